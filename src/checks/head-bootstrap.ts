@@ -1,0 +1,48 @@
+/**
+ * HEAD-BOOTSTRAP (§4): HEAD /recruiter/bootstrap answers with a status and the §8 rate-limit headers
+ * and no body, and (assumption head-bootstrap-free) does not consume the read quota: two HEADs in a
+ * row inside one window report the same Remaining.
+ */
+import type { Observation } from '../observe/observation.ts';
+import { describe, finding, headerProblem } from './finding.ts';
+import type { Finding } from './types.ts';
+import { plausibleResetEpoch } from './window-integrity.ts';
+
+export function headBootstrapVerdict(first: Observation, second: Observation, windowSeconds: number): Finding {
+  const evidence = [first.id, second.id];
+  const expected = 'a 2xx status, the three X-RateLimit headers, no body, and Remaining unchanged by a second HEAD';
+  for (const o of [first, second]) {
+    if (o.status === null) {
+      return finding('inconclusive', { expected, actual: `no response: ${describe(o)}`, evidence });
+    }
+  }
+  const problems: string[] = [];
+  for (const o of [first, second]) {
+    if (o.status === null || o.status < 200 || o.status >= 300) problems.push(`${describe(o)} is not a success`);
+    if (o.bodyBytes > 0) problems.push(`${describe(o)} carried a ${o.bodyBytes}-byte body`);
+    for (const [name, value] of [
+      ['X-RateLimit-Limit', o.rateLimit.limit],
+      ['X-RateLimit-Remaining', o.rateLimit.remaining],
+      ['X-RateLimit-Reset', o.rateLimit.reset],
+    ] as const) {
+      const problem = headerProblem(name, value);
+      if (problem) problems.push(`${problem} on #${o.id}`);
+    }
+  }
+  if (problems.length > 0) return finding('fail', { expected, actual: problems.join('; '), evidence });
+  const before = first.rateLimit.remaining.value!;
+  const after = second.rateLimit.remaining.value!;
+  const resetBefore = plausibleResetEpoch(first, windowSeconds);
+  const resetAfter = plausibleResetEpoch(second, windowSeconds);
+  if (resetBefore === null || resetAfter === null || resetBefore !== resetAfter) {
+    return finding('inconclusive', {
+      expected,
+      actual: `Remaining ${before} then ${after}, but the two HEADs cannot be placed in one window (Reset ${first.rateLimit.reset.raw} then ${second.rateLimit.reset.raw})`,
+      evidence,
+    });
+  }
+  if (after < before) {
+    return finding('fail', { expected, actual: `Remaining fell from ${before} to ${after}: HEAD consumed quota`, evidence });
+  }
+  return finding('pass', { expected, actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`, evidence });
+}

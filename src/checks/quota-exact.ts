@@ -1,0 +1,257 @@
+/**
+ * QUOTA-READ (§7.1, §8) and QUOTA-INGEST (§8): exactly Limit requests (or units, for bulk
+ * uploads under `bulk-counts-per-resume`) are admitted in one window, and the rest get 429.
+ *
+ * Sequential: requests 1…k admitted, k+1 rejected. Burst (released together, order unknown):
+ * exactly k of ≥ k+1 admitted, every other one 429. A request whose fate is unknown (no
+ * response, or a status that is neither 2xx nor 429) is a wildcard: it may or may not have
+ * counted. The verdict fails only when no reading of the wildcards conforms, and is
+ * inconclusive when one does but the wildcards keep it from being proven.
+ */
+import type { Figure, QuotaClass } from '../contract/types.ts';
+import type { Observation } from '../observe/observation.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf } from './finding.ts';
+import { announcedLimit } from './limit-header.ts';
+import { seriesOf } from './remaining-decrements.ts';
+import type { Finding } from './types.ts';
+import type { WindowContext } from './window.ts';
+import { withinOneWindow } from './window-integrity.ts';
+
+export interface QuotaExactInput {
+  readonly figure: Figure;
+  readonly quotaClass: QuotaClass;
+  readonly variant: 'sequential' | 'burst';
+  readonly window: WindowContext;
+  /** Units each request carries (resumes per bulk upload); 1 when absent. */
+  readonly unitsPerRequest?: number;
+}
+
+interface Judged {
+  readonly verdict: 'pass' | 'fail' | 'inconclusive';
+  readonly expected: string;
+  readonly actual: string;
+  readonly evidence: readonly (number | undefined)[];
+  readonly notes: readonly string[];
+}
+
+interface Outcomes {
+  readonly obs: readonly Observation[];
+  /** 1-based request numbers, in send order. */
+  readonly admitted: readonly number[];
+  readonly rejected: readonly number[];
+  readonly wild: readonly number[];
+}
+
+export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExactInput): Finding {
+  const { figure, variant } = input;
+  const units = Math.max(1, Math.floor(input.unitsPerRequest ?? 1));
+  const announced = announcedLimit(obs);
+  const notes: string[] = announced.note ? [announced.note] : [];
+
+  let quota: number | null;
+  if (!figure.atLeast) {
+    quota = figure.value;
+    if (announced.value !== null && announced.value !== figure.value) {
+      notes.push(`the server announced Limit ${announced.value}; judged against the published ${figure.value}`);
+    }
+  } else if (announced.value === null) {
+    quota = null;
+    notes.push(`the published figure is at least ${figure.value}; without one announced Limit only a shortfall can be judged`);
+  } else if (announced.value < figure.value) {
+    quota = figure.value;
+    notes.push(`the announced Limit ${announced.value} is below the published minimum ${figure.value}; judged against ${figure.value}`);
+  } else {
+    quota = announced.value;
+  }
+  if (quota !== null && units > 1 && quota % units !== 0) {
+    notes.push(`Limit ${quota} is not a multiple of ${units} per request: a request that does not fit is refused whole`);
+  }
+
+  const outcomes = classify(obs);
+  const first429 = outcomes.rejected[0] ?? null;
+  const data = {
+    series: seriesOf(obs),
+    limit: quota,
+    admitted: outcomes.admitted.length,
+    ...(units > 1 ? { admittedUnits: outcomes.admitted.length * units, unitsPerRequest: units } : {}),
+    first429,
+  };
+
+  const judge = variant === 'sequential' ? judgeSequential : judgeBurst;
+  const judged = judge(outcomes, quota ?? figure.value, units, quota === null);
+
+  const integrity = withinOneWindow(obs, input.window);
+  if (!integrity.ok) {
+    return finding('inconclusive', {
+      expected: judged.expected,
+      actual: integrity.note,
+      evidence: judged.evidence,
+      notes: [...notes, 'not within one quota window', `had it been: ${judged.actual}`],
+      data,
+    });
+  }
+  return finding(judged.verdict, {
+    expected: judged.expected,
+    actual: judged.actual,
+    evidence: judged.evidence,
+    notes: [...notes, ...judged.notes, integrity.note],
+    data,
+  });
+}
+
+function classify(obs: readonly Observation[]): Outcomes {
+  const admitted: number[] = [];
+  const rejected: number[] = [];
+  const wild: number[] = [];
+  for (const [i, o] of obs.entries()) {
+    if (isAdmitted(o)) admitted.push(i + 1);
+    else if (o.status === TOO_MANY_REQUESTS) rejected.push(i + 1);
+    else wild.push(i + 1);
+  }
+  return { obs, admitted, rejected, wild };
+}
+
+function limitText(quota: number, units: number, minimumOnly: boolean): string {
+  const q = minimumOnly ? `at least ${quota}` : String(quota);
+  return units > 1 ? `Limit ${q} units at ${units} per request` : `Limit ${q}`;
+}
+
+function idOf(o: Outcomes, n: number | undefined): number | undefined {
+  return n === undefined ? undefined : o.obs[n - 1]?.id;
+}
+
+function wildNotes(o: Outcomes): string[] {
+  if (o.wild.length === 0) return [];
+  const items = o.wild.map((n) => `${outcomeOf(o.obs[n - 1]!)} at request ${n}`);
+  return [`${listSome(items, 5, ', ')}: cannot tell whether ${o.wild.length === 1 ? 'it' : 'they'} counted`];
+}
+
+function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly: boolean): Judged {
+  const k = Math.floor(quota / units);
+  const sent = o.obs.length;
+  const limit = limitText(quota, units, minimumOnly);
+  const expected = `requests 1–${k} admitted, 429 at request ${k + 1} (${limit})`;
+  const firstR = o.rejected[0];
+  const problems: string[] = [];
+  const evidence: (number | undefined)[] = [];
+
+  if (firstR !== undefined) {
+    const admittedBefore = o.admitted.filter((n) => n < firstR).length;
+    const wildBefore = o.wild.filter((n) => n < firstR).length;
+    if (admittedBefore + wildBefore < k) {
+      problems.push(
+        wildBefore === 0
+          ? `429 ${countOf(k - admittedBefore, 'request')} early (at request ${firstR}, ${limit})`
+          : `429 at request ${firstR} after only ${admittedBefore} admitted (${limit})`,
+      );
+      evidence.push(idOf(o, o.admitted.filter((n) => n < firstR).at(-1)), idOf(o, firstR));
+    }
+  }
+  if (!minimumOnly && o.admitted.length > k) {
+    const over = o.admitted[k];
+    const then = firstR !== undefined ? `first 429 at request ${firstR}` : `no 429 in ${sent} requests`;
+    problems.push(`admitted request ${over} (${limit}); ${then}`);
+    evidence.push(idOf(o, o.admitted[k - 1]), idOf(o, over), idOf(o, firstR));
+  }
+  if (firstR !== undefined && o.admitted.length <= k) {
+    const late = o.admitted.find((n) => n > firstR);
+    if (late !== undefined) {
+      problems.push(`admitted request ${late} after a 429 at request ${firstR}`);
+      evidence.push(idOf(o, firstR), idOf(o, late));
+    }
+  }
+
+  if (problems.length > 0) return { verdict: 'fail', expected, actual: problems.join('; '), evidence, notes: wildNotes(o) };
+  if (minimumOnly) {
+    return {
+      verdict: 'inconclusive',
+      expected,
+      actual: `${o.admitted.length} admitted${firstR !== undefined ? `, first 429 at request ${firstR}` : ''}; no consistent Limit to judge exactness against`,
+      evidence: [idOf(o, firstR)],
+      notes: wildNotes(o),
+    };
+  }
+  if (o.wild.length > 0) {
+    return {
+      verdict: 'inconclusive',
+      expected,
+      actual: `${o.admitted.length} admitted; ${listSome(o.wild.map((n) => `${outcomeOf(o.obs[n - 1]!)} at request ${n}`), 3, ', ')}`,
+      evidence: o.wild.slice(0, 3).map((n) => idOf(o, n)),
+      notes: wildNotes(o),
+    };
+  }
+  if (sent < k + 1 || firstR === undefined) {
+    return {
+      verdict: 'inconclusive',
+      expected,
+      actual: `only ${countOf(sent, 'request')} sent, all admitted; need at least ${k + 1}`,
+      evidence: [idOf(o, o.admitted.at(-1))],
+      notes: [],
+    };
+  }
+  const after = o.rejected.length > 1 ? ` and on the ${o.rejected.length - 1} after it` : '';
+  return {
+    verdict: 'pass',
+    expected,
+    actual: `requests 1–${k} admitted, 429 at request ${firstR}${after}`,
+    evidence: [idOf(o, o.admitted[k - 1]), idOf(o, firstR)],
+    notes: [],
+  };
+}
+
+function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: boolean): Judged {
+  const k = Math.floor(quota / units);
+  const sent = o.obs.length;
+  const a = o.admitted.length;
+  const r = o.rejected.length;
+  const limit = limitText(quota, units, minimumOnly);
+  const expected = `exactly ${k} of ${Math.max(sent, k + 1)} released together admitted, every other one 429 (${limit})`;
+  const byArrival = (ns: readonly number[]) =>
+    [...ns].sort((x, y) => (o.obs[x - 1]?.headersAt ?? Infinity) - (o.obs[y - 1]?.headersAt ?? Infinity));
+  const firstRejectedToArrive = byArrival(o.rejected)[0];
+
+  if (!minimumOnly && a > k) {
+    return {
+      verdict: 'fail',
+      expected,
+      actual: `admitted ${a} of ${sent} (${limit}); ${r} got 429`,
+      evidence: [...byArrival(o.admitted).slice(k).slice(0, 3), firstRejectedToArrive].map((n) => idOf(o, n)),
+      notes: wildNotes(o),
+    };
+  }
+  if (r > 0 && a + o.wild.length < k) {
+    return {
+      verdict: 'fail',
+      expected,
+      actual: `admitted only ${a} of ${sent} (${limit}); ${r} got 429`,
+      evidence: [idOf(o, byArrival(o.admitted).at(-1)), idOf(o, firstRejectedToArrive)],
+      notes: [
+        ...wildNotes(o),
+        'a concurrency-cap 429 looks the same as a quota 429; the driver keeps in-flight requests under the cap',
+      ],
+    };
+  }
+  const counts = `admitted ${a} of ${sent}; ${r} got 429`;
+  if (minimumOnly) {
+    return { verdict: 'inconclusive', expected, actual: `${counts}; no consistent Limit to judge exactness against`, evidence: [], notes: wildNotes(o) };
+  }
+  if (sent < k + 1) {
+    return { verdict: 'inconclusive', expected, actual: `only ${countOf(sent, 'request')} sent; need at least ${k + 1}`, evidence: [], notes: wildNotes(o) };
+  }
+  if (o.wild.length > 0) {
+    return {
+      verdict: 'inconclusive',
+      expected,
+      actual: `${counts}; ${o.wild.length} unclear`,
+      evidence: o.wild.slice(0, 3).map((n) => idOf(o, n)),
+      notes: wildNotes(o),
+    };
+  }
+  return {
+    verdict: 'pass',
+    expected,
+    actual: counts,
+    evidence: [idOf(o, byArrival(o.admitted).at(-1)), idOf(o, firstRejectedToArrive)],
+    notes: [],
+  };
+}

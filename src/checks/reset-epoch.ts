@@ -1,0 +1,154 @@
+/**
+ * HDR-RESET (§8, `fixed-windows`): X-RateLimit-Reset is Unix epoch seconds — not milliseconds,
+ * not seconds-until-reset — in (Date, Date + window] by the server's own clock, one value per
+ * window, advancing by whole windows on rollover.
+ *
+ * The Date header is second-resolution and servers cache it (Node refreshes its cached Date on
+ * a timer, which can fire late), so Date may read up to one second behind the instant Reset was
+ * computed: the upper bound is Date + window + 1.
+ */
+import type { Observation } from '../observe/observation.ts';
+import { countOf, finding, headerProblem, listSome } from './finding.ts';
+import type { Finding } from './types.ts';
+import type { WindowContext } from './window.ts';
+import { serverDateSeconds } from './window-integrity.ts';
+
+/** Above this a Reset is epoch milliseconds (1e11 s is the year 5138). */
+const MILLISECONDS_FLOOR = 1e11;
+/** Below this a Reset is not a current epoch in seconds (2001-09-09). */
+const EPOCH_FLOOR = 1e9;
+/** Tolerated staleness of a cached Date header, seconds. */
+const DATE_STALENESS_S = 1;
+const MAX_SAMPLES = 6;
+
+interface Sample {
+  readonly n: number;
+  readonly date: number | null;
+  readonly reset: number;
+  readonly id: number;
+}
+
+export function resetEpochVerdict(
+  obs: readonly Observation[],
+  windowSeconds: number,
+  window?: WindowContext,
+): Finding {
+  const W = windowSeconds;
+  const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, advancing by multiples of ${W} s`;
+  const problems: { text: string; ids: number[] }[] = [];
+  const valid: Sample[] = [];
+  let responses = 0;
+  let absent = 0;
+  let noDate = 0;
+
+  for (const [i, o] of obs.entries()) {
+    if (o.status === null) continue;
+    responses += 1;
+    const n = i + 1;
+    const h = o.rateLimit.reset;
+    if (h.raw === null) {
+      absent += 1;
+      continue;
+    }
+    const v = h.value;
+    if (v === null) {
+      problems.push({ text: `request ${n}: ${headerProblem('Reset', h)}`, ids: [o.id] });
+      continue;
+    }
+    const date = serverDateSeconds(o);
+    const problem = judgeOne(v, date, W);
+    if (problem) {
+      problems.push({ text: `request ${n}: ${problem}`, ids: [o.id] });
+      continue;
+    }
+    if (date === null) noDate += 1;
+    else valid.push({ n, date, reset: v, id: o.id });
+  }
+
+  // Rollover: every Reset value must sit a whole number of windows from the first one seen.
+  const changes: Sample[] = [];
+  for (const [i, s] of valid.entries()) {
+    const before = valid[i - 1];
+    if (before !== undefined && s.reset !== before.reset) changes.push(s);
+  }
+  const base = valid[0];
+  if (base !== undefined) {
+    for (const s of valid) {
+      const diff = s.reset - base.reset;
+      if (diff % W !== 0) {
+        const previous = valid.filter((p) => p.n < s.n).at(-1) ?? base;
+        problems.push({
+          text: `Reset changed from ${previous.reset} to ${s.reset} at request ${s.n} (${s.reset - previous.reset} s, not a multiple of the ${W} s window)`,
+          ids: [previous.id, s.id],
+        });
+        break;
+      }
+    }
+  }
+
+  const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
+  const data = { samples };
+  const notes: string[] = [];
+  if (absent > 0) notes.push(`${countOf(absent, 'response')} without Reset (judged by HDR-PRESENT)`);
+  if (noDate > 0) notes.push(`${countOf(noDate, 'response')} without a Date header could not be placed in time`);
+  if (window && window.resetEpochS !== null && base !== undefined && !valid.some((s) => s.reset === window.resetEpochS)) {
+    notes.push(`the harness learned a window ending at ${window.resetEpochS}; no response showed that Reset`);
+  }
+
+  if (problems.length > 0) {
+    return finding('fail', {
+      expected,
+      actual: listSome(problems.map((p) => p.text)),
+      evidence: problems.slice(0, 3).flatMap((p) => p.ids),
+      notes: [...notes, ...problems.slice(3).map((p) => p.text)],
+      data,
+    });
+  }
+  if (valid.length === 0 || base === undefined) {
+    return finding('inconclusive', {
+      expected,
+      actual:
+        responses === 0
+          ? 'no responses'
+          : `none of ${responses} responses carried both a Date header and an integer Reset`,
+      evidence: obs.slice(0, 3).map((o) => o.id),
+      notes: [...notes, 'without the server clock (Date) a Reset cannot be placed in time'],
+      data,
+    });
+  }
+  const values = [...new Set(valid.map((s) => s.reset))];
+  const windows = values.length === 1 ? `Reset ${base.reset}` : `${values.length} windows (${values.join(', ')})`;
+  return finding('pass', {
+    expected,
+    actual: `${windows} over ${valid.length} responses, each within (Date, Date + ${W} s]`,
+    evidence: [base.id, ...changes.slice(0, 3).map((s) => s.id)],
+    notes,
+    data,
+  });
+}
+
+/** The first thing wrong with one Reset value, or null. */
+function judgeOne(v: number, date: number | null, W: number): string | null {
+  if (v > MILLISECONDS_FLOOR) return `Reset ${v} looks like epoch milliseconds`;
+  if (v <= W * 2) return `Reset ${v} looks like seconds-until-reset, not an epoch`;
+  if (v < EPOCH_FLOOR) {
+    return `Reset ${v} is far below any current epoch${date !== null ? ` (Date ${date})` : ''}: looks like seconds-until-reset, not an epoch`;
+  }
+  if (date === null) return null;
+  if (v <= date) return `Reset ${v} is not after the response's Date ${date} (${date - v} s in the past)`;
+  if (v > date + W + DATE_STALENESS_S) {
+    return `Reset ${v} is ${v - date} s after the response's Date ${date}, beyond one ${W} s window`;
+  }
+  return null;
+}
+
+function pickSamples(valid: readonly Sample[], changes: readonly Sample[]): Sample[] {
+  const picked = new Map<number, Sample>();
+  const add = (s: Sample | undefined) => {
+    if (s && picked.size < MAX_SAMPLES) picked.set(s.n, s);
+  };
+  add(valid[0]);
+  for (const s of changes) add(s);
+  add(valid.at(-1));
+  return [...picked.values()].sort((a, b) => a.n - b.n);
+}

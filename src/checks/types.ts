@@ -1,0 +1,92 @@
+/** Verdicts and check results: what checks produce and reports render. */
+import type { AssumptionId, TierName } from '../contract/types.ts';
+
+export const VERDICTS = ['pass', 'fail', 'inconclusive', 'skipped'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export const CHECK_IDS = [
+  'AUTH-MISSING',
+  'AUTH-MALFORMED',
+  'AUTH-UNKNOWN',
+  'AUTH-REVOKED',
+  'AUTH-KEY-FORMAT',
+  'SCOPE-LIST',
+  'SCOPE-ENFORCED',
+  'HDR-PRESENT',
+  'HDR-LIMIT',
+  'HDR-REMAINING',
+  'HDR-RESET',
+  'QUOTA-READ',
+  'QUOTA-INGEST',
+  'CONCURRENCY-CAP',
+  'ERR-429-BODY',
+  'RETRY-AFTER',
+  'ORG-SHARED',
+  'ORG-ISOLATED',
+  'HEAD-BOOTSTRAP',
+  'REVOKE-LATENCY',
+  'REVOKE-STICKY',
+  'ROTATION',
+  'LOAD-THRESHOLDS',
+] as const;
+export type CheckId = (typeof CHECK_IDS)[number];
+
+/** What a pure verdict function returns. */
+export interface Finding {
+  readonly verdict: Verdict;
+  /** What the spec (or assumption) requires, concretely for this case: "429 at request 61". */
+  readonly expected: string;
+  /** What was observed: "429 at request 62". */
+  readonly actual: string;
+  /** Ids of the observations that decide the verdict. */
+  readonly evidence: readonly number[];
+  /** Why a verdict is inconclusive or skipped, or other caveats a reader needs. */
+  readonly notes: readonly string[];
+  /** Check-specific figures for charts and tables (kept JSON-serialisable). */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+export interface CheckDefinition {
+  readonly id: CheckId;
+  readonly title: string;
+  /** Spec sections it enforces, e.g. '§7.1, §8'. */
+  readonly spec: string;
+  /** The requirement, as one sentence. */
+  readonly requirement: string;
+  /** Assumptions it rests on; empty when it rests on the spec alone. */
+  readonly assumptions: readonly AssumptionId[];
+  /** Whether the check consumes quota and so needs a fresh window of its own on its org. */
+  readonly consumes: 'read' | 'ingest' | 'none';
+}
+
+export interface CheckResult extends Finding {
+  readonly id: CheckId;
+  /** Variant within a check, e.g. 'sequential' or 'burst' for QUOTA-READ; '' when none. */
+  readonly variant: string;
+  readonly tier: TierName | null;
+  readonly org: string | null;
+  readonly title: string;
+  readonly spec: string;
+  readonly requirement: string;
+  readonly basis: 'spec' | 'assumption';
+  readonly assumptions: readonly AssumptionId[];
+  /** Wall clock, ISO 8601. */
+  readonly startedAt: string;
+  readonly durationMs: number;
+}
+
+/** The run's verdict: any fail fails; else any inconclusive is inconclusive; skipped never fails. */
+export function overallVerdict(verdicts: Iterable<Verdict>): Exclude<Verdict, 'skipped'> {
+  let sawInconclusive = false;
+  for (const v of verdicts) {
+    if (v === 'fail') return 'fail';
+    if (v === 'inconclusive') sawInconclusive = true;
+  }
+  return sawInconclusive ? 'inconclusive' : 'pass';
+}
+
+export function countVerdicts(verdicts: Iterable<Verdict>): Record<Verdict, number> {
+  const counts: Record<Verdict, number> = { pass: 0, fail: 0, inconclusive: 0, skipped: 0 };
+  for (const v of verdicts) counts[v] += 1;
+  return counts;
+}

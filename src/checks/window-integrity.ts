@@ -1,0 +1,129 @@
+/**
+ * Did a check's requests all fall inside one quota window? (DESIGN "Measuring honestly".)
+ * Judged from the server's own clock — X-RateLimit-Reset against the Date header — and only
+ * when the server gives no usable Reset, from the harness's learned window timing.
+ * Quota-type verdicts turn "not within one window" into inconclusive.
+ */
+import type { Observation } from '../observe/observation.ts';
+import type { WindowContext } from './window.ts';
+
+/** Epochs between these are "now-ish" seconds (2001 … 2286); used only when Date is absent. */
+const EPOCH_S_MIN = 1e9;
+const EPOCH_S_MAX = 1e10;
+/** Client/server clock skew tolerated when only the client clock is available. */
+const SKEW_TOLERANCE_S = 86_400;
+
+/** The response's Date header as epoch seconds (the header has second resolution), or null. */
+export function serverDateSeconds(o: Observation): number | null {
+  if (o.date === null) return null;
+  const ms = Date.parse(o.date);
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+}
+
+export interface ResetReading {
+  /** The Reset value when it is a plausible epoch in seconds, else null. */
+  readonly reset: number | null;
+  /** What it was judged against: the server's Date header, or (no Date) the client's wall clock. */
+  readonly basis: 'date' | 'client-clock' | null;
+  readonly note: string;
+}
+
+/** Reads X-RateLimit-Reset and says whether it is a plausible epoch, and on what basis. */
+export function readReset(o: Observation, windowSeconds: number): ResetReading {
+  const { raw, value } = o.rateLimit.reset;
+  if (value === null) {
+    return { reset: null, basis: null, note: raw === null ? 'no X-RateLimit-Reset' : `Reset '${raw}' is not an integer` };
+  }
+  const date = serverDateSeconds(o);
+  if (date !== null) {
+    const ok = date <= value && value <= date + windowSeconds + 1;
+    return ok
+      ? { reset: value, basis: 'date', note: `Reset ${value} within [Date, Date + ${windowSeconds + 1} s]` }
+      : { reset: null, basis: 'date', note: `Reset ${value} not within [Date ${date}, Date + ${windowSeconds + 1} s]` };
+  }
+  const client = o.sentWall / 1000;
+  const ok =
+    value >= EPOCH_S_MIN && value <= EPOCH_S_MAX && Math.abs(value - client) <= windowSeconds + SKEW_TOLERANCE_S;
+  return ok
+    ? { reset: value, basis: 'client-clock', note: `no Date header; Reset ${value} judged against the client clock (±1 day)` }
+    : { reset: null, basis: 'client-clock', note: `no Date header; Reset ${value} is not an epoch near the client clock` };
+}
+
+/**
+ * The Reset value if it looks like epoch seconds consistent with the response's Date header:
+ * `date <= reset <= date + windowSeconds + 1`. Without a Date header: an epoch within
+ * windowSeconds + 1 day of the client's send time (clock skew tolerance).
+ */
+export function plausibleResetEpoch(o: Observation, windowSeconds: number): number | null {
+  return readReset(o, windowSeconds).reset;
+}
+
+export interface WindowIntegrity {
+  readonly ok: boolean;
+  readonly note: string;
+}
+
+/**
+ * True when (a) every response carries a plausible Reset and all are equal, or (b) Resets are
+ * implausible or absent and every request was sent after the window opened and finished before
+ * it could have closed (`openedAt + lengthMs - openedUncertaintyMs`). Plausible Resets that
+ * differ mean the window rolled over mid-check: not ok. Transport failures carry no Reset; under
+ * (a) they sit among responses of one window and are not judged, under (b) they are timed too.
+ */
+export function withinOneWindow(obs: readonly Observation[], window: WindowContext): WindowIntegrity {
+  if (obs.length === 0) return { ok: false, note: 'no observations to place in a window' };
+  const windowSeconds = Math.max(1, Math.ceil(window.lengthMs / 1000));
+
+  let previous: number | null = null;
+  let plausible = 0;
+  let responses = 0;
+  let basis: ResetReading['basis'] = null;
+  for (const [i, o] of obs.entries()) {
+    if (o.status === null) continue;
+    responses += 1;
+    const reading = readReset(o, windowSeconds);
+    if (reading.reset === null) continue;
+    plausible += 1;
+    if (reading.basis === 'client-clock' || basis === null) basis = reading.basis;
+    if (previous !== null && reading.reset !== previous) {
+      return {
+        ok: false,
+        note: `window rolled over mid-check: Reset went from ${previous} to ${reading.reset} at request ${i + 1}`,
+      };
+    }
+    previous = reading.reset;
+  }
+
+  if (responses > 0 && plausible === responses && previous !== null) {
+    const where = basis === 'client-clock' ? ' (no Date header: Resets judged against the client clock)' : '';
+    const learned =
+      window.resetEpochS !== null && window.resetEpochS !== previous
+        ? `; note: the window the harness learned ends at ${window.resetEpochS}`
+        : '';
+    return { ok: true, note: `all ${responses} responses share Reset ${previous}${where}${learned}` };
+  }
+
+  const safeEnd = window.openedAt + window.lengthMs - window.openedUncertaintyMs;
+  const why =
+    responses === 0
+      ? 'no response carried a Reset'
+      : `${responses - plausible} of ${responses} responses lack a plausible epoch Reset`;
+  for (const [i, o] of obs.entries()) {
+    if (o.sentAt < window.openedAt) {
+      return {
+        ok: false,
+        note: `${why}; by timing, request ${i + 1} was sent ${Math.round(window.openedAt - o.sentAt)} ms before the window opened`,
+      };
+    }
+    if (o.doneAt > safeEnd) {
+      return {
+        ok: false,
+        note: `${why}; by timing, request ${i + 1} finished ${Math.round(o.doneAt - safeEnd)} ms after the window's safe end (length ${window.lengthMs} ms, uncertainty ±${window.openedUncertaintyMs} ms)`,
+      };
+    }
+  }
+  return {
+    ok: true,
+    note: `${why}; by timing, all ${obs.length} requests fell inside the window (length ${window.lengthMs} ms, uncertainty ±${window.openedUncertaintyMs} ms)`,
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The thin CLI: yargs maps flags to typed options and calls the library.
+ * Usage errors are one line and exit code 2; never a stack trace.
+ */
+import yargs, { type Argv } from 'yargs';
+import { EXIT, TiergateError } from './errors.ts';
+import { processIo } from './cli/process-io.ts';
+import type { Io } from './io.ts';
+import { commands } from './cli/commands.ts';
+
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  let exitCode: number = EXIT.pass;
+  let usageFailure: string | null = null;
+  const parser: Argv = yargs([...argv])
+    .scriptName('tiergate')
+    .strict()
+    .recommendCommands()
+    .demandCommand(1, 'name a command: tiergate --help lists them')
+    .help()
+    .version(false)
+    .wrap(Math.min(100, io.stdout.columns ?? 100))
+    .exitProcess(false)
+    .fail((message, error) => {
+      if (error) throw error;
+      usageFailure = message;
+    });
+  for (const command of commands) {
+    parser.command(command.name, command.describe, command.builder, async (args) => {
+      exitCode = await command.run(args, io);
+    });
+  }
+  try {
+    let helpText = '';
+    await parser.parseAsync([...argv], {}, (_err, _argv, output) => {
+      helpText = output;
+    });
+    if (usageFailure !== null) {
+      io.stderr.write(`tiergate: ${usageFailure} (see tiergate --help)\n`);
+      return EXIT.usage;
+    }
+    if (helpText) io.stdout.write(`${helpText}\n`);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof TiergateError) {
+      io.stderr.write(`tiergate: ${error.message}\n`);
+      return error.code === 'TG_TARGET_START' ? EXIT.fail : EXIT.usage;
+    }
+    // A bug in tiergate itself: say so plainly, with the detail needed to report it.
+    io.stderr.write(`tiergate: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+    return EXIT.fail;
+  }
+}

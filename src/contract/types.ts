@@ -1,0 +1,129 @@
+/** The spec as data: the types every other module reads. */
+
+export const TIER_NAMES = ['starter', 'professional', 'enterprise'] as const;
+export type TierName = (typeof TIER_NAMES)[number];
+
+export const QUOTA_CLASSES = ['read', 'ingest'] as const;
+export type QuotaClass = (typeof QUOTA_CLASSES)[number];
+
+export const SCOPE_NAMES = [
+  'resume.parse',
+  'resume.parse.bulk',
+  'jobs.read',
+  'jobs.create',
+  'jobs.manage',
+  'candidate.read',
+  'webhook.manage',
+] as const;
+export type ScopeName = (typeof SCOPE_NAMES)[number];
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** A published figure. Enterprise's "2,500 or more" is a minimum, not an exact value. */
+export interface Figure {
+  readonly value: number;
+  readonly atLeast: boolean;
+}
+
+export interface TierLimits {
+  readonly name: TierName;
+  readonly label: string;
+  /** Read requests per window (spec: per minute). */
+  readonly read: Figure;
+  /** Resumes ingested per window (spec: per minute). */
+  readonly ingest: Figure;
+  /** Requests in flight at once per organization. */
+  readonly concurrency: Figure;
+}
+
+export interface ScopeEntry {
+  readonly scope: ScopeName;
+  readonly description: string;
+}
+
+export type EndpointId =
+  | 'scope-list'
+  | 'bootstrap-head'
+  | 'bootstrap-get'
+  | 'resume-analysis'
+  | 'resume-analysis-bulk'
+  | 'jobs-list'
+  | 'jobs-create'
+  | 'jobs-update'
+  | 'candidate-read'
+  | 'webhooks';
+
+export interface Endpoint {
+  readonly id: EndpointId;
+  readonly method: HttpMethod;
+  /** Path template; `:id` marks an identifier segment. */
+  readonly path: string;
+  /** Scope required, or null when any valid key may call it. */
+  readonly scope: ScopeName | null;
+  /** Quota class the call counts against, or null when it consumes no quota (assumption). */
+  readonly quotaClass: QuotaClass | null;
+  /** Units counted per call: 'request', or 'item' (bulk counts one per resume, assumption). */
+  readonly counts: 'request' | 'item' | 'none';
+  readonly spec: string;
+  readonly summary: string;
+}
+
+export interface HeaderNames {
+  readonly apiKey: string;
+  readonly limit: string;
+  readonly remaining: string;
+  readonly reset: string;
+  readonly retryAfter: string;
+  readonly edgeNode: string;
+}
+
+export type AssumptionId =
+  | 'auth-status'
+  | 'scope-status'
+  | 'concurrency-status'
+  | 'quota-classes'
+  | 'bulk-counts-per-resume'
+  | 'head-bootstrap-free'
+  | 'bootstrap-any-scope'
+  | 'fixed-windows'
+  | 'window-length'
+  | 'counted-requests'
+  | 'limit-header-class';
+
+/** Something the spec leaves unsaid, made explicit so reports can show it as such. */
+export interface Assumption {
+  readonly id: AssumptionId;
+  readonly statement: string;
+  /** The spec's own words that leave the gap. */
+  readonly gap: string;
+}
+
+export interface KeyFormat {
+  readonly env: 'live' | 'test';
+  readonly prefix: string;
+  /** Body after the prefix. */
+  readonly pattern: RegExp;
+}
+
+export interface Contract {
+  readonly name: string;
+  readonly version: string;
+  readonly tiers: Readonly<Record<TierName, TierLimits>>;
+  readonly scopes: readonly ScopeEntry[];
+  readonly endpoints: readonly Endpoint[];
+  readonly headers: HeaderNames;
+  readonly keyFormats: readonly KeyFormat[];
+  /** Spec window for the per-minute figures, in seconds. */
+  readonly windowSeconds: number;
+  /** §5.9, §8.3: revocation reaches every edge in under this. */
+  readonly revocationSlaMs: number;
+  /** Statuses the harness expects where the spec is silent (assumptions). */
+  readonly statuses: {
+    readonly unauthenticated: number;
+    readonly forbidden: number;
+    readonly rateLimited: number;
+    readonly concurrencyCapped: number;
+  };
+  readonly rateLimitErrorCode: string;
+  readonly assumptions: readonly Assumption[];
+}

@@ -1,0 +1,39 @@
+/**
+ * Errors with stable codes. Tests assert on `code`, never on message text.
+ * A UsageError is the user's mistake: one line naming the input and the fix, exit code 2.
+ */
+export type ErrorCode =
+  | 'TG_USAGE'
+  | 'TG_CONFIG'
+  | 'TG_ENV'
+  | 'TG_SCENARIO'
+  | 'TG_RESULTS_FILE'
+  | 'TG_NOT_LOOPBACK'
+  | 'TG_K6_MISSING'
+  | 'TG_TARGET_START';
+
+export class TiergateError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'TiergateError';
+    this.code = code;
+  }
+}
+
+/** A mistake in a flag, config file or environment variable. Exit code 2. */
+export class UsageError extends TiergateError {
+  constructor(message: string, code: ErrorCode = 'TG_USAGE') {
+    super(code, message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Exit codes, distinct per outcome (k6 style). */
+export const EXIT = {
+  pass: 0,
+  fail: 1,
+  usage: 2,
+  inconclusive: 3,
+  interrupted: 130,
+} as const;

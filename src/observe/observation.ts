@@ -1,0 +1,76 @@
+/**
+ * One record per request: what was sent, when, and exactly what came back.
+ * Drivers produce these; checks judge them. Times are monotonic ms since the run's epoch.
+ */
+import type { HttpMethod, TierName } from '../contract/types.ts';
+
+/** A header as received, and its strict parse as a non-negative integer (null if absent or not one). */
+export interface HeaderValue {
+  readonly raw: string | null;
+  readonly value: number | null;
+}
+
+export interface RateLimitHeaders {
+  readonly limit: HeaderValue;
+  readonly remaining: HeaderValue;
+  readonly reset: HeaderValue;
+  readonly retryAfter: HeaderValue;
+}
+
+export interface ObservationError {
+  /** Stable code: 'TIMEOUT', 'ECONNRESET', 'ECONNREFUSED', 'HEADERS_INVALID', 'BODY_TOO_LARGE', ... */
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface Observation {
+  /** Unique within a run, increasing in send order. */
+  readonly id: number;
+  /** The check that sent it (e.g. 'QUOTA-READ'), or a harness task ('SETUP', 'WINDOW-SYNC'). */
+  readonly check: string;
+  /** Driver phase, e.g. 'sequential', 'burst', 'hold', 'probe', 'after-retry-after'. */
+  readonly phase: string;
+  readonly tier: TierName | null;
+  /** Organization label within the run (e.g. 'starter-a'). */
+  readonly org: string | null;
+  /** Redacted key (prefix + last four), or null when none was sent. */
+  readonly key: string | null;
+  /** Edge label the request was sent to (e.g. 'edge-0'). */
+  readonly edge: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** Open-model drivers: when the request should have been sent (coordinated omission). */
+  readonly intendedAt: number | null;
+  readonly sentAt: number;
+  /** When the response headers arrived; null when no response came. */
+  readonly headersAt: number | null;
+  /** When the body finished, or the request failed. */
+  readonly doneAt: number;
+  /** Client wall clock at send, epoch ms (for readers; judge by server headers). */
+  readonly sentWall: number;
+  readonly status: number | null;
+  readonly rateLimit: RateLimitHeaders;
+  /** Raw `Date` header. */
+  readonly date: string | null;
+  /** Raw edge-node header (X-Edge-Node by default). */
+  readonly edgeNode: string | null;
+  readonly contentType: string | null;
+  readonly bodyBytes: number;
+  /** First 512 characters of the body. */
+  readonly bodyExcerpt: string;
+  /** Parsed JSON body when it was JSON and small, else null. */
+  readonly body: unknown;
+  readonly error: ObservationError | null;
+}
+
+const INTEGER = /^\d{1,16}$/;
+
+/** Strict parse: digits only, no sign, no decimals, no whitespace tricks beyond trimming. */
+export function headerValue(raw: string | string[] | undefined | null): HeaderValue {
+  if (raw === undefined || raw === null) return { raw: null, value: null };
+  const text = Array.isArray(raw) ? raw.join(', ') : raw;
+  const trimmed = text.trim();
+  return { raw: text, value: INTEGER.test(trimmed) ? Number(trimmed) : null };
+}
+
+export const NO_HEADER: HeaderValue = Object.freeze({ raw: null, value: null });

@@ -1,0 +1,100 @@
+/**
+ * Quota checks: X-RateLimit-Remaining against request number, each point coloured by status,
+ * a line at request #Limit (the last that may succeed) and the first 429 marked.
+ */
+import { z } from 'zod';
+import { statusClass, STATUS_CLASS_LABEL, type StatusClass } from '../observation-digest.ts';
+import { STATUS_COLOUR, THRESHOLD } from '../palette.ts';
+import { axes, chart, el, frame, group, legend, linear, linePath, marker, niceMax, niceTicks, text, type Svg } from './svg.ts';
+
+/** `data` of a quota check (QUOTA-READ, QUOTA-INGEST, HDR-REMAINING, ...). */
+export const quotaData = z.object({
+  series: z
+    .array(
+      z.object({
+        n: z.number(),
+        status: z.number().nullable(),
+        remaining: z.number().nullable(),
+        limit: z.number().nullable().optional(),
+      }),
+    )
+    .min(1),
+  limit: z.number(),
+  first429: z.number().nullable(),
+});
+export type QuotaData = z.infer<typeof quotaData>;
+
+export function parseQuotaData(data: unknown): QuotaData | null {
+  const parsed = quotaData.safeParse(data);
+  return parsed.success ? parsed.data : null;
+}
+
+export function quotaChart(data: QuotaData, title: string): Svg {
+  const f = frame(720, 250, { top: 34, right: 20 });
+  const series = [...data.series].sort((a, b) => a.n - b.n);
+  const lastN = Math.max(series[series.length - 1]?.n ?? 1, data.limit + 1);
+  const maxRemaining = Math.max(data.limit, ...series.map((p) => p.remaining ?? 0));
+  const x = linear([0, lastN + 1], [f.left, f.width - f.right]);
+  const y = linear([0, niceMax(maxRemaining)], [f.height - f.bottom, f.top]);
+  const top = f.top;
+  const bottom = f.height - f.bottom;
+  const r = series.length > 400 ? 1.5 : series.length > 150 ? 2 : 3;
+
+  const parts: Svg[] = [
+    axes(f, {
+      x,
+      y,
+      xTicks: niceTicks(0, lastN, 8).filter((t) => t > 0),
+      yTicks: niceTicks(0, y.domain[1], 4),
+      xLabel: 'request number',
+      yLabel: 'X-RateLimit-Remaining',
+    }),
+  ];
+
+  // The Limit: every request up to here may succeed, the next must be a 429.
+  const lx = x(data.limit + 0.5);
+  parts.push(el('line', { x1: lx, x2: lx, y1: top, y2: bottom, stroke: THRESHOLD, 'stroke-width': 1.5, 'stroke-dasharray': '5 4' }));
+  parts.push(text(lx - 4, top + 10, `Limit ${data.limit}`, { class: 'annotation threshold', 'text-anchor': 'end' }));
+
+  parts.push(el('path', { d: linePath(series.map((p) => [x(p.n), p.remaining === null ? null : y(p.remaining)])), class: 'series-line' }));
+  const present = new Set<StatusClass>();
+  for (const p of series) {
+    const cls = statusClass(p.status);
+    present.add(cls);
+    // A missing Remaining header is drawn on the axis as a hollow mark: visible, not mistaken for 0.
+    const py = p.remaining === null ? bottom : y(p.remaining);
+    parts.push(
+      marker(cls === 'ok' ? 'circle' : cls === 'rate-limited' ? 'diamond' : 'square', x(p.n), py, r, p.remaining === null ? 'none' : STATUS_COLOUR[cls], {
+        stroke: p.remaining === null ? STATUS_COLOUR[cls] : null,
+        'data-n': p.n,
+        'data-status': p.status ?? 'none',
+      }),
+    );
+  }
+
+  if (data.first429 !== null) {
+    const fx = x(data.first429);
+    const early = data.first429 <= data.limit;
+    const late = data.first429 > data.limit + 1;
+    parts.push(
+      group({ class: 'first-429' }, [
+        el('line', { x1: fx, x2: fx, y1: top + 16, y2: bottom, stroke: STATUS_COLOUR['rate-limited'], 'stroke-width': 2 }),
+        text(fx + 5, top + 26, `first 429: #${data.first429}${early ? ' (early)' : late ? ' (late)' : ''}`, {
+          class: `annotation ${early || late ? 'bad' : ''}`,
+          'text-anchor': fx > f.width * 0.7 ? 'end' : 'start',
+          dx: fx > f.width * 0.7 ? -10 : 0,
+        }),
+      ]),
+    );
+  } else {
+    parts.push(text(f.width - f.right, top + 26, 'no 429 observed', { class: 'annotation bad', 'text-anchor': 'end' }));
+  }
+
+  const statusItems = [...present].map((cls) => ({
+    label: STATUS_CLASS_LABEL[cls],
+    colour: STATUS_COLOUR[cls],
+    shape: cls === 'ok' ? ('circle' as const) : cls === 'rate-limited' ? ('diamond' as const) : ('square' as const),
+  }));
+  parts.push(legend(f, [...statusItems, { label: 'Limit', colour: THRESHOLD, dashed: true }]));
+  return chart(f, title, 'quota-chart', parts);
+}

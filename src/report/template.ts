@@ -1,0 +1,203 @@
+/**
+ * The report's handlebars template. Everything is escaped by handlebars except `{{{…}}}`, which is
+ * used only for the stylesheet, the script and SVG built (and escaped) by charts/svg.ts.
+ */
+export const REPORT_TEMPLATE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+<link rel="icon" href="data:,">
+<title>{{title}}</title>
+<style>{{{css}}}</style>
+</head>
+<body>
+<header class="run-header verdict-{{verdict.verdict}}">
+  <div class="wrap header-grid">
+    <div class="gate">
+      <div class="badge badge-big v-{{verdict.verdict}}" role="status"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</div>
+      <p class="headline">{{headline}}</p>
+      <ul class="counts">
+        {{#each counts}}<li class="count v-text-{{verdict.verdict}}"><strong>{{count}}</strong> {{verdict.label}}</li>{{/each}}
+      </ul>
+    </div>
+    <div class="run-facts">
+      <h1>tiergate run <code>{{runId}}</code></h1>
+      <dl class="facts">
+        {{#each facts}}<div{{#if warn}} class="warn"{{/if}}><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/each}}
+      </dl>
+    </div>
+  </div>
+</header>
+<nav class="toc wrap" aria-label="Sections">
+  <a href="#summary">Summary</a><a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>
+</nav>
+<main class="wrap">
+{{#if interrupted}}<div class="banner banner-warn" role="alert"><strong>Interrupted.</strong> The run was stopped before it finished: this report shows only the checks that completed.</div>{{/if}}
+{{#if faults.length}}<div class="banner banner-info"><strong>Faults injected into the embedded target:</strong> {{#each faults}}<code>{{this}}</code>{{#unless @last}}, {{/unless}}{{/each}}. Failures are expected: this run demonstrates that the harness catches them.</div>{{/if}}
+
+<section id="summary" class="answers">
+  {{#each answers}}
+  <article class="answer">
+    <h2>{{question}}</h2>
+    {{#if verdict}}<div class="badge v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</div>{{else}}<div class="badge v-none">not measured</div>{{/if}}
+    <p>{{detail}}</p>
+    {{#if chips.length}}<p class="chips">{{#each chips}}{{#if href}}<a class="chip v-{{#if verdict}}{{verdict.verdict}}{{else}}none{{/if}}" href="{{href}}">{{else}}<span class="chip v-none">{{/if}}{{label}}: {{#if verdict}}{{verdict.label}}{{else}}—{{/if}}{{#if href}}</a>{{else}}</span>{{/if}} {{/each}}</p>{{/if}}
+  </article>
+  {{/each}}
+</section>
+
+{{#if attention.length}}
+<section class="attention">
+  <h2>Needs attention</h2>
+  <table class="compact">
+    <thead><tr><th>Verdict</th><th>Check</th><th>Expected</th><th>Actual</th></tr></thead>
+    <tbody>
+    {{#each attention}}
+      <tr><td><span class="badge badge-small v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</span></td>
+      <td><a href="{{href}}"><code>{{name}}</code></a>{{#if note}}<div class="muted small">{{note}}</div>{{/if}}</td><td>{{expected}}</td><td>{{actual}}</td></tr>
+    {{/each}}
+    </tbody>
+  </table>
+</section>
+{{/if}}
+{{#if skipped.length}}
+<details class="skipped-list">
+  <summary>{{skipped.length}} skipped (not run, with the reason)</summary>
+  <ul>{{#each skipped}}<li><a href="{{href}}"><code>{{name}}</code></a>: {{reason}}</li>{{/each}}</ul>
+</details>
+{{/if}}
+
+<section id="matrix">
+  <h2>Requirement matrix</h2>
+  <p class="muted">Each cell is the worst verdict of the check for that tier (a check may run in several variants); click it for the evidence.</p>
+  <table class="matrix">
+    <thead><tr><th scope="col">Check</th><th scope="col">Spec</th>{{#each matrix.columns}}<th scope="col" class="tier">{{this}}</th>{{/each}}</tr></thead>
+    <tbody>
+    {{#each matrix.rows}}
+      <tr>
+        <th scope="row"><a href="{{href}}"><code>{{id}}</code></a><div class="muted small">{{title}}</div></th>
+        <td class="spec">{{spec}}</td>
+        {{#each cells}}<td class="cell">{{#if verdict}}<a class="cell-link v-{{verdict.verdict}}" href="{{href}}" title="{{tip}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}{{#if more}}<span class="more"> +{{more}}</span>{{/if}}</a>{{else}}<span class="cell-none" title="{{tip}}">—</span>{{/if}}</td>{{/each}}
+      </tr>
+    {{/each}}
+    </tbody>
+  </table>
+</section>
+
+<section id="charts">
+  <h2>Traffic</h2>
+  {{#if observationsNote}}<p class="banner banner-warn">{{observationsNote}}</p>{{/if}}
+  {{#if timeline}}<figure class="chart-figure">{{{timeline}}}<figcaption>Every response of the run by status class. 429s belong to quota checks; 401 and 403 to the auth and scope checks.</figcaption></figure>{{/if}}
+  {{#if latency}}
+  <div class="two-col">
+    <figure class="chart-figure">{{{latency}}}<figcaption>Latency percentiles per check (log scale).</figcaption></figure>
+    <table class="compact numbers latency-table">
+      <thead><tr><th>Check</th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead>
+      <tbody>{{#each latencyRows}}<tr><td><code>{{check}}</code></td><td>{{count}}</td><td>{{p50}}</td><td>{{p90}}</td><td>{{p99}}</td><td>{{max}}</td></tr>{{/each}}</tbody>
+    </table>
+  </div>
+  {{/if}}
+</section>
+
+<section id="details">
+  <h2>Checks</h2>
+  {{#each groups}}
+  <details class="check" id="{{anchor}}"{{#if open}} open{{/if}}>
+    <summary>
+      <span class="badge badge-small v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</span>
+      <code class="check-id">{{id}}</code> <span class="check-title">{{title}}</span> <span class="spec-ref">{{spec}}</span>
+    </summary>
+    <div class="check-body">
+      <blockquote class="requirement">{{requirement}}</blockquote>
+      <p class="basis">
+        {{#if assumptions.length}}<span class="tag tag-assumption">rests on assumptions</span>
+          {{#each assumptions}}<a href="#{{anchor}}" title="{{statement}}"><code>{{id}}</code></a>{{#unless @last}}, {{/unless}}{{/each}}: where the spec is silent, the harness's named assumption decides.
+        {{else}}<span class="tag tag-spec">spec</span> rests on the spec alone ({{spec}}).{{/if}}
+      </p>
+      {{#each results}}
+      <section class="result" id="{{anchor}}">
+        <h3><span class="badge badge-small v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</span> {{tier}}{{#if variant}} · {{variant}}{{/if}}{{#if org}} <span class="muted small">org {{org}}</span>{{/if}} <span class="muted small">{{startedAt}} · {{duration}}</span></h3>
+        <dl class="expected-actual">
+          <div><dt>Expected</dt><dd>{{expected}}</dd></div>
+          <div class="actual v-border-{{verdict.verdict}}"><dt>Actual</dt><dd>{{actual}}</dd></div>
+        </dl>
+        {{#if notes.length}}<ul class="notes">{{#each notes}}<li>{{this}}</li>{{/each}}</ul>{{/if}}
+        {{#if figures.length}}<p class="figures">{{#each figures}}<span class="figure"><span class="muted">{{name}}</span> {{value}}</span>{{/each}}</p>{{/if}}
+        {{#each charts}}<figure class="chart-figure">{{{svg}}}<figcaption>{{caption}}</figcaption></figure>{{/each}}
+        {{#if evidenceNote}}<p class="muted small">{{evidenceNote}}</p>{{/if}}
+        {{#if evidence.length}}
+        <table class="compact evidence">
+          <caption>Deciding observations ({{evidenceCount}})</caption>
+          <thead><tr><th>#</th><th>Time (UTC)</th><th>Edge</th><th>Request</th><th>Status</th><th>Limit</th><th>Remaining</th><th>Reset</th><th>Retry-After</th></tr></thead>
+          <tbody>
+          {{#each evidence}}
+            {{#if gap}}<tr class="gap"><td colspan="9">… {{gap}} more observations …</td></tr>{{/if}}
+            <tr class="s-{{statusClass}}"><td class="num">{{id}}</td><td>{{time}} <span class="muted">{{offset}}</span></td><td>{{edge}}</td><td><code>{{request}}</code>{{#if phase}} <span class="muted small">{{phase}}</span>{{/if}}</td><td class="status">{{status}}</td><td class="num">{{limit}}</td><td class="num">{{remaining}}</td><td class="num">{{reset}}</td><td class="num">{{retryAfter}}</td></tr>
+          {{/each}}
+          </tbody>
+        </table>
+        {{/if}}
+      </section>
+      {{/each}}
+    </div>
+  </details>
+  {{/each}}
+</section>
+
+<section id="methodology">
+  <h2>Methodology</h2>
+  <dl class="prose-list">
+    {{#each methodology}}<dt>{{topic}}</dt><dd>{{text}}</dd>{{/each}}
+  </dl>
+</section>
+
+<section id="assumptions">
+  <h2>Assumptions</h2>
+  <p class="muted">Where the spec is silent, the harness states what it assumes. A check resting on an assumption tests the assumption, not the spec.</p>
+  {{#each assumptions}}
+  <article class="assumption" id="{{anchor}}">
+    <h3><code>{{id}}</code></h3>
+    <p>{{statement}}</p>
+    <p class="gap"><span class="muted">Spec gap:</span> {{gap}}</p>
+    {{#if usedBy.length}}<p class="muted small">Used by {{#each usedBy}}<code>{{this}}</code>{{#unless @last}}, {{/unless}}{{/each}}</p>{{/if}}
+  </article>
+  {{/each}}
+</section>
+</main>
+<footer class="wrap muted small">Generated by {{generatedBy}}. This file is self-contained: it makes no network requests.</footer>
+<script>{{{script}}}</script>
+</body>
+</html>
+`;
+
+/** Opens collapsed check details when a link targets them, and all of them for printing. */
+export const REPORT_SCRIPT = `
+(function () {
+  function reveal(hash) {
+    if (!hash || hash.length < 2) return;
+    var target = document.getElementById(decodeURIComponent(hash.slice(1)));
+    if (!target) return;
+    for (var el = target; el; el = el.parentElement) if (el.tagName === 'DETAILS') el.open = true;
+    target.scrollIntoView({ block: 'start' });
+    target.classList.add('flash');
+    setTimeout(function () { target.classList.remove('flash'); }, 1600);
+  }
+  document.addEventListener('click', function (event) {
+    var link = event.target.closest && event.target.closest('a[href^="#"]');
+    if (!link) return;
+    event.preventDefault();
+    var hash = link.getAttribute('href');
+    history.replaceState(null, '', hash);
+    reveal(hash);
+  });
+  window.addEventListener('hashchange', function () { reveal(location.hash); });
+  reveal(location.hash);
+  var closed = [];
+  window.addEventListener('beforeprint', function () {
+    closed = Array.prototype.filter.call(document.querySelectorAll('details:not([open])'), function (d) { d.open = true; return true; });
+  });
+  window.addEventListener('afterprint', function () { closed.forEach(function (d) { d.open = false; }); closed = []; });
+})();
+`;

@@ -1,0 +1,45 @@
+/** results.json: the run's record, from which every report is rendered. Versioned by `schema`. */
+import type { Assumption, TierName } from '../contract/types.ts';
+import type { CheckResult, Verdict } from '../checks/types.ts';
+
+export const RESULTS_SCHEMA = 'tiergate/results@1' as const;
+
+export interface ClockEstimate {
+  /** Server clock minus client clock, ms (from Date and round-trip time). */
+  readonly offsetMs: number;
+  /** Half-width of the estimate's error bound, ms. */
+  readonly uncertaintyMs: number;
+  readonly samples: number;
+}
+
+export interface TargetInfo {
+  readonly kind: 'embedded' | 'external';
+  /** Edge base URLs, in edge order. */
+  readonly edges: readonly string[];
+  /** Faults injected into the embedded target. */
+  readonly faults: readonly string[];
+}
+
+export interface RunResults {
+  readonly schema: typeof RESULTS_SCHEMA;
+  readonly runId: string;
+  readonly tool: { readonly name: 'tiergate'; readonly version: string; readonly revision: string | null };
+  readonly contract: { readonly name: string; readonly version: string };
+  readonly target: TargetInfo;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly windowSeconds: number;
+  readonly tiers: readonly TierName[];
+  readonly clock: ClockEstimate | null;
+  /** Quota windows the plan needed at minimum, and the windows the run took. */
+  readonly windows: { readonly needed: number; readonly used: number };
+  readonly interrupted: boolean;
+  readonly verdict: Exclude<Verdict, 'skipped'>;
+  readonly counts: Readonly<Record<Verdict, number>>;
+  readonly checks: readonly CheckResult[];
+  readonly assumptions: readonly Assumption[];
+  /** Methodology notes shown in reports: how each figure was measured, and its error bound. */
+  readonly methodology: readonly { readonly topic: string; readonly text: string }[];
+  readonly observations: { readonly file: string; readonly count: number };
+}

@@ -1,0 +1,86 @@
+/**
+ * Scenario files (scenarios/*.ts) say which checks run for a tier, with what traffic shape and
+ * parameters. `defineScenario` only types and freezes them; defaults live in `resolveScenario`.
+ */
+import type { EndpointId, TierName } from '../contract/types.ts';
+import type { CheckId } from '../checks/types.ts';
+
+export interface QuotaShape {
+  /** 'sequential' sends Limit+1 one at a time; 'burst' releases 2 × Limit at once in batches ≤ the cap. */
+  readonly variants: readonly ('sequential' | 'burst')[];
+}
+
+export interface RevocationShape {
+  readonly trials: number;
+  readonly intervalMs: number;
+  readonly settleMs: number;
+}
+
+/** One phase of sustained load at a constant arrival rate. */
+export interface LoadPhase {
+  readonly name: string;
+  /** Arrival rate as a multiple of the tier's read quota per window (1 = at quota, 2 = twice). */
+  readonly rateMultiple: number;
+  /** How many quota windows the phase lasts. */
+  readonly windows: number;
+  /** Organizations driven at once (a fleet phase when > 1). */
+  readonly orgs: number;
+}
+
+export interface LoadShape {
+  readonly endpoint: EndpointId;
+  readonly phases: readonly LoadPhase[];
+  /** k6 threshold syntax: metric (optionally with {tag:value}) -> expressions like 'p(95)<300', 'rate<0.01'. */
+  readonly thresholds: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface Scenario {
+  readonly tier: TierName;
+  readonly description: string;
+  /** Organizations to provision on the embedded target (ORG-ISOLATED needs two; three lanes shorten the run). */
+  readonly orgs: number;
+  /** Checks to run; the default is every check the tier can run. */
+  readonly checks: readonly CheckId[] | 'all';
+  readonly quota: QuotaShape;
+  readonly revocation: RevocationShape;
+  /** Sustained load; runs only when LOAD-THRESHOLDS is selected. */
+  readonly load: LoadShape | null;
+}
+
+export type ScenarioInput = { readonly tier: TierName } & Partial<Omit<Scenario, 'tier'>>;
+
+export const SCENARIO_DEFAULTS = {
+  orgs: 3,
+  checks: 'all',
+  quota: { variants: ['sequential', 'burst'] },
+  revocation: { trials: 20, intervalMs: 10, settleMs: 2000 },
+  load: null,
+} as const satisfies Omit<Scenario, 'tier' | 'description'>;
+
+export function defineScenario(input: ScenarioInput): Scenario {
+  return Object.freeze({
+    description: `${input.tier} tier`,
+    ...SCENARIO_DEFAULTS,
+    ...input,
+  });
+}
+
+/**
+ * The standard sustained-load shape: at quota, at twice the quota, then a fleet of orgs at quota,
+ * two windows each, with k6-syntax thresholds. A 429 at or above quota is expected, not a failure.
+ */
+export function sustainedLoad(options: { readonly fleetOrgs: number; readonly p95Ms?: number }): LoadShape {
+  return {
+    endpoint: 'jobs-list',
+    phases: [
+      { name: 'at-quota', rateMultiple: 1, windows: 2, orgs: 1 },
+      { name: 'over-quota', rateMultiple: 2, windows: 2, orgs: 1 },
+      { name: 'fleet', rateMultiple: 1, windows: 2, orgs: options.fleetOrgs },
+    ],
+    thresholds: {
+      'http_req_duration{expected_response:true}': [`p(95)<${options.p95Ms ?? 300}`],
+      'http_req_duration{status:429}': ['p(95)<100'],
+      http_req_failed: ['rate<0.01'],
+    },
+  };
+}

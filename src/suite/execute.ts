@@ -1,0 +1,37 @@
+/**
+ * Runs a plan: tiers in parallel; within a tier, the joint tasks first on their lanes while the other
+ * lanes start; each lane's tasks one after another. Results come back in the order tasks finish.
+ */
+import type { CheckResult } from '../checks/types.ts';
+import type { PlannedTask, Plan, TierPlan } from './plan.ts';
+import type { SuiteContext, Task } from './context.ts';
+
+export type BindTask = (planned: PlannedTask) => Task;
+
+export async function executePlan(plan: Plan, context: SuiteContext, bind: BindTask, onResults: (results: readonly CheckResult[]) => void): Promise<void> {
+  const runTask = async (planned: PlannedTask) => {
+    if (context.signal.aborted) return;
+    const task = bind(planned);
+    try {
+      onResults(await task.run(context));
+    } catch (error) {
+      // A task failing is a harness bug or an unexpected target answer: say so, keep the others going.
+      context.emit({ type: 'warning', message: `task ${task.name} stopped: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  };
+  const runLane = async (tasks: readonly PlannedTask[]) => {
+    for (const planned of tasks) await runTask(planned);
+  };
+  const runTier = async (tier: TierPlan) => {
+    const jointOrgs = new Set(tier.joint.flatMap((t) => t.orgs));
+    const free = tier.orgs.filter((o) => !jointOrgs.has(o));
+    const joined = (async () => {
+      for (const planned of tier.joint) await runTask(planned);
+      await Promise.all([...jointOrgs].map((o) => runLane(tier.lanes[o] ?? [])));
+    })();
+    await Promise.all([joined, ...free.map((o) => runLane(tier.lanes[o] ?? []))]);
+  };
+  await Promise.all([...plan.tiers.map(runTier), plan.revocation ? runTask(plan.revocation) : Promise.resolve()]);
+  // Sustained load last: on two cores it would disturb the exact-count checks running beside it.
+  for (const planned of plan.load) await runTask(planned);
+}

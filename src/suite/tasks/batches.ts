@@ -1,0 +1,26 @@
+/**
+ * Release requests together, batch after batch, never more in flight than `batchSize`: quota checks
+ * stay under the concurrency cap so a cap rejection cannot pass for a quota rejection.
+ */
+import type { Observation } from '../../observe/observation.ts';
+
+export async function inBatches(
+  total: number,
+  batchSize: number,
+  send: (index: number) => Promise<Observation>,
+  signal: AbortSignal,
+): Promise<Observation[]> {
+  const all: Observation[] = [];
+  for (let start = 0; start < total && !signal.aborted; start += batchSize) {
+    const size = Math.min(batchSize, total - start);
+    // Build every promise in one synchronous loop: the batch leaves at one barrier.
+    const batch = Array.from({ length: size }, (_, i) => send(start + i));
+    all.push(...(await Promise.all(batch)));
+  }
+  return all;
+}
+
+/** The batch size that keeps in-flight requests strictly under the cap. */
+export function underCap(cap: number): number {
+  return Math.max(1, cap - 1);
+}

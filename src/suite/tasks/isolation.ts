@@ -1,0 +1,53 @@
+/** ORG-ISOLATED: exhaust one org's read quota, then one read by another org of the tier must be untouched. */
+import { endpointById } from '../../contract/lookup.ts';
+import { checkResult } from '../../checks/result.ts';
+import { orgIsolatedVerdict } from '../../checks/org-quota.ts';
+import type { Observation } from '../../observe/observation.ts';
+import type { OrgHandle, Task } from '../context.ts';
+import { requestFor } from '../requests.ts';
+import { inFreshWindow } from './fresh-window.ts';
+import { limitToTest } from './announced-limit.ts';
+
+export function isolationTask(exhausted: OrgHandle, other: OrgHandle): Task {
+  const name = `isolation ${exhausted.label}/${other.label}`;
+  return {
+    name,
+    tier: exhausted.tier,
+    org: exhausted.label,
+    consumes: 'read',
+    alsoOccupies: [other.label],
+    run: (context) =>
+      // Windows are aligned to the server clock (assumption fixed-windows): a fresh window for one
+      // org of the tier is a fresh window for the other.
+      inFreshWindow(context, exhausted, { name, checks: [{ id: 'ORG-ISOLATED' }] }, async () => {
+        const figure = context.contract.tiers[exhausted.tier].read;
+        const endpoint = endpointById(context.contract, 'jobs-list');
+        const edge = context.prober.edges[0]!;
+        const tags = { check: 'ORG-ISOLATED', phase: 'exhaust', tier: exhausted.tier, org: exhausted.label } as const;
+        const startedWall = context.io.clock.now();
+        const started = context.prober.now();
+        const sent: Observation[] = [];
+        let limit = figure.value;
+        for (let n = 1; n <= limit + 1 && !context.signal.aborted; n++) {
+          const o = await context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), tags);
+          sent.push(o);
+          if (n === 1) limit = limitToTest(figure, o);
+          if (o.status === 429) break;
+        }
+        const probe = await context.prober.send(edge, requestFor(endpoint, other.primary.key), {
+          ...tags,
+          phase: 'other-org',
+          org: other.label,
+        });
+        const otherLimit = limitToTest(context.contract.tiers[other.tier].read, probe);
+        return [
+          checkResult('ORG-ISOLATED', orgIsolatedVerdict({ exhausted: sent, other: probe, otherLimit }), {
+            tier: exhausted.tier,
+            org: `${exhausted.label}+${other.label}`,
+            startedWall,
+            durationMs: context.prober.now() - started,
+          }),
+        ];
+      }),
+  };
+}

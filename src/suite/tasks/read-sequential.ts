@@ -1,0 +1,136 @@
+/**
+ * One window on one org, sequential reads up to and past the quota. Its observations decide
+ * QUOTA-READ (sequential), HDR-REMAINING, HDR-LIMIT (read), HDR-RESET, ERR-429-BODY and ORG-SHARED;
+ * then it waits out Retry-After for RETRY-AFTER.
+ */
+import { endpointById } from '../../contract/lookup.ts';
+import { checkResult, skipped } from '../../checks/result.ts';
+import type { CheckResult } from '../../checks/types.ts';
+import { quotaExactVerdict } from '../../checks/quota-exact.ts';
+import { remainingDecrementsVerdict } from '../../checks/remaining-decrements.ts';
+import { limitHeaderVerdict } from '../../checks/limit-header.ts';
+import { resetEpochVerdict } from '../../checks/reset-epoch.ts';
+import { rateLimitBodyVerdict } from '../../checks/rate-limit-body.ts';
+import { orgSharedVerdict } from '../../checks/org-quota.ts';
+import { retryAfterVerdict } from '../../checks/retry-after.ts';
+import { sleep } from '../../drivers/window-sync.ts';
+import type { Observation } from '../../observe/observation.ts';
+import type { OrgHandle, SuiteContext, Task } from '../context.ts';
+import { requestFor } from '../requests.ts';
+import { inFreshWindow } from './fresh-window.ts';
+import { limitToTest } from './announced-limit.ts';
+
+/** Past the expected 429, a few more requests show where the server really stops (bounded). */
+const EXTRA_AFTER_LIMIT = 2;
+
+export function readSequentialTask(org: OrgHandle): Task {
+  const name = `read-sequential ${org.label}`;
+  return {
+    name,
+    tier: org.tier,
+    org: org.label,
+    consumes: 'read',
+    run: (context) =>
+      inFreshWindow(
+        context,
+        org,
+        {
+          name,
+          checks: [
+            { id: 'QUOTA-READ', variant: 'sequential' },
+            { id: 'HDR-REMAINING' },
+            { id: 'HDR-LIMIT', variant: 'read' },
+            { id: 'HDR-RESET' },
+            { id: 'ERR-429-BODY' },
+            { id: 'ORG-SHARED' },
+            { id: 'RETRY-AFTER' },
+          ],
+        },
+        async (window) => {
+          const figure = context.contract.tiers[org.tier].read;
+          const endpoint = endpointById(context.contract, 'jobs-list');
+          const edge = context.prober.edges[0]!;
+          const tags = { check: 'QUOTA-READ', phase: 'sequential', tier: org.tier, org: org.label } as const;
+          const startedWall = context.io.clock.now();
+          const started = context.prober.now();
+          const sent: Observation[] = [];
+          let limit = figure.value;
+          for (let n = 1; n <= limit + 1 + EXTRA_AFTER_LIMIT && !context.signal.aborted; n++) {
+            const o = await context.prober.send(edge, requestFor(endpoint, org.primary.key), tags);
+            sent.push(o);
+            if (n === 1) limit = limitToTest(figure, o);
+            if (n >= limit + 1 && o.status === 429) break;
+          }
+          const shared = org.secondary
+            ? await context.prober.send(edge, requestFor(endpoint, org.secondary.key), { ...tags, check: 'ORG-SHARED' })
+            : null;
+          const windowDone = context.prober.now();
+          const rejections = sent.filter((o) => o.status === 429);
+          const lastRejected = rejections.at(-1) ?? null;
+          const retry = lastRejected ? await waitOutRetryAfter(context, org, lastRejected) : null;
+          const at = (variant = '') => ({
+            tier: org.tier,
+            org: org.label,
+            variant,
+            startedWall,
+            durationMs: windowDone - started,
+          });
+          const results: CheckResult[] = [
+            checkResult(
+              'QUOTA-READ',
+              quotaExactVerdict(sent, { figure, quotaClass: 'read', variant: 'sequential', window }),
+              at('sequential'),
+            ),
+            checkResult('HDR-REMAINING', remainingDecrementsVerdict(sent, window), at()),
+            checkResult('HDR-LIMIT', limitHeaderVerdict(sent, figure, 'read'), at('read')),
+            checkResult('HDR-RESET', resetEpochVerdict(sent, window.lengthMs / 1000, window), at()),
+            checkResult('ERR-429-BODY', rateLimitBodyVerdict(rejections), at()),
+          ];
+          results.push(
+            shared
+              ? checkResult('ORG-SHARED', orgSharedVerdict({ keyA: sent, keyB: shared, limit, window }), at())
+              : skipped('ORG-SHARED', 'no second key of this organization was configured', at()),
+          );
+          results.push(
+            lastRejected && retry
+              ? checkResult('RETRY-AFTER', retryAfterVerdict({ rejected: lastRejected, ...retry }), at())
+              : checkResult(
+                  'RETRY-AFTER',
+                  {
+                    verdict: 'inconclusive',
+                    expected: 'a 429 to take Retry-After from',
+                    actual: 'no request was rejected',
+                    evidence: sent.slice(-1).map((o) => o.id),
+                    notes: [],
+                  },
+                  at(),
+                ),
+          );
+          return results;
+        },
+      ),
+  };
+}
+
+/** Wait as told (header, else body), bounded by a window and a second, then try once. */
+async function waitOutRetryAfter(
+  context: SuiteContext,
+  org: OrgHandle,
+  rejected: Observation,
+): Promise<{ afterWait: Observation | null; waitedMs: number | null }> {
+  const body = rejected.body as { retry_after_seconds?: unknown } | null;
+  const told = rejected.rateLimit.retryAfter.value ?? (typeof body?.retry_after_seconds === 'number' ? body.retry_after_seconds : null);
+  if (told === null || told * 1000 > context.windowMs + 1000) return { afterWait: null, waitedMs: null };
+  const receivedAt = rejected.headersAt ?? rejected.doneAt;
+  const waitMs = Math.max(0, receivedAt + told * 1000 - context.prober.now());
+  await sleep(waitMs, context.signal);
+  if (context.signal.aborted) return { afterWait: null, waitedMs: null };
+  const endpoint = endpointById(context.contract, 'jobs-list');
+  const afterWait = await context.prober.send(context.prober.edges[0]!, requestFor(endpoint, org.primary.key), {
+    check: 'RETRY-AFTER',
+    phase: 'after-retry-after',
+    tier: org.tier,
+    org: org.label,
+  });
+  return { afterWait, waitedMs: context.prober.now() - receivedAt };
+}

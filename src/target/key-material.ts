@@ -1,0 +1,47 @@
+/**
+ * §5.3 API keys: generated from a CSPRNG, stored only as SHA-256 hashes, compared in constant time.
+ * The full key exists once, in the admin API's creation response.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyFormat } from '../contract/types.ts';
+
+const ALPHANUMERICS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** Largest multiple of 62 that fits a byte: bytes at or above it are dropped, so every character is equally likely. */
+const UNBIASED_BELOW = 256 - (256 % ALPHANUMERICS.length);
+/** §5.3: "followed by 32 cryptographic alphanumeric characters". Checked against the contract's pattern below. */
+export const KEY_BODY_LENGTH = 32;
+
+/** `length` characters drawn uniformly from the 62 alphanumerics (rejection sampling, no modulo bias). */
+export function randomAlphanumeric(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte >= UNBIASED_BELOW) continue;
+      out += ALPHANUMERICS[byte % ALPHANUMERICS.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export function generateApiKey(format: KeyFormat): string {
+  const body = randomAlphanumeric(KEY_BODY_LENGTH);
+  if (!format.pattern.test(body)) {
+    throw new Error(`the contract's ${format.env} key pattern does not accept ${KEY_BODY_LENGTH} alphanumerics`);
+  }
+  return format.prefix + body;
+}
+
+export function hashKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** Constant-time comparison of two key hashes. */
+export function sameKeyHash(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Opaque identifiers for orgs, keys, jobs: a prefix and random hex. */
+export function randomId(prefix: string): string {
+  return `${prefix}_${randomBytes(8).toString('hex')}`;
+}

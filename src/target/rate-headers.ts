@@ -1,0 +1,65 @@
+/**
+ * §8 rate-limit headers and the §7 429 reply, with the faults that bend them.
+ * Header values are computed here only; the pipeline decides which quota view a response shows.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Contract, QuotaClass } from '../contract/types.ts';
+import { RETRY_AFTER_MISMATCH_S, RETRY_AFTER_SHORT_BY_S, type FaultName } from './faults.ts';
+import type { Reply } from './http-util.ts';
+
+/** The quota a response reports: an org's read or ingest bucket, or the per-client anonymous one. */
+export interface QuotaView {
+  readonly kind: QuotaClass | 'anonymous';
+  readonly limit: number;
+  readonly remaining: number;
+  /** Epoch ms at which the window ends. */
+  readonly windowEndMs: number;
+}
+
+export interface HeaderContext {
+  readonly contract: Contract;
+  readonly faults: ReadonlySet<FaultName>;
+}
+
+/** The three X-RateLimit-* values for a view at `now`. */
+export function rateLimitValues(
+  view: QuotaView,
+  now: number,
+  faults: ReadonlySet<FaultName>,
+): { limit: number; remaining: number; reset: number } {
+  let reset = view.windowEndMs / 1000;
+  if (faults.has('reset-relative')) reset = Math.max(0, Math.ceil((view.windowEndMs - now) / 1000));
+  if (faults.has('reset-millis')) reset = view.windowEndMs;
+  const limit = view.kind === 'read' && faults.has('limit-header-wrong') ? view.limit + 1 : view.limit;
+  return { limit, remaining: Math.max(0, view.remaining), reset };
+}
+
+/** Set the rate-limit headers; `headers-missing-on-errors` drops them from 4xx other than 429. */
+export function setRateLimitHeaders(
+  res: ServerResponse,
+  ctx: HeaderContext,
+  view: QuotaView,
+  status: number,
+  now: number,
+): void {
+  if (ctx.faults.has('headers-missing-on-errors') && status >= 400 && status < 500 && status !== 429) return;
+  const values = rateLimitValues(view, now, ctx.faults);
+  const names = ctx.contract.headers;
+  res.setHeader(names.limit, String(values.limit));
+  res.setHeader(names.remaining, String(values.remaining));
+  res.setHeader(names.reset, String(values.reset));
+}
+
+/**
+ * §7 429: body `{status:"error", code, message, retry_after_seconds}` and `Retry-After` equal to it.
+ * `trueWaitS` is the honest wait; faults may misstate it. `status` comes from the contract (429).
+ */
+export function rateLimitedReply(ctx: HeaderContext, status: number, trueWaitS: number, message: string): Reply {
+  const faults = ctx.faults;
+  const bodyWait = faults.has('retry-after-short') ? Math.max(0, trueWaitS - RETRY_AFTER_SHORT_BY_S) : trueWaitS;
+  const headerWait = faults.has('retry-after-mismatch') ? bodyWait + RETRY_AFTER_MISMATCH_S : bodyWait;
+  const body = faults.has('wrong-429-body')
+    ? { status: 'error', code: 'TOO_MANY_REQUESTS', message }
+    : { status: 'error', code: ctx.contract.rateLimitErrorCode, message, retry_after_seconds: bodyWait };
+  return { status, body, headers: { [ctx.contract.headers.retryAfter]: String(headerWait) } };
+}

@@ -1,0 +1,146 @@
+/** Organizations and their API keys: the state every edge shares. Keys are kept only as hashes. */
+import { redactKey } from '../contract/keys.ts';
+import type { Contract, KeyFormat, ScopeName, TierName } from '../contract/types.ts';
+import { generateApiKey, hashKey, randomId, sameKeyHash } from './key-material.ts';
+import type { Revocation } from './revocation.ts';
+
+export interface OrgLimits {
+  readonly read: number;
+  readonly ingest: number;
+  readonly concurrency: number;
+}
+
+export interface Org {
+  readonly id: string;
+  readonly name: string;
+  readonly tier: TierName;
+  readonly limits: OrgLimits;
+  readonly createdAt: number;
+}
+
+export type KeyEnv = KeyFormat['env'];
+
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly orgId: string;
+  readonly env: KeyEnv;
+  readonly scopes: ReadonlySet<ScopeName>;
+  /** Prefix and last four characters: the only form ever shown. */
+  readonly redacted: string;
+  readonly hash: Buffer;
+  readonly createdAt: number;
+  readonly revocation: Revocation | null;
+}
+
+export interface LimitProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+const LIMIT_FIELDS = ['read', 'ingest', 'concurrency'] as const;
+
+/**
+ * §8 figures for an org: the tier's published figures, or custom ones where the tier's figure is a
+ * minimum ("2,500 or more"); custom figures below the minimum, or on an exact tier, are refused.
+ */
+export function resolveOrgLimits(
+  contract: Contract,
+  tier: TierName,
+  custom: Partial<OrgLimits> | undefined,
+): { ok: true; limits: OrgLimits } | { ok: false; problems: readonly LimitProblem[] } {
+  const published = contract.tiers[tier];
+  const problems: LimitProblem[] = [];
+  const limits = { read: published.read.value, ingest: published.ingest.value, concurrency: published.concurrency.value };
+  for (const field of LIMIT_FIELDS) {
+    const value = custom?.[field];
+    if (value === undefined) continue;
+    const figure = published[field];
+    if (!figure.atLeast) {
+      problems.push({ path: `limits.${field}`, message: `${published.label} has a fixed ${field} figure of ${figure.value}` });
+    } else if (value < figure.value) {
+      problems.push({ path: `limits.${field}`, message: `must be at least ${figure.value} for ${published.label}` });
+    } else {
+      limits[field] = value;
+    }
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, limits: Object.freeze(limits) };
+}
+
+export class TargetState {
+  readonly #contract: Contract;
+  readonly #orgs = new Map<string, Org>();
+  readonly #keysById = new Map<string, ApiKeyRecord>();
+  /** sha256(key) hex -> record. */
+  readonly #keysByHash = new Map<string, ApiKeyRecord>();
+
+  constructor(contract: Contract) {
+    this.#contract = contract;
+  }
+
+  createOrg(tier: TierName, name: string, limits: OrgLimits, now: number): Org {
+    const org: Org = Object.freeze({ id: randomId('org'), name, tier, limits, createdAt: now });
+    this.#orgs.set(org.id, org);
+    return org;
+  }
+
+  org(id: string): Org | undefined {
+    return this.#orgs.get(id);
+  }
+
+  orgs(): readonly Org[] {
+    return [...this.#orgs.values()];
+  }
+
+  keysOf(orgId: string): readonly ApiKeyRecord[] {
+    return [...this.#keysById.values()].filter((k) => k.orgId === orgId);
+  }
+
+  /** Returns the full key once; only its hash and redacted form are kept. */
+  createKey(
+    orgId: string,
+    scopes: readonly ScopeName[],
+    env: KeyEnv,
+    now: number,
+  ): { record: ApiKeyRecord; key: string } | null {
+    if (!this.#orgs.has(orgId)) return null;
+    const format = this.#contract.keyFormats.find((f) => f.env === env);
+    if (!format) throw new Error(`contract ${this.#contract.name} has no ${env} key format`);
+    const key = generateApiKey(format);
+    const hash = hashKey(key);
+    const record: ApiKeyRecord = Object.freeze({
+      id: randomId('key'),
+      orgId,
+      env,
+      scopes: new Set(scopes),
+      redacted: redactKey(key),
+      hash,
+      createdAt: now,
+      revocation: null,
+    });
+    this.#keysById.set(record.id, record);
+    this.#keysByHash.set(hash.toString('hex'), record);
+    return { record, key };
+  }
+
+  key(id: string): ApiKeyRecord | undefined {
+    return this.#keysById.get(id);
+  }
+
+  /** Revoking twice keeps the first revocation. */
+  revokeKey(id: string, revocation: Revocation): ApiKeyRecord | null {
+    const record = this.#keysById.get(id);
+    if (!record) return null;
+    if (record.revocation) return record;
+    const revoked: ApiKeyRecord = Object.freeze({ ...record, revocation });
+    this.#keysById.set(id, revoked);
+    this.#keysByHash.set(record.hash.toString('hex'), revoked);
+    return revoked;
+  }
+
+  /** The record for a presented key, or null. Looked up by hash, confirmed in constant time. */
+  findKey(presented: string): ApiKeyRecord | null {
+    const hash = hashKey(presented);
+    const record = this.#keysByHash.get(hash.toString('hex'));
+    return record && sameKeyHash(record.hash, hash) ? record : null;
+  }
+}
