@@ -4,7 +4,7 @@
  * (401 by the `auth-status` assumption).
  */
 import type { Observation } from '../observe/observation.ts';
-import { countOf, describe, finding, isAdmitted, listSome } from './finding.ts';
+import { TOO_MANY_REQUESTS, countOf, describe, finding, isAdmitted, listSome } from './finding.ts';
 import type { Finding } from './types.ts';
 
 export function authRejected(obs: readonly Observation[], expectedStatus: number): Finding {
@@ -14,15 +14,21 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
   }
 
   const admitted = obs.filter(isAdmitted);
-  const wrong = obs.filter((o) => o.status !== null && !isAdmitted(o) && o.status !== expectedStatus);
+  // A 429 means the rate limiter answered before the key was judged: it proves nothing either way.
+  const limited = obs.filter((o) => o.status === TOO_MANY_REQUESTS && expectedStatus !== TOO_MANY_REQUESTS);
+  const wrong = obs.filter((o) => o.status !== null && !isAdmitted(o) && o.status !== expectedStatus && !limited.includes(o));
   const transport = obs.filter((o) => o.status === null);
+  const unclear = [...transport, ...limited].sort((a, b) => a.id - b.id);
   const rejected = obs.filter((o) => o.status === expectedStatus);
 
   const problems = [
     ...admitted.map((o) => `admitted: ${describe(o)}`),
     ...wrong.map((o) => `${o.status} instead of ${expectedStatus}: ${describe(o)}`),
   ];
-  const notes = transport.length > 0 ? [`${countOf(transport.length, 'request')} got no response`] : [];
+  const notes = [
+    ...(transport.length > 0 ? [`${countOf(transport.length, 'request')} got no response`] : []),
+    ...(limited.length > 0 ? [`${countOf(limited.length, 'request')} rate-limited (429) before the key was judged`] : []),
+  ];
   const tally = `${expectedStatus} on ${rejected.length} of ${obs.length}`;
 
   if (problems.length > 0) {
@@ -33,12 +39,12 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
       notes,
     });
   }
-  if (transport.length > 0) {
+  if (unclear.length > 0) {
     return finding('inconclusive', {
       expected,
-      actual: `${tally}; ${listSome(transport.map(describe))}`,
-      evidence: transport.slice(0, 5).map((o) => o.id),
-      notes: [...notes, 'a request without a response proves nothing about rejection'],
+      actual: `${tally}; ${listSome(unclear.map(describe))}`,
+      evidence: unclear.slice(0, 5).map((o) => o.id),
+      notes: [...notes, 'a request without a response, or rate-limited, proves nothing about rejection'],
     });
   }
   return finding('pass', { expected, actual: `${expectedStatus} on all ${obs.length}`, evidence: obs.slice(0, 5).map((o) => o.id) });

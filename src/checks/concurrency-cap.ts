@@ -65,6 +65,9 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding {
       data,
     });
   }
+  // Enterprise: with cap + 1 at most the published minimum in flight, the server must admit them all.
+  const underMinimum = figure.atLeast && cap + 1 <= figure.value;
+  if (underMinimum) return underMinimumVerdict(input, cap, { expected, notes, data, heldTally, heldRefused, heldLost });
   const [onlyRefused] = heldRefused;
   if (heldRefused.length === 1 && onlyRefused !== undefined && isAdmitted(extra)) {
     return finding('inconclusive', {
@@ -90,6 +93,15 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding {
       actual: `${heldTally}; extra got no response (${outcomeOf(extra)})`,
       evidence: [extra.id],
       notes,
+      data,
+    });
+  }
+  if (!Number.isFinite(extraAnswer) || !Number.isFinite(firstHeldDone)) {
+    return finding('inconclusive', {
+      expected,
+      actual: `${heldTally}; extra got ${extra.status}, but the order of the answers is unknown (times missing)`,
+      evidence: [extra.id, ...held.slice(0, 3).map((o) => o.id)],
+      notes: [...notes, 'cannot tell whether the held requests were still in flight when the extra was answered'],
       data,
     });
   }
@@ -134,6 +146,43 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding {
     actual: `all ${cap} held admitted; the extra got ${extra.status} ${Math.round(firstHeldDone - extraAnswer)} ms before the first held one finished`,
     evidence: [extra.id, held[0]?.id],
     notes,
+    data,
+  });
+}
+
+interface UnderMinimumParts {
+  readonly expected: string;
+  readonly notes: readonly string[];
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly heldTally: string;
+  readonly heldRefused: readonly Observation[];
+  readonly heldLost: readonly Observation[];
+}
+
+/**
+ * A cap below the published minimum was tested (Enterprise "100 or more"): cap + 1 in flight is still
+ * within what the spec promises, so any rejection fails and every admission only shows the cap was
+ * not reached.
+ */
+function underMinimumVerdict(input: ConcurrencyCapInput, cap: number, parts: UnderMinimumParts): Finding {
+  const { extra, figure } = input;
+  const { expected, notes, data, heldTally, heldRefused, heldLost } = parts;
+  const minimum = `the published minimum is ${figure.value}`;
+  const rejected = [...heldRefused, ...(extra.status !== null && !isAdmitted(extra) ? [extra] : [])];
+  if (rejected.length > 0) {
+    return finding('fail', {
+      expected,
+      actual: `rejected with only ${cap + 1} in flight (${minimum}): ${listSome(rejected.map(describe))}`,
+      evidence: rejected.slice(0, 4).map((o) => o.id),
+      notes,
+      data,
+    });
+  }
+  return finding('inconclusive', {
+    expected,
+    actual: `${heldTally}; extra got ${outcomeOf(extra)}; the cap was not reached with ${cap + 1} in flight (${minimum})`,
+    evidence: [extra.id, ...heldLost.slice(0, 3).map((o) => o.id)],
+    notes: [...notes, `test with at least ${figure.value} held to find the cap`],
     data,
   });
 }

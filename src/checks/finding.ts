@@ -78,6 +78,16 @@ export function headerProblem(name: string, h: HeaderValue): string | null {
   return `${name} '${clip(h.raw, 40)}' ${why}`;
 }
 
+/**
+ * Why a response's body was not judged as JSON: the prober parses only a JSON Content-Type, so a
+ * JSON text sent as text/plain lands here too, and the Content-Type says which it was.
+ */
+export function notJson(o: Observation): string {
+  const type = o.contentType === null ? 'no Content-Type' : `Content-Type ${clip(o.contentType, 60)}`;
+  if (o.bodyBytes === 0 && o.bodyExcerpt === '') return `body is empty (${type})`;
+  return `body is not JSON (${type}): '${clip(o.bodyExcerpt, 80)}'`;
+}
+
 /** "a; b; c and 4 more". */
 export function listSome(items: readonly string[], max = 3, separator = '; '): string {
   if (items.length <= max) return items.join(separator);

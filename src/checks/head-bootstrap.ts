@@ -6,7 +6,7 @@
 import type { Observation } from '../observe/observation.ts';
 import { describe, finding, headerProblem } from './finding.ts';
 import type { Finding } from './types.ts';
-import { plausibleResetEpoch } from './window-integrity.ts';
+import { plausibleResetEpoch, sameFixedWindowByDate } from './window-integrity.ts';
 
 export function headBootstrapVerdict(first: Observation, second: Observation, windowSeconds: number): Finding {
   const evidence = [first.id, second.id];
@@ -34,10 +34,13 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
   const after = second.rateLimit.remaining.value!;
   const resetBefore = plausibleResetEpoch(first, windowSeconds);
   const resetAfter = plausibleResetEpoch(second, windowSeconds);
-  if (resetBefore === null || resetAfter === null || resetBefore !== resetAfter) {
+  // Placed by Reset when both are epochs; else (a broken Reset, which HDR-RESET judges) by Date.
+  const oneWindow =
+    resetBefore !== null && resetAfter !== null ? resetBefore === resetAfter : sameFixedWindowByDate(first, second, windowSeconds);
+  if (!oneWindow) {
     return finding('inconclusive', {
       expected,
-      actual: `Remaining ${before} then ${after}, but the two HEADs cannot be placed in one window (Reset ${first.rateLimit.reset.raw} then ${second.rateLimit.reset.raw})`,
+      actual: `Remaining ${before} then ${after}, but the two HEADs cannot be placed in one window (Reset ${first.rateLimit.reset.raw} then ${second.rateLimit.reset.raw}; Date ${first.date ?? 'absent'} then ${second.date ?? 'absent'})`,
       evidence,
     });
   }

@@ -7,7 +7,7 @@ import type { Observation } from '../observe/observation.ts';
 import { TOO_MANY_REQUESTS, describe, finding, isAdmitted } from './finding.ts';
 import type { Finding } from './types.ts';
 import type { WindowContext } from './window.ts';
-import { withinOneWindow } from './window-integrity.ts';
+import { readReset, withinOneWindow } from './window-integrity.ts';
 
 export interface OrgSharedInput {
   /** The first key's requests, up to and past the quota. */
@@ -49,6 +49,11 @@ export interface OrgIsolatedInput {
   readonly other: Observation;
   /** The other organization's Limit. */
   readonly otherLimit: number;
+  /**
+   * The window the check ran in. With it, responses whose Reset is not an epoch are placed by
+   * timing (as for ORG-SHARED); without it, only by Reset.
+   */
+  readonly window?: WindowContext;
 }
 
 export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
@@ -59,9 +64,10 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
     return finding('inconclusive', { expected, actual: 'the first organization was never rejected, so its quota was not shown exhausted', evidence: exhausted.slice(-1).map((o) => o.id) });
   }
   const evidence = [rejected.id, other.id];
-  const resets = new Set([...exhausted, other].filter((o) => o.status !== null).map((o) => o.rateLimit.reset.raw));
-  if (resets.size > 1) {
-    return finding('inconclusive', { expected, actual: describe(other), evidence, notes: [`responses carry ${resets.size} different Reset values: a window rolled over mid-check`] });
+  // A rollover between the rejection and the probe would let a shared quota pass for isolated ones.
+  const placed = placeIsolated(exhausted, other, input.window);
+  if (!placed.ok) {
+    return finding('inconclusive', { expected, actual: describe(other), evidence, notes: [placed.note] });
   }
   if (other.status === TOO_MANY_REQUESTS) {
     return finding('fail', { expected, actual: `other organization rejected: ${describe(other)}; the quota is shared across organizations`, evidence });
@@ -79,3 +85,28 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
   }
   return finding('pass', { expected, actual: `other organization admitted, Remaining ${other.rateLimit.remaining.raw ?? 'absent'}`, evidence });
 }
+
+/**
+ * Both organizations' responses in one window (windows are aligned to the server clock, assumption
+ * fixed-windows). With the learned window: as withinOneWindow judges it. Without: every epoch Reset
+ * agrees, and a Reset that is not an epoch (a delta ticks every second) is compared raw only between
+ * the rejection and the probe, sent back to back.
+ */
+function placeIsolated(exhausted: readonly Observation[], other: Observation, window: WindowContext | undefined): { ok: boolean; note: string } {
+  if (window) return withinOneWindow([...exhausted, other], window);
+  const responses = [...exhausted, other].filter((o) => o.status !== null);
+  const readings = responses.map((o) => readReset(o, DAY_S).reset);
+  const epochs = new Set(readings.filter((r): r is number => r !== null));
+  if (epochs.size > 1) {
+    return { ok: false, note: `responses carry ${epochs.size} different Reset values (${[...epochs].join(', ')}): a window rolled over mid-check` };
+  }
+  if (readings.every((r) => r !== null)) return { ok: true, note: `all ${responses.length} responses share Reset ${[...epochs][0]}` };
+  const rejected = exhausted.find((o) => o.status === TOO_MANY_REQUESTS);
+  if (rejected && rejected.rateLimit.reset.raw !== null && rejected.rateLimit.reset.raw === other.rateLimit.reset.raw) {
+    return { ok: true, note: `Reset is not an epoch; the rejection and the probe both carry Reset ${other.rateLimit.reset.raw}` };
+  }
+  return { ok: false, note: 'Reset is not an epoch and the rejection and the probe disagree on it: cannot place them in one window' };
+}
+
+/** Plausibility bound for a Reset when the window length is not known. */
+const DAY_S = 86_400;

@@ -44,11 +44,15 @@ interface Outcomes {
 
 export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExactInput): Finding {
   const { figure, variant } = input;
-  const units = Math.max(1, Math.floor(input.unitsPerRequest ?? 1));
+  const requestedUnits = input.unitsPerRequest ?? 1;
+  // NaN, Infinity, 0 or a negative count would make every request number NaN: take one per request.
+  const units = Number.isFinite(requestedUnits) && requestedUnits >= 1 ? Math.floor(requestedUnits) : 1;
   const announced = announcedLimit(obs);
   const notes: string[] = announced.note ? [announced.note] : [];
 
   let quota: number | null;
+  /** Enterprise: the server announced less than the published minimum. A fail whatever it admitted. */
+  let belowMinimum: number | null = null;
   if (!figure.atLeast) {
     quota = figure.value;
     if (announced.value !== null && announced.value !== figure.value) {
@@ -58,8 +62,9 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
     quota = null;
     notes.push(`the published figure is at least ${figure.value}; without one announced Limit only a shortfall can be judged`);
   } else if (announced.value < figure.value) {
-    quota = figure.value;
-    notes.push(`the announced Limit ${announced.value} is below the published minimum ${figure.value}; judged against ${figure.value}`);
+    // Exactness is judged against what the server announces; the announcement itself breaks §8.
+    quota = announced.value;
+    belowMinimum = announced.value;
   } else {
     quota = announced.value;
   }
@@ -81,6 +86,16 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   const judged = judge(outcomes, quota ?? figure.value, units, quota === null);
 
   const integrity = withinOneWindow(obs, input.window);
+  if (belowMinimum !== null) {
+    const announcedBy = obs.find((o) => o.rateLimit.limit.value === belowMinimum);
+    return finding('fail', {
+      expected: `Limit at least ${figure.value} (published minimum); ${judged.expected}`,
+      actual: `Limit ${belowMinimum} is below the published minimum ${figure.value}; ${judged.verdict === 'pass' ? 'otherwise exact: ' : ''}${judged.actual}`,
+      evidence: [announcedBy?.id, ...judged.evidence],
+      notes: [...notes, ...judged.notes, integrity.note],
+      data,
+    });
+  }
   if (!integrity.ok) {
     return finding('inconclusive', {
       expected: judged.expected,
@@ -141,7 +156,7 @@ function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly:
     if (admittedBefore + wildBefore < k) {
       problems.push(
         wildBefore === 0
-          ? `429 ${countOf(k - admittedBefore, 'request')} early (at request ${firstR}, ${limit})`
+          ? `429 at request ${firstR}: ${countOf(k - admittedBefore, 'request')} early (${limit})`
           : `429 at request ${firstR} after only ${admittedBefore} admitted (${limit})`,
       );
       evidence.push(idOf(o, o.admitted.filter((n) => n < firstR).at(-1)), idOf(o, firstR));

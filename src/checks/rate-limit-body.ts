@@ -4,7 +4,7 @@
  */
 import { rateLimitErrorBody } from '../contract/error-body.ts';
 import type { Observation } from '../observe/observation.ts';
-import { TOO_MANY_REQUESTS, clip, countOf, describeIssues, finding, listSome } from './finding.ts';
+import { TOO_MANY_REQUESTS, countOf, describeIssues, finding, listSome, notJson } from './finding.ts';
 import type { Finding } from './types.ts';
 
 export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding {
@@ -13,7 +13,7 @@ export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding {
   const rejected = obs429.filter((o) => o.status === TOO_MANY_REQUESTS);
   const notes: string[] = [];
   if (rejected.length < obs429.length) {
-    notes.push(`${countOf(obs429.length - rejected.length, 'observation')} that were not 429 ignored`);
+    notes.push(`${countOf(obs429.length - rejected.length, 'observation')} other than 429 ignored`);
   }
   if (rejected.length === 0) {
     return finding('inconclusive', { expected, actual: 'no 429 to judge', notes });
@@ -22,7 +22,7 @@ export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding {
   const failing: { o: Observation; issues: string[] }[] = [];
   for (const o of rejected) {
     if (o.body === null) {
-      failing.push({ o, issues: [`body is not JSON: '${clip(o.bodyExcerpt, 80)}'`] });
+      failing.push({ o, issues: [notJson(o)] });
       continue;
     }
     const parsed = rateLimitErrorBody.safeParse(o.body);

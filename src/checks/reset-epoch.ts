@@ -66,10 +66,21 @@ export function resetEpochVerdict(
   }
 
   // Rollover: every Reset value must sit a whole number of windows from the first one seen.
+  // Windows only advance: a Reset earlier than the one before it (edges or backends whose clocks
+  // disagree) means two windows were in force at once.
   const changes: Sample[] = [];
+  let wentBack = false;
   for (const [i, s] of valid.entries()) {
     const before = valid[i - 1];
-    if (before !== undefined && s.reset !== before.reset) changes.push(s);
+    if (before === undefined || s.reset === before.reset) continue;
+    changes.push(s);
+    if (s.reset < before.reset && !wentBack) {
+      wentBack = true;
+      problems.push({
+        text: `Reset went back from ${before.reset} to ${s.reset} at request ${s.n} (Date ${before.date} then ${s.date})`,
+        ids: [before.id, s.id],
+      });
+    }
   }
   const base = valid[0];
   if (base !== undefined) {

@@ -82,7 +82,11 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding {
   else if (afterWait === null) unclear.push('no request was sent after waiting');
   else {
     waited = input.waitedMs ?? afterWait.sentAt - (rejected.headersAt ?? rejected.doneAt);
-    if (waited < ra * 1000) unclear.push(`waited only ${Math.round(waited)} ms of the ${ra} s told`);
+    // NaN compares false with everything: without this it would pass for a full wait.
+    if (!Number.isFinite(waited)) {
+      unclear.push('how long the harness waited is unknown');
+      waited = null;
+    } else if (waited < ra * 1000) unclear.push(`waited only ${Math.round(waited)} ms of the ${ra} s told`);
     else if (isAdmitted(afterWait)) {
       // truthful
     } else if (afterWait.status === TOO_MANY_REQUESTS) {

@@ -5,7 +5,7 @@
 import { scopeListBody } from '../contract/error-body.ts';
 import type { Contract } from '../contract/types.ts';
 import type { Observation } from '../observe/observation.ts';
-import { TOO_MANY_REQUESTS, clip, describe, describeIssues, finding, listSome } from './finding.ts';
+import { TOO_MANY_REQUESTS, clip, describe, describeIssues, finding, listSome, notJson } from './finding.ts';
 import type { Finding } from './types.ts';
 
 export function scopeListVerdict(o: Observation, contract: Contract): Finding {
@@ -30,7 +30,7 @@ export function scopeListVerdict(o: Observation, contract: Contract): Finding {
   if (o.body === null) {
     return finding('fail', {
       expected,
-      actual: `body is not JSON: '${clip(o.bodyExcerpt, 80)}'`,
+      actual: notJson(o),
       evidence,
     });
   }

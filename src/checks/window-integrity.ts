@@ -58,6 +58,20 @@ export function plausibleResetEpoch(o: Observation, windowSeconds: number): numb
   return readReset(o, windowSeconds).reset;
 }
 
+/**
+ * Whether two responses provably fall in one fixed window (assumption fixed-windows: whole-second
+ * windows aligned to the epoch) by their Date headers alone, for servers whose Reset is unusable.
+ * Date is floored to the second and may be served up to a second stale, so a response dated D was
+ * answered in [D, D + 2): no window boundary may lie in (earlier D, later D + 1].
+ */
+export function sameFixedWindowByDate(a: Observation, b: Observation, windowSeconds: number): boolean {
+  const da = serverDateSeconds(a);
+  const db = serverDateSeconds(b);
+  if (da === null || db === null || !Number.isInteger(windowSeconds) || windowSeconds < 1) return false;
+  const [early, late] = da <= db ? [da, db] : [db, da];
+  return Math.floor(early / windowSeconds) === Math.floor((late + 1) / windowSeconds);
+}
+
 export interface WindowIntegrity {
   readonly ok: boolean;
   readonly note: string;
@@ -108,7 +122,14 @@ export function withinOneWindow(obs: readonly Observation[], window: WindowConte
     responses === 0
       ? 'no response carried a Reset'
       : `${responses - plausible} of ${responses} responses lack a plausible epoch Reset`;
+  if (![window.openedAt, window.lengthMs, window.openedUncertaintyMs].every(Number.isFinite)) {
+    return { ok: false, note: `${why}; and the learned window's timing is unknown` };
+  }
   for (const [i, o] of obs.entries()) {
+    // NaN compares false with everything: it would pass both tests below.
+    if (!Number.isFinite(o.sentAt) || !Number.isFinite(o.doneAt)) {
+      return { ok: false, note: `${why}; by timing, request ${i + 1} has no usable send or finish time` };
+    }
     if (o.sentAt < window.openedAt) {
       return {
         ok: false,

@@ -28,15 +28,45 @@ export async function loadConfig(file: string, cwd: string): Promise<Config> {
 
 export function parseConfig(json: unknown, source: string): Config {
   const parsed = configSchema.safeParse(json);
-  if (!parsed.success) throw new UsageError(`${source}: ${describeIssues(parsed.error.issues)}`, 'TG_CONFIG');
+  // Rules across fields are checked on the raw input too, so they are reported with the others.
+  const issues = [...(parsed.success ? [] : parsed.error.issues), ...crossFieldIssues(json)];
+  if (issues.length > 0 || !parsed.success) throw new UsageError(`${source}: ${describeIssues(issues)}`, 'TG_CONFIG');
   return parsed.data;
 }
 
+type IssueLike = Pick<z.core.$ZodIssue, 'path' | 'message'>;
+
 /** "orgs.0.tier: expected one of starter|professional|enterprise; target.edges: required" */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+export function describeIssues(issues: readonly IssueLike[]): string {
   return issues
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(top level)'}: ${issue.message}`)
     .join('; ');
+}
+
+/**
+ * Organization names are unique (they label results and lanes), and `revocation.org` names one of
+ * them. Read defensively: the input may be invalid in every other way.
+ */
+function crossFieldIssues(json: unknown): IssueLike[] {
+  const issues: IssueLike[] = [];
+  const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+  const root = record(json);
+  if (!root) return issues;
+  const orgs = Array.isArray(root['orgs']) ? root['orgs'] : [];
+  const firstIndex = new Map<string, number>();
+  orgs.forEach((org, i) => {
+    const name = record(org)?.['name'];
+    if (typeof name !== 'string') return;
+    const seen = firstIndex.get(name);
+    if (seen === undefined) firstIndex.set(name, i);
+    else issues.push({ path: ['orgs', i, 'name'], message: `${JSON.stringify(name)} is already the name of orgs.${seen}` });
+  });
+  const revocationOrg = record(root['revocation'])?.['org'];
+  if (typeof revocationOrg === 'string' && !firstIndex.has(revocationOrg)) {
+    const known = [...firstIndex.keys()].join(', ') || 'none';
+    issues.push({ path: ['revocation', 'org'], message: `${JSON.stringify(revocationOrg)} is not the name of an organization in orgs (${known})` });
+  }
+  return issues;
 }
 
 /** Resolve a key from the environment; a missing variable names itself and the fix. */

@@ -6,13 +6,29 @@ import { z } from 'zod';
 import { TIER_NAMES, SCOPE_NAMES } from '../contract/types.ts';
 import { parseDurationMs } from '../util/duration.ts';
 
-export const duration = (what: string) =>
+export interface DurationRule {
+  /** Smallest value accepted, ms (default 0). */
+  readonly minMs?: number;
+  /** Only multiples of a second (quota windows: X-RateLimit-Reset has second resolution). */
+  readonly wholeSeconds?: boolean;
+}
+
+/** A duration field: "300ms", "3s", "1m" or a number of ms. `what` names it in the issue (the path already locates it). */
+export const duration = (what: string, rule: DurationRule = {}) =>
   z
     .union([z.string(), z.number()])
     .transform((value, ctx) => {
       const ms = parseDurationMs(value);
       if (ms === null) {
-        ctx.addIssue({ code: 'custom', message: `${what}: expected a duration like "300ms", "3s" or "1m"` });
+        ctx.addIssue({ code: 'custom', message: `expected a duration like "300ms", "3s" or "1m" (${what})` });
+        return z.NEVER;
+      }
+      if (rule.wholeSeconds && (ms < 1000 || ms % 1000 !== 0)) {
+        ctx.addIssue({ code: 'custom', message: `expected whole seconds, like "3s" or "60s" (${what} ${JSON.stringify(value)})` });
+        return z.NEVER;
+      }
+      if (ms < (rule.minMs ?? 0)) {
+        ctx.addIssue({ code: 'custom', message: `expected at least ${rule.minMs} ms (${what} ${JSON.stringify(value)})` });
         return z.NEVER;
       }
       return ms;
@@ -48,6 +64,72 @@ const orgSchema = z.strictObject({
   }),
 });
 
+/**
+ * Revocation hooks (§5.8, §5.9): how the harness provisions and revokes keys on a real deployment.
+ * Templates may hold `{key}`, `{keyId}` and `{env:NAME}` placeholders; secrets come only from the
+ * environment. Every hook call has a timeout.
+ */
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+const hookTimeout = duration('hook timeout', { minMs: 1 }).default(10_000);
+
+/** One HTTP call: method, URL, headers and body, each a template. */
+const httpCall = {
+  method: z.enum(HTTP_METHODS).default('POST'),
+  url: z.string().min(1),
+  headers: z.record(z.string(), z.string()).optional(),
+  /** A string template, or JSON whose string values are templates. */
+  body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+};
+export const httpCallSchema = z.strictObject(httpCall);
+export type HttpCallConfig = z.output<typeof httpCallSchema>;
+
+const httpProvision = z.strictObject({
+  ...httpCall,
+  /** Dotted path to the new key in the JSON response, e.g. "data.key". */
+  keyPath: z.string().min(1),
+  /** Dotted path to the new key's id, when the revoke call needs `{keyId}`. */
+  keyIdPath: z.string().min(1).optional(),
+});
+export type HttpProvisionConfig = z.output<typeof httpProvision>;
+
+const httpHook = z.strictObject({
+  type: z.literal('http'),
+  provision: httpProvision,
+  revoke: httpCallSchema,
+  timeout: hookTimeout,
+});
+
+const commandHook = z.strictObject({
+  type: z.literal('command'),
+  /** A shell command printing the new key (and optionally its id, after whitespace) on stdout. */
+  provision: z.string().min(1),
+  /** A shell command revoking `{key}` / `{keyId}`; exit status 0 means revoked. */
+  revoke: z.string().min(1),
+  timeout: hookTimeout,
+});
+
+/** A disposable key: the variable holding it, and the provider's id for `{keyId}`, when needed. */
+const disposableKey = z.strictObject({
+  env: envRef.shape.env,
+  id: z.string().min(1).optional(),
+});
+
+const disposableHook = z.strictObject({
+  type: z.literal('disposable'),
+  /** Keys the trials may revoke, used in order: trials + 1 are needed (each trial's successor, ROTATION, is the next trial's key). */
+  keys: z.array(disposableKey).min(1),
+  revoke: z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('http'), ...httpCall }),
+    z.strictObject({ type: z.literal('command'), command: z.string().min(1) }),
+  ]),
+  timeout: hookTimeout,
+});
+
+export const revocationHookSchema = z.discriminatedUnion('type', [httpHook, commandHook, disposableHook]);
+export type RevocationHookConfig = z.output<typeof revocationHookSchema>;
+export type RevocationHookInput = z.input<typeof revocationHookSchema>;
+
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),
   target: z.strictObject({
@@ -59,18 +141,18 @@ export const configSchema = z.strictObject({
     allowNonLoopback: z.boolean().default(false),
   }),
   /** Length of the quota window; the spec's figures are per minute. */
-  window: duration('window').default(60_000),
+  window: duration('window', { wholeSeconds: true }).default(60_000),
   /** Per-request timeout. */
-  timeout: duration('timeout').default(5_000),
+  timeout: duration('timeout', { minMs: 1 }).default(5_000),
   orgs: z.array(orgSchema).min(1),
   revocation: z
     .strictObject({
       /** Name of the org (from `orgs`) whose keys the hook provisions and revokes. */
       org: z.string(),
       trials: z.number().int().min(1).max(1000).default(20),
-      interval: duration('revocation.interval').default(10),
+      interval: duration('revocation.interval', { minMs: 1 }).default(10),
       settle: duration('revocation.settle').default(2000),
-      hook: z.unknown(),
+      hook: revocationHookSchema,
     })
     .optional(),
 });

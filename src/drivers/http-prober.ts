@@ -2,6 +2,7 @@
  * The precise probe: one request, one Observation. One undici Pool per edge (keep-alive never pins
  * probes for one edge onto another), pipelining 1, no retries, a timeout on every request.
  */
+import { setMaxListeners } from 'node:events';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { Contract, HttpMethod, TierName } from '../contract/types.ts';
 import { redactKey } from '../contract/keys.ts';
@@ -59,6 +60,8 @@ export class HttpProber {
 
   constructor(options: ProberOptions) {
     this.#options = options;
+    // Each request in flight listens on the run's signal (AbortSignal.any); thousands may be in flight.
+    setMaxListeners(0, options.signal);
     for (const edge of options.edges) {
       if (!options.allowRemote && !isLoopbackUrl(edge.url)) {
         throw new TiergateError('TG_NOT_LOOPBACK', `edge ${edge.label} (${edge.url}) is not a loopback address`);

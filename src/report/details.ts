@@ -128,13 +128,31 @@ function evidenceView(result: CheckResult, digest: ObservationDigest): Pick<Resu
   return { evidence: digest.available ? rows : [], evidenceCount: result.evidence.length, evidenceNote: note };
 }
 
+/** Names of the scalar figures checks commonly report, as a reader would say them. */
+const FIGURE_NAMES: Readonly<Record<string, string>> = {
+  limit: 'Limit',
+  first429: 'first 429 at request',
+  slaMs: 'SLA',
+};
+
+/** `firstRejectedMs` → "first rejected"; a figure ending in Ms is shown as a duration. */
+function figure(name: string, value: unknown): { name: string; value: string } {
+  const isMs = /[a-z]Ms$/.test(name) && typeof value === 'number';
+  const label = FIGURE_NAMES[name] ?? (isMs ? name.slice(0, -2) : name).replace(/([a-z])([A-Z0-9])/g, '$1 $2').toLowerCase();
+  const shown = value === null ? '—' : isMs ? formatMs(value as number) : String(value);
+  return { name: label, value: shown };
+}
+
 /** Scalar entries of `data` (the charts draw the arrays). */
 function figures(data: CheckResult['data']): ResultView['figures'] {
   if (!data) return [];
   return Object.entries(data)
     .filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
-    .map(([name, v]) => ({ name, value: v === null ? '—' : String(v) }));
+    .map(([name, v]) => figure(name, v));
 }
+
+/** `2026-03-02 10:00:21 UTC` (the raw text when it is not a date). */
+const utcTime = (iso: string): string => (Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`);
 
 function charts(result: CheckResult, label: string): ResultView['charts'] {
   const out: { caption: string; svg: Svg }[] = [];
@@ -176,7 +194,7 @@ function resultView(result: CheckResult, digest: ObservationDigest): ResultView 
     figures: figures(result.data),
     charts: charts(result, `${result.id} [${tier}]${result.variant ? ` ${result.variant}` : ''}`),
     ...evidenceView(result, digest),
-    startedAt: result.startedAt,
+    startedAt: utcTime(result.startedAt),
     duration: formatMs(result.durationMs),
   };
 }

@@ -1,8 +1,15 @@
 /**
  * junit.xml: one testcase per check, tier and variant, one testsuite per tier (classname
  * `tiergate.<tier>`), so CI systems show failures, skips and inconclusive checks natively.
- * Inconclusive is reported as skipped with a message starting "inconclusive:" and a verdict property:
- * it must never look like a pass, and it is not a failure of the target either.
+ *
+ * Verdicts map onto JUnit's three outcomes other than success:
+ * - fail → `<failure type="<check id>">`: the target broke the requirement; message "expected …; actual …".
+ * - inconclusive → `<error type="inconclusive">`, message "inconclusive: <why>; expected …; actual …".
+ *   JUnit's error means "the test could not reach a verdict", which is exactly inconclusive: CI systems
+ *   show it red, never green (skipped would read as harmless, and DESIGN says inconclusive is never a
+ *   pass), yet it is counted apart from the target's failures.
+ * - skipped → `<skipped message="<reason>">`: the check could not run here (no key hook, and so on).
+ * Every testcase also carries a `verdict` property with the tiergate verdict itself.
  */
 import type { CheckResult, Verdict } from '../checks/types.ts';
 import type { RunResults } from '../results/types.ts';
@@ -41,6 +48,11 @@ function summary(result: CheckResult): string {
   return `expected ${result.expected}; actual ${result.actual}`;
 }
 
+/** Why no verdict could be reached, then what was expected and seen. */
+function inconclusiveMessage(result: CheckResult): string {
+  return `inconclusive: ${result.notes[0] ? `${result.notes[0]}; ` : ''}${summary(result)}`;
+}
+
 function testcase(result: CheckResult): string {
   const attrs = `name="${escapeXml(testcaseName(result))}" classname="${escapeXml(suiteName(result.tier))}" time="${seconds(result.durationMs)}"`;
   const properties = [
@@ -58,7 +70,7 @@ function testcase(result: CheckResult): string {
     pass: '',
     fail: `      <failure message="${escapeXml(summary(result))}" type="${escapeXml(result.id)}">${escapeText(summary(result))}</failure>\n`,
     skipped: `      <skipped message="${escapeXml(result.notes[0] ?? 'skipped')}"/>\n`,
-    inconclusive: `      <skipped message="${escapeXml(`inconclusive: ${result.notes[0] ?? summary(result)}`)}"/>\n`,
+    inconclusive: `      <error message="${escapeXml(inconclusiveMessage(result))}" type="inconclusive">${escapeText(inconclusiveMessage(result))}</error>\n`,
   };
   return `    <testcase ${attrs}>\n      <properties>\n${properties}\n      </properties>\n${outcome[result.verdict]}      <system-out>${escapeText(out)}</system-out>\n    </testcase>`;
 }
@@ -71,26 +83,28 @@ export function renderJunit(results: RunResults): string {
     list.push(result);
     byTier.set(result.tier, list);
   }
-  const totals = { tests: 0, failures: 0, skipped: 0, time: 0 };
+  const totals = { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 };
   const suites: string[] = [];
   for (const [tier, checks] of byTier) {
     if (checks.length === 0) continue;
     const failures = checks.filter((c) => c.verdict === 'fail').length;
-    const skipped = checks.filter((c) => c.verdict === 'skipped' || c.verdict === 'inconclusive').length;
+    const errors = checks.filter((c) => c.verdict === 'inconclusive').length;
+    const skipped = checks.filter((c) => c.verdict === 'skipped').length;
     const time = checks.reduce((sum, c) => sum + c.durationMs, 0);
     totals.tests += checks.length;
     totals.failures += failures;
+    totals.errors += errors;
     totals.skipped += skipped;
     totals.time += time;
     suites.push(
-      `  <testsuite name="${escapeXml(suiteName(tier))}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(time)}" timestamp="${escapeXml(results.startedAt)}">\n` +
+      `  <testsuite name="${escapeXml(suiteName(tier))}" tests="${checks.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(time)}" timestamp="${escapeXml(results.startedAt)}">\n` +
         `    <properties>\n      <property name="runId" value="${escapeXml(results.runId)}"/>\n      <property name="tier" value="${escapeXml(tier ?? 'all')}"/>\n    </properties>\n` +
         `${checks.map(testcase).join('\n')}\n  </testsuite>`,
     );
   }
   const xml =
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
-    `<testsuites name="tiergate ${escapeXml(results.runId)}" tests="${totals.tests}" failures="${totals.failures}" errors="0" skipped="${totals.skipped}" time="${seconds(results.durationMs)}" timestamp="${escapeXml(results.startedAt)}">\n` +
+    `<testsuites name="tiergate ${escapeXml(results.runId)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${seconds(results.durationMs)}" timestamp="${escapeXml(results.startedAt)}">\n` +
     `${suites.join('\n')}\n</testsuites>\n`;
   return redactKeys(xml);
 }

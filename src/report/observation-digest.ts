@@ -202,14 +202,10 @@ export async function digestObservations(
 
   const latency: LatencySummary[] = [];
   for (const [check, h] of histograms) {
-    latency.push({
-      check,
-      count: h.totalCount,
-      p50: h.getValueAtPercentile(50) / 1000,
-      p90: h.getValueAtPercentile(90) / 1000,
-      p99: h.getValueAtPercentile(99) / 1000,
-      max: h.maxValue / 1000,
-    });
+    // HDR percentiles are the top of their bucket, which may lie above the exact maximum: clamp, so
+    // a table never shows p99 > max.
+    const at = (p: number) => Math.min(h.getValueAtPercentile(p), h.maxValue) / 1000;
+    latency.push({ check, count: h.totalCount, p50: at(50), p90: at(90), p99: at(99), max: h.maxValue / 1000 });
     h.destroy();
   }
   return { available: true, count, malformedLines, evidence, bucketMs: timeline.bucketMs, timeline: timeline.buckets, latency };

@@ -30,9 +30,9 @@ export const REPORT_TEMPLATE = `<!doctype html>
     </div>
   </div>
 </header>
-<nav class="toc wrap" aria-label="Sections">
+<nav class="toc" aria-label="Sections"><div class="wrap">
   <a href="#summary">Summary</a><a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>
-</nav>
+</div></nav>
 <main class="wrap">
 {{#if interrupted}}<div class="banner banner-warn" role="alert"><strong>Interrupted.</strong> The run was stopped before it finished: this report shows only the checks that completed.</div>{{/if}}
 {{#if faults.length}}<div class="banner banner-info"><strong>Faults injected into the embedded target:</strong> {{#each faults}}<code>{{this}}</code>{{#unless @last}}, {{/unless}}{{/each}}. Failures are expected: this run demonstrates that the harness catches them.</div>{{/if}}
@@ -89,15 +89,13 @@ export const REPORT_TEMPLATE = `<!doctype html>
 <section id="charts">
   <h2>Traffic</h2>
   {{#if observationsNote}}<p class="banner banner-warn">{{observationsNote}}</p>{{/if}}
-  {{#if timeline}}<figure class="chart-figure">{{{timeline}}}<figcaption>Every response of the run by status class. 429s belong to quota checks; 401 and 403 to the auth and scope checks.</figcaption></figure>{{/if}}
+  {{#if timeline}}<figure class="chart-figure">{{{timeline}}}<figcaption>Every response of the run by status class. 429s come from the quota checks; 401s from the auth checks and from revocation probes once a key is revoked; 403s from the scope checks.</figcaption></figure>{{/if}}
   {{#if latency}}
-  <div class="two-col">
-    <figure class="chart-figure">{{{latency}}}<figcaption>Latency percentiles per check (log scale).</figcaption></figure>
-    <table class="compact numbers latency-table">
-      <thead><tr><th>Check</th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead>
-      <tbody>{{#each latencyRows}}<tr><td><code>{{check}}</code></td><td>{{count}}</td><td>{{p50}}</td><td>{{p90}}</td><td>{{p99}}</td><td>{{max}}</td></tr>{{/each}}</tbody>
-    </table>
-  </div>
+  <figure class="chart-figure">{{{latency}}}<figcaption>Latency percentiles per check (log scale): p50, p90, p99 and the maximum.</figcaption></figure>
+  <table class="compact numbers latency-table">
+      <thead><tr><th>Check</th><th>responses</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead>
+    <tbody>{{#each latencyRows}}<tr><td><code>{{check}}</code></td><td>{{count}}</td><td>{{p50}}</td><td>{{p90}}</td><td>{{p99}}</td><td>{{max}}</td></tr>{{/each}}</tbody>
+  </table>
   {{/if}}
 </section>
 

@@ -109,7 +109,7 @@ function answers(results: RunResults): ReportView['answers'] {
   const limits = {
     question: 'Tier limits: does every tier get exactly its quotas?',
     verdict: tierWorst ? verdictView(tierWorst) : null,
-    detail: limitChecks.length > 0 ? `${TIER_LIMIT_CHECKS.filter((id) => limitChecks.some((r) => r.id === id)).join(', ')}` : 'not measured in this run',
+    detail: limitChecks.length > 0 ? `Judged by ${TIER_LIMIT_CHECKS.filter((id) => limitChecks.some((r) => r.id === id)).join(', ')}, per tier:` : 'not measured in this run',
     chips: tierChips,
   };
   const revocations = results.checks.filter((r) => r.id === 'REVOKE-LATENCY');

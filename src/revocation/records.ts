@@ -56,6 +56,8 @@ export interface RevocationProbeRun {
   readonly maxMs: number;
   /** Monotonic ms when the revoke hook was called; null when it never was. */
   readonly revokeStartedAt: number | null;
+  /** Client wall clock (epoch ms) read with `revokeStartedAt`, to set probes beside server times. */
+  readonly revokeStartedWall: number | null;
   /** Monotonic ms when the revoke hook returned (or failed); null when it never did. */
   readonly revokeReturnedAt: number | null;
   /** The hook's error (redacted output), when it rejected or timed out. */

@@ -59,6 +59,8 @@ export interface SuiteContext {
   clockOffsetMs(): number;
   readonly emit: RunListener;
   readonly signal: AbortSignal;
+  /** The run's report directory, where tasks write their own files (revocation.csv); null or absent: none. */
+  readonly reportDir?: string | null;
 }
 
 /** One unit of scheduled work: some checks against one org (or none), producing their results. */

@@ -4,6 +4,7 @@ import type { CheckId } from '../checks/types.ts';
 import type { Config } from '../config/schema.ts';
 import type { Scenario } from '../scenario/define.ts';
 import type { RunListener } from './events.ts';
+import type { OrgHandle } from './context.ts';
 
 export interface EmbeddedTarget {
   readonly kind: 'embedded';
@@ -17,6 +18,8 @@ export interface EmbeddedTarget {
 export interface ExternalTarget {
   readonly kind: 'external';
   readonly config: Config;
+  /** The config's organizations, their keys resolved from the environment at the boundary. */
+  readonly orgs: readonly OrgHandle[];
 }
 
 export interface RunOptions {

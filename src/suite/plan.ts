@@ -88,18 +88,21 @@ export function orgLabels(tier: TierName, count: number): string[] {
 }
 
 export function buildPlan(input: PlanInput): Plan {
-  const selected = (checks: readonly CheckId[], scenario: Scenario) =>
-    checks.some((id) => (input.checks === null || input.checks.includes(id)) && (scenario.checks === 'all' || scenario.checks.includes(id)));
+  /** Selected by --checks and by the scenario. */
+  const chosen = (id: CheckId, scenario: Scenario) =>
+    (input.checks === null || input.checks.includes(id)) && (scenario.checks === 'all' || scenario.checks.includes(id));
   const tiers: TierPlan[] = [];
   for (const scenario of input.scenarios) {
     const orgs = input.orgs[scenario.tier] ?? [];
     if (orgs.length === 0) continue;
-    const want = (kind: TaskKind) => selected(TASK_CHECKS[kind], scenario);
+    const checksOf = (kind: TaskKind) => TASK_CHECKS[kind].filter((id) => chosen(id, scenario));
+    const want = (kind: TaskKind) => checksOf(kind).length > 0;
+    // A task lists only the checks selected: the plan says what the run will decide, and no more.
     const task = (kind: TaskKind, taskOrgs: readonly string[]): PlannedTask => ({
       kind,
       tier: scenario.tier,
       orgs: taskOrgs,
-      checks: TASK_CHECKS[kind],
+      checks: checksOf(kind),
       consumes: kind in QUOTA_KINDS ? QUOTA_KINDS[kind as keyof typeof QUOTA_KINDS] : 'none',
     });
     const lanes: Record<string, PlannedTask[]> = Object.fromEntries(orgs.map((o) => [o, []]));
@@ -122,7 +125,7 @@ export function buildPlan(input: PlanInput): Plan {
       lanes[lane]!.push(task(kind, [lane]));
       windowsOn[lane]! += 1;
     }
-    tiers.push({ tier: scenario.tier, orgs, joint, lanes, collected: COLLECTED.filter((id) => input.checks === null || input.checks.includes(id)) });
+    tiers.push({ tier: scenario.tier, orgs, joint, lanes, collected: COLLECTED.filter((id) => chosen(id, scenario)) });
   }
   const revocationWanted =
     input.revocationOrg !== null && (input.checks === null || TASK_CHECKS.revocation.some((id) => input.checks!.includes(id)));
@@ -131,13 +134,16 @@ export function buildPlan(input: PlanInput): Plan {
         kind: 'revocation',
         tier: input.revocationOrg!.tier,
         orgs: [input.revocationOrg!.label],
-        checks: TASK_CHECKS.revocation,
+        checks: TASK_CHECKS.revocation.filter((id) => input.checks === null || input.checks.includes(id)),
         consumes: 'none',
       }
     : null;
+  // Sustained load is opt-in (--checks LOAD-THRESHOLDS), for a scenario that has a load shape and
+  // allows the check, on a tier with an organization to drive.
   const load: PlannedTask[] = input.scenarios
     .filter((s) => s.load !== null && (input.checks?.includes('LOAD-THRESHOLDS') ?? false))
-    .map((s) => ({ kind: 'load', tier: s.tier, orgs: input.orgs[s.tier]?.slice(0, 1) ?? [], checks: TASK_CHECKS.load, consumes: 'read' }));
+    .filter((s) => (s.checks === 'all' || s.checks.includes('LOAD-THRESHOLDS')) && (input.orgs[s.tier]?.length ?? 0) > 0)
+    .map((s) => ({ kind: 'load', tier: s.tier, orgs: input.orgs[s.tier]!.slice(0, 1), checks: TASK_CHECKS.load, consumes: 'read' }));
   const windowsNeeded = Math.max(
     0,
     ...tiers.flatMap((t) => t.orgs.map((o) => t.joint.filter((j) => j.orgs.includes(o)).length + (t.lanes[o] ?? []).filter((k) => k.consumes !== 'none').length)),

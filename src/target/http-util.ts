@@ -30,20 +30,21 @@ export function validationReply(errors: readonly ErrorDetail[]): Reply {
   return errorReply(400, 'VALIDATION_FAILED', message, { fields: { errors } });
 }
 
-/** Write a reply. HEAD gets the status and headers only. */
+/** Write a reply. HEAD gets the status and headers only (Content-Length as GET would have it, so keep-alive holds). */
 export function sendReply(res: ServerResponse, reply: Reply, head = false): void {
   if (res.headersSent || res.destroyed) return;
   res.statusCode = reply.status;
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   const payload = reply.json ?? (reply.body === undefined ? undefined : JSON.stringify(reply.body));
-  if (payload === undefined || head) {
-    if (payload !== undefined) res.setHeader('content-type', 'application/json; charset=utf-8');
+  if (payload === undefined) {
+    res.setHeader('content-length', 0);
     res.end();
     return;
   }
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('content-length', Buffer.byteLength(payload));
-  res.end(payload);
+  if (head) res.end();
+  else res.end(payload);
 }
 
 /** The path of a request target, without query string or fragment. */

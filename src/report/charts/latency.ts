@@ -4,7 +4,7 @@
  */
 import type { LatencySummary } from '../observation-digest.ts';
 import { OKABE_ITO } from '../palette.ts';
-import { chart, el, formatAxisMs, formatMs, frame, group, legend, log10, logTicks, marker, text, tooltip, type Shape, type Svg } from './svg.ts';
+import { chart, el, formatAxisMs, formatMs, frame, group, legend, log10, logTicks, marker, text, tooltip, topFor, type Shape, type Svg } from './svg.ts';
 
 const PERCENTILES = [
   { key: 'p50', label: 'p50', colour: OKABE_ITO.blue, shape: 'circle' },
@@ -17,7 +17,9 @@ const ROW = 22;
 
 export function latencyChart(rows: readonly LatencySummary[], title: string): Svg | null {
   if (rows.length === 0) return null;
-  const f = frame(720, 34 + 36 + rows.length * ROW, { left: 150, top: 34, right: 24 });
+  const items = PERCENTILES.map((p) => ({ label: p.label, colour: p.colour, shape: p.shape }));
+  const top = topFor(items) - 14;
+  const f = frame(720, top + 36 + 12 + rows.length * ROW, { left: 150, top, right: 24 });
   const lo = Math.max(0.001, Math.min(...rows.map((r) => r.p50)) / 1.5);
   const hi = Math.max(lo * 10, Math.max(...rows.map((r) => r.max)) * 1.5);
   const min = 10 ** Math.floor(Math.log10(lo));
@@ -43,6 +45,6 @@ export function latencyChart(rows: readonly LatencySummary[], title: string): Sv
     items.push(tooltip(`${row.check}: ${row.count} responses; p50 ${formatMs(row.p50)}, p90 ${formatMs(row.p90)}, p99 ${formatMs(row.p99)}, max ${formatMs(row.max)}`));
     parts.push(group({ class: 'latency-row' }, items));
   });
-  parts.push(legend(f, PERCENTILES.map((p) => ({ label: p.label, colour: p.colour, shape: p.shape }))));
+  parts.push(legend(f, items));
   return chart(f, title, 'latency-chart', parts);
 }

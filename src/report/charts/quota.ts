@@ -5,33 +5,57 @@
 import { z } from 'zod';
 import { statusClass, STATUS_CLASS_LABEL, type StatusClass } from '../observation-digest.ts';
 import { STATUS_COLOUR, THRESHOLD } from '../palette.ts';
-import { axes, chart, el, frame, group, legend, linear, linePath, marker, niceMax, niceTicks, text, type Svg } from './svg.ts';
+import { axes, chart, el, frame, group, legend, linear, linePath, marker, niceMax, niceTicks, text, topFor, type LegendItem, type Shape, type Svg } from './svg.ts';
 
-/** `data` of a quota check (QUOTA-READ, QUOTA-INGEST, HDR-REMAINING, ...). */
+const seriesPoint = z.object({
+  n: z.number(),
+  status: z.number().nullable(),
+  remaining: z.number().nullable(),
+  limit: z.number().nullable().optional(),
+});
+
+/** `data` of a quota check (QUOTA-READ, QUOTA-INGEST): the series, the Limit judged by, the first 429. */
 export const quotaData = z.object({
-  series: z
-    .array(
-      z.object({
-        n: z.number(),
-        status: z.number().nullable(),
-        remaining: z.number().nullable(),
-        limit: z.number().nullable().optional(),
-      }),
-    )
-    .min(1),
+  series: z.array(seriesPoint).min(1),
   limit: z.number(),
   first429: z.number().nullable(),
 });
 export type QuotaData = z.infer<typeof quotaData>;
 
-export function parseQuotaData(data: unknown): QuotaData | null {
-  const parsed = quotaData.safeParse(data);
-  return parsed.success ? parsed.data : null;
+/** A bare series (HDR-REMAINING): the Limit and first 429 are read off the series itself. */
+const seriesOnly = z.object({ series: z.array(seriesPoint).min(1) });
+
+/** The Limit most responses announced, or null when none carried one. */
+function announced(series: readonly z.infer<typeof seriesPoint>[]): number | null {
+  const votes = new Map<number, number>();
+  for (const p of series) if (typeof p.limit === 'number') votes.set(p.limit, (votes.get(p.limit) ?? 0) + 1);
+  let best: number | null = null;
+  for (const [limit, count] of votes) if (best === null || count > (votes.get(best) ?? 0)) best = limit;
+  return best;
 }
 
+export function parseQuotaData(data: unknown): QuotaData | null {
+  const full = quotaData.safeParse(data);
+  if (full.success) return full.data;
+  const bare = seriesOnly.safeParse(data);
+  if (!bare.success) return null;
+  const limit = announced(bare.data.series);
+  if (limit === null) return null;
+  const first429 = bare.data.series.find((p) => p.status === 429)?.n ?? null;
+  return { series: bare.data.series, limit, first429 };
+}
+
+const shapeOf = (cls: StatusClass): Shape => (cls === 'ok' ? 'circle' : cls === 'rate-limited' ? 'diamond' : 'square');
+
 export function quotaChart(data: QuotaData, title: string): Svg {
-  const f = frame(720, 250, { top: 34, right: 20 });
   const series = [...data.series].sort((a, b) => a.n - b.n);
+  const present = [...new Set(series.map((p) => statusClass(p.status)))];
+  const items: LegendItem[] = [
+    ...present.map((cls) => ({ label: STATUS_CLASS_LABEL[cls], colour: STATUS_COLOUR[cls], shape: shapeOf(cls) })),
+    { label: 'Limit', colour: THRESHOLD, dashed: true },
+  ];
+  const margin = topFor(items);
+  const f = frame(720, 216 + margin, { top: margin, right: 20 });
   const lastN = Math.max(series[series.length - 1]?.n ?? 1, data.limit + 1);
   const maxRemaining = Math.max(data.limit, ...series.map((p) => p.remaining ?? 0));
   const x = linear([0, lastN + 1], [f.left, f.width - f.right]);
@@ -57,14 +81,12 @@ export function quotaChart(data: QuotaData, title: string): Svg {
   parts.push(text(lx - 4, top + 10, `Limit ${data.limit}`, { class: 'annotation threshold', 'text-anchor': 'end' }));
 
   parts.push(el('path', { d: linePath(series.map((p) => [x(p.n), p.remaining === null ? null : y(p.remaining)])), class: 'series-line' }));
-  const present = new Set<StatusClass>();
   for (const p of series) {
     const cls = statusClass(p.status);
-    present.add(cls);
     // A missing Remaining header is drawn on the axis as a hollow mark: visible, not mistaken for 0.
     const py = p.remaining === null ? bottom : y(p.remaining);
     parts.push(
-      marker(cls === 'ok' ? 'circle' : cls === 'rate-limited' ? 'diamond' : 'square', x(p.n), py, r, p.remaining === null ? 'none' : STATUS_COLOUR[cls], {
+      marker(shapeOf(cls), x(p.n), py, r, p.remaining === null ? 'none' : STATUS_COLOUR[cls], {
         stroke: p.remaining === null ? STATUS_COLOUR[cls] : null,
         'data-n': p.n,
         'data-status': p.status ?? 'none',
@@ -90,11 +112,6 @@ export function quotaChart(data: QuotaData, title: string): Svg {
     parts.push(text(f.width - f.right, top + 26, 'no 429 observed', { class: 'annotation bad', 'text-anchor': 'end' }));
   }
 
-  const statusItems = [...present].map((cls) => ({
-    label: STATUS_CLASS_LABEL[cls],
-    colour: STATUS_COLOUR[cls],
-    shape: cls === 'ok' ? ('circle' as const) : cls === 'rate-limited' ? ('diamond' as const) : ('square' as const),
-  }));
-  parts.push(legend(f, [...statusItems, { label: 'Limit', colour: THRESHOLD, dashed: true }]));
+  parts.push(legend(f, items));
   return chart(f, title, 'quota-chart', parts);
 }

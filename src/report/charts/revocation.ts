@@ -20,6 +20,8 @@ import {
   SHAPES,
   text,
   tooltip,
+  topFor,
+  type LegendItem,
   type Shape,
   type Svg,
 } from './svg.ts';
@@ -60,8 +62,10 @@ const yMaxOf = (data: RevocationData): number =>
 
 /** Upper bound per trial and edge, with the [lower, upper] bracket, against the SLA line. */
 export function revocationTrialsChart(data: RevocationData, title: string): Svg {
-  const f = frame(720, 260, { top: 34, right: 20 });
   const styles = edgeStyles(data);
+  const items: LegendItem[] = [...styles.map((s) => ({ label: s.edge, colour: s.colour, shape: s.shape })), { label: 'SLA', colour: THRESHOLD, dashed: true }];
+  const top = topFor(items);
+  const f = frame(720, 226 + top, { top, right: 20 });
   const trials = [...new Set(data.trials.map((t) => t.trial))].sort((a, b) => a - b);
   const index = new Map(trials.map((t, i) => [t, i]));
   const x = linear([-0.5, trials.length - 0.5], [f.left, f.width - f.right]);
@@ -110,14 +114,21 @@ export function revocationTrialsChart(data: RevocationData, title: string): Svg 
     }
     parts.push(group({ class: 'edge-series' }, points));
   });
-  parts.push(legend(f, [...styles.map((s) => ({ label: s.edge, colour: s.colour, shape: s.shape })), { label: 'SLA', colour: THRESHOLD, dashed: true }]));
+  parts.push(legend(f, items));
   return chart(f, title, 'revocation-trials-chart', parts);
 }
 
 /** Empirical CDF of the upper bounds per edge; a rejection never seen counts as beyond the axis. */
 export function revocationCdfChart(data: RevocationData, title: string): Svg {
-  const f = frame(720, 240, { top: 34, right: 20 });
   const styles = edgeStyles(data);
+  const bounds = styles.map((style) => data.trials.filter((t) => t.edge === style.edge).map((t) => t.upperMs));
+  const items: LegendItem[] = styles.map((style, i) => {
+    const mine = bounds[i] ?? [];
+    const under = mine.filter((b) => b !== null && b < data.slaMs).length;
+    return { label: `${style.edge} ${Math.round((under / Math.max(1, mine.length)) * 100)}% < SLA`, colour: style.colour, shape: style.shape };
+  });
+  const top = topFor(items);
+  const f = frame(720, 206 + top, { top, right: 20 });
   const x = linear([0, yMaxOf(data)], [f.left, f.width - f.right]);
   const y = linear([0, 1], [f.height - f.bottom, f.top]);
   const parts: Svg[] = [
@@ -136,19 +147,17 @@ export function revocationCdfChart(data: RevocationData, title: string): Svg {
   parts.push(el('line', { x1: sx, x2: sx, y1: f.top, y2: f.height - f.bottom, stroke: THRESHOLD, 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
   parts.push(text(sx + 4, f.top + 10, `SLA ${formatMs(data.slaMs)}`, { class: 'annotation threshold' }));
 
-  const items = styles.map((style) => {
-    const bounds = data.trials.filter((t) => t.edge === style.edge).map((t) => t.upperMs);
-    const seen = bounds.filter((b): b is number => b !== null).sort((a, b) => a - b);
-    const n = bounds.length;
+  styles.forEach((style, i) => {
+    const mine = bounds[i] ?? [];
+    const seen = mine.filter((b): b is number => b !== null).sort((a, b) => a - b);
+    const n = mine.length;
     let d = `M${x(0)},${y(0)}`;
-    seen.forEach((b, i) => {
-      d += `H${x(b)}V${y((i + 1) / n)}`;
+    seen.forEach((b, k) => {
+      d += `H${x(b)}V${y((k + 1) / n)}`;
     });
     d += `H${x.range[1]}`;
     parts.push(el('path', { d, fill: 'none', stroke: style.colour, 'stroke-width': 2, 'data-edge': style.edge }));
-    seen.forEach((b, i) => parts.push(marker(style.shape, x(b), y((i + 1) / n), 2.5, style.colour)));
-    const under = seen.filter((b) => b < data.slaMs).length;
-    return { label: `${style.edge} ${Math.round((under / n) * 100)}% < SLA`, colour: style.colour, shape: style.shape };
+    seen.forEach((b, k) => parts.push(marker(style.shape, x(b), y((k + 1) / n), 2.5, style.colour)));
   });
   parts.push(legend(f, items));
   return chart(f, title, 'revocation-cdf-chart', parts);

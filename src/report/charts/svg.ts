@@ -184,20 +184,49 @@ export interface LegendItem {
   readonly dashed?: boolean;
 }
 
-/** A one-line legend, right-aligned at the top of the frame. */
+const LEGEND_ROW = 16;
+/** Rough width of 11 px system-ui text per character, generous so labels never touch. */
+const LEGEND_CHAR = 6.4;
+const itemWidth = (item: LegendItem): number => 30 + item.label.length * LEGEND_CHAR;
+
+/** Legend items in rows no wider than the chart (long labels, many edges wrap). */
+function legendRows(items: readonly LegendItem[], width: number): LegendItem[][] {
+  const rows: LegendItem[][] = [];
+  let row: LegendItem[] = [];
+  let used = 0;
+  for (const item of items) {
+    if (row.length > 0 && used + itemWidth(item) > width - 16) {
+      rows.push(row);
+      row = [];
+      used = 0;
+    }
+    row.push(item);
+    used += itemWidth(item);
+  }
+  if (row.length > 0) rows.push(row);
+  return rows;
+}
+
+/** The top margin a chart of `width` needs for its legend rows and, below them, the y-axis title. */
+export function topFor(items: readonly LegendItem[], width = 720): number {
+  return 20 + Math.max(1, legendRows(items, width).length) * LEGEND_ROW + 14;
+}
+
+/** The legend, right-aligned at the top of the frame, wrapped into rows (size the frame with `topFor`). */
 export function legend(f: Frame, items: readonly LegendItem[]): Svg {
-  const widths = items.map((i) => 22 + i.label.length * 6.2);
-  let x = f.width - f.right - widths.reduce((a, b) => a + b, 0);
   const parts: Svg[] = [];
-  items.forEach((item, i) => {
-    const y = 12;
-    parts.push(
-      item.dashed
-        ? el('line', { x1: x, x2: x + 14, y1: y, y2: y, stroke: item.colour, 'stroke-width': 2, 'stroke-dasharray': '4 3' })
-        : marker(item.shape ?? 'square', x + 7, y, 5, item.colour),
-    );
-    parts.push(text(x + 18, y + 4, item.label, { class: 'legend' }));
-    x += widths[i] ?? 0;
+  legendRows(items, f.width).forEach((row, r) => {
+    const y = 12 + r * LEGEND_ROW;
+    let x = f.width - f.right - row.reduce((sum, item) => sum + itemWidth(item), 0) + 10;
+    for (const item of row) {
+      parts.push(
+        item.dashed
+          ? el('line', { x1: x, x2: x + 14, y1: y, y2: y, stroke: item.colour, 'stroke-width': 2, 'stroke-dasharray': '4 3' })
+          : marker(item.shape ?? 'square', x + 7, y, 5, item.colour),
+      );
+      parts.push(text(x + 19, y + 4, item.label, { class: 'legend' }));
+      x += itemWidth(item);
+    }
   });
   return group({ class: 'legend' }, parts);
 }

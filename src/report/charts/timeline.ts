@@ -1,13 +1,16 @@
 /** Responses over time, stacked by status class, bucketed (from observations.ndjson). */
 import { STATUS_CLASSES, STATUS_CLASS_LABEL, type TimelineBucket } from '../observation-digest.ts';
 import { STATUS_COLOUR } from '../palette.ts';
-import { axes, chart, el, frame, tooltip, group, legend, linear, niceMax, niceTicks, type Svg } from './svg.ts';
+import { axes, chart, el, frame, tooltip, group, legend, linear, niceMax, niceTicks, topFor, type Svg } from './svg.ts';
 
 const seconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000}s` : `${+(ms / 1000).toFixed(2)}s`);
 
 export function timelineChart(buckets: readonly TimelineBucket[], bucketMs: number, title: string): Svg | null {
   if (buckets.length === 0) return null;
-  const f = frame(720, 240, { top: 34 });
+  const present = STATUS_CLASSES.filter((cls) => buckets.some((b) => b.counts[cls] > 0));
+  const items = present.map((cls) => ({ label: STATUS_CLASS_LABEL[cls], colour: STATUS_COLOUR[cls] }));
+  const top = topFor(items);
+  const f = frame(720, 206 + top, { top });
   const totals = buckets.map((b) => STATUS_CLASSES.reduce((sum, c) => sum + b.counts[c], 0));
   const endMs = buckets.length * bucketMs;
   const x = linear([0, endMs], [f.left, f.width - f.right]);
@@ -33,7 +36,6 @@ export function timelineChart(buckets: readonly TimelineBucket[], bucketMs: numb
       base += n;
     }
   }
-  const present = STATUS_CLASSES.filter((cls) => buckets.some((b) => b.counts[cls] > 0));
   return chart(f, title, 'timeline-chart', [
     axes(f, {
       x,
@@ -45,6 +47,6 @@ export function timelineChart(buckets: readonly TimelineBucket[], bucketMs: numb
       yLabel: 'responses per bar',
     }),
     group({ class: 'bars' }, bars),
-    legend(f, present.map((cls) => ({ label: STATUS_CLASS_LABEL[cls], colour: STATUS_COLOUR[cls] }))),
+    legend(f, items),
   ]);
 }

@@ -1,4 +1,5 @@
 import type { Figure } from '../../contract/types.ts';
+import { TOO_MANY_REQUESTS } from '../../checks/finding.ts';
 import type { Observation } from '../../observe/observation.ts';
 
 /**
@@ -13,4 +14,27 @@ export function limitToTest(figure: Figure, announcedBy: Observation | undefined
     return figure.atLeast ? announced : Math.max(announced, figure.value);
   }
   return figure.value;
+}
+
+/** Past Limit + 1, this many more requests show where the server really stops (bounded). */
+export const EXTRA_AFTER_LIMIT = 2;
+
+/**
+ * Sequential requests up to the quota and past it: Limit + 1, and up to EXTRA_AFTER_LIMIT more
+ * until a 429 comes. The first response announces the Limit to aim at.
+ */
+export async function sendPastLimit(
+  figure: Figure,
+  send: () => Promise<Observation>,
+  signal: AbortSignal,
+): Promise<{ readonly sent: Observation[]; readonly limit: number }> {
+  const sent: Observation[] = [];
+  let limit = figure.value;
+  for (let n = 1; n <= limit + 1 + EXTRA_AFTER_LIMIT && !signal.aborted; n++) {
+    const o = await send();
+    sent.push(o);
+    if (n === 1) limit = limitToTest(figure, o);
+    if (n >= limit + 1 && o.status === TOO_MANY_REQUESTS) break;
+  }
+  return { sent, limit };
 }

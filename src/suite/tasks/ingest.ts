@@ -13,11 +13,8 @@ import type { Observation } from '../../observe/observation.ts';
 import type { OrgHandle, Task } from '../context.ts';
 import { requestFor } from '../requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
-import { inBatches, underCap } from './batches.ts';
-import { limitToTest } from './announced-limit.ts';
-
-/** Past the Limit, this many more single uploads show where the server stops. */
-const EXTRA_AFTER_LIMIT = 2;
+import { inBatches, straddlingFirstBatch, underCap } from './batches.ts';
+import { EXTRA_AFTER_LIMIT, limitToTest } from './announced-limit.ts';
 
 export function ingestTask(org: OrgHandle, variant: 'single' | 'bulk'): Task {
   const name = `ingest-${variant} ${org.label}`;
@@ -42,7 +39,8 @@ export function ingestTask(org: OrgHandle, variant: 'single' | 'bulk'): Task {
           // The first upload alone announces the Limit to aim at (Enterprise figures are minimums).
           const first = await upload();
           const limit = limitToTest(tier.ingest, first);
-          const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, underCap(tier.concurrency.value), upload, context.signal);
+          const batch = underCap(tier.concurrency.value);
+          const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, batch, upload, context.signal, straddlingFirstBatch(limit, batch, 1));
           sent = [first, ...rest];
         } else {
           const endpoint = endpointById(context.contract, 'resume-analysis-bulk');

@@ -2,11 +2,10 @@
 import { endpointById } from '../../contract/lookup.ts';
 import { checkResult } from '../../checks/result.ts';
 import { orgIsolatedVerdict } from '../../checks/org-quota.ts';
-import type { Observation } from '../../observe/observation.ts';
 import type { OrgHandle, Task } from '../context.ts';
 import { requestFor } from '../requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
-import { limitToTest } from './announced-limit.ts';
+import { limitToTest, sendPastLimit } from './announced-limit.ts';
 
 export function isolationTask(exhausted: OrgHandle, other: OrgHandle): Task {
   const name = `isolation ${exhausted.label}/${other.label}`;
@@ -26,20 +25,15 @@ export function isolationTask(exhausted: OrgHandle, other: OrgHandle): Task {
         const tags = { check: 'ORG-ISOLATED', phase: 'exhaust', tier: exhausted.tier, org: exhausted.label } as const;
         const startedWall = context.io.clock.now();
         const started = context.prober.now();
-        const sent: Observation[] = [];
-        let limit = figure.value;
-        for (let n = 1; n <= limit + 1 && !context.signal.aborted; n++) {
-          const o = await context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), tags);
-          sent.push(o);
-          if (n === 1) limit = limitToTest(figure, o);
-          if (o.status === 429) break;
-        }
+        const { sent } = await sendPastLimit(figure, () => context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), tags), context.signal);
         const probe = await context.prober.send(edge, requestFor(endpoint, other.primary.key), {
           ...tags,
           phase: 'other-org',
           org: other.label,
         });
-        const otherLimit = limitToTest(context.contract.tiers[other.tier].read, probe);
+        // Judged against the published figure; only a minimum ("or more") defers to the announced Limit.
+        const otherFigure = context.contract.tiers[other.tier].read;
+        const otherLimit = otherFigure.atLeast ? limitToTest(otherFigure, probe) : otherFigure.value;
         return [
           checkResult('ORG-ISOLATED', orgIsolatedVerdict({ exhausted: sent, other: probe, otherLimit }), {
             tier: exhausted.tier,

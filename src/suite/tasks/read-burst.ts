@@ -5,7 +5,7 @@ import { quotaExactVerdict } from '../../checks/quota-exact.ts';
 import type { OrgHandle, Task } from '../context.ts';
 import { requestFor } from '../requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
-import { inBatches, underCap } from './batches.ts';
+import { inBatches, straddlingFirstBatch, underCap } from './batches.ts';
 import { limitToTest } from './announced-limit.ts';
 
 export function readBurstTask(org: OrgHandle): Task {
@@ -26,11 +26,13 @@ export function readBurstTask(org: OrgHandle): Task {
         const head = await context.prober.send(edge, { method: 'HEAD', path: '/recruiter/bootstrap', key: org.primary.key }, tags);
         const limit = limitToTest(tier.read, head);
         const endpoint = endpointById(context.contract, 'jobs-list');
+        const batch = underCap(tier.concurrency.value);
         const sent = await inBatches(
           2 * limit,
-          underCap(tier.concurrency.value),
+          batch,
           () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags),
           context.signal,
+          straddlingFirstBatch(limit, batch),
         );
         const finding = quotaExactVerdict(sent, { figure: tier.read, quotaClass: 'read', variant: 'burst', window });
         return [

@@ -18,10 +18,7 @@ import type { Observation } from '../../observe/observation.ts';
 import type { OrgHandle, SuiteContext, Task } from '../context.ts';
 import { requestFor } from '../requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
-import { limitToTest } from './announced-limit.ts';
-
-/** Past the expected 429, a few more requests show where the server really stops (bounded). */
-const EXTRA_AFTER_LIMIT = 2;
+import { sendPastLimit } from './announced-limit.ts';
 
 export function readSequentialTask(org: OrgHandle): Task {
   const name = `read-sequential ${org.label}`;
@@ -53,14 +50,7 @@ export function readSequentialTask(org: OrgHandle): Task {
           const tags = { check: 'QUOTA-READ', phase: 'sequential', tier: org.tier, org: org.label } as const;
           const startedWall = context.io.clock.now();
           const started = context.prober.now();
-          const sent: Observation[] = [];
-          let limit = figure.value;
-          for (let n = 1; n <= limit + 1 + EXTRA_AFTER_LIMIT && !context.signal.aborted; n++) {
-            const o = await context.prober.send(edge, requestFor(endpoint, org.primary.key), tags);
-            sent.push(o);
-            if (n === 1) limit = limitToTest(figure, o);
-            if (n >= limit + 1 && o.status === 429) break;
-          }
+          const { sent, limit } = await sendPastLimit(figure, () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags), context.signal);
           const shared = org.secondary
             ? await context.prober.send(edge, requestFor(endpoint, org.secondary.key), { ...tags, check: 'ORG-SHARED' })
             : null;

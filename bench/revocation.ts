@@ -1,0 +1,79 @@
+/**
+ * How tight the revocation brackets are on loopback: 20 trials against the reference target
+ * (3 edges, 300 ms propagation), printing the median bracket width (aim: ≤ 20 ms at a 10 ms probe
+ * interval) and the p50/p95 upper bounds.
+ *
+ *   node --import tsx bench/revocation.ts [--trials 20] [--interval 10] [--settle 300] [--delay 300]
+ */
+import { parseArgs } from 'node:util';
+import { PassThrough } from 'node:stream';
+import { recruitingApi } from '../src/contract/recruiting-api.ts';
+import { HttpProber } from '../src/drivers/http-prober.ts';
+import { systemClock } from '../src/io.ts';
+import { ObservationRecorder } from '../src/observe/recorder.ts';
+import { adminApiHook } from '../src/suite/hooks/admin-api.ts';
+import { provisionOrg } from '../src/suite/provision.ts';
+import { revocationTask } from '../src/suite/tasks/revocation.ts';
+import type { BoundStats } from '../src/checks/revocation-stats.ts';
+import { AdminClient } from '../src/target/admin-client.ts';
+import { startTarget } from '../src/target/server.ts';
+
+const { values } = parseArgs({
+  options: {
+    trials: { type: 'string', default: '20' },
+    interval: { type: 'string', default: '10' },
+    settle: { type: 'string', default: '300' },
+    delay: { type: 'string', default: '300' },
+  },
+});
+const shape = { trials: Number(values.trials), intervalMs: Number(values.interval), settleMs: Number(values.settle) };
+const delayMs = Number(values.delay);
+
+const target = await startTarget({ edges: 3, revocationDelayMs: delayMs });
+const admin = new AdminClient(target.adminUrl);
+const org = await provisionOrg(admin, 'starter', 'starter-revocation');
+const controller = new AbortController();
+const recorder = new ObservationRecorder(null);
+const prober = new HttpProber({
+  edges: target.edges.map((url, i) => ({ label: `edge-${i}`, url })),
+  contract: recruitingApi,
+  clock: systemClock,
+  epoch: systemClock.monotonic(),
+  recorder,
+  timeoutMs: 5000,
+  connectionsPerEdge: 2,
+  signal: controller.signal,
+});
+try {
+  const started = performance.now();
+  const results = await revocationTask(org, shape).run({
+    contract: recruitingApi,
+    prober,
+    io: { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: process.cwd(), clock: systemClock, signal: controller.signal },
+    orgs: [org],
+    keyHook: adminApiHook(admin),
+    provisionOrgs: null,
+    windowMs: 60_000,
+    clockOffsetMs: () => 0,
+    emit: () => {},
+    signal: controller.signal,
+    reportDir: null,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
+  const data = latency.data as { overall: BoundStats; edges: (BoundStats & { edge: string })[]; skippedSlots: number };
+  const f = (v: number | null) => (v === null ? '—' : `${v.toFixed(1)} ms`);
+  const lines = [
+    `revocation bench: ${shape.trials} trials × 3 edges on loopback, probe interval ${shape.intervalMs} ms, propagation ${delayMs} ms (${seconds.toFixed(1)} s, ${recorder.count} probes)`,
+    `  median bound width  ${f(data.overall.medianWidthMs)}   (max ${f(data.overall.maxWidthMs)}; aim ≤ 20 ms)`,
+    `  upper bound         p50 ${f(data.overall.p50Ms)}   p95 ${f(data.overall.p95Ms)}   p99 ${f(data.overall.p99Ms)}   max ${f(data.overall.maxMs)}`,
+    ...data.edges.map((e) => `    ${e.edge}  p50 ${f(e.p50Ms)}  p95 ${f(e.p95Ms)}  median width ${f(e.medianWidthMs)}  unusable ${e.unusableProbes}`),
+    `  skipped slots ${data.skippedSlots}, unusable probes ${data.overall.unusableProbes}`,
+    `  verdicts: ${results.map((r) => `${r.id} ${r.verdict}`).join(', ')}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  controller.abort();
+  await prober.close();
+  await target.close();
+}

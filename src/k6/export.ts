@@ -1,0 +1,119 @@
+/**
+ * `tiergate k6 export`: bundles scenarios/k6/<tier>.ts with esbuild into one self-contained
+ * `<tier>.js` per tier (k6 and k6/* left as imports, everything else inlined: the contract, the
+ * header parsing, the scenario's LoadShape), then checks each bundle imports nothing but k6 modules:
+ * a Node built-in or a package that slipped in would load in Node and fail in k6.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { builtinModules } from 'node:module';
+import { build, type Plugin } from 'esbuild';
+import { TIER_NAMES, type TierName } from '../contract/types.ts';
+import { TiergateError } from '../errors.ts';
+import type { LoadShape } from '../scenario/define.ts';
+
+/** Where the k6 sources live (scenarios/k6 in the package). */
+export const K6_SCRIPTS_DIR = fileURLToPath(new URL('../../scenarios/k6/', import.meta.url));
+
+export interface K6ExportOptions {
+  readonly outDir: string;
+  readonly tiers?: readonly TierName[];
+  /** Each tier's LoadShape (its scenario's `load`), inlined into the bundle; absent: the script's default. */
+  readonly shapes?: Readonly<Partial<Record<TierName, LoadShape | null>>>;
+  /** Sources to bundle; default K6_SCRIPTS_DIR. */
+  readonly scriptsDir?: string;
+}
+
+export interface K6Bundle {
+  readonly tier: TierName;
+  /** File name within the output directory: `starter.js`. */
+  readonly file: string;
+  readonly path: string;
+  readonly code: string;
+  /** Module specifiers the bundle imports (all k6 ones, or the export failed). */
+  readonly imports: readonly string[];
+}
+
+const SPECIFIER_PATTERNS = [
+  /\bimport\s*(?:[\w$*{},\s]+?\s*from\s*)?["']([^"']+)["']/g,
+  /\bexport\s*(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["']([^"']+)["']/g,
+  /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+  /\brequire\s*\(\s*["']([^"']+)["']\s*\)/g,
+];
+const COMPUTED_IMPORT = /\b(?:import|require)\s*\(\s*(?!["'])[^)\s]/;
+
+export function isK6Module(specifier: string): boolean {
+  return specifier === 'k6' || specifier.startsWith('k6/');
+}
+
+/** Every module specifier a bundle's code imports, in order of appearance, without duplicates. */
+export function bundleImports(code: string): string[] {
+  const found = new Set<string>();
+  for (const pattern of SPECIFIER_PATTERNS) {
+    for (const match of code.matchAll(pattern)) found.add(match[1]!);
+  }
+  return [...found];
+}
+
+/** What is wrong with a bundle for k6: imports of anything but k6 modules, or computed imports. */
+export function k6BundleProblems(code: string): string[] {
+  const problems = bundleImports(code)
+    .filter((s) => !isK6Module(s))
+    .map((s) => `imports ${s}, which k6 does not provide`);
+  if (COMPUTED_IMPORT.test(code)) problems.push('imports a computed module name, which cannot be checked');
+  return problems;
+}
+
+/** Node built-ins stay imports (so the check below names them) instead of failing to resolve. */
+const NODE_BUILTINS = new Set(builtinModules);
+const keepNodeBuiltins: Plugin = {
+  name: 'tiergate-node-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('node:') || NODE_BUILTINS.has(args.path.split('/')[0]!) ? { path: args.path, external: true } : undefined));
+  },
+};
+
+export async function bundleTier(tier: TierName, shape: LoadShape | null | undefined, scriptsDir = K6_SCRIPTS_DIR): Promise<{ code: string; metaImports: string[] }> {
+  const result = await build({
+    plugins: [keepNodeBuiltins],
+    entryPoints: [join(scriptsDir, `${tier}.ts`)],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2020',
+    external: ['k6', 'k6/*'],
+    define: shape ? { TIERGATE_LOAD_SHAPE: JSON.stringify(shape) } : {},
+    metafile: true,
+    outfile: `${tier}.js`,
+    logLevel: 'silent',
+    legalComments: 'none',
+    banner: { js: `// tiergate k6 script for the ${tier} tier: bundled by \`tiergate k6 export\`; edit scenarios/k6/, not this file.` },
+  }).catch((error: { errors?: { text: string; location?: { file: string; line: number } | null }[] }) => {
+    const first = error.errors?.[0];
+    const where = first?.location ? ` (${first.location.file}:${first.location.line})` : '';
+    throw new TiergateError('TG_USAGE', `k6 export: cannot bundle ${tier}.ts: ${first?.text ?? String(error)}${where}`);
+  });
+  const output = result.outputFiles?.[0];
+  if (!output) throw new Error(`esbuild produced no output for ${tier}`);
+  const metaImports = Object.values(result.metafile?.outputs ?? {}).flatMap((o) => o.imports.map((i) => i.path));
+  return { code: output.text, metaImports };
+}
+
+/** Bundle, check and write one `<tier>.js` per tier; throws before writing anything if a bundle is unfit. */
+export async function exportK6Scripts(options: K6ExportOptions): Promise<readonly K6Bundle[]> {
+  const tiers = options.tiers ?? TIER_NAMES;
+  const bundles: K6Bundle[] = [];
+  const problems: string[] = [];
+  for (const tier of tiers) {
+    const { code, metaImports } = await bundleTier(tier, options.shapes?.[tier], options.scriptsDir);
+    const found = [...new Set([...metaImports.filter((s) => !isK6Module(s)).map((s) => `imports ${s}, which k6 does not provide`), ...k6BundleProblems(code)])];
+    problems.push(...found.map((p) => `${tier}.js ${p}`));
+    bundles.push({ tier, file: `${tier}.js`, path: join(options.outDir, `${tier}.js`), code, imports: bundleImports(code) });
+  }
+  if (problems.length > 0) throw new TiergateError('TG_USAGE', `k6 export: the bundles must import only k6 modules: ${problems.join('; ')}`);
+  await mkdir(options.outDir, { recursive: true });
+  for (const bundle of bundles) await writeFile(bundle.path, bundle.code, 'utf8');
+  return bundles;
+}

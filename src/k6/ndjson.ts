@@ -1,0 +1,119 @@
+/**
+ * Streams k6's `--out json` output (https://grafana.com/docs/k6/latest/results-output/real-time/json/):
+ * one JSON object per line, `{"type":"Metric","metric":name,"data":{"type":"trend",...}}` once per
+ * metric and `{"type":"Point","metric":name,"data":{"time":RFC3339,"value":n,"tags":{...}}}` per
+ * sample. Files ending in `.gz` are gunzipped (k6 writes them so for `--out json=x.gz`).
+ *
+ * Lines that are not k6 JSON are counted and skipped, so a runner's `kubectl logs` (k6 log lines
+ * around `--out json=-`) can be read as it is. Memory stays bounded: one line at a time.
+ */
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { UsageError } from '../errors.ts';
+
+export interface K6Point {
+  readonly metric: string;
+  /** Epoch ms. */
+  readonly timeMs: number;
+  readonly value: number;
+  readonly tags: Readonly<Record<string, string>>;
+  /** Index of the file in the list read (a runner, unless the tags say which). */
+  readonly file: number;
+}
+
+export interface K6ReadStats {
+  readonly files: number;
+  readonly lines: number;
+  readonly points: number;
+  /** Metric declarations seen, by name and type. */
+  readonly metrics: Readonly<Record<string, string>>;
+  /** Lines that were not k6 output (log lines, blank lines excluded). */
+  readonly skipped: number;
+  /** Lines that looked like JSON but did not parse (a truncated last line, usually). */
+  readonly malformed: number;
+}
+
+/** Guard against a file that is one endless line: k6's lines are well under this. */
+const MAX_LINE_CHARS = 1_000_000;
+
+export async function assertReadable(files: readonly string[]): Promise<void> {
+  if (files.length === 0) throw new UsageError('tiergate k6 ingest: name at least one k6 --out json file');
+  const missing: string[] = [];
+  for (const file of files) {
+    try {
+      await access(file);
+    } catch {
+      missing.push(file);
+    }
+  }
+  if (missing.length > 0) throw new UsageError(`tiergate k6 ingest: cannot read ${missing.join(', ')}`);
+}
+
+/** Calls `onPoint` for every Point of every file, in file order then line order. */
+export async function readK6Points(files: readonly string[], onPoint: (point: K6Point) => void): Promise<K6ReadStats> {
+  await assertReadable(files);
+  let lines = 0;
+  let points = 0;
+  let skipped = 0;
+  let malformed = 0;
+  const metrics: Record<string, string> = {};
+  for (const [index, file] of files.entries()) {
+    const raw = createReadStream(file);
+    const input = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+    const reader = createInterface({ input, crlfDelay: Infinity });
+    try {
+      for await (const line of reader) {
+        lines += 1;
+        const text = line.trim();
+        if (text === '') continue;
+        if (!text.startsWith('{') || text.length > MAX_LINE_CHARS) {
+          skipped += 1;
+          continue;
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          malformed += 1;
+          continue;
+        }
+        const entry = parsed as { type?: unknown; metric?: unknown; data?: { type?: unknown; time?: unknown; value?: unknown; tags?: unknown } };
+        if (entry.type === 'Metric' && typeof entry.metric === 'string') {
+          metrics[entry.metric] = typeof entry.data?.type === 'string' ? entry.data.type : 'unknown';
+          continue;
+        }
+        if (entry.type !== 'Point' || typeof entry.metric !== 'string' || typeof entry.data !== 'object' || entry.data === null) {
+          // JSON log lines (--log-format=json) and anything else that is not a sample.
+          skipped += 1;
+          continue;
+        }
+        const timeMs = typeof entry.data.time === 'string' ? Date.parse(entry.data.time) : Number.NaN;
+        const value = entry.data.value;
+        if (!Number.isFinite(timeMs) || typeof value !== 'number') {
+          malformed += 1;
+          continue;
+        }
+        points += 1;
+        onPoint({ metric: entry.metric, timeMs, value, tags: stringTags(entry.data.tags), file: index });
+      }
+    } catch (error) {
+      throw new UsageError(`tiergate k6 ingest: cannot read ${file} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    } finally {
+      reader.close();
+      raw.destroy();
+    }
+  }
+  return { files: files.length, lines, points, metrics, skipped, malformed };
+}
+
+function stringTags(tags: unknown): Record<string, string> {
+  if (typeof tags !== 'object' || tags === null) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(tags)) {
+    if (typeof v === 'string') out[k] = v;
+    else if (typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
+  }
+  return out;
+}

@@ -1,0 +1,108 @@
+/**
+ * `tiergate k6 operator`: a k6-operator TestRun per tier (https://grafana.com/docs/k6/latest/set-up/
+ * set-up-distributed-k6/) and one ConfigMap holding the bundled scripts. With `parallelism: N`, k6
+ * splits each scenario's arrival rate between N runner pods by execution segment, so the orgs still
+ * get exactly their rate in total; `tiergate k6 ingest` then judges the N runners' output together.
+ *
+ * Runners write their samples to stdout (`--out json=-`, no summary, JSON logs), so each pod's log
+ * is its NDJSON: `kubectl logs job/tiergate-starter-1 > starter-1.ndjson`. Keys and the base URL
+ * come from a Secret, never from the manifest.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import YAML from 'yaml';
+import type { TierName } from '../contract/types.ts';
+import { UsageError } from '../errors.ts';
+import type { K6Bundle } from './export.ts';
+
+export const TESTRUN_API_VERSION = 'k6.io/v1alpha1';
+/** A ConfigMap holds at most 1 MiB. */
+const CONFIGMAP_MAX_BYTES = 1024 * 1024;
+/** Kubernetes object names: DNS-1123 labels. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+export interface OperatorOptions {
+  readonly parallelism: number;
+  readonly bundles: readonly Pick<K6Bundle, 'tier' | 'file' | 'code'>[];
+  readonly namespace?: string;
+  /** The API's base URL; absent: read from the Secret's `base-url`. */
+  readonly baseUrl?: string | null;
+  /** Quota window length, seconds, when the target does not use the contract's 60. */
+  readonly windowS?: number | null;
+  readonly secretName?: string;
+  readonly configMapName?: string;
+  readonly image?: string;
+}
+
+export interface OperatorManifests {
+  readonly configMap: { readonly file: string; readonly yaml: string };
+  readonly testRuns: readonly { readonly tier: TierName; readonly name: string; readonly file: string; readonly yaml: string }[];
+}
+
+export const K6_RUNNER_ARGUMENTS = '--out json=- --no-summary --log-format=json';
+
+function assertName(flag: string, name: string): void {
+  if (!DNS_LABEL.test(name)) throw new UsageError(`${flag} ${name}: expected a Kubernetes name (lower-case letters, digits and '-', at most 63)`);
+}
+
+export function operatorManifests(options: OperatorOptions): OperatorManifests {
+  const { parallelism } = options;
+  if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 1000) {
+    throw new UsageError(`--parallelism ${parallelism}: expected a whole number from 1 to 1000`);
+  }
+  const secretName = options.secretName ?? 'tiergate-k6';
+  const configMapName = options.configMapName ?? 'tiergate-k6-scripts';
+  assertName('--secret', secretName);
+  assertName('--config-map', configMapName);
+  if (options.namespace !== undefined) assertName('--namespace', options.namespace);
+  const metadata = (name: string) => ({ name, ...(options.namespace ? { namespace: options.namespace } : {}) });
+  const bytes = options.bundles.reduce((n, b) => n + Buffer.byteLength(b.code), 0);
+  if (bytes > CONFIGMAP_MAX_BYTES) throw new UsageError(`k6 operator: the scripts take ${bytes} bytes, over a ConfigMap's 1 MiB; use fewer --tiers per ConfigMap`);
+
+  const configMap = new YAML.Document({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { ...metadata(configMapName), labels: { 'app.kubernetes.io/name': 'tiergate' } },
+    data: Object.fromEntries(options.bundles.map((b) => [b.file, b.code])),
+  });
+  configMap.commentBefore = ' The bundled tiergate k6 scripts (tiergate k6 export), one file per tier.';
+
+  const testRuns = options.bundles.map((b) => {
+    const name = `tiergate-${b.tier}`;
+    const secret = (key: string) => ({ valueFrom: { secretKeyRef: { name: secretName, key } } });
+    const env = [
+      options.baseUrl ? { name: 'BASE_URL', value: options.baseUrl } : { name: 'BASE_URL', ...secret('base-url') },
+      { name: 'TIERGATE_KEYS', ...secret(`${b.tier}-keys`) },
+      ...(options.windowS ? [{ name: 'WINDOW_S', value: String(options.windowS) }] : []),
+    ];
+    const doc = new YAML.Document({
+      apiVersion: TESTRUN_API_VERSION,
+      kind: 'TestRun',
+      metadata: metadata(name),
+      spec: {
+        parallelism,
+        script: { configMap: { name: configMapName, file: b.file } },
+        arguments: K6_RUNNER_ARGUMENTS,
+        runner: { image: options.image ?? 'grafana/k6:latest', env },
+      },
+    });
+    const ns = options.namespace ? ` -n ${options.namespace}` : '';
+    doc.commentBefore = [
+      ` tiergate sustained load for the ${b.tier} tier on k6-operator, ${parallelism} runner${parallelism === 1 ? '' : 's'}.`,
+      ` 1. kubectl create secret generic ${secretName}${ns} --from-literal=base-url=https://api.example --from-literal=${b.tier}-keys='${b.tier}-a=KEY,${b.tier}-b=KEY'`,
+      ` 2. kubectl apply${ns} -f configmap.yaml -f ${name}.yaml`,
+      ` 3. when it has finished: for i in $(seq 1 ${parallelism}); do kubectl logs${ns} job/${name}-$i > ${name}-$i.ndjson; done`,
+      ` 4. tiergate k6 ingest ${name}-*.ndjson   (judges all runners together)`,
+    ].join('\n');
+    return { tier: b.tier, name, file: `${name}.yaml`, yaml: doc.toString({ lineWidth: 0 }) };
+  });
+  return { configMap: { file: 'configmap.yaml', yaml: configMap.toString({ lineWidth: 0 }) }, testRuns };
+}
+
+export async function writeOperatorManifests(outDir: string, options: OperatorOptions): Promise<OperatorManifests> {
+  const manifests = operatorManifests(options);
+  await mkdir(outDir, { recursive: true });
+  await writeFile(join(outDir, manifests.configMap.file), manifests.configMap.yaml, 'utf8');
+  for (const run of manifests.testRuns) await writeFile(join(outDir, run.file), run.yaml, 'utf8');
+  return manifests;
+}

@@ -1,0 +1,96 @@
+/**
+ * Writes a run's reports: results.json (validated against its schema), junit.xml and one
+ * self-contained index.html; and re-renders them from a saved results.json (`tiergate report`).
+ * Every string written passes through `redactKeys` last, so no full key reaches a file even if one
+ * slipped into a result's text.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import Handlebars from 'handlebars';
+import { assertValidResults, loadResults } from '../results/load.ts';
+import type { RunResults } from '../results/types.ts';
+import { shownEvidence } from './details.ts';
+import { renderJunit } from './junit.ts';
+import { digestObservations, type ObservationDigest } from './observation-digest.ts';
+import { redactKeys } from './redact.ts';
+import { REPORT_CSS } from './styles.ts';
+import { REPORT_SCRIPT, REPORT_TEMPLATE } from './template.ts';
+import { buildReportView } from './view.ts';
+
+export { pointLatest, type LatestPointer } from './latest.ts';
+
+export const REPORT_FILES = { results: 'results.json', junit: 'junit.xml', html: 'index.html' } as const;
+
+/** Absolute-or-as-given paths of the files a render wrote. */
+export interface ReportFiles {
+  readonly dir: string;
+  readonly results: string;
+  readonly junit: string;
+  readonly html: string;
+}
+
+// An isolated handlebars environment, compiled once: only the built-in block helpers (no helper or
+// partial can be registered from data), HTML-escaping on, and no prototype access at runtime.
+const handlebars = Handlebars.create();
+const template = handlebars.compile(REPORT_TEMPLATE, { knownHelpersOnly: true, noEscape: false, preventIndent: true });
+const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false } as const;
+
+/**
+ * The report as one HTML string: inline CSS, script and SVG, no URL of any kind. Handlebars escapes
+ * every value except the stylesheet, the script and the SVG charts (built escaped by charts/svg.ts).
+ */
+export function renderHtml(results: RunResults, digest: ObservationDigest): string {
+  const view = buildReportView(results, digest);
+  return redactKeys(template({ ...view, css: REPORT_CSS, script: REPORT_SCRIPT }, RUNTIME));
+}
+
+/** Streams the run's observations.ndjson (when present) for the evidence rows and charts. */
+export async function digestFor(results: RunResults, dir: string): Promise<ObservationDigest> {
+  const wanted = new Set(results.checks.flatMap((r) => shownEvidence(r.evidence)));
+  return digestObservations(resolve(dir, results.observations.file), wanted, results.durationMs);
+}
+
+/** Write to a temporary name, then rename: a reader never sees half a report. */
+async function writeRedacted(file: string, text: string): Promise<void> {
+  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(temp, redactKeys(text), 'utf8');
+  await rename(temp, file);
+}
+
+async function writeRendered(results: RunResults, readDir: string, outDir: string): Promise<Pick<ReportFiles, 'junit' | 'html'>> {
+  await mkdir(outDir, { recursive: true });
+  const files = { junit: join(outDir, REPORT_FILES.junit), html: join(outDir, REPORT_FILES.html) };
+  await writeRedacted(files.junit, renderJunit(results));
+  await writeRedacted(files.html, renderHtml(results, await digestFor(results, readDir)));
+  return files;
+}
+
+/**
+ * Writes results.json, junit.xml and index.html into `runDir` (created if needed). The results are
+ * validated against the results schema first: a mismatch is a tiergate bug and throws.
+ */
+export async function writeReports(results: RunResults, runDir: string): Promise<ReportFiles> {
+  const valid = assertValidResults(results);
+  await mkdir(runDir, { recursive: true });
+  const resultsFile = join(runDir, REPORT_FILES.results);
+  await writeRedacted(resultsFile, `${JSON.stringify(valid, null, 2)}\n`);
+  return { dir: runDir, results: resultsFile, ...(await writeRendered(valid, runDir, runDir)) };
+}
+
+export interface RenderFromResultsOptions {
+  /** Where to write index.html and junit.xml; default: beside the results file. */
+  readonly outDir?: string;
+}
+
+/**
+ * `tiergate report <results.json>`: reads and validates a saved run (UsageError TG_RESULTS_FILE when
+ * missing or invalid), then re-renders index.html and junit.xml beside it or into `outDir`. The
+ * observations are read from beside the results file. results.json itself is left as it is.
+ */
+export async function renderFromResultsFile(file: string, options: RenderFromResultsOptions = {}): Promise<ReportFiles> {
+  const results = await loadResults(file);
+  const readDir = dirname(file);
+  const outDir = options.outDir ?? readDir;
+  return { dir: outDir, results: file, ...(await writeRendered(results, readDir, outDir)) };
+}

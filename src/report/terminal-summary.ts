@@ -1,0 +1,99 @@
+/**
+ * The end-of-run summary the terminal prints: the requirement matrix as a table (check × tier, the
+ * worst verdict per cell, `+n` when a cell holds several variants), the counts, what needs attention,
+ * the gate verdict and the report's path. Pure: results in, text out; colour only when asked.
+ */
+import { isAbsolute, join, relative } from 'node:path';
+import type { CheckResult, Verdict } from '../checks/types.ts';
+import type { RunResults } from '../results/types.ts';
+import { buildMatrix } from './matrix.ts';
+import { VERDICT_LABEL, VERDICT_SYMBOL } from './palette.ts';
+import { redactKeys } from './redact.ts';
+
+/** Lines of "needs attention" printed before pointing at the report for the rest. */
+const ATTENTION_SHOWN = 12;
+
+const ANSI = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33 } as const;
+export type Style = keyof typeof ANSI;
+
+/** Wraps text in an ANSI style, or leaves it plain. */
+export type Paint = (style: Style, text: string) => string;
+export const plain: Paint = (_style, text) => text;
+export const ansi: Paint = (style, text) => `\u001b[${ANSI[style]}m${text}\u001b[0m`;
+
+export const VERDICT_STYLE: Readonly<Record<Verdict, Style>> = { pass: 'green', fail: 'red', inconclusive: 'yellow', skipped: 'dim' };
+
+/** `✗ fail`, padded to `width` before it is painted (so columns line up with or without colour). */
+export const verdictWord = (verdict: Verdict, paint: Paint, width = 0): string =>
+  paint(VERDICT_STYLE[verdict], `${VERDICT_SYMBOL[verdict]} ${VERDICT_LABEL[verdict]}`.padEnd(width));
+
+/** `QUOTA-READ [starter] sequential`. */
+export const resultLabel = (r: Pick<CheckResult, 'id' | 'tier' | 'variant'>): string => `${r.id} [${r.tier ?? 'all'}]${r.variant ? ` ${r.variant}` : ''}`;
+
+/** Pads by the text's visible width (styles added after padding). */
+const pad = (text: string, width: number): string => text + ' '.repeat(Math.max(0, width - [...text].length));
+
+/** The path as a reader would type it: relative to `cwd` when inside it. */
+export function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+export function matrixTable(results: Pick<RunResults, 'tiers' | 'checks'>, paint: Paint): string[] {
+  const matrix = buildMatrix(results);
+  const cell = (worst: CheckResult | null, count: number): { text: string; verdict: Verdict | null } =>
+    worst ? { text: `${VERDICT_SYMBOL[worst.verdict]} ${VERDICT_LABEL[worst.verdict]}${count > 1 ? ` +${count - 1}` : ''}`, verdict: worst.verdict } : { text: '—', verdict: null };
+  const rows = matrix.rows.map((row) => ({ id: row.id, cells: row.cells.map((c) => cell(c.worst, c.results.length)) }));
+  const first = Math.max('check'.length, ...rows.map((r) => r.id.length)) + 2;
+  const widths = matrix.columns.map((col, i) => Math.max(col.length, ...rows.map((r) => [...(r.cells[i]?.text ?? '')].length)) + 2);
+  const header = pad('check', first) + matrix.columns.map((c, i) => pad(c, widths[i] ?? 0)).join('');
+  const lines = [paint('bold', header.trimEnd())];
+  for (const row of rows) {
+    const cells = row.cells.map((c, i) => {
+      const padded = pad(c.text, widths[i] ?? 0);
+      return c.verdict ? paint(VERDICT_STYLE[c.verdict], padded) : paint('dim', padded);
+    });
+    lines.push(`${pad(row.id, first)}${cells.join('')}`.trimEnd());
+  }
+  return lines;
+}
+
+function attention(checks: readonly CheckResult[], paint: Paint): string[] {
+  const bad = [...checks.filter((r) => r.verdict === 'fail'), ...checks.filter((r) => r.verdict === 'inconclusive')];
+  if (bad.length === 0) return [];
+  const lines = ['', paint('bold', 'Needs attention')];
+  for (const r of bad.slice(0, ATTENTION_SHOWN)) {
+    lines.push(`  ${verdictWord(r.verdict, paint, 14)} ${resultLabel(r)}`);
+    lines.push(`      expected ${r.expected}`);
+    lines.push(`      actual   ${r.actual}`);
+    if (r.verdict === 'inconclusive' && r.notes[0]) lines.push(`      why      ${r.notes[0]}`);
+  }
+  if (bad.length > ATTENTION_SHOWN) lines.push(`  … ${bad.length - ATTENTION_SHOWN} more in the report`);
+  return lines;
+}
+
+const GATE_WORD: Readonly<Record<RunResults['verdict'], string>> = {
+  pass: 'PASS: every check that ran passed',
+  fail: 'FAIL: the build must not ship',
+  inconclusive: 'INCONCLUSIVE: nothing failed, but not everything was decided; not a pass',
+};
+
+/** The whole summary, ending with a newline; every full key redacted. */
+export function terminalSummary(results: RunResults, reportDir: string, options: { paint: Paint; cwd: string }): string {
+  const { paint } = options;
+  const c = results.counts;
+  const lines = [
+    '',
+    paint('bold', `tiergate ${results.runId}: ${results.checks.length} results across ${results.tiers.join(', ') || 'no tiers'}`),
+    '',
+    ...matrixTable(results, paint),
+    '',
+    `${paint('green', `${c.pass} pass`)} · ${paint('red', `${c.fail} fail`)} · ${paint('yellow', `${c.inconclusive} inconclusive`)} · ${paint('dim', `${c.skipped} skipped`)}`,
+    ...attention(results.checks, paint),
+    '',
+    `${paint('bold', 'Gate:')} ${paint(results.verdict === 'pass' ? 'green' : results.verdict === 'fail' ? 'red' : 'yellow', `${VERDICT_SYMBOL[results.verdict]} ${GATE_WORD[results.verdict]}`)}${results.interrupted ? paint('yellow', ' (interrupted: only what finished is reported)') : ''}`,
+    `${paint('bold', 'Report:')} ${displayPath(join(reportDir, 'index.html'), options.cwd)}`,
+    '',
+  ];
+  return redactKeys(lines.join('\n'));
+}

@@ -1,0 +1,49 @@
+/** Turns a planned task (data) into a runnable Task over the run's provisioned organizations. */
+import type { TaskKind, PlannedTask } from './plan.ts';
+import type { OrgHandle, Task } from './context.ts';
+import type { Scenario } from '../scenario/define.ts';
+import { accessTask } from './tasks/access.ts';
+import { isolationTask } from './tasks/isolation.ts';
+import { readSequentialTask } from './tasks/read-sequential.ts';
+import { readBurstTask } from './tasks/read-burst.ts';
+import { ingestTask } from './tasks/ingest.ts';
+import { concurrencyTask } from './tasks/concurrency.ts';
+import { revocationTask } from './tasks/revocation.ts';
+import { skippedTask } from './tasks/skipped.ts';
+import type { RunOptions } from './options.ts';
+
+export interface BindInput {
+  readonly orgs: ReadonlyMap<string, OrgHandle>;
+  readonly scenarios: readonly Scenario[];
+  readonly revocation: RunOptions['revocation'];
+}
+
+export function taskBinder(input: BindInput): (planned: PlannedTask) => Task {
+  const org = (label: string | undefined): OrgHandle => {
+    const found = label === undefined ? undefined : input.orgs.get(label);
+    if (!found) throw new Error(`plan names organization ${label ?? '(none)'}, which was not provisioned`);
+    return found;
+  };
+  const tierOrgs = (planned: PlannedTask) => [...input.orgs.values()].filter((o) => o.tier === planned.tier);
+  const binders: Readonly<Record<TaskKind, (planned: PlannedTask) => Task>> = {
+    access: (p) => accessTask(org(p.orgs[0]), tierOrgs(p)),
+    isolation: (p) => isolationTask(org(p.orgs[0]), org(p.orgs[1])),
+    'read-sequential': (p) => readSequentialTask(org(p.orgs[0])),
+    'read-burst': (p) => readBurstTask(org(p.orgs[0])),
+    'ingest-single': (p) => ingestTask(org(p.orgs[0]), 'single'),
+    'ingest-bulk': (p) => ingestTask(org(p.orgs[0]), 'bulk'),
+    concurrency: (p) => concurrencyTask(org(p.orgs[0])),
+    revocation: (p) => {
+      const scenario = input.scenarios.find((s) => s.tier === p.tier);
+      const shape = { ...(scenario?.revocation ?? { trials: 20, intervalMs: 10, settleMs: 2000 }) };
+      const overrides = input.revocation;
+      return revocationTask(org(p.orgs[0]), {
+        trials: overrides.trials ?? shape.trials,
+        intervalMs: overrides.intervalMs ?? shape.intervalMs,
+        settleMs: overrides.settleMs ?? shape.settleMs,
+      });
+    },
+    load: (p) => skippedTask(p, 'sustained load (LOAD-THRESHOLDS) is not implemented in this version; run the k6 scripts for load'),
+  };
+  return (planned) => binders[planned.kind](planned);
+}

@@ -1,0 +1,196 @@
+/**
+ * `runSuite`: the library call behind `tiergate run`. Opens the target, provisions organizations,
+ * plans, runs the plan, judges what is judged over the whole run, and writes the reports. An
+ * interrupted run (io.signal) still writes the report of what finished.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { checkResult } from '../checks/result.ts';
+import { headersPresentVerdict } from '../checks/headers-present.ts';
+import { CHECK_IDS, countVerdicts, overallVerdict, type CheckResult } from '../checks/types.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import { TIER_NAMES, type TierName } from '../contract/types.ts';
+import { HttpProber } from '../drivers/http-prober.ts';
+import { EXIT } from '../errors.ts';
+import type { Io } from '../io.ts';
+import type { Observation } from '../observe/observation.ts';
+import { ObservationRecorder } from '../observe/recorder.ts';
+import { clockEstimate, narrowOffset, type OffsetInterval } from '../observe/server-clock.ts';
+import { RESULTS_SCHEMA, type RunResults } from '../results/types.ts';
+import { pointLatest, writeReports } from '../report/render.ts';
+import { taskBinder } from './bind.ts';
+import type { OrgHandle, SuiteContext } from './context.ts';
+import type { RunEvent } from './events.ts';
+import { executePlan } from './execute.ts';
+import { METHODOLOGY } from './methodology.ts';
+import type { RunOptions } from './options.ts';
+import { buildPlan, orgLabels, type Plan } from './plan.ts';
+import { describePlan } from './describe-plan.ts';
+import { openTargetSession } from './target-session.ts';
+import { newRunId, toolInfo } from './run-id.ts';
+
+export interface RunOutcome {
+  /** null for a dry run. */
+  readonly results: RunResults | null;
+  readonly runDir: string | null;
+  readonly exitCode: number;
+}
+
+const EXIT_BY_VERDICT = { pass: EXIT.pass, fail: EXIT.fail, inconclusive: EXIT.inconclusive } as const;
+
+export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome> {
+  const contract = recruitingApi;
+  const emit = (event: RunEvent) => {
+    for (const listener of options.listeners) listener(event);
+  };
+  const scenarios = options.scenarios.filter((s) => options.tiers.includes(s.tier));
+  if (options.dryRun) {
+    const target = options.target;
+    const labels = (tier: TierName, count: number) =>
+      target.kind === 'external' ? target.orgs.filter((o) => o.tier === tier).map((o) => o.label) : orgLabels(tier, count);
+    const revocationOrg =
+      target.kind === 'external'
+        ? (target.orgs.find((o) => o.label === target.config.revocation?.org) ?? null)
+        : scenarios[0] ? { tier: scenarios[0].tier, label: `${scenarios[0].tier}-revocation` } : null;
+    const plan = buildPlan({
+      scenarios,
+      orgs: Object.fromEntries(scenarios.map((s) => [s.tier, labels(s.tier, s.orgs)])),
+      checks: options.checks,
+      revocationOrg: revocationOrg ? { tier: revocationOrg.tier, label: revocationOrg.label } : null,
+    });
+    io.stdout.write(describePlan(plan, options.windowMs));
+    return { results: null, runDir: null, exitCode: EXIT.pass };
+  }
+
+  const runId = options.runId ?? newRunId(io.clock.now());
+  const outDir = resolve(io.cwd, options.outDir);
+  const runDir = join(outDir, runId);
+  await mkdir(runDir, { recursive: true });
+  const startedWall = io.clock.now();
+  const epoch = io.clock.monotonic();
+  const session = await openTargetSession(options, io.env);
+  const recorder = new ObservationRecorder(join(runDir, 'observations.ndjson'));
+  let offset: OffsetInterval | null = null;
+  const byTier = new Map<TierName, Observation[]>();
+  // Windows used: per organization, the distinct Reset values its checks' responses carried.
+  const windowsByOrg = new Map<string, Set<string>>();
+  recorder.onObservation((o) => {
+    offset = narrowOffset(offset, o);
+    if (o.org && o.check !== 'WINDOW-SYNC' && o.rateLimit.reset.raw !== null) {
+      const seen = windowsByOrg.get(o.org) ?? new Set<string>();
+      seen.add(o.rateLimit.reset.raw);
+      windowsByOrg.set(o.org, seen);
+    }
+    if (!o.tier) return;
+    const list = byTier.get(o.tier) ?? [];
+    list.push(o);
+    byTier.set(o.tier, list);
+  });
+  const results: CheckResult[] = [];
+  let plan: Plan | null = null;
+  let conformanceMs = 0;
+  try {
+    const orgs = await session.orgs(scenarios.map((s) => ({ tier: s.tier, count: s.orgs })));
+    const revocationTier = scenarios[0]?.tier;
+    const revocationOrg = revocationTier && session.keyHook ? await session.revocationOrg(revocationTier) : null;
+    const handles = new Map<string, OrgHandle>([...orgs, ...(revocationOrg ? [revocationOrg] : [])].map((o) => [o.label, o]));
+    plan = buildPlan({
+      scenarios,
+      orgs: Object.fromEntries(scenarios.map((s) => [s.tier, orgs.filter((o) => o.tier === s.tier).map((o) => o.label)])),
+      checks: options.checks,
+      revocationOrg: revocationOrg ? { tier: revocationOrg.tier, label: revocationOrg.label } : null,
+    });
+    // Every lane of every tier may hold its tier's cap in flight at once: a shared pool smaller
+    // than that would queue a task's requests behind another's and skew the concurrency check.
+    const connections = scenarios.reduce((n, s) => n + (contract.tiers[s.tier].concurrency.value + 2) * s.orgs, 0) + 16;
+    const prober = new HttpProber({
+      edges: session.edges,
+      contract: { ...contract, headers: { ...contract.headers, edgeNode: session.edgeHeader } },
+      clock: io.clock,
+      epoch,
+      recorder,
+      timeoutMs: options.timeoutMs,
+      connectionsPerEdge: connections,
+      signal: io.signal,
+      allowRemote: session.allowRemote,
+    });
+    emit({ type: 'run-start', runId, tiers: scenarios.map((s) => s.tier), tasks: countTasks(plan), windowSeconds: session.windowMs / 1000, target: session.info.edges[0] ?? '' });
+    const context: SuiteContext = {
+      contract,
+      prober,
+      io,
+      orgs,
+      keyHook: session.keyHook,
+      provisionOrgs: null,
+      windowMs: session.windowMs,
+      clockOffsetMs: () => clockEstimate(offset)?.offsetMs ?? 0,
+      emit,
+      signal: io.signal,
+      reportDir: runDir,
+    };
+    const record = (batch: readonly CheckResult[]) => {
+      for (const result of batch) {
+        results.push(result);
+        emit({ type: 'check-result', result });
+      }
+    };
+    const started = prober.now();
+    try {
+      await executePlan(plan, context, taskBinder({ orgs: handles, scenarios, revocation: options.revocation }), record);
+    } finally {
+      conformanceMs = prober.now() - started;
+      await prober.close();
+    }
+    // HDR-PRESENT is judged over every response a tier's checks received.
+    for (const tierPlan of plan.tiers) {
+      for (const id of tierPlan.collected) {
+        const observed = byTier.get(tierPlan.tier) ?? [];
+        record([checkResult(id, headersPresentVerdict(observed), { tier: tierPlan.tier, org: null, startedWall, durationMs: conformanceMs })]);
+      }
+    }
+  } finally {
+    await session.close();
+    await recorder.close();
+  }
+  const ordered = orderResults(results);
+  const finishedWall = io.clock.now();
+  const runResults: RunResults = {
+    schema: RESULTS_SCHEMA,
+    runId,
+    tool: await toolInfo(),
+    contract: { name: contract.name, version: contract.version },
+    target: session.info,
+    startedAt: new Date(startedWall).toISOString(),
+    finishedAt: new Date(finishedWall).toISOString(),
+    durationMs: finishedWall - startedWall,
+    windowSeconds: session.windowMs / 1000,
+    tiers: scenarios.map((s) => s.tier),
+    clock: clockEstimate(offset),
+    windows: { needed: plan?.windowsNeeded ?? 0, used: Math.max(0, ...(plan?.tiers.flatMap((t) => t.orgs) ?? []).map((org) => windowsByOrg.get(org)?.size ?? 0)) },
+    interrupted: io.signal.aborted,
+    verdict: overallVerdict(ordered.map((r) => r.verdict)),
+    counts: countVerdicts(ordered.map((r) => r.verdict)),
+    checks: ordered,
+    assumptions: contract.assumptions,
+    methodology: METHODOLOGY,
+    observations: { file: 'observations.ndjson', count: recorder.count },
+  };
+  await writeReports(runResults, runDir);
+  await pointLatest(outDir, runDir);
+  emit({ type: 'run-end', results: runResults, reportDir: runDir });
+  const exitCode = runResults.interrupted ? EXIT.interrupted : EXIT_BY_VERDICT[runResults.verdict];
+  return { results: runResults, runDir, exitCode };
+}
+
+function countTasks(plan: Plan): number {
+  const perTier = plan.tiers.reduce((n, t) => n + t.joint.length + Object.values(t.lanes).flat().length, 0);
+  return perTier + (plan.revocation ? 1 : 0) + plan.load.length;
+}
+
+/** Catalogue order, then tier order, then variant: reports and JUnit read the same way every run. */
+function orderResults(results: readonly CheckResult[]): CheckResult[] {
+  const tierRank = (t: TierName | null) => (t === null ? TIER_NAMES.length : TIER_NAMES.indexOf(t));
+  return [...results].sort(
+    (a, b) => CHECK_IDS.indexOf(a.id) - CHECK_IDS.indexOf(b.id) || tierRank(a.tier) - tierRank(b.tier) || a.variant.localeCompare(b.variant),
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * The target a run talks to: the embedded reference target (started here on loopback, with orgs and
+ * keys provisioned through its admin API) or a real deployment named in a config file.
+ */
+import type { TierName } from '../contract/types.ts';
+import type { Edge } from '../drivers/http-prober.ts';
+import type { TargetInfo } from '../results/types.ts';
+import { AdminClient } from '../target/admin-client.ts';
+import { startTarget } from '../target/server.ts';
+import type { FaultName } from '../target/faults.ts';
+import type { KeyHook, OrgHandle } from './context.ts';
+import { adminApiHook } from './hooks/admin-api.ts';
+import { configKeyHook } from './hooks/from-config.ts';
+import type { RunOptions } from './options.ts';
+import { provisionOrg, provisionTiers, type ProvisionRequest } from './provision.ts';
+
+export interface TargetSession {
+  readonly info: TargetInfo;
+  readonly edges: readonly Edge[];
+  readonly windowMs: number;
+  /** Non-loopback edges are allowed only when a config says so explicitly. */
+  readonly allowRemote: boolean;
+  readonly edgeHeader: string;
+  /** The organizations quota and access checks use, per tier. */
+  orgs(requests: readonly ProvisionRequest[]): Promise<OrgHandle[]>;
+  /** An organization for revocation trials, or null when keys cannot be provisioned and revoked. */
+  revocationOrg(tier: TierName): Promise<OrgHandle | null>;
+  readonly keyHook: KeyHook | null;
+  close(): Promise<void>;
+}
+
+const edgesOf = (urls: readonly string[]): Edge[] => urls.map((url, i) => ({ label: `edge-${i}`, url }));
+
+export async function openTargetSession(options: RunOptions, env: Readonly<Record<string, string | undefined>>): Promise<TargetSession> {
+  const target = options.target;
+  if (target.kind === 'external') {
+    const config = target.config;
+    const orgs = target.orgs;
+    const keyHook = config.revocation ? configKeyHook(config.revocation.hook, env) : null;
+    return {
+      info: { kind: 'external', edges: config.target.edges, faults: [] },
+      edges: edgesOf(config.target.edges),
+      windowMs: config.window,
+      allowRemote: config.target.allowNonLoopback,
+      edgeHeader: config.target.edgeHeader,
+      orgs: async (requests) => orgs.filter((o) => requests.some((r) => r.tier === o.tier)),
+      revocationOrg: async () => orgs.find((o) => o.label === config.revocation?.org) ?? null,
+      keyHook,
+      close: async () => {},
+    };
+  }
+  const running = await startTarget({
+    edges: target.edges,
+    windowMs: options.windowMs,
+    revocationDelayMs: target.revocationDelayMs,
+    revocationJitterMs: target.revocationJitterMs,
+    parseMs: target.parseMs,
+    faults: target.faults as readonly FaultName[],
+  });
+  const admin = new AdminClient(running.adminUrl);
+  return {
+    info: { kind: 'embedded', edges: running.edges, faults: target.faults },
+    edges: edgesOf(running.edges),
+    windowMs: options.windowMs,
+    allowRemote: false,
+    edgeHeader: 'x-edge-node',
+    orgs: (requests) => provisionTiers(admin, requests),
+    revocationOrg: (tier) => provisionOrg(admin, tier, `${tier}-revocation`),
+    keyHook: adminApiHook(admin),
+    close: () => running.close(),
+  };
+}

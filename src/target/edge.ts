@@ -1,0 +1,175 @@
+/**
+ * The request pipeline of one edge node. Every edge shares one runtime (state, counters, in-flight).
+ * Order: route → authenticate → scope → body → prepare → concurrency cap → quota → run.
+ * Nothing before the quota step consumes quota (assumption counted-requests), and every response,
+ * errors and HEAD included, carries the §8 rate-limit headers and X-Edge-Node.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Endpoint, QuotaClass } from '../contract/types.ts';
+import { admit, anonymousView, peekView, type Holder } from './admission.ts';
+import { authenticate, authFailureMessage } from './auth.ts';
+import { handlers } from './handlers.ts';
+import { errorReply, readBody, requestPath, sendReply, tooLargeReply, type Reply } from './http-util.ts';
+import { secondsUntil } from './limiter.ts';
+import { rateLimitedReply, rateLimitValues, setRateLimitHeaders, type QuotaView } from './rate-headers.ts';
+import { matchRoute } from './routes.ts';
+import type { TargetRuntime } from './runtime.ts';
+
+const EMPTY = Buffer.alloc(0);
+/** A concurrency slot frees as soon as any request of the org finishes: one second is an honest wait. */
+const CONCURRENCY_RETRY_S = 1;
+
+interface Exchange {
+  readonly rt: TargetRuntime;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly index: number;
+  /** `edge-<index>`: the X-Edge-Node value. */
+  readonly edge: string;
+}
+
+function respond(x: Exchange, reply: Reply, view: QuotaView): void {
+  setRateLimitHeaders(x.res, x.rt, view, reply.status, x.rt.now());
+  sendReply(x.res, reply, x.req.method === 'HEAD');
+}
+
+/** HEAD /recruiter/bootstrap reports the read quota; under `head-consumes-quota` it also counts. */
+function quotaClassOf(rt: TargetRuntime, endpoint: Endpoint): { readonly shown: QuotaClass; readonly counts: boolean } {
+  if (endpoint.quotaClass !== null) return { shown: endpoint.quotaClass, counts: true };
+  return { shown: 'read', counts: endpoint.method === 'HEAD' && rt.faults.has('head-consumes-quota') };
+}
+
+/** Hold an in-flight slot until the response is finished or the connection is gone. */
+function holdSlot(x: Exchange, holder: Holder): (() => void) | null {
+  const { rt, req, res } = x;
+  const release = rt.faults.has('no-concurrency-cap')
+    ? rt.inFlight.hold(holder.org.id)
+    : rt.inFlight.acquire(holder.org.id, holder.org.limits.concurrency);
+  if (!release) return null;
+  res.once('finish', release);
+  res.once('close', release);
+  if (res.writableEnded || req.socket.destroyed) release();
+  return release;
+}
+
+async function handle(x: Exchange): Promise<void> {
+  const { rt, req } = x;
+  const now = rt.now();
+  const method = req.method ?? 'GET';
+  const path = requestPath(req.url);
+  const route = matchRoute(rt.routes, method, path);
+  const auth = authenticate(rt, req.headers, x.index, now);
+
+  if (route.kind !== 'found') {
+    const view = auth.ok ? peekView(rt, auth, 'read', now) : anonymousView(rt, req.socket.remoteAddress, now);
+    const reply =
+      route.kind === 'not-found'
+        ? errorReply(404, 'NOT_FOUND', `no endpoint ${method} ${path}`)
+        : errorReply(405, 'METHOD_NOT_ALLOWED', `${path} accepts ${route.allow.join(', ')}, not ${method}`, {
+            headers: { allow: route.allow.join(', ') },
+          });
+    respond(x, reply, view);
+    return;
+  }
+
+  const { endpoint } = route;
+  if (!auth.ok) {
+    const reply = errorReply(rt.contract.statuses.unauthenticated, 'UNAUTHENTICATED', authFailureMessage(auth.reason), {
+      fields: { reason: auth.reason },
+    });
+    respond(x, reply, anonymousView(rt, req.socket.remoteAddress, now));
+    return;
+  }
+
+  const quota = quotaClassOf(rt, endpoint);
+  const peek = () => peekView(rt, auth, quota.shown, rt.now());
+  if (endpoint.scope !== null && !auth.key.scopes.has(endpoint.scope) && !rt.faults.has('scope-unenforced')) {
+    const message = `this key lacks the scope "${endpoint.scope}" that ${endpoint.method} ${endpoint.path} requires`;
+    respond(x, errorReply(rt.contract.statuses.forbidden, 'INSUFFICIENT_SCOPE', message, { fields: { required_scope: endpoint.scope } }), peek());
+    return;
+  }
+
+  const handler = handlers[endpoint.id];
+  let body: Buffer = EMPTY;
+  if (handler.readsBody) {
+    const read = await readBody(req, rt.options.maxUploadBytes);
+    if (!read.ok) {
+      if (read.reason === 'too-large') respond(x, tooLargeReply(rt.options.maxUploadBytes, read.drained), peek());
+      return;
+    }
+    body = read.data;
+  }
+  // Input errors answer 400/415 here and consume nothing.
+  const prepared = await handler.prepare({ headers: req.headers, body, id: route.id });
+  if (!prepared.ok) {
+    respond(x, prepared.reply, peek());
+    return;
+  }
+
+  if (!holdSlot(x, auth)) {
+    const message = `concurrency cap of ${auth.org.limits.concurrency} requests in flight reached for this organization`;
+    respond(x, rateLimitedReply(rt, rt.contract.statuses.concurrencyCapped, CONCURRENCY_RETRY_S, message), peek());
+    return;
+  }
+
+  let view: QuotaView;
+  if (quota.counts) {
+    const units = endpoint.counts === 'item' ? prepared.items : 1;
+    const at = rt.now();
+    const outcome = await admit(rt, auth, quota.shown, units, at);
+    if (!outcome.admitted) {
+      const limit = outcome.view.limit;
+      const message = `${quota.shown} quota of ${limit} per ${rt.options.windowMs / 1000} s exceeded for this organization`;
+      const wait = secondsUntil(outcome.windowEndMs, rt.now());
+      respond(x, rateLimitedReply(rt, rt.contract.statuses.rateLimited, wait, message), outcome.view);
+      return;
+    }
+    view = outcome.view;
+  } else {
+    view = peek();
+  }
+  const reply = await prepared.run({ rt, org: auth.org, key: auth.key, edge: x.edge });
+  respond(x, reply, view);
+}
+
+/** Anything unexpected: a JSON 500, or just drop the connection when the target is closing. */
+function fail(x: Exchange, error: unknown): void {
+  const { rt, req, res } = x;
+  if (rt.closing.aborted || res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  respond(x, errorReply(500, 'INTERNAL_ERROR', `the target failed: ${detail}`), anonymousView(rt, req.socket.remoteAddress, rt.now()));
+}
+
+export function edgeListener(rt: TargetRuntime, index: number): RequestListener {
+  const edge = `edge-${index}`;
+  return (req, res) => {
+    res.setHeader(rt.contract.headers.edgeNode, edge);
+    const x: Exchange = { rt, req, res, index, edge };
+    handle(x).catch((error: unknown) => fail(x, error));
+  };
+}
+
+/** A request Node could not parse: a raw 400 with a JSON error, still with the headers of §8. */
+export function edgeClientError(rt: TargetRuntime, index: number): (error: Error, socket: Duplex) => void {
+  return (_error, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const now = rt.now();
+    const names = rt.contract.headers;
+    const lines = [`${names.edgeNode}: edge-${index}`, `date: ${new Date(now).toUTCString()}`];
+    if (!rt.faults.has('headers-missing-on-errors')) {
+      const view = anonymousView(rt, (socket as Duplex & { remoteAddress?: string }).remoteAddress, now);
+      const values = rateLimitValues(view, now, rt.faults);
+      lines.push(`${names.limit}: ${values.limit}`, `${names.remaining}: ${values.remaining}`, `${names.reset}: ${values.reset}`);
+    }
+    const body = JSON.stringify({ status: 'error', code: 'BAD_REQUEST', message: 'malformed HTTP request' });
+    const head = ['HTTP/1.1 400 Bad Request', 'content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(body)}`, 'connection: close', ...lines];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  };
+}

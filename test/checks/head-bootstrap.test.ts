@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { headBootstrapVerdict } from '../../src/checks/head-bootstrap.ts';
+import { T0, httpDate, obs, type ObsInit } from '../helpers/observations.ts';
+
+const head = (init: ObsInit = {}) => obs({ check: 'HEAD-BOOTSTRAP', phase: 'access', method: 'HEAD', remaining: 60, ...init });
+
+describe('HEAD-BOOTSTRAP', () => {
+  it('passes: 200, the three headers, no body, Remaining unchanged by a second HEAD', () => {
+    const a = head();
+    const b = head();
+    const f = headBootstrapVerdict(a, b, 60);
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('status 200, headers present, no body, Remaining 60 then 60');
+    expect(f.evidence).toEqual([a.id, b.id]);
+  });
+
+  it('fails a HEAD answered with a body', () => {
+    const b = head({ bodyText: 'hello', bodyBytes: 5 });
+    const f = headBootstrapVerdict(head(), b, 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe(`200 HEAD /recruiter/bootstrap (#${b.id}) carried a 5-byte body`);
+  });
+
+  it('fails a HEAD that consumed quota: Remaining fell in one window', () => {
+    const f = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('Remaining fell from 60 to 59: HEAD consumed quota');
+  });
+
+  it('fails a missing or garbage header, and a non-2xx status', () => {
+    const missing = head({ reset: null });
+    const f = headBootstrapVerdict(head({ limit: 'sixty' }), missing, 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain("X-RateLimit-Limit 'sixty' is not an integer on #");
+    expect(f.actual).toContain(`X-RateLimit-Reset absent on #${missing.id}`);
+    const unauthorized = head({ status: 401 });
+    expect(headBootstrapVerdict(unauthorized, head(), 60).actual).toContain(`401 HEAD /recruiter/bootstrap (#${unauthorized.id}) is not a success`);
+  });
+
+  it('is inconclusive when the window rolled over between the two HEADs', () => {
+    const a = head({ serverMs: (T0 + 59) * 1000 + 900, reset: T0 + 60, remaining: 3 });
+    const b = head({ serverMs: (T0 + 60) * 1000 + 10, reset: T0 + 120, remaining: 60 });
+    const f = headBootstrapVerdict(a, b, 60);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toContain('cannot be placed in one window');
+  });
+
+  it('places the HEADs by Date when Reset is unusable (milliseconds), and still judges', () => {
+    const ms = (T0 + 60) * 1000;
+    const f = headBootstrapVerdict(head({ reset: ms, date: httpDate(T0 + 10) }), head({ reset: ms, date: httpDate(T0 + 10) }), 60);
+    expect(f.verdict).toBe('pass');
+    const fell = headBootstrapVerdict(head({ reset: ms, remaining: 40 }), head({ reset: ms, remaining: 39 }), 60);
+    expect(fell.verdict).toBe('fail');
+    // A second before a boundary (and a stale Date), Date cannot rule a rollover out.
+    const edge = headBootstrapVerdict(head({ reset: 1, date: httpDate(T0 + 59) }), head({ reset: 1, date: httpDate(T0 + 59) }), 60);
+    expect(edge.verdict).toBe('inconclusive');
+    expect(headBootstrapVerdict(head({ reset: 1, date: null }), head({ reset: 1, date: null }), 60).verdict).toBe('inconclusive');
+  });
+
+  it('is inconclusive when a HEAD got no response', () => {
+    const lost = head({ status: null, error: 'TIMEOUT' });
+    const f = headBootstrapVerdict(head(), lost, 60);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toBe(`no response: TIMEOUT on HEAD /recruiter/bootstrap (#${lost.id})`);
+  });
+});

@@ -1,0 +1,36 @@
+/** RunOptions for a short run against the embedded target, writing into a temporary directory. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CheckId } from '../../src/checks/types.ts';
+import type { TierName } from '../../src/contract/types.ts';
+import { defineScenario } from '../../src/scenario/define.ts';
+import type { RunOptions } from '../../src/suite/options.ts';
+
+export interface ShortRun {
+  readonly tiers?: readonly TierName[];
+  readonly checks?: readonly CheckId[] | null;
+  readonly faults?: readonly string[];
+  readonly windowMs?: number;
+  readonly listeners?: RunOptions['listeners'];
+}
+
+export function tempReportsDir(): string {
+  return mkdtempSync(join(tmpdir(), 'tiergate-run-'));
+}
+
+export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
+  const tiers = run.tiers ?? ['starter'];
+  return {
+    target: { kind: 'embedded', edges: 3, revocationDelayMs: 100, revocationJitterMs: 0, parseMs: 200, faults: run.faults ?? [] },
+    windowMs: run.windowMs ?? 2000,
+    tiers,
+    checks: run.checks === undefined ? null : run.checks,
+    scenarios: tiers.map((tier) => defineScenario({ tier, revocation: { trials: 2, intervalMs: 10, settleMs: 800 } })),
+    outDir,
+    timeoutMs: 5000,
+    revocation: {},
+    listeners: run.listeners ?? [],
+    dryRun: false,
+  };
+}

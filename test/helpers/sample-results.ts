@@ -1,0 +1,260 @@
+/**
+ * A realistic, deterministic run for report tests: three tiers; pass, fail, inconclusive and skipped
+ * results; QUOTA-READ failing one request early (first 429 at #60 against Limit 60) with its chart
+ * data; REVOKE-LATENCY with 3 edges × 20 trials; and the observations.ndjson its evidence points at.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkResult, skipped } from '../../src/checks/result.ts';
+import { countVerdicts, overallVerdict, type CheckId, type CheckResult, type Finding } from '../../src/checks/types.ts';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import type { TierName } from '../../src/contract/types.ts';
+import type { HeaderValue, Observation } from '../../src/observe/observation.ts';
+import { RESULTS_SCHEMA, type RunResults } from '../../src/results/types.ts';
+import { METHODOLOGY } from '../../src/suite/methodology.ts';
+
+export const SAMPLE_START_MS = Date.parse('2026-03-02T10:00:00.000Z');
+export const SAMPLE_EDGES = ['http://127.0.0.1:41001', 'http://127.0.0.1:41002', 'http://127.0.0.1:41003'] as const;
+const RESET_S = SAMPLE_START_MS / 1000 + 60;
+
+/** Deterministic noise (a small LCG): the same sample every run. */
+function noise(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const header = (value: number | null): HeaderValue => ({ raw: value === null ? null : String(value), value });
+
+interface ObservationInput {
+  readonly id: number;
+  readonly check: string;
+  readonly phase?: string;
+  readonly tier?: TierName | null;
+  readonly org?: string | null;
+  readonly edge?: string;
+  readonly method?: Observation['method'];
+  readonly path?: string;
+  readonly sentAt: number;
+  readonly latencyMs: number;
+  readonly status: number | null;
+  readonly limit?: number | null;
+  readonly remaining?: number | null;
+  readonly retryAfter?: number | null;
+}
+
+function observation(o: ObservationInput): Observation {
+  const headersAt = o.status === null ? null : o.sentAt + o.latencyMs;
+  const limit = o.limit ?? null;
+  return {
+    id: o.id,
+    check: o.check,
+    phase: o.phase ?? '',
+    tier: o.tier ?? 'starter',
+    org: o.org ?? 'starter-a',
+    key: 'xh_test_…Q7zA',
+    edge: o.edge ?? 'edge-0',
+    method: o.method ?? 'GET',
+    path: o.path ?? '/recruiter/jobs',
+    intendedAt: null,
+    sentAt: o.sentAt,
+    headersAt,
+    doneAt: (headersAt ?? o.sentAt + 5000) + 0.4,
+    sentWall: SAMPLE_START_MS + Math.round(o.sentAt),
+    status: o.status,
+    rateLimit: {
+      limit: header(limit),
+      remaining: header(o.remaining ?? null),
+      reset: header(limit === null ? null : RESET_S),
+      retryAfter: header(o.retryAfter ?? null),
+    },
+    date: new Date(SAMPLE_START_MS + Math.round(o.sentAt)).toUTCString(),
+    edgeNode: null,
+    contentType: 'application/json',
+    bodyBytes: o.status === 429 ? 112 : 48,
+    bodyExcerpt: o.status === 429 ? '{"status":"error","code":"RATE_LIMIT_EXCEEDED","message":"Rate limit exceeded","retry_after_seconds":41}' : '{}',
+    body: null,
+    error: o.status === null ? { code: 'TIMEOUT', message: 'no response headers within 5000 ms' } : null,
+  };
+}
+
+/** The observations of the sample run; ids are the ones the sample's evidence cites. */
+export function sampleObservations(): Observation[] {
+  const rnd = noise(7);
+  const out: Observation[] = [];
+  let id = 1;
+  // 1–61: QUOTA-READ [starter] sequential, from 2 s: the 60th is already a 429 (one early).
+  for (let n = 1; n <= 61; n += 1) {
+    const rejected = n >= 60;
+    out.push(
+      observation({
+        id: id++, check: 'QUOTA-READ', phase: 'sequential', sentAt: 2000 + n * 9, latencyMs: 1.5 + rnd() * 2,
+        status: rejected ? 429 : 200, limit: 60, remaining: rejected ? 0 : 60 - n, retryAfter: rejected ? 58 : null,
+      }),
+    );
+  }
+  // 62–91: auth and scope probes on every tier, 401s and 403s.
+  for (const tier of ['starter', 'professional', 'enterprise'] as const) {
+    for (let i = 0; i < 10; i += 1) {
+      out.push(
+        observation({
+          id: id++, check: i < 6 ? 'AUTH-MALFORMED' : 'SCOPE-ENFORCED', tier, org: `${tier}-a`, edge: `edge-${i % 3}`,
+          sentAt: 400 + i * 20 + (tier === 'starter' ? 0 : tier === 'professional' ? 300 : 600), latencyMs: 0.8 + rnd(),
+          status: i < 6 ? 401 : 403,
+        }),
+      );
+    }
+  }
+  // 92–391: QUOTA-READ [professional] sequential, from 70 s: exact.
+  for (let n = 1; n <= 300; n += 1) {
+    out.push(
+      observation({
+        id: id++, check: 'QUOTA-READ', phase: 'sequential', tier: 'professional', org: 'professional-a', sentAt: 70_000 + n * 6,
+        latencyMs: 1.2 + rnd() * 3, status: 200, limit: 300, remaining: 300 - n,
+      }),
+    );
+  }
+  out.push(
+    observation({
+      id: id++, check: 'QUOTA-READ', phase: 'sequential', tier: 'professional', org: 'professional-a', sentAt: 71_810,
+      latencyMs: 1.4, status: 429, limit: 300, remaining: 0, retryAfter: 49,
+    }),
+  );
+  // 393–452: revocation probes on three edges, one timing out.
+  for (let i = 0; i < 60; i += 1) {
+    out.push(
+      observation({
+        id: id++, check: 'REVOKE-LATENCY', phase: 'probe', org: 'starter-revocation', edge: `edge-${i % 3}`, path: '/recruiter/bootstrap',
+        method: 'HEAD', sentAt: 120_000 + i * 50, latencyMs: 0.6 + rnd() * 4, status: i === 37 ? null : i < 24 ? 200 : 401, limit: i < 24 ? 60 : null,
+        remaining: i < 24 ? 40 : null,
+      }),
+    );
+  }
+  return out;
+}
+
+export async function writeSampleObservations(dir: string): Promise<string> {
+  const file = join(dir, 'observations.ndjson');
+  await writeFile(file, sampleObservations().map((o) => JSON.stringify(o)).join('\n') + '\n');
+  return file;
+}
+
+function quotaSeries(limit: number, first429: number, sent: number) {
+  return Array.from({ length: sent }, (_, i) => {
+    const n = i + 1;
+    const rejected = n >= first429;
+    return { n, status: rejected ? 429 : 200, remaining: rejected ? 0 : limit - n, limit };
+  });
+}
+
+function revocationTrials() {
+  const rnd = noise(42);
+  const trials: { trial: number; edge: string; lowerMs: number; upperMs: number }[] = [];
+  for (let trial = 1; trial <= 20; trial += 1) {
+    ['edge-0', 'edge-1', 'edge-2'].forEach((edge, e) => {
+      const lower = 280 + e * 40 + rnd() * 260;
+      trials.push({ trial, edge, lowerMs: Math.round(lower), upperMs: Math.round(lower + 20 + rnd() * 30) });
+    });
+  }
+  return trials;
+}
+
+export interface SampleOptions {
+  /** A full key written into QUOTA-READ [starter]'s `actual` and a note: every output must redact it. */
+  readonly leakKey?: string;
+}
+
+/** The sample run's results (verdict: fail). */
+export function sampleResults(options: SampleOptions = {}): RunResults {
+  const checks: CheckResult[] = [];
+  let offset = 0;
+  const add = (id: CheckId, tier: TierName | null, finding: Finding, variant = '') => {
+    offset += 1500;
+    checks.push(checkResult(id, finding, { tier, org: tier ? `${tier}-a` : null, variant, startedWall: SAMPLE_START_MS + offset, durationMs: 120 + (offset % 900) }));
+  };
+  const pass = (expected: string, actual: string, evidence: number[] = []): Finding => ({ verdict: 'pass', expected, actual, evidence, notes: [] });
+  const tiers = ['starter', 'professional', 'enterprise'] as const;
+  const limits = { starter: 60, professional: 300, enterprise: 2500 } as const;
+
+  for (const tier of tiers) add('AUTH-MISSING', tier, pass('401 on every request without X-API-Key', '401 on 2 of 2 requests'));
+  for (const tier of tiers) add('AUTH-MALFORMED', tier, pass('401 on each of 4 malformed keys', '401 on 4 of 4 requests', [62, 63, 64, 65]));
+  add('AUTH-KEY-FORMAT', null, pass('every configured key is xh_live_ or xh_test_ + 32 alphanumerics', '9 of 9 keys match'));
+  for (const tier of tiers) add('SCOPE-ENFORCED', tier, pass('403 without the scope, admitted with it, on 7 endpoints', '7 of 7 endpoints enforce their scope', [68, 69, 70, 71]));
+  for (const tier of tiers) add('HDR-PRESENT', tier, pass('the three X-RateLimit headers on every response', `present on ${tier === 'starter' ? 131 : 310} of ${tier === 'starter' ? 131 : 310} responses`));
+  add('HDR-LIMIT', 'starter', pass('X-RateLimit-Limit 60 on reads', 'Limit 60 on 61 of 61 reads'));
+  add('HDR-LIMIT', 'professional', pass('X-RateLimit-Limit 300 on reads', 'Limit 300 on 301 of 301 reads'));
+  add('HDR-LIMIT', 'enterprise', {
+    verdict: 'inconclusive', expected: 'X-RateLimit-Limit at least 2500 on reads', actual: 'no response carried X-RateLimit-Limit on the enterprise org', evidence: [],
+    notes: ['Every enterprise read timed out before headers arrived; nothing to judge the Limit by.'],
+  });
+  add('HDR-REMAINING', 'professional', {
+    ...pass('Remaining 299, 298, … one less per admitted request (Limit 300), never negative, 0 on every 429', 'decremented by one on each of 300 admitted requests; 0 on the 429'),
+    data: { series: quotaSeries(300, 301, 301) },
+  });
+  add('HDR-RESET', 'starter', pass('Reset = epoch seconds in (Date, Date + 60 s], constant in a window', 'Reset 1772445660 on 61 of 61 responses, 58 s after Date'));
+  add('HDR-RESET', 'professional', {
+    verdict: 'inconclusive', expected: 'Reset constant within one window', actual: 'two Reset values (1772445720, 1772445780): the check straddled a window boundary',
+    evidence: [391, 392], notes: ['The window rolled over during the check: a later run, started at a fresh window, decides it.'],
+  });
+  const leak = options.leakKey ? `; the request used key ${options.leakKey}` : '';
+  add('QUOTA-READ', 'starter', {
+    verdict: 'fail',
+    expected: 'requests 1–60 admitted, 429 at request 61 (Limit 60)',
+    actual: `429 1 request early (at request 60, Limit 60)${leak}`,
+    evidence: [59, 60],
+    notes: options.leakKey ? [`org starter-a, key ${options.leakKey}`] : [],
+    data: { series: quotaSeries(60, 60, 61), limit: 60, first429: 60 },
+  }, 'sequential');
+  add('QUOTA-READ', 'starter', pass('requests 1–60 admitted in one burst, the rest 429', '60 admitted, 4 rejected with 429', []), 'burst');
+  add('QUOTA-READ', 'professional', {
+    ...pass('requests 1–300 admitted, 429 at request 301 (Limit 300)', 'requests 1–300 admitted, 429 at request 301', [391, 392]),
+    data: { series: quotaSeries(300, 301, 301), limit: 300, first429: 301 },
+  }, 'sequential');
+  add('QUOTA-READ', 'enterprise', {
+    verdict: 'inconclusive', expected: 'requests 1–2500 admitted, 429 at request 2501 (Limit at least 2500)',
+    actual: '2500 admitted; no consistent Limit to judge exactness against', evidence: [],
+    notes: ['the published figure is at least 2500; without one announced Limit only a shortfall can be judged'],
+  }, 'sequential');
+  add('QUOTA-INGEST', 'starter', {
+    ...pass('resumes 1–10 admitted, 429 at resume 11 (Limit 10)', 'resumes 1–10 admitted, 429 at resume 11'),
+    data: { series: quotaSeries(10, 11, 12), limit: 10, first429: 11 },
+  });
+  for (const tier of tiers) add('CONCURRENCY-CAP', tier, pass(`${limits[tier] === 60 ? 5 : limits[tier] === 300 ? 25 : 100} in flight admitted, one more rejected (429)`, 'as expected'));
+  add('ERR-429-BODY', 'starter', pass('status "error", code "RATE_LIMIT_EXCEEDED", integer retry_after_seconds', '2 of 2 429 bodies conform', [60, 61]));
+  add('RETRY-AFTER', 'starter', pass('Retry-After = retry_after_seconds, agrees with Reset, waiting it out succeeds', 'Retry-After 58 = body 58; admitted 58.2 s later'));
+  add('REVOKE-LATENCY', 'starter', {
+    verdict: 'pass',
+    expected: 'every edge rejects the revoked key within 3 s of the revoke call',
+    actual: 'worst upper bound 651 ms (edge-2) over 20 trials on 3 edges',
+    evidence: [416, 417, 418],
+    notes: ['probe 429 (edge-1) was an unusable probe, not a rejection'],
+    data: { trials: revocationTrials(), slaMs: 3000 },
+  });
+  checks.push(skipped('ROTATION', 'no key hook configured: a new key cannot be provisioned', { tier: 'starter', org: 'starter-a', startedWall: SAMPLE_START_MS }));
+  checks.push(skipped('LOAD-THRESHOLDS', 'the enterprise scenario has no sustained load', { tier: 'enterprise', org: 'enterprise-a', startedWall: SAMPLE_START_MS }));
+
+  const verdicts = checks.map((c) => c.verdict);
+  return {
+    schema: RESULTS_SCHEMA,
+    runId: '20260302-100000-5a1e',
+    tool: { name: 'tiergate', version: '0.1.0', revision: '1bf69af0c0ffee00' },
+    contract: { name: recruitingApi.name, version: recruitingApi.version },
+    target: { kind: 'embedded', edges: [...SAMPLE_EDGES], faults: [] },
+    startedAt: new Date(SAMPLE_START_MS).toISOString(),
+    finishedAt: new Date(SAMPLE_START_MS + 185_000).toISOString(),
+    durationMs: 185_000,
+    windowSeconds: 60,
+    tiers: [...tiers],
+    clock: { offsetMs: -12.4, uncertaintyMs: 0.9, samples: 452 },
+    windows: { needed: 2, used: 3 },
+    interrupted: false,
+    verdict: overallVerdict(verdicts),
+    counts: countVerdicts(verdicts),
+    checks,
+    assumptions: recruitingApi.assumptions,
+    methodology: METHODOLOGY,
+    observations: { file: 'observations.ndjson', count: sampleObservations().length },
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * Test helpers for the reference target: start one on loopback (port 0) and close it after the
+ * test or file, provision orgs and keys through the admin API, send requests, and keep a quota
+ * test inside one server window (checked with the server's own Reset header).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { SCOPE_NAMES, type ScopeName, type TierName } from '../../src/contract/types.ts';
+import { AdminClient, type AdminOrgLimits } from '../../src/target/admin-client.ts';
+import type { TargetOptions } from '../../src/target/options.ts';
+import { startTarget, type RunningTarget } from '../../src/target/server.ts';
+
+export { sleep };
+
+export interface TestTarget {
+  readonly target: RunningTarget;
+  readonly admin: AdminClient;
+  /** Base URL of edge `i` (default 0). */
+  edge(i?: number): string;
+  readonly windowMs: number;
+}
+
+function wrap(target: RunningTarget): TestTarget {
+  return {
+    target,
+    admin: new AdminClient(target.adminUrl),
+    edge: (i = 0) => target.edges[i]!,
+    windowMs: target.options.windowMs,
+  };
+}
+
+/** A target for the current test only, closed when it finishes. */
+export async function startTestTarget(options: TargetOptions = {}): Promise<TestTarget> {
+  const target = await startTarget({ edges: 1, windowMs: 2000, parseMs: 0, ...options });
+  onTestFinished(() => target.close());
+  return wrap(target);
+}
+
+/** A target shared by the tests of a file: started before them, closed after. */
+export function useTarget(options: TargetOptions = {}): () => TestTarget {
+  let current: TestTarget | null = null;
+  beforeAll(async () => {
+    current = wrap(await startTarget({ edges: 1, windowMs: 2000, parseMs: 0, ...options }));
+  });
+  afterAll(async () => {
+    await current?.target.close();
+  });
+  return () => {
+    if (!current) throw new Error('the target is not started yet');
+    return current;
+  };
+}
+
+export interface OrgKey {
+  readonly orgId: string;
+  readonly keyId: string;
+  readonly key: string;
+}
+
+/** A fresh organization with one key (every scope unless told otherwise). */
+export async function orgWithKey(
+  admin: AdminClient,
+  tier: TierName = 'starter',
+  scopes: readonly ScopeName[] = SCOPE_NAMES,
+  limits?: Partial<AdminOrgLimits>,
+): Promise<OrgKey> {
+  const org = await admin.createOrg(tier, `test-${tier}`, limits);
+  const created = await admin.createKey(org.id, scopes, 'test');
+  return { orgId: org.id, keyId: created.id, key: created.key };
+}
+
+/** Another key of an existing organization. */
+export async function keyOf(admin: AdminClient, orgId: string, scopes: readonly ScopeName[] = SCOPE_NAMES): Promise<OrgKey> {
+  const created = await admin.createKey(orgId, scopes, 'test');
+  return { orgId, keyId: created.id, key: created.key };
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+  /** Parsed JSON body (null when empty or not JSON). */
+  readonly json: any;
+  /** X-RateLimit-* as numbers (NaN when absent). */
+  readonly limit: number;
+  readonly remaining: number;
+  readonly reset: number;
+  /** Client clock when the request was sent and when the answer was complete. */
+  readonly sentAt: number;
+  readonly receivedAt: number;
+}
+
+export interface CallOptions {
+  readonly method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  readonly key?: string | null;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer;
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+export async function call(base: string, path: string, options: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers['x-api-key'] = options.key;
+  const sentAt = Date.now();
+  const res = await request(`${base}${path}`, { method: options.method ?? 'GET', headers, body: options.body ?? null });
+  const text = await res.body.text();
+  const receivedAt = Date.now();
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    const v = headerText(value);
+    if (v !== undefined) flat[name] = v;
+  }
+  let json: unknown = null;
+  try {
+    json = text === '' ? null : JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  const num = (name: string) => (flat[name] === undefined ? NaN : Number(flat[name]));
+  return {
+    status: res.statusCode,
+    headers: flat,
+    text,
+    json,
+    limit: num('x-ratelimit-limit'),
+    remaining: num('x-ratelimit-remaining'),
+    reset: num('x-ratelimit-reset'),
+    sentAt,
+    receivedAt,
+  };
+}
+
+/** Sleep until just after the next window boundary (the in-process server shares this clock). */
+export async function untilNextWindow(windowMs: number, marginMs = 15): Promise<void> {
+  const now = Date.now();
+  await sleep(Math.ceil(now / windowMs) * windowMs - now + marginMs);
+}
+
+/** Whether every answer carrying a Reset shows the same one: all were counted in one window. */
+export function sameWindow(answers: readonly Answer[]): boolean {
+  const resets = new Set(answers.map((a) => a.reset).filter((r) => !Number.isNaN(r)));
+  return resets.size <= 1;
+}
+
+/**
+ * Run `attempt` (which must provision its own fresh org) inside one server window: start right
+ * after a boundary unless most of the current window is left, and if the server's Reset shows the
+ * answers straddled a boundary, run it once more from the next boundary.
+ */
+export async function inOneWindow<T extends { readonly answers: readonly Answer[] }>(
+  windowMs: number,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < windowMs * 0.7) await untilNextWindow(windowMs);
+  const first = await attempt();
+  if (sameWindow(first.answers)) return first;
+  await untilNextWindow(windowMs);
+  const second = await attempt();
+  if (!sameWindow(second.answers)) throw new Error('answers straddled a window boundary twice');
+  return second;
+}
+
+/** `n` sequential requests (bounded by `n`). */
+export async function sequential(n: number, send: (i: number) => Promise<Answer>): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (let i = 0; i < n; i++) answers.push(await send(i));
+  return answers;
+}
+
+export const statuses = (answers: readonly Answer[]) => answers.map((a) => a.status);
+export const count = (answers: readonly Answer[], status: number) => answers.filter((a) => a.status === status).length;
+
+/** A multipart/form-data body with file parts, built by hand so tests control every byte. */
+export function multipart(files: readonly { field: string; name: string; type: string; content: Buffer }[]): {
+  body: Buffer;
+  contentType: string;
+} {
+  const boundary = `----tiergate-test-${files.length}-boundary`;
+  const parts = files.flatMap((f) => [
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`),
+    f.content,
+    Buffer.from('\r\n'),
+  ]);
+  return { body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Poll (bounded) until an answer shows `remaining`; every answer is appended to `seen`. */
+export async function untilRemaining(
+  base: string,
+  path: string,
+  options: CallOptions,
+  remaining: number,
+  seen: Answer[] = [],
+): Promise<boolean> {
+  for (let i = 0; i < 200; i++) {
+    const a = await call(base, path, options);
+    seen.push(a);
+    if (a.remaining === remaining) return true;
+    await sleep(5);
+  }
+  return false;
+}
+
+export interface Tracked {
+  readonly answer: Promise<Answer>;
+  /** Whether the answer has arrived. */
+  readonly done: () => boolean;
+}
+
+/** A request whose completion can be checked without awaiting it. */
+export function track(pending: Promise<Answer>): Tracked {
+  let done = false;
+  const answer = pending.then((a) => {
+    done = true;
+    return a;
+  });
+  return { answer, done: () => done };
+}

@@ -1,0 +1,61 @@
+/**
+ * A SuiteContext over a reference target started for one test: an HttpProber on its edges, orgs
+ * provisioned through the admin API, and `provisionOrgs` for fleet phases (or null to test the skip).
+ */
+import { onTestFinished } from 'vitest';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import type { TierName } from '../../src/contract/types.ts';
+import { HttpProber } from '../../src/drivers/http-prober.ts';
+import { systemClock } from '../../src/io.ts';
+import { ObservationRecorder } from '../../src/observe/recorder.ts';
+import type { OrgHandle, SuiteContext } from '../../src/suite/context.ts';
+import { provisionOrg } from '../../src/suite/provision.ts';
+import { AdminClient } from '../../src/target/admin-client.ts';
+import type { TargetOptions } from '../../src/target/options.ts';
+import { startTarget } from '../../src/target/server.ts';
+import { captureIo } from '../helpers/capture-io.ts';
+
+export interface LoadTestContext {
+  readonly context: SuiteContext;
+  readonly org: OrgHandle;
+  readonly edges: readonly string[];
+}
+
+export async function loadTestContext(tier: TierName, target: TargetOptions, { fleet = true } = {}): Promise<LoadTestContext> {
+  const running = await startTarget({ edges: 2, parseMs: 0, ...target });
+  const admin = new AdminClient(running.adminUrl);
+  const { io } = captureIo();
+  const prober = new HttpProber({
+    edges: running.edges.map((url, i) => ({ label: `edge-${i}`, url })),
+    contract: recruitingApi,
+    clock: systemClock,
+    epoch: systemClock.monotonic(),
+    recorder: new ObservationRecorder(null),
+    timeoutMs: 5000,
+    connectionsPerEdge: 4,
+    signal: io.signal,
+  });
+  onTestFinished(async () => {
+    await prober.close();
+    await running.close();
+  });
+  let fleetCount = 0;
+  const org = await provisionOrg(admin, tier, `${tier}-a`);
+  const context: SuiteContext = {
+    contract: recruitingApi,
+    prober,
+    io,
+    orgs: [org],
+    keyHook: null,
+    provisionOrgs: fleet
+      ? (fleetTier, count, limits) =>
+          Promise.all(Array.from({ length: count }, () => provisionOrg(admin, fleetTier, `${fleetTier}-fleet-${++fleetCount}`, limits)))
+      : null,
+    windowMs: running.options.windowMs,
+    clockOffsetMs: () => 0,
+    emit: () => {},
+    signal: io.signal,
+    reportDir: null,
+  };
+  return { context, org, edges: running.edges };
+}

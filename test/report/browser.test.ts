@@ -1,0 +1,144 @@
+/**
+ * Opens a generated report in headless Chromium (Debian's /usr/bin/chromium, driven by
+ * playwright-core; never `playwright install`): no console errors, no request but the file itself,
+ * the matrix and every chart drawn with data, a failing check's detail reachable from the matrix.
+ * Saves reports/screenshots/report.png and failing-detail.png for a person to look at.
+ * Without Chromium: fails in CI (CI=true), skips with the reason elsewhere.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseQuotaData } from '../../src/report/charts/quota.ts';
+import { writeSampleRun, type SampleRun } from './fixtures.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SCREENSHOTS = new URL('../../reports/screenshots/', import.meta.url);
+const available = existsSync(CHROMIUM);
+// Scripts run in the page (as text: this project type-checks without the DOM library).
+const OPEN_ALL = "document.querySelectorAll('details').forEach((d) => { d.open = true; })";
+const CLOSE_ALL = "document.querySelectorAll('details').forEach((d) => { d.open = false; })";
+const missing = `${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium), as .ci/run does`;
+
+describe('the HTML report in a browser', () => {
+  let run: SampleRun;
+  let browser: Browser | null = null;
+  let page: Page;
+  let fileUrl: string;
+  const consoleErrors: string[] = [];
+  const requests: string[] = [];
+  const blocked: string[] = [];
+
+  beforeAll(async () => {
+    if (!available) return;
+    run = await writeSampleRun();
+    fileUrl = pathToFileURL(run.files.html).href;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+    page.on('request', (request) => requests.push(request.url()));
+    // Every request is routed: the report file itself may load, anything else is refused and recorded.
+    await context.route('**/*', async (route) => {
+      const url = route.request().url();
+      if (url === fileUrl) return route.continue();
+      blocked.push(url);
+      return route.abort('blockedbyclient');
+    });
+    await page.goto(fileUrl, { waitUntil: 'load' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await run?.cleanup();
+  });
+
+  it('has Chromium to run with', (context) => {
+    if (available) return;
+    if (process.env.CI === 'true') expect.fail(missing);
+    context.skip(missing);
+  });
+
+  it.runIf(available)('loads with no console error and no request but the file itself', async () => {
+    await page.waitForLoadState('networkidle');
+    expect(consoleErrors).toEqual([]);
+    expect(blocked).toEqual([]);
+    expect(requests).toEqual([fileUrl]);
+    requests.length = 0;
+  });
+
+  it.runIf(available)('shows the gate verdict and the requirement matrix: every check × tier', async () => {
+    await expect(page.locator('.run-header .badge-big').textContent()).resolves.toContain('fail');
+    const ids = [...new Set(run.results.checks.map((c) => c.id))];
+    const rows = page.locator('table.matrix tbody tr');
+    expect(await rows.count()).toBe(ids.length);
+    expect(await page.locator('table.matrix thead th.tier').allTextContents()).toEqual(['starter', 'professional', 'enterprise', 'all']);
+    expect(await page.locator('table.matrix a.cell-link').count()).toBe(
+      new Set(run.results.checks.map((c) => `${c.id} ${c.tier ?? 'all'}`)).size,
+    );
+    expect(await page.locator('table.matrix a.cell-link.v-fail').count()).toBe(1);
+  });
+
+  it.runIf(available)('draws every chart, with data', async () => {
+    const count = (selector: string) => page.locator(selector).count();
+    expect(await count('svg.chart')).toBe(8);
+    expect(await count('svg.timeline-chart rect[data-status]')).toBeGreaterThan(3);
+    expect(await count('svg.latency-chart g.latency-row')).toBe(4);
+    const points = run.results.checks.reduce((n, c) => n + (parseQuotaData(c.data)?.series.length ?? 0), 0);
+    expect(points).toBe(61 + 301 + 12 + 301);
+    expect(await count('svg.quota-chart [data-n]')).toBe(points);
+    expect(await count('svg.revocation-trials-chart [data-trial]')).toBe(60);
+    expect(await count('svg.revocation-cdf-chart path[data-edge]')).toBe(3);
+    // Every chart has a visible size once its details are open.
+    await page.evaluate(OPEN_ALL);
+    const boxes: { width: number; height: number }[] = await page.locator('svg.chart').evaluateAll((svgs) => svgs.map((s) => s.getBoundingClientRect().toJSON()));
+    for (const box of boxes) {
+      expect(box.width).toBeGreaterThan(300);
+      expect(box.height).toBeGreaterThan(100);
+    }
+  });
+
+  it.runIf(available)('opens a failing check from its matrix cell, and saves screenshots', async () => {
+    await page.reload({ waitUntil: 'load' });
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: new URL('report.png', SCREENSHOTS).pathname, fullPage: true });
+    // A reader who collapsed everything, then clicks the red cell.
+    await page.evaluate(CLOSE_ALL);
+
+    const cell = page.locator('table.matrix a.cell-link.v-fail');
+    const anchor = (await cell.getAttribute('href'))!.slice(1);
+    expect(anchor).toBe('r-QUOTA-READ-starter-sequential');
+    const detail = page.locator(`[id="${anchor}"]`);
+    expect(await detail.isVisible()).toBe(false); // collapsed above
+    await cell.click();
+    await expect.poll(() => detail.evaluate((el) => el.closest('details')?.hasAttribute('open') === true)).toBe(true);
+    expect(await detail.isVisible()).toBe(true);
+    const top = await detail.evaluate((el) => el.getBoundingClientRect().top);
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(900);
+    const text = await detail.textContent();
+    expect(text).toContain('429 1 request early (at request 60, Limit 60)');
+    expect(await detail.locator('svg.quota-chart').count()).toBe(1);
+    expect(await detail.locator('table.evidence tbody tr').count()).toBe(2);
+    await page.evaluate("document.querySelectorAll('.flash').forEach((el) => el.classList.remove('flash'))");
+    await detail.screenshot({ path: new URL('failing-detail.png', SCREENSHOTS).pathname });
+    // Reloading and clicking fetched nothing either.
+    expect(requests.every((url) => url === fileUrl)).toBe(true);
+    expect(blocked).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,151 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.ts';
+import { emptyDigest } from '../../src/report/observation-digest.ts';
+import { pointLatest, renderFromResultsFile, renderHtml, writeReports } from '../../src/report/render.ts';
+import { resultsSchema } from '../../src/results/schema.ts';
+import { sampleResults } from '../helpers/sample-results.ts';
+import { LEAKED_KEY, LEAKED_KEY_REDACTED, writeSampleRun, type SampleRun } from './fixtures.ts';
+
+/** Every attribute that makes a browser fetch something, with its value. */
+const FETCHING_ATTRIBUTE = /\s(src|href|srcset|action|formaction|poster|data|xlink:href|background|ping)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/gi;
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    // stat() follows the latest -> <run-id> symlink, so latest/ is searched too.
+    if ((await stat(path)).isDirectory()) out.push(...(await filesUnder(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+describe('writeReports', () => {
+  let run: SampleRun | null = null;
+  afterEach(async () => {
+    await run?.cleanup();
+    run = null;
+  });
+
+  it('writes results.json (valid, pretty), junit.xml and index.html into the run directory', async () => {
+    run = await writeSampleRun();
+    expect((await readdir(run.runDir)).sort()).toEqual(['index.html', 'junit.xml', 'observations.ndjson', 'results.json']);
+    const text = await readFile(run.files.results, 'utf8');
+    expect(text.startsWith('{\n  "schema": "tiergate/results@1",')).toBe(true);
+    const parsed = resultsSchema.safeParse(JSON.parse(text));
+    expect(parsed.success).toBe(true);
+    expect(parsed.data?.checks).toHaveLength(run.results.checks.length);
+    expect(parsed.data?.counts).toEqual(run.results.counts);
+  });
+
+  it('refuses results that do not match the schema (a tiergate bug), writing nothing', async () => {
+    run = await writeSampleRun();
+    const broken = { ...sampleResults(), verdict: 'skipped' } as unknown as Parameters<typeof renderHtml>[0];
+    const dir = join(run.root, 'broken');
+    await expect(writeReports(broken, dir)).rejects.toThrow(/verdict/);
+    await expect(stat(dir)).rejects.toThrow();
+  });
+
+  it('makes one self-contained HTML file: no URL is ever fetched', async () => {
+    run = await writeSampleRun();
+    const html = await readFile(run.files.html, 'utf8');
+    const fetched = [...html.matchAll(FETCHING_ATTRIBUTE)].map((m) => m[3] ?? m[4] ?? m[5] ?? '');
+    expect(fetched.length).toBeGreaterThan(0);
+    for (const value of fetched) expect(value.startsWith('#') || value.startsWith('data:'), value).toBe(true);
+    expect(html).not.toMatch(/url\(/i);
+    expect(html).not.toMatch(/@import|@font-face/i);
+    expect(html).not.toMatch(/<(img|iframe|object|embed|video|audio|source|base)\b/i);
+    expect(html).not.toMatch(/<script[^>]*\ssrc/i);
+    expect(html).not.toMatch(/<link(?![^>]*href="data:)[^>]*>/i);
+    // The Content-Security-Policy blocks any load that might slip in later.
+    expect(html).toContain(`content="default-src 'none';`);
+  });
+
+  it('shows the matrix (every check × tier) and every chart, drawn from data', async () => {
+    run = await writeSampleRun();
+    const html = await readFile(run.files.html, 'utf8');
+    const ids = [...new Set(run.results.checks.map((c) => c.id))];
+    const columns = 4; // three tiers and 'all' (AUTH-KEY-FORMAT is not per tier)
+    expect(html.match(/<td class="cell">/g)).toHaveLength(ids.length * columns);
+    expect(html).toMatch(/<a class="cell-link v-fail" href="#r-QUOTA-READ-starter-sequential"/);
+    // QUOTA-READ starter and professional, QUOTA-INGEST, and HDR-REMAINING's bare series.
+    expect(html.match(/class="chart quota-chart"/g)).toHaveLength(4);
+    expect(html.match(/class="chart revocation-trials-chart"/g)).toHaveLength(1);
+    expect(html.match(/class="chart revocation-cdf-chart"/g)).toHaveLength(1);
+    expect(html.match(/class="chart timeline-chart"/g)).toHaveLength(1);
+    expect(html.match(/class="chart latency-chart"/g)).toHaveLength(1);
+    expect(html.match(/data-trial="/g)).toHaveLength(60);
+    expect(html).toContain('first 429: #60 (early)');
+    // Evidence rows come from observations.ndjson.
+    expect(html).toMatch(/<tr class="s-rate-limited"><td class="num">60<\/td>/);
+    expect(html).not.toContain('observations.ndjson was not available');
+  });
+
+  it('renders without observations.ndjson, saying what is missing', async () => {
+    run = await writeSampleRun({ observations: false });
+    const html = await readFile(run.files.html, 'utf8');
+    expect(html).toContain('observations.ndjson was not available');
+    expect(html).toContain('class="chart quota-chart"');
+    expect(html).not.toContain('class="chart timeline-chart"');
+  });
+
+  it('redacts a full key in a result from every file it writes, and from latest/', async () => {
+    run = await writeSampleRun();
+    const outDir = join(run.root, 'reports');
+    await pointLatest(outDir, run.runDir);
+    const files = await filesUnder(outDir);
+    expect(files.length).toBeGreaterThanOrEqual(8);
+    for (const file of files) {
+      const text = await readFile(file, 'utf8');
+      expect(text.includes(LEAKED_KEY), `${file} holds the full key`).toBe(false);
+    }
+    for (const file of [run.files.results, run.files.junit, run.files.html]) {
+      expect(await readFile(file, 'utf8'), file).toContain(LEAKED_KEY_REDACTED);
+    }
+  });
+
+  it('escapes every value from the results: markup in a result stays text', () => {
+    const results = sampleResults();
+    const hostile = { ...results, checks: results.checks.map((c, i) => (i === 0 ? { ...c, actual: '<script>alert(1)</script>', notes: ['<img src=x onerror=alert(2)>'] } : c)) };
+    const html = renderHtml(hostile, emptyDigest(1000));
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('&lt;img src&#x3D;x onerror&#x3D;alert(2)&gt;');
+    expect(html).not.toMatch(/<img/);
+    expect(html.match(/<script>/g)).toHaveLength(1);
+  });
+});
+
+describe('renderFromResultsFile', () => {
+  let run: SampleRun | null = null;
+  afterEach(async () => {
+    await run?.cleanup();
+    run = null;
+  });
+
+  it('re-renders index.html and junit.xml beside the results, or into outDir', async () => {
+    run = await writeSampleRun();
+    const first = await readFile(run.files.html, 'utf8');
+    const beside = await renderFromResultsFile(run.files.results);
+    expect(beside.html).toBe(run.files.html);
+    expect(await readFile(beside.html, 'utf8')).toBe(first);
+
+    const outDir = join(run.root, 'elsewhere');
+    const moved = await renderFromResultsFile(run.files.results, { outDir });
+    expect((await readdir(outDir)).sort()).toEqual(['index.html', 'junit.xml']);
+    // Observations are still read from beside results.json: the evidence rows are there.
+    expect(await readFile(moved.html, 'utf8')).toBe(first);
+    expect(await readFile(moved.junit, 'utf8')).toBe(await readFile(run.files.junit, 'utf8'));
+  });
+
+  it('rejects a missing or invalid results file with UsageError TG_RESULTS_FILE', async () => {
+    run = await writeSampleRun({ observations: false });
+    for (const file of [join(run.root, 'nope.json'), run.files.junit]) {
+      const error = await renderFromResultsFile(file).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).code).toBe('TG_RESULTS_FILE');
+      expect((error as UsageError).message).toContain(file);
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.ts';
+import { loadResults } from '../../src/results/load.ts';
+import { resultsJsonSchemaText, resultsSchema } from '../../src/results/schema.ts';
+import { sampleResults } from '../helpers/sample-results.ts';
+import { writeSampleRun, type SampleRun } from './fixtures.ts';
+
+describe('results.json schema', () => {
+  it('the committed schemas/results.schema.json is the one the zod schema generates', async () => {
+    const committed = await readFile(new URL('../../schemas/results.schema.json', import.meta.url), 'utf8');
+    // If this fails: node --import tsx src/results/generate-schema.ts
+    expect(committed).toBe(resultsJsonSchemaText());
+  });
+
+  it('the sample run is valid results', () => {
+    expect(resultsSchema.safeParse(sampleResults()).success).toBe(true);
+  });
+});
+
+describe('loadResults', () => {
+  let run: SampleRun | null = null;
+  afterEach(async () => {
+    await run?.cleanup();
+    run = null;
+  });
+
+  const codeOf = async (file: string) => {
+    const error = await loadResults(file).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    const usage = error as UsageError;
+    expect(usage.message).toContain(file);
+    return usage.code;
+  };
+
+  it('reads back what writeReports wrote', async () => {
+    run = await writeSampleRun();
+    const loaded = await loadResults(run.files.results);
+    expect(loaded.runId).toBe(run.results.runId);
+    expect(loaded.checks).toHaveLength(run.results.checks.length);
+  });
+
+  it('names the file and the problem: missing, not JSON, invalid, another format', async () => {
+    run = await writeSampleRun({ observations: false });
+    expect(await codeOf(join(run.root, 'missing.json'))).toBe('TG_RESULTS_FILE');
+    expect(await codeOf(run.root)).toBe('TG_RESULTS_FILE');
+
+    const notJson = join(run.root, 'not-json.json');
+    await writeFile(notJson, '{"schema": "tiergate/results@1",');
+    expect(await codeOf(notJson)).toBe('TG_RESULTS_FILE');
+
+    const invalid = join(run.root, 'invalid.json');
+    const results = JSON.parse(await readFile(run.files.results, 'utf8')) as { checks: { verdict: string }[] };
+    results.checks[3]!.verdict = 'maybe';
+    await writeFile(invalid, JSON.stringify(results));
+    await expect(loadResults(invalid)).rejects.toThrow(/checks\[3\]\.verdict/);
+
+    const other = join(run.root, 'other.json');
+    await writeFile(other, JSON.stringify({ ...results, schema: 'tiergate/results@2' }));
+    await expect(loadResults(other)).rejects.toThrow(/tiergate\/results@2/);
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../src/suite/events.ts';
+import { terminalReporter } from '../../src/report/terminal.ts';
+import { sampleResults } from '../helpers/sample-results.ts';
+import { LEAKED_KEY, LEAKED_KEY_REDACTED } from './fixtures.ts';
+import { memoryIo, type MemoryIo } from './memory-io.ts';
+
+const results = sampleResults({ leakKey: LEAKED_KEY });
+const byLabel = (id: string, tier: string, variant = '') => results.checks.find((c) => c.id === id && c.tier === tier && c.variant === variant)!;
+
+/** A short run: two tasks on starter-a, one result each, a warning, the end. */
+function play(io: MemoryIo, listener: (event: RunEvent) => void) {
+  listener({ type: 'run-start', runId: results.runId, tiers: ['starter'], tasks: 2, windowSeconds: 60, target: 'http://127.0.0.1:41001' });
+  listener({ type: 'task-start', task: 'access starter-a' });
+  io.advance(1200);
+  listener({ type: 'check-result', result: byLabel('AUTH-MISSING', 'starter') });
+  listener({ type: 'task-waiting', task: 'read-sequential starter-a', untilEpochS: Date.parse('2026-03-02T10:01:00Z') / 1000 });
+  io.advance(3000);
+  listener({ type: 'task-start', task: 'read-sequential starter-a' });
+  io.advance(800);
+  listener({ type: 'check-result', result: byLabel('QUOTA-READ', 'starter', 'sequential') });
+  listener({ type: 'warning', message: `task x stopped: key ${LEAKED_KEY} refused` });
+  listener({ type: 'run-end', results, reportDir: '/work/project/reports/20260302-100000-5a1e' });
+}
+
+describe('terminalReporter in CI (no TTY or CI=true)', () => {
+  it('prints one plain line per event, then the summary table, the gate and the report path', () => {
+    const io = memoryIo({ tty: true, env: { CI: 'true' } });
+    const reporter = terminalReporter(io);
+    play(io, reporter.listener);
+    reporter.finish();
+    const out = io.out();
+    expect(out).not.toMatch(/\u001b\[/); // no ANSI: plain lines for CI logs
+    const lines = out.split('\n');
+    expect(lines.slice(0, 6)).toEqual([
+      'tiergate run 20260302-100000-5a1e: 2 tasks on starter; quota window 60 s; target http://127.0.0.1:41001',
+      '[   0.0 s] running  access starter-a',
+      '[   1.2 s] ✓ pass         AUTH-MISSING [starter]',
+      '[   1.2 s] waiting  read-sequential starter-a: for the quota window at 10:01:00 UTC',
+      '[   4.2 s] running  read-sequential starter-a',
+      `[   5.0 s] ✗ fail         QUOTA-READ [starter] sequential: expected requests 1–60 admitted, 429 at request 61 (Limit 60); actual 429 1 request early (at request 60, Limit 60); the request used key ${LEAKED_KEY_REDACTED}`,
+    ]);
+    // The summary: check × tier, counts, what needs attention, the gate, the report.
+    expect(out).toMatch(/^check\s+starter\s+professional\s+enterprise\s+all$/m);
+    expect(out).toMatch(/^QUOTA-READ\s+✗ fail \+1\s+✓ pass\s+\? inconclusive\s+—$/m);
+    expect(out).toMatch(/^AUTH-KEY-FORMAT\s+—\s+—\s+—\s+✓ pass$/m);
+    expect(out).toContain(`${results.counts.pass} pass · 1 fail · 3 inconclusive · 2 skipped`);
+    expect(out).toContain('Needs attention');
+    expect(out).toContain('Gate: ✗ FAIL: the build must not ship');
+    expect(out).toContain('Report: reports/20260302-100000-5a1e/index.html');
+    expect(io.err()).toBe(`[   5.0 s] warning: task x stopped: key ${LEAKED_KEY_REDACTED} refused\n`);
+    expect(out + io.err()).not.toContain(LEAKED_KEY);
+  });
+
+  it('is plain when stdout is not a TTY even without CI', () => {
+    const io = memoryIo({ tty: false });
+    const reporter = terminalReporter(io);
+    play(io, reporter.listener);
+    expect(io.out()).toContain('[   4.2 s] running  read-sequential starter-a');
+    expect(io.out()).not.toMatch(/\u001b\[/);
+  });
+});
+
+describe('terminalReporter on a TTY', () => {
+  it('redraws a live block of tasks and verdict counts, keeps failures above it, ends with the summary', () => {
+    const io = memoryIo({ tty: true });
+    const reporter = terminalReporter(io);
+    const { listener } = reporter;
+    listener({ type: 'run-start', runId: results.runId, tiers: ['starter'], tasks: 2, windowSeconds: 60, target: 'http://127.0.0.1:41001' });
+    listener({ type: 'task-start', task: 'access starter-a' });
+    listener({ type: 'task-waiting', task: 'read-sequential starter-b', untilEpochS: null });
+    const frame = io.out();
+    expect(frame).toContain('▶ running');
+    expect(frame).toContain('access starter-a');
+    expect(frame).toContain('◷ waiting');
+    expect(frame).toMatch(/read-sequential starter-b\s+.*for a fresh quota window/);
+    expect(frame).toContain('tasks 0 of 2 done');
+
+    listener({ type: 'check-result', result: byLabel('AUTH-MISSING', 'starter') });
+    expect(io.out().slice(frame.length)).toContain('tasks 1 of 2 done');
+    listener({ type: 'check-result', result: byLabel('QUOTA-READ', 'starter', 'sequential') });
+    listener({ type: 'run-end', results, reportDir: '/elsewhere/reports/run' });
+    reporter.finish();
+    reporter.finish();
+    const out = io.out();
+    expect(out).toMatch(/\u001b\[/); // log-update's erase sequences and colour
+    const text = out.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(text).toContain('QUOTA-READ [starter] sequential: expected');
+    expect(text).toContain('Report: /elsewhere/reports/run/index.html');
+    expect(out).not.toContain(LEAKED_KEY);
+  });
+
+  it('leaves the last frame in place when the run stops without run-end', () => {
+    const io = memoryIo({ tty: true });
+    const reporter = terminalReporter(io);
+    reporter.listener({ type: 'task-start', task: 'access starter-a' });
+    const before = io.out().length;
+    reporter.finish();
+    reporter.listener({ type: 'task-start', task: 'ignored after finish' });
+    expect(io.out()).not.toContain('ignored after finish');
+    expect(io.out().length).toBeGreaterThanOrEqual(before);
+  });
+});

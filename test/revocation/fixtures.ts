@@ -1,0 +1,94 @@
+/**
+ * Recorded probe data for the pure verdicts: trials written as per-edge timelines, offsets in ms
+ * from the revoke call (which starts at monotonic 1000). Every answered probe takes 1 ms.
+ */
+import type { RevocationEvidence } from '../../src/checks/revocation-evidence.ts';
+import type { ProbePhase, ProbeRecord, ProbeStop, RevocationProbeRun } from '../../src/revocation/records.ts';
+
+export const REVOKE_AT = 1000;
+export const RTT = 1;
+export const EDGES = ['edge-0', 'edge-1', 'edge-2'] as const;
+
+/** [offset from the revoke call, status (null: no response)]. */
+export type Timeline = readonly (readonly [number, number | null])[];
+
+export interface RunSpec {
+  readonly trial?: number;
+  readonly probes: Readonly<Record<string, Timeline>>;
+  readonly finals?: Readonly<Record<string, number | null>>;
+  readonly successorBefore?: Readonly<Record<string, number | null>>;
+  readonly successorAfter?: Readonly<Record<string, number | null>>;
+  readonly successor?: boolean;
+  readonly stoppedBy?: ProbeStop;
+  readonly revokeError?: string | null;
+  readonly revokeCallMs?: number | null;
+  readonly revoked?: boolean;
+}
+
+let nextId = 1;
+
+function record(edge: string, phase: ProbePhase, offset: number, status: number | null): ProbeRecord {
+  const sentAt = REVOKE_AT + offset;
+  return {
+    id: nextId++,
+    edge,
+    phase,
+    sentAt,
+    headersAt: status === null ? null : sentAt + RTT,
+    status,
+    error: status === null ? 'TIMEOUT' : null,
+    edgeNode: edge,
+  };
+}
+
+/** A clean timeline: admitted every 10 ms from -30 until `rejectAt`, then rejected until `until`. */
+export function clean(rejectAt: number, until = rejectAt + 500, step = 10): Timeline {
+  const out: [number, number | null][] = [];
+  for (let t = -30; t <= until; t += step) out.push([t, t < rejectAt ? 200 : 401]);
+  return out;
+}
+
+export function run(spec: RunSpec): RevocationProbeRun {
+  const edges = Object.keys(spec.probes);
+  const revoked = spec.revoked ?? true;
+  const stoppedBy = spec.stoppedBy ?? 'settled';
+  const probes: ProbeRecord[] = [];
+  const last = Math.max(0, ...Object.values(spec.probes).flatMap((t) => t.map(([o]) => o)));
+  for (const edge of edges) {
+    probes.push(record(edge, 'confirm', -100, 200));
+    if (spec.successor !== false) probes.push(record(edge, 'successor-before', -90, spec.successorBefore?.[edge] ?? 200));
+  }
+  for (const edge of edges) for (const [offset, status] of spec.probes[edge]!) probes.push(record(edge, 'probe', offset, status));
+  const finished = stoppedBy === 'settled' || stoppedBy === 'max-time';
+  if (finished) {
+    for (const edge of edges) probes.push(record(edge, 'final', last + 20, spec.finals?.[edge] ?? 401));
+    if (spec.successor !== false) for (const edge of edges) probes.push(record(edge, 'successor-after', last + 30, spec.successorAfter?.[edge] ?? 200));
+  }
+  return {
+    trial: spec.trial ?? 1,
+    edges,
+    key: 'xh_test_…AAAA',
+    successorKey: spec.successor === false ? null : 'xh_test_…BBBB',
+    successorError: spec.successor === false ? 'the provision command exited with status 1: quota of keys reached' : null,
+    intervalMs: 10,
+    settleMs: 500,
+    maxMs: 8500,
+    revokeStartedAt: revoked ? REVOKE_AT : null,
+    revokeStartedWall: revoked ? 1_700_000_000_000 : null,
+    revokeReturnedAt: revoked && spec.revokeCallMs !== null ? REVOKE_AT + (spec.revokeCallMs ?? 3) : null,
+    revokeError: spec.revokeError ?? null,
+    stoppedBy,
+    skippedSlots: 0,
+    probes,
+    notes: [],
+  };
+}
+
+/** Every edge rejecting 300 ms after the revoke call. */
+export function cleanRun(trial = 1): RevocationProbeRun {
+  return run({ trial, probes: Object.fromEntries(EDGES.map((e) => [e, clean(300)])) });
+}
+
+export function evidence(runs: readonly RevocationProbeRun[], plannedTrials = runs.length, problems: readonly string[] = []): RevocationEvidence {
+  return { runs, plannedTrials, problems, slaMs: 3000, rejectStatus: 401 };
+}

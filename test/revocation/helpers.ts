@@ -1,0 +1,96 @@
+/**
+ * The reference target on loopback, one organization for revocation trials, and a SuiteContext
+ * around an HttpProber, as the suite would build them. Observations are kept in memory.
+ */
+import { PassThrough } from 'node:stream';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import { HttpProber } from '../../src/drivers/http-prober.ts';
+import { systemClock, type Io } from '../../src/io.ts';
+import type { Observation } from '../../src/observe/observation.ts';
+import { ObservationRecorder } from '../../src/observe/recorder.ts';
+import type { KeyHook, OrgHandle, SuiteContext } from '../../src/suite/context.ts';
+import { provisionOrg } from '../../src/suite/provision.ts';
+import { AdminClient, type AdminRevocation } from '../../src/target/admin-client.ts';
+import type { FaultName } from '../../src/target/faults.ts';
+import { startTarget, type RunningTarget } from '../../src/target/server.ts';
+
+export interface Harness {
+  readonly target: RunningTarget;
+  readonly admin: AdminClient;
+  readonly org: OrgHandle;
+  readonly observations: Observation[];
+  context(keyHook: KeyHook | null, reportDir?: string | null): SuiteContext;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: { faults?: FaultName[]; revocationDelayMs?: number; edges?: number } = {}): Promise<Harness> {
+  const target = await startTarget({
+    edges: options.edges ?? 3,
+    revocationDelayMs: options.revocationDelayMs ?? 300,
+    windowMs: 60_000,
+    faults: options.faults ?? [],
+  });
+  const admin = new AdminClient(target.adminUrl);
+  const org = await provisionOrg(admin, 'starter', 'starter-revocation');
+  const observations: Observation[] = [];
+  const recorder = new ObservationRecorder(null);
+  recorder.onObservation((o) => observations.push(o));
+  const controller = new AbortController();
+  const epoch = systemClock.monotonic();
+  const prober = new HttpProber({
+    edges: target.edges.map((url, i) => ({ label: `edge-${i}`, url })),
+    contract: recruitingApi,
+    clock: systemClock,
+    epoch,
+    recorder,
+    timeoutMs: 5000,
+    connectionsPerEdge: 2,
+    signal: controller.signal,
+  });
+  const io: Io = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    env: {},
+    cwd: process.cwd(),
+    clock: systemClock,
+    signal: controller.signal,
+  };
+  return {
+    target,
+    admin,
+    org,
+    observations,
+    context: (keyHook, reportDir = null) => ({
+      contract: recruitingApi,
+      prober,
+      io,
+      orgs: [org],
+      keyHook,
+      provisionOrgs: null,
+      windowMs: 60_000,
+      clockOffsetMs: () => 0,
+      emit: () => {},
+      signal: controller.signal,
+      reportDir,
+    }),
+    close: async () => {
+      controller.abort();
+      await prober.close();
+      await target.close();
+    },
+  };
+}
+
+/** The admin API hook, also keeping what the target says each revocation does per edge (epoch ms). */
+export function recordingAdminHook(admin: AdminClient, revocations: AdminRevocation[]): KeyHook {
+  return {
+    kind: 'admin-api',
+    provisionKey: async (org, scopes) => {
+      const created = await admin.createKey(org.id!, scopes === 'all' ? recruitingApi.scopes.map((s) => s.scope) : scopes, 'test');
+      return { label: `${org.label}/k`, key: created.key, id: created.id, scopes };
+    },
+    revokeKey: async (key) => {
+      revocations.push(await admin.revokeKey(key.id!));
+    },
+  };
+}

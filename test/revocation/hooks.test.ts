@@ -1,0 +1,214 @@
+/**
+ * Key hooks: templates and their validation, command and HTTP hooks driving the reference target's
+ * admin API end to end, and hooks that fail or hang (inconclusive with their output, never a hang).
+ */
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, test } from 'vitest';
+import { parseConfig } from '../../src/config/load.ts';
+import type { CheckResult } from '../../src/checks/types.ts';
+import { UsageError } from '../../src/errors.ts';
+import { commandHook, commandRevoker, parseProvisionOutput } from '../../src/suite/hooks/command.ts';
+import { adminApiHook } from '../../src/suite/hooks/admin-api.ts';
+import { disposableListHook } from '../../src/suite/hooks/disposable.ts';
+import { configKeyHook } from '../../src/suite/hooks/from-config.ts';
+import { redactOutput } from '../../src/suite/hooks/hook-error.ts';
+import { fillTemplate, shellQuote, templateProblems } from '../../src/suite/hooks/template.ts';
+import { revocationTask } from '../../src/suite/tasks/revocation.ts';
+import type { KeyHandle, OrgHandle } from '../../src/suite/context.ts';
+import { startHarness, type Harness } from './helpers.ts';
+
+const KEY = `xh_test_${'A1b2C3d4'.repeat(4)}`;
+const handle: KeyHandle = { label: 'k', key: KEY, id: 'key_123', scopes: 'all' };
+const org: OrgHandle = { label: 'starter-x', tier: 'starter', id: 'org_1', primary: handle, secondary: null, unscoped: null };
+const ADMIN_CLI = fileURLToPath(new URL('./admin-cli.mjs', import.meta.url));
+const SHAPE = { trials: 2, intervalMs: 10, settleMs: 300 };
+
+const usageError = (build: () => unknown): UsageError => {
+  try {
+    build();
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error('expected a UsageError');
+};
+
+describe('templates', () => {
+  test('placeholders are filled; JSON braces are not placeholders', () => {
+    const env = { TOKEN: 's3cret' };
+    expect(fillTemplate('{"key":"{key}","id":"{keyId}","t":"{env:TOKEN}"}', { key: 'K', keyId: 'I' }, env)).toBe('{"key":"K","id":"I","t":"s3cret"}');
+    expect(() => fillTemplate('/keys/{keyId}', { key: 'K', keyId: null }, env)).toThrow(/has no id/);
+  });
+
+  test('values are shell-quoted only when they need it', () => {
+    expect(shellQuote(KEY)).toBe(KEY);
+    expect(shellQuote(`it's $(rm -rf)`)).toBe(`'it'\\''s $(rm -rf)'`);
+  });
+
+  test('problems name the config path', () => {
+    expect(templateProblems('{env:NOPE} {key}', 'revocation.hook.provision', {}, [])).toEqual([
+      'revocation.hook.provision: environment variable NOPE (in {env:NOPE}) is not set',
+      'revocation.hook.provision: {key} is not known here (no key exists yet when provisioning)',
+    ]);
+  });
+
+  test('hook output is redacted: keys and the secrets the hook was given', () => {
+    const out = redactOutput(`denied for ${KEY} with token tok_abcdefghijklmnop`, ['tok_abcdefghijklmnop']);
+    expect(out).not.toContain(KEY);
+    expect(out).not.toContain('tok_abcdefghijklmnop');
+    expect(out).toContain('xh_test_…C3d4');
+  });
+
+  test('a provision command prints "KEY [ID]" or JSON', () => {
+    expect(parseProvisionOutput(`\n${KEY} key_9\n`)).toEqual({ key: KEY, id: 'key_9' });
+    expect(parseProvisionOutput(JSON.stringify({ key: KEY, id: 7 }))).toEqual({ key: KEY, id: '7' });
+    expect(parseProvisionOutput('  ')).toBeNull();
+  });
+});
+
+describe('hook configuration', () => {
+  test('the schema refuses an incomplete hook, by path', () => {
+    const config = {
+      target: { edges: ['http://127.0.0.1:9'] },
+      orgs: [{ name: 'a', tier: 'starter', keys: { primary: { env: 'K' } } }],
+      revocation: { org: 'a', hook: { type: 'command', provision: 'make-key' } },
+    };
+    const error = usageError(() => parseConfig(config, 'tiergate.config.json'));
+    expect(error.code).toBe('TG_CONFIG');
+    expect(error.message).toContain('revocation.hook.revoke');
+    const ok = parseConfig({ ...config, revocation: { org: 'a', hook: { type: 'command', provision: 'p', revoke: 'r {key}', timeout: '2s' } } }, 'x');
+    expect(ok.revocation?.hook).toEqual({ type: 'command', provision: 'p', revoke: 'r {key}', timeout: 2000 });
+  });
+
+  test('unset variables and unknowable placeholders are UsageErrors naming every path', () => {
+    const http = usageError(() =>
+      configKeyHook(
+        {
+          type: 'http',
+          provision: { method: 'POST', url: 'http://127.0.0.1:1/keys', keyPath: 'key' },
+          revoke: { method: 'POST', url: 'http://127.0.0.1:1/keys/{keyId}/revoke', headers: { authorization: 'Bearer {env:ADMIN_TOKEN}' } },
+          timeout: 1000,
+        },
+        {},
+      ),
+    );
+    expect(http.code).toBe('TG_CONFIG');
+    expect(http.message).toContain('revocation.hook.revoke.headers.authorization: environment variable ADMIN_TOKEN');
+    expect(http.message).toContain('revocation.hook.provision.keyIdPath: required');
+    const command = usageError(() => configKeyHook({ type: 'command', provision: 'mk {key}', revoke: 'rm {key}', timeout: 1000 }, {}));
+    expect(command.message).toContain('revocation.hook.provision: {key} is not known here');
+    const disposable = usageError(() =>
+      configKeyHook({ type: 'disposable', keys: [{ env: 'K1' }, { env: 'K2' }], revoke: { type: 'command', command: 'rm {keyId}' }, timeout: 1000 }, { K1: KEY }),
+    );
+    expect(disposable.message).toContain('revocation.hook.keys.1.env: environment variable K2 is not set');
+    expect(disposable.message).toContain('revocation.hook.keys.0.id: required');
+  });
+
+  test('an HTTP hook refuses a non-loopback URL unless remote targets are allowed, before sending anything', async () => {
+    const hook = configKeyHook(
+      { type: 'disposable', keys: [{ env: 'K1' }], revoke: { type: 'http', method: 'POST', url: 'https://admin.example.com/revoke' }, timeout: 1000 },
+      { K1: KEY },
+    );
+    await expect(hook.revokeKey(handle)).rejects.toMatchObject({ code: 'TG_NOT_LOOPBACK' });
+  });
+
+  test('a disposable list hands out its keys in order, then is exhausted', async () => {
+    const hook = disposableListHook([{ key: KEY, id: null }], async () => {});
+    expect((await hook.provisionKey(org, 'all')).key).toBe(KEY);
+    await expect(hook.provisionKey(org, 'all')).rejects.toMatchObject({ code: 'HOOK_EXHAUSTED' });
+  });
+});
+
+describe('command hooks that fail', () => {
+  test('a failing revoke command rejects with its redacted output', async () => {
+    const hook = commandHook({ provision: 'true', revoke: 'echo "cannot revoke {key}" >&2; exit 3', timeout: 5000 }, process.env);
+    const error = await hook.revokeKey(handle).then(
+      () => null,
+      (e: unknown) => e as { code: string; message: string },
+    );
+    expect(error?.code).toBe('HOOK_FAILED');
+    expect(error?.message).toContain('exited with status 3: cannot revoke xh_test_…C3d4');
+    expect(error?.message).not.toContain(KEY);
+  });
+
+  test('a hanging command is killed at its timeout, grandchildren too', async () => {
+    const hook = commandHook({ provision: 'true', revoke: 'echo started; sleep 30; sleep 30', timeout: 1500 }, process.env);
+    const started = performance.now();
+    await expect(hook.revokeKey(handle)).rejects.toMatchObject({ code: 'HOOK_TIMEOUT', message: expect.stringContaining('timed out after 1500 ms: started') });
+    // Bounded by the timeout, not by the 60 s the command would take.
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+
+  test('a command that exits while a background child holds its output still returns', async () => {
+    const hook = commandHook({ provision: '(sleep 30 &); echo "{env:K}"', revoke: 'true', timeout: 20_000 }, { ...process.env, K: KEY });
+    const started = performance.now();
+    expect((await hook.provisionKey(org, 'all')).key).toBe(KEY);
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe('hooks driving the reference target', () => {
+  let harness: Harness | null = null;
+  afterEach(async () => {
+    await harness?.close();
+    harness = null;
+  });
+  const env = (h: Harness) => ({ ...process.env, ADMIN_URL: h.target.adminUrl, ORG_ID: h.org.id! });
+  const verdicts = (results: readonly CheckResult[]) => Object.fromEntries(results.map((r) => [r.id, r.verdict]));
+
+  test('a command hook provisions and revokes through a CLI', async () => {
+    harness = await startHarness();
+    const hook = configKeyHook(
+      { type: 'command', provision: `node ${ADMIN_CLI} provision`, revoke: `node ${ADMIN_CLI} revoke {keyId}`, timeout: 10_000 },
+      env(harness),
+    );
+    const results = await revocationTask(harness.org, SHAPE).run(harness.context(hook));
+    expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'pass', 'REVOKE-STICKY': 'pass', 'AUTH-REVOKED': 'pass', ROTATION: 'pass' });
+  });
+
+  test('an HTTP hook provisions and revokes through the admin API', async () => {
+    harness = await startHarness();
+    const hook = configKeyHook(
+      {
+        type: 'http',
+        provision: {
+          method: 'POST',
+          url: '{env:ADMIN_URL}/admin/orgs/{env:ORG_ID}/keys',
+          body: { scopes: ['jobs.read'], env: 'test' },
+          keyPath: 'key',
+          keyIdPath: 'id',
+        },
+        revoke: { method: 'POST', url: '{env:ADMIN_URL}/admin/keys/{keyId}/revoke' },
+        timeout: 5000,
+      },
+      env(harness),
+    );
+    const results = await revocationTask(harness.org, SHAPE).run(harness.context(hook));
+    expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'pass', 'REVOKE-STICKY': 'pass', 'AUTH-REVOKED': 'pass', ROTATION: 'pass' });
+  });
+
+  test('a revoke hook that errors: inconclusive with its output, and no further trials', async () => {
+    harness = await startHarness();
+    const hook = configKeyHook(
+      { type: 'command', provision: `node ${ADMIN_CLI} provision`, revoke: 'echo "revoke refused for {key}" >&2; exit 1', timeout: 5000 },
+      env(harness),
+    );
+    const results = await revocationTask(harness.org, { ...SHAPE, trials: 3 }).run(harness.context(hook));
+    expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'inconclusive', 'REVOKE-STICKY': 'inconclusive', 'AUTH-REVOKED': 'inconclusive', ROTATION: 'inconclusive' });
+    const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
+    expect(latency.actual).toMatch(/trial 1: the revoke hook failed: the revoke command exited with status 1: revoke refused for xh_test_…\w{4}/);
+    expect(latency.notes.join('\n')).toContain('the remaining 2 trials were not run');
+    expect(JSON.stringify(results)).not.toMatch(/xh_test_[A-Za-z0-9]{32}/);
+  });
+
+  test('a revoke hook that hangs: inconclusive at its timeout, never a hang', async () => {
+    harness = await startHarness();
+    // Provisioning through the admin API, so that only the revoke command runs against the 500 ms timeout.
+    const hook = { ...adminApiHook(harness.admin), kind: 'command' as const, revokeKey: commandRevoker('sleep 30', 500, process.env, 'revocation.hook.revoke') };
+    const results = await revocationTask(harness.org, SHAPE).run(harness.context(hook));
+    const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
+    expect(latency.verdict).toBe('inconclusive');
+    expect(latency.actual).toContain('the revoke command timed out after 500 ms');
+    expect(latency.durationMs).toBeLessThan(30_000);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * The clean reference target passes every check, for every tier, run after run; the run writes its
+ * results, observations and reports, and no output file holds a full API key.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHECK_IDS, type CheckResult } from '../../src/checks/types.ts';
+import { runSuite } from '../../src/suite/run.ts';
+import { captureIo } from '../helpers/capture-io.ts';
+import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
+
+const TIER_CHECKS = CHECK_IDS.filter((id) => !['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION', 'LOAD-THRESHOLDS'].includes(id));
+const FULL_KEY = /xh_(live|test)_[A-Za-z0-9]{32}/;
+
+const notPassing = (checks: readonly CheckResult[]) =>
+  checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}[${c.tier}${c.variant ? ` ${c.variant}` : ''}] ${c.verdict}: ${c.actual} ${c.notes.join(' ')}`);
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+describe('a clean reference target', () => {
+  it('passes every check for all three tiers, with revocation, and writes reports without full keys', async () => {
+    const outDir = tempReportsDir();
+    const { io } = captureIo();
+    const outcome = await runSuite(shortRun(outDir, { tiers: ['starter', 'professional', 'enterprise'], windowMs: 3000 }), io);
+    const results = outcome.results!;
+    expect(notPassing(results.checks)).toEqual([]);
+    expect(results.verdict).toBe('pass');
+    expect(outcome.exitCode).toBe(0);
+    for (const tier of ['starter', 'professional', 'enterprise'] as const) {
+      const ids = new Set(results.checks.filter((c) => c.tier === tier).map((c) => c.id));
+      expect([...TIER_CHECKS].filter((id) => !ids.has(id))).toEqual([]);
+    }
+    for (const id of ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION']) expect(results.checks.some((c) => c.id === id)).toBe(true);
+    expect(results.windows.needed).toBe(3);
+    const runDir = outcome.runDir!;
+    for (const file of ['results.json', 'observations.ndjson', 'junit.xml', 'index.html', 'revocation.csv']) {
+      expect(statSync(join(runDir, file)).size).toBeGreaterThan(0);
+    }
+    expect(JSON.parse(readFileSync(join(outDir, 'latest', 'results.json'), 'utf8')).runId).toBe(results.runId);
+    for (const file of filesUnder(runDir)) expect({ file, key: FULL_KEY.exec(readFileSync(file, 'utf8'))?.[0] ?? null }).toEqual({ file, key: null });
+  });
+
+  it('passes every starter check ten runs in a row', async () => {
+    for (let run = 1; run <= 10; run++) {
+      const { io } = captureIo();
+      const outcome = await runSuite(shortRun(tempReportsDir(), { tiers: ['starter'], checks: TIER_CHECKS }), io);
+      expect({ run, failures: notPassing(outcome.results!.checks) }).toEqual({ run, failures: [] });
+    }
+  });
+});

@@ -1,0 +1,77 @@
+/** User mistakes on `tiergate run` / `list`: one line naming the input and the fix, exit 2, no stack trace. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.ts';
+import { captureIo } from '../helpers/capture-io.ts';
+
+async function runCli(argv: string[], env: Record<string, string> = {}, cwd?: string) {
+  const captured = captureIo({ env, ...(cwd ? { cwd } : {}) });
+  const code = await main(argv, captured.io);
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
+}
+
+function expectUsageError(result: { code: number; stderr: string }, mentions: RegExp) {
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(mentions);
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('tiergate run: flag errors', () => {
+  it.each([
+    [['run', '--window', 'banana'], /--window banana: expected a duration/],
+    [['run', '--window', '1500ms'], /--window 1500ms: windows are whole seconds/],
+    [['run', '--tiers', 'gold'], /--tiers gold: unknown gold; choose from starter, professional, enterprise/],
+    [['run', '--checks', 'QUOTA-READ,NOPE'], /--checks QUOTA-READ,NOPE: unknown NOPE/],
+    [['run', '--target-fault', 'made-up'], /--target-fault made-up: unknown made-up/],
+    [['run', '--edges', '0'], /--edges 0: expected a whole number from 1 to 32/],
+    [['run', '--scenario', 'nowhere.ts'], /--scenario nowhere.ts: cannot load it \(file not found\)/],
+    [['run', '--config', 'missing.json'], /--config missing.json: cannot read the file \(ENOENT\)/],
+    [['run', '--no-such-flag'], /Unknown argument/],
+    [['bogus'], /Unknown argument: bogus/],
+  ])('%j', async (argv, mentions) => {
+    expectUsageError(await runCli(argv), mentions);
+  });
+
+  it('reports every invalid config field by path in one message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tiergate-config-'));
+    writeFileSync(
+      join(dir, 'bad.json'),
+      JSON.stringify({ target: { edges: ['not a url'] }, window: 'soon', orgs: [{ name: 'Acme!', tier: 'gold', keys: { primary: 'xh_test_literal' } }], extra: 1 }),
+    );
+    const result = await runCli(['run', '--config', 'bad.json'], {}, dir);
+    expectUsageError(result, /target\.edges\.0/);
+    for (const path of ['window', 'orgs.0.name', 'orgs.0.tier', 'orgs.0.keys.primary', 'extra']) expect(result.stderr).toContain(path);
+    expect(result.stderr).toContain('{"env": "VARIABLE"}');
+  });
+
+  it('names a missing environment variable holding a key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tiergate-config-'));
+    writeFileSync(
+      join(dir, 'ok.json'),
+      JSON.stringify({ target: { edges: ['http://127.0.0.1:9'] }, orgs: [{ name: 'acme', tier: 'starter', keys: { primary: { env: 'XH_ACME_KEY' } } }] }),
+    );
+    const result = await runCli(['run', '--config', 'ok.json', '--dry-run'], {}, dir);
+    expectUsageError(result, /orgs\.0\.keys\.primary: environment variable XH_ACME_KEY is not set/);
+  });
+});
+
+describe('tiergate run --dry-run and tiergate list', () => {
+  it('prints the plan without sending anything', async () => {
+    const result = await runCli(['run', '--dry-run', '--window', '3s']);
+    expect(result.code).toBe(0);
+    for (const tier of ['starter', 'professional', 'enterprise']) expect(result.stdout).toContain(`${tier}: organizations ${tier}-a, ${tier}-b, ${tier}-c`);
+    expect(result.stdout).toMatch(/quota windows needed: 3 \(window 3s\)/);
+    expect(result.stdout).toContain('revocation: revocation');
+  });
+
+  it('lists every check with its spec section and basis', async () => {
+    const result = await runCli(['list']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/QUOTA-READ\s+§7\.1, §8\s+Exactly Limit read requests succeed/);
+    expect(result.stdout).toContain('[spec]');
+    expect(result.stdout).toContain('assumes auth-status');
+  });
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig, resolveSecret } from '../../src/config/load.ts';
+import { UsageError } from '../../src/errors.ts';
+
+const HOOK = { type: 'command', provision: './new-key.sh', revoke: './revoke.sh {keyId}' };
+
+const valid = () => ({
+  target: { edges: ['http://127.0.0.1:8080'] },
+  orgs: [
+    { name: 'starter-a', tier: 'starter', keys: { primary: { env: 'XH_STARTER_KEY_A' }, secondary: { env: 'XH_STARTER_KEY_A2' } } },
+    { name: 'pro-a', tier: 'professional', keys: { primary: { env: 'XH_PRO_KEY_A' } } },
+  ],
+});
+
+function usageError(fn: () => unknown): UsageError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return error as UsageError;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('parseConfig', () => {
+  it('resolves defaults into typed values', () => {
+    const config = parseConfig(valid(), 'tiergate.config.json');
+    expect(config.window).toBe(60_000);
+    expect(config.timeout).toBe(5_000);
+    expect(config.target).toEqual({ edges: ['http://127.0.0.1:8080'], edgeHeader: 'x-edge-node', allowNonLoopback: false });
+    expect(config.orgs[0]!.keys.primary).toEqual({ env: 'XH_STARTER_KEY_A' });
+    expect(parseConfig({ ...valid(), window: '3s', timeout: 250 }, 'c').window).toBe(3000);
+  });
+
+  it('reports every invalid field by path in one message', () => {
+    const bad = {
+      target: { edges: ['ftp://edge'], edgeHeader: 7 },
+      window: 'a minute',
+      orgs: [{ name: 'Starter A', tier: 'gold', keys: { primary: { env: 'XH-KEY' } } }],
+    };
+    const error = usageError(() => parseConfig(bad, 'tiergate.config.json'));
+    expect(error.code).toBe('TG_CONFIG');
+    expect(error.message).toMatch(/^tiergate\.config\.json: /);
+    for (const path of ['target.edges.0: ', 'target.edgeHeader: ', 'window: ', 'orgs.0.name: ', 'orgs.0.tier: ', 'orgs.0.keys.primary.env: ']) {
+      expect(error.message).toContain(path);
+    }
+    expect(error.message).toContain('window: expected a duration like "300ms", "3s" or "1m" (window)');
+    expect(error.message).toContain('orgs.0.name: lower-case letters, digits and dashes');
+    expect(error.message.split('; ').length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('refuses unknown keys, at the top level and nested', () => {
+    const error = usageError(() => parseConfig({ ...valid(), edges: [], target: { edges: ['http://127.0.0.1:1'], timeout: 5 } }, 'c.json'));
+    expect(error.message).toContain('(top level): Unrecognized key: "edges"');
+    expect(error.message).toContain('target: Unrecognized key: "timeout"');
+  });
+
+  it('refuses a literal key string with the {"env": ...} hint, without echoing the key', () => {
+    const secret = 'xh_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4Z';
+    const config = valid();
+    (config.orgs[0]!.keys as Record<string, unknown>)['primary'] = secret;
+    const error = usageError(() => parseConfig(config, 'c.json'));
+    expect(error.message).toContain('orgs.0.keys.primary: keys never go in the config file: write {"env": "VARIABLE"}');
+    expect(error.message).not.toContain(secret);
+    expect(error.message).not.toContain('Ab3dEf6h');
+  });
+
+  it('refuses missing required fields and empty lists', () => {
+    const error = usageError(() => parseConfig({ target: { edges: [] }, orgs: [] }, 'c.json'));
+    expect(error.message).toContain('target.edges: ');
+    expect(error.message).toContain('orgs: ');
+    expect(usageError(() => parseConfig(null, 'c.json')).message).toContain('(top level): ');
+  });
+
+  it('refuses windows that are not whole seconds, and zero timeouts or intervals', () => {
+    const error = usageError(() =>
+      parseConfig({ ...valid(), window: '1500ms', timeout: 0, revocation: { org: 'starter-a', interval: '0ms', hook: HOOK } }, 'c.json'),
+    );
+    expect(error.message).toContain('window: ');
+    expect(error.message).toContain('whole seconds');
+    expect(error.message).toContain('timeout: ');
+    expect(error.message).toContain('revocation.interval: ');
+    expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', settle: 0, hook: HOOK } }, 'c').revocation?.settle).toBe(0);
+  });
+
+  it('refuses a revocation org not among the orgs, and duplicate org names, with the other problems', () => {
+    const config = { ...valid(), window: 'soon', revocation: { org: 'nobody', hook: HOOK } };
+    config.orgs.push({ ...config.orgs[0]!, tier: 'enterprise' });
+    const error = usageError(() => parseConfig(config, 'c.json'));
+    expect(error.message).toContain('window: ');
+    expect(error.message).toContain('revocation.org: "nobody" is not the name of an organization in orgs (starter-a, pro-a)');
+    expect(error.message).toContain('orgs.2.name: "starter-a" is already the name of orgs.0');
+  });
+});
+
+describe('resolveSecret', () => {
+  it('reads the named variable', () => {
+    expect(resolveSecret({ env: 'XH_KEY' }, { XH_KEY: 'xh_test_abc' }, 'orgs.0.keys.primary')).toBe('xh_test_abc');
+    expect(resolveSecret(undefined, {}, 'orgs.0.keys.secondary')).toBeNull();
+  });
+
+  it('names a missing or empty variable and where it was asked for', () => {
+    for (const env of [{}, { XH_KEY: '' }]) {
+      const error = usageError(() => resolveSecret({ env: 'XH_KEY' }, env, 'orgs.1.keys.primary'));
+      expect(error.code).toBe('TG_ENV');
+      expect(error.message).toBe('orgs.1.keys.primary: environment variable XH_KEY is not set; export it with the key');
+    }
+  });
+
+  it('refuses a literal key without echoing it', () => {
+    const error = usageError(() => resolveSecret('xh_live_secretsecretsecretsecretsecretse', {}, 'orgs.0.keys.primary'));
+    expect(error.code).toBe('TG_CONFIG');
+    expect(error.message).not.toContain('secretsecret');
+  });
+});
