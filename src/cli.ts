@@ -3,14 +3,13 @@
  * Usage errors are one line and exit code 2; never a stack trace.
  */
 import yargs, { type Argv } from 'yargs';
-import { EXIT, TiergateError } from './errors.ts';
+import { EXIT, TiergateError, UsageError } from './errors.ts';
 import { processIo } from './cli/process-io.ts';
 import type { Io } from './io.ts';
 import { commands } from './cli/commands.ts';
 
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   let exitCode: number = EXIT.pass;
-  let usageFailure: string | null = null;
   const parser: Argv = yargs([...argv])
     .scriptName('tiergate')
     .strict()
@@ -22,7 +21,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .exitProcess(false)
     .fail((message, error) => {
       if (error) throw error;
-      usageFailure = message;
+      // Throwing stops yargs before any command handler runs (with exitProcess(false) it would go on).
+      throw new UsageError(`${message} (see tiergate --help)`);
     });
   for (const command of commands) {
     parser.command(command.name, command.describe, command.builder, async (args) => {
@@ -34,11 +34,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     await parser.parseAsync([...argv], {}, (_err, _argv, output) => {
       helpText = output;
     });
-    if (usageFailure !== null) {
-      io.stderr.write(`tiergate: ${usageFailure} (see tiergate --help)\n`);
-      return EXIT.usage;
-    }
-    if (helpText) io.stdout.write(`${helpText}\n`);
+    if (helpText) io.stdout.write(helpText.endsWith('\n') ? helpText : `${helpText}\n`);
     return exitCode;
   } catch (error) {
     if (error instanceof TiergateError) {

@@ -52,11 +52,18 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
   let first: { remaining: number; id: number } | null = null;
   const zeroOn429: number[] = [];
   let absentOn429 = 0;
+  /** A first Remaining off the announced Limit; forgiven if the countdown matches what was admitted. */
+  let startProblem: { text: string; ids: number[] } | null = null;
+  /** Whether the last admission before the first 429 showed Remaining 0 (the countdown met the 429). */
+  let countdownMet429: boolean | null = null;
+  /** Admissions beyond the announced Limit, at Remaining 0: over-admission, QUOTA-READ's to judge. */
+  const overAdmitted: number[] = [];
 
   for (const [i, o] of obs.entries()) {
     const n = i + 1;
     const r = o.rateLimit.remaining;
     if (o.status === TOO_MANY_REQUESTS) {
+      if (countdownMet429 === null) countdownMet429 = prev !== null && prev.remaining === 0 && gaps === 0;
       if (r.raw === null) absentOn429 += 1;
       else if (r.value === null) problems.push({ text: `429 at request ${n}: ${headerProblem('Remaining', r)}`, ids: [o.id] });
       else if (r.value !== 0) problems.push({ text: `429 at request ${n} showed Remaining ${r.value}, not 0`, ids: [o.id] });
@@ -79,16 +86,19 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
     if (prev === null) {
       first = { remaining: v, id: o.id };
       if (L !== null && (v > L - 1 || v < L - 1 - gaps)) {
-        problems.push({
+        startProblem = {
           text: `first admitted response (request ${n}) showed Remaining ${v}, expected ${L - 1} (Limit ${L})`,
           ids: [o.id],
-        });
+        };
       }
       if (L === null) unclear.push('no consistent Limit: the first Remaining could not be checked');
     } else {
       const hi = prev.remaining - 1;
       const lo = prev.remaining - 1 - gaps;
-      if (v < lo || v > hi) {
+      if (v === 0 && prev.remaining === 0 && L !== null && admitted > L) {
+        // Remaining cannot go below 0: an admission past the Limit is the quota's fault, not the header's.
+        overAdmitted.push(n);
+      } else if (v < lo || v > hi) {
         const how = v === prev.remaining ? ' (stalled)' : v > prev.remaining ? ' (rose)' : ' (skipped)';
         const between = gaps > 0 ? ` across ${countOf(gaps, 'unclear request')}` : '';
         problems.push({
@@ -102,6 +112,16 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
   }
 
   if (absentOn429 > 0) notes.push(`${countOf(absentOn429, '429')} carried no Remaining (judged by HDR-PRESENT)`);
+  if (overAdmitted.length > 0) {
+    notes.push(`${listSome(overAdmitted.map((n) => `request ${n}`), 3, ', ')} admitted past Limit ${L} at Remaining 0: over-admission, judged by QUOTA-READ`);
+  }
+  if (startProblem !== null) {
+    // Remaining that counts down by one to 0 exactly at the first 429 agrees with what the server
+    // admitted: the odd one out is the announced Limit (HDR-LIMIT), or quota spent before the first request.
+    if (problems.length === 0 && countdownMet429 === true) {
+      notes.push(`${startProblem.text}; but it counts down by one to 0 at the first 429, as the server admitted: the difference lies with the announced Limit (HDR-LIMIT) or with quota spent before this check's first request`);
+    } else problems.unshift(startProblem);
+  }
 
   if (problems.length > 0) {
     return finding('fail', {
@@ -122,9 +142,10 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
     });
   }
   const on429 = zeroOn429.length > 0 ? `; 0 on ${countOf(zeroOn429.length, '429')}` : '';
+  const past = overAdmitted.length > 0 ? `; ${countOf(overAdmitted.length, 'more request')} admitted at Remaining 0 (QUOTA-READ)` : '';
   return finding('pass', {
     expected,
-    actual: `Remaining ${first.remaining} -> ${prev.remaining} by one over ${admitted} admitted requests${on429}`,
+    actual: `Remaining ${first.remaining} -> ${prev.remaining} by one over ${admitted - overAdmitted.length} admitted requests${past}${on429}`,
     evidence: [first.id, prev.id, zeroOn429[0]],
     notes: [...notes, integrity.note],
     data,

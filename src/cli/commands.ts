@@ -1,7 +1,9 @@
 import type { CliCommand } from './command.ts';
-import { serveCommand } from './serve.ts';
-import { reportCommand } from './report.ts';
 import { k6Command } from './k6.ts';
+import { listCommand } from './list.ts';
+import { reportCommand } from './report.ts';
+import { runCommand } from './run.ts';
+import { serveCommand } from './serve.ts';
 
 /** Every command, registered explicitly (no import side effects). */
-export const commands: readonly CliCommand[] = [serveCommand, reportCommand, k6Command];
+export const commands: readonly CliCommand[] = [runCommand, listCommand, serveCommand, reportCommand, k6Command];

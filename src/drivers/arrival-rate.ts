@@ -16,12 +16,13 @@
  * most `maxInFlight` requests open (stay under the concurrency cap); a request held back by it is
  * sent late and its latency says so. Loopback only. The driver records; it never judges.
  */
-import { Pool, type Dispatcher } from 'undici';
+import { Pool } from 'undici';
 import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
 import { redactKey } from '../contract/keys.ts';
 import { TiergateError } from '../errors.ts';
 import { LatencyHistogram } from '../load/histogram.ts';
-import { headerValue, type Observation } from '../observe/observation.ts';
+import type { Observation } from '../observe/observation.ts';
+import { ResponseCapture, type CaptureTags } from '../load/response-capture.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import type { Edge } from './http-prober.ts';
 
@@ -84,7 +85,6 @@ export interface ArrivalRateStats {
   readonly sendLag: LatencyHistogram;
 }
 
-const EXCERPT_BYTES = 512;
 const DEFAULT_OVERRUN_MS = 1000;
 /** Sleep with a timer until this close to the next due time, then yield with setImmediate. */
 const SPIN_LEAD_MS = 1.5;
@@ -101,8 +101,9 @@ export function dueOffsetMs(i: number, ratePerS: number): number {
 
 interface StreamState {
   readonly stream: ArrivalStream;
-  readonly redacted: string | null;
+  readonly tags: CaptureTags;
   readonly headers: Record<string, string>;
+  readonly body: string | Buffer | null;
   readonly count: number;
   next: number;
   inFlight: number;
@@ -135,8 +136,19 @@ export class ArrivalRateDriver {
     const { now, signal } = this.#options;
     const states: StreamState[] = plan.streams.map((stream) => ({
       stream,
-      redacted: stream.key === null ? null : redactKey(stream.key),
+      tags: {
+        check: plan.check,
+        phase: plan.phase,
+        tier: stream.tier,
+        org: stream.org,
+        key: stream.key === null ? null : redactKey(stream.key),
+        method: plan.request.method,
+        path: plan.request.path,
+        names: this.#options.headers,
+        now,
+      },
       headers: { ...plan.request.headers, ...(stream.key === null ? {} : { [this.#options.headers.apiKey]: stream.key }) },
+      body: plan.request.body ?? null,
       count: scheduledCount(stream.ratePerS, plan.durationMs),
       next: 0,
       inFlight: 0,
@@ -153,7 +165,7 @@ export class ArrivalRateDriver {
     let endedAt = plan.startAt;
     let wake: (() => void) | null = null;
     let allBlocked = false;
-    const open = new Set<Dispatcher.DispatchController>();
+    const open = new Set<ResponseCapture<StreamState>>();
     const due = (s: StreamState) => plan.startAt + dueOffsetMs(s.next, s.stream.ratePerS);
     const exhausted = () => sent >= scheduled || states.every((s) => s.next >= s.count);
 
@@ -167,143 +179,75 @@ export class ArrivalRateDriver {
           s.inFlight += 1;
           sent += 1;
           sendLag.record(t - intendedAt);
-          this.#fire(plan, s, intendedAt, t, open, (o) => {
-            s.inFlight -= 1;
-            if (o.status === null) failed += 1;
-            else completed += 1;
-            endedAt = Math.max(endedAt, o.doneAt);
-            plan.sink(o);
-            pump();
-            if (allBlocked && wake) wake();
-          });
+          this.#fire(s, intendedAt, t, open, complete);
         }
       }
     };
-
-    while (!signal.aborted && !exhausted() && now() <= deadline) {
+    const complete = (capture: ResponseCapture<StreamState>, o: Observation) => {
+      open.delete(capture);
+      capture.owner.inFlight -= 1;
+      if (o.status === null) failed += 1;
+      else completed += 1;
+      if (o.doneAt > endedAt) endedAt = o.doneAt;
+      plan.sink(o);
       pump();
-      if (exhausted()) break;
-      const ready = states.filter((s) => s.next < s.count && s.inFlight < s.stream.maxInFlight);
-      const nextDue = ready.length === 0 ? null : Math.min(...ready.map(due));
-      allBlocked = nextDue === null;
-      const waitMs = nextDue === null ? deadline - now() + 1 : nextDue - now();
-      await new Promise<void>((resolve) => {
-        let timer: NodeJS.Timeout | null = null;
-        const done = () => {
-          if (wake !== done) return;
-          wake = null;
-          if (timer) clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        wake = done;
-        signal.addEventListener('abort', done, { once: true });
-        // Every stream blocked by its in-flight bound (nextDue null): a completion or the deadline wakes us.
-        if (waitMs > SPIN_LEAD_MS) timer = setTimeout(done, Math.min(waitMs, deadline - now() + 1) - SPIN_LEAD_MS + 0.5);
-        else setImmediate(done);
-      });
+      // Wake the scheduler only when it sleeps on a full stream that now has room for a request not
+      // yet due, or when all is sent; under saturation each completion refills its own slot.
+      if (wake && (exhausted() || (allBlocked && states.some((x) => x.next < x.count && x.inFlight < x.stream.maxInFlight)))) wake();
+    };
+
+    const onAbort = () => wake?.();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      while (!signal.aborted && !exhausted() && now() <= deadline) {
+        pump();
+        if (exhausted()) break;
+        const ready = states.filter((s) => s.next < s.count && s.inFlight < s.stream.maxInFlight);
+        const nextDue = ready.length === 0 ? null : Math.min(...ready.map(due));
+        // Every stream held by its in-flight bound (nextDue null): a completion or the deadline wakes us.
+        allBlocked = nextDue === null;
+        const waitMs = Math.min(nextDue === null ? Number.POSITIVE_INFINITY : nextDue - now(), deadline - now() + 1);
+        await new Promise<void>((resolve) => {
+          let timer: NodeJS.Timeout | null = null;
+          const done = () => {
+            if (wake !== done) return;
+            wake = null;
+            if (timer) clearTimeout(timer);
+            resolve();
+          };
+          wake = done;
+          if (waitMs > SPIN_LEAD_MS) timer = setTimeout(done, waitMs - SPIN_LEAD_MS + 0.5);
+          else setImmediate(done);
+        });
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
     await this.#drain(open, () => states.every((s) => s.inFlight === 0));
     return { scheduled, sent, completed, failed, dropped: scheduled - sent, startAt: plan.startAt, endedAt, sendLag };
   }
 
   /** Wait for in-flight requests (bounded by the request timeout); abort what is left. */
-  async #drain(open: Set<Dispatcher.DispatchController>, idle: () => boolean): Promise<void> {
+  async #drain(open: Set<ResponseCapture<StreamState>>, idle: () => boolean): Promise<void> {
     const limit = this.#options.now() + this.#options.timeoutMs + 1000;
     while (!idle() && this.#options.now() < limit && !this.#options.signal.aborted) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    for (const controller of open) controller.abort(new Error('load phase ended'));
+    for (const capture of open) capture.abort('load phase ended');
     // Aborted requests report through onResponseError on the next turns.
     for (let i = 0; i < 100 && !idle(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
-  #fire(plan: ArrivalPlan, s: StreamState, intendedAt: number, sentAt: number, open: Set<Dispatcher.DispatchController>, done: (o: Observation) => void): void {
-    const { headers: names, now, wallNow, nextId } = this.#options;
+  #fire(s: StreamState, intendedAt: number, sentAt: number, open: Set<ResponseCapture<StreamState>>, done: (c: ResponseCapture<StreamState>, o: Observation) => void): void {
     const edgeIndex = this.#edgeCursor++ % this.#pools.length;
     const edge = this.#options.edges[edgeIndex]!;
-    const id = nextId();
-    const sentWall = wallNow();
-    let controller: Dispatcher.DispatchController | null = null;
-    let status: number | null = null;
-    let headersAt: number | null = null;
-    let headers: Record<string, string | string[] | undefined> = {};
-    let bytes = 0;
-    let excerpt: Buffer[] | null = null;
-    const finish = (error: Observation['error']) => {
-      if (controller) open.delete(controller);
-      const single = (name: string): string | null => {
-        const v = headers[name];
-        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-      };
-      done({
-        id,
-        check: plan.check,
-        phase: plan.phase,
-        tier: s.stream.tier,
-        org: s.stream.org,
-        key: s.redacted,
-        edge: edge.label,
-        method: plan.request.method,
-        path: plan.request.path,
-        intendedAt,
-        sentAt,
-        headersAt,
-        doneAt: now(),
-        sentWall,
-        status,
-        rateLimit: {
-          limit: headerValue(headers[names.limit]),
-          remaining: headerValue(headers[names.remaining]),
-          reset: headerValue(headers[names.reset]),
-          retryAfter: headerValue(headers[names.retryAfter]),
-        },
-        date: single('date'),
-        edgeNode: single(names.edgeNode),
-        contentType: single('content-type'),
-        bodyBytes: bytes,
-        bodyExcerpt: excerpt ? Buffer.concat(excerpt).toString('utf8').slice(0, EXCERPT_BYTES) : '',
-        body: null,
-        error,
-      });
-    };
-    this.#pools[edgeIndex]!.dispatch(
-      { origin: edge.url, method: plan.request.method, path: plan.request.path, headers: s.headers, body: plan.request.body ?? null },
-      {
-        onRequestStart: (c) => {
-          controller = c;
-          open.add(c);
-        },
-        onResponseStart: (_c, statusCode, responseHeaders) => {
-          status = statusCode;
-          headersAt = now();
-          headers = responseHeaders as Record<string, string | string[] | undefined>;
-          // Bodies of admitted reads are not needed; a rejection's first bytes are kept for readers.
-          if (statusCode < 200 || statusCode >= 300) excerpt = [];
-        },
-        onResponseData: (_c, chunk) => {
-          if (excerpt && bytes < EXCERPT_BYTES) excerpt.push(chunk);
-          bytes += chunk.length;
-        },
-        onResponseEnd: () => finish(null),
-        onResponseError: (_c, error) => {
-          status = null;
-          finish(transportError(error));
-        },
-      },
-    );
+    const timing = { id: this.#options.nextId(), edge: edge.label, intendedAt, sentAt, sentWall: this.#options.wallNow() };
+    const capture = new ResponseCapture(s, s.tags, timing, done);
+    open.add(capture);
+    this.#pools[edgeIndex]!.dispatch({ origin: edge.url, method: s.tags.method, path: s.tags.path, headers: s.headers, body: s.body }, capture);
   }
 
   async close(): Promise<void> {
     await Promise.all(this.#pools.map((pool) => pool.destroy()));
   }
-}
-
-function transportError(error: Error): NonNullable<Observation['error']> {
-  const raw = (error as { code?: unknown }).code;
-  const code = typeof raw === 'string' ? raw : 'REQUEST_FAILED';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { code: 'TIMEOUT', message: error.message };
-  if (code === 'UND_ERR_SOCKET') return { code: 'ECONNRESET', message: error.message };
-  if (code === 'UND_ERR_ABORTED') return { code: 'INTERRUPTED', message: error.message };
-  return { code: code.replace(/^UND_ERR_/, ''), message: error.message };
 }

@@ -6,7 +6,7 @@ import type { TierName } from '../contract/types.ts';
 import type { Edge } from '../drivers/http-prober.ts';
 import type { TargetInfo } from '../results/types.ts';
 import { AdminClient } from '../target/admin-client.ts';
-import { startTarget } from '../target/server.ts';
+import { startTargetThread } from '../target/thread.ts';
 import type { FaultName } from '../target/faults.ts';
 import type { KeyHook, OrgHandle } from './context.ts';
 import { adminApiHook } from './hooks/admin-api.ts';
@@ -36,7 +36,7 @@ export async function openTargetSession(options: RunOptions, env: Readonly<Recor
   if (target.kind === 'external') {
     const config = target.config;
     const orgs = target.orgs;
-    const keyHook = config.revocation ? configKeyHook(config.revocation.hook, env) : null;
+    const keyHook = config.revocation ? configKeyHook(config.revocation.hook, env, { allowRemote: config.target.allowNonLoopback }) : null;
     return {
       info: { kind: 'external', edges: config.target.edges, faults: [] },
       edges: edgesOf(config.target.edges),
@@ -49,7 +49,7 @@ export async function openTargetSession(options: RunOptions, env: Readonly<Recor
       close: async () => {},
     };
   }
-  const running = await startTarget({
+  const running = await startTargetThread({
     edges: target.edges,
     windowMs: options.windowMs,
     revocationDelayMs: target.revocationDelayMs,

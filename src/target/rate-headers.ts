@@ -21,17 +21,22 @@ export interface HeaderContext {
   readonly faults: ReadonlySet<FaultName>;
 }
 
-/** The three X-RateLimit-* values for a view at `now`. */
+/**
+ * The three X-RateLimit-* values for a view at `now`. `limit-header-wrong` announces Limit+1 on
+ * read views and shows Remaining against that figure (not on a 429), so only HDR-LIMIT breaks.
+ */
 export function rateLimitValues(
   view: QuotaView,
   now: number,
   faults: ReadonlySet<FaultName>,
+  refused = false,
 ): { limit: number; remaining: number; reset: number } {
   let reset = view.windowEndMs / 1000;
   if (faults.has('reset-relative')) reset = Math.max(0, Math.ceil((view.windowEndMs - now) / 1000));
   if (faults.has('reset-millis')) reset = view.windowEndMs;
-  const limit = view.kind === 'read' && faults.has('limit-header-wrong') ? view.limit + 1 : view.limit;
-  return { limit, remaining: Math.max(0, view.remaining), reset };
+  const bump = view.kind === 'read' && faults.has('limit-header-wrong') ? 1 : 0;
+  const remaining = Math.max(0, view.remaining) + (refused ? 0 : bump);
+  return { limit: view.limit + bump, remaining, reset };
 }
 
 /** Set the rate-limit headers; `headers-missing-on-errors` drops them from 4xx other than 429. */
@@ -43,7 +48,7 @@ export function setRateLimitHeaders(
   now: number,
 ): void {
   if (ctx.faults.has('headers-missing-on-errors') && status >= 400 && status < 500 && status !== 429) return;
-  const values = rateLimitValues(view, now, ctx.faults);
+  const values = rateLimitValues(view, now, ctx.faults, status === 429);
   const names = ctx.contract.headers;
   res.setHeader(names.limit, String(values.limit));
   res.setHeader(names.remaining, String(values.remaining));

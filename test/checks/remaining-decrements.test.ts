@@ -100,4 +100,31 @@ describe('HDR-REMAINING', () => {
     expect(empty.verdict).toBe('inconclusive');
     expect(empty.actual).toBe('no observations to place in a window');
   });
+
+  it('leaves admissions past the Limit at Remaining 0 to QUOTA-READ (Remaining cannot go below 0)', () => {
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 61 });
+    expect(obs[60]!.rateLimit.remaining.value).toBe(0);
+    const f = remainingDecrementsVerdict(obs, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('Remaining 59 -> 0 by one over 60 admitted requests; one more request admitted at Remaining 0 (QUOTA-READ); 0 on one 429');
+    expect(f.notes).toContain('request 61 admitted past Limit 60 at Remaining 0: over-admission, judged by QUOTA-READ');
+  });
+
+  it('fails Remaining stuck at 0 while still within the Limit', () => {
+    const { obs, window } = sequentialQuota({ limit: 60, remainingAt: (i) => Math.max(0, 59 - i) });
+    const f = remainingDecrementsVerdict(obs, window);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('after request 59 Remaining went 0 -> 0 (stalled)');
+  });
+
+  it('lays a wrong announced Limit at HDR-LIMIT\'s door when Remaining counts down to the real 429', () => {
+    // Limit says 61; the server admits 60 and Remaining goes 59 … 0, then 429.
+    const { obs, window } = sequentialQuota({ limit: 61, admitted: 60, remainingAt: (i) => 60 - i });
+    const f = remainingDecrementsVerdict(obs, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.notes.join(' ')).toContain('first admitted response (request 1) showed Remaining 59, expected 60 (Limit 61); but it counts down by one to 0 at the first 429');
+    // Without a 429 to check the countdown against, the mismatch stands.
+    const noEnd = sequentialQuota({ limit: 61, admitted: 60, sent: 50, remainingAt: (i) => 60 - i });
+    expect(remainingDecrementsVerdict(noEnd.obs, noEnd.window).verdict).toBe('fail');
+  });
 });

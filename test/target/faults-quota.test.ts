@@ -53,6 +53,8 @@ describe('quota faults', () => {
     const answers = await starterReads(t, 61);
     expect(statuses(answers)).toEqual([...Array<number>(60).fill(200), 429]);
     expect(new Set(answers.map((a) => a.limit))).toEqual(new Set([61]));
+    // Remaining is consistent with the announced figure, so only the Limit header is wrong.
+    expect(answers.map((a) => a.remaining)).toEqual([...Array.from({ length: 60 }, (_, i) => 60 - i), 0]);
     const { key } = await orgWithKey(t.admin, 'starter', ['resume.parse']);
     expect((await call(t.edge(), UPLOAD, { ...upload, key })).limit).toBe(10);
   });

@@ -11,7 +11,7 @@ import { requestFor } from '../requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 
 /** Time for the held requests to reach the server before the extra one is sent. */
-const SETTLE_MS = 25;
+const SETTLE_MS = 50;
 
 export function concurrencyTask(org: OrgHandle): Task {
   const name = `concurrency ${org.label}`;
@@ -28,6 +28,13 @@ export function concurrencyTask(org: OrgHandle): Task {
         const tags = { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label } as const;
         const startedWall = context.io.clock.now();
         const started = context.prober.now();
+        // Open the connections first (unauthenticated HEADs touch no organization's cap or quota),
+        // so the held requests leave at once instead of queueing behind TCP handshakes.
+        await Promise.all(
+          Array.from({ length: figure.value + 1 }, () =>
+            context.prober.send(edge, { method: 'HEAD', path: '/recruiter/bootstrap', key: null }, { ...tags, phase: 'warm-up' }),
+          ),
+        );
         const held = Array.from({ length: figure.value }, () =>
           context.prober.send(edge, requestFor(endpoint, org.primary.key), { ...tags, phase: 'hold' }),
         );

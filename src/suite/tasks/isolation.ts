@@ -5,7 +5,8 @@ import { orgIsolatedVerdict } from '../../checks/org-quota.ts';
 import type { OrgHandle, Task } from '../context.ts';
 import { requestFor } from '../requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
-import { limitToTest, sendPastLimit } from './announced-limit.ts';
+import { EXTRA_AFTER_LIMIT, limitToTest } from './announced-limit.ts';
+import { inBatches, underCap } from './batches.ts';
 
 export function isolationTask(exhausted: OrgHandle, other: OrgHandle): Task {
   const name = `isolation ${exhausted.label}/${other.label}`;
@@ -25,7 +26,12 @@ export function isolationTask(exhausted: OrgHandle, other: OrgHandle): Task {
         const tags = { check: 'ORG-ISOLATED', phase: 'exhaust', tier: exhausted.tier, org: exhausted.label } as const;
         const startedWall = context.io.clock.now();
         const started = context.prober.now();
-        const { sent } = await sendPastLimit(figure, () => context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), tags), context.signal);
+        // Exhaust the quota quickly (in batches under the cap) so the check fits well inside one window.
+        const read = () => context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), tags);
+        const first = await read();
+        const limit = limitToTest(figure, first);
+        const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, underCap(context.contract.tiers[exhausted.tier].concurrency.value), read, context.signal);
+        const sent = [first, ...rest];
         const probe = await context.prober.send(edge, requestFor(endpoint, other.primary.key), {
           ...tags,
           phase: 'other-org',
