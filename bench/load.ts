@@ -10,6 +10,9 @@
  *   3. soak: RSS at start, peak and end over up to 1 M requests (or ~60 s), observations streamed to
  *      NDJSON on disk and latencies in HDR histograms (aim: flat, ≤ 200 MB).
  *
+ * Each throughput round, pacing run and the soak runs in a fresh process (medians are reported), so
+ * no client inherits another's heap or JIT state; the machine should otherwise be idle.
+ *
  * Run: node --import tsx bench/load.ts [--quick]   Writes reports/bench-load.json.
  */
 import { spawn } from 'node:child_process';
@@ -29,9 +32,10 @@ const quick = process.argv.includes('--quick');
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CONNECTIONS = 32;
 const THROUGHPUT_S = quick ? 3 : 5;
-const WARMUP_ROUNDS = quick ? 1 : 2;
-const ROUNDS = quick ? 2 : 4;
-const PACING_S = quick ? 3 : 6;
+const WARMUP_S = quick ? 2 : 3;
+const ROUNDS = quick ? 2 : 5;
+const PACING_S = quick ? 3 : 5;
+const PACING_RUNS = quick ? 1 : 3;
 const SOAK_MAX_REQUESTS = quick ? 100_000 : 1_000_000;
 const SOAK_MAX_S = quick ? 15 : 60;
 const PATH = '/recruiter/jobs';
@@ -73,7 +77,7 @@ function driverFor(edge: string, connections: number) {
   return { driver, now };
 }
 
-async function driverThroughput(edge: string, key: string): Promise<number> {
+async function driverThroughput(edge: string, key: string, seconds: number): Promise<number> {
   const { driver, now } = driverFor(edge, CONNECTIONS);
   const aggregator = new LoadAggregator(60);
   let headersSeen = 0;
@@ -83,7 +87,7 @@ async function driverThroughput(edge: string, key: string): Promise<number> {
     request: { method: 'GET', path: PATH },
     streams: [{ org: 'bench', tier: 'enterprise', key, ratePerS: 10_000_000, maxInFlight: CONNECTIONS }],
     startAt: now(),
-    durationMs: THROUGHPUT_S * 1000,
+    durationMs: seconds * 1000,
     overrunMs: 0,
     sink: (o) => {
       if (o.rateLimit.remaining.value !== null) headersSeen += 1;
@@ -95,9 +99,9 @@ async function driverThroughput(edge: string, key: string): Promise<number> {
   return stats.completed / ((stats.endedAt - stats.startAt) / 1000);
 }
 
-async function autocannonThroughput(edge: string, key: string): Promise<number> {
-  const result = await autocannon({ url: `${edge}${PATH}`, connections: CONNECTIONS, pipelining: 1, duration: THROUGHPUT_S, headers: { [recruitingApi.headers.apiKey]: key } });
-  return result.requests.total / THROUGHPUT_S;
+async function autocannonThroughput(edge: string, key: string, seconds: number): Promise<number> {
+  const result = await autocannon({ url: `${edge}${PATH}`, connections: CONNECTIONS, pipelining: 1, duration: seconds, headers: { [recruitingApi.headers.apiKey]: key } });
+  return result.requests.total / seconds;
 }
 
 interface Pacing {
@@ -159,8 +163,13 @@ async function soak(edge: string, key: string) {
   globalThis.gc?.();
   const start = mb();
   let peak = start;
-  const sampler = setInterval(() => (peak = Math.max(peak, mb())), 250);
   const started = now();
+  const timeline: { atS: number; rssMb: number; heapMb: number }[] = [];
+  let tick = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, mb());
+    if (++tick % 20 === 0) timeline.push({ atS: Math.round((now() - started) / 1000), rssMb: Math.round(mb()), heapMb: Math.round(process.memoryUsage().heapUsed / 1048576) });
+  }, 250);
   const stats = await driver.run({
     check: 'BENCH',
     phase: 'soak',
@@ -182,12 +191,17 @@ async function soak(edge: string, key: string) {
   peak = Math.max(peak, end);
   const fileMb = statSync(join(dir, 'observations.ndjson')).size / 1024 / 1024;
   rmSync(dir, { recursive: true, force: true });
-  return { requests: stats.completed + stats.failed, seconds: (now() - started) / 1000, rssStartMb: start, rssPeakMb: peak, rssEndMb: end, ndjsonMb: fileMb };
+  return { requests: stats.completed + stats.failed, seconds: (now() - started) / 1000, rssStartMb: start, rssPeakMb: peak, rssEndMb: end, ndjsonMb: fileMb, timeline };
 }
 
-/** The soak runs in a fresh process of its own, so its RSS is the driver's and nothing else's. */
-async function soakInChild(edge: string, key: string): Promise<Awaited<ReturnType<typeof soak>>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', fileURLToPath(import.meta.url), '--soak-child', ...(quick ? ['--quick'] : [])], {
+type ChildMode = 'tiergate-throughput' | 'autocannon-throughput' | 'soak' | `pacing-${'tiergate' | 'autocannon'}-${number}`;
+
+/**
+ * Throughput rounds and the soak each run in a fresh process: neither client inherits the other's
+ * heap, JIT state or garbage, and the soak's RSS is the driver's alone.
+ */
+async function inChild<T>(mode: ChildMode, edge: string, key: string): Promise<T> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', fileURLToPath(import.meta.url), '--child', mode, ...(quick ? ['--quick'] : [])], {
     cwd: ROOT,
     // The key travels in the environment, never in arguments.
     env: { ...process.env, BENCH_EDGE: edge, BENCH_KEY: key },
@@ -196,12 +210,30 @@ async function soakInChild(edge: string, key: string): Promise<Awaited<ReturnTyp
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`soak process exited with ${code}`);
-  return JSON.parse(out.trim().split('\n').at(-1)!) as Awaited<ReturnType<typeof soak>>;
+  if (code !== 0) throw new Error(`bench child ${mode} exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as T;
 }
 
-if (process.argv.includes('--soak-child')) {
-  process.stdout.write(`${JSON.stringify(await soak(process.env.BENCH_EDGE!, process.env.BENCH_KEY!))}\n`);
+/** A throughput round: warm the client for a while, then measure. */
+async function throughputRound(client: 'tiergate' | 'autocannon', edge: string, key: string): Promise<number> {
+  const measure = client === 'tiergate' ? driverThroughput : autocannonThroughput;
+  await measure(edge, key, WARMUP_S);
+  return measure(edge, key, THROUGHPUT_S);
+}
+
+const childAt = process.argv.indexOf('--child');
+if (childAt >= 0) {
+  const mode = process.argv[childAt + 1] as ChildMode;
+  const edge = process.env.BENCH_EDGE!;
+  const key = process.env.BENCH_KEY!;
+  const pacingMode = /^pacing-(tiergate|autocannon)-(\d+)$/.exec(mode);
+  const result =
+    mode === 'soak'
+      ? await soak(edge, key)
+      : pacingMode
+        ? await (pacingMode[1] === 'tiergate' ? driverPacing : autocannonPacing)(edge, key, Number(pacingMode[2]))
+        : await throughputRound(mode === 'tiergate-throughput' ? 'tiergate' : 'autocannon', edge, key);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }
 
@@ -210,40 +242,45 @@ try {
   const admin = new AdminClient(target.admin);
   const org = await admin.createOrg('enterprise', 'bench', { read: 1_000_000_000, concurrency: 1_000_000 });
   const { key } = await admin.createKey(org.id, ['jobs.read'], 'test');
-  // Warm both clients and the target's JIT: throughput climbs for several seconds after start.
-  for (let i = 0; i < WARMUP_ROUNDS; i++) {
-    await autocannonThroughput(target.edge, key);
-    await driverThroughput(target.edge, key);
-  }
-  // Alternate, so neither benefits from running later; report the best round of each.
+  // Warm the target's JIT: its throughput climbs for several seconds after start.
+  await autocannonThroughput(target.edge, key, WARMUP_S * 2);
+  // Alternate which goes first, so neither benefits from running later; compare medians.
   const rounds: { tiergate: number; autocannon: number }[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const tiergate = i % 2 === 0 ? await driverThroughput(target.edge, key) : 0;
-    const ac = await autocannonThroughput(target.edge, key);
-    rounds.push({ tiergate: i % 2 === 0 ? tiergate : await driverThroughput(target.edge, key), autocannon: ac });
+    const first = i % 2 === 0 ? 'tiergate' : 'autocannon';
+    const a = await inChild<number>(`${first}-throughput`, target.edge, key);
+    const b = await inChild<number>(`${first === 'tiergate' ? 'autocannon' : 'tiergate'}-throughput`, target.edge, key);
+    rounds.push(first === 'tiergate' ? { tiergate: a, autocannon: b } : { tiergate: b, autocannon: a });
   }
-  const best = { tiergate: Math.max(...rounds.map((r) => r.tiergate)), autocannon: Math.max(...rounds.map((r) => r.autocannon)) };
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]!;
+  const best = { tiergate: median(rounds.map((r) => r.tiergate)), autocannon: median(rounds.map((r) => r.autocannon)) };
+  // Pacing: each run in a fresh process, the median jitter of PACING_RUNS runs.
   const pacing: Pacing[] = [];
   for (const rate of [1000, 5000]) {
-    pacing.push(await driverPacing(target.edge, key, rate));
-    pacing.push(await autocannonPacing(target.edge, key, rate));
+    for (const engine of ['tiergate', 'autocannon'] as const) {
+      const runs: Pacing[] = [];
+      for (let i = 0; i < PACING_RUNS; i++) runs.push(await inChild<Pacing>(`pacing-${engine}-${rate}`, target.edge, key));
+      runs.sort((a, b) => a.jitterP99Ms - b.jitterP99Ms);
+      pacing.push(runs[Math.floor((runs.length - 1) / 2)]!);
+    }
   }
-  const soaked = await soakInChild(target.edge, key);
+  const soaked = await inChild<Awaited<ReturnType<typeof soak>>>('soak', target.edge, key);
 
   const f = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const lines = [
-    `throughput (${CONNECTIONS} connections, ${THROUGHPUT_S} s, best of ${rounds.length}):`,
+    `throughput (${CONNECTIONS} connections, ${THROUGHPUT_S} s after ${WARMUP_S} s warm-up, each in a fresh process; median of ${rounds.length}):`,
     `  tiergate arrival-rate, headers captured   ${f(best.tiergate)} req/s`,
     `  autocannon, plain                         ${f(best.autocannon)} req/s`,
     `  ratio                                     ${f(best.tiergate / best.autocannon, 2)}   (aim ≥ 0.90)`,
-    `pacing (${PACING_S} s each):    target    achieved   accuracy   jitter p99   jitter max`,
+    `pacing (${PACING_S} s, median of ${PACING_RUNS}):  target   achieved   accuracy   jitter p99   jitter max`,
     ...pacing.map((p) => `  ${p.engine.padEnd(12)} ${f(p.targetRps).padStart(8)} ${f(p.achievedRps).padStart(11)} ${f(p.accuracy, 3).padStart(10)} ${`${f(p.jitterP99Ms, 2)} ms`.padStart(12)} ${`${f(p.jitterMaxMs, 1)} ms`.padStart(12)}`),
     `soak: ${f(soaked.requests)} requests in ${f(soaked.seconds, 1)} s (${f(soaked.requests / soaked.seconds)} req/s), NDJSON ${f(soaked.ndjsonMb)} MB`,
     `  RSS start ${f(soaked.rssStartMb)} MB, peak ${f(soaked.rssPeakMb)} MB, end ${f(soaked.rssEndMb)} MB   (aim: flat, ≤ 200 MB)`,
+    `  every 5 s, RSS/heap MB: ${soaked.timeline.map((t) => `${t.rssMb}/${t.heapMb}`).join(' ')}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(join(ROOT, 'reports'), { recursive: true });
-  const report = { bench: 'load', quick, node: process.version, at: new Date().toISOString(), throughput: { connections: CONNECTIONS, seconds: THROUGHPUT_S, rounds, best, ratio: best.tiergate / best.autocannon }, pacing, soak: soaked };
+  const report = { bench: 'load', quick, node: process.version, at: new Date().toISOString(), throughput: { connections: CONNECTIONS, seconds: THROUGHPUT_S, warmupSeconds: WARMUP_S, rounds, median: best, ratio: best.tiergate / best.autocannon }, pacing, soak: soaked };
   writeFileSync(join(ROOT, 'reports', 'bench-load.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`wrote reports/bench-load.json\n`);
 } finally {

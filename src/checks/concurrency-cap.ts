@@ -3,14 +3,13 @@
  * endpoint, every held request is admitted and one more, sent while they are held, is rejected
  * (429 by assumption).
  *
- * A rejection counts only if the extra was answered while every held request was still in flight:
- * its headersAt precedes every held request's headersAt. An admission is decided when the extra
- * arrives, and an admitted extra on the slow endpoint is answered after the held ones, so an
- * admission fails when the extra was sent while every held request was still in flight (its sentAt
- * precedes every held answer) and every held one was admitted too: cap + 1 admitted at once.
- * A held request rejected is a fail even when that cannot be shown (the held ones alone never
- * exceed the cap) — unless it is the only one and the extra was admitted: the server may have seen
- * the extra first.
+ * Valid only if the extra was answered while every held request was still in flight: its
+ * headersAt precedes every held request's headersAt. (Its send time proves nothing: a request can
+ * wait in the client's connection pool, or at the server, until a held one finishes and frees a
+ * slot. So an extra that is itself slow, like the held uploads, can show a rejection but never an
+ * admission over the cap: send the extra to a fast endpoint the cap also applies to.) A held request
+ * rejected is a fail even when that cannot be shown (the held ones alone never exceed the cap) —
+ * unless it is the only one and the extra was admitted: the server may have seen the extra first.
  */
 import type { Figure } from '../contract/types.ts';
 import type { Observation } from '../observe/observation.ts';
@@ -109,13 +108,30 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding {
       data,
     });
   }
-  if (isAdmitted(extra)) return admittedExtraVerdict(input, cap, firstHeldDone, { expected, notes, data, heldTally, heldRefused, heldLost });
   if (!(extraAnswer < firstHeldDone)) {
     return finding('inconclusive', {
       expected,
       actual: `${heldTally}; extra got ${extra.status}, answered ${Math.round(extraAnswer - firstHeldDone)} ms after the first held request finished`,
       evidence: [extra.id, ...held.filter((o) => (o.headersAt ?? o.doneAt) === firstHeldDone).map((o) => o.id)],
       notes: [...notes, 'held requests finished before the extra was answered; cannot tell'],
+      data,
+    });
+  }
+  if (isAdmitted(extra)) {
+    if (heldLost.length > 0) {
+      return finding('inconclusive', {
+        expected,
+        actual: `${heldTally}; ${listSome(heldLost.map(describe))}; extra got ${extra.status}`,
+        evidence: [...heldLost.slice(0, 3).map((o) => o.id), extra.id],
+        notes: [...notes, 'a held request without a response may never have been admitted: cap + 1 in flight is not shown'],
+        data,
+      });
+    }
+    return finding('fail', {
+      expected,
+      actual: `admitted all ${cap + 1}: the extra got ${extra.status} while ${cap} were held, ${Math.round(firstHeldDone - extraAnswer)} ms before the first held one finished`,
+      evidence: [extra.id, held[0]?.id],
+      notes,
       data,
     });
   }
@@ -141,42 +157,6 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding {
     expected,
     actual: `all ${cap} held admitted; the extra got ${extra.status} ${Math.round(firstHeldDone - extraAnswer)} ms before the first held one finished`,
     evidence: [extra.id, held[0]?.id],
-    notes,
-    data,
-  });
-}
-
-/**
- * The extra was admitted (every held one too, or it would have been judged before). Over the cap only
- * if all cap + 1 were in flight together: the extra left before any held answer came back. A held
- * request without a response may never have been admitted, so it leaves the count unproven.
- */
-function admittedExtraVerdict(input: ConcurrencyCapInput, cap: number, firstHeldDone: number, parts: UnderMinimumParts): Finding {
-  const { held, extra } = input;
-  const { expected, notes, data, heldTally, heldLost } = parts;
-  const firstDone = held.filter((o) => (o.headersAt ?? o.doneAt) === firstHeldDone).map((o) => o.id);
-  if (!(extra.sentAt < firstHeldDone)) {
-    return finding('inconclusive', {
-      expected,
-      actual: `${heldTally}; extra got ${extra.status}, but it was sent ${Math.round(extra.sentAt - firstHeldDone)} ms after the first held request finished`,
-      evidence: [extra.id, ...firstDone],
-      notes: [...notes, 'a held request finished before the extra was sent; cannot tell'],
-      data,
-    });
-  }
-  if (heldLost.length > 0) {
-    return finding('inconclusive', {
-      expected,
-      actual: `${heldTally}; ${listSome(heldLost.map(describe))}; extra got ${extra.status}`,
-      evidence: [...heldLost.slice(0, 3).map((o) => o.id), extra.id],
-      notes: [...notes, 'a held request without a response may not have been admitted: cap + 1 in flight is not shown'],
-      data,
-    });
-  }
-  return finding('fail', {
-    expected,
-    actual: `admitted all ${cap + 1}: the extra got ${extra.status}, sent ${Math.round(firstHeldDone - extra.sentAt)} ms before the first of the ${cap} held requests finished`,
-    evidence: [extra.id, ...firstDone],
     notes,
     data,
   });

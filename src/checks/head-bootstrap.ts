@@ -6,7 +6,7 @@
 import type { Observation } from '../observe/observation.ts';
 import { describe, finding, headerProblem } from './finding.ts';
 import type { Finding } from './types.ts';
-import { plausibleResetEpoch, sameFixedWindowByDate } from './window-integrity.ts';
+import { sameFixedWindowByDate, windowEndOf } from './window-integrity.ts';
 
 export function headBootstrapVerdict(first: Observation, second: Observation, windowSeconds: number): Finding {
   const evidence = [first.id, second.id];
@@ -32,9 +32,10 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
   if (problems.length > 0) return finding('fail', { expected, actual: problems.join('; '), evidence });
   const before = first.rateLimit.remaining.value!;
   const after = second.rateLimit.remaining.value!;
-  const resetBefore = plausibleResetEpoch(first, windowSeconds);
-  const resetAfter = plausibleResetEpoch(second, windowSeconds);
-  // Placed by Reset when both are epochs; else (a broken Reset, which HDR-RESET judges) by Date.
+  // Placed by Reset when both are epochs (seconds, or milliseconds: HDR-RESET judges the unit);
+  // else (a delta or garbage) by Date.
+  const resetBefore = windowEndOf(first, windowSeconds);
+  const resetAfter = windowEndOf(second, windowSeconds);
   const oneWindow =
     resetBefore !== null && resetAfter !== null ? resetBefore === resetAfter : sameFixedWindowByDate(first, second, windowSeconds);
   if (!oneWindow) {

@@ -3,7 +3,10 @@
  * Limit−1, Limit−2, … by exactly one per admitted request, is never negative, and is 0 on a 429.
  * 429s consume nothing (`counted-requests`). A request whose counting is unknown (no response,
  * an unexpected status, no Remaining) widens the next step's allowance and makes a clean series
- * inconclusive rather than pass.
+ * inconclusive rather than pass. A first Remaining other than Limit−1 is only noted when the series
+ * then counts down by one to 0 exactly at the first 429: Remaining agrees with what the server
+ * admitted, and the announced Limit (HDR-LIMIT's finding) or quota spent before the check's first
+ * request explains the difference. An admission past Remaining 0 fails: it cannot decrement.
  */
 import type { Observation } from '../observe/observation.ts';
 import { TOO_MANY_REQUESTS, countOf, finding, headerProblem, isAdmitted, listSome, outcomeOf } from './finding.ts';
@@ -56,8 +59,6 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
   let startProblem: { text: string; ids: number[] } | null = null;
   /** Whether the last admission before the first 429 showed Remaining 0 (the countdown met the 429). */
   let countdownMet429: boolean | null = null;
-  /** Admissions beyond the announced Limit, at Remaining 0: over-admission, QUOTA-READ's to judge. */
-  const overAdmitted: number[] = [];
 
   for (const [i, o] of obs.entries()) {
     const n = i + 1;
@@ -95,10 +96,9 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
     } else {
       const hi = prev.remaining - 1;
       const lo = prev.remaining - 1 - gaps;
-      if (v === 0 && prev.remaining === 0 && L !== null && admitted > L) {
-        // Remaining cannot go below 0: an admission past the Limit is the quota's fault, not the header's.
-        overAdmitted.push(n);
-      } else if (v < lo || v > hi) {
+      // An admission past the Limit cannot decrement a Remaining of 0: "one less per counted request"
+      // fails with it (as QUOTA-READ does).
+      if (v < lo || v > hi) {
         const how = v === prev.remaining ? ' (stalled)' : v > prev.remaining ? ' (rose)' : ' (skipped)';
         const between = gaps > 0 ? ` across ${countOf(gaps, 'unclear request')}` : '';
         problems.push({
@@ -112,9 +112,6 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
   }
 
   if (absentOn429 > 0) notes.push(`${countOf(absentOn429, '429')} carried no Remaining (judged by HDR-PRESENT)`);
-  if (overAdmitted.length > 0) {
-    notes.push(`${listSome(overAdmitted.map((n) => `request ${n}`), 3, ', ')} admitted past Limit ${L} at Remaining 0: over-admission, judged by QUOTA-READ`);
-  }
   if (startProblem !== null) {
     // Remaining that counts down by one to 0 exactly at the first 429 agrees with what the server
     // admitted: the odd one out is the announced Limit (HDR-LIMIT), or quota spent before the first request.
@@ -142,10 +139,9 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
     });
   }
   const on429 = zeroOn429.length > 0 ? `; 0 on ${countOf(zeroOn429.length, '429')}` : '';
-  const past = overAdmitted.length > 0 ? `; ${countOf(overAdmitted.length, 'more request')} admitted at Remaining 0 (QUOTA-READ)` : '';
   return finding('pass', {
     expected,
-    actual: `Remaining ${first.remaining} -> ${prev.remaining} by one over ${admitted - overAdmitted.length} admitted requests${past}${on429}`,
+    actual: `Remaining ${first.remaining} -> ${prev.remaining} by one over ${admitted} admitted requests${on429}`,
     evidence: [first.id, prev.id, zeroOn429[0]],
     notes: [...notes, integrity.note],
     data,

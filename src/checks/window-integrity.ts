@@ -59,6 +59,21 @@ export function plausibleResetEpoch(o: Observation, windowSeconds: number): numb
 }
 
 /**
+ * The end of the window a response belongs to, epoch seconds, for placing responses in windows (not
+ * for judging the header, which HDR-RESET does): its Reset read as epoch seconds, or else as epoch
+ * milliseconds, when plausible against its Date. Null for a delta, garbage, or no Date.
+ */
+export function windowEndOf(o: Observation, windowSeconds: number): number | null {
+  const reading = readReset(o, windowSeconds);
+  if (reading.reset !== null) return reading.reset;
+  const value = o.rateLimit.reset.value;
+  const date = serverDateSeconds(o);
+  if (value === null || date === null) return null;
+  const seconds = value / 1000;
+  return date <= seconds && seconds <= date + windowSeconds + 1 ? seconds : null;
+}
+
+/**
  * Whether two responses provably fall in one fixed window (assumption fixed-windows: whole-second
  * windows aligned to the epoch) by their Date headers alone, for servers whose Reset is unusable.
  * Date is floored to the second and may be served up to a second stale, so a response dated D was

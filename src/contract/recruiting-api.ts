@@ -155,7 +155,7 @@ const assumptions: readonly Assumption[] = [
   {
     id: 'concurrency-status',
     statement:
-      'A request beyond the concurrency cap is rejected at once with 429, the §7 body and Retry-After; it consumes no quota.',
+      'The cap counts every request of the organization in flight, on any endpoint; one beyond it is rejected at once with 429, the §7 body and Retry-After, and consumes no quota.',
     gap: '§8: "Behaviour when the concurrency cap is exceeded ...: not shown."',
   },
   {

@@ -1,11 +1,15 @@
 /**
- * Regenerates schemas/results.schema.json from the zod schema:
+ * Regenerates schemas/results.schema.json and schemas/config.schema.json from their zod schemas:
  *   node --import tsx src/results/generate-schema.ts
  * A test fails when the committed file and the schema differ.
  */
 import { writeFile } from 'node:fs/promises';
 import { resultsJsonSchemaText } from './schema.ts';
+import { configJsonSchemaText } from '../config/json-schema.ts';
 
 const target = new URL('../../schemas/results.schema.json', import.meta.url);
 await writeFile(target, resultsJsonSchemaText());
 process.stdout.write(`wrote ${target.pathname}\n`);
+const config = new URL('../../schemas/config.schema.json', import.meta.url);
+await writeFile(config, configJsonSchemaText());
+process.stdout.write(`wrote ${config.pathname}\n`);

@@ -128,8 +128,10 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       signal: io.signal,
       reportDir: runDir,
     };
+    const selected = new Set(plan.checks);
     const record = (batch: readonly CheckResult[]) => {
-      for (const result of batch) {
+      // A task decides several checks from one window's traffic; report only those the run selected.
+      for (const result of batch.filter((r) => selected.has(r.id))) {
         results.push(result);
         emit({ type: 'check-result', result });
       }

@@ -33,6 +33,11 @@ export interface FaultDefinition {
   readonly description: string;
   /** The checks this fault is meant to fail (and no others, ideally). */
   readonly breaks: readonly CheckId[];
+  /**
+   * Checks that may fail too, and why: the fault's effect reaches them through the harness's own
+   * traffic (e.g. orgs checked in parallel sharing one bucket), depending on how the run interleaves.
+   */
+  readonly collateral?: { readonly checks: readonly CheckId[]; readonly why: string };
 }
 
 /** How long the last edge takes to apply a revocation under `slow-revocation` (beyond the 3 s SLA). */
@@ -55,7 +60,8 @@ export const RACY_GAP_MS = 3;
 const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = {
   'quota-off-by-one': {
     description: 'admits Limit+1 requests per window (Remaining floors at 0)',
-    breaks: ['QUOTA-READ', 'QUOTA-INGEST'],
+    // The extra admitted response cannot show a decrement: Remaining stays at 0.
+    breaks: ['QUOTA-READ', 'QUOTA-INGEST', 'HDR-REMAINING'],
   },
   'quota-early': {
     description: 'answers 429 once Limit-1 requests were admitted',
@@ -87,7 +93,8 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
   },
   'wrong-429-body': {
     description: 'the 429 body has code "TOO_MANY_REQUESTS" and no retry_after_seconds',
-    breaks: ['ERR-429-BODY'],
+    // Without retry_after_seconds, Retry-After has nothing to agree with.
+    breaks: ['ERR-429-BODY', 'RETRY-AFTER'],
   },
   'racy-admission': {
     description: `check-then-increment with a ${RACY_GAP_MS} ms await between: concurrent bursts over-admit, sequential traffic stays exact`,
@@ -100,6 +107,10 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
   'global-quota': {
     description: 'all organizations of a tier share one quota',
     breaks: ['ORG-ISOLATED'],
+    collateral: {
+      checks: ['QUOTA-READ', 'QUOTA-INGEST', 'HDR-REMAINING', 'ORG-SHARED', 'RETRY-AFTER', 'HEAD-BOOTSTRAP'],
+      why: "the suite checks a tier's organizations in parallel, so under one shared bucket each check sees the others' traffic",
+    },
   },
   'no-concurrency-cap': {
     description: 'requests in flight are not capped',
@@ -123,7 +134,8 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
   },
   'head-consumes-quota': {
     description: 'HEAD /recruiter/bootstrap consumes a read request',
-    breaks: ['HEAD-BOOTSTRAP'],
+    // Every quota check learns its window from a HEAD, which then counts against the window it measures.
+    breaks: ['HEAD-BOOTSTRAP', 'QUOTA-READ'],
   },
   'unknown-key-admitted': {
     description: 'a well-formed key that was never issued is admitted, as a guest of the first organization',

@@ -1,4 +1,5 @@
 /** Everything the edge and admin listeners share: one state, one set of counters, one clock. */
+import { setMaxListeners } from 'node:events';
 import type { Contract } from '../contract/types.ts';
 import type { FaultName } from './faults.ts';
 import { InFlight, WindowCounters } from './limiter.ts';
@@ -25,6 +26,8 @@ export interface TargetRuntime {
 }
 
 export function createRuntime(contract: Contract, options: ResolvedTargetOptions, closing: AbortSignal): TargetRuntime {
+  // Every request being parsed listens on `closing`; a burst puts hundreds in flight.
+  setMaxListeners(0, closing);
   return {
     contract,
     options,

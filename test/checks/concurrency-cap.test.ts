@@ -16,27 +16,24 @@ describe('CONCURRENCY-CAP', () => {
     expect(f.evidence).toEqual([extra.id, held[0]!.id]);
   });
 
-  it('fails an extra admitted while the cap was held, answered first or (slow endpoint) last', () => {
-    for (const extraFirst of [true, false]) {
-      const { held, extra } = heldAndExtra({ cap: 5, extraStatus: 200, extraFirst });
-      const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
-      expect(f.verdict).toBe('fail');
-      expect(f.actual).toMatch(/^admitted all 6: the extra got 200, sent \d+ ms before the first of the 5 held requests finished$/);
-      expect(f.evidence).toEqual([extra.id, held[0]!.id]);
-    }
+  it('fails an extra admitted and answered while the cap was held', () => {
+    const { held, extra } = heldAndExtra({ cap: 5, extraStatus: 200 });
+    const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/^admitted all 6: the extra got 200 while 5 were held, \d+ ms before the first held one finished$/);
+    expect(f.evidence).toEqual([extra.id, held[0]!.id]);
   });
 
-  it('is inconclusive when held requests finished before the extra was answered (429) or sent (200)', () => {
-    const late429 = heldAndExtra({ cap: 5, extraFirst: false });
-    const f = concurrencyCapVerdict({ ...late429, figure: STARTER });
-    expect(f.verdict).toBe('inconclusive');
-    expect(f.notes).toContain('held requests finished before the extra was answered; cannot tell');
-    expect(f.evidence).toEqual([late429.extra.id, late429.held[0]!.id]);
-    const late200 = heldAndExtra({ cap: 5, extraStatus: 200, extraSentAfterMs: 500 });
-    const g = concurrencyCapVerdict({ ...late200, figure: STARTER });
-    expect(g.verdict).toBe('inconclusive');
-    expect(g.actual).toMatch(/extra got 200, but it was sent \d+ ms after the first held request finished$/);
-    expect(g.evidence).toEqual([late200.extra.id, late200.held[0]!.id]);
+  it('is inconclusive when held requests finished before the extra was answered, 429 or 200', () => {
+    // A slow extra answered last may have waited (in the client pool or at the server) for a free slot.
+    for (const extraStatus of [429, 200]) {
+      const { held, extra } = heldAndExtra({ cap: 5, extraStatus, extraFirst: false });
+      const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
+      expect(f.verdict).toBe('inconclusive');
+      expect(f.actual).toMatch(new RegExp(`extra got ${extraStatus}, answered \\d+ ms after the first held request finished$`));
+      expect(f.notes).toContain('held requests finished before the extra was answered; cannot tell');
+      expect(f.evidence).toEqual([extra.id, held[0]!.id]);
+    }
   });
 
   it('does not fail an admitted extra when a held request got no response (it may never have been admitted)', () => {

@@ -45,16 +45,24 @@ describe('HEAD-BOOTSTRAP', () => {
     expect(f.actual).toContain('cannot be placed in one window');
   });
 
-  it('places the HEADs by Date when Reset is unusable (milliseconds), and still judges', () => {
+  it('places the HEADs by a Reset in milliseconds (HDR-RESET judges the unit), and still judges', () => {
     const ms = (T0 + 60) * 1000;
-    const f = headBootstrapVerdict(head({ reset: ms, date: httpDate(T0 + 10) }), head({ reset: ms, date: httpDate(T0 + 10) }), 60);
+    // In the last second of a window, where Date alone could not rule a rollover out.
+    const f = headBootstrapVerdict(head({ reset: ms, date: httpDate(T0 + 59) }), head({ reset: ms, date: httpDate(T0 + 59) }), 60);
     expect(f.verdict).toBe('pass');
     const fell = headBootstrapVerdict(head({ reset: ms, remaining: 40 }), head({ reset: ms, remaining: 39 }), 60);
     expect(fell.verdict).toBe('fail');
+    const rolled = headBootstrapVerdict(head({ reset: ms, date: httpDate(T0 + 59) }), head({ reset: ms + 60_000, date: httpDate(T0 + 60) }), 60);
+    expect(rolled.verdict).toBe('inconclusive');
+  });
+
+  it('places the HEADs by Date when Reset is a delta', () => {
+    const f = headBootstrapVerdict(head({ reset: 50, date: httpDate(T0 + 10) }), head({ reset: 49, date: httpDate(T0 + 11) }), 60);
+    expect(f.verdict).toBe('pass');
     // A second before a boundary (and a stale Date), Date cannot rule a rollover out.
     const edge = headBootstrapVerdict(head({ reset: 1, date: httpDate(T0 + 59) }), head({ reset: 1, date: httpDate(T0 + 59) }), 60);
     expect(edge.verdict).toBe('inconclusive');
-    expect(headBootstrapVerdict(head({ reset: 1, date: null }), head({ reset: 1, date: null }), 60).verdict).toBe('inconclusive');
+    expect(headBootstrapVerdict(head({ reset: 7, date: null }), head({ reset: 7, date: null }), 60).verdict).toBe('inconclusive');
   });
 
   it('is inconclusive when a HEAD got no response', () => {

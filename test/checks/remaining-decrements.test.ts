@@ -101,13 +101,13 @@ describe('HDR-REMAINING', () => {
     expect(empty.actual).toBe('no observations to place in a window');
   });
 
-  it('leaves admissions past the Limit at Remaining 0 to QUOTA-READ (Remaining cannot go below 0)', () => {
+  it('fails an admission past the Limit: a Remaining of 0 cannot decrement', () => {
     const { obs, window } = sequentialQuota({ limit: 60, admitted: 61 });
     expect(obs[60]!.rateLimit.remaining.value).toBe(0);
     const f = remainingDecrementsVerdict(obs, window);
-    expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('Remaining 59 -> 0 by one over 60 admitted requests; one more request admitted at Remaining 0 (QUOTA-READ); 0 on one 429');
-    expect(f.notes).toContain('request 61 admitted past Limit 60 at Remaining 0: over-admission, judged by QUOTA-READ');
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('after request 60 Remaining went 0 -> 0 (stalled)');
+    expect(f.evidence).toEqual([obs[59]!.id, obs[60]!.id]);
   });
 
   it('fails Remaining stuck at 0 while still within the Limit', () => {

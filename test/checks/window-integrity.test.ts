@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readReset, sameFixedWindowByDate, serverDateSeconds, withinOneWindow } from '../../src/checks/window-integrity.ts';
+import { readReset, sameFixedWindowByDate, serverDateSeconds, windowEndOf, withinOneWindow } from '../../src/checks/window-integrity.ts';
 import { CLIENT_WALL_AT_ZERO, T0, httpDate, obs, sequentialQuota, windowFrom } from '../helpers/observations.ts';
 
 describe('serverDateSeconds / readReset', () => {
@@ -84,5 +84,17 @@ describe('withinOneWindow on broken timing', () => {
     expect(w).toEqual({ ok: false, note: '1 of 1 responses lack a plausible epoch Reset; by timing, request 1 has no usable send or finish time' });
     const unknown = withinOneWindow([obs({ reset: 'x', sentAt: 5 })], { ...windowFrom(0), openedAt: Number.NaN });
     expect(unknown.ok).toBe(false);
+  });
+});
+
+describe('windowEndOf', () => {
+  it('reads Reset as epoch seconds, or as epoch milliseconds, against Date; nothing else', () => {
+    const at = (reset: number | string, date: string | null = httpDate(T0 + 5)) => windowEndOf(obs({ reset, date }), 60);
+    expect(at(T0 + 60)).toBe(T0 + 60);
+    expect(at((T0 + 60) * 1000)).toBe(T0 + 60);
+    expect(at((T0 + 600) * 1000)).toBeNull();
+    expect(at(55)).toBeNull();
+    expect(at('soon')).toBeNull();
+    expect(at((T0 + 60) * 1000, null)).toBeNull();
   });
 });

@@ -338,8 +338,6 @@ export interface ConcurrencyOptions {
   readonly extraStatus?: number | null;
   /** Whether the extra was answered while every held request was still in flight (default true). */
   readonly extraFirst?: boolean;
-  /** When the extra was sent, ms after the held ones (default 25; they are answered after about 200). */
-  readonly extraSentAfterMs?: number;
 }
 
 /** `cap` slow uploads held in flight, then one more: the CONCURRENCY-CAP traffic shape. */
@@ -361,7 +359,7 @@ export function heldAndExtra(options: ConcurrencyOptions): { held: Observation[]
       remaining: status === 200 ? Math.max(0, 10 - i) : 0,
     });
   });
-  const extraSent = start + (options.extraSentAfterMs ?? 25);
+  const extraSent = start + 25;
   const extraLatency = options.extraFirst === false ? holdMs + 50 : 3;
   const extra = obs({
     check: 'CONCURRENCY-CAP',

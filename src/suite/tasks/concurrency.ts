@@ -1,6 +1,6 @@
 /**
- * CONCURRENCY-CAP: hold the cap's worth of slow uploads in flight, then send one more. The verdict
- * only counts if the held requests were still in flight when the extra one was answered.
+ * CONCURRENCY-CAP: hold the cap's worth of slow uploads in flight, then send one more (a fast read).
+ * The verdict only counts if the held requests were still in flight when the extra one was answered.
  */
 import { endpointById } from '../../contract/lookup.ts';
 import { checkResult } from '../../checks/result.ts';
@@ -39,7 +39,9 @@ export function concurrencyTask(org: OrgHandle): Task {
           context.prober.send(edge, requestFor(endpoint, org.primary.key), { ...tags, phase: 'hold' }),
         );
         await sleep(SETTLE_MS, context.signal);
-        const extra = await context.prober.send(edge, requestFor(endpoint, org.primary.key), { ...tags, phase: 'extra' });
+        // The extra is a fast read: the cap counts every request of the organization in flight, and a
+        // fast answer lands while the slow uploads are still held, whichever way the server decides.
+        const extra = await context.prober.send(edge, requestFor(endpointById(context.contract, 'jobs-list'), org.primary.key), { ...tags, phase: 'extra' });
         const finding = concurrencyCapVerdict({ held: await Promise.all(held), extra, figure });
         return [
           checkResult('CONCURRENCY-CAP', finding, {

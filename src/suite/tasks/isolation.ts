@@ -19,7 +19,7 @@ export function isolationTask(exhausted: OrgHandle, other: OrgHandle): Task {
     run: (context) =>
       // Windows are aligned to the server clock (assumption fixed-windows): a fresh window for one
       // org of the tier is a fresh window for the other.
-      inFreshWindow(context, exhausted, { name, checks: [{ id: 'ORG-ISOLATED' }] }, async () => {
+      inFreshWindow(context, exhausted, { name, checks: [{ id: 'ORG-ISOLATED' }] }, async (window) => {
         const figure = context.contract.tiers[exhausted.tier].read;
         const endpoint = endpointById(context.contract, 'jobs-list');
         const edge = context.prober.edges[0]!;
@@ -41,7 +41,7 @@ export function isolationTask(exhausted: OrgHandle, other: OrgHandle): Task {
         const otherFigure = context.contract.tiers[other.tier].read;
         const otherLimit = otherFigure.atLeast ? limitToTest(otherFigure, probe) : otherFigure.value;
         return [
-          checkResult('ORG-ISOLATED', orgIsolatedVerdict({ exhausted: sent, other: probe, otherLimit }), {
+          checkResult('ORG-ISOLATED', orgIsolatedVerdict({ exhausted: sent, other: probe, otherLimit, window }), {
             tier: exhausted.tier,
             org: `${exhausted.label}+${other.label}`,
             startedWall,

@@ -102,6 +102,9 @@ export function readSequentialTask(org: OrgHandle): Task {
   };
 }
 
+/** Past the time Retry-After gives, as a client adding jitter would (§7 rule 2). */
+const RETRY_MARGIN_MS = 20;
+
 /** Wait as told (header, else body), bounded by a window and a second, then try once. */
 async function waitOutRetryAfter(
   context: SuiteContext,
@@ -112,7 +115,8 @@ async function waitOutRetryAfter(
   const told = rejected.rateLimit.retryAfter.value ?? (typeof body?.retry_after_seconds === 'number' ? body.retry_after_seconds : null);
   if (told === null || told * 1000 > context.windowMs + 1000) return { afterWait: null, waitedMs: null };
   const receivedAt = rejected.headersAt ?? rejected.doneAt;
-  const waitMs = Math.max(0, receivedAt + told * 1000 - context.prober.now());
+  // A timer may fire a millisecond early against the monotonic clock: wait a little past the time told.
+  const waitMs = Math.max(0, receivedAt + told * 1000 + RETRY_MARGIN_MS - context.prober.now());
   await sleep(waitMs, context.signal);
   if (context.signal.aborted) return { afterWait: null, waitedMs: null };
   const endpoint = endpointById(context.contract, 'jobs-list');
@@ -122,5 +126,6 @@ async function waitOutRetryAfter(
     tier: org.tier,
     org: org.label,
   });
-  return { afterWait, waitedMs: context.prober.now() - receivedAt };
+  // The wait is what elapsed before the retry was sent, not including the retry's own round trip.
+  return { afterWait, waitedMs: afterWait.sentAt - receivedAt };
 }

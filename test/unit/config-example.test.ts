@@ -1,0 +1,20 @@
+/** The documented example config is valid, and the committed editor schema is the generated one. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configJsonSchemaText } from '../../src/config/json-schema.ts';
+import { parseConfig } from '../../src/config/load.ts';
+
+describe('tiergate.config.json', () => {
+  it('fixtures/tiergate.config.example.json parses into typed config', () => {
+    const json: unknown = JSON.parse(readFileSync(new URL('../../fixtures/tiergate.config.example.json', import.meta.url), 'utf8'));
+    const config = parseConfig(json, 'tiergate.config.example.json');
+    expect(config.window).toBe(60_000);
+    expect(config.orgs.map((o) => o.tier)).toEqual(['starter', 'starter', 'professional', 'professional']);
+    expect(config.revocation?.hook.type).toBe('command');
+  });
+
+  it('schemas/config.schema.json is the one the zod schema generates', () => {
+    // If this fails: node --import tsx src/results/generate-schema.ts
+    expect(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')).toBe(configJsonSchemaText());
+  });
+});
