@@ -122,8 +122,9 @@ function jitter(sends: number[], rate: number): LatencyHistogram {
   return h;
 }
 
-async function driverPacing(edge: string, key: string, rate: number): Promise<Pacing> {
+async function driverPacing(edge: string, key: string, rate: number, seconds = PACING_S): Promise<Pacing> {
   const { driver, now } = driverFor(edge, 256);
+  const aggregator = new LoadAggregator(60);
   const startAt = now() + 50;
   const stats = await driver.run({
     check: 'BENCH',
@@ -131,26 +132,26 @@ async function driverPacing(edge: string, key: string, rate: number): Promise<Pa
     request: { method: 'GET', path: PATH },
     streams: [{ org: 'bench', tier: 'enterprise', key, ratePerS: rate, maxInFlight: 256 }],
     startAt,
-    durationMs: PACING_S * 1000,
-    sink: () => {},
+    durationMs: seconds * 1000,
+    sink: (o) => aggregator.add(o),
   });
   await driver.close();
-  const achievedRps = stats.sent / PACING_S;
+  const achievedRps = stats.sent / seconds;
   return { engine: 'tiergate', targetRps: rate, achievedRps, accuracy: achievedRps / rate, jitterP99Ms: stats.sendLag.percentileMs(99) ?? 0, jitterMaxMs: stats.sendLag.maxMs() ?? 0 };
 }
 
-async function autocannonPacing(edge: string, key: string, rate: number): Promise<Pacing> {
+async function autocannonPacing(edge: string, key: string, rate: number, seconds = PACING_S): Promise<Pacing> {
   const sends: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url: `${edge}${PATH}`, connections: CONNECTIONS, pipelining: 1, duration: PACING_S, overallRate: rate, headers: { [recruitingApi.headers.apiKey]: key } },
+      { url: `${edge}${PATH}`, connections: CONNECTIONS, pipelining: 1, duration: seconds, overallRate: rate, headers: { [recruitingApi.headers.apiKey]: key } },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
     // autocannon reports a response's time; its send time is that far before now.
     instance.on('response', (_client, _status, _bytes, responseTime) => sends.push(performance.now() - responseTime));
   });
   const h = jitter(sends, rate);
-  const achievedRps = result.requests.total / PACING_S;
+  const achievedRps = result.requests.total / seconds;
   return { engine: 'autocannon', targetRps: rate, achievedRps, accuracy: achievedRps / rate, jitterP99Ms: h.percentileMs(99) ?? 0, jitterMaxMs: h.maxMs() ?? 0 };
 }
 
@@ -215,10 +216,26 @@ async function inChild<T>(mode: ChildMode, edge: string, key: string): Promise<T
 }
 
 /** A throughput round: warm the client for a while, then measure. */
-async function throughputRound(client: 'tiergate' | 'autocannon', edge: string, key: string): Promise<number> {
+interface Throughput {
+  readonly rps: number;
+  /** Client CPU (user + system) per request, µs: the client's own cost, whatever the server's speed. */
+  readonly cpuUsPerRequest: number;
+}
+
+async function throughputRound(client: 'tiergate' | 'autocannon', edge: string, key: string): Promise<Throughput> {
   const measure = client === 'tiergate' ? driverThroughput : autocannonThroughput;
   await measure(edge, key, WARMUP_S);
-  return measure(edge, key, THROUGHPUT_S);
+  const cpu = process.cpuUsage();
+  const rps = await measure(edge, key, THROUGHPUT_S);
+  const used = process.cpuUsage(cpu);
+  return { rps, cpuUsPerRequest: (used.user + used.system) / (rps * THROUGHPUT_S) };
+}
+
+/** A pacing run after a short warm-up at the same rate (the JIT, the connections). */
+async function pacingRun(engine: 'tiergate' | 'autocannon', edge: string, key: string, rate: number): Promise<Pacing> {
+  const run = engine === 'tiergate' ? driverPacing : autocannonPacing;
+  await run(edge, key, rate, 2);
+  return run(edge, key, rate);
 }
 
 const childAt = process.argv.indexOf('--child');
@@ -231,7 +248,7 @@ if (childAt >= 0) {
     mode === 'soak'
       ? await soak(edge, key)
       : pacingMode
-        ? await (pacingMode[1] === 'tiergate' ? driverPacing : autocannonPacing)(edge, key, Number(pacingMode[2]))
+        ? await pacingRun(pacingMode[1] as 'tiergate' | 'autocannon', edge, key, Number(pacingMode[2]))
         : await throughputRound(mode === 'tiergate-throughput' ? 'tiergate' : 'autocannon', edge, key);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
@@ -245,15 +262,16 @@ try {
   // Warm the target's JIT: its throughput climbs for several seconds after start.
   await autocannonThroughput(target.edge, key, WARMUP_S * 2);
   // Alternate which goes first, so neither benefits from running later; compare medians.
-  const rounds: { tiergate: number; autocannon: number }[] = [];
+  const rounds: { tiergate: Throughput; autocannon: Throughput }[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const first = i % 2 === 0 ? 'tiergate' : 'autocannon';
-    const a = await inChild<number>(`${first}-throughput`, target.edge, key);
-    const b = await inChild<number>(`${first === 'tiergate' ? 'autocannon' : 'tiergate'}-throughput`, target.edge, key);
+    const a = await inChild<Throughput>(`${first}-throughput`, target.edge, key);
+    const b = await inChild<Throughput>(`${first === 'tiergate' ? 'autocannon' : 'tiergate'}-throughput`, target.edge, key);
     rounds.push(first === 'tiergate' ? { tiergate: a, autocannon: b } : { tiergate: b, autocannon: a });
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]!;
-  const best = { tiergate: median(rounds.map((r) => r.tiergate)), autocannon: median(rounds.map((r) => r.autocannon)) };
+  const best = { tiergate: median(rounds.map((r) => r.tiergate.rps)), autocannon: median(rounds.map((r) => r.autocannon.rps)) };
+  const cpu = { tiergate: median(rounds.map((r) => r.tiergate.cpuUsPerRequest)), autocannon: median(rounds.map((r) => r.autocannon.cpuUsPerRequest)) };
   // Pacing: each run in a fresh process, the median jitter of PACING_RUNS runs.
   const pacing: Pacing[] = [];
   for (const rate of [1000, 5000]) {
@@ -272,6 +290,8 @@ try {
     `  tiergate arrival-rate, headers captured   ${f(best.tiergate)} req/s`,
     `  autocannon, plain                         ${f(best.autocannon)} req/s`,
     `  ratio                                     ${f(best.tiergate / best.autocannon, 2)}   (aim ≥ 0.90)`,
+    `  client CPU per request                    tiergate ${f(cpu.tiergate, 1)} µs, autocannon ${f(cpu.autocannon, 1)} µs`,
+    `  rounds (tiergate/autocannon req/s)        ${rounds.map((r) => `${f(r.tiergate.rps)}/${f(r.autocannon.rps)}`).join('  ')}`,
     `pacing (${PACING_S} s, median of ${PACING_RUNS}):  target   achieved   accuracy   jitter p99   jitter max`,
     ...pacing.map((p) => `  ${p.engine.padEnd(12)} ${f(p.targetRps).padStart(8)} ${f(p.achievedRps).padStart(11)} ${f(p.accuracy, 3).padStart(10)} ${`${f(p.jitterP99Ms, 2)} ms`.padStart(12)} ${`${f(p.jitterMaxMs, 1)} ms`.padStart(12)}`),
     `soak: ${f(soaked.requests)} requests in ${f(soaked.seconds, 1)} s (${f(soaked.requests / soaked.seconds)} req/s), NDJSON ${f(soaked.ndjsonMb)} MB`,
@@ -280,7 +300,7 @@ try {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(join(ROOT, 'reports'), { recursive: true });
-  const report = { bench: 'load', quick, node: process.version, at: new Date().toISOString(), throughput: { connections: CONNECTIONS, seconds: THROUGHPUT_S, warmupSeconds: WARMUP_S, rounds, median: best, ratio: best.tiergate / best.autocannon }, pacing, soak: soaked };
+  const report = { bench: 'load', quick, node: process.version, at: new Date().toISOString(), throughput: { connections: CONNECTIONS, seconds: THROUGHPUT_S, warmupSeconds: WARMUP_S, rounds, median: best, ratio: best.tiergate / best.autocannon, cpuUsPerRequest: cpu }, pacing, soak: soaked };
   writeFileSync(join(ROOT, 'reports', 'bench-load.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`wrote reports/bench-load.json\n`);
 } finally {

@@ -24,6 +24,12 @@ export interface ConcurrencyCapInput {
   readonly figure: Figure;
   /** The cap the harness tested where the figure is a minimum (Enterprise). */
   readonly capAnnounced?: number;
+  /**
+   * The server's own word that every held request was admitted before the extra was sent: a free
+   * witness response whose ingest Remaining shows the held uploads counted. Without it, an extra
+   * admitted may simply have overtaken held requests still on their way, and cannot fail the check.
+   */
+  readonly heldCounted?: Observation | null;
   /** Status expected for the extra request: the contract's `statuses.concurrencyCapped` (429 when absent). */
   readonly rejectedStatus?: number;
 }
@@ -127,10 +133,20 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding {
         data,
       });
     }
+    const witness = input.heldCounted ?? null;
+    if (witness === null) {
+      return finding('inconclusive', {
+        expected,
+        actual: `${heldTally}; the extra got ${extra.status} while they were held, but the server gave no evidence that all ${cap} had arrived before it`,
+        evidence: [extra.id, held[0]?.id],
+        notes: [...notes, 'an extra admitted may have overtaken held requests still on their way to the server'],
+        data,
+      });
+    }
     return finding('fail', {
       expected,
-      actual: `admitted all ${cap + 1}: the extra got ${extra.status} while ${cap} were held, ${Math.round(firstHeldDone - extraAnswer)} ms before the first held one finished`,
-      evidence: [extra.id, held[0]?.id],
+      actual: `admitted all ${cap + 1}: the extra got ${extra.status} after the server counted all ${cap} held (${describe(witness)}, Remaining ${witness.rateLimit.remaining.raw}), ${Math.round(firstHeldDone - extraAnswer)} ms before the first held one finished`,
+      evidence: [extra.id, witness.id, held[0]?.id],
       notes,
       data,
     });

@@ -38,6 +38,22 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
   const resetAfter = windowEndOf(second, windowSeconds);
   const oneWindow =
     resetBefore !== null && resetAfter !== null ? resetBefore === resetAfter : sameFixedWindowByDate(first, second, windowSeconds);
+  // Without a placement, Remaining still tells: within a window a counted HEAD lowers it, and a
+  // rollover raises it to Limit (or Limit − 1 if the HEAD counted). So an unchanged Remaining below
+  // Limit − 1 can only be one window in which the HEAD was free.
+  const limit = second.rateLimit.limit.value!;
+  const unchangedMidWindow = after === before && before < limit - 1;
+  if (!oneWindow && unchangedMidWindow) {
+    return finding('pass', {
+      expected,
+      actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`,
+      evidence,
+      notes: ['the HEADs could not be placed by Reset or Date; an unchanged Remaining below Limit − 1 shows one window and no quota used'],
+    });
+  }
+  if (!oneWindow && after < before) {
+    return finding('fail', { expected, actual: `Remaining fell from ${before} to ${after}: HEAD consumed quota (a rollover would have raised it)`, evidence });
+  }
   if (!oneWindow) {
     return finding('inconclusive', {
       expected,

@@ -52,7 +52,7 @@ export const k6Command: CliCommand = {
   describe: 'k6 scripts for sustained load: export them, write a k6-operator TestRun, or ingest k6 --out json output (export | operator | ingest)',
   builder: (argv: Argv) =>
     argv
-      .positional('action', { choices: ACTIONS, describe: 'export: bundled scripts; operator: k6-operator manifests; ingest: judge k6 output' })
+      .positional('action', { type: 'string', describe: `one of ${ACTIONS.join(', ')}: bundled scripts, k6-operator manifests, or judge k6 output` })
       .positional('files', { type: 'string', array: true, describe: 'ingest: k6 --out json files (.gz too), one or more per runner' })
       .option('out', { type: 'string', describe: 'output directory (ingest: reports root, default reports)' })
       .option('tiers', { type: 'string', describe: `comma-separated tiers (default: all): ${TIER_NAMES.join(', ')}` })
@@ -64,14 +64,17 @@ export const k6Command: CliCommand = {
       .option('image', { type: 'string', describe: 'operator: k6 runner image (default grafana/k6:latest)' }),
   run: async (raw, io) => {
     const args = raw as unknown as K6Args;
+    if (!(ACTIONS as readonly string[]).includes(args.action)) {
+      throw new UsageError(`k6 ${String(args.action)}: unknown action; choose ${ACTIONS.join(', ')}`);
+    }
     const stray = (Object.keys(FLAGS_BY_ACTION) as Action[])
       .flatMap((a) => FLAGS_BY_ACTION[a])
       .filter((flag, i, all) => all.indexOf(flag) === i && !FLAGS_BY_ACTION[args.action].includes(flag) && args[flag] !== undefined);
-    if (stray.length > 0) throw new UsageError(`tiergate k6 ${args.action}: --${stray.join(', --')} does not apply here`);
-    if (args.action !== 'ingest' && args.files.length > 0) throw new UsageError(`tiergate k6 ${args.action}: unexpected ${args.files.join(' ')} (only ingest takes files)`);
+    if (stray.length > 0) throw new UsageError(`k6 ${args.action}: --${stray.join(', --')} does not apply here`);
+    if (args.action !== 'ingest' && args.files.length > 0) throw new UsageError(`k6 ${args.action}: unexpected ${args.files.join(' ')} (only ingest takes files)`);
     if (args.action !== 'ingest') required('out', args.action, args.out);
     if (args.action === 'operator') required('parallelism', args.action, args.parallelism);
-    if (args.action === 'ingest' && args.files.length === 0) throw new UsageError('tiergate k6 ingest: name at least one k6 --out json file');
+    if (args.action === 'ingest' && args.files.length === 0) throw new UsageError('k6 ingest: name at least one k6 --out json file');
     const tiers = tierList(args.tiers);
     const shapes = await loadShapes(args.scenario, tiers, io);
     switch (args.action) {
@@ -101,7 +104,7 @@ function windowSeconds(value: string | undefined): number | null {
 }
 
 function required<T>(flag: string, action: Action, value: T | undefined): T {
-  if (value === undefined) throw new UsageError(`tiergate k6 ${action}: --${flag} is required`);
+  if (value === undefined) throw new UsageError(`k6 ${action}: --${flag} is required`);
   return value;
 }
 

@@ -102,7 +102,8 @@ export function dueOffsetMs(i: number, ratePerS: number): number {
 interface StreamState {
   readonly stream: ArrivalStream;
   readonly tags: CaptureTags;
-  readonly headers: Record<string, string>;
+  /** Request headers as undici's flat [name, value, ...] list: no per-request object walk. */
+  readonly headers: string[];
   readonly body: string | Buffer | null;
   readonly count: number;
   next: number;
@@ -147,7 +148,7 @@ export class ArrivalRateDriver {
         names: this.#options.headers,
         now,
       },
-      headers: { ...plan.request.headers, ...(stream.key === null ? {} : { [this.#options.headers.apiKey]: stream.key }) },
+      headers: Object.entries({ ...plan.request.headers, ...(stream.key === null ? {} : { [this.#options.headers.apiKey]: stream.key }) }).flat(),
       body: plan.request.body ?? null,
       count: scheduledCount(stream.ratePerS, plan.durationMs),
       next: 0,

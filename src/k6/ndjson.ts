@@ -39,7 +39,7 @@ export interface K6ReadStats {
 const MAX_LINE_CHARS = 1_000_000;
 
 export async function assertReadable(files: readonly string[]): Promise<void> {
-  if (files.length === 0) throw new UsageError('tiergate k6 ingest: name at least one k6 --out json file');
+  if (files.length === 0) throw new UsageError('k6 ingest: name at least one k6 --out json file');
   const missing: string[] = [];
   for (const file of files) {
     try {
@@ -48,7 +48,7 @@ export async function assertReadable(files: readonly string[]): Promise<void> {
       missing.push(file);
     }
   }
-  if (missing.length > 0) throw new UsageError(`tiergate k6 ingest: cannot read ${missing.join(', ')}`);
+  if (missing.length > 0) throw new UsageError(`k6 ingest: cannot read ${missing.join(', ')}`);
 }
 
 /** Calls `onPoint` for every Point of every file, in file order then line order. */
@@ -99,7 +99,7 @@ export async function readK6Points(files: readonly string[], onPoint: (point: K6
         onPoint({ metric: entry.metric, timeMs, value, tags: stringTags(entry.data.tags), file: index });
       }
     } catch (error) {
-      throw new UsageError(`tiergate k6 ingest: cannot read ${file} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      throw new UsageError(`k6 ingest: cannot read ${file} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     } finally {
       reader.close();
       raw.destroy();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { concurrencyCapVerdict } from '../../src/checks/concurrency-cap.ts';
 import type { Figure } from '../../src/contract/types.ts';
-import { heldAndExtra } from '../helpers/observations.ts';
+import { obs, heldAndExtra } from '../helpers/observations.ts';
 
 const STARTER: Figure = { value: 5, atLeast: false };
 const ENTERPRISE: Figure = { value: 100, atLeast: true };
@@ -16,12 +16,20 @@ describe('CONCURRENCY-CAP', () => {
     expect(f.evidence).toEqual([extra.id, held[0]!.id]);
   });
 
-  it('fails an extra admitted and answered while the cap was held', () => {
+  it('fails an extra admitted while the cap was held, once the server showed every held request counted', () => {
     const { held, extra } = heldAndExtra({ cap: 5, extraStatus: 200 });
-    const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
+    const witness = obs({ status: 400, method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis/bulk', limit: 10, remaining: 5 });
+    const f = concurrencyCapVerdict({ held, extra, figure: STARTER, heldCounted: witness });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toMatch(/^admitted all 6: the extra got 200 while 5 were held, \d+ ms before the first held one finished$/);
-    expect(f.evidence).toEqual([extra.id, held[0]!.id]);
+    expect(f.actual).toMatch(/^admitted all 6: the extra got 200 after the server counted all 5 held \(400 POST .*, Remaining 5\), \d+ ms before the first held one finished$/);
+    expect(f.evidence).toEqual([extra.id, witness.id, held[0]!.id]);
+  });
+
+  it('is inconclusive on an admitted extra when the server never showed the held requests counted', () => {
+    const { held, extra } = heldAndExtra({ cap: 5, extraStatus: 200 });
+    const f = concurrencyCapVerdict({ held, extra, figure: STARTER, heldCounted: null });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toMatch(/no evidence that all 5 had arrived/);
   });
 
   it('is inconclusive when held requests finished before the extra was answered, 429 or 200', () => {
@@ -89,7 +97,8 @@ describe('CONCURRENCY-CAP', () => {
     const f = concurrencyCapVerdict({ held, extra, figure: ENTERPRISE, capAnnounced: 120 });
     expect(f.verdict).toBe('pass');
     const open = heldAndExtra({ cap: 100, extraStatus: 200 });
-    expect(concurrencyCapVerdict({ ...open, figure: ENTERPRISE }).verdict).toBe('fail');
+    const witness = obs({ status: 400, limit: 500, remaining: 400 });
+    expect(concurrencyCapVerdict({ ...open, figure: ENTERPRISE, heldCounted: witness }).verdict).toBe('fail');
   });
 
   it('Enterprise: fails a rejection with fewer in flight than the published minimum', () => {

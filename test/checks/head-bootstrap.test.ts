@@ -37,6 +37,17 @@ describe('HEAD-BOOTSTRAP', () => {
     expect(headBootstrapVerdict(unauthorized, head(), 60).actual).toContain(`401 HEAD /recruiter/bootstrap (#${unauthorized.id}) is not a success`);
   });
 
+  it('with a delta Reset and one stale Date, judges by Remaining: unchanged below Limit − 1 passes, a fall fails', () => {
+    const placeless = { reset: 2, date: null, limit: 60 } as const;
+    const pass = headBootstrapVerdict(head({ ...placeless, remaining: 54 }), head({ ...placeless, remaining: 54 }), 60);
+    expect(pass.verdict).toBe('pass');
+    expect(pass.notes.join(' ')).toContain('unchanged Remaining below Limit − 1');
+    const fell = headBootstrapVerdict(head({ ...placeless, remaining: 54 }), head({ ...placeless, remaining: 53 }), 60);
+    expect(fell.verdict).toBe('fail');
+    expect(fell.actual).toContain('a rollover would have raised it');
+    expect(headBootstrapVerdict(head({ ...placeless, remaining: 59 }), head({ ...placeless, remaining: 59 }), 60).verdict).toBe('inconclusive');
+  });
+
   it('is inconclusive when the window rolled over between the two HEADs', () => {
     const a = head({ serverMs: (T0 + 59) * 1000 + 900, reset: T0 + 60, remaining: 3 });
     const b = head({ serverMs: (T0 + 60) * 1000 + 10, reset: T0 + 120, remaining: 60 });

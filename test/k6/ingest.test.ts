@@ -125,6 +125,7 @@ describe('tiergate k6 ingest (CLI)', () => {
     [['k6', 'export', '--out', 'x', '--parallelism', '3'], /--parallelism does not apply here/],
     [['k6', 'operator', '--out', 'x'], /--parallelism is required/],
     [['k6', 'ingest', 'a.ndjson', '--window', '1.5s'], /--window 1.5s: expected whole seconds/],
+    [['k6', 'bogus'], /k6 bogus: unknown action; choose export, operator, ingest/],
   ])('refuses %j in one line, exit 2', async (argv, message) => {
     const cap = captureIo({ cwd: dir() });
     const code = await main(argv, cap.io);

@@ -8,10 +8,12 @@ import { concurrencyCapVerdict } from '../../checks/concurrency-cap.ts';
 import { sleep } from '../../drivers/window-sync.ts';
 import type { OrgHandle, Task } from '../context.ts';
 import { requestFor } from '../requests.ts';
+import type { Observation } from '../../observe/observation.ts';
 import { inFreshWindow } from './fresh-window.ts';
 
-/** Time for the held requests to reach the server before the extra one is sent. */
-const SETTLE_MS = 50;
+/** How often, and how many times, to ask the server whether the held uploads were all counted. */
+const WITNESS_INTERVAL_MS = 10;
+const WITNESS_ATTEMPTS = 100;
 
 export function concurrencyTask(org: OrgHandle): Task {
   const name = `concurrency ${org.label}`;
@@ -35,14 +37,29 @@ export function concurrencyTask(org: OrgHandle): Task {
             context.prober.send(edge, { method: 'HEAD', path: '/recruiter/bootstrap', key: null }, { ...tags, phase: 'warm-up' }),
           ),
         );
+        let firstHeldDone = false;
         const held = Array.from({ length: figure.value }, () =>
-          context.prober.send(edge, requestFor(endpoint, org.primary.key), { ...tags, phase: 'hold' }),
+          context.prober.send(edge, requestFor(endpoint, org.primary.key), { ...tags, phase: 'hold' }).then((o) => {
+            firstHeldDone = true;
+            return o;
+          }),
         );
-        await sleep(SETTLE_MS, context.signal);
+        // Before sending the extra, wait for the server's word that every held upload was admitted:
+        // an empty bulk upload is refused (400) without counting, and its ingest Remaining shows how
+        // many uploads the window has counted. Without that word an admitted extra proves nothing.
+        const bulk = endpointById(context.contract, 'resume-analysis-bulk');
+        const witness = { method: bulk.method, path: bulk.path, key: org.primary.key, headers: { 'content-type': 'application/json' }, body: '{"resumes":[]}' };
+        let heldCounted: Observation | null = null;
+        for (let attempt = 0; attempt < WITNESS_ATTEMPTS && heldCounted === null && !firstHeldDone && !context.signal.aborted; attempt++) {
+          const w = await context.prober.send(edge, witness, { ...tags, phase: 'witness' });
+          const { limit, remaining } = w.rateLimit;
+          if (limit.value !== null && remaining.value !== null && limit.value - remaining.value >= figure.value) heldCounted = w;
+          else await sleep(WITNESS_INTERVAL_MS, context.signal);
+        }
         // The extra is a fast read: the cap counts every request of the organization in flight, and a
         // fast answer lands while the slow uploads are still held, whichever way the server decides.
         const extra = await context.prober.send(edge, requestFor(endpointById(context.contract, 'jobs-list'), org.primary.key), { ...tags, phase: 'extra' });
-        const finding = concurrencyCapVerdict({ held: await Promise.all(held), extra, figure });
+        const finding = concurrencyCapVerdict({ held: await Promise.all(held), extra, figure, heldCounted });
         return [
           checkResult('CONCURRENCY-CAP', finding, {
             tier: org.tier,

@@ -1,0 +1,112 @@
+/**
+ * A target that is down, hangs, resets connections or sends garbage headers: the run finishes on
+ * its own (per-request timeouts), never crashes, and says what it saw as fail or inconclusive
+ * verdicts with evidence. Never a pass.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.ts';
+import { orgsFromConfig } from '../../src/suite/config-orgs.ts';
+import { runSuite } from '../../src/suite/run.ts';
+import { defineScenario } from '../../src/scenario/define.ts';
+import type { RunOptions } from '../../src/suite/options.ts';
+import { captureIo } from '../helpers/capture-io.ts';
+import { tempReportsDir } from '../helpers/run-options.ts';
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const freshKey = () => `xh_test_${[...randomBytes(32)].map((b) => ALPHANUMERIC[b % 62]).join('')}`;
+
+let server: Server | null = null;
+afterEach(async () => {
+  const s = server;
+  server = null;
+  if (s) await new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); });
+});
+
+async function serve(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  server = createServer(handler);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+}
+
+function externalRun(edge: string): RunOptions {
+  const env = { KEY_A: freshKey(), KEY_A2: freshKey(), KEY_B: freshKey() };
+  const config = parseConfig(
+    {
+      target: { edges: [edge] },
+      window: '1s',
+      timeout: '300ms',
+      orgs: [
+        { name: 'starter-a', tier: 'starter', keys: { primary: { env: 'KEY_A' }, secondary: { env: 'KEY_A2' } } },
+        { name: 'starter-b', tier: 'starter', keys: { primary: { env: 'KEY_B' } } },
+      ],
+    },
+    'test config',
+  );
+  return {
+    target: { kind: 'external', config, orgs: orgsFromConfig(config, env) },
+    windowMs: config.window,
+    tiers: ['starter'],
+    checks: null,
+    scenarios: [defineScenario({ tier: 'starter', orgs: 2 })],
+    outDir: tempReportsDir(),
+    timeoutMs: config.timeout,
+    revocation: {},
+    listeners: [],
+    dryRun: false,
+  };
+}
+
+async function runAgainst(edge: string, mayPass: readonly string[] = ['AUTH-KEY-FORMAT']) {
+  const { io } = captureIo();
+  const outcome = await runSuite(externalRun(edge), io);
+  const checks = outcome.results!.checks;
+  expect(checks.length).toBeGreaterThan(0);
+  expect(checks.filter((c) => c.verdict === 'pass' && !mayPass.includes(c.id)).map((c) => c.id)).toEqual([]);
+  for (const c of checks.filter((r) => r.verdict === 'fail' || r.verdict === 'inconclusive')) {
+    expect({ id: c.id, hasEvidenceOrReason: c.evidence.length > 0 || c.notes.length > 0 || c.actual.length > 0 }).toEqual({ id: c.id, hasEvidenceOrReason: true });
+  }
+  return { outcome, checks };
+}
+
+describe('a misbehaving target', () => {
+  it('down (connection refused): inconclusive, naming the refusal', async () => {
+    const closed = await serve(() => {});
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    server = null;
+    const { outcome, checks } = await runAgainst(closed);
+    expect(outcome.exitCode).not.toBe(0);
+    expect(checks.some((c) => /ECONNREFUSED/.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
+  }, 60_000);
+
+  it('hangs: every request times out and the run still ends', async () => {
+    const { outcome, checks } = await runAgainst(await serve(() => {}));
+    expect(outcome.exitCode).toBe(3);
+    expect(checks.some((c) => /TIMEOUT/.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
+  }, 60_000);
+
+  it('resets connections: inconclusive with the reset shown', async () => {
+    const { outcome, checks } = await runAgainst(await serve((req) => req.socket.destroy()));
+    expect(outcome.exitCode).toBe(3);
+    expect(checks.some((c) => /ECONNRESET|SOCKET|closed/i.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
+  }, 60_000);
+
+  it('garbage rate-limit headers: the header checks fail with the values quoted', async () => {
+    const edge = await serve((_req, res) => {
+      res.setHeader('date', 'not a date');
+      res.setHeader('x-ratelimit-limit', 'lots');
+      res.setHeader('x-ratelimit-remaining', '-5');
+      res.setHeader('x-ratelimit-reset', 'soon');
+      res.setHeader('content-type', 'application/json');
+      res.end('{"status": "success"');
+    });
+    // The headers are there, only their values are garbage: HDR-PRESENT (presence only) rightly passes.
+    const { outcome, checks } = await runAgainst(edge, ['AUTH-KEY-FORMAT', 'HDR-PRESENT']);
+    expect(outcome.exitCode).toBe(1);
+    const failed = new Map(checks.filter((c) => c.verdict === 'fail').map((c) => [c.id, c.actual]));
+    expect(failed.get('AUTH-MISSING')).toBeDefined();
+    expect(failed.get('HEAD-BOOTSTRAP')).toMatch(/lots|-5|soon/);
+  }, 60_000);
+});
