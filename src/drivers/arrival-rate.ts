@@ -16,7 +16,8 @@
  * most `maxInFlight` requests open (stay under the concurrency cap); a request held back by it is
  * sent late and its latency says so. Loopback only. The driver records; it never judges.
  */
-import { Pool } from 'undici';
+import { type Pool } from 'undici';
+import { measuringPool } from './pool.ts';
 import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
 import { redactKey } from '../contract/keys.ts';
 import { TiergateError } from '../errors.ts';
@@ -123,13 +124,7 @@ export class ArrivalRateDriver {
     this.#options = options;
     this.#pools = options.edges.map(
       (edge) =>
-        new Pool(edge.url, {
-          connections: options.connectionsPerEdge,
-          pipelining: 1,
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
-          connectTimeout: options.timeoutMs,
-        }),
+        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs),
     );
   }
 

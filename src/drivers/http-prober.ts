@@ -3,7 +3,8 @@
  * probes for one edge onto another), pipelining 1, no retries, a timeout on every request.
  */
 import { setMaxListeners } from 'node:events';
-import { Pool, errors as undiciErrors } from 'undici';
+import { errors as undiciErrors, type Pool } from 'undici';
+import { measuringPool } from './pool.ts';
 import type { Contract, HttpMethod, TierName } from '../contract/types.ts';
 import { redactKey } from '../contract/keys.ts';
 import type { Clock } from '../io.ts';
@@ -68,13 +69,7 @@ export class HttpProber {
       }
       this.#pools.set(
         edge.label,
-        new Pool(edge.url, {
-          connections: options.connectionsPerEdge,
-          pipelining: 1,
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
-          connectTimeout: options.timeoutMs,
-        }),
+        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs),
       );
     }
   }

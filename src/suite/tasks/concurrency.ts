@@ -14,6 +14,8 @@ import { inFreshWindow } from './fresh-window.ts';
 /** How often, and how many times, to ask the server whether the held uploads were all counted. */
 const WITNESS_INTERVAL_MS = 10;
 const WITNESS_ATTEMPTS = 100;
+/** Without a witness (its answer carried no Remaining), how long the held uploads get to arrive. */
+const UNWITNESSED_SETTLE_MS = 50;
 
 export function concurrencyTask(org: OrgHandle): Task {
   const name = `concurrency ${org.label}`;
@@ -53,7 +55,12 @@ export function concurrencyTask(org: OrgHandle): Task {
         for (let attempt = 0; attempt < WITNESS_ATTEMPTS && heldCounted === null && !firstHeldDone && !context.signal.aborted; attempt++) {
           const w = await context.prober.send(edge, witness, { ...tags, phase: 'witness' });
           const { limit, remaining } = w.rateLimit;
-          if (limit.value !== null && remaining.value !== null && limit.value - remaining.value >= figure.value) heldCounted = w;
+          if (limit.value === null || remaining.value === null) {
+            // No usable witness: give the held uploads a moment to arrive; an admitted extra then proves nothing.
+            await sleep(UNWITNESSED_SETTLE_MS, context.signal);
+            break;
+          }
+          if (limit.value - remaining.value >= figure.value) heldCounted = w;
           else await sleep(WITNESS_INTERVAL_MS, context.signal);
         }
         // The extra is a fast read: the cap counts every request of the organization in flight, and a

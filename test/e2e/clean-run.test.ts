@@ -50,7 +50,7 @@ describe('a clean reference target', () => {
     for (let run = 1; run <= 10; run++) {
       const { io } = captureIo();
       const tiers = ['starter', 'professional', 'enterprise'] as const;
-      const outcome = await runSuite(shortRun(tempReportsDir(), { tiers, checks: TIER_CHECKS, windowMs: 3000 }), io);
+      const outcome = await runSuite(shortRun(tempReportsDir(), { tiers, checks: TIER_CHECKS, windowMs: 4000 }), io);
       expect({ run, failures: notPassing(outcome.results!.checks) }).toEqual({ run, failures: [] });
     }
   }, 400_000);

@@ -8,7 +8,7 @@ import { runSuite } from '../../src/suite/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 
-describe('fault matrix (starter tier)', () => {
+describe.concurrent('fault matrix (starter tier)', () => {
   it.each(faultCatalogue.map((f) => [f.name, f] as const))('%s', async (name, fault) => {
     const { io } = captureIo();
     const outcome = await runSuite(shortRun(tempReportsDir(), { tiers: ['starter'], faults: [name] }), io);
