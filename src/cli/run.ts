@@ -10,6 +10,7 @@ import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/define.ts';
 import type { RunOptions } from '../suite/options.ts';
 import { runSuite } from '../suite/run.ts';
+import { runK6Engine } from '../k6/engine.ts';
 import { orgsFromConfig } from '../suite/config-orgs.ts';
 import { FAULT_NAMES } from '../target/faults.ts';
 import { parseDurationMs } from '../util/duration.ts';
@@ -29,6 +30,7 @@ interface RunArgs {
   readonly timeout: string;
   readonly scenario: readonly string[];
   readonly 'dry-run': boolean;
+  readonly engine: 'harness' | 'k6';
 }
 
 export const runCommand: CliCommand = {
@@ -48,11 +50,13 @@ export const runCommand: CliCommand = {
       .option('parse-ms', { type: 'number', default: 200, describe: 'simulated resume parse time of the embedded target, ms' })
       .option('timeout', { type: 'string', default: '5s', describe: 'per-request timeout' })
       .option('scenario', { type: 'string', array: true, default: [], describe: 'scenario files (default: scenarios/<tier>.ts)' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan and send nothing' }),
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan and send nothing' })
+      .option('engine', { choices: ['harness', 'k6'] as const, default: 'harness' as const, describe: 'who drives sustained load: the harness, or k6 (must be on PATH)' }),
   run: async (args, io) => {
     const reporter = terminalReporter(io);
     const options = await resolveRunOptions(args as unknown as RunArgs, io, [reporter.listener]);
     try {
+      if ((args as unknown as RunArgs).engine === 'k6') return (await runK6Engine(options, io)).exitCode;
       const outcome = await runSuite(options, io);
       return outcome.exitCode;
     } finally {

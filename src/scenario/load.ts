@@ -10,6 +10,7 @@ import { CHECK_IDS } from '../checks/types.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { UsageError } from '../errors.ts';
 import type { Scenario } from './define.ts';
+import { parseThresholds } from '../load/thresholds.ts';
 
 const scenarioShape = z.object({
   tier: z.enum(TIER_NAMES),
@@ -41,5 +42,8 @@ export async function loadScenarioFile(file: string, cwd: string): Promise<Scena
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(default export)'}: ${i.message}`).join('; ');
     throw new UsageError(`--scenario ${file}: the default export is not a scenario (${problems}); export default defineScenario({...})`, 'TG_SCENARIO');
   }
-  return module.default as Scenario;
+  const scenario = module.default as Scenario;
+  // Thresholds are checked here, so a typo is reported before any traffic, not after the run.
+  if (scenario.load) parseThresholds(scenario.load.thresholds, `--scenario ${file}: load.thresholds`);
+  return scenario;
 }

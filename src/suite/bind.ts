@@ -10,12 +10,17 @@ import { ingestTask } from './tasks/ingest.ts';
 import { concurrencyTask } from './tasks/concurrency.ts';
 import { revocationTask } from './tasks/revocation.ts';
 import { skippedTask } from './tasks/skipped.ts';
+import { loadTask } from './tasks/load.ts';
+import type { ObservationRecorder } from '../observe/recorder.ts';
 import type { RunOptions } from './options.ts';
 
 export interface BindInput {
   readonly orgs: ReadonlyMap<string, OrgHandle>;
   readonly scenarios: readonly Scenario[];
   readonly revocation: RunOptions['revocation'];
+  /** Sustained load records its responses here (observations.ndjson). */
+  readonly recorder: ObservationRecorder;
+  readonly timeoutMs: number;
 }
 
 export function taskBinder(input: BindInput): (planned: PlannedTask) => Task {
@@ -43,7 +48,12 @@ export function taskBinder(input: BindInput): (planned: PlannedTask) => Task {
         settleMs: overrides.settleMs ?? shape.settleMs,
       });
     },
-    load: (p) => skippedTask(p, 'sustained load (LOAD-THRESHOLDS) is not implemented in this version; run the k6 scripts for load'),
+    load: (p) => {
+      const shape = input.scenarios.find((s) => s.tier === p.tier)?.load;
+      return shape
+        ? loadTask(org(p.orgs[0]), shape, { recorder: input.recorder, timeoutMs: input.timeoutMs })
+        : skippedTask(p, 'the scenario has no sustained-load shape (load: null)');
+    },
   };
   return (planned) => binders[planned.kind](planned);
 }

@@ -121,7 +121,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       io,
       orgs,
       keyHook: session.keyHook,
-      provisionOrgs: null,
+      provisionOrgs: session.provisionOrgs,
       windowMs: session.windowMs,
       clockOffsetMs: () => clockEstimate(offset)?.offsetMs ?? 0,
       emit,
@@ -138,7 +138,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     };
     const started = prober.now();
     try {
-      await executePlan(plan, context, taskBinder({ orgs: handles, scenarios, revocation: options.revocation }), record);
+      await executePlan(plan, context, taskBinder({ orgs: handles, scenarios, revocation: options.revocation, recorder, timeoutMs: options.timeoutMs }), record);
     } finally {
       conformanceMs = prober.now() - started;
       await prober.close();

@@ -8,7 +8,7 @@ import type { TargetInfo } from '../results/types.ts';
 import { AdminClient } from '../target/admin-client.ts';
 import { startTargetThread } from '../target/thread.ts';
 import type { FaultName } from '../target/faults.ts';
-import type { KeyHook, OrgHandle } from './context.ts';
+import type { KeyHook, OrgHandle, SuiteContext } from './context.ts';
 import { adminApiHook } from './hooks/admin-api.ts';
 import { configKeyHook } from './hooks/from-config.ts';
 import type { RunOptions } from './options.ts';
@@ -26,6 +26,8 @@ export interface TargetSession {
   /** An organization for revocation trials, or null when keys cannot be provisioned and revoked. */
   revocationOrg(tier: TierName): Promise<OrgHandle | null>;
   readonly keyHook: KeyHook | null;
+  /** More organizations of a tier (fleet load); null where the target cannot create them. */
+  readonly provisionOrgs: SuiteContext['provisionOrgs'];
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function openTargetSession(options: RunOptions, env: Readonly<Recor
       orgs: async (requests) => orgs.filter((o) => requests.some((r) => r.tier === o.tier)),
       revocationOrg: async () => orgs.find((o) => o.label === config.revocation?.org) ?? null,
       keyHook,
+      provisionOrgs: null,
       close: async () => {},
     };
   }
@@ -58,6 +61,7 @@ export async function openTargetSession(options: RunOptions, env: Readonly<Recor
     faults: target.faults as readonly FaultName[],
   });
   const admin = new AdminClient(running.adminUrl);
+  let fleet = 0;
   return {
     info: { kind: 'embedded', edges: running.edges, faults: target.faults },
     edges: edgesOf(running.edges),
@@ -67,6 +71,8 @@ export async function openTargetSession(options: RunOptions, env: Readonly<Recor
     orgs: (requests) => provisionTiers(admin, requests),
     revocationOrg: (tier) => provisionOrg(admin, tier, `${tier}-revocation`),
     keyHook: adminApiHook(admin),
+    provisionOrgs: (tier, count, limits) =>
+      Promise.all(Array.from({ length: count }, () => provisionOrg(admin, tier, `${tier}-fleet-${++fleet}`, limits))),
     close: () => running.close(),
   };
 }
