@@ -11,17 +11,8 @@ import { coverageGaps, edgeName, judgedRuns, ms, type RevocationEvidence } from 
 import { boundStats, statsPerEdge } from './revocation-stats.ts';
 import type { Finding } from './types.ts';
 
-/** One row per trial and edge, as the chart and revocation.csv read it. */
-export interface LatencyRow {
-  readonly trial: number;
-  readonly edge: string;
-  readonly edgeNode: string | null;
-  readonly lowerMs: number | null;
-  readonly upperMs: number | null;
-  readonly widthMs: number | null;
-  readonly unusableProbes: number;
-  readonly revokeCallMs: number | null;
-}
+/** One row per trial and edge, as the chart and revocation.csv read it: the bounds, rounded to 0.1 ms. */
+export type LatencyRow = Pick<EdgeBounds, 'trial' | 'edge' | 'edgeNode' | 'lowerMs' | 'upperMs' | 'widthMs' | 'unusableProbes' | 'revokeCallMs'>;
 
 const r1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
 

@@ -6,14 +6,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { checkResult } from '../checks/result.ts';
-import { headersPresentVerdict } from '../checks/headers-present.ts';
+import { HeadersPresentTally } from '../checks/headers-present.ts';
 import { CHECK_IDS, countVerdicts, overallVerdict, type CheckResult } from '../checks/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { HttpProber } from '../drivers/http-prober.ts';
 import { EXIT } from '../errors.ts';
 import type { Io } from '../io.ts';
-import type { Observation } from '../observe/observation.ts';
 import { ObservationRecorder } from '../observe/recorder.ts';
 import { clockEstimate, narrowOffset, type OffsetInterval } from '../observe/server-clock.ts';
 import { RESULTS_SCHEMA, type RunResults } from '../results/types.ts';
@@ -71,7 +70,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
   const session = await openTargetSession(options, io.env);
   const recorder = new ObservationRecorder(join(runDir, 'observations.ndjson'));
   let offset: OffsetInterval | null = null;
-  const byTier = new Map<TierName, Observation[]>();
+  const headersByTier = new Map<TierName, HeadersPresentTally>();
   // Windows used: per organization, the distinct Reset values its checks' responses carried.
   const windowsByOrg = new Map<string, Set<string>>();
   recorder.onObservation((o) => {
@@ -82,9 +81,9 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       windowsByOrg.set(o.org, seen);
     }
     if (!o.tier) return;
-    const list = byTier.get(o.tier) ?? [];
-    list.push(o);
-    byTier.set(o.tier, list);
+    const tally = headersByTier.get(o.tier) ?? new HeadersPresentTally();
+    tally.add(o);
+    headersByTier.set(o.tier, tally);
   });
   const results: CheckResult[] = [];
   let plan: Plan | null = null;
@@ -146,8 +145,8 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     // HDR-PRESENT is judged over every response a tier's checks received.
     for (const tierPlan of plan.tiers) {
       for (const id of tierPlan.collected) {
-        const observed = byTier.get(tierPlan.tier) ?? [];
-        record([checkResult(id, headersPresentVerdict(observed), { tier: tierPlan.tier, org: null, startedWall, durationMs: conformanceMs })]);
+        const tally = headersByTier.get(tierPlan.tier) ?? new HeadersPresentTally();
+        record([checkResult(id, tally.verdict(), { tier: tierPlan.tier, org: null, startedWall, durationMs: conformanceMs })]);
       }
     }
   } finally {
