@@ -26,7 +26,7 @@ interface RunArgs {
   readonly edges: number;
   readonly 'revocation-delay': string;
   readonly 'revocation-trials'?: number;
-  readonly 'parse-ms': number;
+  readonly 'parse-ms'?: number;
   readonly timeout: string;
   readonly scenario: readonly string[];
   readonly 'dry-run': boolean;
@@ -47,7 +47,7 @@ export const runCommand: CliCommand = {
       .option('edges', { type: 'number', default: 3, describe: 'edge listeners of the embedded target' })
       .option('revocation-delay', { type: 'string', default: '300ms', describe: 'revocation propagation delay of the embedded target' })
       .option('revocation-trials', { type: 'number', describe: 'revocation trials (default: the scenario, 20)' })
-      .option('parse-ms', { type: 'number', default: 200, describe: 'simulated resume parse time of the embedded target, ms' })
+      .option('parse-ms', { type: 'number', describe: 'simulated resume parse time of the embedded target, ms (default 200; 500 with windows of 10 s or more)' })
       .option('timeout', { type: 'string', default: '5s', describe: 'per-request timeout' })
       .option('scenario', { type: 'string', array: true, default: [], describe: 'scenario files (default: scenarios/<tier>.ts)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan and send nothing' })
@@ -64,6 +64,14 @@ export const runCommand: CliCommand = {
     }
   },
 };
+
+/**
+ * Uploads must stay in flight long enough for CONCURRENCY-CAP to see them held while the extra is
+ * answered, yet a tier's single uploads (Enterprise: 500, in batches under the cap) must fit a window.
+ */
+function defaultParseMs(windowMs: number): number {
+  return windowMs >= 10_000 ? 500 : 200;
+}
 
 function duration(flag: string, value: string, { wholeSeconds = false, zeroAllowed = false } = {}): number {
   const ms = parseDurationMs(value);
@@ -108,7 +116,7 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
           edges: positiveInt('edges', args.edges, 32)!,
           revocationDelayMs: duration('revocation-delay', args['revocation-delay'], { zeroAllowed: true }),
           revocationJitterMs: 0,
-          parseMs: positiveInt('parse-ms', args['parse-ms'], 10_000)!,
+          parseMs: positiveInt('parse-ms', args['parse-ms'], 10_000) ?? defaultParseMs(duration('window', args.window, { wholeSeconds: true })),
           faults,
         },
     windowMs: config ? config.window : duration('window', args.window, { wholeSeconds: true }),

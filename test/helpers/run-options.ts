@@ -13,6 +13,7 @@ export interface ShortRun {
   readonly faults?: readonly string[];
   readonly windowMs?: number;
   readonly listeners?: RunOptions['listeners'];
+  readonly parseMs?: number;
 }
 
 export function tempReportsDir(): string {
@@ -22,7 +23,7 @@ export function tempReportsDir(): string {
 export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
   const tiers = run.tiers ?? ['starter'];
   return {
-    target: { kind: 'embedded', edges: 3, revocationDelayMs: 100, revocationJitterMs: 0, parseMs: 200, faults: run.faults ?? [] },
+    target: { kind: 'embedded', edges: 3, revocationDelayMs: 100, revocationJitterMs: 0, parseMs: run.parseMs ?? 200, faults: run.faults ?? [] },
     windowMs: run.windowMs ?? 2000,
     tiers,
     checks: run.checks === undefined ? null : run.checks,
