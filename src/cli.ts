@@ -6,6 +6,7 @@ import yargs, { type Argv } from 'yargs';
 import { EXIT, TiergateError, UsageError } from './errors.ts';
 import { processIo } from './cli/process-io.ts';
 import type { Io } from './io.ts';
+import { redactKeys } from './contract/keys.ts';
 import { commands } from './cli/commands.ts';
 
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
@@ -38,11 +39,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     return exitCode;
   } catch (error) {
     if (error instanceof TiergateError) {
-      io.stderr.write(`tiergate: ${error.message}\n`);
+      io.stderr.write(`tiergate: ${redactKeys(error.message)}\n`);
       return error.code === 'TG_TARGET_START' ? EXIT.fail : EXIT.usage;
     }
     // A bug in tiergate itself: say so plainly, with the detail needed to report it.
-    io.stderr.write(`tiergate: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+    io.stderr.write(`tiergate: internal error: ${redactKeys(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
     return EXIT.fail;
   }
 }

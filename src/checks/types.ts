@@ -75,14 +75,19 @@ export interface CheckResult extends Finding {
   readonly durationMs: number;
 }
 
-/** The run's verdict: any fail fails; else any inconclusive is inconclusive; skipped never fails. */
+/**
+ * The run's verdict: any fail fails; else any inconclusive is inconclusive; skipped never fails.
+ * Nothing decided (no verdict, or only skipped) is inconclusive: a gate never passes on no evidence.
+ */
 export function overallVerdict(verdicts: Iterable<Verdict>): Exclude<Verdict, 'skipped'> {
   let sawInconclusive = false;
+  let sawPass = false;
   for (const v of verdicts) {
     if (v === 'fail') return 'fail';
     if (v === 'inconclusive') sawInconclusive = true;
+    if (v === 'pass') sawPass = true;
   }
-  return sawInconclusive ? 'inconclusive' : 'pass';
+  return sawInconclusive || !sawPass ? 'inconclusive' : 'pass';
 }
 
 export function countVerdicts(verdicts: Iterable<Verdict>): Record<Verdict, number> {

@@ -50,15 +50,6 @@ export function readReset(o: Observation, windowSeconds: number): ResetReading {
 }
 
 /**
- * The Reset value if it looks like epoch seconds consistent with the response's Date header:
- * `date <= reset <= date + windowSeconds + 1`. Without a Date header: an epoch within
- * windowSeconds + 1 day of the client's send time (clock skew tolerance).
- */
-export function plausibleResetEpoch(o: Observation, windowSeconds: number): number | null {
-  return readReset(o, windowSeconds).reset;
-}
-
-/**
  * The end of the window a response belongs to, epoch seconds, for placing responses in windows (not
  * for judging the header, which HDR-RESET does): its Reset read as epoch seconds, or else as epoch
  * milliseconds, when plausible against its Date. Null for a delta, garbage, or no Date.

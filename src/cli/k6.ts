@@ -15,12 +15,13 @@ import { EXIT, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { exportK6Scripts } from '../k6/export.ts';
 import { ingestK6ToReports } from '../k6/ingest-report.ts';
-import { writeOperatorManifests } from '../k6/operator.ts';
+import { writeOperatorManifests, checkParallelism } from '../k6/operator.ts';
 import { parseThresholds, type Threshold } from '../load/thresholds.ts';
 import type { LoadShape } from '../scenario/define.ts';
 import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import type { CliCommand } from './command.ts';
+import { ensureOutDir } from '../util/out-dir.ts';
 
 const ACTIONS = ['export', 'operator', 'ingest'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -122,7 +123,7 @@ async function loadShapes(files: readonly string[], tiers: readonly TierName[], 
 }
 
 async function exportAction(args: K6Args, tiers: readonly TierName[], shapes: Partial<Record<TierName, LoadShape | null>>, io: Io): Promise<number> {
-  const outDir = resolve(io.cwd, required('out', 'export', args.out));
+  const outDir = await ensureOutDir(resolve(io.cwd, required('out', 'export', args.out)), `--out ${args.out}`);
   const bundles = await exportK6Scripts({ outDir, tiers, shapes });
   for (const b of bundles) io.stdout.write(`${b.path}  (${Buffer.byteLength(b.code)} bytes; imports ${b.imports.join(', ')})\n`);
   io.stdout.write(`Run one: k6 run -e BASE_URL=http://host:port -e TIERGATE_KEYS=label=KEY,... --out json=out.json ${bundles[0]?.path ?? ''}\n`);
@@ -130,8 +131,10 @@ async function exportAction(args: K6Args, tiers: readonly TierName[], shapes: Pa
 }
 
 async function operatorAction(args: K6Args, tiers: readonly TierName[], shapes: Partial<Record<TierName, LoadShape | null>>, io: Io): Promise<number> {
-  const outDir = resolve(io.cwd, required('out', 'operator', args.out));
   const parallelism = required('parallelism', 'operator', args.parallelism);
+  // Refuse a bad count before anything is written.
+  checkParallelism(parallelism);
+  const outDir = await ensureOutDir(resolve(io.cwd, required('out', 'operator', args.out)), `--out ${args.out}`);
   const bundles = await exportK6Scripts({ outDir, tiers, shapes });
   const manifests = await writeOperatorManifests(outDir, {
     parallelism,
@@ -155,7 +158,7 @@ async function ingestAction(args: K6Args, shapes: Partial<Record<TierName, LoadS
     files: args.files.map((f) => resolve(io.cwd, f)),
     windowS: windowSeconds(args.window) ?? 60,
     thresholds,
-    outDir: resolve(io.cwd, args.out ?? 'reports'),
+    outDir: await ensureOutDir(resolve(io.cwd, args.out ?? 'reports'), `--out ${args.out ?? 'reports'}`),
     now: io.clock.now(),
   });
   io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s).\n`);

@@ -5,6 +5,7 @@ import { EXIT } from '../errors.ts';
 import { renderFromResultsFile } from '../report/render.ts';
 import { displayPath } from '../report/terminal-summary.ts';
 import type { CliCommand } from './command.ts';
+import { ensureOutDir } from '../util/out-dir.ts';
 
 export const reportCommand: CliCommand = {
   name: 'report <results>',
@@ -15,7 +16,7 @@ export const reportCommand: CliCommand = {
       .option('out', { type: 'string', describe: 'write index.html and junit.xml here instead of beside results.json' }),
   run: async (args, io) => {
     const file = resolve(io.cwd, String(args.results));
-    const outDir = typeof args.out === 'string' ? resolve(io.cwd, args.out) : undefined;
+    const outDir = typeof args.out === 'string' ? await ensureOutDir(resolve(io.cwd, args.out), `--out ${args.out}`) : undefined;
     const files = await renderFromResultsFile(file, outDir === undefined ? {} : { outDir });
     io.stdout.write(`wrote ${displayPath(files.html, io.cwd)} and ${displayPath(files.junit, io.cwd)}\n`);
     return EXIT.pass;

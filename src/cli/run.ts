@@ -15,6 +15,8 @@ import { orgsFromConfig } from '../suite/config-orgs.ts';
 import { FAULT_NAMES } from '../target/faults.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import type { CliCommand } from './command.ts';
+import { ensureOutDir } from '../util/out-dir.ts';
+import { resolve } from 'node:path';
 
 interface RunArgs {
   readonly config?: string;
@@ -56,7 +58,7 @@ export const runCommand: CliCommand = {
     const reporter = terminalReporter(io);
     const options = await resolveRunOptions(args as unknown as RunArgs, io, [reporter.listener]);
     try {
-      if ((args as unknown as RunArgs).engine === 'k6') return (await runK6Engine(options, io)).exitCode;
+      if ((args as unknown as RunArgs).engine === 'k6' && !options.dryRun) return (await runK6Engine(options, io)).exitCode;
       const outcome = await runSuite(options, io);
       return outcome.exitCode;
     } finally {
@@ -73,9 +75,13 @@ function defaultParseMs(windowMs: number): number {
   return windowMs >= 10_000 ? 500 : 200;
 }
 
+/** Longer than this is surely a typo, and past 2^31 ms Node's timers fire at once. */
+const MAX_DURATION_MS = 600_000;
+
 function duration(flag: string, value: string, { wholeSeconds = false, zeroAllowed = false } = {}): number {
   const ms = parseDurationMs(value);
   if (ms === null || (ms === 0 && !zeroAllowed)) throw new UsageError(`--${flag} ${value}: expected a duration like 300ms, 3s or 1m`);
+  if (ms > MAX_DURATION_MS) throw new UsageError(`--${flag} ${value}: at most 10m`);
   if (wholeSeconds && ms % 1000 !== 0) throw new UsageError(`--${flag} ${value}: windows are whole seconds, like 3s or 60s`);
   return ms;
 }
@@ -123,7 +129,7 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
     tiers,
     checks,
     scenarios,
-    outDir: args.out,
+    outDir: args['dry-run'] ? args.out : await ensureOutDir(resolve(io.cwd, args.out), `--out ${args.out}`),
     timeoutMs: config ? config.timeout : duration('timeout', args.timeout),
     revocation: { trials: positiveInt('revocation-trials', args['revocation-trials'], 1000) },
     listeners,

@@ -3,12 +3,14 @@
  * environment variables holding them. Unknown keys are refused (strict), so typos surface.
  */
 import { z } from 'zod';
-import { TIER_NAMES, SCOPE_NAMES } from '../contract/types.ts';
+import { TIER_NAMES } from '../contract/types.ts';
 import { parseDurationMs } from '../util/duration.ts';
 
 export interface DurationRule {
   /** Smallest value accepted, ms (default 0). */
   readonly minMs?: number;
+  /** Largest value accepted, ms (default a day: past 2^31 ms Node's timers fire at once). */
+  readonly maxMs?: number;
   /** Only multiples of a second (quota windows: X-RateLimit-Reset has second resolution). */
   readonly wholeSeconds?: boolean;
 }
@@ -25,6 +27,10 @@ export const duration = (what: string, rule: DurationRule = {}) =>
       }
       if (rule.wholeSeconds && (ms < 1000 || ms % 1000 !== 0)) {
         ctx.addIssue({ code: 'custom', message: `expected whole seconds, like "3s" or "60s" (${what} ${JSON.stringify(value)})` });
+        return z.NEVER;
+      }
+      if (ms > (rule.maxMs ?? 86_400_000)) {
+        ctx.addIssue({ code: 'custom', message: `expected at most ${rule.maxMs ?? 86_400_000} ms (${what} ${JSON.stringify(value)})` });
         return z.NEVER;
       }
       if (ms < (rule.minMs ?? 0)) {
@@ -71,7 +77,7 @@ const orgSchema = z.strictObject({
  */
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-const hookTimeout = duration('hook timeout', { minMs: 1 }).default(10_000);
+const hookTimeout = duration('hook timeout', { minMs: 1, maxMs: 600_000 }).default(10_000);
 
 /** One HTTP call: method, URL, headers and body, each a template. */
 const httpCall = {
@@ -128,7 +134,6 @@ const disposableHook = z.strictObject({
 
 export const revocationHookSchema = z.discriminatedUnion('type', [httpHook, commandHook, disposableHook]);
 export type RevocationHookConfig = z.output<typeof revocationHookSchema>;
-export type RevocationHookInput = z.input<typeof revocationHookSchema>;
 
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -143,7 +148,7 @@ export const configSchema = z.strictObject({
   /** Length of the quota window; the spec's figures are per minute. */
   window: duration('window', { wholeSeconds: true }).default(60_000),
   /** Per-request timeout. */
-  timeout: duration('timeout', { minMs: 1 }).default(5_000),
+  timeout: duration('timeout', { minMs: 1, maxMs: 600_000 }).default(5_000),
   orgs: z.array(orgSchema).min(1),
   revocation: z
     .strictObject({
@@ -157,7 +162,5 @@ export const configSchema = z.strictObject({
     .optional(),
 });
 
-export type ConfigInput = z.input<typeof configSchema>;
 export type Config = z.output<typeof configSchema>;
 export type OrgConfig = z.output<typeof orgSchema>;
-export const SCOPES = SCOPE_NAMES;

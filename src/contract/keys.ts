@@ -20,3 +20,17 @@ export function redactKey(key: string): string {
   if (rest.length < 12) return `${prefix}…(${rest.length} chars)`;
   return `${prefix}…${rest.slice(-4)}`;
 }
+
+/**
+ * §5.3 key shapes anywhere in a text: live keys are 32 alphanumerics, test keys "32 characters"
+ * (taken as any 32 that are not space, quote or separator).
+ */
+const FULL_KEY = /xh_live_[A-Za-z0-9]{32}|xh_test_[^\s"'<>&,;]{32}/g;
+
+/**
+ * The last line of defence for keys: every report file, observation line and terminal line passes
+ * through here before it is written, so one slip cannot leak a key.
+ */
+export function redactKeys(text: string): string {
+  return text.replace(FULL_KEY, (key) => redactKey(key));
+}

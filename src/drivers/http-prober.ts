@@ -118,6 +118,8 @@ export class HttpProber {
         if (bodyBytes <= BODY_KEEP_BYTES) chunks.push(buffer);
       }
       bodyText = Buffer.concat(chunks).toString('utf8');
+      // A target echoing the key it was sent must not put it in the record (whatever its shape).
+      if (request.key !== null && request.key.length > 0) bodyText = bodyText.split(request.key).join(redactKey(request.key));
     } catch (caught) {
       error = describeError(caught, timeout.aborted, this.#options.signal.aborted);
     }

@@ -47,9 +47,7 @@ function assertName(flag: string, name: string): void {
 
 export function operatorManifests(options: OperatorOptions): OperatorManifests {
   const { parallelism } = options;
-  if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 1000) {
-    throw new UsageError(`--parallelism ${parallelism}: expected a whole number from 1 to 1000`);
-  }
+  checkParallelism(parallelism);
   const secretName = options.secretName ?? 'tiergate-k6';
   const configMapName = options.configMapName ?? 'tiergate-k6-scripts';
   assertName('--secret', secretName);
@@ -105,4 +103,11 @@ export async function writeOperatorManifests(outDir: string, options: OperatorOp
   await writeFile(join(outDir, manifests.configMap.file), manifests.configMap.yaml, 'utf8');
   for (const run of manifests.testRuns) await writeFile(join(outDir, run.file), run.yaml, 'utf8');
   return manifests;
+}
+
+/** k6-operator runners: a whole number from 1 to 1000, or a usage error naming the flag. */
+export function checkParallelism(parallelism: number): void {
+  if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 1000) {
+    throw new UsageError(`--parallelism ${parallelism}: expected a whole number from 1 to 1000`);
+  }
 }

@@ -4,6 +4,7 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Observation } from './observation.ts';
+import { redactKeys } from '../contract/keys.ts';
 
 export type ObservationListener = (observation: Observation) => void;
 
@@ -32,7 +33,8 @@ export class ObservationRecorder {
 
   record(observation: Observation): void {
     this.#count += 1;
-    this.#stream?.write(`${JSON.stringify(observation)}\n`);
+    // Bodies are the target's words: a server echoing a key must not put it on disk.
+    this.#stream?.write(`${redactKeys(JSON.stringify(observation))}\n`);
     for (const listener of this.#listeners) listener(observation);
   }
 

@@ -13,7 +13,7 @@ import type { RunResults } from '../results/types.ts';
 import { shownEvidence } from './details.ts';
 import { renderJunit } from './junit.ts';
 import { digestObservations, type ObservationDigest } from './observation-digest.ts';
-import { redactKeys } from './redact.ts';
+import { redactKeys } from '../contract/keys.ts';
 import { REPORT_CSS } from './styles.ts';
 import { REPORT_SCRIPT, REPORT_TEMPLATE } from './template.ts';
 import { buildReportView } from './view.ts';

@@ -8,7 +8,7 @@ import type { CheckResult, Verdict } from '../checks/types.ts';
 import type { RunResults } from '../results/types.ts';
 import { buildMatrix } from './matrix.ts';
 import { VERDICT_LABEL, VERDICT_SYMBOL } from './palette.ts';
-import { redactKeys } from './redact.ts';
+import { redactKeys } from '../contract/keys.ts';
 
 /** Lines of "needs attention" printed before pointing at the report for the rest. */
 const ATTENTION_SHOWN = 12;

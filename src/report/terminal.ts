@@ -13,7 +13,7 @@ import { VERDICTS, type Verdict } from '../checks/types.ts';
 import type { Io } from '../io.ts';
 import type { RunEvent, RunListener } from '../suite/events.ts';
 import { VERDICT_LABEL, VERDICT_SYMBOL } from './palette.ts';
-import { redactKeys } from './redact.ts';
+import { redactKeys } from '../contract/keys.ts';
 import { ansi, plain, resultLabel, terminalSummary, VERDICT_STYLE, verdictWord, type Paint } from './terminal-summary.ts';
 
 export interface TerminalReporter {

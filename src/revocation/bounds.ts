@@ -65,7 +65,10 @@ export function edgeBounds(run: RevocationProbeRun, rejectStatus: number): EdgeB
   const revokeCallMs = revokeAt !== null && run.revokeReturnedAt !== null ? run.revokeReturnedAt - revokeAt : null;
   return run.edges.map((edge): EdgeBounds => {
     const probes = edgeProbes(run, edge);
-    const firstRejected = probes.find((p) => p.status === rejectStatus && p.headersAt !== null) ?? null;
+    // A rejection answered before the revoke call began cannot be the revocation (a transient 401):
+    // it never closes the bracket, or a key an edge never revoked could pass on it.
+    const firstRejected =
+      probes.find((p) => p.status === rejectStatus && p.headersAt !== null && revokeAt !== null && p.headersAt >= revokeAt) ?? null;
     const before = firstRejected ? probes.filter((p) => bySend(p, firstRejected) < 0) : probes;
     const lastAdmitted = before.filter((p) => isAdmittedStatus(p.status)).at(-1) ?? null;
     const lowerMs = revokeAt === null ? null : Math.max(0, lastAdmitted ? lastAdmitted.sentAt - revokeAt : 0);

@@ -3,28 +3,46 @@
  * are loaded once, at the boundary, and checked: a file that does not export a scenario is a usage
  * error naming the file and what is wrong.
  */
+import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { CHECK_IDS } from '../checks/types.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
 import { UsageError } from '../errors.ts';
 import type { Scenario } from './define.ts';
 import { parseThresholds } from '../load/thresholds.ts';
 
-const scenarioShape = z.object({
+const loadShape = z.strictObject({
+  endpoint: z.string().refine((id) => recruitingApi.endpoints.some((e) => e.id === id), 'an endpoint id of the contract, e.g. jobs-list'),
+  phases: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1),
+        rateMultiple: z.number().positive().max(100),
+        windows: z.number().int().min(1).max(100),
+        orgs: z.number().int().min(1).max(100),
+      }),
+    )
+    .min(1),
+  thresholds: z.record(z.string(), z.array(z.string())),
+});
+
+// Strict: a misspelt field (`revocaton`) is an error, not a silently ignored default.
+const scenarioShape = z.strictObject({
   tier: z.enum(TIER_NAMES),
   description: z.string(),
   orgs: z.number().int().min(1).max(26),
   checks: z.union([z.literal('all'), z.array(z.enum(CHECK_IDS))]),
-  quota: z.object({ variants: z.array(z.enum(['sequential', 'burst'])) }),
-  revocation: z.object({ trials: z.number().int().min(1).max(1000), intervalMs: z.number().min(1), settleMs: z.number().min(0) }),
-  load: z.unknown(),
+  quota: z.strictObject({ variants: z.array(z.enum(['sequential', 'burst'])) }),
+  revocation: z.strictObject({ trials: z.number().int().min(1).max(1000), intervalMs: z.number().min(1).max(10_000), settleMs: z.number().min(0).max(600_000) }),
+  load: loadShape.nullable(),
 });
 
 /** The scenarios shipped in scenarios/, one per tier. */
 export function defaultScenarioFile(tier: TierName): string {
-  return new URL(`../../scenarios/${tier}.ts`, import.meta.url).pathname;
+  return fileURLToPath(new URL(`../../scenarios/${tier}.ts`, import.meta.url));
 }
 
 export async function loadScenarioFile(file: string, cwd: string): Promise<Scenario> {
@@ -33,17 +51,33 @@ export async function loadScenarioFile(file: string, cwd: string): Promise<Scena
   try {
     module = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ERR_MODULE_NOT_FOUND' ? 'file not found' : (error as Error).message.split('\n')[0];
-    throw new UsageError(`--scenario ${file}: cannot load it (${why})`, 'TG_SCENARIO');
+    throw new UsageError(`--scenario ${file}: cannot load it (${await loadFailure(path, error)})`, 'TG_SCENARIO');
   }
   const parsed = scenarioShape.safeParse(module.default);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(default export)'}: ${i.message}`).join('; ');
     throw new UsageError(`--scenario ${file}: the default export is not a scenario (${problems}); export default defineScenario({...})`, 'TG_SCENARIO');
   }
-  const scenario = module.default as Scenario;
+  const scenario = parsed.data as Scenario;
   // Thresholds are checked here, so a typo is reported before any traffic, not after the run.
   if (scenario.load) parseThresholds(scenario.load.thresholds, `--scenario ${file}: load.thresholds`);
   return scenario;
+}
+
+/** Why a scenario file did not load, in a phrase that points at the fix. */
+async function loadFailure(path: string, error: unknown): Promise<string> {
+  if (!(await access(path).then(() => true, () => false))) return 'file not found';
+  const message = error instanceof Error ? error.message : String(error);
+  // Syntax errors: tsx (esbuild) says `file:line:col: ERROR: text`; vite says `[CODE] text` and `[ file:line:col ]`.
+  const clean = message.replace(/\u001b\[[0-9;]*m/g, '');
+  const esbuild = /(\S+:\d+:\d+): ERROR: (.*)/.exec(clean);
+  if (esbuild) return `${esbuild[2]} at ${esbuild[1]}`;
+  const coded = /\[[A-Z_]+\]\s*(.+)/.exec(clean);
+  const where = /(\S+\.[cm]?[jt]sx?:\d+:\d+)/.exec(clean);
+  if (coded?.[1] && where) return `${coded[1].trim()} at ${where[1]}`;
+  if (/require\(\) ES Module|ERR_REQUIRE|Cannot use import statement/.test(message)) {
+    return 'it was loaded as CommonJS: name it .mts, or keep it in a package with "type": "module"';
+  }
+  if (/Cannot find (package|module) 'tiergate'/.test(message)) return "it imports 'tiergate', which is not installed beside it: npm install tiergate there, or import from a path";
+  return message.split('\n')[0] ?? 'unknown error';
 }

@@ -3,6 +3,7 @@
  * lanes start; each lane's tasks one after another. Results come back in the order tasks finish.
  */
 import type { CheckResult } from '../checks/types.ts';
+import { checkResult } from '../checks/result.ts';
 import type { PlannedTask, Plan, TierPlan } from './plan.ts';
 import type { SuiteContext, Task } from './context.ts';
 
@@ -11,12 +12,15 @@ export type BindTask = (planned: PlannedTask) => Task;
 export async function executePlan(plan: Plan, context: SuiteContext, bind: BindTask, onResults: (results: readonly CheckResult[]) => void): Promise<void> {
   const runTask = async (planned: PlannedTask) => {
     if (context.signal.aborted) return;
-    const task = bind(planned);
+    const name = `${planned.kind} ${planned.orgs.join('+')}`;
     try {
-      onResults(await task.run(context));
+      onResults(await bind(planned).run(context));
     } catch (error) {
-      // A task failing is a harness bug or an unexpected target answer: say so, keep the others going.
-      context.emit({ type: 'warning', message: `task ${task.name} stopped: ${error instanceof Error ? error.message : String(error)}` });
+      // A task failing is a harness bug or an unexpected target answer: say so, keep the others going,
+      // and report its checks inconclusive: a check that did not run must never vanish into a pass.
+      const why = `task ${name} stopped: ${error instanceof Error ? error.message : String(error)}`;
+      context.emit({ type: 'warning', message: why });
+      onResults(planned.checks.map((id) => checkResult(id, { verdict: 'inconclusive', expected: 'the check to run', actual: why, evidence: [], notes: [] }, { tier: planned.tier, org: planned.orgs[0] ?? null, startedWall: context.io.clock.now(), durationMs: 0 })));
     }
   };
   const runLane = async (tasks: readonly PlannedTask[]) => {

@@ -23,6 +23,7 @@ import type { RunEvent } from './events.ts';
 import { executePlan } from './execute.ts';
 import { METHODOLOGY } from './methodology.ts';
 import type { RunOptions } from './options.ts';
+import type { Scenario } from '../scenario/define.ts';
 import { buildPlan, orgLabels, type Plan } from './plan.ts';
 import { describePlan } from './describe-plan.ts';
 import { openTargetSession } from './target-session.ts';
@@ -51,12 +52,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       target.kind === 'external'
         ? (target.orgs.find((o) => o.label === target.config.revocation?.org) ?? null)
         : scenarios[0] ? { tier: scenarios[0].tier, label: `${scenarios[0].tier}-revocation` } : null;
-    const plan = buildPlan({
-      scenarios,
-      orgs: Object.fromEntries(scenarios.map((s) => [s.tier, labels(s.tier, s.orgs)])),
-      checks: options.checks,
-      revocationOrg: revocationOrg ? { tier: revocationOrg.tier, label: revocationOrg.label } : null,
-    });
+    const plan = planFor(scenarios, (tier, count) => labels(tier, count), revocationOrg, options.checks);
     io.stdout.write(describePlan(plan, options.windowMs));
     return { results: null, runDir: null, exitCode: EXIT.pass };
   }
@@ -93,12 +89,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     const revocationTier = scenarios[0]?.tier;
     const revocationOrg = revocationTier && session.keyHook ? await session.revocationOrg(revocationTier) : null;
     const handles = new Map<string, OrgHandle>([...orgs, ...(revocationOrg ? [revocationOrg] : [])].map((o) => [o.label, o]));
-    plan = buildPlan({
-      scenarios,
-      orgs: Object.fromEntries(scenarios.map((s) => [s.tier, orgs.filter((o) => o.tier === s.tier).map((o) => o.label)])),
-      checks: options.checks,
-      revocationOrg: revocationOrg ? { tier: revocationOrg.tier, label: revocationOrg.label } : null,
-    });
+    plan = planFor(scenarios, (tier) => orgs.filter((o) => o.tier === tier).map((o) => o.label), revocationOrg, options.checks);
     // Every lane of every tier may hold its tier's cap in flight at once: a shared pool smaller
     // than that would queue a task's requests behind another's and skew the concurrency check.
     const connections = scenarios.reduce((n, s) => n + (contract.tiers[s.tier].concurrency.value + 2) * s.orgs, 0) + 16;
@@ -181,6 +172,25 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
   emit({ type: 'run-end', results: runResults, reportDir: runDir });
   const exitCode = runResults.interrupted ? EXIT.interrupted : EXIT_BY_VERDICT[runResults.verdict];
   return { results: runResults, runDir, exitCode };
+}
+
+/**
+ * The plan over the run's organizations. The revocation organization gets no lane of its own: its
+ * probes run beside every lane, and on a shared org they would crowd the concurrency cap.
+ */
+function planFor(
+  scenarios: readonly Scenario[],
+  labelsOf: (tier: TierName, count: number) => readonly string[],
+  revocationOrg: { readonly tier: TierName; readonly label: string } | null,
+  checks: RunOptions['checks'],
+): Plan {
+  const lanes = (s: Scenario) => labelsOf(s.tier, s.orgs).filter((label) => label !== revocationOrg?.label);
+  return buildPlan({
+    scenarios,
+    orgs: Object.fromEntries(scenarios.map((s) => [s.tier, lanes(s)])),
+    checks,
+    revocationOrg: revocationOrg ? { tier: revocationOrg.tier, label: revocationOrg.label } : null,
+  });
 }
 
 function countTasks(plan: Plan): number {

@@ -14,6 +14,9 @@ export type ThreadMessage =
   | { readonly type: 'failed'; readonly code: string; readonly message: string }
   | { readonly type: 'closed' };
 
+/** How long a clean close may take before the thread is terminated. */
+const CLOSE_GRACE_MS = 5_000;
+
 const ENTRY = new URL('./thread-entry.ts', import.meta.url).href;
 
 /** tsx's loader hooks do not reach worker threads on Node 20: the worker registers them itself. */
@@ -33,15 +36,23 @@ export async function startTargetThread(options: TargetOptions = {}): Promise<Ru
     await worker.terminate();
     throw new TiergateError('TG_TARGET_START', first.type === 'failed' ? first.message : 'the reference target did not start');
   }
+  // A thread that dies later (an uncaught error) must not hang close(): track its exit, and if a
+  // clean close takes too long, terminate it.
+  let exited = false;
+  const gone = new Promise<void>((resolve) => worker.once('exit', () => ((exited = true), resolve())));
+  worker.on('error', () => {});
   let closing: Promise<void> | null = null;
   return {
     edges: first.edges,
     adminUrl: first.adminUrl,
     options: first.options,
     close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        worker.once('exit', () => resolve());
+      (closing ??= (async () => {
+        if (exited) return;
         worker.postMessage('close');
-      })),
+        const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
+        await gone;
+        clearTimeout(timer);
+      })()),
   };
 }

@@ -3,7 +3,8 @@ import { isIPv4, isIPv6 } from 'node:net';
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  // Only the literal name: `*.localhost` goes to DNS here (glibc), and DNS may answer anything.
+  if (host === 'localhost') return true;
   if (isIPv4(host)) return host.startsWith('127.');
   if (!isIPv6(host)) return false;
   // The URL parser writes every IPv6 form one way: ::1, and ::ffff:7f00:1 for ::ffff:127.0.0.1.

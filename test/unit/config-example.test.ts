@@ -9,7 +9,7 @@ describe('tiergate.config.json', () => {
     const json: unknown = JSON.parse(readFileSync(new URL('../../fixtures/tiergate.config.example.json', import.meta.url), 'utf8'));
     const config = parseConfig(json, 'tiergate.config.example.json');
     expect(config.window).toBe(60_000);
-    expect(config.orgs.map((o) => o.tier)).toEqual(['starter', 'starter', 'professional', 'professional']);
+    expect(config.orgs.map((o) => o.tier)).toEqual(['starter', 'starter', 'professional', 'professional', 'professional']);
     expect(config.revocation?.hook.type).toBe('command');
   });
 

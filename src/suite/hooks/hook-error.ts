@@ -3,7 +3,7 @@
  * and every secret the hook was given replaced by a redacted form, clipped.
  */
 import { redactKey } from '../../contract/keys.ts';
-import { redactKeys } from '../../report/redact.ts';
+import { redactKeys } from '../../contract/keys.ts';
 
 export type HookErrorCode =
   /** The call ran and reported failure (non-zero exit, non-2xx status). */

@@ -7,7 +7,10 @@ import type { Observation } from '../../observe/observation.ts';
  * minimums, so the announced one is what is tested), else the published figure.
  */
 export function limitToTest(figure: Figure, announcedBy: Observation | undefined): number {
-  const announced = announcedBy?.rateLimit.limit.value ?? null;
+  // The server's figure sets how many requests go out: never trust it beyond a bound, so a bogus
+  // Limit cannot turn a check into a flood (HDR-LIMIT judges the figure itself).
+  const raw = announcedBy?.rateLimit.limit.value ?? null;
+  const announced = raw === null ? null : Math.min(raw, figure.value * MAX_LIMIT_FACTOR);
   if (announced !== null && announced > 0 && (figure.atLeast ? announced >= figure.value : true)) {
     // A non-Enterprise server announcing another figure is judged against the published one, but
     // sending enough to see its own boundary gives better evidence: test the larger of the two.
@@ -15,6 +18,9 @@ export function limitToTest(figure: Figure, announcedBy: Observation | undefined
   }
   return figure.value;
 }
+
+/** A Limit the server announces is believed up to this multiple of the published figure. */
+export const MAX_LIMIT_FACTOR = 20;
 
 /** Past Limit + 1, this many more requests show where the server really stops (bounded). */
 export const EXTRA_AFTER_LIMIT = 2;

@@ -48,11 +48,3 @@ export async function inFreshWindow(
   context.emit({ type: 'task-start', task: task.name });
   return body(sync.window);
 }
-
-/** Run `fn` and time it for the CheckResult. */
-export async function timed<T>(context: SuiteContext, fn: () => Promise<T>): Promise<{ value: T; startedWall: number; durationMs: number }> {
-  const startedWall = context.io.clock.now();
-  const started = context.io.clock.monotonic();
-  const value = await fn();
-  return { value, startedWall, durationMs: context.io.clock.monotonic() - started };
-}
