@@ -15,7 +15,7 @@ import type { Edge, HttpProber, ProbeRequest } from '../drivers/http-prober.ts';
 import type { CheckId } from '../checks/types.ts';
 import type { KeyHandle, KeyHook } from '../suite/context.ts';
 import { redactKey } from '../contract/keys.ts';
-import { bounded } from './bounded.ts';
+import { bounded } from '../util/bounded.ts';
 import { probeRecord, type ProbePhase, type ProbeRecord, type ProbeStop, type RevocationProbeRun } from './records.ts';
 
 export interface TrialTiming {
@@ -193,7 +193,7 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
     revoke.startedWall = o.wallNow();
     revoke.startedAt = prober.now();
     revoke.state = 'pending';
-    revoking = bounded(o.hook.revokeKey(o.key), timing.revokeTimeoutMs, 'the revoke hook').then(
+    revoking = bounded(o.hook.revokeKey(o.key), timing.revokeTimeoutMs, () => new Error(`the revoke hook did not return within ${timing.revokeTimeoutMs} ms`)).then(
       () => {
         revoke.returnedAt = prober.now();
         revoke.state = 'returned';

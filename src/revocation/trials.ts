@@ -8,7 +8,7 @@ import type { HttpProber, ProbeRequest } from '../drivers/http-prober.ts';
 import type { KeyHandle, KeyHook, OrgHandle } from '../suite/context.ts';
 import { redactKey } from '../contract/keys.ts';
 import type { RevocationProbeRun } from './records.ts';
-import { bounded } from './bounded.ts';
+import { bounded } from '../util/bounded.ts';
 import { runTrial, type TrialTiming } from './probe.ts';
 
 export interface TrialsOptions {
@@ -38,7 +38,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutcome> {
   const runs: RevocationProbeRun[] = [];
   const problems: string[] = [];
-  const provision = () => bounded(o.hook.provisionKey(o.org, o.org.primary.scopes), o.provisionTimeoutMs, 'the provisioning hook');
+  const provision = () => bounded(o.hook.provisionKey(o.org, o.org.primary.scopes), o.provisionTimeoutMs, () => new Error(`the provisioning hook did not return within ${o.provisionTimeoutMs} ms`));
   /** Keys provisioned and not (known to be) revoked: revoked at the end, unmeasured. */
   const live = new Set<KeyHandle>();
   let current: KeyHandle | null = null;
@@ -93,7 +93,7 @@ export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutco
   // Clean up: the last successor, and any key the trials never revoked. Unmeasured, best effort.
   for (const key of live) {
     try {
-      await bounded(o.hook.revokeKey(key), o.timing.revokeTimeoutMs, 'the revoke hook');
+      await bounded(o.hook.revokeKey(key), o.timing.revokeTimeoutMs, () => new Error(`the revoke hook did not return within ${o.timing.revokeTimeoutMs} ms`));
     } catch (error) {
       problems.push(`cleanup: revoking ${redactKey(key.key)} failed: ${message(error)}`);
     }

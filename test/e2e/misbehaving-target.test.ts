@@ -4,6 +4,8 @@
  * verdicts with evidence. Never a pass.
  */
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,6 +93,19 @@ describe('a misbehaving target', () => {
     const { outcome, checks } = await runAgainst(await serve((req) => req.socket.destroy()));
     expect(outcome.exitCode).toBe(3);
     expect(checks.some((c) => /ECONNRESET|SOCKET|closed/i.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
+  }, 60_000);
+
+  it('echoes the key it was sent: no full key reaches observations.ndjson or any report', async () => {
+    const edge = await serve((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.statusCode = 401;
+      res.end(JSON.stringify({ status: 'error', you_sent: req.headers['x-api-key'] ?? null }));
+    });
+    const { outcome } = await runAgainst(edge);
+    const dir = outcome.runDir!;
+    for (const file of readdirSync(dir)) {
+      expect({ file, key: /xh_test_[A-Za-z0-9]{32}/.exec(readFileSync(join(dir, file), 'utf8'))?.[0] ?? null }).toEqual({ file, key: null });
+    }
   }, 60_000);
 
   it('garbage rate-limit headers: the header checks fail with the values quoted', async () => {

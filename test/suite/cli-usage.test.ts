@@ -51,10 +51,11 @@ describe('tiergate run: flag errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tiergate-config-'));
     writeFileSync(
       join(dir, 'ok.json'),
-      JSON.stringify({ target: { edges: ['http://127.0.0.1:9'] }, orgs: [{ name: 'acme', tier: 'starter', keys: { primary: { env: 'XH_ACME_KEY' } } }] }),
+      JSON.stringify({ target: { edges: ['http://127.0.0.1:9'] }, orgs: [{ name: 'acme', tier: 'starter', keys: { primary: { env: 'XH_ACME_KEY' }, unscoped: { env: 'XH_ACME_NOSCOPE' } } }] }),
     );
     const result = await runCli(['run', '--config', 'ok.json', '--dry-run'], {}, dir);
     expectUsageError(result, /orgs\.0\.keys\.primary: environment variable XH_ACME_KEY is not set/);
+    expect(result.stderr).toMatch(/orgs\.0\.keys\.unscoped: environment variable XH_ACME_NOSCOPE is not set/);
   });
 });
 

@@ -3,6 +3,7 @@
  * and every secret the hook was given replaced by a redacted form, clipped.
  */
 import { redactKey } from '../../contract/keys.ts';
+import { bounded } from '../../util/bounded.ts';
 import { redactKeys } from '../../contract/keys.ts';
 
 export type HookErrorCode =
@@ -35,17 +36,9 @@ export function redactOutput(text: string, secrets: readonly (string | null | un
   return out.length <= OUTPUT_CHARS ? out : `${out.slice(0, OUTPUT_CHARS - 1)}…`;
 }
 
-/** Rejects with HOOK_TIMEOUT when `promise` has not settled in `ms`; the timer never outlives the race. */
-export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HookError('HOOK_TIMEOUT', `${what} did not finish within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** A hook call bounded in time: its value, or a HOOK_TIMEOUT once `ms` have passed. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return bounded(promise, ms, () => new HookError('HOOK_TIMEOUT', `${what} did not finish within ${ms} ms`));
 }
 
 /** An error's message, for notes. */
