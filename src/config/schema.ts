@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { TIER_NAMES } from '../contract/types.ts';
 import { parseDurationMs } from '../util/duration.ts';
+import { containsFullKey } from '../contract/keys.ts';
 
 export interface DurationRule {
   /** Smallest value accepted, ms (default 0). */
@@ -132,7 +133,23 @@ const disposableHook = z.strictObject({
   timeout: hookTimeout,
 });
 
-export const revocationHookSchema = z.discriminatedUnion('type', [httpHook, commandHook, disposableHook]);
+/** Every string in a hook's config, with its path, to refuse keys written into the file. */
+function stringsIn(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; text: string }[] {
+  if (typeof value === 'string') return [{ path, text: value }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringsIn(v, [...path, i]));
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([k, v]) => stringsIn(v, [...path, k]));
+  return [];
+}
+
+export const revocationHookSchema = z
+  .discriminatedUnion('type', [httpHook, commandHook, disposableHook])
+  .superRefine((hook, ctx) => {
+    for (const { path, text } of stringsIn(hook)) {
+      if (containsFullKey(text)) {
+        ctx.addIssue({ code: 'custom', path, message: 'keys never go in the config file: use {env:NAME} in the template and export the key in that variable' });
+      }
+    }
+  });
 export type RevocationHookConfig = z.output<typeof revocationHookSchema>;
 
 export const configSchema = z.strictObject({

@@ -27,6 +27,12 @@ export function redactKey(key: string): string {
  */
 const FULL_KEY = /xh_live_[A-Za-z0-9]{32}|xh_test_[^\s"'<>&,;]{32}/g;
 
+/** Whether `text` holds a full key anywhere (config files must name variables instead). */
+export function containsFullKey(text: string): boolean {
+  FULL_KEY.lastIndex = 0;
+  return FULL_KEY.test(text);
+}
+
 /**
  * The last line of defence for keys: every report file, observation line and terminal line passes
  * through here before it is written, so one slip cannot leak a key.

@@ -113,3 +113,22 @@ describe('resolveSecret', () => {
     expect(error.message).not.toContain('secretsecret');
   });
 });
+
+describe('revocation hooks never hold a key', () => {
+  it('refuses a full key written into a hook template, naming its path and not the key', () => {
+    const key = `xh_live_${'A1b2'.repeat(8)}`;
+    const json = {
+      target: { edges: ['http://127.0.0.1:9'] },
+      orgs: [{ name: 'a', tier: 'starter', keys: { primary: { env: 'K' } } }],
+      revocation: { org: 'a', hook: { type: 'http', provision: { url: 'http://127.0.0.1:9/keys', keyPath: 'key' }, revoke: { url: 'http://127.0.0.1:9/revoke', headers: { 'x-admin': key } } } },
+    };
+    let message = '';
+    try {
+      parseConfig(json, 'c.json');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('revocation.hook.revoke.headers.x-admin: keys never go in the config file');
+    expect(message).not.toContain(key);
+  });
+});
