@@ -14,7 +14,9 @@ export async function executePlan(plan: Plan, context: SuiteContext, bind: BindT
     if (context.signal.aborted) return;
     const name = `${planned.kind} ${planned.orgs.join('+')}`;
     try {
-      onResults(await bind(planned).run(context));
+      const results = await bind(planned).run(context);
+      // A task cut short by Ctrl-C judged partial traffic: report what it found, never as a verdict.
+      onResults(context.signal.aborted ? results.map(interrupted) : results);
     } catch (error) {
       // A task failing is a harness bug or an unexpected target answer: say so, keep the others going,
       // and report its checks inconclusive: a check that did not run must never vanish into a pass.
@@ -38,4 +40,9 @@ export async function executePlan(plan: Plan, context: SuiteContext, bind: BindT
   await Promise.all([...plan.tiers.map(runTier), plan.revocation ? runTask(plan.revocation) : Promise.resolve()]);
   // Sustained load last: on two cores it would disturb the exact-count checks running beside it.
   for (const planned of plan.load) await runTask(planned);
+}
+
+function interrupted(result: CheckResult): CheckResult {
+  if (result.verdict === 'skipped' || result.verdict === 'inconclusive') return result;
+  return { ...result, verdict: 'inconclusive', notes: [...result.notes, `the run was interrupted while this check ran; it would otherwise have been ${result.verdict}`] };
 }
