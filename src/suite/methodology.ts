@@ -13,12 +13,12 @@ export const METHODOLOGY: readonly { topic: string; text: string }[] = [
   {
     topic: 'Exact counting',
     text:
-      'Sequential checks send Limit + 1 requests (a few more if no 429 came) one at a time; burst checks release requests together in batches one smaller than the concurrency cap, so a cap rejection cannot pass for a quota rejection. No request is retried automatically; pipelining is 1.',
+      'Sequential checks send Limit + 1 requests (a few more if no 429 came) one at a time; burst checks release requests together in batches one smaller than the concurrency cap, so a cap rejection cannot pass for a quota rejection, and the first batch is sized so that one batch holds both request #Limit and #Limit + 1: a server that races its admissions shows it. A Limit the server announces is believed up to 20 times the published figure. No request is retried automatically; pipelining is 1.',
   },
   {
     topic: 'Concurrency cap',
     text:
-      'The cap\'s worth of slow uploads are sent together and one more 25 ms later. The verdict counts only if every held request was still in flight when the extra one was answered.',
+      "The cap's worth of slow uploads are sent together; the harness then asks the server, with an empty bulk upload that is refused without counting, until its ingest Remaining shows every held upload counted, and only then sends one more (a fast read). An admitted extra fails the check only with that witness; the verdict counts only if every held request was still in flight when the extra was answered. An undecided measurement is repeated while the window's ingest quota has room.",
   },
   {
     topic: 'Revocation latency',
