@@ -46,9 +46,9 @@ describe('isLoopbackHost', () => {
 });
 
 describe('redactKey / keyFormatOf', () => {
-  const live = 'xh_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4Z';
+  const live = `xh_live_${'Ab3dEf6h'.repeat(4)}`;
   it('shows the prefix and the last four, never the key', () => {
-    expect(redactKey(live)).toBe('xh_live_…Xy4Z');
+    expect(redactKey(live)).toBe('xh_live_…Ef6h');
     expect(redactKey('xh_test_short')).toBe('xh_test_…(5 chars)');
   });
   it.each(['xh_live_', 'abcdefghijk_', 'secret', 'a_b', 'xh_live_AB_CDEFGHIJKLMNOPQRSTU', 'Bearer bbbbbbbbbbbbbbbbbbbbbbbb', ''])('never contains the whole of %j', (key) => {
