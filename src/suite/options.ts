@@ -5,6 +5,7 @@ import type { Config } from '../config/schema.ts';
 import type { Scenario } from '../scenario/define.ts';
 import type { RunListener } from './events.ts';
 import type { OrgHandle } from './context.ts';
+import type { FaultName } from '../target/faults.ts';
 
 export interface EmbeddedTarget {
   readonly kind: 'embedded';
@@ -12,7 +13,7 @@ export interface EmbeddedTarget {
   readonly revocationDelayMs: number;
   readonly revocationJitterMs: number;
   readonly parseMs: number;
-  readonly faults: readonly string[];
+  readonly faults: readonly FaultName[];
 }
 
 export interface ExternalTarget {

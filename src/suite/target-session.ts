@@ -7,7 +7,6 @@ import type { Edge } from '../drivers/http-prober.ts';
 import type { TargetInfo } from '../results/types.ts';
 import { AdminClient } from '../target/admin-client.ts';
 import { startTargetThread } from '../target/thread.ts';
-import type { FaultName } from '../target/faults.ts';
 import type { KeyHook, OrgHandle, SuiteContext } from './context.ts';
 import { adminApiHook } from './hooks/admin-api.ts';
 import { configKeyHook } from './hooks/from-config.ts';
@@ -58,7 +57,7 @@ export async function openTargetSession(options: RunOptions, env: Readonly<Recor
     revocationDelayMs: target.revocationDelayMs,
     revocationJitterMs: target.revocationJitterMs,
     parseMs: target.parseMs,
-    faults: target.faults as readonly FaultName[],
+    faults: target.faults,
   });
   const admin = new AdminClient(running.adminUrl);
   let fleet = 0;

@@ -6,11 +6,12 @@ import type { CheckId } from '../../src/checks/types.ts';
 import type { TierName } from '../../src/contract/types.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import type { RunOptions } from '../../src/suite/options.ts';
+import type { FaultName } from '../../src/target/faults.ts';
 
 export interface ShortRun {
   readonly tiers?: readonly TierName[];
   readonly checks?: readonly CheckId[] | null;
-  readonly faults?: readonly string[];
+  readonly faults?: readonly FaultName[];
   readonly windowMs?: number;
   readonly listeners?: RunOptions['listeners'];
   readonly parseMs?: number;
