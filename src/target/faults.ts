@@ -136,6 +136,10 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
     description: 'HEAD /recruiter/bootstrap consumes a read request',
     // Every quota check learns its window from a HEAD, which then counts against the window it measures.
     breaks: ['HEAD-BOOTSTRAP', 'QUOTA-READ'],
+    collateral: {
+      checks: ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION'],
+      why: 'revocation probes are HEADs too: counted, they can exhaust the quota, and a 429 probe is unusable (inconclusive)',
+    },
   },
   'unknown-key-admitted': {
     description: 'a well-formed key that was never issued is admitted, as a guest of the first organization',
