@@ -37,3 +37,9 @@ export const EXIT = {
   inconclusive: 3,
   interrupted: 130,
 } as const;
+
+/** The exit code of a finished run: its verdict's, or `interrupted` when Ctrl-C cut it short. */
+export function exitCodeFor(verdict: 'pass' | 'fail' | 'inconclusive', interrupted = false): number {
+  if (interrupted) return EXIT.interrupted;
+  return { pass: EXIT.pass, fail: EXIT.fail, inconclusive: EXIT.inconclusive }[verdict];
+}

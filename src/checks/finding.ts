@@ -45,8 +45,11 @@ export function worst(verdicts: Iterable<JudgedVerdict>): JudgedVerdict {
   return result;
 }
 
+/** A 2xx: the request was admitted (and, for a quota endpoint, counted). */
+export const isAdmittedStatus = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
+
 export function isAdmitted(o: Observation): boolean {
-  return o.status !== null && o.status >= 200 && o.status < 300;
+  return isAdmittedStatus(o.status);
 }
 
 /** No HTTP response came back (timeout, reset, refused, unparseable headers). */

@@ -3,7 +3,7 @@
  * rejected on every edge. One final probe per edge per judged trial: an admission or another
  * status fails; a 429 or no response proves nothing (inconclusive). Pure.
  */
-import { isAdmittedStatus } from '../revocation/bounds.ts';
+import { isAdmittedStatus } from './finding.ts';
 import type { ProbeRecord } from '../revocation/records.ts';
 import { countOf, finding, listSome } from './finding.ts';
 import { coverageGaps, judgedRuns, type RevocationEvidence } from './revocation-evidence.ts';

@@ -4,7 +4,8 @@
  * the probe shown. Pass needs every judged trial to have watched every edge for the settle period
  * after it rejected. Pure.
  */
-import { edgeBounds, isAdmittedStatus } from '../revocation/bounds.ts';
+import { edgeBounds } from '../revocation/bounds.ts';
+import { isAdmittedStatus } from './finding.ts';
 import type { ProbeRecord } from '../revocation/records.ts';
 import { countOf, finding, listSome } from './finding.ts';
 import { coverageGaps, judgedRuns, ms, type RevocationEvidence } from './revocation-evidence.ts';

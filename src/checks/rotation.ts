@@ -5,7 +5,7 @@
  * nothing. Before the revoke call the successor gets a few tries while a new key propagates; the
  * last answer per edge counts. Pure.
  */
-import { isAdmittedStatus } from '../revocation/bounds.ts';
+import { isAdmittedStatus } from './finding.ts';
 import type { ProbeRecord, RevocationProbeRun } from '../revocation/records.ts';
 import { countOf, finding, listSome } from './finding.ts';
 import { coverageGaps, judgedRuns, type RevocationEvidence } from './revocation-evidence.ts';

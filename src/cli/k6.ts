@@ -11,7 +11,7 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
-import { EXIT, UsageError } from '../errors.ts';
+import { EXIT, UsageError, exitCodeFor } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { exportK6Scripts } from '../k6/export.ts';
 import { ingestK6ToReports } from '../k6/ingest-report.ts';
@@ -46,7 +46,6 @@ const FLAGS_BY_ACTION: Readonly<Record<Action, readonly (keyof K6Args)[]>> = {
   ingest: ['out', 'window'],
 };
 
-const VERDICT_EXIT = { pass: EXIT.pass, fail: EXIT.fail, inconclusive: EXIT.inconclusive } as const;
 
 export const k6Command: CliCommand = {
   name: 'k6 <action> [files..]',
@@ -164,5 +163,5 @@ async function ingestAction(args: K6Args, shapes: Partial<Record<TierName, LoadS
   io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s).\n`);
   for (const check of results.checks) io.stdout.write(`${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`);
   io.stdout.write(`Verdict: ${results.verdict}. Reports: ${runDir}\n`);
-  return VERDICT_EXIT[results.verdict];
+  return exitCodeFor(results.verdict);
 }

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { delimiter, join, resolve } from 'node:path';
-import { EXIT, TiergateError } from '../errors.ts';
+import { TiergateError, exitCodeFor } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { parseThresholds, type Threshold } from '../load/thresholds.ts';
 import type { TierName } from '../contract/types.ts';
@@ -51,7 +51,6 @@ export interface K6EngineOutcome extends K6ReportOutcome {
   readonly exitCode: number;
 }
 
-const EXIT_BY_VERDICT = { pass: EXIT.pass, fail: EXIT.fail, inconclusive: EXIT.inconclusive } as const;
 
 export async function runK6Engine(options: RunOptions, io: Io): Promise<K6EngineOutcome> {
   const k6 = await requireK6(io.env);
@@ -103,7 +102,7 @@ export async function runK6Engine(options: RunOptions, io: Io): Promise<K6Engine
   }
   if (existing.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: k6 wrote no output to judge');
   const outcome = await ingestK6ToReports({ files: existing, windowS: session.windowMs / 1000, thresholds, outDir, now: io.clock.now(), runId });
-  const exitCode = io.signal.aborted ? EXIT.interrupted : EXIT_BY_VERDICT[outcome.results.verdict];
+  const exitCode = exitCodeFor(outcome.results.verdict, io.signal.aborted);
   return { ...outcome, exitCode };
 }
 

@@ -5,6 +5,7 @@
  * clock. A probe that is neither admitted nor rejected (429, another status, no response) is
  * unusable: it narrows nothing, and is counted. Pure.
  */
+import { isAdmittedStatus } from '../checks/finding.ts';
 import type { ProbeRecord, RevocationProbeRun } from './records.ts';
 
 export interface UnusableCounts {
@@ -39,7 +40,6 @@ export interface EdgeBounds {
   readonly revokeCallMs: number | null;
 }
 
-export const isAdmittedStatus = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
 
 export function unusableCounts(probes: readonly ProbeRecord[], rejectStatus: number): UnusableCounts {
   let rateLimited = 0;

@@ -11,7 +11,7 @@ import { CHECK_IDS, countVerdicts, overallVerdict, type CheckResult } from '../c
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { HttpProber } from '../drivers/http-prober.ts';
-import { EXIT } from '../errors.ts';
+import { EXIT, exitCodeFor } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { ObservationRecorder } from '../observe/recorder.ts';
 import { clockEstimate, narrowOffset, type OffsetInterval } from '../observe/server-clock.ts';
@@ -36,7 +36,6 @@ export interface RunOutcome {
   readonly exitCode: number;
 }
 
-const EXIT_BY_VERDICT = { pass: EXIT.pass, fail: EXIT.fail, inconclusive: EXIT.inconclusive } as const;
 
 export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome> {
   const contract = recruitingApi;
@@ -170,7 +169,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
   await writeReports(runResults, runDir);
   await pointLatest(outDir, runDir);
   emit({ type: 'run-end', results: runResults, reportDir: runDir });
-  const exitCode = runResults.interrupted ? EXIT.interrupted : EXIT_BY_VERDICT[runResults.verdict];
+  const exitCode = exitCodeFor(runResults.verdict, runResults.interrupted);
   return { results: runResults, runDir, exitCode };
 }
 

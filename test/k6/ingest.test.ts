@@ -109,8 +109,8 @@ describe('ingestK6', () => {
 describe('tiergate k6 ingest (CLI)', () => {
   it('judges the files, writes reports and exits 1 on a fail', async () => {
     const d = dir();
-    const one = new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
-    const two = new K6Output().window('starter-a', 35, { from: 24, instance: '2', startS: 5 }).write(join(d, 'runner-2.ndjson'));
+    new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
+    new K6Output().window('starter-a', 35, { from: 24, instance: '2', startS: 5 }).write(join(d, 'runner-2.ndjson'));
     const cap = captureIo({ cwd: d });
     const code = await main(['k6', 'ingest', 'runner-1.ndjson', 'runner-2.ndjson', '--out', 'out', '--tiers', 'starter'], cap.io);
     expect({ code, stderr: cap.stderr() }).toEqual({ code: 1, stderr: '' });
