@@ -17,6 +17,7 @@ import { revocationTask } from '../src/suite/tasks/revocation.ts';
 import type { BoundStats } from '../src/checks/revocation-stats.ts';
 import { AdminClient } from '../src/target/admin-client.ts';
 import { startTarget } from '../src/target/server.ts';
+import { standaloneWindowing } from '../src/suite/windows.ts';
 
 const { values } = parseArgs({
   options: {
@@ -54,6 +55,7 @@ try {
     keyHook: adminApiHook(admin),
     provisionOrgs: null,
     windowMs: 60_000,
+    ...standaloneWindowing({ contract: recruitingApi, prober, windowMs: 60_000, signal: controller.signal, clockOffsetMs: () => 0 }),
     clockOffsetMs: () => 0,
     emit: () => {},
     signal: controller.signal,

@@ -14,7 +14,7 @@ const windowS = Number(process.argv[2] ?? 3);
 const outDir = mkdtempSync(join(tmpdir(), 'tiergate-bench-suite-'));
 const outcome = await runSuite(
   {
-    target: { kind: 'embedded', edges: 3, revocationDelayMs: 300, revocationJitterMs: 0, parseMs: 200, faults: [] },
+    target: { kind: 'embedded', edges: 3, revocationDelayMs: 300, revocationJitterMs: 0, parseMs: 200, faults: [], variants: [] },
     windowMs: windowS * 1000,
     tiers: TIER_NAMES,
     checks: null,

@@ -91,8 +91,8 @@ const definitions: readonly CheckDefinition[] = [
     title: 'Reset is a Unix epoch',
     spec: '§8',
     requirement:
-      'X-RateLimit-Reset is Unix epoch seconds (not a delta, not milliseconds), in (now, now + window], constant within a window and advancing on rollover.',
-    assumptions: ['fixed-windows'],
+      'X-RateLimit-Reset is Unix epoch seconds (not a delta, not milliseconds), in (now, now + window], constant within a window, changing only once the reset it announced has come.',
+    assumptions: [],
     consumes: 'none',
   },
   {
@@ -134,7 +134,7 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§7',
     requirement:
       'Retry-After is an integer equal to retry_after_seconds, agrees with X-RateLimit-Reset, and waiting it out succeeds.',
-    assumptions: ['fixed-windows'],
+    assumptions: [],
     consumes: 'read',
   },
   {
@@ -157,7 +157,8 @@ const definitions: readonly CheckDefinition[] = [
     id: 'HEAD-BOOTSTRAP',
     title: 'HEAD /recruiter/bootstrap',
     spec: '§4',
-    requirement: 'HEAD /recruiter/bootstrap returns a status and the rate-limit headers, and no body.',
+    requirement:
+      'HEAD /recruiter/bootstrap returns a status and the rate-limit headers, and no body; by assumption it consumes no read request.',
     assumptions: ['head-bootstrap-free'],
     consumes: 'none',
   },

@@ -1,16 +1,26 @@
 /**
  * HEAD-BOOTSTRAP (§4): HEAD /recruiter/bootstrap answers with a status and the §8 rate-limit headers
- * and no body, and (assumption head-bootstrap-free) does not consume the read quota: two HEADs in a
- * row inside one window report the same Remaining.
+ * and no body (the spec), and (assumption head-bootstrap-free) does not consume the read quota: two
+ * HEADs in a row inside one window report the same Remaining. A HEAD that counts breaks only the
+ * assumption, and the verdict says so; a deployment that declares it (`"assumptions":
+ * {"head-bootstrap-free": false}`) passes with one read counted per HEAD.
  */
 import type { Observation } from '../observe/observation.ts';
 import { describe, finding, headerProblem } from './finding.ts';
 import type { Finding } from './types.ts';
 import { sameFixedWindowByDate, windowEndOf } from './window-integrity.ts';
 
-export function headBootstrapVerdict(first: Observation, second: Observation, windowSeconds: number): Finding {
+export interface HeadBootstrapOptions {
+  /** The deployment declared that HEAD counts as a read (assumption head-bootstrap-free declared false). */
+  readonly declaredCounting?: boolean;
+}
+
+export function headBootstrapVerdict(first: Observation, second: Observation, windowSeconds: number, options: HeadBootstrapOptions = {}): Finding {
   const evidence = [first.id, second.id];
-  const expected = 'a 2xx status, the three X-RateLimit headers, no body, and Remaining unchanged by a second HEAD';
+  const declared = options.declaredCounting === true;
+  const expected = declared
+    ? 'a 2xx status, the three X-RateLimit headers and no body; a HEAD counts as at most one read (as declared)'
+    : 'a 2xx status, the three X-RateLimit headers, no body, and Remaining unchanged by a second HEAD (assumption head-bootstrap-free)';
   for (const o of [first, second]) {
     if (o.status === null) {
       return finding('inconclusive', { expected, actual: `no response: ${describe(o)}`, evidence });
@@ -51,9 +61,7 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
       notes: ['the HEADs could not be placed by Reset or Date; an unchanged Remaining below Limit − 1 shows one window and no quota used'],
     });
   }
-  if (!oneWindow && after < before) {
-    return finding('fail', { expected, actual: `Remaining fell from ${before} to ${after}: HEAD consumed quota (a rollover would have raised it)`, evidence });
-  }
+  if (!oneWindow && after < before) return counted(expected, evidence, before, after, declared, ' (a rollover would have raised it)');
   if (!oneWindow) {
     return finding('inconclusive', {
       expected,
@@ -61,8 +69,23 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
       evidence,
     });
   }
-  if (after < before) {
-    return finding('fail', { expected, actual: `Remaining fell from ${before} to ${after}: HEAD consumed quota`, evidence });
-  }
+  if (after < before) return counted(expected, evidence, before, after, declared, '');
   return finding('pass', { expected, actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`, evidence });
+}
+
+/** A HEAD that consumed quota: the spec is kept; the assumption is broken unless the deployment declared it. */
+function counted(expected: string, evidence: readonly number[], before: number, after: number, declared: boolean, why: string): Finding {
+  const fell = `Remaining fell from ${before} to ${after}${why}`;
+  if (declared && before - after === 1) {
+    return finding('pass', { expected, actual: `${fell}: HEAD counts as one read, as the deployment declares`, evidence });
+  }
+  if (declared) return finding('fail', { expected, actual: `${fell}: more than one read per HEAD`, evidence });
+  return finding('fail', {
+    expected,
+    actual: `${fell}: HEAD consumed quota; the spec's part holds (status, headers, no body), the assumption head-bootstrap-free does not`,
+    evidence,
+    notes: [
+      'assumption, not spec: §4 gives HEAD /recruiter/bootstrap no counting rule. If counting it is intended, declare "assumptions": {"head-bootstrap-free": false} in the config; the other checks already count it in their ledgers.',
+    ],
+  });
 }

@@ -48,6 +48,16 @@ export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, 
   }
   const data = { figure, values: Object.fromEntries([...counts].map(([v, c]) => [String(v), c.count])) };
 
+  // §8: on every response. None at all is the header missing, not a lack of evidence.
+  if (withHeader.length === 0 && responses.length > 0) {
+    return finding('fail', {
+      expected,
+      actual: `none of ${responses.length} responses carried X-RateLimit-Limit`,
+      evidence: responses.slice(0, 3).map((o) => o.id),
+      notes,
+      data,
+    });
+  }
   if (withHeader.length === 0) {
     return finding('inconclusive', {
       expected,

@@ -1,23 +1,32 @@
 /**
  * ORG-SHARED and ORG-ISOLATED (§1, §8): limits apply per organization. Two keys of one organization
- * draw on one quota; exhausting one organization leaves another of the same tier untouched.
- * Both need every deciding response inside one window, judged by the server's Reset.
+ * draw on one quota; exhausting one organization leaves another of the same tier untouched. An
+ * admission decides only while the first party's window is shown still in force: the first party
+ * rejected again right after (the bracket), one epoch Reset, or timing inside the learned window.
  */
 import type { Observation } from '../observe/observation.ts';
 import { TOO_MANY_REQUESTS, describe, finding, isAdmitted } from './finding.ts';
 import type { Finding } from './types.ts';
 import type { WindowContext } from './window.ts';
 import { readReset, withinOneWindow } from './window-integrity.ts';
+import { windowSafeEnd } from './window.ts';
 
 export interface OrgSharedInput {
   /** The first key's requests, up to and past the quota. */
   readonly keyA: readonly Observation[];
   /** One request with a second key of the same organization, after the first key was rejected. */
   readonly keyB: Observation;
+  /** The first key again, right after the second key's request: still rejected, the window had not rolled over. */
+  readonly keyAAgain?: Observation | null;
   readonly limit: number;
   readonly window: WindowContext;
 }
 
+/**
+ * Where the window could have rolled over between the first key's 429 and the second key's request,
+ * the proof that it did not: the first key rejected again right after (the bracket), or the second
+ * key answered before the window's safe end, or all responses sharing one epoch Reset.
+ */
 export function orgSharedVerdict(input: OrgSharedInput): Finding {
   const { keyA, keyB, limit, window } = input;
   const expected = `after the first key used the organization's ${limit} requests, the second key of the same organization gets 429`;
@@ -25,37 +34,87 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
   if (!exhaustedBy) {
     return finding('inconclusive', { expected, actual: 'the first key was never rejected, so the quota was not shown exhausted', evidence: keyA.slice(-1).map((o) => o.id) });
   }
-  const integrity = withinOneWindow([...keyA, keyB], window);
-  if (!integrity.ok) {
-    return finding('inconclusive', { expected, actual: describe(keyB), evidence: [exhaustedBy.id, keyB.id], notes: [integrity.note] });
-  }
+  const evidence = [exhaustedBy.id, keyB.id, input.keyAAgain?.id];
   if (keyB.status === TOO_MANY_REQUESTS) {
-    return finding('pass', { expected, actual: `second key: ${describe(keyB)}, in the same window as ${describe(exhaustedBy)}`, evidence: [exhaustedBy.id, keyB.id] });
+    return finding('pass', { expected, actual: `second key: ${describe(keyB)}, right after ${describe(exhaustedBy)}`, evidence });
   }
-  if (isAdmitted(keyB)) {
-    return finding('fail', {
-      expected,
-      actual: `second key admitted (${describe(keyB)}, Remaining ${keyB.rateLimit.remaining.raw ?? 'absent'}) after the first key was rejected: the quota is per key, not per organization`,
-      evidence: [exhaustedBy.id, keyB.id],
-    });
+  if (!isAdmitted(keyB)) {
+    return finding('inconclusive', { expected, actual: `second key got ${describe(keyB)}, neither admitted nor 429`, evidence });
   }
-  return finding('inconclusive', { expected, actual: `second key got ${describe(keyB)}, neither admitted nor 429`, evidence: [exhaustedBy.id, keyB.id] });
+  const still = stillExhausted(keyA, exhaustedBy, keyB, input.keyAAgain ?? null, window);
+  if (!still.ok) {
+    return finding('inconclusive', { expected, actual: `second key admitted (${describe(keyB)})`, evidence, notes: [still.note, 'a window boundary may have fallen between the two keys: measured again in the next window where the budget allows'] });
+  }
+  return finding('fail', {
+    expected,
+    actual: `second key admitted (${describe(keyB)}, Remaining ${keyB.rateLimit.remaining.raw ?? 'absent'}) while the first key's quota was used up: the quota is per key, not per organization`,
+    evidence,
+    notes: [still.note],
+  });
 }
+
+/**
+ * Proof that the window the first party used up was still in force when `probe` was answered, so an
+ * admission of the probe came from another counter: the first party rejected again right after the
+ * probe, or the probe answered before the window's safe end (the check's own timing), or one epoch
+ * Reset over everything.
+ */
+function stillExhausted(
+  series: readonly Observation[],
+  rejected: Observation,
+  probe: Observation,
+  again: Observation | null,
+  window: WindowContext | undefined,
+): { ok: boolean; note: string } {
+  if (again && again.status === TOO_MANY_REQUESTS) {
+    return { ok: true, note: `the first party was rejected again right after (${describe(again)}): its window had not rolled over` };
+  }
+  // The server's own word first, where its Reset places windows: two epochs that differ are a rollover.
+  if (!window || window.placeBy === 'reset') {
+    const seconds = window ? Math.max(1, Math.ceil(window.lengthMs / 1000)) : DAY_S;
+    const [a, b] = [readReset(rejected, seconds).reset, readReset(probe, seconds).reset];
+    if (a !== null && b !== null) {
+      return a === b
+        ? { ok: true, note: `the rejection and the request share Reset ${a}` }
+        : { ok: false, note: `a window rolled over mid-check: Reset ${a} on the rejection, ${b} on the request` };
+    }
+  }
+  if (window) {
+    const safeEnd = windowSafeEnd(window, series[0]);
+    if ((probe.headersAt ?? probe.doneAt) < safeEnd) {
+      return { ok: true, note: `answered ${Math.round(safeEnd - (probe.headersAt ?? probe.doneAt))} ms before the window's safe end` };
+    }
+    const integrity = withinOneWindow([...series, probe], window);
+    if (integrity.ok) return integrity;
+  }
+  // A Reset that is no epoch (a countdown) still places two responses sent back to back when it reads the same.
+  if (rejected.rateLimit.reset.raw !== null && rejected.rateLimit.reset.raw === probe.rateLimit.reset.raw) {
+    return { ok: true, note: `Reset is not an epoch; the rejection and the request both carry Reset ${probe.rateLimit.reset.raw}` };
+  }
+  return { ok: false, note: `nothing shows the window of ${describe(rejected)} still in force when ${describe(probe)} was answered` };
+}
+
+/** Plausibility bound for a Reset when the window length is not known. */
+const DAY_S = 86_400;
 
 export interface OrgIsolatedInput {
   /** One organization's requests, up to and past its quota. */
   readonly exhausted: readonly Observation[];
   /** One request by another organization of the same tier, right after. */
   readonly other: Observation;
+  /** The first organization again, right after the other's request. */
+  readonly exhaustedAgain?: Observation | null;
   /** The other organization's Limit. */
   readonly otherLimit: number;
-  /**
-   * The window the check ran in. With it, responses whose Reset is not an epoch are placed by
-   * timing (as for ORG-SHARED); without it, only by Reset.
-   */
+  /** The window the check ran in (fresh on both organizations). */
   readonly window?: WindowContext;
 }
 
+/**
+ * The other organization's request must be admitted, with its own untouched Remaining when it sends
+ * one, while the first organization's quota is shown still used up (the bracket, or timing). A 429
+ * for the other organization, whose window was fresh, is a shared quota whatever the timing.
+ */
 export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
   const { exhausted, other, otherLimit } = input;
   const expected = `the other organization is admitted with Remaining ${otherLimit - 1} (its own, untouched quota)`;
@@ -63,14 +122,9 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
   if (!rejected) {
     return finding('inconclusive', { expected, actual: 'the first organization was never rejected, so its quota was not shown exhausted', evidence: exhausted.slice(-1).map((o) => o.id) });
   }
-  const evidence = [rejected.id, other.id];
-  // A rollover between the rejection and the probe would let a shared quota pass for isolated ones.
-  const placed = placeIsolated(exhausted, other, input.window);
-  if (!placed.ok) {
-    return finding('inconclusive', { expected, actual: describe(other), evidence, notes: [placed.note] });
-  }
+  const evidence = [rejected.id, other.id, input.exhaustedAgain?.id];
   if (other.status === TOO_MANY_REQUESTS) {
-    return finding('fail', { expected, actual: `other organization rejected: ${describe(other)}; the quota is shared across organizations`, evidence });
+    return finding('fail', { expected, actual: `other organization rejected in a fresh window of its own: ${describe(other)}, right after ${describe(rejected)}; the quota is shared across organizations`, evidence });
   }
   if (!isAdmitted(other)) {
     return finding('inconclusive', { expected, actual: `other organization got ${describe(other)}`, evidence });
@@ -83,30 +137,10 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
       evidence,
     });
   }
-  return finding('pass', { expected, actual: `other organization admitted, Remaining ${other.rateLimit.remaining.raw ?? 'absent'}`, evidence });
-}
-
-/**
- * Both organizations' responses in one window (windows are aligned to the server clock, assumption
- * fixed-windows). With the learned window: as withinOneWindow judges it. Without: every epoch Reset
- * agrees, and a Reset that is not an epoch (a delta ticks every second) is compared raw only between
- * the rejection and the probe, sent back to back.
- */
-function placeIsolated(exhausted: readonly Observation[], other: Observation, window: WindowContext | undefined): { ok: boolean; note: string } {
-  if (window) return withinOneWindow([...exhausted, other], window);
-  const responses = [...exhausted, other].filter((o) => o.status !== null);
-  const readings = responses.map((o) => readReset(o, DAY_S).reset);
-  const epochs = new Set(readings.filter((r): r is number => r !== null));
-  if (epochs.size > 1) {
-    return { ok: false, note: `responses carry ${epochs.size} different Reset values (${[...epochs].join(', ')}): a window rolled over mid-check` };
+  const still = stillExhausted(exhausted, rejected, other, input.exhaustedAgain ?? null, input.window);
+  if (!still.ok) {
+    return finding('inconclusive', { expected, actual: `other organization admitted (${describe(other)})`, evidence, notes: [still.note] });
   }
-  if (readings.every((r) => r !== null)) return { ok: true, note: `all ${responses.length} responses share Reset ${[...epochs][0]}` };
-  const rejected = exhausted.find((o) => o.status === TOO_MANY_REQUESTS);
-  if (rejected && rejected.rateLimit.reset.raw !== null && rejected.rateLimit.reset.raw === other.rateLimit.reset.raw) {
-    return { ok: true, note: `Reset is not an epoch; the rejection and the probe both carry Reset ${other.rateLimit.reset.raw}` };
-  }
-  return { ok: false, note: 'Reset is not an epoch and the rejection and the probe disagree on it: cannot place them in one window' };
+  const shown = remaining !== null ? `Remaining ${remaining}` : 'no Remaining header; admitted';
+  return finding('pass', { expected, actual: `other organization admitted (${shown}) while the first organization's quota was used up`, evidence, notes: [still.note] });
 }
-
-/** Plausibility bound for a Reset when the window length is not known. */
-const DAY_S = 86_400;

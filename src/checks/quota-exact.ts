@@ -16,6 +16,7 @@ import { seriesOf } from './remaining-decrements.ts';
 import type { Finding } from './types.ts';
 import type { WindowContext } from './window.ts';
 import { withinOneWindow } from './window-integrity.ts';
+import { windowSafeEnd } from './window.ts';
 
 export interface QuotaExactInput {
   readonly figure: Figure;
@@ -24,6 +25,12 @@ export interface QuotaExactInput {
   readonly window: WindowContext;
   /** Units each request carries (resumes per bulk upload); 1 when absent. */
   readonly unitsPerRequest?: number;
+  /**
+   * Requests sent after the series (sequential variants): another route of the class right after the
+   * 429, and reads spread over the rest of the window. Admitted while the window is surely still
+   * open, they show a quota that refills during the window, or is counted per route: no lucky pass.
+   */
+  readonly later?: readonly Observation[];
 }
 
 interface Judged {
@@ -72,6 +79,9 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
     notes.push(`Limit ${quota} is not a multiple of ${units} per request: a request that does not fit is refused whole`);
   }
 
+  // The ledger: what the harness itself sent in this window before the series, counted by the server.
+  const prior = input.window.prior;
+  if (prior.length > 0) notes.push(`${countOf(prior.length, 'request')} of the harness's own (${prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')}) counted in this window before the first`);
   const outcomes = classify(obs);
   const first429 = outcomes.rejected[0] ?? null;
   const data = {
@@ -83,7 +93,8 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   };
 
   const judge = variant === 'sequential' ? judgeSequential : judgeBurst;
-  const judged = judge(outcomes, quota ?? figure.value, units, quota === null);
+  const left = Math.max(0, (quota ?? figure.value) - prior.length);
+  const judged = refillCheck(judge(outcomes, left, units, quota === null, prior.length), obs, input);
 
   const integrity = withinOneWindow(obs, input.window);
   if (belowMinimum !== null) {
@@ -126,9 +137,10 @@ function classify(obs: readonly Observation[]): Outcomes {
   return { obs, admitted, rejected, wild };
 }
 
-function limitText(quota: number, units: number, minimumOnly: boolean): string {
-  const q = minimumOnly ? `at least ${quota}` : String(quota);
-  return units > 1 ? `Limit ${q} units at ${units} per request` : `Limit ${q}`;
+function limitText(quota: number, units: number, minimumOnly: boolean, spent: number): string {
+  const q = minimumOnly ? `at least ${quota + spent}` : String(quota + spent);
+  const ledger = spent > 0 ? `, ${spent} spent by the harness before` : '';
+  return units > 1 ? `Limit ${q} units at ${units} per request${ledger}` : `Limit ${q}${ledger}`;
 }
 
 function idOf(o: Outcomes, n: number | undefined): number | undefined {
@@ -141,10 +153,10 @@ function wildNotes(o: Outcomes): string[] {
   return [`${listSome(items, 5, ', ')}: cannot tell whether ${o.wild.length === 1 ? 'it' : 'they'} counted`];
 }
 
-function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly: boolean): Judged {
+function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly: boolean, spent: number): Judged {
   const k = Math.floor(quota / units);
   const sent = o.obs.length;
-  const limit = limitText(quota, units, minimumOnly);
+  const limit = limitText(quota, units, minimumOnly, spent);
   const expected = `requests 1–${k} admitted, 429 at request ${k + 1} (${limit})`;
   const firstR = o.rejected[0];
   const problems: string[] = [];
@@ -214,12 +226,12 @@ function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly:
   };
 }
 
-function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: boolean): Judged {
+function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: boolean, spent: number): Judged {
   const k = Math.floor(quota / units);
   const sent = o.obs.length;
   const a = o.admitted.length;
   const r = o.rejected.length;
-  const limit = limitText(quota, units, minimumOnly);
+  const limit = limitText(quota, units, minimumOnly, spent);
   const expected = `exactly ${k} of ${Math.max(sent, k + 1)} released together admitted, every other one 429 (${limit})`;
   const byArrival = (ns: readonly number[]) =>
     [...ns].sort((x, y) => (o.obs[x - 1]?.headersAt ?? Infinity) - (o.obs[y - 1]?.headersAt ?? Infinity));
@@ -268,5 +280,35 @@ function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: bool
     actual: counts,
     evidence: [idOf(o, byArrival(o.admitted).at(-1)), idOf(o, firstRejectedToArrive)],
     notes: [],
+  };
+}
+
+/**
+ * No lucky pass: a request admitted after the series' first 429 while the window is surely still open
+ * (answered before its safe end) means the server gave quota back inside the window, or counts
+ * another route apart. Only a pass can turn into a fail here; other verdicts keep their reasons.
+ */
+function refillCheck(judged: Judged, obs: readonly Observation[], input: QuotaExactInput): Judged {
+  const later = input.later ?? [];
+  const rejected = obs.find((o) => o.status === TOO_MANY_REQUESTS);
+  if (later.length === 0 || !rejected) return judged;
+  const safeEnd = windowSafeEnd(input.window, obs[0]);
+  const start = obs[0]!.sentAt;
+  const admittedInside = later.find((o) => isAdmitted(o) && (o.headersAt ?? o.doneAt) < safeEnd);
+  const watched = `${countOf(later.length, 'request')} after the 429, up to ${Math.round((Math.max(...later.map((o) => o.sentAt)) - start) / 100) / 10} s into the window (sure to last ${Math.round((safeEnd - start) / 100) / 10} s)`;
+  if (!admittedInside) {
+    return judged.verdict === 'pass' ? { ...judged, notes: [...judged.notes, `watched the rest of the window: ${watched}, none admitted`] } : judged;
+  }
+  const into = Math.round((admittedInside.sentAt - start) / 10) / 100;
+  const otherRoute = admittedInside.path !== rejected.path;
+  const actual = otherRoute
+    ? `${admittedInside.method} ${admittedInside.path} admitted (#${admittedInside.id}) right after ${rejected.method} ${rejected.path} got 429 (#${rejected.id}): the quota is counted per route, not per organization`
+    : `${admittedInside.method} ${admittedInside.path} admitted again ${into} s into the window (#${admittedInside.id}), after the 429 at #${rejected.id}, while the window is sure to last until ${Math.round((safeEnd - start) / 100) / 10} s: the quota refills during the window`;
+  return {
+    verdict: 'fail',
+    expected: `${judged.expected}; nothing more admitted until the window ends`,
+    actual: judged.verdict === 'fail' ? `${judged.actual}; ${actual}` : actual,
+    evidence: [...judged.evidence, rejected.id, admittedInside.id],
+    notes: [...judged.notes, `watched: ${watched}`],
   };
 }

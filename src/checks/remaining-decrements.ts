@@ -41,6 +41,9 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
       : 'Remaining Limit−1, Limit−2, … one less per admitted request, never negative, 0 on every 429';
   const data = { series: seriesOf(obs) };
   const notes: string[] = limit.note ? [limit.note] : [];
+  // The harness's own requests counted earlier in this window (the ledger) start the countdown lower.
+  const spent = window.prior.length;
+  if (spent > 0) notes.push(`${countOf(spent, 'request')} of the harness's own counted in this window before the first`);
 
   const integrity = withinOneWindow(obs, window);
   if (!integrity.ok) {
@@ -86,9 +89,9 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
     const v = r.value;
     if (prev === null) {
       first = { remaining: v, id: o.id };
-      if (L !== null && (v > L - 1 || v < L - 1 - gaps)) {
+      if (L !== null && (v > L - 1 - spent || v < L - 1 - spent - gaps)) {
         startProblem = {
-          text: `first admitted response (request ${n}) showed Remaining ${v}, expected ${L - 1} (Limit ${L})`,
+          text: `first admitted response (request ${n}) showed Remaining ${v}, expected ${L - 1 - spent} (Limit ${L}${spent > 0 ? `, ${spent} spent before` : ''})`,
           ids: [o.id],
         };
       }
@@ -128,6 +131,11 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
       notes: [...notes, ...(problems.length > 3 ? problems.slice(3).map((p) => p.text) : [])],
       data,
     });
+  }
+  const answered = obs.filter((o) => o.status !== null);
+  if (prev === null && answered.length > 0 && answered.every((o) => o.rateLimit.remaining.raw === null)) {
+    // §8: on every response. None at all is the header missing, not a lack of evidence.
+    return finding('fail', { expected, actual: `none of ${answered.length} responses carried X-RateLimit-Remaining`, evidence: answered.slice(0, 3).map((o) => o.id), notes, data });
   }
   if (unclear.length > 0 || prev === null || first === null) {
     return finding('inconclusive', {

@@ -1,7 +1,9 @@
 /**
- * HDR-RESET (§8, `fixed-windows`): X-RateLimit-Reset is Unix epoch seconds — not milliseconds,
- * not seconds-until-reset — in (Date, Date + window] by the server's own clock, one value per
- * window, advancing by whole windows on rollover.
+ * HDR-RESET (§8): X-RateLimit-Reset is Unix epoch seconds — not milliseconds, not
+ * seconds-until-reset — in (Date, Date + window] by the server's own clock, and one value per window:
+ * it changes only when a new window begins (Remaining back up, or admission after a 429), and not
+ * before the reset it announced has come. How windows start is left open (clock multiples or the
+ * first request both keep this).
  *
  * The Date header is second-resolution and servers cache it (Node refreshes its cached Date on
  * a timer, which can fire late), so Date may read up to one second behind the instant Reset was
@@ -20,6 +22,28 @@ const EPOCH_FLOOR = 1e9;
 /** Tolerated staleness of a cached Date header, seconds. */
 const DATE_STALENESS_S = 1;
 const MAX_SAMPLES = 6;
+/**
+ * A new window may show up to this many seconds before the Reset the old one announced, by Date: the
+ * announced Reset may be rounded up (a second) and Date served a second stale.
+ */
+const EARLY_TOLERANCE_S = 2;
+
+/**
+ * Whether a new window may have begun between two responses. Not when both were refused (the quota
+ * stayed used up), nor when an admission follows an admission with Remaining lower (counting down),
+ * nor when an admission is followed by a refusal. Anything else may be a new window.
+ */
+function newWindowBetween(a: Observation, b: Observation): boolean {
+  const admitted = (o: Observation) => o.status !== null && o.status >= 200 && o.status < 300;
+  const refused = (o: Observation) => o.status === 429;
+  if (refused(a) && refused(b)) return false;
+  if (admitted(a) && refused(b)) return false;
+  if (admitted(a) && admitted(b)) {
+    const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
+    return ra === null || rb === null || rb >= ra;
+  }
+  return true;
+}
 
 interface Sample {
   readonly n: number;
@@ -34,7 +58,7 @@ export function resetEpochVerdict(
   window?: WindowContext,
 ): Finding {
   const W = windowSeconds;
-  const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, advancing by multiples of ${W} s`;
+  const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, changing only when a new window begins`;
   const problems: { text: string; ids: number[] }[] = [];
   const valid: Sample[] = [];
   let responses = 0;
@@ -65,11 +89,12 @@ export function resetEpochVerdict(
     else valid.push({ n, date, reset: v, id: o.id });
   }
 
-  // Rollover: every Reset value must sit a whole number of windows from the first one seen.
+  // Rollover: a Reset changes only with a new window, and not before the reset it announced.
   // Windows only advance: a Reset earlier than the one before it (edges or backends whose clocks
   // disagree) means two windows were in force at once.
   const changes: Sample[] = [];
   let wentBack = false;
+  let moved = false;
   for (const [i, s] of valid.entries()) {
     const before = valid[i - 1];
     if (before === undefined || s.reset === before.reset) continue;
@@ -80,22 +105,20 @@ export function resetEpochVerdict(
         text: `Reset went back from ${before.reset} to ${s.reset} at request ${s.n} (Date ${before.date} then ${s.date})`,
         ids: [before.id, s.id],
       });
+      continue;
+    }
+    if (moved) continue;
+    const early = s.date !== null && s.date < before.reset - EARLY_TOLERANCE_S;
+    const fresh = newWindowBetween(obs[before.n - 1]!, obs[s.n - 1]!);
+    if (early || !fresh) {
+      moved = true;
+      const why = !fresh
+        ? 'with no new window between them (Remaining kept counting down, or the quota stayed used up)'
+        : `at Date ${s.date}, before the reset ${before.reset} it had announced`;
+      problems.push({ text: `Reset changed from ${before.reset} to ${s.reset} at request ${s.n} ${why}: the reset moved within a window`, ids: [before.id, s.id] });
     }
   }
   const base = valid[0];
-  if (base !== undefined) {
-    for (const s of valid) {
-      const diff = s.reset - base.reset;
-      if (diff % W !== 0) {
-        const previous = valid.filter((p) => p.n < s.n).at(-1) ?? base;
-        problems.push({
-          text: `Reset changed from ${previous.reset} to ${s.reset} at request ${s.n} (${s.reset - previous.reset} s, not a multiple of the ${W} s window)`,
-          ids: [previous.id, s.id],
-        });
-        break;
-      }
-    }
-  }
 
   const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
   const data = { samples };
@@ -114,6 +137,10 @@ export function resetEpochVerdict(
       notes: [...notes, ...problems.slice(3).map((p) => p.text)],
       data,
     });
+  }
+  if (responses > 0 && absent === responses) {
+    // §8: on every response. None at all is the header missing, not a lack of evidence.
+    return finding('fail', { expected, actual: `none of ${responses} responses carried X-RateLimit-Reset`, evidence: obs.slice(0, 3).map((o) => o.id), notes, data });
   }
   if (valid.length === 0 || base === undefined) {
     return finding('inconclusive', {

@@ -5,7 +5,7 @@
  * Quota-type verdicts turn "not within one window" into inconclusive.
  */
 import type { Observation } from '../observe/observation.ts';
-import type { WindowContext } from './window.ts';
+import { windowStart, type WindowContext } from './window.ts';
 
 /** Epochs between these are "now-ish" seconds (2001 … 2286); used only when Date is absent. */
 const EPOCH_S_MIN = 1e9;
@@ -93,6 +93,10 @@ export interface WindowIntegrity {
 export function withinOneWindow(obs: readonly Observation[], window: WindowContext): WindowIntegrity {
   if (obs.length === 0) return { ok: false, note: 'no observations to place in a window' };
   const windowSeconds = Math.max(1, Math.ceil(window.lengthMs / 1000));
+  // A window the check's first request opened lasts a full length from it, whatever Reset says; and a
+  // Reset that moves within a window places nothing (HDR-RESET's finding): judged by timing alone.
+  if (window.opensAtFirstRequest) return byTiming(obs, window, 'the window opened with the first request');
+  if (window.placeBy === 'timing') return byTiming(obs, window, 'Reset moves within a window, so it places nothing');
 
   let previous: number | null = null;
   let plausible = 0;
@@ -123,34 +127,41 @@ export function withinOneWindow(obs: readonly Observation[], window: WindowConte
     return { ok: true, note: `all ${responses} responses share Reset ${previous}${where}${learned}` };
   }
 
-  const safeEnd = window.openedAt + window.lengthMs - window.openedUncertaintyMs;
   const why =
     responses === 0
       ? 'no response carried a Reset'
       : `${responses - plausible} of ${responses} responses lack a plausible epoch Reset`;
-  if (![window.openedAt, window.lengthMs, window.openedUncertaintyMs].every(Number.isFinite)) {
+  return byTiming(obs, window, why);
+}
+
+/** Every request sent after the window opened and finished before its safe end. */
+function byTiming(obs: readonly Observation[], window: WindowContext, why: string): WindowIntegrity {
+  const start = windowStart(window, obs[0]);
+  const safeEnd = start.at + window.lengthMs - start.uncertaintyMs;
+  if (![start.at, window.lengthMs, start.uncertaintyMs].every(Number.isFinite)) {
     return { ok: false, note: `${why}; and the learned window's timing is unknown` };
   }
+  const opened = window.opensAtFirstRequest ? 'opened with the first request' : `uncertainty ±${start.uncertaintyMs} ms`;
   for (const [i, o] of obs.entries()) {
     // NaN compares false with everything: it would pass both tests below.
     if (!Number.isFinite(o.sentAt) || !Number.isFinite(o.doneAt)) {
       return { ok: false, note: `${why}; by timing, request ${i + 1} has no usable send or finish time` };
     }
-    if (o.sentAt < window.openedAt) {
+    if (o.sentAt < start.at) {
       return {
         ok: false,
-        note: `${why}; by timing, request ${i + 1} was sent ${Math.round(window.openedAt - o.sentAt)} ms before the window opened`,
+        note: `${why}; by timing, request ${i + 1} was sent ${Math.round(start.at - o.sentAt)} ms before the window opened`,
       };
     }
     if (o.doneAt > safeEnd) {
       return {
         ok: false,
-        note: `${why}; by timing, request ${i + 1} finished ${Math.round(o.doneAt - safeEnd)} ms after the window's safe end (length ${window.lengthMs} ms, uncertainty ±${window.openedUncertaintyMs} ms)`,
+        note: `${why}; by timing, request ${i + 1} finished ${Math.round(o.doneAt - safeEnd)} ms after the window's safe end (length ${window.lengthMs} ms, ${opened})`,
       };
     }
   }
   return {
     ok: true,
-    note: `${why}; by timing, all ${obs.length} requests fell inside the window (length ${window.lengthMs} ms, uncertainty ±${window.openedUncertaintyMs} ms)`,
+    note: `${why}; by timing, all ${obs.length} requests fell inside the window (length ${window.lengthMs} ms, ${opened})`,
   };
 }

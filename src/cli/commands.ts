@@ -1,9 +1,10 @@
 import type { CliCommand } from './command.ts';
 import { k6Command } from './k6.ts';
 import { listCommand } from './list.ts';
+import { profileCommand } from './profile.ts';
 import { reportCommand } from './report.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 
 /** Every command, registered explicitly (no import side effects). */
-export const commands: readonly CliCommand[] = [runCommand, listCommand, serveCommand, reportCommand, k6Command];
+export const commands: readonly CliCommand[] = [runCommand, profileCommand, listCommand, serveCommand, reportCommand, k6Command];

@@ -8,6 +8,7 @@ import type { Io } from '../io.ts';
 import { formatFaultList, isFaultName, type FaultName } from '../target/faults.ts';
 import { resolveTargetOptions, type TargetOptions } from '../target/options.ts';
 import { startTarget } from '../target/server.ts';
+import { formatVariantList, isVariantName, type VariantName } from '../target/variants.ts';
 import { formatDurationMs, parseDurationMs } from '../util/duration.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import type { CliCommand } from './command.ts';
@@ -60,14 +61,15 @@ function bytes(raw: string | undefined): number | undefined {
   return value;
 }
 
-function faults(value: unknown): FaultName[] | undefined {
+/** A repeatable, comma-separable flag of catalogue names; an unknown one is a UsageError. */
+function names<T extends string>(flag: 'fault' | 'variant', value: unknown, known: (name: string) => name is T): T[] | undefined {
   if (value === undefined) return undefined;
-  const names = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim());
-  const unknown = names.filter((n) => !isFaultName(n));
+  const given = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim());
+  const unknown = given.filter((n) => !known(n));
   if (unknown.length > 0) {
-    throw new UsageError(`--fault ${unknown.join(', ') || '(empty)'}: unknown fault; tiergate serve --list-faults lists them`);
+    throw new UsageError(`--${flag} ${unknown.join(', ') || '(empty)'}: unknown ${flag}; tiergate serve --list-${flag}s lists them`);
   }
-  return names as FaultName[];
+  return given as T[];
 }
 
 /** Flags to TargetOptions; the first invalid flag is a UsageError naming it and the fix. */
@@ -86,7 +88,8 @@ export function serveOptions(args: Record<string, unknown>): TargetOptions {
     revocationJitterMs: duration('revocation-jitter', single(args['revocation-jitter']), 600_000, '100ms'),
     parseMs: duration('parse-ms', single(args['parse-ms']), 60_000, '500 (ms)'),
     maxUploadBytes: bytes(single(args['max-upload'])),
-    faults: faults(args['fault']),
+    faults: names<FaultName>('fault', args['fault'], isFaultName),
+    variants: names<VariantName>('variant', args['variant'], isVariantName),
   };
   try {
     resolveTargetOptions(options);
@@ -115,6 +118,8 @@ const FLAGS = {
   'max-upload': { type: 'string', describe: 'Largest request body, e.g. 5MiB (K/M are 1024-based) [default: 5MiB]' },
   fault: { type: 'string', array: true, describe: 'Inject a named fault (repeatable); see --list-faults' },
   'list-faults': { type: 'boolean', describe: 'List the faults and exit' },
+  variant: { type: 'string', array: true, describe: 'Show a conformant variant (repeatable); see --list-variants' },
+  'list-variants': { type: 'boolean', describe: 'List the conformant variants and exit' },
 } as const;
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -128,7 +133,7 @@ function refuseUnknownFlags(args: Record<string, unknown>): void {
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  describe: 'Run the reference target (edges, admin API, faults) until Ctrl-C',
+  describe: 'Run the reference target (edges, admin API, faults, variants) until Ctrl-C',
   builder: (y: Argv) => y.options(FLAGS),
   run: async (args: Record<string, unknown>, io: Io): Promise<number> => {
     refuseUnknownFlags(args);
@@ -136,11 +141,15 @@ export const serveCommand: CliCommand = {
       io.stdout.write(formatFaultList());
       return EXIT.pass;
     }
+    if (args['list-variants'] === true) {
+      io.stdout.write(formatVariantList());
+      return EXIT.pass;
+    }
     const target = await startTarget(serveOptions(args));
     const o = target.options;
-    const faultList = o.faults.length > 0 ? o.faults.join(', ') : 'none';
+    const listed = (items: readonly string[]) => (items.length > 0 ? items.join(', ') : 'none');
     const lines = [
-      `tiergate reference target: ${o.edges} edge${o.edges === 1 ? '' : 's'}, window ${formatDurationMs(o.windowMs)}, revocation delay ${formatDurationMs(o.revocationDelayMs)}, faults: ${faultList}`,
+      `tiergate reference target: ${o.edges} edge${o.edges === 1 ? '' : 's'}, window ${formatDurationMs(o.windowMs)}, revocation delay ${formatDurationMs(o.revocationDelayMs)}, faults: ${listed(o.faults)}, variants: ${listed(o.variants)}`,
       ...target.edges.map((url, i) => `  edge-${i}  ${url}`),
       `  admin   ${target.adminUrl}`,
       'Create an org and a key:',

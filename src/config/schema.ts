@@ -152,6 +152,17 @@ export const revocationHookSchema = z
   });
 export type RevocationHookConfig = z.output<typeof revocationHookSchema>;
 
+/**
+ * What the deployment intends where the spec is silent: an assumption of the contract declared false
+ * is judged as the deployment's behaviour instead (HEAD-BOOTSTRAP accepts a HEAD that counts one
+ * read; QUOTA-INGEST's bulk variant counts one unit per upload). Only the assumptions the checks can
+ * honour are accepted.
+ */
+const assumptionsSchema = z.strictObject({
+  'head-bootstrap-free': z.boolean().optional(),
+  'bulk-counts-per-resume': z.boolean().optional(),
+});
+
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),
   target: z.strictObject({
@@ -167,6 +178,7 @@ export const configSchema = z.strictObject({
   /** Per-request timeout. */
   timeout: duration('timeout', { minMs: 1, maxMs: 600_000 }).default(5_000),
   orgs: z.array(orgSchema).min(1),
+  assumptions: assumptionsSchema.optional(),
   revocation: z
     .strictObject({
       /** Name of the org (from `orgs`) whose keys the hook provisions and revokes. */

@@ -1,5 +1,13 @@
 /** §5.3 key formats, and the one way keys are ever shown: prefix and last four characters. */
+import { randomInt } from 'node:crypto';
 import type { Contract, KeyFormat } from './types.ts';
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A well-formed key that was never issued (AUTH-UNKNOWN, discovery's 401 question), made fresh each time. */
+export function unissuedKey(prefix: string): string {
+  return prefix + Array.from({ length: 32 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
+}
 
 export function keyFormatOf(contract: Contract, key: string): KeyFormat | null {
   for (const format of contract.keyFormats) {

@@ -15,3 +15,21 @@ export function quotaFor(contract: Contract, tier: TierName, quotaClass: QuotaCl
 export function resolvePath(template: string, id = 'demo-1'): string {
   return template.replace(/:id\b/g, encodeURIComponent(id));
 }
+
+/**
+ * The quota class a request counts against, by its path (assumption quota-classes): the class of the
+ * endpoint it matches, and read for anything else (HEAD /recruiter/bootstrap, unknown paths).
+ */
+export function quotaClassOfPath(contract: Contract, path: string): QuotaClass {
+  const bare = path.split('?')[0] ?? path;
+  for (const endpoint of contract.endpoints) {
+    if (endpoint.quotaClass === 'ingest' && templateMatches(endpoint.path, bare)) return 'ingest';
+  }
+  return 'read';
+}
+
+function templateMatches(template: string, path: string): boolean {
+  const a = template.split('/');
+  const b = path.split('/');
+  return a.length === b.length && a.every((segment, i) => segment.startsWith(':') || segment === b[i]);
+}

@@ -1,14 +1,17 @@
 /**
- * Waits for a fresh quota window, learning the boundary from the server (DESIGN "Measuring honestly").
- * It polls HEAD /recruiter/bootstrap (free, by assumption head-bootstrap-free): when X-RateLimit-Reset
- * is a plausible epoch, the window opened when Reset advanced; otherwise (a broken Reset) when the
- * server's Date crossed a multiple of the window length (assumption fixed-windows). Polling is sparse
- * until shortly before the predicted boundary, then dense, so a 60 s wait costs tens of requests.
+ * Waits for the next boundary of a clock-aligned window, learning it from the server (DESIGN
+ * "Measuring on any limiter"). It polls with a request that reports the quota class (HEAD
+ * /recruiter/bootstrap for reads, an empty bulk upload for ingest) and takes any signal the server
+ * gives: the announced end advancing (Reset as epoch seconds, milliseconds or seconds-until),
+ * Remaining jumping back up, or, with neither, the server's Date crossing a multiple of the window
+ * length. Polling is sparse until shortly before the predicted boundary, then dense, so a 60 s wait
+ * costs tens of requests. The poll that shows the new window is returned: if the server counts it,
+ * it belongs to the new window's ledger.
  */
 import type { WindowContext } from '../checks/window.ts';
-import { plausibleReset } from '../observe/plausible-reset.ts';
 import type { Observation } from '../observe/observation.ts';
-import type { Edge, HttpProber, ProbeTags } from './http-prober.ts';
+import { resetFormatOf, windowEndOf } from '../observe/reset-format.ts';
+import type { Edge, HttpProber, ProbeRequest, ProbeTags } from './http-prober.ts';
 
 export interface WindowSyncOptions {
   readonly windowMs: number;
@@ -16,6 +19,12 @@ export interface WindowSyncOptions {
   readonly clockOffsetMs: number;
   readonly densePollMs: number;
   readonly signal: AbortSignal;
+  /** What to poll with: a request answered with the quota class's headers. */
+  readonly request: ProbeRequest;
+  /** Whether the server counts the poll, as far as the limiter profile knows (null: unknown). */
+  readonly pollCounts: boolean | null;
+  /** Whether Reset holds still within a window; a Reset that drifts shows no boundary. */
+  readonly resetHoldsStill: boolean;
 }
 
 export type WindowSyncResult =
@@ -27,7 +36,6 @@ const DENSE_LEAD_MS = 400;
 export async function awaitFreshWindow(
   prober: HttpProber,
   edge: Edge,
-  key: string,
   tags: Omit<ProbeTags, 'phase'>,
   options: WindowSyncOptions,
 ): Promise<WindowSyncResult> {
@@ -35,20 +43,20 @@ export async function awaitFreshWindow(
   const windowS = options.windowMs / 1000;
   const deadline = prober.now() + options.windowMs * 2 + 2000;
   const head = async () => {
-    const o = await prober.send(edge, { method: 'HEAD', path: '/recruiter/bootstrap', key }, { ...tags, phase: 'window-sync' });
+    const o = await prober.send(edge, options.request, { ...tags, phase: 'window-sync' });
     polls.push(o);
     return o;
   };
   let previous = await head();
   if (previous.status === null) return { ok: false, reason: `window sync failed: ${previous.error?.code}`, polls };
   while (prober.now() < deadline && !options.signal.aborted) {
-    const untilBoundary = msUntilBoundary(previous, windowS, options.clockOffsetMs, prober.now());
+    const untilBoundary = msUntilBoundary(previous, options.windowMs, options.clockOffsetMs, prober.now());
     const pause = untilBoundary > DENSE_LEAD_MS ? untilBoundary - DENSE_LEAD_MS : options.densePollMs;
     await sleep(Math.min(pause, options.windowMs), options.signal);
     const current = await head();
     if (current.status === null) return { ok: false, reason: `window sync failed: ${current.error?.code}`, polls };
-    if (boundaryBetween(previous, current, windowS)) {
-      const reset = plausibleReset(current, windowS);
+    if (boundaryBetween(previous, current, windowS, options.clockOffsetMs, options.resetHoldsStill)) {
+      const format = resetFormatOf(current, options.windowMs, options.clockOffsetMs);
       return {
         ok: true,
         polls,
@@ -56,7 +64,10 @@ export async function awaitFreshWindow(
           openedAt: current.headersAt ?? current.doneAt,
           openedUncertaintyMs: (current.headersAt ?? current.doneAt) - previous.sentAt,
           lengthMs: options.windowMs,
-          resetEpochS: reset,
+          resetEpochS: format === 'epoch-seconds' ? current.rateLimit.reset.value : null,
+          opensAtFirstRequest: false,
+          prior: countedByServer(current, options.pollCounts) ? [current] : [],
+          placeBy: options.resetHoldsStill ? 'reset' : 'timing',
         },
       };
     }
@@ -69,27 +80,43 @@ export async function awaitFreshWindow(
   };
 }
 
-/** A window boundary fell between two consecutive responses. */
-export function boundaryBetween(previous: Observation, current: Observation, windowS: number): boolean {
-  const before = plausibleReset(previous, windowS);
-  const after = plausibleReset(current, windowS);
-  if (before !== null && after !== null) return after > before;
+/**
+ * Whether the server counted a poll: by its own Remaining (Limit: free; less: counted), else by what
+ * the profile learned of such requests (unknown: taken as free, and the checks' own evidence decides).
+ */
+function countedByServer(o: Observation, pollCounts: boolean | null): boolean {
+  const { limit, remaining } = o.rateLimit;
+  if (limit.value !== null && remaining.value !== null) return remaining.value < limit.value;
+  return pollCounts === true;
+}
+
+/** A window boundary fell between two consecutive responses of one quota class. */
+export function boundaryBetween(previous: Observation, current: Observation, windowS: number, clockOffsetMs = 0, useReset = true): boolean {
+  // Remaining jumping back up: a new window (a bucket refilling is not aligned, and is not polled for).
+  const [r0, r1] = [previous.rateLimit.remaining.value, current.rateLimit.remaining.value];
+  if (r0 !== null && r1 !== null && r1 > r0 && previous.rateLimit.limit.value === current.rateLimit.limit.value) return true;
+  // The announced end advancing, whatever the format. Epochs compare as the server wrote them (our
+  // estimate of its clock moves as it narrows); seconds-until only through our own clock.
+  const windowMs = windowS * 1000;
+  const formats = [resetFormatOf(previous, windowMs, clockOffsetMs), resetFormatOf(current, windowMs, clockOffsetMs)] as const;
+  const usable = useReset && formats[0] === formats[1] && ['epoch-seconds', 'epoch-millis', 'seconds-until'].includes(formats[0]);
+  // Epochs advance with a new window; a countdown (seconds-until, rounded either way) never rises
+  // within one. Both compare as the server wrote them: our estimate of its clock moves as it narrows.
+  if (usable) return current.rateLimit.reset.value! > previous.rateLimit.reset.value!;
   const d0 = previous.date ? Date.parse(previous.date) / 1000 : NaN;
   const d1 = current.date ? Date.parse(current.date) / 1000 : NaN;
   if (!Number.isFinite(d0) || !Number.isFinite(d1)) return false;
   return Math.floor(d1 / windowS) > Math.floor(d0 / windowS);
 }
 
-/** Predicted ms until the next boundary, from a plausible Reset or from Date; 0 when unknown. */
-function msUntilBoundary(o: Observation, windowS: number, offsetMs: number, nowRun: number): number {
-  const elapsed = nowRun - (o.headersAt ?? o.doneAt);
-  const reset = plausibleReset(o, windowS);
+/** Predicted ms until the next boundary, from the announced end or from Date; 0 when unknown. */
+function msUntilBoundary(o: Observation, windowMs: number, offsetMs: number, nowRun: number): number {
+  const end = windowEndOf(o, resetFormatOf(o, windowMs, offsetMs), offsetMs);
+  if (end !== null) return Math.max(0, end.earliest - nowRun);
+  const windowS = windowMs / 1000;
   const dateS = o.date ? Date.parse(o.date) / 1000 : NaN;
-  if (reset !== null) {
-    const serverNowMs = o.sentWall + offsetMs + (o.headersAt ?? o.doneAt) - o.sentAt + elapsed;
-    return Math.max(0, reset * 1000 - serverNowMs);
-  }
   if (Number.isFinite(dateS)) {
+    const elapsed = nowRun - (o.headersAt ?? o.doneAt);
     const boundaryS = (Math.floor(dateS / windowS) + 1) * windowS;
     // Date is floored to the second: the boundary is at most this far away, and up to 1 s nearer.
     return Math.max(0, (boundaryS - dateS - 1) * 1000 - elapsed);

@@ -54,6 +54,7 @@ export async function k6RunResults(ingest: K6Ingest, options: { readonly runId: 
     verdict: overallVerdict(verdicts),
     counts: countVerdicts(verdicts),
     checks: [...ingest.checks],
+    profiles: [],
     assumptions: recruitingApi.assumptions,
     methodology: K6_METHODOLOGY,
     observations: { file: 'observations.ndjson', count: options.evidenceCount },

@@ -47,7 +47,16 @@ export interface EvidenceRowView {
   readonly missing: boolean;
 }
 
-export interface ResultView {
+/** The deciding observations of a check result or of a limiter profile's answer, as the report shows them. */
+export interface EvidenceView {
+  /** Rows from observations.ndjson ("not in observations.ndjson" for an id it lacks); empty when the file was not there. */
+  readonly evidence: readonly EvidenceRowView[];
+  readonly evidenceCount: number;
+  /** When observations.ndjson was not there: the ids, listed. */
+  readonly evidenceNote: string | null;
+}
+
+export interface ResultView extends EvidenceView {
   readonly anchor: string;
   readonly tier: string;
   readonly variant: string;
@@ -58,9 +67,6 @@ export interface ResultView {
   readonly notes: readonly string[];
   readonly figures: readonly { readonly name: string; readonly value: string }[];
   readonly charts: readonly { readonly caption: string; readonly svg: Svg }[];
-  readonly evidence: readonly EvidenceRowView[];
-  readonly evidenceCount: number;
-  readonly evidenceNote: string | null;
   readonly startedAt: string;
   readonly duration: string;
 }
@@ -112,20 +118,20 @@ function missingRow(id: number, gap: number | null): EvidenceRowView {
   };
 }
 
-function evidenceView(result: CheckResult, digest: ObservationDigest): Pick<ResultView, 'evidence' | 'evidenceCount' | 'evidenceNote'> {
-  const ids = shownEvidence(result.evidence);
-  const omitted = result.evidence.length - ids.length;
+export function evidenceView(evidence: readonly number[], digest: ObservationDigest): EvidenceView {
+  const ids = shownEvidence(evidence);
+  const omitted = evidence.length - ids.length;
   const rows = ids.map((id, i) => {
     const gap = omitted > 0 && i === EVIDENCE_SHOWN / 2 ? omitted : null;
     const row = digest.evidence.get(id);
     return row ? evidenceRowView(row, gap) : missingRow(id, gap);
   });
   let note: string | null = null;
-  if (result.evidence.length > 0 && !digest.available) {
-    const listed = result.evidence.slice(0, 20).join(', ');
-    note = `observations.ndjson was not available when this report was rendered; the deciding observations are ids ${listed}${result.evidence.length > 20 ? ', …' : ''}.`;
+  if (evidence.length > 0 && !digest.available) {
+    const listed = evidence.slice(0, 20).join(', ');
+    note = `observations.ndjson was not available when this report was rendered; the deciding observations are ids ${listed}${evidence.length > 20 ? ', …' : ''}.`;
   }
-  return { evidence: digest.available ? rows : [], evidenceCount: result.evidence.length, evidenceNote: note };
+  return { evidence: digest.available ? rows : [], evidenceCount: evidence.length, evidenceNote: note };
 }
 
 /** Names of the scalar figures checks commonly report, as a reader would say them. */
@@ -193,7 +199,7 @@ function resultView(result: CheckResult, digest: ObservationDigest): ResultView 
     notes: result.notes,
     figures: figures(result.data),
     charts: charts(result, `${result.id} [${tier}]${result.variant ? ` ${result.variant}` : ''}`),
-    ...evidenceView(result, digest),
+    ...evidenceView(result.evidence, digest),
     startedAt: utcTime(result.startedAt),
     duration: formatMs(result.durationMs),
   };

@@ -13,6 +13,7 @@ import type { RunResults } from '../results/types.ts';
 import { shownEvidence } from './details.ts';
 import { renderJunit } from './junit.ts';
 import { digestObservations, type ObservationDigest } from './observation-digest.ts';
+import { profileEvidence } from './profile-view.ts';
 import { redactKeys } from '../contract/keys.ts';
 import { REPORT_CSS } from './styles.ts';
 import { REPORT_SCRIPT, REPORT_TEMPLATE } from './template.ts';
@@ -45,9 +46,9 @@ export function renderHtml(results: RunResults, digest: ObservationDigest): stri
   return redactKeys(template({ ...view, css: REPORT_CSS, script: REPORT_SCRIPT }, RUNTIME));
 }
 
-/** Streams the run's observations.ndjson (when present) for the evidence rows and charts. */
+/** Streams the run's observations.ndjson (when present) for the evidence rows (checks' and profiles') and charts. */
 export async function digestFor(results: RunResults, dir: string): Promise<ObservationDigest> {
-  const wanted = new Set(results.checks.flatMap((r) => shownEvidence(r.evidence)));
+  const wanted = new Set([...results.checks.flatMap((r) => shownEvidence(r.evidence)), ...profileEvidence(results.profiles)]);
   return digestObservations(resolve(dir, results.observations.file), wanted, results.durationMs);
 }
 

@@ -105,6 +105,21 @@ table { border-collapse: collapse; }
 .cell-link .more { font-weight: normal; font-size: 0.8em; }
 .cell-none { color: var(--none); }
 
+/* Limiter profiles: one card per profile, an answer per row. */
+.profile-card { border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 12px 0; }
+.profile-card h3 { display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 10px; }
+.profile-card h3 .muted { font-weight: normal; }
+/* Fixed columns: an opened evidence table scrolls within its cell instead of widening the card. */
+.profile-findings { table-layout: fixed; }
+.profile-findings thead th:nth-child(1) { width: 16%; }
+.profile-findings thead th:nth-child(2) { width: 20%; }
+.profile-findings th[scope=row], .profile-findings td.value { font-weight: 600; overflow-wrap: normal; }
+.profile-findings tr.undecided td.value { color: var(--inconclusive); }
+.profile-findings .how { margin: 0; }
+.profile-evidence { margin-top: 4px; }
+.profile-evidence summary { cursor: pointer; color: var(--muted); font-size: 0.85rem; }
+.tag-unknown { background: var(--inconclusive-bg); color: var(--inconclusive); }
+
 /* Charts. */
 .chart-figure { margin: 16px 0; }
 .chart-figure figcaption { color: var(--muted); font-size: 0.88rem; max-width: 760px; }
@@ -178,7 +193,7 @@ footer { padding: 28px 24px 40px; }
   .toc { display: none; }
   .matrix thead th { position: static; }
   .wrap { max-width: none; padding: 0; }
-  details.check > summary, .chart-figure, tr, .answer, .expected-actual { break-inside: avoid; }
+  details.check > summary, .chart-figure, tr, .answer, .expected-actual, .profile-card h3 { break-inside: avoid; }
   /* Paper cannot scroll: evidence tables fit the page width instead. */
   .evidence { display: table; width: 100%; font-size: 8pt; }
   .evidence td, .evidence th { white-space: normal; padding: 3px 4px; }

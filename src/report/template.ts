@@ -2,6 +2,21 @@
  * The report's handlebars template. Everything is escaped by handlebars except `{{{…}}}`, which is
  * used only for the stylesheet, the script and SVG built (and escaped) by charts/svg.ts.
  */
+
+/** The deciding observations of a check result or a profile's answer (details.ts `EvidenceView`). */
+const EVIDENCE_TABLE = `{{#if evidence.length}}
+        <table class="compact evidence">
+          <caption>Deciding observations ({{evidenceCount}})</caption>
+          <thead><tr><th>#</th><th>Time (UTC)</th><th>Edge</th><th>Request</th><th>Status</th><th>Limit</th><th>Remaining</th><th>Reset</th><th>Retry-After</th></tr></thead>
+          <tbody>
+          {{#each evidence}}
+            {{#if gap}}<tr class="gap"><td colspan="9">… {{gap}} more observations …</td></tr>{{/if}}
+            <tr class="s-{{statusClass}}"><td class="num">{{id}}</td><td>{{time}} <span class="muted">{{offset}}</span></td><td>{{edge}}</td><td><code>{{request}}</code>{{#if phase}} <span class="muted small">{{phase}}</span>{{/if}}</td><td class="status">{{status}}</td><td class="num">{{limit}}</td><td class="num">{{remaining}}</td><td class="num">{{reset}}</td><td class="num">{{retryAfter}}</td></tr>
+          {{/each}}
+          </tbody>
+        </table>
+        {{/if}}`;
+
 export const REPORT_TEMPLATE = `<!doctype html>
 <html lang="en">
 <head>
@@ -31,11 +46,12 @@ export const REPORT_TEMPLATE = `<!doctype html>
   </div>
 </header>
 <nav class="toc" aria-label="Sections"><div class="wrap">
-  <a href="#summary">Summary</a><a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>
+  <a href="#summary">Summary</a>{{#if profiles.length}}<a href="#limiter">How it limits</a>{{/if}}<a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>
 </div></nav>
 <main class="wrap">
 {{#if interrupted}}<div class="banner banner-warn" role="alert"><strong>Interrupted.</strong> The run was stopped before it finished: this report shows only the checks that completed.</div>{{/if}}
 {{#if faults.length}}<div class="banner banner-info"><strong>Faults injected into the embedded target:</strong> {{#each faults}}<code>{{this}}</code>{{#unless @last}}, {{/unless}}{{/each}}. Failures are expected: this run demonstrates that the harness catches them.</div>{{/if}}
+{{#if variants.length}}<div class="banner banner-info"><strong>Conformant variants of the embedded target:</strong> {{#each variants}}<code>{{this}}</code>{{#unless @last}}, {{/unless}}{{/each}}. Each keeps every promise of the spec and differs only where the spec is silent: a check may fail only if it tests the assumption the variant changes (its notes say "assumption, not spec").</div>{{/if}}
 
 <section id="summary" class="answers">
   {{#each answers}}
@@ -67,6 +83,34 @@ export const REPORT_TEMPLATE = `<!doctype html>
   <summary>{{skipped.length}} skipped (not run, with the reason)</summary>
   <ul>{{#each skipped}}<li><a href="{{href}}"><code>{{name}}</code></a>: {{reason}}</li>{{/each}}</ul>
 </details>
+{{/if}}
+
+{{#if profiles.length}}
+<section id="limiter">
+  <h2>How this server limits</h2>
+  <p class="muted">Learned from the server's own answers before the checks judged it, one profile per tier: where the spec is silent, the checks measure under the behaviour seen here. Each answer cites the observations that decided it; an answer left unknown says why.</p>
+  {{#each profiles}}
+  <article class="profile-card" id="{{anchor}}">
+    <h3>{{tier}} <span class="muted small">learned on {{org}} in {{duration}}, {{requests}}; window {{window}}</span>{{#if unknown}} <span class="tag tag-unknown">{{unknown}} unknown</span>{{/if}}</h3>
+    <table class="compact profile-findings">
+      <thead><tr><th scope="col">Question</th><th scope="col">Learned</th><th scope="col">How it was decided</th></tr></thead>
+      <tbody>
+      {{#each findings}}
+        <tr class="finding{{#unless decided}} undecided{{/unless}}">
+          <th scope="row">{{label}}</th>
+          <td class="value">{{value}}</td>
+          <td>{{#if how}}<p class="how">{{how}}</p>{{/if}}
+        {{#if evidence.length}}<details class="profile-evidence"><summary>observations {{ids}}</summary>
+        ${EVIDENCE_TABLE}
+        </details>{{/if}}
+        {{#if evidenceNote}}<p class="muted small">{{evidenceNote}}</p>{{/if}}</td>
+        </tr>
+      {{/each}}
+      </tbody>
+    </table>
+  </article>
+  {{/each}}
+</section>
 {{/if}}
 
 <section id="matrix">
@@ -125,18 +169,7 @@ export const REPORT_TEMPLATE = `<!doctype html>
         {{#if figures.length}}<p class="figures">{{#each figures}}<span class="figure"><span class="muted">{{name}}</span> {{value}}</span>{{/each}}</p>{{/if}}
         {{#each charts}}<figure class="chart-figure">{{{svg}}}<figcaption>{{caption}}</figcaption></figure>{{/each}}
         {{#if evidenceNote}}<p class="muted small">{{evidenceNote}}</p>{{/if}}
-        {{#if evidence.length}}
-        <table class="compact evidence">
-          <caption>Deciding observations ({{evidenceCount}})</caption>
-          <thead><tr><th>#</th><th>Time (UTC)</th><th>Edge</th><th>Request</th><th>Status</th><th>Limit</th><th>Remaining</th><th>Reset</th><th>Retry-After</th></tr></thead>
-          <tbody>
-          {{#each evidence}}
-            {{#if gap}}<tr class="gap"><td colspan="9">… {{gap}} more observations …</td></tr>{{/if}}
-            <tr class="s-{{statusClass}}"><td class="num">{{id}}</td><td>{{time}} <span class="muted">{{offset}}</span></td><td>{{edge}}</td><td><code>{{request}}</code>{{#if phase}} <span class="muted small">{{phase}}</span>{{/if}}</td><td class="status">{{status}}</td><td class="num">{{limit}}</td><td class="num">{{remaining}}</td><td class="num">{{reset}}</td><td class="num">{{retryAfter}}</td></tr>
-          {{/each}}
-          </tbody>
-        </table>
-        {{/if}}
+        ${EVIDENCE_TABLE}
       </section>
       {{/each}}
     </div>

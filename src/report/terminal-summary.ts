@@ -1,13 +1,15 @@
 /**
- * The end-of-run summary the terminal prints: the requirement matrix as a table (check × tier, the
- * worst verdict per cell, `+n` when a cell holds several variants), the counts, what needs attention,
- * the gate verdict and the report's path. Pure: results in, text out; colour only when asked.
+ * The end-of-run summary the terminal prints: how the server limits (its limiter profiles), the
+ * requirement matrix as a table (check × tier, the worst verdict per cell, `+n` when a cell holds
+ * several variants), the counts, what needs attention, the gate verdict and the report's path.
+ * Pure: results in, text out; colour only when asked.
  */
 import { isAbsolute, join, relative } from 'node:path';
 import type { CheckResult, Verdict } from '../checks/types.ts';
 import type { RunResults } from '../results/types.ts';
 import { buildMatrix } from './matrix.ts';
 import { VERDICT_LABEL, VERDICT_SYMBOL } from './palette.ts';
+import { formatProfile } from './profile-text.ts';
 import { redactKeys } from '../contract/keys.ts';
 
 /** Lines of "needs attention" printed before pointing at the report for the rest. */
@@ -86,6 +88,7 @@ export function terminalSummary(results: RunResults, reportDir: string, options:
     '',
     paint('bold', `tiergate ${results.runId}: ${results.checks.length} results across ${results.tiers.join(', ') || 'no tiers'}`),
     '',
+    ...results.profiles.flatMap((profile) => [formatProfile(profile, { paint }), '']),
     ...matrixTable(results, paint),
     '',
     `${paint('green', `${c.pass} pass`)} · ${paint('red', `${c.fail} fail`)} · ${paint('yellow', `${c.inconclusive} inconclusive`)} · ${paint('dim', `${c.skipped} skipped`)}`,

@@ -11,6 +11,7 @@ import { timelineChart } from './charts/timeline.ts';
 import { checkGroups, verdictView, type CheckGroupView, type VerdictView } from './details.ts';
 import { buildMatrix, resultAnchor, worstVerdict } from './matrix.ts';
 import type { LatencySummary, ObservationDigest } from './observation-digest.ts';
+import { profileCards, type ProfileCardView } from './profile-view.ts';
 
 /** Checks that answer "does every tier get exactly the quotas it is sold?". */
 const TIER_LIMIT_CHECKS: readonly CheckId[] = ['QUOTA-READ', 'QUOTA-INGEST', 'CONCURRENCY-CAP', 'HDR-LIMIT', 'HDR-REMAINING', 'ORG-SHARED', 'ORG-ISOLATED'];
@@ -24,6 +25,8 @@ export interface ReportView {
   readonly facts: readonly { readonly label: string; readonly value: string; readonly warn?: boolean }[];
   readonly interrupted: boolean;
   readonly faults: readonly string[];
+  /** Conformant variants the embedded target showed (none: the default limiter). */
+  readonly variants: readonly string[];
   readonly answers: readonly {
     readonly question: string;
     readonly verdict: VerdictView | null;
@@ -32,6 +35,8 @@ export interface ReportView {
   }[];
   readonly attention: readonly { readonly name: string; readonly href: string; readonly verdict: VerdictView; readonly expected: string; readonly actual: string; readonly note: string | null }[];
   readonly skipped: readonly { readonly name: string; readonly href: string; readonly reason: string }[];
+  /** How the server limits: one card per limiter profile (none when the run learned none). */
+  readonly profiles: readonly ProfileCardView[];
   readonly matrix: {
     readonly columns: readonly string[];
     readonly rows: readonly {
@@ -211,8 +216,10 @@ export function buildReportView(results: RunResults, digest: ObservationDigest):
     facts: facts(results),
     interrupted: results.interrupted,
     faults: results.target.faults,
+    variants: results.target.variants ?? [],
     answers: answers(results),
     ...attention(results),
+    profiles: profileCards(results.profiles, digest),
     matrix,
     timeline: timelineChart(digest.timeline, digest.bucketMs, 'Responses over time by status'),
     latency: latencyChart(latency, 'Latency percentiles per check'),

@@ -5,9 +5,10 @@
  * results from a later tiergate that only added optional fields; a breaking change bumps the `@1`.
  */
 import { z } from 'zod';
-import { TIER_NAMES } from '../contract/types.ts';
+import { QUOTA_CLASSES, TIER_NAMES } from '../contract/types.ts';
 import type { AssumptionId } from '../contract/types.ts';
 import { CHECK_IDS, VERDICTS } from '../checks/types.ts';
+import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
 import { RESULTS_SCHEMA, type RunResults } from './types.ts';
 
 const ASSUMPTION_IDS = [
@@ -55,6 +56,57 @@ export const checkResultSchema = z
   })
   .meta({ title: 'CheckResult' });
 
+/** One answer of the limiter profile (`Learned<T>`): the value with its evidence, or null with the reason. */
+const learned = <T extends z.ZodType>(value: T, question: string) =>
+  z
+    .object({
+      value: value.nullable().describe('The answer; null when the discovery could not decide it.'),
+      how: z.string().describe('One sentence: what was seen, or what was missing to decide.'),
+      evidence: z.array(z.number().int()).describe('Ids of the observations (observations.ndjson) that decide it.'),
+    })
+    .describe(question);
+
+const classProfileSchema = (quotaClass: string) =>
+  z
+    .object({
+      quotaClass: z.enum(QUOTA_CLASSES).describe('Quota class this part of the profile is about.'),
+      limit: z.number().nullable().describe('X-RateLimit-Limit announced for the class; null when none was.'),
+      resetFormat: learned(
+        z.enum(RESET_FORMATS),
+        "How X-RateLimit-Reset is written: 'epoch-seconds' (what §8 specifies), 'epoch-millis', 'seconds-until', 'absent' or 'unreadable'.",
+      ),
+      resetSteady: learned(z.boolean(), 'Whether X-RateLimit-Reset holds still within a window (false: it moves while Remaining counts down).'),
+      algorithm: learned(
+        z.enum(WINDOW_ALGORITHMS),
+        "How windows start: 'fixed-aligned' (on multiples of the window by the server clock), 'fixed-first-request' (at the first counted request after the last window ended), 'refilling' (no windows: quota comes back during the window) or 'unknown'.",
+      ),
+    })
+    .describe(`How the ${quotaClass} class is limited.`);
+
+export const limiterProfileSchema = z
+  .object({
+    tier: tierName,
+    org: z.string().describe('Organization (run label) the profile was learned on.'),
+    windowMs: z.number().describe('Window length the run was told the server uses, ms.'),
+    headers: learned(z.boolean(), 'Whether responses carry X-RateLimit-Limit, -Remaining and -Reset at all.'),
+    read: classProfileSchema('read'),
+    ingest: classProfileSchema('ingest'),
+    counts: z
+      .object({
+        head: learned(z.boolean(), 'Whether HEAD /recruiter/bootstrap consumes a read request.'),
+        'not-found': learned(z.boolean(), 'Whether a 404 answer consumes a read request.'),
+        forbidden: learned(z.boolean(), 'Whether a 403 answer (scope refused) consumes a read request.'),
+        unauthenticated: learned(z.boolean(), 'Whether a 401 answer consumes a read request.'),
+        rejected: learned(z.boolean(), 'Whether a 429 answer consumes a read request.'),
+      })
+      .describe('Which answers consume a read request.'),
+    readSharedAcrossRoutes: learned(z.boolean(), 'Whether the read endpoints draw on one counter (true) or count per route (false).'),
+    classesIndependent: learned(z.boolean(), 'Whether read and ingest have counters and windows of their own.'),
+    observations: z.number().int().describe('How many observations the discovery sent.'),
+    durationMs: z.number().describe('How long the discovery took, ms.'),
+  })
+  .meta({ title: 'LimiterProfile', description: 'How a server limits, learned from its own answers before it is judged.' });
+
 export const resultsSchema = z
   .object({
     schema: z.literal(RESULTS_SCHEMA).describe('Format and major version of this file.'),
@@ -69,6 +121,10 @@ export const resultsSchema = z
       kind: z.enum(['embedded', 'external']),
       edges: z.array(z.string()).describe('Edge base URLs, in edge order.'),
       faults: z.array(z.string()).describe('Faults injected into the embedded target.'),
+      variants: z
+        .array(z.string())
+        .optional()
+        .describe('Conformant variants the embedded target showed (absent in files from before variants: read as none).'),
     }),
     startedAt: isoTime,
     finishedAt: isoTime,
@@ -89,6 +145,10 @@ export const resultsSchema = z
     verdict: z.enum(['pass', 'fail', 'inconclusive']).describe("The run's verdict."),
     counts: z.object({ pass: z.number().int(), fail: z.number().int(), inconclusive: z.number().int(), skipped: z.number().int() }),
     checks: z.array(checkResultSchema),
+    profiles: z
+      .array(limiterProfileSchema)
+      .default([])
+      .describe('How the server limits, one profile per tier, learned before the checks judged it (absent in files from before profiles: read as none).'),
     assumptions: z.array(
       z.object({
         id: assumptionId,

@@ -1,6 +1,7 @@
 /** results.json: the run's record, from which every report is rendered. Versioned by `schema`. */
 import type { Assumption, TierName } from '../contract/types.ts';
 import type { CheckResult, Verdict } from '../checks/types.ts';
+import type { LimiterProfile } from '../profile/types.ts';
 
 export const RESULTS_SCHEMA = 'tiergate/results@1' as const;
 
@@ -18,6 +19,8 @@ export interface TargetInfo {
   readonly edges: readonly string[];
   /** Faults injected into the embedded target. */
   readonly faults: readonly string[];
+  /** Conformant variants the embedded target showed; absent: none. */
+  readonly variants?: readonly string[];
 }
 
 export interface RunResults {
@@ -38,6 +41,8 @@ export interface RunResults {
   readonly verdict: Exclude<Verdict, 'skipped'>;
   readonly counts: Readonly<Record<Verdict, number>>;
   readonly checks: readonly CheckResult[];
+  /** How the server limits, one profile per tier, learned before the checks judged it; [] when none was learned. */
+  readonly profiles: readonly LimiterProfile[];
   readonly assumptions: readonly Assumption[];
   /** Methodology notes shown in reports: how each figure was measured, and its error bound. */
   readonly methodology: readonly { readonly topic: string; readonly text: string }[];

@@ -1,9 +1,11 @@
 /** What a running suite hands each task: resolved options, provisioned orgs, the prober, and hooks. */
-import type { Contract, ScopeName, TierName } from '../contract/types.ts';
+import type { AssumptionId, Contract, ScopeName, TierName } from '../contract/types.ts';
 import type { CheckResult } from '../checks/types.ts';
 import type { HttpProber } from '../drivers/http-prober.ts';
 import type { Io } from '../io.ts';
 import type { RunListener } from './events.ts';
+import type { LimiterProfile } from '../profile/types.ts';
+import type { WindowKeeper } from './windows.ts';
 
 /** Custom figures for an Enterprise org on the embedded target. */
 export interface OrgLimits {
@@ -55,6 +57,12 @@ export interface SuiteContext {
   /** Creates more organizations of a tier (fleet load); null when the target cannot (external deployments). */
   readonly provisionOrgs: ((tier: TierName, count: number, limits?: OrgLimits) => Promise<readonly OrgHandle[]>) | null;
   readonly windowMs: number;
+  /** Fresh quota windows per organization and class, scheduled from the limiter profile. */
+  readonly windows: WindowKeeper;
+  /** The limiter profile learned for a tier (null where discovery did not run or failed). */
+  profileOf(tier: TierName): LimiterProfile | null;
+  /** Assumptions the deployment declared false in its config: the behaviour is intended. */
+  readonly declaredFalse: ReadonlySet<AssumptionId>;
   /** Current estimate of the server clock minus ours, ms (0 until a Date header was seen). */
   clockOffsetMs(): number;
   readonly emit: RunListener;

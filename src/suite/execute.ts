@@ -9,7 +9,16 @@ import type { SuiteContext, Task } from './context.ts';
 
 export type BindTask = (planned: PlannedTask) => Task;
 
-export async function executePlan(plan: Plan, context: SuiteContext, bind: BindTask, onResults: (results: readonly CheckResult[]) => void): Promise<void> {
+/** Learns what a tier's tasks need before they start (the limiter profile); never throws. */
+export type PrepareTier = (tier: TierPlan) => Promise<void>;
+
+export async function executePlan(
+  plan: Plan,
+  context: SuiteContext,
+  bind: BindTask,
+  onResults: (results: readonly CheckResult[]) => void,
+  prepareTier: PrepareTier = async () => {},
+): Promise<void> {
   const runTask = async (planned: PlannedTask) => {
     if (context.signal.aborted) return;
     const name = `${planned.kind} ${planned.orgs.join('+')}`;
@@ -29,6 +38,8 @@ export async function executePlan(plan: Plan, context: SuiteContext, bind: BindT
     for (const planned of tasks) await runTask(planned);
   };
   const runTier = async (tier: TierPlan) => {
+    await prepareTier(tier);
+    if (context.signal.aborted) return;
     const jointOrgs = new Set(tier.joint.flatMap((t) => t.orgs));
     const free = tier.orgs.filter((o) => !jointOrgs.has(o));
     const joined = (async () => {

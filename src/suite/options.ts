@@ -6,6 +6,7 @@ import type { Scenario } from '../scenario/define.ts';
 import type { RunListener } from './events.ts';
 import type { OrgHandle } from './context.ts';
 import type { FaultName } from '../target/faults.ts';
+import type { VariantName } from '../target/variants.ts';
 
 export interface EmbeddedTarget {
   readonly kind: 'embedded';
@@ -14,6 +15,8 @@ export interface EmbeddedTarget {
   readonly revocationJitterMs: number;
   readonly parseMs: number;
   readonly faults: readonly FaultName[];
+  /** Conformant variants of the embedded target (src/target/variants.ts). */
+  readonly variants: readonly VariantName[];
 }
 
 export interface ExternalTarget {

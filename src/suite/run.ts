@@ -27,6 +27,12 @@ import type { Scenario } from '../scenario/define.ts';
 import { buildPlan, orgLabels, type Plan } from './plan.ts';
 import { describePlan } from './describe-plan.ts';
 import { openTargetSession } from './target-session.ts';
+import { WindowKeeper } from './windows.ts';
+import type { LimiterProfile } from '../profile/types.ts';
+import { discover } from '../profile/discover.ts';
+import { inferProfile } from '../profile/infer.ts';
+import type { AssumptionId } from '../contract/types.ts';
+import { messageOf } from './hooks/hook-error.ts';
 import { newRunId, toolInfo } from './run-id.ts';
 
 export interface RunOutcome {
@@ -81,6 +87,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     headersByTier.set(o.tier, tally);
   });
   const results: CheckResult[] = [];
+  const profiles = new Map<TierName, LimiterProfile>();
   let plan: Plan | null = null;
   let conformanceMs = 0;
   try {
@@ -103,6 +110,9 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       signal: io.signal,
       allowRemote: session.allowRemote,
     });
+    const clockOffsetMs = () => clockEstimate(offset)?.offsetMs ?? 0;
+    const windows = new WindowKeeper({ contract, prober, windowMs: session.windowMs, signal: io.signal, clockOffsetMs, profileOf: (tier) => profiles.get(tier) ?? null });
+    recorder.onObservation((o) => windows.observe(o));
     emit({ type: 'run-start', runId, tiers: scenarios.map((s) => s.tier), tasks: countTasks(plan), windowSeconds: session.windowMs / 1000, target: session.info.edges[0] ?? '' });
     const context: SuiteContext = {
       contract,
@@ -112,7 +122,10 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       keyHook: session.keyHook,
       provisionOrgs: session.provisionOrgs,
       windowMs: session.windowMs,
-      clockOffsetMs: () => clockEstimate(offset)?.offsetMs ?? 0,
+      windows,
+      profileOf: (tier) => profiles.get(tier) ?? null,
+      declaredFalse: declaredFalse(options),
+      clockOffsetMs,
       emit,
       signal: io.signal,
       reportDir: runDir,
@@ -127,7 +140,30 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     };
     const started = prober.now();
     try {
-      await executePlan(plan, context, taskBinder({ orgs: handles, scenarios, revocation: options.revocation, recorder, timeoutMs: options.timeoutMs }), record);
+      const learn = async (tierPlan: Plan['tiers'][number]) => {
+        const org = handles.get(tierPlan.orgs[0] ?? '');
+        const consumes = [...tierPlan.joint, ...Object.values(tierPlan.lanes).flat()].some((t) => t.consumes !== 'none');
+        if (!org || !consumes) return;
+        const task = `profile ${org.label}`;
+        emit({ type: 'task-start', task });
+        try {
+          const record = await discover({
+            prober,
+            contract,
+            tier: org.tier,
+            org: org.label,
+            keys: { primary: org.primary.key, unscoped: org.unscoped?.key ?? null },
+            windowMs: session.windowMs,
+            clockOffsetMs,
+            signal: io.signal,
+          });
+          profiles.set(org.tier, inferProfile(record, clockOffsetMs()));
+        } catch (error) {
+          // Without a profile the windows are scheduled as for an unknown limiter: slower, still sound.
+          emit({ type: 'warning', message: `${task} stopped: ${messageOf(error)}; scheduling as for an unknown limiter` });
+        }
+      };
+      await executePlan(plan, context, taskBinder({ orgs: handles, scenarios, revocation: revocationShape(options), recorder, timeoutMs: options.timeoutMs }), record, learn);
     } finally {
       conformanceMs = prober.now() - started;
       await prober.close();
@@ -162,6 +198,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     verdict: overallVerdict(ordered.map((r) => r.verdict)),
     counts: countVerdicts(ordered.map((r) => r.verdict)),
     checks: ordered,
+    profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),
     assumptions: contract.assumptions,
     methodology: METHODOLOGY,
     observations: { file: 'observations.ndjson', count: recorder.count },
@@ -203,4 +240,20 @@ function orderResults(results: readonly CheckResult[]): CheckResult[] {
   return [...results].sort(
     (a, b) => CHECK_IDS.indexOf(a.id) - CHECK_IDS.indexOf(b.id) || tierRank(a.tier) - tierRank(b.tier) || a.variant.localeCompare(b.variant),
   );
+}
+
+/** Assumptions a deployment's config declares false: the behaviour is intended, and judged as such. */
+function declaredFalse(options: RunOptions): ReadonlySet<AssumptionId> {
+  const declared = options.target.kind === 'external' ? (options.target.config.assumptions ?? {}) : {};
+  return new Set(Object.entries(declared).flatMap(([id, holds]) => (holds === false ? [id as AssumptionId] : [])));
+}
+
+/** Revocation trials, interval and settle: the flags first, then the config file's, then the scenario's. */
+function revocationShape(options: RunOptions): RunOptions['revocation'] {
+  const fromConfig = options.target.kind === 'external' ? options.target.config.revocation : undefined;
+  return {
+    trials: options.revocation.trials ?? fromConfig?.trials,
+    intervalMs: options.revocation.intervalMs ?? fromConfig?.interval,
+    settleMs: options.revocation.settleMs ?? fromConfig?.settle,
+  };
 }

@@ -30,9 +30,12 @@ export interface TargetSession {
   close(): Promise<void>;
 }
 
+/** Limits of the embedded target's revocation organization: its probes never meet a quota. */
+const REVOCATION_ORG_LIMITS = { read: 1_000_000, ingest: 1_000_000, concurrency: 1_000 } as const;
+
 const edgesOf = (urls: readonly string[]): Edge[] => urls.map((url, i) => ({ label: `edge-${i}`, url }));
 
-export async function openTargetSession(options: RunOptions, env: Readonly<Record<string, string | undefined>>): Promise<TargetSession> {
+export async function openTargetSession(options: Pick<RunOptions, 'target' | 'windowMs'>, env: Readonly<Record<string, string | undefined>>): Promise<TargetSession> {
   const target = options.target;
   if (target.kind === 'external') {
     const config = target.config;
@@ -58,17 +61,20 @@ export async function openTargetSession(options: RunOptions, env: Readonly<Recor
     revocationJitterMs: target.revocationJitterMs,
     parseMs: target.parseMs,
     faults: target.faults,
+    variants: target.variants,
   });
   const admin = new AdminClient(running.adminUrl);
   let fleet = 0;
   return {
-    info: { kind: 'embedded', edges: running.edges, faults: target.faults },
+    info: { kind: 'embedded', edges: running.edges, faults: target.faults, variants: target.variants },
     edges: edgesOf(running.edges),
     windowMs: options.windowMs,
     allowRemote: false,
     edgeHeader: 'x-edge-node',
     orgs: (requests) => provisionTiers(admin, requests),
-    revocationOrg: (tier) => provisionOrg(admin, tier, `${tier}-revocation`),
+    // Revocation is not about quotas: its organization gets Enterprise limits far above what its
+    // probes send, so no limiter that counts them (HEAD, 401) can turn a probe into a 429.
+    revocationOrg: async (tier) => ({ ...(await provisionOrg(admin, 'enterprise', `${tier}-revocation`, REVOCATION_ORG_LIMITS)), tier }),
     keyHook: adminApiHook(admin),
     provisionOrgs: (tier, count, limits) =>
       Promise.all(Array.from({ length: count }, () => provisionOrg(admin, tier, `${tier}-fleet-${++fleet}`, limits))),

@@ -1,12 +1,13 @@
 /**
- * §8 quota admission per organization and quota class, with the faults that bend it. The pipeline
- * asks here which bucket a request counts against, what a response should report, and whether
- * `units` fit. Clean admission is one synchronous `tryConsume`: a burst can never over-admit.
+ * §8 quota admission per organization and quota class, with the variants and faults that bend it.
+ * The pipeline asks here which bucket a request counts against, what a response should report, and
+ * whether `units` fit. Clean admission is one synchronous `tryConsume` of the class's limiter (its
+ * window policy chosen once, in runtime.ts): a burst can never over-admit.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { QuotaClass } from '../contract/types.ts';
+import type { EndpointId, QuotaClass } from '../contract/types.ts';
 import { RACY_GAP_MS } from './faults.ts';
-import type { Usage } from './limiter.ts';
+import type { Admission, Usage } from './limiter.ts';
 import type { QuotaView } from './rate-headers.ts';
 import type { TargetRuntime } from './runtime.ts';
 import type { ApiKeyRecord, Org } from './state.ts';
@@ -16,32 +17,42 @@ export interface Holder {
   readonly key: ApiKeyRecord;
 }
 
+/** What a request counts against: a quota class, and the endpoint when it is known (per-route-quota). */
+export interface Meter {
+  readonly quotaClass: QuotaClass;
+  /** null: not routed (404), or counted before routing. */
+  readonly route: EndpointId | null;
+}
+
 export type AdmissionOutcome =
   | { readonly admitted: true; readonly view: QuotaView }
-  | { readonly admitted: false; readonly view: QuotaView; readonly windowEndMs: number };
+  | { readonly admitted: false; readonly view: QuotaView; readonly retryAtMs: number };
 
-/** The counter a holder's requests count against: per org (clean), per key or per tier (faults). */
-export function bucketOf(rt: TargetRuntime, { org, key }: Holder, quotaClass: QuotaClass): string {
-  if (rt.faults.has('per-key-quota')) return `key:${key.id}:${quotaClass}`;
-  if (rt.faults.has('global-quota')) return `tier:${org.tier}:${quotaClass}`;
-  return `org:${org.id}:${quotaClass}`;
+/**
+ * The counter a holder's requests count against: per org and class (clean), per key or per tier
+ * (faults), and per read endpoint under `per-route-quota`.
+ */
+export function bucketOf(rt: TargetRuntime, { org, key }: Holder, { quotaClass, route }: Meter): string {
+  const owner = rt.faults.has('per-key-quota') ? `key:${key.id}` : rt.faults.has('global-quota') ? `tier:${org.tier}` : `org:${org.id}`;
+  const perRoute = route !== null && quotaClass === 'read' && rt.faults.has('per-route-quota');
+  return perRoute ? `${owner}:${quotaClass}:${route}` : `${owner}:${quotaClass}`;
 }
 
 function viewOf(quotaClass: QuotaClass, limit: number, usage: Usage): QuotaView {
-  return { kind: quotaClass, limit, remaining: limit - usage.used, windowEndMs: usage.window.endMs };
+  return { kind: quotaClass, limit, remaining: limit - usage.used, resetMs: usage.resetMs };
 }
 
 /** What a response that consumes nothing reports (errors, HEAD, the concurrency cap). */
-export function peekView(rt: TargetRuntime, holder: Holder, quotaClass: QuotaClass, now: number): QuotaView {
-  const limit = holder.org.limits[quotaClass];
-  return viewOf(quotaClass, limit, rt.counters.peek(bucketOf(rt, holder, quotaClass), now));
+export function peekView(rt: TargetRuntime, holder: Holder, meter: Meter, now: number): QuotaView {
+  const limit = holder.org.limits[meter.quotaClass];
+  return viewOf(meter.quotaClass, limit, rt.limiters[meter.quotaClass].peek(bucketOf(rt, holder, meter), limit, now));
 }
 
 /** Unauthenticated traffic: one anonymous bucket per client address, each request counted (never refused). */
 export function anonymousView(rt: TargetRuntime, address: string | undefined, now: number): QuotaView {
   const limit = rt.options.anonymousLimit;
-  const usage = rt.counters.consume(`anon:${address ?? 'unknown'}`, 1, now);
-  return { kind: 'anonymous', limit, remaining: limit - usage.used, windowEndMs: usage.window.endMs };
+  const usage = rt.limiters.anonymous.consume(`anon:${address ?? 'unknown'}`, 1, limit, now);
+  return { kind: 'anonymous', limit, remaining: limit - usage.used, resetMs: usage.resetMs };
 }
 
 /** The figure admission enforces: the published one, bent by the quota faults. */
@@ -57,23 +68,24 @@ function admittedView(rt: TargetRuntime, quotaClass: QuotaClass, limit: number, 
 }
 
 /** A 429 always reports Remaining 0 (even when a fault refused early), so it breaks only its own check. */
-function refused(quotaClass: QuotaClass, limit: number, usage: Usage): AdmissionOutcome {
-  return { admitted: false, view: { kind: quotaClass, limit, remaining: 0, windowEndMs: usage.window.endMs }, windowEndMs: usage.window.endMs };
+function outcomeOf(rt: TargetRuntime, quotaClass: QuotaClass, limit: number, result: Admission): AdmissionOutcome {
+  if (result.admitted) return { admitted: true, view: admittedView(rt, quotaClass, limit, result) };
+  return { admitted: false, view: { kind: quotaClass, limit, remaining: 0, resetMs: result.resetMs }, retryAtMs: result.retryAtMs };
 }
 
 /** Admit `units` against the holder's bucket, or refuse them all (bulk is refused whole). */
 export function admit(
   rt: TargetRuntime,
   holder: Holder,
-  quotaClass: QuotaClass,
+  meter: Meter,
   units: number,
   now: number,
 ): AdmissionOutcome | Promise<AdmissionOutcome> {
-  const limit = holder.org.limits[quotaClass];
-  const bucket = bucketOf(rt, holder, quotaClass);
-  if (rt.faults.has('racy-admission')) return racyAdmit(rt, bucket, quotaClass, limit, units, now);
-  const result = rt.counters.tryConsume(bucket, units, enforcedLimit(rt, limit), now);
-  return result.admitted ? { admitted: true, view: admittedView(rt, quotaClass, limit, result) } : refused(quotaClass, limit, result);
+  const limit = holder.org.limits[meter.quotaClass];
+  const bucket = bucketOf(rt, holder, meter);
+  if (rt.faults.has('racy-admission')) return racyAdmit(rt, bucket, meter.quotaClass, limit, units, now);
+  const result = rt.limiters[meter.quotaClass].tryConsume(bucket, units, enforcedLimit(rt, limit), now, rt.variants.has('counts-rejected'));
+  return outcomeOf(rt, meter.quotaClass, limit, result);
 }
 
 /** `racy-admission`: read the count, wait as if for a shared store, then increment regardless. */
@@ -85,9 +97,13 @@ async function racyAdmit(
   units: number,
   now: number,
 ): Promise<AdmissionOutcome> {
-  const seen = rt.counters.peek(bucket, now);
-  if (seen.used + units > enforcedLimit(rt, limit)) return refused(quotaClass, limit, seen);
+  const limiter = rt.limiters[quotaClass];
+  const enforced = enforcedLimit(rt, limit);
+  if (limiter.peek(bucket, enforced, now).used + units > enforced) {
+    // Over the limit already: the synchronous path refuses (and counts, under counts-rejected).
+    return outcomeOf(rt, quotaClass, limit, limiter.tryConsume(bucket, units, enforced, now, rt.variants.has('counts-rejected')));
+  }
   await delay(RACY_GAP_MS, undefined, { signal: rt.closing });
-  const usage = rt.counters.consume(bucket, units, rt.now());
+  const usage = limiter.consume(bucket, units, enforced, rt.now());
   return { admitted: true, view: admittedView(rt, quotaClass, limit, usage) };
 }

@@ -1,18 +1,19 @@
 /**
- * The request pipeline of one edge node. Every edge shares one runtime (state, counters, in-flight).
+ * The request pipeline of one edge node. Every edge shares one runtime (state, limiters, in-flight).
  * Order: route → authenticate → scope → body → prepare → concurrency cap → quota → run.
- * Nothing before the quota step consumes quota (assumption counted-requests), and every response,
- * errors and HEAD included, carries the §8 rate-limit headers and X-Edge-Node.
+ * Nothing before the quota step consumes quota (assumption counted-requests; the variant
+ * counts-errors counts 403 and 404 as read requests), and every response, errors and HEAD included,
+ * carries the §8 rate-limit headers and X-Edge-Node.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Endpoint, QuotaClass } from '../contract/types.ts';
-import { admit, anonymousView, peekView, type Holder } from './admission.ts';
+import { admit, anonymousView, peekView, type Holder, type Meter } from './admission.ts';
 import { authenticate, authFailureMessage } from './auth.ts';
 import { handlers } from './handlers.ts';
 import { errorReply, readBody, requestPath, sendReply, tooLargeReply, type Reply } from './http-util.ts';
 import { secondsUntil } from './limiter.ts';
-import { rateLimitedReply, rateLimitValues, setRateLimitHeaders, type QuotaView } from './rate-headers.ts';
+import { rateLimitedReply, rateLimitValues, sendsRateHeaders, setRateLimitHeaders, type QuotaView } from './rate-headers.ts';
 import { matchRoute } from './routes.ts';
 import type { TargetRuntime } from './runtime.ts';
 
@@ -34,10 +35,35 @@ function respond(x: Exchange, reply: Reply, view: QuotaView): void {
   sendReply(x.res, reply, x.req.method === 'HEAD');
 }
 
-/** HEAD /recruiter/bootstrap reports the read quota; under `head-consumes-quota` it also counts. */
-function quotaClassOf(rt: TargetRuntime, endpoint: Endpoint): { readonly shown: QuotaClass; readonly counts: boolean } {
-  if (endpoint.quotaClass !== null) return { shown: endpoint.quotaClass, counts: true };
-  return { shown: 'read', counts: endpoint.method === 'HEAD' && rt.faults.has('head-consumes-quota') };
+/** HEAD /recruiter/bootstrap reports the read quota; under the variant `head-counts` it also counts. */
+function meterOf(rt: TargetRuntime, endpoint: Endpoint): Meter & { readonly counts: boolean } {
+  if (endpoint.quotaClass !== null) return { quotaClass: endpoint.quotaClass, route: endpoint.id, counts: true };
+  return { quotaClass: 'read', route: endpoint.id, counts: endpoint.method === 'HEAD' && rt.variants.has('head-counts') };
+}
+
+/** A limiter in front of routing and scope checks counts what they refuse against the org's reads. */
+const BEFORE_ROUTING: Meter = { quotaClass: 'read', route: null };
+
+/** The 429 of §7 for a refused admission: Retry-After from the limiter's own answer. */
+function refusedReply(x: Exchange, quotaClass: QuotaClass, limit: number, retryAtMs: number): Reply {
+  const { rt } = x;
+  const message = `${quotaClass} quota of ${limit} per ${rt.options.windowMs / 1000} s exceeded for this organization`;
+  return rateLimitedReply(rt, rt.contract.statuses.rateLimited, secondsUntil(retryAtMs, rt.now()), message);
+}
+
+/**
+ * An error answer to an authenticated organization: it consumes nothing, unless the variant
+ * `counts-errors` counts it as a read request (and answers 429 in its place once the reads are used up).
+ */
+async function respondError(x: Exchange, holder: Holder, reply: Reply, meter: Meter): Promise<void> {
+  const { rt } = x;
+  if (!rt.variants.has('counts-errors')) {
+    respond(x, reply, peekView(rt, holder, meter, rt.now()));
+    return;
+  }
+  const outcome = await admit(rt, holder, BEFORE_ROUTING, 1, rt.now());
+  if (outcome.admitted) respond(x, reply, outcome.view);
+  else respond(x, refusedReply(x, 'read', outcome.view.limit, outcome.retryAtMs), outcome.view);
 }
 
 /** Hold an in-flight slot until the response is finished or the connection is gone. */
@@ -62,14 +88,15 @@ async function handle(x: Exchange): Promise<void> {
   const auth = authenticate(rt, req.headers, x.index, now);
 
   if (route.kind !== 'found') {
-    const view = auth.ok ? peekView(rt, auth, 'read', now) : anonymousView(rt, req.socket.remoteAddress, now);
     const reply =
       route.kind === 'not-found'
         ? errorReply(404, 'NOT_FOUND', `no endpoint ${method} ${path}`)
         : errorReply(405, 'METHOD_NOT_ALLOWED', `${path} accepts ${route.allow.join(', ')}, not ${method}`, {
             headers: { allow: route.allow.join(', ') },
           });
-    respond(x, reply, view);
+    if (!auth.ok) respond(x, reply, anonymousView(rt, req.socket.remoteAddress, now));
+    else if (route.kind === 'not-found') await respondError(x, auth, reply, BEFORE_ROUTING);
+    else respond(x, reply, peekView(rt, auth, BEFORE_ROUTING, now));
     return;
   }
 
@@ -82,11 +109,12 @@ async function handle(x: Exchange): Promise<void> {
     return;
   }
 
-  const quota = quotaClassOf(rt, endpoint);
-  const peek = () => peekView(rt, auth, quota.shown, rt.now());
+  const meter = meterOf(rt, endpoint);
+  const peek = () => peekView(rt, auth, meter, rt.now());
   if (endpoint.scope !== null && !auth.key.scopes.has(endpoint.scope) && !rt.faults.has('scope-unenforced')) {
     const message = `this key lacks the scope "${endpoint.scope}" that ${endpoint.method} ${endpoint.path} requires`;
-    respond(x, errorReply(rt.contract.statuses.forbidden, 'INSUFFICIENT_SCOPE', message, { fields: { required_scope: endpoint.scope } }), peek());
+    const reply = errorReply(rt.contract.statuses.forbidden, 'INSUFFICIENT_SCOPE', message, { fields: { required_scope: endpoint.scope } });
+    await respondError(x, auth, reply, meter);
     return;
   }
 
@@ -114,15 +142,11 @@ async function handle(x: Exchange): Promise<void> {
   }
 
   let view: QuotaView;
-  if (quota.counts) {
+  if (meter.counts) {
     const units = endpoint.counts === 'item' ? prepared.items : 1;
-    const at = rt.now();
-    const outcome = await admit(rt, auth, quota.shown, units, at);
+    const outcome = await admit(rt, auth, meter, units, rt.now());
     if (!outcome.admitted) {
-      const limit = outcome.view.limit;
-      const message = `${quota.shown} quota of ${limit} per ${rt.options.windowMs / 1000} s exceeded for this organization`;
-      const wait = secondsUntil(outcome.windowEndMs, rt.now());
-      respond(x, rateLimitedReply(rt, rt.contract.statuses.rateLimited, wait, message), outcome.view);
+      respond(x, refusedReply(x, meter.quotaClass, outcome.view.limit, outcome.retryAtMs), outcome.view);
       return;
     }
     view = outcome.view;
@@ -163,9 +187,9 @@ export function edgeClientError(rt: TargetRuntime, index: number): (error: Error
     const now = rt.now();
     const names = rt.contract.headers;
     const lines = [`${names.edgeNode}: edge-${index}`, `date: ${new Date(now).toUTCString()}`];
-    if (!rt.faults.has('headers-missing-on-errors')) {
+    if (sendsRateHeaders(rt.faults, 400)) {
       const view = anonymousView(rt, (socket as Duplex & { remoteAddress?: string }).remoteAddress, now);
-      const values = rateLimitValues(view, now, rt.faults);
+      const values = rateLimitValues(view, now, rt);
       lines.push(`${names.limit}: ${values.limit}`, `${names.remaining}: ${values.remaining}`, `${names.reset}: ${values.reset}`);
     }
     const body = JSON.stringify({ status: 'error', code: 'BAD_REQUEST', message: 'malformed HTTP request' });

@@ -22,8 +22,11 @@ export const FAULT_NAMES = [
   'slow-revocation',
   'revocation-flaps',
   'limit-header-wrong',
-  'head-consumes-quota',
   'unknown-key-admitted',
+  'token-bucket',
+  'per-route-quota',
+  'reset-drifts',
+  'no-rate-headers',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 
@@ -132,18 +135,29 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
     description: 'X-RateLimit-Limit is one too high on read responses (admission stays right)',
     breaks: ['HDR-LIMIT'],
   },
-  'head-consumes-quota': {
-    description: 'HEAD /recruiter/bootstrap consumes a read request',
-    // Every quota check learns its window from a HEAD, which then counts against the window it measures.
-    breaks: ['HEAD-BOOTSTRAP', 'QUOTA-READ'],
-    collateral: {
-      checks: ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION'],
-      why: 'revocation probes are HEADs too: counted, they can exhaust the quota, and a 429 probe is unusable (inconclusive)',
-    },
-  },
   'unknown-key-admitted': {
     description: 'a well-formed key that was never issued is admitted, as a guest of the first organization',
     breaks: ['AUTH-UNKNOWN'],
+  },
+  'token-bucket': {
+    description: 'the quota is a token bucket of capacity Limit refilled at Limit per window: more than Limit are admitted within a window',
+    // A bucket has no window: Remaining rises between requests, Reset (when full) moves with every
+    // request, and Retry-After (one token) cannot agree with it.
+    breaks: ['QUOTA-READ', 'QUOTA-INGEST', 'HDR-REMAINING', 'HDR-RESET', 'RETRY-AFTER'],
+  },
+  'per-route-quota': {
+    description: 'each read endpoint has a counter of its own instead of one read quota per organization',
+    breaks: ['QUOTA-READ'],
+  },
+  'reset-drifts': {
+    description: 'X-RateLimit-Reset is always one full window from now, drifting forward each second (admission stays exact)',
+    // Retry-After stays truthful, so it disagrees with the drifting Reset.
+    breaks: ['HDR-RESET', 'RETRY-AFTER'],
+  },
+  'no-rate-headers': {
+    description: 'no X-RateLimit-* headers on any response (admission stays exact; 429 keeps its body and Retry-After)',
+    // §4: HEAD /recruiter/bootstrap returns the §8 headers.
+    breaks: ['HDR-PRESENT', 'HDR-LIMIT', 'HDR-REMAINING', 'HDR-RESET', 'HEAD-BOOTSTRAP'],
   },
 };
 

@@ -1,89 +1,135 @@
 /**
- * Fixed quota windows aligned to the server clock (assumption fixed-windows) and the in-flight cap.
- * Pure apart from its counters: time comes in as `now`. Admission is a synchronous
+ * Quota counters and the in-flight cap. A `Limiter` keeps one state per bucket and applies one policy
+ * of window-policy.ts to it: windows (aligned, with a phase, or starting at the first request) or a
+ * token bucket. Pure apart from its counters: time comes in as `now`. Admission is a synchronous
  * check-and-increment, so concurrent requests on one event loop can never over-admit.
  */
+import { bucketReadyAt, bucketTokens, type BucketLevel, type QuotaPolicy, type WindowRule, type WindowSpan } from './window-policy.ts';
 
-export interface WindowSpan {
-  /** floor(now / windowMs). */
-  readonly index: number;
-  readonly startMs: number;
-  /** Epoch ms at which the window ends and the next begins (X-RateLimit-Reset, in seconds). */
-  readonly endMs: number;
+/** Seconds from `now` until `atMs`, rounded up and at least 1: waiting it out gets past it. */
+export function secondsUntil(atMs: number, now: number): number {
+  return Math.max(1, Math.ceil((atMs - now) / 1000));
 }
 
-export function windowAt(now: number, windowMs: number): WindowSpan {
-  const index = Math.floor(now / windowMs);
-  return { index, startMs: index * windowMs, endMs: (index + 1) * windowMs };
-}
-
-/** Seconds from `now` until the window ends, rounded up and at least 1: waiting it out lands in the next window. */
-export function secondsUntil(endMs: number, now: number): number {
-  return Math.max(1, Math.ceil((endMs - now) / 1000));
-}
-
+/** A bucket's standing: what a response reports. */
 export interface Usage {
-  readonly window: WindowSpan;
-  /** Units counted in the window, after the call. */
+  /** Units counted against the limit (Remaining = limit − used; the headers floor it at 0). */
   readonly used: number;
+  /** Epoch ms the Reset header names: the window's end, or when the bucket is full again. */
+  readonly resetMs: number;
 }
 
 export interface Admission extends Usage {
   readonly admitted: boolean;
+  /** Epoch ms from which refused units would fit (Retry-After); for windows, the window's end. */
+  readonly retryAtMs: number;
+}
+
+export interface Limiter {
+  /** Standing without consuming (and without opening a window). */
+  peek(bucket: string, limit: number, now: number): Usage;
+  /**
+   * Atomic admission: admits `units` only if they all fit under `limit`, and counts them. Refused
+   * units are counted too when `countRefused` (variant counts-rejected).
+   */
+  tryConsume(bucket: string, units: number, limit: number, now: number, countRefused?: boolean): Admission;
+  /** Unconditional count (anonymous traffic; the second half of the racy fault's check-then-increment). */
+  consume(bucket: string, units: number, limit: number, now: number): Usage;
 }
 
 interface Counter {
-  index: number;
+  window: WindowSpan;
   used: number;
 }
 
-export class WindowCounters {
-  readonly #windowMs: number;
+/** Counters per bucket over the windows a rule gives. */
+export class WindowCounters implements Limiter {
+  readonly #rule: WindowRule;
   readonly #counters = new Map<string, Counter>();
+
+  constructor(rule: WindowRule) {
+    this.#rule = rule;
+  }
+
+  /** The window holding `now` and what it has counted, without storing anything. */
+  #current(bucket: string, now: number): { readonly window: WindowSpan; readonly used: number } {
+    const counter = this.#counters.get(bucket);
+    const window = this.#rule(counter?.window, now);
+    return { window, used: counter && counter.window === window ? counter.used : 0 };
+  }
+
+  #count(bucket: string, window: WindowSpan, used: number): void {
+    const counter = this.#counters.get(bucket);
+    if (counter) {
+      counter.window = window;
+      counter.used = used;
+    } else this.#counters.set(bucket, { window, used });
+  }
+
+  peek(bucket: string, _limit: number, now: number): Usage {
+    const { window, used } = this.#current(bucket, now);
+    return { used, resetMs: window.endMs };
+  }
+
+  tryConsume(bucket: string, units: number, limit: number, now: number, countRefused = false): Admission {
+    const { window, used } = this.#current(bucket, now);
+    const admitted = used + units <= limit;
+    const after = admitted || countRefused ? used + units : used;
+    // Nothing counted opens no window: a first-request window starts at a counted request.
+    if (after !== used) this.#count(bucket, window, after);
+    return { admitted, used: after, resetMs: window.endMs, retryAtMs: window.endMs };
+  }
+
+  consume(bucket: string, units: number, _limit: number, now: number): Usage {
+    const { window, used } = this.#current(bucket, now);
+    this.#count(bucket, window, used + units);
+    return { used: used + units, resetMs: window.endMs };
+  }
+}
+
+/**
+ * Token buckets of capacity `limit`, refilled continuously at `limit` per window (fault token-bucket).
+ * Remaining is the whole tokens left; Reset is when the bucket is full again.
+ */
+export class TokenBuckets implements Limiter {
+  readonly #windowMs: number;
+  readonly #levels = new Map<string, BucketLevel>();
 
   constructor(windowMs: number) {
     this.#windowMs = windowMs;
   }
 
-  get windowMs(): number {
-    return this.#windowMs;
+  #tokens(bucket: string, limit: number, now: number): number {
+    return bucketTokens(this.#levels.get(bucket), limit, this.#windowMs, now);
   }
 
-  #counter(bucket: string, window: WindowSpan): Counter {
-    let counter = this.#counters.get(bucket);
-    if (!counter) {
-      counter = { index: window.index, used: 0 };
-      this.#counters.set(bucket, counter);
-    } else if (counter.index !== window.index) {
-      counter.index = window.index;
-      counter.used = 0;
-    }
-    return counter;
+  #usage(tokens: number, limit: number, now: number): Usage {
+    return { used: limit - Math.floor(tokens), resetMs: bucketReadyAt(tokens, limit, limit, this.#windowMs, now) };
   }
 
-  /** Usage without consuming. */
-  peek(bucket: string, now: number): Usage {
-    const window = windowAt(now, this.#windowMs);
-    const counter = this.#counters.get(bucket);
-    return { window, used: counter && counter.index === window.index ? counter.used : 0 };
+  peek(bucket: string, limit: number, now: number): Usage {
+    return this.#usage(this.#tokens(bucket, limit, now), limit, now);
   }
 
-  /** Atomic admission: admits `units` only if they all fit under `limit`, and counts them. */
-  tryConsume(bucket: string, units: number, limit: number, now: number): Admission {
-    const window = windowAt(now, this.#windowMs);
-    const counter = this.#counter(bucket, window);
-    if (counter.used + units > limit) return { window, used: counter.used, admitted: false };
-    counter.used += units;
-    return { window, used: counter.used, admitted: true };
+  tryConsume(bucket: string, units: number, limit: number, now: number, countRefused = false): Admission {
+    const tokens = this.#tokens(bucket, limit, now);
+    const admitted = tokens >= units;
+    // Counted refusals leave a debt that the refill pays back first.
+    const after = admitted || countRefused ? tokens - units : tokens;
+    if (after !== tokens) this.#levels.set(bucket, { tokens: after, atMs: now });
+    const retryAtMs = admitted ? now : bucketReadyAt(after, units, limit, this.#windowMs, now);
+    return { admitted, ...this.#usage(after, limit, now), retryAtMs };
   }
 
-  /** Unconditional increment (the second half of the racy fault's check-then-increment). */
-  consume(bucket: string, units: number, now: number): Usage {
-    const window = windowAt(now, this.#windowMs);
-    const counter = this.#counter(bucket, window);
-    counter.used += units;
-    return { window, used: counter.used };
+  consume(bucket: string, units: number, limit: number, now: number): Usage {
+    const after = this.#tokens(bucket, limit, now) - units;
+    this.#levels.set(bucket, { tokens: after, atMs: now });
+    return this.#usage(after, limit, now);
   }
+}
+
+export function limiterFor(policy: QuotaPolicy): Limiter {
+  return policy.kind === 'token-bucket' ? new TokenBuckets(policy.windowMs) : new WindowCounters(policy.rule);
 }
 
 /** Requests in flight per organization, across all edges. */

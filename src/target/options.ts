@@ -2,6 +2,7 @@
 import { TiergateError } from '../errors.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import { isFaultName, type FaultName } from './faults.ts';
+import { isVariantName, type VariantName } from './variants.ts';
 
 export interface TargetOptions {
   /** Listen address; must be loopback. Default '127.0.0.1'. */
@@ -26,6 +27,8 @@ export interface TargetOptions {
   anonymousLimit?: number;
   /** Faults to inject; see faults.ts. Default none. */
   faults?: readonly FaultName[];
+  /** Conformant variants to show; see variants.ts. Default none. */
+  variants?: readonly VariantName[];
 }
 
 export type ResolvedTargetOptions = Readonly<Required<TargetOptions>>;
@@ -42,6 +45,7 @@ export const TARGET_DEFAULTS: ResolvedTargetOptions = Object.freeze({
   maxUploadBytes: 5 * 1024 * 1024,
   anonymousLimit: 1000,
   faults: Object.freeze([]) as readonly FaultName[],
+  variants: Object.freeze([]) as readonly VariantName[],
 });
 
 const MAX_EDGES = 32;
@@ -83,6 +87,8 @@ export function resolveTargetOptions(input: TargetOptions = {}): ResolvedTargetO
   if (!isInt(o.anonymousLimit, 1, 1e9)) problems.push(`anonymousLimit: expected a positive integer, got ${o.anonymousLimit}`);
   const unknown = o.faults.filter((f) => !isFaultName(f));
   if (unknown.length > 0) problems.push(`faults: unknown ${unknown.map((f) => `"${f}"`).join(', ')}`);
+  const unknownVariants = o.variants.filter((v) => !isVariantName(v));
+  if (unknownVariants.length > 0) problems.push(`variants: unknown ${unknownVariants.map((v) => `"${v}"`).join(', ')}`);
   if (problems.length > 0) throw new TiergateError('TG_CONFIG', `invalid target options: ${problems.join('; ')}`);
-  return Object.freeze({ ...o, faults: Object.freeze([...new Set(o.faults)]) });
+  return Object.freeze({ ...o, faults: Object.freeze([...new Set(o.faults)]), variants: Object.freeze([...new Set(o.variants)]) });
 }

@@ -12,34 +12,48 @@ export interface QuotaView {
   readonly kind: QuotaClass | 'anonymous';
   readonly limit: number;
   readonly remaining: number;
-  /** Epoch ms at which the window ends. */
-  readonly windowEndMs: number;
+  /** Epoch ms the Reset header names: the window's end (or when a token bucket is full again). */
+  readonly resetMs: number;
 }
 
 export interface HeaderContext {
   readonly contract: Contract;
   readonly faults: ReadonlySet<FaultName>;
+  readonly options: { readonly windowMs: number };
 }
 
 /**
- * The three X-RateLimit-* values for a view at `now`. `limit-header-wrong` announces Limit+1 on
- * read views and shows Remaining against that figure (not on a 429), so only HDR-LIMIT breaks.
+ * Whether a response carries X-RateLimit-*: not at all under `no-rate-headers`, and not on 4xx other
+ * than 429 under `headers-missing-on-errors`.
+ */
+export function sendsRateHeaders(faults: ReadonlySet<FaultName>, status: number): boolean {
+  if (faults.has('no-rate-headers')) return false;
+  return !(faults.has('headers-missing-on-errors') && status >= 400 && status < 500 && status !== 429);
+}
+
+/**
+ * The three X-RateLimit-* values for a view at `now`. Reset is the epoch second at or after the
+ * view's reset (windows that start at a first request end off the second). `limit-header-wrong`
+ * announces Limit+1 on read views and shows Remaining against that figure (not on a 429), so only
+ * HDR-LIMIT breaks.
  */
 export function rateLimitValues(
   view: QuotaView,
   now: number,
-  faults: ReadonlySet<FaultName>,
+  ctx: HeaderContext,
   refused = false,
 ): { limit: number; remaining: number; reset: number } {
-  let reset = view.windowEndMs / 1000;
-  if (faults.has('reset-relative')) reset = Math.max(0, Math.ceil((view.windowEndMs - now) / 1000));
-  if (faults.has('reset-millis')) reset = view.windowEndMs;
+  const faults = ctx.faults;
+  let reset = Math.ceil(view.resetMs / 1000);
+  if (faults.has('reset-drifts')) reset = Math.ceil(now / 1000) + ctx.options.windowMs / 1000;
+  if (faults.has('reset-relative')) reset = Math.max(0, Math.ceil((view.resetMs - now) / 1000));
+  if (faults.has('reset-millis')) reset = view.resetMs;
   const bump = view.kind === 'read' && faults.has('limit-header-wrong') ? 1 : 0;
   const remaining = Math.max(0, view.remaining) + (refused ? 0 : bump);
   return { limit: view.limit + bump, remaining, reset };
 }
 
-/** Set the rate-limit headers; `headers-missing-on-errors` drops them from 4xx other than 429. */
+/** Set the rate-limit headers, unless a fault drops them (`sendsRateHeaders`). */
 export function setRateLimitHeaders(
   res: ServerResponse,
   ctx: HeaderContext,
@@ -47,8 +61,8 @@ export function setRateLimitHeaders(
   status: number,
   now: number,
 ): void {
-  if (ctx.faults.has('headers-missing-on-errors') && status >= 400 && status < 500 && status !== 429) return;
-  const values = rateLimitValues(view, now, ctx.faults, status === 429);
+  if (!sendsRateHeaders(ctx.faults, status)) return;
+  const values = rateLimitValues(view, now, ctx, status === 429);
   const names = ctx.contract.headers;
   res.setHeader(names.limit, String(values.limit));
   res.setHeader(names.remaining, String(values.remaining));

@@ -24,7 +24,8 @@ describe('HEAD-BOOTSTRAP', () => {
   it('fails a HEAD that consumed quota: Remaining fell in one window', () => {
     const f = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('Remaining fell from 60 to 59: HEAD consumed quota');
+    expect(f.actual).toBe("Remaining fell from 60 to 59: HEAD consumed quota; the spec's part holds (status, headers, no body), the assumption head-bootstrap-free does not");
+    expect(f.notes[0]).toContain('assumption, not spec');
   });
 
   it('fails a missing or garbage header, and a non-2xx status', () => {

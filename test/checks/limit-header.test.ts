@@ -52,12 +52,13 @@ describe('HDR-LIMIT', () => {
     expect(above.actual).toBe('Limit 4000 on all 2 responses');
   });
 
-  it('is inconclusive when no response carried a Limit, noting absences', () => {
+  it('fails when no response carried a Limit (§8: on every response), noting absences', () => {
     const f = limitHeaderVerdict([obs({ limit: null }), obs({ status: null })], STARTER, 'read');
-    expect(f.verdict).toBe('inconclusive');
+    expect(f.verdict).toBe('fail');
     expect(f.actual).toBe('none of 1 responses carried X-RateLimit-Limit');
     expect(f.notes).toContain('1 responses carried no Limit (judged by HDR-PRESENT)');
     expect(limitHeaderVerdict([], STARTER, 'ingest').actual).toBe('no responses');
+    expect(limitHeaderVerdict([obs({ status: null })], STARTER, 'ingest').verdict).toBe('inconclusive');
   });
 
   it('announcedLimit: one agreed integer, or null with the reason', () => {

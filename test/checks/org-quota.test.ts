@@ -15,7 +15,7 @@ describe('ORG-SHARED', () => {
     const keyB = next(seq, { status: 429, remaining: 0, key: 'xh_test_…zz99' });
     const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe(`second key: 429 GET /recruiter/jobs (#${keyB.id}), in the same window as 429 GET /recruiter/jobs (#${seq.obs[60]!.id})`);
+    expect(f.actual).toBe(`second key: 429 GET /recruiter/jobs (#${keyB.id}), right after 429 GET /recruiter/jobs (#${seq.obs[60]!.id})`);
     expect(f.evidence).toEqual([seq.obs[60]!.id, keyB.id]);
   });
 
@@ -24,7 +24,7 @@ describe('ORG-SHARED', () => {
     const keyB = next(seq, { status: 200, remaining: 59 });
     const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('Remaining 59) after the first key was rejected: the quota is per key, not per organization');
+    expect(f.actual).toContain("Remaining 59) while the first key's quota was used up: the quota is per key, not per organization");
     expect(f.evidence).toEqual([seq.obs[60]!.id, keyB.id]);
   });
 
@@ -47,6 +47,18 @@ describe('ORG-SHARED', () => {
     expect(g.actual).toContain('neither admitted nor 429');
   });
 
+  it('takes the first key rejected again right after as proof, whatever Reset says (a Reset that is no epoch, or none)', () => {
+    const seq = sequentialQuota({ limit: 60, tweak: (_n, init) => ({ ...init, reset: null }) });
+    const keyB = next(seq, { status: 200, remaining: null, reset: null });
+    const again = next(seq, { status: 429, remaining: null, reset: null });
+    const f = orgSharedVerdict({ keyA: seq.obs, keyB, keyAAgain: again, limit: 60, window: { ...seq.window, lengthMs: 1 } });
+    expect(f.verdict).toBe('fail');
+    expect(f.notes[0]).toContain('rejected again right after');
+    // Without the bracket, and past the window's safe end by timing: nothing decides.
+    const g = orgSharedVerdict({ keyA: seq.obs, keyB, keyAAgain: next(seq, { status: 200, reset: null }), limit: 60, window: { ...seq.window, lengthMs: 1 } });
+    expect(g.verdict).toBe('inconclusive');
+  });
+
   it('judges by the server clock when it is 30 s off the client', () => {
     const seq = sequentialQuota({ limit: 60, clockOffsetMs: 30_000 });
     const keyB = next(seq, { status: 429, clockOffsetMs: 30_000 });
@@ -61,7 +73,7 @@ describe('ORG-ISOLATED', () => {
     const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
     expect(f.verdict).toBe('pass');
     expect(f.expected).toBe('the other organization is admitted with Remaining 59 (its own, untouched quota)');
-    expect(f.actual).toBe('other organization admitted, Remaining 59');
+    expect(f.actual).toBe("other organization admitted (Remaining 59) while the first organization's quota was used up");
     expect(f.evidence).toEqual([seq.obs[60]!.id, other.id]);
   });
 
@@ -98,6 +110,15 @@ describe('ORG-ISOLATED', () => {
     const other = next(seq, { status: 200, remaining: 59, org: 'starter-b', reset: last.rateLimit.reset.raw, serverMs: Date.parse(last.date!) + 100 });
     expect(orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 }).verdict).toBe('pass');
     expect(orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60, window: seq.window }).verdict).toBe('pass');
+  });
+
+  it('passes without any rate-limit header when the first organization is rejected again right after', () => {
+    const seq = sequentialQuota({ limit: 60, tweak: (_n, init) => ({ ...init, reset: null, remaining: null, limit: null }) });
+    const other = next(seq, { status: 200, remaining: null, reset: null, limit: null, org: 'starter-b' });
+    const again = next(seq, { status: 429, remaining: null, reset: null, limit: null });
+    const f = orgIsolatedVerdict({ exhausted: seq.obs, other, exhaustedAgain: again, otherLimit: 60, window: { ...seq.window, lengthMs: 1 } });
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toContain('no Remaining header');
   });
 
   it('is inconclusive when the first organization was never refused, or the probe was not admitted', () => {

@@ -261,6 +261,9 @@ export function sequentialQuota(options: SequenceOptions): Sequence {
       openedUncertaintyMs: 8,
       lengthMs: W * 1000,
       resetEpochS: firstWindowEnd,
+      opensAtFirstRequest: false,
+      prior: [],
+      placeBy: 'reset',
     },
   };
 }
@@ -322,7 +325,7 @@ export function burstQuota(options: BurstOptions): Sequence {
       });
     }),
     windowEnd,
-    window: { openedAt: start - 10, openedUncertaintyMs: 8, lengthMs: W * 1000, resetEpochS: windowEnd },
+    window: { openedAt: start - 10, openedUncertaintyMs: 8, lengthMs: W * 1000, resetEpochS: windowEnd, opensAtFirstRequest: false, prior: [], placeBy: 'reset' },
   };
 }
 
@@ -382,5 +385,8 @@ export function windowFrom(firstSentAt: number, options: { windowS?: number; res
     openedUncertaintyMs: 8,
     lengthMs: W * 1000,
     resetEpochS: options.resetEpochS === undefined ? T0 + W : options.resetEpochS,
+    opensAtFirstRequest: false,
+    prior: [],
+    placeBy: 'reset',
   };
 }

@@ -7,11 +7,13 @@ import type { TierName } from '../../src/contract/types.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import type { RunOptions } from '../../src/suite/options.ts';
 import type { FaultName } from '../../src/target/faults.ts';
+import type { VariantName } from '../../src/target/variants.ts';
 
 export interface ShortRun {
   readonly tiers?: readonly TierName[];
   readonly checks?: readonly CheckId[] | null;
   readonly faults?: readonly FaultName[];
+  readonly variants?: readonly VariantName[];
   readonly windowMs?: number;
   readonly listeners?: RunOptions['listeners'];
   readonly parseMs?: number;
@@ -24,7 +26,7 @@ export function tempReportsDir(): string {
 export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
   const tiers = run.tiers ?? ['starter'];
   return {
-    target: { kind: 'embedded', edges: 3, revocationDelayMs: 100, revocationJitterMs: 0, parseMs: run.parseMs ?? 200, faults: run.faults ?? [] },
+    target: { kind: 'embedded', edges: 3, revocationDelayMs: 100, revocationJitterMs: 0, parseMs: run.parseMs ?? 200, faults: run.faults ?? [], variants: run.variants ?? [] },
     windowMs: run.windowMs ?? 2000,
     tiers,
     checks: run.checks === undefined ? null : run.checks,

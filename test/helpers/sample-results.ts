@@ -1,7 +1,8 @@
 /**
  * A realistic, deterministic run for report tests: three tiers; pass, fail, inconclusive and skipped
  * results; QUOTA-READ failing one request early (first 429 at #60 against Limit 60) with its chart
- * data; REVOKE-LATENCY with 3 edges × 20 trials; and the observations.ndjson its evidence points at.
+ * data; REVOKE-LATENCY with 3 edges × 20 trials; the starter limiter profile (SAMPLE_PROFILE, one
+ * item left unknown); and the observations.ndjson its evidence points at.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { countVerdicts, overallVerdict, type CheckId, type CheckResult, type Fin
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { TierName } from '../../src/contract/types.ts';
 import type { HeaderValue, Observation } from '../../src/observe/observation.ts';
+import type { LimiterProfile } from '../../src/profile/types.ts';
 import { RESULTS_SCHEMA, type RunResults } from '../../src/results/types.ts';
 import { METHODOLOGY } from '../../src/suite/methodology.ts';
 
@@ -43,6 +45,8 @@ interface ObservationInput {
   readonly limit?: number | null;
   readonly remaining?: number | null;
   readonly retryAfter?: number | null;
+  /** X-RateLimit-Reset, epoch seconds; default: the sample's one window end when a Limit is sent. */
+  readonly reset?: number | null;
 }
 
 function observation(o: ObservationInput): Observation {
@@ -67,7 +71,7 @@ function observation(o: ObservationInput): Observation {
     rateLimit: {
       limit: header(limit),
       remaining: header(o.remaining ?? null),
-      reset: header(limit === null ? null : RESET_S),
+      reset: header(o.reset !== undefined ? o.reset : limit === null ? null : RESET_S),
       retryAfter: header(o.retryAfter ?? null),
     },
     date: new Date(SAMPLE_START_MS + Math.round(o.sentAt)).toUTCString(),
@@ -132,8 +136,84 @@ export function sampleObservations(): Observation[] {
       }),
     );
   }
+  // 453–475: the limiter discovery on starter-a (SAMPLE_PROFILE), in its first 4.2 s.
+  for (const step of DISCOVERY) {
+    const n = id - 453;
+    out.push(
+      observation({
+        id: id++, check: 'PROFILE', phase: step.phase, method: step.method ?? 'GET', path: step.path ?? '/recruiter/jobs', sentAt: 20 + n * 182,
+        latencyMs: 0.9 + rnd() * 2, status: step.status, limit: step.limit === undefined ? 60 : step.limit, remaining: step.remaining,
+        reset: step.limit === 10 ? RESET_S : step.limit === null ? null : READ_RESET_S,
+      }),
+    );
+  }
   return out;
 }
+
+/** The read window of the discovery starts at its first request (10:00:00.020), Reset rounded up. */
+const READ_RESET_S = SAMPLE_START_MS / 1000 + 61;
+
+/** What the starter discovery sent, in order (ids 453–475), and what it was answered. */
+const DISCOVERY: readonly { phase: string; method?: Observation['method']; path?: string; status: number; limit?: number | null; remaining: number | null }[] = [
+  { phase: 'headers', status: 200, remaining: 59 },
+  { phase: 'counts head', method: 'HEAD', path: '/recruiter/bootstrap', status: 200, remaining: 58 },
+  { phase: 'counts not-found', path: '/recruiter/jobs/job_missing', status: 404, remaining: 58 },
+  { phase: 'counts not-found', status: 200, remaining: 57 },
+  { phase: 'counts forbidden', path: '/recruiter/webhooks', status: 403, remaining: 57 },
+  { phase: 'counts forbidden', status: 200, remaining: 56 },
+  { phase: 'counts unauthenticated', status: 401, limit: null, remaining: null },
+  { phase: 'counts unauthenticated', status: 200, remaining: 55 },
+  { phase: 'routes', path: '/recruiter/candidates/cand_1', status: 200, remaining: 54 },
+  { phase: 'routes', path: '/recruiter/settings/services-api-scopes', status: 200, remaining: 53 },
+  { phase: 'classes', method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', status: 200, limit: 10, remaining: 9 },
+  { phase: 'classes', status: 200, remaining: 52 },
+  ...Array.from({ length: 11 }, (_, i) => ({ phase: 'window', status: 200, remaining: 51 - i })),
+];
+
+/**
+ * The starter profile the sample run learned on starter-a before judging it: headers present, Limit
+ * 60 / 10, epoch-seconds Reset, read windows starting at the first request and ingest windows aligned
+ * to the clock, HEAD counted, one read counter, independent classes; whether 429s count stayed open.
+ */
+export const SAMPLE_PROFILE: LimiterProfile = {
+  tier: 'starter',
+  org: 'starter-a',
+  windowMs: 60_000,
+  headers: { value: true, how: 'X-RateLimit-Limit, -Remaining and -Reset on 22 of 23 responses (all but the 401)', evidence: [453, 454] },
+  read: {
+    quotaClass: 'read',
+    limit: 60,
+    resetFormat: { value: 'epoch-seconds', how: 'Reset 1772445661: an epoch in seconds, 61 s after Date', evidence: [453] },
+    resetSteady: { value: true, how: 'Reset held still over 12 reads while Remaining counted down', evidence: [453, 464] },
+    algorithm: {
+      value: 'fixed-first-request',
+      how: 'Reset fell 60 s after the first read (rounded up to a whole second), not on a multiple of 60 s, and stayed constant over 21 reads',
+      evidence: [453, 475],
+    },
+  },
+  ingest: {
+    quotaClass: 'ingest',
+    limit: 10,
+    resetFormat: { value: 'epoch-seconds', how: 'Reset 1772445660: an epoch in seconds, 60 s after Date', evidence: [463] },
+    resetSteady: { value: null, how: 'one upload cannot show it; taken as for reads', evidence: [463] },
+    algorithm: { value: 'fixed-aligned', how: 'Reset 1772445660 is a multiple of 60 s, not 60 s after the first upload', evidence: [463] },
+  },
+  counts: {
+    head: { value: true, how: 'Remaining fell from 59 to 58 across the HEAD', evidence: [453, 454] },
+    'not-found': { value: false, how: 'Remaining 58 on the 404 and 57 on the next read: the 404 took nothing', evidence: [455, 456] },
+    forbidden: { value: false, how: 'Remaining 57 on the 403 and 56 on the next read: the 403 took nothing', evidence: [457, 458] },
+    unauthenticated: { value: false, how: 'the read after the 401 had Remaining 55, one below the read before it', evidence: [458, 459, 460] },
+    rejected: { value: null, how: 'the discovery stopped before the read quota ran out: no 429 was seen to count or not', evidence: [] },
+  },
+  readSharedAcrossRoutes: { value: true, how: 'reads on three routes drew Remaining down by one each: 55, 54, 53', evidence: [460, 461, 462] },
+  classesIndependent: {
+    value: true,
+    how: 'an upload left read Remaining alone (53, then 52), and the ingest Reset differs from the read Reset',
+    evidence: [462, 463, 464],
+  },
+  observations: 23,
+  durationMs: 4200,
+};
 
 export async function writeSampleObservations(dir: string): Promise<string> {
   const file = join(dir, 'observations.ndjson');
@@ -164,6 +244,8 @@ function revocationTrials() {
 export interface SampleOptions {
   /** A full key written into QUOTA-READ [starter]'s `actual` and a note: every output must redact it. */
   readonly leakKey?: string;
+  /** The run's limiter profiles; default [SAMPLE_PROFILE]. */
+  readonly profiles?: readonly LimiterProfile[];
 }
 
 /** The sample run's results (verdict: fail). */
@@ -253,6 +335,7 @@ export function sampleResults(options: SampleOptions = {}): RunResults {
     verdict: overallVerdict(verdicts),
     counts: countVerdicts(verdicts),
     checks,
+    profiles: [...(options.profiles ?? [SAMPLE_PROFILE])],
     assumptions: recruitingApi.assumptions,
     methodology: METHODOLOGY,
     observations: { file: 'observations.ndjson', count: sampleObservations().length },

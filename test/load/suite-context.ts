@@ -14,6 +14,7 @@ import { AdminClient } from '../../src/target/admin-client.ts';
 import type { TargetOptions } from '../../src/target/options.ts';
 import { startTarget } from '../../src/target/server.ts';
 import { captureIo } from '../helpers/capture-io.ts';
+import { standaloneWindowing } from '../../src/suite/windows.ts';
 
 export interface LoadTestContext {
   readonly context: SuiteContext;
@@ -52,6 +53,7 @@ export async function loadTestContext(tier: TierName, target: TargetOptions, { f
           Promise.all(Array.from({ length: count }, () => provisionOrg(admin, fleetTier, `${fleetTier}-fleet-${++fleetCount}`, limits)))
       : null,
     windowMs: running.options.windowMs,
+    ...standaloneWindowing({ contract: recruitingApi, prober, windowMs: running.options.windowMs, signal: io.signal, clockOffsetMs: () => 0 }),
     clockOffsetMs: () => 0,
     emit: () => {},
     signal: io.signal,

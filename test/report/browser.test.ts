@@ -1,8 +1,9 @@
 /**
  * Opens a generated report in headless Chromium (Debian's /usr/bin/chromium, driven by
  * playwright-core; never `playwright install`): no console errors, no request but the file itself,
- * the matrix and every chart drawn with data, a failing check's detail reachable from the matrix.
- * Saves reports/screenshots/report.png and failing-detail.png for a person to look at.
+ * the matrix and every chart drawn with data, a failing check's detail reachable from the matrix,
+ * the limiter profile's answers with their evidence. Saves reports/screenshots/report.png,
+ * failing-detail.png and limiter-profile.png for a person to look at.
  * Without Chromium: fails in CI (CI=true), skips with the reason elsewhere.
  */
 import { existsSync } from 'node:fs';
@@ -97,7 +98,8 @@ describe('the HTML report in a browser', () => {
     const count = (selector: string) => page.locator(selector).count();
     expect(await count('svg.chart')).toBe(8);
     expect(await count('svg.timeline-chart rect[data-status]')).toBeGreaterThan(3);
-    expect(await count('svg.latency-chart g.latency-row')).toBe(4);
+    // QUOTA-READ, AUTH-MALFORMED, SCOPE-ENFORCED, REVOKE-LATENCY and the limiter discovery (PROFILE).
+    expect(await count('svg.latency-chart g.latency-row')).toBe(5);
     const points = run.results.checks.reduce((n, c) => n + (parseQuotaData(c.data)?.series.length ?? 0), 0);
     expect(points).toBe(61 + 301 + 12 + 301);
     expect(await count('svg.quota-chart [data-n]')).toBe(points);
@@ -137,6 +139,32 @@ describe('the HTML report in a browser', () => {
     await page.evaluate("document.querySelectorAll('.flash').forEach((el) => el.classList.remove('flash'))");
     await detail.screenshot({ path: new URL('failing-detail.png', SCREENSHOTS).pathname });
     // Reloading and clicking fetched nothing either.
+    expect(requests.every((url) => url === fileUrl)).toBe(true);
+    expect(blocked).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it.runIf(available)('shows how the server limits: every answer, and its evidence one click away', async () => {
+    await page.reload({ waitUntil: 'load' });
+    const section = page.locator('section#limiter');
+    expect(await section.locator('h2').textContent()).toBe('How this server limits');
+    const card = section.locator('article.profile-card');
+    expect(await card.count()).toBe(1);
+    expect(await card.locator('tr.finding').count()).toBe(16);
+    expect(await card.locator('tr.finding.undecided > th').allTextContents()).toEqual(['ingest Reset within a window', '429 counted']);
+    // From the contents to the section.
+    await page.locator('nav.toc a[href="#limiter"]').click();
+    await expect.poll(() => section.evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBeLessThan(200);
+    // The evidence of an answer opens into the observation rows, as a check's does.
+    const head = card.locator('tr.finding', { has: page.locator('th', { hasText: 'HEAD counted' }) });
+    const evidence = head.locator('details.profile-evidence');
+    expect(await evidence.locator('table.evidence').isVisible()).toBe(false);
+    await evidence.locator('summary').click();
+    expect(await evidence.locator('table.evidence tbody tr').count()).toBe(2);
+    expect(await evidence.locator('table.evidence').isVisible()).toBe(true);
+    await page.evaluate("document.querySelectorAll('.flash').forEach((el) => el.classList.remove('flash'))");
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await card.screenshot({ path: new URL('limiter-profile.png', SCREENSHOTS).pathname });
     expect(requests.every((url) => url === fileUrl)).toBe(true);
     expect(blocked).toEqual([]);
     expect(consoleErrors).toEqual([]);

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.ts';
 import { emptyDigest } from '../../src/report/observation-digest.ts';
-import { pointLatest, renderFromResultsFile, renderHtml, writeReports } from '../../src/report/render.ts';
+import { digestFor, pointLatest, renderFromResultsFile, renderHtml, writeReports } from '../../src/report/render.ts';
 import { resultsSchema } from '../../src/results/schema.ts';
-import { sampleResults } from '../helpers/sample-results.ts';
+import { SAMPLE_PROFILE, sampleResults } from '../helpers/sample-results.ts';
 import { LEAKED_KEY, LEAKED_KEY_REDACTED, writeSampleRun, type SampleRun } from './fixtures.ts';
 
 /** Every attribute that makes a browser fetch something, with its value. */
@@ -20,6 +20,24 @@ async function filesUnder(dir: string): Promise<string[]> {
     else out.push(path);
   }
   return out;
+}
+
+/** The HTML of `<section id="…">`, up to the next section. */
+function sectionOf(html: string, id: string): string {
+  const start = html.indexOf(`<section id="${id}"`);
+  expect(start, `section ${id}`).toBeGreaterThan(0);
+  const end = html.indexOf('<section id=', start + 1);
+  return html.slice(start, end < 0 ? undefined : end);
+}
+
+/** Each answer row of the limiter section: its label, value, whether it was left open, and its HTML. */
+function findingRows(section: string) {
+  return [...section.matchAll(/<tr class="finding( undecided)?">\s*<th scope="row">([^<]*)<\/th>\s*<td class="value">([^<]*)<\/td>([\s\S]*?)<\/td>\s*<\/tr>\s*(?=<tr class="finding|<\/tbody>)/g)].map((m) => ({
+    undecided: m[1] !== undefined,
+    label: m[2]!,
+    value: m[3]!,
+    html: m[4]!,
+  }));
 }
 
 describe('writeReports', () => {
@@ -89,6 +107,100 @@ describe('writeReports', () => {
     expect(html).toContain('observations.ndjson was not available');
     expect(html).toContain('class="chart quota-chart"');
     expect(html).not.toContain('class="chart timeline-chart"');
+    // The profile's answers still name their deciding observations.
+    expect(sectionOf(html, 'limiter')).toContain('the deciding observations are ids 453, 454.');
+  });
+
+  it('shows how the server limits: a card per profile, every answer with its value, how and evidence', async () => {
+    run = await writeSampleRun();
+    const html = await readFile(run.files.html, 'utf8');
+    // After the gate and its summary, before the matrix and the check details; listed in the contents.
+    const at = (id: string) => html.indexOf(`<section id="${id}"`);
+    expect(at('summary')).toBeGreaterThan(0);
+    expect(at('limiter')).toBeGreaterThan(at('summary'));
+    expect(at('limiter')).toBeLessThan(at('matrix'));
+    expect(at('matrix')).toBeLessThan(at('details'));
+    expect(html).toContain('<a href="#limiter">How it limits</a>');
+
+    const section = sectionOf(html, 'limiter');
+    expect(section).toContain('<h2>How this server limits</h2>');
+    expect(section.match(/<article class="profile-card"/g)).toHaveLength(1);
+    expect(section).toContain('id="profile-starter-starter-a"');
+    expect(section).toContain('learned on starter-a in 4.2 s, 23 requests; window 60 s');
+    expect(section).toContain('<span class="tag tag-unknown">2 unknown</span>');
+    const rows = findingRows(section);
+    expect(rows.map((r) => [r.label, r.value])).toEqual([
+      ['rate-limit headers', 'present'],
+      ['read Limit', '60'],
+      ['read Reset', 'epoch-seconds'],
+      ['read Reset within a window', 'holds still'],
+      ['read windows', 'fixed, start at the first counted request'],
+      ['ingest Limit', '10'],
+      ['ingest Reset', 'epoch-seconds'],
+      ['ingest Reset within a window', 'unknown'],
+      ['ingest windows', 'fixed, aligned to the clock'],
+      ['HEAD counted', 'yes'],
+      ['404 counted', 'no'],
+      ['403 counted', 'no'],
+      ['401 counted', 'no'],
+      ['429 counted', 'unknown'],
+      ['read endpoints', 'one shared counter'],
+      ['read vs ingest', 'independent counters and windows'],
+    ]);
+    // An answer: its sentence, and its deciding observations as a check's evidence rows (from observations.ndjson).
+    const head = rows.find((r) => r.label === 'HEAD counted')!;
+    expect(head.undecided).toBe(false);
+    expect(head.html).toContain('<p class="how">Remaining fell from 59 to 58 across the HEAD</p>');
+    expect(head.html).toContain('<summary>observations #453, #454</summary>');
+    expect(head.html).toContain('<caption>Deciding observations (2)</caption>');
+    expect(head.html).toMatch(/<tr class="s-ok"><td class="num">454<\/td>.*<code>HEAD \/recruiter\/bootstrap<\/code>.*<td class="num">58<\/td>/);
+    // Left open: "unknown", the reason, no evidence.
+    const rejected = rows.find((r) => r.label === '429 counted')!;
+    expect(rejected.undecided).toBe(true);
+    expect(rejected.html).toContain('the discovery stopped before the read quota ran out: no 429 was seen to count or not');
+    expect(rejected.html).not.toContain('<details');
+    expect(rows.filter((r) => r.undecided).map((r) => r.label)).toEqual(['ingest Reset within a window', '429 counted']);
+  });
+
+  it('shows an evidence id that is not in observations.ndjson as such, and escapes what a profile says', async () => {
+    run = await writeSampleRun();
+    const profile = {
+      ...SAMPLE_PROFILE,
+      tier: 'professional' as const,
+      org: 'professional-a',
+      headers: { value: true, how: '<b>present</b> on every response', evidence: [454, 99_999] },
+    };
+    const results = { ...sampleResults(), profiles: [SAMPLE_PROFILE, profile] };
+    const section = sectionOf(renderHtml(results, await digestFor(results, run.runDir)), 'limiter');
+    expect(section.match(/<article class="profile-card"/g)).toHaveLength(2);
+    const headers = findingRows(section.slice(section.indexOf('id="profile-professional-professional-a"')))[0]!;
+    expect(headers.html).toContain('&lt;b&gt;present&lt;/b&gt; on every response');
+    expect(headers.html).toMatch(/<td class="num">454<\/td>/);
+    expect(headers.html).toMatch(/<tr class="s-missing"><td class="num">99999<\/td>.*not in observations.ndjson/);
+  });
+
+  it("names the embedded target's faults and conformant variants in banners, and neither when it has none", () => {
+    const banners = (html: string) => [...html.matchAll(/<div class="banner banner-info"><strong>([^<]*)<\/strong> ([\s\S]*?)<\/div>/g)].map((m) => ({ title: m[1]!, body: m[2]! }));
+    const base = sampleResults();
+    expect(banners(renderHtml(base, emptyDigest(1000)))).toEqual([]);
+
+    const target = { ...base.target, faults: ['reset-drifts'], variants: ['first-request-windows', 'head-counts'] };
+    const shown = banners(renderHtml({ ...base, target }, emptyDigest(1000)));
+    expect(shown.map((b) => b.title)).toEqual(['Faults injected into the embedded target:', 'Conformant variants of the embedded target:']);
+    expect(shown[0]!.body).toMatch(/^<code>reset-drifts<\/code>\. Failures are expected/);
+    expect(shown[1]!.body).toMatch(/^<code>first-request-windows<\/code>, <code>head-counts<\/code>\. Each keeps every promise of the spec/);
+
+    // Variants alone: their banner, and no fault banner.
+    const variantsOnly = banners(renderHtml({ ...base, target: { ...base.target, variants: ['counts-errors'] } }, emptyDigest(1000)));
+    expect(variantsOnly.map((b) => b.title)).toEqual(['Conformant variants of the embedded target:']);
+  });
+
+  it('leaves the section out when the run learned no profile', () => {
+    const html = renderHtml(sampleResults({ profiles: [] }), emptyDigest(1000));
+    expect(html).not.toContain('id="limiter"');
+    expect(html).not.toContain('<h2>How this server limits</h2>');
+    expect(html).not.toContain('#limiter');
+    expect(html).toContain('<section id="matrix">');
   });
 
   it('redacts a full key in a result from every file it writes, and from latest/', async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { resultsJsonSchemaText, resultsSchema } from '../../src/results/schema.ts';
-import { sampleResults } from '../helpers/sample-results.ts';
+import { SAMPLE_PROFILE, sampleResults } from '../helpers/sample-results.ts';
 import { writeSampleRun, type SampleRun } from './fixtures.ts';
 
 describe('results.json schema', () => {
@@ -44,6 +44,17 @@ describe('loadResults', () => {
     expect(loaded.checks).toHaveLength(run.results.checks.length);
   });
 
+  it('reads back the limiter profiles, and results written before profiles existed as having none', async () => {
+    run = await writeSampleRun({ observations: false });
+    expect((await loadResults(run.files.results)).profiles).toEqual([SAMPLE_PROFILE]);
+    const old = join(run.root, 'old.json');
+    const { profiles: _dropped, ...before } = JSON.parse(await readFile(run.files.results, 'utf8')) as Record<string, unknown>;
+    await writeFile(old, JSON.stringify(before));
+    const loaded = await loadResults(old);
+    expect(loaded.profiles).toEqual([]);
+    expect(loaded.checks).toHaveLength(run.results.checks.length);
+  });
+
   it('names the file and the problem: missing, not JSON, invalid, another format', async () => {
     run = await writeSampleRun({ observations: false });
     expect(await codeOf(join(run.root, 'missing.json'))).toBe('TG_RESULTS_FILE');
@@ -58,6 +69,12 @@ describe('loadResults', () => {
     results.checks[3]!.verdict = 'maybe';
     await writeFile(invalid, JSON.stringify(results));
     await expect(loadResults(invalid)).rejects.toThrow(/checks\[3\]\.verdict/);
+
+    const badProfile = join(run.root, 'bad-profile.json');
+    const withProfile = JSON.parse(await readFile(run.files.results, 'utf8')) as { profiles: { counts: { head: { value: unknown } } }[] };
+    withProfile.profiles[0]!.counts.head.value = 'sometimes';
+    await writeFile(badProfile, JSON.stringify(withProfile));
+    await expect(loadResults(badProfile)).rejects.toThrow(/profiles\[0\]\.counts\.head\.value/);
 
     const other = join(run.root, 'other.json');
     await writeFile(other, JSON.stringify({ ...results, schema: 'tiergate/results@2' }));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/suite/events.ts';
 import { terminalReporter } from '../../src/report/terminal.ts';
+import { plain, terminalSummary } from '../../src/report/terminal-summary.ts';
 import { sampleResults } from '../helpers/sample-results.ts';
 import { LEAKED_KEY, LEAKED_KEY_REDACTED } from './fixtures.ts';
 import { memoryIo, type MemoryIo } from './memory-io.ts';
@@ -99,5 +100,30 @@ describe('terminalReporter on a TTY', () => {
     reporter.listener({ type: 'task-start', task: 'ignored after finish' });
     expect(io.out()).not.toContain('ignored after finish');
     expect(io.out().length).toBeGreaterThanOrEqual(before);
+  });
+});
+
+describe('terminalSummary', () => {
+  it("prints how the server limits before the verdict table, one block per profile", () => {
+    const out = terminalSummary(results, '/work/project/reports/run', { paint: plain, cwd: '/work/project' });
+    const lines = out.split('\n');
+    const title = lines.indexOf('How this server limits (starter, learned on starter-a in 4.2 s, 23 requests)');
+    expect(title).toBeGreaterThan(0);
+    expect(lines.slice(title + 1, title + 7)).toEqual([
+      '  rate-limit headers  present',
+      '  read                Limit 60   Reset epoch-seconds   windows fixed, start at the first counted request',
+      '  ingest              Limit 10   Reset epoch-seconds   windows fixed, aligned to the clock',
+      '  counts              HEAD yes · 404 no · 403 no · 401 no · 429 unknown',
+      '  read endpoints      one shared counter',
+      '  read vs ingest      independent counters and windows',
+    ]);
+    expect(lines[title + 7]).toBe('');
+    expect(lines.findIndex((l) => /^check\s+starter/.test(l))).toBe(title + 8);
+  });
+
+  it('prints no profile block when the run learned none', () => {
+    const out = terminalSummary({ ...results, profiles: [] }, '/work/project/reports/run', { paint: plain, cwd: '/work/project' });
+    expect(out).not.toContain('How this server limits');
+    expect(out.split('\n').slice(0, 4)).toEqual(['', `tiergate ${results.runId}: ${results.checks.length} results across starter, professional, enterprise`, '', expect.stringMatching(/^check\s+starter/)]);
   });
 });

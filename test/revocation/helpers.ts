@@ -12,7 +12,9 @@ import type { KeyHook, OrgHandle, SuiteContext } from '../../src/suite/context.t
 import { provisionOrg } from '../../src/suite/provision.ts';
 import { AdminClient, type AdminRevocation } from '../../src/target/admin-client.ts';
 import type { FaultName } from '../../src/target/faults.ts';
+import type { VariantName } from '../../src/target/variants.ts';
 import { startTarget, type RunningTarget } from '../../src/target/server.ts';
+import { standaloneWindowing } from '../../src/suite/windows.ts';
 
 export interface Harness {
   readonly target: RunningTarget;
@@ -23,12 +25,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { faults?: FaultName[]; revocationDelayMs?: number; edges?: number } = {}): Promise<Harness> {
+export async function startHarness(options: { faults?: FaultName[]; variants?: VariantName[]; revocationDelayMs?: number; edges?: number } = {}): Promise<Harness> {
   const target = await startTarget({
     edges: options.edges ?? 3,
     revocationDelayMs: options.revocationDelayMs ?? 300,
     windowMs: 60_000,
     faults: options.faults ?? [],
+    variants: options.variants ?? [],
   });
   const admin = new AdminClient(target.adminUrl);
   const org = await provisionOrg(admin, 'starter', 'starter-revocation');
@@ -68,6 +71,7 @@ export async function startHarness(options: { faults?: FaultName[]; revocationDe
       keyHook,
       provisionOrgs: null,
       windowMs: 60_000,
+      ...standaloneWindowing({ contract: recruitingApi, prober, windowMs: 60_000, signal: controller.signal, clockOffsetMs: () => 0 }),
       clockOffsetMs: () => 0,
       emit: () => {},
       signal: controller.signal,

@@ -18,7 +18,7 @@ import { endpointById } from '../../src/contract/lookup.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { AdminRevocation } from '../../src/target/admin-client.ts';
 import type { RunEvent } from '../../src/suite/events.ts';
-import { unissuedKey } from '../../src/suite/tasks/access.ts';
+import { unissuedKey } from '../../src/contract/keys.ts';
 import { recordingAdminHook, startHarness, type Harness } from './helpers.ts';
 
 const DELAY_MS = 300;
@@ -140,8 +140,8 @@ describe('revocation faults', () => {
 });
 
 describe('probes that prove nothing', () => {
-  test('head-consumes-quota: 429s are counted as unusable probes, never taken for rejections, with a warning', async () => {
-    harness = await startHarness({ revocationDelayMs: DELAY_MS, faults: ['head-consumes-quota'] });
+  test('head-counts: 429s are counted as unusable probes, never taken for rejections, with a warning', async () => {
+    harness = await startHarness({ revocationDelayMs: DELAY_MS, variants: ['head-counts'] });
     const context = harness.context(adminApiHook(harness.admin));
     // Leave the org 9 HEADs in a fresh window: 3 + 3 to confirm the key and its successor, 3 for the
     // first probe slot. Every later probe is a 429 until the revocation makes the edges answer 401

@@ -3,21 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.ts';
-import { captureIo } from '../helpers/capture-io.ts';
-
-async function runCli(argv: string[], env: Record<string, string> = {}, cwd?: string) {
-  const captured = captureIo({ env, ...(cwd ? { cwd } : {}) });
-  const code = await main(argv, captured.io);
-  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
-}
-
-function expectUsageError(result: { code: number; stderr: string }, mentions: RegExp) {
-  expect(result.code).toBe(2);
-  expect(result.stderr).toMatch(mentions);
-  expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  expect(result.stderr).not.toMatch(/\n\s+at /);
-}
+import { expectUsageError, runCli } from '../helpers/cli.ts';
 
 describe('tiergate run: flag errors', () => {
   it.each([

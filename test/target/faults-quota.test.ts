@@ -59,21 +59,6 @@ describe('quota faults', () => {
     expect((await call(t.edge(), UPLOAD, { ...upload, key })).limit).toBe(10);
   });
 
-  it('head-consumes-quota makes HEAD /recruiter/bootstrap count a read (the clean target does not)', async () => {
-    for (const [fault, expected] of [
-      ['head-consumes-quota', [59, 58, 57]],
-      [null, [60, 60, 59]],
-    ] as const) {
-      const t = await withFault(fault);
-      const { answers } = await inOneWindow(WINDOW_MS, async () => {
-        const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
-        const head = () => call(t.edge(), '/recruiter/bootstrap', { method: 'HEAD', key });
-        return { answers: [await head(), await head(), await call(t.edge(), JOBS, { key })] };
-      });
-      expect(answers.map((a) => a.remaining)).toEqual(expected);
-    }
-  });
-
   it('per-key-quota lets a second key of an exhausted org through (the clean target shares one quota)', async () => {
     for (const [fault, second] of [
       ['per-key-quota', 200],

@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeResume, detectFormat } from '../../src/target/resume-analysis.ts';
 import { FAULT_NAMES } from '../../src/target/faults.ts';
+import { VARIANT_NAMES } from '../../src/target/variants.ts';
 
 const dir = new URL('../../fixtures/resumes/', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, dir));
@@ -34,9 +35,14 @@ describe('fixtures/resumes', () => {
 
 describe('fault tests', () => {
   it('every fault in the catalogue is exercised over HTTP by a test in test/target', () => {
-    const sources = ['faults-quota', 'faults-replies', 'faults-access']
+    const sources = ['faults-quota', 'faults-replies', 'faults-access', 'faults-limiter']
       .map((f) => readFileSync(new URL(`./${f}.test.ts`, import.meta.url), 'utf8'))
       .join('\n');
     expect(FAULT_NAMES.filter((name) => !sources.includes(`'${name}'`))).toEqual([]);
+  });
+
+  it('every variant in the catalogue is exercised over HTTP by a test in test/target/variants.test.ts', () => {
+    const source = readFileSync(new URL('./variants.test.ts', import.meta.url), 'utf8');
+    expect(VARIANT_NAMES.filter((name) => !source.includes(`describe('${name}'`))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { FAULT_NAMES } from '../../src/target/faults.ts';
+import { VARIANT_NAMES } from '../../src/target/variants.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { AdminClient } from '../../src/target/admin-client.ts';
 import { call, sleep } from '../helpers/target.ts';
@@ -29,6 +30,9 @@ describe('tiergate serve', () => {
     [['--parse-ms', '2m'], 'tiergate: --parse-ms 2m: expected a duration like 500 (ms), at most 1m'],
     [['--max-upload', '5 parsecs'], 'tiergate: --max-upload 5 parsecs: expected a size like 5MiB, 512KiB or 1048576 (bytes), at most 1024MiB'],
     [['--fault', 'quota-off-by-one', '--fault', 'gremlins'], 'tiergate: --fault gremlins: unknown fault; tiergate serve --list-faults lists them'],
+    [['--fault', 'head-consumes-quota'], 'tiergate: --fault head-consumes-quota: unknown fault; tiergate serve --list-faults lists them'],
+    [['--variant', 'head-counts,sliding-log'], 'tiergate: --variant sliding-log: unknown variant; tiergate serve --list-variants lists them'],
+    [['--variant', 'quota-off-by-one'], 'tiergate: --variant quota-off-by-one: unknown variant; tiergate serve --list-variants lists them'],
     [['--host', '0.0.0.0'], 'tiergate: --host 0.0.0.0: the target listens on loopback only; use 127.0.0.1, ::1 or localhost'],
     [['--port', '4000', '--admin-port', '4001', '--edges', '3'], 'tiergate: invalid target options: adminPort: 4001 collides with the edge ports 4000-4002'],
   ])('%j is one clear line and exit 2', async (args, line) => {
@@ -46,9 +50,17 @@ describe('tiergate serve', () => {
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual([...FAULT_NAMES]);
   });
 
+  it('--list-variants prints every variant with its description and exits 0', async () => {
+    const cap = captureIo({ env: {} });
+    expect(await main(['serve', '--list-variants'], cap.io)).toBe(0);
+    const lines = cap.stdout().trimEnd().split('\n');
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual([...VARIANT_NAMES]);
+    expect(lines.every((l) => l.split(/\s{2,}/)[1]!.length > 20)).toBe(true);
+  });
+
   it('prints each edge and the admin URL with a curl example, serves, and stops on Ctrl-C', async () => {
     const cap = captureIo({ env: {} });
-    const exit = main(['serve', '--port', '0', '--edges', '2', '--window', '2s', '--revocation-delay', '300ms', '--parse-ms', '0', '--fault', 'scope-unenforced'], cap.io);
+    const exit = main(['serve', '--port', '0', '--edges', '2', '--window', '2s', '--revocation-delay', '300ms', '--parse-ms', '0', '--fault', 'scope-unenforced', '--variant', 'head-counts,counts-errors', '--variant', 'head-counts'], cap.io);
     let out = '';
     for (let i = 0; i < 400 && !out.includes('Ctrl-C to stop.'); i++) {
       await sleep(10);
@@ -58,7 +70,7 @@ describe('tiergate serve', () => {
     const adminUrl = /^ {2}admin {3}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(out)?.[1];
     expect(edges).toHaveLength(2);
     expect(adminUrl).toBeDefined();
-    expect(out).toContain('faults: scope-unenforced');
+    expect(out).toContain('faults: scope-unenforced, variants: head-counts, counts-errors\n');
     expect(out).toMatch(new RegExp(`curl -s -X POST ${adminUrl}/admin/orgs .*&& curl -s -X POST ${adminUrl}/admin/orgs/\\$ORG/keys`));
 
     const admin = new AdminClient(adminUrl!);
@@ -66,6 +78,12 @@ describe('tiergate serve', () => {
     const { key } = await admin.createKey(org.id, [], 'test');
     const answer = await call(edges[1]!, '/recruiter/jobs', { key });
     expect([answer.status, answer.headers['x-edge-node'], answer.limit]).toEqual([200, 'edge-1', 60]);
+    // head-counts is on: each HEAD consumes a read (two in one window show it; a rollover between them is retried).
+    const head = () => call(edges[0]!, '/recruiter/bootstrap', { method: 'HEAD', key });
+    let heads = [await head(), await head()];
+    for (let i = 0; i < 2 && heads[0]!.reset !== heads[1]!.reset; i++) heads = [await head(), await head()];
+    expect(heads[0]!.reset).toBe(heads[1]!.reset);
+    expect(heads[0]!.remaining - heads[1]!.remaining).toBe(1);
     expect(out).not.toContain(key);
 
     cap.interrupt();

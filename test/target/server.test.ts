@@ -45,9 +45,9 @@ describe('startTarget', () => {
 
   it('refuses non-loopback hosts and invalid options before opening any socket', async () => {
     expect(code(await startTarget({ host: '0.0.0.0' }).catch((e: unknown) => e))).toBe('TG_NOT_LOOPBACK');
-    const invalid = await startTarget({ edges: 0, windowMs: 1500, faults: ['nope' as never] }).catch((e: unknown) => e);
+    const invalid = await startTarget({ edges: 0, windowMs: 1500, faults: ['nope' as never], variants: ['sliding-log' as never] }).catch((e: unknown) => e);
     expect(code(invalid)).toBe('TG_CONFIG');
-    expect((invalid as Error).message).toMatch(/edges: .*windowMs: .*faults: unknown "nope"/);
+    expect((invalid as Error).message).toMatch(/edges: .*windowMs: .*faults: unknown "nope"; variants: unknown "sliding-log"/);
   });
 
   it('close() ends keep-alive sockets and aborts simulated parse work at once', async () => {

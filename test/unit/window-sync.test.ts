@@ -12,8 +12,20 @@ describe('boundaryBetween', () => {
     expect(boundaryBetween(poll(T0 + 60, T0 + 120), poll(T0 + 59, T0 + 60), 60)).toBe(false);
   });
 
+  it('reads a countdown Reset (seconds-until): a new window when it rises, never within one', () => {
+    expect(boundaryBetween(poll(T0 + 59, 1), poll(T0 + 60, 60), 60)).toBe(true);
+    expect(boundaryBetween(poll(T0 + 30, 30), poll(T0 + 31, 29), 60)).toBe(false);
+    expect(boundaryBetween(poll(T0 + 30, 30), poll(T0 + 30, 30), 60)).toBe(false);
+  });
+
+  it('ignores a Reset the profile found moving within a window: Date decides', () => {
+    // A drifting Reset (Date + 60 each second) advances without any boundary.
+    expect(boundaryBetween(poll(T0 + 30, T0 + 90), poll(T0 + 31, T0 + 91), 60, 0, false)).toBe(false);
+    expect(boundaryBetween(poll(T0 + 59, T0 + 119), poll(T0 + 60, T0 + 120), 60, 0, false)).toBe(true);
+  });
+
   it('falls back to the Date crossing a multiple of the window when Reset is not an epoch', () => {
-    for (const broken of [(T0 + 60) * 1000, 1, 'soon', null]) {
+    for (const broken of [(T0 + 6000) * 1000, 'soon', null]) {
       expect(boundaryBetween(poll(T0 + 59, broken), poll(T0 + 60, broken), 60), String(broken)).toBe(true);
       expect(boundaryBetween(poll(T0 + 30, broken), poll(T0 + 31, broken), 60), String(broken)).toBe(false);
     }

@@ -32,7 +32,7 @@ export function concurrencyTask(org: OrgHandle): Task {
     org: org.label,
     consumes: 'ingest',
     run: (context) =>
-      inFreshWindow(context, org, { name, checks: [{ id: 'CONCURRENCY-CAP' }] }, async () => {
+      inFreshWindow(context, org, { name, checks: [{ id: 'CONCURRENCY-CAP' }], quotaClass: 'ingest' }, async () => {
         const tier = context.contract.tiers[org.tier];
         const startedWall = context.io.clock.now();
         const started = context.prober.now();

@@ -1,9 +1,10 @@
 /**
- * Quota checks start just after a window opens and must finish inside it (DESIGN "Measuring
- * honestly"). This wraps a task's traffic: wait for the server's next window, run, and if the
- * boundary could not be learned, report every check of the task inconclusive with the reason.
+ * Quota checks start in a fresh window of the quota class they measure and must finish inside it
+ * (DESIGN "Measuring on any limiter"). This wraps a task's traffic: wait for a fresh window on its
+ * organizations (scheduled from the limiter profile, suite/windows.ts), run, and if no fresh window
+ * could be had, report every check of the task inconclusive with the reason.
  */
-import { awaitFreshWindow } from '../../drivers/window-sync.ts';
+import type { QuotaClass } from '../../contract/types.ts';
 import type { WindowContext } from '../../checks/window.ts';
 import { checkResult } from '../../checks/result.ts';
 import type { CheckId, CheckResult } from '../../checks/types.ts';
@@ -17,19 +18,12 @@ export interface PlannedCheck {
 export async function inFreshWindow(
   context: SuiteContext,
   org: OrgHandle,
-  task: { name: string; checks: readonly PlannedCheck[] },
+  task: { name: string; checks: readonly PlannedCheck[]; quotaClass: QuotaClass; alsoFresh?: readonly OrgHandle[] },
   body: (window: WindowContext) => Promise<readonly CheckResult[]>,
 ): Promise<readonly CheckResult[]> {
   const startedWall = context.io.clock.now();
-  const edge = context.prober.edges[0]!;
   context.emit({ type: 'task-waiting', task: task.name, untilEpochS: null });
-  const sync = await awaitFreshWindow(
-    context.prober,
-    edge,
-    org.primary.key,
-    { check: 'WINDOW-SYNC', tier: org.tier, org: org.label },
-    { windowMs: context.windowMs, clockOffsetMs: context.clockOffsetMs(), densePollMs: 10, signal: context.signal },
-  );
+  const sync = await context.windows.fresh([org, ...(task.alsoFresh ?? [])], task.quotaClass);
   if (!sync.ok) {
     return task.checks.map(({ id, variant }) =>
       checkResult(
@@ -39,7 +33,7 @@ export async function inFreshWindow(
           expected: 'a fresh quota window to start in',
           actual: sync.reason,
           evidence: sync.polls.slice(-2).map((o) => o.id),
-          notes: ['The window boundary could not be learned from X-RateLimit-Reset or Date; nothing was measured.'],
+          notes: ['No fresh quota window could be had (no boundary shown by X-RateLimit-Reset, Remaining or Date); nothing was measured.'],
         },
         { tier: org.tier, org: org.label, variant: variant ?? '', startedWall, durationMs: 0 },
       ),

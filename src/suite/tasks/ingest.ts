@@ -25,7 +25,7 @@ export function ingestTask(org: OrgHandle, variant: 'single' | 'bulk'): Task {
     org: org.label,
     consumes: 'ingest',
     run: (context) =>
-      inFreshWindow(context, org, { name, checks }, async (window) => {
+      inFreshWindow(context, org, { name, checks, quotaClass: 'ingest' }, async (window) => {
         const tier = context.contract.tiers[org.tier];
         const edge = context.prober.edges[0]!;
         const tags = { check: 'QUOTA-INGEST', phase: variant, tier: org.tier, org: org.label } as const;
@@ -44,8 +44,11 @@ export function ingestTask(org: OrgHandle, variant: 'single' | 'bulk'): Task {
           sent = [first, ...rest];
         } else {
           const endpoint = endpointById(context.contract, 'resume-analysis-bulk');
-          unitsPerRequest = bulkSize(tier.ingest.value);
-          const upload = () => context.prober.send(edge, requestFor(endpoint, org.primary.key, unitsPerRequest), tags);
+          // A deployment that declares bulk uploads counted per request is judged so (assumption bulk-counts-per-resume).
+          const perRequest = context.declaredFalse.has('bulk-counts-per-resume');
+          const resumes = bulkSize(tier.ingest.value);
+          unitsPerRequest = perRequest ? 1 : resumes;
+          const upload = () => context.prober.send(edge, requestFor(endpoint, org.primary.key, resumes), tags);
           sent = [await upload()];
           const limit = limitToTest(tier.ingest, sent[0]);
           for (let used = unitsPerRequest; used <= limit && !context.signal.aborted; used += unitsPerRequest) {

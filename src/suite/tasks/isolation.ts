@@ -17,9 +17,8 @@ export function isolationTask(exhausted: OrgHandle, other: OrgHandle): Task {
     consumes: 'read',
     alsoOccupies: [other.label],
     run: (context) =>
-      // Windows are aligned to the server clock (assumption fixed-windows): a fresh window for one
-      // org of the tier is a fresh window for the other.
-      inFreshWindow(context, exhausted, { name, checks: [{ id: 'ORG-ISOLATED' }] }, async (window) => {
+      // A window fresh on both organizations: the other's request must meet its own untouched quota.
+      inFreshWindow(context, exhausted, { name, checks: [{ id: 'ORG-ISOLATED' }], quotaClass: 'read', alsoFresh: [other] }, async (window) => {
         const figure = context.contract.tiers[exhausted.tier].read;
         const endpoint = endpointById(context.contract, 'jobs-list');
         const edge = context.prober.edges[0]!;
@@ -37,11 +36,13 @@ export function isolationTask(exhausted: OrgHandle, other: OrgHandle): Task {
           phase: 'other-org',
           org: other.label,
         });
+        // The bracket: the first organization again, still rejected, shows its window was in force.
+        const again = await context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), { ...tags, phase: 'after-other-org' });
         // Judged against the published figure; only a minimum ("or more") defers to the announced Limit.
         const otherFigure = context.contract.tiers[other.tier].read;
         const otherLimit = otherFigure.atLeast ? limitToTest(otherFigure, probe) : otherFigure.value;
         return [
-          checkResult('ORG-ISOLATED', orgIsolatedVerdict({ exhausted: sent, other: probe, otherLimit, window }), {
+          checkResult('ORG-ISOLATED', orgIsolatedVerdict({ exhausted: sent, other: probe, exhaustedAgain: again, otherLimit, window }), {
             tier: exhausted.tier,
             org: `${exhausted.label}+${other.label}`,
             startedWall,

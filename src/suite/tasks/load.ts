@@ -59,7 +59,7 @@ export function loadTask(org: OrgHandle, shape: LoadShape, options: LoadTaskOpti
         }
       }
       const phases = shape.phases.filter((p) => p.orgs <= fleet.length);
-      return inFreshWindow(context, org, { name, checks: [{ id: CHECK }] }, async (window) => {
+      return inFreshWindow(context, org, { name, checks: [{ id: CHECK }], quotaClass: 'read' }, async (window) => {
         const result = await runPhases(context, { org, fleet, shape, phases, openedAt: window.openedAt, options });
         const summary = result.aggregator.summary();
         const data = thresholdDataFromSummary(summary, result.dropped);

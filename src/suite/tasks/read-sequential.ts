@@ -1,7 +1,10 @@
 /**
  * One window on one org, sequential reads up to and past the quota. Its observations decide
- * QUOTA-READ (sequential), HDR-REMAINING, HDR-LIMIT (read), HDR-RESET, ERR-429-BODY and ORG-SHARED;
- * then it waits out Retry-After for RETRY-AFTER.
+ * QUOTA-READ (sequential), HDR-REMAINING, HDR-LIMIT (read), HDR-RESET, ERR-429-BODY and ORG-SHARED.
+ * After the 429: the second key (ORG-SHARED), the first key again (the bracket: its window still in
+ * force), a read of another route (one read quota per organization), and a few reads spread over the
+ * rest of the window (no lucky pass: a quota that refills shows here). Then it waits out Retry-After
+ * for RETRY-AFTER.
  */
 import { endpointById } from '../../contract/lookup.ts';
 import { checkResult, skipped } from '../../checks/result.ts';
@@ -15,6 +18,7 @@ import { orgSharedVerdict } from '../../checks/org-quota.ts';
 import { retryAfterVerdict } from '../../checks/retry-after.ts';
 import { sleep } from '../../drivers/window-sync.ts';
 import type { Observation } from '../../observe/observation.ts';
+import { windowSafeEnd, type WindowContext } from '../../checks/window.ts';
 import type { OrgHandle, SuiteContext, Task } from '../context.ts';
 import { requestFor } from '../requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
@@ -42,6 +46,7 @@ export function readSequentialTask(org: OrgHandle): Task {
             { id: 'ORG-SHARED' },
             { id: 'RETRY-AFTER' },
           ],
+          quotaClass: 'read',
         },
         async (window) => {
           const figure = context.contract.tiers[org.tier].read;
@@ -50,13 +55,22 @@ export function readSequentialTask(org: OrgHandle): Task {
           const tags = { check: 'QUOTA-READ', phase: 'sequential', tier: org.tier, org: org.label } as const;
           const startedWall = context.io.clock.now();
           const started = context.prober.now();
-          const { sent, limit } = await sendPastLimit(figure, () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags), context.signal);
-          const shared = org.secondary
+          const { sent, limit } = await sendPastLimit(figure, () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags), context.signal, window.prior.length);
+          const exhausted = sent.some((o) => o.status === context.contract.statuses.rateLimited);
+          const shared = org.secondary && exhausted
             ? await context.prober.send(edge, requestFor(endpoint, org.secondary.key), { ...tags, check: 'ORG-SHARED' })
             : null;
+          const later = exhausted
+            ? await watchRestOfWindow(context, {
+                first: sent[0]!,
+                window,
+                again: () => context.prober.send(edge, requestFor(endpoint, org.primary.key), { ...tags, phase: 'after-429' }),
+                otherRoute: () => context.prober.send(edge, requestFor(endpointById(context.contract, 'scope-list'), org.primary.key), { ...tags, phase: 'other-route' }),
+              })
+            : [];
           const windowDone = context.prober.now();
           const rejections = sent.filter((o) => o.status === 429);
-          const lastRejected = rejections.at(-1) ?? null;
+          const lastRejected = [...rejections, ...later.filter((o) => o.status === context.contract.statuses.rateLimited)].at(-1) ?? null;
           const retry = lastRejected ? await waitOutRetryAfter(context, org, lastRejected) : null;
           const at = (variant = '') => ({
             tier: org.tier,
@@ -68,18 +82,20 @@ export function readSequentialTask(org: OrgHandle): Task {
           const results: CheckResult[] = [
             checkResult(
               'QUOTA-READ',
-              quotaExactVerdict(sent, { figure, quotaClass: 'read', variant: 'sequential', window }),
+              quotaExactVerdict(sent, { figure, quotaClass: 'read', variant: 'sequential', window, later }),
               at('sequential'),
             ),
             checkResult('HDR-REMAINING', remainingDecrementsVerdict(sent, window), at()),
             checkResult('HDR-LIMIT', limitHeaderVerdict(sent, figure, 'read'), at('read')),
-            checkResult('HDR-RESET', resetEpochVerdict(sent, window.lengthMs / 1000, window), at()),
+            checkResult('HDR-RESET', resetEpochVerdict([...sent, ...later], window.lengthMs / 1000, window), at()),
             checkResult('ERR-429-BODY', rateLimitBodyVerdict(rejections), at()),
           ];
           results.push(
             shared
-              ? checkResult('ORG-SHARED', orgSharedVerdict({ keyA: sent, keyB: shared, limit, window }), at())
-              : skipped('ORG-SHARED', 'no second key of this organization was configured', at()),
+              ? checkResult('ORG-SHARED', orgSharedVerdict({ keyA: sent, keyB: shared, keyAAgain: later[0] ?? null, limit, window }), at())
+              : org.secondary
+                ? checkResult('ORG-SHARED', { verdict: 'inconclusive', expected: 'the first key rejected, then the second key tried', actual: 'the first key was never rejected', evidence: sent.slice(-1).map((o) => o.id), notes: [] }, at())
+                : skipped('ORG-SHARED', 'no second key of this organization was configured', at()),
           );
           results.push(
             lastRejected && retry
@@ -128,4 +144,36 @@ async function waitOutRetryAfter(
   });
   // The wait is what elapsed before the retry was sent, not including the retry's own round trip.
   return { afterWait, waitedMs: afterWait.sentAt - receivedAt };
+}
+
+/** Reads spread over the rest of the window after the 429, besides the bracket and the other route. */
+const WATCH_READS = 4;
+
+/**
+ * After the 429: the same key again at once (the bracket for ORG-SHARED, and the first watch), a read
+ * of another route, then reads spread evenly until shortly before the window's safe end. Stops at the
+ * first admission (the evidence is in). Bounded: 2 + WATCH_READS requests, one window of time.
+ */
+async function watchRestOfWindow(
+  context: SuiteContext,
+  watch: { first: Observation; window: WindowContext; again: () => Promise<Observation>; otherRoute: () => Promise<Observation> },
+): Promise<Observation[]> {
+  const later: Observation[] = [await watch.again()];
+  const admitted = (o: Observation) => o.status !== null && o.status >= 200 && o.status < 300;
+  if (admitted(later[0]!)) return later;
+  later.push(await watch.otherRoute());
+  if (admitted(later[1]!)) return later;
+  const last = later[1]!;
+  const rtt = Math.max(5, (last.headersAt ?? last.doneAt) - last.sentAt);
+  const stopAt = windowSafeEnd(watch.window, watch.first) - Math.max(100, 3 * rtt);
+  const from = context.prober.now();
+  const step = (stopAt - from) / WATCH_READS;
+  for (let i = 1; i <= WATCH_READS && step > 0 && !context.signal.aborted; i++) {
+    await sleep(from + i * step - context.prober.now(), context.signal);
+    if (context.signal.aborted || context.prober.now() > stopAt) break;
+    const o = await watch.again();
+    later.push(o);
+    if (admitted(o)) break;
+  }
+  return later;
 }

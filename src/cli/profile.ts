@@ -1,0 +1,48 @@
+/**
+ * `tiergate profile`: learn how a deployment limits (Reset format, windows, what counts, shared
+ * counters) without running the suite; print one block per tier, or the profiles as JSON.
+ */
+import type { Argv } from 'yargs';
+import { redactKeys } from '../contract/keys.ts';
+import { UsageError } from '../errors.ts';
+import type { Io } from '../io.ts';
+import { profileDeployment, type ProfileOptions } from '../suite/profile-run.ts';
+import type { LimiterProfile } from '../profile/types.ts';
+import { formatProfile } from '../report/profile-text.ts';
+import { ansi, plain } from '../report/terminal-summary.ts';
+import type { CliCommand } from './command.ts';
+import { resolveTarget, withTargetOptions, type TargetArgs } from './options.ts';
+
+interface ProfileArgs extends TargetArgs {
+  readonly json: boolean;
+}
+
+export const profileCommand: CliCommand = {
+  name: 'profile',
+  describe: 'Learn how a deployment limits (Reset format, windows, what counts) without judging it (the embedded reference target unless --config names one)',
+  builder: (argv: Argv) => withTargetOptions(argv).option('json', { type: 'boolean', default: false, describe: 'print the profiles as JSON instead of text' }),
+  run: async (args, io) => {
+    const options = await resolveProfileOptions(args as unknown as ProfileArgs, io);
+    const outcome = await profileDeployment(options, io);
+    io.stdout.write(redactKeys(formatProfiles(outcome.profiles, (args as unknown as ProfileArgs).json, io)));
+    return outcome.exitCode;
+  },
+};
+
+/** Flags → ProfileOptions; with --config, every tier profiled needs an organization to learn on. */
+export async function resolveProfileOptions(args: ProfileArgs, io: Io): Promise<ProfileOptions> {
+  const { target, windowMs, timeoutMs, tiers } = await resolveTarget(args, io);
+  if (target.kind === 'external') {
+    const missing = tiers.filter((tier) => !target.orgs.some((org) => org.tier === tier));
+    if (missing.length > 0) throw new UsageError(`--tiers ${args.tiers}: ${args.config} has no organization of tier ${missing.join(', ')} to learn on; add one or narrow --tiers`);
+  }
+  return { target, windowMs, tiers, timeoutMs };
+}
+
+/** Text: each profile with the reasons for what stayed unknown, a blank line between; colour on a terminal only. */
+function formatProfiles(profiles: readonly LimiterProfile[], json: boolean, io: Io): string {
+  if (json) return `${JSON.stringify(profiles, null, 2)}\n`;
+  if (profiles.length === 0) return 'No limiter profile was learned.\n';
+  const paint = io.stdout.isTTY === true && io.env.CI !== 'true' && !io.env.NO_COLOR ? ansi : plain;
+  return profiles.map((p) => `${formatProfile(p, { reasons: true, paint })}\n`).join('\n');
+}

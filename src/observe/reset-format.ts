@@ -1,0 +1,95 @@
+/**
+ * How one response writes X-RateLimit-Reset, and when (by our monotonic clock) the window it
+ * announces ends. Servers write epoch seconds (§8), epoch milliseconds, or seconds until the reset
+ * (the IETF RateLimit draft's style); any of them tells when the window ends, so scheduling can use
+ * all of them while HDR-RESET still judges the format against §8.
+ */
+import type { Observation } from './observation.ts';
+
+/** How X-RateLimit-Reset is written. Only `epoch-seconds` is what §8 specifies. */
+export const RESET_FORMATS = ['epoch-seconds', 'epoch-millis', 'seconds-until', 'absent', 'unreadable'] as const;
+export type ResetFormat = (typeof RESET_FORMATS)[number];
+
+/** Below this a value cannot be a current epoch in seconds (2001-09-09). */
+const EPOCH_S_FLOOR = 1e9;
+/** Above this a value is epoch milliseconds (1e11 s is the year 5138). */
+const EPOCH_MS_FLOOR = 1e11;
+
+/** The server's clock at the response, epoch ms: its Date header (second resolution), else ours. */
+function serverNowMs(o: Observation, clockOffsetMs: number): number {
+  const date = o.date === null ? NaN : Date.parse(o.date);
+  if (Number.isFinite(date)) return date;
+  return o.sentWall + clockOffsetMs + ((o.headersAt ?? o.doneAt) - o.sentAt);
+}
+
+/**
+ * The format of one response's Reset. A value fits epoch seconds (or ms) when it lies within a
+ * window (plus two seconds of rounding and Date staleness) of the server's clock; a small value
+ * no larger than the window (plus one) is seconds-until.
+ */
+export function resetFormatOf(o: Observation, windowMs: number, clockOffsetMs = 0): ResetFormat {
+  const { raw, value } = o.rateLimit.reset;
+  if (raw === null) return 'absent';
+  if (value === null) return 'unreadable';
+  const now = serverNowMs(o, clockOffsetMs);
+  const fits = (endMs: number) => endMs >= now - 2000 && endMs <= now + windowMs + 2000;
+  if (value >= EPOCH_MS_FLOOR) return fits(value) ? 'epoch-millis' : 'unreadable';
+  if (value >= EPOCH_S_FLOOR) return fits(value * 1000) ? 'epoch-seconds' : 'unreadable';
+  return value * 1000 <= windowMs + 1000 ? 'seconds-until' : 'unreadable';
+}
+
+/** When a window ends, by the harness's monotonic clock, as an interval (the headers are coarse). */
+export interface EndEstimate {
+  readonly earliest: number;
+  readonly latest: number;
+}
+
+/**
+ * The end of the window a response reports, from its Reset in `format`, in monotonic ms. Epoch
+ * seconds may be rounded up (express-rate-limit) or exact: the end lies in the second before it.
+ * Seconds-until may be rounded either way: within a second of receipt + value.
+ */
+export function windowEndOf(o: Observation, format: ResetFormat, clockOffsetMs: number, offsetUncertaintyMs = 0): EndEstimate | null {
+  const value = o.rateLimit.reset.value;
+  if (value === null || o.headersAt === null) return null;
+  // Monotonic time of a server epoch instant: our send time plus how far it lies after our send wall clock.
+  const local = (serverMs: number) => o.sentAt + (serverMs - clockOffsetMs - o.sentWall);
+  switch (format) {
+    case 'epoch-seconds':
+      return { earliest: local(value * 1000 - 1000) - offsetUncertaintyMs, latest: local(value * 1000) + offsetUncertaintyMs };
+    case 'epoch-millis':
+      return { earliest: local(value) - offsetUncertaintyMs, latest: local(value) + offsetUncertaintyMs };
+    case 'seconds-until':
+      return { earliest: o.sentAt + (value - 1) * 1000, latest: o.headersAt + (value + 1) * 1000 };
+    default:
+      return null;
+  }
+}
+
+/** The wait a 429 announces (Retry-After header, else the body's retry_after_seconds), seconds. */
+export function announcedWaitS(o: Observation): number | null {
+  const header = o.rateLimit.retryAfter.value;
+  if (header !== null) return header;
+  const raw = o.rateLimit.retryAfter.raw?.trim();
+  // A fractional Retry-After (rate-limiter-flexible's example writes ms / 1000) still tells the wait.
+  if (raw && /^\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  const body = o.body as { retry_after_seconds?: unknown } | null;
+  return typeof body?.retry_after_seconds === 'number' && Number.isFinite(body.retry_after_seconds) && body.retry_after_seconds >= 0
+    ? body.retry_after_seconds
+    : null;
+}
+
+/**
+ * Whether Reset holds still within a window: between consecutive admitted reads whose Remaining went
+ * down (no new window), it never changed. A Reset that moves cannot place a window's end.
+ */
+export function resetHoldsStill(reads: readonly Observation[]): boolean {
+  const isAdmitted = (o: Observation) => o.status !== null && o.status >= 200 && o.status < 300;
+  for (let i = 1; i < reads.length; i++) {
+    const [a, b] = [reads[i - 1]!, reads[i]!];
+    if (!isAdmitted(a) || !isAdmitted(b)) continue;
+    const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
+    if (ra !== null && rb !== null && rb < ra && a.rateLimit.reset.raw !== b.rateLimit.reset.raw) return false;
+  }
+  return true;
+}

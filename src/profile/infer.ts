@@ -1,0 +1,270 @@
+/**
+ * From a discovery's observations to a limiter profile: pure, every answer with its evidence or the
+ * reason it stayed open. Nothing here assumes what the spec leaves open; it reads the server.
+ */
+import type { QuotaClass } from '../contract/types.ts';
+import { isAdmitted } from '../checks/finding.ts';
+import type { Observation } from '../observe/observation.ts';
+import type { CountingPair, DiscoveryRecord, PairQuestion } from './discover.ts';
+import { announcedEnd } from './discover.ts';
+import { announcedWaitS, resetFormatOf, resetHoldsStill, windowEndOf } from '../observe/reset-format.ts';
+import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm } from './types.ts';
+
+const undecided = <T>(how: string, evidence: readonly number[] = []): Learned<T> => ({ value: null, how, evidence });
+const learned = <T>(value: T, how: string, evidence: readonly (number | undefined)[]): Learned<T> => ({
+  value,
+  how,
+  evidence: evidence.filter((id): id is number => id !== undefined),
+});
+
+/** Tolerance when comparing an announced window end with a prediction, ms. */
+const END_TOLERANCE_MS = 300;
+
+export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): LimiterProfile {
+  // The reads the key holding every scope sent (the pairs' probes are other requests, even on the same path).
+  const probes = new Set(record.pairs.map((p) => p.probe.id));
+  const reads = record.all.filter((o) => o.status !== null && o.path === readPath(record) && !probes.has(o.id));
+  const headers = headersLearned(reads);
+  const pair = (q: PairQuestion) => record.pairs.find((p) => p.question === q);
+  const ingestProbe = pair('ingest')?.probe ?? null;
+  const counts = Object.fromEntries(
+    (['head', 'not-found', 'forbidden', 'unauthenticated'] as const).map((q) => [q, countedBy(pair(q), q)]),
+  ) as Record<Exclude<CountingQuestion, 'rejected'>, Learned<boolean>>;
+  return {
+    tier: record.tier,
+    org: record.org,
+    windowMs: record.windowMs,
+    headers,
+    read: {
+      quotaClass: 'read',
+      limit: commonLimit(reads),
+      resetFormat: formatOf(reads, record.windowMs, clockOffsetMs),
+      resetSteady: steadiness(reads),
+      algorithm: algorithmOf(record, clockOffsetMs),
+    },
+    ingest: ingestProfile(ingestProbe, record.windowMs, clockOffsetMs),
+    counts: {
+      ...counts,
+      rejected: undecided(
+        'not observable in a short discovery: while a window is used up, a counted 429 changes nothing the server shows; the checks keep every 429 in their ledger',
+      ),
+    },
+    readSharedAcrossRoutes: sharedAcrossRoutes(pair('other-route')),
+    classesIndependent: classesIndependent(pair('ingest'), record.windowMs, clockOffsetMs),
+    observations: record.all.length,
+    durationMs: Math.round(record.durationMs),
+  };
+}
+
+function readPath(record: DiscoveryRecord): string {
+  return record.pairs[0]?.before.path ?? '/recruiter/jobs';
+}
+
+function headersLearned(reads: readonly Observation[]): Learned<boolean> {
+  const withAll = reads.filter((o) => o.rateLimit.limit.raw !== null && o.rateLimit.remaining.raw !== null && o.rateLimit.reset.raw !== null);
+  const withNone = reads.filter((o) => o.rateLimit.limit.raw === null && o.rateLimit.remaining.raw === null && o.rateLimit.reset.raw === null);
+  if (reads.length === 0) return undecided('no read was answered');
+  if (withAll.length === reads.length) return learned(true, `all ${reads.length} reads carried X-RateLimit-Limit, -Remaining and -Reset`, [reads[0]?.id]);
+  if (withNone.length === reads.length) return learned(false, `none of ${reads.length} reads carried an X-RateLimit header`, [reads[0]?.id]);
+  return learned(true, `${withAll.length} of ${reads.length} reads carried all three X-RateLimit headers`, [withNone[0]?.id ?? reads[0]?.id]);
+}
+
+function commonLimit(obs: readonly Observation[]): number | null {
+  const values = new Set(obs.map((o) => o.rateLimit.limit.value).filter((v): v is number => v !== null));
+  return values.size === 1 ? [...values][0]! : null;
+}
+
+function formatOf(obs: readonly Observation[], windowMs: number, clockOffsetMs: number): Learned<ResetFormat> {
+  if (obs.length === 0) return undecided('no response to read X-RateLimit-Reset from');
+  const tally = new Map<ResetFormat, Observation[]>();
+  for (const o of obs) {
+    const format = resetFormatOf(o, windowMs, clockOffsetMs);
+    tally.set(format, [...(tally.get(format) ?? []), o]);
+  }
+  const [top, seen] = [...tally.entries()].sort((a, b) => b[1].length - a[1].length)[0]!;
+  const example = seen[0]!;
+  const raw = example.rateLimit.reset.raw;
+  const others = [...tally.entries()].filter(([f]) => f !== top).map(([f, os]) => `${os.length} ${f}`);
+  const mixed = others.length > 0 ? `; the others: ${others.join(', ')}` : '';
+  const what: Record<ResetFormat, string> = {
+    'epoch-seconds': `Reset ${raw} is a Unix epoch in seconds, within a window of the server's Date`,
+    'epoch-millis': `Reset ${raw} is a Unix epoch in milliseconds`,
+    'seconds-until': `Reset ${raw} counts seconds until the window resets`,
+    absent: 'no X-RateLimit-Reset header',
+    unreadable: `Reset '${raw}' is neither an epoch nor a count of seconds within a window of the server's clock`,
+  };
+  return learned(top, `${what[top]} (${seen.length} of ${obs.length} responses${mixed})`, [example.id]);
+}
+
+/** A request in question counted when the read after it shows two fewer Remaining than the read before it. */
+function countedBy(p: CountingPair | undefined, question: PairQuestion): Learned<boolean> {
+  if (!p) return undecided(question === 'forbidden' ? 'no key lacking scopes was available to get a 403' : 'not asked');
+  const step = remainingStep(p);
+  const what = `${p.probe.method} ${p.probe.path} → ${p.probe.status ?? p.probe.error?.code ?? 'no response'}`;
+  if (typeof step === 'string') return undecided(`${what}: ${step}`, [p.before.id, p.probe.id, p.after.id]);
+  const ids = [p.before.id, p.probe.id, p.after.id];
+  if (step === 2) return learned(true, `${what}; Remaining went ${p.before.rateLimit.remaining.value} → ${p.after.rateLimit.remaining.value} over it and one read: it counted`, ids);
+  if (step === 1) return learned(false, `${what}; Remaining went ${p.before.rateLimit.remaining.value} → ${p.after.rateLimit.remaining.value}: only the read counted`, ids);
+  return undecided(`${what}; Remaining moved by ${step} over it and one read: other traffic or a window boundary fell between`, ids);
+}
+
+/** How far Remaining fell from the read before to the read after, or why that cannot be read. */
+function remainingStep(p: CountingPair): number | string {
+  const before = p.before.rateLimit.remaining.value;
+  const after = p.after.rateLimit.remaining.value;
+  if (!isAdmitted(p.before) || !isAdmitted(p.after)) return 'a read around it was not admitted';
+  if (before === null || after === null) return 'no X-RateLimit-Remaining to compare';
+  if (after > before) return `Remaining rose ${before} → ${after}: a window boundary fell between`;
+  return before - after;
+}
+
+function sharedAcrossRoutes(p: CountingPair | undefined): Learned<boolean> {
+  if (!p) return undecided('not asked');
+  const ids = [p.before.id, p.probe.id, p.after.id];
+  if (!isAdmitted(p.probe)) return undecided(`${p.probe.method} ${p.probe.path} was not admitted (${p.probe.status ?? p.probe.error?.code}); cannot tell`, ids);
+  const step = remainingStep(p);
+  if (typeof step === 'string') return undecided(step, ids);
+  if (step === 2) return learned(true, `a read of ${p.probe.path} took one from the same Remaining as ${p.before.path}`, ids);
+  if (step === 1) {
+    const own = p.probe.rateLimit.remaining.value;
+    return learned(false, `a read of ${p.probe.path} left ${p.before.path}'s Remaining untouched${own !== null ? ` and showed its own (${own})` : ''}: reads count per route`, ids);
+  }
+  return undecided(`Remaining moved by ${step}: other traffic or a window boundary fell between`, ids);
+}
+
+function classesIndependent(p: CountingPair | undefined, windowMs: number, clockOffsetMs: number): Learned<boolean> {
+  if (!p) return undecided('not asked');
+  const ids = [p.before.id, p.probe.id, p.after.id];
+  if (!isAdmitted(p.probe)) return undecided(`the resume upload was not admitted (${p.probe.status ?? p.probe.error?.code})`, ids);
+  const step = remainingStep(p);
+  if (step === 2) return learned(false, 'a resume upload took one from the read Remaining: reads and ingest share one counter', ids);
+  const phase = windowPhase(p, windowMs, clockOffsetMs);
+  if (step === 1) return learned(true, `a resume upload left the read Remaining untouched: separate counters${phase}`, ids);
+  return undecided(typeof step === 'string' ? step : `Remaining moved by ${step}`, ids);
+}
+
+/** Whether the upload's window ends where the reads' does, in words. */
+function windowPhase(p: CountingPair, windowMs: number, clockOffsetMs: number): string {
+  const format = resetFormatOf(p.probe, windowMs, clockOffsetMs);
+  const ingestEnd = windowEndOf(p.probe, format, clockOffsetMs);
+  const readEnd = windowEndOf(p.after, resetFormatOf(p.after, windowMs, clockOffsetMs), clockOffsetMs);
+  if (!ingestEnd || !readEnd) return '';
+  const apart = Math.abs((ingestEnd.earliest + ingestEnd.latest) / 2 - (readEnd.earliest + readEnd.latest) / 2);
+  return apart > 1000 ? `, and windows of their own (ends ${Math.round(apart / 100) / 10} s apart)` : ', windows ending together';
+}
+
+function ingestProfile(probe: Observation | null, windowMs: number, clockOffsetMs: number): ClassProfile {
+  const quotaClass: QuotaClass = 'ingest';
+  if (!probe || probe.status === null) {
+    return { quotaClass, limit: null, resetFormat: undecided('no resume upload was answered'), resetSteady: undecided('not probed'), algorithm: undecided('not probed') };
+  }
+  return {
+    quotaClass,
+    limit: probe.rateLimit.limit.value,
+    resetFormat: formatOf([probe], windowMs, clockOffsetMs),
+    resetSteady: undecided('one upload cannot show it; taken as for reads', [probe.id]),
+    // One upload cannot show how windows start; the read class's answer is taken for the server.
+    algorithm: undecided('learned on the read class only; ingest is scheduled the same way', [probe.id]),
+  };
+}
+
+/**
+ * How windows start. A read admitted soon after the 429 (before the announced end) with a 429 again
+ * right after it gives back quota one request at a time: refilling. Else the read half a window
+ * after the announced end shows where its own window ends: a full window after it (first request),
+ * or half a window earlier (clock-aligned).
+ */
+export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned<WindowAlgorithm> {
+  const rejected = record.exhaustion.at(-1);
+  if (!rejected || rejected.status === null || isAdmitted(rejected)) {
+    return undecided(`no 429 within ${record.exhaustion.length} reads: the quota was never shown used up`, rejected ? [rejected.id] : []);
+  }
+  for (const { probe, followUps } of record.refill) {
+    if (!isAdmitted(probe)) continue;
+    const refused = followUps.find((o) => !isAdmitted(o));
+    const after = Math.round((probe.sentAt - (rejected.headersAt ?? rejected.doneAt)));
+    if (refused) {
+      return learned(
+        'refilling',
+        `a read ${after} ms after the 429 was admitted, well before the announced end, and the ${followUps.indexOf(refused) + 1}. read right after it got ${refused.status}: quota comes back a little at a time (token bucket, GCRA or sliding counter)`,
+        [rejected.id, probe.id, refused.id],
+      );
+    }
+    return undecided(`a read ${after} ms after the 429 was admitted, before the announced end, and ${followUps.length} more after it: the window ended before its announced end`, [rejected.id, probe.id]);
+  }
+  const expiry = record.expiry[0];
+  if (!expiry || record.expiryDelayMs === null) {
+    return undecided('the 429 announced no usable end (no Reset, no Retry-After): when windows start stays open', [rejected.id]);
+  }
+  if (!isAdmitted(expiry)) {
+    return undecided(`a read half a window after the announced end got ${expiry.status ?? expiry.error?.code}: the window outlasted its announcement`, [rejected.id, expiry.id]);
+  }
+  const byRemaining = followUpsVerdict(expiry, record.expiryFollowUps);
+  if (byRemaining) return byRemaining;
+  const end = expiryWindowEnd(record, expiry, clockOffsetMs);
+  if (!end) return undecided('the read after the window carried no Reset and no later 429 told where its window ends', [expiry.id]);
+  // The two predictions: a full window after the read (it opened one), or a window after the
+  // previous end (aligned). Decided only when the announced end fits one and excludes the other.
+  const full = expiry.sentAt + record.windowMs;
+  const aligned = expiry.sentAt + record.windowMs - record.expiryDelayMs;
+  const fits = (t: number) => end.earliest - END_TOLERANCE_MS <= t && t <= end.latest + END_TOLERANCE_MS;
+  const ids = [rejected.id, expiry.id, end.by];
+  const sayEnd = `between ${Math.round(end.earliest - expiry.sentAt)} and ${Math.round(end.latest - expiry.sentAt)} ms after it was sent`;
+  const read = `a read ${record.expiryDelayMs} ms after the previous window ended`;
+  if (fits(full) && !fits(aligned)) {
+    return learned('fixed-first-request', `${read} opened a window that ends ${sayEnd}, a full window: windows start at the first counted request`, ids);
+  }
+  if (fits(aligned) && !fits(full)) {
+    return learned('fixed-aligned', `${read} fell in a window that ends ${sayEnd}, one window after the previous end: windows are aligned to the clock`, ids);
+  }
+  return undecided(`${read} fell in a window ending ${sayEnd}: the announced end is too coarse to tell a full window after it from one after the previous end`, ids);
+}
+
+/**
+ * Where the expiry read's window ends: from its own Reset when the server's Reset holds still within
+ * a window, else from the Retry-After of the 429 that followed it.
+ */
+function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffsetMs: number) {
+  const own = resetHoldsStill(record.exhaustion) ? windowEndOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
+  if (own) return { ...own, by: expiry.id };
+  const later = record.expiry.find((o) => o.status !== null && !isAdmitted(o) && announcedWaitS(o) !== null);
+  const end = later ? announcedEnd(later, record.windowMs, clockOffsetMs) : null;
+  return end && later ? { ...end, by: later.id } : null;
+}
+
+
+/**
+ * The reads after the expiry read, by Remaining: one lower at each, all the way to just before a full
+ * window after the first, is a window the first read opened (a clock-aligned one would have rolled
+ * over somewhere in that span); Remaining back up is an aligned boundary. Null when Remaining is
+ * missing or the reads were not all admitted.
+ */
+function followUpsVerdict(first: Observation, followUps: readonly Observation[]): Learned<WindowAlgorithm> | null {
+  const reads = [first, ...followUps];
+  const values = reads.map((o) => o.rateLimit.remaining.value);
+  if (followUps.length === 0 || !reads.every(isAdmitted) || values.some((v) => v === null)) return null;
+  const last = followUps.at(-1)!;
+  const span = Math.round(last.sentAt - first.sentAt);
+  const ids = reads.map((o) => o.id);
+  const rose = values.findIndex((v, i) => i > 0 && v! >= values[i - 1]!);
+  if (rose > 0) {
+    const at = Math.round(reads[rose]!.sentAt - first.sentAt);
+    return learned('fixed-aligned', `Remaining went ${values.slice(0, rose + 1).join(' → ')} over reads from one opening a window: back up ${at} ms after it, before a full window: windows are aligned to the clock`, ids);
+  }
+  if (values.every((v, i) => i === 0 || v === values[i - 1]! - 1)) {
+    return learned('fixed-first-request', `Remaining went ${values.join(' → ')} over ${span} ms of reads from one sent after the previous window ended: the window that read opened held for all of them, where an aligned window would have rolled over: windows start at the first counted request`, ids);
+  }
+  return undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids);
+}
+
+/** Whether Reset held still between reads the same window answered (Remaining counting down). */
+function steadiness(reads: readonly Observation[]): Learned<boolean> {
+  const paired = reads.filter((o) => isAdmitted(o) && o.rateLimit.reset.raw !== null && o.rateLimit.remaining.value !== null);
+  if (paired.length < 2) return undecided('too few reads with Reset and Remaining to compare');
+  const moved = paired.findIndex((o, i) => i > 0 && o.rateLimit.remaining.value! < paired[i - 1]!.rateLimit.remaining.value! && o.rateLimit.reset.raw !== paired[i - 1]!.rateLimit.reset.raw);
+  if (moved > 0) {
+    const [a, b] = [paired[moved - 1]!, paired[moved]!];
+    return learned(false, `Reset went ${a.rateLimit.reset.raw} → ${b.rateLimit.reset.raw} while Remaining counted down ${a.rateLimit.remaining.value} → ${b.rateLimit.remaining.value}: it moves within a window`, [a.id, b.id]);
+  }
+  return learned(true, `Reset held still over ${paired.length} reads while Remaining counted down`, [paired[0]!.id, paired.at(-1)!.id]);
+}

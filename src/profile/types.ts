@@ -1,0 +1,63 @@
+/**
+ * The limiter profile: how a server limits, learned from its own answers before it is judged
+ * (DESIGN "Measuring on any limiter"). Everything the spec leaves open is a question here, and each
+ * answer carries the observations that decided it, or says why it stayed open.
+ */
+import type { QuotaClass, TierName } from '../contract/types.ts';
+
+import type { ResetFormat } from '../observe/reset-format.ts';
+
+export { RESET_FORMATS, type ResetFormat } from '../observe/reset-format.ts';
+
+/**
+ * How a window starts: on multiples of the window length by the server clock, at an organization's
+ * first counted request after the previous window expired, or not at all (a token bucket, GCRA or
+ * sliding counter that gives quota back during the window). `unknown`: the answers could not tell.
+ */
+export const WINDOW_ALGORITHMS = ['fixed-aligned', 'fixed-first-request', 'refilling', 'unknown'] as const;
+export type WindowAlgorithm = (typeof WINDOW_ALGORITHMS)[number];
+
+/** Answers that may or may not consume quota, depending on where the limiter sits. */
+export const COUNTING_QUESTIONS = ['head', 'not-found', 'forbidden', 'unauthenticated', 'rejected'] as const;
+export type CountingQuestion = (typeof COUNTING_QUESTIONS)[number];
+
+/** A yes/no the server answered (with evidence) or left open (with the reason). */
+export interface Learned<T> {
+  /** null: undecided. */
+  readonly value: T | null;
+  /** One sentence: what was seen, or what was missing. */
+  readonly how: string;
+  /** Observation ids that decide it. */
+  readonly evidence: readonly number[];
+}
+
+export interface ClassProfile {
+  readonly quotaClass: QuotaClass;
+  /** X-RateLimit-Limit announced for the class, when one was. */
+  readonly limit: number | null;
+  readonly resetFormat: Learned<ResetFormat>;
+  /** Whether Reset holds still within a window (false: it moves while Remaining counts down). */
+  readonly resetSteady: Learned<boolean>;
+  readonly algorithm: Learned<WindowAlgorithm>;
+}
+
+export interface LimiterProfile {
+  readonly tier: TierName;
+  /** The organization the profile was learned on (run label). */
+  readonly org: string;
+  /** Window length the run was told the server uses, ms. */
+  readonly windowMs: number;
+  /** Whether responses carry X-RateLimit-Limit/Remaining/Reset at all. */
+  readonly headers: Learned<boolean>;
+  readonly read: ClassProfile;
+  readonly ingest: ClassProfile;
+  /** Which answers consume a read request. */
+  readonly counts: Readonly<Record<CountingQuestion, Learned<boolean>>>;
+  /** Whether the read endpoints draw on one counter (true) or count per route (false). */
+  readonly readSharedAcrossRoutes: Learned<boolean>;
+  /** Whether read and ingest have counters and windows of their own. */
+  readonly classesIndependent: Learned<boolean>;
+  /** Observations the discovery sent (all of them, for the report's evidence links). */
+  readonly observations: number;
+  readonly durationMs: number;
+}

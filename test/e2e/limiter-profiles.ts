@@ -1,0 +1,82 @@
+/**
+ * What the limiter profile must find on the reference target, per variant and fault: the facts each
+ * one shows (everything not named is the clean target's). The matrix tests hold discovery to these.
+ */
+import type { FaultName } from '../../src/target/faults.ts';
+import type { VariantName } from '../../src/target/variants.ts';
+import type { LimiterProfile, ResetFormat, WindowAlgorithm } from '../../src/profile/types.ts';
+
+export interface ExpectedProfile {
+  readonly algorithm: WindowAlgorithm;
+  readonly resetFormat: ResetFormat;
+  readonly resetSteady: boolean;
+  readonly headers: boolean;
+  readonly head: boolean;
+  readonly notFound: boolean;
+  readonly forbidden: boolean;
+  readonly sharedAcrossRoutes: boolean;
+}
+
+export const CLEAN: ExpectedProfile = {
+  algorithm: 'fixed-aligned',
+  resetFormat: 'epoch-seconds',
+  resetSteady: true,
+  headers: true,
+  head: false,
+  notFound: false,
+  forbidden: false,
+  sharedAcrossRoutes: true,
+};
+
+/** Only the facts a variant or fault changes; others hold as on the clean target, or are not asserted (null). */
+type Shown = { readonly [K in keyof ExpectedProfile]?: ExpectedProfile[K] | null };
+
+export const VARIANT_PROFILES: Readonly<Record<VariantName, Shown>> = {
+  'first-request-windows': { algorithm: 'fixed-first-request' },
+  'head-counts': { head: true },
+  'independent-class-windows': {},
+  'counts-rejected': {},
+  'counts-errors': { notFound: true, forbidden: true },
+};
+
+export const FAULT_PROFILES: Readonly<Partial<Record<FaultName, Shown>>> = {
+  'token-bucket': { algorithm: 'refilling', resetSteady: false, head: null, notFound: null, forbidden: null },
+  'per-route-quota': { sharedAcrossRoutes: false },
+  'reset-relative': { resetFormat: 'seconds-until' },
+  'reset-millis': { resetFormat: 'epoch-millis' },
+  'reset-drifts': { resetSteady: false },
+  'no-rate-headers': { headers: false, resetFormat: 'absent', resetSteady: null, head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null },
+  // Remaining that never moves hides what counts.
+  'remaining-stuck': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null },
+  // One shared bucket: the tier's other organizations' traffic moves Remaining during discovery.
+  'global-quota': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, algorithm: null },
+  'quota-off-by-one': {},
+  'scope-unenforced': { forbidden: null },
+  'headers-missing-on-errors': { notFound: null, forbidden: null },
+  'racy-admission': {},
+};
+
+/** The facts a profile shows, in the shape of ExpectedProfile. */
+export function shownBy(profile: LimiterProfile): ExpectedProfile {
+  return {
+    algorithm: profile.read.algorithm.value as WindowAlgorithm,
+    resetFormat: profile.read.resetFormat.value as ResetFormat,
+    resetSteady: profile.read.resetSteady.value as boolean,
+    headers: profile.headers.value as boolean,
+    head: profile.counts.head.value as boolean,
+    notFound: profile.counts['not-found'].value as boolean,
+    forbidden: profile.counts.forbidden.value as boolean,
+    sharedAcrossRoutes: profile.readSharedAcrossRoutes.value as boolean,
+  };
+}
+
+/** Expected and shown, over the facts asserted for this case (null in the table: not asserted). */
+export function profileComparison(profile: LimiterProfile, shown: Shown): { expected: Partial<ExpectedProfile>; actual: Partial<ExpectedProfile> } {
+  const all = { ...CLEAN, ...shown };
+  const actual = shownBy(profile);
+  const keys = (Object.keys(all) as (keyof ExpectedProfile)[]).filter((k) => all[k] !== null);
+  return {
+    expected: Object.fromEntries(keys.map((k) => [k, all[k]])),
+    actual: Object.fromEntries(keys.map((k) => [k, actual[k]])),
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The recruiting API on express 5, with a rate-limiting middleware supplied by the caller.
+ *
+ * Pipeline, in order (every response after step 3 carries whatever headers the limiter set):
+ *   1. body parsing (JSON for application/json, raw bytes for anything else)
+ *   2. key resolution: req.auth = {ok, org, scopes} | {ok:false, reason}; req.quotaClass
+ *   3. the limiter (library): keyed by org, or by client IP for requests without a valid key
+ *   4. 401 for a missing, malformed or unknown key
+ *   5. the per-org concurrency cap (in-flight counter): 429 + §7 body, Retry-After 1
+ *   6. the route: 403 without its scope, else the handler; 404 for anything else
+ */
+import express from 'express';
+import {
+  CAP_RETRY_AFTER_S,
+  InFlight,
+  ROUTES,
+  authErrorBody,
+  notFoundBody,
+  quotaClass,
+  rateLimitedBody,
+  scopeErrorBody,
+} from './common.mjs';
+
+export function buildExpressApp({ keys, limiter, parseMs, stripRateLimitHeaders = false }) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const inflight = new InFlight();
+
+  if (stripRateLimitHeaders) app.use(stripHeaders);
+  app.use(express.json({ limit: '20mb' }));
+  app.use(express.raw({ type: () => true, limit: '20mb' }));
+  app.use((req, _res, next) => {
+    req.auth = keys.lookup(req.get('x-api-key'));
+    req.quotaClass = quotaClass(req.path);
+    next();
+  });
+  app.use(limiter);
+  app.use((req, res, next) => {
+    if (!req.auth.ok) return res.status(401).json(authErrorBody(req.auth.reason));
+    next();
+  });
+  app.use((req, res, next) => {
+    const { org } = req.auth;
+    if (!inflight.enter(org)) {
+      res.set('Retry-After', String(CAP_RETRY_AFTER_S));
+      return res.status(429).json(rateLimitedBody(CAP_RETRY_AFTER_S, `more than ${org.limits.concurrency} requests in flight`));
+    }
+    let left = false;
+    res.on('close', () => {
+      if (!left) inflight.leave(org);
+      left = true;
+    });
+    next();
+  });
+  for (const route of ROUTES) {
+    app[route.method.toLowerCase()](route.path, async (req, res, next) => {
+      try {
+        if (route.scope && !req.auth.scopes.has(route.scope)) return res.status(403).json(scopeErrorBody(route.scope));
+        const out = await route.handle({ org: req.auth.org, params: req.params, body: req.body, parseMs });
+        res.status(out.status);
+        if (out.body === undefined) res.end();
+        else res.json(out.body);
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+  app.use((_req, res) => res.status(404).json(notFoundBody()));
+  // eslint-disable-next-line no-unused-vars
+  app.use((err, _req, res, _next) => {
+    const status = err.status ?? err.statusCode ?? 500;
+    if (!res.headersSent) res.status(status).json({ status: 'error', code: status === 400 ? 'BAD_REQUEST' : 'INTERNAL', message: String(err.message ?? err) });
+  });
+  return app;
+}
+
+/** "Gateway without headers": the limiter runs as configured, but no X-RateLimit-* leaves the server. */
+function stripHeaders(_req, res, next) {
+  const setHeader = res.setHeader.bind(res);
+  res.setHeader = (name, value) => (/^x-ratelimit-/i.test(name) ? res : setHeader(name, value));
+  next();
+}
+
+/** Listen on loopback only. */
+export function listen(app, port) {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, '127.0.0.1', (err) => (err ? reject(err) : resolve(server)));
+    server.keepAliveTimeout = 10_000;
+  });
+}
