@@ -1,9 +1,10 @@
 /**
  * HEAD-BOOTSTRAP (§4): HEAD /recruiter/bootstrap answers with a status and the §8 rate-limit headers
- * and no body (the spec), and (assumption head-bootstrap-free) does not consume the read quota: two
- * HEADs in a row inside one window report the same Remaining. A HEAD that counts breaks only the
- * assumption, and the verdict says so; a deployment that declares it (`"assumptions":
- * {"head-bootstrap-free": false}`) passes with one read counted per HEAD.
+ * and no body. Whether it consumes a read request the spec does not say (assumption
+ * head-bootstrap-free): two HEADs in a row inside one window show it by Remaining. A HEAD that counts
+ * one read keeps the spec, and the verdict passes saying so (the other checks keep it in their
+ * ledgers); it fails only where the deployment declared HEAD free (`"assumptions":
+ * {"head-bootstrap-free": true}`), or when one HEAD costs more than one read.
  */
 import type { Observation } from '../observe/observation.ts';
 import { describe, finding, headerProblem } from './finding.ts';
@@ -11,16 +12,16 @@ import type { Finding } from './types.ts';
 import { sameFixedWindowByDate, windowEndOf } from './window-integrity.ts';
 
 export interface HeadBootstrapOptions {
-  /** The deployment declared that HEAD counts as a read (assumption head-bootstrap-free declared false). */
-  readonly declaredCounting?: boolean;
+  /** What the deployment declared of assumption head-bootstrap-free: true (HEAD must be free), false (it counts), null (not declared). */
+  readonly declaredFree?: boolean | null;
 }
 
 export function headBootstrapVerdict(first: Observation, second: Observation, windowSeconds: number, options: HeadBootstrapOptions = {}): Finding {
   const evidence = [first.id, second.id];
-  const declared = options.declaredCounting === true;
-  const expected = declared
-    ? 'a 2xx status, the three X-RateLimit headers and no body; a HEAD counts as at most one read (as declared)'
-    : 'a 2xx status, the three X-RateLimit headers, no body, and Remaining unchanged by a second HEAD (assumption head-bootstrap-free)';
+  const requiredFree = options.declaredFree === true;
+  const expected = requiredFree
+    ? 'a 2xx status, the three X-RateLimit headers, no body, and Remaining unchanged by a second HEAD (HEAD declared free)'
+    : 'a 2xx status, the three X-RateLimit headers and no body; a HEAD consumes at most one read request';
   for (const o of [first, second]) {
     if (o.status === null) {
       return finding('inconclusive', { expected, actual: `no response: ${describe(o)}`, evidence });
@@ -61,7 +62,7 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
       notes: ['the HEADs could not be placed by Reset or Date; an unchanged Remaining below Limit − 1 shows one window and no quota used'],
     });
   }
-  if (!oneWindow && after < before) return counted(expected, evidence, before, after, declared, ' (a rollover would have raised it)');
+  if (!oneWindow && after < before) return counted(expected, evidence, before, after, options.declaredFree ?? null, ' (a rollover would have raised it)');
   if (!oneWindow) {
     return finding('inconclusive', {
       expected,
@@ -69,23 +70,33 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
       evidence,
     });
   }
-  if (after < before) return counted(expected, evidence, before, after, declared, '');
+  if (after < before) return counted(expected, evidence, before, after, options.declaredFree ?? null, '');
   return finding('pass', { expected, actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`, evidence });
 }
 
-/** A HEAD that consumed quota: the spec is kept; the assumption is broken unless the deployment declared it. */
-function counted(expected: string, evidence: readonly number[], before: number, after: number, declared: boolean, why: string): Finding {
+/**
+ * A HEAD that consumed quota. One read per HEAD keeps the spec (it names no counting rule): a pass
+ * that says the assumption does not hold, unless the deployment declared HEAD free. More than one
+ * read per HEAD is wrong however it is declared.
+ */
+function counted(expected: string, evidence: readonly number[], before: number, after: number, declaredFree: boolean | null, why: string): Finding {
   const fell = `Remaining fell from ${before} to ${after}${why}`;
-  if (declared && before - after === 1) {
-    return finding('pass', { expected, actual: `${fell}: HEAD counts as one read, as the deployment declares`, evidence });
+  if (before - after > 1) return finding('fail', { expected, actual: `${fell}: one HEAD consumed ${before - after} read requests`, evidence });
+  if (declaredFree === true) {
+    return finding('fail', {
+      expected,
+      actual: `${fell}: HEAD consumed a read request, though the deployment declares it free`,
+      evidence,
+      notes: ['the config declares "assumptions": {"head-bootstrap-free": true}: a HEAD that counts breaks the deployment\'s own declared behaviour'],
+    });
   }
-  if (declared) return finding('fail', { expected, actual: `${fell}: more than one read per HEAD`, evidence });
-  return finding('fail', {
+  const declared = declaredFree === false ? ', as the deployment declares' : '';
+  return finding('pass', {
     expected,
-    actual: `${fell}: HEAD consumed quota; the spec's part holds (status, headers, no body), the assumption head-bootstrap-free does not`,
+    actual: `status 2xx, headers present, no body; ${fell}: HEAD counts as one read${declared}`,
     evidence,
-    notes: [
-      'assumption, not spec: §4 gives HEAD /recruiter/bootstrap no counting rule. If counting it is intended, declare "assumptions": {"head-bootstrap-free": false} in the config; the other checks already count it in their ledgers.',
+    notes: declaredFree === false ? [] : [
+      'assumption, not spec: HEAD counts as one read, so assumption head-bootstrap-free does not hold here. §4 gives HEAD /recruiter/bootstrap no counting rule, so this is no fault; every check counted the harness\'s own HEADs in its ledger. To require HEAD to be free, declare "assumptions": {"head-bootstrap-free": true} in the config; to record that it counts, declare false.',
     ],
   });
 }

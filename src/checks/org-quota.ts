@@ -41,6 +41,17 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
   if (!isAdmitted(keyB)) {
     return finding('inconclusive', { expected, actual: `second key got ${describe(keyB)}, neither admitted nor 429`, evidence });
   }
+  // A per-key quota gives the second key a fresh counter; Remaining far below that is the
+  // organization's own counter, given back a little (a refill), not a quota of the key's own.
+  const remainingB = keyB.rateLimit.remaining.value;
+  if (remainingB !== null && remainingB < limit - 1) {
+    return finding('inconclusive', {
+      expected,
+      actual: `second key admitted (${describe(keyB)}) with Remaining ${remainingB}: it drew on a counter already used, not a fresh one of its own`,
+      evidence,
+      notes: ['quota given back during the window (a refilling limiter) admits one request on the shared counter; QUOTA-READ judges the refill'],
+    });
+  }
   const still = stillExhausted(keyA, exhaustedBy, keyB, input.keyAAgain ?? null, window);
   if (!still.ok) {
     return finding('inconclusive', { expected, actual: `second key admitted (${describe(keyB)})`, evidence, notes: [still.note, 'a window boundary may have fallen between the two keys: measured again in the next window where the budget allows'] });

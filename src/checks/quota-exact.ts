@@ -108,6 +108,20 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
     });
   }
   if (!integrity.ok) {
+    // More admitted than the quota among the requests answered while the window surely lasted is an
+    // over-admission whatever came after; anything else needs the whole series in one window.
+    const safeEnd = windowSafeEnd(input.window, obs[0]);
+    const inside = obs.filter((o) => o.doneAt <= safeEnd && isAdmitted(o));
+    const k = Math.floor(left / units);
+    if (quota !== null && !integrity.rolledOver && inside.length > k) {
+      return finding('fail', {
+        expected: judged.expected,
+        actual: `admitted ${inside.length} (${limitText(left, units, false, prior.length)}) among the requests answered while the window surely lasted`,
+        evidence: [inside[k - 1]?.id, inside[k]?.id],
+        notes: [...notes, `the series ran past the window (${integrity.note}); judged on the part inside it`, `all of it: ${judged.actual}`],
+        data,
+      });
+    }
     return finding('inconclusive', {
       expected: judged.expected,
       actual: integrity.note,
@@ -116,11 +130,17 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
       data,
     });
   }
+  // Bulk uploads admitted past the Limit in resumes: the likeliest reading is a server counting each
+  // upload as one. §8 sells ingest in resumes, so it fails, but a deployment may declare it intended.
+  const perRequest =
+    judged.verdict === 'fail' && units > 1 && quota !== null && outcomes.admitted.length > Math.floor(quota / units)
+      ? ['bulk uploads look counted one per upload, not per resume (assumption bulk-counts-per-resume): more resumes were ingested than the tier sells. If counting per upload is intended, declare "assumptions": {"bulk-counts-per-resume": false} in the config.']
+      : [];
   return finding(judged.verdict, {
     expected: judged.expected,
     actual: judged.actual,
     evidence: judged.evidence,
-    notes: [...notes, ...judged.notes, integrity.note],
+    notes: [...notes, ...judged.notes, ...perRequest, integrity.note],
     data,
   });
 }

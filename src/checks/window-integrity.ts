@@ -81,6 +81,8 @@ export function sameFixedWindowByDate(a: Observation, b: Observation, windowSeco
 export interface WindowIntegrity {
   readonly ok: boolean;
   readonly note: string;
+  /** The server's own Resets show two windows (not just timing that cannot vouch for one). */
+  readonly rolledOver?: boolean;
 }
 
 /**
@@ -96,7 +98,7 @@ export function withinOneWindow(obs: readonly Observation[], window: WindowConte
   // A window the check's first request opened lasts a full length from it, whatever Reset says; and a
   // Reset that moves within a window places nothing (HDR-RESET's finding): judged by timing alone.
   if (window.opensAtFirstRequest) return byTiming(obs, window, 'the window opened with the first request');
-  if (window.placeBy === 'timing') return byTiming(obs, window, 'Reset moves within a window, so it places nothing');
+  if (window.placeBy === 'timing') return byTiming(obs, window, 'placed by timing (no Reset that holds still within a window)');
 
   let previous: number | null = null;
   let plausible = 0;
@@ -112,6 +114,7 @@ export function withinOneWindow(obs: readonly Observation[], window: WindowConte
     if (previous !== null && reading.reset !== previous) {
       return {
         ok: false,
+        rolledOver: true,
         note: `window rolled over mid-check: Reset went from ${previous} to ${reading.reset} at request ${i + 1}`,
       };
     }

@@ -153,10 +153,11 @@ export const revocationHookSchema = z
 export type RevocationHookConfig = z.output<typeof revocationHookSchema>;
 
 /**
- * What the deployment intends where the spec is silent: an assumption of the contract declared false
- * is judged as the deployment's behaviour instead (HEAD-BOOTSTRAP accepts a HEAD that counts one
- * read; QUOTA-INGEST's bulk variant counts one unit per upload). Only the assumptions the checks can
- * honour are accepted.
+ * What the deployment intends where the spec is silent. Declared false, an assumption's behaviour is
+ * intended and judged as such (HEAD-BOOTSTRAP takes one read per HEAD as declared; QUOTA-INGEST's
+ * bulk variant counts one unit per upload). Declared true, it is required (a HEAD that counts fails
+ * HEAD-BOOTSTRAP). Undeclared, the harness learns it and reports it. Only the assumptions the checks
+ * can honour are accepted.
  */
 const assumptionsSchema = z.strictObject({
   'head-bootstrap-free': z.boolean().optional(),

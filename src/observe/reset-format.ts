@@ -89,7 +89,35 @@ export function resetHoldsStill(reads: readonly Observation[]): boolean {
     const [a, b] = [reads[i - 1]!, reads[i]!];
     if (!isAdmitted(a) || !isAdmitted(b)) continue;
     const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
-    if (ra !== null && rb !== null && rb < ra && a.rateLimit.reset.raw !== b.rateLimit.reset.raw) return false;
+    if (ra !== null && rb !== null && rb < ra && resetMoved(a, b)) return false;
   }
   return true;
+}
+
+/**
+ * Whether Reset moved between two responses of one window: an epoch that changed, or a countdown
+ * (seconds-until) that went up or fell by more than the time between them (a second of rounding).
+ */
+export function resetMoved(a: Observation, b: Observation): boolean {
+  const [va, vb] = [a.rateLimit.reset.value, b.rateLimit.reset.value];
+  if (va === null || vb === null || va > 1e9 || vb > 1e9) return a.rateLimit.reset.raw !== b.rateLimit.reset.raw;
+  const elapsedS = ((b.headersAt ?? b.doneAt) - a.sentAt) / 1000;
+  return vb > va || va - vb > elapsedS + 1;
+}
+
+
+/**
+ * One more 429 of the same window narrows where it ends: its countdown (Retry-After, or a
+ * seconds-until Reset) rounded up to whole seconds puts the end in (T + n − 1, T + n] for the
+ * instant T the server answered, between our send and our receipt. Null when it tells nothing.
+ */
+export function narrowedEnd(end: EndEstimate, o: Observation, windowMs: number, clockOffsetMs = 0): EndEstimate | null {
+  if (o.headersAt === null) return null;
+  const reset = resetFormatOf(o, windowMs, clockOffsetMs) === 'seconds-until' ? o.rateLimit.reset.value : null;
+  const n = reset ?? announcedWaitS(o);
+  if (n === null) return null;
+  const whole = Math.ceil(n);
+  const earliest = Math.max(end.earliest, o.sentAt + (whole - 1) * 1000);
+  const latest = Math.min(end.latest, o.headersAt + whole * 1000);
+  return earliest <= latest ? { earliest, latest } : null;
 }

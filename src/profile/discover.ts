@@ -23,7 +23,7 @@ import type { HttpProber, ProbeRequest } from '../drivers/http-prober.ts';
 import { sleep } from '../drivers/window-sync.ts';
 import type { Observation } from '../observe/observation.ts';
 import { isAdmitted } from '../checks/finding.ts';
-import { announcedWaitS, resetFormatOf, resetHoldsStill, windowEndOf } from '../observe/reset-format.ts';
+import { announcedWaitS, narrowedEnd, resetFormatOf, resetHoldsStill, windowEndOf, type EndEstimate } from '../observe/reset-format.ts';
 import type { CountingQuestion } from './types.ts';
 
 export interface DiscoveryInput {
@@ -73,6 +73,13 @@ export interface DiscoveryRecord {
   readonly expiry: readonly Observation[];
   /** When the expiry read was sent, relative to the announced end: the half window waited. */
   readonly expiryDelayMs: number | null;
+  /** Where the used-up window ends, as its 429s announced it (Reset, else Retry-After); monotonic ms. */
+  readonly exhaustedEnd: EndEstimate | null;
+  /**
+   * Where the window the expiry read opened ends, when that read carried no usable Reset: from the
+   * 429s after it (narrowed, see narrowEnd); with the last of them as evidence.
+   */
+  readonly expiryEnd: (EndEstimate & { readonly by: number }) | null;
   /** Reads spread over the window after the expiry read, the last just before a full window after it. */
   readonly expiryFollowUps: readonly Observation[];
   /** Every observation of the discovery, in send order. */
@@ -140,9 +147,11 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   const refill: RefillProbe[] = [];
   const expiry: Observation[] = [];
   let expiryDelayMs: number | null = null;
+  let exhaustedEnd: DiscoveryRecord['exhaustedEnd'] = null;
+  let expiryEnd: DiscoveryRecord['expiryEnd'] = null;
   const expiryFollowUps: Observation[] = [];
   if (rejected && rejected.status === contract.statuses.rateLimited && !signal.aborted) {
-    const end = announcedEnd(rejected, windowMs, input.clockOffsetMs());
+    let end = announcedEnd(rejected, windowMs, input.clockOffsetMs());
     const rejectedAt = rejected.headersAt ?? rejected.doneAt;
 
     // 3. Refill: reads well inside the window (never past the earliest announced end). The first
@@ -167,8 +176,12 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
       if (followUps.length > 0) break;
     }
 
+    // A countdown in whole seconds places the end only to a second: more 429s at chosen instants narrow it.
+    if (end !== null && refill.every((r) => r.followUps.length === 0)) end = (await narrowEnd(end, read, input)).end;
+    exhaustedEnd = end;
+
     // 4. Expiry: half a window after the announced end, one read. Without a Reset on it, reads
-    // until a 429, whose Retry-After says where the window that read opened ends.
+    // until a 429, whose countdown (narrowed) says where the window that read opened ends.
     if (end !== null && refill.every((r) => r.followUps.length === 0)) {
       const at = end.latest + windowMs / 2;
       if (at - prober.now() <= windowMs * MAX_WAIT_WINDOWS + 1000) {
@@ -177,7 +190,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
           expiryDelayMs = Math.round(prober.now() - end.latest);
           const first = await read('expiry');
           expiry.push(first);
-          if (isAdmitted(first)) {
+          if (isAdmitted(first) && first.rateLimit.remaining.value !== null) {
             // The last read must surely fall inside a window the first one opened: clear of its end
             // by a margin of a few round trips.
             const rtt = Math.max(5, (first.headersAt ?? first.doneAt) - first.sentAt);
@@ -198,6 +211,13 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
               expiry.push(o);
               if (o.status === contract.statuses.rateLimited) break;
             }
+            const last = expiry.at(-1)!;
+            const opened = last.status === contract.statuses.rateLimited ? announcedEnd(last, windowMs, input.clockOffsetMs()) : null;
+            if (opened) {
+              const narrowed = await narrowEnd(opened, read, input);
+              expiry.push(...narrowed.sent);
+              expiryEnd = { ...narrowed.end, by: narrowed.sent.at(-1)?.id ?? last.id };
+            }
           }
         }
       }
@@ -213,10 +233,44 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     refill,
     expiry,
     expiryDelayMs,
+    exhaustedEnd,
+    expiryEnd,
     expiryFollowUps,
     all,
     durationMs: prober.now() - started,
   };
+}
+
+/** Narrowing stops at this width, ms, or after this many 429s. */
+const NARROW_ENOUGH_MS = 150;
+const NARROW_PROBES = 3;
+
+/**
+ * Narrow a window end known to a second: a read sent when the middle of the interval lies a whole
+ * number of seconds ahead is answered with a countdown that says on which side of the middle the end
+ * lies (bisection). Only while the window surely lasts: every read is a 429, counted or not.
+ */
+async function narrowEnd(
+  start: EndEstimate,
+  read: (phase: string) => Promise<Observation>,
+  input: DiscoveryInput,
+): Promise<{ end: EndEstimate; sent: Observation[] }> {
+  const { prober, windowMs, signal } = input;
+  const sent: Observation[] = [];
+  let end = start;
+  for (let i = 0; i < NARROW_PROBES && end.latest - end.earliest > NARROW_ENOUGH_MS && !signal.aborted; i++) {
+    const middle = (end.earliest + end.latest) / 2;
+    const seconds = Math.floor((middle - prober.now() - 50) / 1000);
+    if (seconds < 1) break;
+    await sleep(middle - seconds * 1000 - prober.now(), signal);
+    if (signal.aborted) break;
+    const o = await read('narrow');
+    sent.push(o);
+    const narrowed = isAdmitted(o) ? null : narrowedEnd(end, o, windowMs, input.clockOffsetMs());
+    if (!narrowed) break;
+    end = narrowed;
+  }
+  return { end, sent };
 }
 
 /** When the window a 429 belongs to ends, from its Reset (any format) or else its Retry-After. */

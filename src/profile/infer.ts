@@ -7,7 +7,7 @@ import { isAdmitted } from '../checks/finding.ts';
 import type { Observation } from '../observe/observation.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from './discover.ts';
 import { announcedEnd } from './discover.ts';
-import { announcedWaitS, resetFormatOf, resetHoldsStill, windowEndOf } from '../observe/reset-format.ts';
+import { announcedWaitS, resetFormatOf, resetHoldsStill, resetMoved, windowEndOf } from '../observe/reset-format.ts';
 import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm } from './types.ts';
 
 const undecided = <T>(how: string, evidence: readonly number[] = []): Learned<T> => ({ value: null, how, evidence });
@@ -18,7 +18,7 @@ const learned = <T>(value: T, how: string, evidence: readonly (number | undefine
 });
 
 /** Tolerance when comparing an announced window end with a prediction, ms. */
-const END_TOLERANCE_MS = 300;
+const END_TOLERANCE_MS = 100;
 
 export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): LimiterProfile {
   // The reads the key holding every scope sent (the pairs' probes are other requests, even on the same path).
@@ -27,8 +27,12 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
   const headers = headersLearned(reads);
   const pair = (q: PairQuestion) => record.pairs.find((p) => p.question === q);
   const ingestProbe = pair('ingest')?.probe ?? null;
+  const algorithm = algorithmOf(record, clockOffsetMs);
+  // A limiter that gives quota back between two reads can hide a decrement, never invent one: there
+  // only "it counted" is evidence.
+  const refills = algorithm.value === 'refilling';
   const counts = Object.fromEntries(
-    (['head', 'not-found', 'forbidden', 'unauthenticated'] as const).map((q) => [q, countedBy(pair(q), q)]),
+    (['head', 'not-found', 'forbidden', 'unauthenticated'] as const).map((q) => [q, unlessRefilled(countedBy(pair(q), q), refills)]),
   ) as Record<Exclude<CountingQuestion, 'rejected'>, Learned<boolean>>;
   return {
     tier: record.tier,
@@ -40,7 +44,7 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
       limit: commonLimit(reads),
       resetFormat: formatOf(reads, record.windowMs, clockOffsetMs),
       resetSteady: steadiness(reads),
-      algorithm: algorithmOf(record, clockOffsetMs),
+      algorithm,
     },
     ingest: ingestProfile(ingestProbe, record.windowMs, clockOffsetMs),
     counts: {
@@ -49,11 +53,20 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
         'not observable in a short discovery: while a window is used up, a counted 429 changes nothing the server shows; the checks keep every 429 in their ledger',
       ),
     },
-    readSharedAcrossRoutes: sharedAcrossRoutes(pair('other-route')),
-    classesIndependent: classesIndependent(pair('ingest'), record.windowMs, clockOffsetMs),
+    readSharedAcrossRoutes: unlessRefilled(sharedAcrossRoutes(pair('other-route')), refills, true),
+    classesIndependent: unlessRefilled(classesIndependent(pair('ingest'), record.windowMs, clockOffsetMs), refills, false),
     observations: record.all.length,
     durationMs: Math.round(record.durationMs),
   };
+}
+
+/**
+ * On a refilling limiter, an answer read from a Remaining that did not fall is no answer: a token may
+ * have come back between the reads. Only `proven` (the value a fall shows) stands.
+ */
+function unlessRefilled(answer: Learned<boolean>, refills: boolean, proven = true): Learned<boolean> {
+  if (!refills || answer.value === null || answer.value === proven) return answer;
+  return undecided(`${answer.how}; but quota comes back between reads on this server, so an unchanged Remaining proves nothing`, answer.evidence);
 }
 
 function readPath(record: DiscoveryRecord): string {
@@ -203,21 +216,36 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   if (byRemaining) return byRemaining;
   const end = expiryWindowEnd(record, expiry, clockOffsetMs);
   if (!end) return undecided('the read after the window carried no Reset and no later 429 told where its window ends', [expiry.id]);
-  // The two predictions: a full window after the read (it opened one), or a window after the
-  // previous end (aligned). Decided only when the announced end fits one and excludes the other.
-  const full = expiry.sentAt + record.windowMs;
-  const aligned = expiry.sentAt + record.windowMs - record.expiryDelayMs;
-  const fits = (t: number) => end.earliest - END_TOLERANCE_MS <= t && t <= end.latest + END_TOLERANCE_MS;
+  // The two predictions: a full window after the read (it opened one), or a whole number of windows
+  // after the previous end (aligned), wherever in its announced interval that end lay. Decided only
+  // when the announced end fits one and excludes the other; coarse headers leave it open.
+  const base = record.exhaustedEnd;
+  if (!base) return undecided('the used-up window announced no end', [rejected.id]);
+  const W = record.windowMs;
+  const full = expiry.sentAt + W;
+  const fitsFull = end.earliest - END_TOLERANCE_MS <= full && full <= end.latest + END_TOLERANCE_MS;
+  const fitsAligned = alignedEndWithin(end.earliest - END_TOLERANCE_MS, end.latest + END_TOLERANCE_MS, base, W);
   const ids = [rejected.id, expiry.id, end.by];
   const sayEnd = `between ${Math.round(end.earliest - expiry.sentAt)} and ${Math.round(end.latest - expiry.sentAt)} ms after it was sent`;
   const read = `a read ${record.expiryDelayMs} ms after the previous window ended`;
-  if (fits(full) && !fits(aligned)) {
+  if (fitsFull && !fitsAligned) {
     return learned('fixed-first-request', `${read} opened a window that ends ${sayEnd}, a full window: windows start at the first counted request`, ids);
   }
-  if (fits(aligned) && !fits(full)) {
-    return learned('fixed-aligned', `${read} fell in a window that ends ${sayEnd}, one window after the previous end: windows are aligned to the clock`, ids);
+  if (fitsAligned && !fitsFull) {
+    return learned('fixed-aligned', `${read} fell in a window that ends ${sayEnd}, whole windows after the previous end: windows are aligned to the clock`, ids);
   }
-  return undecided(`${read} fell in a window ending ${sayEnd}: the announced end is too coarse to tell a full window after it from one after the previous end`, ids);
+  return undecided(`${read} fell in a window ending ${sayEnd}: the announced ends are too coarse to tell a full window after it from whole windows after the previous end`, ids);
+}
+
+/**
+ * Whether some instant in [from, to] lies a whole number of windows (at least one) after an instant
+ * of `base` (an end known only to an interval).
+ */
+function alignedEndWithin(from: number, to: number, base: { readonly earliest: number; readonly latest: number }, windowMs: number): boolean {
+  for (let n = 1; base.earliest + n * windowMs <= to; n++) {
+    if (base.latest + n * windowMs >= from) return true;
+  }
+  return false;
 }
 
 /**
@@ -227,6 +255,7 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
 function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffsetMs: number) {
   const own = resetHoldsStill(record.exhaustion) ? windowEndOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
   if (own) return { ...own, by: expiry.id };
+  if (record.expiryEnd) return record.expiryEnd;
   const later = record.expiry.find((o) => o.status !== null && !isAdmitted(o) && announcedWaitS(o) !== null);
   const end = later ? announcedEnd(later, record.windowMs, clockOffsetMs) : null;
   return end && later ? { ...end, by: later.id } : null;
@@ -261,7 +290,7 @@ function followUpsVerdict(first: Observation, followUps: readonly Observation[])
 function steadiness(reads: readonly Observation[]): Learned<boolean> {
   const paired = reads.filter((o) => isAdmitted(o) && o.rateLimit.reset.raw !== null && o.rateLimit.remaining.value !== null);
   if (paired.length < 2) return undecided('too few reads with Reset and Remaining to compare');
-  const moved = paired.findIndex((o, i) => i > 0 && o.rateLimit.remaining.value! < paired[i - 1]!.rateLimit.remaining.value! && o.rateLimit.reset.raw !== paired[i - 1]!.rateLimit.reset.raw);
+  const moved = paired.findIndex((o, i) => i > 0 && o.rateLimit.remaining.value! < paired[i - 1]!.rateLimit.remaining.value! && resetMoved(paired[i - 1]!, o));
   if (moved > 0) {
     const [a, b] = [paired[moved - 1]!, paired[moved]!];
     return learned(false, `Reset went ${a.rateLimit.reset.raw} → ${b.rateLimit.reset.raw} while Remaining counted down ${a.rateLimit.remaining.value} → ${b.rateLimit.remaining.value}: it moves within a window`, [a.id, b.id]);

@@ -61,8 +61,11 @@ export interface SuiteContext {
   readonly windows: WindowKeeper;
   /** The limiter profile learned for a tier (null where discovery did not run or failed). */
   profileOf(tier: TierName): LimiterProfile | null;
-  /** Assumptions the deployment declared false in its config: the behaviour is intended. */
-  readonly declaredFalse: ReadonlySet<AssumptionId>;
+  /**
+   * What the deployment's config declares where the spec is silent: an assumption declared false is
+   * intended behaviour, judged as such; declared true, it is required. Undeclared: learned and reported.
+   */
+  readonly declared: Readonly<Partial<Record<AssumptionId, boolean>>>;
   /** Current estimate of the server clock minus ours, ms (0 until a Date header was seen). */
   clockOffsetMs(): number;
   readonly emit: RunListener;

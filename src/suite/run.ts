@@ -31,7 +31,6 @@ import { WindowKeeper } from './windows.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import { discover } from '../profile/discover.ts';
 import { inferProfile } from '../profile/infer.ts';
-import type { AssumptionId } from '../contract/types.ts';
 import { messageOf } from './hooks/hook-error.ts';
 import { newRunId, toolInfo } from './run-id.ts';
 
@@ -111,7 +110,16 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       allowRemote: session.allowRemote,
     });
     const clockOffsetMs = () => clockEstimate(offset)?.offsetMs ?? 0;
-    const windows = new WindowKeeper({ contract, prober, windowMs: session.windowMs, signal: io.signal, clockOffsetMs, profileOf: (tier) => profiles.get(tier) ?? null });
+    const windows = new WindowKeeper({
+      contract,
+      prober,
+      windowMs: session.windowMs,
+      signal: io.signal,
+      clockOffsetMs,
+      clockUncertaintyMs: () => clockEstimate(offset)?.uncertaintyMs ?? 1000,
+      wallNow: () => io.clock.now(),
+      profileOf: (tier) => profiles.get(tier) ?? null,
+    });
     recorder.onObservation((o) => windows.observe(o));
     emit({ type: 'run-start', runId, tiers: scenarios.map((s) => s.tier), tasks: countTasks(plan), windowSeconds: session.windowMs / 1000, target: session.info.edges[0] ?? '' });
     const context: SuiteContext = {
@@ -124,7 +132,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       windowMs: session.windowMs,
       windows,
       profileOf: (tier) => profiles.get(tier) ?? null,
-      declaredFalse: declaredFalse(options),
+      declared: options.target.kind === 'external' ? (options.target.config.assumptions ?? {}) : {},
       clockOffsetMs,
       emit,
       signal: io.signal,
@@ -240,12 +248,6 @@ function orderResults(results: readonly CheckResult[]): CheckResult[] {
   return [...results].sort(
     (a, b) => CHECK_IDS.indexOf(a.id) - CHECK_IDS.indexOf(b.id) || tierRank(a.tier) - tierRank(b.tier) || a.variant.localeCompare(b.variant),
   );
-}
-
-/** Assumptions a deployment's config declares false: the behaviour is intended, and judged as such. */
-function declaredFalse(options: RunOptions): ReadonlySet<AssumptionId> {
-  const declared = options.target.kind === 'external' ? (options.target.config.assumptions ?? {}) : {};
-  return new Set(Object.entries(declared).flatMap(([id, holds]) => (holds === false ? [id as AssumptionId] : [])));
 }
 
 /** Revocation trials, interval and settle: the flags first, then the config file's, then the scenario's. */

@@ -28,6 +28,10 @@ export interface WindowKeeperOptions {
   readonly windowMs: number;
   readonly signal: AbortSignal;
   readonly clockOffsetMs: () => number;
+  /** ± bound of that estimate, ms. */
+  readonly clockUncertaintyMs: () => number;
+  /** Our wall clock, epoch ms. */
+  readonly wallNow: () => number;
   /** The profile learned for a tier, once discovery finished (null: not learned). */
   readonly profileOf: (tier: TierName) => LimiterProfile | null;
 }
@@ -75,26 +79,50 @@ export class WindowKeeper {
     const first = orgs[0]!;
     const profile = this.#options.profileOf(first.tier);
     const algorithm = profile?.read.algorithm.value ?? 'unknown';
-    if (algorithm === 'fixed-aligned') return this.#alignedBoundary(first, quotaClass);
+    // Without rate-limit headers a poll shows nothing, and may count unseen: wait by the clock instead.
+    const boundary = profile?.headers.value === false ? () => this.#clockBoundary() : () => this.#alignedBoundary(first, quotaClass);
+    if (algorithm === 'fixed-aligned') return boundary();
+    // Read and ingest on one counter: a window of either class is the same window.
+    const classes: readonly QuotaClass[] = profile?.classesIndependent.value === false ? ['read', 'ingest'] : [quotaClass];
     // Every earlier window of these organizations over: a full window after the last request, and
     // past the latest end the server announced (bounded, should a server announce nonsense).
     const now = prober.now();
     const over = Math.max(
-      ...orgs.map((org) => {
-        const seen = this.#seen.get(`${org.label}|${quotaClass}`);
-        return seen ? Math.max(seen.lastSentAt + windowMs, seen.announcedEnd) : -Infinity;
-      }),
+      ...orgs.flatMap((org) =>
+        classes.map((c) => {
+          const seen = this.#seen.get(`${org.label}|${c}`);
+          return seen ? Math.max(seen.lastSentAt + windowMs, seen.announcedEnd) : -Infinity;
+        }),
+      ),
     );
     const until = Math.min(over + END_MARGIN_MS, now + 2 * windowMs + 1000);
     await sleep(until - now, signal);
     if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
     // Not known to start at the first request: also wait for a clock-aligned boundary. Safe for both
     // kinds (a poll that opens a first-request window shows it), at the cost of up to one window.
-    if (algorithm === 'unknown') return this.#alignedBoundary(first, quotaClass);
+    if (algorithm === 'unknown') return boundary();
     return {
       ok: true,
       polls: [],
       window: { openedAt: prober.now(), openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: true, prior: [], placeBy: 'timing' },
+    };
+  }
+
+  /**
+   * The next multiple of the window by the server's clock (estimated from Date), passed by the
+   * estimate's doubt: no request sent. The window is taken to open as early as it could have.
+   */
+  async #clockBoundary(): Promise<WindowSyncResult> {
+    const { prober, windowMs, signal } = this.#options;
+    const doubt = this.#options.clockUncertaintyMs();
+    const serverNow = this.#options.wallNow() + this.#options.clockOffsetMs();
+    const wait = Math.ceil(serverNow / windowMs) * windowMs - serverNow + doubt + END_MARGIN_MS;
+    await sleep(wait, signal);
+    if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
+    return {
+      ok: true,
+      polls: [],
+      window: { openedAt: prober.now() - END_MARGIN_MS - 2 * doubt, openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: false, prior: [], placeBy: 'timing' },
     };
   }
 
@@ -132,10 +160,10 @@ export class WindowKeeper {
  * The window keeping of a task run on its own, outside a suite (benches, tests of one task): no
  * profile learned (windows scheduled as for an unknown limiter) and no assumption declared.
  */
-export function standaloneWindowing(options: Omit<WindowKeeperOptions, 'profileOf'>) {
+export function standaloneWindowing(options: Omit<WindowKeeperOptions, 'profileOf' | 'clockUncertaintyMs' | 'wallNow'>) {
   return {
-    windows: new WindowKeeper({ ...options, profileOf: () => null }),
+    windows: new WindowKeeper({ ...options, profileOf: () => null, clockUncertaintyMs: () => 1000, wallNow: Date.now }),
     profileOf: () => null,
-    declaredFalse: new Set<AssumptionId>(),
+    declared: {} as Readonly<Partial<Record<AssumptionId, boolean>>>,
   } as const;
 }

@@ -141,9 +141,13 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
   },
   'token-bucket': {
     description: 'the quota is a token bucket of capacity Limit refilled at Limit per window: more than Limit are admitted within a window',
-    // A bucket has no window: Remaining rises between requests, Reset (when full) moves with every
-    // request, and Retry-After (one token) cannot agree with it.
-    breaks: ['QUOTA-READ', 'QUOTA-INGEST', 'HDR-REMAINING', 'HDR-RESET', 'RETRY-AFTER'],
+    // A bucket has no window: Reset (when full) moves with every request, and Retry-After (one
+    // token) cannot agree with it.
+    breaks: ['QUOTA-READ', 'QUOTA-INGEST', 'HDR-RESET', 'RETRY-AFTER'],
+    collateral: {
+      checks: ['HDR-REMAINING', 'ORG-SHARED'],
+      why: 'Remaining stalls whenever a token drips in between two requests, and a dripped token can admit the second key: both depend on timing',
+    },
   },
   'per-route-quota': {
     description: 'each read endpoint has a counter of its own instead of one read quota per organization',

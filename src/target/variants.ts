@@ -4,7 +4,6 @@
  * assumptions the harness makes (src/contract: `assumptions`), so a harness that learns the limiter
  * before judging it must pass every variant, alone or combined with others and with faults.
  */
-import type { CheckId } from '../checks/types.ts';
 import type { AssumptionId } from '../contract/types.ts';
 
 export const VARIANT_NAMES = [
@@ -20,11 +19,6 @@ export interface VariantDefinition {
   readonly name: VariantName;
   /** What the variant target does differently, in one line. */
   readonly description: string;
-  /**
-   * Checks whose own assumption the variant openly changes (a check that tests the assumption rather
-   * than the spec); usually none.
-   */
-  readonly changes: readonly CheckId[];
   /** The contract assumptions the variant breaks. */
   readonly assumptions: readonly AssumptionId[];
 }
@@ -33,27 +27,22 @@ const definitions: Readonly<Record<VariantName, Omit<VariantDefinition, 'name'>>
   'first-request-windows': {
     description:
       "each organization's window of a class starts at its first counted request after the last one ended (express-rate-limit's MemoryStore); Reset rounds the end up to a whole second",
-    changes: [],
     assumptions: ['fixed-windows'],
   },
   'head-counts': {
     description: 'HEAD /recruiter/bootstrap consumes one read request, and is refused with 429 once the read quota is used up',
-    changes: ['HEAD-BOOTSTRAP'],
     assumptions: ['head-bootstrap-free'],
   },
   'independent-class-windows': {
     description: 'read and ingest windows are both fixed and clock-aligned, but ingest windows start half a window (whole seconds) later',
-    changes: [],
     assumptions: ['fixed-windows'],
   },
   'counts-rejected': {
     description: 'requests refused with 429 are counted too (the hit counter keeps growing past Limit); exactly Limit are still admitted',
-    changes: [],
     assumptions: ['counted-requests'],
   },
   'counts-errors': {
     description: 'a limiter in front of scope checks and routing: 403 and 404 answers to an organization consume one read request (429 once it is used up)',
-    changes: [],
     assumptions: ['counted-requests'],
   },
 };

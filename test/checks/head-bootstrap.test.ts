@@ -21,11 +21,29 @@ describe('HEAD-BOOTSTRAP', () => {
     expect(f.actual).toBe(`200 HEAD /recruiter/bootstrap (#${b.id}) carried a 5-byte body`);
   });
 
-  it('fails a HEAD that consumed quota: Remaining fell in one window', () => {
+  it('passes a HEAD that counts one read (the spec names no counting rule), saying the assumption broke', () => {
     const f = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60);
-    expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe("Remaining fell from 60 to 59: HEAD consumed quota; the spec's part holds (status, headers, no body), the assumption head-bootstrap-free does not");
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('status 2xx, headers present, no body; Remaining fell from 60 to 59: HEAD counts as one read');
     expect(f.notes[0]).toContain('assumption, not spec');
+  });
+
+  it('holds a deployment to what it declares: HEAD required free fails when it counts; declared counting passes quietly', () => {
+    const free = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60, { declaredFree: true });
+    expect(free.verdict).toBe('fail');
+    expect(free.actual).toContain('though the deployment declares it free');
+    const counting = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60, { declaredFree: false });
+    expect(counting.verdict).toBe('pass');
+    expect(counting.actual).toContain('as the deployment declares');
+    expect(counting.notes).toEqual([]);
+  });
+
+  it('fails a HEAD that costs more than one read, however it is declared', () => {
+    for (const declaredFree of [null, false, true]) {
+      const f = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 57 }), 60, { declaredFree });
+      expect(f.verdict).toBe('fail');
+      expect(f.actual).toContain('one HEAD consumed 3 read requests');
+    }
   });
 
   it('fails a missing or garbage header, and a non-2xx status', () => {
@@ -43,7 +61,7 @@ describe('HEAD-BOOTSTRAP', () => {
     const pass = headBootstrapVerdict(head({ ...placeless, remaining: 54 }), head({ ...placeless, remaining: 54 }), 60);
     expect(pass.verdict).toBe('pass');
     expect(pass.notes.join(' ')).toContain('unchanged Remaining below Limit − 1');
-    const fell = headBootstrapVerdict(head({ ...placeless, remaining: 54 }), head({ ...placeless, remaining: 53 }), 60);
+    const fell = headBootstrapVerdict(head({ ...placeless, remaining: 54 }), head({ ...placeless, remaining: 53 }), 60, { declaredFree: true });
     expect(fell.verdict).toBe('fail');
     expect(fell.actual).toContain('a rollover would have raised it');
     expect(headBootstrapVerdict(head({ ...placeless, remaining: 59 }), head({ ...placeless, remaining: 59 }), 60).verdict).toBe('inconclusive');
@@ -62,7 +80,7 @@ describe('HEAD-BOOTSTRAP', () => {
     // In the last second of a window, where Date alone could not rule a rollover out.
     const f = headBootstrapVerdict(head({ reset: ms, date: httpDate(T0 + 59) }), head({ reset: ms, date: httpDate(T0 + 59) }), 60);
     expect(f.verdict).toBe('pass');
-    const fell = headBootstrapVerdict(head({ reset: ms, remaining: 40 }), head({ reset: ms, remaining: 39 }), 60);
+    const fell = headBootstrapVerdict(head({ reset: ms, remaining: 40 }), head({ reset: ms, remaining: 39 }), 60, { declaredFree: true });
     expect(fell.verdict).toBe('fail');
     const rolled = headBootstrapVerdict(head({ reset: ms, date: httpDate(T0 + 59) }), head({ reset: ms + 60_000, date: httpDate(T0 + 60) }), 60);
     expect(rolled.verdict).toBe('inconclusive');

@@ -255,3 +255,65 @@ describe('QUOTA-INGEST bulk (units per request)', () => {
     expect(f.expected).toBe('requests 1–10 admitted, 429 at request 11 (Limit 10)');
   });
 });
+
+describe('QUOTA-READ: the ledger and the watched window', () => {
+  it('counts what the harness itself sent in the window first: 429 at request 60 is exact after one counted sync HEAD', () => {
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 60 });
+    const sync = obs[0]!; // stands for the window-sync HEAD the server counted
+    const f = sequential(obs, { ...window, prior: [sync] });
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('requests 1–59 admitted, 429 at request 60 (Limit 60, 1 spent by the harness before)');
+    expect(f.notes[0]).toContain("one request of the harness's own");
+    // Without the ledger, the same answers are one early.
+    expect(sequential(obs, window).verdict).toBe('fail');
+  });
+
+  it('no lucky pass: a read admitted later in the window, after the 429, fails with the evidence', () => {
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const last = obs.at(-1)!;
+    const refill = sequentialQuota({ limit: 60, sent: 1, serverStartMs: Date.parse(last.date!) + 1000 }).obs[0]!;
+    const later = [{ ...refill, sentAt: last.doneAt + 1000, headersAt: last.doneAt + 1004, doneAt: last.doneAt + 1005 }];
+    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('the quota refills during the window');
+    expect(f.evidence).toContain(later[0]!.id);
+  });
+
+  it('a read of another route admitted right after the 429 is a quota counted per route', () => {
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const last = obs.at(-1)!;
+    const other = sequentialQuota({ limit: 60, sent: 1, path: '/recruiter/settings/services-api-scopes', serverStartMs: Date.parse(last.date!) }).obs[0]!;
+    const later = [{ ...other, sentAt: last.doneAt + 1, headersAt: last.doneAt + 5, doneAt: last.doneAt + 6 }];
+    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('the quota is counted per route, not per organization');
+  });
+
+  it('an admission after the window surely ended is a new window, not a refill: still a pass', () => {
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const last = obs.at(-1)!;
+    const fresh = sequentialQuota({ limit: 60, sent: 1 }).obs[0]!;
+    const after = window.openedAt + window.lengthMs + 10;
+    const later = [{ ...fresh, sentAt: after, headersAt: after + 4, doneAt: after + 5 }];
+    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
+    expect(last.status).toBe(429);
+    expect(f.verdict).toBe('pass');
+  });
+});
+
+describe('QUOTA-INGEST: a series that ran past its window', () => {
+  it('still fails an over-admission shown by the requests answered inside the window', () => {
+    // 13 uploads all admitted, the last ones finishing after the window's safe end.
+    const burst13 = burstQuota({ limit: 13, sent: 13 });
+    const obs = burst13.obs;
+    // Placed by timing alone (a server whose Reset places nothing).
+    const window = { ...burst13.window, placeBy: 'timing' as const };
+    const late = obs.map((o, i) => (i < 11 ? o : { ...o, doneAt: window.openedAt + window.lengthMs + 100 }));
+    const f = quotaExactVerdict(late, { figure: { value: 10, atLeast: false }, quotaClass: 'ingest', variant: 'burst', window });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('admitted 11 (Limit 10) among the requests answered while the window surely lasted');
+    // Too few inside to show anything: undecided, as before.
+    const early = obs.map((o, i) => (i < 5 ? o : { ...o, doneAt: window.openedAt + window.lengthMs + 100 }));
+    expect(quotaExactVerdict(early, { figure: { value: 10, atLeast: false }, quotaClass: 'ingest', variant: 'burst', window }).verdict).toBe('inconclusive');
+  });
+});

@@ -45,7 +45,9 @@ export const FAULT_PROFILES: Readonly<Partial<Record<FaultName, Shown>>> = {
   'reset-relative': { resetFormat: 'seconds-until' },
   'reset-millis': { resetFormat: 'epoch-millis' },
   'reset-drifts': { resetSteady: false },
-  'no-rate-headers': { headers: false, resetFormat: 'absent', resetSteady: null, head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null },
+  // Without headers, only Retry-After (whole seconds) places window ends: at 2 s windows that can be
+  // too coarse to tell aligned windows from first-request ones, and the profile then says so.
+  'no-rate-headers': { headers: false, resetFormat: 'absent', resetSteady: null, head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, algorithm: null },
   // Remaining that never moves hides what counts.
   'remaining-stuck': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null },
   // One shared bucket: the tier's other organizations' traffic moves Remaining during discovery.

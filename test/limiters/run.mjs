@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { TIER_PREFIX } from './lib/common.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
@@ -38,8 +39,8 @@ export const SERVERS = {
   'rlf-readme-retry-after': { file: 'rate-limiter-flexible.mjs', args: ['--retry-after', 'readme'], what: "rate-limiter-flexible with the README's fractional Retry-After" },
 };
 
-const TIER_PREFIX = { starter: 'starter', professional: 'pro' };
-const envName = (org, role) => `XH_${org.toUpperCase().replace(/-/g, '_')}_KEY${role === 'primary' ? '' : role === 'secondary' ? '_2' : '_NOSCOPE'}`;
+/** The environment variable that carries an org's key of one role (primary, secondary, unscoped). */
+export const envName = (org, role) => `XH_${org.toUpperCase().replace(/-/g, '_')}_KEY${role === 'primary' ? '' : role === 'secondary' ? '_2' : '_NOSCOPE'}`;
 
 function usage(msg) {
   if (msg) process.stderr.write(`${msg}\n`);
@@ -89,7 +90,32 @@ export function startServer(name, { tiers, windowS, keysFile, log, extra = [] })
   });
 }
 
-export function writeConfig(file, url, orgsFromKeys, windowS, assumptions = null) {
+/**
+ * Start a server and read the keys it generated: resolves {url, orgs, child, stop}. The keys file
+ * lives in a private temp dir only until it is read (removed before this resolves, also on failure).
+ */
+export async function startWithKeys(name, { tiers, windowS, log, extra = [] }) {
+  const secrets = mkdtempSync(join(tmpdir(), 'tiergate-limiters-'));
+  try {
+    const keysFile = join(secrets, 'keys.json');
+    const server = await startServer(name, { tiers, windowS, keysFile, log, extra });
+    try {
+      const { orgs } = JSON.parse(readFileSync(keysFile, 'utf8'));
+      return { ...server, orgs };
+    } catch (err) {
+      await server.stop();
+      throw err;
+    }
+  } finally {
+    rmSync(secrets, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The tiergate config for a server (plain object, before tiergate's own validation) and the
+ * environment that carries its keys: {config, env}. The config names the keys' variables only.
+ */
+export function buildConfig(url, orgsFromKeys, windowS, assumptions = null) {
   const config = {
     target: { edges: [url] },
     window: `${windowS}s`,
@@ -101,9 +127,15 @@ export function writeConfig(file, url, orgsFromKeys, windowS, assumptions = null
     })),
     ...(assumptions ? { assumptions } : {}),
   };
-  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
   const env = {};
   for (const o of orgsFromKeys) for (const role of ['primary', 'secondary', 'unscoped']) env[envName(o.name, role)] = o.keys[role];
+  return { config, env };
+}
+
+/** Writes buildConfig's config to `file` (no keys in it) and returns the environment with the keys. */
+export function writeConfig(file, url, orgsFromKeys, windowS, assumptions = null) {
+  const { config, env } = buildConfig(url, orgsFromKeys, windowS, assumptions);
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
   return env;
 }
 
@@ -189,15 +221,14 @@ async function main() {
   const timeoutMs = Number(values['timeout-s']) * 1000;
   if (!(timeoutMs > 0 && timeoutMs <= 3_600_000)) usage('--timeout-s: 1..3600');
 
-  const secrets = mkdtempSync(join(tmpdir(), 'tiergate-limiters-')); // keys file + config: private, removed at the end
+  const secrets = mkdtempSync(join(tmpdir(), 'tiergate-limiters-')); // the config: private, removed at the end
   const out = values.out ? resolve(values.out) : mkdtempSync(join(tmpdir(), `tiergate-${name}-`));
   mkdirSync(out, { recursive: true });
   const log = createWriteStream(join(out, 'run.log'));
   let server = null;
   try {
-    const keysFile = join(secrets, 'keys.json');
-    server = await startServer(name, { tiers, windowS, keysFile, log });
-    const { orgs } = JSON.parse(readFileSync(keysFile, 'utf8'));
+    server = await startWithKeys(name, { tiers, windowS, log });
+    const { orgs } = server;
     const configFile = join(secrets, 'tiergate.config.json');
     const env = writeConfig(configFile, server.url, orgs, windowS, assumptions);
     process.stdout.write(`${name}: ${SERVERS[name].what}\n  server ${server.url}, orgs ${orgs.map((o) => o.name).join(', ')}, window ${windowS}s; reports in ${out}\n`);

@@ -84,7 +84,7 @@ export function accessTask(org: OrgHandle, allOrgs: readonly OrgHandle[]): Task 
       }
       await record('HEAD-BOOTSTRAP', async () => {
         const head = endpointById(context.contract, 'bootstrap-head');
-        const options = { declaredCounting: context.declaredFalse.has('head-bootstrap-free') };
+        const options = { declaredFree: context.declared['head-bootstrap-free'] ?? null };
         // Two HEADs a window boundary fell between decide nothing: measure again, a few times at most.
         let finding: Finding | null = null;
         for (let attempt = 1; attempt <= HEAD_ATTEMPTS && !context.signal.aborted; attempt++) {

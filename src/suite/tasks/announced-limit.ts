@@ -29,7 +29,7 @@ export const MAX_LIMIT_FACTOR = 20;
 /** Past Limit + 1, this many more requests show where the server really stops (bounded). */
 export const EXTRA_AFTER_LIMIT = 2;
 /** A server still admitting past the Limit is read on until its first 429, up to this many times the Limit. */
-const OVER_ADMISSION_FACTOR = 2;
+export const OVER_ADMISSION_FACTOR = 2;
 
 /**
  * Sequential requests up to the quota and past it: Limit + 1 (less what the harness already spent in

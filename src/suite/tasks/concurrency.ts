@@ -14,6 +14,7 @@ import type { ProbeRequest } from '../../drivers/http-prober.ts';
 import type { OrgHandle, SuiteContext, Task } from '../context.ts';
 import { requestFor } from '../requests.ts';
 import type { Observation } from '../../observe/observation.ts';
+import { describe } from '../../checks/finding.ts';
 import { inFreshWindow } from './fresh-window.ts';
 
 /** How often, and how many times, to ask the server whether the held uploads were all counted. */
@@ -39,9 +40,14 @@ export function concurrencyTask(org: OrgHandle): Task {
         const attempts = Math.max(1, Math.min(MAX_ATTEMPTS, Math.floor(tier.ingest.value / tier.concurrency.value)));
         let finding: Finding | null = null;
         for (let attempt = 1; attempt <= attempts && !context.signal.aborted; attempt++) {
-          finding = await measureOnce(context, org);
+          const measured = await measureOnce(context, org);
+          finding = measured.finding;
           if (finding.verdict !== 'inconclusive') break;
-          if (attempt < attempts) finding = null;
+          // The window had no room for the held uploads: the next measurement needs a window of its own.
+          if (measured.noRoom && attempt < attempts) {
+            const next = await context.windows.fresh([org], 'ingest');
+            if (!next.ok) break;
+          }
         }
         const result = finding ?? { verdict: 'inconclusive' as const, expected: 'a measurement', actual: 'interrupted', evidence: [], notes: [] };
         return [checkResult('CONCURRENCY-CAP', result, { tier: org.tier, org: org.label, startedWall, durationMs: context.prober.now() - started })];
@@ -49,7 +55,7 @@ export function concurrencyTask(org: OrgHandle): Task {
   };
 }
 
-async function measureOnce(context: SuiteContext, org: OrgHandle): Promise<Finding> {
+async function measureOnce(context: SuiteContext, org: OrgHandle): Promise<{ finding: Finding; noRoom: boolean }> {
   const figure = context.contract.tiers[org.tier].concurrency;
   const edge = context.prober.edges[0]!;
   const tags = { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label } as const;
@@ -65,7 +71,22 @@ async function measureOnce(context: SuiteContext, org: OrgHandle): Promise<Findi
     const { limit, remaining } = o.rateLimit;
     return limit.value === null || remaining.value === null ? null : limit.value - remaining.value;
   };
-  const baseline = counted(await send(witness, 'witness'));
+  const first = await send(witness, 'witness');
+  const baseline = counted(first);
+  // Uploads refused for quota would pass for cap rejections: measure only with room for all of them.
+  const room = first.rateLimit.remaining.value;
+  if (room !== null && room < figure.value) {
+    return {
+      noRoom: true,
+      finding: {
+        verdict: 'inconclusive',
+        expected: `room in the window's ingest quota for the ${figure.value} held uploads`,
+        actual: `the window had room for only ${room} (${describe(first)}, Remaining ${room})`,
+        evidence: [first.id],
+        notes: ['quota 429s would look like cap 429s: nothing was held'],
+      },
+    };
+  }
   let firstHeldDone = false;
   const upload = requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key);
   const held = Array.from({ length: figure.value }, () =>
@@ -86,5 +107,5 @@ async function measureOnce(context: SuiteContext, org: OrgHandle): Promise<Findi
   // The extra is a fast read: the cap counts every request of the organization in flight, and a
   // fast answer lands while the slow uploads are still held, whichever way the server decides.
   const extra = await send(requestFor(endpointById(context.contract, 'jobs-list'), org.primary.key), 'extra');
-  return concurrencyCapVerdict({ held: await Promise.all(held), extra, figure, heldCounted });
+  return { noRoom: false, finding: concurrencyCapVerdict({ held: await Promise.all(held), extra, figure, heldCounted }) };
 }

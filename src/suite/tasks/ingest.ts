@@ -45,7 +45,7 @@ export function ingestTask(org: OrgHandle, variant: 'single' | 'bulk'): Task {
         } else {
           const endpoint = endpointById(context.contract, 'resume-analysis-bulk');
           // A deployment that declares bulk uploads counted per request is judged so (assumption bulk-counts-per-resume).
-          const perRequest = context.declaredFalse.has('bulk-counts-per-resume');
+          const perRequest = context.declared['bulk-counts-per-resume'] === false;
           const resumes = bulkSize(tier.ingest.value);
           unitsPerRequest = perRequest ? 1 : resumes;
           const upload = () => context.prober.send(edge, requestFor(endpoint, org.primary.key, resumes), tags);

@@ -99,7 +99,7 @@ export function readSequentialTask(org: OrgHandle): Task {
           );
           results.push(
             lastRejected && retry
-              ? checkResult('RETRY-AFTER', retryAfterVerdict({ rejected: lastRejected, ...retry }), at())
+              ? checkResult('RETRY-AFTER', retryAfterVerdict({ rejected: lastRejected, ...retry, windowSeconds: window.lengthMs / 1000 }), at())
               : checkResult(
                   'RETRY-AFTER',
                   {

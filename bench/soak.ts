@@ -1,0 +1,33 @@
+/**
+ * The gate's steadiness: `npm start` (every check, all three tiers, 3 s windows, against the embedded
+ * reference target) run N times in a row, counting exit codes. Every run must end PASS (exit 0).
+ * Usage: node --import tsx bench/soak.ts [runs=30]; or npm run soak -- 30.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const runs = Number(process.argv[2] ?? 30);
+if (!Number.isInteger(runs) || runs < 1 || runs > 1000) {
+  process.stderr.write(`soak: runs ${process.argv[2]}: expected a whole number from 1 to 1000\n`);
+  process.exit(2);
+}
+const out = mkdtempSync(join(tmpdir(), 'tiergate-soak-'));
+const exits = new Map<number, number>();
+const started = performance.now();
+for (let run = 1; run <= runs; run++) {
+  const t0 = performance.now();
+  const child = spawnSync(process.execPath, ['bin/tiergate.js', 'run', '--window', '3s', '--out', out], { env: { ...process.env, CI: 'true' }, encoding: 'utf8' });
+  const code = child.status ?? -1;
+  exits.set(code, (exits.get(code) ?? 0) + 1);
+  let detail = '';
+  if (code !== 0) {
+    const results = JSON.parse(readFileSync(join(out, 'latest', 'results.json'), 'utf8')) as { checks: { id: string; tier: string | null; verdict: string; actual: string }[] };
+    detail = results.checks.filter((c) => c.verdict !== 'pass').map((c) => `\n    ${c.id} [${c.tier}] ${c.verdict}: ${c.actual}`).join('');
+  }
+  process.stdout.write(`run ${run}/${runs}: exit ${code} in ${((performance.now() - t0) / 1000).toFixed(1)} s${detail}\n`);
+}
+const summary = [...exits].sort(([a], [b]) => a - b).map(([code, n]) => `exit ${code} ×${n}`).join(', ');
+process.stdout.write(`soak: ${runs} runs in ${((performance.now() - started) / 1000).toFixed(0)} s: ${summary}; reports in ${out}\n`);
+process.exit(exits.get(0) === runs ? 0 : 1);

@@ -1,0 +1,161 @@
+/**
+ * Limiter-profile inference on recorded discoveries: what counts, how windows start, whether Reset
+ * holds still, told from the server's answers alone, and left open (with the reason) where they cannot
+ * tell.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import type { CountingPair, DiscoveryRecord, PairQuestion } from '../../src/profile/discover.ts';
+import { algorithmOf, inferProfile } from '../../src/profile/infer.ts';
+import type { Observation } from '../../src/observe/observation.ts';
+import { T0, obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
+
+const W = 3000;
+const read = (remaining: number | null, init: ObsInit = {}) => obs({ limit: 60, remaining, reset: T0 + 3, serverMs: T0 * 1000 + 100, ...init });
+
+/** A pair whose request in question took `step - 1` from Remaining (step 1: free; 2: counted). */
+function pair(question: PairQuestion, before: number, step: number, probe: ObsInit = {}): CountingPair {
+  return { question, before: read(before), probe: obs({ path: '/x', ...probe }), after: read(before - step) };
+}
+
+function record(parts: Partial<DiscoveryRecord>): DiscoveryRecord {
+  const base: DiscoveryRecord = {
+    tier: 'starter',
+    org: 'starter-a',
+    windowMs: W,
+    figures: { read: recruitingApi.tiers.starter.read, ingest: recruitingApi.tiers.starter.ingest },
+    pairs: [],
+    exhaustion: [],
+    refill: [],
+    expiry: [],
+    expiryDelayMs: null,
+    exhaustedEnd: null,
+    expiryEnd: null,
+    expiryFollowUps: [],
+    all: [],
+    durationMs: 1000,
+  };
+  const merged = { ...base, ...parts };
+  const all: Observation[] = [
+    ...merged.pairs.flatMap((p) => [p.before, p.probe, p.after]),
+    ...merged.exhaustion,
+    ...merged.refill.flatMap((r) => [r.probe, ...r.followUps]),
+    ...merged.expiry,
+    ...merged.expiryFollowUps,
+  ];
+  return { ...merged, all };
+}
+
+const rejected = () => read(0, { status: 429, retryAfter: 2 });
+
+beforeEach(() => resetObservations());
+
+describe('what counts', () => {
+  it('reads each answer from the Remaining of the reads around it: two fewer counted it, one fewer did not', () => {
+    const profile = inferProfile(record({ pairs: [pair('head', 50, 2, { method: 'HEAD' }), pair('not-found', 40, 1, { status: 404 })] }));
+    expect(profile.counts.head.value).toBe(true);
+    expect(profile.counts.head.how).toContain('it counted');
+    expect(profile.counts['not-found'].value).toBe(false);
+    expect(profile.counts.forbidden.value).toBeNull();
+    expect(profile.counts.forbidden.how).toBe('no key lacking scopes was available to get a 403');
+  });
+
+  it('leaves an answer open when a window boundary (Remaining rose) or missing headers hide it', () => {
+    const rolled: CountingPair = { question: 'head', before: read(3), probe: obs({ method: 'HEAD' }), after: read(59) };
+    const bare: CountingPair = { question: 'not-found', before: read(null), probe: obs({ status: 404 }), after: read(null) };
+    const profile = inferProfile(record({ pairs: [rolled, bare] }));
+    expect(profile.counts.head).toMatchObject({ value: null });
+    expect(profile.counts.head.how).toContain('a window boundary fell between');
+    expect(profile.counts['not-found'].how).toContain('no X-RateLimit-Remaining to compare');
+  });
+
+  it('tells one read counter across routes from one per route, and shared classes from separate ones', () => {
+    const shared = inferProfile(record({ pairs: [pair('other-route', 50, 2), pair('ingest', 40, 1, { method: 'POST' })] }));
+    expect(shared.readSharedAcrossRoutes.value).toBe(true);
+    expect(shared.classesIndependent.value).toBe(true);
+    const apart = inferProfile(record({ pairs: [pair('other-route', 50, 1, { remaining: 59 }), pair('ingest', 40, 2, { method: 'POST' })] }));
+    expect(apart.readSharedAcrossRoutes.value).toBe(false);
+    expect(apart.readSharedAcrossRoutes.how).toContain('reads count per route');
+    expect(apart.classesIndependent.value).toBe(false);
+  });
+});
+
+describe('how windows start', () => {
+  it('refilling: admitted soon after the 429, and refused again right after', () => {
+    const r = record({ exhaustion: [read(1), rejected()], refill: [{ probe: read(0), followUps: [rejected()] }] });
+    const learned = algorithmOf(r);
+    expect(learned.value).toBe('refilling');
+    expect(learned.how).toContain('quota comes back a little at a time');
+  });
+
+  it('on a refilling limiter, an unchanged Remaining proves nothing: only "it counted" stands', () => {
+    const profile = inferProfile(
+      record({
+        pairs: [pair('head', 50, 1, { method: 'HEAD' }), pair('not-found', 40, 2, { status: 404 })],
+        exhaustion: [read(1), rejected()],
+        refill: [{ probe: read(0), followUps: [rejected()] }],
+      }),
+    );
+    expect(profile.counts.head.value).toBeNull();
+    expect(profile.counts.head.how).toContain('proves nothing');
+    expect(profile.counts['not-found'].value).toBe(true);
+  });
+
+  it('first request: Remaining one lower at every read over nearly a window after the one that opened it', () => {
+    const expiry = [read(59, { sentAt: 10_000 })];
+    const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
+    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps }));
+    expect(learned.value).toBe('fixed-first-request');
+  });
+
+  it('clock-aligned: Remaining back up among the reads, before a full window had passed', () => {
+    const expiry = [read(59, { sentAt: 10_000 })];
+    const followUps = [58, 59, 58, 57].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
+    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps }));
+    expect(learned.value).toBe('fixed-aligned');
+    expect(learned.how).toContain('back up 1400 ms after it');
+  });
+
+  it('without Remaining: where the window the expiry read opened ends, by the Retry-After of the 429 after it', () => {
+    const bare = { limit: null, remaining: null, reset: null } as const;
+    const opened = obs({ ...bare, sentAt: 10_000 });
+    // The used-up window ended (by its Retry-After, to a second) at most 1.5 s before the read.
+    const ended = { earliest: 7_500, latest: 8_500 };
+    // First request: the 429 right after says wait a full window.
+    const full = obs({ ...bare, status: 429, retryAfter: 3, sentAt: 10_050 });
+    expect(algorithmOf(record({ exhaustion: [rejected()], expiry: [opened, full], expiryDelayMs: 1500, exhaustedEnd: ended })).value).toBe('fixed-first-request');
+    // Aligned: only what is left of a window that began half a window earlier.
+    const half = obs({ ...bare, status: 429, retryAfter: 2, sentAt: 10_050 });
+    expect(algorithmOf(record({ exhaustion: [rejected()], expiry: [opened, half], expiryDelayMs: 1500, exhaustedEnd: ended })).value).toBe('fixed-aligned');
+    // Too coarse to tell (a 1 s window, whole seconds): open.
+    expect(algorithmOf(record({ windowMs: 1000, exhaustion: [rejected()], expiry: [opened, obs({ ...bare, status: 429, retryAfter: 1, sentAt: 10_050 })], expiryDelayMs: 500, exhaustedEnd: { earliest: 9000, latest: 9500 } })).value).toBeNull();
+  });
+
+  it('stays open when the quota was never shown used up', () => {
+    const learned = algorithmOf(record({ exhaustion: [read(5), read(4)] }));
+    expect(learned.value).toBeNull();
+    expect(learned.how).toContain('no 429 within 2 reads');
+  });
+});
+
+describe('Reset and headers', () => {
+  it('finds the Reset format and whether it holds still while Remaining counts down', () => {
+    const steady = inferProfile(record({ exhaustion: [read(3), read(2), read(1)] }));
+    expect(steady.read.resetFormat.value).toBe('epoch-seconds');
+    expect(steady.read.resetSteady.value).toBe(true);
+    const drifting = inferProfile(record({ exhaustion: [read(3), read(2, { reset: T0 + 4 }), read(1, { reset: T0 + 4 })] }));
+    expect(drifting.read.resetSteady.value).toBe(false);
+    expect(drifting.read.resetSteady.how).toContain('it moves within a window');
+    const countdown = inferProfile(record({ exhaustion: [read(3, { reset: 3 }), read(2, { reset: 3 })] }));
+    expect(countdown.read.resetFormat.value).toBe('seconds-until');
+    const millis = inferProfile(record({ exhaustion: [read(3, { reset: (T0 + 3) * 1000 })] }));
+    expect(millis.read.resetFormat.value).toBe('epoch-millis');
+  });
+
+  it('says when no response carries the rate-limit headers', () => {
+    const profile = inferProfile(record({ exhaustion: [read(null, { limit: null, reset: null }), read(null, { limit: null, reset: null })] }));
+    expect(profile.headers.value).toBe(false);
+    expect(profile.read.resetFormat.value).toBe('absent');
+    expect(profile.read.limit).toBeNull();
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * `tiergate profile` end to end through the CLI's library entry: the embedded reference target
+ * (2 s windows, starter only) is started, learned and closed by the command itself. Four runs of a
+ * few seconds each: the text block and the JSON for a target whose windows start at the first
+ * counted request, the JSON of the default target, and of one where HEAD counts.
+ */
+import { describe, expect, it } from 'vitest';
+import type { LimiterProfile } from '../../src/profile/types.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const PROFILE = ['profile', '--window', '2s', '--tiers', 'starter'];
+
+/** The profiles printed with --json; exactly one, for starter. */
+function onlyProfile(stdout: string): LimiterProfile {
+  const profiles = JSON.parse(stdout) as LimiterProfile[];
+  expect(profiles.map((p) => p.tier)).toEqual(['starter']);
+  return profiles[0]!;
+}
+
+describe('tiergate profile', () => {
+  it('prints how the server limits: read windows that start at the first counted request', async () => {
+    const { code, stdout, stderr } = await runCli([...PROFILE, '--target-variant', 'first-request-windows']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^How this server limits \(starter, learned on starter-a in .+, \d+ requests\)\n/);
+    expect(stdout).toMatch(/^ {2}read {16}Limit 60 .*windows fixed, start at the first counted request$/m);
+    expect(stdout).toMatch(/^ {2}rate-limit headers {2}present$/m);
+    expect(stdout).not.toMatch(/xh_(test|live)_[A-Za-z0-9]{32}/);
+  }, 60_000);
+
+  it('--json: the read windows are fixed-first-request', async () => {
+    const { code, stdout } = await runCli([...PROFILE, '--target-variant', 'first-request-windows', '--json']);
+    expect(code).toBe(0);
+    expect(onlyProfile(stdout).read.algorithm.value).toBe('fixed-first-request');
+  }, 60_000);
+
+  it('--json, the default target: windows aligned to the clock, HEAD not counted', async () => {
+    const { code, stdout } = await runCli([...PROFILE, '--json']);
+    expect(code).toBe(0);
+    const profile = onlyProfile(stdout);
+    expect({ algorithm: profile.read.algorithm.value, head: profile.counts.head.value }).toEqual({ algorithm: 'fixed-aligned', head: false });
+  }, 60_000);
+
+  it('--json, --target-variant head-counts: HEAD counted', async () => {
+    const { code, stdout } = await runCli([...PROFILE, '--target-variant', 'head-counts', '--json']);
+    expect(code).toBe(0);
+    expect(onlyProfile(stdout).counts.head.value).toBe(true);
+  }, 60_000);
+});
