@@ -45,12 +45,7 @@ export function worst(verdicts: Iterable<JudgedVerdict>): JudgedVerdict {
   return result;
 }
 
-/** A 2xx: the request was admitted (and, for a quota endpoint, counted). */
-export const isAdmittedStatus = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
-
-export function isAdmitted(o: Observation): boolean {
-  return isAdmittedStatus(o.status);
-}
+export { isAdmitted, isAdmittedStatus } from '../observe/observation.ts';
 
 /** No HTTP response came back (timeout, reset, refused, unparseable headers). */
 export function isTransportFailure(o: Observation): boolean {

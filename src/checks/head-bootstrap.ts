@@ -26,6 +26,10 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
     if (o.status === null) {
       return finding('inconclusive', { expected, actual: `no response: ${describe(o)}`, evidence });
     }
+    // A HEAD that counts is refused like any read once the quota is used up (§8 rule 1): no fault.
+    if (o.status === 429) {
+      return finding('inconclusive', { expected, actual: `${describe(o)}: the read quota was used up`, evidence, notes: ['measured again in a fresh window where the budget allows'] });
+    }
   }
   const problems: string[] = [];
   for (const o of [first, second]) {

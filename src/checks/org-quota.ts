@@ -20,6 +20,8 @@ export interface OrgSharedInput {
   readonly keyAAgain?: Observation | null;
   readonly limit: number;
   readonly window: WindowContext;
+  /** The limiter profile found quota coming back during a window (a bucket): an admission may be a refill. */
+  readonly refilling?: boolean;
 }
 
 /**
@@ -52,9 +54,17 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       notes: ['quota given back during the window (a refilling limiter) admits one request on the shared counter; QUOTA-READ judges the refill'],
     });
   }
+  if (input.refilling) {
+    return finding('inconclusive', {
+      expected,
+      actual: `second key admitted (${describe(keyB)}) on a limiter that gives quota back during the window`,
+      evidence,
+      notes: ['a request given back between the two keys would admit the second on a shared counter too; QUOTA-READ judges the refill'],
+    });
+  }
   const still = stillExhausted(keyA, exhaustedBy, keyB, input.keyAAgain ?? null, window);
   if (!still.ok) {
-    return finding('inconclusive', { expected, actual: `second key admitted (${describe(keyB)})`, evidence, notes: [still.note, 'a window boundary may have fallen between the two keys: measured again in the next window where the budget allows'] });
+    return finding('inconclusive', { expected, actual: `second key admitted (${describe(keyB)})`, evidence, notes: [still.note, 'a window boundary may have fallen between the two keys'] });
   }
   return finding('fail', {
     expected,

@@ -320,10 +320,11 @@ function refillCheck(judged: Judged, obs: readonly Observation[], input: QuotaEx
     return judged.verdict === 'pass' ? { ...judged, notes: [...judged.notes, `watched the rest of the window: ${watched}, none admitted`] } : judged;
   }
   const into = Math.round((admittedInside.sentAt - start) / 10) / 100;
-  const otherRoute = admittedInside.path !== rejected.path;
+  // The watch's read of another route of the class (phase 'other-route'); the rest repeat the check's own request.
+  const otherRoute = admittedInside.phase === 'other-route';
   const actual = otherRoute
     ? `${admittedInside.method} ${admittedInside.path} admitted (#${admittedInside.id}) right after ${rejected.method} ${rejected.path} got 429 (#${rejected.id}): the quota is counted per route, not per organization`
-    : `${admittedInside.method} ${admittedInside.path} admitted again ${into} s into the window (#${admittedInside.id}), after the 429 at #${rejected.id}, while the window is sure to last until ${Math.round((safeEnd - start) / 100) / 10} s: the quota refills during the window`;
+    : `${admittedInside.method} ${admittedInside.path} admitted ${into} s into the window (#${admittedInside.id}), after the 429 at #${rejected.id}, while the window is sure to last until ${Math.round((safeEnd - start) / 100) / 10} s: the quota refills during the window`;
   return {
     verdict: 'fail',
     expected: `${judged.expected}; nothing more admitted until the window ends`,

@@ -10,15 +10,12 @@
  * computed: the upper bound is Date + window + 1.
  */
 import type { Observation } from '../observe/observation.ts';
+import { EPOCH_MS_FLOOR, EPOCH_S_FLOOR } from '../observe/reset-format.ts';
 import { countOf, finding, headerProblem, listSome } from './finding.ts';
 import type { Finding } from './types.ts';
 import type { WindowContext } from './window.ts';
 import { serverDateSeconds } from './window-integrity.ts';
 
-/** Above this a Reset is epoch milliseconds (1e11 s is the year 5138). */
-const MILLISECONDS_FLOOR = 1e11;
-/** Below this a Reset is not a current epoch in seconds (2001-09-09). */
-const EPOCH_FLOOR = 1e9;
 /** Tolerated staleness of a cached Date header, seconds. */
 const DATE_STALENESS_S = 1;
 const MAX_SAMPLES = 6;
@@ -95,9 +92,13 @@ export function resetEpochVerdict(
   const changes: Sample[] = [];
   let wentBack = false;
   let moved = false;
+  const wobble = roundingWobble(valid);
   for (const [i, s] of valid.entries()) {
     const before = valid[i - 1];
     if (before === undefined || s.reset === before.reset) continue;
+    // A Reset computed as ceil(now + time left) from two clock reads flips by a second near a
+    // whole second, and back: one window's end, rounded two ways.
+    if (wobble && Math.abs(s.reset - before.reset) === 1) continue;
     changes.push(s);
     if (s.reset < before.reset && !wentBack) {
       wentBack = true;
@@ -123,6 +124,7 @@ export function resetEpochVerdict(
   const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
   const data = { samples };
   const notes: string[] = [];
+  if (wobble) notes.push(`Reset flipped between ${wobble.join(' and ')} and back: one window's end rounded two ways, taken as one window`);
   if (absent > 0) notes.push(`${countOf(absent, 'response')} without Reset (judged by HDR-PRESENT)`);
   if (noDate > 0) notes.push(`${countOf(noDate, 'response')} without a Date header could not be placed in time`);
   if (window && window.resetEpochS !== null && base !== undefined && !valid.some((s) => s.reset === window.resetEpochS)) {
@@ -165,11 +167,22 @@ export function resetEpochVerdict(
   });
 }
 
+/**
+ * Two Reset values one second apart that the server went back and forth between (v, v+1, v): the
+ * rounding of one end, not two windows. Null when the values do not flip back.
+ */
+function roundingWobble(valid: readonly Sample[]): readonly [number, number] | null {
+  const values = [...new Set(valid.map((s) => s.reset))].sort((a, b) => a - b);
+  if (values.length !== 2 || values[1]! - values[0]! !== 1) return null;
+  const changes = valid.filter((s, i) => i > 0 && s.reset !== valid[i - 1]!.reset).length;
+  return changes >= 2 ? [values[0]!, values[1]!] : null;
+}
+
 /** The first thing wrong with one Reset value, or null. */
 function judgeOne(v: number, date: number | null, W: number): string | null {
-  if (v > MILLISECONDS_FLOOR) return `Reset ${v} looks like epoch milliseconds`;
+  if (v > EPOCH_MS_FLOOR) return `Reset ${v} looks like epoch milliseconds`;
   if (v <= W * 2) return `Reset ${v} looks like seconds-until-reset, not an epoch`;
-  if (v < EPOCH_FLOOR) {
+  if (v < EPOCH_S_FLOOR) {
     return `Reset ${v} is far below any current epoch${date !== null ? ` (Date ${date})` : ''}: looks like seconds-until-reset, not an epoch`;
   }
   if (date === null) return null;

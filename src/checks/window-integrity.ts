@@ -5,10 +5,10 @@
  * Quota-type verdicts turn "not within one window" into inconclusive.
  */
 import type { Observation } from '../observe/observation.ts';
+import { EPOCH_S_FLOOR } from '../observe/reset-format.ts';
 import { windowStart, type WindowContext } from './window.ts';
 
-/** Epochs between these are "now-ish" seconds (2001 … 2286); used only when Date is absent. */
-const EPOCH_S_MIN = 1e9;
+/** Below this an epoch in seconds is still "now-ish" (up to 2286; the floor is EPOCH_S_FLOOR); used only when Date is absent. */
 const EPOCH_S_MAX = 1e10;
 /** Client/server clock skew tolerated when only the client clock is available. */
 const SKEW_TOLERANCE_S = 86_400;
@@ -43,7 +43,7 @@ export function readReset(o: Observation, windowSeconds: number): ResetReading {
   }
   const client = o.sentWall / 1000;
   const ok =
-    value >= EPOCH_S_MIN && value <= EPOCH_S_MAX && Math.abs(value - client) <= windowSeconds + SKEW_TOLERANCE_S;
+    value >= EPOCH_S_FLOOR && value <= EPOCH_S_MAX && Math.abs(value - client) <= windowSeconds + SKEW_TOLERANCE_S;
   return ok
     ? { reset: value, basis: 'client-clock', note: `no Date header; Reset ${value} judged against the client clock (±1 day)` }
     : { reset: null, basis: 'client-clock', note: `no Date header; Reset ${value} is not an epoch near the client clock` };

@@ -1,6 +1,6 @@
 /**
- * Waits for the next boundary of a clock-aligned window, learning it from the server (DESIGN
- * "Measuring on any limiter"). It polls with a request that reports the quota class (HEAD
+ * Waits for the next boundary of a clock-aligned window, learning it from the server (README "How
+ * it measures"). It polls with a request that reports the quota class (HEAD
  * /recruiter/bootstrap for reads, an empty bulk upload for ingest) and takes any signal the server
  * gives: the announced end advancing (Reset as epoch seconds, milliseconds or seconds-until),
  * Remaining jumping back up, or, with neither, the server's Date crossing a multiple of the window
@@ -10,7 +10,7 @@
  */
 import type { WindowContext } from '../checks/window.ts';
 import type { Observation } from '../observe/observation.ts';
-import { resetFormatOf, windowEndOf } from '../observe/reset-format.ts';
+import { resetFormatOf, endEstimateOf } from '../observe/reset-format.ts';
 import type { Edge, HttpProber, ProbeRequest, ProbeTags } from './http-prober.ts';
 
 export interface WindowSyncOptions {
@@ -111,7 +111,7 @@ export function boundaryBetween(previous: Observation, current: Observation, win
 
 /** Predicted ms until the next boundary, from the announced end or from Date; 0 when unknown. */
 function msUntilBoundary(o: Observation, windowMs: number, offsetMs: number, nowRun: number): number {
-  const end = windowEndOf(o, resetFormatOf(o, windowMs, offsetMs), offsetMs);
+  const end = endEstimateOf(o, resetFormatOf(o, windowMs, offsetMs), offsetMs);
   if (end !== null) return Math.max(0, end.earliest - nowRun);
   const windowS = windowMs / 1000;
   const dateS = o.date ? Date.parse(o.date) / 1000 : NaN;

@@ -74,3 +74,10 @@ export function headerValue(raw: string | string[] | undefined | null): HeaderVa
 }
 
 export const NO_HEADER: HeaderValue = Object.freeze({ raw: null, value: null });
+
+/** A 2xx: the request was admitted (and, for a quota endpoint, counted). */
+export const isAdmittedStatus = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
+
+export function isAdmitted(o: Observation): boolean {
+  return isAdmittedStatus(o.status);
+}

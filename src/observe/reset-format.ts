@@ -4,16 +4,16 @@
  * (the IETF RateLimit draft's style); any of them tells when the window ends, so scheduling can use
  * all of them while HDR-RESET still judges the format against §8.
  */
-import type { Observation } from './observation.ts';
+import { isAdmitted, type Observation } from './observation.ts';
 
 /** How X-RateLimit-Reset is written. Only `epoch-seconds` is what §8 specifies. */
 export const RESET_FORMATS = ['epoch-seconds', 'epoch-millis', 'seconds-until', 'absent', 'unreadable'] as const;
 export type ResetFormat = (typeof RESET_FORMATS)[number];
 
 /** Below this a value cannot be a current epoch in seconds (2001-09-09). */
-const EPOCH_S_FLOOR = 1e9;
+export const EPOCH_S_FLOOR = 1e9;
 /** Above this a value is epoch milliseconds (1e11 s is the year 5138). */
-const EPOCH_MS_FLOOR = 1e11;
+export const EPOCH_MS_FLOOR = 1e11;
 
 /** The server's clock at the response, epoch ms: its Date header (second resolution), else ours. */
 function serverNowMs(o: Observation, clockOffsetMs: number): number {
@@ -49,7 +49,7 @@ export interface EndEstimate {
  * seconds may be rounded up (express-rate-limit) or exact: the end lies in the second before it.
  * Seconds-until may be rounded either way: within a second of receipt + value.
  */
-export function windowEndOf(o: Observation, format: ResetFormat, clockOffsetMs: number, offsetUncertaintyMs = 0): EndEstimate | null {
+export function endEstimateOf(o: Observation, format: ResetFormat, clockOffsetMs: number, offsetUncertaintyMs = 0): EndEstimate | null {
   const value = o.rateLimit.reset.value;
   if (value === null || o.headersAt === null) return null;
   // Monotonic time of a server epoch instant: our send time plus how far it lies after our send wall clock.
@@ -79,19 +79,33 @@ export function announcedWaitS(o: Observation): number | null {
     : null;
 }
 
+/** Two consecutive responses of one window, between which Reset moved. */
+export interface ResetMovement {
+  readonly before: Observation;
+  readonly after: Observation;
+}
+
 /**
- * Whether Reset holds still within a window: between consecutive admitted reads whose Remaining went
- * down (no new window), it never changed. A Reset that moves cannot place a window's end.
+ * Where Reset moved within a window among responses in send order, and over how long a span it was
+ * seen to hold still otherwise. Two consecutive responses belong to one window when both were refused
+ * (the quota stayed used up; the caller passes refusals of one window only), or both admitted with
+ * Remaining counting down.
  */
-export function resetHoldsStill(reads: readonly Observation[]): boolean {
-  const isAdmitted = (o: Observation) => o.status !== null && o.status >= 200 && o.status < 300;
-  for (let i = 1; i < reads.length; i++) {
-    const [a, b] = [reads[i - 1]!, reads[i]!];
-    if (!isAdmitted(a) || !isAdmitted(b)) continue;
+export function resetMovement(sequence: readonly Observation[]): { readonly moved: ResetMovement | null; readonly comparedMs: number; readonly compared: number } {
+  const refused = (o: Observation) => o.status === 429;
+  let comparedMs = 0;
+  let compared = 0;
+  for (let i = 1; i < sequence.length; i++) {
+    const [a, b] = [sequence[i - 1]!, sequence[i]!];
+    if (a.rateLimit.reset.raw === null || b.rateLimit.reset.raw === null) continue;
     const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
-    if (ra !== null && rb !== null && rb < ra && resetMoved(a, b)) return false;
+    const oneWindow = (refused(a) && refused(b)) || (isAdmitted(a) && isAdmitted(b) && ra !== null && rb !== null && rb < ra);
+    if (!oneWindow) continue;
+    if (resetMoved(a, b)) return { moved: { before: a, after: b }, comparedMs, compared };
+    comparedMs += b.sentAt - a.sentAt;
+    compared += 1;
   }
-  return true;
+  return { moved: null, comparedMs, compared };
 }
 
 /**
@@ -100,7 +114,7 @@ export function resetHoldsStill(reads: readonly Observation[]): boolean {
  */
 export function resetMoved(a: Observation, b: Observation): boolean {
   const [va, vb] = [a.rateLimit.reset.value, b.rateLimit.reset.value];
-  if (va === null || vb === null || va > 1e9 || vb > 1e9) return a.rateLimit.reset.raw !== b.rateLimit.reset.raw;
+  if (va === null || vb === null || va >= EPOCH_S_FLOOR || vb >= EPOCH_S_FLOOR) return a.rateLimit.reset.raw !== b.rateLimit.reset.raw;
   const elapsedS = ((b.headersAt ?? b.doneAt) - a.sentAt) / 1000;
   return vb > va || va - vb > elapsedS + 1;
 }
@@ -120,4 +134,15 @@ export function narrowedEnd(end: EndEstimate, o: Observation, windowMs: number, 
   const earliest = Math.max(end.earliest, o.sentAt + (whole - 1) * 1000);
   const latest = Math.min(end.latest, o.headersAt + whole * 1000);
   return earliest <= latest ? { earliest, latest } : null;
+}
+
+/** When the window a 429 belongs to ends, from its Reset (any format) or else its Retry-After. */
+export function announcedEnd(rejected: Observation, windowMs: number, clockOffsetMs: number, clockSlackMs = 0): EndEstimate | null {
+  const fromReset = endEstimateOf(rejected, resetFormatOf(rejected, windowMs, clockOffsetMs), clockOffsetMs, clockSlackMs);
+  if (fromReset) return fromReset;
+  const wait = announcedWaitS(rejected);
+  // A wait beyond two windows is no schedule (RETRY-AFTER judges it): it would only stall the harness.
+  if (wait === null || rejected.headersAt === null || wait * 1000 > 2 * windowMs) return null;
+  // Retry-After is rounded up to whole seconds: the end lies in the second before it.
+  return { earliest: rejected.sentAt + (Math.ceil(wait) - 1) * 1000, latest: rejected.headersAt + Math.ceil(wait) * 1000 };
 }

@@ -4,8 +4,15 @@
  * our send and our receipt, so offset ∈ [D − receivedWall, D + 1000 − sentWall]. Intersecting those
  * intervals over many responses narrows the estimate to well under a second.
  */
-import type { ClockEstimate } from '../results/types.ts';
 import type { Observation } from './observation.ts';
+
+export interface ClockEstimate {
+  /** Server clock minus client clock, ms (from Date and round-trip time). */
+  readonly offsetMs: number;
+  /** Half-width of the estimate's error bound, ms. */
+  readonly uncertaintyMs: number;
+  readonly samples: number;
+}
 
 export interface OffsetInterval {
   readonly low: number;

@@ -3,11 +3,9 @@
  * reason it stayed open. Nothing here assumes what the spec leaves open; it reads the server.
  */
 import type { QuotaClass } from '../contract/types.ts';
-import { isAdmitted } from '../checks/finding.ts';
-import type { Observation } from '../observe/observation.ts';
-import type { CountingPair, DiscoveryRecord, PairQuestion } from './discover.ts';
-import { announcedEnd } from './discover.ts';
-import { announcedWaitS, resetFormatOf, resetHoldsStill, resetMoved, windowEndOf } from '../observe/reset-format.ts';
+import { isAdmitted, type Observation } from '../observe/observation.ts';
+import type { CountingPair, DiscoveryRecord, PairQuestion } from './record.ts';
+import { announcedEnd, announcedWaitS, resetFormatOf, resetMovement, endEstimateOf } from '../observe/reset-format.ts';
 import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm } from './types.ts';
 
 const undecided = <T>(how: string, evidence: readonly number[] = []): Learned<T> => ({ value: null, how, evidence });
@@ -26,7 +24,6 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
   const reads = record.all.filter((o) => o.status !== null && o.path === readPath(record) && !probes.has(o.id));
   const headers = headersLearned(reads);
   const pair = (q: PairQuestion) => record.pairs.find((p) => p.question === q);
-  const ingestProbe = pair('ingest')?.probe ?? null;
   const algorithm = algorithmOf(record, clockOffsetMs);
   // A limiter that gives quota back between two reads can hide a decrement, never invent one: there
   // only "it counted" is evidence.
@@ -43,10 +40,10 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
       quotaClass: 'read',
       limit: commonLimit(reads),
       resetFormat: formatOf(reads, record.windowMs, clockOffsetMs),
-      resetSteady: steadiness(reads),
+      resetSteady: steadiness(record, readPath(record)),
       algorithm,
     },
-    ingest: ingestProfile(ingestProbe, record.windowMs, clockOffsetMs),
+    ingest: ingestProfile(pair('ingest') ?? null, algorithm, record.windowMs, clockOffsetMs),
     counts: {
       ...counts,
       rejected: undecided(
@@ -159,16 +156,23 @@ function classesIndependent(p: CountingPair | undefined, windowMs: number, clock
 /** Whether the upload's window ends where the reads' does, in words. */
 function windowPhase(p: CountingPair, windowMs: number, clockOffsetMs: number): string {
   const format = resetFormatOf(p.probe, windowMs, clockOffsetMs);
-  const ingestEnd = windowEndOf(p.probe, format, clockOffsetMs);
-  const readEnd = windowEndOf(p.after, resetFormatOf(p.after, windowMs, clockOffsetMs), clockOffsetMs);
+  const ingestEnd = endEstimateOf(p.probe, format, clockOffsetMs);
+  const readEnd = endEstimateOf(p.after, resetFormatOf(p.after, windowMs, clockOffsetMs), clockOffsetMs);
   if (!ingestEnd || !readEnd) return '';
   const apart = Math.abs((ingestEnd.earliest + ingestEnd.latest) / 2 - (readEnd.earliest + readEnd.latest) / 2);
   return apart > 1000 ? `, and windows of their own (ends ${Math.round(apart / 100) / 10} s apart)` : ', windows ending together';
 }
 
-function ingestProfile(probe: Observation | null, windowMs: number, clockOffsetMs: number): ClassProfile {
+/**
+ * The ingest class, from the one upload discovery sends between two reads. How its windows start is
+ * taken from the reads only where that cannot mislead: reads on clock-aligned windows, and the upload
+ * announcing the very end the reads announce (the same boundaries). Otherwise it stays open, and the
+ * ingest checks are scheduled as for an unknown limiter.
+ */
+function ingestProfile(p: CountingPair | null, read: Learned<WindowAlgorithm>, windowMs: number, clockOffsetMs: number): ClassProfile {
   const quotaClass: QuotaClass = 'ingest';
-  if (!probe || probe.status === null) {
+  const probe = p?.probe ?? null;
+  if (!p || !probe || probe.status === null) {
     return { quotaClass, limit: null, resetFormat: undecided('no resume upload was answered'), resetSteady: undecided('not probed'), algorithm: undecided('not probed') };
   }
   return {
@@ -176,9 +180,15 @@ function ingestProfile(probe: Observation | null, windowMs: number, clockOffsetM
     limit: probe.rateLimit.limit.value,
     resetFormat: formatOf([probe], windowMs, clockOffsetMs),
     resetSteady: undecided('one upload cannot show it; taken as for reads', [probe.id]),
-    // One upload cannot show how windows start; the read class's answer is taken for the server.
-    algorithm: undecided('learned on the read class only; ingest is scheduled the same way', [probe.id]),
+    algorithm: ingestAlgorithm(p, read),
   };
+}
+
+function ingestAlgorithm(p: CountingPair, read: Learned<WindowAlgorithm>): Learned<WindowAlgorithm> {
+  const [upload, after] = [p.probe.rateLimit.reset.raw, p.after.rateLimit.reset.raw];
+  if (read.value !== 'fixed-aligned') return undecided(`one upload cannot show how ingest windows start; the reads' windows are ${read.value ?? 'unknown'}`, [p.probe.id]);
+  if (upload === null || upload !== after) return undecided(`reads are on clock-aligned windows, but the upload's Reset (${upload ?? 'absent'}) is not the reads' (${after ?? 'absent'})`, [p.probe.id, p.after.id]);
+  return learned('fixed-aligned', `the upload announced the reads' own Reset ${upload}, and reads are on clock-aligned windows: the same boundaries`, [p.probe.id, p.after.id]);
 }
 
 /**
@@ -253,7 +263,7 @@ function alignedEndWithin(from: number, to: number, base: { readonly earliest: n
  * a window, else from the Retry-After of the 429 that followed it.
  */
 function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffsetMs: number) {
-  const own = resetHoldsStill(record.exhaustion) ? windowEndOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
+  const own = resetMovement(record.exhaustion).moved === null ? endEstimateOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
   if (own) return { ...own, by: expiry.id };
   if (record.expiryEnd) return record.expiryEnd;
   const later = record.expiry.find((o) => o.status !== null && !isAdmitted(o) && announcedWaitS(o) !== null);
@@ -286,14 +296,37 @@ function followUpsVerdict(first: Observation, followUps: readonly Observation[])
   return undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids);
 }
 
-/** Whether Reset held still between reads the same window answered (Remaining counting down). */
-function steadiness(reads: readonly Observation[]): Learned<boolean> {
-  const paired = reads.filter((o) => isAdmitted(o) && o.rateLimit.reset.raw !== null && o.rateLimit.remaining.value !== null);
-  if (paired.length < 2) return undecided('too few reads with Reset and Remaining to compare');
-  const moved = paired.findIndex((o, i) => i > 0 && o.rateLimit.remaining.value! < paired[i - 1]!.rateLimit.remaining.value! && resetMoved(paired[i - 1]!, o));
-  if (moved > 0) {
-    const [a, b] = [paired[moved - 1]!, paired[moved]!];
-    return learned(false, `Reset went ${a.rateLimit.reset.raw} → ${b.rateLimit.reset.raw} while Remaining counted down ${a.rateLimit.remaining.value} → ${b.rateLimit.remaining.value}: it moves within a window`, [a.id, b.id]);
+/** A span a Reset that moves every second cannot hide in. */
+const STEADY_SPAN_MS = 1000;
+
+/**
+ * Whether Reset holds still within a window, over every stretch of the discovery known to lie in one
+ * window: the reads counting down to the 429, the refusals after it (refill and narrowing probes, all
+ * before the announced end), and the reads after the expiry read. Held still is claimed only over
+ * at least a second of them: a Reset that moves once a second could hide in less.
+ */
+function steadiness(record: DiscoveryRecord, readPathOf: string): Learned<boolean> {
+  const on = (phases: readonly string[]) => record.all.filter((o) => o.path === readPathOf && phases.includes(o.phase));
+  const opened = record.expiry[0]?.sentAt ?? Infinity;
+  const refusedIn = (phases: readonly string[], from: number, to: number) => on(phases).filter((o) => o.status === 429 && o.sentAt >= from && o.sentAt < to);
+  const stretches = [
+    on(['counted', 'exhaust']),
+    refusedIn(['exhaust', 'refill', 'narrow'], -Infinity, opened),
+    on(['expiry', 'expiry-follow-up']),
+    refusedIn(['expiry-exhaust', 'narrow'], opened, Infinity),
+  ];
+  let comparedMs = 0;
+  let compared = 0;
+  for (const stretch of stretches) {
+    const seen = resetMovement(stretch);
+    if (seen.moved) {
+      const { before: a, after: b } = seen.moved;
+      const how = a.status === 429 ? 'while the quota stayed used up (429 then 429)' : `while Remaining counted down ${a.rateLimit.remaining.value} → ${b.rateLimit.remaining.value}`;
+      return learned(false, `Reset went ${a.rateLimit.reset.raw} → ${b.rateLimit.reset.raw} ${how}: it moves within a window`, [a.id, b.id]);
+    }
+    comparedMs += seen.comparedMs;
+    compared += seen.compared;
   }
-  return learned(true, `Reset held still over ${paired.length} reads while Remaining counted down`, [paired[0]!.id, paired.at(-1)!.id]);
+  if (comparedMs < STEADY_SPAN_MS) return undecided(`Reset held still over ${compared} comparisons spanning only ${Math.round(comparedMs)} ms: too short to rule out one that moves each second`);
+  return learned(true, `Reset held still over ${compared} comparisons within windows, spanning ${Math.round(comparedMs)} ms`, []);
 }

@@ -1,6 +1,6 @@
 /**
  * The limiter profile: how a server limits, learned from its own answers before it is judged
- * (DESIGN "Measuring on any limiter"). Everything the spec leaves open is a question here, and each
+ * (README "How it measures": learn, then judge). Everything the spec leaves open is a question here, and each
  * answer carries the observations that decided it, or says why it stayed open.
  */
 import type { QuotaClass, TierName } from '../contract/types.ts';

@@ -2,16 +2,11 @@
 import type { Assumption, TierName } from '../contract/types.ts';
 import type { CheckResult, Verdict } from '../checks/types.ts';
 import type { LimiterProfile } from '../profile/types.ts';
+import type { ClockEstimate } from '../observe/server-clock.ts';
 
 export const RESULTS_SCHEMA = 'tiergate/results@1' as const;
 
-export interface ClockEstimate {
-  /** Server clock minus client clock, ms (from Date and round-trip time). */
-  readonly offsetMs: number;
-  /** Half-width of the estimate's error bound, ms. */
-  readonly uncertaintyMs: number;
-  readonly samples: number;
-}
+export type { ClockEstimate } from '../observe/server-clock.ts';
 
 export interface TargetInfo {
   readonly kind: 'embedded' | 'external';

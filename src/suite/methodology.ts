@@ -6,9 +6,24 @@ export const METHODOLOGY: readonly { topic: string; text: string }[] = [
       'The server clock is estimated from each response\'s Date header and round-trip time: the server stamped Date (floored to the second) between our send and our receipt, so every response bounds the offset; the intervals are intersected over the run. The estimate and its ± bound are shown at the top. Verdicts compare Reset with the same response\'s Date, never with the client clock.',
   },
   {
+    topic: 'Learning the limiter',
+    text:
+      "Before judging, the harness learns how the server limits (the limiter profile, per tier, on one organization): between two counted reads it sends one request in question (HEAD, 404, 403, 401, another read route, one upload) and reads from Remaining whether it counted; it uses up the read quota and reads the 429's Reset or Retry-After; shortly after, a read admitted and refused again right after it shows quota coming back a little at a time (a bucket); half a window after the announced end, a read and reads spread over the next window show whether the window it fell in opened with it (Remaining one lower at each) or is aligned to the clock (Remaining back up). What it cannot tell stays unknown, with the reason.",
+  },
+  {
     topic: 'Quota windows',
     text:
-      'A quota check starts just after a window opens: the harness polls HEAD /recruiter/bootstrap (free, by assumption) until X-RateLimit-Reset advances (or, if Reset is not a plausible epoch, until the server\'s Date crosses a window multiple), then sends at once. A check whose responses carry different Reset values, or that may have outlasted the window, is inconclusive, never pass or fail.',
+      "Every quota check starts in a window of its own, per organization and quota class, scheduled from the profile: on clock-aligned windows just after the server shows a boundary (Reset advancing in any format, Remaining back up, or, without headers, the server clock crossing a window multiple); on windows that start at the first request, once every earlier window is surely over, so the check's first request opens one. When the profile cannot tell, both. A ledger keeps the harness's own requests the server counted in the window (a counted sync poll), and exactness counts them. A check whose responses cannot be placed in one window is inconclusive, never pass or fail; an over-admission inside the window is a fail whatever came after.",
+  },
+  {
+    topic: 'No lucky pass',
+    text:
+      "After the sequential read check's 429, the harness asks again at once (the bracket: still refused, the window was in force), reads another route (one read quota per organization, not per route), and reads a few more times spread over the rest of the window: anything admitted while the window surely lasts is a quota that refills or counts per route, and fails QUOTA-READ with the evidence.",
+  },
+  {
+    topic: 'Spec, assumption, observation',
+    text:
+      'A check fails the spec only on evidence that breaks the spec. Where the spec is silent (HEAD counted, bulk uploads counted per request, windows starting at the first request), what the server does is learned and reported, and the checks judge the spec under it; a deployment may declare its intended behaviour in its config ("assumptions"), and is then held to its word.',
   },
   {
     topic: 'Exact counting',

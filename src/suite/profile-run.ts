@@ -10,7 +10,7 @@ import { EXIT } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { ObservationRecorder } from '../observe/recorder.ts';
 import { clockEstimate, narrowOffset, type OffsetInterval } from '../observe/server-clock.ts';
-import { discover } from '../profile/discover.ts';
+import { discover } from './discover.ts';
 import { inferProfile } from '../profile/infer.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { RunOptions } from './options.ts';

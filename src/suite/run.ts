@@ -29,7 +29,7 @@ import { describePlan } from './describe-plan.ts';
 import { openTargetSession } from './target-session.ts';
 import { WindowKeeper } from './windows.ts';
 import type { LimiterProfile } from '../profile/types.ts';
-import { discover } from '../profile/discover.ts';
+import { discover } from './discover.ts';
 import { inferProfile } from '../profile/infer.ts';
 import { messageOf } from './hooks/hook-error.ts';
 import { newRunId, toolInfo } from './run-id.ts';
@@ -71,11 +71,12 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
   const recorder = new ObservationRecorder(join(runDir, 'observations.ndjson'));
   let offset: OffsetInterval | null = null;
   const headersByTier = new Map<TierName, HeadersPresentTally>();
-  // Windows used: per organization, the distinct Reset values its checks' responses carried.
+  // Windows used: per organization, the distinct Reset values its checks' responses carried (not the
+  // syncs' or the discovery's, which run before a check's window).
   const windowsByOrg = new Map<string, Set<string>>();
   recorder.onObservation((o) => {
     offset = narrowOffset(offset, o);
-    if (o.org && o.check !== 'WINDOW-SYNC' && o.rateLimit.reset.raw !== null) {
+    if (o.org && o.check !== 'WINDOW-SYNC' && o.check !== 'PROFILE' && o.rateLimit.reset.raw !== null) {
       const seen = windowsByOrg.get(o.org) ?? new Set<string>();
       seen.add(o.rateLimit.reset.raw);
       windowsByOrg.set(o.org, seen);

@@ -1,6 +1,6 @@
 /**
- * Fresh windows per organization and quota class, scheduled from the limiter profile (DESIGN
- * "Measuring on any limiter"). Every request the harness sends is seen here (recorder listener), so
+ * Fresh windows per organization and quota class, scheduled from the limiter profile (README "How
+ * it measures"). Every request the harness sends is seen here (recorder listener), so
  * the keeper knows, per organization and class, when the harness last sent and the latest window end
  * the server announced. A quota check then starts:
  *
@@ -18,7 +18,7 @@ import type { AssumptionId, Contract, QuotaClass, TierName } from '../contract/t
 import { awaitFreshWindow, sleep, type WindowSyncResult } from '../drivers/window-sync.ts';
 import type { HttpProber, ProbeRequest } from '../drivers/http-prober.ts';
 import type { Observation } from '../observe/observation.ts';
-import { announcedWaitS, resetFormatOf, windowEndOf } from '../observe/reset-format.ts';
+import { announcedWaitS, endEstimateOf, resetFormatOf } from '../observe/reset-format.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { OrgHandle } from './context.ts';
 
@@ -37,7 +37,8 @@ export interface WindowKeeperOptions {
 }
 
 interface Seen {
-  lastSentAt: number;
+  /** When the server last answered a request of this organization and class: it counted it by then. */
+  lastAnsweredAt: number;
   /** Latest end of a window the server announced for this organization and class, monotonic ms. */
   announcedEnd: number;
 }
@@ -57,10 +58,11 @@ export class WindowKeeper {
   observe(o: Observation): void {
     if (o.org === null) return;
     const key = `${o.org}|${quotaClassOfPath(this.#options.contract, o.path)}`;
-    const seen = this.#seen.get(key) ?? { lastSentAt: -Infinity, announcedEnd: -Infinity };
-    seen.lastSentAt = Math.max(seen.lastSentAt, o.sentAt);
+    const seen = this.#seen.get(key) ?? { lastAnsweredAt: -Infinity, announcedEnd: -Infinity };
+    // A window a request opened starts when the server took it, at the latest when it answered.
+    seen.lastAnsweredAt = Math.max(seen.lastAnsweredAt, o.headersAt ?? o.doneAt);
     const offset = this.#options.clockOffsetMs();
-    const end = windowEndOf(o, resetFormatOf(o, this.#options.windowMs, offset), offset);
+    const end = endEstimateOf(o, resetFormatOf(o, this.#options.windowMs, offset), offset, this.#options.clockUncertaintyMs());
     // A Reset further away than two windows is garbage, not a schedule (HDR-RESET judges it).
     if (end && end.latest - o.sentAt <= 2 * this.#options.windowMs) seen.announcedEnd = Math.max(seen.announcedEnd, end.latest);
     const wait = o.status === this.#options.contract.statuses.rateLimited ? announcedWaitS(o) : null;
@@ -78,7 +80,7 @@ export class WindowKeeper {
     const { prober, windowMs, signal } = this.#options;
     const first = orgs[0]!;
     const profile = this.#options.profileOf(first.tier);
-    const algorithm = profile?.read.algorithm.value ?? 'unknown';
+    const algorithm = profile?.[quotaClass].algorithm.value ?? 'unknown';
     // Without rate-limit headers a poll shows nothing, and may count unseen: wait by the clock instead.
     const boundary = profile?.headers.value === false ? () => this.#clockBoundary() : () => this.#alignedBoundary(first, quotaClass);
     if (algorithm === 'fixed-aligned') return boundary();
@@ -91,7 +93,7 @@ export class WindowKeeper {
       ...orgs.flatMap((org) =>
         classes.map((c) => {
           const seen = this.#seen.get(`${org.label}|${c}`);
-          return seen ? Math.max(seen.lastSentAt + windowMs, seen.announcedEnd) : -Infinity;
+          return seen ? Math.max(seen.lastAnsweredAt + windowMs, seen.announcedEnd) : -Infinity;
         }),
       ),
     );

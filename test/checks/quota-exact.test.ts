@@ -282,7 +282,7 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
   it('a read of another route admitted right after the 429 is a quota counted per route', () => {
     const { obs, window } = sequentialQuota({ limit: 60 });
     const last = obs.at(-1)!;
-    const other = sequentialQuota({ limit: 60, sent: 1, path: '/recruiter/settings/services-api-scopes', serverStartMs: Date.parse(last.date!) }).obs[0]!;
+    const other = sequentialQuota({ limit: 60, sent: 1, path: '/recruiter/settings/services-api-scopes', phase: 'other-route', serverStartMs: Date.parse(last.date!) }).obs[0]!;
     const later = [{ ...other, sentAt: last.doneAt + 1, headersAt: last.doneAt + 5, doneAt: last.doneAt + 6 }];
     const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
     expect(f.verdict).toBe('fail');

@@ -109,3 +109,14 @@ describe('HDR-RESET', () => {
     expect(f.notes).toContain('one response without Reset (judged by HDR-PRESENT)');
   });
 });
+
+describe('HDR-RESET: rounding', () => {
+  it('takes a Reset flipping by a second and back as one window rounded two ways, not a moving Reset', () => {
+    const at = (s: number, reset: number, remaining: number) => obs({ serverMs: (T0 + 10) * 1000 + s * 100, reset, remaining });
+    const f = resetEpochVerdict([at(0, T0 + 60, 59), at(1, T0 + 61, 58), at(2, T0 + 60, 57), at(3, T0 + 61, 56)], 60);
+    expect(f.verdict).toBe('pass');
+    expect(f.notes.join(' ')).toContain('rounded two ways');
+    // Once up and never back, while Remaining counts down: moved within a window.
+    expect(resetEpochVerdict([at(0, T0 + 60, 59), at(1, T0 + 61, 58), at(2, T0 + 61, 57)], 60).verdict).toBe('fail');
+  });
+});

@@ -3,6 +3,7 @@
  * test or file, provision orgs and keys through the admin API, send requests, and keep a quota
  * test inside one server window (checked with the server's own Reset header).
  */
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
@@ -220,4 +221,19 @@ export function track(pending: Promise<Answer>): Tracked {
     return a;
   });
   return { answer, done: () => done };
+}
+
+/** Raw bytes to an edge, the whole answer back (for requests undici would not send). */
+export function raw(base: string, bytes: string): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
 }

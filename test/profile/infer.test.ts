@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
-import type { CountingPair, DiscoveryRecord, PairQuestion } from '../../src/profile/discover.ts';
+import type { CountingPair, DiscoveryRecord, PairQuestion } from '../../src/profile/record.ts';
 import { algorithmOf, inferProfile } from '../../src/profile/infer.ts';
 import type { Observation } from '../../src/observe/observation.ts';
 import { T0, obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
@@ -139,13 +139,20 @@ describe('how windows start', () => {
 });
 
 describe('Reset and headers', () => {
-  it('finds the Reset format and whether it holds still while Remaining counts down', () => {
-    const steady = inferProfile(record({ exhaustion: [read(3), read(2), read(1)] }));
+  it('finds the Reset format, and whether it holds still over at least a second of one window', () => {
+    const spaced = (remaining: number, i: number, init: ObsInit = {}) => read(remaining, { phase: 'exhaust', sentAt: 1_000 + i * 600, ...init });
+    const steady = inferProfile(record({ exhaustion: [spaced(3, 0), spaced(2, 1), spaced(1, 2)] }));
     expect(steady.read.resetFormat.value).toBe('epoch-seconds');
     expect(steady.read.resetSteady.value).toBe(true);
-    const drifting = inferProfile(record({ exhaustion: [read(3), read(2, { reset: T0 + 4 }), read(1, { reset: T0 + 4 })] }));
+    // Too short a span cannot rule out a Reset that moves once a second.
+    const brief = inferProfile(record({ exhaustion: [read(3, { phase: 'exhaust' }), read(2, { phase: 'exhaust' })] }));
+    expect(brief.read.resetSteady.value).toBeNull();
+    const drifting = inferProfile(record({ exhaustion: [spaced(3, 0), spaced(2, 1, { reset: T0 + 4 }), spaced(1, 2, { reset: T0 + 4 })] }));
     expect(drifting.read.resetSteady.value).toBe(false);
     expect(drifting.read.resetSteady.how).toContain('it moves within a window');
+    // Refusals of one window: the quota stayed used up, yet Reset moved.
+    const refusals = inferProfile(record({ exhaustion: [spaced(1, 0), spaced(0, 1, { status: 429 })], refill: [{ probe: read(0, { status: 429, phase: 'refill', sentAt: 2_500, reset: T0 + 5 }), followUps: [] }] }));
+    expect(refusals.read.resetSteady.how).toContain('while the quota stayed used up');
     const countdown = inferProfile(record({ exhaustion: [read(3, { reset: 3 }), read(2, { reset: 3 })] }));
     expect(countdown.read.resetFormat.value).toBe('seconds-until');
     const millis = inferProfile(record({ exhaustion: [read(3, { reset: (T0 + 3) * 1000 })] }));

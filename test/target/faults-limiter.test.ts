@@ -2,7 +2,6 @@
  * The faults that change the limiter itself (a token bucket, per-route counters) or what it tells
  * (a drifting Reset, no headers at all), seen over HTTP and judged by the server's own answers.
  */
-import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { rateLimitErrorBody } from '../../src/contract/error-body.ts';
 import type { FaultName } from '../../src/target/faults.ts';
@@ -11,6 +10,7 @@ import {
   inOneWindow,
   keyOf,
   orgWithKey,
+  raw,
   sequential,
   sleep,
   startTestTarget,
@@ -118,19 +118,6 @@ describe('reset-drifts', () => {
   });
 });
 
-/** Raw bytes to an edge, the whole answer back (a request undici would not send). */
-function raw(base: string, bytes: string): Promise<string> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: url.hostname, port: Number(url.port) });
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('close', () => resolve(text));
-    socket.on('error', reject);
-    socket.write(bytes);
-  });
-}
 
 describe('no-rate-headers', () => {
   it('no X-RateLimit-* on any answer; admission stays exact and the 429 keeps its body and Retry-After', async () => {

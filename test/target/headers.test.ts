@@ -2,10 +2,17 @@
  * §8 "Rate-limit headers are present on every HTTP response", and bad input answered with the right
  * status and a JSON error, never a crash. Every answer also names its edge and carries a Date.
  */
-import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { genericErrorBody } from '../../src/contract/error-body.ts';
-import { call, inOneWindow, orgWithKey, sequential, useTarget, type Answer } from '../helpers/target.ts';
+import {
+  call,
+  inOneWindow,
+  orgWithKey,
+  raw,
+  sequential,
+  useTarget,
+  type Answer,
+} from '../helpers/target.ts';
 
 const MAX_UPLOAD = 4096;
 const target = useTarget({ windowMs: 2000, maxUploadBytes: MAX_UPLOAD, anonymousLimit: 500 });
@@ -25,20 +32,6 @@ function expectJsonError(a: Answer, status: number, code: string): void {
   expect(a.headers['content-type']).toMatch(/^application\/json/);
 }
 
-/** Raw bytes to an edge, the whole answer back (for requests undici would not send). */
-function raw(base: string, bytes: string): Promise<string> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: url.hostname, port: Number(url.port) });
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('end', () => resolve(text));
-    socket.on('close', () => resolve(text));
-    socket.on('error', reject);
-    socket.write(bytes);
-  });
-}
 
 describe('headers on every status', () => {
   it('401, 403, 404, 405, 413, 415, 400, 200 and HEAD all carry X-RateLimit-*, X-Edge-Node and Date', async () => {

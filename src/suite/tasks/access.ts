@@ -89,8 +89,11 @@ export function accessTask(org: OrgHandle, allOrgs: readonly OrgHandle[]): Task 
         let finding: Finding | null = null;
         for (let attempt = 1; attempt <= HEAD_ATTEMPTS && !context.signal.aborted; attempt++) {
           const first = await send('HEAD-BOOTSTRAP', head, org.primary.key);
-          finding = headBootstrapVerdict(first, await send('HEAD-BOOTSTRAP', head, org.primary.key), context.windowMs / 1000, options);
+          const second = await send('HEAD-BOOTSTRAP', head, org.primary.key);
+          finding = headBootstrapVerdict(first, second, context.windowMs / 1000, options);
           if (finding.verdict !== 'inconclusive') break;
+          // Refused for quota: the next pair needs a window with room.
+          if ([first, second].some((o) => o.status === context.contract.statuses.rateLimited) && !(await context.windows.fresh([org], 'read')).ok) break;
         }
         return finding ?? { verdict: 'inconclusive', expected: 'two HEADs', actual: 'interrupted', evidence: [], notes: [] };
       });

@@ -1,6 +1,6 @@
 /**
  * Quota checks start in a fresh window of the quota class they measure and must finish inside it
- * (DESIGN "Measuring on any limiter"). This wraps a task's traffic: wait for a fresh window on its
+ * (README "How it measures"). This wraps a task's traffic: wait for a fresh window on its
  * organizations (scheduled from the limiter profile, suite/windows.ts), run, and if no fresh window
  * could be had, report every check of the task inconclusive with the reason.
  */

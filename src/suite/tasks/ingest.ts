@@ -15,6 +15,7 @@ import { requestFor } from '../requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { inBatches, straddlingFirstBatch, underCap } from './batches.ts';
 import { EXTRA_AFTER_LIMIT, limitToTest } from './announced-limit.ts';
+import { watchRestOfWindow } from './watch.ts';
 
 export function ingestTask(org: OrgHandle, variant: 'single' | 'bulk'): Task {
   const name = `ingest-${variant} ${org.label}`;
@@ -33,6 +34,7 @@ export function ingestTask(org: OrgHandle, variant: 'single' | 'bulk'): Task {
         const started = context.prober.now();
         let sent: Observation[];
         let unitsPerRequest = 1;
+        let later: Observation[] = [];
         if (variant === 'single') {
           const endpoint = endpointById(context.contract, 'resume-analysis');
           const upload = () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags);
@@ -54,6 +56,11 @@ export function ingestTask(org: OrgHandle, variant: 'single' | 'bulk'): Task {
           for (let used = unitsPerRequest; used <= limit && !context.signal.aborted; used += unitsPerRequest) {
             sent.push(await upload());
           }
+          // No lucky pass: single uploads (one unit each) over the rest of the window.
+          const single = endpointById(context.contract, 'resume-analysis');
+          if (sent.some((o) => o.status === context.contract.statuses.rateLimited)) {
+            later = await watchRestOfWindow(context, { first: sent[0]!, window, again: () => context.prober.send(edge, requestFor(single, org.primary.key), { ...tags, phase: 'after-429' }) });
+          }
         }
         const at = (v: string) => ({ tier: org.tier, org: org.label, variant: v, startedWall, durationMs: context.prober.now() - started });
         const results: CheckResult[] = [
@@ -66,6 +73,7 @@ export function ingestTask(org: OrgHandle, variant: 'single' | 'bulk'): Task {
               variant: variant === 'single' ? 'burst' : 'sequential',
               window,
               unitsPerRequest,
+              later,
             }),
             at(variant),
           ),

@@ -18,11 +18,12 @@ import { orgSharedVerdict } from '../../checks/org-quota.ts';
 import { retryAfterVerdict } from '../../checks/retry-after.ts';
 import { sleep } from '../../drivers/window-sync.ts';
 import type { Observation } from '../../observe/observation.ts';
-import { windowSafeEnd, type WindowContext } from '../../checks/window.ts';
 import type { OrgHandle, SuiteContext, Task } from '../context.ts';
 import { requestFor } from '../requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { sendPastLimit } from './announced-limit.ts';
+import { watchRestOfWindow } from './watch.ts';
+import { announcedWaitS } from '../../observe/reset-format.ts';
 
 export function readSequentialTask(org: OrgHandle): Task {
   const name = `read-sequential ${org.label}`;
@@ -92,7 +93,7 @@ export function readSequentialTask(org: OrgHandle): Task {
           ];
           results.push(
             shared
-              ? checkResult('ORG-SHARED', orgSharedVerdict({ keyA: sent, keyB: shared, keyAAgain: later[0] ?? null, limit, window }), at())
+              ? checkResult('ORG-SHARED', orgSharedVerdict({ keyA: sent, keyB: shared, keyAAgain: later[0] ?? null, limit, window, refilling: context.profileOf(org.tier)?.read.algorithm.value === 'refilling' }), at())
               : org.secondary
                 ? checkResult('ORG-SHARED', { verdict: 'inconclusive', expected: 'the first key rejected, then the second key tried', actual: 'the first key was never rejected', evidence: sent.slice(-1).map((o) => o.id), notes: [] }, at())
                 : skipped('ORG-SHARED', 'no second key of this organization was configured', at()),
@@ -127,8 +128,7 @@ async function waitOutRetryAfter(
   org: OrgHandle,
   rejected: Observation,
 ): Promise<{ afterWait: Observation | null; waitedMs: number | null }> {
-  const body = rejected.body as { retry_after_seconds?: unknown } | null;
-  const told = rejected.rateLimit.retryAfter.value ?? (typeof body?.retry_after_seconds === 'number' ? body.retry_after_seconds : null);
+  const told = announcedWaitS(rejected);
   if (told === null || told * 1000 > context.windowMs + 1000) return { afterWait: null, waitedMs: null };
   const receivedAt = rejected.headersAt ?? rejected.doneAt;
   // A timer may fire a millisecond early against the monotonic clock: wait a little past the time told.
@@ -146,34 +146,3 @@ async function waitOutRetryAfter(
   return { afterWait, waitedMs: afterWait.sentAt - receivedAt };
 }
 
-/** Reads spread over the rest of the window after the 429, besides the bracket and the other route. */
-const WATCH_READS = 4;
-
-/**
- * After the 429: the same key again at once (the bracket for ORG-SHARED, and the first watch), a read
- * of another route, then reads spread evenly until shortly before the window's safe end. Stops at the
- * first admission (the evidence is in). Bounded: 2 + WATCH_READS requests, one window of time.
- */
-async function watchRestOfWindow(
-  context: SuiteContext,
-  watch: { first: Observation; window: WindowContext; again: () => Promise<Observation>; otherRoute: () => Promise<Observation> },
-): Promise<Observation[]> {
-  const later: Observation[] = [await watch.again()];
-  const admitted = (o: Observation) => o.status !== null && o.status >= 200 && o.status < 300;
-  if (admitted(later[0]!)) return later;
-  later.push(await watch.otherRoute());
-  if (admitted(later[1]!)) return later;
-  const last = later[1]!;
-  const rtt = Math.max(5, (last.headersAt ?? last.doneAt) - last.sentAt);
-  const stopAt = windowSafeEnd(watch.window, watch.first) - Math.max(100, 3 * rtt);
-  const from = context.prober.now();
-  const step = (stopAt - from) / WATCH_READS;
-  for (let i = 1; i <= WATCH_READS && step > 0 && !context.signal.aborted; i++) {
-    await sleep(from + i * step - context.prober.now(), context.signal);
-    if (context.signal.aborted || context.prober.now() > stopAt) break;
-    const o = await watch.again();
-    later.push(o);
-    if (admitted(o)) break;
-  }
-  return later;
-}

@@ -18,13 +18,12 @@
  */
 import { endpointById } from '../contract/lookup.ts';
 import { unissuedKey } from '../contract/keys.ts';
-import type { Contract, Endpoint, Figure, TierName } from '../contract/types.ts';
+import type { Contract, Endpoint, TierName } from '../contract/types.ts';
 import type { HttpProber, ProbeRequest } from '../drivers/http-prober.ts';
 import { sleep } from '../drivers/window-sync.ts';
-import type { Observation } from '../observe/observation.ts';
-import { isAdmitted } from '../checks/finding.ts';
-import { announcedWaitS, narrowedEnd, resetFormatOf, resetHoldsStill, windowEndOf, type EndEstimate } from '../observe/reset-format.ts';
-import type { CountingQuestion } from './types.ts';
+import { isAdmitted, type Observation } from '../observe/observation.ts';
+import { announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, type EndEstimate } from '../observe/reset-format.ts';
+import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
 
 export interface DiscoveryInput {
   readonly prober: HttpProber;
@@ -38,64 +37,20 @@ export interface DiscoveryInput {
   readonly signal: AbortSignal;
 }
 
-export type PairQuestion = Exclude<CountingQuestion, 'rejected'> | 'other-route' | 'ingest';
-
-/** A request in question between two counted reads. */
-export interface CountingPair {
-  readonly question: PairQuestion;
-  readonly before: Observation;
-  readonly probe: Observation;
-  readonly after: Observation;
-}
-
-export interface RefillProbe {
-  readonly probe: Observation;
-  /**
-   * After an admitted probe, reads sent at once until one is refused (bounded by the quota the
-   * elapsed time could have refilled, plus two): a bucket gives back a few, a fresh window all.
-   */
-  readonly followUps: readonly Observation[];
-}
-
-export interface DiscoveryRecord {
-  readonly tier: TierName;
-  readonly org: string;
-  readonly windowMs: number;
-  readonly figures: { readonly read: Figure; readonly ingest: Figure };
-  readonly pairs: readonly CountingPair[];
-  /** Reads until the first 429 (inclusive), or until the bound. */
-  readonly exhaustion: readonly Observation[];
-  readonly refill: readonly RefillProbe[];
-  /**
-   * The read sent half a window after the announced end; when it carries no usable Reset, the reads
-   * after it until a 429, whose Retry-After tells where the new window ends.
-   */
-  readonly expiry: readonly Observation[];
-  /** When the expiry read was sent, relative to the announced end: the half window waited. */
-  readonly expiryDelayMs: number | null;
-  /** Where the used-up window ends, as its 429s announced it (Reset, else Retry-After); monotonic ms. */
-  readonly exhaustedEnd: EndEstimate | null;
-  /**
-   * Where the window the expiry read opened ends, when that read carried no usable Reset: from the
-   * 429s after it (narrowed, see narrowEnd); with the last of them as evidence.
-   */
-  readonly expiryEnd: (EndEstimate & { readonly by: number }) | null;
-  /** Reads spread over the window after the expiry read, the last just before a full window after it. */
-  readonly expiryFollowUps: readonly Observation[];
-  /** Every observation of the discovery, in send order. */
-  readonly all: readonly Observation[];
-  readonly durationMs: number;
-}
 
 /** Reads sent to exhaust the quota at most: the announced or published Limit, times this, plus a few. */
 const EXHAUST_FACTOR = 2;
 const EXHAUST_EXTRA = 5;
+/** ...and for at most this many windows. */
+const EXHAUST_WINDOWS = 2;
+/** This many requests in a row without an answer end the discovery. */
+const SILENT_AFTER = 3;
 /** The longest a discovery waits for anything, in windows (plus a second). */
 const MAX_WAIT_WINDOWS = 2;
 /** Reads after the expiry read, evenly spread over a window less the margin. */
 const FOLLOW_UP_READS = 4;
 /** Allowance for our estimate of the server clock when an epoch Reset is turned into our time. */
-export const CLOCK_SLACK_MS = 250;
+const CLOCK_SLACK_MS = 250;
 
 export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> {
   const { prober, contract, windowMs, signal } = input;
@@ -126,10 +81,18 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   ];
   const pairs: CountingPair[] = [];
   let before = await read('counted');
+  // A server that does not answer teaches nothing: stop at once (the checks will say what they saw).
+  const silent = () => all.slice(-SILENT_AFTER).length === SILENT_AFTER && all.slice(-SILENT_AFTER).every((o) => o.status === null);
   for (const { question, request } of questions) {
-    if (signal.aborted) break;
-    const probe = await send(request, question);
-    const after = await read('counted');
+    if (signal.aborted || before.status === null) break;
+    let probe = await send(request, question);
+    let after = await read('counted');
+    // A window boundary between the reads (Remaining back up) spoils the pair: ask once more.
+    if (rolledOver(before, after)) {
+      before = after;
+      probe = await send(request, question);
+      after = await read('counted');
+    }
     pairs.push({ question, before, probe, after });
     before = after;
   }
@@ -138,7 +101,11 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   const announced = before.rateLimit.limit.value;
   const limit = Math.min(announced ?? figures.read.value, figures.read.value * 20);
   const exhaustion: Observation[] = [];
-  for (let n = 0; n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted; n++) {
+  // Bounded in count and in time: a server too slow to answer Limit reads within two windows is
+  // not exhausted this way (the algorithm then stays open).
+  const exhaustUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
+  const exhausting = () => !signal.aborted && !silent() && prober.now() < exhaustUntil;
+  for (let n = 0; n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && before.status !== null && exhausting(); n++) {
     const o = await read('exhaust');
     exhaustion.push(o);
     if (o.status === contract.statuses.rateLimited) break;
@@ -151,7 +118,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   let expiryEnd: DiscoveryRecord['expiryEnd'] = null;
   const expiryFollowUps: Observation[] = [];
   if (rejected && rejected.status === contract.statuses.rateLimited && !signal.aborted) {
-    let end = announcedEnd(rejected, windowMs, input.clockOffsetMs());
+    let end = announcedEnd(rejected, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS);
     const rejectedAt = rejected.headersAt ?? rejected.doneAt;
 
     // 3. Refill: reads well inside the window (never past the earliest announced end). The first
@@ -166,7 +133,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
       const followUps: Observation[] = [];
       if (isAdmitted(probe)) {
         const bound = Math.ceil((prober.now() - rejectedAt) / perRequest) + 2;
-        while (followUps.length < bound && !signal.aborted) {
+        while (followUps.length < bound && !signal.aborted && !silent()) {
           const o = await read('refill-follow-up');
           followUps.push(o);
           if (!isAdmitted(o)) break;
@@ -204,15 +171,16 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
             }
           }
           const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
-          const unusable = windowEndOf(first, format, input.clockOffsetMs()) === null || !resetHoldsStill(exhaustion);
+          const unusable = endEstimateOf(first, format, input.clockOffsetMs()) === null || resetMovement(exhaustion).moved !== null;
           if (isAdmitted(first) && unusable) {
-            for (let n = 0; n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted; n++) {
+            const expiryUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
+            for (let n = 0; n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted && !silent() && prober.now() < expiryUntil; n++) {
               const o = await read('expiry-exhaust');
               expiry.push(o);
               if (o.status === contract.statuses.rateLimited) break;
             }
             const last = expiry.at(-1)!;
-            const opened = last.status === contract.statuses.rateLimited ? announcedEnd(last, windowMs, input.clockOffsetMs()) : null;
+            const opened = last.status === contract.statuses.rateLimited ? announcedEnd(last, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS) : null;
             if (opened) {
               const narrowed = await narrowEnd(opened, read, input);
               expiry.push(...narrowed.sent);
@@ -273,12 +241,9 @@ async function narrowEnd(
   return { end, sent };
 }
 
-/** When the window a 429 belongs to ends, from its Reset (any format) or else its Retry-After. */
-export function announcedEnd(rejected: Observation, windowMs: number, clockOffsetMs: number) {
-  const fromReset = windowEndOf(rejected, resetFormatOf(rejected, windowMs, clockOffsetMs), clockOffsetMs, CLOCK_SLACK_MS);
-  if (fromReset) return fromReset;
-  const wait = announcedWaitS(rejected);
-  if (wait === null || rejected.headersAt === null) return null;
-  // Retry-After is rounded up to whole seconds: the end lies in the second before it.
-  return { earliest: rejected.sentAt + (Math.ceil(wait) - 1) * 1000, latest: rejected.headersAt + Math.ceil(wait) * 1000 };
+/** Remaining back up between two reads: a new window began between them. */
+function rolledOver(before: Observation, after: Observation): boolean {
+  const [a, b] = [before.rateLimit.remaining.value, after.rateLimit.remaining.value];
+  return a !== null && b !== null && b > a;
 }
+

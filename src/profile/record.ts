@@ -1,0 +1,57 @@
+/**
+ * What a discovery recorded (suite/discover.ts sends; profile/infer.ts judges): the observations of
+ * each step, grouped by the question they answer.
+ */
+import type { Figure, TierName } from '../contract/types.ts';
+import type { Observation } from '../observe/observation.ts';
+import type { EndEstimate } from '../observe/reset-format.ts';
+import type { CountingQuestion } from './types.ts';
+
+export type PairQuestion = Exclude<CountingQuestion, 'rejected'> | 'other-route' | 'ingest';
+
+/** A request in question between two counted reads. */
+export interface CountingPair {
+  readonly question: PairQuestion;
+  readonly before: Observation;
+  readonly probe: Observation;
+  readonly after: Observation;
+}
+
+export interface RefillProbe {
+  readonly probe: Observation;
+  /**
+   * After an admitted probe, reads sent at once until one is refused (bounded by the quota the
+   * elapsed time could have refilled, plus two): a bucket gives back a few, a fresh window all.
+   */
+  readonly followUps: readonly Observation[];
+}
+
+export interface DiscoveryRecord {
+  readonly tier: TierName;
+  readonly org: string;
+  readonly windowMs: number;
+  readonly figures: { readonly read: Figure; readonly ingest: Figure };
+  readonly pairs: readonly CountingPair[];
+  /** Reads until the first 429 (inclusive), or until the bound. */
+  readonly exhaustion: readonly Observation[];
+  readonly refill: readonly RefillProbe[];
+  /**
+   * The read sent half a window after the announced end; when it carries no usable Reset, the reads
+   * after it until a 429, whose Retry-After tells where the new window ends.
+   */
+  readonly expiry: readonly Observation[];
+  /** When the expiry read was sent, relative to the announced end: the half window waited. */
+  readonly expiryDelayMs: number | null;
+  /** Where the used-up window ends, as its 429s announced it (Reset, else Retry-After); monotonic ms. */
+  readonly exhaustedEnd: EndEstimate | null;
+  /**
+   * Where the window the expiry read opened ends, when that read carried no usable Reset: from the
+   * 429s after it (narrowed, see narrowEnd); with the last of them as evidence.
+   */
+  readonly expiryEnd: (EndEstimate & { readonly by: number }) | null;
+  /** Reads spread over the window after the expiry read, the last just before a full window after it. */
+  readonly expiryFollowUps: readonly Observation[];
+  /** Every observation of the discovery, in send order. */
+  readonly all: readonly Observation[];
+  readonly durationMs: number;
+}
