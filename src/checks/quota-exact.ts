@@ -17,6 +17,7 @@ import type { Finding } from './types.ts';
 import type { WindowContext } from './window.ts';
 import { withinOneWindow } from './window-integrity.ts';
 import { windowSafeEnd } from './window.ts';
+import { freshness, refillCheck } from './quota-window.ts';
 
 export interface QuotaExactInput {
   readonly figure: Figure;
@@ -33,7 +34,7 @@ export interface QuotaExactInput {
   readonly later?: readonly Observation[];
 }
 
-interface Judged {
+export interface Judged {
   readonly verdict: 'pass' | 'fail' | 'inconclusive';
   readonly expected: string;
   readonly actual: string;
@@ -96,7 +97,7 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   const left = Math.max(0, (quota ?? figure.value) - prior.length);
   const judged = refillCheck(judge(outcomes, left, units, quota === null, prior.length), obs, input);
 
-  const integrity = withinOneWindow(obs, input.window);
+  const integrity = freshness(obs, announced.value, prior.length, input.window) ?? withinOneWindow(obs, input.window);
   if (belowMinimum !== null) {
     const announcedBy = obs.find((o) => o.rateLimit.limit.value === belowMinimum);
     return finding('fail', {
@@ -303,33 +304,3 @@ function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: bool
   };
 }
 
-/**
- * No lucky pass: a request admitted after the series' first 429 while the window is surely still open
- * (answered before its safe end) means the server gave quota back inside the window, or counts
- * another route apart. Only a pass can turn into a fail here; other verdicts keep their reasons.
- */
-function refillCheck(judged: Judged, obs: readonly Observation[], input: QuotaExactInput): Judged {
-  const later = input.later ?? [];
-  const rejected = obs.find((o) => o.status === TOO_MANY_REQUESTS);
-  if (later.length === 0 || !rejected) return judged;
-  const safeEnd = windowSafeEnd(input.window, obs[0]);
-  const start = obs[0]!.sentAt;
-  const admittedInside = later.find((o) => isAdmitted(o) && (o.headersAt ?? o.doneAt) < safeEnd);
-  const watched = `${countOf(later.length, 'request')} after the 429, up to ${Math.round((Math.max(...later.map((o) => o.sentAt)) - start) / 100) / 10} s into the window (sure to last ${Math.round((safeEnd - start) / 100) / 10} s)`;
-  if (!admittedInside) {
-    return judged.verdict === 'pass' ? { ...judged, notes: [...judged.notes, `watched the rest of the window: ${watched}, none admitted`] } : judged;
-  }
-  const into = Math.round((admittedInside.sentAt - start) / 10) / 100;
-  // The watch's read of another route of the class (phase 'other-route'); the rest repeat the check's own request.
-  const otherRoute = admittedInside.phase === 'other-route';
-  const actual = otherRoute
-    ? `${admittedInside.method} ${admittedInside.path} admitted (#${admittedInside.id}) right after ${rejected.method} ${rejected.path} got 429 (#${rejected.id}): the quota is counted per route, not per organization`
-    : `${admittedInside.method} ${admittedInside.path} admitted ${into} s into the window (#${admittedInside.id}), after the 429 at #${rejected.id}, while the window is sure to last until ${Math.round((safeEnd - start) / 100) / 10} s: the quota refills during the window`;
-  return {
-    verdict: 'fail',
-    expected: `${judged.expected}; nothing more admitted until the window ends`,
-    actual: judged.verdict === 'fail' ? `${judged.actual}; ${actual}` : actual,
-    evidence: [...judged.evidence, rejected.id, admittedInside.id],
-    notes: [...judged.notes, `watched: ${watched}`],
-  };
-}

@@ -317,3 +317,15 @@ describe('QUOTA-INGEST: a series that ran past its window', () => {
     expect(quotaExactVerdict(early, { figure: { value: 10, atLeast: false }, quotaClass: 'ingest', variant: 'burst', window }).verdict).toBe('inconclusive');
   });
 });
+
+describe('QUOTA-READ: a window the check was to open', () => {
+  it('is inconclusive, not a fail, when the first answers show the window was not fresh', () => {
+    // The server's window outlasted the wait: 20 of its 60 were already spent.
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 40, sent: 41, remainingAt: (i) => 40 - i });
+    const f = sequential(obs, { ...window, opensAtFirstRequest: true, placeBy: 'timing' });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toContain('the window was not fresh');
+    // Judged as fresh it would have been 20 requests early.
+    expect(sequential(obs, window).verdict).toBe('fail');
+  });
+});
