@@ -81,8 +81,9 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   }
 
   // The ledger: what the harness itself sent in this window before the series, counted by the server.
-  const prior = input.window.prior;
+  const prior = spentBefore(obs, input.window.prior, announced.value);
   if (prior.length > 0) notes.push(`${countOf(prior.length, 'request')} of the harness's own (${prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')}) counted in this window before the first`);
+  else if (input.window.prior.length > 0) notes.push(`the harness's own ${input.window.prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')} counted on a counter of its own: the first Remaining shows this one untouched`);
   const outcomes = classify(obs);
   const first429 = outcomes.rejected[0] ?? null;
   const data = {
@@ -144,6 +145,19 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
     notes: [...notes, ...judged.notes, ...perRequest, integrity.note],
     data,
   });
+}
+
+/**
+ * The ledger entries that counted on this check's own counter. A sync poll the server counted (its own
+ * Remaining fell) may sit on another route's counter (per-route limiters): the series' highest
+ * admitted Remaining shows how many the check's counter had spent before it.
+ */
+export function spentBefore(obs: readonly Observation[], prior: readonly Observation[], limit: number | null): readonly Observation[] {
+  if (prior.length === 0 || limit === null) return prior;
+  const shown = obs.filter(isAdmitted).map((o) => o.rateLimit.remaining.value).filter((r): r is number => r !== null);
+  if (shown.length === 0) return prior;
+  const spent = limit - 1 - Math.max(...shown);
+  return spent >= 0 && spent <= prior.length ? prior.slice(0, spent) : prior;
 }
 
 function classify(obs: readonly Observation[]): Outcomes {

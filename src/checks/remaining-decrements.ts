@@ -14,6 +14,7 @@ import { announcedLimit } from './limit-header.ts';
 import type { Finding } from './types.ts';
 import type { WindowContext } from './window.ts';
 import { withinOneWindow } from './window-integrity.ts';
+import { spentBefore } from './quota-exact.ts';
 
 export interface SeriesPoint {
   /** 1-based request number in send order. */
@@ -42,7 +43,7 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
   const data = { series: seriesOf(obs) };
   const notes: string[] = limit.note ? [limit.note] : [];
   // The harness's own requests counted earlier in this window (the ledger) start the countdown lower.
-  const spent = window.prior.length;
+  const spent = spentBefore(obs, window.prior, L).length;
   if (spent > 0) notes.push(`${countOf(spent, 'request')} of the harness's own counted in this window before the first`);
 
   const integrity = withinOneWindow(obs, window);

@@ -32,6 +32,8 @@ export type WindowSyncResult =
   | { readonly ok: false; readonly reason: string; readonly polls: readonly Observation[] };
 
 const DENSE_LEAD_MS = 400;
+/** How stale a Date header may be served (Node caches it for up to a second). */
+const DATE_STALENESS_MS = 1000;
 
 export async function awaitFreshWindow(
   prober: HttpProber,
@@ -55,14 +57,18 @@ export async function awaitFreshWindow(
     await sleep(Math.min(pause, options.windowMs), options.signal);
     const current = await head();
     if (current.status === null) return { ok: false, reason: `window sync failed: ${current.error?.code}`, polls };
-    if (boundaryBetween(previous, current, windowS, options.clockOffsetMs, options.resetHoldsStill)) {
+    const signal = boundarySignal(previous, current, windowS, options.clockOffsetMs, options.resetHoldsStill);
+    if (signal !== null) {
       const format = resetFormatOf(current, options.windowMs, options.clockOffsetMs);
+      // Date is floored to the second and may be served a second stale: a crossing it shows may
+      // have happened up to a second before the previous poll.
+      const stale = signal === 'date' ? DATE_STALENESS_MS : 0;
       return {
         ok: true,
         polls,
         window: {
           openedAt: current.headersAt ?? current.doneAt,
-          openedUncertaintyMs: (current.headersAt ?? current.doneAt) - previous.sentAt,
+          openedUncertaintyMs: (current.headersAt ?? current.doneAt) - previous.sentAt + stale,
           lengthMs: options.windowMs,
           resetEpochS: format === 'epoch-seconds' ? current.rateLimit.reset.value : null,
           opensAtFirstRequest: false,
@@ -92,21 +98,31 @@ function countedByServer(o: Observation, pollCounts: boolean | null): boolean {
 
 /** A window boundary fell between two consecutive responses of one quota class. */
 export function boundaryBetween(previous: Observation, current: Observation, windowS: number, clockOffsetMs = 0, useReset = true): boolean {
+  return boundarySignal(previous, current, windowS, clockOffsetMs, useReset) !== null;
+}
+
+/** What shows a boundary between two consecutive responses of one quota class, if anything does. */
+export function boundarySignal(
+  previous: Observation,
+  current: Observation,
+  windowS: number,
+  clockOffsetMs = 0,
+  useReset = true,
+): 'remaining' | 'reset' | 'date' | null {
   // Remaining jumping back up: a new window (a bucket refilling is not aligned, and is not polled for).
   const [r0, r1] = [previous.rateLimit.remaining.value, current.rateLimit.remaining.value];
-  if (r0 !== null && r1 !== null && r1 > r0 && previous.rateLimit.limit.value === current.rateLimit.limit.value) return true;
-  // The announced end advancing, whatever the format. Epochs compare as the server wrote them (our
-  // estimate of its clock moves as it narrows); seconds-until only through our own clock.
+  if (r0 !== null && r1 !== null && r1 > r0 && previous.rateLimit.limit.value === current.rateLimit.limit.value) return 'remaining';
+  // The announced end advancing: epochs advance with a new window; a countdown (seconds-until,
+  // rounded either way) never rises within one. Both compare as the server wrote them (our
+  // estimate of its clock moves as it narrows).
   const windowMs = windowS * 1000;
   const formats = [resetFormatOf(previous, windowMs, clockOffsetMs), resetFormatOf(current, windowMs, clockOffsetMs)] as const;
   const usable = useReset && formats[0] === formats[1] && ['epoch-seconds', 'epoch-millis', 'seconds-until'].includes(formats[0]);
-  // Epochs advance with a new window; a countdown (seconds-until, rounded either way) never rises
-  // within one. Both compare as the server wrote them: our estimate of its clock moves as it narrows.
-  if (usable) return current.rateLimit.reset.value! > previous.rateLimit.reset.value!;
+  if (usable) return current.rateLimit.reset.value! > previous.rateLimit.reset.value! ? 'reset' : null;
   const d0 = previous.date ? Date.parse(previous.date) / 1000 : NaN;
   const d1 = current.date ? Date.parse(current.date) / 1000 : NaN;
-  if (!Number.isFinite(d0) || !Number.isFinite(d1)) return false;
-  return Math.floor(d1 / windowS) > Math.floor(d0 / windowS);
+  if (!Number.isFinite(d0) || !Number.isFinite(d1)) return null;
+  return Math.floor(d1 / windowS) > Math.floor(d0 / windowS) ? 'date' : null;
 }
 
 /** Predicted ms until the next boundary, from the announced end or from Date; 0 when unknown. */

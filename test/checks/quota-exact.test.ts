@@ -258,7 +258,8 @@ describe('QUOTA-INGEST bulk (units per request)', () => {
 
 describe('QUOTA-READ: the ledger and the watched window', () => {
   it('counts what the harness itself sent in the window first: 429 at request 60 is exact after one counted sync HEAD', () => {
-    const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 60 });
+    // The server counted the sync HEAD: the series' Remaining starts at 58.
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 60, remainingAt: (i) => 59 - i });
     const sync = obs[0]!; // stands for the window-sync HEAD the server counted
     const f = sequential(obs, { ...window, prior: [sync] });
     expect(f.verdict).toBe('pass');
@@ -266,6 +267,14 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
     expect(f.notes[0]).toContain("one request of the harness's own");
     // Without the ledger, the same answers are one early.
     expect(sequential(obs, window).verdict).toBe('fail');
+  });
+
+  it('leaves out of the ledger a poll counted on a counter of its own (a per-route limiter): Remaining shows the check untouched', () => {
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const poll = sequentialQuota({ limit: 60, sent: 1, method: 'HEAD', path: '/recruiter/bootstrap' }).obs[0]!;
+    const f = sequential(obs, { ...window, prior: [poll] });
+    expect(f.verdict).toBe('pass');
+    expect(f.notes.join(' ')).toContain('counted on a counter of its own');
   });
 
   it('no lucky pass: a read admitted later in the window, after the 429, fails with the evidence', () => {

@@ -49,7 +49,7 @@ export const FAULT_PROFILES: Readonly<Partial<Record<FaultName, Shown>>> = {
   // too coarse to tell aligned windows from first-request ones, and the profile then says so.
   'no-rate-headers': { headers: false, resetFormat: 'absent', resetSteady: null, head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, algorithm: null },
   // Remaining that never moves hides what counts.
-  'remaining-stuck': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null },
+  'remaining-stuck': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, resetSteady: null },
   // One shared bucket: the tier's other organizations' traffic moves Remaining during discovery.
   'global-quota': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, algorithm: null },
   'quota-off-by-one': {},
