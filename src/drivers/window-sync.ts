@@ -32,8 +32,11 @@ export type WindowSyncResult =
   | { readonly ok: false; readonly reason: string; readonly polls: readonly Observation[] };
 
 const DENSE_LEAD_MS = 400;
-/** How stale a Date header may be served (Node caches it for up to a second). */
-const DATE_STALENESS_MS = 1000;
+/**
+ * How late a Date header may turn over after the second it names begins: servers cache it and
+ * refresh it on a timer (Node), which fires late by the event loop's lag.
+ */
+const DATE_STALENESS_MS = 250;
 
 export async function awaitFreshWindow(
   prober: HttpProber,
@@ -52,7 +55,7 @@ export async function awaitFreshWindow(
   let previous = await head();
   if (previous.status === null) return { ok: false, reason: `window sync failed: ${previous.error?.code}`, polls };
   while (prober.now() < deadline && !options.signal.aborted) {
-    const untilBoundary = msUntilBoundary(previous, options.windowMs, options.clockOffsetMs, prober.now());
+    const untilBoundary = msUntilBoundary(previous, options.windowMs, options.clockOffsetMs, prober.now(), options.resetHoldsStill);
     const pause = untilBoundary > DENSE_LEAD_MS ? untilBoundary - DENSE_LEAD_MS : options.densePollMs;
     await sleep(Math.min(pause, options.windowMs), options.signal);
     const current = await head();
@@ -126,8 +129,8 @@ export function boundarySignal(
 }
 
 /** Predicted ms until the next boundary, from the announced end or from Date; 0 when unknown. */
-function msUntilBoundary(o: Observation, windowMs: number, offsetMs: number, nowRun: number): number {
-  const end = endEstimateOf(o, resetFormatOf(o, windowMs, offsetMs), offsetMs);
+function msUntilBoundary(o: Observation, windowMs: number, offsetMs: number, nowRun: number, useReset: boolean): number {
+  const end = useReset ? endEstimateOf(o, resetFormatOf(o, windowMs, offsetMs), offsetMs) : null;
   if (end !== null) return Math.max(0, end.earliest - nowRun);
   const windowS = windowMs / 1000;
   const dateS = o.date ? Date.parse(o.date) / 1000 : NaN;
