@@ -8,6 +8,9 @@ export function describePlan(plan: Plan, windowMs: number): string {
   const lines: string[] = [];
   for (const tier of plan.tiers) {
     lines.push(`${tier.tier}: organizations ${tier.orgs.join(', ')}`);
+    // runSuite learns the limiter before a tier's quota tasks (suite/discover.ts).
+    const quota = [...tier.joint, ...Object.values(tier.lanes).flat()].some((t) => t.consumes !== 'none');
+    if (quota && tier.orgs[0]) lines.push(`  before all: learn how the server limits, on ${tier.orgs[0]} (about two windows)`);
     for (const joint of tier.joint) lines.push(`  first, together: ${taskLine(joint)}`);
     for (const org of tier.orgs) {
       const lane = tier.lanes[org] ?? [];

@@ -11,6 +11,14 @@ describe('tiergate.config.json', () => {
     expect(config.window).toBe(60_000);
     expect(config.orgs.map((o) => o.tier)).toEqual(['starter', 'starter', 'professional', 'professional', 'professional']);
     expect(config.revocation?.hook.type).toBe('command');
+    expect(config.assumptions).toEqual({ 'head-bootstrap-free': false });
+  });
+
+  it('declared assumptions: only those the checks honour, as booleans, each problem named by path', () => {
+    const json = JSON.parse(readFileSync(new URL('../../fixtures/tiergate.config.example.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    expect(() => parseConfig({ ...json, assumptions: { 'fixed-windows': false } }, 'mine.json')).toThrow(/assumptions.*fixed-windows/);
+    expect(() => parseConfig({ ...json, assumptions: { 'head-bootstrap-free': 'no' } }, 'mine.json')).toThrow(/assumptions\.head-bootstrap-free/);
+    expect(parseConfig({ ...json, assumptions: { 'bulk-counts-per-resume': false } }, 'mine.json').assumptions).toEqual({ 'bulk-counts-per-resume': false });
   });
 
   it('schemas/config.schema.json is the one the zod schema generates', () => {
