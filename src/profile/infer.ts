@@ -42,6 +42,7 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
       resetFormat: formatOf(reads, record.windowMs, clockOffsetMs),
       resetSteady: steadiness(record, readPath(record)),
       algorithm,
+      phase: phaseOf(record, clockOffsetMs),
     },
     ingest: ingestProfile(pair('ingest') ?? null, algorithm, record.windowMs, clockOffsetMs),
     counts: {
@@ -173,7 +174,7 @@ function ingestProfile(p: CountingPair | null, read: Learned<WindowAlgorithm>, w
   const quotaClass: QuotaClass = 'ingest';
   const probe = p?.probe ?? null;
   if (!p || !probe || probe.status === null) {
-    return { quotaClass, limit: null, resetFormat: undecided('no resume upload was answered'), resetSteady: undecided('not probed'), algorithm: undecided('not probed') };
+    return { quotaClass, limit: null, resetFormat: undecided('no resume upload was answered'), resetSteady: undecided('not probed'), algorithm: undecided('not probed'), phase: undecided('not probed') };
   }
   return {
     quotaClass,
@@ -181,6 +182,7 @@ function ingestProfile(p: CountingPair | null, read: Learned<WindowAlgorithm>, w
     resetFormat: formatOf([probe], windowMs, clockOffsetMs),
     resetSteady: undecided('one upload cannot show it; taken as for reads', [probe.id]),
     algorithm: ingestAlgorithm(p, read),
+    phase: undecided('one upload cannot show it', [probe.id]),
   };
 }
 
@@ -329,4 +331,21 @@ function steadiness(record: DiscoveryRecord, readPathOf: string): Learned<boolea
   }
   if (comparedMs < STEADY_SPAN_MS) return undecided(`Reset held still over ${compared} comparisons spanning only ${Math.round(comparedMs)} ms: too short to rule out one that moves each second`);
   return learned(true, `Reset held still over ${compared} comparisons within windows, spanning ${Math.round(comparedMs)} ms`, []);
+}
+
+/**
+ * The used-up window's end on the server's clock, modulo the window length: where clock-aligned
+ * boundaries fall. From our monotonic estimate through the 429's own send time and wall clock, and
+ * the clock offset the run estimated from Date.
+ */
+function phaseOf(record: DiscoveryRecord, clockOffsetMs: number): Learned<{ readonly ms: number; readonly doubtMs: number }> {
+  const end = record.exhaustedEnd;
+  const rejected = record.exhaustion.at(-1);
+  if (!end || !rejected || rejected.status === null || isAdmitted(rejected)) return undecided('no used-up window announced its end');
+  const serverMs = (mono: number) => rejected.sentWall + (mono - rejected.sentAt) + clockOffsetMs;
+  const mid = serverMs((end.earliest + end.latest) / 2);
+  const W = record.windowMs;
+  const ms = ((Math.round(mid) % W) + W) % W;
+  const doubtMs = Math.ceil((end.latest - end.earliest) / 2);
+  return learned({ ms, doubtMs }, `the used-up window ended ${ms} ms (±${doubtMs}) past a multiple of ${W / 1000} s on the server's clock`, [rejected.id]);
 }

@@ -39,6 +39,12 @@ export interface ClassProfile {
   /** Whether Reset holds still within a window (false: it moves while Remaining counts down). */
   readonly resetSteady: Learned<boolean>;
   readonly algorithm: Learned<WindowAlgorithm>;
+  /**
+   * Where window boundaries fall on the server's clock: ms past each multiple of the window length
+   * (0: aligned to the epoch), from the end of the window the discovery used up; with its doubt, ms.
+   * Schedules clock-aligned windows where no header shows a boundary.
+   */
+  readonly phase: Learned<{ readonly ms: number; readonly doubtMs: number }>;
 }
 
 export interface LimiterProfile {

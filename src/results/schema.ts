@@ -76,6 +76,10 @@ const classProfileSchema = (quotaClass: string) =>
         "How X-RateLimit-Reset is written: 'epoch-seconds' (what §8 specifies), 'epoch-millis', 'seconds-until', 'absent' or 'unreadable'.",
       ),
       resetSteady: learned(z.boolean(), 'Whether X-RateLimit-Reset holds still within a window (false: it moves while Remaining counts down).'),
+      phase: learned(
+        z.object({ ms: z.number(), doubtMs: z.number() }),
+        "Where window boundaries fall on the server's clock: ms past each multiple of the window length, with its doubt.",
+      ).default({ value: null, how: 'not recorded (results from before the phase was learned)', evidence: [] }),
       algorithm: learned(
         z.enum(WINDOW_ALGORITHMS),
         "How windows start: 'fixed-aligned' (on multiples of the window by the server clock), 'fixed-first-request' (at the first counted request after the last window ended), 'refilling' (no windows: quota comes back during the window) or 'unknown'.",

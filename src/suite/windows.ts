@@ -82,7 +82,7 @@ export class WindowKeeper {
     const profile = this.#options.profileOf(first.tier);
     const algorithm = profile?.[quotaClass].algorithm.value ?? 'unknown';
     // Without rate-limit headers a poll shows nothing, and may count unseen: wait by the clock instead.
-    const boundary = profile?.headers.value === false ? () => this.#clockBoundary() : () => this.#alignedBoundary(first, quotaClass);
+    const boundary = profile?.headers.value === false ? () => this.#clockBoundary(profile.read.phase.value) : () => this.#alignedBoundary(first, quotaClass);
     if (algorithm === 'fixed-aligned') return boundary();
     // Read and ingest on one counter: a window of either class is the same window.
     const classes: readonly QuotaClass[] = profile?.classesIndependent.value === false ? ['read', 'ingest'] : [quotaClass];
@@ -111,13 +111,15 @@ export class WindowKeeper {
   }
 
   /**
-   * The next multiple of the window by the server's clock (estimated from Date), passed by the
-   * estimate's doubt: no request sent. The window is taken to open as early as it could have.
+   * The next boundary by the server's clock (estimated from Date): where the discovery saw one (its
+   * phase past the window's multiples), else at a multiple of the window; passed by the doubt of
+   * both, and no request sent. The window is taken to open as early as it could have.
    */
-  async #clockBoundary(): Promise<WindowSyncResult> {
+  async #clockBoundary(phase: { readonly ms: number; readonly doubtMs: number } | null): Promise<WindowSyncResult> {
     const { prober, windowMs, signal } = this.#options;
-    const doubt = this.#options.clockUncertaintyMs();
-    const serverNow = this.#options.wallNow() + this.#options.clockOffsetMs();
+    const doubt = this.#options.clockUncertaintyMs() + (phase?.doubtMs ?? 0);
+    const offset = phase?.ms ?? 0;
+    const serverNow = this.#options.wallNow() + this.#options.clockOffsetMs() - offset;
     const wait = Math.ceil(serverNow / windowMs) * windowMs - serverNow + doubt + END_MARGIN_MS;
     await sleep(wait, signal);
     if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };

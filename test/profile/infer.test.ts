@@ -166,3 +166,15 @@ describe('Reset and headers', () => {
     expect(profile.read.limit).toBeNull();
   });
 });
+
+describe('where boundaries fall', () => {
+  it('learns the phase of clock-aligned windows from the used-up window\'s end, with its doubt', () => {
+    const r = rejected();
+    // The end, on our monotonic clock, that is 250 ms past a 3 s multiple on the server's clock.
+    const endServerMs = Math.ceil((r.sentWall + 1000) / W) * W + 250;
+    const mono = r.sentAt + (endServerMs - r.sentWall);
+    const profile = inferProfile(record({ exhaustion: [read(1), r], exhaustedEnd: { earliest: mono - 100, latest: mono + 100 } }));
+    expect(profile.read.phase.value).toEqual({ ms: 250, doubtMs: 100 });
+    expect(inferProfile(record({ exhaustion: [read(1), read(0)] })).read.phase.value).toBeNull();
+  });
+});
