@@ -107,11 +107,17 @@ function formatOf(obs: readonly Observation[], windowMs: number, clockOffsetMs: 
   return learned(top, `${what[top]} (${seen.length} of ${obs.length} responses${mixed})`, [example.id]);
 }
 
+/** The status each counting question is about. */
+const MEANT_STATUS: Partial<Record<PairQuestion, number>> = { 'not-found': 404, forbidden: 403, unauthenticated: 401 };
+
 /** A request in question counted when the read after it shows two fewer Remaining than the read before it. */
 function countedBy(p: CountingPair | undefined, question: PairQuestion): Learned<boolean> {
   if (!p) return undecided(question === 'forbidden' ? 'no key lacking scopes was available to get a 403' : 'not asked');
   const step = remainingStep(p);
   const what = `${p.probe.method} ${p.probe.path} → ${p.probe.status ?? p.probe.error?.code ?? 'no response'}`;
+  // The answer in question must be that answer: a 403 that came back 200 says nothing of 403s.
+  const meant = MEANT_STATUS[question];
+  if (meant !== undefined && p.probe.status !== meant) return undecided(`${what}, not the ${meant} in question`, [p.probe.id]);
   if (typeof step === 'string') return undecided(`${what}: ${step}`, [p.before.id, p.probe.id, p.after.id]);
   const ids = [p.before.id, p.probe.id, p.after.id];
   if (step === 2) return learned(true, `${what}; Remaining went ${p.before.rateLimit.remaining.value} → ${p.after.rateLimit.remaining.value} over it and one read: it counted`, ids);

@@ -69,6 +69,12 @@ describe('what counts', () => {
     expect(profile.counts['not-found'].how).toContain('no X-RateLimit-Remaining to compare');
   });
 
+  it('answers a question only with the answer in question: a 403 that came back 200 says nothing of 403s', () => {
+    const profile = inferProfile(record({ pairs: [pair('forbidden', 50, 2, { status: 200 })] }));
+    expect(profile.counts.forbidden.value).toBeNull();
+    expect(profile.counts.forbidden.how).toContain('not the 403 in question');
+  });
+
   it('tells one read counter across routes from one per route, and shared classes from separate ones', () => {
     const shared = inferProfile(record({ pairs: [pair('other-route', 50, 2), pair('ingest', 40, 1, { method: 'POST' })] }));
     expect(shared.readSharedAcrossRoutes.value).toBe(true);
