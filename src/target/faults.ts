@@ -157,6 +157,10 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
     description: 'X-RateLimit-Reset is always one full window from now, drifting forward each second (admission stays exact)',
     // Retry-After stays truthful, so it disagrees with the drifting Reset.
     breaks: ['HDR-RESET', 'RETRY-AFTER'],
+    collateral: {
+      checks: ['QUOTA-READ', 'QUOTA-INGEST', 'HDR-REMAINING'],
+      why: "with a Reset that moves, a boundary is placed by Date alone, whose cached value lags under load: on a busy machine a check can start off the boundary",
+    },
   },
   'no-rate-headers': {
     description: 'no X-RateLimit-* headers on any response (admission stays exact; 429 keeps its body and Retry-After)',
