@@ -85,13 +85,29 @@ export interface ResetMovement {
   readonly after: Observation;
 }
 
+/** Allowance for our estimate of the server clock when an epoch Reset is turned into our time, ms. */
+export const CLOCK_SLACK_MS = 250;
+
+/** How to tell when a response's announced end has come: our estimate of the server clock. */
+export interface EndPlacing {
+  readonly windowMs: number;
+  readonly clockOffsetMs: number;
+  /** ± bound on that estimate, ms. */
+  readonly slackMs: number;
+}
+
 /**
  * Where Reset moved within a window among responses in send order, and over how long a span it was
  * seen to hold still otherwise. Two consecutive responses belong to one window when both were refused
  * (the quota stayed used up; the caller passes refusals of one window only), or both admitted with
- * Remaining counting down.
+ * Remaining counting down. With `placing`, two admissions whose Reset changed once the first's announced
+ * end may have passed are not taken as a move: a boundary can fall between them without Remaining
+ * rising (the old window had counted one request), and a Reset that changes at a boundary has not moved.
  */
-export function resetMovement(sequence: readonly Observation[]): { readonly moved: ResetMovement | null; readonly comparedMs: number; readonly compared: number } {
+export function resetMovement(
+  sequence: readonly Observation[],
+  placing?: EndPlacing,
+): { readonly moved: ResetMovement | null; readonly comparedMs: number; readonly compared: number } {
   const refused = (o: Observation) => o.status === 429;
   let comparedMs = 0;
   let compared = 0;
@@ -99,13 +115,36 @@ export function resetMovement(sequence: readonly Observation[]): { readonly move
     const [a, b] = [sequence[i - 1]!, sequence[i]!];
     if (a.rateLimit.reset.raw === null || b.rateLimit.reset.raw === null) continue;
     const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
-    const oneWindow = (refused(a) && refused(b)) || (isAdmitted(a) && isAdmitted(b) && ra !== null && rb !== null && rb < ra);
-    if (!oneWindow) continue;
-    if (resetMoved(a, b)) return { moved: { before: a, after: b }, comparedMs, compared };
+    const bothRefused = refused(a) && refused(b);
+    const countingDown = isAdmitted(a) && isAdmitted(b) && ra !== null && rb !== null && rb < ra;
+    if (!bothRefused && !countingDown) continue;
+    if (resetMoved(a, b)) {
+      // Two refusals are one window (a new one would have admitted the second); two admissions whose
+      // Reset changed may straddle a boundary, if the second came once the first's end may have passed.
+      if (countingDown && placing && mayBeAtEnd(a, b, placing)) continue;
+      return { moved: { before: a, after: b }, comparedMs, compared };
+    }
     comparedMs += b.sentAt - a.sentAt;
     compared += 1;
   }
   return { moved: null, comparedMs, compared };
+}
+
+/** Whether `b` was answered once the end `a` announced may have come. */
+function mayBeAtEnd(a: Observation, b: Observation, placing: EndPlacing): boolean {
+  const end = endEstimateOf(a, resetFormatOf(a, placing.windowMs, placing.clockOffsetMs), placing.clockOffsetMs, placing.slackMs);
+  return end !== null && (b.headersAt ?? b.doneAt) >= end.earliest;
+}
+
+/**
+ * Whether a window may have turned between two responses of one class: Remaining back up (under the
+ * same Limit), or the end it announced moved (which a boundary does, even where Remaining cannot show
+ * it: a window that had counted only one request).
+ */
+export function windowMayHaveTurned(a: Observation, b: Observation): boolean {
+  const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
+  if (ra !== null && rb !== null && rb > ra) return true;
+  return a.rateLimit.reset.raw !== null && b.rateLimit.reset.raw !== null && resetMoved(a, b);
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { QuotaClass } from '../contract/types.ts';
 import { isAdmitted, type Observation } from '../observe/observation.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from './record.ts';
-import { announcedEnd, announcedWaitS, resetFormatOf, resetMovement, endEstimateOf } from '../observe/reset-format.ts';
+import { CLOCK_SLACK_MS, announcedEnd, announcedWaitS, resetFormatOf, resetMovement, resetMoved, endEstimateOf, type EndPlacing } from '../observe/reset-format.ts';
 import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm } from './types.ts';
 
 const undecided = <T>(how: string, evidence: readonly number[] = []): Learned<T> => ({ value: null, how, evidence });
@@ -14,6 +14,9 @@ const learned = <T>(value: T, how: string, evidence: readonly (number | undefine
   how,
   evidence: evidence.filter((id): id is number => id !== undefined),
 });
+
+/** Responses compared for a Reset that moves are placed against announced ends by the run's clock estimate. */
+const placingOf = (record: DiscoveryRecord, clockOffsetMs: number): EndPlacing => ({ windowMs: record.windowMs, clockOffsetMs, slackMs: CLOCK_SLACK_MS });
 
 /** Tolerance when comparing an announced window end with a prediction, ms. */
 const END_TOLERANCE_MS = 100;
@@ -40,7 +43,7 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
       quotaClass: 'read',
       limit: commonLimit(reads),
       resetFormat: formatOf(reads, record.windowMs, clockOffsetMs),
-      resetSteady: steadiness(record, readPath(record)),
+      resetSteady: steadiness(record, readPath(record), placingOf(record, clockOffsetMs)),
       algorithm,
       phase: phaseOf(record, clockOffsetMs),
     },
@@ -132,6 +135,9 @@ function remainingStep(p: CountingPair): number | string {
   if (!isAdmitted(p.before) || !isAdmitted(p.after)) return 'a read around it was not admitted';
   if (before === null || after === null) return 'no X-RateLimit-Remaining to compare';
   if (after > before) return `Remaining rose ${before} → ${after}: a window boundary fell between`;
+  if (p.before.rateLimit.reset.raw !== null && p.after.rateLimit.reset.raw !== null && resetMoved(p.before, p.after)) {
+    return `Reset went ${p.before.rateLimit.reset.raw} → ${p.after.rateLimit.reset.raw}: a window boundary may fall between`;
+  }
   return before - after;
 }
 
@@ -271,7 +277,7 @@ function alignedEndWithin(from: number, to: number, base: { readonly earliest: n
  * a window, else from the Retry-After of the 429 that followed it.
  */
 function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffsetMs: number) {
-  const own = resetMovement(record.exhaustion).moved === null ? endEstimateOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
+  const own = resetMovement(record.exhaustion, placingOf(record, clockOffsetMs)).moved === null ? endEstimateOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
   if (own) return { ...own, by: expiry.id };
   if (record.expiryEnd) return record.expiryEnd;
   const later = record.expiry.find((o) => o.status !== null && !isAdmitted(o) && announcedWaitS(o) !== null);
@@ -313,7 +319,7 @@ const STEADY_SPAN_MS = 1000;
  * before the announced end), and the reads after the expiry read. Held still is claimed only over
  * at least a second of them: a Reset that moves once a second could hide in less.
  */
-function steadiness(record: DiscoveryRecord, readPathOf: string): Learned<boolean> {
+function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPlacing): Learned<boolean> {
   const on = (phases: readonly string[]) => record.all.filter((o) => o.path === readPathOf && phases.includes(o.phase));
   const opened = record.expiry[0]?.sentAt ?? Infinity;
   const refusedIn = (phases: readonly string[], from: number, to: number) => on(phases).filter((o) => o.status === 429 && o.sentAt >= from && o.sentAt < to);
@@ -326,7 +332,7 @@ function steadiness(record: DiscoveryRecord, readPathOf: string): Learned<boolea
   let comparedMs = 0;
   let compared = 0;
   for (const stretch of stretches) {
-    const seen = resetMovement(stretch);
+    const seen = resetMovement(stretch, placing);
     if (seen.moved) {
       const { before: a, after: b } = seen.moved;
       const how = a.status === 429 ? 'while the quota stayed used up (429 then 429)' : `while Remaining counted down ${a.rateLimit.remaining.value} → ${b.rateLimit.remaining.value}`;

@@ -22,7 +22,7 @@ import type { Contract, Endpoint, TierName } from '../contract/types.ts';
 import type { HttpProber, ProbeRequest } from '../drivers/http-prober.ts';
 import { sleep } from '../drivers/window-sync.ts';
 import { isAdmitted, type Observation } from '../observe/observation.ts';
-import { announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, type EndEstimate } from '../observe/reset-format.ts';
+import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, type EndEstimate } from '../observe/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
 
 export interface DiscoveryInput {
@@ -49,8 +49,6 @@ const SILENT_AFTER = 3;
 const MAX_WAIT_WINDOWS = 2;
 /** Reads after the expiry read, evenly spread over a window less the margin. */
 const FOLLOW_UP_READS = 4;
-/** Allowance for our estimate of the server clock when an epoch Reset is turned into our time. */
-const CLOCK_SLACK_MS = 250;
 
 export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> {
   const { prober, contract, windowMs, signal } = input;
@@ -87,8 +85,8 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     if (signal.aborted || before.status === null) break;
     let probe = await send(request, question);
     let after = await read('counted');
-    // A window boundary between the reads (Remaining back up) spoils the pair: ask once more.
-    if (rolledOver(before, after)) {
+    // A window boundary between the reads (Remaining back up, or the announced end moved) spoils the pair: ask once more.
+    if (windowMayHaveTurned(before, after)) {
       before = after;
       probe = await send(request, question);
       after = await read('counted');
@@ -171,7 +169,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
             }
           }
           const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
-          const unusable = endEstimateOf(first, format, input.clockOffsetMs()) === null || resetMovement(exhaustion).moved !== null;
+          const unusable = endEstimateOf(first, format, input.clockOffsetMs()) === null || resetMovement(exhaustion, { windowMs, clockOffsetMs: input.clockOffsetMs(), slackMs: CLOCK_SLACK_MS }).moved !== null;
           if (isAdmitted(first) && unusable) {
             const expiryUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
             for (let n = 0; n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted && !silent() && prober.now() < expiryUntil; n++) {
@@ -242,8 +240,4 @@ async function narrowEnd(
 }
 
 /** Remaining back up between two reads: a new window began between them. */
-function rolledOver(before: Observation, after: Observation): boolean {
-  const [a, b] = [before.rateLimit.remaining.value, after.rateLimit.remaining.value];
-  return a !== null && b !== null && b > a;
-}
 

@@ -143,7 +143,8 @@ export class WindowKeeper {
         signal,
         request: this.#pollFor(org, quotaClass),
         pollCounts: quotaClass === 'read' ? (this.#options.profileOf(org.tier)?.counts.head.value ?? null) : null,
-        resetHoldsStill: this.#options.profileOf(org.tier)?.read.resetSteady.value !== false,
+        // Only a Reset seen to hold still marks boundaries: one that drifts advances every second.
+        resetHoldsStill: this.#options.profileOf(org.tier)?.read.resetSteady.value === true,
       },
     );
   }

@@ -69,6 +69,13 @@ describe('what counts', () => {
     expect(profile.counts['not-found'].how).toContain('no X-RateLimit-Remaining to compare');
   });
 
+  it('leaves an answer open when the reads around it announce different window ends: a boundary may fall between', () => {
+    const straddled: CountingPair = { question: 'head', before: read(59), probe: obs({ method: 'HEAD' }), after: read(58, { reset: T0 + 6 }) };
+    const profile = inferProfile(record({ pairs: [straddled] }));
+    expect(profile.counts.head.value).toBeNull();
+    expect(profile.counts.head.how).toContain('a window boundary may fall between');
+  });
+
   it('answers a question only with the answer in question: a 403 that came back 200 says nothing of 403s', () => {
     const profile = inferProfile(record({ pairs: [pair('forbidden', 50, 2, { status: 200 })] }));
     expect(profile.counts.forbidden.value).toBeNull();
@@ -146,19 +153,24 @@ describe('how windows start', () => {
 
 describe('Reset and headers', () => {
   it('finds the Reset format, and whether it holds still over at least a second of one window', () => {
-    const spaced = (remaining: number, i: number, init: ObsInit = {}) => read(remaining, { phase: 'exhaust', sentAt: 1_000 + i * 600, ...init });
+    // Reads 600 ms apart from the server's T0 + 2, in a window announced to end at T0 + 5.
+    const spaced = (remaining: number, i: number, init: ObsInit = {}) => read(remaining, { phase: 'exhaust', sentAt: 1_000 + i * 600, reset: T0 + 5, ...init });
     const steady = inferProfile(record({ exhaustion: [spaced(3, 0), spaced(2, 1), spaced(1, 2)] }));
     expect(steady.read.resetFormat.value).toBe('epoch-seconds');
     expect(steady.read.resetSteady.value).toBe(true);
     // Too short a span cannot rule out a Reset that moves once a second.
     const brief = inferProfile(record({ exhaustion: [read(3, { phase: 'exhaust' }), read(2, { phase: 'exhaust' })] }));
     expect(brief.read.resetSteady.value).toBeNull();
-    const drifting = inferProfile(record({ exhaustion: [spaced(3, 0), spaced(2, 1, { reset: T0 + 4 }), spaced(1, 2, { reset: T0 + 4 })] }));
+    const drifting = inferProfile(record({ exhaustion: [spaced(3, 0), spaced(2, 1, { reset: T0 + 6 }), spaced(1, 2, { reset: T0 + 6 })] }));
     expect(drifting.read.resetSteady.value).toBe(false);
     expect(drifting.read.resetSteady.how).toContain('it moves within a window');
     // Refusals of one window: the quota stayed used up, yet Reset moved.
-    const refusals = inferProfile(record({ exhaustion: [spaced(1, 0), spaced(0, 1, { status: 429 })], refill: [{ probe: read(0, { status: 429, phase: 'refill', sentAt: 2_500, reset: T0 + 5 }), followUps: [] }] }));
+    const refusals = inferProfile(record({ exhaustion: [spaced(1, 0), spaced(0, 1, { status: 429 })], refill: [{ probe: read(0, { status: 429, phase: 'refill', sentAt: 2_500, reset: T0 + 6 }), followUps: [] }] }));
     expect(refusals.read.resetSteady.how).toContain('while the quota stayed used up');
+    // A Reset that changes once the end it announced may have come is a boundary, not a move (a
+    // window that had counted one request shows no Remaining back up).
+    const boundary = inferProfile(record({ exhaustion: [spaced(3, 0, { reset: T0 + 3 }), spaced(2, 1, { reset: T0 + 6 }), spaced(1, 2, { reset: T0 + 6 }), spaced(0, 3, { reset: T0 + 6 })] }));
+    expect(boundary.read.resetSteady.value).not.toBe(false);
     const countdown = inferProfile(record({ exhaustion: [read(3, { reset: 3 }), read(2, { reset: 3 })] }));
     expect(countdown.read.resetFormat.value).toBe('seconds-until');
     const millis = inferProfile(record({ exhaustion: [read(3, { reset: (T0 + 3) * 1000 })] }));
