@@ -22,11 +22,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { recruitingApi } from '../src/contract/recruiting-api.ts';
-import { ArrivalRateDriver } from '../src/drivers/arrival-rate.ts';
-import { LoadAggregator } from '../src/load/aggregate.ts';
-import { LatencyHistogram } from '../src/load/histogram.ts';
-import { ObservationRecorder } from '../src/observe/recorder.ts';
-import { AdminClient } from '../src/target/admin-client.ts';
+import { ArrivalRateDriver } from '../src/measure/arrival-rate.ts';
+import { LoadAggregator } from '../src/measure/aggregate.ts';
+import { LatencyHistogram } from '../src/measure/histogram.ts';
+import { ObservationRecorder } from '../src/measure/recorder.ts';
+import { AdminClient } from '../src/reference-server/admin-client.ts';
 
 const quick = process.argv.includes('--quick');
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -43,7 +43,7 @@ const PATH = '/recruiter/jobs';
 /** The reference target in a child process: one edge, 60 s windows. */
 async function startTargetProcess(): Promise<{ edge: string; admin: string; stop: () => void }> {
   const code = `
-    const { startTarget } = await import(${JSON.stringify(join(ROOT, 'src/target/server.ts'))});
+    const { startTarget } = await import(${JSON.stringify(join(ROOT, 'src/reference-server/server.ts'))});
     const t = await startTarget({ edges: 1, windowMs: 60000, parseMs: 0 });
     process.stdout.write(JSON.stringify({ edge: t.edges[0], admin: t.adminUrl }) + '\\n');
     process.on('SIGTERM', () => t.close().then(() => process.exit(0)));`;

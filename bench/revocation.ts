@@ -8,16 +8,16 @@
 import { parseArgs } from 'node:util';
 import { PassThrough } from 'node:stream';
 import { recruitingApi } from '../src/contract/recruiting-api.ts';
-import { HttpProber } from '../src/drivers/http-prober.ts';
-import { systemClock } from '../src/io.ts';
-import { ObservationRecorder } from '../src/observe/recorder.ts';
-import { adminApiHook } from '../src/suite/hooks/admin-api.ts';
-import { provisionOrg } from '../src/suite/provision.ts';
-import { revocationTask } from '../src/suite/tasks/revocation.ts';
-import type { BoundStats } from '../src/checks/revocation-stats.ts';
-import { AdminClient } from '../src/target/admin-client.ts';
-import { startTarget } from '../src/target/server.ts';
-import { standaloneWindowing } from '../src/suite/windows.ts';
+import { HttpProber } from '../src/measure/http-prober.ts';
+import { systemClock } from '../src/util/io.ts';
+import { ObservationRecorder } from '../src/measure/recorder.ts';
+import { adminApiHook } from '../src/provision/hooks/admin-api.ts';
+import { provisionOrg } from '../src/provision/provision.ts';
+import { revocationTask } from '../src/procedures/revocation.ts';
+import type { BoundStats } from '../src/verdicts/support/revocation-stats.ts';
+import { AdminClient } from '../src/reference-server/admin-client.ts';
+import { startTarget } from '../src/reference-server/server.ts';
+import { standaloneWindowing } from '../src/procedures/windows.ts';
 
 const { values } = parseArgs({
   options: {

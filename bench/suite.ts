@@ -6,8 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineScenario } from '../src/scenario/define.ts';
-import { runSuite } from '../src/suite/run.ts';
-import { systemClock } from '../src/io.ts';
+import { runSuite } from '../src/run/run.ts';
+import { systemClock } from '../src/util/io.ts';
 import { TIER_NAMES } from '../src/contract/types.ts';
 
 const windowS = Number(process.argv[2] ?? 3);

@@ -8,8 +8,8 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { SCOPE_NAMES } from '../src/contract/types.ts';
 import { redactKey } from '../src/contract/keys.ts';
-import { AdminClient } from '../src/target/admin-client.ts';
-import { startTarget } from '../src/target/server.ts';
+import { AdminClient } from '../src/reference-server/admin-client.ts';
+import { startTarget } from '../src/reference-server/server.ts';
 
 interface Ready {
   readonly url: string;

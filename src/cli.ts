@@ -3,9 +3,9 @@
  * Usage errors are one line and exit code 2; never a stack trace.
  */
 import yargs, { type Argv } from 'yargs';
-import { EXIT, TiergateError, UsageError } from './errors.ts';
+import { EXIT, TiergateError, UsageError } from './util/errors.ts';
 import { processIo } from './cli/process-io.ts';
-import type { Io } from './io.ts';
+import type { Io } from './util/io.ts';
 import { redactKeys } from './contract/keys.ts';
 import { commands } from './cli/commands.ts';
 

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import type { Io } from '../io.ts';
+import type { Io } from '../util/io.ts';
 
 /** One CLI command: yargs flags in, a typed call into the library, an exit code out. */
 export interface CliCommand {

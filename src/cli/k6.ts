@@ -6,17 +6,17 @@
  *   tiergate k6 operator --parallelism N --out DIR    k6-operator TestRun per tier + ConfigMap
  *   tiergate k6 ingest FILE... [--out DIR]            judge k6 --out json output of any number of runners
  *
- * `tiergate run --engine k6` is `runK6Engine` (src/k6/engine.ts).
+ * `tiergate run --engine k6` is `runK6Engine` (src/run/k6-engine.ts).
  */
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
-import { EXIT, UsageError, exitCodeFor } from '../errors.ts';
-import type { Io } from '../io.ts';
+import { EXIT, UsageError, exitCodeFor } from '../util/errors.ts';
+import type { Io } from '../util/io.ts';
 import { exportK6Scripts } from '../k6/export.ts';
-import { ingestK6ToReports } from '../k6/ingest-report.ts';
+import { ingestK6ToReports } from '../run/k6-ingest-report.ts';
 import { writeOperatorManifests, checkParallelism } from '../k6/operator.ts';
-import { parseThresholds, type Threshold } from '../load/thresholds.ts';
+import { parseThresholds, type Threshold } from '../config/thresholds.ts';
 import type { LoadShape } from '../scenario/define.ts';
 import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
 import { parseDurationMs } from '../util/duration.ts';

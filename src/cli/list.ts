@@ -1,7 +1,7 @@
 /** `tiergate list`: every check with its spec section, requirement, and what it rests on. */
-import { allChecks } from '../checks/catalogue.ts';
+import { allChecks } from '../catalogue/catalogue.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
-import { EXIT } from '../errors.ts';
+import { EXIT } from '../util/errors.ts';
 import type { CliCommand } from './command.ts';
 
 export const listCommand: CliCommand = {

@@ -6,12 +6,12 @@
 import type { Argv } from 'yargs';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { loadConfig } from '../config/load.ts';
-import { UsageError } from '../errors.ts';
-import type { Io } from '../io.ts';
-import { orgsFromConfig } from '../suite/config-orgs.ts';
-import type { RunOptions } from '../suite/options.ts';
-import { FAULT_NAMES } from '../target/faults.ts';
-import { VARIANT_NAMES } from '../target/variants.ts';
+import { UsageError } from '../util/errors.ts';
+import type { Io } from '../util/io.ts';
+import { orgsFromConfig } from '../provision/config-orgs.ts';
+import type { RunOptions } from '../run/options.ts';
+import { FAULT_NAMES } from '../reference-server/faults.ts';
+import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import { parseDurationMs } from '../util/duration.ts';
 
 /** Defaults of the target flags, as the help shows them. */

@@ -1,5 +1,5 @@
 /** Builds the I/O boundary from the real process: the only module that reads `process`. */
-import { systemClock, type Io } from '../io.ts';
+import { systemClock, type Io } from '../util/io.ts';
 
 export function processIo(): Io {
   const controller = new AbortController();

@@ -4,12 +4,12 @@
  */
 import type { Argv } from 'yargs';
 import { redactKeys } from '../contract/keys.ts';
-import { UsageError } from '../errors.ts';
-import type { Io } from '../io.ts';
-import { profileDeployment, type ProfileOptions } from '../suite/profile-run.ts';
+import { UsageError } from '../util/errors.ts';
+import type { Io } from '../util/io.ts';
+import { profileDeployment, type ProfileOptions } from '../run/profile-run.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import { formatProfile } from '../report/profile-text.ts';
-import { ansi, plain } from '../report/terminal-summary.ts';
+import { ansi, plain } from '../report/palette.ts';
 import type { CliCommand } from './command.ts';
 import { resolveTarget, withTargetOptions, type TargetArgs } from './options.ts';
 

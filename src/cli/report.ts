@@ -1,7 +1,7 @@
 /** `tiergate report <results.json> [--out DIR]`: re-renders index.html and junit.xml from a saved run. */
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { EXIT } from '../errors.ts';
+import { EXIT } from '../util/errors.ts';
 import { renderFromResultsFile } from '../report/render.ts';
 import { displayPath } from '../report/terminal-summary.ts';
 import type { CliCommand } from './command.ts';

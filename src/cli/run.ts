@@ -1,14 +1,14 @@
 /** `tiergate run`: flags → validated RunOptions → runSuite. Every flag mistake is one line, exit 2. */
 import type { Argv } from 'yargs';
-import { CHECK_IDS, type CheckId } from '../checks/types.ts';
-import { UsageError } from '../errors.ts';
-import type { Io } from '../io.ts';
+import { CHECK_IDS, type CheckId } from '../catalogue/types.ts';
+import { UsageError } from '../util/errors.ts';
+import type { Io } from '../util/io.ts';
 import { terminalReporter } from '../report/terminal.ts';
 import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/define.ts';
-import type { RunOptions } from '../suite/options.ts';
-import { runSuite } from '../suite/run.ts';
-import { runK6Engine } from '../k6/engine.ts';
+import type { RunOptions } from '../run/options.ts';
+import { runSuite } from '../run/run.ts';
+import { runK6Engine } from '../run/k6-engine.ts';
 import type { CliCommand } from './command.ts';
 import { list, positiveInt, resolveTarget, TARGET_DEFAULTS, withTargetOptions, type TargetArgs } from './options.ts';
 import { ensureOutDir } from '../util/out-dir.ts';

@@ -1,14 +1,14 @@
 /**
  * `tiergate serve`: run the reference target until Ctrl-C. Flags map to TargetOptions; defaults
- * live in src/target/options.ts only, so an absent flag stays undefined here.
+ * live in src/reference-server/options.ts only, so an absent flag stays undefined here.
  */
 import type { Argv } from 'yargs';
-import { TiergateError, UsageError, EXIT } from '../errors.ts';
-import type { Io } from '../io.ts';
-import { formatFaultList, isFaultName, type FaultName } from '../target/faults.ts';
-import { resolveTargetOptions, type TargetOptions } from '../target/options.ts';
-import { startTarget } from '../target/server.ts';
-import { formatVariantList, isVariantName, type VariantName } from '../target/variants.ts';
+import { TiergateError, UsageError, EXIT } from '../util/errors.ts';
+import type { Io } from '../util/io.ts';
+import { formatFaultList, isFaultName, type FaultName } from '../reference-server/faults.ts';
+import { resolveTargetOptions, type TargetOptions } from '../reference-server/options.ts';
+import { startTarget } from '../reference-server/server.ts';
+import { formatVariantList, isVariantName, type VariantName } from '../reference-server/variants.ts';
 import { formatDurationMs, parseDurationMs } from '../util/duration.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import type { CliCommand } from './command.ts';

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../util/errors.ts';
 import { configSchema, type Config, type EnvRef } from './schema.ts';
 
 export async function loadConfig(file: string, cwd: string): Promise<Config> {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { builtinModules } from 'node:module';
 import { build, type Plugin } from 'esbuild';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
-import { TiergateError } from '../errors.ts';
+import { TiergateError } from '../util/errors.ts';
 import type { LoadShape } from '../scenario/define.ts';
 
 /** Where the k6 sources live (scenarios/k6 in the package). */

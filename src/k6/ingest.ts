@@ -12,17 +12,17 @@
  * observations a verdict cites, so reports can show them.
  */
 import { createWriteStream } from 'node:fs';
-import { checkResult } from '../checks/result.ts';
-import { loadThresholdsVerdict } from '../checks/load-thresholds.ts';
-import type { CheckResult } from '../checks/types.ts';
+import { checkResult } from '../verdicts/support/result.ts';
+import { loadThresholdsVerdict } from '../verdicts/load-thresholds.ts';
+import type { CheckResult } from '../catalogue/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type Contract, type TierName } from '../contract/types.ts';
-import { LoadAggregator, type LoadSummary, type PhaseSummary } from '../load/aggregate.ts';
-import { LatencyHistogram } from '../load/histogram.ts';
-import { LATENCY_POLICY } from '../load/outcome.ts';
-import { bucketTags, evaluateThresholds, type MetricBucket } from '../load/threshold-eval.ts';
-import type { Threshold } from '../load/thresholds.ts';
-import { headerValue, NO_HEADER, type Observation } from '../observe/observation.ts';
+import { LoadAggregator, type LoadSummary, type PhaseSummary } from '../measure/aggregate.ts';
+import { LatencyHistogram } from '../measure/histogram.ts';
+import { LATENCY_POLICY } from '../measure/outcome.ts';
+import { bucketTags, evaluateThresholds, type MetricBucket } from '../verdicts/support/threshold-eval.ts';
+import type { Threshold } from '../config/thresholds.ts';
+import { headerValue, NO_HEADER, type Observation } from '../measure/observation.ts';
 import { readK6Points, type K6Point, type K6ReadStats } from './ndjson.ts';
 
 /** The scripts' per-response metric (scenarios/k6/lib/metrics.ts). */

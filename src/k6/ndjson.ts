@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../util/errors.ts';
 
 export interface K6Point {
   readonly metric: string;

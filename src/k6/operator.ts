@@ -12,7 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import type { TierName } from '../contract/types.ts';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../util/errors.ts';
 import type { K6Bundle } from './export.ts';
 
 export const TESTRUN_API_VERSION = 'k6.io/v1alpha1';

@@ -3,9 +3,9 @@
  * reason it stayed open. Nothing here assumes what the spec leaves open; it reads the server.
  */
 import type { QuotaClass } from '../contract/types.ts';
-import { isAdmitted, type Observation } from '../observe/observation.ts';
+import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from './record.ts';
-import { CLOCK_SLACK_MS, announcedEnd, announcedWaitS, resetFormatOf, resetMovement, resetMoved, endEstimateOf, type EndPlacing } from '../observe/reset-format.ts';
+import { CLOCK_SLACK_MS, announcedEnd, announcedWaitS, resetFormatOf, resetMovement, resetMoved, endEstimateOf, type EndPlacing } from '../measure/reset-format.ts';
 import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm } from './types.ts';
 
 const undecided = <T>(how: string, evidence: readonly number[] = []): Learned<T> => ({ value: null, how, evidence });

@@ -1,10 +1,10 @@
 /**
- * What a discovery recorded (suite/discover.ts sends; profile/infer.ts judges): the observations of
+ * What a discovery recorded (procedures/discover.ts sends; profile/infer.ts judges): the observations of
  * each step, grouped by the question they answer.
  */
 import type { Figure, TierName } from '../contract/types.ts';
-import type { Observation } from '../observe/observation.ts';
-import type { EndEstimate } from '../observe/reset-format.ts';
+import type { Observation } from '../measure/observation.ts';
+import type { EndEstimate } from '../measure/reset-format.ts';
 import type { CountingQuestion } from './types.ts';
 
 export type PairQuestion = Exclude<CountingQuestion, 'rejected'> | 'other-route' | 'ingest';

@@ -5,9 +5,9 @@
  */
 import type { QuotaClass, TierName } from '../contract/types.ts';
 
-import type { ResetFormat } from '../observe/reset-format.ts';
+import type { ResetFormat } from '../measure/reset-format.ts';
 
-export { RESET_FORMATS, type ResetFormat } from '../observe/reset-format.ts';
+export { RESET_FORMATS, type ResetFormat } from '../measure/reset-format.ts';
 
 /**
  * How a window starts: on multiples of the window length by the server clock, at an organization's

@@ -2,7 +2,7 @@
  * Each check's detail as the report shows it: the requirement and its basis, then per tier and
  * variant the verdict, expected vs actual, notes, figures, charts and the deciding observations.
  */
-import type { CheckResult, Verdict } from '../checks/types.ts';
+import type { CheckResult, Verdict } from '../catalogue/types.ts';
 import type { Assumption } from '../contract/types.ts';
 import { parseQuotaData, quotaChart } from './charts/quota.ts';
 import { parseRevocationData, revocationCdfChart, revocationTrialsChart } from './charts/revocation.ts';

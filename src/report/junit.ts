@@ -6,12 +6,12 @@
  * - fail → `<failure type="<check id>">`: the target broke the requirement; message "expected …; actual …".
  * - inconclusive → `<error type="inconclusive">`, message "inconclusive: <why>; expected …; actual …".
  *   JUnit's error means "the test could not reach a verdict", which is exactly inconclusive: CI systems
- *   show it red, never green (skipped would read as harmless, and DESIGN says inconclusive is never a
- *   pass), yet it is counted apart from the target's failures.
+ *   show it red, never green (skipped would read as harmless, and inconclusive is never reported as a
+ *   pass: README "Exit codes"), yet it is counted apart from the target's failures.
  * - skipped → `<skipped message="<reason>">`: the check could not run here (no key hook, and so on).
  * Every testcase also carries a `verdict` property with the tiergate verdict itself.
  */
-import type { CheckResult, Verdict } from '../checks/types.ts';
+import type { CheckResult, Verdict } from '../catalogue/types.ts';
 import type { RunResults } from '../results/types.ts';
 import { redactKeys } from '../contract/keys.ts';
 

@@ -3,7 +3,7 @@
  * that tier (a check may have several, e.g. variants 'sequential' and 'burst'). Shared by the HTML
  * report and the terminal summary.
  */
-import { CHECK_IDS, type CheckResult, type Verdict } from '../checks/types.ts';
+import { CHECK_IDS, type CheckResult, type Verdict } from '../catalogue/types.ts';
 import type { RunResults } from '../results/types.ts';
 
 /** Worst first: a fail outranks everything; a check not run (skipped) outranks a pass. */

@@ -2,7 +2,7 @@
  * Colours from the Okabe–Ito palette (safe for the common colour-vision deficiencies). Colour is never
  * the only cue: verdicts carry a word and a symbol, series carry a marker shape and a legend.
  */
-import type { Verdict } from '../checks/types.ts';
+import type { Verdict } from '../catalogue/types.ts';
 import type { StatusClass } from './observation-digest.ts';
 
 export const OKABE_ITO = {
@@ -48,3 +48,11 @@ export const seriesColour = (i: number): string => SERIES[i % SERIES.length] ?? 
 
 /** The threshold colour (SLA line, Limit line). */
 export const THRESHOLD = '#B00020';
+
+const ANSI = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33 } as const;
+export type Style = keyof typeof ANSI;
+
+/** Wraps text in an ANSI style, or leaves it plain. */
+export type Paint = (style: Style, text: string) => string;
+export const plain: Paint = (_style, text) => text;
+export const ansi: Paint = (style, text) => `\u001b[${ANSI[style]}m${text}\u001b[0m`;

@@ -8,7 +8,7 @@ import type { QuotaClass } from '../contract/types.ts';
 import type { ClassProfile, CountingQuestion, Learned, LimiterProfile, ResetFormat, WindowAlgorithm } from '../profile/types.ts';
 import { COUNTING_QUESTIONS } from '../profile/types.ts';
 import { formatMs } from './charts/svg.ts';
-import type { Paint } from './terminal-summary.ts';
+import type { Paint } from './palette.ts';
 
 /** What an undecided answer reads as, everywhere. */
 export const UNKNOWN = 'unknown';

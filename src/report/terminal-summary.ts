@@ -5,23 +5,15 @@
  * Pure: results in, text out; colour only when asked.
  */
 import { isAbsolute, join, relative } from 'node:path';
-import type { CheckResult, Verdict } from '../checks/types.ts';
+import type { CheckResult, Verdict } from '../catalogue/types.ts';
 import type { RunResults } from '../results/types.ts';
 import { buildMatrix } from './matrix.ts';
-import { VERDICT_LABEL, VERDICT_SYMBOL } from './palette.ts';
+import { VERDICT_LABEL, VERDICT_SYMBOL, type Paint, type Style } from './palette.ts';
 import { formatProfile } from './profile-text.ts';
 import { redactKeys } from '../contract/keys.ts';
 
 /** Lines of "needs attention" printed before pointing at the report for the rest. */
 const ATTENTION_SHOWN = 12;
-
-const ANSI = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33 } as const;
-export type Style = keyof typeof ANSI;
-
-/** Wraps text in an ANSI style, or leaves it plain. */
-export type Paint = (style: Style, text: string) => string;
-export const plain: Paint = (_style, text) => text;
-export const ansi: Paint = (style, text) => `\u001b[${ANSI[style]}m${text}\u001b[0m`;
 
 export const VERDICT_STYLE: Readonly<Record<Verdict, Style>> = { pass: 'green', fail: 'red', inconclusive: 'yellow', skipped: 'dim' };
 

@@ -9,12 +9,13 @@
  * organizations begins (tasks on one organization run one after another).
  */
 import { createLogUpdate } from 'log-update';
-import { VERDICTS, type Verdict } from '../checks/types.ts';
-import type { Io } from '../io.ts';
-import type { RunEvent, RunListener } from '../suite/events.ts';
+import { VERDICTS, type Verdict } from '../catalogue/types.ts';
+import type { Io } from '../util/io.ts';
+import type { RunEvent, RunListener } from '../results/events.ts';
 import { VERDICT_LABEL, VERDICT_SYMBOL } from './palette.ts';
 import { redactKeys } from '../contract/keys.ts';
-import { ansi, plain, resultLabel, terminalSummary, VERDICT_STYLE, verdictWord, type Paint } from './terminal-summary.ts';
+import { resultLabel, terminalSummary, VERDICT_STYLE, verdictWord } from './terminal-summary.ts';
+import { ansi, plain, type Paint } from './palette.ts';
 
 export interface TerminalReporter {
   readonly listener: RunListener;

@@ -2,7 +2,7 @@
  * The HTML report's view model: everything the template shows, computed here so the template
  * stays declarative. Pure: results + the observations digest in, plain data (and SVG) out.
  */
-import type { CheckId, CheckResult, Verdict } from '../checks/types.ts';
+import type { CheckId, CheckResult, Verdict } from '../catalogue/types.ts';
 import type { RunResults } from '../results/types.ts';
 import { latencyChart } from './charts/latency.ts';
 import { parseRevocationData } from './charts/revocation.ts';

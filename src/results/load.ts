@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../util/errors.ts';
 import { resultsSchema } from './schema.ts';
 import { RESULTS_SCHEMA, type RunResults } from './types.ts';
 

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { QUOTA_CLASSES, TIER_NAMES } from '../contract/types.ts';
 import type { AssumptionId } from '../contract/types.ts';
-import { CHECK_IDS, VERDICTS } from '../checks/types.ts';
+import { CHECK_IDS, VERDICTS } from '../catalogue/types.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
 import { RESULTS_SCHEMA, type RunResults } from './types.ts';
 

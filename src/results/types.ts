@@ -1,12 +1,12 @@
 /** results.json: the run's record, from which every report is rendered. Versioned by `schema`. */
 import type { Assumption, TierName } from '../contract/types.ts';
-import type { CheckResult, Verdict } from '../checks/types.ts';
+import type { CheckResult, Verdict } from '../catalogue/types.ts';
 import type { LimiterProfile } from '../profile/types.ts';
-import type { ClockEstimate } from '../observe/server-clock.ts';
+import type { ClockEstimate } from '../measure/server-clock.ts';
 
 export const RESULTS_SCHEMA = 'tiergate/results@1' as const;
 
-export type { ClockEstimate } from '../observe/server-clock.ts';
+export type { ClockEstimate } from '../measure/server-clock.ts';
 
 export interface TargetInfo {
   readonly kind: 'embedded' | 'external';

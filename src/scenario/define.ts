@@ -3,7 +3,7 @@
  * parameters. `defineScenario` only types and freezes them; defaults live in `resolveScenario`.
  */
 import type { EndpointId, TierName } from '../contract/types.ts';
-import type { CheckId } from '../checks/types.ts';
+import type { CheckId } from '../catalogue/types.ts';
 
 export interface QuotaShape {
   /** 'sequential' sends Limit+1 one at a time; 'burst' releases 2 × Limit at once in batches ≤ the cap. */

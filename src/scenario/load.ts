@@ -7,12 +7,12 @@ import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { CHECK_IDS } from '../checks/types.ts';
+import { CHECK_IDS } from '../catalogue/types.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../util/errors.ts';
 import type { Scenario } from './define.ts';
-import { parseThresholds } from '../load/thresholds.ts';
+import { parseThresholds } from '../config/thresholds.ts';
 
 const loadShape = z.strictObject({
   endpoint: z.string().refine((id) => recruitingApi.endpoints.some((e) => e.id === id), 'an endpoint id of the contract, e.g. jobs-list'),

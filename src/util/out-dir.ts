@@ -4,7 +4,7 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../errors.ts';
+import { UsageError } from './errors.ts';
 
 export async function ensureOutDir(dir: string, input: string): Promise<string> {
   const target = resolve(dir);

@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECK_IDS, type CheckResult } from '../../src/checks/types.ts';
-import { runSuite } from '../../src/suite/run.ts';
+import { CHECK_IDS, type CheckResult } from '../../src/catalogue/types.ts';
+import { runSuite } from '../../src/run/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 

@@ -4,8 +4,8 @@
  * other check it runs; and the limiter profile it learns first names what the fault shows.
  */
 import { describe, expect, it } from 'vitest';
-import { faultCatalogue } from '../../src/target/faults.ts';
-import { runSuite } from '../../src/suite/run.ts';
+import { faultCatalogue } from '../../src/reference-server/faults.ts';
+import { runSuite } from '../../src/run/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 import { FAULT_PROFILES, profileComparison } from './limiter-profiles.ts';

@@ -2,8 +2,8 @@
  * What the limiter profile must find on the reference target, per variant and fault: the facts each
  * one shows (everything not named is the clean target's). The matrix tests hold discovery to these.
  */
-import type { FaultName } from '../../src/target/faults.ts';
-import type { VariantName } from '../../src/target/variants.ts';
+import type { FaultName } from '../../src/reference-server/faults.ts';
+import type { VariantName } from '../../src/reference-server/variants.ts';
 import type { LimiterProfile, ResetFormat, WindowAlgorithm } from '../../src/profile/types.ts';
 
 export interface ExpectedProfile {

@@ -10,10 +10,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
-import { orgsFromConfig } from '../../src/suite/config-orgs.ts';
-import { runSuite } from '../../src/suite/run.ts';
+import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
+import { runSuite } from '../../src/run/run.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
-import type { RunOptions } from '../../src/suite/options.ts';
+import type { RunOptions } from '../../src/run/options.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { tempReportsDir } from '../helpers/run-options.ts';
 

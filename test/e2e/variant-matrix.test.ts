@@ -5,8 +5,8 @@
  * limiter profile names what the variant shows.
  */
 import { describe, expect, it } from 'vitest';
-import { variantCatalogue, type VariantName } from '../../src/target/variants.ts';
-import { runSuite } from '../../src/suite/run.ts';
+import { variantCatalogue, type VariantName } from '../../src/reference-server/variants.ts';
+import { runSuite } from '../../src/run/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 import { VARIANT_PROFILES, profileComparison } from './limiter-profiles.ts';

@@ -1,6 +1,6 @@
 /** An Io for tests: captured stdout/stderr, a chosen env and cwd, the real clock, an abortable signal. */
 import { Writable } from 'node:stream';
-import { systemClock, type Io } from '../../src/io.ts';
+import { systemClock, type Io } from '../../src/util/io.ts';
 
 export interface CapturedIo {
   readonly io: Io;

@@ -8,9 +8,9 @@
  * parses it), or null (absent); left undefined they get what a correct server would send. Ids and
  * the monotonic clock advance with every observation made; `resetObservations()` rewinds them.
  */
-import type { WindowContext } from '../../src/checks/window.ts';
+import type { WindowContext } from '../../src/measure/window.ts';
 import type { HttpMethod, TierName } from '../../src/contract/types.ts';
-import { headerValue, type Observation, type ObservationError } from '../../src/observe/observation.ts';
+import { headerValue, type Observation, type ObservationError } from '../../src/measure/observation.ts';
 
 /** Mon, 24 Nov 2025 16:00:00 GMT: a multiple of 60, so a window boundary for 60 s windows. */
 export const T0 = 1_764_000_000;

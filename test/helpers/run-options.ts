@@ -2,12 +2,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CheckId } from '../../src/checks/types.ts';
+import type { CheckId } from '../../src/catalogue/types.ts';
 import type { TierName } from '../../src/contract/types.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
-import type { RunOptions } from '../../src/suite/options.ts';
-import type { FaultName } from '../../src/target/faults.ts';
-import type { VariantName } from '../../src/target/variants.ts';
+import type { RunOptions } from '../../src/run/options.ts';
+import type { FaultName } from '../../src/reference-server/faults.ts';
+import type { VariantName } from '../../src/reference-server/variants.ts';
 
 export interface ShortRun {
   readonly tiers?: readonly TierName[];

@@ -6,14 +6,14 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkResult, skipped } from '../../src/checks/result.ts';
-import { countVerdicts, overallVerdict, type CheckId, type CheckResult, type Finding } from '../../src/checks/types.ts';
+import { checkResult, skipped } from '../../src/verdicts/support/result.ts';
+import { countVerdicts, overallVerdict, type CheckId, type CheckResult, type Finding } from '../../src/catalogue/types.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { TierName } from '../../src/contract/types.ts';
-import type { HeaderValue, Observation } from '../../src/observe/observation.ts';
+import type { HeaderValue, Observation } from '../../src/measure/observation.ts';
 import type { LimiterProfile } from '../../src/profile/types.ts';
 import { RESULTS_SCHEMA, type RunResults } from '../../src/results/types.ts';
-import { METHODOLOGY } from '../../src/suite/methodology.ts';
+import { METHODOLOGY } from '../../src/run/methodology.ts';
 
 export const SAMPLE_START_MS = Date.parse('2026-03-02T10:00:00.000Z');
 export const SAMPLE_EDGES = ['http://127.0.0.1:41001', 'http://127.0.0.1:41002', 'http://127.0.0.1:41003'] as const;

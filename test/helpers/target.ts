@@ -8,9 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { SCOPE_NAMES, type ScopeName, type TierName } from '../../src/contract/types.ts';
-import { AdminClient, type AdminOrgLimits } from '../../src/target/admin-client.ts';
-import type { TargetOptions } from '../../src/target/options.ts';
-import { startTarget, type RunningTarget } from '../../src/target/server.ts';
+import { AdminClient, type AdminOrgLimits } from '../../src/reference-server/admin-client.ts';
+import type { TargetOptions } from '../../src/reference-server/options.ts';
+import { startTarget, type RunningTarget } from '../../src/reference-server/server.ts';
 
 export { sleep };
 

@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync } from '
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findK6, K6_MISSING_MESSAGE, runK6Engine } from '../../src/k6/engine.ts';
+import { findK6, K6_MISSING_MESSAGE, runK6Engine } from '../../src/run/k6-engine.ts';
 import { defineScenario, sustainedLoad } from '../../src/scenario/define.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';

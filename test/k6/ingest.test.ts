@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { ingestK6 } from '../../src/k6/ingest.ts';
-import { ingestK6ToReports } from '../../src/k6/ingest-report.ts';
-import { parseThresholds } from '../../src/load/thresholds.ts';
+import { ingestK6ToReports } from '../../src/run/k6-ingest-report.ts';
+import { parseThresholds } from '../../src/config/thresholds.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { K6Output } from './k6-output.ts';
 

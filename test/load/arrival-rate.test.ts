@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
-import { ArrivalRateDriver, dueOffsetMs, scheduledCount, type ArrivalPlan, type ArrivalRateOptions } from '../../src/drivers/arrival-rate.ts';
-import type { Observation } from '../../src/observe/observation.ts';
+import { ArrivalRateDriver, dueOffsetMs, scheduledCount, type ArrivalPlan, type ArrivalRateOptions } from '../../src/measure/arrival-rate.ts';
+import type { Observation } from '../../src/measure/observation.ts';
 
 const KEY = 'xh_test_' + 'a'.repeat(28) + 'Zz90';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LoadShape } from '../../src/scenario/define.ts';
-import { loadTask } from '../../src/suite/tasks/load.ts';
+import { loadTask } from '../../src/procedures/load.ts';
 import { loadTestContext } from './suite-context.ts';
 
 const THRESHOLDS = {

@@ -1,10 +1,10 @@
 /** LOAD-THRESHOLDS, the pure verdict: per org per window admitted ≤ Limit, 429 only at Remaining 0, thresholds hold. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { loadThresholdsVerdict } from '../../src/checks/load-thresholds.ts';
+import { loadThresholdsVerdict } from '../../src/verdicts/load-thresholds.ts';
 import type { Figure } from '../../src/contract/types.ts';
-import { summarizeObservations } from '../../src/load/aggregate.ts';
-import type { ThresholdOutcome } from '../../src/load/threshold-eval.ts';
-import type { Observation } from '../../src/observe/observation.ts';
+import { summarizeObservations } from '../../src/measure/aggregate.ts';
+import type { ThresholdOutcome } from '../../src/verdicts/support/threshold-eval.ts';
+import type { Observation } from '../../src/measure/observation.ts';
 import { obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
 
 const STARTER: Figure = { value: 60, atLeast: false };

@@ -5,16 +5,17 @@
 import { onTestFinished } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { TierName } from '../../src/contract/types.ts';
-import { HttpProber } from '../../src/drivers/http-prober.ts';
-import { systemClock } from '../../src/io.ts';
-import { ObservationRecorder } from '../../src/observe/recorder.ts';
-import type { OrgHandle, SuiteContext } from '../../src/suite/context.ts';
-import { provisionOrg } from '../../src/suite/provision.ts';
-import { AdminClient } from '../../src/target/admin-client.ts';
-import type { TargetOptions } from '../../src/target/options.ts';
-import { startTarget } from '../../src/target/server.ts';
+import { HttpProber } from '../../src/measure/http-prober.ts';
+import { systemClock } from '../../src/util/io.ts';
+import { ObservationRecorder } from '../../src/measure/recorder.ts';
+import type { SuiteContext } from '../../src/procedures/context.ts';
+import type { OrgHandle } from '../../src/procedures/handles.ts';
+import { provisionOrg } from '../../src/provision/provision.ts';
+import { AdminClient } from '../../src/reference-server/admin-client.ts';
+import type { TargetOptions } from '../../src/reference-server/options.ts';
+import { startTarget } from '../../src/reference-server/server.ts';
 import { captureIo } from '../helpers/capture-io.ts';
-import { standaloneWindowing } from '../../src/suite/windows.ts';
+import { standaloneWindowing } from '../../src/procedures/windows.ts';
 
 export interface LoadTestContext {
   readonly context: SuiteContext;

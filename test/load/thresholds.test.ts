@@ -1,8 +1,8 @@
 /** k6 threshold expressions: parsing (k6's grammar, one UsageError naming every malformed one) and evaluation. */
 import { describe, expect, it } from 'vitest';
-import { LatencyHistogram } from '../../src/load/histogram.ts';
-import { bucketTags, evaluateThreshold, evaluateThresholds, type MetricBucket, type ThresholdData } from '../../src/load/threshold-eval.ts';
-import { parseThreshold, parseThresholds, type Threshold } from '../../src/load/thresholds.ts';
+import { LatencyHistogram } from '../../src/measure/histogram.ts';
+import { bucketTags, evaluateThreshold, evaluateThresholds, type MetricBucket, type ThresholdData } from '../../src/verdicts/support/threshold-eval.ts';
+import { parseThreshold, parseThresholds, type Threshold } from '../../src/config/thresholds.ts';
 
 function one(key: string, expression: string): Threshold {
   const parsed = parseThreshold(key, expression);

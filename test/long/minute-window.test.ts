@@ -5,7 +5,7 @@
 import { expect, it } from 'vitest';
 import { TIER_NAMES } from '../../src/contract/types.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
-import { runSuite } from '../../src/suite/run.ts';
+import { runSuite } from '../../src/run/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 

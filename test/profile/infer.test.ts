@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from '../../src/profile/record.ts';
 import { algorithmOf, inferProfile } from '../../src/profile/infer.ts';
-import type { Observation } from '../../src/observe/observation.ts';
+import type { Observation } from '../../src/measure/observation.ts';
 import { T0, obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
 
 const W = 3000;

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
-import { EXIT } from '../../src/errors.ts';
+import { EXIT } from '../../src/util/errors.ts';
 import { writeSampleRun, type SampleRun } from './fixtures.ts';
 import { memoryIo } from './memory-io.ts';
 

@@ -1,6 +1,6 @@
 /** An Io for tests: output captured in memory, a clock that moves only when told. */
 import { Writable } from 'node:stream';
-import type { Io } from '../../src/io.ts';
+import type { Io } from '../../src/util/io.ts';
 
 export interface MemoryIo extends Io {
   readonly out: () => string;

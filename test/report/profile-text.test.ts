@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LimiterProfile } from '../../src/profile/types.ts';
 import { formatProfile, profileFindings } from '../../src/report/profile-text.ts';
-import { ansi } from '../../src/report/terminal-summary.ts';
+import { ansi } from '../../src/report/palette.ts';
 import { SAMPLE_PROFILE } from '../helpers/sample-results.ts';
 
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');

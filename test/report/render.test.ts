@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.ts';
+import { UsageError } from '../../src/util/errors.ts';
 import { emptyDigest } from '../../src/report/observation-digest.ts';
 import { digestFor, pointLatest, renderFromResultsFile, renderHtml, writeReports } from '../../src/report/render.ts';
 import { resultsSchema } from '../../src/results/schema.ts';

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.ts';
+import { UsageError } from '../../src/util/errors.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { resultsJsonSchemaText, resultsSchema } from '../../src/results/schema.ts';
 import { SAMPLE_PROFILE, sampleResults } from '../helpers/sample-results.ts';

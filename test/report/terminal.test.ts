@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/suite/events.ts';
+import type { RunEvent } from '../../src/results/events.ts';
 import { terminalReporter } from '../../src/report/terminal.ts';
-import { plain, terminalSummary } from '../../src/report/terminal-summary.ts';
+import { terminalSummary } from '../../src/report/terminal-summary.ts';
+import { plain } from '../../src/report/palette.ts';
 import { sampleResults } from '../helpers/sample-results.ts';
 import { LEAKED_KEY, LEAKED_KEY_REDACTED } from './fixtures.ts';
 import { memoryIo, type MemoryIo } from './memory-io.ts';

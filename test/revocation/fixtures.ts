@@ -2,8 +2,8 @@
  * Recorded probe data for the pure verdicts: trials written as per-edge timelines, offsets in ms
  * from the revoke call (which starts at monotonic 1000). Every answered probe takes 1 ms.
  */
-import type { RevocationEvidence } from '../../src/checks/revocation-evidence.ts';
-import type { ProbePhase, ProbeRecord, ProbeStop, RevocationProbeRun } from '../../src/revocation/records.ts';
+import type { RevocationEvidence } from '../../src/verdicts/support/revocation-evidence.ts';
+import type { ProbePhase, ProbeRecord, ProbeStop, RevocationProbeRun } from '../../src/measure/revocation-records.ts';
 
 export const REVOKE_AT = 1000;
 export const RTT = 1;

@@ -4,17 +4,18 @@
  */
 import { PassThrough } from 'node:stream';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
-import { HttpProber } from '../../src/drivers/http-prober.ts';
-import { systemClock, type Io } from '../../src/io.ts';
-import type { Observation } from '../../src/observe/observation.ts';
-import { ObservationRecorder } from '../../src/observe/recorder.ts';
-import type { KeyHook, OrgHandle, SuiteContext } from '../../src/suite/context.ts';
-import { provisionOrg } from '../../src/suite/provision.ts';
-import { AdminClient, type AdminRevocation } from '../../src/target/admin-client.ts';
-import type { FaultName } from '../../src/target/faults.ts';
-import type { VariantName } from '../../src/target/variants.ts';
-import { startTarget, type RunningTarget } from '../../src/target/server.ts';
-import { standaloneWindowing } from '../../src/suite/windows.ts';
+import { HttpProber } from '../../src/measure/http-prober.ts';
+import { systemClock, type Io } from '../../src/util/io.ts';
+import type { Observation } from '../../src/measure/observation.ts';
+import { ObservationRecorder } from '../../src/measure/recorder.ts';
+import type { SuiteContext } from '../../src/procedures/context.ts';
+import type { KeyHook, OrgHandle } from '../../src/procedures/handles.ts';
+import { provisionOrg } from '../../src/provision/provision.ts';
+import { AdminClient, type AdminRevocation } from '../../src/reference-server/admin-client.ts';
+import type { FaultName } from '../../src/reference-server/faults.ts';
+import type { VariantName } from '../../src/reference-server/variants.ts';
+import { startTarget, type RunningTarget } from '../../src/reference-server/server.ts';
+import { standaloneWindowing } from '../../src/procedures/windows.ts';
 
 export interface Harness {
   readonly target: RunningTarget;

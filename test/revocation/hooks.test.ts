@@ -5,16 +5,16 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
-import type { CheckResult } from '../../src/checks/types.ts';
-import { UsageError } from '../../src/errors.ts';
-import { commandHook, commandRevoker, parseProvisionOutput } from '../../src/suite/hooks/command.ts';
-import { adminApiHook } from '../../src/suite/hooks/admin-api.ts';
-import { disposableListHook } from '../../src/suite/hooks/disposable.ts';
-import { configKeyHook } from '../../src/suite/hooks/from-config.ts';
-import { redactOutput } from '../../src/suite/hooks/hook-error.ts';
-import { fillTemplate, shellQuote, templateProblems } from '../../src/suite/hooks/template.ts';
-import { revocationTask } from '../../src/suite/tasks/revocation.ts';
-import type { KeyHandle, OrgHandle } from '../../src/suite/context.ts';
+import type { CheckResult } from '../../src/catalogue/types.ts';
+import { UsageError } from '../../src/util/errors.ts';
+import { commandHook, commandRevoker, parseProvisionOutput } from '../../src/provision/hooks/command.ts';
+import { adminApiHook } from '../../src/provision/hooks/admin-api.ts';
+import { disposableListHook } from '../../src/provision/hooks/disposable.ts';
+import { configKeyHook } from '../../src/provision/hooks/from-config.ts';
+import { redactOutput } from '../../src/provision/hooks/hook-error.ts';
+import { fillTemplate, shellQuote, templateProblems } from '../../src/provision/hooks/template.ts';
+import { revocationTask } from '../../src/procedures/revocation.ts';
+import type { KeyHandle, OrgHandle } from '../../src/procedures/handles.ts';
 import { startHarness, type Harness } from './helpers.ts';
 
 const KEY = `xh_test_${'A1b2C3d4'.repeat(4)}`;

@@ -1,8 +1,8 @@
 /** The dense loop's stop rule and the probing-load notes: pure. */
 import { describe, expect, test } from 'vitest';
-import { stopReason, type LoopView } from '../../src/revocation/probe.ts';
-import { probingLoadNotes } from '../../src/revocation/trials.ts';
-import { revocationTiming } from '../../src/suite/tasks/revocation.ts';
+import { stopReason, type LoopView } from '../../src/procedures/revocation-probe.ts';
+import { probingLoadNotes } from '../../src/procedures/revocation-trials.ts';
+import { revocationTiming } from '../../src/procedures/revocation.ts';
 
 const timing = { settleMs: 500, maxMs: 8500 };
 const view = (over: Partial<LoopView>): LoopView => ({

@@ -1,12 +1,12 @@
 /** The four revocation verdicts on recorded probe data (no network). */
 import { describe, expect, test } from 'vitest';
-import { revokeLatencyVerdict } from '../../src/checks/revoke-latency.ts';
-import { revokeStickyVerdict } from '../../src/checks/revoke-sticky.ts';
-import { authRevokedVerdict } from '../../src/checks/revoke-final.ts';
-import { rotationVerdict } from '../../src/checks/rotation.ts';
+import { revokeLatencyVerdict } from '../../src/verdicts/revoke-latency.ts';
+import { revokeStickyVerdict } from '../../src/verdicts/revoke-sticky.ts';
+import { authRevokedVerdict } from '../../src/verdicts/auth-revoked.ts';
+import { rotationVerdict } from '../../src/verdicts/rotation.ts';
 import { parseRevocationData } from '../../src/report/charts/revocation.ts';
-import { edgeBounds, percentile } from '../../src/revocation/bounds.ts';
-import { revocationCsv } from '../../src/revocation/csv.ts';
+import { edgeBounds, percentile } from '../../src/verdicts/support/revocation-bounds.ts';
+import { revocationCsv } from '../../src/procedures/revocation-csv.ts';
 import { clean, cleanRun, EDGES, evidence, REVOKE_AT, RTT, run } from './fixtures.ts';
 
 const all = (e: ReturnType<typeof evidence>) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LoadAggregator, summarizeObservations } from '../../src/load/aggregate.ts';
-import { LatencyHistogram } from '../../src/load/histogram.ts';
+import { LoadAggregator, summarizeObservations } from '../../src/measure/aggregate.ts';
+import { LatencyHistogram } from '../../src/measure/histogram.ts';
 import { T0, obs, sequentialQuota } from '../helpers/observations.ts';
 
 describe('LoadAggregator', () => {

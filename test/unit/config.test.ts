@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig, resolveSecret } from '../../src/config/load.ts';
-import { UsageError } from '../../src/errors.ts';
+import { UsageError } from '../../src/util/errors.ts';
 
 const HOOK = { type: 'command', provision: './new-key.sh', revoke: './revoke.sh {keyId}' };
 

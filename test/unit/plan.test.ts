@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckId } from '../../src/checks/types.ts';
+import type { CheckId } from '../../src/catalogue/types.ts';
 import type { TierName } from '../../src/contract/types.ts';
 import { defineScenario, sustainedLoad, type ScenarioInput } from '../../src/scenario/define.ts';
-import { buildPlan, orgLabels, type Plan, type PlanInput, type PlannedTask } from '../../src/suite/plan.ts';
+import { buildPlan, type Plan, type PlanInput, type PlannedTask } from '../../src/run/plan.ts';
+import { orgLabels } from '../../src/provision/provision.ts';
 
 const scenario = (tier: TierName, extra: Omit<ScenarioInput, 'tier'> = {}) => defineScenario({ tier, ...extra });
 

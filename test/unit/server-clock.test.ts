@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockEstimate, narrowOffset, offsetBounds, type OffsetInterval } from '../../src/observe/server-clock.ts';
+import { clockEstimate, narrowOffset, offsetBounds, type OffsetInterval } from '../../src/measure/server-clock.ts';
 import { CLIENT_WALL_AT_ZERO, httpDate, obs } from '../helpers/observations.ts';
 
 /** Responses to requests sent every 137 ms, 6 ms round trip, from a server `offsetMs` ahead of us. */

@@ -3,7 +3,7 @@ import { formatDurationMs, parseDurationMs } from '../../src/util/duration.ts';
 import { isLoopbackHost, isLoopbackUrl } from '../../src/util/loopback.ts';
 import { keyFormatOf, redactKey } from '../../src/contract/keys.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
-import { headerValue } from '../../src/observe/observation.ts';
+import { headerValue } from '../../src/measure/observation.ts';
 
 describe('parseDurationMs', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boundaryBetween } from '../../src/drivers/window-sync.ts';
-import { plausibleReset } from '../../src/observe/plausible-reset.ts';
+import { boundaryBetween } from '../../src/measure/window-sync.ts';
+import { plausibleReset } from '../../src/measure/plausible-reset.ts';
 import { T0, httpDate, obs } from '../helpers/observations.ts';
 
 const poll = (dateS: number, reset: number | string | null) => obs({ method: 'HEAD', date: httpDate(dateS), reset });

@@ -10,7 +10,7 @@
  */
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { Trend } from 'k6/metrics';
-import { headerValue } from '../../../src/observe/observation.ts';
+import { headerValue } from '../../../src/measure/observation.ts';
 import type { HeaderNames } from '../../../src/contract/types.ts';
 
 export const REMAINING_METRIC = 'tiergate_remaining';

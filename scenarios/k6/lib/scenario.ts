@@ -15,7 +15,7 @@ import type { Options, Scenario } from 'k6/options';
 import { recruitingApi } from '../../../src/contract/recruiting-api.ts';
 import { endpointById, resolvePath } from '../../../src/contract/lookup.ts';
 import type { TierName } from '../../../src/contract/types.ts';
-import { EXPECTED_STATUSES } from '../../../src/load/outcome.ts';
+import { EXPECTED_STATUSES } from '../../../src/measure/outcome.ts';
 import { sustainedLoad, type LoadShape } from '../../../src/scenario/define.ts';
 import { readEnv } from './env.ts';
 import { recordResponse } from './metrics.ts';

@@ -1,0 +1,210 @@
+/** The check catalogue (README "The checks"): stable IDs, the spec section each enforces, and its requirement. */
+import type { CheckDefinition, CheckId } from './types.ts';
+
+const definitions: readonly CheckDefinition[] = [
+  {
+    id: 'AUTH-MISSING',
+    title: 'Missing key rejected',
+    spec: '§5.1',
+    requirement: 'A request without an X-API-Key header is rejected.',
+    assumptions: ['auth-status'],
+    consumes: 'none',
+  },
+  {
+    id: 'AUTH-MALFORMED',
+    title: 'Malformed key rejected',
+    spec: '§5.3',
+    requirement: 'A request whose key does not match the key format is rejected.',
+    assumptions: ['auth-status'],
+    consumes: 'none',
+  },
+  {
+    id: 'AUTH-UNKNOWN',
+    title: 'Unknown key rejected',
+    spec: '§5.1, §5.3',
+    requirement: 'A well-formed key that was never issued is rejected.',
+    assumptions: ['auth-status'],
+    consumes: 'none',
+  },
+  {
+    id: 'AUTH-REVOKED',
+    title: 'Revoked key rejected',
+    spec: '§5.9',
+    requirement: 'A revoked key is rejected on every edge.',
+    assumptions: ['auth-status'],
+    consumes: 'none',
+  },
+  {
+    id: 'AUTH-KEY-FORMAT',
+    title: 'Keys match the published format',
+    spec: '§5.3',
+    requirement: 'Every key is xh_live_ or xh_test_ followed by 32 alphanumeric characters.',
+    assumptions: [],
+    consumes: 'none',
+  },
+  {
+    id: 'SCOPE-LIST',
+    title: 'Scope listing',
+    spec: '§2, §4, §5.7',
+    requirement:
+      'GET /recruiter/settings/services-api-scopes returns {status:"success", data:[{scope, description}]} naming only the seven scopes.',
+    assumptions: ['bootstrap-any-scope'],
+    consumes: 'none',
+  },
+  {
+    id: 'SCOPE-ENFORCED',
+    title: 'Scopes enforced per endpoint',
+    spec: '§4, §5.6',
+    requirement: 'Each endpoint rejects a key lacking its scope and admits a key holding it.',
+    assumptions: ['scope-status'],
+    consumes: 'none',
+  },
+  {
+    id: 'HDR-PRESENT',
+    title: 'Rate-limit headers on every response',
+    spec: '§8',
+    requirement:
+      'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset are present on every HTTP response, errors and HEAD included.',
+    assumptions: [],
+    consumes: 'none',
+  },
+  {
+    id: 'HDR-LIMIT',
+    title: 'Limit header equals the tier quota',
+    spec: '§8',
+    requirement:
+      "X-RateLimit-Limit equals the tier's quota for the endpoint's class (Enterprise: at least the published figure).",
+    assumptions: ['quota-classes', 'limit-header-class'],
+    consumes: 'none',
+  },
+  {
+    id: 'HDR-REMAINING',
+    title: 'Remaining decrements by one',
+    spec: '§8',
+    requirement:
+      'X-RateLimit-Remaining decrements by exactly one per counted request, is never negative, and is 0 on a 429.',
+    assumptions: ['counted-requests'],
+    consumes: 'read',
+  },
+  {
+    id: 'HDR-RESET',
+    title: 'Reset is a Unix epoch',
+    spec: '§8',
+    requirement:
+      'X-RateLimit-Reset is Unix epoch seconds (not a delta, not milliseconds), in (now, now + window], constant within a window, changing only once the reset it announced has come.',
+    assumptions: [],
+    consumes: 'none',
+  },
+  {
+    id: 'QUOTA-READ',
+    title: 'Read quota is exact',
+    spec: '§7.1, §8',
+    requirement: 'Exactly Limit read requests succeed in a window and the next is rejected with 429.',
+    assumptions: ['quota-classes', 'counted-requests'],
+    consumes: 'read',
+  },
+  {
+    id: 'QUOTA-INGEST',
+    title: 'Ingest quota is exact',
+    spec: '§8',
+    requirement: 'Exactly Limit resumes are ingested in a window and the next is rejected with 429.',
+    assumptions: ['quota-classes', 'bulk-counts-per-resume', 'counted-requests'],
+    consumes: 'ingest',
+  },
+  {
+    id: 'CONCURRENCY-CAP',
+    title: 'Concurrency cap',
+    spec: '§8',
+    requirement: 'With the cap of requests in flight, one more is rejected; the cap itself is admitted.',
+    assumptions: ['concurrency-status'],
+    consumes: 'ingest',
+  },
+  {
+    id: 'ERR-429-BODY',
+    title: '429 body',
+    spec: '§2, §7',
+    requirement:
+      'A 429 body has status "error", code "RATE_LIMIT_EXCEEDED", a string message and an integer retry_after_seconds.',
+    assumptions: [],
+    consumes: 'read',
+  },
+  {
+    id: 'RETRY-AFTER',
+    title: 'Retry-After is truthful',
+    spec: '§7',
+    requirement:
+      'Retry-After is an integer equal to retry_after_seconds, agrees with X-RateLimit-Reset, and waiting it out succeeds.',
+    assumptions: [],
+    consumes: 'read',
+  },
+  {
+    id: 'ORG-SHARED',
+    title: "Keys share their organization's quota",
+    spec: '§1, §8',
+    requirement: 'Two keys of one organization draw on one quota.',
+    assumptions: ['counted-requests'],
+    consumes: 'read',
+  },
+  {
+    id: 'ORG-ISOLATED',
+    title: 'Organizations are isolated',
+    spec: '§1, §8',
+    requirement: "Exhausting one organization's quota leaves another organization of the same tier untouched.",
+    assumptions: [],
+    consumes: 'read',
+  },
+  {
+    id: 'HEAD-BOOTSTRAP',
+    title: 'HEAD /recruiter/bootstrap',
+    spec: '§4',
+    requirement:
+      'HEAD /recruiter/bootstrap returns a status and the rate-limit headers, and no body; by assumption it consumes no read request.',
+    assumptions: ['head-bootstrap-free'],
+    consumes: 'none',
+  },
+  {
+    id: 'REVOKE-LATENCY',
+    title: 'Revocation reaches every edge in under 3 s',
+    spec: '§5.9, §8.3',
+    requirement: 'After revocation every edge rejects the key within 3 s.',
+    assumptions: ['auth-status'],
+    consumes: 'none',
+  },
+  {
+    id: 'REVOKE-STICKY',
+    title: 'Revocation is permanent',
+    spec: '§5.9',
+    requirement: 'Once an edge rejects a revoked key, no edge admits it again.',
+    assumptions: ['auth-status'],
+    consumes: 'none',
+  },
+  {
+    id: 'ROTATION',
+    title: 'Key rotation',
+    spec: '§5.8',
+    requirement: 'A new key works before the old one is revoked, and keeps working after, on every edge.',
+    assumptions: [],
+    consumes: 'none',
+  },
+  {
+    id: 'LOAD-THRESHOLDS',
+    title: 'Thresholds under sustained load',
+    spec: '§8',
+    requirement:
+      'Under sustained load at and above quota, admitted requests never exceed Limit per window and latency/error thresholds hold.',
+    assumptions: ['fixed-windows'],
+    consumes: 'read',
+  },
+];
+
+export const catalogue: ReadonlyMap<CheckId, CheckDefinition> = new Map(definitions.map((d) => [d.id, d]));
+
+export function checkDefinition(id: CheckId): CheckDefinition {
+  const definition = catalogue.get(id);
+  if (!definition) throw new Error(`no check ${id} in the catalogue`);
+  return definition;
+}
+
+export function allChecks(): readonly CheckDefinition[] {
+  return definitions;
+}

@@ -1,0 +1,249 @@
+/**
+ * The sustained-load driver: an open model at a constant arrival rate with even spacing (k6's
+ * constant-arrival-rate, without its per-iteration VU cost). Request i of a stream is due at
+ * `startAt + (i + ½) / rate`, whatever happened to the ones before; latency is measured from that
+ * due time (LATENCY_POLICY), so a slow server or a busy client shows up as latency instead of as
+ * fewer requests (no coordinated omission).
+ *
+ * Why not autocannon: its rate limit is per connection and per whole second (a counter reset by a
+ * 1 s setInterval), so `overallRate: 1000` sends each second's requests as fast as the connections
+ * allow and then idles, and it is a closed model (the next request waits for a response). At the
+ * rates a tier's quota implies (1-80 req/s) that is a burst per second, not a rate; bench/load.ts
+ * measures both. Over undici's `dispatch` (no response streams) the driver keeps up with autocannon.
+ *
+ * Bounded in count (`maxRequests`, else rate × duration) and in time (nothing is sent later than
+ * `overrunMs` past the end; what was due and not sent is counted `dropped`). Each stream keeps at
+ * most `maxInFlight` requests open (stay under the concurrency cap); a request held back by it is
+ * sent late and its latency says so. Loopback only. The driver records; it never judges.
+ */
+import { type Pool } from 'undici';
+import { measuringPool } from './pool.ts';
+import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
+import { redactKey } from '../contract/keys.ts';
+import { TiergateError } from '../util/errors.ts';
+import { LatencyHistogram } from './histogram.ts';
+import type { Observation } from './observation.ts';
+import { ResponseCapture, type CaptureTags } from './response-capture.ts';
+import { isLoopbackUrl } from '../util/loopback.ts';
+import type { Edge } from './http-prober.ts';
+
+export interface ArrivalRequest {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer;
+}
+
+/** One organization's traffic: its key, its rate, and its in-flight bound. */
+export interface ArrivalStream {
+  readonly org: string | null;
+  readonly tier: TierName | null;
+  /** The full key, sent as the API key header; only its redacted form is recorded. */
+  readonly key: string | null;
+  readonly ratePerS: number;
+  readonly maxInFlight: number;
+}
+
+export interface ArrivalPlan {
+  readonly check: string;
+  readonly phase: string;
+  readonly request: ArrivalRequest;
+  readonly streams: readonly ArrivalStream[];
+  /** Run-relative ms at which the schedule starts (may lie ahead: the driver waits). */
+  readonly startAt: number;
+  readonly durationMs: number;
+  /** Hard cap on requests sent over all streams; default: the schedule's own count. */
+  readonly maxRequests?: number;
+  /** A request may still be sent this long after the schedule's end; later ones are dropped. Default 1000. */
+  readonly overrunMs?: number;
+  /** Every response, as an Observation (a recorder, an aggregator, or both). */
+  readonly sink: (observation: Observation) => void;
+}
+
+export interface ArrivalRateOptions {
+  readonly edges: readonly Edge[];
+  readonly headers: HeaderNames;
+  readonly connectionsPerEdge: number;
+  readonly timeoutMs: number;
+  /** Run-relative monotonic ms, and the wall clock (epoch ms). */
+  readonly now: () => number;
+  readonly wallNow: () => number;
+  readonly nextId: () => number;
+  readonly signal: AbortSignal;
+}
+
+export interface ArrivalRateStats {
+  readonly scheduled: number;
+  readonly sent: number;
+  /** Responses with a status, and requests that got none (timeouts, resets). */
+  readonly completed: number;
+  readonly failed: number;
+  /** Due, but not sent within the time bound (or interrupted). */
+  readonly dropped: number;
+  readonly startAt: number;
+  readonly endedAt: number;
+  /** Actual minus intended send time, ms. */
+  readonly sendLag: LatencyHistogram;
+}
+
+const DEFAULT_OVERRUN_MS = 1000;
+/** Sleep with a timer until this close to the next due time, then yield with setImmediate. */
+const SPIN_LEAD_MS = 1.5;
+
+/** Requests a stream sends in `durationMs` at `ratePerS`, the first half an interval in. */
+export function scheduledCount(ratePerS: number, durationMs: number): number {
+  return ratePerS > 0 ? Math.floor((ratePerS * durationMs) / 1000 + 0.5) : 0;
+}
+
+/** When request i of a stream is due, ms after the schedule's start. */
+export function dueOffsetMs(i: number, ratePerS: number): number {
+  return ((i + 0.5) * 1000) / ratePerS;
+}
+
+interface StreamState {
+  readonly stream: ArrivalStream;
+  readonly tags: CaptureTags;
+  /** Request headers as undici's flat [name, value, ...] list: no per-request object walk. */
+  readonly headers: string[];
+  readonly body: string | Buffer | null;
+  readonly count: number;
+  next: number;
+  inFlight: number;
+}
+
+export class ArrivalRateDriver {
+  readonly #options: ArrivalRateOptions;
+  readonly #pools: Pool[];
+  #edgeCursor = 0;
+
+  constructor(options: ArrivalRateOptions) {
+    if (options.edges.length === 0) throw new Error('arrival-rate driver: no edges');
+    for (const edge of options.edges) {
+      if (!isLoopbackUrl(edge.url)) throw new TiergateError('TG_NOT_LOOPBACK', `load is sent to loopback only; edge ${edge.label} is ${edge.url}`);
+    }
+    this.#options = options;
+    this.#pools = options.edges.map(
+      (edge) =>
+        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs),
+    );
+  }
+
+  async run(plan: ArrivalPlan): Promise<ArrivalRateStats> {
+    const { now, signal } = this.#options;
+    const states: StreamState[] = plan.streams.map((stream) => ({
+      stream,
+      tags: {
+        check: plan.check,
+        phase: plan.phase,
+        tier: stream.tier,
+        org: stream.org,
+        key: stream.key === null ? null : redactKey(stream.key),
+        method: plan.request.method,
+        path: plan.request.path,
+        names: this.#options.headers,
+        now,
+      },
+      headers: Object.entries({ ...plan.request.headers, ...(stream.key === null ? {} : { [this.#options.headers.apiKey]: stream.key }) }).flat(),
+      body: plan.request.body ?? null,
+      count: scheduledCount(stream.ratePerS, plan.durationMs),
+      next: 0,
+      inFlight: 0,
+    }));
+    const scheduled = Math.min(
+      states.reduce((n, s) => n + s.count, 0),
+      plan.maxRequests ?? Number.POSITIVE_INFINITY,
+    );
+    const deadline = plan.startAt + plan.durationMs + (plan.overrunMs ?? DEFAULT_OVERRUN_MS);
+    const sendLag = new LatencyHistogram();
+    let sent = 0;
+    let completed = 0;
+    let failed = 0;
+    let endedAt = plan.startAt;
+    let wake: (() => void) | null = null;
+    let allBlocked = false;
+    const open = new Set<ResponseCapture<StreamState>>();
+    const due = (s: StreamState) => plan.startAt + dueOffsetMs(s.next, s.stream.ratePerS);
+    const exhausted = () => sent >= scheduled || states.every((s) => s.next >= s.count);
+
+    const pump = () => {
+      for (const s of states) {
+        while (s.next < s.count && sent < scheduled && s.inFlight < s.stream.maxInFlight && !signal.aborted) {
+          const intendedAt = due(s);
+          const t = now();
+          if (intendedAt > t || t > deadline) break;
+          s.next += 1;
+          s.inFlight += 1;
+          sent += 1;
+          sendLag.record(t - intendedAt);
+          this.#fire(s, intendedAt, t, open, complete);
+        }
+      }
+    };
+    const complete = (capture: ResponseCapture<StreamState>, o: Observation) => {
+      open.delete(capture);
+      capture.owner.inFlight -= 1;
+      if (o.status === null) failed += 1;
+      else completed += 1;
+      if (o.doneAt > endedAt) endedAt = o.doneAt;
+      plan.sink(o);
+      pump();
+      // Wake the scheduler only when it sleeps on a full stream that now has room for a request not
+      // yet due, or when all is sent; under saturation each completion refills its own slot.
+      if (wake && (exhausted() || (allBlocked && states.some((x) => x.next < x.count && x.inFlight < x.stream.maxInFlight)))) wake();
+    };
+
+    const onAbort = () => wake?.();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      while (!signal.aborted && !exhausted() && now() <= deadline) {
+        pump();
+        if (exhausted()) break;
+        const ready = states.filter((s) => s.next < s.count && s.inFlight < s.stream.maxInFlight);
+        const nextDue = ready.length === 0 ? null : Math.min(...ready.map(due));
+        // Every stream held by its in-flight bound (nextDue null): a completion or the deadline wakes us.
+        allBlocked = nextDue === null;
+        const waitMs = Math.min(nextDue === null ? Number.POSITIVE_INFINITY : nextDue - now(), deadline - now() + 1);
+        await new Promise<void>((resolve) => {
+          let timer: NodeJS.Timeout | null = null;
+          const done = () => {
+            if (wake !== done) return;
+            wake = null;
+            if (timer) clearTimeout(timer);
+            resolve();
+          };
+          wake = done;
+          if (waitMs > SPIN_LEAD_MS) timer = setTimeout(done, waitMs - SPIN_LEAD_MS + 0.5);
+          else setImmediate(done);
+        });
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+    await this.#drain(open, () => states.every((s) => s.inFlight === 0));
+    return { scheduled, sent, completed, failed, dropped: scheduled - sent, startAt: plan.startAt, endedAt, sendLag };
+  }
+
+  /** Wait for in-flight requests (bounded by the request timeout); abort what is left. */
+  async #drain(open: Set<ResponseCapture<StreamState>>, idle: () => boolean): Promise<void> {
+    const limit = this.#options.now() + this.#options.timeoutMs + 1000;
+    while (!idle() && this.#options.now() < limit && !this.#options.signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    for (const capture of open) capture.abort('load phase ended');
+    // Aborted requests report through onResponseError on the next turns.
+    for (let i = 0; i < 100 && !idle(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
+  #fire(s: StreamState, intendedAt: number, sentAt: number, open: Set<ResponseCapture<StreamState>>, done: (c: ResponseCapture<StreamState>, o: Observation) => void): void {
+    const edgeIndex = this.#edgeCursor++ % this.#pools.length;
+    const edge = this.#options.edges[edgeIndex]!;
+    const timing = { id: this.#options.nextId(), edge: edge.label, intendedAt, sentAt, sentWall: this.#options.wallNow() };
+    const capture = new ResponseCapture(s, s.tags, timing, done);
+    open.add(capture);
+    this.#pools[edgeIndex]!.dispatch({ origin: edge.url, method: s.tags.method, path: s.tags.path, headers: s.headers, body: s.body }, capture);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#pools.map((pool) => pool.destroy()));
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * The precise probe: one request, one Observation. One undici Pool per edge (keep-alive never pins
+ * probes for one edge onto another), pipelining 1, no retries, a timeout on every request.
+ */
+import { setMaxListeners } from 'node:events';
+import { errors as undiciErrors, type Pool } from 'undici';
+import { measuringPool } from './pool.ts';
+import type { Contract, HttpMethod, TierName } from '../contract/types.ts';
+import { redactKey } from '../contract/keys.ts';
+import type { Clock } from '../util/io.ts';
+import { headerValue, type Observation, type ObservationError } from './observation.ts';
+import type { ObservationRecorder } from './recorder.ts';
+import { isLoopbackUrl } from '../util/loopback.ts';
+import { TiergateError } from '../util/errors.ts';
+
+export interface Edge {
+  readonly label: string;
+  readonly url: string;
+}
+
+export interface ProbeRequest {
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** The full key to send; only its redacted form is ever recorded. */
+  readonly key: string | null;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer;
+}
+
+export interface ProbeTags {
+  readonly check: string;
+  readonly phase: string;
+  readonly tier: TierName | null;
+  readonly org: string | null;
+  /** Open-model drivers: when the request was due (monotonic, run epoch). */
+  readonly intendedAt?: number;
+}
+
+export interface ProberOptions {
+  readonly edges: readonly Edge[];
+  readonly contract: Contract;
+  readonly clock: Clock;
+  /** Monotonic time of the run's start: observation times are relative to it. */
+  readonly epoch: number;
+  readonly recorder: ObservationRecorder;
+  readonly timeoutMs: number;
+  /** Connections per edge; bursts need at least their batch size. */
+  readonly connectionsPerEdge: number;
+  readonly signal: AbortSignal;
+  /** Permit non-loopback targets (external deployments named in a config). Load never does. */
+  readonly allowRemote?: boolean;
+}
+
+const BODY_KEEP_BYTES = 64 * 1024;
+const EXCERPT_CHARS = 512;
+const JSON_PARSE_MAX_BYTES = 16 * 1024;
+
+export class HttpProber {
+  readonly #pools = new Map<string, Pool>();
+  readonly #options: ProberOptions;
+
+  constructor(options: ProberOptions) {
+    this.#options = options;
+    // Each request in flight listens on the run's signal (AbortSignal.any); thousands may be in flight.
+    setMaxListeners(0, options.signal);
+    for (const edge of options.edges) {
+      if (!options.allowRemote && !isLoopbackUrl(edge.url)) {
+        throw new TiergateError('TG_NOT_LOOPBACK', `edge ${edge.label} (${edge.url}) is not a loopback address`);
+      }
+      this.#pools.set(
+        edge.label,
+        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs),
+      );
+    }
+  }
+
+  get edges(): readonly Edge[] {
+    return this.#options.edges;
+  }
+
+  /** Monotonic ms since the run's epoch. */
+  now(): number {
+    return this.#options.clock.monotonic() - this.#options.epoch;
+  }
+
+  async send(edge: Edge, request: ProbeRequest, tags: ProbeTags): Promise<Observation> {
+    const { contract, clock, recorder, timeoutMs } = this.#options;
+    const pool = this.#pools.get(edge.label);
+    if (!pool) throw new Error(`unknown edge ${edge.label}`);
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.key !== null) headers[contract.headers.apiKey] = request.key;
+    const id = recorder.nextId();
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([timeout, this.#options.signal]);
+    const sentWall = clock.now();
+    const sentAt = this.now();
+    let headersAt: number | null = null;
+    let status: number | null = null;
+    let responseHeaders: Record<string, string | string[] | undefined> = {};
+    let bodyText = '';
+    let bodyBytes = 0;
+    let error: ObservationError | null = null;
+    try {
+      const response = await pool.request({
+        method: request.method,
+        path: request.path,
+        headers,
+        body: request.body ?? null,
+        signal,
+      });
+      headersAt = this.now();
+      status = response.statusCode;
+      responseHeaders = response.headers;
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.body) {
+        const buffer = chunk as Buffer;
+        bodyBytes += buffer.length;
+        if (bodyBytes <= BODY_KEEP_BYTES) chunks.push(buffer);
+      }
+      bodyText = Buffer.concat(chunks).toString('utf8');
+      // A target echoing the key it was sent must not put it in the record (whatever its shape).
+      if (request.key !== null && request.key.length > 0) bodyText = bodyText.split(request.key).join(redactKey(request.key));
+    } catch (caught) {
+      error = describeError(caught, timeout.aborted, this.#options.signal.aborted);
+    }
+    const doneAt = this.now();
+    const header = (name: string) => responseHeaders[name];
+    const single = (name: string): string | null => {
+      const value = header(name);
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    };
+    const contentType = single('content-type');
+    const observation: Observation = {
+      id,
+      check: tags.check,
+      phase: tags.phase,
+      tier: tags.tier,
+      org: tags.org,
+      key: request.key === null ? null : redactKey(request.key),
+      edge: edge.label,
+      method: request.method,
+      path: request.path,
+      intendedAt: tags.intendedAt ?? null,
+      sentAt,
+      headersAt,
+      doneAt,
+      sentWall,
+      status,
+      rateLimit: {
+        limit: headerValue(header(contract.headers.limit)),
+        remaining: headerValue(header(contract.headers.remaining)),
+        reset: headerValue(header(contract.headers.reset)),
+        retryAfter: headerValue(header(contract.headers.retryAfter)),
+      },
+      date: single('date'),
+      edgeNode: single(contract.headers.edgeNode),
+      contentType,
+      bodyBytes,
+      bodyExcerpt: bodyText.slice(0, EXCERPT_CHARS),
+      body: parseJsonBody(contentType, bodyText, bodyBytes),
+      error,
+    };
+    recorder.record(observation);
+    return observation;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#pools.values()].map((pool) => pool.destroy()));
+  }
+}
+
+function parseJsonBody(contentType: string | null, text: string, bytes: number): unknown {
+  if (!contentType?.includes('json') || bytes > JSON_PARSE_MAX_BYTES || text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Map undici/socket failures to stable codes a reader can act on. */
+function describeError(caught: unknown, timedOut: boolean, interrupted: boolean): ObservationError {
+  const message = caught instanceof Error ? caught.message : String(caught);
+  if (interrupted) return { code: 'INTERRUPTED', message: 'run interrupted before the response arrived' };
+  if (timedOut || caught instanceof undiciErrors.HeadersTimeoutError || caught instanceof undiciErrors.BodyTimeoutError) {
+    return { code: 'TIMEOUT', message };
+  }
+  if (caught instanceof undiciErrors.ConnectTimeoutError) return { code: 'CONNECT_TIMEOUT', message };
+  const code = (caught as { code?: unknown; cause?: { code?: unknown } }).code;
+  const causeCode = (caught as { cause?: { code?: unknown } }).cause?.code;
+  const raw = typeof causeCode === 'string' ? causeCode : typeof code === 'string' ? code : 'REQUEST_FAILED';
+  if (raw.startsWith('HPE_')) return { code: 'MALFORMED_RESPONSE', message: `${raw}: ${message}` };
+  if (raw === 'UND_ERR_SOCKET') return { code: 'ECONNRESET', message };
+  return { code: raw.replace(/^UND_ERR_/, ''), message };
+}

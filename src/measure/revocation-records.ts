@@ -1,0 +1,84 @@
+/**
+ * What the revocation probe records (§5.8, §5.9, §8.3): compact per-probe records and the revoke
+ * call's times. The full Observation of every probe goes to the recorder (observations.ndjson);
+ * these keep only what the verdicts need, so 20 trials of ~1,000 probes stay small in memory.
+ * Times are monotonic ms on the prober's clock (run epoch).
+ */
+import type { Observation } from './observation.ts';
+
+/**
+ * - `confirm`: before the revoke call, proving the key is admitted on the edge;
+ * - `probe`: the dense loop around the revoke call;
+ * - `final`: one per edge after the settle period (AUTH-REVOKED);
+ * - `successor-before` / `successor-after`: the rotation key, before the revoke call and after settling.
+ */
+export type ProbePhase = 'confirm' | 'probe' | 'final' | 'successor-before' | 'successor-after';
+
+export interface ProbeRecord {
+  /** The observation's id in observations.ndjson. */
+  readonly id: number;
+  readonly edge: string;
+  readonly phase: ProbePhase;
+  readonly sentAt: number;
+  /** When the response headers arrived; null when none came. */
+  readonly headersAt: number | null;
+  readonly status: number | null;
+  /** Transport error code ('TIMEOUT', 'ECONNRESET', ...), or null. */
+  readonly error: string | null;
+  /** The node that answered, from the edge-node header (X-Edge-Node by default). */
+  readonly edgeNode: string | null;
+}
+
+/** Why the probe driver stopped. */
+export type ProbeStop =
+  /** Every edge rejected, and the settle period passed. */
+  | 'settled'
+  /** The time bound (maxMs after the revoke call) was reached first. */
+  | 'max-time'
+  | 'aborted'
+  /** The key was not admitted on every edge before revoking: the revoke hook was never called. */
+  | 'not-confirmed'
+  /** The revoke hook rejected or did not return in time. */
+  | 'revoke-failed';
+
+/** One trial as the driver recorded it. */
+export interface RevocationProbeRun {
+  readonly trial: number;
+  readonly edges: readonly string[];
+  /** Redacted key under test. */
+  readonly key: string;
+  /** Redacted successor key (ROTATION), when one was provisioned. */
+  readonly successorKey: string | null;
+  /** Why no successor could be used, when none. */
+  readonly successorError: string | null;
+  readonly intervalMs: number;
+  readonly settleMs: number;
+  readonly maxMs: number;
+  /** Monotonic ms when the revoke hook was called; null when it never was. */
+  readonly revokeStartedAt: number | null;
+  /** Client wall clock (epoch ms) read with `revokeStartedAt`, to set probes beside server times. */
+  readonly revokeStartedWall: number | null;
+  /** Monotonic ms when the revoke hook returned (or failed); null when it never did. */
+  readonly revokeReturnedAt: number | null;
+  /** The hook's error (redacted output), when it rejected or timed out. */
+  readonly revokeError: string | null;
+  readonly stoppedBy: ProbeStop;
+  /** Probe slots not sent because the edge already had its maximum in flight. */
+  readonly skippedSlots: number;
+  readonly probes: readonly ProbeRecord[];
+  /** Caveats the driver noticed (e.g. why confirmation failed). */
+  readonly notes: readonly string[];
+}
+
+export function probeRecord(observation: Observation, phase: ProbePhase): ProbeRecord {
+  return {
+    id: observation.id,
+    edge: observation.edge,
+    phase,
+    sentAt: observation.sentAt,
+    headersAt: observation.headersAt,
+    status: observation.status,
+    error: observation.error?.code ?? null,
+    edgeNode: observation.edgeNode,
+  };
+}

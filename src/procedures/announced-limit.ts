@@ -1,0 +1,58 @@
+import type { Figure } from '../contract/types.ts';
+import { TOO_MANY_REQUESTS } from '../verdicts/support/finding.ts';
+import type { Observation } from '../measure/observation.ts';
+
+/**
+ * How many requests a quota check must send: the Limit the server announces (Enterprise figures are
+ * minimums, so the announced one is what is tested), else the published figure.
+ */
+export function limitToTest(figure: Figure, announcedBy: Observation | undefined): number {
+  return limitFromAnnounced(figure, announcedBy?.rateLimit.limit.value ?? null);
+}
+
+/** As limitToTest, from a Limit the server announced earlier (the limiter profile's), or null. */
+export function limitFromAnnounced(figure: Figure, raw: number | null): number {
+  // The server's figure sets how many requests go out: never trust it beyond a bound, so a bogus
+  // Limit cannot turn a check into a flood (HDR-LIMIT judges the figure itself).
+  const announced = raw === null ? null : Math.min(raw, figure.value * MAX_LIMIT_FACTOR);
+  if (announced !== null && announced > 0 && (figure.atLeast ? announced >= figure.value : true)) {
+    // A non-Enterprise server announcing another figure is judged against the published one, but
+    // sending enough to see its own boundary gives better evidence: test the larger of the two.
+    return figure.atLeast ? announced : Math.max(announced, figure.value);
+  }
+  return figure.value;
+}
+
+/** A Limit the server announces is believed up to this multiple of the published figure. */
+export const MAX_LIMIT_FACTOR = 20;
+
+/** Past Limit + 1, this many more requests show where the server really stops (bounded). */
+export const EXTRA_AFTER_LIMIT = 2;
+/** A server still admitting past the Limit is read on until its first 429, up to this many times the Limit. */
+export const OVER_ADMISSION_FACTOR = 2;
+
+/**
+ * Sequential requests up to the quota and past it: Limit + 1 (less what the harness already spent in
+ * this window), and up to EXTRA_AFTER_LIMIT more until a 429 comes. The first response announces the
+ * Limit to aim at.
+ */
+export async function sendPastLimit(
+  figure: Figure,
+  send: () => Promise<Observation>,
+  signal: AbortSignal,
+  spent = 0,
+): Promise<{ readonly sent: Observation[]; readonly limit: number }> {
+  const sent: Observation[] = [];
+  let limit = figure.value;
+  for (let n = 1; !signal.aborted; n++) {
+    const o = await send();
+    sent.push(o);
+    if (n === 1) limit = limitToTest(figure, o);
+    if (n >= limit - spent + 1 && o.status === TOO_MANY_REQUESTS) break;
+    // Past the Limit with no 429 yet: go on to the first one (it shows where the server stops, and
+    // the 429 the other checks need), within a bound; with 429s already seen, a few more suffice.
+    const seen429 = sent.some((s) => s.status === TOO_MANY_REQUESTS);
+    if (n >= (seen429 ? limit - spent + 1 + EXTRA_AFTER_LIMIT : OVER_ADMISSION_FACTOR * limit + EXTRA_AFTER_LIMIT)) break;
+  }
+  return { sent, limit };
+}

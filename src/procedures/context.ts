@@ -1,0 +1,49 @@
+/** What a running suite hands each task: resolved options, provisioned orgs, the prober, and hooks. */
+import type { AssumptionId, Contract, TierName } from '../contract/types.ts';
+import type { KeyHook, OrgHandle, OrgLimits } from './handles.ts';
+import type { CheckResult } from '../catalogue/types.ts';
+import type { HttpProber } from '../measure/http-prober.ts';
+import type { Io } from '../util/io.ts';
+import type { RunListener } from '../results/events.ts';
+import type { LimiterProfile } from '../profile/types.ts';
+import type { WindowKeeper } from './windows.ts';
+
+export interface SuiteContext {
+  readonly contract: Contract;
+  readonly prober: HttpProber;
+  readonly io: Io;
+  readonly orgs: readonly OrgHandle[];
+  /** null when no way to provision/revoke keys was configured: revocation checks are skipped. */
+  readonly keyHook: KeyHook | null;
+  /** Creates more organizations of a tier (fleet load); null when the target cannot (external deployments). */
+  readonly provisionOrgs: ((tier: TierName, count: number, limits?: OrgLimits) => Promise<readonly OrgHandle[]>) | null;
+  readonly windowMs: number;
+  /** Fresh quota windows per organization and class, scheduled from the limiter profile. */
+  readonly windows: WindowKeeper;
+  /** The limiter profile learned for a tier (null where discovery did not run or failed). */
+  profileOf(tier: TierName): LimiterProfile | null;
+  /**
+   * What the deployment's config declares where the spec is silent: an assumption declared false is
+   * intended behaviour, judged as such; declared true, it is required. Undeclared: learned and reported.
+   */
+  readonly declared: Readonly<Partial<Record<AssumptionId, boolean>>>;
+  /** Current estimate of the server clock minus ours, ms (0 until a Date header was seen). */
+  clockOffsetMs(): number;
+  readonly emit: RunListener;
+  readonly signal: AbortSignal;
+  /** The run's report directory, where tasks write their own files (revocation.csv); null or absent: none. */
+  readonly reportDir?: string | null;
+}
+
+/** One unit of scheduled work: some checks against one org (or none), producing their results. */
+export interface Task {
+  /** e.g. 'QUOTA-READ starter-a'. */
+  readonly name: string;
+  readonly tier: TierName | null;
+  readonly org: string | null;
+  /** Quota it consumes on its org; quota-consuming tasks each need a fresh window of their own. */
+  readonly consumes: 'read' | 'ingest' | 'none';
+  /** Other orgs whose window the task needs to itself (ORG-ISOLATED). */
+  readonly alsoOccupies?: readonly string[];
+  run(context: SuiteContext): Promise<readonly CheckResult[]>;
+}

@@ -1,0 +1,243 @@
+/**
+ * Discovery: the short, bounded sequence of requests from which a limiter profile is inferred
+ * (infer.ts judges; this only sends and records). On one organization:
+ *
+ * 1. Counting pairs. Between two counted reads, one request whose counting is in question (HEAD,
+ *    404, 403, 401, another read route, one resume upload): the second read's Remaining shows
+ *    whether it counted against the read quota.
+ * 2. Exhaustion. Reads until the first 429: its Reset or Retry-After says when the window ends.
+ * 3. Refill. Shortly after the 429 (well before that end) one more read, and if it is admitted, one
+ *    more at once: a bucket gives back one request at a time, a fixed window all of them.
+ * 4. Expiry. Half a window after the announced end, one read, then reads spread over the next
+ *    window (the last just before a full window after the first): a window the first read opened is
+ *    still in force at each (Remaining one lower every time); a clock-aligned one rolls over among
+ *    them (Remaining back up), wherever its boundary lies. Without Remaining, where the first read's
+ *    window ends tells. (A Reset can drift or be coarse; Remaining read over a window cannot.)
+ *
+ * Every loop is bounded in count and time, and the run's signal stops it.
+ */
+import { endpointById } from '../contract/lookup.ts';
+import { unissuedKey } from '../contract/keys.ts';
+import type { Contract, Endpoint, TierName } from '../contract/types.ts';
+import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
+import { sleep } from '../measure/window-sync.ts';
+import { isAdmitted, type Observation } from '../measure/observation.ts';
+import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, type EndEstimate } from '../measure/reset-format.ts';
+import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
+
+export interface DiscoveryInput {
+  readonly prober: HttpProber;
+  readonly contract: Contract;
+  readonly tier: TierName;
+  readonly org: string;
+  /** A key holding every scope, and one holding none (for the 403 question) when there is one. */
+  readonly keys: { readonly primary: string; readonly unscoped: string | null };
+  readonly windowMs: number;
+  readonly clockOffsetMs: () => number;
+  readonly signal: AbortSignal;
+}
+
+
+/** Reads sent to exhaust the quota at most: the announced or published Limit, times this, plus a few. */
+const EXHAUST_FACTOR = 2;
+const EXHAUST_EXTRA = 5;
+/** ...and for at most this many windows. */
+const EXHAUST_WINDOWS = 2;
+/** This many requests in a row without an answer end the discovery. */
+const SILENT_AFTER = 3;
+/** The longest a discovery waits for anything, in windows (plus a second). */
+const MAX_WAIT_WINDOWS = 2;
+/** Reads after the expiry read, evenly spread over a window less the margin. */
+const FOLLOW_UP_READS = 4;
+
+export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> {
+  const { prober, contract, windowMs, signal } = input;
+  const edge = prober.edges[0]!;
+  const figures = { read: contract.tiers[input.tier].read, ingest: contract.tiers[input.tier].ingest };
+  const all: Observation[] = [];
+  const started = prober.now();
+  const send = async (request: ProbeRequest, phase: string) => {
+    const o = await prober.send(edge, request, { check: 'PROFILE', phase, tier: input.tier, org: input.org });
+    all.push(o);
+    return o;
+  };
+  const as = (endpoint: Endpoint, key: string | null, path = endpoint.path): ProbeRequest => ({ method: endpoint.method, path, key });
+  const jobs = endpointById(contract, 'jobs-list');
+  const read = (phase: string) => send(as(jobs, input.keys.primary), phase);
+
+  // 1. Counting pairs.
+  const questions: { question: PairQuestion; request: ProbeRequest }[] = [
+    { question: 'head', request: as(endpointById(contract, 'bootstrap-head'), input.keys.primary) },
+    { question: 'not-found', request: { method: 'GET', path: '/recruiter/tiergate-profile-not-found', key: input.keys.primary } },
+    ...(input.keys.unscoped ? [{ question: 'forbidden' as const, request: as(jobs, input.keys.unscoped) }] : []),
+    { question: 'unauthenticated', request: as(jobs, unissuedKey(contract.keyFormats[0]?.prefix ?? 'xh_test_')) },
+    { question: 'other-route', request: as(endpointById(contract, 'scope-list'), input.keys.primary) },
+    {
+      question: 'ingest',
+      request: { ...as(endpointById(contract, 'resume-analysis'), input.keys.primary), headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nEngineer\n' },
+    },
+  ];
+  const pairs: CountingPair[] = [];
+  let before = await read('counted');
+  // A server that does not answer teaches nothing: stop at once (the checks will say what they saw).
+  const silent = () => all.slice(-SILENT_AFTER).length === SILENT_AFTER && all.slice(-SILENT_AFTER).every((o) => o.status === null);
+  for (const { question, request } of questions) {
+    if (signal.aborted || before.status === null) break;
+    let probe = await send(request, question);
+    let after = await read('counted');
+    // A window boundary between the reads (Remaining back up, or the announced end moved) spoils the pair: ask once more.
+    if (windowMayHaveTurned(before, after)) {
+      before = after;
+      probe = await send(request, question);
+      after = await read('counted');
+    }
+    pairs.push({ question, before, probe, after });
+    before = after;
+  }
+
+  // 2. Exhaustion: reads until the first 429, bounded by the Limit announced (or published).
+  const announced = before.rateLimit.limit.value;
+  const limit = Math.min(announced ?? figures.read.value, figures.read.value * 20);
+  const exhaustion: Observation[] = [];
+  // Bounded in count and in time: a server too slow to answer Limit reads within two windows is
+  // not exhausted this way (the algorithm then stays open).
+  const exhaustUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
+  const exhausting = () => !signal.aborted && !silent() && prober.now() < exhaustUntil;
+  for (let n = 0; n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && before.status !== null && exhausting(); n++) {
+    const o = await read('exhaust');
+    exhaustion.push(o);
+    if (o.status === contract.statuses.rateLimited) break;
+  }
+  const rejected = exhaustion.at(-1);
+  const refill: RefillProbe[] = [];
+  const expiry: Observation[] = [];
+  let expiryDelayMs: number | null = null;
+  let exhaustedEnd: DiscoveryRecord['exhaustedEnd'] = null;
+  let expiryEnd: DiscoveryRecord['expiryEnd'] = null;
+  const expiryFollowUps: Observation[] = [];
+  if (rejected && rejected.status === contract.statuses.rateLimited && !signal.aborted) {
+    let end = announcedEnd(rejected, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS);
+    const rejectedAt = rejected.headersAt ?? rejected.doneAt;
+
+    // 3. Refill: reads well inside the window (never past the earliest announced end). The first
+    // comes after about one request's worth of refill time, so a bucket has one to give back.
+    const perRequest = windowMs / Math.max(1, limit);
+    for (const delay of [Math.min(Math.max(1.5 * perRequest, 20), windowMs / 8), windowMs / 4]) {
+      const at = rejectedAt + delay;
+      if (end !== null && at >= end.earliest - 100) break;
+      await sleep(at - prober.now(), signal);
+      if (signal.aborted) break;
+      const probe = await read('refill');
+      const followUps: Observation[] = [];
+      if (isAdmitted(probe)) {
+        const bound = Math.ceil((prober.now() - rejectedAt) / perRequest) + 2;
+        while (followUps.length < bound && !signal.aborted && !silent()) {
+          const o = await read('refill-follow-up');
+          followUps.push(o);
+          if (!isAdmitted(o)) break;
+        }
+      }
+      refill.push({ probe, followUps });
+      if (followUps.length > 0) break;
+    }
+
+    // A countdown in whole seconds places the end only to a second: more 429s at chosen instants narrow it.
+    if (end !== null && refill.every((r) => r.followUps.length === 0)) end = (await narrowEnd(end, read, input)).end;
+    exhaustedEnd = end;
+
+    // 4. Expiry: half a window after the announced end, one read. Without a Reset on it, reads
+    // until a 429, whose countdown (narrowed) says where the window that read opened ends.
+    if (end !== null && refill.every((r) => r.followUps.length === 0)) {
+      const at = end.latest + windowMs / 2;
+      if (at - prober.now() <= windowMs * MAX_WAIT_WINDOWS + 1000) {
+        await sleep(at - prober.now(), signal);
+        if (!signal.aborted) {
+          expiryDelayMs = Math.round(prober.now() - end.latest);
+          const first = await read('expiry');
+          expiry.push(first);
+          if (isAdmitted(first) && first.rateLimit.remaining.value !== null) {
+            // The last read must surely fall inside a window the first one opened: clear of its end
+            // by a margin of a few round trips.
+            const rtt = Math.max(5, (first.headersAt ?? first.doneAt) - first.sentAt);
+            const span = windowMs - Math.max(50, 4 * rtt);
+            for (let k = 1; k <= FOLLOW_UP_READS && !signal.aborted; k++) {
+              await sleep(first.sentAt + (span * k) / FOLLOW_UP_READS - prober.now(), signal);
+              if (signal.aborted) break;
+              const o = await read('expiry-follow-up');
+              expiryFollowUps.push(o);
+              if (!isAdmitted(o)) break;
+            }
+          }
+          const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
+          const unusable = endEstimateOf(first, format, input.clockOffsetMs()) === null || resetMovement(exhaustion, { windowMs, clockOffsetMs: input.clockOffsetMs(), slackMs: CLOCK_SLACK_MS }).moved !== null;
+          if (isAdmitted(first) && unusable) {
+            const expiryUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
+            for (let n = 0; n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted && !silent() && prober.now() < expiryUntil; n++) {
+              const o = await read('expiry-exhaust');
+              expiry.push(o);
+              if (o.status === contract.statuses.rateLimited) break;
+            }
+            const last = expiry.at(-1)!;
+            const opened = last.status === contract.statuses.rateLimited ? announcedEnd(last, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS) : null;
+            if (opened) {
+              const narrowed = await narrowEnd(opened, read, input);
+              expiry.push(...narrowed.sent);
+              expiryEnd = { ...narrowed.end, by: narrowed.sent.at(-1)?.id ?? last.id };
+            }
+          }
+        }
+      }
+    }
+  }
+  return {
+    tier: input.tier,
+    org: input.org,
+    windowMs,
+    figures,
+    pairs,
+    exhaustion,
+    refill,
+    expiry,
+    expiryDelayMs,
+    exhaustedEnd,
+    expiryEnd,
+    expiryFollowUps,
+    all,
+    durationMs: prober.now() - started,
+  };
+}
+
+/** Narrowing stops at this width, ms, or after this many 429s. */
+const NARROW_ENOUGH_MS = 150;
+const NARROW_PROBES = 3;
+
+/**
+ * Narrow a window end known to a second: a read sent when the middle of the interval lies a whole
+ * number of seconds ahead is answered with a countdown that says on which side of the middle the end
+ * lies (bisection). Only while the window surely lasts: every read is a 429, counted or not.
+ */
+async function narrowEnd(
+  start: EndEstimate,
+  read: (phase: string) => Promise<Observation>,
+  input: DiscoveryInput,
+): Promise<{ end: EndEstimate; sent: Observation[] }> {
+  const { prober, windowMs, signal } = input;
+  const sent: Observation[] = [];
+  let end = start;
+  for (let i = 0; i < NARROW_PROBES && end.latest - end.earliest > NARROW_ENOUGH_MS && !signal.aborted; i++) {
+    const middle = (end.earliest + end.latest) / 2;
+    const seconds = Math.floor((middle - prober.now() - 50) / 1000);
+    if (seconds < 1) break;
+    await sleep(middle - seconds * 1000 - prober.now(), signal);
+    if (signal.aborted) break;
+    const o = await read('narrow');
+    sent.push(o);
+    const narrowed = isAdmitted(o) ? null : narrowedEnd(end, o, windowMs, input.clockOffsetMs());
+    if (!narrowed) break;
+    end = narrowed;
+  }
+  return { end, sent };
+}
+
+/** Remaining back up between two reads: a new window began between them. */
+

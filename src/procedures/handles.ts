@@ -1,0 +1,42 @@
+/** The organizations and keys a run works with, and the hook that provisions and revokes keys. */
+import type { ScopeName, TierName } from '../contract/types.ts';
+
+/** Custom figures for an Enterprise org on the embedded target. */
+export interface OrgLimits {
+  readonly read: number;
+  readonly ingest: number;
+  readonly concurrency: number;
+}
+
+/** A key the run may use. `key` is the secret: it is sent, never printed or written (redactKey). */
+export interface KeyHandle {
+  readonly label: string;
+  readonly key: string;
+  /** The provisioning system's id for the key (admin API id), when known: revocation needs it. */
+  readonly id: string | null;
+  /** Scopes the key holds; 'all' when it holds every scope of the contract. */
+  readonly scopes: readonly ScopeName[] | 'all';
+}
+
+export interface OrgHandle {
+  /** Label within the run, e.g. 'starter-a'. */
+  readonly label: string;
+  readonly tier: TierName;
+  /** The provisioning system's id, when known. */
+  readonly id: string | null;
+  /** A key holding every scope: the workhorse. */
+  readonly primary: KeyHandle;
+  /** A second key of the same org (ORG-SHARED, ROTATION), when available. */
+  readonly secondary: KeyHandle | null;
+  /** A key holding no scope (SCOPE-ENFORCED), when available. */
+  readonly unscoped: KeyHandle | null;
+}
+
+/** Provision and revoke keys: the embedded target's admin API, an HTTP hook, a command, or a list. */
+export interface KeyHook {
+  readonly kind: 'admin-api' | 'http' | 'command' | 'disposable-list';
+  /** A fresh key for `org` with `scopes`. */
+  provisionKey(org: OrgHandle, scopes: readonly ScopeName[] | 'all'): Promise<KeyHandle>;
+  /** Revoke `key`. Resolves when the revoking system has answered; rejects with the hook's output on failure. */
+  revokeKey(key: KeyHandle): Promise<void>;
+}

@@ -1,0 +1,148 @@
+/**
+ * Sustained load (LOAD-THRESHOLDS): the scenario's phases back to back from the start of a fresh
+ * window, each at a constant arrival rate of `rateMultiple` × the tier's quota per window for
+ * `windows` windows: at quota, at twice the quota, and a fleet of organizations at quota at once
+ * (when the target can provision them; otherwise that phase is skipped with a note). Every
+ * response is folded into a LoadAggregator (bounded memory) and, when a recorder is given,
+ * streamed to the run's observations file; then the pure verdict judges the whole run.
+ */
+import { checkResult } from '../verdicts/support/result.ts';
+import { loadThresholdsVerdict } from '../verdicts/load-thresholds.ts';
+import type { CheckResult } from '../catalogue/types.ts';
+import { endpointById } from '../contract/lookup.ts';
+import { ArrivalRateDriver, type ArrivalStream } from '../measure/arrival-rate.ts';
+import { LoadAggregator } from '../measure/aggregate.ts';
+import { LATENCY_POLICY } from '../measure/outcome.ts';
+import { evaluateThresholds, thresholdDataFromSummary, type DroppedCount } from '../verdicts/support/threshold-eval.ts';
+import { parseThresholds } from '../config/thresholds.ts';
+import type { Observation } from '../measure/observation.ts';
+import type { ObservationRecorder } from '../measure/recorder.ts';
+import type { LoadPhase, LoadShape } from '../scenario/define.ts';
+import type { SuiteContext, Task } from './context.ts';
+import type { OrgHandle } from './handles.ts';
+import { requestFor } from './requests.ts';
+import { limitToTest } from './announced-limit.ts';
+import { inFreshWindow } from './fresh-window.ts';
+
+export interface LoadTaskOptions {
+  /** The run's recorder: load observations join observations.ndjson. Without one they are only aggregated. */
+  readonly recorder?: ObservationRecorder | null;
+  /** Per-request timeout, ms. Default 5000. */
+  readonly timeoutMs?: number;
+  /** Keep-alive connections per edge. Default: enough for every stream's in-flight bound, at most 256. */
+  readonly connectionsPerEdge?: number;
+}
+
+const CHECK = 'LOAD-THRESHOLDS';
+const DEFAULT_TIMEOUT_MS = 5000;
+/** In-flight bound per org when the tier publishes no concurrency cap figure. */
+const DEFAULT_IN_FLIGHT = 4;
+
+export function loadTask(org: OrgHandle, shape: LoadShape, options: LoadTaskOptions = {}): Task {
+  const name = `load ${org.label}`;
+  // A malformed expression is the scenario author's mistake: say so before any traffic.
+  const thresholds = parseThresholds(shape.thresholds, `scenario ${org.tier}: load.thresholds`);
+  return {
+    name,
+    tier: org.tier,
+    org: org.label,
+    consumes: 'read',
+    run: async (context) => {
+      const startedWall = context.io.clock.now();
+      const notes: string[] = [LATENCY_POLICY.harness];
+      const fleetSize = Math.max(1, ...shape.phases.map((p) => p.orgs));
+      let fleet: readonly OrgHandle[] = [org];
+      if (fleetSize > 1) {
+        if (context.provisionOrgs) {
+          fleet = [org, ...(await context.provisionOrgs(org.tier, fleetSize - 1))];
+        } else {
+          notes.push(`fleet phases skipped: this target cannot provision more ${org.tier} organizations (needed ${fleetSize})`);
+        }
+      }
+      const phases = shape.phases.filter((p) => p.orgs <= fleet.length);
+      return inFreshWindow(context, org, { name, checks: [{ id: CHECK }], quotaClass: 'read' }, async (window) => {
+        const result = await runPhases(context, { org, fleet, shape, phases, openedAt: window.openedAt, options });
+        const summary = result.aggregator.summary();
+        const data = thresholdDataFromSummary(summary, result.dropped);
+        const finding = loadThresholdsVerdict({
+          summary,
+          thresholds: evaluateThresholds(thresholds, data),
+          figures: { [org.tier]: result.figure },
+          dropped: result.dropped.reduce((n, d) => n + d.count, 0),
+          notes: [...notes, ...result.notes],
+        });
+        return [
+          checkResult(CHECK, finding, { tier: org.tier, org: org.label, startedWall, durationMs: context.io.clock.now() - startedWall }),
+        ] satisfies CheckResult[];
+      });
+    },
+  };
+}
+
+interface PhaseRunInput {
+  readonly org: OrgHandle;
+  readonly fleet: readonly OrgHandle[];
+  readonly shape: LoadShape;
+  readonly phases: readonly LoadPhase[];
+  /** Run-relative ms at which the fresh window opened: phases are laid out from here. */
+  readonly openedAt: number;
+  readonly options: LoadTaskOptions;
+}
+
+async function runPhases(context: SuiteContext, input: PhaseRunInput) {
+  const { org, fleet, shape, phases, options } = input;
+  const endpoint = endpointById(context.contract, shape.endpoint);
+  const figure = context.contract.tiers[org.tier][endpoint.quotaClass ?? 'read'];
+  const cap = context.contract.tiers[org.tier].concurrency.value;
+  const request = requestFor(endpoint, null);
+  // Enterprise figures are minimums: pace by what the server announces (HEAD is free, by assumption).
+  let quota = figure.value;
+  if (figure.atLeast) {
+    const head = await context.prober.send(context.prober.edges[0]!, { method: 'HEAD', path: '/recruiter/bootstrap', key: org.primary.key }, { check: CHECK, phase: 'limit-probe', tier: org.tier, org: org.label });
+    quota = limitToTest(figure, head);
+  }
+  const windowS = context.windowMs / 1000;
+  const inFlight = Math.max(1, Math.min(cap > 0 ? cap : DEFAULT_IN_FLIGHT, 64));
+  const streamsFor = (phase: LoadPhase): ArrivalStream[] =>
+    fleet.slice(0, phase.orgs).map((o) => ({ org: o.label, tier: o.tier, key: o.primary.key, ratePerS: (phase.rateMultiple * quota) / windowS, maxInFlight: inFlight }));
+  let localId = 0;
+  const recorder = options.recorder ?? null;
+  const driver = new ArrivalRateDriver({
+    edges: context.prober.edges,
+    headers: context.contract.headers,
+    connectionsPerEdge: options.connectionsPerEdge ?? Math.min(256, inFlight * fleet.length),
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    now: () => context.prober.now(),
+    wallNow: () => context.io.clock.now(),
+    nextId: recorder ? () => recorder.nextId() : () => ++localId,
+    signal: context.signal,
+  });
+  const aggregator = new LoadAggregator(windowS);
+  const sink = (o: Observation) => {
+    aggregator.add(o);
+    recorder?.record(o);
+  };
+  const dropped: DroppedCount[] = [];
+  const notes: string[] = [];
+  let startAt = input.openedAt;
+  try {
+    for (const phase of phases) {
+      if (context.signal.aborted) break;
+      const durationMs = phase.windows * context.windowMs;
+      const stats = await driver.run({ check: CHECK, phase: phase.name, request, streams: streamsFor(phase), startAt, durationMs, sink });
+      dropped.push({ tags: { tier: org.tier, phase: phase.name }, count: stats.dropped });
+      notes.push(
+        `${phase.name}: ${stats.sent} sent at ${round((phase.rateMultiple * quota) / windowS)}/s per org × ${phase.orgs} org${phase.orgs === 1 ? '' : 's'} over ${phase.windows} window${phase.windows === 1 ? '' : 's'}; send lag p99 ${round(stats.sendLag.percentileMs(99) ?? 0)} ms`,
+      );
+      // The next phase starts where this one's schedule ends: on a window boundary.
+      startAt += durationMs;
+    }
+  } finally {
+    await driver.close();
+  }
+  return { aggregator, dropped, notes, figure };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -1,0 +1,236 @@
+/**
+ * One revocation trial (§5.8, §5.9, §8.3). The driver records, it never judges:
+ * 1. confirm the key, and its successor (ROTATION), are admitted on every edge;
+ * 2. probe every edge on a fixed slot grid (`intervalMs`), at most one probe in flight per edge
+ *    (a slot that falls while the edge's probe is still out is skipped and counted);
+ * 3. `leadMs` into the probing, call the revoke hook, recording when it was called and returned;
+ * 4. keep probing until every edge has rejected the key and then for `settleMs` (flapping), never
+ *    longer than `maxMs` after the revoke call;
+ * 5. one final probe per edge (AUTH-REVOKED), and the successor once more on every edge.
+ * Every probe goes through the HttpProber, so every one is in observations.ndjson.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TierName } from '../contract/types.ts';
+import type { Edge, HttpProber, ProbeRequest } from '../measure/http-prober.ts';
+import type { CheckId } from '../catalogue/types.ts';
+import type { KeyHandle, KeyHook } from './handles.ts';
+import { redactKey } from '../contract/keys.ts';
+import { bounded } from '../util/bounded.ts';
+import { probeRecord, type ProbePhase, type ProbeRecord, type ProbeStop, type RevocationProbeRun } from '../measure/revocation-records.ts';
+
+export interface TrialTiming {
+  /** Probe slot spacing per edge, ms. */
+  readonly intervalMs: number;
+  /** How long to keep probing after every edge rejected, ms. */
+  readonly settleMs: number;
+  /** Probing never lasts longer than this after the revoke call, ms. */
+  readonly maxMs: number;
+  /** How long to try to see a key admitted on every edge before revoking, ms. */
+  readonly confirmMs: number;
+  /** How long probing runs before the revoke call, ms. */
+  readonly leadMs: number;
+  /** Guard on the revoke hook, on top of the hook's own timeout, ms. */
+  readonly revokeTimeoutMs: number;
+}
+
+export interface TrialOptions {
+  readonly prober: HttpProber;
+  readonly hook: Pick<KeyHook, 'revokeKey'>;
+  readonly trial: number;
+  readonly key: KeyHandle;
+  readonly successor: KeyHandle | null;
+  readonly successorError: string | null;
+  readonly timing: TrialTiming;
+  /** The probe request for a key (HEAD /recruiter/bootstrap). */
+  readonly request: (key: string) => ProbeRequest;
+  /** Status meaning "rejected as revoked" (401 by the auth-status assumption). */
+  readonly rejectStatus: number;
+  readonly tags: { readonly tier: TierName | null; readonly org: string | null };
+  /** Client wall clock, epoch ms. */
+  readonly wallNow: () => number;
+  readonly signal: AbortSignal;
+}
+
+/** What the dense loop's stop rule sees. */
+export interface LoopView {
+  readonly now: number;
+  readonly revokeStartedAt: number | null;
+  readonly revoke: 'not-called' | 'pending' | 'returned' | 'failed';
+  /** Per edge, when its first rejection arrived (headersAt), or null. */
+  readonly firstRejections: readonly (number | null)[];
+  readonly aborted: boolean;
+}
+
+/** The dense loop's stop rule; null: keep probing. Pure. */
+export function stopReason(view: LoopView, timing: Pick<TrialTiming, 'settleMs' | 'maxMs'>): ProbeStop | null {
+  if (view.aborted) return 'aborted';
+  if (view.revoke === 'failed') return 'revoke-failed';
+  if (view.revokeStartedAt === null) return null;
+  if (view.now >= view.revokeStartedAt + timing.maxMs) return 'max-time';
+  const rejections = view.firstRejections;
+  if (view.revoke !== 'returned' || rejections.some((r) => r === null)) return null;
+  const lastEdge = Math.max(...(rejections as number[]));
+  return view.now >= lastEdge + timing.settleMs ? 'settled' : null;
+}
+
+const PHASE_CHECK: Readonly<Record<ProbePhase, CheckId>> = {
+  confirm: 'REVOKE-LATENCY',
+  probe: 'REVOKE-LATENCY',
+  final: 'AUTH-REVOKED',
+  'successor-before': 'ROTATION',
+  'successor-after': 'ROTATION',
+};
+
+const CONFIRM_RETRY_MS = 50;
+const MAX_CONFIRM_ROUNDS = 100;
+
+const isAdmitted = (status: number | null) => status !== null && status >= 200 && status < 300;
+
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return;
+  await sleep(ms, undefined, { signal }).catch(() => undefined);
+}
+
+export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
+  const { prober, timing, signal } = o;
+  const edges = prober.edges;
+  const probes: ProbeRecord[] = [];
+  const notes: string[] = [];
+  /** `intendedAt`: the probe's slot, so that late sends show in observations.ndjson. */
+  const send = async (edge: Edge, key: string, phase: ProbePhase, intendedAt?: number): Promise<ProbeRecord> => {
+    const observation = await prober.send(edge, o.request(key), {
+      check: PHASE_CHECK[phase],
+      phase: `${phase}/${o.trial}`,
+      tier: o.tags.tier,
+      org: o.tags.org,
+      ...(intendedAt === undefined ? {} : { intendedAt }),
+    });
+    const record = probeRecord(observation, phase);
+    probes.push(record);
+    return record;
+  };
+  /** Probe the edges not yet admitting, every CONFIRM_RETRY_MS, until all admit or the time is up. */
+  const confirm = async (key: string, phase: ProbePhase): Promise<string[]> => {
+    let pending = [...edges];
+    const deadline = prober.now() + timing.confirmMs;
+    for (let round = 0; round < MAX_CONFIRM_ROUNDS && pending.length > 0 && !signal.aborted; round++) {
+      const answers = await Promise.all(pending.map((edge) => send(edge, key, phase)));
+      pending = pending.filter((_, i) => !isAdmitted(answers[i]!.status));
+      if (pending.length === 0 || prober.now() + CONFIRM_RETRY_MS > deadline) break;
+      await pause(CONFIRM_RETRY_MS, signal);
+    }
+    return pending.map((e) => e.label);
+  };
+
+  const base = {
+    trial: o.trial,
+    edges: edges.map((e) => e.label),
+    key: redactKey(o.key.key),
+    successorKey: o.successor ? redactKey(o.successor.key) : null,
+    successorError: o.successorError,
+    intervalMs: timing.intervalMs,
+    settleMs: timing.settleMs,
+    maxMs: timing.maxMs,
+  };
+  const unconfirmed = await confirm(o.key.key, 'confirm');
+  if (o.successor) {
+    const notAdmitted = await confirm(o.successor.key, 'successor-before');
+    if (notAdmitted.length > 0) notes.push(`the successor key was not admitted on ${notAdmitted.join(', ')} before the revoke call`);
+  }
+  if (unconfirmed.length > 0 || signal.aborted) {
+    if (unconfirmed.length > 0) notes.unshift(`the key was not admitted on ${unconfirmed.join(', ')} within ${timing.confirmMs} ms: the revoke hook was not called`);
+    return {
+      ...base,
+      revokeStartedAt: null,
+      revokeStartedWall: null,
+      revokeReturnedAt: null,
+      revokeError: null,
+      stoppedBy: signal.aborted ? 'aborted' : 'not-confirmed',
+      skippedSlots: 0,
+      probes,
+      notes,
+    };
+  }
+
+  // The dense loop: one slot grid for all edges, each edge its own sequential prober.
+  const firstRejections: (number | null)[] = edges.map(() => null);
+  const revoke: RevokeCall = { state: 'not-called', startedAt: null, startedWall: null, returnedAt: null, error: null };
+  let skippedSlots = 0;
+  let stoppedBy: ProbeStop | null = null;
+  const stop = (): ProbeStop | null => {
+    stoppedBy ??= stopReason(
+      { now: prober.now(), revokeStartedAt: revoke.startedAt, revoke: revoke.state, firstRejections, aborted: signal.aborted },
+      timing,
+    );
+    return stoppedBy;
+  };
+  const startAt = prober.now();
+  // Hard bounds, whatever the hook does: slots and time.
+  const hardEnd = startAt + timing.leadMs + timing.revokeTimeoutMs + timing.maxMs;
+  const maxSlots = Math.ceil((hardEnd - startAt) / timing.intervalMs) + 1;
+
+  const edgeLoop = async (edge: Edge, index: number): Promise<void> => {
+    let slot = startAt;
+    for (let sent = 0; sent < maxSlots && stop() === null && prober.now() < hardEnd; sent++) {
+      await pause(slot - prober.now(), signal);
+      if (stop() !== null) return;
+      const record = await send(edge, o.key.key, 'probe', slot);
+      if (record.status === o.rejectStatus && firstRejections[index] === null && revoke.startedAt !== null) {
+        firstRejections[index] = record.headersAt;
+      }
+      // The next slot not yet begun; the ones that began while this probe was out are skipped.
+      const elapsed = prober.now() - slot;
+      const advance = Math.max(1, Math.ceil(elapsed / timing.intervalMs));
+      skippedSlots += advance - 1;
+      slot += advance * timing.intervalMs;
+    }
+  };
+  const loops = Promise.all(edges.map(edgeLoop));
+
+  await pause(startAt + timing.leadMs - prober.now(), signal);
+  let revoking: Promise<void> = Promise.resolve();
+  if (!signal.aborted) {
+    revoke.startedWall = o.wallNow();
+    revoke.startedAt = prober.now();
+    revoke.state = 'pending';
+    revoking = bounded(o.hook.revokeKey(o.key), timing.revokeTimeoutMs, () => new Error(`the revoke hook did not return within ${timing.revokeTimeoutMs} ms`)).then(
+      () => {
+        revoke.returnedAt = prober.now();
+        revoke.state = 'returned';
+      },
+      (error: unknown) => {
+        revoke.returnedAt = prober.now();
+        revoke.error = error instanceof Error ? error.message : String(error);
+        revoke.state = 'failed';
+      },
+    );
+  }
+  await loops;
+  await revoking;
+  const reason: ProbeStop = stop() ?? (revoke.state === 'failed' ? 'revoke-failed' : 'max-time');
+  if (reason === 'max-time') notes.push(`probing stopped ${timing.maxMs} ms after the revoke call, before every edge had rejected and settled`);
+  if (reason === 'settled' || reason === 'max-time') {
+    await Promise.all(edges.map((edge) => send(edge, o.key.key, 'final')));
+    const successor = o.successor;
+    if (successor) await Promise.all(edges.map((edge) => send(edge, successor.key, 'successor-after')));
+  }
+  return {
+    ...base,
+    revokeStartedAt: revoke.startedAt,
+    revokeStartedWall: revoke.startedWall,
+    revokeReturnedAt: revoke.returnedAt,
+    revokeError: revoke.error,
+    stoppedBy: reason,
+    skippedSlots,
+    probes,
+    notes,
+  };
+}
+
+interface RevokeCall {
+  state: LoopView['revoke'];
+  startedAt: number | null;
+  startedWall: number | null;
+  returnedAt: number | null;
+  error: string | null;
+}

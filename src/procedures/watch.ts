@@ -1,0 +1,43 @@
+/**
+ * No lucky pass (README "How it measures"): after a quota check's 429, watch the rest of its window
+ * sparsely, within the check's request budget. A limiter that gives quota back, or counts a route
+ * apart, admits something here while the window surely lasts.
+ */
+import { windowSafeEnd, type WindowContext } from '../measure/window.ts';
+import { sleep } from '../measure/window-sync.ts';
+import { isAdmitted, type Observation } from '../measure/observation.ts';
+import type { SuiteContext } from './context.ts';
+
+/** Requests spread over the rest of the window after the 429, besides the bracket and the other route. */
+const WATCH_REQUESTS = 4;
+
+/**
+ * After the 429: the same request again at once (the bracket for ORG-SHARED, and the first watch),
+ * the class's other route when there is one, then the same request spread evenly until shortly
+ * before the window's safe end. Stops at the first admission (the evidence is in). Bounded:
+ * 2 + WATCH_REQUESTS requests, one window of time.
+ */
+export async function watchRestOfWindow(
+  context: SuiteContext,
+  watch: { first: Observation; window: WindowContext; again: () => Promise<Observation>; otherRoute?: () => Promise<Observation> },
+): Promise<Observation[]> {
+  const later: Observation[] = [await watch.again()];
+  if (isAdmitted(later[0]!)) return later;
+  if (watch.otherRoute) {
+    later.push(await watch.otherRoute());
+    if (isAdmitted(later[1]!)) return later;
+  }
+  const last = later.at(-1)!;
+  const rtt = Math.max(5, (last.headersAt ?? last.doneAt) - last.sentAt);
+  const stopAt = windowSafeEnd(watch.window, watch.first) - Math.max(100, 3 * rtt);
+  const from = context.prober.now();
+  const step = (stopAt - from) / WATCH_REQUESTS;
+  for (let i = 1; i <= WATCH_REQUESTS && step > 0 && !context.signal.aborted; i++) {
+    await sleep(from + i * step - context.prober.now(), context.signal);
+    if (context.signal.aborted || context.prober.now() > stopAt) break;
+    const o = await watch.again();
+    later.push(o);
+    if (isAdmitted(o)) break;
+  }
+  return later;
+}

@@ -1,0 +1,174 @@
+/**
+ * Fresh windows per organization and quota class, scheduled from the limiter profile (README "How
+ * it measures"). Every request the harness sends is seen here (recorder listener), so
+ * the keeper knows, per organization and class, when the harness last sent and the latest window end
+ * the server announced. A quota check then starts:
+ *
+ * - on clock-aligned windows, right after the server shows a boundary (polled), with the poll that
+ *   showed it in the window's ledger if the server counted it;
+ * - on windows that start at the first request and on refilling limiters: once every window holding
+ *   an earlier request of the organization is surely over (a full window after its last request, and
+ *   past any end the server announced), so the check's first request opens a window of its own;
+ * - when the profile could not tell: both, one after the other. Taking an aligned limiter for one
+ *   that starts at the first request could start a check mid-window; the other way round only costs
+ *   polls, so doubt goes to the aligned side.
+ */
+import { endpointById, quotaClassOfPath } from '../contract/lookup.ts';
+import type { AssumptionId, Contract, QuotaClass, TierName } from '../contract/types.ts';
+import { awaitFreshWindow, sleep, type WindowSyncResult } from '../measure/window-sync.ts';
+import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
+import type { Observation } from '../measure/observation.ts';
+import { announcedWaitS, endEstimateOf, resetFormatOf } from '../measure/reset-format.ts';
+import type { LimiterProfile } from '../profile/types.ts';
+import type { OrgHandle } from './handles.ts';
+
+export interface WindowKeeperOptions {
+  readonly contract: Contract;
+  readonly prober: HttpProber;
+  readonly windowMs: number;
+  readonly signal: AbortSignal;
+  readonly clockOffsetMs: () => number;
+  /** ± bound of that estimate, ms. */
+  readonly clockUncertaintyMs: () => number;
+  /** Our wall clock, epoch ms. */
+  readonly wallNow: () => number;
+  /** The profile learned for a tier, once discovery finished (null: not learned). */
+  readonly profileOf: (tier: TierName) => LimiterProfile | null;
+}
+
+interface Seen {
+  /** When the server last answered a request of this organization and class: it counted it by then. */
+  lastAnsweredAt: number;
+  /** Latest end of a window the server announced for this organization and class, monotonic ms. */
+  announcedEnd: number;
+}
+
+/** Margin past a window's end before a request counts as in the next one: timers and rounding. */
+const END_MARGIN_MS = 60;
+
+export class WindowKeeper {
+  readonly #options: WindowKeeperOptions;
+  readonly #seen = new Map<string, Seen>();
+
+  constructor(options: WindowKeeperOptions) {
+    this.#options = options;
+  }
+
+  /** Recorder listener: every observation of an organization, whatever sent it. */
+  observe(o: Observation): void {
+    if (o.org === null) return;
+    const key = `${o.org}|${quotaClassOfPath(this.#options.contract, o.path)}`;
+    const seen = this.#seen.get(key) ?? { lastAnsweredAt: -Infinity, announcedEnd: -Infinity };
+    // A window a request opened starts when the server took it, at the latest when it answered.
+    seen.lastAnsweredAt = Math.max(seen.lastAnsweredAt, o.headersAt ?? o.doneAt);
+    const offset = this.#options.clockOffsetMs();
+    const end = endEstimateOf(o, resetFormatOf(o, this.#options.windowMs, offset), offset, this.#options.clockUncertaintyMs());
+    // A Reset further away than two windows is garbage, not a schedule (HDR-RESET judges it).
+    if (end && end.latest - o.sentAt <= 2 * this.#options.windowMs) seen.announcedEnd = Math.max(seen.announcedEnd, end.latest);
+    const wait = o.status === this.#options.contract.statuses.rateLimited ? announcedWaitS(o) : null;
+    if (wait !== null && o.headersAt !== null && wait * 1000 <= 2 * this.#options.windowMs) {
+      seen.announcedEnd = Math.max(seen.announcedEnd, o.headersAt + Math.ceil(wait) * 1000);
+    }
+    this.#seen.set(key, seen);
+  }
+
+  /**
+   * Wait for a window of `quotaClass` that is fresh on every one of `orgs` (ORG-ISOLATED needs two),
+   * and say how it opens. Bounded: at most two windows and a second of waiting, plus the sync.
+   */
+  async fresh(orgs: readonly OrgHandle[], quotaClass: QuotaClass): Promise<WindowSyncResult> {
+    const { prober, windowMs, signal } = this.#options;
+    const first = orgs[0]!;
+    const profile = this.#options.profileOf(first.tier);
+    const algorithm = profile?.[quotaClass].algorithm.value ?? 'unknown';
+    // Without rate-limit headers a poll shows nothing, and may count unseen: wait by the clock instead.
+    const boundary = profile?.headers.value === false ? () => this.#clockBoundary(profile.read.phase.value) : () => this.#alignedBoundary(first, quotaClass);
+    if (algorithm === 'fixed-aligned') return boundary();
+    // Read and ingest on one counter: a window of either class is the same window.
+    const classes: readonly QuotaClass[] = profile?.classesIndependent.value === false ? ['read', 'ingest'] : [quotaClass];
+    // Every earlier window of these organizations over: a full window after the last request, and
+    // past the latest end the server announced (bounded, should a server announce nonsense).
+    const now = prober.now();
+    const over = Math.max(
+      ...orgs.flatMap((org) =>
+        classes.map((c) => {
+          const seen = this.#seen.get(`${org.label}|${c}`);
+          return seen ? Math.max(seen.lastAnsweredAt + windowMs, seen.announcedEnd) : -Infinity;
+        }),
+      ),
+    );
+    const until = Math.min(over + END_MARGIN_MS, now + 2 * windowMs + 1000);
+    await sleep(until - now, signal);
+    if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
+    // Not known to start at the first request: also wait for a clock-aligned boundary. Safe for both
+    // kinds (a poll that opens a first-request window shows it), at the cost of up to one window.
+    if (algorithm === 'unknown') return boundary();
+    return {
+      ok: true,
+      polls: [],
+      window: { openedAt: prober.now(), openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: true, prior: [], placeBy: 'timing' },
+    };
+  }
+
+  /**
+   * The next boundary by the server's clock (estimated from Date): where the discovery saw one (its
+   * phase past the window's multiples), else at a multiple of the window; passed by the doubt of
+   * both, and no request sent. The window is taken to open as early as it could have.
+   */
+  async #clockBoundary(phase: { readonly ms: number; readonly doubtMs: number } | null): Promise<WindowSyncResult> {
+    const { prober, windowMs, signal } = this.#options;
+    const doubt = this.#options.clockUncertaintyMs() + (phase?.doubtMs ?? 0);
+    const offset = phase?.ms ?? 0;
+    const serverNow = this.#options.wallNow() + this.#options.clockOffsetMs() - offset;
+    const wait = Math.ceil(serverNow / windowMs) * windowMs - serverNow + doubt + END_MARGIN_MS;
+    await sleep(wait, signal);
+    if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
+    return {
+      ok: true,
+      polls: [],
+      window: { openedAt: prober.now() - END_MARGIN_MS - 2 * doubt, openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: false, prior: [], placeBy: 'timing' },
+    };
+  }
+
+  #alignedBoundary(org: OrgHandle, quotaClass: QuotaClass): Promise<WindowSyncResult> {
+    const { prober, windowMs, signal } = this.#options;
+    return awaitFreshWindow(
+      prober,
+      prober.edges[0]!,
+      { check: 'WINDOW-SYNC', tier: org.tier, org: org.label },
+      {
+        windowMs,
+        clockOffsetMs: this.#options.clockOffsetMs(),
+        densePollMs: 10,
+        signal,
+        request: this.#pollFor(org, quotaClass),
+        pollCounts: quotaClass === 'read' ? (this.#options.profileOf(org.tier)?.counts.head.value ?? null) : null,
+        // Only a Reset seen to hold still marks boundaries: one that drifts advances every second.
+        resetHoldsStill: this.#options.profileOf(org.tier)?.read.resetSteady.value === true,
+      },
+    );
+  }
+
+  /** What reports a class's window: HEAD /recruiter/bootstrap for reads; for ingest, an empty bulk upload (refused 400, by design counting nothing). */
+  #pollFor(org: OrgHandle, quotaClass: QuotaClass): ProbeRequest {
+    const { contract } = this.#options;
+    if (quotaClass === 'read') {
+      const head = endpointById(contract, 'bootstrap-head');
+      return { method: head.method, path: head.path, key: org.primary.key };
+    }
+    const bulk = endpointById(contract, 'resume-analysis-bulk');
+    return { method: bulk.method, path: bulk.path, key: org.primary.key, headers: { 'content-type': 'application/json' }, body: '{"resumes":[]}' };
+  }
+}
+
+/**
+ * The window keeping of a task run on its own, outside a suite (benches, tests of one task): no
+ * profile learned (windows scheduled as for an unknown limiter) and no assumption declared.
+ */
+export function standaloneWindowing(options: Omit<WindowKeeperOptions, 'profileOf' | 'clockUncertaintyMs' | 'wallNow'>) {
+  return {
+    windows: new WindowKeeper({ ...options, profileOf: () => null, clockUncertaintyMs: () => 1000, wallNow: Date.now }),
+    profileOf: () => null,
+    declared: {} as Readonly<Partial<Record<AssumptionId, boolean>>>,
+  } as const;
+}

@@ -1,0 +1,155 @@
+/**
+ * The HTTP hook: calls a deployment's own API to provision a key (the new key read from the JSON
+ * response at `keyPath`) and to revoke one (`{key}` / `{keyId}` in URL, headers or body). A non-2xx
+ * status is a failure; every call has a timeout covering the body too; output in errors is redacted.
+ * Non-loopback URLs are refused unless the run allows remote targets.
+ */
+import { request } from 'undici';
+import type { HttpCallConfig, HttpProvisionConfig } from '../../config/schema.ts';
+import type { ScopeName } from '../../contract/types.ts';
+import { TiergateError } from '../../util/errors.ts';
+import { isLoopbackUrl } from '../../util/loopback.ts';
+import type { KeyHandle, KeyHook, OrgHandle } from '../../procedures/handles.ts';
+import { HookError, messageOf, redactOutput } from './hook-error.ts';
+import {
+  assertNoProblems,
+  envSecrets,
+  fillJson,
+  fillTemplate,
+  stringsOf,
+  templateProblems,
+  type Env,
+  type KeyPlaceholder,
+  type TemplateValues,
+} from './template.ts';
+
+export interface HttpHookConfig {
+  readonly provision: HttpProvisionConfig;
+  readonly revoke: HttpCallConfig;
+  /** Per call, ms. */
+  readonly timeout: number;
+}
+
+export interface HttpHookOptions {
+  /** Permit non-loopback hook URLs (a real deployment's admin API). Default false. */
+  readonly allowRemote?: boolean;
+}
+
+const RESPONSE_KEEP = 64 * 1024;
+
+interface HttpResponse {
+  readonly status: number;
+  readonly text: string;
+}
+
+function templatesOf(call: HttpCallConfig): string[] {
+  return [call.url, ...Object.values(call.headers ?? {}), ...stringsOf(call.body)];
+}
+
+/** Every problem of one call's templates, by config path. */
+export function httpCallProblems(call: HttpCallConfig, path: string, env: Env, known: readonly KeyPlaceholder[]): string[] {
+  return [
+    ...templateProblems(call.url, `${path}.url`, env, known),
+    ...Object.entries(call.headers ?? {}).flatMap(([name, value]) => templateProblems(value, `${path}.headers.${name}`, env, known)),
+    ...stringsOf(call.body).flatMap((value) => templateProblems(value, `${path}.body`, env, known)),
+  ];
+}
+
+async function send(call: HttpCallConfig, values: TemplateValues, env: Env, timeoutMs: number, allowRemote: boolean): Promise<HttpResponse> {
+  const url = fillTemplate(call.url, values, env);
+  if (!allowRemote && !isLoopbackUrl(url)) {
+    throw new TiergateError('TG_NOT_LOOPBACK', `hook URL ${new URL(url).origin} is not a loopback address; allow remote targets in the config`);
+  }
+  const headers: Record<string, string> = Object.fromEntries(
+    Object.entries(call.headers ?? {}).map(([name, value]) => [name.toLowerCase(), fillTemplate(value, values, env)]),
+  );
+  let body: string | undefined;
+  if (typeof call.body === 'string') body = fillTemplate(call.body, values, env);
+  else if (call.body !== undefined) {
+    body = JSON.stringify(fillJson(call.body, values, env));
+    headers['content-type'] ??= 'application/json';
+  }
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await request(url, { method: call.method, headers, body, signal });
+    let text = '';
+    for await (const chunk of response.body) {
+      if (text.length < RESPONSE_KEEP) text += (chunk as Buffer).toString('utf8');
+    }
+    return { status: response.statusCode, text };
+  } catch (error) {
+    if (signal.aborted) throw new HookError('HOOK_TIMEOUT', `${call.method} ${new URL(url).pathname} did not answer within ${timeoutMs} ms`);
+    throw new HookError('HOOK_FAILED', `${call.method} ${new URL(url).pathname} failed: ${messageOf(error)}`);
+  }
+}
+
+/** Reads "data.key" or "items.0.id" from parsed JSON. */
+export function readPath(json: unknown, path: string): unknown {
+  let value: unknown = json;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+function failure(what: string, response: HttpResponse, secrets: readonly (string | null)[]): HookError {
+  const output = redactOutput(response.text, secrets);
+  return new HookError('HOOK_FAILED', `${what} answered ${response.status}: ${output === '' ? '(empty body)' : output}`);
+}
+
+/** Revokes `key` with an HTTP call; resolves on a 2xx answer. */
+export function httpRevoker(
+  call: HttpCallConfig,
+  timeoutMs: number,
+  env: Env,
+  path: string,
+  options: HttpHookOptions = {},
+): (key: KeyHandle) => Promise<void> {
+  assertNoProblems(httpCallProblems(call, path, env, ['key', 'keyId']));
+  const secrets = envSecrets(templatesOf(call), env);
+  return async (key) => {
+    const response = await send(call, { key: key.key, keyId: key.id }, env, timeoutMs, options.allowRemote ?? false);
+    if (response.status < 200 || response.status >= 300) throw failure('the revoke call', response, [key.key, ...secrets]);
+  };
+}
+
+export function httpHook(config: HttpHookConfig, env: Env, path = 'revocation.hook', options: HttpHookOptions = {}): KeyHook {
+  const revokeUses = (name: KeyPlaceholder) => templatesOf(config.revoke).some((t) => t.includes(`{${name}}`));
+  assertNoProblems([
+    ...httpCallProblems(config.provision, `${path}.provision`, env, []),
+    ...httpCallProblems(config.revoke, `${path}.revoke`, env, ['key', 'keyId']),
+    ...(revokeUses('keyId') && config.provision.keyIdPath === undefined
+      ? [`${path}.provision.keyIdPath: required, since the revoke call uses {keyId}`]
+      : []),
+  ]);
+  const revoke = httpRevoker(config.revoke, config.timeout, env, `${path}.revoke`, options);
+  const secrets = envSecrets(templatesOf(config.provision), env);
+  let provisioned = 0;
+  return {
+    kind: 'http',
+    async provisionKey(org: OrgHandle, scopes: readonly ScopeName[] | 'all'): Promise<KeyHandle> {
+      const response = await send(config.provision, {}, env, config.timeout, options.allowRemote ?? false);
+      if (response.status < 200 || response.status >= 300) throw failure('the provision call', response, secrets);
+      let json: unknown;
+      try {
+        json = JSON.parse(response.text);
+      } catch {
+        throw new HookError('HOOK_OUTPUT', `the provision call answered ${response.status} without a JSON body`);
+      }
+      const key = readPath(json, config.provision.keyPath);
+      if (typeof key !== 'string' || key === '') {
+        throw new HookError('HOOK_OUTPUT', `the provision call's response has no string at ${config.provision.keyPath}`);
+      }
+      const id = config.provision.keyIdPath === undefined ? null : readPath(json, config.provision.keyIdPath);
+      provisioned += 1;
+      return {
+        label: `${org.label}/revocation-${provisioned}`,
+        key,
+        id: typeof id === 'string' || typeof id === 'number' ? String(id) : null,
+        scopes,
+      };
+    },
+    revokeKey: revoke,
+  };
+}

@@ -1,0 +1,94 @@
+/** Options of the reference target: the input, its defaults (here only), and the resolved, frozen form. */
+import { TiergateError } from '../util/errors.ts';
+import { isLoopbackHost } from '../util/loopback.ts';
+import { isFaultName, type FaultName } from './faults.ts';
+import { isVariantName, type VariantName } from './variants.ts';
+
+export interface TargetOptions {
+  /** Listen address; must be loopback. Default '127.0.0.1'. */
+  host?: string;
+  /** Edge i listens on port + i; 0 picks free ports. Default 0. */
+  port?: number;
+  /** Admin listener port; 0 picks a free port. Default 0. */
+  adminPort?: number;
+  /** Number of edge listeners sharing one state. Default 3. */
+  edges?: number;
+  /** Quota window length, whole seconds only. Default 60 000 (the spec's per-minute figures). */
+  windowMs?: number;
+  /** A revocation reaches each edge this long after it is made. Default 250. */
+  revocationDelayMs?: number;
+  /** Extra uniform random delay per edge, drawn per revocation. Default 0. */
+  revocationJitterMs?: number;
+  /** Simulated parse time of the single resume endpoint; holds the connection. Default 100. */
+  parseMs?: number;
+  /** Larger request bodies get 413, stating the limit. Default 5 MiB. */
+  maxUploadBytes?: number;
+  /** Figure shown for unauthenticated traffic (per client address, per window). Default 1000. */
+  anonymousLimit?: number;
+  /** Faults to inject; see faults.ts. Default none. */
+  faults?: readonly FaultName[];
+  /** Conformant variants to show; see variants.ts. Default none. */
+  variants?: readonly VariantName[];
+}
+
+export type ResolvedTargetOptions = Readonly<Required<TargetOptions>>;
+
+export const TARGET_DEFAULTS: ResolvedTargetOptions = Object.freeze({
+  host: '127.0.0.1',
+  port: 0,
+  adminPort: 0,
+  edges: 3,
+  windowMs: 60_000,
+  revocationDelayMs: 250,
+  revocationJitterMs: 0,
+  parseMs: 100,
+  maxUploadBytes: 5 * 1024 * 1024,
+  anonymousLimit: 1000,
+  faults: Object.freeze([]) as readonly FaultName[],
+  variants: Object.freeze([]) as readonly VariantName[],
+});
+
+const MAX_EDGES = 32;
+const MAX_DELAY_MS = 600_000;
+
+function isInt(value: number, min: number, max: number): boolean {
+  return Number.isInteger(value) && value >= min && value <= max;
+}
+
+/** Merge with the defaults and validate; every problem is reported at once. */
+export function resolveTargetOptions(input: TargetOptions = {}): ResolvedTargetOptions {
+  const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const o: Required<TargetOptions> = { ...TARGET_DEFAULTS, ...defined };
+  if (!isLoopbackHost(o.host)) {
+    throw new TiergateError('TG_NOT_LOOPBACK', `target host must be a loopback address, got "${o.host}"`);
+  }
+  const problems: string[] = [];
+  if (!isInt(o.edges, 1, MAX_EDGES)) problems.push(`edges: expected an integer 1-${MAX_EDGES}, got ${o.edges}`);
+  if (!isInt(o.port, 0, 65535) || (o.port > 0 && o.port + o.edges - 1 > 65535)) {
+    problems.push(`port: expected 0 or a port with room for ${o.edges} edge ports up to 65535, got ${o.port}`);
+  }
+  if (!isInt(o.adminPort, 0, 65535)) problems.push(`adminPort: expected an integer 0-65535, got ${o.adminPort}`);
+  if (o.port > 0 && o.adminPort >= o.port && o.adminPort < o.port + o.edges) {
+    problems.push(`adminPort: ${o.adminPort} collides with the edge ports ${o.port}-${o.port + o.edges - 1}`);
+  }
+  if (!isInt(o.windowMs, 1000, 24 * 3600_000) || o.windowMs % 1000 !== 0) {
+    problems.push(`windowMs: expected whole seconds (a multiple of 1000, at least 1000), got ${o.windowMs}`);
+  }
+  if (!isInt(o.revocationDelayMs, 0, MAX_DELAY_MS)) {
+    problems.push(`revocationDelayMs: expected an integer 0-${MAX_DELAY_MS}, got ${o.revocationDelayMs}`);
+  }
+  if (!isInt(o.revocationJitterMs, 0, MAX_DELAY_MS)) {
+    problems.push(`revocationJitterMs: expected an integer 0-${MAX_DELAY_MS}, got ${o.revocationJitterMs}`);
+  }
+  if (!isInt(o.parseMs, 0, 60_000)) problems.push(`parseMs: expected an integer 0-60000, got ${o.parseMs}`);
+  if (!isInt(o.maxUploadBytes, 1, 1024 * 1024 * 1024)) {
+    problems.push(`maxUploadBytes: expected a positive integer up to 1 GiB, got ${o.maxUploadBytes}`);
+  }
+  if (!isInt(o.anonymousLimit, 1, 1e9)) problems.push(`anonymousLimit: expected a positive integer, got ${o.anonymousLimit}`);
+  const unknown = o.faults.filter((f) => !isFaultName(f));
+  if (unknown.length > 0) problems.push(`faults: unknown ${unknown.map((f) => `"${f}"`).join(', ')}`);
+  const unknownVariants = o.variants.filter((v) => !isVariantName(v));
+  if (unknownVariants.length > 0) problems.push(`variants: unknown ${unknownVariants.map((v) => `"${v}"`).join(', ')}`);
+  if (problems.length > 0) throw new TiergateError('TG_CONFIG', `invalid target options: ${problems.join('; ')}`);
+  return Object.freeze({ ...o, faults: Object.freeze([...new Set(o.faults)]), variants: Object.freeze([...new Set(o.variants)]) });
+}

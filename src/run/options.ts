@@ -1,0 +1,45 @@
+/** The resolved options of one run: typed, validated, frozen. The CLI and tests build these. */
+import type { TierName } from '../contract/types.ts';
+import type { CheckId } from '../catalogue/types.ts';
+import type { Config } from '../config/schema.ts';
+import type { Scenario } from '../scenario/define.ts';
+import type { RunListener } from '../results/events.ts';
+import type { OrgHandle } from '../procedures/handles.ts';
+import type { FaultName } from '../reference-server/faults.ts';
+import type { VariantName } from '../reference-server/variants.ts';
+
+export interface EmbeddedTarget {
+  readonly kind: 'embedded';
+  readonly edges: number;
+  readonly revocationDelayMs: number;
+  readonly revocationJitterMs: number;
+  readonly parseMs: number;
+  readonly faults: readonly FaultName[];
+  /** Conformant variants of the embedded target (src/reference-server/variants.ts). */
+  readonly variants: readonly VariantName[];
+}
+
+export interface ExternalTarget {
+  readonly kind: 'external';
+  readonly config: Config;
+  /** The config's organizations, their keys resolved from the environment at the boundary. */
+  readonly orgs: readonly OrgHandle[];
+}
+
+export interface RunOptions {
+  readonly target: EmbeddedTarget | ExternalTarget;
+  readonly windowMs: number;
+  readonly tiers: readonly TierName[];
+  /** null: every check. */
+  readonly checks: readonly CheckId[] | null;
+  readonly scenarios: readonly Scenario[];
+  /** Reports root; the run writes `<outDir>/<runId>/` and points `<outDir>/latest` at it. */
+  readonly outDir: string;
+  readonly timeoutMs: number;
+  /** Overrides of the scenarios' revocation shape. */
+  readonly revocation: { readonly trials?: number; readonly intervalMs?: number; readonly settleMs?: number };
+  readonly runId?: string;
+  readonly listeners: readonly RunListener[];
+  /** Print the plan and send nothing. */
+  readonly dryRun: boolean;
+}

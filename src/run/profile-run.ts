@@ -1,0 +1,79 @@
+/**
+ * `tiergate profile`: learn how a deployment limits, without running the suite. Opens the target
+ * (embedded or --config), and on each tier's first organization runs the discovery the suite runs
+ * before its checks (src/procedures/discover.ts), then infers the profile. Nothing is judged.
+ */
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import type { TierName } from '../contract/types.ts';
+import { HttpProber } from '../measure/http-prober.ts';
+import { EXIT } from '../util/errors.ts';
+import type { Io } from '../util/io.ts';
+import { ObservationRecorder } from '../measure/recorder.ts';
+import { clockEstimate, narrowOffset, type OffsetInterval } from '../measure/server-clock.ts';
+import { discover } from '../procedures/discover.ts';
+import { inferProfile } from '../profile/infer.ts';
+import type { LimiterProfile } from '../profile/types.ts';
+import type { RunOptions } from './options.ts';
+import { openTargetSession } from './target-session.ts';
+
+export interface ProfileOptions {
+  readonly target: RunOptions['target'];
+  readonly windowMs: number;
+  readonly tiers: readonly TierName[];
+  readonly timeoutMs: number;
+}
+
+export interface ProfileOutcome {
+  readonly profiles: readonly LimiterProfile[];
+  /** 0 when every tier asked for was profiled; 3 (inconclusive) when one could not be (interrupted, no org). */
+  readonly exitCode: number;
+}
+
+export async function profileDeployment(options: ProfileOptions, io: Io): Promise<ProfileOutcome> {
+  const contract = recruitingApi;
+  const session = await openTargetSession(options, io.env);
+  const recorder = new ObservationRecorder(null);
+  let offset: OffsetInterval | null = null;
+  recorder.onObservation((o) => {
+    offset = narrowOffset(offset, o);
+  });
+  const prober = new HttpProber({
+    edges: session.edges,
+    contract: { ...contract, headers: { ...contract.headers, edgeNode: session.edgeHeader } },
+    clock: io.clock,
+    epoch: io.clock.monotonic(),
+    recorder,
+    timeoutMs: options.timeoutMs,
+    connectionsPerEdge: 4,
+    signal: io.signal,
+    allowRemote: session.allowRemote,
+  });
+  try {
+    const orgs = await session.orgs(options.tiers.map((tier) => ({ tier, count: 1 })));
+    const clockOffsetMs = () => clockEstimate(offset)?.offsetMs ?? 0;
+    // Tiers one after another: each discovery times its reads against a window, and on two cores
+    // parallel discoveries would blur each other's timing.
+    const profiles: LimiterProfile[] = [];
+    for (const tier of options.tiers) {
+      const org = orgs.find((o) => o.tier === tier);
+      if (!org || io.signal.aborted) continue;
+      const record = await discover({
+        prober,
+        contract,
+        tier,
+        org: org.label,
+        keys: { primary: org.primary.key, unscoped: org.unscoped?.key ?? null },
+        windowMs: session.windowMs,
+        clockOffsetMs,
+        signal: io.signal,
+      });
+      profiles.push(inferProfile(record, clockOffsetMs()));
+    }
+    const complete = profiles.length === options.tiers.length && !io.signal.aborted;
+    return { profiles, exitCode: complete ? EXIT.pass : io.signal.aborted ? EXIT.interrupted : EXIT.inconclusive };
+  } finally {
+    await prober.close();
+    await session.close();
+    await recorder.close();
+  }
+}

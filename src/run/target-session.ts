@@ -1,0 +1,84 @@
+/**
+ * The target a run talks to: the embedded reference target (started here on loopback, with orgs and
+ * keys provisioned through its admin API) or a real deployment named in a config file.
+ */
+import type { TierName } from '../contract/types.ts';
+import type { Edge } from '../measure/http-prober.ts';
+import type { TargetInfo } from '../results/types.ts';
+import { AdminClient } from '../reference-server/admin-client.ts';
+import { startTargetThread } from '../reference-server/thread.ts';
+import type { SuiteContext } from '../procedures/context.ts';
+import type { KeyHook, OrgHandle } from '../procedures/handles.ts';
+import { adminApiHook } from '../provision/hooks/admin-api.ts';
+import { configKeyHook } from '../provision/hooks/from-config.ts';
+import type { RunOptions } from './options.ts';
+import { provisionOrg, provisionTiers, type ProvisionRequest } from '../provision/provision.ts';
+
+export interface TargetSession {
+  readonly info: TargetInfo;
+  readonly edges: readonly Edge[];
+  readonly windowMs: number;
+  /** Non-loopback edges are allowed only when a config says so explicitly. */
+  readonly allowRemote: boolean;
+  readonly edgeHeader: string;
+  /** The organizations quota and access checks use, per tier. */
+  orgs(requests: readonly ProvisionRequest[]): Promise<OrgHandle[]>;
+  /** An organization for revocation trials, or null when keys cannot be provisioned and revoked. */
+  revocationOrg(tier: TierName): Promise<OrgHandle | null>;
+  readonly keyHook: KeyHook | null;
+  /** More organizations of a tier (fleet load); null where the target cannot create them. */
+  readonly provisionOrgs: SuiteContext['provisionOrgs'];
+  close(): Promise<void>;
+}
+
+/** Limits of the embedded target's revocation organization: its probes never meet a quota. */
+const REVOCATION_ORG_LIMITS = { read: 1_000_000, ingest: 1_000_000, concurrency: 1_000 } as const;
+
+const edgesOf = (urls: readonly string[]): Edge[] => urls.map((url, i) => ({ label: `edge-${i}`, url }));
+
+export async function openTargetSession(options: Pick<RunOptions, 'target' | 'windowMs'>, env: Readonly<Record<string, string | undefined>>): Promise<TargetSession> {
+  const target = options.target;
+  if (target.kind === 'external') {
+    const config = target.config;
+    const orgs = target.orgs;
+    const keyHook = config.revocation ? configKeyHook(config.revocation.hook, env, { allowRemote: config.target.allowNonLoopback }) : null;
+    return {
+      info: { kind: 'external', edges: config.target.edges, faults: [] },
+      edges: edgesOf(config.target.edges),
+      windowMs: config.window,
+      allowRemote: config.target.allowNonLoopback,
+      edgeHeader: config.target.edgeHeader,
+      orgs: async (requests) => orgs.filter((o) => requests.some((r) => r.tier === o.tier)),
+      revocationOrg: async () => orgs.find((o) => o.label === config.revocation?.org) ?? null,
+      keyHook,
+      provisionOrgs: null,
+      close: async () => {},
+    };
+  }
+  const running = await startTargetThread({
+    edges: target.edges,
+    windowMs: options.windowMs,
+    revocationDelayMs: target.revocationDelayMs,
+    revocationJitterMs: target.revocationJitterMs,
+    parseMs: target.parseMs,
+    faults: target.faults,
+    variants: target.variants,
+  });
+  const admin = new AdminClient(running.adminUrl);
+  let fleet = 0;
+  return {
+    info: { kind: 'embedded', edges: running.edges, faults: target.faults, variants: target.variants },
+    edges: edgesOf(running.edges),
+    windowMs: options.windowMs,
+    allowRemote: false,
+    edgeHeader: 'x-edge-node',
+    orgs: (requests) => provisionTiers(admin, requests),
+    // Revocation is not about quotas: its organization gets Enterprise limits far above what its
+    // probes send, so no limiter that counts them (HEAD, 401) can turn a probe into a 429.
+    revocationOrg: async (tier) => ({ ...(await provisionOrg(admin, 'enterprise', `${tier}-revocation`, REVOCATION_ORG_LIMITS)), tier }),
+    keyHook: adminApiHook(admin),
+    provisionOrgs: (tier, count, limits) =>
+      Promise.all(Array.from({ length: count }, () => provisionOrg(admin, tier, `${tier}-fleet-${++fleet}`, limits))),
+    close: () => running.close(),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * AUTH-REVOKED (§5.9; 401 by the auth-status assumption): after the settle period, a revoked key is
+ * rejected on every edge. One final probe per edge per judged trial: an admission or another
+ * status fails; a 429 or no response proves nothing (inconclusive). Pure.
+ */
+import { isAdmittedStatus } from './support/finding.ts';
+import type { ProbeRecord } from '../measure/revocation-records.ts';
+import { countOf, finding, listSome } from './support/finding.ts';
+import { coverageGaps, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
+import type { Finding } from '../catalogue/types.ts';
+
+const outcome = (p: ProbeRecord) => (p.status !== null ? String(p.status) : (p.error ?? 'no response'));
+
+export function authRevokedVerdict(e: RevocationEvidence): Finding {
+  const judged = judgedRuns(e.runs);
+  const edges = e.runs[0]?.edges.length ?? 0;
+  const expected = `${e.rejectStatus} for the revoked key on every edge after the settle period (${countOf(edges, 'edge')} × ${countOf(e.plannedTrials, 'trial')})`;
+  const finals = judged.flatMap((run) => run.probes.filter((p) => p.phase === 'final').map((p) => ({ run, p })));
+  const missing = judged.flatMap((run) =>
+    run.edges.filter((edge) => !run.probes.some((p) => p.phase === 'final' && p.edge === edge)).map((edge) => `trial ${run.trial}: no final probe on ${edge}`),
+  );
+  const wrong = finals.filter(({ p }) => p.status !== null && p.status !== e.rejectStatus && p.status !== 429);
+  if (wrong.length > 0) {
+    const lines = wrong.map(({ run, p }) =>
+      isAdmittedStatus(p.status)
+        ? `${p.edge} admitted the revoked key in trial ${run.trial} (${p.status}, #${p.id})`
+        : `${p.edge} answered ${p.status} instead of ${e.rejectStatus} in trial ${run.trial} (#${p.id})`,
+    );
+    return finding('fail', {
+      expected,
+      actual: `${e.rejectStatus} on ${finals.length - wrong.length} of ${finals.length}; ${listSome(lines)}`,
+      evidence: wrong.slice(0, 5).map(({ p }) => p.id),
+      notes: coverageGaps(e),
+    });
+  }
+  const unusable = finals.filter(({ p }) => p.status === null || p.status === 429);
+  const gaps = [...coverageGaps(e), ...missing];
+  if (finals.length === 0 || unusable.length > 0 || gaps.length > 0) {
+    const lines = unusable.map(({ run, p }) => `${p.edge} in trial ${run.trial}: ${outcome(p)} (#${p.id})`);
+    return finding('inconclusive', {
+      expected,
+      actual: `${e.rejectStatus} on ${finals.length - unusable.length} of ${countOf(finals.length, 'final probe')}${lines.length > 0 ? `; ${listSome(lines)}` : ''}${gaps.length > 0 ? `; ${listSome(gaps, 2)}` : ''}`,
+      evidence: unusable.slice(0, 5).map(({ p }) => p.id),
+      notes: [...(unusable.length > 0 ? ['a 429 or a missing response proves nothing about the key'] : []), ...gaps],
+    });
+  }
+  return finding('pass', {
+    expected,
+    actual: `${e.rejectStatus} on all ${countOf(finals.length, 'final probe')}`,
+    evidence: finals.slice(0, 5).map(({ p }) => p.id),
+  });
+}

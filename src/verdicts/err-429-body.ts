@@ -1,0 +1,50 @@
+/**
+ * ERR-429-BODY (§2, §7): every 429 body is `{status:"error", code:"RATE_LIMIT_EXCEEDED",
+ * message: string, retry_after_seconds: integer}`.
+ */
+import { rateLimitErrorBody } from '../contract/error-body.ts';
+import type { Observation } from '../measure/observation.ts';
+import { TOO_MANY_REQUESTS, countOf, describeIssues, finding, listSome, notJson } from './support/finding.ts';
+import type { Finding } from '../catalogue/types.ts';
+
+export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding {
+  const expected =
+    'every 429 body is {status:"error", code:"RATE_LIMIT_EXCEEDED", message: string, retry_after_seconds: integer}';
+  const rejected = obs429.filter((o) => o.status === TOO_MANY_REQUESTS);
+  const notes: string[] = [];
+  if (rejected.length < obs429.length) {
+    notes.push(`${countOf(obs429.length - rejected.length, 'observation')} other than 429 ignored`);
+  }
+  if (rejected.length === 0) {
+    return finding('inconclusive', { expected, actual: 'no 429 to judge', notes });
+  }
+
+  const failing: { o: Observation; issues: string[] }[] = [];
+  for (const o of rejected) {
+    if (o.body === null) {
+      failing.push({ o, issues: [notJson(o)] });
+      continue;
+    }
+    const parsed = rateLimitErrorBody.safeParse(o.body);
+    if (!parsed.success) failing.push({ o, issues: describeIssues(parsed.error) });
+  }
+
+  const [first] = failing;
+  if (first !== undefined) {
+    const others = failing.length > 1 ? ` (${failing.length} of ${rejected.length} bodies fail)` : '';
+    return finding('fail', {
+      expected,
+      actual: `#${first.o.id}: ${listSome(first.issues, 4)}${others}`,
+      evidence: failing.slice(0, 3).map(({ o }) => o.id),
+      notes: [...notes, ...first.issues],
+      data: { failing: failing.length, total: rejected.length, issues: first.issues },
+    });
+  }
+  return finding('pass', {
+    expected,
+    actual: rejected.length === 1 ? 'the 429 body matches' : `all ${rejected.length} 429 bodies match`,
+    evidence: rejected.slice(0, 3).map((o) => o.id),
+    notes,
+    data: { failing: 0, total: rejected.length },
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * HDR-LIMIT (§8): on responses of one quota class on one organization, X-RateLimit-Limit equals
+ * the tier's published figure (Enterprise: at least it) and is the same on every response.
+ * Also home of `announcedLimit`, the Limit a series of responses agrees on.
+ */
+import type { Figure, QuotaClass } from '../contract/types.ts';
+import type { Observation } from '../measure/observation.ts';
+import { finding, headerProblem, listSome } from './support/finding.ts';
+import type { Finding } from '../catalogue/types.ts';
+
+export interface AnnouncedLimit {
+  /** The one integer Limit every response carrying one agrees on, else null. */
+  readonly value: number | null;
+  readonly note: string | null;
+}
+
+export function announcedLimit(obs: readonly Observation[]): AnnouncedLimit {
+  const values = new Set<number>();
+  for (const o of obs) if (o.status !== null && o.rateLimit.limit.value !== null) values.add(o.rateLimit.limit.value);
+  const [only] = values;
+  if (values.size === 1 && only !== undefined) return { value: only, note: null };
+  if (values.size === 0) return { value: null, note: 'no response announced an integer X-RateLimit-Limit' };
+  return { value: null, note: `X-RateLimit-Limit varied: ${[...values].sort((a, b) => a - b).join(', ')}` };
+}
+
+export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, quotaClass: QuotaClass): Finding {
+  const bound = figure.atLeast ? `at least ${figure.value}, the same on every` : `${figure.value} on every`;
+  const expected = `X-RateLimit-Limit ${bound} ${quotaClass} response`;
+  const responses = obs.filter((o) => o.status !== null);
+  const withHeader = responses.filter((o) => o.rateLimit.limit.raw !== null);
+  const notes: string[] = [];
+  const absent = responses.length - withHeader.length;
+  if (absent > 0) notes.push(`${absent} responses carried no Limit (judged by HDR-PRESENT)`);
+  const orgs = new Set(responses.map((o) => o.org));
+  if (orgs.size > 1) notes.push(`responses from ${orgs.size} organizations: ${[...orgs].join(', ')}`);
+
+  const counts = new Map<number, { count: number; first: number }>();
+  const garbage: Observation[] = [];
+  for (const o of withHeader) {
+    const v = o.rateLimit.limit.value;
+    if (v === null) {
+      garbage.push(o);
+      continue;
+    }
+    const c = counts.get(v);
+    if (c) c.count += 1;
+    else counts.set(v, { count: 1, first: o.id });
+  }
+  const data = { figure, values: Object.fromEntries([...counts].map(([v, c]) => [String(v), c.count])) };
+
+  // §8: on every response. None at all is the header missing, not a lack of evidence.
+  if (withHeader.length === 0 && responses.length > 0) {
+    return finding('fail', {
+      expected,
+      actual: `none of ${responses.length} responses carried X-RateLimit-Limit`,
+      evidence: responses.slice(0, 3).map((o) => o.id),
+      notes,
+      data,
+    });
+  }
+  if (withHeader.length === 0) {
+    return finding('inconclusive', {
+      expected,
+      actual: responses.length === 0 ? 'no responses' : `none of ${responses.length} responses carried X-RateLimit-Limit`,
+      evidence: responses.slice(0, 3).map((o) => o.id),
+      notes,
+      data,
+    });
+  }
+
+  const problems: string[] = [];
+  const evidence: number[] = [];
+  for (const o of garbage.slice(0, 3)) {
+    problems.push(`${headerProblem('Limit', o.rateLimit.limit)} (#${o.id})`);
+    evidence.push(o.id);
+  }
+  if (garbage.length > 3) problems.push(`${garbage.length - 3} more non-integer Limits`);
+  const sorted = [...counts].sort((a, b) => b[1].count - a[1].count);
+  if (sorted.length > 1) {
+    problems.push(`Limit varied: ${sorted.map(([v, c]) => `${v} on ${c.count} (first #${c.first})`).join(', ')}`);
+    evidence.push(...sorted.map(([, c]) => c.first));
+  }
+  for (const [v, c] of sorted) {
+    const wrong = figure.atLeast ? v < figure.value : v !== figure.value;
+    if (wrong) {
+      problems.push(`Limit ${v} on ${c.count} responses (${figure.atLeast ? 'minimum' : 'published'} ${figure.value})`);
+      evidence.push(c.first);
+    }
+  }
+
+  if (problems.length > 0) {
+    return finding('fail', { expected, actual: listSome(problems, 4), evidence, notes, data });
+  }
+  const [[value, c] = [0, { count: 0, first: 0 }]] = sorted;
+  return finding('pass', {
+    expected,
+    actual: `Limit ${value} on all ${c.count} responses`,
+    evidence: [c.first],
+    notes,
+    data,
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * HDR-PRESENT (§8): X-RateLimit-Limit, -Remaining and -Reset are present on every HTTP response,
+ * errors and HEAD included. Presence only: a header counts when it arrived at all, whatever its value.
+ * Judged over a whole run, so it is a tally fed one observation at a time (bounded memory: only the
+ * first few offenders are kept as evidence), and a verdict read from it; pure.
+ */
+import type { Observation } from '../measure/observation.ts';
+import { countOf, finding, listSome } from './support/finding.ts';
+import type { Finding } from '../catalogue/types.ts';
+
+/** Offending responses kept as evidence and for the message; the rest are counted. */
+const KEPT = 20;
+
+export class HeadersPresentTally {
+  #requests = 0;
+  #responses = 0;
+  readonly #byStatus: Record<string, { total: number; missing: number }> = {};
+  readonly #firstOfStatus = new Map<number, number>();
+  readonly #firstRequests: number[] = [];
+  #missingCount = 0;
+  readonly #missing: string[] = [];
+  readonly #missingIds: number[] = [];
+
+  add(o: Observation): void {
+    this.#requests += 1;
+    if (this.#firstRequests.length < 5) this.#firstRequests.push(o.id);
+    if (o.status === null) return;
+    this.#responses += 1;
+    const row = (this.#byStatus[String(o.status)] ??= { total: 0, missing: 0 });
+    row.total += 1;
+    if (!this.#firstOfStatus.has(o.status)) this.#firstOfStatus.set(o.status, o.id);
+    const names = missingNames(o);
+    if (names.length === 0) return;
+    row.missing += 1;
+    this.#missingCount += 1;
+    if (this.#missing.length < KEPT) {
+      this.#missing.push(`${o.status} ${o.method} ${o.path} (#${o.id}) lacks ${names.join(', ')}`);
+      this.#missingIds.push(o.id);
+    }
+  }
+
+  verdict(): Finding {
+    const responses = this.#responses;
+    const transport = this.#requests - responses;
+    const expected = `X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset on every response (${responses})`;
+    const notes = transport > 0 ? [`${countOf(transport, 'request')} without a response ignored`] : [];
+    const data = { byStatus: this.#byStatus };
+    if (responses === 0) {
+      return finding('inconclusive', {
+        expected,
+        actual: this.#requests === 0 ? 'no requests were sent' : `none of ${this.#requests} requests got a response`,
+        evidence: this.#firstRequests,
+        notes,
+        data,
+      });
+    }
+    if (this.#missingCount > 0) {
+      const unlisted = this.#missingCount - this.#missing.length;
+      const items = unlisted > 0 ? [...this.#missing, `${unlisted} more not listed`] : this.#missing;
+      return finding('fail', {
+        expected,
+        actual: `${this.#missingCount} of ${responses} responses lack rate-limit headers: ${listSome(items)}`,
+        evidence: this.#missingIds.slice(0, 5),
+        notes,
+        data,
+      });
+    }
+    const statuses = [...this.#firstOfStatus.keys()].sort((a, b) => a - b).join(', ');
+    return finding('pass', {
+      expected,
+      actual: `all three on all ${responses} responses (statuses ${statuses})`,
+      evidence: [...this.#firstOfStatus.values()],
+      notes,
+      data,
+    });
+  }
+}
+
+export function headersPresentVerdict(obs: readonly Observation[]): Finding {
+  const tally = new HeadersPresentTally();
+  for (const o of obs) tally.add(o);
+  return tally.verdict();
+}
+
+function missingNames(o: Observation): string[] {
+  const names: string[] = [];
+  if (o.rateLimit.limit.raw === null) names.push('Limit');
+  if (o.rateLimit.remaining.raw === null) names.push('Remaining');
+  if (o.rateLimit.reset.raw === null) names.push('Reset');
+  return names;
+}

@@ -1,0 +1,205 @@
+/**
+ * HDR-RESET (§8): X-RateLimit-Reset is Unix epoch seconds — not milliseconds, not
+ * seconds-until-reset — in (Date, Date + window] by the server's own clock, and one value per window:
+ * it changes only when a new window begins (Remaining back up, or admission after a 429), and not
+ * before the reset it announced has come. How windows start is left open (clock multiples or the
+ * first request both keep this).
+ *
+ * The Date header is second-resolution and servers cache it (Node refreshes its cached Date on
+ * a timer, which can fire late), so Date may read up to one second behind the instant Reset was
+ * computed: the upper bound is Date + window + 1.
+ */
+import type { Observation } from '../measure/observation.ts';
+import { EPOCH_MS_FLOOR, EPOCH_S_FLOOR } from '../measure/reset-format.ts';
+import { countOf, finding, headerProblem, listSome } from './support/finding.ts';
+import type { Finding } from '../catalogue/types.ts';
+import type { WindowContext } from '../measure/window.ts';
+import { serverDateSeconds } from './support/window-integrity.ts';
+
+/** Tolerated staleness of a cached Date header, seconds. */
+const DATE_STALENESS_S = 1;
+const MAX_SAMPLES = 6;
+/**
+ * A new window may show up to this many seconds before the Reset the old one announced, by Date: the
+ * announced Reset may be rounded up (a second) and Date served a second stale.
+ */
+const EARLY_TOLERANCE_S = 2;
+
+/**
+ * Whether a new window may have begun between two responses. Not when both were refused (the quota
+ * stayed used up), nor when an admission follows an admission with Remaining lower (counting down),
+ * nor when an admission is followed by a refusal. Anything else may be a new window.
+ */
+function newWindowBetween(a: Observation, b: Observation): boolean {
+  const admitted = (o: Observation) => o.status !== null && o.status >= 200 && o.status < 300;
+  const refused = (o: Observation) => o.status === 429;
+  if (refused(a) && refused(b)) return false;
+  if (admitted(a) && refused(b)) return false;
+  if (admitted(a) && admitted(b)) {
+    const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
+    return ra === null || rb === null || rb >= ra;
+  }
+  return true;
+}
+
+interface Sample {
+  readonly n: number;
+  readonly date: number | null;
+  readonly reset: number;
+  readonly id: number;
+}
+
+export function resetEpochVerdict(
+  obs: readonly Observation[],
+  windowSeconds: number,
+  window?: WindowContext,
+): Finding {
+  const W = windowSeconds;
+  const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, changing only when a new window begins`;
+  const problems: { text: string; ids: number[] }[] = [];
+  const valid: Sample[] = [];
+  let responses = 0;
+  let absent = 0;
+  let noDate = 0;
+
+  for (const [i, o] of obs.entries()) {
+    if (o.status === null) continue;
+    responses += 1;
+    const n = i + 1;
+    const h = o.rateLimit.reset;
+    if (h.raw === null) {
+      absent += 1;
+      continue;
+    }
+    const v = h.value;
+    if (v === null) {
+      problems.push({ text: `request ${n}: ${headerProblem('Reset', h)}`, ids: [o.id] });
+      continue;
+    }
+    const date = serverDateSeconds(o);
+    const problem = judgeOne(v, date, W);
+    if (problem) {
+      problems.push({ text: `request ${n}: ${problem}`, ids: [o.id] });
+      continue;
+    }
+    if (date === null) noDate += 1;
+    else valid.push({ n, date, reset: v, id: o.id });
+  }
+
+  // Rollover: a Reset changes only with a new window, and not before the reset it announced.
+  // Windows only advance: a Reset earlier than the one before it (edges or backends whose clocks
+  // disagree) means two windows were in force at once.
+  const changes: Sample[] = [];
+  let wentBack = false;
+  let moved = false;
+  const wobble = roundingWobble(valid);
+  for (const [i, s] of valid.entries()) {
+    const before = valid[i - 1];
+    if (before === undefined || s.reset === before.reset) continue;
+    // A Reset computed as ceil(now + time left) from two clock reads flips by a second near a
+    // whole second, and back: one window's end, rounded two ways.
+    if (wobble && Math.abs(s.reset - before.reset) === 1) continue;
+    changes.push(s);
+    if (s.reset < before.reset && !wentBack) {
+      wentBack = true;
+      problems.push({
+        text: `Reset went back from ${before.reset} to ${s.reset} at request ${s.n} (Date ${before.date} then ${s.date})`,
+        ids: [before.id, s.id],
+      });
+      continue;
+    }
+    if (moved) continue;
+    const early = s.date !== null && s.date < before.reset - EARLY_TOLERANCE_S;
+    const fresh = newWindowBetween(obs[before.n - 1]!, obs[s.n - 1]!);
+    if (early || !fresh) {
+      moved = true;
+      const why = !fresh
+        ? 'with no new window between them (Remaining kept counting down, or the quota stayed used up)'
+        : `at Date ${s.date}, before the reset ${before.reset} it had announced`;
+      problems.push({ text: `Reset changed from ${before.reset} to ${s.reset} at request ${s.n} ${why}: the reset moved within a window`, ids: [before.id, s.id] });
+    }
+  }
+  const base = valid[0];
+
+  const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
+  const data = { samples };
+  const notes: string[] = [];
+  if (wobble) notes.push(`Reset flipped between ${wobble.join(' and ')} and back: one window's end rounded two ways, taken as one window`);
+  if (absent > 0) notes.push(`${countOf(absent, 'response')} without Reset (judged by HDR-PRESENT)`);
+  if (noDate > 0) notes.push(`${countOf(noDate, 'response')} without a Date header could not be placed in time`);
+  if (window && window.resetEpochS !== null && base !== undefined && !valid.some((s) => s.reset === window.resetEpochS)) {
+    notes.push(`the harness learned a window ending at ${window.resetEpochS}; no response showed that Reset`);
+  }
+
+  if (problems.length > 0) {
+    return finding('fail', {
+      expected,
+      actual: listSome(problems.map((p) => p.text)),
+      evidence: problems.slice(0, 3).flatMap((p) => p.ids),
+      notes: [...notes, ...problems.slice(3).map((p) => p.text)],
+      data,
+    });
+  }
+  if (responses > 0 && absent === responses) {
+    // §8: on every response. None at all is the header missing, not a lack of evidence.
+    return finding('fail', { expected, actual: `none of ${responses} responses carried X-RateLimit-Reset`, evidence: obs.slice(0, 3).map((o) => o.id), notes, data });
+  }
+  if (valid.length === 0 || base === undefined) {
+    return finding('inconclusive', {
+      expected,
+      actual:
+        responses === 0
+          ? 'no responses'
+          : `none of ${responses} responses carried both a Date header and an integer Reset`,
+      evidence: obs.slice(0, 3).map((o) => o.id),
+      notes: [...notes, 'without the server clock (Date) a Reset cannot be placed in time'],
+      data,
+    });
+  }
+  const values = [...new Set(valid.map((s) => s.reset))];
+  const windows = values.length === 1 ? `Reset ${base.reset}` : `${values.length} windows (${values.join(', ')})`;
+  return finding('pass', {
+    expected,
+    actual: `${windows} over ${valid.length} responses, each within (Date, Date + ${W} s]`,
+    evidence: [base.id, ...changes.slice(0, 3).map((s) => s.id)],
+    notes,
+    data,
+  });
+}
+
+/**
+ * Two Reset values one second apart that the server went back and forth between (v, v+1, v): the
+ * rounding of one end, not two windows. Null when the values do not flip back.
+ */
+function roundingWobble(valid: readonly Sample[]): readonly [number, number] | null {
+  const values = [...new Set(valid.map((s) => s.reset))].sort((a, b) => a - b);
+  if (values.length !== 2 || values[1]! - values[0]! !== 1) return null;
+  const changes = valid.filter((s, i) => i > 0 && s.reset !== valid[i - 1]!.reset).length;
+  return changes >= 2 ? [values[0]!, values[1]!] : null;
+}
+
+/** The first thing wrong with one Reset value, or null. */
+function judgeOne(v: number, date: number | null, W: number): string | null {
+  if (v > EPOCH_MS_FLOOR) return `Reset ${v} looks like epoch milliseconds`;
+  if (v <= W * 2) return `Reset ${v} looks like seconds-until-reset, not an epoch`;
+  if (v < EPOCH_S_FLOOR) {
+    return `Reset ${v} is far below any current epoch${date !== null ? ` (Date ${date})` : ''}: looks like seconds-until-reset, not an epoch`;
+  }
+  if (date === null) return null;
+  if (v <= date) return `Reset ${v} is not after the response's Date ${date} (${date - v} s in the past)`;
+  if (v > date + W + DATE_STALENESS_S) {
+    return `Reset ${v} is ${v - date} s after the response's Date ${date}, beyond one ${W} s window`;
+  }
+  return null;
+}
+
+function pickSamples(valid: readonly Sample[], changes: readonly Sample[]): Sample[] {
+  const picked = new Map<number, Sample>();
+  const add = (s: Sample | undefined) => {
+    if (s && picked.size < MAX_SAMPLES) picked.set(s.n, s);
+  };
+  add(valid[0]);
+  for (const s of changes) add(s);
+  add(valid.at(-1));
+  return [...picked.values()].sort((a, b) => a.n - b.n);
+}

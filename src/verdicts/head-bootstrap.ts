@@ -1,0 +1,106 @@
+/**
+ * HEAD-BOOTSTRAP (§4): HEAD /recruiter/bootstrap answers with a status and the §8 rate-limit headers
+ * and no body. Whether it consumes a read request the spec does not say (assumption
+ * head-bootstrap-free): two HEADs in a row inside one window show it by Remaining. A HEAD that counts
+ * one read keeps the spec, and the verdict passes saying so (the other checks keep it in their
+ * ledgers); it fails only where the deployment declared HEAD free (`"assumptions":
+ * {"head-bootstrap-free": true}`), or when one HEAD costs more than one read.
+ */
+import type { Observation } from '../measure/observation.ts';
+import { describe, finding, headerProblem } from './support/finding.ts';
+import type { Finding } from '../catalogue/types.ts';
+import { sameFixedWindowByDate, windowEndOf } from './support/window-integrity.ts';
+
+export interface HeadBootstrapOptions {
+  /** What the deployment declared of assumption head-bootstrap-free: true (HEAD must be free), false (it counts), null (not declared). */
+  readonly declaredFree?: boolean | null;
+}
+
+export function headBootstrapVerdict(first: Observation, second: Observation, windowSeconds: number, options: HeadBootstrapOptions = {}): Finding {
+  const evidence = [first.id, second.id];
+  const requiredFree = options.declaredFree === true;
+  const expected = requiredFree
+    ? 'a 2xx status, the three X-RateLimit headers, no body, and Remaining unchanged by a second HEAD (HEAD declared free)'
+    : 'a 2xx status, the three X-RateLimit headers and no body; a HEAD consumes at most one read request';
+  for (const o of [first, second]) {
+    if (o.status === null) {
+      return finding('inconclusive', { expected, actual: `no response: ${describe(o)}`, evidence });
+    }
+    // A HEAD that counts is refused like any read once the quota is used up (§8 rule 1): no fault.
+    if (o.status === 429) {
+      return finding('inconclusive', { expected, actual: `${describe(o)}: the read quota was used up`, evidence, notes: ['measured again in a fresh window where the budget allows'] });
+    }
+  }
+  const problems: string[] = [];
+  for (const o of [first, second]) {
+    if (o.status === null || o.status < 200 || o.status >= 300) problems.push(`${describe(o)} is not a success`);
+    if (o.bodyBytes > 0) problems.push(`${describe(o)} carried a ${o.bodyBytes}-byte body`);
+    for (const [name, value] of [
+      ['X-RateLimit-Limit', o.rateLimit.limit],
+      ['X-RateLimit-Remaining', o.rateLimit.remaining],
+      ['X-RateLimit-Reset', o.rateLimit.reset],
+    ] as const) {
+      const problem = headerProblem(name, value);
+      if (problem) problems.push(`${problem} on #${o.id}`);
+    }
+  }
+  if (problems.length > 0) return finding('fail', { expected, actual: problems.join('; '), evidence });
+  const before = first.rateLimit.remaining.value!;
+  const after = second.rateLimit.remaining.value!;
+  // Placed by Reset when both are epochs (seconds, or milliseconds: HDR-RESET judges the unit);
+  // else (a delta or garbage) by Date.
+  const resetBefore = windowEndOf(first, windowSeconds);
+  const resetAfter = windowEndOf(second, windowSeconds);
+  const oneWindow =
+    resetBefore !== null && resetAfter !== null ? resetBefore === resetAfter : sameFixedWindowByDate(first, second, windowSeconds);
+  // Without a placement, Remaining still tells: within a window a counted HEAD lowers it, and a
+  // rollover raises it to Limit (or Limit − 1 if the HEAD counted). So an unchanged Remaining below
+  // Limit − 1 can only be one window in which the HEAD was free.
+  const limit = second.rateLimit.limit.value!;
+  const unchangedMidWindow = after === before && before < limit - 1;
+  if (!oneWindow && unchangedMidWindow) {
+    return finding('pass', {
+      expected,
+      actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`,
+      evidence,
+      notes: ['the HEADs could not be placed by Reset or Date; an unchanged Remaining below Limit − 1 shows one window and no quota used'],
+    });
+  }
+  if (!oneWindow && after < before) return counted(expected, evidence, before, after, options.declaredFree ?? null, ' (a rollover would have raised it)');
+  if (!oneWindow) {
+    return finding('inconclusive', {
+      expected,
+      actual: `Remaining ${before} then ${after}, but the two HEADs cannot be placed in one window (Reset ${first.rateLimit.reset.raw} then ${second.rateLimit.reset.raw}; Date ${first.date ?? 'absent'} then ${second.date ?? 'absent'})`,
+      evidence,
+    });
+  }
+  if (after < before) return counted(expected, evidence, before, after, options.declaredFree ?? null, '');
+  return finding('pass', { expected, actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`, evidence });
+}
+
+/**
+ * A HEAD that consumed quota. One read per HEAD keeps the spec (it names no counting rule): a pass
+ * that says the assumption does not hold, unless the deployment declared HEAD free. More than one
+ * read per HEAD is wrong however it is declared.
+ */
+function counted(expected: string, evidence: readonly number[], before: number, after: number, declaredFree: boolean | null, why: string): Finding {
+  const fell = `Remaining fell from ${before} to ${after}${why}`;
+  if (before - after > 1) return finding('fail', { expected, actual: `${fell}: one HEAD consumed ${before - after} read requests`, evidence });
+  if (declaredFree === true) {
+    return finding('fail', {
+      expected,
+      actual: `${fell}: HEAD consumed a read request, though the deployment declares it free`,
+      evidence,
+      notes: ['the config declares "assumptions": {"head-bootstrap-free": true}: a HEAD that counts breaks the deployment\'s own declared behaviour'],
+    });
+  }
+  const declared = declaredFree === false ? ', as the deployment declares' : '';
+  return finding('pass', {
+    expected,
+    actual: `status 2xx, headers present, no body; ${fell}: HEAD counts as one read${declared}`,
+    evidence,
+    notes: declaredFree === false ? [] : [
+      'assumption, not spec: HEAD counts as one read, so assumption head-bootstrap-free does not hold here. §4 gives HEAD /recruiter/bootstrap no counting rule, so this is no fault; every check counted the harness\'s own HEADs in its ledger. To require HEAD to be free, declare "assumptions": {"head-bootstrap-free": true} in the config; to record that it counts, declare false.',
+    ],
+  });
+}

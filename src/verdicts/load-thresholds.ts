@@ -1,0 +1,147 @@
+/**
+ * LOAD-THRESHOLDS (§7.1, §8 under sustained load): at and above quota, per organization and per
+ * quota window, admitted requests never exceed Limit and a 429 comes only once Remaining reached 0
+ * (a 429 at or above quota is the expected answer, not an error); and the scenario's k6-syntax
+ * thresholds hold over the whole run. Judged alike for the harness's own driver and for k6 output
+ * read back from any number of runners. Pure.
+ */
+import type { Figure, TierName } from '../contract/types.ts';
+import type { LoadSummary, WindowTally } from '../measure/aggregate.ts';
+import type { ThresholdOutcome } from './support/threshold-eval.ts';
+import { countOf, finding, listSome, worst, type JudgedVerdict } from './support/finding.ts';
+import type { Finding } from '../catalogue/types.ts';
+
+export interface LoadThresholdsInput {
+  readonly summary: LoadSummary;
+  readonly thresholds: readonly ThresholdOutcome[];
+  /** The published read figure per tier (exact, or a minimum for Enterprise). */
+  readonly figures: Readonly<Partial<Record<TierName, Figure>>>;
+  /** Requests scheduled but never sent. */
+  readonly dropped: number;
+  /** Caveats from the run (a skipped fleet phase, the latency policy, runners read). */
+  readonly notes?: readonly string[];
+}
+
+/** Windows listed in the result's data, for charts and tables; the verdict covers all of them. */
+const WINDOWS_IN_DATA = 200;
+
+export interface WindowJudgement {
+  readonly org: string;
+  readonly tier: TierName | null;
+  readonly endS: number;
+  readonly phases: readonly string[];
+  readonly admitted: number;
+  readonly rejected: number;
+  readonly other: number;
+  readonly limit: number | null;
+  readonly problem: string | null;
+}
+
+/** The Limit a window is held to: the published figure when exact, else what the server announced. */
+export function windowLimit(w: WindowTally, figure: Figure | undefined): { limit: number | null; note: string | null } {
+  if (figure && !figure.atLeast) {
+    const note = w.limitHeader !== null && w.limitHeader !== figure.value ? `announced Limit ${w.limitHeader}, judged against the published ${figure.value}` : null;
+    return { limit: figure.value, note };
+  }
+  if (w.limitHeader === null) return { limit: null, note: 'no X-RateLimit-Limit was announced' };
+  const note = figure && w.limitHeader < figure.value ? `announced Limit ${w.limitHeader} is below the published minimum ${figure.value}` : null;
+  return { limit: w.limitHeader, note };
+}
+
+export function judgeWindow(w: WindowTally, figure: Figure | undefined): WindowJudgement & { evidence: readonly number[]; note: string | null } {
+  const { limit, note } = windowLimit(w, figure);
+  const where = `${w.org}, window ending ${new Date(w.endS * 1000).toISOString()}`;
+  let problem: string | null = null;
+  let evidence: readonly number[] = [];
+  if (limit !== null && w.admitted > limit) {
+    problem = `${where}: ${w.admitted} admitted, over Limit ${limit}`;
+    evidence = w.lastAdmittedIds;
+  } else if (w.rejectedWithRemaining > 0) {
+    problem = `${where}: ${countOf(w.rejectedWithRemaining, '429')} said Remaining > 0`;
+    evidence = w.firstRejectedIds;
+  } else if (w.rejected > 0 && w.admitted > 0 && (w.minRemainingAdmitted ?? (limit === null ? 0 : limit - w.admitted)) > 0) {
+    const left = w.minRemainingAdmitted !== null ? `Remaining never reached 0 (lowest ${w.minRemainingAdmitted})` : `${w.admitted} of Limit ${limit} admitted`;
+    problem = `${where}: 429 before the quota was used up: ${left}`;
+    evidence = [...w.lastAdmittedIds.slice(-1), ...w.firstRejectedIds.slice(0, 1)];
+  }
+  return { org: w.org, tier: w.tier, endS: w.endS, phases: w.phases, admitted: w.admitted, rejected: w.rejected, other: w.other, limit, problem, evidence, note };
+}
+
+export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding {
+  const { summary, thresholds } = input;
+  const notes = [...(input.notes ?? [])];
+  const judged = summary.windows.map((w) => judgeWindow(w, w.tier ? input.figures[w.tier] : undefined));
+  const problems = judged.filter((j) => j.problem !== null);
+  const unjudged = judged.filter((j) => j.limit === null);
+  const windowNotes = [...new Set(judged.map((j) => j.note).filter((n): n is string => n !== null))];
+  notes.push(...windowNotes.slice(0, 3));
+  const unattributed = summary.phases.reduce((n, p) => n + p.unattributed, 0);
+  const responses = summary.phases.reduce((n, p) => n + p.count, 0);
+  const verdicts: JudgedVerdict[] = [];
+
+  // Per org per window.
+  if (problems.length > 0) verdicts.push('fail');
+  else if (judged.length === 0) {
+    verdicts.push('inconclusive');
+    notes.push(responses === 0 ? 'no response was received under load' : 'no response could be placed in a quota window (no plausible X-RateLimit-Reset or Date)');
+  } else if (unjudged.length > 0) {
+    verdicts.push('inconclusive');
+    notes.push(`${countOf(unjudged.length, 'window')} had no Limit to hold admissions to`);
+  }
+  if (unattributed > 0) {
+    notes.push(`${countOf(unattributed, 'response')} could not be placed in a window and were not counted per window`);
+    if (problems.length === 0) verdicts.push('inconclusive');
+  }
+
+  // Thresholds over the whole run.
+  const failedThresholds = thresholds.filter((t) => t.verdict === 'fail');
+  const noData = thresholds.filter((t) => t.verdict === 'no-data');
+  if (failedThresholds.length > 0) verdicts.push('fail');
+  if (noData.length > 0) {
+    verdicts.push('inconclusive');
+    notes.push(`no data for ${listSome(noData.map((t) => t.threshold))}: not evaluated, so not passed`);
+  }
+  if (input.dropped > 0) notes.push(`${countOf(input.dropped, 'scheduled request')} could not be sent in time (dropped)`);
+
+  const orgs = new Set(judged.map((j) => j.org)).size;
+  const maxShare = judged.reduce<{ admitted: number; limit: number | null }>(
+    (m, j) => (j.limit !== null && (m.limit === null || j.admitted / j.limit > m.admitted / m.limit) ? { admitted: j.admitted, limit: j.limit } : m),
+    { admitted: 0, limit: null },
+  );
+  const rejected = judged.reduce((n, j) => n + j.rejected, 0);
+  const expected =
+    'per org per window: admitted ≤ Limit, and 429 only once Remaining reached 0; thresholds: ' +
+    (thresholds.length > 0 ? thresholds.map((t) => t.threshold).join(', ') : 'none');
+  const windowActual =
+    problems.length > 0
+      ? `${countOf(problems.length, 'window')} broke the quota: ${listSome(problems.map((p) => p.problem!), 2)}`
+      : `${countOf(judged.length, 'window')} over ${countOf(orgs, 'org')}: at most ${maxShare.admitted} admitted of Limit ${maxShare.limit ?? '—'}, ${countOf(rejected, '429')} all at Remaining 0`;
+  const thresholdActual =
+    thresholds.length === 0
+      ? 'no thresholds'
+      : failedThresholds.length > 0
+        ? `threshold failed: ${listSome(failedThresholds.map((t) => `${t.threshold} (${t.detail})`), 2)}`
+        : `thresholds: ${thresholds.filter((t) => t.verdict === 'pass').length} of ${thresholds.length} pass (${listSome(thresholds.map((t) => t.detail), 3, ', ')})`;
+  return finding(worst(verdicts), {
+    expected,
+    actual: `${windowActual}; ${thresholdActual}`,
+    evidence: [...problems.flatMap((p) => p.evidence)].slice(0, 12),
+    notes,
+    data: {
+      responses,
+      dropped: input.dropped,
+      windows: judged.slice(0, WINDOWS_IN_DATA).map(({ evidence: _e, note: _n, ...w }) => w),
+      windowsTotal: judged.length,
+      thresholds,
+      phases: summary.phases.map((p) => ({
+        tier: p.tier,
+        phase: p.phase,
+        orgs: p.orgs,
+        count: p.count,
+        durationMs: Math.max(0, p.endedAt - p.startedAt),
+        statuses: p.buckets.map((b) => ({ status: b.status, count: b.count, latency: b.latency.stats() })),
+        latencyBasis: p.latencyBasis,
+      })),
+    },
+  });
+}

@@ -1,0 +1,167 @@
+/**
+ * ORG-SHARED and ORG-ISOLATED (§1, §8): limits apply per organization. Two keys of one organization
+ * draw on one quota; exhausting one organization leaves another of the same tier untouched. An
+ * admission decides only while the first party's window is shown still in force: the first party
+ * rejected again right after (the bracket), one epoch Reset, or timing inside the learned window.
+ */
+import type { Observation } from '../measure/observation.ts';
+import { TOO_MANY_REQUESTS, describe, finding, isAdmitted } from './support/finding.ts';
+import type { Finding } from '../catalogue/types.ts';
+import type { WindowContext } from '../measure/window.ts';
+import { readReset, withinOneWindow } from './support/window-integrity.ts';
+import { windowSafeEnd } from '../measure/window.ts';
+
+export interface OrgSharedInput {
+  /** The first key's requests, up to and past the quota. */
+  readonly keyA: readonly Observation[];
+  /** One request with a second key of the same organization, after the first key was rejected. */
+  readonly keyB: Observation;
+  /** The first key again, right after the second key's request: still rejected, the window had not rolled over. */
+  readonly keyAAgain?: Observation | null;
+  readonly limit: number;
+  readonly window: WindowContext;
+  /** The limiter profile found quota coming back during a window (a bucket): an admission may be a refill. */
+  readonly refilling?: boolean;
+}
+
+/**
+ * Where the window could have rolled over between the first key's 429 and the second key's request,
+ * the proof that it did not: the first key rejected again right after (the bracket), or the second
+ * key answered before the window's safe end, or all responses sharing one epoch Reset.
+ */
+export function orgSharedVerdict(input: OrgSharedInput): Finding {
+  const { keyA, keyB, limit, window } = input;
+  const expected = `after the first key used the organization's ${limit} requests, the second key of the same organization gets 429`;
+  const exhaustedBy = keyA.find((o) => o.status === TOO_MANY_REQUESTS);
+  if (!exhaustedBy) {
+    return finding('inconclusive', { expected, actual: 'the first key was never rejected, so the quota was not shown exhausted', evidence: keyA.slice(-1).map((o) => o.id) });
+  }
+  const evidence = [exhaustedBy.id, keyB.id, input.keyAAgain?.id];
+  if (keyB.status === TOO_MANY_REQUESTS) {
+    return finding('pass', { expected, actual: `second key: ${describe(keyB)}, right after ${describe(exhaustedBy)}`, evidence });
+  }
+  if (!isAdmitted(keyB)) {
+    return finding('inconclusive', { expected, actual: `second key got ${describe(keyB)}, neither admitted nor 429`, evidence });
+  }
+  // A per-key quota gives the second key a fresh counter; Remaining far below that is the
+  // organization's own counter, given back a little (a refill), not a quota of the key's own.
+  const remainingB = keyB.rateLimit.remaining.value;
+  if (remainingB !== null && remainingB < limit - 1) {
+    return finding('inconclusive', {
+      expected,
+      actual: `second key admitted (${describe(keyB)}) with Remaining ${remainingB}: it drew on a counter already used, not a fresh one of its own`,
+      evidence,
+      notes: ['quota given back during the window (a refilling limiter) admits one request on the shared counter; QUOTA-READ judges the refill'],
+    });
+  }
+  if (input.refilling) {
+    return finding('inconclusive', {
+      expected,
+      actual: `second key admitted (${describe(keyB)}) on a limiter that gives quota back during the window`,
+      evidence,
+      notes: ['a request given back between the two keys would admit the second on a shared counter too; QUOTA-READ judges the refill'],
+    });
+  }
+  const still = stillExhausted(keyA, exhaustedBy, keyB, input.keyAAgain ?? null, window);
+  if (!still.ok) {
+    return finding('inconclusive', { expected, actual: `second key admitted (${describe(keyB)})`, evidence, notes: [still.note, 'a window boundary may have fallen between the two keys'] });
+  }
+  return finding('fail', {
+    expected,
+    actual: `second key admitted (${describe(keyB)}, Remaining ${keyB.rateLimit.remaining.raw ?? 'absent'}) while the first key's quota was used up: the quota is per key, not per organization`,
+    evidence,
+    notes: [still.note],
+  });
+}
+
+/**
+ * Proof that the window the first party used up was still in force when `probe` was answered, so an
+ * admission of the probe came from another counter: the first party rejected again right after the
+ * probe, or the probe answered before the window's safe end (the check's own timing), or one epoch
+ * Reset over everything.
+ */
+function stillExhausted(
+  series: readonly Observation[],
+  rejected: Observation,
+  probe: Observation,
+  again: Observation | null,
+  window: WindowContext | undefined,
+): { ok: boolean; note: string } {
+  if (again && again.status === TOO_MANY_REQUESTS) {
+    return { ok: true, note: `the first party was rejected again right after (${describe(again)}): its window had not rolled over` };
+  }
+  // The server's own word first, where its Reset places windows: two epochs that differ are a rollover.
+  if (!window || window.placeBy === 'reset') {
+    const seconds = window ? Math.max(1, Math.ceil(window.lengthMs / 1000)) : DAY_S;
+    const [a, b] = [readReset(rejected, seconds).reset, readReset(probe, seconds).reset];
+    if (a !== null && b !== null) {
+      return a === b
+        ? { ok: true, note: `the rejection and the request share Reset ${a}` }
+        : { ok: false, note: `a window rolled over mid-check: Reset ${a} on the rejection, ${b} on the request` };
+    }
+  }
+  if (window) {
+    const safeEnd = windowSafeEnd(window, series[0]);
+    if ((probe.headersAt ?? probe.doneAt) < safeEnd) {
+      return { ok: true, note: `answered ${Math.round(safeEnd - (probe.headersAt ?? probe.doneAt))} ms before the window's safe end` };
+    }
+    const integrity = withinOneWindow([...series, probe], window);
+    if (integrity.ok) return integrity;
+  }
+  // A Reset that is no epoch (a countdown) still places two responses sent back to back when it reads the same.
+  if (rejected.rateLimit.reset.raw !== null && rejected.rateLimit.reset.raw === probe.rateLimit.reset.raw) {
+    return { ok: true, note: `Reset is not an epoch; the rejection and the request both carry Reset ${probe.rateLimit.reset.raw}` };
+  }
+  return { ok: false, note: `nothing shows the window of ${describe(rejected)} still in force when ${describe(probe)} was answered` };
+}
+
+/** Plausibility bound for a Reset when the window length is not known. */
+const DAY_S = 86_400;
+
+export interface OrgIsolatedInput {
+  /** One organization's requests, up to and past its quota. */
+  readonly exhausted: readonly Observation[];
+  /** One request by another organization of the same tier, right after. */
+  readonly other: Observation;
+  /** The first organization again, right after the other's request. */
+  readonly exhaustedAgain?: Observation | null;
+  /** The other organization's Limit. */
+  readonly otherLimit: number;
+  /** The window the check ran in (fresh on both organizations). */
+  readonly window?: WindowContext;
+}
+
+/**
+ * The other organization's request must be admitted, with its own untouched Remaining when it sends
+ * one, while the first organization's quota is shown still used up (the bracket, or timing). A 429
+ * for the other organization, whose window was fresh, is a shared quota whatever the timing.
+ */
+export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
+  const { exhausted, other, otherLimit } = input;
+  const expected = `the other organization is admitted with Remaining ${otherLimit - 1} (its own, untouched quota)`;
+  const rejected = exhausted.find((o) => o.status === TOO_MANY_REQUESTS);
+  if (!rejected) {
+    return finding('inconclusive', { expected, actual: 'the first organization was never rejected, so its quota was not shown exhausted', evidence: exhausted.slice(-1).map((o) => o.id) });
+  }
+  const evidence = [rejected.id, other.id, input.exhaustedAgain?.id];
+  if (other.status === TOO_MANY_REQUESTS) {
+    return finding('fail', { expected, actual: `other organization rejected in a fresh window of its own: ${describe(other)}, right after ${describe(rejected)}; the quota is shared across organizations`, evidence });
+  }
+  if (!isAdmitted(other)) {
+    return finding('inconclusive', { expected, actual: `other organization got ${describe(other)}`, evidence });
+  }
+  const remaining = other.rateLimit.remaining.value;
+  if (remaining !== null && remaining < otherLimit - 1) {
+    return finding('fail', {
+      expected,
+      actual: `other organization admitted with Remaining ${remaining}: ${otherLimit - 1 - remaining} of its requests were spent by the first organization`,
+      evidence,
+    });
+  }
+  const still = stillExhausted(exhausted, rejected, other, input.exhaustedAgain ?? null, input.window);
+  if (!still.ok) {
+    return finding('inconclusive', { expected, actual: `other organization admitted (${describe(other)})`, evidence, notes: [still.note] });
+  }
+  const shown = remaining !== null ? `Remaining ${remaining}` : 'no Remaining header; admitted';
+  return finding('pass', { expected, actual: `other organization admitted (${shown}) while the first organization's quota was used up`, evidence, notes: [still.note] });
+}

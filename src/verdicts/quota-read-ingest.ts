@@ -1,0 +1,284 @@
+/**
+ * QUOTA-READ (§7.1, §8) and QUOTA-INGEST (§8): exactly Limit requests (or units, for bulk
+ * uploads under `bulk-counts-per-resume`) are admitted in one window, and the rest get 429.
+ *
+ * Sequential: requests 1…k admitted, k+1 rejected. Burst (released together, order unknown):
+ * exactly k of ≥ k+1 admitted, every other one 429. A request whose fate is unknown (no
+ * response, or a status that is neither 2xx nor 429) is a wildcard: it may or may not have
+ * counted. The verdict fails only when no reading of the wildcards conforms, and is
+ * inconclusive when one does but the wildcards keep it from being proven.
+ */
+import type { Observation } from '../measure/observation.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
+import { announcedLimit } from './hdr-limit.ts';
+import { seriesOf } from './hdr-remaining.ts';
+import type { Finding } from '../catalogue/types.ts';
+import { withinOneWindow } from './support/window-integrity.ts';
+import { windowSafeEnd } from '../measure/window.ts';
+import { freshness, refillCheck, spentBefore, type Judged, type QuotaExactInput } from './support/quota-window.ts';
+
+export type { QuotaExactInput };
+
+interface Outcomes {
+  readonly obs: readonly Observation[];
+  /** 1-based request numbers, in send order. */
+  readonly admitted: readonly number[];
+  readonly rejected: readonly number[];
+  readonly wild: readonly number[];
+}
+
+export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExactInput): Finding {
+  const { figure, variant } = input;
+  const requestedUnits = input.unitsPerRequest ?? 1;
+  // NaN, Infinity, 0 or a negative count would make every request number NaN: take one per request.
+  const units = Number.isFinite(requestedUnits) && requestedUnits >= 1 ? Math.floor(requestedUnits) : 1;
+  const announced = announcedLimit(obs);
+  const notes: string[] = announced.note ? [announced.note] : [];
+
+  let quota: number | null;
+  /** Enterprise: the server announced less than the published minimum. A fail whatever it admitted. */
+  let belowMinimum: number | null = null;
+  if (!figure.atLeast) {
+    quota = figure.value;
+    if (announced.value !== null && announced.value !== figure.value) {
+      notes.push(`the server announced Limit ${announced.value}; judged against the published ${figure.value}`);
+    }
+  } else if (announced.value === null) {
+    quota = null;
+    notes.push(`the published figure is at least ${figure.value}; without one announced Limit only a shortfall can be judged`);
+  } else if (announced.value < figure.value) {
+    // Exactness is judged against what the server announces; the announcement itself breaks §8.
+    quota = announced.value;
+    belowMinimum = announced.value;
+  } else {
+    quota = announced.value;
+  }
+  if (quota !== null && units > 1 && quota % units !== 0) {
+    notes.push(`Limit ${quota} is not a multiple of ${units} per request: a request that does not fit is refused whole`);
+  }
+
+  // The ledger: what the harness itself sent in this window before the series, counted by the server.
+  const prior = spentBefore(obs, input.window.prior, announced.value);
+  if (prior.length > 0) notes.push(`${countOf(prior.length, 'request')} of the harness's own (${prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')}) counted in this window before the first`);
+  else if (input.window.prior.length > 0) notes.push(`the harness's own ${input.window.prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')} counted on a counter of its own: the first Remaining shows this one untouched`);
+  const outcomes = classify(obs);
+  const first429 = outcomes.rejected[0] ?? null;
+  const data = {
+    series: seriesOf(obs),
+    limit: quota,
+    admitted: outcomes.admitted.length,
+    ...(units > 1 ? { admittedUnits: outcomes.admitted.length * units, unitsPerRequest: units } : {}),
+    first429,
+  };
+
+  const judge = variant === 'sequential' ? judgeSequential : judgeBurst;
+  const left = Math.max(0, (quota ?? figure.value) - prior.length);
+  const judged = refillCheck(judge(outcomes, left, units, quota === null, prior.length), obs, input);
+
+  const integrity = freshness(obs, announced.value, prior.length, input.window) ?? withinOneWindow(obs, input.window);
+  if (belowMinimum !== null) {
+    const announcedBy = obs.find((o) => o.rateLimit.limit.value === belowMinimum);
+    return finding('fail', {
+      expected: `Limit at least ${figure.value} (published minimum); ${judged.expected}`,
+      actual: `Limit ${belowMinimum} is below the published minimum ${figure.value}; ${judged.verdict === 'pass' ? 'otherwise exact: ' : ''}${judged.actual}`,
+      evidence: [announcedBy?.id, ...judged.evidence],
+      notes: [...notes, ...judged.notes, integrity.note],
+      data,
+    });
+  }
+  if (!integrity.ok) {
+    // More admitted than the quota among the requests answered while the window surely lasted is an
+    // over-admission whatever came after; anything else needs the whole series in one window.
+    const safeEnd = windowSafeEnd(input.window, obs[0]);
+    const inside = obs.filter((o) => o.doneAt <= safeEnd && isAdmitted(o));
+    const k = Math.floor(left / units);
+    if (quota !== null && !integrity.rolledOver && inside.length > k) {
+      return finding('fail', {
+        expected: judged.expected,
+        actual: `admitted ${inside.length} (${limitText(left, units, false, prior.length)}) among the requests answered while the window surely lasted`,
+        evidence: [inside[k - 1]?.id, inside[k]?.id],
+        notes: [...notes, `the series ran past the window (${integrity.note}); judged on the part inside it`, `all of it: ${judged.actual}`],
+        data,
+      });
+    }
+    return finding('inconclusive', {
+      expected: judged.expected,
+      actual: integrity.note,
+      evidence: judged.evidence,
+      notes: [...notes, 'not within one quota window', `had it been: ${judged.actual}`],
+      data,
+    });
+  }
+  // Bulk uploads admitted past the Limit in resumes: the likeliest reading is a server counting each
+  // upload as one. §8 sells ingest in resumes, so it fails, but a deployment may declare it intended.
+  const perRequest =
+    judged.verdict === 'fail' && units > 1 && quota !== null && outcomes.admitted.length > Math.floor(quota / units)
+      ? ['bulk uploads look counted one per upload, not per resume (assumption bulk-counts-per-resume): more resumes were ingested than the tier sells. If counting per upload is intended, declare "assumptions": {"bulk-counts-per-resume": false} in the config.']
+      : [];
+  return finding(judged.verdict, {
+    expected: judged.expected,
+    actual: judged.actual,
+    evidence: judged.evidence,
+    notes: [...notes, ...judged.notes, ...perRequest, integrity.note],
+    data,
+  });
+}
+
+function classify(obs: readonly Observation[]): Outcomes {
+  const admitted: number[] = [];
+  const rejected: number[] = [];
+  const wild: number[] = [];
+  for (const [i, o] of obs.entries()) {
+    if (isAdmitted(o)) admitted.push(i + 1);
+    else if (o.status === TOO_MANY_REQUESTS) rejected.push(i + 1);
+    else wild.push(i + 1);
+  }
+  return { obs, admitted, rejected, wild };
+}
+
+function limitText(quota: number, units: number, minimumOnly: boolean, spent: number): string {
+  const q = minimumOnly ? `at least ${quota + spent}` : String(quota + spent);
+  const ledger = spent > 0 ? `, ${spent} spent by the harness before` : '';
+  return units > 1 ? `Limit ${q} units at ${units} per request${ledger}` : `Limit ${q}${ledger}`;
+}
+
+function idOf(o: Outcomes, n: number | undefined): number | undefined {
+  return n === undefined ? undefined : o.obs[n - 1]?.id;
+}
+
+function wildNotes(o: Outcomes): string[] {
+  if (o.wild.length === 0) return [];
+  const items = o.wild.map((n) => `${outcomeOf(o.obs[n - 1]!)} at request ${n}`);
+  return [`${listSome(items, 5, ', ')}: cannot tell whether ${o.wild.length === 1 ? 'it' : 'they'} counted`];
+}
+
+function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly: boolean, spent: number): Judged {
+  const k = Math.floor(quota / units);
+  const sent = o.obs.length;
+  const limit = limitText(quota, units, minimumOnly, spent);
+  const expected = `requests 1–${k} admitted, 429 at request ${k + 1} (${limit})`;
+  const firstR = o.rejected[0];
+  const problems: string[] = [];
+  const evidence: (number | undefined)[] = [];
+
+  if (firstR !== undefined) {
+    const admittedBefore = o.admitted.filter((n) => n < firstR).length;
+    const wildBefore = o.wild.filter((n) => n < firstR).length;
+    if (admittedBefore + wildBefore < k) {
+      problems.push(
+        wildBefore === 0
+          ? `429 at request ${firstR}: ${countOf(k - admittedBefore, 'request')} early (${limit})`
+          : `429 at request ${firstR} after only ${admittedBefore} admitted (${limit})`,
+      );
+      evidence.push(idOf(o, o.admitted.filter((n) => n < firstR).at(-1)), idOf(o, firstR));
+    }
+  }
+  if (!minimumOnly && o.admitted.length > k) {
+    const over = o.admitted[k];
+    const then = firstR !== undefined ? `first 429 at request ${firstR}` : `no 429 in ${sent} requests`;
+    problems.push(`admitted request ${over} (${limit}); ${then}`);
+    evidence.push(idOf(o, o.admitted[k - 1]), idOf(o, over), idOf(o, firstR));
+  }
+  if (firstR !== undefined && o.admitted.length <= k) {
+    const late = o.admitted.find((n) => n > firstR);
+    if (late !== undefined) {
+      problems.push(`admitted request ${late} after a 429 at request ${firstR}`);
+      evidence.push(idOf(o, firstR), idOf(o, late));
+    }
+  }
+
+  if (problems.length > 0) return { verdict: 'fail', expected, actual: problems.join('; '), evidence, notes: wildNotes(o) };
+  if (minimumOnly) {
+    return {
+      verdict: 'inconclusive',
+      expected,
+      actual: `${o.admitted.length} admitted${firstR !== undefined ? `, first 429 at request ${firstR}` : ''}; no consistent Limit to judge exactness against`,
+      evidence: [idOf(o, firstR)],
+      notes: wildNotes(o),
+    };
+  }
+  if (o.wild.length > 0) {
+    return {
+      verdict: 'inconclusive',
+      expected,
+      actual: `${o.admitted.length} admitted; ${listSome(o.wild.map((n) => `${outcomeOf(o.obs[n - 1]!)} at request ${n}`), 3, ', ')}`,
+      evidence: o.wild.slice(0, 3).map((n) => idOf(o, n)),
+      notes: wildNotes(o),
+    };
+  }
+  if (sent < k + 1 || firstR === undefined) {
+    return {
+      verdict: 'inconclusive',
+      expected,
+      actual: `only ${countOf(sent, 'request')} sent, all admitted; need at least ${k + 1}`,
+      evidence: [idOf(o, o.admitted.at(-1))],
+      notes: [],
+    };
+  }
+  const after = o.rejected.length > 1 ? ` and on the ${o.rejected.length - 1} after it` : '';
+  return {
+    verdict: 'pass',
+    expected,
+    actual: `requests 1–${k} admitted, 429 at request ${firstR}${after}`,
+    evidence: [idOf(o, o.admitted[k - 1]), idOf(o, firstR)],
+    notes: [],
+  };
+}
+
+function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: boolean, spent: number): Judged {
+  const k = Math.floor(quota / units);
+  const sent = o.obs.length;
+  const a = o.admitted.length;
+  const r = o.rejected.length;
+  const limit = limitText(quota, units, minimumOnly, spent);
+  const expected = `exactly ${k} of ${Math.max(sent, k + 1)} released together admitted, every other one 429 (${limit})`;
+  const byArrival = (ns: readonly number[]) =>
+    [...ns].sort((x, y) => (o.obs[x - 1]?.headersAt ?? Infinity) - (o.obs[y - 1]?.headersAt ?? Infinity));
+  const firstRejectedToArrive = byArrival(o.rejected)[0];
+
+  if (!minimumOnly && a > k) {
+    return {
+      verdict: 'fail',
+      expected,
+      actual: `admitted ${a} of ${sent} (${limit}); ${r} got 429`,
+      evidence: [...byArrival(o.admitted).slice(k).slice(0, 3), firstRejectedToArrive].map((n) => idOf(o, n)),
+      notes: wildNotes(o),
+    };
+  }
+  if (r > 0 && a + o.wild.length < k) {
+    return {
+      verdict: 'fail',
+      expected,
+      actual: `admitted only ${a} of ${sent} (${limit}); ${r} got 429`,
+      evidence: [idOf(o, byArrival(o.admitted).at(-1)), idOf(o, firstRejectedToArrive)],
+      notes: [
+        ...wildNotes(o),
+        'a concurrency-cap 429 looks the same as a quota 429; the driver keeps in-flight requests under the cap',
+      ],
+    };
+  }
+  const counts = `admitted ${a} of ${sent}; ${r} got 429`;
+  if (minimumOnly) {
+    return { verdict: 'inconclusive', expected, actual: `${counts}; no consistent Limit to judge exactness against`, evidence: [], notes: wildNotes(o) };
+  }
+  if (sent < k + 1) {
+    return { verdict: 'inconclusive', expected, actual: `only ${countOf(sent, 'request')} sent; need at least ${k + 1}`, evidence: [], notes: wildNotes(o) };
+  }
+  if (o.wild.length > 0) {
+    return {
+      verdict: 'inconclusive',
+      expected,
+      actual: `${counts}; ${o.wild.length} unclear`,
+      evidence: o.wild.slice(0, 3).map((n) => idOf(o, n)),
+      notes: wildNotes(o),
+    };
+  }
+  return {
+    verdict: 'pass',
+    expected,
+    actual: counts,
+    evidence: [idOf(o, byArrival(o.admitted).at(-1)), idOf(o, firstRejectedToArrive)],
+    notes: [],
+  };
+}
+

@@ -1,0 +1,107 @@
+/**
+ * REVOKE-LATENCY (§5.9, §8.3): a revoked key stops working on every edge in under 3 s. Per edge and
+ * trial the driver brackets the moment the edge began rejecting (src/verdicts/support/revocation-bounds.ts). Pass
+ * only if every upper bound is under the SLA; fail if any lower bound is at or beyond it (the edge
+ * still admitted the key then); otherwise inconclusive. Only trials whose revoke call returned are
+ * judged; a failed hook makes the verdict inconclusive, with its output. Pure.
+ */
+import { edgeBounds, type EdgeBounds } from './support/revocation-bounds.ts';
+import { countOf, finding, listSome } from './support/finding.ts';
+import { coverageGaps, edgeName, judgedRuns, ms, type RevocationEvidence } from './support/revocation-evidence.ts';
+import { boundStats, statsPerEdge } from './support/revocation-stats.ts';
+import type { Finding } from '../catalogue/types.ts';
+
+/** One row per trial and edge, as the chart and revocation.csv read it: the bounds, rounded to 0.1 ms. */
+export type LatencyRow = Pick<EdgeBounds, 'trial' | 'edge' | 'edgeNode' | 'lowerMs' | 'upperMs' | 'widthMs' | 'unusableProbes' | 'revokeCallMs'>;
+
+const r1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
+
+export function latencyRow(b: EdgeBounds): LatencyRow {
+  return {
+    trial: b.trial,
+    edge: b.edge,
+    edgeNode: b.edgeNode,
+    lowerMs: r1(b.lowerMs),
+    upperMs: r1(b.upperMs),
+    widthMs: r1(b.widthMs),
+    unusableProbes: b.unusableProbes,
+    revokeCallMs: r1(b.revokeCallMs),
+  };
+}
+
+/** The judged brackets of every trial. */
+export function judgedBounds(e: RevocationEvidence): EdgeBounds[] {
+  return judgedRuns(e.runs).flatMap((run) => edgeBounds(run, e.rejectStatus));
+}
+
+export function revokeLatencyVerdict(e: RevocationEvidence): Finding {
+  const bounds = judgedBounds(e);
+  const judged = judgedRuns(e.runs);
+  const edges = e.runs[0]?.edges.length ?? 0;
+  const expected = `every edge rejects the revoked key < ${ms(e.slaMs)} after the revoke call (upper bound of the bracket), in each of ${countOf(e.plannedTrials, 'trial')}`;
+  const overall = boundStats(bounds, e.slaMs);
+  const perEdge = statsPerEdge(bounds, e.slaMs);
+  const data = {
+    slaMs: e.slaMs,
+    intervalMs: e.runs[0]?.intervalMs ?? null,
+    trials: bounds.map(latencyRow),
+    edges: perEdge,
+    overall,
+    unjudged: e.runs.filter((r) => !judged.includes(r)).map((r) => ({ trial: r.trial, stoppedBy: r.stoppedBy, revokeError: r.revokeError })),
+    skippedSlots: e.runs.reduce((n, r) => n + r.skippedSlots, 0),
+  };
+  const notes = [...(e.methodNotes ?? [])];
+  if (overall.unusableProbes > 0) {
+    notes.push(`${countOf(overall.unusableProbes, 'unusable probe')} (${overall.rateLimitedProbes} answered 429): they narrow no bracket`);
+  }
+
+  const late = bounds.filter((b) => b.lowerMs !== null && b.lowerMs >= e.slaMs);
+  if (late.length > 0) {
+    const sorted = [...late].sort((a, b) => b.lowerMs! - a.lowerMs!);
+    const lines = sorted.map(
+      (b) =>
+        `${edgeName(b.edge, b.edgeNode)} still admitted the key ${ms(b.lowerMs!)} after the revoke call in trial ${b.trial} (#${b.lastAdmitted?.id ?? '?'})` +
+        (b.upperMs === null ? ', and never rejected it' : `, first rejected it by ${ms(b.upperMs)}`),
+    );
+    const slowEdges = [...new Set(late.map((b) => b.edge))].sort();
+    return finding('fail', {
+      expected,
+      actual: `${slowEdges.join(', ')} over ${ms(e.slaMs)}: ${listSome(lines)}`,
+      evidence: sorted.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
+      notes: [...notes, ...coverageGaps(e)],
+      data,
+    });
+  }
+
+  const gaps = coverageGaps(e);
+  const open = bounds.filter((b) => b.upperMs === null || b.upperMs >= e.slaMs);
+  if (gaps.length > 0 || open.length > 0 || bounds.length === 0) {
+    const lines = open.map((b) =>
+      b.upperMs === null
+        ? `${edgeName(b.edge, b.edgeNode)} in trial ${b.trial}: no rejection seen (${countOf(b.unusableProbes, 'unusable probe')}; last admitted at ${ms(b.lowerMs ?? 0)})`
+        : `${edgeName(b.edge, b.edgeNode)} in trial ${b.trial}: rejected between ${ms(b.lowerMs ?? 0)} and ${ms(b.upperMs)}, a bracket straddling the SLA`,
+    );
+    const summary = judged.length === 0 ? 'no trial could be judged' : `${countOf(judged.length, 'trial')} judged`;
+    return finding('inconclusive', {
+      expected,
+      actual: `${summary}${lines.length > 0 ? `; ${listSome(lines)}` : ''}${gaps.length > 0 ? `; ${listSome(gaps, 2)}` : ''}`,
+      evidence: open.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
+      notes: [...notes, ...gaps],
+      data,
+    });
+  }
+
+  return finding('pass', {
+    expected,
+    actual:
+      `every upper bound under ${ms(e.slaMs)} on ${countOf(edges, 'edge')} × ${countOf(judged.length, 'trial')}: ` +
+      `p50 ${ms(overall.p50Ms ?? 0)}, p95 ${ms(overall.p95Ms ?? 0)}, max ${ms(overall.maxMs ?? 0)}; median bracket width ${ms(overall.medianWidthMs ?? 0)}`,
+    evidence: bounds
+      .slice()
+      .sort((a, b) => b.upperMs! - a.upperMs!)
+      .slice(0, 3)
+      .flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
+    notes,
+    data,
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * REVOKE-STICKY (§5.9): once an edge rejects a revoked key, it never admits it again. Any admission
+ * on an edge after that edge's first rejection, in the dense loop or the final probe, fails, with
+ * the probe shown. Pass needs every judged trial to have watched every edge for the settle period
+ * after it rejected. Pure.
+ */
+import { edgeBounds } from './support/revocation-bounds.ts';
+import { isAdmittedStatus } from './support/finding.ts';
+import type { ProbeRecord } from '../measure/revocation-records.ts';
+import { countOf, finding, listSome } from './support/finding.ts';
+import { coverageGaps, judgedRuns, ms, type RevocationEvidence } from './support/revocation-evidence.ts';
+import type { Finding } from '../catalogue/types.ts';
+
+export interface Readmission {
+  readonly trial: number;
+  readonly edge: string;
+  readonly probe: ProbeRecord;
+  readonly firstRejection: ProbeRecord;
+  /** ms from the revoke call to the admitting probe's send. */
+  readonly afterRevokeMs: number;
+  /** ms from the first rejection's arrival to the admitting probe's send. */
+  readonly afterRejectionMs: number;
+}
+
+export function readmissions(e: RevocationEvidence): Readmission[] {
+  const found: Readmission[] = [];
+  for (const run of judgedRuns(e.runs)) {
+    for (const b of edgeBounds(run, e.rejectStatus)) {
+      const first = b.firstRejected;
+      if (!first) continue;
+      const later = run.probes
+        .filter((p) => p.edge === b.edge && (p.phase === 'probe' || p.phase === 'final') && p.sentAt > first.sentAt && isAdmittedStatus(p.status))
+        .sort((x, y) => x.sentAt - y.sentAt);
+      for (const probe of later) {
+        found.push({
+          trial: run.trial,
+          edge: b.edge,
+          probe,
+          firstRejection: first,
+          afterRevokeMs: probe.sentAt - run.revokeStartedAt!,
+          afterRejectionMs: probe.sentAt - first.headersAt!,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+export function revokeStickyVerdict(e: RevocationEvidence): Finding {
+  const expected = `no edge admits the key again once it has rejected it (watched for ${ms(e.runs[0]?.settleMs ?? 0)} after every edge rejected)`;
+  const again = readmissions(e);
+  const data = {
+    readmissions: again.map((r) => ({
+      trial: r.trial,
+      edge: r.edge,
+      edgeNode: r.probe.edgeNode,
+      probeId: r.probe.id,
+      status: r.probe.status,
+      afterRevokeMs: Math.round(r.afterRevokeMs),
+      afterRejectionMs: Math.round(r.afterRejectionMs),
+    })),
+  };
+  if (again.length > 0) {
+    // One line per edge and trial: the first re-admission, and how many followed.
+    const firsts = again.filter((r, i) => again.findIndex((x) => x.trial === r.trial && x.edge === r.edge) === i);
+    const lines = firsts.map((r) => {
+      const count = again.filter((x) => x.trial === r.trial && x.edge === r.edge).length;
+      return (
+        `${r.edge} admitted the key again in trial ${r.trial}: ${r.probe.status} (#${r.probe.id}) sent ${ms(r.afterRevokeMs)} after the revoke call, ` +
+        `${ms(r.afterRejectionMs)} after its first rejection (#${r.firstRejection.id})${count > 1 ? `, ${countOf(count, 'admission')} in all` : ''}`
+      );
+    });
+    return finding('fail', {
+      expected,
+      actual: listSome(lines),
+      evidence: firsts.slice(0, 5).flatMap((r) => [r.firstRejection.id, r.probe.id]),
+      notes: coverageGaps(e),
+      data,
+    });
+  }
+  const gaps = coverageGaps(e);
+  const judged = judgedRuns(e.runs);
+  const unwatched = judged.flatMap((run) => {
+    if (run.stoppedBy === 'max-time') return [`trial ${run.trial}: probing hit its time bound before every edge had rejected and settled`];
+    return edgeBounds(run, e.rejectStatus)
+      .filter((b) => b.firstRejected === null)
+      .map((b) => `trial ${run.trial}: ${b.edge} never rejected the key`);
+  });
+  if (judged.length === 0 || gaps.length > 0 || unwatched.length > 0) {
+    return finding('inconclusive', {
+      expected,
+      actual: `no re-admission seen, but ${listSome([...unwatched, ...gaps], 3)}`,
+      notes: [...unwatched, ...gaps],
+      data,
+    });
+  }
+  const probes = judged.reduce((n, run) => n + run.probes.filter((p) => p.phase === 'probe' || p.phase === 'final').length, 0);
+  return finding('pass', {
+    expected,
+    actual: `no edge admitted the key after rejecting it, in ${countOf(judged.length, 'trial')} (${probes} probes)`,
+    evidence: judged.slice(0, 3).flatMap((run) => run.probes.filter((p) => p.phase === 'final').map((p) => p.id)),
+    data,
+  });
+}

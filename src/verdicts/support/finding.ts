@@ -1,0 +1,110 @@
+/**
+ * How a verdict function assembles its Finding, and how it names the observations it cites.
+ * Shared by every verdict of src/verdicts/; pure.
+ */
+import type { z } from 'zod';
+import type { HeaderValue, Observation } from '../../measure/observation.ts';
+import type { Finding, Verdict } from '../../catalogue/types.ts';
+
+/** HTTP 429 Too Many Requests: the status §7 and §8.1 name for an exceeded quota. */
+export const TOO_MANY_REQUESTS = 429;
+
+/** Verdicts a pure check can reach; `skipped` is the caller's decision. */
+export type JudgedVerdict = Exclude<Verdict, 'skipped'>;
+
+export interface FindingParts {
+  readonly expected: string;
+  readonly actual: string;
+  readonly evidence?: readonly (number | null | undefined)[];
+  readonly notes?: readonly string[];
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+export function finding(verdict: JudgedVerdict, parts: FindingParts): Finding {
+  const evidence: number[] = [];
+  for (const id of parts.evidence ?? []) {
+    if (typeof id === 'number' && !evidence.includes(id)) evidence.push(id);
+  }
+  return {
+    verdict,
+    expected: parts.expected,
+    actual: parts.actual,
+    evidence,
+    notes: [...(parts.notes ?? [])],
+    ...(parts.data ? { data: parts.data } : {}),
+  };
+}
+
+/** fail beats inconclusive beats pass. */
+export function worst(verdicts: Iterable<JudgedVerdict>): JudgedVerdict {
+  let result: JudgedVerdict = 'pass';
+  for (const v of verdicts) {
+    if (v === 'fail') return 'fail';
+    if (v === 'inconclusive') result = 'inconclusive';
+  }
+  return result;
+}
+
+export { isAdmitted, isAdmittedStatus } from '../../measure/observation.ts';
+
+/** No HTTP response came back (timeout, reset, refused, unparseable headers). */
+export function isTransportFailure(o: Observation): boolean {
+  return o.status === null;
+}
+
+/** "429 GET /recruiter/jobs (#12)", or "ECONNRESET on GET /recruiter/jobs (#12)". */
+export function describe(o: Observation): string {
+  const what = o.status !== null ? String(o.status) : `${o.error?.code ?? 'no response'} on`;
+  return `${what} ${o.method} ${o.path} (#${o.id})`;
+}
+
+/** The outcome of a request in a sentence fragment: "200", "429", "ECONNRESET". */
+export function outcomeOf(o: Observation): string {
+  return o.status !== null ? String(o.status) : (o.error?.code ?? 'no response');
+}
+
+/** Why a header did not parse as a non-negative integer, for messages: `'abc' is not an integer`. */
+export function headerProblem(name: string, h: HeaderValue): string | null {
+  if (h.raw === null) return `${name} absent`;
+  if (h.value !== null) return null;
+  const raw = h.raw.trim();
+  let why = 'is not an integer';
+  if (/^-\d+$/.test(raw)) why = 'is negative';
+  else if (/^-?\d+\.\d+$/.test(raw)) why = 'has a fraction';
+  else if (raw.includes(',')) why = 'is repeated or a list';
+  else if (raw === '') why = 'is empty';
+  return `${name} '${clip(h.raw, 40)}' ${why}`;
+}
+
+/**
+ * Why a response's body was not judged as JSON: the prober parses only a JSON Content-Type, so a
+ * JSON text sent as text/plain lands here too, and the Content-Type says which it was.
+ */
+export function notJson(o: Observation): string {
+  const type = o.contentType === null ? 'no Content-Type' : `Content-Type ${clip(o.contentType, 60)}`;
+  if (o.bodyBytes === 0 && o.bodyExcerpt === '') return `body is empty (${type})`;
+  return `body is not JSON (${type}): '${clip(o.bodyExcerpt, 80)}'`;
+}
+
+/** "a; b; c and 4 more". */
+export function listSome(items: readonly string[], max = 3, separator = '; '): string {
+  if (items.length <= max) return items.join(separator);
+  return `${items.slice(0, max).join(separator)} and ${items.length - max} more`;
+}
+
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** zod issues as "path: message", the path dotted ("data.0.scope"), "(body)" for the root. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map((p) => String(p)).join('.');
+    return `${path === '' ? '(body)' : path}: ${issue.message}`;
+  });
+}
+
+/** "one request", "3 requests". */
+export function countOf(n: number, noun: string): string {
+  return `${n === 1 ? 'one' : String(n)} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,91 @@
+/**
+ * Whether a quota check's window held what it should (QUOTA-READ, QUOTA-INGEST; README "How it
+ * measures"): a window the check was taken to open really was fresh, and nothing was admitted after
+ * the 429 while it surely lasted (no lucky pass). Pure.
+ */
+import { isAdmitted, type Observation } from '../../measure/observation.ts';
+import { TOO_MANY_REQUESTS, countOf } from './finding.ts';
+import type { Figure, QuotaClass } from '../../contract/types.ts';
+import type { WindowIntegrity } from './window-integrity.ts';
+import { windowSafeEnd, type WindowContext } from '../../measure/window.ts';
+
+export interface QuotaExactInput {
+  readonly figure: Figure;
+  readonly quotaClass: QuotaClass;
+  readonly variant: 'sequential' | 'burst';
+  readonly window: WindowContext;
+  /** Units each request carries (resumes per bulk upload); 1 when absent. */
+  readonly unitsPerRequest?: number;
+  /**
+   * Requests sent after the series (sequential variants): another route of the class right after the
+   * 429, and reads spread over the rest of the window. Admitted while the window is surely still
+   * open, they show a quota that refills during the window, or is counted per route: no lucky pass.
+   */
+  readonly later?: readonly Observation[];
+}
+
+export interface Judged {
+  readonly verdict: 'pass' | 'fail' | 'inconclusive';
+  readonly expected: string;
+  readonly actual: string;
+  readonly evidence: readonly (number | undefined)[];
+  readonly notes: readonly string[];
+}
+
+/**
+ * The ledger entries that counted on this check's own counter. A sync poll the server counted (its own
+ * Remaining fell) may sit on another route's counter (per-route limiters): the series' highest
+ * admitted Remaining shows how many the check's counter had spent before it.
+ */
+export function spentBefore(obs: readonly Observation[], prior: readonly Observation[], limit: number | null): readonly Observation[] {
+  if (prior.length === 0 || limit === null) return prior;
+  const shown = obs.filter(isAdmitted).map((o) => o.rateLimit.remaining.value).filter((r): r is number => r !== null);
+  if (shown.length === 0) return prior;
+  const spent = limit - 1 - Math.max(...shown);
+  return spent >= 0 && spent <= prior.length ? prior.slice(0, spent) : prior;
+}
+
+/**
+ * A window the harness took to open with the check (it waited out every earlier one) must show it:
+ * the highest Remaining admitted is Limit − 1 less the ledger. Lower, and the window was not fresh
+ * (the server's window outlasts the one configured, say): nothing here can be judged.
+ */
+export function freshness(obs: readonly Observation[], limit: number | null, spent: number, window: WindowContext): WindowIntegrity | null {
+  if (!window.opensAtFirstRequest || limit === null) return null;
+  const shown = obs.filter(isAdmitted).map((o) => o.rateLimit.remaining.value).filter((r): r is number => r !== null);
+  if (shown.length === 0) return null;
+  const highest = Math.max(...shown);
+  if (highest >= limit - 1 - spent) return null;
+  return { ok: false, note: `the window was not fresh: the highest Remaining admitted was ${highest}, where a window opened by the first request shows ${limit - 1 - spent}` };
+}
+
+/**
+ * No lucky pass: a request admitted after the series' first 429 while the window is surely still open
+ * (answered before its safe end) means the server gave quota back inside the window, or counts
+ * another route apart. Only a pass can turn into a fail here; other verdicts keep their reasons.
+ */
+export function refillCheck(judged: Judged, obs: readonly Observation[], input: QuotaExactInput): Judged {
+  const later = input.later ?? [];
+  const rejected = obs.find((o) => o.status === TOO_MANY_REQUESTS);
+  if (later.length === 0 || !rejected) return judged;
+  const safeEnd = windowSafeEnd(input.window, obs[0]);
+  const start = obs[0]!.sentAt;
+  const admittedInside = later.find((o) => isAdmitted(o) && (o.headersAt ?? o.doneAt) < safeEnd);
+  const watched = `${countOf(later.length, 'request')} after the 429, up to ${Math.round((Math.max(...later.map((o) => o.sentAt)) - start) / 100) / 10} s into the window (sure to last ${Math.round((safeEnd - start) / 100) / 10} s)`;
+  if (!admittedInside) {
+    return judged.verdict === 'pass' ? { ...judged, notes: [...judged.notes, `watched the rest of the window: ${watched}, none admitted`] } : judged;
+  }
+  const into = Math.round((admittedInside.sentAt - start) / 10) / 100;
+  // The watch's read of another route of the class (phase 'other-route'); the rest repeat the check's own request.
+  const otherRoute = admittedInside.phase === 'other-route';
+  const actual = otherRoute
+    ? `${admittedInside.method} ${admittedInside.path} admitted (#${admittedInside.id}) right after ${rejected.method} ${rejected.path} got 429 (#${rejected.id}): the quota is counted per route, not per organization`
+    : `${admittedInside.method} ${admittedInside.path} admitted ${into} s into the window (#${admittedInside.id}), after the 429 at #${rejected.id}, while the window is sure to last until ${Math.round((safeEnd - start) / 100) / 10} s: the quota refills during the window`;
+  return {
+    verdict: 'fail',
+    expected: `${judged.expected}; nothing more admitted until the window ends`,
+    actual: judged.verdict === 'fail' ? `${judged.actual}; ${actual}` : actual,
+    evidence: [...judged.evidence, rejected.id, admittedInside.id],
+    notes: [...judged.notes, `watched: ${watched}`],
+  };
+}

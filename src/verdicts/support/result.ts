@@ -1,0 +1,40 @@
+/** Turns a pure Finding into a CheckResult: the catalogue's requirement, spec and basis attached. */
+import type { TierName } from '../../contract/types.ts';
+import { checkDefinition } from '../../catalogue/catalogue.ts';
+import type { CheckId, CheckResult, Finding } from '../../catalogue/types.ts';
+
+export interface ResultContext {
+  readonly tier: TierName | null;
+  readonly org: string | null;
+  readonly variant?: string;
+  /** Wall clock ms when the check's traffic started. */
+  readonly startedWall: number;
+  readonly durationMs: number;
+}
+
+export function checkResult(id: CheckId, finding: Finding, context: ResultContext): CheckResult {
+  const definition = checkDefinition(id);
+  return {
+    ...finding,
+    id,
+    variant: context.variant ?? '',
+    tier: context.tier,
+    org: context.org,
+    title: definition.title,
+    spec: definition.spec,
+    requirement: definition.requirement,
+    basis: definition.assumptions.length > 0 ? 'assumption' : 'spec',
+    assumptions: definition.assumptions,
+    startedAt: new Date(context.startedWall).toISOString(),
+    durationMs: Math.round(context.durationMs),
+  };
+}
+
+/** A check that could not run here, and why. */
+export function skipped(id: CheckId, reason: string, context: Omit<ResultContext, 'durationMs'>): CheckResult {
+  return checkResult(
+    id,
+    { verdict: 'skipped', expected: '—', actual: 'not run', evidence: [], notes: [reason] },
+    { ...context, durationMs: 0 },
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * Did a check's requests all fall inside one quota window? (README "How it measures".)
+ * Judged from the server's own clock — X-RateLimit-Reset against the Date header — and only
+ * when the server gives no usable Reset, from the harness's learned window timing.
+ * Quota-type verdicts turn "not within one window" into inconclusive.
+ */
+import type { Observation } from '../../measure/observation.ts';
+import { EPOCH_S_FLOOR } from '../../measure/reset-format.ts';
+import { windowStart, type WindowContext } from '../../measure/window.ts';
+
+/** Below this an epoch in seconds is still "now-ish" (up to 2286; the floor is EPOCH_S_FLOOR); used only when Date is absent. */
+const EPOCH_S_MAX = 1e10;
+/** Client/server clock skew tolerated when only the client clock is available. */
+const SKEW_TOLERANCE_S = 86_400;
+
+/** The response's Date header as epoch seconds (the header has second resolution), or null. */
+export function serverDateSeconds(o: Observation): number | null {
+  if (o.date === null) return null;
+  const ms = Date.parse(o.date);
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+}
+
+export interface ResetReading {
+  /** The Reset value when it is a plausible epoch in seconds, else null. */
+  readonly reset: number | null;
+  /** What it was judged against: the server's Date header, or (no Date) the client's wall clock. */
+  readonly basis: 'date' | 'client-clock' | null;
+  readonly note: string;
+}
+
+/** Reads X-RateLimit-Reset and says whether it is a plausible epoch, and on what basis. */
+export function readReset(o: Observation, windowSeconds: number): ResetReading {
+  const { raw, value } = o.rateLimit.reset;
+  if (value === null) {
+    return { reset: null, basis: null, note: raw === null ? 'no X-RateLimit-Reset' : `Reset '${raw}' is not an integer` };
+  }
+  const date = serverDateSeconds(o);
+  if (date !== null) {
+    const ok = date <= value && value <= date + windowSeconds + 1;
+    return ok
+      ? { reset: value, basis: 'date', note: `Reset ${value} within [Date, Date + ${windowSeconds + 1} s]` }
+      : { reset: null, basis: 'date', note: `Reset ${value} not within [Date ${date}, Date + ${windowSeconds + 1} s]` };
+  }
+  const client = o.sentWall / 1000;
+  const ok =
+    value >= EPOCH_S_FLOOR && value <= EPOCH_S_MAX && Math.abs(value - client) <= windowSeconds + SKEW_TOLERANCE_S;
+  return ok
+    ? { reset: value, basis: 'client-clock', note: `no Date header; Reset ${value} judged against the client clock (±1 day)` }
+    : { reset: null, basis: 'client-clock', note: `no Date header; Reset ${value} is not an epoch near the client clock` };
+}
+
+/**
+ * The end of the window a response belongs to, epoch seconds, for placing responses in windows (not
+ * for judging the header, which HDR-RESET does): its Reset read as epoch seconds, or else as epoch
+ * milliseconds, when plausible against its Date. Null for a delta, garbage, or no Date.
+ */
+export function windowEndOf(o: Observation, windowSeconds: number): number | null {
+  const reading = readReset(o, windowSeconds);
+  if (reading.reset !== null) return reading.reset;
+  const value = o.rateLimit.reset.value;
+  const date = serverDateSeconds(o);
+  if (value === null || date === null) return null;
+  const seconds = value / 1000;
+  return date <= seconds && seconds <= date + windowSeconds + 1 ? seconds : null;
+}
+
+/**
+ * Whether two responses provably fall in one fixed window (assumption fixed-windows: whole-second
+ * windows aligned to the epoch) by their Date headers alone, for servers whose Reset is unusable.
+ * Date is floored to the second and may be served up to a second stale, so a response dated D was
+ * answered in [D, D + 2): no window boundary may lie in (earlier D, later D + 1].
+ */
+export function sameFixedWindowByDate(a: Observation, b: Observation, windowSeconds: number): boolean {
+  const da = serverDateSeconds(a);
+  const db = serverDateSeconds(b);
+  if (da === null || db === null || !Number.isInteger(windowSeconds) || windowSeconds < 1) return false;
+  const [early, late] = da <= db ? [da, db] : [db, da];
+  return Math.floor(early / windowSeconds) === Math.floor((late + 1) / windowSeconds);
+}
+
+export interface WindowIntegrity {
+  readonly ok: boolean;
+  readonly note: string;
+  /** The server's own Resets show two windows (not just timing that cannot vouch for one). */
+  readonly rolledOver?: boolean;
+}
+
+/**
+ * True when (a) every response carries a plausible Reset and all are equal, or (b) Resets are
+ * implausible or absent and every request was sent after the window opened and finished before
+ * it could have closed (`openedAt + lengthMs - openedUncertaintyMs`). Plausible Resets that
+ * differ mean the window rolled over mid-check: not ok. Transport failures carry no Reset; under
+ * (a) they sit among responses of one window and are not judged, under (b) they are timed too.
+ */
+export function withinOneWindow(obs: readonly Observation[], window: WindowContext): WindowIntegrity {
+  if (obs.length === 0) return { ok: false, note: 'no observations to place in a window' };
+  const windowSeconds = Math.max(1, Math.ceil(window.lengthMs / 1000));
+  // A window the check's first request opened lasts a full length from it, whatever Reset says; and a
+  // Reset that moves within a window places nothing (HDR-RESET's finding): judged by timing alone.
+  if (window.opensAtFirstRequest) return byTiming(obs, window, 'the window opened with the first request');
+  if (window.placeBy === 'timing') return byTiming(obs, window, 'placed by timing (no Reset that holds still within a window)');
+
+  let previous: number | null = null;
+  let plausible = 0;
+  let responses = 0;
+  let basis: ResetReading['basis'] = null;
+  for (const [i, o] of obs.entries()) {
+    if (o.status === null) continue;
+    responses += 1;
+    const reading = readReset(o, windowSeconds);
+    if (reading.reset === null) continue;
+    plausible += 1;
+    if (reading.basis === 'client-clock' || basis === null) basis = reading.basis;
+    if (previous !== null && reading.reset !== previous) {
+      return {
+        ok: false,
+        rolledOver: true,
+        note: `window rolled over mid-check: Reset went from ${previous} to ${reading.reset} at request ${i + 1}`,
+      };
+    }
+    previous = reading.reset;
+  }
+
+  if (responses > 0 && plausible === responses && previous !== null) {
+    const where = basis === 'client-clock' ? ' (no Date header: Resets judged against the client clock)' : '';
+    const learned =
+      window.resetEpochS !== null && window.resetEpochS !== previous
+        ? `; note: the window the harness learned ends at ${window.resetEpochS}`
+        : '';
+    return { ok: true, note: `all ${responses} responses share Reset ${previous}${where}${learned}` };
+  }
+
+  const why =
+    responses === 0
+      ? 'no response carried a Reset'
+      : `${responses - plausible} of ${responses} responses lack a plausible epoch Reset`;
+  return byTiming(obs, window, why);
+}
+
+/** Every request sent after the window opened and finished before its safe end. */
+function byTiming(obs: readonly Observation[], window: WindowContext, why: string): WindowIntegrity {
+  const start = windowStart(window, obs[0]);
+  const safeEnd = start.at + window.lengthMs - start.uncertaintyMs;
+  if (![start.at, window.lengthMs, start.uncertaintyMs].every(Number.isFinite)) {
+    return { ok: false, note: `${why}; and the learned window's timing is unknown` };
+  }
+  const opened = window.opensAtFirstRequest ? 'opened with the first request' : `uncertainty ±${start.uncertaintyMs} ms`;
+  for (const [i, o] of obs.entries()) {
+    // NaN compares false with everything: it would pass both tests below.
+    if (!Number.isFinite(o.sentAt) || !Number.isFinite(o.doneAt)) {
+      return { ok: false, note: `${why}; by timing, request ${i + 1} has no usable send or finish time` };
+    }
+    if (o.sentAt < start.at) {
+      return {
+        ok: false,
+        note: `${why}; by timing, request ${i + 1} was sent ${Math.round(start.at - o.sentAt)} ms before the window opened`,
+      };
+    }
+    if (o.doneAt > safeEnd) {
+      return {
+        ok: false,
+        note: `${why}; by timing, request ${i + 1} finished ${Math.round(o.doneAt - safeEnd)} ms after the window's safe end (length ${window.lengthMs} ms, ${opened})`,
+      };
+    }
+  }
+  return {
+    ok: true,
+    note: `${why}; by timing, all ${obs.length} requests fell inside the window (length ${window.lengthMs} ms, ${opened})`,
+  };
+}

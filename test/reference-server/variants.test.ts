@@ -1,0 +1,259 @@
+/**
+ * Each conformant variant's behaviour, seen over HTTP and judged by the server's own headers: what
+ * the spec allows where it is silent (window start, what counts, class phases), alone and combined.
+ */
+import { describe, expect, it } from 'vitest';
+import { rateLimitErrorBody } from '../../src/contract/error-body.ts';
+import type { FaultName } from '../../src/reference-server/faults.ts';
+import type { VariantName } from '../../src/reference-server/variants.ts';
+import {
+  call,
+  inOneWindow,
+  keyOf,
+  orgWithKey,
+  sequential,
+  sleep,
+  startTestTarget,
+  statuses,
+  untilNextWindow,
+  type Answer,
+  type TestTarget,
+} from '../helpers/target.ts';
+
+const JOBS = '/recruiter/jobs';
+const HEAD = { method: 'HEAD' } as const;
+const BOOTSTRAP = '/recruiter/bootstrap';
+const UPLOAD = '/recruiter/jobs/vendor/resume-analysis';
+const upload = { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nGo\n' } as const;
+const bulk = (n: number) =>
+  ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ resumes: Array.from({ length: n }, (_, i) => ({ name: `r${i}.txt`, content_base64: 'SmFuZQ==' })) }),
+  }) as const;
+
+const withVariants = (variants: VariantName[], windowMs = 2000, faults: FaultName[] = []): Promise<TestTarget> =>
+  startTestTarget({ windowMs, variants, faults });
+
+/** The Reset (epoch s) of a window of `windowMs` opened by the server while `a` was in flight: ceil((t + W) / 1000). */
+function expectOpenedBy(reset: number, a: Answer, windowMs: number): void {
+  expect(reset).toBeGreaterThanOrEqual(Math.ceil((a.sentAt + windowMs) / 1000));
+  expect(reset).toBeLessThanOrEqual(Math.ceil((a.receivedAt + windowMs) / 1000));
+}
+
+describe('first-request-windows', () => {
+  const W = 3000;
+
+  it("an org's window starts at its first counted request: Reset ≈ first + W, constant, and another org's differs", async () => {
+    const t = await withVariants(['first-request-windows'], W);
+    const a = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+    const b = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+    // Before any counted request, a HEAD reports the window a request now would open.
+    const peek = await call(t.edge(), BOOTSTRAP, { ...HEAD, key: a.key });
+    expect([peek.status, peek.remaining]).toEqual([200, 60]);
+    expectOpenedBy(peek.reset, peek, W);
+
+    const first = await call(t.edge(), JOBS, { key: a.key });
+    expect([first.status, first.remaining]).toEqual([200, 59]);
+    expectOpenedBy(first.reset, first, W);
+    await sleep(1200);
+    const second = await call(t.edge(), JOBS, { key: a.key });
+    const other = await call(t.edge(), JOBS, { key: b.key });
+    // Still a's first window (1.2 s of 3 s): same Reset, the count goes on.
+    expect([second.remaining, second.reset]).toEqual([58, first.reset]);
+    // b's window opened over a second later: its own phase.
+    expect(other.remaining).toBe(59);
+    expectOpenedBy(other.reset, other, W);
+    expect(other.reset).toBeGreaterThan(first.reset);
+  });
+
+  it('after a window ends nothing counts until the next request, which opens a new window at its own time', async () => {
+    const W2 = 2000;
+    const t = await withVariants(['first-request-windows'], W2);
+    const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+    const answers = await sequential(61, () => call(t.edge(), JOBS, { key }));
+    expect(statuses(answers)).toEqual([...Array<number>(60).fill(200), 429]);
+    const refused = answers[60]!;
+    expect(refused.reset).toBe(answers[0]!.reset);
+    // Retry-After = ceil((end − now) / 1000), at least 1, end within the first request's window.
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(rateLimitErrorBody.parse(refused.json).retry_after_seconds).toBe(retryAfter);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil((answers[0]!.receivedAt + W2 - refused.sentAt) / 1000));
+    // Wait past the window's end (the server's own Reset, rounded up) plus an offset off the second.
+    await sleep(Math.max(0, refused.reset * 1000 - Date.now()) + 430);
+    const idle = await call(t.edge(), BOOTSTRAP, { ...HEAD, key });
+    expect(idle.remaining).toBe(60);
+    expectOpenedBy(idle.reset, idle, W2);
+    const next = await call(t.edge(), JOBS, { key });
+    expect([next.status, next.remaining]).toEqual([200, 59]);
+    expectOpenedBy(next.reset, next, W2);
+  });
+
+  it('combines with head-counts: the first HEAD opens the window and counts', async () => {
+    const t = await withVariants(['first-request-windows', 'head-counts'], W);
+    const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+    const head = await call(t.edge(), BOOTSTRAP, { ...HEAD, key });
+    expect([head.status, head.remaining]).toEqual([200, 59]);
+    expectOpenedBy(head.reset, head, W);
+    await sleep(1100);
+    const read = await call(t.edge(), JOBS, { key });
+    expect([read.remaining, read.reset]).toEqual([58, head.reset]);
+  });
+
+  it('combines with faults: reset-relative states the seconds left in the first-request window', async () => {
+    const t = await withVariants(['first-request-windows'], W, ['reset-relative']);
+    const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+    const first = await call(t.edge(), JOBS, { key });
+    expect(first.reset).toBe(3);
+    await sleep(1100);
+    const later = await call(t.edge(), JOBS, { key });
+    expect(later.reset).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('head-counts', () => {
+  it('each HEAD /recruiter/bootstrap consumes one read (the default target counts none)', async () => {
+    for (const [variants, expected] of [
+      [['head-counts'], [59, 58, 57]],
+      [[], [60, 60, 59]],
+    ] as const) {
+      const t = await withVariants([...variants]);
+      const { answers } = await inOneWindow(t.windowMs, async () => {
+        const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+        const head = () => call(t.edge(), BOOTSTRAP, { ...HEAD, key });
+        return { answers: [await head(), await head(), await call(t.edge(), JOBS, { key })] };
+      });
+      expect(answers.map((a) => a.remaining)).toEqual(expected);
+    }
+  });
+
+  it('a HEAD over the read quota is refused with 429, Retry-After and no body', async () => {
+    const t = await withVariants(['head-counts']);
+    const { answers } = await inOneWindow(t.windowMs, async () => {
+      const { key } = await orgWithKey(t.admin, 'starter', []);
+      return { answers: await sequential(61, () => call(t.edge(), BOOTSTRAP, { ...HEAD, key })) };
+    });
+    expect(statuses(answers)).toEqual([...Array<number>(60).fill(200), 429]);
+    const refused = answers[60]!;
+    expect([refused.remaining, refused.text]).toEqual([0, '']);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('independent-class-windows', () => {
+  const W = 3000;
+
+  it('read windows sit on multiples of W, ingest windows half a window (1 s) later', async () => {
+    const t = await withVariants(['independent-class-windows'], W);
+    const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read', 'resume.parse']);
+    const read = await call(t.edge(), JOBS, { key });
+    const ingest = await call(t.edge(), UPLOAD, { ...upload, key });
+    expect([read.status, ingest.status]).toEqual([200, 200]);
+    expect((read.reset * 1000) % W).toBe(0);
+    expect((ingest.reset * 1000) % W).toBe(1000);
+    for (const a of [read, ingest]) {
+      expect(a.reset * 1000).toBeGreaterThan(a.sentAt);
+      expect(a.reset * 1000).toBeLessThanOrEqual(a.receivedAt + W);
+    }
+    expect([1000, -2000]).toContain((ingest.reset - read.reset) * 1000);
+  });
+
+  it('the ingest quota comes back at its own boundary, the read count goes on', async () => {
+    const t = await withVariants(['independent-class-windows'], W);
+    // Start just after a read boundary: the ingest boundary is then 1 s in, the next read one 3 s in.
+    await untilNextWindow(W, 30);
+    const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read', 'resume.parse']);
+    const read = await call(t.edge(), JOBS, { key });
+    const uploads = await sequential(11, () => call(t.edge(), UPLOAD, { ...upload, key }));
+    expect(statuses(uploads)).toEqual([...Array<number>(10).fill(200), 429]);
+    const refused = uploads[10]!;
+    expect(refused.reset * 1000).toBeLessThan(read.reset * 1000);
+    await sleep(Math.max(0, refused.reset * 1000 - Date.now()) + 30);
+    const again = await call(t.edge(), UPLOAD, { ...upload, key });
+    const readAgain = await call(t.edge(), JOBS, { key });
+    expect([again.status, again.remaining, again.reset]).toEqual([200, 9, refused.reset + W / 1000]);
+    expect([readAgain.remaining, readAgain.reset]).toEqual([58, read.reset]);
+  });
+});
+
+describe('counts-rejected', () => {
+  it('refused requests count, admission stays exact, and the next window starts afresh', async () => {
+    const t = await withVariants(['counts-rejected']);
+    const run = await inOneWindow(t.windowMs, async () => {
+      const own = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+      return { answers: await sequential(80, () => call(t.edge(), JOBS, { key: own.key })), key: own.key };
+    });
+    expect(statuses(run.answers)).toEqual([...Array<number>(60).fill(200), ...Array<number>(20).fill(429)]);
+    expect(run.answers.slice(58).map((a) => a.remaining)).toEqual([1, 0, ...Array<number>(20).fill(0)]);
+    // The 20 counted refusals do not reach into the next window: exactly Limit again.
+    await sleep(Math.max(0, run.answers[79]!.reset * 1000 - Date.now()) + 30);
+    const next = await sequential(61, () => call(t.edge(), JOBS, { key: run.key }));
+    expect(statuses(next)).toEqual([...Array<number>(60).fill(200), 429]);
+    expect(next[0]!.remaining).toBe(59);
+  });
+
+  it('a refused bulk counts its resumes: a smaller one that would have fitted is refused too', async () => {
+    for (const [variants, expected] of [
+      [['counts-rejected'], [202, 429, 429]],
+      [[], [202, 429, 202]],
+    ] as const) {
+      const t = await withVariants([...variants]);
+      const { answers } = await inOneWindow(t.windowMs, async () => {
+        const { key } = await orgWithKey(t.admin, 'starter', ['resume.parse.bulk']);
+        const bulkCall = (n: number) => call(t.edge(), `${UPLOAD}/bulk`, { ...bulk(n), key });
+        return { answers: [await bulkCall(7), await bulkCall(4), await bulkCall(3)] };
+      });
+      expect(statuses(answers)).toEqual(expected);
+    }
+  });
+});
+
+describe('counts-errors', () => {
+  it('403 and 404 answers to an organization consume one read; 400 and 405 do not', async () => {
+    const t = await withVariants(['counts-errors']);
+    const { answers } = await inOneWindow(t.windowMs, async () => {
+      const { key, orgId } = await orgWithKey(t.admin, 'starter', ['jobs.read', 'jobs.create']);
+      const unscoped = await keyOf(t.admin, orgId, []);
+      return {
+        answers: [
+          await call(t.edge(), JOBS, { key }),
+          await call(t.edge(), JOBS, { key: unscoped.key }),
+          await call(t.edge(), UPLOAD, { ...upload, key: unscoped.key }),
+          await call(t.edge(), '/recruiter/nowhere', { key }),
+          await call(t.edge(), JOBS, { method: 'DELETE', key }),
+          await call(t.edge(), '/recruiter/jobs/create', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: '{' }),
+          await call(t.edge(), BOOTSTRAP, { ...HEAD, key }),
+          await call(t.edge(), JOBS, { key }),
+        ],
+      };
+    });
+    expect(answers.map((a) => [a.status, a.remaining])).toEqual([
+      [200, 59],
+      [403, 58],
+      // A refused ingest call counts as a read too, and reports the read quota it drew on.
+      [403, 57],
+      [404, 56],
+      [405, 56],
+      [400, 56],
+      [200, 56],
+      [200, 55],
+    ]);
+    expect(answers[2]!.limit).toBe(60);
+  });
+
+  it('once the reads are used up, a forbidden or unknown call is answered 429 (the limiter stands before them)', async () => {
+    const t = await withVariants(['counts-errors']);
+    const { answers } = await inOneWindow(t.windowMs, async () => {
+      const { key, orgId } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+      const unscoped = await keyOf(t.admin, orgId, []);
+      const reads = await sequential(60, () => call(t.edge(), JOBS, { key }));
+      return { answers: [...reads, await call(t.edge(), JOBS, { key: unscoped.key }), await call(t.edge(), '/recruiter/nowhere', { key })] };
+    });
+    expect(statuses(answers.slice(58))).toEqual([200, 200, 429, 429]);
+    for (const refused of answers.slice(60)) {
+      expect(refused.remaining).toBe(0);
+      expect(Number(refused.headers['retry-after'])).toBe(rateLimitErrorBody.parse(refused.json).retry_after_seconds);
+    }
+  });
+});

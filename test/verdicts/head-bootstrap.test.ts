@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { headBootstrapVerdict } from '../../src/verdicts/head-bootstrap.ts';
+import { T0, httpDate, obs, type ObsInit } from '../helpers/observations.ts';
+
+const head = (init: ObsInit = {}) => obs({ check: 'HEAD-BOOTSTRAP', phase: 'access', method: 'HEAD', remaining: 60, ...init });
+
+describe('HEAD-BOOTSTRAP', () => {
+  it('passes: 200, the three headers, no body, Remaining unchanged by a second HEAD', () => {
+    const a = head();
+    const b = head();
+    const f = headBootstrapVerdict(a, b, 60);
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('status 200, headers present, no body, Remaining 60 then 60');
+    expect(f.evidence).toEqual([a.id, b.id]);
+  });
+
+  it('fails a HEAD answered with a body', () => {
+    const b = head({ bodyText: 'hello', bodyBytes: 5 });
+    const f = headBootstrapVerdict(head(), b, 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe(`200 HEAD /recruiter/bootstrap (#${b.id}) carried a 5-byte body`);
+  });
+
+  it('passes a HEAD that counts one read (the spec names no counting rule), saying the assumption broke', () => {
+    const f = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60);
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('status 2xx, headers present, no body; Remaining fell from 60 to 59: HEAD counts as one read');
+    expect(f.notes[0]).toContain('assumption, not spec');
+  });
+
+  it('holds a deployment to what it declares: HEAD required free fails when it counts; declared counting passes quietly', () => {
+    const free = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60, { declaredFree: true });
+    expect(free.verdict).toBe('fail');
+    expect(free.actual).toContain('though the deployment declares it free');
+    const counting = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60, { declaredFree: false });
+    expect(counting.verdict).toBe('pass');
+    expect(counting.actual).toContain('as the deployment declares');
+    expect(counting.notes).toEqual([]);
+  });
+
+  it('fails a HEAD that costs more than one read, however it is declared', () => {
+    for (const declaredFree of [null, false, true]) {
+      const f = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 57 }), 60, { declaredFree });
+      expect(f.verdict).toBe('fail');
+      expect(f.actual).toContain('one HEAD consumed 3 read requests');
+    }
+  });
+
+  it('fails a missing or garbage header, and a non-2xx status', () => {
+    const missing = head({ reset: null });
+    const f = headBootstrapVerdict(head({ limit: 'sixty' }), missing, 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain("X-RateLimit-Limit 'sixty' is not an integer on #");
+    expect(f.actual).toContain(`X-RateLimit-Reset absent on #${missing.id}`);
+    const unauthorized = head({ status: 401 });
+    expect(headBootstrapVerdict(unauthorized, head(), 60).actual).toContain(`401 HEAD /recruiter/bootstrap (#${unauthorized.id}) is not a success`);
+  });
+
+  it('with a delta Reset and one stale Date, judges by Remaining: unchanged below Limit − 1 passes, a fall fails', () => {
+    const placeless = { reset: 2, date: null, limit: 60 } as const;
+    const pass = headBootstrapVerdict(head({ ...placeless, remaining: 54 }), head({ ...placeless, remaining: 54 }), 60);
+    expect(pass.verdict).toBe('pass');
+    expect(pass.notes.join(' ')).toContain('unchanged Remaining below Limit − 1');
+    const fell = headBootstrapVerdict(head({ ...placeless, remaining: 54 }), head({ ...placeless, remaining: 53 }), 60, { declaredFree: true });
+    expect(fell.verdict).toBe('fail');
+    expect(fell.actual).toContain('a rollover would have raised it');
+    expect(headBootstrapVerdict(head({ ...placeless, remaining: 59 }), head({ ...placeless, remaining: 59 }), 60).verdict).toBe('inconclusive');
+  });
+
+  it('is inconclusive when the window rolled over between the two HEADs', () => {
+    const a = head({ serverMs: (T0 + 59) * 1000 + 900, reset: T0 + 60, remaining: 3 });
+    const b = head({ serverMs: (T0 + 60) * 1000 + 10, reset: T0 + 120, remaining: 60 });
+    const f = headBootstrapVerdict(a, b, 60);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toContain('cannot be placed in one window');
+  });
+
+  it('places the HEADs by a Reset in milliseconds (HDR-RESET judges the unit), and still judges', () => {
+    const ms = (T0 + 60) * 1000;
+    // In the last second of a window, where Date alone could not rule a rollover out.
+    const f = headBootstrapVerdict(head({ reset: ms, date: httpDate(T0 + 59) }), head({ reset: ms, date: httpDate(T0 + 59) }), 60);
+    expect(f.verdict).toBe('pass');
+    const fell = headBootstrapVerdict(head({ reset: ms, remaining: 40 }), head({ reset: ms, remaining: 39 }), 60, { declaredFree: true });
+    expect(fell.verdict).toBe('fail');
+    const rolled = headBootstrapVerdict(head({ reset: ms, date: httpDate(T0 + 59) }), head({ reset: ms + 60_000, date: httpDate(T0 + 60) }), 60);
+    expect(rolled.verdict).toBe('inconclusive');
+  });
+
+  it('places the HEADs by Date when Reset is a delta', () => {
+    const f = headBootstrapVerdict(head({ reset: 50, date: httpDate(T0 + 10) }), head({ reset: 49, date: httpDate(T0 + 11) }), 60);
+    expect(f.verdict).toBe('pass');
+    // A second before a boundary (and a stale Date), Date cannot rule a rollover out.
+    const edge = headBootstrapVerdict(head({ reset: 1, date: httpDate(T0 + 59) }), head({ reset: 1, date: httpDate(T0 + 59) }), 60);
+    expect(edge.verdict).toBe('inconclusive');
+    expect(headBootstrapVerdict(head({ reset: 7, date: null }), head({ reset: 7, date: null }), 60).verdict).toBe('inconclusive');
+  });
+
+  it('is inconclusive when a HEAD got no response', () => {
+    const lost = head({ status: null, error: 'TIMEOUT' });
+    const f = headBootstrapVerdict(head(), lost, 60);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toBe(`no response: TIMEOUT on HEAD /recruiter/bootstrap (#${lost.id})`);
+  });
+});

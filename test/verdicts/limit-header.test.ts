@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { announcedLimit, limitHeaderVerdict } from '../../src/verdicts/hdr-limit.ts';
+import type { Figure } from '../../src/contract/types.ts';
+import { obs, sequentialQuota } from '../helpers/observations.ts';
+
+const STARTER: Figure = { value: 60, atLeast: false };
+const ENTERPRISE: Figure = { value: 2500, atLeast: true };
+
+describe('HDR-LIMIT', () => {
+  it('passes the published figure on every response, 429s included', () => {
+    const { obs: seq } = sequentialQuota({ limit: 60 });
+    const f = limitHeaderVerdict(seq, STARTER, 'read');
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('X-RateLimit-Limit 60 on every read response');
+    expect(f.actual).toBe('Limit 60 on all 61 responses');
+    expect(f.evidence).toEqual([seq[0]!.id]);
+  });
+
+  it('fails a Limit other than the published one', () => {
+    const { obs: seq } = sequentialQuota({ limit: 61, admitted: 60 });
+    const f = limitHeaderVerdict(seq, STARTER, 'read');
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('Limit 61 on 61 responses (published 60)');
+  });
+
+  it('fails a Limit that varies, citing the first of each', () => {
+    const a = obs({ limit: 60 });
+    const b = obs({ limit: 60 });
+    const c = obs({ limit: 300 });
+    const f = limitHeaderVerdict([a, b, c], STARTER, 'read');
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain(`Limit varied: 60 on 2 (first #${a.id}), 300 on 1 (first #${c.id})`);
+    expect(f.actual).toContain('Limit 300 on 1 responses (published 60)');
+    expect(f.evidence).toEqual([a.id, c.id]);
+  });
+
+  it('fails a garbage Limit with the reason', () => {
+    const g = obs({ limit: '60, 60' });
+    const f = limitHeaderVerdict([obs(), g], STARTER, 'read');
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain(`Limit '60, 60' is repeated or a list (#${g.id})`);
+    expect(f.evidence).toEqual([g.id]);
+  });
+
+  it('Enterprise: fails an announced Limit below the minimum, passes one above', () => {
+    const below = limitHeaderVerdict([obs({ limit: 2400 }), obs({ limit: 2400 })], ENTERPRISE, 'read');
+    expect(below.verdict).toBe('fail');
+    expect(below.expected).toBe('X-RateLimit-Limit at least 2500, the same on every read response');
+    expect(below.actual).toBe('Limit 2400 on 2 responses (minimum 2500)');
+    const above = limitHeaderVerdict([obs({ limit: 4000 }), obs({ limit: 4000 })], ENTERPRISE, 'read');
+    expect(above.verdict).toBe('pass');
+    expect(above.actual).toBe('Limit 4000 on all 2 responses');
+  });
+
+  it('fails when no response carried a Limit (§8: on every response), noting absences', () => {
+    const f = limitHeaderVerdict([obs({ limit: null }), obs({ status: null })], STARTER, 'read');
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('none of 1 responses carried X-RateLimit-Limit');
+    expect(f.notes).toContain('1 responses carried no Limit (judged by HDR-PRESENT)');
+    expect(limitHeaderVerdict([], STARTER, 'ingest').actual).toBe('no responses');
+    expect(limitHeaderVerdict([obs({ status: null })], STARTER, 'ingest').verdict).toBe('inconclusive');
+  });
+
+  it('announcedLimit: one agreed integer, or null with the reason', () => {
+    expect(announcedLimit([obs({ limit: 60 }), obs({ limit: 60 }), obs({ status: null })])).toEqual({ value: 60, note: null });
+    expect(announcedLimit([obs({ limit: 60 }), obs({ limit: 61 })])).toEqual({ value: null, note: 'X-RateLimit-Limit varied: 60, 61' });
+    expect(announcedLimit([obs({ limit: 'x' })]).value).toBeNull();
+  });
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { orgIsolatedVerdict, orgSharedVerdict } from '../../src/verdicts/org-shared-isolated.ts';
+import { T0, obs, sequentialQuota, type ObsInit } from '../helpers/observations.ts';
+import type { Sequence } from '../helpers/observations.ts';
+
+/** One more request right after a sequence, in the same window unless told otherwise. */
+function next(seq: Sequence, init: ObsInit): ReturnType<typeof obs> {
+  const last = seq.obs.at(-1)!;
+  return obs({ sentAt: last.doneAt + 1, serverMs: Date.parse(last.date!) + 500, reset: seq.windowEnd, ...init });
+}
+
+describe('ORG-SHARED', () => {
+  it('passes when the second key of the organization is refused after the first used the quota', () => {
+    const seq = sequentialQuota({ limit: 60 });
+    const keyB = next(seq, { status: 429, remaining: 0, key: 'xh_test_…zz99' });
+    const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe(`second key: 429 GET /recruiter/jobs (#${keyB.id}), right after 429 GET /recruiter/jobs (#${seq.obs[60]!.id})`);
+    expect(f.evidence).toEqual([seq.obs[60]!.id, keyB.id]);
+  });
+
+  it('fails when the second key is admitted: a per-key quota', () => {
+    const seq = sequentialQuota({ limit: 60 });
+    const keyB = next(seq, { status: 200, remaining: 59 });
+    const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain("Remaining 59) while the first key's quota was used up: the quota is per key, not per organization");
+    expect(f.evidence).toEqual([seq.obs[60]!.id, keyB.id]);
+  });
+
+  it('is inconclusive when the window rolled over before the second key asked', () => {
+    const seq = sequentialQuota({ limit: 60 });
+    const keyB = next(seq, { status: 200, remaining: 59, reset: seq.windowEnd + 60, serverMs: seq.windowEnd * 1000 + 5 });
+    const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.notes[0]).toContain('window rolled over mid-check');
+  });
+
+  it('is inconclusive when the first key was never refused, or the second got neither 2xx nor 429', () => {
+    const seq = sequentialQuota({ limit: 60, sent: 60 });
+    const f = orgSharedVerdict({ keyA: seq.obs, keyB: next(seq, { status: 429 }), limit: 60, window: seq.window });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toBe('the first key was never rejected, so the quota was not shown exhausted');
+    const full = sequentialQuota({ limit: 60 });
+    const g = orgSharedVerdict({ keyA: full.obs, keyB: next(full, { status: 401 }), limit: 60, window: full.window });
+    expect(g.verdict).toBe('inconclusive');
+    expect(g.actual).toContain('neither admitted nor 429');
+  });
+
+  it('takes the first key rejected again right after as proof, whatever Reset says (a Reset that is no epoch, or none)', () => {
+    const seq = sequentialQuota({ limit: 60, tweak: (_n, init) => ({ ...init, reset: null }) });
+    const keyB = next(seq, { status: 200, remaining: null, reset: null });
+    const again = next(seq, { status: 429, remaining: null, reset: null });
+    const f = orgSharedVerdict({ keyA: seq.obs, keyB, keyAAgain: again, limit: 60, window: { ...seq.window, lengthMs: 1 } });
+    expect(f.verdict).toBe('fail');
+    expect(f.notes[0]).toContain('rejected again right after');
+    // Without the bracket, and past the window's safe end by timing: nothing decides.
+    const g = orgSharedVerdict({ keyA: seq.obs, keyB, keyAAgain: next(seq, { status: 200, reset: null }), limit: 60, window: { ...seq.window, lengthMs: 1 } });
+    expect(g.verdict).toBe('inconclusive');
+  });
+
+  it('judges by the server clock when it is 30 s off the client', () => {
+    const seq = sequentialQuota({ limit: 60, clockOffsetMs: 30_000 });
+    const keyB = next(seq, { status: 429, clockOffsetMs: 30_000 });
+    expect(orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window }).verdict).toBe('pass');
+  });
+});
+
+describe('ORG-ISOLATED', () => {
+  it('passes when the other organization is admitted with its own full quota', () => {
+    const seq = sequentialQuota({ limit: 60, check: 'ORG-ISOLATED', phase: 'exhaust' });
+    const other = next(seq, { status: 200, remaining: 59, org: 'starter-b', phase: 'other-org' });
+    const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('the other organization is admitted with Remaining 59 (its own, untouched quota)');
+    expect(f.actual).toBe("other organization admitted (Remaining 59) while the first organization's quota was used up");
+    expect(f.evidence).toEqual([seq.obs[60]!.id, other.id]);
+  });
+
+  it('fails when the other organization is refused: a quota shared across organizations', () => {
+    const seq = sequentialQuota({ limit: 60 });
+    const other = next(seq, { status: 429, org: 'starter-b' });
+    const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('the quota is shared across organizations');
+  });
+
+  it('fails when the other organization was charged for the first one\'s requests', () => {
+    const seq = sequentialQuota({ limit: 60 });
+    const other = next(seq, { status: 200, remaining: 20, org: 'starter-b' });
+    const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('other organization admitted with Remaining 20: 39 of its requests were spent by the first organization');
+  });
+
+  it('is inconclusive when the window rolled over before the probe (a shared quota would pass too)', () => {
+    const seq = sequentialQuota({ limit: 60 });
+    const other = next(seq, { status: 200, remaining: 59, org: 'starter-b', reset: seq.windowEnd + 60, serverMs: seq.windowEnd * 1000 + 5 });
+    const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.notes[0]).toContain('a window rolled over mid-check');
+    expect(orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60, window: seq.window }).verdict).toBe('inconclusive');
+  });
+
+  it('is not thrown off by a Reset given as a delta, which ticks every second', () => {
+    // 150 ms before a second ticks over, so the deltas of the series differ.
+    const seq = sequentialQuota({ limit: 60, resetStyle: 'delta', serverStartMs: (T0 + 20) * 1000 + 900 });
+    expect(new Set(seq.obs.map((o) => o.rateLimit.reset.raw)).size).toBe(2);
+    const last = seq.obs.at(-1)!;
+    const other = next(seq, { status: 200, remaining: 59, org: 'starter-b', reset: last.rateLimit.reset.raw, serverMs: Date.parse(last.date!) + 100 });
+    expect(orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 }).verdict).toBe('pass');
+    expect(orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60, window: seq.window }).verdict).toBe('pass');
+  });
+
+  it('passes without any rate-limit header when the first organization is rejected again right after', () => {
+    const seq = sequentialQuota({ limit: 60, tweak: (_n, init) => ({ ...init, reset: null, remaining: null, limit: null }) });
+    const other = next(seq, { status: 200, remaining: null, reset: null, limit: null, org: 'starter-b' });
+    const again = next(seq, { status: 429, remaining: null, reset: null, limit: null });
+    const f = orgIsolatedVerdict({ exhausted: seq.obs, other, exhaustedAgain: again, otherLimit: 60, window: { ...seq.window, lengthMs: 1 } });
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toContain('no Remaining header');
+  });
+
+  it('is inconclusive when the first organization was never refused, or the probe was not admitted', () => {
+    const seq = sequentialQuota({ limit: 60, sent: 60 });
+    const f = orgIsolatedVerdict({ exhausted: seq.obs, other: next(seq, {}), otherLimit: 60 });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toBe('the first organization was never rejected, so its quota was not shown exhausted');
+    const full = sequentialQuota({ limit: 60 });
+    const g = orgIsolatedVerdict({ exhausted: full.obs, other: next(full, { status: 503 }), otherLimit: 60 });
+    expect(g.verdict).toBe('inconclusive');
+    expect(g.actual).toContain('other organization got 503');
+  });
+});

@@ -1,0 +1,340 @@
+import { describe, expect, it } from 'vitest';
+import { quotaExactVerdict, type QuotaExactInput } from '../../src/verdicts/quota-read-ingest.ts';
+import type { Figure } from '../../src/contract/types.ts';
+import { headerValue, type Observation } from '../../src/measure/observation.ts';
+import { T0, burstQuota, sequentialQuota } from '../helpers/observations.ts';
+
+const STARTER_READ: Figure = { value: 60, atLeast: false };
+const ENTERPRISE_READ: Figure = { value: 2500, atLeast: true };
+
+function sequential(obs: readonly Observation[], window: QuotaExactInput['window'], figure = STARTER_READ) {
+  return quotaExactVerdict(obs, { figure, quotaClass: 'read', variant: 'sequential', window });
+}
+function burst(obs: readonly Observation[], window: QuotaExactInput['window'], figure = STARTER_READ) {
+  return quotaExactVerdict(obs, { figure, quotaClass: 'read', variant: 'burst', window });
+}
+const idsAt = (obs: readonly Observation[], ...ns: number[]) => ns.map((n) => obs[n - 1]!.id);
+
+describe('QUOTA-READ sequential', () => {
+  it('passes when requests 1–60 are admitted and 61 gets 429', () => {
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const f = sequential(obs, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('requests 1–60 admitted, 429 at request 61 (Limit 60)');
+    expect(f.actual).toBe('requests 1–60 admitted, 429 at request 61');
+    expect(f.evidence).toEqual(idsAt(obs, 60, 61));
+    expect(f.data).toMatchObject({ limit: 60, admitted: 60, first429: 61 });
+  });
+
+  it('fails a 429 one request early: 429 at request 60, expected at 61', () => {
+    // The task keeps going to Limit + 1 after an early 429, so 60 and 61 are both rejected.
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 61 });
+    const f = sequential(obs, window);
+    expect(f.verdict).toBe('fail');
+    expect(f.expected).toContain('429 at request 61');
+    expect(f.actual).toContain('429 at request 60');
+    expect(f.actual).toContain('one request early');
+    expect(f.evidence).toEqual(idsAt(obs, 59, 60));
+  });
+
+  it('fails one request late: Limit + 1 admitted', () => {
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 61 });
+    const f = sequential(obs, window);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('admitted request 61 (Limit 60); first 429 at request 62');
+    expect(f.evidence).toEqual(idsAt(obs, 60, 61, 62));
+  });
+
+  it('fails a server that never says 429', () => {
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 1000, sent: 63 });
+    const f = sequential(obs, window);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('no 429 in 63 requests');
+  });
+
+  it('fails a request admitted again after a 429', () => {
+    const { obs, window } = sequentialQuota({
+      limit: 60,
+      admitted: 59,
+      sent: 62,
+      tweak: (n, init) => (n === 62 ? { ...init, status: 200, remaining: 0, retryAfter: null, body: { status: 'success', data: [] } } : init),
+    });
+    const f = sequential(obs, window);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('admitted request 62 after a 429 at request 60');
+  });
+
+  it('is inconclusive, not pass or fail, when the window rolls over mid-check', () => {
+    // 150 ms before the boundary: about 25 requests in the old window, the rest in a fresh one.
+    const { obs, window } = sequentialQuota({ limit: 60, serverStartMs: (T0 + 60) * 1000 - 150 });
+    expect(new Set(obs.map((o) => o.rateLimit.reset.value))).toEqual(new Set([T0 + 60, T0 + 120]));
+    const f = sequential(obs, window);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toMatch(/window rolled over mid-check: Reset went from 1764000060 to 1764000120 at request \d+/);
+    expect(f.notes).toContain('not within one quota window');
+  });
+
+  it('judges a rollover that hides an early 429 inconclusive too', () => {
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 61, serverStartMs: (T0 + 60) * 1000 - 100 });
+    expect(sequential(obs, window).verdict).toBe('inconclusive');
+  });
+
+  it.each([30_000, -30_000])('judges by the server clock when it is %i ms off the client', (offset) => {
+    const good = sequentialQuota({ limit: 60, clockOffsetMs: offset });
+    expect(Math.abs(good.obs[0]!.sentWall - Date.parse(good.obs[0]!.date!))).toBeGreaterThanOrEqual(29_000);
+    expect(sequential(good.obs, good.window).verdict).toBe('pass');
+    const early = sequentialQuota({ limit: 60, admitted: 59, sent: 61, clockOffsetMs: offset });
+    const f = sequential(early.obs, early.window);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('429 at request 60');
+  });
+
+  it.each(['millis', 'delta'] as const)('still judges the count when Reset is %s, placing requests by timing', (resetStyle) => {
+    const { obs, window } = sequentialQuota({ limit: 60, resetStyle });
+    const f = sequential(obs, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.notes.join(' ')).toContain('by timing, all 61 requests fell inside the window');
+  });
+
+  it('is inconclusive when Reset is unusable and the requests outlast the learned window', () => {
+    const { obs, window } = sequentialQuota({ limit: 60, resetStyle: 'millis' });
+    const f = sequential(obs, { ...window, lengthMs: 100 });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toMatch(/request \d+ finished \d+ ms after the window's safe end/);
+  });
+
+  it('treats a transport failure as a wildcard: inconclusive, naming it', () => {
+    const { obs, window } = sequentialQuota({
+      limit: 60,
+      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET' } : init),
+    });
+    const f = sequential(obs, window);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toContain('ECONNRESET at request 30');
+    expect(f.evidence).toEqual(idsAt(obs, 30));
+  });
+
+  it('is inconclusive when fewer than Limit + 1 were sent', () => {
+    const { obs, window } = sequentialQuota({ limit: 60, sent: 60 });
+    const f = sequential(obs, window);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toBe('only 60 requests sent, all admitted; need at least 61');
+  });
+
+  it('judges a non-Enterprise server against the published figure, whatever Limit it announces', () => {
+    const { obs, window } = sequentialQuota({ limit: 59, admitted: 59, sent: 61 });
+    const f = sequential(obs, window);
+    expect(f.verdict).toBe('fail');
+    expect(f.notes).toContain('the server announced Limit 59; judged against the published 60');
+  });
+});
+
+describe('QUOTA-READ Enterprise (figures are minimums)', () => {
+  it('judges against the announced Limit when it is above the minimum', () => {
+    const { obs, window } = sequentialQuota({ limit: 2600 });
+    const f = sequential(obs, window, ENTERPRISE_READ);
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('requests 1–2600 admitted, 429 at request 2601 (Limit 2600)');
+    const early = sequentialQuota({ limit: 2600, admitted: 2500, sent: 2601 });
+    const g = sequential(early.obs, early.window, ENTERPRISE_READ);
+    expect(g.verdict).toBe('fail');
+    expect(g.actual).toContain('429 at request 2501');
+  });
+
+  it('fails an announced Limit below the minimum, even when the server honours it exactly', () => {
+    const { obs, window } = sequentialQuota({ limit: 2400, sent: 2501 });
+    const f = sequential(obs, window, ENTERPRISE_READ);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('Limit 2400 is below the published minimum 2500');
+  });
+
+  it('fails an announced Limit below the minimum even when the server admits the minimum', () => {
+    const { obs, window } = sequentialQuota({ limit: 2400, admitted: 2500 });
+    const f = sequential(obs, window, ENTERPRISE_READ);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('Limit 2400 is below the published minimum 2500');
+    expect(f.evidence).toContain(obs[0]!.id);
+  });
+
+  it('without one announced Limit, fails only a shortfall against the minimum', () => {
+    const varying = (n: number) => 2500 + (n % 2);
+    const ok = sequentialQuota({ limit: 2600, tweak: (n, init) => ({ ...init, limit: varying(n) }) });
+    const f = sequential(ok.obs, ok.window, ENTERPRISE_READ);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toContain('no consistent Limit to judge exactness against');
+    const short = sequentialQuota({ limit: 2600, admitted: 2000, sent: 2001, tweak: (n, init) => ({ ...init, limit: varying(n) }) });
+    expect(sequential(short.obs, short.window, ENTERPRISE_READ).verdict).toBe('fail');
+  });
+});
+
+describe('QUOTA-READ burst (2 × Limit released together)', () => {
+  it('passes exactly Limit admitted of 2 × Limit', () => {
+    const { obs, window } = burstQuota({ limit: 60 });
+    const f = burst(obs, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('exactly 60 of 120 released together admitted, every other one 429 (Limit 60)');
+    expect(f.actual).toBe('admitted 60 of 120; 60 got 429');
+    expect(f.evidence).toHaveLength(2);
+  });
+
+  it('passes exactly Limit admitted in any order', () => {
+    const evens = Array.from({ length: 60 }, (_, i) => 2 * (i + 1));
+    const lastSixty = Array.from({ length: 60 }, (_, i) => 61 + i);
+    for (const admittedIndices of [evens, lastSixty]) {
+      const { obs, window } = burstQuota({ limit: 60, admittedIndices });
+      expect(burst(obs, window).verdict).toBe('pass');
+    }
+  });
+
+  it('fails Limit + 1 admitted, citing the excess', () => {
+    const { obs, window } = burstQuota({ limit: 60, admittedIndices: Array.from({ length: 61 }, (_, i) => i + 1) });
+    const f = burst(obs, window);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('admitted 61 of 120 (Limit 60); 59 got 429');
+    expect(f.evidence.length).toBeGreaterThanOrEqual(2);
+    expect(f.evidence.every((id) => obs.some((o) => o.id === id))).toBe(true);
+  });
+
+  it('fails fewer than Limit admitted when every other got 429', () => {
+    const { obs, window } = burstQuota({ limit: 60, admittedIndices: Array.from({ length: 59 }, (_, i) => i + 1) });
+    const f = burst(obs, window);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('admitted only 59 of 120');
+  });
+
+  it('treats transport failures as wildcards: inconclusive when they could make it exact', () => {
+    const { obs, window } = burstQuota({ limit: 60, admittedIndices: Array.from({ length: 59 }, (_, i) => i + 1), failures: [60] });
+    const f = burst(obs, window);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toBe('admitted 59 of 120; 60 got 429; 1 unclear');
+    expect(f.evidence).toEqual([obs[59]!.id]);
+    expect(f.notes.join(' ')).toContain('TIMEOUT at request 60');
+  });
+
+  it('still fails over-admission whatever the wildcards were', () => {
+    const { obs, window } = burstQuota({ limit: 60, admittedIndices: Array.from({ length: 61 }, (_, i) => i + 1), failures: [100, 101] });
+    expect(burst(obs, window).verdict).toBe('fail');
+  });
+
+  it('counts a status neither 2xx nor 429 as a wildcard', () => {
+    const { obs, window } = burstQuota({ limit: 60, statuses: { 120: 503 } });
+    const f = burst(obs, window);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.notes.join(' ')).toContain('503 at request 120');
+  });
+
+  it('is inconclusive when the window rolled over during the burst', () => {
+    const { obs, window } = burstQuota({ limit: 60 });
+    const rolled = obs.map((o, i) => (i >= 100 ? { ...o, rateLimit: { ...o.rateLimit, reset: headerValue(String(T0 + 120)) }, date: new Date((T0 + 60) * 1000).toUTCString() } : o));
+    const f = burst(rolled, window);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toContain('window rolled over mid-check');
+  });
+
+  it('passes with a 30 s clock skew', () => {
+    const { obs, window } = burstQuota({ limit: 60, clockOffsetMs: 30_000 });
+    expect(burst(obs, window).verdict).toBe('pass');
+  });
+});
+
+describe('QUOTA-INGEST bulk (units per request)', () => {
+  const STARTER_INGEST: Figure = { value: 10, atLeast: false };
+
+  it('counts units: two bulk uploads of 5 fill Limit 10, the third is 429', () => {
+    const { obs, window } = sequentialQuota({ limit: 10, admitted: 2, path: '/recruiter/jobs/vendor/resume-analysis/bulk' });
+    const f = quotaExactVerdict(obs, { figure: STARTER_INGEST, quotaClass: 'ingest', variant: 'sequential', window, unitsPerRequest: 5 });
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('requests 1–2 admitted, 429 at request 3 (Limit 10 units at 5 per request)');
+    expect(f.data).toMatchObject({ admittedUnits: 10, unitsPerRequest: 5 });
+  });
+
+  it.each([Number.NaN, 0, -3, Number.POSITIVE_INFINITY])('takes a nonsensical unitsPerRequest (%s) as 1', (unitsPerRequest) => {
+    const { obs, window } = sequentialQuota({ limit: 10 });
+    const f = quotaExactVerdict(obs, { figure: STARTER_INGEST, quotaClass: 'ingest', variant: 'sequential', window, unitsPerRequest });
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('requests 1–10 admitted, 429 at request 11 (Limit 10)');
+  });
+});
+
+describe('QUOTA-READ: the ledger and the watched window', () => {
+  it('counts what the harness itself sent in the window first: 429 at request 60 is exact after one counted sync HEAD', () => {
+    // The server counted the sync HEAD: the series' Remaining starts at 58.
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 60, remainingAt: (i) => 59 - i });
+    const sync = obs[0]!; // stands for the window-sync HEAD the server counted
+    const f = sequential(obs, { ...window, prior: [sync] });
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('requests 1–59 admitted, 429 at request 60 (Limit 60, 1 spent by the harness before)');
+    expect(f.notes[0]).toContain("one request of the harness's own");
+    // Without the ledger, the same answers are one early.
+    expect(sequential(obs, window).verdict).toBe('fail');
+  });
+
+  it('leaves out of the ledger a poll counted on a counter of its own (a per-route limiter): Remaining shows the check untouched', () => {
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const poll = sequentialQuota({ limit: 60, sent: 1, method: 'HEAD', path: '/recruiter/bootstrap' }).obs[0]!;
+    const f = sequential(obs, { ...window, prior: [poll] });
+    expect(f.verdict).toBe('pass');
+    expect(f.notes.join(' ')).toContain('counted on a counter of its own');
+  });
+
+  it('no lucky pass: a read admitted later in the window, after the 429, fails with the evidence', () => {
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const last = obs.at(-1)!;
+    const refill = sequentialQuota({ limit: 60, sent: 1, serverStartMs: Date.parse(last.date!) + 1000 }).obs[0]!;
+    const later = [{ ...refill, sentAt: last.doneAt + 1000, headersAt: last.doneAt + 1004, doneAt: last.doneAt + 1005 }];
+    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('the quota refills during the window');
+    expect(f.evidence).toContain(later[0]!.id);
+  });
+
+  it('a read of another route admitted right after the 429 is a quota counted per route', () => {
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const last = obs.at(-1)!;
+    const other = sequentialQuota({ limit: 60, sent: 1, path: '/recruiter/settings/services-api-scopes', phase: 'other-route', serverStartMs: Date.parse(last.date!) }).obs[0]!;
+    const later = [{ ...other, sentAt: last.doneAt + 1, headersAt: last.doneAt + 5, doneAt: last.doneAt + 6 }];
+    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('the quota is counted per route, not per organization');
+  });
+
+  it('an admission after the window surely ended is a new window, not a refill: still a pass', () => {
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const last = obs.at(-1)!;
+    const fresh = sequentialQuota({ limit: 60, sent: 1 }).obs[0]!;
+    const after = window.openedAt + window.lengthMs + 10;
+    const later = [{ ...fresh, sentAt: after, headersAt: after + 4, doneAt: after + 5 }];
+    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
+    expect(last.status).toBe(429);
+    expect(f.verdict).toBe('pass');
+  });
+});
+
+describe('QUOTA-INGEST: a series that ran past its window', () => {
+  it('still fails an over-admission shown by the requests answered inside the window', () => {
+    // 13 uploads all admitted, the last ones finishing after the window's safe end.
+    const burst13 = burstQuota({ limit: 13, sent: 13 });
+    const obs = burst13.obs;
+    // Placed by timing alone (a server whose Reset places nothing).
+    const window = { ...burst13.window, placeBy: 'timing' as const };
+    const late = obs.map((o, i) => (i < 11 ? o : { ...o, doneAt: window.openedAt + window.lengthMs + 100 }));
+    const f = quotaExactVerdict(late, { figure: { value: 10, atLeast: false }, quotaClass: 'ingest', variant: 'burst', window });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('admitted 11 (Limit 10) among the requests answered while the window surely lasted');
+    // Too few inside to show anything: undecided, as before.
+    const early = obs.map((o, i) => (i < 5 ? o : { ...o, doneAt: window.openedAt + window.lengthMs + 100 }));
+    expect(quotaExactVerdict(early, { figure: { value: 10, atLeast: false }, quotaClass: 'ingest', variant: 'burst', window }).verdict).toBe('inconclusive');
+  });
+});
+
+describe('QUOTA-READ: a window the check was to open', () => {
+  it('is inconclusive, not a fail, when the first answers show the window was not fresh', () => {
+    // The server's window outlasted the wait: 20 of its 60 were already spent.
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 40, sent: 41, remainingAt: (i) => 40 - i });
+    const f = sequential(obs, { ...window, opensAtFirstRequest: true, placeBy: 'timing' });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toContain('the window was not fresh');
+    // Judged as fresh it would have been 20 requests early.
+    expect(sequential(obs, window).verdict).toBe('fail');
+  });
+});

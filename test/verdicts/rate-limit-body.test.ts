@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { rateLimitBodyVerdict } from '../../src/verdicts/err-429-body.ts';
+import { obs, rateLimitBody } from '../helpers/observations.ts';
+
+describe('ERR-429-BODY', () => {
+  it('passes every 429 carrying the §7 body, ignoring non-429s', () => {
+    const a = obs({ status: 429 });
+    const b = obs({ status: 429, body: { ...rateLimitBody(12), request_id: 'r-1' } });
+    const f = rateLimitBodyVerdict([obs({ status: 200 }), a, b]);
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('all 2 429 bodies match');
+    expect(f.evidence).toEqual([a.id, b.id]);
+    expect(f.notes).toEqual(['one observation other than 429 ignored']);
+  });
+
+  it('fails a wrong code and names the field', () => {
+    const bad = obs({ status: 429, body: { ...rateLimitBody(5), code: 'TOO_MANY_REQUESTS' } });
+    const f = rateLimitBodyVerdict([obs({ status: 429 }), bad]);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(new RegExp(`^#${bad.id}: code: `));
+    expect(f.actual).toContain('RATE_LIMIT_EXCEEDED');
+    expect(f.evidence).toEqual([bad.id]);
+  });
+
+  it('fails a missing, fractional, negative or string retry_after_seconds', () => {
+    for (const retry of [undefined, 1.5, -1, '30']) {
+      const body: Record<string, unknown> = { status: 'error', code: 'RATE_LIMIT_EXCEEDED', message: 'later' };
+      if (retry !== undefined) body['retry_after_seconds'] = retry;
+      const f = rateLimitBodyVerdict([obs({ status: 429, body })]);
+      expect(f.verdict, String(retry)).toBe('fail');
+      expect(f.actual).toContain('retry_after_seconds: ');
+    }
+  });
+
+  it('fails status and message of the wrong type, all reported', () => {
+    const f = rateLimitBodyVerdict([obs({ status: 429, body: { status: 'fail', code: 'RATE_LIMIT_EXCEEDED', message: 42, retry_after_seconds: 3 } })]);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('status: ');
+    expect(f.actual).toContain('message: ');
+  });
+
+  it('fails a body that is not JSON, quoting it with its Content-Type', () => {
+    const f = rateLimitBodyVerdict([obs({ status: 429, bodyText: 'Too Many Requests' })]);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain("body is not JSON (Content-Type text/plain): 'Too Many Requests'");
+    const empty = rateLimitBodyVerdict([obs({ status: 429, bodyText: '', contentType: null })]);
+    expect(empty.actual).toContain('body is empty (no Content-Type)');
+    const array = rateLimitBodyVerdict([obs({ status: 429, body: [1, 2] })]);
+    expect(array.verdict).toBe('fail');
+    expect(array.actual).toContain('(body): ');
+  });
+
+  it('is inconclusive without a 429', () => {
+    const f = rateLimitBodyVerdict([obs({ status: 200 }), obs({ status: null })]);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toBe('no 429 to judge');
+    expect(rateLimitBodyVerdict([]).verdict).toBe('inconclusive');
+  });
+});

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { resetEpochVerdict } from '../../src/verdicts/hdr-reset.ts';
+import { T0, httpDate, obs, sequentialQuota } from '../helpers/observations.ts';
+
+describe('HDR-RESET', () => {
+  it('passes an epoch-seconds Reset within (Date, Date + 60]', () => {
+    const { obs: seq, window } = sequentialQuota({ limit: 60 });
+    const f = resetEpochVerdict(seq, 60, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('Reset 1764000060 over 61 responses, each within (Date, Date + 60 s]');
+    expect(f.evidence).toEqual([seq[0]!.id]);
+  });
+
+  it('fails a Reset in epoch milliseconds, saying so', () => {
+    const { obs: seq } = sequentialQuota({ limit: 60, resetStyle: 'millis' });
+    const f = resetEpochVerdict(seq, 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('request 1: Reset 1764000060000 looks like epoch milliseconds');
+    expect(f.evidence).toContain(seq[0]!.id);
+  });
+
+  it('fails a Reset given as a delta (seconds until reset), saying so', () => {
+    const { obs: seq } = sequentialQuota({ limit: 60, resetStyle: 'delta' });
+    const f = resetEpochVerdict(seq, 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('request 1: Reset 60 looks like seconds-until-reset, not an epoch');
+  });
+
+  it('fails a delta too large to be mistaken for a small number', () => {
+    const f = resetEpochVerdict([obs({ reset: 86_400 })], 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('is far below any current epoch');
+  });
+
+  it('passes a window rolling over: Reset advances by one window', () => {
+    const { obs: seq, window } = sequentialQuota({ limit: 60, serverStartMs: (T0 + 60) * 1000 - 150 });
+    const f = resetEpochVerdict(seq, 60, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe(`2 windows (${T0 + 60}, ${T0 + 120}) over 61 responses, each within (Date, Date + 60 s]`);
+    expect(f.evidence).toHaveLength(2);
+  });
+
+  it('fails a sliding Reset (Date + 60 on every response)', () => {
+    const seq = [0, 1, 2].map((s) => obs({ serverMs: (T0 + 10 + s) * 1000 + 5, reset: T0 + 70 + s }));
+    const f = resetEpochVerdict(seq, 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain(`Reset changed from ${T0 + 70} to ${T0 + 71} at request 2 at Date ${T0 + 11}, before the reset ${T0 + 70} it had announced`);
+    expect(f.evidence).toEqual([seq[0]!.id, seq[1]!.id]);
+  });
+
+  it('fails a Reset that goes back to an earlier window (backends whose clocks disagree)', () => {
+    const seq = [
+      obs({ serverMs: (T0 + 59) * 1000 + 500, reset: T0 + 60 }),
+      obs({ serverMs: (T0 + 60) * 1000 + 100, reset: T0 + 120 }),
+      // Each is plausible against its own Date; together, two windows are in force at once.
+      obs({ date: httpDate(T0 + 59), reset: T0 + 60 }),
+    ];
+    const f = resetEpochVerdict(seq, 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe(`Reset went back from ${T0 + 120} to ${T0 + 60} at request 3 (Date ${T0 + 60} then ${T0 + 59})`);
+    expect(f.evidence).toEqual([seq[1]!.id, seq[2]!.id]);
+  });
+
+  it('fails a Reset in the past or beyond one window after Date', () => {
+    const past = resetEpochVerdict([obs({ serverMs: (T0 + 61) * 1000, reset: T0 + 60 })], 60);
+    expect(past.verdict).toBe('fail');
+    expect(past.actual).toContain(`Reset ${T0 + 60} is not after the response's Date ${T0 + 61} (1 s in the past)`);
+    const far = resetEpochVerdict([obs({ serverMs: (T0 + 1) * 1000, reset: T0 + 120 })], 60);
+    expect(far.verdict).toBe('fail');
+    expect(far.actual).toContain(`is 119 s after the response's Date ${T0 + 1}, beyond one 60 s window`);
+  });
+
+  it('tolerates a Date one second stale (cached), not two', () => {
+    expect(resetEpochVerdict([obs({ date: httpDate(T0), reset: T0 + 61 })], 60).verdict).toBe('pass');
+    expect(resetEpochVerdict([obs({ date: httpDate(T0), reset: T0 + 62 })], 60).verdict).toBe('fail');
+  });
+
+  it('judges by the server Date when the client clock is 30 s off', () => {
+    const { obs: ahead } = sequentialQuota({ limit: 60, clockOffsetMs: 30_000 });
+    const { obs: behind } = sequentialQuota({ limit: 60, clockOffsetMs: -30_000 });
+    expect(resetEpochVerdict(ahead, 60).verdict).toBe('pass');
+    expect(resetEpochVerdict(behind, 60).verdict).toBe('pass');
+    // A server whose Reset is computed on a clock 30 s behind its own Date: in the past, a fail.
+    const skewedServer = sequentialQuota({ limit: 5, tweak: (_n, init) => ({ ...init, serverMs: init.serverMs! + 75_000 }) });
+    const f = resetEpochVerdict(skewedServer.obs, 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('is not after the response');
+  });
+
+  it('fails a garbage Reset with the reason', () => {
+    const f = resetEpochVerdict([obs({ reset: 'soon' }), obs({ reset: '1764000060.5' })], 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain("request 1: Reset 'soon' is not an integer");
+    expect(f.actual).toContain("request 2: Reset '1764000060.5' has a fraction");
+  });
+
+  it('is inconclusive without Date headers, or without responses', () => {
+    const noDate = resetEpochVerdict([obs({ date: null }), obs({ date: 'not a date' })], 60);
+    expect(noDate.verdict).toBe('inconclusive');
+    expect(noDate.actual).toBe('none of 2 responses carried both a Date header and an integer Reset');
+    const none = resetEpochVerdict([obs({ status: null })], 60);
+    expect(none.verdict).toBe('inconclusive');
+    expect(none.actual).toBe('no responses');
+  });
+
+  it('leaves absent Resets to HDR-PRESENT, noting them', () => {
+    const f = resetEpochVerdict([obs({ reset: T0 + 60 }), obs({ reset: null, status: 401 })], 60);
+    expect(f.verdict).toBe('pass');
+    expect(f.notes).toContain('one response without Reset (judged by HDR-PRESENT)');
+  });
+});
+
+describe('HDR-RESET: rounding', () => {
+  it('takes a Reset flipping by a second and back as one window rounded two ways, not a moving Reset', () => {
+    const at = (s: number, reset: number, remaining: number) => obs({ serverMs: (T0 + 10) * 1000 + s * 100, reset, remaining });
+    const f = resetEpochVerdict([at(0, T0 + 60, 59), at(1, T0 + 61, 58), at(2, T0 + 60, 57), at(3, T0 + 61, 56)], 60);
+    expect(f.verdict).toBe('pass');
+    expect(f.notes.join(' ')).toContain('rounded two ways');
+    // Once up and never back, while Remaining counts down: moved within a window.
+    expect(resetEpochVerdict([at(0, T0 + 60, 59), at(1, T0 + 61, 58), at(2, T0 + 61, 57)], 60).verdict).toBe('fail');
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { retryAfterVerdict } from '../../src/verdicts/retry-after.ts';
+import { T0, obs, rateLimitBody } from '../helpers/observations.ts';
+import type { ObsInit } from '../helpers/observations.ts';
+
+/** A 429 at server time T0 + 20 s in the window ending T0 + 60: the honest wait is 40 s. */
+function rejected(init: ObsInit = {}) {
+  return obs({ status: 429, serverMs: (T0 + 20) * 1000 + 300, reset: T0 + 60, retryAfter: 40, body: rateLimitBody(40), remaining: 0, ...init });
+}
+/** The request sent after waiting `waitS` from the 429's receipt. */
+function after(r: ReturnType<typeof rejected>, waitS: number, init: ObsInit = {}) {
+  return obs({ sentAt: r.headersAt! + waitS * 1000, serverMs: (T0 + 20) * 1000 + 300 + waitS * 1000, ...init });
+}
+
+describe('RETRY-AFTER', () => {
+  it('passes: Retry-After = body = Reset − Date, and waiting it out is admitted', () => {
+    const r = rejected();
+    const a = after(r, 40);
+    const f = retryAfterVerdict({ rejected: r, afterWait: a, waitedMs: null, windowSeconds: 60 });
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('Retry-After 40 = body 40, Reset − Date 40 s; admitted after waiting 40 s (200)');
+    expect(f.evidence).toEqual([r.id, a.id]);
+    expect(f.data).toMatchObject({ retryAfter: 40, bodyRetryAfter: 40, untilReset: 40, waitedMs: 40_000 });
+  });
+
+  it('fails Retry-After disagreeing with the body', () => {
+    const r = rejected({ retryAfter: 45 });
+    const f = retryAfterVerdict({ rejected: r, afterWait: after(r, 45), waitedMs: null, windowSeconds: 60 });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('Retry-After 45 but body retry_after_seconds 40');
+    expect(f.actual).toContain('Retry-After 45 but Reset is 40 s after Date');
+    expect(f.evidence).toContain(r.id);
+  });
+
+  it('fails a short Retry-After: still 429 after waiting it out', () => {
+    const r = rejected({ retryAfter: 10, body: rateLimitBody(10) });
+    const a = after(r, 10, { status: 429, retryAfter: 30, body: rateLimitBody(30) });
+    const f = retryAfterVerdict({ rejected: r, afterWait: a, waitedMs: null, windowSeconds: 60 });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('Retry-After 10 but Reset is 40 s after Date');
+    expect(f.actual).toContain('waited 10 s as told; still 429 with Retry-After 30');
+    expect(f.evidence).toEqual([r.id, a.id]);
+  });
+
+  it('allows one second of rounding between Retry-After and Reset − Date', () => {
+    const r = rejected({ retryAfter: 41, body: rateLimitBody(41) });
+    expect(retryAfterVerdict({ rejected: r, afterWait: after(r, 41), waitedMs: null, windowSeconds: 60 }).verdict).toBe('pass');
+  });
+
+  it('judges Reset − Date by the server clock when the client is 30 s off', () => {
+    const r = rejected({ clockOffsetMs: 30_000, sentWall: (T0 + 20) * 1000 - 30_000 });
+    expect(Date.parse(r.date!) - r.sentWall).toBeGreaterThanOrEqual(29_000);
+    const f = retryAfterVerdict({ rejected: r, afterWait: after(r, 40), waitedMs: null, windowSeconds: 60 });
+    expect(f.verdict).toBe('pass');
+    expect(f.data).toMatchObject({ untilReset: 40 });
+  });
+
+  it('fails a Retry-After that is an HTTP-date or garbage, and a body without the field', () => {
+    const date = rejected({ retryAfter: 'Mon, 24 Nov 2025 16:01:00 GMT' });
+    const f = retryAfterVerdict({ rejected: date, afterWait: null, waitedMs: null, windowSeconds: 60 });
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain("Retry-After 'Mon, 24 Nov 2025 16:01:00 GMT' is an HTTP-date, not seconds");
+    const garbage = rejected({ retryAfter: '40s', body: { status: 'error', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' } });
+    const g = retryAfterVerdict({ rejected: garbage, afterWait: null, waitedMs: null, windowSeconds: 60 });
+    expect(g.verdict).toBe('fail');
+    expect(g.actual).toContain("Retry-After '40s' is not an integer");
+    expect(g.actual).toContain('body has no integer retry_after_seconds');
+    const absent = retryAfterVerdict({ rejected: rejected({ retryAfter: null }), afterWait: null, waitedMs: null, windowSeconds: 60 });
+    expect(absent.actual).toContain('no Retry-After header');
+  });
+
+  it('is inconclusive when the wait was not honoured or not tried', () => {
+    const r = rejected();
+    const short = retryAfterVerdict({ rejected: r, afterWait: after(r, 30, { status: 429 }), waitedMs: null, windowSeconds: 60 });
+    expect(short.verdict).toBe('inconclusive');
+    expect(short.actual).toBe('waited only 30000 ms of the 40 s told');
+    const none = retryAfterVerdict({ rejected: r, afterWait: null, waitedMs: null, windowSeconds: 60 });
+    expect(none.verdict).toBe('inconclusive');
+    expect(none.actual).toBe('no request was sent after waiting');
+    const lost = retryAfterVerdict({ rejected: r, afterWait: after(r, 40, { status: null }), waitedMs: null, windowSeconds: 60 });
+    expect(lost.verdict).toBe('inconclusive');
+    expect(lost.actual).toBe('after waiting, got ECONNRESET: neither admitted nor 429');
+  });
+
+  it('is inconclusive when the wait cannot be measured (NaN)', () => {
+    const r = rejected();
+    const f = retryAfterVerdict({ rejected: r, afterWait: after(r, 40, { status: 429 }), waitedMs: Number.NaN, windowSeconds: 60 });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toContain('how long the harness waited is unknown');
+  });
+
+  it('is inconclusive when the request meant to be rejected was not a 429', () => {
+    const f = retryAfterVerdict({ rejected: obs({ status: 200 }), afterWait: null, waitedMs: null });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toBe('the request meant to be rejected got 200');
+  });
+
+  it('notes, rather than fails, a Reset it cannot use for agreement (HDR-RESET judges it)', () => {
+    const r = rejected({ reset: (T0 + 60) * 1000 });
+    const f = retryAfterVerdict({ rejected: r, afterWait: after(r, 40), waitedMs: null, windowSeconds: 60 });
+    expect(f.verdict).toBe('pass');
+    expect(f.notes.join(' ')).toContain('agreement with Reset not checked');
+  });
+});
