@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 
-const PACKAGE_ROOT = new URL('../..', import.meta.url);
+const PACKAGE_ROOT = new URL('../../', import.meta.url);
 
 /** `20261123-104500-3f9a`: sorts by start time, unique across runs started in the same second. */
 export function newRunId(wallMs: number): string {

@@ -5,7 +5,7 @@ import { analyzeResume, detectFormat } from '../../src/reference-server/resume-a
 import { FAULT_NAMES } from '../../src/reference-server/faults.ts';
 import { VARIANT_NAMES } from '../../src/reference-server/variants.ts';
 
-const dir = new URL('../../fixtures/resumes', import.meta.url);
+const dir = new URL('../../fixtures/resumes/', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, dir));
 
 describe('fixtures/resumes', () => {
