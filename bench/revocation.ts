@@ -14,6 +14,8 @@ import { ObservationRecorder } from '../src/measure/recorder.ts';
 import { adminApiHook } from '../src/provision/hooks/admin-api.ts';
 import { provisionOrg } from '../src/provision/provision.ts';
 import { revocationTask } from '../src/procedures/revocation.ts';
+import { runTask } from '../src/procedures/task.ts';
+import { defineScenario } from '../src/scenario/define.ts';
 import type { BoundStats } from '../src/verdicts/support/revocation-stats.ts';
 import { AdminClient } from '../src/reference-server/admin-client.ts';
 import { startTarget } from '../src/reference-server/server.ts';
@@ -47,7 +49,7 @@ const prober = new HttpProber({
 });
 try {
   const started = performance.now();
-  const results = await revocationTask(org, shape).run({
+  const context = {
     contract: recruitingApi,
     prober,
     io: { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: process.cwd(), clock: systemClock, signal: controller.signal },
@@ -60,7 +62,11 @@ try {
     emit: () => {},
     signal: controller.signal,
     reportDir: null,
-  });
+    recorder: null,
+    timeoutMs: 5000,
+    revocation: {},
+  };
+  const results = await runTask(revocationTask(), context, { tier: org.tier, orgs: [org], scenario: defineScenario({ tier: org.tier, revocation: shape }), checks: null });
   const seconds = (performance.now() - started) / 1000;
   const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
   const data = latency.data as { overall: BoundStats; edges: (BoundStats & { edge: string })[]; skippedSlots: number };

@@ -8,7 +8,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§5.1',
     requirement: 'A request without an X-API-Key header is rejected.',
     assumptions: ['auth-status'],
-    consumes: 'none',
   },
   {
     id: 'AUTH-MALFORMED',
@@ -16,7 +15,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§5.3',
     requirement: 'A request whose key does not match the key format is rejected.',
     assumptions: ['auth-status'],
-    consumes: 'none',
   },
   {
     id: 'AUTH-UNKNOWN',
@@ -24,7 +22,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§5.1, §5.3',
     requirement: 'A well-formed key that was never issued is rejected.',
     assumptions: ['auth-status'],
-    consumes: 'none',
   },
   {
     id: 'AUTH-REVOKED',
@@ -32,7 +29,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§5.9',
     requirement: 'A revoked key is rejected on every edge.',
     assumptions: ['auth-status'],
-    consumes: 'none',
   },
   {
     id: 'AUTH-KEY-FORMAT',
@@ -40,7 +36,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§5.3',
     requirement: 'Every key is xh_live_ or xh_test_ followed by 32 alphanumeric characters.',
     assumptions: [],
-    consumes: 'none',
   },
   {
     id: 'SCOPE-LIST',
@@ -49,7 +44,6 @@ const definitions: readonly CheckDefinition[] = [
     requirement:
       'GET /recruiter/settings/services-api-scopes returns {status:"success", data:[{scope, description}]} naming only the seven scopes.',
     assumptions: ['bootstrap-any-scope'],
-    consumes: 'none',
   },
   {
     id: 'SCOPE-ENFORCED',
@@ -57,7 +51,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§4, §5.6',
     requirement: 'Each endpoint rejects a key lacking its scope and admits a key holding it.',
     assumptions: ['scope-status'],
-    consumes: 'none',
   },
   {
     id: 'HDR-PRESENT',
@@ -66,7 +59,6 @@ const definitions: readonly CheckDefinition[] = [
     requirement:
       'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset are present on every HTTP response, errors and HEAD included.',
     assumptions: [],
-    consumes: 'none',
   },
   {
     id: 'HDR-LIMIT',
@@ -75,7 +67,6 @@ const definitions: readonly CheckDefinition[] = [
     requirement:
       "X-RateLimit-Limit equals the tier's quota for the endpoint's class (Enterprise: at least the published figure).",
     assumptions: ['quota-classes', 'limit-header-class'],
-    consumes: 'none',
   },
   {
     id: 'HDR-REMAINING',
@@ -84,7 +75,6 @@ const definitions: readonly CheckDefinition[] = [
     requirement:
       'X-RateLimit-Remaining decrements by exactly one per counted request, is never negative, and is 0 on a 429.',
     assumptions: ['counted-requests'],
-    consumes: 'read',
   },
   {
     id: 'HDR-RESET',
@@ -93,7 +83,6 @@ const definitions: readonly CheckDefinition[] = [
     requirement:
       'X-RateLimit-Reset is Unix epoch seconds (not a delta, not milliseconds), in (now, now + window], constant within a window, changing only once the reset it announced has come.',
     assumptions: [],
-    consumes: 'none',
   },
   {
     id: 'QUOTA-READ',
@@ -101,7 +90,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§7.1, §8',
     requirement: 'Exactly Limit read requests succeed in a window and the next is rejected with 429.',
     assumptions: ['quota-classes', 'counted-requests'],
-    consumes: 'read',
   },
   {
     id: 'QUOTA-INGEST',
@@ -109,7 +97,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§8',
     requirement: 'Exactly Limit resumes are ingested in a window and the next is rejected with 429.',
     assumptions: ['quota-classes', 'bulk-counts-per-resume', 'counted-requests'],
-    consumes: 'ingest',
   },
   {
     id: 'CONCURRENCY-CAP',
@@ -117,7 +104,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§8',
     requirement: 'With the cap of requests in flight, one more is rejected; the cap itself is admitted.',
     assumptions: ['concurrency-status'],
-    consumes: 'ingest',
   },
   {
     id: 'ERR-429-BODY',
@@ -126,7 +112,6 @@ const definitions: readonly CheckDefinition[] = [
     requirement:
       'A 429 body has status "error", code "RATE_LIMIT_EXCEEDED", a string message and an integer retry_after_seconds.',
     assumptions: [],
-    consumes: 'read',
   },
   {
     id: 'RETRY-AFTER',
@@ -135,7 +120,6 @@ const definitions: readonly CheckDefinition[] = [
     requirement:
       'Retry-After is an integer equal to retry_after_seconds, agrees with X-RateLimit-Reset, and waiting it out succeeds.',
     assumptions: [],
-    consumes: 'read',
   },
   {
     id: 'ORG-SHARED',
@@ -143,7 +127,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§1, §8',
     requirement: 'Two keys of one organization draw on one quota.',
     assumptions: ['counted-requests'],
-    consumes: 'read',
   },
   {
     id: 'ORG-ISOLATED',
@@ -151,7 +134,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§1, §8',
     requirement: "Exhausting one organization's quota leaves another organization of the same tier untouched.",
     assumptions: [],
-    consumes: 'read',
   },
   {
     id: 'HEAD-BOOTSTRAP',
@@ -160,7 +142,6 @@ const definitions: readonly CheckDefinition[] = [
     requirement:
       'HEAD /recruiter/bootstrap returns a status and the rate-limit headers, and no body; by assumption it consumes no read request.',
     assumptions: ['head-bootstrap-free'],
-    consumes: 'none',
   },
   {
     id: 'REVOKE-LATENCY',
@@ -168,7 +149,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§5.9, §8.3',
     requirement: 'After revocation every edge rejects the key within 3 s.',
     assumptions: ['auth-status'],
-    consumes: 'none',
   },
   {
     id: 'REVOKE-STICKY',
@@ -176,7 +156,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§5.9',
     requirement: 'Once an edge rejects a revoked key, no edge admits it again.',
     assumptions: ['auth-status'],
-    consumes: 'none',
   },
   {
     id: 'ROTATION',
@@ -184,7 +163,6 @@ const definitions: readonly CheckDefinition[] = [
     spec: '§5.8',
     requirement: 'A new key works before the old one is revoked, and keeps working after, on every edge.',
     assumptions: [],
-    consumes: 'none',
   },
   {
     id: 'LOAD-THRESHOLDS',
@@ -193,7 +171,6 @@ const definitions: readonly CheckDefinition[] = [
     requirement:
       'Under sustained load at and above quota, admitted requests never exceed Limit per window and latency/error thresholds hold.',
     assumptions: ['fixed-windows'],
-    consumes: 'read',
   },
 ];
 

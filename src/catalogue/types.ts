@@ -55,8 +55,6 @@ export interface CheckDefinition {
   readonly requirement: string;
   /** Assumptions it rests on; empty when it rests on the spec alone. */
   readonly assumptions: readonly AssumptionId[];
-  /** Whether the check consumes quota and so needs a fresh window of its own on its org. */
-  readonly consumes: 'read' | 'ingest' | 'none';
 }
 
 export interface CheckResult extends Finding {

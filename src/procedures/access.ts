@@ -5,103 +5,102 @@
 import { endpointById } from '../contract/lookup.ts';
 import { unissuedKey } from '../contract/keys.ts';
 import type { Endpoint } from '../contract/types.ts';
-import { checkResult } from '../verdicts/support/result.ts';
-import type { CheckId, CheckResult, Finding } from '../catalogue/types.ts';
+import type { CheckId, Finding } from '../catalogue/types.ts';
 import { authRejected } from '../verdicts/auth-missing-malformed-unknown.ts';
 import { keyFormatVerdict } from '../verdicts/auth-key-format.ts';
 import { scopeListVerdict } from '../verdicts/scope-list.ts';
 import { scopeEnforcedVerdict } from '../verdicts/scope-enforced.ts';
 import { headBootstrapVerdict } from '../verdicts/head-bootstrap.ts';
 import type { Observation } from '../measure/observation.ts';
-import type { SuiteContext, Task } from './context.ts';
+import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
-import { skipped } from '../verdicts/support/result.ts';
+import { defineTask, inconclusiveFinding, skippedFinding, timed } from './task.ts';
 
 /** HEAD-BOOTSTRAP measurements at most: each is two HEADs, a boundary may spoil one. */
 const HEAD_ATTEMPTS = 3;
 
-export function accessTask(org: OrgHandle, allOrgs: readonly OrgHandle[]): Task {
-  return {
-    name: `access ${org.label}`,
-    tier: org.tier,
-    org: org.label,
-    consumes: 'none',
-    run: async (context) => {
-      context.emit({ type: 'task-start', task: `access ${org.label}` });
-      const results: CheckResult[] = [];
-      const record = async (id: CheckId, judge: () => Promise<Finding>, variant = '') => {
-        const startedWall = context.io.clock.now();
-        const started = context.prober.now();
-        const finding = await judge();
-        results.push(checkResult(id, finding, { tier: org.tier, org: org.label, variant, startedWall, durationMs: context.prober.now() - started }));
-      };
-      const send = sender(context, org);
-      const jobs = endpointById(context.contract, 'jobs-list');
-      const unauthenticated = context.contract.statuses.unauthenticated;
-
-      await record('AUTH-MISSING', async () =>
-        authRejected([await send('AUTH-MISSING', jobs, null), await send('AUTH-MISSING', endpointById(context.contract, 'bootstrap-head'), null)], unauthenticated),
-      );
-      await record('AUTH-MALFORMED', async () => {
-        const malformed = ['not-a-key', 'xh_live_short', `xh_prod_${'a'.repeat(32)}`, `Bearer ${'b'.repeat(40)}`];
-        const sent: Observation[] = [];
-        for (const key of malformed) sent.push(await send('AUTH-MALFORMED', jobs, key));
-        return authRejected(sent, unauthenticated);
-      });
-      await record('AUTH-UNKNOWN', async () => {
-        const sent: Observation[] = [];
-        for (const format of context.contract.keyFormats) sent.push(await send('AUTH-UNKNOWN', jobs, unissuedKey(format.prefix)));
-        return authRejected(sent, unauthenticated);
-      });
-      await record('AUTH-KEY-FORMAT', async () =>
-        keyFormatVerdict(
-          allOrgs.flatMap((o) => [o.primary, o.secondary, o.unscoped].flatMap((k) => (k ? [{ label: k.label, key: k.key }] : []))),
-          context.contract,
-        ),
-      );
-      await record('SCOPE-LIST', async () =>
-        scopeListVerdict(await send('SCOPE-LIST', endpointById(context.contract, 'scope-list'), org.primary.key), context.contract),
-      );
-      if (org.unscoped) {
-        const unscopedKey = org.unscoped.key;
-        await record('SCOPE-ENFORCED', async () => {
-          const rows = [];
-          for (const endpoint of context.contract.endpoints) {
-            if (endpoint.scope === null) continue;
-            rows.push({
-              endpointId: endpoint.id,
-              method: endpoint.method,
-              path: endpoint.path,
-              scope: endpoint.scope,
-              denied: await send('SCOPE-ENFORCED', endpoint, unscopedKey),
-              admitted: await send('SCOPE-ENFORCED', endpoint, org.primary.key),
-            });
-          }
-          return scopeEnforcedVerdict(rows, context.contract.statuses.forbidden);
-        });
-      } else {
-        results.push(skipped('SCOPE-ENFORCED', 'no key lacking scopes was configured for this organization', { tier: org.tier, org: org.label, startedWall: context.io.clock.now() }));
+export const access = defineTask({
+  kind: 'access',
+  decides: { 'AUTH-MISSING': '', 'AUTH-MALFORMED': '', 'AUTH-UNKNOWN': '', 'AUTH-KEY-FORMAT': '', 'SCOPE-LIST': '', 'SCOPE-ENFORCED': '', 'HEAD-BOOTSTRAP': '' },
+  consumes: 'none',
+  orgs: 1,
+  placement: 'lane',
+  describe: 'missing, malformed and unknown keys; key formats; the scope list; every scoped endpoint with and without its scope; two HEADs',
+  run: async (context, task) => {
+    const org = task.orgs[0]!;
+    task.begin();
+    const send = sender(context, org);
+    const jobs = endpointById(context.contract, 'jobs-list');
+    const unauthenticated = context.contract.statuses.unauthenticated;
+    // One check after another, each timed on its own.
+    const authMissing = await timed(context, async () =>
+      authRejected([await send('AUTH-MISSING', jobs, null), await send('AUTH-MISSING', endpointById(context.contract, 'bootstrap-head'), null)], unauthenticated),
+    );
+    const authMalformed = await timed(context, async () => {
+      const malformed = ['not-a-key', 'xh_live_short', `xh_prod_${'a'.repeat(32)}`, `Bearer ${'b'.repeat(40)}`];
+      const sent: Observation[] = [];
+      for (const key of malformed) sent.push(await send('AUTH-MALFORMED', jobs, key));
+      return authRejected(sent, unauthenticated);
+    });
+    const authUnknown = await timed(context, async () => {
+      const sent: Observation[] = [];
+      for (const format of context.contract.keyFormats) sent.push(await send('AUTH-UNKNOWN', jobs, unissuedKey(format.prefix)));
+      return authRejected(sent, unauthenticated);
+    });
+    const tierOrgs = context.orgs.filter((o) => o.tier === org.tier);
+    const keyFormat = await timed(context, async () =>
+      keyFormatVerdict(
+        tierOrgs.flatMap((o) => [o.primary, o.secondary, o.unscoped].flatMap((k) => (k ? [{ label: k.label, key: k.key }] : []))),
+        context.contract,
+      ),
+    );
+    const scopeList = await timed(context, async () => scopeListVerdict(await send('SCOPE-LIST', endpointById(context.contract, 'scope-list'), org.primary.key), context.contract));
+    const unscopedKey = org.unscoped?.key;
+    const scopeEnforced =
+      unscopedKey === undefined
+        ? skippedFinding('no key lacking scopes was configured for this organization')
+        : await timed(context, async () => {
+            const rows = [];
+            for (const endpoint of context.contract.endpoints) {
+              if (endpoint.scope === null) continue;
+              rows.push({
+                endpointId: endpoint.id,
+                method: endpoint.method,
+                path: endpoint.path,
+                scope: endpoint.scope,
+                denied: await send('SCOPE-ENFORCED', endpoint, unscopedKey),
+                admitted: await send('SCOPE-ENFORCED', endpoint, org.primary.key),
+              });
+            }
+            return scopeEnforcedVerdict(rows, context.contract.statuses.forbidden);
+          });
+    const headBootstrap = await timed(context, async () => {
+      const head = endpointById(context.contract, 'bootstrap-head');
+      const options = { declaredFree: context.declared['head-bootstrap-free'] ?? null };
+      // Two HEADs a window boundary fell between decide nothing: measure again, a few times at most.
+      let finding: Finding | null = null;
+      for (let attempt = 1; attempt <= HEAD_ATTEMPTS && !context.signal.aborted; attempt++) {
+        const first = await send('HEAD-BOOTSTRAP', head, org.primary.key);
+        const second = await send('HEAD-BOOTSTRAP', head, org.primary.key);
+        finding = headBootstrapVerdict(first, second, context.windowMs / 1000, options);
+        if (finding.verdict !== 'inconclusive') break;
+        // Refused for quota: the next pair needs a window with room.
+        if ([first, second].some((o) => o.status === context.contract.statuses.rateLimited) && !(await context.windows.fresh([org], 'read')).ok) break;
       }
-      await record('HEAD-BOOTSTRAP', async () => {
-        const head = endpointById(context.contract, 'bootstrap-head');
-        const options = { declaredFree: context.declared['head-bootstrap-free'] ?? null };
-        // Two HEADs a window boundary fell between decide nothing: measure again, a few times at most.
-        let finding: Finding | null = null;
-        for (let attempt = 1; attempt <= HEAD_ATTEMPTS && !context.signal.aborted; attempt++) {
-          const first = await send('HEAD-BOOTSTRAP', head, org.primary.key);
-          const second = await send('HEAD-BOOTSTRAP', head, org.primary.key);
-          finding = headBootstrapVerdict(first, second, context.windowMs / 1000, options);
-          if (finding.verdict !== 'inconclusive') break;
-          // Refused for quota: the next pair needs a window with room.
-          if ([first, second].some((o) => o.status === context.contract.statuses.rateLimited) && !(await context.windows.fresh([org], 'read')).ok) break;
-        }
-        return finding ?? { verdict: 'inconclusive', expected: 'two HEADs', actual: 'interrupted', evidence: [], notes: [] };
-      });
-      return results;
-    },
-  };
-}
+      return finding ?? inconclusiveFinding('two HEADs', 'interrupted');
+    });
+    return {
+      'AUTH-MISSING': authMissing,
+      'AUTH-MALFORMED': authMalformed,
+      'AUTH-UNKNOWN': authUnknown,
+      'AUTH-KEY-FORMAT': keyFormat,
+      'SCOPE-LIST': scopeList,
+      'SCOPE-ENFORCED': scopeEnforced,
+      'HEAD-BOOTSTRAP': headBootstrap,
+    };
+  },
+});
 
 function sender(context: SuiteContext, org: OrgHandle) {
   const edge = context.prober.edges[0]!;

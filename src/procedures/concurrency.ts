@@ -6,17 +6,17 @@
  * has room for another cap of uploads.
  */
 import { endpointById } from '../contract/lookup.ts';
-import { checkResult } from '../verdicts/support/result.ts';
 import { concurrencyCapVerdict } from '../verdicts/concurrency-cap.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { sleep } from '../measure/window-sync.ts';
 import type { ProbeRequest } from '../measure/http-prober.ts';
-import type { SuiteContext, Task } from './context.ts';
+import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
 import type { Observation } from '../measure/observation.ts';
 import { describe } from '../verdicts/support/finding.ts';
 import { inFreshWindow } from './fresh-window.ts';
+import { defineTask, inconclusiveFinding } from './task.ts';
 
 /** How often, and how many times, to ask the server whether the held uploads were all counted. */
 const WITNESS_INTERVAL_MS = 10;
@@ -26,35 +26,33 @@ const UNWITNESSED_SETTLE_MS = 50;
 /** Measurements per task at most (each spends a cap of ingest units). */
 const MAX_ATTEMPTS = 3;
 
-export function concurrencyTask(org: OrgHandle): Task {
-  const name = `concurrency ${org.label}`;
-  return {
-    name,
-    tier: org.tier,
-    org: org.label,
-    consumes: 'ingest',
-    run: (context) =>
-      inFreshWindow(context, org, { name, checks: [{ id: 'CONCURRENCY-CAP' }], quotaClass: 'ingest' }, async () => {
-        const tier = context.contract.tiers[org.tier];
-        const startedWall = context.io.clock.now();
-        const started = context.prober.now();
-        const attempts = Math.max(1, Math.min(MAX_ATTEMPTS, Math.floor(tier.ingest.value / tier.concurrency.value)));
-        let finding: Finding | null = null;
-        for (let attempt = 1; attempt <= attempts && !context.signal.aborted; attempt++) {
-          const measured = await measureOnce(context, org);
-          finding = measured.finding;
-          if (finding.verdict !== 'inconclusive') break;
-          // The window had no room for the held uploads: the next measurement needs a window of its own.
-          if (measured.noRoom && attempt < attempts) {
-            const next = await context.windows.fresh([org], 'ingest');
-            if (!next.ok) break;
-          }
+export const concurrency = defineTask({
+  kind: 'concurrency',
+  decides: { 'CONCURRENCY-CAP': '' },
+  consumes: 'ingest',
+  orgs: 1,
+  placement: 'lane',
+  describe: "the cap's worth of slow uploads held in flight, then one more request",
+  run: (context, task) => {
+    const org = task.orgs[0]!;
+    return inFreshWindow(context, task, 'ingest', async () => {
+      const tier = context.contract.tiers[org.tier];
+      const attempts = Math.max(1, Math.min(MAX_ATTEMPTS, Math.floor(tier.ingest.value / tier.concurrency.value)));
+      let finding: Finding | null = null;
+      for (let attempt = 1; attempt <= attempts && !context.signal.aborted; attempt++) {
+        const measured = await measureOnce(context, org);
+        finding = measured.finding;
+        if (finding.verdict !== 'inconclusive') break;
+        // The window had no room for the held uploads: the next measurement needs a window of its own.
+        if (measured.noRoom && attempt < attempts) {
+          const next = await context.windows.fresh([org], 'ingest');
+          if (!next.ok) break;
         }
-        const result = finding ?? { verdict: 'inconclusive' as const, expected: 'a measurement', actual: 'interrupted', evidence: [], notes: [] };
-        return [checkResult('CONCURRENCY-CAP', result, { tier: org.tier, org: org.label, startedWall, durationMs: context.prober.now() - started })];
-      }),
-  };
-}
+      }
+      return { 'CONCURRENCY-CAP': finding ?? inconclusiveFinding('a measurement', 'interrupted') };
+    });
+  },
+});
 
 async function measureOnce(context: SuiteContext, org: OrgHandle): Promise<{ finding: Finding; noRoom: boolean }> {
   const figure = context.contract.tiers[org.tier].concurrency;

@@ -1,17 +1,19 @@
 /** What a running suite hands each task: resolved options, provisioned orgs, the prober, and hooks. */
 import type { AssumptionId, Contract, TierName } from '../contract/types.ts';
 import type { KeyHook, OrgHandle, OrgLimits } from './handles.ts';
-import type { CheckResult } from '../catalogue/types.ts';
 import type { HttpProber } from '../measure/http-prober.ts';
 import type { Io } from '../util/io.ts';
 import type { RunListener } from '../results/events.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { WindowKeeper } from './windows.ts';
+import type { ObservationRecorder } from '../measure/recorder.ts';
+import type { RevocationShape } from '../scenario/define.ts';
 
 export interface SuiteContext {
   readonly contract: Contract;
   readonly prober: HttpProber;
   readonly io: Io;
+  /** Every organization the run provisioned, the revocation one included. */
   readonly orgs: readonly OrgHandle[];
   /** null when no way to provision/revoke keys was configured: revocation checks are skipped. */
   readonly keyHook: KeyHook | null;
@@ -33,17 +35,10 @@ export interface SuiteContext {
   readonly signal: AbortSignal;
   /** The run's report directory, where tasks write their own files (revocation.csv); null or absent: none. */
   readonly reportDir?: string | null;
-}
-
-/** One unit of scheduled work: some checks against one org (or none), producing their results. */
-export interface Task {
-  /** e.g. 'QUOTA-READ starter-a'. */
-  readonly name: string;
-  readonly tier: TierName | null;
-  readonly org: string | null;
-  /** Quota it consumes on its org; quota-consuming tasks each need a fresh window of their own. */
-  readonly consumes: 'read' | 'ingest' | 'none';
-  /** Other orgs whose window the task needs to itself (ORG-ISOLATED). */
-  readonly alsoOccupies?: readonly string[];
-  run(context: SuiteContext): Promise<readonly CheckResult[]>;
+  /** The run's observations file: sustained load streams its responses there; null: aggregated only. */
+  readonly recorder: ObservationRecorder | null;
+  /** Per-request timeout of the load driver, ms. */
+  readonly timeoutMs: number;
+  /** Revocation trials, interval and settle the run gives (flags, then config); the scenario's fill the rest. */
+  readonly revocation: Partial<RevocationShape>;
 }

@@ -5,84 +5,97 @@
  * HDR-LIMIT for the ingest class comes from the single variant.
  */
 import { endpointById } from '../contract/lookup.ts';
-import { checkResult } from '../verdicts/support/result.ts';
-import type { CheckResult } from '../catalogue/types.ts';
 import { quotaExactVerdict } from '../verdicts/quota-read-ingest.ts';
 import { limitHeaderVerdict } from '../verdicts/hdr-limit.ts';
 import type { Observation } from '../measure/observation.ts';
-import type { Task } from './context.ts';
+import type { WindowContext } from '../measure/window.ts';
+import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { inBatches, straddlingFirstBatch, underCap } from './batches.ts';
 import { EXTRA_AFTER_LIMIT, limitToTest } from './announced-limit.ts';
 import { watchRestOfWindow } from './watch.ts';
+import { defineTask } from './task.ts';
 
-export function ingestTask(org: OrgHandle, variant: 'single' | 'bulk'): Task {
-  const name = `ingest-${variant} ${org.label}`;
-  const checks = variant === 'single' ? [{ id: 'QUOTA-INGEST', variant } as const, { id: 'HDR-LIMIT', variant: 'ingest' } as const] : [{ id: 'QUOTA-INGEST', variant } as const];
-  return {
-    name,
-    tier: org.tier,
-    org: org.label,
-    consumes: 'ingest',
-    run: (context) =>
-      inFreshWindow(context, org, { name, checks, quotaClass: 'ingest' }, async (window) => {
-        const tier = context.contract.tiers[org.tier];
-        const edge = context.prober.edges[0]!;
-        const tags = { check: 'QUOTA-INGEST', phase: variant, tier: org.tier, org: org.label } as const;
-        const startedWall = context.io.clock.now();
-        const started = context.prober.now();
-        let sent: Observation[];
-        let unitsPerRequest = 1;
-        let later: Observation[] = [];
-        if (variant === 'single') {
-          const endpoint = endpointById(context.contract, 'resume-analysis');
-          const upload = () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags);
-          // The first upload alone announces the Limit to aim at (Enterprise figures are minimums).
-          const first = await upload();
-          const limit = limitToTest(tier.ingest, first);
-          const batch = underCap(tier.concurrency.value);
-          const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, batch, upload, context.signal, straddlingFirstBatch(limit, batch, 1));
-          sent = [first, ...rest];
-        } else {
-          const endpoint = endpointById(context.contract, 'resume-analysis-bulk');
-          // A deployment that declares bulk uploads counted per request is judged so (assumption bulk-counts-per-resume).
-          const perRequest = context.declared['bulk-counts-per-resume'] === false;
-          const resumes = bulkSize(tier.ingest.value);
-          unitsPerRequest = perRequest ? 1 : resumes;
-          const upload = () => context.prober.send(edge, requestFor(endpoint, org.primary.key, resumes), tags);
-          sent = [await upload()];
-          const limit = limitToTest(tier.ingest, sent[0]);
-          for (let used = unitsPerRequest; used <= limit && !context.signal.aborted; used += unitsPerRequest) {
-            sent.push(await upload());
-          }
-          // No lucky pass: single uploads (one unit each) over the rest of the window.
-          const single = endpointById(context.contract, 'resume-analysis');
-          if (sent.some((o) => o.status === context.contract.statuses.rateLimited)) {
-            later = await watchRestOfWindow(context, { first: sent[0]!, window, again: () => context.prober.send(edge, requestFor(single, org.primary.key), { ...tags, phase: 'after-429' }) });
-          }
-        }
-        const at = (v: string) => ({ tier: org.tier, org: org.label, variant: v, startedWall, durationMs: context.prober.now() - started });
-        const results: CheckResult[] = [
-          checkResult(
-            'QUOTA-INGEST',
-            quotaExactVerdict(sent, {
-              figure: tier.ingest,
-              quotaClass: 'ingest',
-              // Uploads inside a batch race each other, so the single variant is judged as a burst.
-              variant: variant === 'single' ? 'burst' : 'sequential',
-              window,
-              unitsPerRequest,
-              later,
-            }),
-            at(variant),
-          ),
-        ];
-        if (variant === 'single') results.push(checkResult('HDR-LIMIT', limitHeaderVerdict(sent, tier.ingest, 'ingest'), at('ingest')));
-        return results;
-      }),
-  };
+export const ingestSingle = defineTask({
+  kind: 'ingest-single',
+  decides: { 'QUOTA-INGEST': 'single', 'HDR-LIMIT': 'ingest' },
+  consumes: 'ingest',
+  orgs: 1,
+  placement: 'lane',
+  describe: 'resumes uploaded one per request, in batches under the concurrency cap, to Limit and past it',
+  run: (context, task) => {
+    const org = task.orgs[0]!;
+    return inFreshWindow(context, task, 'ingest', async (window) => {
+      const figure = context.contract.tiers[org.tier].ingest;
+      const sent = await uploadSingles(context, org);
+      return {
+        // Uploads inside a batch race each other, so the single variant is judged as a burst.
+        'QUOTA-INGEST': quotaExactVerdict(sent, { figure, quotaClass: 'ingest', variant: 'burst', window, unitsPerRequest: 1, later: [] }),
+        'HDR-LIMIT': limitHeaderVerdict(sent, figure, 'ingest'),
+      };
+    });
+  },
+});
+
+export const ingestBulk = defineTask({
+  kind: 'ingest-bulk',
+  decides: { 'QUOTA-INGEST': 'bulk' },
+  consumes: 'ingest',
+  orgs: 1,
+  placement: 'lane',
+  describe: 'bulk uploads whose resumes add up to Limit, then one more; single uploads over the rest of the window',
+  run: (context, task) => {
+    const org = task.orgs[0]!;
+    return inFreshWindow(context, task, 'ingest', async (window) => {
+      const { sent, unitsPerRequest, later } = await uploadBulk(context, org, window);
+      const figure = context.contract.tiers[org.tier].ingest;
+      return { 'QUOTA-INGEST': quotaExactVerdict(sent, { figure, quotaClass: 'ingest', variant: 'sequential', window, unitsPerRequest, later }) };
+    });
+  },
+});
+
+const ingestTags = (org: OrgHandle, variant: 'single' | 'bulk') => ({ check: 'QUOTA-INGEST', phase: variant, tier: org.tier, org: org.label }) as const;
+
+async function uploadSingles(context: SuiteContext, org: OrgHandle): Promise<Observation[]> {
+  const tier = context.contract.tiers[org.tier];
+  const edge = context.prober.edges[0]!;
+  const endpoint = endpointById(context.contract, 'resume-analysis');
+  const upload = () => context.prober.send(edge, requestFor(endpoint, org.primary.key), ingestTags(org, 'single'));
+  // The first upload alone announces the Limit to aim at (Enterprise figures are minimums).
+  const first = await upload();
+  const limit = limitToTest(tier.ingest, first);
+  const batch = underCap(tier.concurrency.value);
+  const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, batch, upload, context.signal, straddlingFirstBatch(limit, batch, 1));
+  return [first, ...rest];
+}
+
+async function uploadBulk(
+  context: SuiteContext,
+  org: OrgHandle,
+  window: WindowContext,
+): Promise<{ sent: Observation[]; unitsPerRequest: number; later: Observation[] }> {
+  const tier = context.contract.tiers[org.tier];
+  const edge = context.prober.edges[0]!;
+  const tags = ingestTags(org, 'bulk');
+  const endpoint = endpointById(context.contract, 'resume-analysis-bulk');
+  // A deployment that declares bulk uploads counted per request is judged so (assumption bulk-counts-per-resume).
+  const perRequest = context.declared['bulk-counts-per-resume'] === false;
+  const resumes = bulkSize(tier.ingest.value);
+  const unitsPerRequest = perRequest ? 1 : resumes;
+  const upload = () => context.prober.send(edge, requestFor(endpoint, org.primary.key, resumes), tags);
+  const sent = [await upload()];
+  const limit = limitToTest(tier.ingest, sent[0]);
+  for (let used = unitsPerRequest; used <= limit && !context.signal.aborted; used += unitsPerRequest) {
+    sent.push(await upload());
+  }
+  // No lucky pass: single uploads (one unit each) over the rest of the window.
+  const single = endpointById(context.contract, 'resume-analysis');
+  const later = sent.some((o) => o.status === context.contract.statuses.rateLimited)
+    ? await watchRestOfWindow(context, { first: sent[0]!, window, again: () => context.prober.send(edge, requestFor(single, org.primary.key), { ...tags, phase: 'after-429' }) })
+    : [];
+  return { sent, unitsPerRequest, later };
 }
 
 /** The largest divisor of `limit` up to 10 and at most half of it, so whole batches fill it exactly. */

@@ -1,59 +1,48 @@
 /** ORG-ISOLATED: exhaust one org's read quota, then one read by another org of the tier must be untouched. */
 import { endpointById } from '../contract/lookup.ts';
-import { checkResult } from '../verdicts/support/result.ts';
 import { orgIsolatedVerdict } from '../verdicts/org-shared-isolated.ts';
-import type { Task } from './context.ts';
-import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { EXTRA_AFTER_LIMIT, OVER_ADMISSION_FACTOR, limitToTest } from './announced-limit.ts';
 import { inBatches, underCap } from './batches.ts';
+import { defineTask } from './task.ts';
 
-export function isolationTask(exhausted: OrgHandle, other: OrgHandle): Task {
-  const name = `isolation ${exhausted.label}/${other.label}`;
-  return {
-    name,
-    tier: exhausted.tier,
-    org: exhausted.label,
-    consumes: 'read',
-    alsoOccupies: [other.label],
-    run: (context) =>
-      // A window fresh on both organizations: the other's request must meet its own untouched quota.
-      inFreshWindow(context, exhausted, { name, checks: [{ id: 'ORG-ISOLATED' }], quotaClass: 'read', alsoFresh: [other] }, async (window) => {
-        const figure = context.contract.tiers[exhausted.tier].read;
-        const endpoint = endpointById(context.contract, 'jobs-list');
-        const edge = context.prober.edges[0]!;
-        const tags = { check: 'ORG-ISOLATED', phase: 'exhaust', tier: exhausted.tier, org: exhausted.label } as const;
-        const startedWall = context.io.clock.now();
-        const started = context.prober.now();
-        // Exhaust the quota quickly (in batches under the cap) so the check fits well inside one window.
-        const read = () => context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), tags);
-        const first = await read();
-        const limit = limitToTest(figure, first);
-        const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, underCap(context.contract.tiers[exhausted.tier].concurrency.value), read, context.signal);
-        const sent = [first, ...rest];
-        // A server that gives quota back is read on to its first 429 (bounded): the check needs one.
-        while (!sent.some((o) => o.status === context.contract.statuses.rateLimited) && sent.length < OVER_ADMISSION_FACTOR * limit && !context.signal.aborted) {
-          sent.push(await read());
-        }
-        const probe = await context.prober.send(edge, requestFor(endpoint, other.primary.key), {
-          ...tags,
-          phase: 'other-org',
-          org: other.label,
-        });
-        // The bracket: the first organization again, still rejected, shows its window was in force.
-        const again = await context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), { ...tags, phase: 'after-other-org' });
-        // Judged against the published figure; only a minimum ("or more") defers to the announced Limit.
-        const otherFigure = context.contract.tiers[other.tier].read;
-        const otherLimit = otherFigure.atLeast ? limitToTest(otherFigure, probe) : otherFigure.value;
-        return [
-          checkResult('ORG-ISOLATED', orgIsolatedVerdict({ exhausted: sent, other: probe, exhaustedAgain: again, otherLimit, window }), {
-            tier: exhausted.tier,
-            org: `${exhausted.label}+${other.label}`,
-            startedWall,
-            durationMs: context.prober.now() - started,
-          }),
-        ];
-      }),
-  };
-}
+export const isolation = defineTask({
+  kind: 'isolation',
+  decides: { 'ORG-ISOLATED': '' },
+  consumes: 'read',
+  orgs: 2,
+  placement: 'joint',
+  describe: "one organization's read quota spent, then one read by another organization of the tier",
+  run: (context, task) => {
+    const [exhausted, other] = [task.orgs[0]!, task.orgs[1]!];
+    // A window fresh on both organizations: the other's request must meet its own untouched quota.
+    return inFreshWindow(context, task, 'read', async (window) => {
+      const figure = context.contract.tiers[exhausted.tier].read;
+      const endpoint = endpointById(context.contract, 'jobs-list');
+      const edge = context.prober.edges[0]!;
+      const tags = { check: 'ORG-ISOLATED', phase: 'exhaust', tier: exhausted.tier, org: exhausted.label } as const;
+      // Exhaust the quota quickly (in batches under the cap) so the check fits well inside one window.
+      const read = () => context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), tags);
+      const first = await read();
+      const limit = limitToTest(figure, first);
+      const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, underCap(context.contract.tiers[exhausted.tier].concurrency.value), read, context.signal);
+      const sent = [first, ...rest];
+      // A server that gives quota back is read on to its first 429 (bounded): the check needs one.
+      while (!sent.some((o) => o.status === context.contract.statuses.rateLimited) && sent.length < OVER_ADMISSION_FACTOR * limit && !context.signal.aborted) {
+        sent.push(await read());
+      }
+      const probe = await context.prober.send(edge, requestFor(endpoint, other.primary.key), {
+        ...tags,
+        phase: 'other-org',
+        org: other.label,
+      });
+      // The bracket: the first organization again, still rejected, shows its window was in force.
+      const again = await context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), { ...tags, phase: 'after-other-org' });
+      // Judged against the published figure; only a minimum ("or more") defers to the announced Limit.
+      const otherFigure = context.contract.tiers[other.tier].read;
+      const otherLimit = otherFigure.atLeast ? limitToTest(otherFigure, probe) : otherFigure.value;
+      return { 'ORG-ISOLATED': orgIsolatedVerdict({ exhausted: sent, other: probe, exhaustedAgain: again, otherLimit, window }) };
+    });
+  },
+});

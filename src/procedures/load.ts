@@ -6,9 +6,7 @@
  * response is folded into a LoadAggregator (bounded memory) and, when a recorder is given,
  * streamed to the run's observations file; then the pure verdict judges the whole run.
  */
-import { checkResult } from '../verdicts/support/result.ts';
 import { loadThresholdsVerdict } from '../verdicts/load-thresholds.ts';
-import type { CheckResult } from '../catalogue/types.ts';
 import { endpointById } from '../contract/lookup.ts';
 import { ArrivalRateDriver, type ArrivalStream } from '../measure/arrival-rate.ts';
 import { LoadAggregator } from '../measure/aggregate.ts';
@@ -16,68 +14,59 @@ import { LATENCY_POLICY } from '../measure/outcome.ts';
 import { evaluateThresholds, thresholdDataFromSummary, type DroppedCount } from '../verdicts/support/threshold-eval.ts';
 import { parseThresholds } from '../config/thresholds.ts';
 import type { Observation } from '../measure/observation.ts';
-import type { ObservationRecorder } from '../measure/recorder.ts';
 import type { LoadPhase, LoadShape } from '../scenario/define.ts';
-import type { SuiteContext, Task } from './context.ts';
+import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
 import { limitToTest } from './announced-limit.ts';
 import { inFreshWindow } from './fresh-window.ts';
+import { defineTask, skippedFinding } from './task.ts';
 
-export interface LoadTaskOptions {
-  /** The run's recorder: load observations join observations.ndjson. Without one they are only aggregated. */
-  readonly recorder?: ObservationRecorder | null;
-  /** Per-request timeout, ms. Default 5000. */
-  readonly timeoutMs?: number;
-  /** Keep-alive connections per edge. Default: enough for every stream's in-flight bound, at most 256. */
-  readonly connectionsPerEdge?: number;
-}
-
-const CHECK = 'LOAD-THRESHOLDS';
-const DEFAULT_TIMEOUT_MS = 5000;
+const CHECK = 'LOAD-THRESHOLDS' as const;
 /** In-flight bound per org when the tier publishes no concurrency cap figure. */
 const DEFAULT_IN_FLIGHT = 4;
 
-export function loadTask(org: OrgHandle, shape: LoadShape, options: LoadTaskOptions = {}): Task {
-  const name = `load ${org.label}`;
-  // A malformed expression is the scenario author's mistake: say so before any traffic.
-  const thresholds = parseThresholds(shape.thresholds, `scenario ${org.tier}: load.thresholds`);
-  return {
-    name,
-    tier: org.tier,
-    org: org.label,
-    consumes: 'read',
-    run: async (context) => {
-      const startedWall = context.io.clock.now();
-      const notes: string[] = [LATENCY_POLICY.harness];
-      const fleetSize = Math.max(1, ...shape.phases.map((p) => p.orgs));
-      let fleet: readonly OrgHandle[] = [org];
-      if (fleetSize > 1) {
-        if (context.provisionOrgs) {
-          fleet = [org, ...(await context.provisionOrgs(org.tier, fleetSize - 1))];
-        } else {
-          notes.push(`fleet phases skipped: this target cannot provision more ${org.tier} organizations (needed ${fleetSize})`);
-        }
+export const load = defineTask({
+  kind: 'load',
+  decides: { 'LOAD-THRESHOLDS': '' },
+  consumes: 'read',
+  orgs: 1,
+  placement: 'after',
+  optIn: true,
+  appliesTo: (scenario) => scenario.load !== null,
+  describe: "the scenario's load phases at a constant arrival rate: at quota, at twice it, and a fleet of organizations",
+  run: async (context, task) => {
+    const org = task.orgs[0]!;
+    const shape = task.scenario.load;
+    if (!shape) return { [CHECK]: skippedFinding('the scenario has no sustained-load shape (load: null)') };
+    // A malformed expression is the scenario author's mistake: say so before any traffic.
+    const thresholds = parseThresholds(shape.thresholds, `scenario ${org.tier}: load.thresholds`);
+    const notes: string[] = [LATENCY_POLICY.harness];
+    const fleetSize = Math.max(1, ...shape.phases.map((p) => p.orgs));
+    let fleet: readonly OrgHandle[] = [org];
+    if (fleetSize > 1) {
+      if (context.provisionOrgs) {
+        fleet = [org, ...(await context.provisionOrgs(org.tier, fleetSize - 1))];
+      } else {
+        notes.push(`fleet phases skipped: this target cannot provision more ${org.tier} organizations (needed ${fleetSize})`);
       }
-      const phases = shape.phases.filter((p) => p.orgs <= fleet.length);
-      return inFreshWindow(context, org, { name, checks: [{ id: CHECK }], quotaClass: 'read' }, async (window) => {
-        const result = await runPhases(context, { org, fleet, shape, phases, openedAt: window.openedAt, options });
-        const summary = result.aggregator.summary();
-        const data = thresholdDataFromSummary(summary, result.dropped);
-        const finding = loadThresholdsVerdict({
-          summary,
-          thresholds: evaluateThresholds(thresholds, data),
-          figures: { [org.tier]: result.figure },
-          dropped: result.dropped.reduce((n, d) => n + d.count, 0),
-          notes: [...notes, ...result.notes],
-        });
-        return [
-          checkResult(CHECK, finding, { tier: org.tier, org: org.label, startedWall, durationMs: context.io.clock.now() - startedWall }),
-        ] satisfies CheckResult[];
+    }
+    const phases = shape.phases.filter((p) => p.orgs <= fleet.length);
+    return inFreshWindow(context, task, 'read', async (window) => {
+      const result = await runPhases(context, { org, fleet, shape, phases, openedAt: window.openedAt });
+      const summary = result.aggregator.summary();
+      const data = thresholdDataFromSummary(summary, result.dropped);
+      const finding = loadThresholdsVerdict({
+        summary,
+        thresholds: evaluateThresholds(thresholds, data),
+        figures: { [org.tier]: result.figure },
+        dropped: result.dropped.reduce((n, d) => n + d.count, 0),
+        notes: [...notes, ...result.notes],
       });
-    },
-  };
-}
+      return { [CHECK]: finding };
+    });
+  },
+});
 
 interface PhaseRunInput {
   readonly org: OrgHandle;
@@ -86,11 +75,10 @@ interface PhaseRunInput {
   readonly phases: readonly LoadPhase[];
   /** Run-relative ms at which the fresh window opened: phases are laid out from here. */
   readonly openedAt: number;
-  readonly options: LoadTaskOptions;
 }
 
 async function runPhases(context: SuiteContext, input: PhaseRunInput) {
-  const { org, fleet, shape, phases, options } = input;
+  const { org, fleet, shape, phases } = input;
   const endpoint = endpointById(context.contract, shape.endpoint);
   const figure = context.contract.tiers[org.tier][endpoint.quotaClass ?? 'read'];
   const cap = context.contract.tiers[org.tier].concurrency.value;
@@ -106,12 +94,12 @@ async function runPhases(context: SuiteContext, input: PhaseRunInput) {
   const streamsFor = (phase: LoadPhase): ArrivalStream[] =>
     fleet.slice(0, phase.orgs).map((o) => ({ org: o.label, tier: o.tier, key: o.primary.key, ratePerS: (phase.rateMultiple * quota) / windowS, maxInFlight: inFlight }));
   let localId = 0;
-  const recorder = options.recorder ?? null;
+  const recorder = context.recorder;
   const driver = new ArrivalRateDriver({
     edges: context.prober.edges,
     headers: context.contract.headers,
-    connectionsPerEdge: options.connectionsPerEdge ?? Math.min(256, inFlight * fleet.length),
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    connectionsPerEdge: Math.min(256, inFlight * fleet.length),
+    timeoutMs: context.timeoutMs,
     now: () => context.prober.now(),
     wallNow: () => context.io.clock.now(),
     nextId: recorder ? () => recorder.nextId() : () => ++localId,

@@ -7,8 +7,6 @@
  * for RETRY-AFTER.
  */
 import { endpointById } from '../contract/lookup.ts';
-import { checkResult, skipped } from '../verdicts/support/result.ts';
-import type { CheckResult } from '../catalogue/types.ts';
 import { quotaExactVerdict } from '../verdicts/quota-read-ingest.ts';
 import { remainingDecrementsVerdict } from '../verdicts/hdr-remaining.ts';
 import { limitHeaderVerdict } from '../verdicts/hdr-limit.ts';
@@ -18,107 +16,64 @@ import { orgSharedVerdict } from '../verdicts/org-shared-isolated.ts';
 import { retryAfterVerdict } from '../verdicts/retry-after.ts';
 import { sleep } from '../measure/window-sync.ts';
 import type { Observation } from '../measure/observation.ts';
-import type { SuiteContext, Task } from './context.ts';
+import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { sendPastLimit } from './announced-limit.ts';
 import { watchRestOfWindow } from './watch.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
+import { defineTask, inconclusiveFinding, skippedFinding } from './task.ts';
 
-export function readSequentialTask(org: OrgHandle): Task {
-  const name = `read-sequential ${org.label}`;
-  return {
-    name,
-    tier: org.tier,
-    org: org.label,
-    consumes: 'read',
-    run: (context) =>
-      inFreshWindow(
-        context,
-        org,
-        {
-          name,
-          checks: [
-            { id: 'QUOTA-READ', variant: 'sequential' },
-            { id: 'HDR-REMAINING' },
-            { id: 'HDR-LIMIT', variant: 'read' },
-            { id: 'HDR-RESET' },
-            { id: 'ERR-429-BODY' },
-            { id: 'ORG-SHARED' },
-            { id: 'RETRY-AFTER' },
-          ],
-          quotaClass: 'read',
-        },
-        async (window) => {
-          const figure = context.contract.tiers[org.tier].read;
-          const endpoint = endpointById(context.contract, 'jobs-list');
-          const edge = context.prober.edges[0]!;
-          const tags = { check: 'QUOTA-READ', phase: 'sequential', tier: org.tier, org: org.label } as const;
-          const startedWall = context.io.clock.now();
-          const started = context.prober.now();
-          const { sent, limit } = await sendPastLimit(figure, () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags), context.signal, window.prior.length);
-          const exhausted = sent.some((o) => o.status === context.contract.statuses.rateLimited);
-          const shared = org.secondary && exhausted
-            ? await context.prober.send(edge, requestFor(endpoint, org.secondary.key), { ...tags, check: 'ORG-SHARED' })
-            : null;
-          const later = exhausted
-            ? await watchRestOfWindow(context, {
-                first: sent[0]!,
-                window,
-                again: () => context.prober.send(edge, requestFor(endpoint, org.primary.key), { ...tags, phase: 'after-429' }),
-                otherRoute: () => context.prober.send(edge, requestFor(endpointById(context.contract, 'scope-list'), org.primary.key), { ...tags, phase: 'other-route' }),
-              })
-            : [];
-          const windowDone = context.prober.now();
-          const rejections = sent.filter((o) => o.status === 429);
-          const lastRejected = [...rejections, ...later.filter((o) => o.status === context.contract.statuses.rateLimited)].at(-1) ?? null;
-          const retry = lastRejected ? await waitOutRetryAfter(context, org, lastRejected) : null;
-          const at = (variant = '') => ({
-            tier: org.tier,
-            org: org.label,
-            variant,
-            startedWall,
-            durationMs: windowDone - started,
-          });
-          const results: CheckResult[] = [
-            checkResult(
-              'QUOTA-READ',
-              quotaExactVerdict(sent, { figure, quotaClass: 'read', variant: 'sequential', window, later }),
-              at('sequential'),
-            ),
-            checkResult('HDR-REMAINING', remainingDecrementsVerdict(sent, window), at()),
-            checkResult('HDR-LIMIT', limitHeaderVerdict(sent, figure, 'read'), at('read')),
-            checkResult('HDR-RESET', resetEpochVerdict([...sent, ...later], window.lengthMs / 1000, window), at()),
-            checkResult('ERR-429-BODY', rateLimitBodyVerdict(rejections), at()),
-          ];
-          results.push(
-            shared
-              ? checkResult('ORG-SHARED', orgSharedVerdict({ keyA: sent, keyB: shared, keyAAgain: later[0] ?? null, limit, window, refilling: context.profileOf(org.tier)?.read.algorithm.value === 'refilling' }), at())
-              : org.secondary
-                ? checkResult('ORG-SHARED', { verdict: 'inconclusive', expected: 'the first key rejected, then the second key tried', actual: 'the first key was never rejected', evidence: sent.slice(-1).map((o) => o.id), notes: [] }, at())
-                : skipped('ORG-SHARED', 'no second key of this organization was configured', at()),
-          );
-          results.push(
-            lastRejected && retry
-              ? checkResult('RETRY-AFTER', retryAfterVerdict({ rejected: lastRejected, ...retry, windowSeconds: window.lengthMs / 1000 }), at())
-              : checkResult(
-                  'RETRY-AFTER',
-                  {
-                    verdict: 'inconclusive',
-                    expected: 'a 429 to take Retry-After from',
-                    actual: 'no request was rejected',
-                    evidence: sent.slice(-1).map((o) => o.id),
-                    notes: [],
-                  },
-                  at(),
-                ),
-          );
-          return results;
-        },
-      ),
-  };
-}
+export const readSequential = defineTask({
+  kind: 'read-sequential',
+  decides: { 'QUOTA-READ': 'sequential', 'HDR-REMAINING': '', 'HDR-LIMIT': 'read', 'HDR-RESET': '', 'ERR-429-BODY': '', 'ORG-SHARED': '', 'RETRY-AFTER': '' },
+  consumes: 'read',
+  orgs: 1,
+  placement: 'lane',
+  describe: 'reads one at a time to Limit and past it; the second key, the rest of the window, then Retry-After waited out',
+  run: (context, task) => {
+    const org = task.orgs[0]!;
+    return inFreshWindow(context, task, 'read', async (window) => {
+      const figure = context.contract.tiers[org.tier].read;
+      const endpoint = endpointById(context.contract, 'jobs-list');
+      const edge = context.prober.edges[0]!;
+      const tags = { check: 'QUOTA-READ', phase: 'sequential', tier: org.tier, org: org.label } as const;
+      const { sent, limit } = await sendPastLimit(figure, () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags), context.signal, window.prior.length);
+      const exhausted = sent.some((o) => o.status === context.contract.statuses.rateLimited);
+      const shared = org.secondary && exhausted ? await context.prober.send(edge, requestFor(endpoint, org.secondary.key), { ...tags, check: 'ORG-SHARED' }) : null;
+      const later = exhausted
+        ? await watchRestOfWindow(context, {
+            first: sent[0]!,
+            window,
+            again: () => context.prober.send(edge, requestFor(endpoint, org.primary.key), { ...tags, phase: 'after-429' }),
+            otherRoute: () => context.prober.send(edge, requestFor(endpointById(context.contract, 'scope-list'), org.primary.key), { ...tags, phase: 'other-route' }),
+          })
+        : [];
+      // The checks' time is the window's traffic; the Retry-After wait that follows is RETRY-AFTER's evidence, not their span.
+      task.end();
+      const rejections = sent.filter((o) => o.status === 429);
+      const lastRejected = [...rejections, ...later.filter((o) => o.status === context.contract.statuses.rateLimited)].at(-1) ?? null;
+      const retry = lastRejected ? await waitOutRetryAfter(context, org, lastRejected) : null;
+      return {
+        'QUOTA-READ': quotaExactVerdict(sent, { figure, quotaClass: 'read', variant: 'sequential', window, later }),
+        'HDR-REMAINING': remainingDecrementsVerdict(sent, window),
+        'HDR-LIMIT': limitHeaderVerdict(sent, figure, 'read'),
+        'HDR-RESET': resetEpochVerdict([...sent, ...later], window.lengthMs / 1000, window),
+        'ERR-429-BODY': rateLimitBodyVerdict(rejections),
+        'ORG-SHARED': shared
+          ? orgSharedVerdict({ keyA: sent, keyB: shared, keyAAgain: later[0] ?? null, limit, window, refilling: context.profileOf(org.tier)?.read.algorithm.value === 'refilling' })
+          : org.secondary
+            ? inconclusiveFinding('the first key rejected, then the second key tried', 'the first key was never rejected', sent.slice(-1).map((o) => o.id))
+            : skippedFinding('no second key of this organization was configured'),
+        'RETRY-AFTER':
+          lastRejected && retry
+            ? retryAfterVerdict({ rejected: lastRejected, ...retry, windowSeconds: window.lengthMs / 1000 })
+            : inconclusiveFinding('a 429 to take Retry-After from', 'no request was rejected', sent.slice(-1).map((o) => o.id)),
+      };
+    });
+  },
+});
 
 /** Past the time Retry-After gives, as a client adding jitter would (§7 rule 2). */
 const RETRY_MARGIN_MS = 20;

@@ -7,8 +7,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { endpointById } from '../contract/lookup.ts';
-import { checkResult, skipped } from '../verdicts/support/result.ts';
-import type { CheckId, CheckResult, Finding } from '../catalogue/types.ts';
 import type { RevocationEvidence } from '../verdicts/support/revocation-evidence.ts';
 import { revokeLatencyVerdict } from '../verdicts/revoke-latency.ts';
 import { revokeStickyVerdict } from '../verdicts/revoke-sticky.ts';
@@ -18,18 +16,8 @@ import { revocationCsv } from './revocation-csv.ts';
 import type { TrialTiming } from './revocation-probe.ts';
 import { probingLoadNotes, runRevocationTrials } from './revocation-trials.ts';
 import type { RevocationShape } from '../scenario/define.ts';
-import type { Task } from './context.ts';
-import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
-
-export const REVOCATION_CHECKS = ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION'] as const satisfies readonly CheckId[];
-
-const VERDICTS: Readonly<Record<(typeof REVOCATION_CHECKS)[number], (e: RevocationEvidence) => Finding>> = {
-  'REVOKE-LATENCY': revokeLatencyVerdict,
-  'REVOKE-STICKY': revokeStickyVerdict,
-  'AUTH-REVOKED': authRevokedVerdict,
-  ROTATION: rotationVerdict,
-};
+import { defineTask, skippedFinding } from './task.ts';
 
 /** Timing beyond the scenario's shape; the defaults (here only) suit any deployment. */
 export interface RevocationTaskOptions {
@@ -56,22 +44,26 @@ export function revocationTiming(shape: RevocationShape, slaMs: number, options:
   };
 }
 
-export function revocationTask(org: OrgHandle, shape: RevocationShape, options: RevocationTaskOptions = {}): Task {
-  const name = `revocation ${org.label}`;
-  return {
-    name,
-    tier: org.tier,
-    org: org.label,
+/** The revocation task kind; `options` tune its timing (tests), the registry takes the defaults. */
+export function revocationTask(options: RevocationTaskOptions = {}) {
+  return defineTask({
+    kind: 'revocation',
+    decides: { 'REVOKE-LATENCY': '', 'REVOKE-STICKY': '', 'AUTH-REVOKED': '', ROTATION: '' },
     consumes: 'none',
-    run: async (context) => {
-      context.emit({ type: 'task-start', task: name });
-      const startedWall = context.io.clock.now();
-      const where = { tier: org.tier, org: org.label, startedWall };
+    orgs: 1,
+    placement: 'beside',
+    describe: 'keys revoked one trial at a time, every edge probed until each refuses them, then watched to stay refused',
+    run: async (context, task) => {
+      const org = task.orgs[0]!;
+      const shape = { ...task.scenario.revocation, ...definedOnly(context.revocation) };
+      task.begin();
       const hook = context.keyHook;
-      if (!hook) return REVOCATION_CHECKS.map((id) => skipped(id, NO_HOOK_REASON, where));
+      if (!hook) {
+        const skipped = skippedFinding(NO_HOOK_REASON);
+        return { 'REVOKE-LATENCY': skipped, 'REVOKE-STICKY': skipped, 'AUTH-REVOKED': skipped, ROTATION: skipped };
+      }
 
       const { contract, prober } = context;
-      const started = prober.now();
       const rejectStatus = contract.statuses.unauthenticated;
       const head = endpointById(contract, 'bootstrap-head');
       const timing = revocationTiming(shape, contract.revocationSlaMs, options);
@@ -112,9 +104,17 @@ export function revocationTask(org: OrgHandle, shape: RevocationShape, options: 
       }
       const reportDir = context.reportDir ?? null;
       if (reportDir !== null) await writeFile(join(reportDir, 'revocation.csv'), revocationCsv(outcome.runs, rejectStatus));
-      const durationMs = prober.now() - started;
-      return REVOCATION_CHECKS.map((id): CheckResult => checkResult(id, VERDICTS[id](evidence), { ...where, durationMs }));
+      return {
+        'REVOKE-LATENCY': revokeLatencyVerdict(evidence),
+        'REVOKE-STICKY': revokeStickyVerdict(evidence),
+        'AUTH-REVOKED': authRevokedVerdict(evidence),
+        ROTATION: rotationVerdict(evidence),
+      };
     },
-  };
+  });
 }
 
+/** The run's overrides (flags, then config) that were given; the scenario's shape fills the rest. */
+function definedOnly<T extends object>(overrides: T): Partial<T> {
+  return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -11,7 +11,7 @@
 import { createLogUpdate } from 'log-update';
 import { VERDICTS, type Verdict } from '../catalogue/types.ts';
 import type { Io } from '../util/io.ts';
-import type { RunEvent, RunListener } from '../results/events.ts';
+import { taskName, type RunEvent, type RunListener, type TaskIdentity } from '../results/events.ts';
 import { VERDICT_LABEL, VERDICT_SYMBOL } from './palette.ts';
 import { redactKeys } from '../contract/keys.ts';
 import { resultLabel, terminalSummary, VERDICT_STYLE, verdictWord } from './terminal-summary.ts';
@@ -45,7 +45,6 @@ const RECENT_DONE = 3;
 const REFRESH_MS = 1000;
 
 /** `access starter-a` → ['starter-a']; `isolation starter-a/starter-b` (or `+`) → both. */
-const orgsOf = (task: string): string[] => (task.split(' ').at(-1) ?? task).split(/[+/,]/);
 
 const seconds = (ms: number): string => `${Math.max(0, Math.round(ms / 1000))} s`;
 const clockTime = (epochS: number): string => `${new Date(epochS * 1000).toISOString().slice(11, 19)} UTC`;
@@ -75,9 +74,10 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
       if (task.name !== except && task.status !== 'done' && task.orgs.some((o) => orgs.includes(o))) setStatus(task, 'done');
     }
   };
-  const taskLine = (name: string): TaskLine => {
+  const taskLine = (identity: TaskIdentity): TaskLine => {
+    const name = taskName(identity);
     let task = tasks.get(name);
-    if (!task) tasks.set(name, (task = { name, orgs: orgsOf(name), status: 'waiting', since: io.clock.monotonic(), untilEpochS: null }));
+    if (!task) tasks.set(name, (task = { name, orgs: identity.orgs, status: 'waiting', since: io.clock.monotonic(), untilEpochS: null }));
     return task;
   };
 
@@ -140,14 +140,14 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
         settleOrgs(task.orgs, task.name);
         setStatus(task, 'waiting');
         task.untilEpochS = event.untilEpochS;
-        if (!frame) out(`${stamp()} waiting  ${event.task}: ${event.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(event.untilEpochS)}`}`);
+        if (!frame) out(`${stamp()} waiting  ${task.name}: ${event.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(event.untilEpochS)}`}`);
         break;
       }
       case 'task-start': {
         const task = taskLine(event.task);
         settleOrgs(task.orgs, task.name);
         setStatus(task, 'running');
-        if (!frame) out(`${stamp()} running  ${event.task}`);
+        if (!frame) out(`${stamp()} running  ${task.name}`);
         break;
       }
       case 'check-result': {

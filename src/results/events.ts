@@ -2,6 +2,19 @@
 import type { TierName } from '../contract/types.ts';
 import type { CheckResult } from '../catalogue/types.ts';
 import type { RunResults } from './types.ts';
+import type { TaskKind } from '../catalogue/task-kinds.ts';
+
+/** Which task an event is about: its kind ('profile': learning how the server limits), tier and organizations. */
+export interface TaskIdentity {
+  readonly kind: TaskKind | 'profile';
+  readonly tier: TierName;
+  readonly orgs: readonly string[];
+}
+
+/** How a task is named on screen: 'read-burst starter-b', 'isolation starter-a/starter-b'. */
+export function taskName(task: TaskIdentity): string {
+  return `${task.kind} ${task.orgs.join('/')}`;
+}
 
 export type RunEvent =
   | {
@@ -13,8 +26,8 @@ export type RunEvent =
       readonly target: string;
     }
   /** A task waits for a fresh quota window; `untilEpochS` is the server's Reset it waits for, when known. */
-  | { readonly type: 'task-waiting'; readonly task: string; readonly untilEpochS: number | null }
-  | { readonly type: 'task-start'; readonly task: string }
+  | { readonly type: 'task-waiting'; readonly task: TaskIdentity; readonly untilEpochS: number | null }
+  | { readonly type: 'task-start'; readonly task: TaskIdentity }
   | { readonly type: 'check-result'; readonly result: CheckResult }
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'run-end'; readonly results: RunResults; readonly reportDir: string };

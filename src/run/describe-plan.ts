@@ -1,8 +1,11 @@
 /** `tiergate run --dry-run`: the plan as text, before any socket opens. */
 import { formatDurationMs } from '../util/duration.ts';
 import type { Plan, PlannedTask } from './plan.ts';
+import { TASKS } from '../procedures/registry.ts';
 
-const taskLine = (t: PlannedTask) => `${t.kind} [${t.orgs.join(', ')}]${t.consumes === 'none' ? '' : ` (a ${t.consumes} window)`}: ${t.checks.join(', ')}`;
+/** The task's line, and under it what it sends (from its declaration). */
+const taskLine = (t: PlannedTask, indent = '') =>
+  `${t.kind} [${t.orgs.join(', ')}]${t.consumes === 'none' ? '' : ` (${t.consumes === "ingest" ? "an" : "a"} ${t.consumes} window)`}: ${t.checks.join(', ')}\n${indent}  ${TASKS[t.kind].describe}`;
 
 export function describePlan(plan: Plan, windowMs: number): string {
   const lines: string[] = [];
@@ -11,11 +14,11 @@ export function describePlan(plan: Plan, windowMs: number): string {
     // runSuite learns the limiter before a tier's quota tasks (procedures/discover.ts).
     const quota = [...tier.joint, ...Object.values(tier.lanes).flat()].some((t) => t.consumes !== 'none');
     if (quota && tier.orgs[0]) lines.push(`  before all: learn how the server limits, on ${tier.orgs[0]} (about two windows)`);
-    for (const joint of tier.joint) lines.push(`  first, together: ${taskLine(joint)}`);
+    for (const joint of tier.joint) lines.push(`  first, together: ${taskLine(joint, '  ')}`);
     for (const org of tier.orgs) {
       const lane = tier.lanes[org] ?? [];
       lines.push(`  lane ${org}:${lane.length === 0 ? ' (no task of its own)' : ''}`);
-      for (const task of lane) lines.push(`    ${taskLine(task)}`);
+      for (const task of lane) lines.push(`    ${taskLine(task, '    ')}`);
     }
     if (tier.collected.length > 0) lines.push(`  over every response: ${tier.collected.join(', ')}`);
   }

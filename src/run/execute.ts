@@ -5,9 +5,19 @@
 import type { CheckResult } from '../catalogue/types.ts';
 import { checkResult } from '../verdicts/support/result.ts';
 import type { PlannedTask, Plan, TierPlan } from './plan.ts';
-import type { SuiteContext, Task } from '../procedures/context.ts';
+import type { SuiteContext } from '../procedures/context.ts';
+import type { OrgHandle } from '../procedures/handles.ts';
+import { defineScenario, type Scenario } from '../scenario/define.ts';
+import { TASKS } from '../procedures/registry.ts';
+import { runTask, type TaskInstance } from '../procedures/task.ts';
+import { taskName } from '../results/events.ts';
+import { messageOf } from '../provision/hooks/hook-error.ts';
 
-export type BindTask = (planned: PlannedTask) => Task;
+/** What the plan's labels stand for in this run: the provisioned organizations and each tier's scenario. */
+export interface PlanBinding {
+  readonly orgs: ReadonlyMap<string, OrgHandle>;
+  readonly scenarios: readonly Scenario[];
+}
 
 /** Learns what a tier's tasks need before they start (the limiter profile); never throws. */
 export type PrepareTier = (tier: TierPlan) => Promise<void>;
@@ -15,27 +25,26 @@ export type PrepareTier = (tier: TierPlan) => Promise<void>;
 export async function executePlan(
   plan: Plan,
   context: SuiteContext,
-  bind: BindTask,
+  binding: PlanBinding,
   onResults: (results: readonly CheckResult[]) => void,
   prepareTier: PrepareTier = async () => {},
 ): Promise<void> {
-  const runTask = async (planned: PlannedTask) => {
+  const runPlanned = async (planned: PlannedTask) => {
     if (context.signal.aborted) return;
-    const name = `${planned.kind} ${planned.orgs.join('+')}`;
     try {
-      const results = await bind(planned).run(context);
+      const results = await runTask(TASKS[planned.kind], context, instanceOf(planned, binding));
       // A task cut short by Ctrl-C judged partial traffic: report what it found, never as a verdict.
       onResults(context.signal.aborted ? results.map(interrupted) : results);
     } catch (error) {
       // A task failing is a harness bug or an unexpected target answer: say so, keep the others going,
       // and report its checks inconclusive: a check that did not run must never vanish into a pass.
-      const why = `task ${name} stopped: ${error instanceof Error ? error.message : String(error)}`;
+      const why = `task ${taskName(planned)} stopped: ${messageOf(error)}`;
       context.emit({ type: 'warning', message: why });
       onResults(planned.checks.map((id) => checkResult(id, { verdict: 'inconclusive', expected: 'the check to run', actual: why, evidence: [], notes: [] }, { tier: planned.tier, org: planned.orgs[0] ?? null, startedWall: context.io.clock.now(), durationMs: 0 })));
     }
   };
   const runLane = async (tasks: readonly PlannedTask[]) => {
-    for (const planned of tasks) await runTask(planned);
+    for (const planned of tasks) await runPlanned(planned);
   };
   const runTier = async (tier: TierPlan) => {
     await prepareTier(tier);
@@ -43,14 +52,25 @@ export async function executePlan(
     const jointOrgs = new Set(tier.joint.flatMap((t) => t.orgs));
     const free = tier.orgs.filter((o) => !jointOrgs.has(o));
     const joined = (async () => {
-      for (const planned of tier.joint) await runTask(planned);
+      for (const planned of tier.joint) await runPlanned(planned);
       await Promise.all([...jointOrgs].map((o) => runLane(tier.lanes[o] ?? [])));
     })();
     await Promise.all([joined, ...free.map((o) => runLane(tier.lanes[o] ?? []))]);
   };
-  await Promise.all([...plan.tiers.map(runTier), plan.revocation ? runTask(plan.revocation) : Promise.resolve()]);
+  await Promise.all([...plan.tiers.map(runTier), plan.revocation ? runPlanned(plan.revocation) : Promise.resolve()]);
   // Sustained load last: on two cores it would disturb the exact-count checks running beside it.
-  for (const planned of plan.load) await runTask(planned);
+  for (const planned of plan.load) await runPlanned(planned);
+}
+
+function instanceOf(planned: PlannedTask, binding: PlanBinding): TaskInstance {
+  const orgs = planned.orgs.map((label) => {
+    const org = binding.orgs.get(label);
+    if (!org) throw new Error(`plan names organization ${label}, which was not provisioned`);
+    return org;
+  });
+  // The revocation organization's tier may have no scenario selected: its defaults then.
+  const scenario = binding.scenarios.find((s) => s.tier === planned.tier) ?? defineScenario({ tier: planned.tier });
+  return { tier: planned.tier, orgs, scenario, checks: planned.checks };
 }
 
 function interrupted(result: CheckResult): CheckResult {

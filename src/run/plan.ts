@@ -7,17 +7,9 @@
 import type { TierName } from '../contract/types.ts';
 import type { CheckId } from '../catalogue/types.ts';
 import type { Scenario } from '../scenario/define.ts';
-
-export type TaskKind =
-  | 'access'
-  | 'isolation'
-  | 'read-sequential'
-  | 'read-burst'
-  | 'ingest-single'
-  | 'ingest-bulk'
-  | 'concurrency'
-  | 'revocation'
-  | 'load';
+import type { TaskKind } from '../catalogue/task-kinds.ts';
+import { TASKS } from '../procedures/registry.ts';
+import { declaredChecks, type RegisteredTask } from '../procedures/task.ts';
 
 export interface PlannedTask {
   readonly kind: TaskKind;
@@ -48,30 +40,8 @@ export interface Plan {
   readonly checks: readonly CheckId[];
 }
 
-/** Which checks each kind of task decides. */
-export const TASK_CHECKS: Readonly<Record<TaskKind, readonly CheckId[]>> = {
-  access: ['AUTH-MISSING', 'AUTH-MALFORMED', 'AUTH-UNKNOWN', 'AUTH-KEY-FORMAT', 'SCOPE-LIST', 'SCOPE-ENFORCED', 'HEAD-BOOTSTRAP'],
-  isolation: ['ORG-ISOLATED'],
-  'read-sequential': ['QUOTA-READ', 'HDR-REMAINING', 'HDR-LIMIT', 'HDR-RESET', 'ERR-429-BODY', 'ORG-SHARED', 'RETRY-AFTER'],
-  'read-burst': ['QUOTA-READ'],
-  'ingest-single': ['QUOTA-INGEST', 'HDR-LIMIT'],
-  'ingest-bulk': ['QUOTA-INGEST'],
-  concurrency: ['CONCURRENCY-CAP'],
-  revocation: ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION'],
-  load: ['LOAD-THRESHOLDS'],
-};
-
+/** Judged over every response of a tier, by no task of its own. */
 const COLLECTED: readonly CheckId[] = ['HDR-PRESENT'];
-
-const QUOTA_KINDS: Readonly<Record<'isolation' | 'read-sequential' | 'read-burst' | 'ingest-single' | 'ingest-bulk' | 'concurrency', 'read' | 'ingest'>> = {
-  isolation: 'read',
-  'read-burst': 'read',
-  'ingest-single': 'ingest',
-  'ingest-bulk': 'ingest',
-  concurrency: 'ingest',
-  // Last on its lane: its Retry-After wait spills into the next window.
-  'read-sequential': 'read',
-};
 
 export interface PlanInput {
   readonly scenarios: readonly Scenario[];
@@ -84,68 +54,77 @@ export interface PlanInput {
 }
 
 export function buildPlan(input: PlanInput): Plan {
+  const named = (id: CheckId) => input.checks === null || input.checks.includes(id);
   /** Selected by --checks and by the scenario. */
-  const chosen = (id: CheckId, scenario: Scenario) =>
-    (input.checks === null || input.checks.includes(id)) && (scenario.checks === 'all' || scenario.checks.includes(id));
+  const chosen = (id: CheckId, scenario: Scenario) => named(id) && (scenario.checks === 'all' || scenario.checks.includes(id));
+  const definitions = Object.values(TASKS) as readonly RegisteredTask[];
+  const placed = (placement: RegisteredTask['placement']) => definitions.filter((d) => d.placement === placement);
+  // A task lists only the checks selected: the plan says what the run will decide, and no more.
+  const task = (definition: RegisteredTask, tier: TierName, orgs: readonly string[], checks: readonly CheckId[]): PlannedTask => ({
+    kind: definition.kind,
+    tier,
+    orgs,
+    checks,
+    consumes: definition.consumes,
+  });
+  /** The checks of a definition a tier's scenario runs: none where it does not apply, or is opt-in and not named. */
+  const checksFor = (definition: RegisteredTask, scenario: Scenario) => {
+    if (definition.appliesTo && !definition.appliesTo(scenario)) return [];
+    if (definition.optIn && input.checks === null) return [];
+    return declaredChecks(definition).filter((id) => chosen(id, scenario));
+  };
   const tiers: TierPlan[] = [];
   for (const scenario of input.scenarios) {
     const orgs = input.orgs[scenario.tier] ?? [];
     if (orgs.length === 0) continue;
-    const checksOf = (kind: TaskKind) => TASK_CHECKS[kind].filter((id) => chosen(id, scenario));
-    const want = (kind: TaskKind) => checksOf(kind).length > 0;
-    // A task lists only the checks selected: the plan says what the run will decide, and no more.
-    const task = (kind: TaskKind, taskOrgs: readonly string[]): PlannedTask => ({
-      kind,
-      tier: scenario.tier,
-      orgs: taskOrgs,
-      checks: checksOf(kind),
-      consumes: kind in QUOTA_KINDS ? QUOTA_KINDS[kind as keyof typeof QUOTA_KINDS] : 'none',
-    });
     const lanes: Record<string, PlannedTask[]> = Object.fromEntries(orgs.map((o) => [o, []]));
     const joint: PlannedTask[] = [];
     const windowsOn: Record<string, number> = Object.fromEntries(orgs.map((o) => [o, 0]));
-    if (want('isolation') && orgs.length >= 2) {
-      joint.push(task('isolation', [orgs[0]!, orgs[1]!]));
-      windowsOn[orgs[0]!]! += 1;
-      windowsOn[orgs[1]!]! += 1;
+    for (const definition of placed('joint')) {
+      const checks = checksFor(definition, scenario);
+      if (checks.length === 0 || orgs.length < definition.orgs) continue;
+      const taskOrgs = orgs.slice(0, definition.orgs);
+      joint.push(task(definition, scenario.tier, taskOrgs, checks));
+      for (const o of taskOrgs) windowsOn[o]! += 1;
     }
-    // The access checks take no window: put them on the last lane, which the joint task leaves free.
-    const accessLane = orgs[orgs.length - 1]!;
-    if (want('access')) lanes[accessLane]!.push(task('access', [accessLane]));
-    const quotaKinds: TaskKind[] = ['concurrency', 'ingest-single', 'read-burst', 'ingest-bulk', 'read-sequential'];
-    for (const kind of quotaKinds) {
-      if (kind === 'read-burst' && !scenario.quota.variants.includes('burst')) continue;
-      if (!want(kind)) continue;
-      // Least-loaded lane; read-sequential goes to the lane whose tail is free, since it waits out Retry-After.
+    // Tasks that take no window go on the last lane, which the joint tasks leave free.
+    const freeLane = orgs[orgs.length - 1]!;
+    for (const definition of placed('lane')) {
+      const checks = checksFor(definition, scenario);
+      if (checks.length === 0) continue;
+      if (definition.consumes === 'none') {
+        lanes[freeLane]!.push(task(definition, scenario.tier, [freeLane], checks));
+        continue;
+      }
+      // Least-loaded lane, in registry order: read-sequential, last, gets a lane whose tail is free.
       const lane = [...orgs].sort((x, y) => windowsOn[x]! - windowsOn[y]!)[0]!;
-      lanes[lane]!.push(task(kind, [lane]));
+      lanes[lane]!.push(task(definition, scenario.tier, [lane], checks));
       windowsOn[lane]! += 1;
     }
     tiers.push({ tier: scenario.tier, orgs, joint, lanes, collected: COLLECTED.filter((id) => chosen(id, scenario)) });
   }
-  const revocationWanted =
-    input.revocationOrg !== null && (input.checks === null || TASK_CHECKS.revocation.some((id) => input.checks!.includes(id)));
-  const revocation: PlannedTask | null = revocationWanted
-    ? {
-        kind: 'revocation',
-        tier: input.revocationOrg!.tier,
-        orgs: [input.revocationOrg!.label],
-        checks: TASK_CHECKS.revocation.filter((id) => input.checks === null || input.checks.includes(id)),
-        consumes: 'none',
-      }
-    : null;
-  // Sustained load is opt-in (--checks LOAD-THRESHOLDS), for a scenario that has a load shape and
-  // allows the check, on a tier with an organization to drive.
-  const load: PlannedTask[] = input.scenarios
-    .filter((s) => s.load !== null && (input.checks?.includes('LOAD-THRESHOLDS') ?? false))
-    .filter((s) => (s.checks === 'all' || s.checks.includes('LOAD-THRESHOLDS')) && (input.orgs[s.tier]?.length ?? 0) > 0)
-    .map((s) => ({ kind: 'load', tier: s.tier, orgs: input.orgs[s.tier]!.slice(0, 1), checks: TASK_CHECKS.load, consumes: 'read' }));
+  // Beside every lane, on an organization of its own (revocation): selected by --checks alone.
+  const revocationOrg = input.revocationOrg;
+  const beside = revocationOrg
+    ? placed('beside').flatMap((definition) => {
+        const checks = declaredChecks(definition).filter(named);
+        return checks.length > 0 ? [task(definition, revocationOrg.tier, [revocationOrg.label], checks)] : [];
+      })
+    : [];
+  // After every lane (sustained load): opt-in, for a scenario it applies to, on a tier with an organization to drive.
+  const after = placed('after').flatMap((definition) =>
+    input.scenarios.flatMap((scenario) => {
+      const checks = checksFor(definition, scenario);
+      const orgs = input.orgs[scenario.tier] ?? [];
+      return checks.length > 0 && orgs.length > 0 ? [task(definition, scenario.tier, orgs.slice(0, definition.orgs), checks)] : [];
+    }),
+  );
   const windowsNeeded = Math.max(
     0,
     ...tiers.flatMap((t) => t.orgs.map((o) => t.joint.filter((j) => j.orgs.includes(o)).length + (t.lanes[o] ?? []).filter((k) => k.consumes !== 'none').length)),
   );
   const checks = [
-    ...new Set([...tiers.flatMap((t) => [...t.joint, ...Object.values(t.lanes).flat()].flatMap((k) => k.checks)), ...tiers.flatMap((t) => t.collected), ...(revocation?.checks ?? []), ...load.flatMap((l) => l.checks)]),
-  ].filter((id) => input.checks === null || input.checks.includes(id));
-  return { tiers, revocation, load, windowsNeeded, checks };
+    ...new Set([...tiers.flatMap((t) => [...t.joint, ...Object.values(t.lanes).flat()].flatMap((k) => k.checks)), ...tiers.flatMap((t) => t.collected), ...beside.flatMap((b) => b.checks), ...after.flatMap((l) => l.checks)]),
+  ].filter(named);
+  return { tiers, revocation: beside[0] ?? null, load: after, windowsNeeded, checks };
 }

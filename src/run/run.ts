@@ -17,10 +17,9 @@ import { ObservationRecorder } from '../measure/recorder.ts';
 import { clockEstimate, narrowOffset, type OffsetInterval } from '../measure/server-clock.ts';
 import { RESULTS_SCHEMA, type RunResults } from '../results/types.ts';
 import { pointLatest, writeReports } from '../report/render.ts';
-import { taskBinder } from './bind.ts';
 import type { SuiteContext } from '../procedures/context.ts';
 import type { OrgHandle } from '../procedures/handles.ts';
-import type { RunEvent } from '../results/events.ts';
+import { taskName, type RunEvent, type TaskIdentity } from '../results/events.ts';
 import { executePlan } from './execute.ts';
 import { METHODOLOGY } from './methodology.ts';
 import type { RunOptions } from './options.ts';
@@ -129,7 +128,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       contract,
       prober,
       io,
-      orgs,
+      orgs: [...handles.values()],
       keyHook: session.keyHook,
       provisionOrgs: session.provisionOrgs,
       windowMs: session.windowMs,
@@ -140,11 +139,12 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       emit,
       signal: io.signal,
       reportDir: runDir,
+      recorder,
+      timeoutMs: options.timeoutMs,
+      revocation: revocationShape(options),
     };
-    const selected = new Set(plan.checks);
     const record = (batch: readonly CheckResult[]) => {
-      // A task decides several checks from one window's traffic; report only those the run selected.
-      for (const result of batch.filter((r) => selected.has(r.id))) {
+      for (const result of batch) {
         results.push(result);
         emit({ type: 'check-result', result });
       }
@@ -155,7 +155,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
         const org = handles.get(tierPlan.orgs[0] ?? '');
         const consumes = [...tierPlan.joint, ...Object.values(tierPlan.lanes).flat()].some((t) => t.consumes !== 'none');
         if (!org || !consumes) return;
-        const task = `profile ${org.label}`;
+        const task: TaskIdentity = { kind: 'profile', tier: org.tier, orgs: [org.label] };
         emit({ type: 'task-start', task });
         try {
           const record = await discover({
@@ -171,10 +171,10 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
           profiles.set(org.tier, inferProfile(record, clockOffsetMs()));
         } catch (error) {
           // Without a profile the windows are scheduled as for an unknown limiter: slower, still sound.
-          emit({ type: 'warning', message: `${task} stopped: ${messageOf(error)}; scheduling as for an unknown limiter` });
+          emit({ type: 'warning', message: `${taskName(task)} stopped: ${messageOf(error)}; scheduling as for an unknown limiter` });
         }
       };
-      await executePlan(plan, context, taskBinder({ orgs: handles, scenarios, revocation: revocationShape(options), recorder, timeoutMs: options.timeoutMs }), record, learn);
+      await executePlan(plan, context, { orgs: handles, scenarios }, record, learn);
     } finally {
       conformanceMs = prober.now() - started;
       await prober.close();

@@ -48,7 +48,7 @@ export const VARIANT_PROFILES: Readonly<Record<VariantName, Shown>> = {
 export const FAULT_PROFILES: Readonly<Partial<Record<FaultName, Shown>>> = {
   // A bucket's Reset moves with every admission, but an admission's Reset change that falls after the
   // end the one before announced may be a boundary, so it is not taken as a move: unknown, never wrong.
-  'token-bucket': { algorithm: 'refilling', resetSteady: orUnknown(false), head: null, notFound: null, forbidden: null },
+  'token-bucket': { algorithm: 'refilling', resetSteady: orUnknown(false), sharedAcrossRoutes: orUnknown(true), head: null, notFound: null, forbidden: null },
   'per-route-quota': { sharedAcrossRoutes: false },
   'reset-relative': { resetFormat: 'seconds-until' },
   'reset-millis': { resetFormat: 'epoch-millis' },

@@ -4,8 +4,11 @@
  * a way to provision orgs the fleet phase is skipped with a note.
  */
 import { describe, expect, it } from 'vitest';
-import type { LoadShape } from '../../src/scenario/define.ts';
-import { loadTask } from '../../src/procedures/load.ts';
+import { defineScenario, type LoadShape } from '../../src/scenario/define.ts';
+import { load } from '../../src/procedures/load.ts';
+import { runTask } from '../../src/procedures/task.ts';
+import type { SuiteContext } from '../../src/procedures/context.ts';
+import type { OrgHandle } from '../../src/procedures/handles.ts';
 import { loadTestContext } from './suite-context.ts';
 
 const THRESHOLDS = {
@@ -15,6 +18,10 @@ const THRESHOLDS = {
 };
 
 const shape = (phases: LoadShape['phases']): LoadShape => ({ endpoint: 'jobs-list', phases, thresholds: THRESHOLDS });
+
+/** The load task, as the run starts it, with `shape` as the scenario's load. */
+const runLoad = (context: SuiteContext, org: OrgHandle, loadShape: LoadShape) =>
+  runTask(load, context, { tier: org.tier, orgs: [org], scenario: defineScenario({ tier: org.tier, load: loadShape }), checks: null });
 
 interface WindowRow {
   org: string;
@@ -28,7 +35,8 @@ interface WindowRow {
 describe('loadTask', () => {
   it('passes on the clean target at 1× and 2× quota and with a fleet of orgs at quota', async () => {
     const { context, org } = await loadTestContext('professional', { windowMs: 2000 });
-    const task = loadTask(
+    const [result] = await runLoad(
+      context,
       org,
       shape([
         { name: 'at-quota', rateMultiple: 1, windows: 1, orgs: 1 },
@@ -36,7 +44,6 @@ describe('loadTask', () => {
         { name: 'fleet', rateMultiple: 1, windows: 1, orgs: 3 },
       ]),
     );
-    const [result] = await task.run(context);
     expect(result!.id).toBe('LOAD-THRESHOLDS');
     expect({ verdict: result!.verdict, actual: result!.actual, notes: result!.notes }).toMatchObject({ verdict: 'pass' });
     const windows = result!.data!.windows as WindowRow[];
@@ -52,7 +59,7 @@ describe('loadTask', () => {
 
   it('fails against quota-off-by-one: a window admits Limit + 1', async () => {
     const { context, org } = await loadTestContext('starter', { windowMs: 2000, faults: ['quota-off-by-one'] }, { fleet: false });
-    const [result] = await loadTask(org, shape([{ name: 'over-quota', rateMultiple: 2, windows: 1, orgs: 1 }])).run(context);
+    const [result] = await runLoad(context, org, shape([{ name: 'over-quota', rateMultiple: 2, windows: 1, orgs: 1 }]));
     expect(result!.verdict).toBe('fail');
     expect(result!.actual).toMatch(/61 admitted, over Limit 60/);
     expect(result!.evidence.length).toBeGreaterThan(0);
@@ -60,13 +67,10 @@ describe('loadTask', () => {
 
   it('skips the fleet phase with a note when the target cannot provision orgs', async () => {
     const { context, org } = await loadTestContext('starter', { windowMs: 2000 }, { fleet: false });
-    const [result] = await loadTask(
-      org,
-      shape([
+    const [result] = await runLoad(context, org, shape([
         { name: 'at-quota', rateMultiple: 1, windows: 1, orgs: 1 },
         { name: 'fleet', rateMultiple: 1, windows: 1, orgs: 4 },
-      ]),
-    ).run(context);
+      ]));
     expect(result!.notes.some((n) => /fleet phases skipped/.test(n))).toBe(true);
     expect((result!.data!.phases as { phase: string }[]).map((p) => p.phase)).toEqual(['at-quota']);
     // At quota and no 2× phase: no 429 to judge 429 latency by, so that threshold has no data.

@@ -59,6 +59,9 @@ export async function loadTestContext(tier: TierName, target: TargetOptions, { f
     emit: () => {},
     signal: io.signal,
     reportDir: null,
+    recorder: null,
+    timeoutMs: 5000,
+    revocation: {},
   };
   return { context, org, edges: running.edges };
 }

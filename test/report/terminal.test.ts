@@ -13,12 +13,12 @@ const byLabel = (id: string, tier: string, variant = '') => results.checks.find(
 /** A short run: two tasks on starter-a, one result each, a warning, the end. */
 function play(io: MemoryIo, listener: (event: RunEvent) => void) {
   listener({ type: 'run-start', runId: results.runId, tiers: ['starter'], tasks: 2, windowSeconds: 60, target: 'http://127.0.0.1:41001' });
-  listener({ type: 'task-start', task: 'access starter-a' });
+  listener({ type: 'task-start', task: { kind: 'access', tier: 'starter', orgs: ['starter-a'] } });
   io.advance(1200);
   listener({ type: 'check-result', result: byLabel('AUTH-MISSING', 'starter') });
-  listener({ type: 'task-waiting', task: 'read-sequential starter-a', untilEpochS: Date.parse('2026-03-02T10:01:00Z') / 1000 });
+  listener({ type: 'task-waiting', task: { kind: 'read-sequential', tier: 'starter', orgs: ['starter-a'] }, untilEpochS: Date.parse('2026-03-02T10:01:00Z') / 1000 });
   io.advance(3000);
-  listener({ type: 'task-start', task: 'read-sequential starter-a' });
+  listener({ type: 'task-start', task: { kind: 'read-sequential', tier: 'starter', orgs: ['starter-a'] } });
   io.advance(800);
   listener({ type: 'check-result', result: byLabel('QUOTA-READ', 'starter', 'sequential') });
   listener({ type: 'warning', message: `task x stopped: key ${LEAKED_KEY} refused` });
@@ -69,8 +69,8 @@ describe('terminalReporter on a TTY', () => {
     const reporter = terminalReporter(io);
     const { listener } = reporter;
     listener({ type: 'run-start', runId: results.runId, tiers: ['starter'], tasks: 2, windowSeconds: 60, target: 'http://127.0.0.1:41001' });
-    listener({ type: 'task-start', task: 'access starter-a' });
-    listener({ type: 'task-waiting', task: 'read-sequential starter-b', untilEpochS: null });
+    listener({ type: 'task-start', task: { kind: 'access', tier: 'starter', orgs: ['starter-a'] } });
+    listener({ type: 'task-waiting', task: { kind: 'read-sequential', tier: 'starter', orgs: ['starter-b'] }, untilEpochS: null });
     const frame = io.out();
     expect(frame).toContain('▶ running');
     expect(frame).toContain('access starter-a');
@@ -95,11 +95,11 @@ describe('terminalReporter on a TTY', () => {
   it('leaves the last frame in place when the run stops without run-end', () => {
     const io = memoryIo({ tty: true });
     const reporter = terminalReporter(io);
-    reporter.listener({ type: 'task-start', task: 'access starter-a' });
+    reporter.listener({ type: 'task-start', task: { kind: 'access', tier: 'starter', orgs: ['starter-a'] } });
     const before = io.out().length;
     reporter.finish();
-    reporter.listener({ type: 'task-start', task: 'ignored after finish' });
-    expect(io.out()).not.toContain('ignored after finish');
+    reporter.listener({ type: 'task-start', task: { kind: 'load', tier: 'starter', orgs: ['ignored-after-finish'] } });
+    expect(io.out()).not.toContain('ignored-after-finish');
     expect(io.out().length).toBeGreaterThanOrEqual(before);
   });
 });

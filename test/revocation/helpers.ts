@@ -16,6 +16,10 @@ import type { FaultName } from '../../src/reference-server/faults.ts';
 import type { VariantName } from '../../src/reference-server/variants.ts';
 import { startTarget, type RunningTarget } from '../../src/reference-server/server.ts';
 import { standaloneWindowing } from '../../src/procedures/windows.ts';
+import { revocationTask, type RevocationTaskOptions } from '../../src/procedures/revocation.ts';
+import { runTask } from '../../src/procedures/task.ts';
+import { defineScenario, type RevocationShape } from '../../src/scenario/define.ts';
+import type { CheckResult } from '../../src/catalogue/types.ts';
 
 export interface Harness {
   readonly target: RunningTarget;
@@ -77,6 +81,9 @@ export async function startHarness(options: { faults?: FaultName[]; variants?: V
       emit: () => {},
       signal: controller.signal,
       reportDir,
+      recorder: null,
+      timeoutMs: 5000,
+      revocation: {},
     }),
     close: async () => {
       controller.abort();
@@ -84,6 +91,11 @@ export async function startHarness(options: { faults?: FaultName[]; variants?: V
       await target.close();
     },
   };
+}
+
+/** The revocation task, as the run starts it, over `shape` on `org`. */
+export function runRevocation(context: SuiteContext, org: OrgHandle, shape: RevocationShape, options: RevocationTaskOptions = {}): Promise<CheckResult[]> {
+  return runTask(revocationTask(options), context, { tier: org.tier, orgs: [org], scenario: defineScenario({ tier: org.tier, revocation: shape }), checks: null });
 }
 
 /** The admin API hook, also keeping what the target says each revocation does per edge (epoch ms). */

@@ -13,9 +13,8 @@ import { disposableListHook } from '../../src/provision/hooks/disposable.ts';
 import { configKeyHook } from '../../src/provision/hooks/from-config.ts';
 import { redactOutput } from '../../src/provision/hooks/hook-error.ts';
 import { fillTemplate, shellQuote, templateProblems } from '../../src/provision/hooks/template.ts';
-import { revocationTask } from '../../src/procedures/revocation.ts';
 import type { KeyHandle, OrgHandle } from '../../src/procedures/handles.ts';
-import { startHarness, type Harness } from './helpers.ts';
+import { runRevocation, startHarness, type Harness } from './helpers.ts';
 
 const KEY = `xh_test_${'A1b2C3d4'.repeat(4)}`;
 const handle: KeyHandle = { label: 'k', key: KEY, id: 'key_123', scopes: 'all' };
@@ -162,7 +161,7 @@ describe('hooks driving the reference target', () => {
       { type: 'command', provision: `node ${ADMIN_CLI} provision`, revoke: `node ${ADMIN_CLI} revoke {keyId}`, timeout: 10_000 },
       env(harness),
     );
-    const results = await revocationTask(harness.org, SHAPE).run(harness.context(hook));
+    const results = await runRevocation(harness.context(hook), harness.org, SHAPE);
     expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'pass', 'REVOKE-STICKY': 'pass', 'AUTH-REVOKED': 'pass', ROTATION: 'pass' });
   });
 
@@ -183,7 +182,7 @@ describe('hooks driving the reference target', () => {
       },
       env(harness),
     );
-    const results = await revocationTask(harness.org, SHAPE).run(harness.context(hook));
+    const results = await runRevocation(harness.context(hook), harness.org, SHAPE);
     expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'pass', 'REVOKE-STICKY': 'pass', 'AUTH-REVOKED': 'pass', ROTATION: 'pass' });
   });
 
@@ -193,7 +192,7 @@ describe('hooks driving the reference target', () => {
       { type: 'command', provision: `node ${ADMIN_CLI} provision`, revoke: 'echo "revoke refused for {key}" >&2; exit 1', timeout: 5000 },
       env(harness),
     );
-    const results = await revocationTask(harness.org, { ...SHAPE, trials: 3 }).run(harness.context(hook));
+    const results = await runRevocation(harness.context(hook), harness.org, { ...SHAPE, trials: 3 });
     expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'inconclusive', 'REVOKE-STICKY': 'inconclusive', 'AUTH-REVOKED': 'inconclusive', ROTATION: 'inconclusive' });
     const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
     expect(latency.actual).toMatch(/trial 1: the revoke hook failed: the revoke command exited with status 1: revoke refused for xh_test_…\w{4}/);
@@ -205,7 +204,7 @@ describe('hooks driving the reference target', () => {
     harness = await startHarness();
     // Provisioning through the admin API, so that only the revoke command runs against the 500 ms timeout.
     const hook = { ...adminApiHook(harness.admin), kind: 'command' as const, revokeKey: commandRevoker('sleep 30', 500, process.env, 'revocation.hook.revoke') };
-    const results = await revocationTask(harness.org, SHAPE).run(harness.context(hook));
+    const results = await runRevocation(harness.context(hook), harness.org, SHAPE);
     const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
     expect(latency.verdict).toBe('inconclusive');
     expect(latency.actual).toContain('the revoke command timed out after 500 ms');

@@ -13,13 +13,13 @@ import { edgeBounds, edgeProbes } from '../../src/verdicts/support/revocation-bo
 import { runRevocationTrials } from '../../src/procedures/revocation-trials.ts';
 import { adminApiHook } from '../../src/provision/hooks/admin-api.ts';
 import { requestFor } from '../../src/procedures/requests.ts';
-import { revocationTask, revocationTiming } from '../../src/procedures/revocation.ts';
+import { revocationTiming } from '../../src/procedures/revocation.ts';
 import { endpointById } from '../../src/contract/lookup.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { AdminRevocation } from '../../src/reference-server/admin-client.ts';
 import type { RunEvent } from '../../src/results/events.ts';
 import { unissuedKey } from '../../src/contract/keys.ts';
-import { recordingAdminHook, startHarness, type Harness } from './helpers.ts';
+import { recordingAdminHook, runRevocation, startHarness, type Harness } from './helpers.ts';
 
 const DELAY_MS = 300;
 const SHAPE = { trials: 2, intervalMs: 10, settleMs: 400 };
@@ -82,7 +82,7 @@ describe('the clean target', () => {
     harness = await startHarness({ revocationDelayMs: DELAY_MS });
     const dir = await mkdtemp(join(tmpdir(), 'tiergate-revocation-'));
     try {
-      const results = await revocationTask(harness.org, SHAPE).run(harness.context(adminApiHook(harness.admin), dir));
+      const results = await runRevocation(harness.context(adminApiHook(harness.admin), dir), harness.org, SHAPE);
       const checks = byId(results);
       expect(Object.keys(checks).sort()).toEqual(['AUTH-REVOKED', 'REVOKE-LATENCY', 'REVOKE-STICKY', 'ROTATION']);
       for (const r of results) expect({ id: r.id, verdict: r.verdict, actual: r.actual }).toMatchObject({ verdict: 'pass' });
@@ -101,7 +101,7 @@ describe('the clean target', () => {
 
   test('without a key hook the four checks are skipped with the reason', async () => {
     harness = await startHarness();
-    const results = await revocationTask(harness.org, SHAPE).run(harness.context(null));
+    const results = await runRevocation(harness.context(null), harness.org, SHAPE);
     expect(results.map((r) => r.verdict)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
     expect(results[0]!.notes[0]).toContain('no way to provision and revoke keys');
     expect(harness.observations).toHaveLength(0);
@@ -111,7 +111,7 @@ describe('the clean target', () => {
 describe('revocation faults', () => {
   test('slow-revocation: REVOKE-LATENCY fails naming the slow edge', async () => {
     harness = await startHarness({ revocationDelayMs: DELAY_MS, faults: ['slow-revocation'] });
-    const results = byId(await revocationTask(harness.org, { ...SHAPE, settleMs: 300 }).run(harness.context(adminApiHook(harness.admin))));
+    const results = byId(await runRevocation(harness.context(adminApiHook(harness.admin)), harness.org, { ...SHAPE, settleMs: 300 }));
     const latency = results['REVOKE-LATENCY']!;
     expect(latency.verdict).toBe('fail');
     expect(latency.actual).toMatch(/^edge-2 over 3\.00 s: edge-2 still admitted the key 3\.\d\d s after the revoke call in trial \d/);
@@ -127,7 +127,7 @@ describe('revocation faults', () => {
 
   test('revocation-flaps: REVOKE-STICKY fails, showing the re-admission on the flapping edge', async () => {
     harness = await startHarness({ revocationDelayMs: DELAY_MS, faults: ['revocation-flaps'] });
-    const results = byId(await revocationTask(harness.org, { ...SHAPE, settleMs: 500 }).run(harness.context(adminApiHook(harness.admin))));
+    const results = byId(await runRevocation(harness.context(adminApiHook(harness.admin)), harness.org, { ...SHAPE, settleMs: 500 }));
     const sticky = results['REVOKE-STICKY']!;
     expect(sticky.verdict).toBe('fail');
     expect(sticky.actual).toMatch(/^edge-2 admitted the key again in trial 1: 200 \(#\d+\)/);
@@ -157,7 +157,7 @@ describe('probes that prove nothing', () => {
     }
     for (let remaining = first.rateLimit.remaining.value!; remaining > 9; remaining--) await context.prober.send(edge, head, tags);
     const events: RunEvent[] = [];
-    const results = byId(await revocationTask(harness.org, { ...SHAPE, trials: 1 }).run({ ...context, emit: (e: RunEvent) => events.push(e) }));
+    const results = byId(await runRevocation({ ...context, emit: (e: RunEvent) => events.push(e) }, harness.org, { ...SHAPE, trials: 1 }));
     const latency = results['REVOKE-LATENCY']!;
     const data = latency.data as { overall: { rateLimitedProbes: number }; trials: LatencyRow[] };
     for (const row of data.trials) {
@@ -178,7 +178,7 @@ describe('probes that prove nothing', () => {
         revoked += 1;
       },
     };
-    const results = byId(await revocationTask(harness.org, { ...SHAPE, trials: 1 }, { confirmMs: 200 }).run(harness.context(hook)));
+    const results = byId(await runRevocation(harness.context(hook), harness.org, { ...SHAPE, trials: 1 }, { confirmMs: 200 }));
     expect(results['REVOKE-LATENCY']!.verdict).toBe('inconclusive');
     expect(results['REVOKE-LATENCY']!.actual).toContain('the key was not admitted on edge-0, edge-1, edge-2');
     expect(results['ROTATION']!.verdict).toBe('fail'); // the "successor" is rejected before any revocation

@@ -1,0 +1,152 @@
+/**
+ * A task kind is declared once: the checks it decides (with the variant each result carries), the
+ * quota it spends, the organizations it occupies and where the plan puts it, and how it runs. The
+ * plan, the dry run and the tests read the declaration; `runTask` is the one shared step that turns
+ * what a task decided into check results (variant, tier, organization and timing added, unselected
+ * checks dropped, undecided ones reported inconclusive, never silently passed).
+ */
+import type { QuotaClass, TierName } from '../contract/types.ts';
+import type { CheckId, CheckResult, Finding } from '../catalogue/types.ts';
+import type { TaskKind } from '../catalogue/task-kinds.ts';
+import type { TaskIdentity } from '../results/events.ts';
+import type { Scenario } from '../scenario/define.ts';
+import { checkResult } from '../verdicts/support/result.ts';
+import type { SuiteContext } from './context.ts';
+import type { OrgHandle } from './handles.ts';
+
+/**
+ * Where the plan puts a task: `lane`, on one organization's lane (a fresh window of its own when it
+ * spends quota); `joint`, first, over several lanes at once; `beside`, on an organization of its own
+ * beside every lane; `after`, once every lane is done (it would disturb exact counts beside them).
+ */
+export type Placement = 'lane' | 'joint' | 'beside' | 'after';
+
+/** One decision: a finding, or a finding timed on its own (the task's span otherwise). */
+export type Decision = Finding | TimedFinding;
+
+export interface TimedFinding {
+  readonly finding: Finding;
+  /** Wall clock ms when this check's traffic started. */
+  readonly startedWall: number;
+  readonly durationMs: number;
+}
+
+/**
+ * What a task decided, keyed by the checks it declares. Every other check ID is typed `never`, so a
+ * decision for an undeclared check fails to compile even where TypeScript skips excess-property checks
+ * (an inferred return type).
+ */
+export type Decisions<C extends CheckId> = { readonly [id in C]?: Decision } & { readonly [id in Exclude<CheckId, C>]?: never };
+
+/** A planned task bound to the run: its organizations resolved, its scenario, its selected checks. */
+export interface TaskRun<C extends CheckId = CheckId> {
+  readonly identity: TaskIdentity;
+  readonly tier: TierName;
+  /** The organizations it occupies, its own first. */
+  readonly orgs: readonly OrgHandle[];
+  readonly scenario: Scenario;
+  /** The declared checks the run selected. */
+  readonly checks: readonly C[];
+  /**
+   * The task's traffic starts: says so to the run's listeners and starts the span its results carry.
+   * Quota tasks call it once their fresh window is open (the wait is not the check's time).
+   */
+  begin(): void;
+  /** The traffic that decides the checks is over (what follows, e.g. a Retry-After wait, is not timed). */
+  end(): void;
+}
+
+export interface TaskDefinition<K extends TaskKind = TaskKind, C extends CheckId = CheckId> {
+  readonly kind: K;
+  /** The checks it decides, each with the variant its result is reported under ('' for none). */
+  readonly decides: Readonly<Record<C, string>>;
+  /** The quota class it spends on its organizations, or 'none'. */
+  readonly consumes: QuotaClass | 'none';
+  /** How many organizations of its tier it occupies. */
+  readonly orgs: number;
+  readonly placement: Placement;
+  /** Whether a tier's scenario has this task at all (e.g. the burst variant, a load shape). */
+  readonly appliesTo?: (scenario: Scenario) => boolean;
+  /** Runs only when one of its checks is named explicitly (`--checks`), never by default. */
+  readonly optIn?: boolean;
+  /** What it sends, in a line: the dry run prints it. */
+  readonly describe: string;
+  // NoInfer: the checks are the declared ones; a decision for any other is a type error, not a wider C.
+  run(context: SuiteContext, task: TaskRun<NoInfer<C>>): Promise<Decisions<NoInfer<C>>>;
+}
+
+/** A definition as the registry and the plan hold it: its checks widened to any check ID. */
+export type RegisteredTask<K extends TaskKind = TaskKind> = Omit<TaskDefinition<K, CheckId>, 'decides'> & {
+  readonly decides: Readonly<Partial<Record<CheckId, string>>>;
+};
+
+/** Declares a task kind; the type parameters tie its decisions to the checks it declares. */
+export function defineTask<K extends TaskKind, C extends CheckId>(definition: TaskDefinition<K, C>): TaskDefinition<K, C> {
+  return Object.freeze(definition);
+}
+
+/** The checks a definition declares, in declaration order. */
+export function declaredChecks(definition: RegisteredTask): readonly CheckId[] {
+  return Object.keys(definition.decides) as CheckId[];
+}
+
+/** A check that cannot be decided here, and why. */
+export function skippedFinding(reason: string): Finding {
+  return { verdict: 'skipped', expected: '—', actual: 'not run', evidence: [], notes: [reason] };
+}
+
+/** A check the traffic could not decide, and why. */
+export function inconclusiveFinding(expected: string, actual: string, evidence: readonly number[] = [], notes: readonly string[] = []): Finding {
+  return { verdict: 'inconclusive', expected, actual, evidence, notes };
+}
+
+/** Times one check's own traffic (tasks deciding several checks one after another). */
+export async function timed(context: SuiteContext, judge: () => Promise<Finding>): Promise<TimedFinding> {
+  const startedWall = context.io.clock.now();
+  const started = context.prober.now();
+  const finding = await judge();
+  return { finding, startedWall, durationMs: context.prober.now() - started };
+}
+
+export interface TaskInstance {
+  readonly tier: TierName;
+  readonly orgs: readonly OrgHandle[];
+  readonly scenario: Scenario;
+  /** The checks to report; null: every declared check. */
+  readonly checks: readonly CheckId[] | null;
+}
+
+/** The shared step: runs a task and turns its decisions into the results of its selected checks. */
+export async function runTask(definition: RegisteredTask, context: SuiteContext, instance: TaskInstance): Promise<CheckResult[]> {
+  const declared = declaredChecks(definition);
+  const checks = instance.checks === null ? declared : declared.filter((id) => instance.checks!.includes(id));
+  const identity: TaskIdentity = { kind: definition.kind, tier: instance.tier, orgs: instance.orgs.map((o) => o.label) };
+  const span = { startedWall: null as number | null, started: 0, endedAt: null as number | null };
+  const run: TaskRun = {
+    identity,
+    tier: instance.tier,
+    orgs: instance.orgs,
+    scenario: instance.scenario,
+    checks,
+    begin: () => {
+      context.emit({ type: 'task-start', task: identity });
+      span.startedWall = context.io.clock.now();
+      span.started = context.prober.now();
+    },
+    end: () => {
+      span.endedAt ??= context.prober.now();
+    },
+  };
+  const decisions = await definition.run(context, run);
+  const own =
+    span.startedWall === null
+      ? { startedWall: context.io.clock.now(), durationMs: 0 }
+      : { startedWall: span.startedWall, durationMs: (span.endedAt ?? context.prober.now()) - span.started };
+  const org = identity.orgs.join('+') || null;
+  return checks.map((id) => {
+    // A declared check the task returned nothing for did not run: inconclusive, never a silent pass.
+    const decision: Decision = decisions[id] ?? inconclusiveFinding('the check to run', `the ${definition.kind} task ended without deciding it`);
+    const { finding, startedWall, durationMs } = 'finding' in decision ? decision : { finding: decision, ...own };
+    return checkResult(id, finding, { tier: instance.tier, org, variant: definition.decides[id] ?? '', startedWall, durationMs: finding.verdict === 'skipped' ? 0 : durationMs });
+  });
+}
