@@ -24,6 +24,7 @@ const outcome = await runSuite(
     revocation: {},
     listeners: [],
     dryRun: false,
+    engine: 'harness',
   },
   { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), clock: systemClock, signal: new AbortController().signal },
 );

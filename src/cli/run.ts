@@ -8,7 +8,6 @@ import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/define.ts';
 import type { RunOptions } from '../run/options.ts';
 import { runSuite } from '../run/run.ts';
-import { runK6Engine } from '../run/k6-engine.ts';
 import type { CliCommand } from './command.ts';
 import { list, positiveInt, resolveTarget, TARGET_DEFAULTS, withTargetOptions, type TargetArgs } from './options.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
@@ -43,9 +42,7 @@ export const runCommand: CliCommand = {
     const reporter = terminalReporter(io);
     const options = await resolveRunOptions(args as unknown as RunArgs, io, [reporter.listener]);
     try {
-      if ((args as unknown as RunArgs).engine === 'k6' && !options.dryRun) return (await runK6Engine(options, io)).exitCode;
-      const outcome = await runSuite(options, io);
-      return outcome.exitCode;
+      return (await runSuite(options, io)).exitCode;
     } finally {
       reporter.finish();
     }
@@ -71,5 +68,6 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
     revocation: { trials: positiveInt('revocation-trials', args['revocation-trials'], 1000) },
     listeners,
     dryRun: args['dry-run'],
+    engine: args.engine,
   };
 }

@@ -7,17 +7,18 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { delimiter, join, resolve } from 'node:path';
-import { TiergateError, exitCodeFor } from '../util/errors.ts';
+import { delimiter, join } from 'node:path';
+import { TiergateError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { parseThresholds, type Threshold } from '../config/thresholds.ts';
 import type { TierName } from '../contract/types.ts';
 import type { RunOptions } from './options.ts';
-import { newRunId } from './run-id.ts';
-import { openTargetSession } from './target-session.ts';
+import type { LoadShape, Scenario } from '../scenario/define.ts';
+import type { OpenRun, RunEngine } from './engine.ts';
+import type { EngineOutcome } from './publish.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import { exportK6Scripts } from '../k6/export.ts';
-import { ingestK6ToReports, type K6ReportOutcome } from './k6-ingest-report.ts';
+import { k6Outcome } from './k6-ingest-report.ts';
 
 export const K6_MISSING_MESSAGE =
   'k6 is not on PATH: install it (https://grafana.com/docs/k6/latest/set-up/install-k6/) or run the exported scripts where k6 is: ' +
@@ -47,49 +48,47 @@ export async function requireK6(env: Readonly<Record<string, string | undefined>
   return k6;
 }
 
-export interface K6EngineOutcome extends K6ReportOutcome {
-  readonly exitCode: number;
+/** What k6 needs from a run, checked before anything starts: itself, and load to drive. */
+async function preflight(options: RunOptions, io: Io): Promise<void> {
+  await requireK6(io.env);
+  const scenarios = loadScenarios(options);
+  if (scenarios.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: no selected scenario has sustained load (load: null)');
+  for (const s of scenarios) parseThresholds(s.load.thresholds, `scenario ${s.tier}: load.thresholds`);
 }
 
+const loadScenarios = (options: RunOptions) =>
+  options.scenarios.filter((s): s is Scenario & { readonly load: LoadShape } => options.tiers.includes(s.tier) && s.load !== null);
 
-export async function runK6Engine(options: RunOptions, io: Io): Promise<K6EngineOutcome> {
+async function execute({ options, io, session, runId, runDir, emit }: OpenRun): Promise<EngineOutcome> {
   const k6 = await requireK6(io.env);
-  const scenarios = options.scenarios.filter((s) => options.tiers.includes(s.tier) && s.load !== null);
-  if (scenarios.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: no selected scenario has sustained load (load: null)');
+  const scenarios = loadScenarios(options);
   const thresholds: Partial<Record<TierName, readonly Threshold[]>> = {};
-  for (const s of scenarios) thresholds[s.tier] = parseThresholds(s.load!.thresholds, `scenario ${s.tier}: load.thresholds`);
-  const runId = options.runId ?? newRunId(io.clock.now());
-  const outDir = resolve(io.cwd, options.outDir);
-  const runDir = join(outDir, runId);
+  for (const s of scenarios) thresholds[s.tier] = parseThresholds(s.load.thresholds, `scenario ${s.tier}: load.thresholds`);
   const bundles = await exportK6Scripts({
     outDir: join(runDir, 'k6'),
     tiers: scenarios.map((s) => s.tier),
     shapes: Object.fromEntries(scenarios.map((s) => [s.tier, s.load])),
   });
-  const session = await openTargetSession(options, io.env);
+  const edge = session.edges[0];
+  if (!edge || !isLoopbackUrl(edge.url)) throw new TiergateError('TG_NOT_LOOPBACK', `--engine k6 sends load to loopback only; the target is ${edge?.url ?? '(none)'}`);
+  emit({ type: 'run-start', runId, tiers: scenarios.map((s) => s.tier), tasks: scenarios.length, windowSeconds: session.windowMs / 1000, target: edge.url });
+  const orgs = await session.orgs(scenarios.map((s) => ({ tier: s.tier, count: Math.max(s.orgs, ...s.load.phases.map((p) => p.orgs)) })));
   const outputs: string[] = [];
-  try {
-    const edge = session.edges[0];
-    if (!edge || !isLoopbackUrl(edge.url)) throw new TiergateError('TG_NOT_LOOPBACK', `--engine k6 sends load to loopback only; the target is ${edge?.url ?? '(none)'}`);
-    const orgs = await session.orgs(scenarios.map((s) => ({ tier: s.tier, count: Math.max(s.orgs, ...s.load!.phases.map((p) => p.orgs)) })));
-    for (const scenario of scenarios) {
-      if (io.signal.aborted) break;
-      const bundle = bundles.find((b) => b.tier === scenario.tier)!;
-      const keys = orgs.filter((o) => o.tier === scenario.tier).map((o) => `${o.label}=${o.primary.key}`);
-      const output = join(runDir, `k6-${scenario.tier}.json`);
-      const lengthMs = scenario.load!.phases.reduce((n, p) => n + p.windows * session.windowMs, 0);
-      io.stderr.write(`tiergate: k6 runs the ${scenario.tier} load (${Math.round(lengthMs / 1000)} s)\n`);
-      const code = await runK6(k6, ['run', '--quiet', '--no-summary', '--out', `json=${output}`, bundle.path], {
-        env: { ...io.env, BASE_URL: edge.url, TIERGATE_KEYS: keys.join(','), WINDOW_S: String(session.windowMs / 1000) },
-        io,
-        timeoutMs: lengthMs + K6_GRACE_MS,
-      });
-      // 99: k6's own per-instance thresholds were crossed; tiergate judges them itself, below.
-      if (code !== 0 && code !== 99) io.stderr.write(`tiergate: k6 exited with code ${code} for ${scenario.tier}; judging the output it wrote\n`);
-      outputs.push(output);
-    }
-  } finally {
-    await session.close();
+  for (const scenario of scenarios) {
+    if (io.signal.aborted) break;
+    const bundle = bundles.find((b) => b.tier === scenario.tier)!;
+    const keys = orgs.filter((o) => o.tier === scenario.tier).map((o) => `${o.label}=${o.primary.key}`);
+    const output = join(runDir, `k6-${scenario.tier}.json`);
+    const lengthMs = scenario.load.phases.reduce((n, p) => n + p.windows * session.windowMs, 0);
+    io.stderr.write(`tiergate: k6 runs the ${scenario.tier} load (${Math.round(lengthMs / 1000)} s)\n`);
+    const code = await runK6(k6, ['run', '--quiet', '--no-summary', '--out', `json=${output}`, bundle.path], {
+      env: { ...io.env, BASE_URL: edge.url, TIERGATE_KEYS: keys.join(','), WINDOW_S: String(session.windowMs / 1000) },
+      io,
+      timeoutMs: lengthMs + K6_GRACE_MS,
+    });
+    // 99: k6's own per-instance thresholds were crossed; tiergate judges them itself, below.
+    if (code !== 0 && code !== 99) io.stderr.write(`tiergate: k6 exited with code ${code} for ${scenario.tier}; judging the output it wrote\n`);
+    outputs.push(output);
   }
   const existing: string[] = [];
   for (const file of outputs) {
@@ -101,10 +100,11 @@ export async function runK6Engine(options: RunOptions, io: Io): Promise<K6Engine
     }
   }
   if (existing.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: k6 wrote no output to judge');
-  const outcome = await ingestK6ToReports({ files: existing, windowS: session.windowMs / 1000, thresholds, outDir, now: io.clock.now(), runId });
-  const exitCode = exitCodeFor(outcome.results.verdict, io.signal.aborted);
-  return { ...outcome, exitCode };
+  return k6Outcome({ files: existing, windowS: session.windowMs / 1000, thresholds }, runDir);
 }
+
+/** `tiergate run --engine k6`. */
+export const k6Engine: RunEngine = { preflight, execute };
 
 /** Runs k6, its output relayed to ours; bounded by `timeoutMs` and by Ctrl-C. Resolves to the exit code. */
 function runK6(k6: string, args: readonly string[], options: { env: Record<string, string | undefined>; io: Io; timeoutMs: number }): Promise<number> {
@@ -115,6 +115,8 @@ function runK6(k6: string, args: readonly string[], options: { env: Record<strin
     const stop = () => child.kill('SIGTERM');
     const timer = setTimeout(stop, options.timeoutMs);
     options.io.signal.addEventListener('abort', stop, { once: true });
+    // Ctrl-C may have come while k6 was starting: stop it now, it will not be signalled again.
+    if (options.io.signal.aborted) stop();
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(new TiergateError('TG_K6_MISSING', `cannot start ${k6}: ${error.message}`));

@@ -42,4 +42,6 @@ export interface RunOptions {
   readonly listeners: readonly RunListener[];
   /** Print the plan and send nothing. */
   readonly dryRun: boolean;
+  /** Who drives the traffic: the harness (every check), or k6 (the scenarios' sustained load). */
+  readonly engine: 'harness' | 'k6';
 }

@@ -150,6 +150,7 @@ async function runWith(overrides: RunOptions['revocation']) {
     revocation: overrides,
     listeners: [],
     dryRun: false,
+    engine: 'harness',
   };
   const outcome = await runSuite(options, io);
   const runDir = outcome.runDir!;

@@ -58,6 +58,7 @@ function externalRun(edge: string): RunOptions {
     revocation: {},
     listeners: [],
     dryRun: false,
+    engine: 'harness',
   };
 }
 

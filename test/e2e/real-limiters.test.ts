@@ -173,6 +173,7 @@ async function runAgainst(server: string, outDir: string, serverLog: string[]) {
       revocation: {},
       listeners: [],
       dryRun: false,
+      engine: 'harness',
     };
     const { io } = captureIo();
     return await runSuite(options, io);

@@ -36,5 +36,6 @@ export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
     revocation: {},
     listeners: run.listeners ?? [],
     dryRun: false,
+    engine: 'harness',
   };
 }

@@ -1,0 +1,26 @@
+/**
+ * Who drives a run's traffic. The lifecycle (run.ts) is the same for each: open the run, the target
+ * session, the engine's work, results, reports, latest. `harness` runs the plan of checks; `k6` runs
+ * the scenarios' sustained load in k6 and judges its output.
+ */
+import type { Io } from '../util/io.ts';
+import type { RunEvent } from '../results/events.ts';
+import type { RunOptions } from './options.ts';
+import type { TargetSession } from './target-session.ts';
+import type { EngineOutcome } from './publish.ts';
+
+export interface OpenRun {
+  readonly options: RunOptions;
+  readonly io: Io;
+  readonly session: TargetSession;
+  readonly runId: string;
+  readonly runDir: string;
+  readonly emit: (event: RunEvent) => void;
+}
+
+export interface RunEngine {
+  /** Refuses, before anything starts, a run this engine cannot do (k6 missing, nothing to load). */
+  preflight(options: RunOptions, io: Io): Promise<void>;
+  /** Drives the run; resolves with what it measured (partial when io.signal aborted it). */
+  execute(run: OpenRun): Promise<EngineOutcome>;
+}

@@ -1,0 +1,183 @@
+/**
+ * The harness engine: provisions organizations, plans, learns each tier's limiter, runs the plan,
+ * and judges what is judged over the whole run (HDR-PRESENT). Every response goes to the run's
+ * observations file; the checks cite them by id.
+ */
+import { join } from 'node:path';
+import { checkResult } from '../verdicts/support/result.ts';
+import { HeadersPresentTally } from '../verdicts/hdr-present.ts';
+import type { CheckResult } from '../catalogue/types.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import { TIER_NAMES, type TierName } from '../contract/types.ts';
+import { HttpProber } from '../measure/http-prober.ts';
+import { ObservationRecorder } from '../measure/recorder.ts';
+import { clockEstimate, narrowOffset, type OffsetInterval } from '../measure/server-clock.ts';
+import type { SuiteContext } from '../procedures/context.ts';
+import type { OrgHandle } from '../procedures/handles.ts';
+import { taskName, type TaskIdentity } from '../results/events.ts';
+import { executePlan } from './execute.ts';
+import { METHODOLOGY } from './methodology.ts';
+import type { RunOptions } from './options.ts';
+import type { Plan } from './plan.ts';
+import { WindowKeeper } from '../procedures/windows.ts';
+import type { LimiterProfile } from '../profile/types.ts';
+import { discover } from '../procedures/discover.ts';
+import { inferProfile } from '../profile/infer.ts';
+import { messageOf } from '../provision/hooks/hook-error.ts';
+import type { OpenRun, RunEngine } from './engine.ts';
+import type { EngineOutcome } from './publish.ts';
+import { planFor, selectedScenarios } from './plan-for.ts';
+
+export const harnessEngine: RunEngine = {
+  preflight: async () => {},
+  execute: runHarness,
+};
+
+async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun): Promise<EngineOutcome> {
+  const contract = recruitingApi;
+  const scenarios = selectedScenarios(options);
+  const startedWall = io.clock.now();
+  const recorder = new ObservationRecorder(join(runDir, 'observations.ndjson'));
+  let offset: OffsetInterval | null = null;
+  const headersByTier = new Map<TierName, HeadersPresentTally>();
+  // Windows used: per organization, the distinct Reset values its checks' responses carried (not the
+  // syncs' or the discovery's, which run before a check's window).
+  const windowsByOrg = new Map<string, Set<string>>();
+  recorder.onObservation((o) => {
+    offset = narrowOffset(offset, o);
+    if (o.org && o.check !== 'WINDOW-SYNC' && o.check !== 'PROFILE' && o.rateLimit.reset.raw !== null) {
+      const seen = windowsByOrg.get(o.org) ?? new Set<string>();
+      seen.add(o.rateLimit.reset.raw);
+      windowsByOrg.set(o.org, seen);
+    }
+    if (!o.tier) return;
+    const tally = headersByTier.get(o.tier) ?? new HeadersPresentTally();
+    tally.add(o);
+    headersByTier.set(o.tier, tally);
+  });
+  const results: CheckResult[] = [];
+  const profiles = new Map<TierName, LimiterProfile>();
+  let plan: Plan | null = null;
+  try {
+    const orgs = await session.orgs(scenarios.map((s) => ({ tier: s.tier, count: s.orgs })));
+    const revocationTier = scenarios[0]?.tier;
+    const revocationOrg = revocationTier && session.keyHook ? await session.revocationOrg(revocationTier) : null;
+    const handles = new Map<string, OrgHandle>([...orgs, ...(revocationOrg ? [revocationOrg] : [])].map((o) => [o.label, o]));
+    plan = planFor(scenarios, (tier) => orgs.filter((o) => o.tier === tier).map((o) => o.label), revocationOrg, options.checks);
+    // Every lane of every tier may hold its tier's cap in flight at once: a shared pool smaller
+    // than that would queue a task's requests behind another's and skew the concurrency check.
+    const connections = scenarios.reduce((n, s) => n + (contract.tiers[s.tier].concurrency.value + 2) * s.orgs, 0) + 16;
+    const prober = new HttpProber({
+      edges: session.edges,
+      contract: { ...contract, headers: { ...contract.headers, edgeNode: session.edgeHeader } },
+      clock: io.clock,
+      epoch: io.clock.monotonic(),
+      recorder,
+      timeoutMs: options.timeoutMs,
+      connectionsPerEdge: connections,
+      signal: io.signal,
+      allowRemote: session.allowRemote,
+    });
+    const clockOffsetMs = () => clockEstimate(offset)?.offsetMs ?? 0;
+    const windows = new WindowKeeper({
+      contract,
+      prober,
+      windowMs: session.windowMs,
+      signal: io.signal,
+      clockOffsetMs,
+      clockUncertaintyMs: () => clockEstimate(offset)?.uncertaintyMs ?? 1000,
+      wallNow: () => io.clock.now(),
+      profileOf: (tier) => profiles.get(tier) ?? null,
+    });
+    recorder.onObservation((o) => windows.observe(o));
+    emit({ type: 'run-start', runId, tiers: scenarios.map((s) => s.tier), tasks: countTasks(plan), windowSeconds: session.windowMs / 1000, target: session.info.edges[0] ?? '' });
+    const context: SuiteContext = {
+      contract,
+      prober,
+      io,
+      orgs: [...handles.values()],
+      keyHook: session.keyHook,
+      provisionOrgs: session.provisionOrgs,
+      windowMs: session.windowMs,
+      windows,
+      profileOf: (tier) => profiles.get(tier) ?? null,
+      declared: options.target.kind === 'external' ? (options.target.config.assumptions ?? {}) : {},
+      clockOffsetMs,
+      emit,
+      signal: io.signal,
+      reportDir: runDir,
+      recorder,
+      timeoutMs: options.timeoutMs,
+      revocation: revocationShape(options),
+    };
+    const record = (batch: readonly CheckResult[]) => {
+      for (const result of batch) {
+        results.push(result);
+        emit({ type: 'check-result', result });
+      }
+    };
+    const started = prober.now();
+    let conformanceMs = 0;
+    try {
+      const learn = async (tierPlan: Plan['tiers'][number]) => {
+        const org = handles.get(tierPlan.orgs[0] ?? '');
+        const consumes = [...tierPlan.joint, ...Object.values(tierPlan.lanes).flat()].some((t) => t.consumes !== 'none');
+        if (!org || !consumes) return;
+        const task: TaskIdentity = { kind: 'profile', tier: org.tier, orgs: [org.label] };
+        emit({ type: 'task-start', task });
+        try {
+          const record = await discover({
+            prober,
+            contract,
+            tier: org.tier,
+            org: org.label,
+            keys: { primary: org.primary.key, unscoped: org.unscoped?.key ?? null },
+            windowMs: session.windowMs,
+            clockOffsetMs,
+            signal: io.signal,
+          });
+          profiles.set(org.tier, inferProfile(record, clockOffsetMs()));
+        } catch (error) {
+          // Without a profile the windows are scheduled as for an unknown limiter: slower, still sound.
+          emit({ type: 'warning', message: `${taskName(task)} stopped: ${messageOf(error)}; scheduling as for an unknown limiter` });
+        }
+      };
+      await executePlan(plan, context, { orgs: handles, scenarios }, record, learn);
+    } finally {
+      conformanceMs = prober.now() - started;
+      await prober.close();
+    }
+    // HDR-PRESENT is judged over every response a tier's checks received.
+    for (const tierPlan of plan.tiers) {
+      for (const id of tierPlan.collected) {
+        const tally = headersByTier.get(tierPlan.tier) ?? new HeadersPresentTally();
+        record([checkResult(id, tally.verdict(), { tier: tierPlan.tier, org: null, startedWall, durationMs: conformanceMs })]);
+      }
+    }
+  } finally {
+    await recorder.close();
+  }
+  return {
+    checks: results,
+    clock: clockEstimate(offset),
+    windows: { needed: plan?.windowsNeeded ?? 0, used: Math.max(0, ...(plan?.tiers.flatMap((t) => t.orgs) ?? []).map((org) => windowsByOrg.get(org)?.size ?? 0)) },
+    profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),
+    methodology: METHODOLOGY,
+    observations: { file: 'observations.ndjson', count: recorder.count },
+  };
+}
+
+function countTasks(plan: Plan): number {
+  const perTier = plan.tiers.reduce((n, t) => n + t.joint.length + Object.values(t.lanes).flat().length, 0);
+  return perTier + (plan.revocation ? 1 : 0) + plan.load.length;
+}
+
+/** Revocation trials, interval and settle: the flags first, then the config file's, then the scenario's. */
+function revocationShape(options: RunOptions): SuiteContext['revocation'] {
+  const fromConfig = options.target.kind === 'external' ? options.target.config.revocation : undefined;
+  return {
+    trials: options.revocation.trials ?? fromConfig?.trials,
+    intervalMs: options.revocation.intervalMs ?? fromConfig?.interval,
+    settleMs: options.revocation.settleMs ?? fromConfig?.settle,
+  };
+}

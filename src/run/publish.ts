@@ -1,0 +1,65 @@
+/**
+ * The end of every run, whichever engine drove it (and of `tiergate k6 ingest`): what the engine
+ * measured becomes RunResults (identity, timing, verdict and counts added), written as the reports in
+ * `<outDir>/<run-id>/`, with `<outDir>/latest` pointing at them.
+ */
+import { countVerdicts, overallVerdict, CHECK_IDS, type CheckResult } from '../catalogue/types.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import { TIER_NAMES, type TierName } from '../contract/types.ts';
+import { pointLatest, writeReports } from '../report/render.ts';
+import { RESULTS_SCHEMA, type RunResults, type TargetInfo } from '../results/types.ts';
+import { toolInfo } from './run-id.ts';
+
+/** What an engine measured: its checks and the evidence around them. */
+export type EngineOutcome = Pick<RunResults, 'checks' | 'clock' | 'windows' | 'profiles' | 'methodology' | 'observations'>;
+
+export interface RunFrame {
+  readonly runId: string;
+  readonly target: TargetInfo;
+  readonly startedWall: number;
+  readonly finishedWall: number;
+  readonly windowSeconds: number;
+  readonly tiers: readonly TierName[];
+  readonly interrupted: boolean;
+}
+
+export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promise<RunResults> {
+  const checks = orderResults(outcome.checks);
+  const verdicts = checks.map((c) => c.verdict);
+  return {
+    schema: RESULTS_SCHEMA,
+    runId: frame.runId,
+    tool: await toolInfo(),
+    contract: { name: recruitingApi.name, version: recruitingApi.version },
+    target: frame.target,
+    startedAt: new Date(frame.startedWall).toISOString(),
+    finishedAt: new Date(frame.finishedWall).toISOString(),
+    durationMs: Math.max(0, frame.finishedWall - frame.startedWall),
+    windowSeconds: frame.windowSeconds,
+    tiers: [...frame.tiers],
+    clock: outcome.clock,
+    windows: outcome.windows,
+    interrupted: frame.interrupted,
+    verdict: overallVerdict(verdicts),
+    counts: countVerdicts(verdicts),
+    checks,
+    profiles: outcome.profiles,
+    assumptions: recruitingApi.assumptions,
+    methodology: outcome.methodology,
+    observations: outcome.observations,
+  };
+}
+
+/** Writes a run's reports into `runDir` and points `<outDir>/latest` at it. */
+export async function publishRun(results: RunResults, runDir: string, outDir: string): Promise<void> {
+  await writeReports(results, runDir);
+  await pointLatest(outDir, runDir);
+}
+
+/** Catalogue order, then tier order, then variant: reports and JUnit read the same way every run. */
+function orderResults(results: readonly CheckResult[]): CheckResult[] {
+  const tierRank = (t: TierName | null) => (t === null ? TIER_NAMES.length : TIER_NAMES.indexOf(t));
+  return [...results].sort(
+    (a, b) => CHECK_IDS.indexOf(a.id) - CHECK_IDS.indexOf(b.id) || tierRank(a.tier) - tierRank(b.tier) || a.variant.localeCompare(b.variant),
+  );
+}
