@@ -4,8 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Whole-suite runs (test/e2e) go one file at a time in their own pass (vitest.e2e.config.ts), so
-    // their quota windows are not squeezed by other files' load; 60 s windows are opt-in (test/long).
-    exclude: ['test/e2e/**', 'test/long/**', '**/node_modules/**'],
+    // their quota windows are not squeezed by other files' load; the soaks are opt-in (test/soak, npm run test:soak).
+    exclude: ['test/e2e/**', 'test/soak/**', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Tests start real servers on loopback; two cores, so keep parallelism modest.

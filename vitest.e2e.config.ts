@@ -1,15 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Whole-suite runs against the embedded target: one file at a time, so a run's quota windows are
- * not squeezed by another file's load. The fault matrix runs a few faults at once (starter-only
- * runs are light). Part of `npm test`.
+ * Whole-suite runs against the embedded target and the real limiters. A run mostly waits for quota
+ * windows, so two files at a time, and up to six runs at once within a file (each run has a
+ * target and organizations of its own, so runs at once never share a quota). Part of `npm test`.
  */
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],
-    fileParallelism: false,
-    maxConcurrency: 3,
+    fileParallelism: true,
+    maxWorkers: 2,
+    maxConcurrency: 6,
     testTimeout: 120_000,
     hookTimeout: 30_000,
   },

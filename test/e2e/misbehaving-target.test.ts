@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
 import { runSuite } from '../../src/run/run.ts';
@@ -20,17 +20,20 @@ import { tempReportsDir } from '../helpers/run-options.ts';
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const freshKey = () => `xh_test_${[...randomBytes(32)].map((b) => ALPHANUMERIC[b % 62]).join('')}`;
 
-let server: Server | null = null;
-afterEach(async () => {
-  const s = server;
-  server = null;
-  if (s) await new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); });
-});
+/** A misbehaving server on loopback for one test; closed when the test finishes. */
+async function serve(handler: Parameters<typeof createServer>[1], onTestFinished: TestContext['onTestFinished']): Promise<{ url: string; server: Server }> {
+  const server = createServer(handler);
+  onTestFinished(() => closeServer(server));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
 
-async function serve(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  server = createServer(handler);
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 }
 
 function externalRun(edge: string): RunOptions {
@@ -74,43 +77,43 @@ async function runAgainst(edge: string, mayPass: readonly string[] = ['AUTH-KEY-
   return { outcome, checks };
 }
 
-describe('a misbehaving target', () => {
-  it('down (connection refused): inconclusive, naming the refusal', async () => {
-    const closed = await serve(() => {});
-    await new Promise<void>((resolve) => server!.close(() => resolve()));
-    server = null;
-    const { outcome, checks } = await runAgainst(closed);
+// Each test has a server of its own: they run at once.
+describe.concurrent('a misbehaving target', () => {
+  it('down (connection refused): inconclusive, naming the refusal', async ({ onTestFinished }) => {
+    const closed = await serve(() => {}, onTestFinished);
+    await closeServer(closed.server);
+    const { outcome, checks } = await runAgainst(closed.url);
     expect(outcome.exitCode).not.toBe(0);
     expect(checks.some((c) => /ECONNREFUSED/.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
   }, 60_000);
 
-  it('hangs: every request times out and the run still ends', async () => {
-    const { outcome, checks } = await runAgainst(await serve(() => {}));
+  it('hangs: every request times out and the run still ends', async ({ onTestFinished }) => {
+    const { outcome, checks } = await runAgainst((await serve(() => {}, onTestFinished)).url);
     expect(outcome.exitCode).toBe(3);
     expect(checks.some((c) => /TIMEOUT/.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
   }, 60_000);
 
-  it('resets connections: inconclusive with the reset shown', async () => {
-    const { outcome, checks } = await runAgainst(await serve((req) => req.socket.destroy()));
+  it('resets connections: inconclusive with the reset shown', async ({ onTestFinished }) => {
+    const { outcome, checks } = await runAgainst((await serve((req) => req.socket.destroy(), onTestFinished)).url);
     expect(outcome.exitCode).toBe(3);
     expect(checks.some((c) => /ECONNRESET|SOCKET|closed/i.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
   }, 60_000);
 
-  it('echoes the key it was sent: no full key reaches observations.ndjson or any report', async () => {
+  it('echoes the key it was sent: no full key reaches observations.ndjson or any report', async ({ onTestFinished }) => {
     const edge = await serve((req, res) => {
       res.setHeader('content-type', 'application/json');
       res.statusCode = 401;
       res.end(JSON.stringify({ status: 'error', you_sent: req.headers['x-api-key'] ?? null }));
-    });
+    }, onTestFinished);
     // Everything is refused with 401, so the AUTH checks rightly pass.
-    const { outcome } = await runAgainst(edge, ['AUTH-KEY-FORMAT', 'AUTH-MISSING', 'AUTH-MALFORMED', 'AUTH-UNKNOWN']);
+    const { outcome } = await runAgainst(edge.url, ['AUTH-KEY-FORMAT', 'AUTH-MISSING', 'AUTH-MALFORMED', 'AUTH-UNKNOWN']);
     const dir = outcome.runDir!;
     for (const file of readdirSync(dir)) {
       expect({ file, key: /xh_test_[A-Za-z0-9]{32}/.exec(readFileSync(join(dir, file), 'utf8'))?.[0] ?? null }).toEqual({ file, key: null });
     }
   }, 60_000);
 
-  it('garbage rate-limit headers: the header checks fail with the values quoted', async () => {
+  it('garbage rate-limit headers: the header checks fail with the values quoted', async ({ onTestFinished }) => {
     const edge = await serve((_req, res) => {
       res.setHeader('date', 'not a date');
       res.setHeader('x-ratelimit-limit', 'lots');
@@ -118,9 +121,9 @@ describe('a misbehaving target', () => {
       res.setHeader('x-ratelimit-reset', 'soon');
       res.setHeader('content-type', 'application/json');
       res.end('{"status": "success"');
-    });
+    }, onTestFinished);
     // The headers are there, only their values are garbage: HDR-PRESENT (presence only) rightly passes.
-    const { outcome, checks } = await runAgainst(edge, ['AUTH-KEY-FORMAT', 'HDR-PRESENT']);
+    const { outcome, checks } = await runAgainst(edge.url, ['AUTH-KEY-FORMAT', 'HDR-PRESENT']);
     expect(outcome.exitCode).toBe(1);
     const failed = new Map(checks.filter((c) => c.verdict === 'fail').map((c) => [c.id, c.actual]));
     expect(failed.get('AUTH-MISSING')).toBeDefined();

@@ -182,7 +182,7 @@ async function runAgainst(server: string, outDir: string, serverLog: string[]) {
   }
 }
 
-describe('tiergate on real rate limiters (test/limiters, starter tier, 3 s window)', () => {
+describe.concurrent('tiergate on real rate limiters (test/limiters, starter tier, 3 s window)', () => {
   for (const expected of EXPECTED) {
     it(`${expected.server}: ${expected.why}`, async (ctx) => {
       if (!INSTALLED) ctx.skip(NOT_INSTALLED);

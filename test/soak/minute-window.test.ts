@@ -1,6 +1,6 @@
 /**
  * The spec's own 60 s windows, all three tiers, every check: the suite completes and passes, and the
- * run says how many windows it needed and used. Long (several minutes): `npm run test:long`.
+ * run says how many windows it needed and used. Long (several minutes): `npm run test:soak`.
  */
 import { expect, it } from 'vitest';
 import { TIER_NAMES } from '../../src/contract/types.ts';
