@@ -9,8 +9,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { SCOPE_NAMES, type ScopeName, type TierName } from '../../src/contract/types.ts';
 import { AdminClient, type AdminOrgLimits } from '../../src/reference-server/admin-client.ts';
-import type { TargetOptions } from '../../src/reference-server/options.ts';
-import { startTarget, type RunningTarget } from '../../src/reference-server/server.ts';
+import { startTarget, type InProcessTargetOptions, type RunningTarget } from '../../src/reference-server/server.ts';
 
 export { sleep };
 
@@ -32,14 +31,14 @@ function wrap(target: RunningTarget): TestTarget {
 }
 
 /** A target for the current test only, closed when it finishes. */
-export async function startTestTarget(options: TargetOptions = {}): Promise<TestTarget> {
+export async function startTestTarget(options: InProcessTargetOptions = {}): Promise<TestTarget> {
   const target = await startTarget({ edges: 1, windowMs: 2000, parseMs: 0, ...options });
   onTestFinished(() => target.close());
   return wrap(target);
 }
 
 /** A target shared by the tests of a file: started before them, closed after. */
-export function useTarget(options: TargetOptions = {}): () => TestTarget {
+export function useTarget(options: InProcessTargetOptions = {}): () => TestTarget {
   let current: TestTarget | null = null;
   beforeAll(async () => {
     current = wrap(await startTarget({ edges: 1, windowMs: 2000, parseMs: 0, ...options }));
@@ -87,6 +86,8 @@ export interface Answer {
   readonly limit: number;
   readonly remaining: number;
   readonly reset: number;
+  /** The Date header, epoch ms (NaN when absent): the server's clock, to the second. */
+  readonly date: number;
   /** Client clock when the request was sent and when the answer was complete. */
   readonly sentAt: number;
   readonly receivedAt: number;
@@ -97,6 +98,8 @@ export interface CallOptions {
   readonly key?: string | null;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Buffer;
+  /** Aborting it closes the connection mid-request (a client that goes away). */
+  readonly signal?: AbortSignal;
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
@@ -107,7 +110,7 @@ export async function call(base: string, path: string, options: CallOptions = {}
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers['x-api-key'] = options.key;
   const sentAt = Date.now();
-  const res = await request(`${base}${path}`, { method: options.method ?? 'GET', headers, body: options.body ?? null });
+  const res = await request(`${base}${path}`, { method: options.method ?? 'GET', headers, body: options.body ?? null, signal: options.signal ?? null });
   const text = await res.body.text();
   const receivedAt = Date.now();
   const flat: Record<string, string> = {};
@@ -130,6 +133,7 @@ export async function call(base: string, path: string, options: CallOptions = {}
     limit: num('x-ratelimit-limit'),
     remaining: num('x-ratelimit-remaining'),
     reset: num('x-ratelimit-reset'),
+    date: flat['date'] === undefined ? NaN : Date.parse(flat['date']),
     sentAt,
     receivedAt,
   };
