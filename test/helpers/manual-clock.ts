@@ -66,9 +66,11 @@ export class ManualClock implements TargetClock {
     return ms;
   }
 
-  /** Move to `intoMs` into the next window of `windowMs` aligned to the epoch (a fresh one); returns the new time. */
+  /** Move to `intoMs` into the next window of `windowMs` aligned to the epoch (a fresh one); returns that window's start. */
   toNextWindow(windowMs: number, intoMs = 0): number {
-    return this.set((Math.floor(this.#now / windowMs) + 1) * windowMs + intoMs);
+    const start = (Math.floor(this.#now / windowMs) + 1) * windowMs;
+    this.set(start + intoMs);
+    return start;
   }
 
   /** Delays not yet over (nor aborted). */

@@ -64,9 +64,9 @@ describe('ManualClock', () => {
   it('moves only forward, to the next aligned window on request', () => {
     const clock = new ManualClock();
     expect(() => clock.set(CLOCK_START - 1)).toThrow(/only moves forward/);
-    expect(clock.toNextWindow(2000, 300)).toBe(CLOCK_START + 2300);
-    expect(clock.toNextWindow(2000)).toBe(CLOCK_START + 4000);
-    expect(clock.toNextWindow(3000, 1)).toBe(CLOCK_START + 6001);
+    expect([clock.toNextWindow(2000, 300), clock.now()]).toEqual([CLOCK_START + 2000, CLOCK_START + 2300]);
+    expect([clock.toNextWindow(2000), clock.now()]).toEqual([CLOCK_START + 4000, CLOCK_START + 4000]);
+    expect([clock.toNextWindow(3000, 1), clock.now()]).toEqual([CLOCK_START + 6000, CLOCK_START + 6001]);
   });
 
   it('tells when the target has reached its waits', async () => {
