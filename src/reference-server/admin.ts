@@ -6,7 +6,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { z } from 'zod';
 import { SCOPE_NAMES, TIER_NAMES } from '../contract/types.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
-import { errorReply, issueDetails, parseJson, readBody, requestPath, sendReply, tooLargeReply, validationReply, type Reply } from './http-util.ts';
+import { errorReply, httpDate, issueDetails, parseJson, readBody, requestPath, sendReply, tooLargeReply, validationReply, type Reply } from './http-util.ts';
 import { scheduleRevocation } from './revocation.ts';
 import type { TargetRuntime } from './runtime.ts';
 import { resolveOrgLimits, type ApiKeyRecord, type Org } from './state.ts';
@@ -74,14 +74,14 @@ function createOrg(rt: TargetRuntime, body: Buffer): Reply {
   const { tier, name, limits } = input.value;
   const resolved = resolveOrgLimits(rt.contract, tier, limits);
   if (!resolved.ok) return validationReply(resolved.problems);
-  return { status: 201, body: orgJson(rt.state.createOrg(tier, name, resolved.limits, rt.now())) };
+  return { status: 201, body: orgJson(rt.state.createOrg(tier, name, resolved.limits, rt.clock.now())) };
 }
 
 function createKey(rt: TargetRuntime, orgId: string, body: Buffer): Reply {
   if (!rt.state.org(orgId)) return errorReply(404, 'NOT_FOUND', `no organization with id "${orgId}"`);
   const input = parsed(keyInput, body);
   if (!input.ok) return input.reply;
-  const created = rt.state.createKey(orgId, input.value.scopes, input.value.env, rt.now());
+  const created = rt.state.createKey(orgId, input.value.scopes, input.value.env, rt.clock.now());
   if (!created) return errorReply(404, 'NOT_FOUND', `no organization with id "${orgId}"`);
   const { record, key } = created;
   return { status: 201, body: { id: record.id, key, redacted: record.redacted, scopes: [...record.scopes], env: record.env } };
@@ -94,7 +94,7 @@ function revoke(rt: TargetRuntime, keyId: string): Reply {
   const { edges, revocationDelayMs, revocationJitterMs } = rt.options;
   const revocation =
     existing.revocation ??
-    scheduleRevocation(rt.now(), { edges, delayMs: revocationDelayMs, jitterMs: revocationJitterMs, faults: rt.faults }, rt.random);
+    scheduleRevocation(rt.clock.now(), { edges, delayMs: revocationDelayMs, jitterMs: revocationJitterMs, faults: rt.faults }, rt.random);
   const record = rt.state.revokeKey(keyId, revocation) ?? existing;
   const applied = record.revocation ?? revocation;
   return {
@@ -131,6 +131,7 @@ async function route(rt: TargetRuntime, req: IncomingMessage): Promise<Reply> {
 
 export function adminListener(rt: TargetRuntime): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('Date', httpDate(rt.clock.now()));
     route(rt, req).then(
       (reply) => sendReply(res, reply),
       (error: unknown) => sendReply(res, errorReply(500, 'INTERNAL_ERROR', error instanceof Error ? error.message : String(error))),

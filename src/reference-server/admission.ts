@@ -4,7 +4,6 @@
  * whether `units` fit. Clean admission is one synchronous `tryConsume` of the class's limiter (its
  * window policy chosen once, in runtime.ts): a burst can never over-admit.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import type { EndpointId, QuotaClass } from '../contract/types.ts';
 import { RACY_GAP_MS } from './faults.ts';
 import type { Admission, Usage } from './limiter.ts';
@@ -103,7 +102,7 @@ async function racyAdmit(
     // Over the limit already: the synchronous path refuses (and counts, under counts-rejected).
     return outcomeOf(rt, quotaClass, limit, limiter.tryConsume(bucket, units, enforced, now, rt.variants.has('counts-rejected')));
   }
-  await delay(RACY_GAP_MS, undefined, { signal: rt.closing });
-  const usage = limiter.consume(bucket, units, enforced, rt.now());
+  await rt.clock.delay(RACY_GAP_MS, rt.closing);
+  const usage = limiter.consume(bucket, units, enforced, rt.clock.now());
   return { admitted: true, view: admittedView(rt, quotaClass, limit, usage) };
 }

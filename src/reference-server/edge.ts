@@ -11,7 +11,7 @@ import type { Endpoint, QuotaClass } from '../contract/types.ts';
 import { admit, anonymousView, peekView, type Holder, type Meter } from './admission.ts';
 import { authenticate, authFailureMessage } from './auth.ts';
 import { handlers } from './handlers.ts';
-import { errorReply, readBody, requestPath, sendReply, tooLargeReply, type Reply } from './http-util.ts';
+import { errorReply, httpDate, readBody, requestPath, sendReply, tooLargeReply, type Reply } from './http-util.ts';
 import { secondsUntil } from './limiter.ts';
 import { rateLimitedReply, rateLimitValues, sendsRateHeaders, setRateLimitHeaders, type QuotaView } from './rate-headers.ts';
 import { matchRoute } from './routes.ts';
@@ -31,7 +31,10 @@ interface Exchange {
 }
 
 function respond(x: Exchange, reply: Reply, view: QuotaView): void {
-  setRateLimitHeaders(x.res, x.rt, view, reply.status, x.rt.now());
+  const now = x.rt.clock.now();
+  // Reset and Date from one reading, so a client judges Reset against the instant it was computed at.
+  x.res.setHeader('Date', httpDate(now));
+  setRateLimitHeaders(x.res, x.rt, view, reply.status, now);
   sendReply(x.res, reply, x.req.method === 'HEAD');
 }
 
@@ -48,7 +51,7 @@ const BEFORE_ROUTING: Meter = { quotaClass: 'read', route: null };
 function refusedReply(x: Exchange, quotaClass: QuotaClass, limit: number, retryAtMs: number): Reply {
   const { rt } = x;
   const message = `${quotaClass} quota of ${limit} per ${rt.options.windowMs / 1000} s exceeded for this organization`;
-  return rateLimitedReply(rt, rt.contract.statuses.rateLimited, secondsUntil(retryAtMs, rt.now()), message);
+  return rateLimitedReply(rt, rt.contract.statuses.rateLimited, secondsUntil(retryAtMs, rt.clock.now()), message);
 }
 
 /**
@@ -58,10 +61,10 @@ function refusedReply(x: Exchange, quotaClass: QuotaClass, limit: number, retryA
 async function respondError(x: Exchange, holder: Holder, reply: Reply, meter: Meter): Promise<void> {
   const { rt } = x;
   if (!rt.variants.has('counts-errors')) {
-    respond(x, reply, peekView(rt, holder, meter, rt.now()));
+    respond(x, reply, peekView(rt, holder, meter, rt.clock.now()));
     return;
   }
-  const outcome = await admit(rt, holder, BEFORE_ROUTING, 1, rt.now());
+  const outcome = await admit(rt, holder, BEFORE_ROUTING, 1, rt.clock.now());
   if (outcome.admitted) respond(x, reply, outcome.view);
   else respond(x, refusedReply(x, 'read', outcome.view.limit, outcome.retryAtMs), outcome.view);
 }
@@ -81,7 +84,7 @@ function holdSlot(x: Exchange, holder: Holder): (() => void) | null {
 
 async function handle(x: Exchange): Promise<void> {
   const { rt, req } = x;
-  const now = rt.now();
+  const now = rt.clock.now();
   const method = req.method ?? 'GET';
   const path = requestPath(req.url);
   const route = matchRoute(rt.routes, method, path);
@@ -110,7 +113,7 @@ async function handle(x: Exchange): Promise<void> {
   }
 
   const meter = meterOf(rt, endpoint);
-  const peek = () => peekView(rt, auth, meter, rt.now());
+  const peek = () => peekView(rt, auth, meter, rt.clock.now());
   if (endpoint.scope !== null && !auth.key.scopes.has(endpoint.scope) && !rt.faults.has('scope-unenforced')) {
     const message = `this key lacks the scope "${endpoint.scope}" that ${endpoint.method} ${endpoint.path} requires`;
     const reply = errorReply(rt.contract.statuses.forbidden, 'INSUFFICIENT_SCOPE', message, { fields: { required_scope: endpoint.scope } });
@@ -144,7 +147,7 @@ async function handle(x: Exchange): Promise<void> {
   let view: QuotaView;
   if (meter.counts) {
     const units = endpoint.counts === 'item' ? prepared.items : 1;
-    const outcome = await admit(rt, auth, meter, units, rt.now());
+    const outcome = await admit(rt, auth, meter, units, rt.clock.now());
     if (!outcome.admitted) {
       respond(x, refusedReply(x, meter.quotaClass, outcome.view.limit, outcome.retryAtMs), outcome.view);
       return;
@@ -165,7 +168,7 @@ function fail(x: Exchange, error: unknown): void {
     return;
   }
   const detail = error instanceof Error ? error.message : String(error);
-  respond(x, errorReply(500, 'INTERNAL_ERROR', `the target failed: ${detail}`), anonymousView(rt, req.socket.remoteAddress, rt.now()));
+  respond(x, errorReply(500, 'INTERNAL_ERROR', `the target failed: ${detail}`), anonymousView(rt, req.socket.remoteAddress, rt.clock.now()));
 }
 
 export function edgeListener(rt: TargetRuntime, index: number): RequestListener {
@@ -184,9 +187,9 @@ export function edgeClientError(rt: TargetRuntime, index: number): (error: Error
       socket.destroy();
       return;
     }
-    const now = rt.now();
+    const now = rt.clock.now();
     const names = rt.contract.headers;
-    const lines = [`${names.edgeNode}: edge-${index}`, `date: ${new Date(now).toUTCString()}`];
+    const lines = [`${names.edgeNode}: edge-${index}`, `date: ${httpDate(now)}`];
     if (sendsRateHeaders(rt.faults, 400)) {
       const view = anonymousView(rt, (socket as Duplex & { remoteAddress?: string }).remoteAddress, now);
       const values = rateLimitValues(view, now, rt);

@@ -3,7 +3,6 @@
  * nothing), then, once admitted, `run`s. Payload shapes beyond §2 are the target's own (spec: "not shown").
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import type { EndpointId } from '../contract/types.ts';
 import { errorReply, issueDetails, parseJson, validationReply, type Reply } from './http-util.ts';
@@ -89,7 +88,7 @@ function webhooks(input: RequestInput): Prepared {
   if (action === 'subscribe' && !body.url) return { ok: false, reply: validationReply([{ path: 'url', message: 'required to subscribe' }]) };
   if (action === 'update' && !body.id) return { ok: false, reply: validationReply([{ path: 'id', message: 'required to update' }]) };
   return ready(({ rt, org }) => {
-    const now = rt.now();
+    const now = rt.clock.now();
     if (action === 'subscribe') return success(201, rt.data.subscribe(org.id, body.url!, body.events ?? ['*'], now));
     if (action === 'update') {
       const hook = rt.data.updateWebhook(org.id, body.id!, body);
@@ -131,7 +130,7 @@ export const handlers: Readonly<Record<EndpointId, EndpointHandler>> = {
     prepare: (input) => {
       const parsed = jsonInput(jobCreate, input.body);
       if (!parsed.ok) return parsed;
-      return ready(({ rt, org }) => success(201, rt.data.createJob(org.id, parsed.value, rt.now())));
+      return ready(({ rt, org }) => success(201, rt.data.createJob(org.id, parsed.value, rt.clock.now())));
     },
   },
   'jobs-update': {
@@ -140,7 +139,7 @@ export const handlers: Readonly<Record<EndpointId, EndpointHandler>> = {
       const parsed = jsonInput(jobUpdate, input.body, {});
       if (!parsed.ok) return parsed;
       return ready(({ rt, org }) => {
-        const job = rt.data.updateJob(org.id, input.id ?? '', parsed.value, rt.now());
+        const job = rt.data.updateJob(org.id, input.id ?? '', parsed.value, rt.clock.now());
         return job ? success(200, job) : notFound('job', input.id);
       });
     },
@@ -161,7 +160,7 @@ export const handlers: Readonly<Record<EndpointId, EndpointHandler>> = {
       if (!upload.ok) return upload;
       return ready(async ({ rt }) => {
         // Simulated parse time: holds the connection (and its concurrency slot).
-        if (rt.options.parseMs > 0) await delay(rt.options.parseMs, undefined, { signal: rt.closing });
+        if (rt.options.parseMs > 0) await rt.clock.delay(rt.options.parseMs, rt.closing);
         return success(200, analyzeResume(upload.value));
       });
     },

@@ -47,6 +47,11 @@ export function sendReply(res: ServerResponse, reply: Reply, head = false): void
   else res.end(payload);
 }
 
+/** A Date header value for `ms` (epoch): answers carry the target's clock, not Node's own. */
+export function httpDate(ms: number): string {
+  return new Date(ms).toUTCString();
+}
+
 /** The path of a request target, without query string or fragment. */
 export function requestPath(url: string | undefined): string {
   const raw = url ?? '/';

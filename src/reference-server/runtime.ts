@@ -1,6 +1,7 @@
 /** Everything the edge and admin listeners share: one state, one set of counters, one clock. */
 import { setMaxListeners } from 'node:events';
 import type { Contract, QuotaClass } from '../contract/types.ts';
+import type { TargetClock } from './clock.ts';
 import type { FaultName } from './faults.ts';
 import { InFlight, limiterFor, type Limiter } from './limiter.ts';
 import type { ResolvedTargetOptions } from './options.ts';
@@ -21,15 +22,15 @@ export interface TargetRuntime {
   readonly inFlight: InFlight;
   readonly data: OrgData;
   readonly routes: RouteTable;
-  /** Server wall clock, epoch ms: windows are aligned to it (or start by it). */
-  readonly now: () => number;
+  /** Server wall clock: windows are aligned to it (or start by it); simulated work waits on it. */
+  readonly clock: TargetClock;
   /** Uniform [0, 1): revocation jitter. */
   readonly random: () => number;
   /** Aborted when the target closes: simulated work stops at once. */
   readonly closing: AbortSignal;
 }
 
-export function createRuntime(contract: Contract, options: ResolvedTargetOptions, closing: AbortSignal): TargetRuntime {
+export function createRuntime(contract: Contract, options: ResolvedTargetOptions, clock: TargetClock, closing: AbortSignal): TargetRuntime {
   // Every request being parsed listens on `closing`; a burst puts hundreds in flight.
   setMaxListeners(0, closing);
   const choice: PolicyChoice = { windowMs: options.windowMs, variants: new Set(options.variants), faults: new Set(options.faults) };
@@ -47,7 +48,7 @@ export function createRuntime(contract: Contract, options: ResolvedTargetOptions
     inFlight: new InFlight(),
     data: new OrgData(),
     routes: compileRoutes(contract.endpoints),
-    now: Date.now,
+    clock,
     random: Math.random,
     closing,
   };

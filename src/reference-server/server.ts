@@ -9,9 +9,18 @@ import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { Contract } from '../contract/types.ts';
 import { TiergateError } from '../util/errors.ts';
 import { adminListener } from './admin.ts';
+import { realClock, type TargetClock } from './clock.ts';
 import { edgeClientError, edgeListener } from './edge.ts';
 import { resolveTargetOptions, type ResolvedTargetOptions, type TargetOptions } from './options.ts';
 import { createRuntime } from './runtime.ts';
+
+export interface InProcessTargetOptions extends TargetOptions {
+  /**
+   * The target's clock (see clock.ts). Default the real one. Not an option of `startTargetThread`:
+   * a clock cannot cross to another thread, and it is not part of the resolved options.
+   */
+  clock?: TargetClock;
+}
 
 export interface RunningTarget {
   /** Base URLs like http://127.0.0.1:PORT; edge i listens on port + i (or a free port with port 0). */
@@ -74,10 +83,11 @@ function startFailure(host: string, port: number, role: string, error: unknown):
   return new TiergateError('TG_TARGET_START', `cannot start the target's ${role} on ${host}:${port}: ${reason}`);
 }
 
-export async function startTarget(options?: TargetOptions, contract: Contract = recruitingApi): Promise<RunningTarget> {
-  const resolved = resolveTargetOptions(options);
+export async function startTarget(options: InProcessTargetOptions = {}, contract: Contract = recruitingApi): Promise<RunningTarget> {
+  const { clock = realClock, ...targetOptions } = options;
+  const resolved = resolveTargetOptions(targetOptions);
   const closing = new AbortController();
-  const rt = createRuntime(contract, resolved, closing.signal);
+  const rt = createRuntime(contract, resolved, clock, closing.signal);
   const servers: Server[] = [];
   const edges: string[] = [];
   const stopAll = () => Promise.all(servers.map(shut)).then(() => undefined);

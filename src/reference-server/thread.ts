@@ -2,7 +2,8 @@
  * The reference target on a thread of its own. In one event loop with the harness, the target's
  * answers would wait behind the harness's own bursts and timers, and a measurement of the target
  * would partly measure the harness; on its own thread (a second core) it answers as a server would.
- * Same contract as `startTarget`; only the options cross the thread boundary.
+ * Same contract as `startTarget`; only the options cross the thread boundary, so the thread always
+ * runs on the real clock (a clock is functions, which cannot be sent to a thread).
  */
 import { Worker } from 'node:worker_threads';
 import { TiergateError } from '../util/errors.ts';

@@ -1,7 +1,7 @@
 /**
- * Test helpers for the reference target: start one on loopback (port 0) and close it after the
- * test or file, provision orgs and keys through the admin API, send requests, and keep a quota
- * test inside one server window (checked with the server's own Reset header).
+ * Test helpers for the reference target: start one on loopback (port 0), on the real clock or a
+ * ManualClock (manual-clock.ts), and close it after the test or file; provision orgs and keys
+ * through the admin API; send requests and read the answers' headers.
  */
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,8 +9,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { SCOPE_NAMES, type ScopeName, type TierName } from '../../src/contract/types.ts';
 import { AdminClient, type AdminOrgLimits } from '../../src/reference-server/admin-client.ts';
-import type { TargetOptions } from '../../src/reference-server/options.ts';
-import { startTarget, type RunningTarget } from '../../src/reference-server/server.ts';
+import { startTarget, type InProcessTargetOptions, type RunningTarget } from '../../src/reference-server/server.ts';
 
 export { sleep };
 
@@ -32,14 +31,14 @@ function wrap(target: RunningTarget): TestTarget {
 }
 
 /** A target for the current test only, closed when it finishes. */
-export async function startTestTarget(options: TargetOptions = {}): Promise<TestTarget> {
+export async function startTestTarget(options: InProcessTargetOptions = {}): Promise<TestTarget> {
   const target = await startTarget({ edges: 1, windowMs: 2000, parseMs: 0, ...options });
   onTestFinished(() => target.close());
   return wrap(target);
 }
 
 /** A target shared by the tests of a file: started before them, closed after. */
-export function useTarget(options: TargetOptions = {}): () => TestTarget {
+export function useTarget(options: InProcessTargetOptions = {}): () => TestTarget {
   let current: TestTarget | null = null;
   beforeAll(async () => {
     current = wrap(await startTarget({ edges: 1, windowMs: 2000, parseMs: 0, ...options }));
@@ -87,9 +86,8 @@ export interface Answer {
   readonly limit: number;
   readonly remaining: number;
   readonly reset: number;
-  /** Client clock when the request was sent and when the answer was complete. */
-  readonly sentAt: number;
-  readonly receivedAt: number;
+  /** The Date header, epoch ms (NaN when absent): the server's clock, to the second. */
+  readonly date: number;
 }
 
 export interface CallOptions {
@@ -97,6 +95,8 @@ export interface CallOptions {
   readonly key?: string | null;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Buffer;
+  /** Aborting it closes the connection mid-request (a client that goes away). */
+  readonly signal?: AbortSignal;
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
@@ -106,10 +106,8 @@ function headerText(value: string | string[] | undefined): string | undefined {
 export async function call(base: string, path: string, options: CallOptions = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers['x-api-key'] = options.key;
-  const sentAt = Date.now();
-  const res = await request(`${base}${path}`, { method: options.method ?? 'GET', headers, body: options.body ?? null });
+  const res = await request(`${base}${path}`, { method: options.method ?? 'GET', headers, body: options.body ?? null, signal: options.signal ?? null });
   const text = await res.body.text();
-  const receivedAt = Date.now();
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers)) {
     const v = headerText(value);
@@ -130,40 +128,8 @@ export async function call(base: string, path: string, options: CallOptions = {}
     limit: num('x-ratelimit-limit'),
     remaining: num('x-ratelimit-remaining'),
     reset: num('x-ratelimit-reset'),
-    sentAt,
-    receivedAt,
+    date: flat['date'] === undefined ? NaN : Date.parse(flat['date']),
   };
-}
-
-/** Sleep until just after the next window boundary (the in-process server shares this clock). */
-export async function untilNextWindow(windowMs: number, marginMs = 15): Promise<void> {
-  const now = Date.now();
-  await sleep(Math.ceil(now / windowMs) * windowMs - now + marginMs);
-}
-
-/** Whether every answer carrying a Reset shows the same one: all were counted in one window. */
-export function sameWindow(answers: readonly Answer[]): boolean {
-  const resets = new Set(answers.map((a) => a.reset).filter((r) => !Number.isNaN(r)));
-  return resets.size <= 1;
-}
-
-/**
- * Run `attempt` (which must provision its own fresh org) inside one server window: start right
- * after a boundary unless most of the current window is left, and if the server's Reset shows the
- * answers straddled a boundary, run it once more from the next boundary.
- */
-export async function inOneWindow<T extends { readonly answers: readonly Answer[] }>(
-  windowMs: number,
-  attempt: () => Promise<T>,
-): Promise<T> {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < windowMs * 0.7) await untilNextWindow(windowMs);
-  const first = await attempt();
-  if (sameWindow(first.answers)) return first;
-  await untilNextWindow(windowMs);
-  const second = await attempt();
-  if (!sameWindow(second.answers)) throw new Error('answers straddled a window boundary twice');
-  return second;
 }
 
 /** `n` sequential requests (bounded by `n`). */
@@ -188,23 +154,6 @@ export function multipart(files: readonly { field: string; name: string; type: s
     Buffer.from('\r\n'),
   ]);
   return { body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-/** Poll (bounded) until an answer shows `remaining`; every answer is appended to `seen`. */
-export async function untilRemaining(
-  base: string,
-  path: string,
-  options: CallOptions,
-  remaining: number,
-  seen: Answer[] = [],
-): Promise<boolean> {
-  for (let i = 0; i < 200; i++) {
-    const a = await call(base, path, options);
-    seen.push(a);
-    if (a.remaining === remaining) return true;
-    await sleep(5);
-  }
-  return false;
 }
 
 export interface Tracked {

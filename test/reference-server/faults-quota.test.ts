@@ -1,12 +1,13 @@
 /**
  * Each quota fault's misbehaviour, seen over HTTP: the faulty target breaks exactly the promise the
- * fault names. Every test runs inside one server window (fresh org, Reset checked, retried once).
+ * fault names. The targets run on a ManualClock: every test's requests fall in one window, and the
+ * racy fault's gap between reading and counting ends when the test moves the clock.
  */
 import { describe, expect, it } from 'vitest';
-import type { FaultName } from '../../src/reference-server/faults.ts';
-import { call, count, inOneWindow, keyOf, orgWithKey, sequential, startTestTarget, statuses, type Answer, type TestTarget } from '../helpers/target.ts';
+import { RACY_GAP_MS, type FaultName } from '../../src/reference-server/faults.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
+import { call, count, keyOf, orgWithKey, sequential, startTestTarget, statuses, type Answer, type TestTarget } from '../helpers/target.ts';
 
-const WINDOW_MS = 2000;
 const JOBS = '/recruiter/jobs';
 const UPLOAD = '/recruiter/jobs/vendor/resume-analysis';
 const upload = { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nRust\n' } as const;
@@ -17,15 +18,13 @@ const bulk = (n: number) =>
     body: JSON.stringify({ resumes: Array.from({ length: n }, (_, i) => ({ name: `r${i}.txt`, content_base64: 'SmFuZQ==' })) }),
   }) as const;
 
-const withFault = (fault: FaultName | null): Promise<TestTarget> => startTestTarget({ windowMs: WINDOW_MS, faults: fault ? [fault] : [] });
+const clock = new ManualClock();
+const withFault = (fault: FaultName | null): Promise<TestTarget> => startTestTarget({ faults: fault ? [fault] : [], clock });
 
-/** `n` sequential reads by one fresh starter org, in one window. */
+/** `n` sequential reads by one fresh starter org. */
 async function starterReads(t: TestTarget, n: number): Promise<Answer[]> {
-  const { answers } = await inOneWindow(WINDOW_MS, async () => {
-    const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
-    return { answers: await sequential(n, () => call(t.edge(), JOBS, { key })) };
-  });
-  return answers;
+  const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+  return sequential(n, () => call(t.edge(), JOBS, { key }));
 }
 
 describe('quota faults', () => {
@@ -65,12 +64,10 @@ describe('quota faults', () => {
       [null, 429],
     ] as const) {
       const t = await withFault(fault);
-      const { answers } = await inOneWindow(WINDOW_MS, async () => {
-        const first = await orgWithKey(t.admin, 'starter', ['jobs.read']);
-        const other = await keyOf(t.admin, first.orgId, ['jobs.read']);
-        const own = await sequential(61, () => call(t.edge(), JOBS, { key: first.key }));
-        return { answers: [...own, await call(t.edge(), JOBS, { key: other.key })] };
-      });
+      const first = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+      const other = await keyOf(t.admin, first.orgId, ['jobs.read']);
+      const own = await sequential(61, () => call(t.edge(), JOBS, { key: first.key }));
+      const answers = [...own, await call(t.edge(), JOBS, { key: other.key })];
       expect(statuses(answers.slice(59, 61))).toEqual([200, 429]);
       expect(answers[61]!.status).toBe(second);
     }
@@ -78,38 +75,52 @@ describe('quota faults', () => {
 
   it('global-quota makes orgs of a tier share one bucket; another tier is untouched', async () => {
     const t = await withFault('global-quota');
-    const { answers } = await inOneWindow(WINDOW_MS, async () => {
-      const a = await orgWithKey(t.admin, 'starter', ['jobs.read']);
-      const b = await orgWithKey(t.admin, 'starter', ['jobs.read']);
-      const pro = await orgWithKey(t.admin, 'professional', ['jobs.read']);
-      const first = await sequential(30, () => call(t.edge(), JOBS, { key: a.key }));
-      const second = await sequential(31, () => call(t.edge(), JOBS, { key: b.key }));
-      return { answers: [...first, ...second, await call(t.edge(), JOBS, { key: pro.key })] };
-    });
+    const a = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+    const b = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+    const pro = await orgWithKey(t.admin, 'professional', ['jobs.read']);
+    const first = await sequential(30, () => call(t.edge(), JOBS, { key: a.key }));
+    const second = await sequential(31, () => call(t.edge(), JOBS, { key: b.key }));
+    const answers = [...first, ...second, await call(t.edge(), JOBS, { key: pro.key })];
     expect(answers[30]!.remaining).toBe(29);
     expect(statuses(answers.slice(59, 61))).toEqual([200, 429]);
     expect([answers[61]!.status, answers[61]!.remaining]).toEqual([200, 299]);
   });
 
   it('racy-admission over-admits a concurrent burst but stays exact for sequential traffic', async () => {
-    const burst = async (t: TestTarget) =>
-      inOneWindow(WINDOW_MS, async () => {
-        const { key } = await orgWithKey(t.admin, 'professional', ['resume.parse', 'resume.parse.bulk']);
-        // Warm ten keep-alive connections so the burst leaves together.
-        const warm = await Promise.all(Array.from({ length: 10 }, () => call(t.edge(), '/recruiter/bootstrap', { key })));
-        const prefill = await call(t.edge(), `${UPLOAD}/bulk`, { ...bulk(59), key });
-        const shots = await Promise.all(Array.from({ length: 10 }, () => call(t.edge(), UPLOAD, { ...upload, key })));
-        return { answers: [...warm, prefill, ...shots], shots, prefill };
-      });
+    /** Send `n` at once; under the fault, admissions that fit when read wait out the gap on the clock: let it pass. */
+    const together = async (racy: boolean, n: number, send: () => Promise<Answer>): Promise<Answer[]> => {
+      const answers = Promise.all(Array.from({ length: n }, send));
+      if (racy) {
+        await clock.untilPending(n);
+        clock.advance(RACY_GAP_MS);
+      }
+      return answers;
+    };
+    /** Ingest 59 of 60, then a burst of 10 single uploads. */
+    const burst = async (t: TestTarget, racy: boolean) => {
+      const { key } = await orgWithKey(t.admin, 'professional', ['resume.parse', 'resume.parse.bulk']);
+      const [prefill] = await together(racy, 1, () => call(t.edge(), `${UPLOAD}/bulk`, { ...bulk(59), key }));
+      const shots = await together(racy, 10, () => call(t.edge(), UPLOAD, { ...upload, key }));
+      return { prefill: prefill!, shots };
+    };
     const racy = await withFault('racy-admission');
-    const over = await burst(racy);
+    // The gaps below add up to 186 ms: all in one window.
+    clock.toNextWindow(racy.windowMs);
+    const over = await burst(racy, true);
     expect(over.prefill.status).toBe(202);
-    expect(count(over.shots, 200)).toBeGreaterThan(1);
+    // All ten read 59 counted before any of them counted itself.
+    expect(count(over.shots, 200)).toBe(10);
 
-    const clean = await burst(await withFault(null));
+    const clean = await burst(await withFault(null), false);
     expect(count(clean.shots, 200)).toBe(1);
 
-    const sequentialReads = await starterReads(racy, 61);
-    expect(statuses(sequentialReads)).toEqual([...Array<number>(60).fill(200), 429]);
+    // One at a time, each read counts before the next one looks: exactly Limit, and the next one is
+    // refused without waiting (nothing left to race for).
+    const { key } = await orgWithKey(racy.admin, 'starter', ['jobs.read']);
+    const reads = [];
+    for (let i = 0; i < 60; i++) reads.push(...(await together(true, 1, () => call(racy.edge(), JOBS, { key }))));
+    reads.push(await call(racy.edge(), JOBS, { key }));
+    expect(statuses(reads)).toEqual([...Array<number>(60).fill(200), 429]);
+    expect(reads.map((a) => a.remaining).slice(58)).toEqual([1, 0, 0]);
   });
 });

@@ -1,36 +1,42 @@
-/** Each fault that bends the §7/§8 reply (headers, Retry-After, 429 body), seen over HTTP. */
+/**
+ * Each fault that bends the §7/§8 reply (headers, Retry-After, 429 body), seen over HTTP. The targets
+ * run on a ManualClock: each test starts at a known instant of a fresh window, so Reset and
+ * Retry-After have exact expected values, and waiting is moving the clock.
+ */
 import { describe, expect, it } from 'vitest';
 import { rateLimitErrorBody } from '../../src/contract/error-body.ts';
 import { RETRY_AFTER_MISMATCH_S, RETRY_AFTER_SHORT_BY_S, type FaultName } from '../../src/reference-server/faults.ts';
-import { call, inOneWindow, orgWithKey, sequential, sleep, startTestTarget, type Answer, type TestTarget } from '../helpers/target.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
+import { call, orgWithKey, sequential, startTestTarget, type Answer, type TestTarget } from '../helpers/target.ts';
 
 const JOBS = '/recruiter/jobs';
-const withFault = (fault: FaultName, windowMs = 2000): Promise<TestTarget> => startTestTarget({ windowMs, faults: [fault] });
+const clock = new ManualClock();
+const withFault = (fault: FaultName, windowMs = 2000): Promise<TestTarget> => startTestTarget({ windowMs, faults: [fault], clock });
 
-/** Exhaust a fresh starter org's reads in one window; the last answer is the 429. */
+/** Exhaust a fresh starter org's reads; the last answer is the 429. */
 async function exhaust(t: TestTarget): Promise<{ answers: Answer[]; key: string }> {
-  return inOneWindow(t.windowMs, async () => {
-    const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
-    return { answers: await sequential(61, () => call(t.edge(), JOBS, { key })), key };
-  });
+  const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+  return { answers: await sequential(61, () => call(t.edge(), JOBS, { key })), key };
 }
 
 describe('reply faults', () => {
   it('reset-relative sends seconds until the reset instead of an epoch', async () => {
     const t = await withFault('reset-relative', 3000);
     const { key } = await orgWithKey(t.admin, 'starter');
-    const a = await call(t.edge(), JOBS, { key });
-    expect(a.reset).toBeGreaterThanOrEqual(0);
-    expect(a.reset).toBeLessThanOrEqual(3);
+    const resets: number[] = [];
+    // 3000, 1500, 1000 and 1 ms before the window ends.
+    for (const into of [0, 1500, 2000, 2999]) {
+      clock.toNextWindow(3000, into);
+      resets.push((await call(t.edge(), JOBS, { key })).reset);
+    }
+    expect(resets).toEqual([3, 2, 1, 1]);
   });
 
   it('reset-millis sends the window end in epoch milliseconds', async () => {
     const t = await withFault('reset-millis', 3000);
     const { key } = await orgWithKey(t.admin, 'starter');
-    const a = await call(t.edge(), JOBS, { key });
-    expect(a.reset % 3000).toBe(0);
-    expect(a.reset).toBeGreaterThan(a.sentAt);
-    expect(a.reset).toBeLessThanOrEqual(a.receivedAt + 3000);
+    const start = clock.toNextWindow(3000, 1234);
+    expect((await call(t.edge(), JOBS, { key })).reset).toBe(start + 3000);
   });
 
   it('retry-after-mismatch sends a Retry-After header larger than retry_after_seconds', async () => {
@@ -42,13 +48,14 @@ describe('reply faults', () => {
 
   it('retry-after-short states a wait that ends inside the window: waiting it out still gets 429', async () => {
     const t = await withFault('retry-after-short', 4000);
+    const end = clock.toNextWindow(4000, 100) + 4000;
     const { answers, key } = await exhaust(t);
     const refused = answers.at(-1)!;
     const stated = Number(refused.headers['retry-after']);
     expect(rateLimitErrorBody.parse(refused.json).retry_after_seconds).toBe(stated);
-    const honest = Math.max(1, Math.ceil((refused.reset * 1000 - refused.sentAt) / 1000));
-    expect(stated).toBeLessThanOrEqual(Math.max(0, honest - RETRY_AFTER_SHORT_BY_S));
-    await sleep(stated * 1000);
+    // 3.9 s are left: the honest wait is 4 s.
+    expect([refused.reset * 1000, stated]).toEqual([end, 4 - RETRY_AFTER_SHORT_BY_S]);
+    clock.advance(stated * 1000);
     const again = await call(t.edge(), JOBS, { key });
     expect([again.status, again.reset]).toEqual([429, refused.reset]);
   });

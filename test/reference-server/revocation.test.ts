@@ -1,23 +1,20 @@
 /**
- * Edge nodes share one state; a revocation (§5.9) reaches each edge at its own scheduled time.
- * The server runs in this process, so its clock is ours: a probe answered before an edge's
- * effectiveAt must be admitted, and one sent at or after it must be refused, on every edge.
+ * Edge nodes share one state; a revocation (§5.9) reaches each edge at its own scheduled time. The
+ * target runs on a ManualClock: each edge is asked one millisecond before its effectiveAt (admitted)
+ * and at it (refused), and then ever after (still refused).
  */
 import { describe, expect, it } from 'vitest';
-import { call, orgWithKey, sleep, useTarget, type Answer } from '../helpers/target.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
+import { call, orgWithKey, useTarget } from '../helpers/target.ts';
 
 const DELAY_MS = 800;
 const JITTER_MS = 400;
-const target = useTarget({ windowMs: 60_000, edges: 3, revocationDelayMs: DELAY_MS, revocationJitterMs: JITTER_MS });
+const clock = new ManualClock();
+const target = useTarget({ windowMs: 60_000, edges: 3, revocationDelayMs: DELAY_MS, revocationJitterMs: JITTER_MS, clock });
 
-/** Probe one edge every `everyMs` until `until` (bounded by the sample count). */
-async function probe(base: string, key: string, until: number, everyMs = 20): Promise<Answer[]> {
-  const samples: Answer[] = [];
-  for (let i = 0; i < 500 && Date.now() <= until; i++) {
-    samples.push(await call(base, '/recruiter/jobs', { key }));
-    await sleep(everyMs);
-  }
-  return samples;
+/** The status each edge answers the key with, now. */
+async function statusesOnEdges(edges: readonly string[], key: string): Promise<number[]> {
+  return Promise.all(edges.map(async (url) => (await call(url, '/recruiter/jobs', { key })).status));
 }
 
 describe('edge nodes', () => {
@@ -26,8 +23,11 @@ describe('edge nodes', () => {
     const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
     const answers = [await call(t.edge(0), '/recruiter/jobs', { key }), await call(t.edge(1), '/recruiter/jobs', { key }), await call(t.edge(2), '/recruiter/jobs', { key })];
     expect(answers.map((a) => a.headers['x-edge-node'])).toEqual(['edge-0', 'edge-1', 'edge-2']);
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
-    if (answers[0]!.reset === answers[2]!.reset) expect(answers.map((a) => a.remaining)).toEqual([59, 58, 57]);
+    expect(answers.map((a) => [a.status, a.remaining])).toEqual([
+      [200, 59],
+      [200, 58],
+      [200, 57],
+    ]);
     const ports = t.target.edges.map((u) => new URL(u).port);
     expect(new Set(ports).size).toBe(3);
   });
@@ -37,29 +37,22 @@ describe('edge nodes', () => {
     // Enterprise: the probes stay far below its read quota.
     const { key, keyId } = await orgWithKey(t.admin, 'enterprise', ['jobs.read']);
     const revocation = await t.admin.revokeKey(keyId);
+    expect(revocation.revokedAt).toBe(clock.now());
     expect(revocation.edges.map((e) => e.edge)).toEqual(['edge-0', 'edge-1', 'edge-2']);
     for (const e of revocation.edges) {
       expect(e.effectiveAt - revocation.revokedAt).toBeGreaterThanOrEqual(DELAY_MS);
       expect(e.effectiveAt - revocation.revokedAt).toBeLessThanOrEqual(DELAY_MS + JITTER_MS);
     }
-    const lastEffective = Math.max(...revocation.edges.map((e) => e.effectiveAt));
-    const perEdge = await Promise.all(t.target.edges.map((url) => probe(url, key, lastEffective + 150)));
-    perEdge.forEach((samples, i) => {
-      const effectiveAt = revocation.edges[i]!.effectiveAt;
-      for (const s of samples) {
-        if (s.receivedAt < effectiveAt) expect(s.status).toBe(200);
-        if (s.sentAt >= effectiveAt) {
-          expect(s.status).toBe(401);
-          expect(s.json.reason).toBe('revoked');
-        }
-      }
-      // Both sides of the boundary were observed on this edge.
-      expect(samples.some((s) => s.status === 200)).toBe(true);
-      expect(samples.at(-1)!.status).toBe(401);
-      // Sticky: once refused, never admitted again.
-      const firstRefused = samples.findIndex((s) => s.status === 401);
-      expect(samples.slice(firstRefused).every((s) => s.status === 401)).toBe(true);
-    });
+    // Step through every edge's last admitted and first refused millisecond, earliest first; at each
+    // step every edge answers by its own schedule.
+    const moments = [...new Set(revocation.edges.flatMap((e) => [e.effectiveAt - 1, e.effectiveAt]))].sort((a, b) => a - b);
+    for (const at of [revocation.revokedAt, ...moments, revocation.revokedAt + 60_000]) {
+      clock.set(at);
+      const expected = revocation.edges.map((e) => (at < e.effectiveAt ? 200 : 401));
+      expect({ at, statuses: await statusesOnEdges(t.target.edges, key) }).toEqual({ at, statuses: expected });
+    }
+    const refused = await call(t.edge(2), '/recruiter/jobs', { key });
+    expect(refused.json.reason).toBe('revoked');
 
     const again = await t.admin.revokeKey(keyId);
     expect(again).toEqual(revocation);
@@ -72,10 +65,8 @@ describe('edge nodes', () => {
     const first = await orgWithKey(t.admin, 'starter', ['jobs.read']);
     const second = await t.admin.createKey(first.orgId, ['jobs.read'], 'live');
     const { edges } = await t.admin.revokeKey(first.keyId);
-    await sleep(Math.max(...edges.map((e) => e.effectiveAt)) - Date.now() + 5);
-    for (const url of t.target.edges) {
-      expect((await call(url, '/recruiter/jobs', { key: first.key })).status).toBe(401);
-      expect((await call(url, '/recruiter/jobs', { key: second.key })).status).toBe(200);
-    }
+    clock.set(Math.max(...edges.map((e) => e.effectiveAt)));
+    expect(await statusesOnEdges(t.target.edges, first.key)).toEqual([401, 401, 401]);
+    expect(await statusesOnEdges(t.target.edges, second.key)).toEqual([200, 200, 200]);
   });
 });

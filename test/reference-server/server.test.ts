@@ -4,7 +4,8 @@ import { TiergateError } from '../../src/util/errors.ts';
 import { FAULT_NAMES, faultCatalogue, startTarget as startFromIndex } from '../../src/index.ts';
 import { AdminClient } from '../../src/reference-server/admin-client.ts';
 import { startTarget } from '../../src/reference-server/server.ts';
-import { call, keyOf, orgWithKey, sleep, startTestTarget } from '../helpers/target.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
+import { call, orgWithKey, startTestTarget } from '../helpers/target.ts';
 
 const code = (error: unknown) => (error instanceof TiergateError ? error.code : String(error));
 
@@ -51,7 +52,8 @@ describe('startTarget', () => {
   });
 
   it('close() ends keep-alive sockets and aborts simulated parse work at once', async () => {
-    const t = await startTarget({ edges: 2, parseMs: 60_000 });
+    const clock = new ManualClock();
+    const t = await startTarget({ edges: 2, parseMs: 60_000, clock });
     const admin = new AdminClient(t.adminUrl);
     const org = await orgWithKey(admin, 'starter', ['resume.parse']);
     const warm = await call(t.edges[1]!, '/recruiter/bootstrap', { key: org.key });
@@ -62,20 +64,11 @@ describe('startTarget', () => {
       headers: { 'content-type': 'text/plain' },
       body: 'Jane Doe',
     }).catch((e: unknown) => e);
-    // Wait (bounded) until the slow upload is admitted: its ingest unit shows on a 403 probe.
-    const probe = await keyOf(admin, org.orgId, []);
-    let admitted = false;
-    let rolledOver = false;
-    for (let i = 0; i < 200 && !admitted && !rolledOver; i++) {
-      const a = await call(t.edges[1]!, '/recruiter/jobs/vendor/resume-analysis', { method: 'POST', key: probe.key });
-      admitted = a.remaining === 9;
-      // A window boundary resets the count the probe reads: the upload was sent, carry on.
-      rolledOver = a.reset !== warm.reset;
-      if (!admitted) await sleep(5);
-    }
-    expect(admitted || rolledOver).toBe(true);
-    // With a 60 s parse in flight, close() resolving within the test timeout shows it did not wait.
+    // The upload is admitted and parsing: it waits out its 60 s on the clock, which never moves here.
+    await clock.untilPending(1);
     await t.close();
+    // Closing aborted the parse (the clock holds no wait) and dropped the connection.
+    expect(clock.pending).toBe(0);
     expect(await slow).toBeInstanceOf(Error);
     await expect(call(t.edges[0]!, '/recruiter/jobs')).rejects.toThrow();
     await t.close();
