@@ -9,7 +9,9 @@ export type { Io, Clock } from './util/io.ts';
 export { defineScenario, sustainedLoad, SCENARIO_DEFAULTS } from './scenario/define.ts';
 export type { Scenario, ScenarioInput, LoadShape, LoadPhase, QuotaShape, RevocationShape } from './scenario/define.ts';
 export { startTarget } from './reference-server/server.ts';
-export type { RunningTarget } from './reference-server/server.ts';
+export type { RunningTarget, InProcessTargetOptions } from './reference-server/server.ts';
+export { realClock } from './reference-server/clock.ts';
+export type { TargetClock } from './reference-server/clock.ts';
 export type { TargetOptions, ResolvedTargetOptions } from './reference-server/options.ts';
 export { FAULT_NAMES, faultCatalogue } from './reference-server/faults.ts';
 export type { FaultName, FaultDefinition } from './reference-server/faults.ts';
@@ -18,4 +20,6 @@ export type { VariantName, VariantDefinition } from './reference-server/variants
 export { AdminClient, AdminApiError } from './reference-server/admin-client.ts';
 export type { LimiterProfile, ClassProfile, Learned, WindowAlgorithm, ResetFormat, CountingQuestion } from './profile/types.ts';
 export { profileDeployment } from './run/profile-run.ts';
+export { runSuite } from './run/run.ts';
+export type { RunOptions } from './run/options.ts';
 export type { ProfileOptions, ProfileOutcome } from './run/profile-run.ts';

@@ -34,14 +34,14 @@ describe('fixtures/resumes', () => {
 });
 
 describe('fault tests', () => {
-  it('every fault in the catalogue is exercised over HTTP by a test in test/target', () => {
+  it('every fault in the catalogue is exercised over HTTP by a test in test/reference-server', () => {
     const sources = ['faults-quota', 'faults-replies', 'faults-access', 'faults-limiter']
       .map((f) => readFileSync(new URL(`./${f}.test.ts`, import.meta.url), 'utf8'))
       .join('\n');
     expect(FAULT_NAMES.filter((name) => !sources.includes(`'${name}'`))).toEqual([]);
   });
 
-  it('every variant in the catalogue is exercised over HTTP by a test in test/target/variants.test.ts', () => {
+  it('every variant in the catalogue is exercised over HTTP by a test in test/reference-server/variants.test.ts', () => {
     const source = readFileSync(new URL('./variants.test.ts', import.meta.url), 'utf8');
     expect(VARIANT_NAMES.filter((name) => !source.includes(`describe('${name}'`))).toEqual([]);
   });
