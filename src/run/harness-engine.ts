@@ -9,7 +9,6 @@ import { HeadersPresentTally } from '../verdicts/hdr-present.ts';
 import type { CheckResult } from '../catalogue/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
-import { HttpProber } from '../measure/http-prober.ts';
 import { ObservationRecorder } from '../measure/recorder.ts';
 import { clockEstimate, narrowOffset, type OffsetInterval } from '../measure/server-clock.ts';
 import type { SuiteContext } from '../procedures/context.ts';
@@ -25,6 +24,7 @@ import { discover } from '../procedures/discover.ts';
 import { inferProfile } from '../profile/infer.ts';
 import { messageOf } from '../provision/hooks/hook-error.ts';
 import type { OpenRun, RunEngine } from './engine.ts';
+import { sessionProber } from './target-session.ts';
 import type { EngineOutcome } from './publish.ts';
 import { planFor, selectedScenarios } from './plan-for.ts';
 
@@ -67,17 +67,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     // Every lane of every tier may hold its tier's cap in flight at once: a shared pool smaller
     // than that would queue a task's requests behind another's and skew the concurrency check.
     const connections = scenarios.reduce((n, s) => n + (contract.tiers[s.tier].concurrency.value + 2) * s.orgs, 0) + 16;
-    const prober = new HttpProber({
-      edges: session.edges,
-      contract: { ...contract, headers: { ...contract.headers, edgeNode: session.edgeHeader } },
-      clock: io.clock,
-      epoch: io.clock.monotonic(),
-      recorder,
-      timeoutMs: options.timeoutMs,
-      connectionsPerEdge: connections,
-      signal: io.signal,
-      allowRemote: session.allowRemote,
-    });
+    const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: connections });
     const clockOffsetMs = () => clockEstimate(offset)?.offsetMs ?? 0;
     const windows = new WindowKeeper({
       contract,

@@ -5,7 +5,6 @@
  */
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { TierName } from '../contract/types.ts';
-import { HttpProber } from '../measure/http-prober.ts';
 import { EXIT } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { ObservationRecorder } from '../measure/recorder.ts';
@@ -14,7 +13,7 @@ import { discover } from '../procedures/discover.ts';
 import { inferProfile } from '../profile/infer.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { RunOptions } from './options.ts';
-import { openTargetSession } from './target-session.ts';
+import { openTargetSession, sessionProber } from './target-session.ts';
 
 export interface ProfileOptions {
   readonly target: RunOptions['target'];
@@ -37,17 +36,7 @@ export async function profileDeployment(options: ProfileOptions, io: Io): Promis
   recorder.onObservation((o) => {
     offset = narrowOffset(offset, o);
   });
-  const prober = new HttpProber({
-    edges: session.edges,
-    contract: { ...contract, headers: { ...contract.headers, edgeNode: session.edgeHeader } },
-    clock: io.clock,
-    epoch: io.clock.monotonic(),
-    recorder,
-    timeoutMs: options.timeoutMs,
-    connectionsPerEdge: 4,
-    signal: io.signal,
-    allowRemote: session.allowRemote,
-  });
+  const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: 4 });
   try {
     const orgs = await session.orgs(options.tiers.map((tier) => ({ tier, count: 1 })));
     const clockOffsetMs = () => clockEstimate(offset)?.offsetMs ?? 0;

@@ -3,7 +3,10 @@
  * keys provisioned through its admin API) or a real deployment named in a config file.
  */
 import type { TierName } from '../contract/types.ts';
-import type { Edge } from '../measure/http-prober.ts';
+import { HttpProber, type Edge } from '../measure/http-prober.ts';
+import type { ObservationRecorder } from '../measure/recorder.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import type { Io } from '../util/io.ts';
 import type { TargetInfo } from '../results/types.ts';
 import { AdminClient } from '../reference-server/admin-client.ts';
 import { startTargetThread } from '../reference-server/thread.ts';
@@ -81,4 +84,20 @@ export async function openTargetSession(options: Pick<RunOptions, 'target' | 'wi
       Promise.all(Array.from({ length: count }, () => provisionOrg(admin, tier, `${tier}-fleet-${++fleet}`, limits))),
     close: () => running.close(),
   };
+}
+
+/** The prober over a session's edges: its edge header, its loopback rule, the run's clock and Ctrl-C. */
+export function sessionProber(session: TargetSession, io: Io, options: { readonly recorder: ObservationRecorder; readonly timeoutMs: number; readonly connectionsPerEdge: number }): HttpProber {
+  const contract = recruitingApi;
+  return new HttpProber({
+    edges: session.edges,
+    contract: { ...contract, headers: { ...contract.headers, edgeNode: session.edgeHeader } },
+    clock: io.clock,
+    epoch: io.clock.monotonic(),
+    recorder: options.recorder,
+    timeoutMs: options.timeoutMs,
+    connectionsPerEdge: options.connectionsPerEdge,
+    signal: io.signal,
+    allowRemote: session.allowRemote,
+  });
 }

@@ -139,6 +139,17 @@ export async function sequential(n: number, send: (i: number) => Promise<Answer>
   return answers;
 }
 
+/** One resume, as the single-upload endpoint takes it. */
+export const resumeUpload = { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nTypeScript\n' } as const;
+
+/** A bulk upload of `n` resumes. */
+export const bulkUpload = (n: number) =>
+  ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ resumes: Array.from({ length: n }, (_, i) => ({ name: `r${i}.txt`, content_base64: 'SmFuZSBEb2U=' })) }),
+  }) as const;
+
 export const statuses = (answers: readonly Answer[]) => answers.map((a) => a.status);
 export const count = (answers: readonly Answer[], status: number) => answers.filter((a) => a.status === status).length;
 

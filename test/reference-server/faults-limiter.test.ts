@@ -7,12 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { rateLimitErrorBody } from '../../src/contract/error-body.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { call, keyOf, orgWithKey, raw, sequential, startTestTarget, statuses, type TestTarget } from '../helpers/target.ts';
+import { call, keyOf, orgWithKey, raw, sequential, startTestTarget, statuses, type TestTarget, resumeUpload } from '../helpers/target.ts';
 
 const JOBS = '/recruiter/jobs';
 const CANDIDATE = '/recruiter/candidates/demo-1';
 const UPLOAD = '/recruiter/jobs/vendor/resume-analysis';
-const upload = { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nGo\n' } as const;
+const upload = resumeUpload;
 
 const clock = new ManualClock();
 const withFault = (fault: FaultName | null, windowMs = 2000): Promise<TestTarget> => startTestTarget({ windowMs, faults: fault ? [fault] : [], clock });

@@ -6,17 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { RACY_GAP_MS, type FaultName } from '../../src/reference-server/faults.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { call, count, keyOf, orgWithKey, sequential, startTestTarget, statuses, type Answer, type TestTarget } from '../helpers/target.ts';
+import { call, count, keyOf, orgWithKey, sequential, startTestTarget, statuses, type Answer, type TestTarget, resumeUpload, bulkUpload } from '../helpers/target.ts';
 
 const JOBS = '/recruiter/jobs';
 const UPLOAD = '/recruiter/jobs/vendor/resume-analysis';
-const upload = { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nRust\n' } as const;
-const bulk = (n: number) =>
-  ({
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ resumes: Array.from({ length: n }, (_, i) => ({ name: `r${i}.txt`, content_base64: 'SmFuZQ==' })) }),
-  }) as const;
+const upload = resumeUpload;
+const bulk = bulkUpload;
 
 const clock = new ManualClock();
 const withFault = (fault: FaultName | null): Promise<TestTarget> => startTestTarget({ faults: fault ? [fault] : [], clock });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { rateLimitErrorBody } from '../../src/contract/error-body.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { call, count, keyOf, orgWithKey, sequential, statuses, useTarget, type Answer } from '../helpers/target.ts';
+import { call, count, keyOf, orgWithKey, sequential, statuses, useTarget, type Answer, resumeUpload, bulkUpload } from '../helpers/target.ts';
 
 const W = 2000;
 /** Where in its window each test starts: not on a second, so rounding shows. */
@@ -18,13 +18,8 @@ const target = useTarget({ windowMs: W, clock });
 const JOBS = '/recruiter/jobs';
 const UPLOAD = '/recruiter/jobs/vendor/resume-analysis';
 const BULK = '/recruiter/jobs/vendor/resume-analysis/bulk';
-const resume = { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nTypeScript\n' } as const;
-const bulk = (n: number) =>
-  ({
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ resumes: Array.from({ length: n }, (_, i) => ({ name: `r${i}.txt`, content_base64: 'SmFuZSBEb2U=' })) }),
-  }) as const;
+const resume = resumeUpload;
+const bulk = bulkUpload;
 
 /** Concurrent batches of `size` (kept under the concurrency cap), `total` requests in all. */
 async function inBatches(total: number, size: number, send: () => Promise<Answer>): Promise<Answer[]> {

@@ -8,19 +8,14 @@ import { rateLimitErrorBody } from '../../src/contract/error-body.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import type { VariantName } from '../../src/reference-server/variants.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { call, keyOf, orgWithKey, sequential, startTestTarget, statuses, type TestTarget } from '../helpers/target.ts';
+import { call, keyOf, orgWithKey, sequential, startTestTarget, statuses, type TestTarget, resumeUpload, bulkUpload } from '../helpers/target.ts';
 
 const JOBS = '/recruiter/jobs';
 const HEAD = { method: 'HEAD' } as const;
 const BOOTSTRAP = '/recruiter/bootstrap';
 const UPLOAD = '/recruiter/jobs/vendor/resume-analysis';
-const upload = { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nGo\n' } as const;
-const bulk = (n: number) =>
-  ({
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ resumes: Array.from({ length: n }, (_, i) => ({ name: `r${i}.txt`, content_base64: 'SmFuZQ==' })) }),
-  }) as const;
+const upload = resumeUpload;
+const bulk = bulkUpload;
 
 const clock = new ManualClock();
 const withVariants = (variants: VariantName[], windowMs = 2000, faults: FaultName[] = []): Promise<TestTarget> =>
