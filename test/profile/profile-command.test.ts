@@ -1,6 +1,6 @@
 /**
  * `tiergate profile` end to end through the CLI's library entry: the embedded reference target
- * (2 s windows, starter only) is started, learned and closed by the command itself. Four runs of a
+ * (2 s windows, starter only) is started, learned and closed by the command itself. Four runs at once, of a
  * few seconds each: the text block and the JSON for a target whose windows start at the first
  * counted request, the JSON of the default target, and of one where HEAD counts.
  */
@@ -17,7 +17,8 @@ function onlyProfile(stdout: string): LimiterProfile {
   return profiles[0]!;
 }
 
-describe('tiergate profile', () => {
+// Each run starts a target of its own: they run at once.
+describe.concurrent('tiergate profile', () => {
   it('prints how the server limits: read windows that start at the first counted request', async () => {
     const { code, stdout, stderr } = await runCli([...PROFILE, '--target-variant', 'first-request-windows']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
