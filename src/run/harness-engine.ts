@@ -5,12 +5,13 @@
  */
 import { join } from 'node:path';
 import { checkResult } from '../verdicts/support/result.ts';
-import { HeadersPresentTally } from '../verdicts/hdr-present.ts';
 import type { CheckResult } from '../catalogue/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { ObservationRecorder } from '../measure/recorder.ts';
-import { clockEstimate, narrowOffset, type OffsetInterval } from '../measure/server-clock.ts';
+import type { HttpProber } from '../measure/http-prober.ts';
+import type { Io } from '../util/io.ts';
+import { RunTally } from './run-tally.ts';
 import type { SuiteContext } from '../procedures/context.ts';
 import type { OrgHandle } from '../procedures/handles.ts';
 import { taskName, type TaskIdentity } from '../results/events.ts';
@@ -38,23 +39,8 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
   const scenarios = selectedScenarios(options);
   const startedWall = io.clock.now();
   const recorder = new ObservationRecorder(join(runDir, 'observations.ndjson'));
-  let offset: OffsetInterval | null = null;
-  const headersByTier = new Map<TierName, HeadersPresentTally>();
-  // Windows used: per organization, the distinct Reset values its checks' responses carried (not the
-  // syncs' or the discovery's, which run before a check's window).
-  const windowsByOrg = new Map<string, Set<string>>();
-  recorder.onObservation((o) => {
-    offset = narrowOffset(offset, o);
-    if (o.org && o.check !== 'WINDOW-SYNC' && o.check !== 'PROFILE' && o.rateLimit.reset.raw !== null) {
-      const seen = windowsByOrg.get(o.org) ?? new Set<string>();
-      seen.add(o.rateLimit.reset.raw);
-      windowsByOrg.set(o.org, seen);
-    }
-    if (!o.tier) return;
-    const tally = headersByTier.get(o.tier) ?? new HeadersPresentTally();
-    tally.add(o);
-    headersByTier.set(o.tier, tally);
-  });
+  const tally = new RunTally();
+  recorder.onObservation((o) => tally.observe(o));
   const results: CheckResult[] = [];
   const profiles = new Map<TierName, LimiterProfile>();
   let plan: Plan | null = null;
@@ -68,14 +54,14 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     // than that would queue a task's requests behind another's and skew the concurrency check.
     const connections = scenarios.reduce((n, s) => n + (contract.tiers[s.tier].concurrency.value + 2) * s.orgs, 0) + 16;
     const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: connections });
-    const clockOffsetMs = () => clockEstimate(offset)?.offsetMs ?? 0;
+    const clockOffsetMs = () => tally.clockOffsetMs();
     const windows = new WindowKeeper({
       contract,
       prober,
       windowMs: session.windowMs,
       signal: io.signal,
       clockOffsetMs,
-      clockUncertaintyMs: () => clockEstimate(offset)?.uncertaintyMs ?? 1000,
+      clockUncertaintyMs: () => tally.clockUncertaintyMs(),
       wallNow: () => io.clock.now(),
       profileOf: (tier) => profiles.get(tier) ?? null,
     });
@@ -113,24 +99,8 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
         const org = handles.get(tierPlan.orgs[0] ?? '');
         const consumes = [...tierPlan.joint, ...Object.values(tierPlan.lanes).flat()].some((t) => t.consumes !== 'none');
         if (!org || !consumes) return;
-        const task: TaskIdentity = { kind: 'profile', tier: org.tier, orgs: [org.label] };
-        emit({ type: 'task-start', task });
-        try {
-          const record = await discover({
-            prober,
-            contract,
-            tier: org.tier,
-            org: org.label,
-            keys: { primary: org.primary.key, unscoped: org.unscoped?.key ?? null },
-            windowMs: session.windowMs,
-            clockOffsetMs,
-            signal: io.signal,
-          });
-          profiles.set(org.tier, inferProfile(record, clockOffsetMs()));
-        } catch (error) {
-          // Without a profile the windows are scheduled as for an unknown limiter: slower, still sound.
-          emit({ type: 'warning', message: `${taskName(task)} stopped: ${messageOf(error)}; scheduling as for an unknown limiter` });
-        }
+        const profile = await learnLimiter(org, { prober, windowMs: session.windowMs, clockOffsetMs, io, emit });
+        if (profile) profiles.set(org.tier, profile);
       };
       await executePlan(plan, context, { orgs: handles, scenarios }, record, learn);
     } finally {
@@ -140,8 +110,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     // HDR-PRESENT is judged over every response a tier's checks received.
     for (const tierPlan of plan.tiers) {
       for (const id of tierPlan.collected) {
-        const tally = headersByTier.get(tierPlan.tier) ?? new HeadersPresentTally();
-        record([checkResult(id, tally.verdict(), { tier: tierPlan.tier, org: null, startedWall, durationMs: conformanceMs })]);
+        record([checkResult(id, tally.headersOf(tierPlan.tier).verdict(), { tier: tierPlan.tier, org: null, startedWall, durationMs: conformanceMs })]);
       }
     }
   } finally {
@@ -149,12 +118,38 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
   }
   return {
     checks: results,
-    clock: clockEstimate(offset),
-    windows: { needed: plan?.windowsNeeded ?? 0, used: Math.max(0, ...(plan?.tiers.flatMap((t) => t.orgs) ?? []).map((org) => windowsByOrg.get(org)?.size ?? 0)) },
+    clock: tally.clock(),
+    windows: { needed: plan?.windowsNeeded ?? 0, used: tally.windowsUsed(plan?.tiers.flatMap((t) => t.orgs) ?? []) },
     profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),
     methodology: METHODOLOGY,
     observations: { file: 'observations.ndjson', count: recorder.count },
   };
+}
+
+/** How the server limits, learned on `org` before its tier's quota tasks; null (and a warning) if discovery stopped. */
+async function learnLimiter(
+  org: OrgHandle,
+  run: { readonly prober: HttpProber; readonly windowMs: number; readonly clockOffsetMs: () => number; readonly io: Io; readonly emit: OpenRun['emit'] },
+): Promise<LimiterProfile | null> {
+  const task: TaskIdentity = { kind: 'profile', tier: org.tier, orgs: [org.label] };
+  run.emit({ type: 'task-start', task });
+  try {
+    const record = await discover({
+      prober: run.prober,
+      contract: recruitingApi,
+      tier: org.tier,
+      org: org.label,
+      keys: { primary: org.primary.key, unscoped: org.unscoped?.key ?? null },
+      windowMs: run.windowMs,
+      clockOffsetMs: run.clockOffsetMs,
+      signal: run.io.signal,
+    });
+    return inferProfile(record, run.clockOffsetMs());
+  } catch (error) {
+    // Without a profile the windows are scheduled as for an unknown limiter: slower, still sound.
+    run.emit({ type: 'warning', message: `${taskName(task)} stopped: ${messageOf(error)}; scheduling as for an unknown limiter` });
+    return null;
+  }
 }
 
 function countTasks(plan: Plan): number {
