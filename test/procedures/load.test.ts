@@ -9,7 +9,7 @@ import { load } from '../../src/procedures/load.ts';
 import { runTask } from '../../src/procedures/task.ts';
 import type { SuiteContext } from '../../src/procedures/context.ts';
 import type { OrgHandle } from '../../src/procedures/handles.ts';
-import { loadTestContext } from './suite-context.ts';
+import { loadTestContext } from '../helpers/suite-context.ts';
 
 const THRESHOLDS = {
   'http_req_duration{expected_response:true}': ['p(95)<1000'],

@@ -7,7 +7,7 @@ import { rotationVerdict } from '../../src/verdicts/rotation.ts';
 import { parseRevocationData } from '../../src/report/charts/revocation.ts';
 import { edgeBounds, percentile } from '../../src/verdicts/support/revocation-bounds.ts';
 import { revocationCsv } from '../../src/procedures/revocation-csv.ts';
-import { clean, cleanRun, EDGES, evidence, REVOKE_AT, RTT, run } from './fixtures.ts';
+import { clean, cleanRun, EDGES, evidence, REVOKE_AT, RTT, run } from '../helpers/revocation-fixtures.ts';
 
 const all = (e: ReturnType<typeof evidence>) => ({
   latency: revokeLatencyVerdict(e),

@@ -14,7 +14,7 @@ import { provisionOrg } from '../../src/provision/provision.ts';
 import { AdminClient } from '../../src/reference-server/admin-client.ts';
 import type { TargetOptions } from '../../src/reference-server/options.ts';
 import { startTarget } from '../../src/reference-server/server.ts';
-import { captureIo } from '../helpers/capture-io.ts';
+import { captureIo } from './capture-io.ts';
 import { standaloneWindowing } from '../../src/procedures/windows.ts';
 
 export interface LoadTestContext {

@@ -14,12 +14,12 @@ import { configKeyHook } from '../../src/provision/hooks/from-config.ts';
 import { redactOutput } from '../../src/provision/hooks/hook-error.ts';
 import { fillTemplate, shellQuote, templateProblems } from '../../src/provision/hooks/template.ts';
 import type { KeyHandle, OrgHandle } from '../../src/procedures/handles.ts';
-import { runRevocation, startHarness, type Harness } from './helpers.ts';
+import { runRevocation, startHarness, type Harness } from '../helpers/revocation-harness.ts';
 
 const KEY = `xh_test_${'A1b2C3d4'.repeat(4)}`;
 const handle: KeyHandle = { label: 'k', key: KEY, id: 'key_123', scopes: 'all' };
 const org: OrgHandle = { label: 'starter-x', tier: 'starter', id: 'org_1', primary: handle, secondary: null, unscoped: null };
-const ADMIN_CLI = fileURLToPath(new URL('./admin-cli.mjs', import.meta.url));
+const ADMIN_CLI = fileURLToPath(new URL('../helpers/admin-cli.mjs', import.meta.url));
 const SHAPE = { trials: 2, intervalMs: 10, settleMs: 300 };
 
 const usageError = (build: () => unknown): UsageError => {

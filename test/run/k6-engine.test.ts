@@ -17,7 +17,7 @@ import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 /** A directory holding the stand-in k6, and the log it writes its calls to. */
 function fakeK6(): { bin: string; log: string } {
   const bin = mkdtempSync(join(tmpdir(), 'tiergate-fake-k6-'));
-  copyFileSync(new URL('./fixtures/fake-k6.mjs', import.meta.url), join(bin, 'k6'));
+  copyFileSync(new URL('../k6/fixtures/fake-k6.mjs', import.meta.url), join(bin, 'k6'));
   chmodSync(join(bin, 'k6'), 0o755);
   return { bin, log: join(bin, 'calls.ndjson') };
 }

@@ -19,7 +19,7 @@ import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { AdminRevocation } from '../../src/reference-server/admin-client.ts';
 import type { RunEvent } from '../../src/results/events.ts';
 import { unissuedKey } from '../../src/contract/keys.ts';
-import { recordingAdminHook, runRevocation, startHarness, type Harness } from './helpers.ts';
+import { recordingAdminHook, runRevocation, startHarness, type Harness } from '../helpers/revocation-harness.ts';
 
 const DELAY_MS = 300;
 const SHAPE = { trials: 2, intervalMs: 10, settleMs: 400 };
