@@ -11,7 +11,7 @@ import type { Clock } from '../util/io.ts';
 import { headerValue, type Observation, type ObservationError } from './observation.ts';
 import type { ObservationRecorder } from './recorder.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
-import { TiergateError } from '../util/errors.ts';
+import { messageOf, TiergateError } from '../util/errors.ts';
 
 export interface Edge {
   readonly label: string;
@@ -180,7 +180,7 @@ function parseJsonBody(contentType: string | null, text: string, bytes: number):
 
 /** Map undici/socket failures to stable codes a reader can act on. */
 function describeError(caught: unknown, timedOut: boolean, interrupted: boolean): ObservationError {
-  const message = caught instanceof Error ? caught.message : String(caught);
+  const message = messageOf(caught);
   if (interrupted) return { code: 'INTERRUPTED', message: 'run interrupted before the response arrived' };
   if (timedOut || caught instanceof undiciErrors.HeadersTimeoutError || caught instanceof undiciErrors.BodyTimeoutError) {
     return { code: 'TIMEOUT', message };

@@ -17,6 +17,7 @@ import type { KeyHandle, KeyHook } from './handles.ts';
 import { redactKey } from '../contract/keys.ts';
 import { bounded } from '../util/bounded.ts';
 import { probeRecord, type ProbePhase, type ProbeRecord, type ProbeStop, type RevocationProbeRun } from '../measure/revocation-records.ts';
+import { messageOf } from '../util/errors.ts';
 
 export interface TrialTiming {
   /** Probe slot spacing per edge, ms. */
@@ -200,7 +201,7 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
       },
       (error: unknown) => {
         revoke.returnedAt = prober.now();
-        revoke.error = error instanceof Error ? error.message : String(error);
+        revoke.error = messageOf(error);
         revoke.state = 'failed';
       },
     );

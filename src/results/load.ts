@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import { UsageError } from '../util/errors.ts';
+import { messageOf, UsageError } from '../util/errors.ts';
 import { resultsSchema } from './schema.ts';
 import { RESULTS_SCHEMA, type RunResults } from './types.ts';
 
@@ -37,7 +37,7 @@ export async function loadResults(file: string): Promise<RunResults> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw resultsFileError(file, `not JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw resultsFileError(file, `not JSON (${messageOf(error)})`);
   }
   const declared = json !== null && typeof json === 'object' ? (json as { schema?: unknown }).schema : undefined;
   if (typeof declared === 'string' && declared !== RESULTS_SCHEMA) {

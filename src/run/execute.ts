@@ -6,6 +6,7 @@ import type { CheckResult } from '../catalogue/types.ts';
 import { checkResult } from '../verdicts/support/result.ts';
 import type { PlannedTask, Plan, TierPlan } from './plan.ts';
 import type { SuiteContext, Task } from '../procedures/context.ts';
+import { messageOf } from '../util/errors.ts';
 
 export type BindTask = (planned: PlannedTask) => Task;
 
@@ -29,7 +30,7 @@ export async function executePlan(
     } catch (error) {
       // A task failing is a harness bug or an unexpected target answer: say so, keep the others going,
       // and report its checks inconclusive: a check that did not run must never vanish into a pass.
-      const why = `task ${name} stopped: ${error instanceof Error ? error.message : String(error)}`;
+      const why = `task ${name} stopped: ${messageOf(error)}`;
       context.emit({ type: 'warning', message: why });
       onResults(planned.checks.map((id) => checkResult(id, { verdict: 'inconclusive', expected: 'the check to run', actual: why, evidence: [], notes: [] }, { tier: planned.tier, org: planned.orgs[0] ?? null, startedWall: context.io.clock.now(), durationMs: 0 })));
     }

@@ -11,7 +11,7 @@ import { CHECK_IDS, countVerdicts, overallVerdict, type CheckResult } from '../c
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { HttpProber } from '../measure/http-prober.ts';
-import { EXIT, exitCodeFor } from '../util/errors.ts';
+import { EXIT, exitCodeFor, messageOf } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { ObservationRecorder } from '../measure/recorder.ts';
 import { clockEstimate, narrowOffset, type OffsetInterval } from '../measure/server-clock.ts';
@@ -33,7 +33,6 @@ import { WindowKeeper } from '../procedures/windows.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import { discover } from '../procedures/discover.ts';
 import { inferProfile } from '../profile/infer.ts';
-import { messageOf } from '../provision/hooks/hook-error.ts';
 import { newRunId, toolInfo } from './run-id.ts';
 
 export interface RunOutcome {
