@@ -12,6 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TierName } from '../contract/types.ts';
 import type { Edge, HttpProber, ProbeRequest } from '../measure/http-prober.ts';
+import { isAdmittedStatus } from '../measure/observation.ts';
 import type { CheckId } from '../catalogue/types.ts';
 import type { KeyHandle, KeyHook } from './handles.ts';
 import { redactKey } from '../contract/keys.ts';
@@ -85,8 +86,6 @@ const PHASE_CHECK: Readonly<Record<ProbePhase, CheckId>> = {
 const CONFIRM_RETRY_MS = 50;
 const MAX_CONFIRM_ROUNDS = 100;
 
-const isAdmitted = (status: number | null) => status !== null && status >= 200 && status < 300;
-
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0) return;
   await sleep(ms, undefined, { signal }).catch(() => undefined);
@@ -116,7 +115,7 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
     const deadline = prober.now() + timing.confirmMs;
     for (let round = 0; round < MAX_CONFIRM_ROUNDS && pending.length > 0 && !signal.aborted; round++) {
       const answers = await Promise.all(pending.map((edge) => send(edge, key, phase)));
-      pending = pending.filter((_, i) => !isAdmitted(answers[i]!.status));
+      pending = pending.filter((_, i) => !isAdmittedStatus(answers[i]!.status));
       if (pending.length === 0 || prober.now() + CONFIRM_RETRY_MS > deadline) break;
       await pause(CONFIRM_RETRY_MS, signal);
     }

@@ -11,7 +11,7 @@
  */
 import type { Observation } from '../measure/observation.ts';
 import { EPOCH_MS_FLOOR, EPOCH_S_FLOOR } from '../measure/reset-format.ts';
-import { countOf, finding, headerProblem, listSome } from './support/finding.ts';
+import { countOf, finding, headerProblem, isAdmitted, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
 import { serverDateSeconds } from './support/window-integrity.ts';
@@ -31,11 +31,10 @@ const EARLY_TOLERANCE_S = 2;
  * nor when an admission is followed by a refusal. Anything else may be a new window.
  */
 function newWindowBetween(a: Observation, b: Observation): boolean {
-  const admitted = (o: Observation) => o.status !== null && o.status >= 200 && o.status < 300;
   const refused = (o: Observation) => o.status === 429;
   if (refused(a) && refused(b)) return false;
-  if (admitted(a) && refused(b)) return false;
-  if (admitted(a) && admitted(b)) {
+  if (isAdmitted(a) && refused(b)) return false;
+  if (isAdmitted(a) && isAdmitted(b)) {
     const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
     return ra === null || rb === null || rb >= ra;
   }

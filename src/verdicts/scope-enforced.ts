@@ -3,7 +3,7 @@
  * `scope-status` assumption) and admits one holding it past the scope check.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, finding, listSome, outcomeOf, worst, type JudgedVerdict } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, finding, isAdmittedStatus, listSome, outcomeOf, worst, type JudgedVerdict } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 
 export interface ScopePair {
@@ -89,7 +89,7 @@ function judgePair(p: ScopePair, forbiddenStatus: number, authStatuses: Readonly
   else if (d.status === null) unclear.push(`no response to the key lacking ${p.scope} (${outcomeOf(d)})`);
   else if (d.status === TOO_MANY_REQUESTS) unclear.push(`429 to the key lacking ${p.scope}`);
   else if (d.status !== forbiddenStatus) {
-    const what = d.status >= 200 && d.status < 300 ? 'admitted' : `answered ${d.status} instead of ${forbiddenStatus} to`;
+    const what = isAdmittedStatus(d.status) ? 'admitted' : `answered ${d.status} instead of ${forbiddenStatus} to`;
     problems.push(`${what} a key lacking ${p.scope} (${d.status})`);
     offending.push(d.id);
   }
