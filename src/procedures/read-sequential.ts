@@ -71,7 +71,7 @@ export function readSequentialTask(org: OrgHandle): Task {
               })
             : [];
           const windowDone = context.prober.now();
-          const rejections = sent.filter((o) => o.status === 429);
+          const rejections = sent.filter((o) => o.status === context.contract.statuses.rateLimited);
           const lastRejected = [...rejections, ...later.filter((o) => o.status === context.contract.statuses.rateLimited)].at(-1) ?? null;
           const retry = lastRejected ? await waitOutRetryAfter(context, org, lastRejected) : null;
           const at = (variant = '') => ({

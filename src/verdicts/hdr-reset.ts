@@ -11,7 +11,7 @@
  */
 import type { Observation } from '../measure/observation.ts';
 import { EPOCH_MS_FLOOR, EPOCH_S_FLOOR } from '../measure/reset-format.ts';
-import { countOf, finding, headerProblem, isAdmitted, listSome } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, headerProblem, isAdmitted, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
 import { serverDateSeconds } from './support/window-integrity.ts';
@@ -31,7 +31,7 @@ const EARLY_TOLERANCE_S = 2;
  * nor when an admission is followed by a refusal. Anything else may be a new window.
  */
 function newWindowBetween(a: Observation, b: Observation): boolean {
-  const refused = (o: Observation) => o.status === 429;
+  const refused = (o: Observation) => o.status === TOO_MANY_REQUESTS;
   if (refused(a) && refused(b)) return false;
   if (isAdmitted(a) && refused(b)) return false;
   if (isAdmitted(a) && isAdmitted(b)) {

@@ -3,6 +3,7 @@
  * a line at request #Limit (the last that may succeed) and the first 429 marked.
  */
 import { z } from 'zod';
+import { TOO_MANY_REQUESTS } from '../../contract/types.ts';
 import { statusClass, STATUS_CLASS_LABEL, type StatusClass } from '../observation-digest.ts';
 import { STATUS_COLOUR, THRESHOLD } from '../palette.ts';
 import { axes, chart, el, frame, group, legend, linear, linePath, marker, niceMax, niceTicks, text, topFor, type LegendItem, type Shape, type Svg } from './svg.ts';
@@ -41,7 +42,7 @@ export function parseQuotaData(data: unknown): QuotaData | null {
   if (!bare.success) return null;
   const limit = announced(bare.data.series);
   if (limit === null) return null;
-  const first429 = bare.data.series.find((p) => p.status === 429)?.n ?? null;
+  const first429 = bare.data.series.find((p) => p.status === TOO_MANY_REQUESTS)?.n ?? null;
   return { series: bare.data.series, limit, first429 };
 }
 

@@ -6,8 +6,7 @@ import type { z } from 'zod';
 import type { HeaderValue, Observation } from '../../measure/observation.ts';
 import type { Finding, Verdict } from '../../catalogue/types.ts';
 
-/** HTTP 429 Too Many Requests: the status §7 and §8.1 name for an exceeded quota. */
-export const TOO_MANY_REQUESTS = 429;
+export { TOO_MANY_REQUESTS } from '../../contract/types.ts';
 
 /** Verdicts a pure check can reach; `skipped` is the caller's decision. */
 export type JudgedVerdict = Exclude<Verdict, 'skipped'>;
