@@ -10,6 +10,7 @@ import { redactKey } from '../contract/keys.ts';
 import type { Clock } from '../util/io.ts';
 import { headerValue, type Observation, type ObservationError } from './observation.ts';
 import type { ObservationRecorder } from './recorder.ts';
+import type { CheckTag, PhaseTag } from './tags.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import { messageOf, TiergateError } from '../util/errors.ts';
 
@@ -28,8 +29,8 @@ export interface ProbeRequest {
 }
 
 export interface ProbeTags {
-  readonly check: string;
-  readonly phase: string;
+  readonly check: CheckTag;
+  readonly phase: PhaseTag;
   readonly tier: TierName | null;
   readonly org: string | null;
   /** Open-model drivers: when the request was due (monotonic, run epoch). */

@@ -17,7 +17,8 @@ import type { CheckId } from '../catalogue/types.ts';
 import type { KeyHandle, KeyHook } from './handles.ts';
 import { redactKey } from '../contract/keys.ts';
 import { bounded } from '../util/bounded.ts';
-import { probeRecord, type ProbePhase, type ProbeRecord, type ProbeStop, type RevocationProbeRun } from '../measure/revocation-records.ts';
+import { probeRecord, type ProbeRecord, type ProbeStop, type RevocationProbeRun } from '../measure/revocation-records.ts';
+import type { ProbePhase } from '../measure/tags.ts';
 import { messageOf } from '../util/errors.ts';
 
 export interface TrialTiming {
