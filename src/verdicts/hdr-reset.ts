@@ -41,6 +41,9 @@ function newWindowBetween(a: Observation, b: Observation): boolean {
   return true;
 }
 
+/** `data` of HDR-RESET: a few (request number, Date, Reset) samples, the changes among them. */
+export type ResetData = { readonly samples: readonly { readonly n: number; readonly date: number | null; readonly reset: number }[] };
+
 interface Sample {
   readonly n: number;
   readonly date: number | null;
@@ -52,7 +55,7 @@ export function resetEpochVerdict(
   obs: readonly Observation[],
   windowSeconds: number,
   window?: WindowContext,
-): Finding {
+): Finding<ResetData> {
   const W = windowSeconds;
   const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, changing only when a new window begins`;
   const problems: { text: string; ids: number[] }[] = [];
@@ -121,7 +124,7 @@ export function resetEpochVerdict(
   const base = valid[0];
 
   const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
-  const data = { samples };
+  const data: ResetData = { samples };
   const notes: string[] = [];
   if (wobble) notes.push(`Reset flipped between ${wobble.join(' and ')} and back: one window's end rounded two ways, taken as one window`);
   if (absent > 0) notes.push(`${countOf(absent, 'response')} without Reset (judged by HDR-PRESENT)`);

@@ -26,10 +26,21 @@ interface PairJudgement {
   readonly offending: readonly number[];
 }
 
+/** `data` of SCOPE-ENFORCED: per endpoint, the statuses without and with its scope, and its outcome. */
+export type ScopeEnforcedData = {
+  readonly rows: readonly {
+    readonly endpoint: string;
+    readonly scope: string;
+    readonly deniedStatus: number | null;
+    readonly admittedStatus: number | null;
+    readonly outcome: JudgedVerdict;
+  }[];
+};
+
 /** 401 and 403 are the statuses of authentication and authorization; anything else got past them. */
 const AUTH_STATUSES = [401, 403];
 
-export function scopeEnforcedVerdict(pairs: readonly ScopePair[], forbiddenStatus: number): Finding {
+export function scopeEnforcedVerdict(pairs: readonly ScopePair[], forbiddenStatus: number): Finding<ScopeEnforcedData> {
   const expected = `each endpoint answers ${forbiddenStatus} to a key lacking its scope and admits a key holding it (any status but 401/403)`;
   if (pairs.length === 0) {
     return finding('inconclusive', { expected, actual: 'no endpoints were exercised', notes: ['nothing to judge'] });

@@ -47,7 +47,7 @@ describe('a clean target', () => {
     const chart = parseRevocationData(v.latency.data);
     expect(chart?.slaMs).toBe(3000);
     expect(chart?.trials).toHaveLength(6);
-    const data = v.latency.data as { overall: Record<string, unknown>; edges: { edge: string; p95Ms: number; shareUnderSla: number }[] };
+    const data = v.latency.data!;
     expect(data.overall).toMatchObject({ brackets: 6, p50Ms: 301, p95Ms: 301, maxMs: 301, shareUnderSla: 1, medianWidthMs: 11, unusableProbes: 0 });
     expect(data.edges.map((e) => e.edge)).toEqual([...EDGES]);
   });
