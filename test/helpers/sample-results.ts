@@ -13,7 +13,8 @@ import type { TierName } from '../../src/contract/types.ts';
 import type { HeaderValue, Observation } from '../../src/measure/observation.ts';
 import type { CheckTag, DiscoveryPhase, PhaseTag } from '../../src/measure/tags.ts';
 import type { LimiterProfile } from '../../src/profile/types.ts';
-import { RESULTS_SCHEMA, type RunResults } from '../../src/results/types.ts';
+import { assertValidResults } from '../../src/results/load.ts';
+import { RESULTS_SCHEMA, type ValidResults } from '../../src/results/types.ts';
 import { METHODOLOGY } from '../../src/run/methodology.ts';
 
 export const SAMPLE_START_MS = Date.parse('2026-03-02T10:00:00.000Z');
@@ -251,8 +252,8 @@ export interface SampleOptions {
   readonly profiles?: readonly LimiterProfile[];
 }
 
-/** The sample run's results (verdict: fail). */
-export function sampleResults(options: SampleOptions = {}): RunResults {
+/** The sample run's results (verdict: fail), validated as a run's are before the report reads them. */
+export function sampleResults(options: SampleOptions = {}): ValidResults {
   const checks: CheckResult[] = [];
   let offset = 0;
   const add = (id: CheckId, tier: TierName | null, finding: Finding, variant = '') => {
@@ -321,7 +322,7 @@ export function sampleResults(options: SampleOptions = {}): RunResults {
   checks.push(skipped('LOAD-THRESHOLDS', 'the enterprise scenario has no sustained load', { tier: 'enterprise', org: 'enterprise-a', startedWall: SAMPLE_START_MS }));
 
   const verdicts = checks.map((c) => c.verdict);
-  return {
+  return assertValidResults({
     schema: RESULTS_SCHEMA,
     runId: '20260302-100000-5a1e',
     tool: { name: 'tiergate', version: '0.1.0', revision: '1bf69af0c0ffee00' },
@@ -342,5 +343,5 @@ export function sampleResults(options: SampleOptions = {}): RunResults {
     assumptions: recruitingApi.assumptions,
     methodology: METHODOLOGY,
     observations: { file: 'observations.ndjson', count: sampleObservations().length },
-  };
+  });
 }
