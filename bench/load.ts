@@ -26,6 +26,7 @@ import { ArrivalRateDriver } from '../src/measure/arrival-rate.ts';
 import { LoadAggregator } from '../src/measure/aggregate.ts';
 import { LatencyHistogram } from '../src/measure/histogram.ts';
 import { ObservationRecorder } from '../src/measure/recorder.ts';
+import { loadPhaseName } from '../src/measure/tags.ts';
 import { AdminClient } from '../src/reference-server/admin-client.ts';
 
 const quick = process.argv.includes('--quick');
@@ -83,7 +84,7 @@ async function driverThroughput(edge: string, key: string, seconds: number): Pro
   let headersSeen = 0;
   const stats = await driver.run({
     check: 'BENCH',
-    phase: 'throughput',
+    phase: loadPhaseName('throughput'),
     request: { method: 'GET', path: PATH },
     streams: [{ org: 'bench', tier: 'enterprise', key, ratePerS: 10_000_000, maxInFlight: CONNECTIONS }],
     startAt: now(),
@@ -128,7 +129,7 @@ async function driverPacing(edge: string, key: string, rate: number, seconds = P
   const startAt = now() + 50;
   const stats = await driver.run({
     check: 'BENCH',
-    phase: `pacing-${rate}`,
+    phase: loadPhaseName(`pacing-${rate}`),
     request: { method: 'GET', path: PATH },
     streams: [{ org: 'bench', tier: 'enterprise', key, ratePerS: rate, maxInFlight: 256 }],
     startAt,
@@ -173,7 +174,7 @@ async function soak(edge: string, key: string) {
   }, 250);
   const stats = await driver.run({
     check: 'BENCH',
-    phase: 'soak',
+    phase: loadPhaseName('soak'),
     request: { method: 'GET', path: PATH },
     streams: [{ org: 'bench', tier: 'enterprise', key, ratePerS: 10_000_000, maxInFlight: CONNECTIONS }],
     startAt: now(),

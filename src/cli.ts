@@ -3,7 +3,7 @@
  * Usage errors are one line and exit code 2; never a stack trace.
  */
 import yargs, { type Argv } from 'yargs';
-import { EXIT, TiergateError, UsageError } from './util/errors.ts';
+import { EXIT, stackOf, TiergateError, UsageError } from './util/errors.ts';
 import { processIo } from './cli/process-io.ts';
 import type { Io } from './util/io.ts';
 import { redactKeys } from './contract/keys.ts';
@@ -43,7 +43,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       return error.code === 'TG_TARGET_START' ? EXIT.fail : EXIT.usage;
     }
     // A bug in tiergate itself: say so plainly, with the detail needed to report it.
-    io.stderr.write(`tiergate: internal error: ${redactKeys(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
+    io.stderr.write(`tiergate: internal error: ${redactKeys(stackOf(error))}\n`);
     return EXIT.fail;
   }
 }

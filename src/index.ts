@@ -3,6 +3,7 @@ export * from './contract/index.ts';
 export * from './catalogue/types.ts';
 export { catalogue, checkDefinition, allChecks } from './catalogue/catalogue.ts';
 export type { Observation, HeaderValue, RateLimitHeaders } from './measure/observation.ts';
+export type { CheckTag, PhaseTag, LoadPhaseName } from './measure/tags.ts';
 export type { RunResults, ClockEstimate, TargetInfo } from './results/types.ts';
 export { TiergateError, UsageError, EXIT } from './util/errors.ts';
 export type { Io, Clock } from './util/io.ts';

@@ -31,8 +31,11 @@ export const CHECK_IDS = [
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
+/** Check-specific figures for charts and tables (kept JSON-serialisable); each verdict exports its shape. */
+export type FindingData = Readonly<Record<string, unknown>>;
+
 /** What a pure verdict function returns. */
-export interface Finding {
+export interface Finding<Data extends FindingData = FindingData> {
   readonly verdict: Verdict;
   /** What the spec (or assumption) requires, concretely for this case: "429 at request 61". */
   readonly expected: string;
@@ -42,8 +45,7 @@ export interface Finding {
   readonly evidence: readonly number[];
   /** Why a verdict is inconclusive or skipped, or other caveats a reader needs. */
   readonly notes: readonly string[];
-  /** Check-specific figures for charts and tables (kept JSON-serialisable). */
-  readonly data?: Readonly<Record<string, unknown>>;
+  readonly data?: Data;
 }
 
 export interface CheckDefinition {
@@ -57,7 +59,7 @@ export interface CheckDefinition {
   readonly assumptions: readonly AssumptionId[];
 }
 
-export interface CheckResult extends Finding {
+export interface CheckResult<Data extends FindingData = FindingData> extends Finding<Data> {
   readonly id: CheckId;
   /** Variant within a check, e.g. 'sequential' or 'burst' for QUOTA-READ; '' when none. */
   readonly variant: string;

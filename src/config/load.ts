@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { UsageError } from '../util/errors.ts';
+import { messageOf, UsageError } from '../util/errors.ts';
 import { configSchema, type Config, type EnvRef } from './schema.ts';
 
 export async function loadConfig(file: string, cwd: string): Promise<Config> {
@@ -21,7 +21,7 @@ export async function loadConfig(file: string, cwd: string): Promise<Config> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--config ${file}: not valid JSON (${(error as Error).message})`, 'TG_CONFIG');
+    throw new UsageError(`--config ${file}: not valid JSON (${messageOf(error)})`, 'TG_CONFIG');
   }
   return parseConfig(json, file);
 }

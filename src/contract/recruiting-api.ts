@@ -2,7 +2,7 @@
  * The recruiting API (shared/spec/recruiting-api.md) as the default contract.
  * Section numbers in `spec` fields refer to that document.
  */
-import type { Assumption, Contract, Endpoint, ScopeEntry, TierLimits } from './types.ts';
+import { TOO_MANY_REQUESTS, type Assumption, type Contract, type Endpoint, type ScopeEntry, type TierLimits } from './types.ts';
 
 const exact = (value: number) => ({ value, atLeast: false }) as const;
 const atLeast = (value: number) => ({ value, atLeast: true }) as const;
@@ -224,7 +224,7 @@ const contract: Contract = {
   ],
   windowSeconds: 60,
   revocationSlaMs: 3000,
-  statuses: { unauthenticated: 401, forbidden: 403, rateLimited: 429, concurrencyCapped: 429 },
+  statuses: { unauthenticated: 401, forbidden: 403, rateLimited: TOO_MANY_REQUESTS, concurrencyCapped: TOO_MANY_REQUESTS },
   rateLimitErrorCode: 'RATE_LIMIT_EXCEEDED',
   assumptions,
 };

@@ -19,6 +19,9 @@ export type ScopeName = (typeof SCOPE_NAMES)[number];
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
+/** HTTP 429 Too Many Requests: the status §7 and §8.1 name for an exceeded quota. */
+export const TOO_MANY_REQUESTS = 429;
+
 /** A published figure. Enterprise's "2,500 or more" is a minimum, not an exact value. */
 export interface Figure {
   readonly value: number;
@@ -121,7 +124,8 @@ export interface Contract {
   readonly statuses: {
     readonly unauthenticated: number;
     readonly forbidden: number;
-    readonly rateLimited: number;
+    /** Not an assumption (§7 names it): pinned, so that checks comparing with the constant agree. */
+    readonly rateLimited: typeof TOO_MANY_REQUESTS;
     readonly concurrencyCapped: number;
   };
   readonly rateLimitErrorCode: string;

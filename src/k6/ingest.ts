@@ -23,6 +23,7 @@ import { LATENCY_POLICY } from '../measure/outcome.ts';
 import { bucketTags, evaluateThresholds, type MetricBucket } from '../verdicts/support/threshold-eval.ts';
 import type { Threshold } from '../config/thresholds.ts';
 import { headerValue, NO_HEADER, type Observation } from '../measure/observation.ts';
+import { loadPhaseName, type LoadPhaseName } from '../measure/tags.ts';
 import { readK6Points, type K6Point, type K6ReadStats } from './ndjson.ts';
 
 /** The scripts' per-response metric (scenarios/k6/lib/metrics.ts). */
@@ -65,7 +66,7 @@ interface TierFold {
 
 const tierOf = (tags: Readonly<Record<string, string>>): TierName | null =>
   (TIER_NAMES as readonly string[]).includes(tags.tier ?? '') ? (tags.tier as TierName) : null;
-const phaseOf = (tags: Readonly<Record<string, string>>): string => tags.phase ?? tags.scenario ?? 'default';
+const phaseOf = (tags: Readonly<Record<string, string>>): LoadPhaseName => loadPhaseName(tags.phase ?? tags.scenario ?? 'default');
 /** k6 reports status 0 when no response came. */
 const statusOf = (raw: string | undefined): number | null => {
   const n = raw === undefined ? 0 : Number(raw);

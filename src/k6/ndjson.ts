@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { UsageError } from '../util/errors.ts';
+import { messageOf, UsageError } from '../util/errors.ts';
 
 export interface K6Point {
   readonly metric: string;
@@ -99,7 +99,7 @@ export async function readK6Points(files: readonly string[], onPoint: (point: K6
         onPoint({ metric: entry.metric, timeMs, value, tags: stringTags(entry.data.tags), file: index });
       }
     } catch (error) {
-      throw new UsageError(`k6 ingest: cannot read ${file} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      throw new UsageError(`k6 ingest: cannot read ${file} (${messageOf(error).split('\n')[0]})`);
     } finally {
       reader.close();
       raw.destroy();

@@ -4,11 +4,11 @@
  * an HDR latency histogram per status. Memory grows with orgs × windows and statuses, never with
  * requests: the observations themselves stream to NDJSON through the recorder.
  */
-import type { TierName } from '../contract/types.ts';
+import { TOO_MANY_REQUESTS, type TierName } from '../contract/types.ts';
 import { isAdmitted, type Observation } from './observation.ts';
 import { plausibleReset } from './plausible-reset.ts';
 import { LatencyHistogram } from './histogram.ts';
-import { latencyOf, RATE_LIMITED } from './outcome.ts';
+import { latencyOf } from './outcome.ts';
 
 /** Ids kept per window and phase as evidence; enough to cite, bounded. */
 const EVIDENCE_PER_KIND = 3;
@@ -151,7 +151,7 @@ export class LoadAggregator {
       }
       window.lastAdmittedIds.push(o.id);
       if (window.lastAdmittedIds.length > EVIDENCE_PER_KIND) window.lastAdmittedIds.shift();
-    } else if (o.status === RATE_LIMITED) {
+    } else if (o.status === TOO_MANY_REQUESTS) {
       window.rejected += 1;
       if (remaining.value !== null && remaining.value > 0) window.rejectedWithRemaining += 1;
       if (window.firstRejectedIds.length < EVIDENCE_PER_KIND) window.firstRejectedIds.push(o.id);

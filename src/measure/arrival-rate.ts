@@ -23,6 +23,7 @@ import { redactKey } from '../contract/keys.ts';
 import { TiergateError } from '../util/errors.ts';
 import { LatencyHistogram } from './histogram.ts';
 import type { Observation } from './observation.ts';
+import type { CheckTag, LoadPhaseName } from './tags.ts';
 import { ResponseCapture, type CaptureTags } from './response-capture.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import type { Edge } from './http-prober.ts';
@@ -45,8 +46,8 @@ export interface ArrivalStream {
 }
 
 export interface ArrivalPlan {
-  readonly check: string;
-  readonly phase: string;
+  readonly check: CheckTag;
+  readonly phase: LoadPhaseName;
   readonly request: ArrivalRequest;
   readonly streams: readonly ArrivalStream[];
   /** Run-relative ms at which the schedule starts (may lie ahead: the driver waits). */

@@ -10,8 +10,9 @@ import { redactKey } from '../contract/keys.ts';
 import type { Clock } from '../util/io.ts';
 import { headerValue, type Observation, type ObservationError } from './observation.ts';
 import type { ObservationRecorder } from './recorder.ts';
+import type { CheckTag, PhaseTag } from './tags.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
-import { TiergateError } from '../util/errors.ts';
+import { messageOf, TiergateError } from '../util/errors.ts';
 
 export interface Edge {
   readonly label: string;
@@ -28,8 +29,8 @@ export interface ProbeRequest {
 }
 
 export interface ProbeTags {
-  readonly check: string;
-  readonly phase: string;
+  readonly check: CheckTag;
+  readonly phase: PhaseTag;
   readonly tier: TierName | null;
   readonly org: string | null;
   /** Open-model drivers: when the request was due (monotonic, run epoch). */
@@ -180,7 +181,7 @@ function parseJsonBody(contentType: string | null, text: string, bytes: number):
 
 /** Map undici/socket failures to stable codes a reader can act on. */
 function describeError(caught: unknown, timedOut: boolean, interrupted: boolean): ObservationError {
-  const message = caught instanceof Error ? caught.message : String(caught);
+  const message = messageOf(caught);
   if (interrupted) return { code: 'INTERRUPTED', message: 'run interrupted before the response arrived' };
   if (timedOut || caught instanceof undiciErrors.HeadersTimeoutError || caught instanceof undiciErrors.BodyTimeoutError) {
     return { code: 'TIMEOUT', message };

@@ -3,6 +3,7 @@
  * Drivers produce these; checks judge them. Times are monotonic ms since the run's epoch.
  */
 import type { HttpMethod, TierName } from '../contract/types.ts';
+import type { CheckTag, PhaseTag } from './tags.ts';
 
 /** A header as received, and its strict parse as a non-negative integer (null if absent or not one). */
 export interface HeaderValue {
@@ -26,10 +27,10 @@ export interface ObservationError {
 export interface Observation {
   /** Unique within a run, increasing in send order. */
   readonly id: number;
-  /** The check that sent it (e.g. 'QUOTA-READ'), or a harness task ('SETUP', 'WINDOW-SYNC'). */
-  readonly check: string;
-  /** Driver phase, e.g. 'sequential', 'burst', 'hold', 'probe', 'after-retry-after'. */
-  readonly phase: string;
+  /** The check that sent it (e.g. 'QUOTA-READ'), or a harness task ('WINDOW-SYNC', 'PROFILE'). */
+  readonly check: CheckTag;
+  /** Its phase within that check or task, e.g. 'sequential', 'burst', 'hold', 'probe/3', 'after-retry-after'. */
+  readonly phase: PhaseTag;
   readonly tier: TierName | null;
   /** Organization label within the run (e.g. 'starter-a'). */
   readonly org: string | null;

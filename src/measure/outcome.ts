@@ -2,13 +2,14 @@
  * How one response under load is classified and timed. Shared by the harness's driver, the k6
  * ingest and the verdicts, so both engines judge alike.
  */
+import { TOO_MANY_REQUESTS } from '../contract/types.ts';
 import type { Observation } from './observation.ts';
 
-/** HTTP 429: at or above quota it is the expected answer (§7, §8 rule 1), not a failure. */
-export const RATE_LIMITED = 429;
-
-/** The statuses tiergate expects under load, as k6's `http.expectedStatuses(...)` takes them. */
-export const EXPECTED_STATUSES = { min: 200, max: 299, also: [RATE_LIMITED] } as const;
+/**
+ * The statuses tiergate expects under load, as k6's `http.expectedStatuses(...)` takes them: at or
+ * above quota a 429 is the expected answer (§7, §8 rule 1), not a failure.
+ */
+export const EXPECTED_STATUSES = { min: 200, max: 299, also: [TOO_MANY_REQUESTS] } as const;
 
 /**
  * k6's `expected_response` as tiergate declares it: 2xx, and 429

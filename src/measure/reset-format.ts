@@ -4,6 +4,7 @@
  * (the IETF RateLimit draft's style); any of them tells when the window ends, so scheduling can use
  * all of them while HDR-RESET still judges the format against §8.
  */
+import { TOO_MANY_REQUESTS } from '../contract/types.ts';
 import { isAdmitted, type Observation } from './observation.ts';
 
 /** How X-RateLimit-Reset is written. Only `epoch-seconds` is what §8 specifies. */
@@ -108,7 +109,7 @@ export function resetMovement(
   sequence: readonly Observation[],
   placing?: EndPlacing,
 ): { readonly moved: ResetMovement | null; readonly comparedMs: number; readonly compared: number } {
-  const refused = (o: Observation) => o.status === 429;
+  const refused = (o: Observation) => o.status === TOO_MANY_REQUESTS;
   let comparedMs = 0;
   let compared = 0;
   for (let i = 1; i < sequence.length; i++) {

@@ -7,11 +7,12 @@
 import type { Dispatcher } from 'undici';
 import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
 import { headerValue, type Observation, type ObservationError } from './observation.ts';
+import type { CheckTag, LoadPhaseName } from './tags.ts';
 
 /** What every request of one stream in one phase shares. */
 export interface CaptureTags {
-  readonly check: string;
-  readonly phase: string;
+  readonly check: CheckTag;
+  readonly phase: LoadPhaseName;
   readonly tier: TierName | null;
   readonly org: string | null;
   /** Redacted key, or null when none is sent. */

@@ -5,14 +5,7 @@
  * Times are monotonic ms on the prober's clock (run epoch).
  */
 import type { Observation } from './observation.ts';
-
-/**
- * - `confirm`: before the revoke call, proving the key is admitted on the edge;
- * - `probe`: the dense loop around the revoke call;
- * - `final`: one per edge after the settle period (AUTH-REVOKED);
- * - `successor-before` / `successor-after`: the rotation key, before the revoke call and after settling.
- */
-export type ProbePhase = 'confirm' | 'probe' | 'final' | 'successor-before' | 'successor-after';
+import type { ProbePhase } from './tags.ts';
 
 export interface ProbeRecord {
   /** The observation's id in observations.ndjson. */

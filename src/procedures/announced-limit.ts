@@ -1,5 +1,4 @@
-import type { Figure } from '../contract/types.ts';
-import { TOO_MANY_REQUESTS } from '../verdicts/support/finding.ts';
+import { TOO_MANY_REQUESTS, type Figure } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
 
 /**

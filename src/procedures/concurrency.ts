@@ -14,6 +14,7 @@ import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
 import type { Observation } from '../measure/observation.ts';
+import type { ConcurrencyPhase } from '../measure/tags.ts';
 import { describe } from '../verdicts/support/finding.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { defineTask, inconclusiveFinding } from './task.ts';
@@ -58,7 +59,7 @@ async function measureOnce(context: SuiteContext, org: OrgHandle): Promise<{ fin
   const figure = context.contract.tiers[org.tier].concurrency;
   const edge = context.prober.edges[0]!;
   const tags = { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label } as const;
-  const send = (request: ProbeRequest, phase: string) => context.prober.send(edge, request, { ...tags, phase });
+  const send = (request: ProbeRequest, phase: ConcurrencyPhase) => context.prober.send(edge, request, { ...tags, phase });
   // Open the connections first (unauthenticated HEADs touch no organization's cap or quota),
   // so the held requests leave at once instead of queueing behind TCP handshakes.
   await Promise.all(Array.from({ length: figure.value + 1 }, () => send({ method: 'HEAD', path: '/recruiter/bootstrap', key: null }, 'warm-up')));

@@ -22,6 +22,7 @@ import type { Contract, Endpoint, TierName } from '../contract/types.ts';
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { sleep } from '../measure/window-sync.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
+import type { DiscoveryPhase } from '../measure/tags.ts';
 import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, type EndEstimate } from '../measure/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
 
@@ -56,14 +57,14 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   const figures = { read: contract.tiers[input.tier].read, ingest: contract.tiers[input.tier].ingest };
   const all: Observation[] = [];
   const started = prober.now();
-  const send = async (request: ProbeRequest, phase: string) => {
+  const send = async (request: ProbeRequest, phase: DiscoveryPhase) => {
     const o = await prober.send(edge, request, { check: 'PROFILE', phase, tier: input.tier, org: input.org });
     all.push(o);
     return o;
   };
   const as = (endpoint: Endpoint, key: string | null, path = endpoint.path): ProbeRequest => ({ method: endpoint.method, path, key });
   const jobs = endpointById(contract, 'jobs-list');
-  const read = (phase: string) => send(as(jobs, input.keys.primary), phase);
+  const read = (phase: DiscoveryPhase) => send(as(jobs, input.keys.primary), phase);
 
   // 1. Counting pairs.
   const questions: { question: PairQuestion; request: ProbeRequest }[] = [
@@ -218,7 +219,7 @@ const NARROW_PROBES = 3;
  */
 async function narrowEnd(
   start: EndEstimate,
-  read: (phase: string) => Promise<Observation>,
+  read: (phase: DiscoveryPhase) => Promise<Observation>,
   input: DiscoveryInput,
 ): Promise<{ end: EndEstimate; sent: Observation[] }> {
   const { prober, windowMs, signal } = input;

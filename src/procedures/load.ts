@@ -14,6 +14,7 @@ import { LATENCY_POLICY } from '../measure/outcome.ts';
 import { evaluateThresholds, thresholdDataFromSummary, type DroppedCount } from '../verdicts/support/threshold-eval.ts';
 import { parseThresholds } from '../config/thresholds.ts';
 import type { Observation } from '../measure/observation.ts';
+import { loadPhaseName } from '../measure/tags.ts';
 import type { LoadPhase, LoadShape } from '../scenario/define.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
@@ -117,7 +118,7 @@ async function runPhases(context: SuiteContext, input: PhaseRunInput) {
     for (const phase of phases) {
       if (context.signal.aborted) break;
       const durationMs = phase.windows * context.windowMs;
-      const stats = await driver.run({ check: CHECK, phase: phase.name, request, streams: streamsFor(phase), startAt, durationMs, sink });
+      const stats = await driver.run({ check: CHECK, phase: loadPhaseName(phase.name), request, streams: streamsFor(phase), startAt, durationMs, sink });
       dropped.push({ tags: { tier: org.tier, phase: phase.name }, count: stats.dropped });
       notes.push(
         `${phase.name}: ${stats.sent} sent at ${round((phase.rateMultiple * quota) / windowS)}/s per org × ${phase.orgs} org${phase.orgs === 1 ? '' : 's'} over ${phase.windows} window${phase.windows === 1 ? '' : 's'}; send lag p99 ${round(stats.sendLag.percentileMs(99) ?? 0)} ms`,

@@ -52,7 +52,7 @@ export const readSequential = defineTask({
         : [];
       // The checks' time is the window's traffic; the Retry-After wait that follows is RETRY-AFTER's evidence, not their span.
       task.end();
-      const rejections = sent.filter((o) => o.status === 429);
+      const rejections = sent.filter((o) => o.status === context.contract.statuses.rateLimited);
       const lastRejected = [...rejections, ...later.filter((o) => o.status === context.contract.statuses.rateLimited)].at(-1) ?? null;
       const retry = lastRejected ? await waitOutRetryAfter(context, org, lastRejected) : null;
       return {

@@ -12,11 +12,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TierName } from '../contract/types.ts';
 import type { Edge, HttpProber, ProbeRequest } from '../measure/http-prober.ts';
+import { isAdmittedStatus } from '../measure/observation.ts';
 import type { CheckId } from '../catalogue/types.ts';
 import type { KeyHandle, KeyHook } from './handles.ts';
 import { redactKey } from '../contract/keys.ts';
 import { bounded } from '../util/bounded.ts';
-import { probeRecord, type ProbePhase, type ProbeRecord, type ProbeStop, type RevocationProbeRun } from '../measure/revocation-records.ts';
+import { probeRecord, type ProbeRecord, type ProbeStop, type RevocationProbeRun } from '../measure/revocation-records.ts';
+import type { ProbePhase } from '../measure/tags.ts';
+import { messageOf } from '../util/errors.ts';
 
 export interface TrialTiming {
   /** Probe slot spacing per edge, ms. */
@@ -84,8 +87,6 @@ const PHASE_CHECK: Readonly<Record<ProbePhase, CheckId>> = {
 const CONFIRM_RETRY_MS = 50;
 const MAX_CONFIRM_ROUNDS = 100;
 
-const isAdmitted = (status: number | null) => status !== null && status >= 200 && status < 300;
-
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0) return;
   await sleep(ms, undefined, { signal }).catch(() => undefined);
@@ -115,7 +116,7 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
     const deadline = prober.now() + timing.confirmMs;
     for (let round = 0; round < MAX_CONFIRM_ROUNDS && pending.length > 0 && !signal.aborted; round++) {
       const answers = await Promise.all(pending.map((edge) => send(edge, key, phase)));
-      pending = pending.filter((_, i) => !isAdmitted(answers[i]!.status));
+      pending = pending.filter((_, i) => !isAdmittedStatus(answers[i]!.status));
       if (pending.length === 0 || prober.now() + CONFIRM_RETRY_MS > deadline) break;
       await pause(CONFIRM_RETRY_MS, signal);
     }
@@ -200,7 +201,7 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
       },
       (error: unknown) => {
         revoke.returnedAt = prober.now();
-        revoke.error = error instanceof Error ? error.message : String(error);
+        revoke.error = messageOf(error);
         revoke.state = 'failed';
       },
     );

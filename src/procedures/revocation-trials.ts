@@ -10,6 +10,7 @@ import { redactKey } from '../contract/keys.ts';
 import type { RevocationProbeRun } from '../measure/revocation-records.ts';
 import { bounded } from '../util/bounded.ts';
 import { runTrial, type TrialTiming } from './revocation-probe.ts';
+import { messageOf } from '../util/errors.ts';
 
 export interface TrialsOptions {
   readonly prober: HttpProber;
@@ -33,8 +34,6 @@ export interface TrialsOutcome {
   readonly problems: readonly string[];
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutcome> {
   const runs: RevocationProbeRun[] = [];
   const problems: string[] = [];
@@ -49,7 +48,7 @@ export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutco
         current = await provision();
         live.add(current);
       } catch (error) {
-        problems.push(`trial ${trial}: provisioning a key failed: ${message(error)}; ${o.trials - trial + 1} of ${o.trials} trials not run`);
+        problems.push(`trial ${trial}: provisioning a key failed: ${messageOf(error)}; ${o.trials - trial + 1} of ${o.trials} trials not run`);
         break;
       }
     }
@@ -59,7 +58,7 @@ export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutco
       successor = await provision();
       live.add(successor);
     } catch (error) {
-      successorError = message(error);
+      successorError = messageOf(error);
     }
     const run = await runTrial({
       prober: o.prober,
@@ -95,7 +94,7 @@ export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutco
     try {
       await bounded(o.hook.revokeKey(key), o.timing.revokeTimeoutMs, () => new Error(`the revoke hook did not return within ${o.timing.revokeTimeoutMs} ms`));
     } catch (error) {
-      problems.push(`cleanup: revoking ${redactKey(key.key)} failed: ${message(error)}`);
+      problems.push(`cleanup: revoking ${redactKey(key.key)} failed: ${messageOf(error)}`);
     }
   }
   return { runs, problems };

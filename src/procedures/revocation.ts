@@ -95,7 +95,7 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
           tier: org.tier,
         }),
       };
-      const rateLimited = outcome.runs.reduce((n, run) => n + run.probes.filter((p) => p.status === 429).length, 0);
+      const rateLimited = outcome.runs.reduce((n, run) => n + run.probes.filter((p) => p.status === contract.statuses.rateLimited).length, 0);
       if (rateLimited > 0) {
         context.emit({
           type: 'warning',

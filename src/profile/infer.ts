@@ -2,8 +2,9 @@
  * From a discovery's observations to a limiter profile: pure, every answer with its evidence or the
  * reason it stayed open. Nothing here assumes what the spec leaves open; it reads the server.
  */
-import type { QuotaClass } from '../contract/types.ts';
+import { TOO_MANY_REQUESTS, type QuotaClass } from '../contract/types.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
+import type { DiscoveryPhase } from '../measure/tags.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from './record.ts';
 import { CLOCK_SLACK_MS, announcedEnd, announcedWaitS, resetFormatOf, resetMovement, resetMoved, endEstimateOf, type EndPlacing } from '../measure/reset-format.ts';
 import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm } from './types.ts';
@@ -320,9 +321,9 @@ const STEADY_SPAN_MS = 1000;
  * at least a second of them: a Reset that moves once a second could hide in less.
  */
 function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPlacing): Learned<boolean> {
-  const on = (phases: readonly string[]) => record.all.filter((o) => o.path === readPathOf && phases.includes(o.phase));
+  const on = (phases: readonly DiscoveryPhase[]) => record.all.filter((o) => o.path === readPathOf && phases.some((p) => p === o.phase));
   const opened = record.expiry[0]?.sentAt ?? Infinity;
-  const refusedIn = (phases: readonly string[], from: number, to: number) => on(phases).filter((o) => o.status === 429 && o.sentAt >= from && o.sentAt < to);
+  const refusedIn = (phases: readonly DiscoveryPhase[], from: number, to: number) => on(phases).filter((o) => o.status === TOO_MANY_REQUESTS && o.sentAt >= from && o.sentAt < to);
   const stretches = [
     on(['counted', 'exhaust']),
     refusedIn(['exhaust', 'refill', 'narrow'], -Infinity, opened),
@@ -335,7 +336,7 @@ function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPla
     const seen = resetMovement(stretch, placing);
     if (seen.moved) {
       const { before: a, after: b } = seen.moved;
-      const how = a.status === 429 ? 'while the quota stayed used up (429 then 429)' : `while Remaining counted down ${a.rateLimit.remaining.value} → ${b.rateLimit.remaining.value}`;
+      const how = a.status === TOO_MANY_REQUESTS ? 'while the quota stayed used up (429 then 429)' : `while Remaining counted down ${a.rateLimit.remaining.value} → ${b.rateLimit.remaining.value}`;
       return learned(false, `Reset went ${a.rateLimit.reset.raw} → ${b.rateLimit.reset.raw} ${how}: it moves within a window`, [a.id, b.id]);
     }
     comparedMs += seen.comparedMs;

@@ -10,6 +10,7 @@ import { errorReply, httpDate, issueDetails, parseJson, readBody, requestPath, s
 import { scheduleRevocation } from './revocation.ts';
 import type { TargetRuntime } from './runtime.ts';
 import { resolveOrgLimits, type ApiKeyRecord, type Org } from './state.ts';
+import { messageOf } from '../util/errors.ts';
 
 const MAX_ADMIN_BODY = 64 * 1024;
 
@@ -134,7 +135,7 @@ export function adminListener(rt: TargetRuntime): RequestListener {
     res.setHeader('Date', httpDate(rt.clock.now()));
     route(rt, req).then(
       (reply) => sendReply(res, reply),
-      (error: unknown) => sendReply(res, errorReply(500, 'INTERNAL_ERROR', error instanceof Error ? error.message : String(error))),
+      (error: unknown) => sendReply(res, errorReply(500, 'INTERNAL_ERROR', messageOf(error))),
     );
   };
 }

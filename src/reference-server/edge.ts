@@ -16,6 +16,7 @@ import { secondsUntil } from './limiter.ts';
 import { rateLimitedReply, rateLimitValues, sendsRateHeaders, setRateLimitHeaders, type QuotaView } from './rate-headers.ts';
 import { matchRoute } from './routes.ts';
 import type { TargetRuntime } from './runtime.ts';
+import { messageOf } from '../util/errors.ts';
 
 const EMPTY = Buffer.alloc(0);
 /** A concurrency slot frees as soon as any request of the org finishes: one second is an honest wait. */
@@ -167,7 +168,7 @@ function fail(x: Exchange, error: unknown): void {
     res.destroy();
     return;
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = messageOf(error);
   respond(x, errorReply(500, 'INTERNAL_ERROR', `the target failed: ${detail}`), anonymousView(rt, req.socket.remoteAddress, rt.clock.now()));
 }
 

@@ -1,5 +1,6 @@
 /** Small HTTP helpers shared by the edge and admin listeners: replies, bodies, paths. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { messageOf } from '../util/errors.ts';
 
 export interface Reply {
   readonly status: number;
@@ -116,7 +117,7 @@ export function parseJson(data: Buffer, emptyAs?: unknown): JsonResult {
   try {
     return { ok: true, value: JSON.parse(data.toString('utf8')) as unknown };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     return { ok: false, reply: errorReply(400, 'INVALID_JSON', `request body is not valid JSON: ${detail}`) };
   }
 }

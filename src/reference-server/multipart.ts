@@ -1,6 +1,7 @@
 /** multipart/form-data bodies (already size-limited and buffered) parsed with busboy. */
 import type { IncomingHttpHeaders } from 'node:http';
 import busboy from 'busboy';
+import { messageOf } from '../util/errors.ts';
 
 export interface UploadedFile {
   readonly field: string;
@@ -30,7 +31,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Buffer, limit
     try {
       parser = busboy({ headers, limits: { files: limits.files, fields: limits.fields, parts: limits.files + limits.fields } });
     } catch (error) {
-      settle({ ok: false, message: `malformed multipart request: ${error instanceof Error ? error.message : String(error)}` });
+      settle({ ok: false, message: `malformed multipart request: ${messageOf(error)}` });
       return;
     }
     const files: UploadedFile[] = [];
@@ -48,7 +49,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Buffer, limit
     parser.on('partsLimit', () => settle({ ok: false, message: 'too many parts in the multipart body' }));
     parser.on('fieldsLimit', () => settle({ ok: false, message: `too many fields: at most ${limits.fields}` }));
     parser.on('error', (error: unknown) =>
-      settle({ ok: false, message: `malformed multipart body: ${error instanceof Error ? error.message : String(error)}` }),
+      settle({ ok: false, message: `malformed multipart body: ${messageOf(error)}` }),
     );
     parser.on('close', () => settle({ ok: true, files, fields }));
     parser.end(body);

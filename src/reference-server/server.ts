@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { Contract } from '../contract/types.ts';
-import { TiergateError } from '../util/errors.ts';
+import { messageOf, TiergateError } from '../util/errors.ts';
 import { adminListener } from './admin.ts';
 import { realClock, type TargetClock } from './clock.ts';
 import { edgeClientError, edgeListener } from './edge.ts';
@@ -77,9 +77,7 @@ function startFailure(host: string, port: number, role: string, error: unknown):
       ? 'the port is already in use (pick another, or 0 for a free one)'
       : code === 'EACCES'
         ? 'permission denied (ports below 1024 need privileges)'
-        : error instanceof Error
-          ? error.message
-          : String(error);
+        : messageOf(error);
   return new TiergateError('TG_TARGET_START', `cannot start the target's ${role} on ${host}:${port}: ${reason}`);
 }
 

@@ -1,6 +1,6 @@
 /** Worker side of `startTargetThread`: start the target, report its URLs, close when told. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { TiergateError } from '../util/errors.ts';
+import { messageOf, TiergateError } from '../util/errors.ts';
 import { startTarget } from './server.ts';
 import type { TargetOptions } from './options.ts';
 import type { ThreadMessage } from './thread.ts';
@@ -17,6 +17,6 @@ try {
   });
   post({ type: 'ready', edges: target.edges, adminUrl: target.adminUrl, options: target.options });
 } catch (error) {
-  post({ type: 'failed', code: error instanceof TiergateError ? error.code : 'TG_TARGET_START', message: error instanceof Error ? error.message : String(error) });
+  post({ type: 'failed', code: error instanceof TiergateError ? error.code : 'TG_TARGET_START', message: messageOf(error) });
   port.close();
 }

@@ -2,10 +2,11 @@
  * Each check's detail as the report shows it: the requirement and its basis, then per tier and
  * variant the verdict, expected vs actual, notes, figures, charts and the deciding observations.
  */
-import type { CheckResult, Verdict } from '../catalogue/types.ts';
+import type { FindingData, Verdict } from '../catalogue/types.ts';
 import type { Assumption } from '../contract/types.ts';
-import { parseQuotaData, quotaChart } from './charts/quota.ts';
-import { parseRevocationData, revocationCdfChart, revocationTrialsChart } from './charts/revocation.ts';
+import type { CheckRecord } from '../results/types.ts';
+import { quotaChart, quotaChartData } from './charts/quota.ts';
+import { revocationCdfChart, revocationChartData, revocationTrialsChart } from './charts/revocation.ts';
 import { formatMs, type Svg } from './charts/svg.ts';
 import { checkAnchor, resultAnchor, VERDICT_SEVERITY, worstVerdict } from './matrix.ts';
 import type { EvidenceRow, ObservationDigest } from './observation-digest.ts';
@@ -150,7 +151,7 @@ function figure(name: string, value: unknown): { name: string; value: string } {
 }
 
 /** Scalar entries of `data` (the charts draw the arrays). */
-function figures(data: CheckResult['data']): ResultView['figures'] {
+function figures(data: FindingData | undefined): ResultView['figures'] {
   if (!data) return [];
   return Object.entries(data)
     .filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
@@ -160,9 +161,9 @@ function figures(data: CheckResult['data']): ResultView['figures'] {
 /** `2026-03-02 10:00:21 UTC` (the raw text when it is not a date). */
 const utcTime = (iso: string): string => (Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`);
 
-function charts(result: CheckResult, label: string): ResultView['charts'] {
+function charts(result: CheckRecord, label: string): ResultView['charts'] {
   const out: { caption: string; svg: Svg }[] = [];
-  const quota = parseQuotaData(result.data);
+  const quota = quotaChartData(result);
   if (quota) {
     const expected = quota.limit + 1;
     out.push({
@@ -170,7 +171,7 @@ function charts(result: CheckResult, label: string): ResultView['charts'] {
       svg: quotaChart(quota, `${label}: Remaining against request number`),
     });
   }
-  const revocation = parseRevocationData(result.data);
+  const revocation = revocationChartData(result);
   if (revocation) {
     const uppers = revocation.trials.map((t) => t.upperMs);
     const worst = uppers.some((u) => u === null) ? null : Math.max(...(uppers as number[]));
@@ -186,7 +187,7 @@ function charts(result: CheckResult, label: string): ResultView['charts'] {
   return out;
 }
 
-function resultView(result: CheckResult, digest: ObservationDigest): ResultView {
+function resultView(result: CheckRecord, digest: ObservationDigest): ResultView {
   const tier = result.tier ?? 'all tiers';
   return {
     anchor: resultAnchor(result),
@@ -207,13 +208,13 @@ function resultView(result: CheckResult, digest: ObservationDigest): ResultView 
 
 export function checkGroups(
   ids: readonly string[],
-  checks: readonly CheckResult[],
+  checks: readonly CheckRecord[],
   assumptions: readonly Assumption[],
   digest: ObservationDigest,
   tierOrder: readonly string[],
 ): CheckGroupView[] {
   const assumptionById = new Map(assumptions.map((a) => [a.id, a]));
-  const tierIndex = (r: CheckResult) => (r.tier === null ? tierOrder.length : tierOrder.indexOf(r.tier));
+  const tierIndex = (r: CheckRecord) => (r.tier === null ? tierOrder.length : tierOrder.indexOf(r.tier));
   return ids.map((id) => {
     const mine = checks.filter((r) => r.id === id).sort((a, b) => tierIndex(a) - tierIndex(b) || a.variant.localeCompare(b.variant));
     const first = mine[0]!;

@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import * as hdr from 'hdr-histogram-js';
+import { TOO_MANY_REQUESTS } from '../contract/types.ts';
 
 export const STATUS_CLASSES = [
   'ok',
@@ -35,7 +36,7 @@ export function statusClass(status: number | null): StatusClass {
   if (status === null) return 'no-response';
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
-  if (status === 429) return 'rate-limited';
+  if (status === TOO_MANY_REQUESTS) return 'rate-limited';
   if (status >= 500) return 'server-error';
   if (status >= 400) return 'client-error';
   if (status >= 300) return 'redirect';

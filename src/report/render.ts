@@ -9,7 +9,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import Handlebars from 'handlebars';
 import { assertValidResults, loadResults } from '../results/load.ts';
-import type { RunResults } from '../results/types.ts';
+import type { RunResults, ValidResults } from '../results/types.ts';
 import { shownEvidence } from './details.ts';
 import { renderJunit } from './junit.ts';
 import { digestObservations, type ObservationDigest } from './observation-digest.ts';
@@ -41,7 +41,7 @@ const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefau
  * The report as one HTML string: inline CSS, script and SVG, no URL of any kind. Handlebars escapes
  * every value except the stylesheet, the script and the SVG charts (built escaped by charts/svg.ts).
  */
-export function renderHtml(results: RunResults, digest: ObservationDigest): string {
+export function renderHtml(results: ValidResults, digest: ObservationDigest): string {
   const view = buildReportView(results, digest);
   return redactKeys(template({ ...view, css: REPORT_CSS, script: REPORT_SCRIPT }, RUNTIME));
 }
@@ -59,7 +59,7 @@ async function writeRedacted(file: string, text: string): Promise<void> {
   await rename(temp, file);
 }
 
-async function writeRendered(results: RunResults, readDir: string, outDir: string): Promise<Pick<ReportFiles, 'junit' | 'html'>> {
+async function writeRendered(results: ValidResults, readDir: string, outDir: string): Promise<Pick<ReportFiles, 'junit' | 'html'>> {
   await mkdir(outDir, { recursive: true });
   const files = { junit: join(outDir, REPORT_FILES.junit), html: join(outDir, REPORT_FILES.html) };
   await writeRedacted(files.junit, renderJunit(results));

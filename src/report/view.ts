@@ -3,9 +3,9 @@
  * stays declarative. Pure: results + the observations digest in, plain data (and SVG) out.
  */
 import type { CheckId, CheckResult, Verdict } from '../catalogue/types.ts';
-import type { RunResults } from '../results/types.ts';
+import type { RunResults, ValidResults } from '../results/types.ts';
 import { latencyChart } from './charts/latency.ts';
-import { parseRevocationData } from './charts/revocation.ts';
+import { revocationChartData } from './charts/revocation.ts';
 import { formatMs, type Svg } from './charts/svg.ts';
 import { timelineChart } from './charts/timeline.ts';
 import { checkGroups, verdictView, type CheckGroupView, type VerdictView } from './details.ts';
@@ -95,7 +95,7 @@ function facts(results: RunResults): ReportView['facts'] {
   ];
 }
 
-function answers(results: RunResults): ReportView['answers'] {
+function answers(results: ValidResults): ReportView['answers'] {
   const counts = results.counts;
   const gate = {
     question: 'Gate: may this build ship?',
@@ -120,7 +120,7 @@ function answers(results: RunResults): ReportView['answers'] {
   const revocations = results.checks.filter((r) => r.id === 'REVOKE-LATENCY');
   const revWorst = worstVerdict(revocations.map((r) => r.verdict));
   let revDetail = 'not measured in this run';
-  const trials = revocations.flatMap((r) => parseRevocationData(r.data)?.trials ?? []);
+  const trials = revocations.flatMap((r) => revocationChartData(r)?.trials ?? []);
   if (trials.length > 0) {
     const edges = new Set(trials.map((t) => t.edge)).size;
     const runs = new Set(trials.map((t) => t.trial)).size;
@@ -192,7 +192,7 @@ function latencyRows(rows: readonly LatencySummary[]): ReportView['latencyRows']
   return rows.map((r) => ({ check: r.check, count: r.count, p50: formatMs(r.p50), p90: formatMs(r.p90), p99: formatMs(r.p99), max: formatMs(r.max) }));
 }
 
-export function buildReportView(results: RunResults, digest: ObservationDigest): ReportView {
+export function buildReportView(results: ValidResults, digest: ObservationDigest): ReportView {
   const matrix = matrixView(results);
   const order = matrix.rows.map((r) => r.id);
   const latency = [...digest.latency].sort(

@@ -4,9 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import { UsageError } from '../util/errors.ts';
+import { messageOf, UsageError } from '../util/errors.ts';
 import { resultsSchema } from './schema.ts';
-import { RESULTS_SCHEMA, type RunResults } from './types.ts';
+import { RESULTS_SCHEMA, type RunResults, type ValidResults } from './types.ts';
 
 const SHOWN_ISSUES = 5;
 
@@ -24,7 +24,7 @@ const resultsFileError = (file: string, problem: string): UsageError =>
   new UsageError(`${file}: ${problem}; pass the results.json a run wrote, e.g. reports/latest/results.json`, 'TG_RESULTS_FILE');
 
 /** Reads and validates a saved results.json. Every problem is a UsageError (TG_RESULTS_FILE) naming the file. */
-export async function loadResults(file: string): Promise<RunResults> {
+export async function loadResults(file: string): Promise<ValidResults> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -37,7 +37,7 @@ export async function loadResults(file: string): Promise<RunResults> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw resultsFileError(file, `not JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw resultsFileError(file, `not JSON (${messageOf(error)})`);
   }
   const declared = json !== null && typeof json === 'object' ? (json as { schema?: unknown }).schema : undefined;
   if (typeof declared === 'string' && declared !== RESULTS_SCHEMA) {
@@ -52,7 +52,7 @@ export async function loadResults(file: string): Promise<RunResults> {
  * Results about to be written must match their own schema: a mismatch is a tiergate bug, reported as
  * such (not as the user's mistake). Returns the parsed value, exactly what a later `loadResults` reads.
  */
-export function assertValidResults(results: RunResults): RunResults {
+export function assertValidResults(results: RunResults): ValidResults {
   const parsed = resultsSchema.safeParse(results);
   if (!parsed.success) throw new Error(`results do not match the ${RESULTS_SCHEMA} schema: ${describeIssues(parsed.error.issues)}`);
   return parsed.data;

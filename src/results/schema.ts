@@ -3,13 +3,28 @@
  * `schemas/results.schema.json` is generated (regenerate: `node --import tsx src/results/generate-schema.ts`).
  * Objects accept unknown keys (and drop them on load) so that a reader of `tiergate/results@1` accepts
  * results from a later tiergate that only added optional fields; a breaking change bumps the `@1`.
+ * A check's `data` is checked where the report reads it (its charts), against its verdict's type.
  */
 import { z } from 'zod';
 import { QUOTA_CLASSES, TIER_NAMES } from '../contract/types.ts';
 import type { AssumptionId } from '../contract/types.ts';
-import { CHECK_IDS, VERDICTS } from '../catalogue/types.ts';
+import { CHECK_IDS, VERDICTS, type CheckId } from '../catalogue/types.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
-import { RESULTS_SCHEMA, type RunResults } from './types.ts';
+import type { RemainingData, SeriesPoint } from '../verdicts/hdr-remaining.ts';
+import { RESULTS_SCHEMA, type ChartedCheck, type CheckRecord, type QuotaSeries, type RevocationBrackets, type ValidResults } from './types.ts';
+
+type DeepReadonly<T> = T extends readonly (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+type Same<A, B> = [DeepReadonly<A>] extends [DeepReadonly<B>] ? ([DeepReadonly<B>] extends [DeepReadonly<A>] ? true : false) : false;
+
+/** `schema`, which tsc accepts only when it parses exactly T ("Expected 2 arguments": they drifted apart). */
+const exactly =
+  <T>() =>
+  <S extends z.ZodType>(schema: S, ..._same: Same<z.output<S>, T> extends true ? [] : [never]): S =>
+    schema;
 
 const ASSUMPTION_IDS = [
   'auth-status',
@@ -34,6 +49,25 @@ const verdict = z.enum(VERDICTS);
 const assumptionId = z.enum(ASSUMPTION_IDS);
 const isoTime = z.string().describe('Wall clock, ISO 8601.');
 
+const seriesPoint = exactly<SeriesPoint>()(
+  z.object({ n: z.number(), status: z.number().nullable(), remaining: z.number().nullable(), limit: z.number().nullable() }),
+);
+const series = z.array(seriesPoint);
+const quotaSeries = exactly<QuotaSeries>()(z.object({ series, limit: z.number().nullable(), first429: z.number().nullable() }));
+
+/** The part of each charted check's data the report reads, as its verdict types it. */
+const CHARTED_DATA: Readonly<Record<ChartedCheck, z.ZodType> & Partial<Record<CheckId, z.ZodType>>> = {
+  'QUOTA-READ': quotaSeries,
+  'QUOTA-INGEST': quotaSeries,
+  'HDR-REMAINING': exactly<RemainingData>()(z.object({ series })),
+  'REVOKE-LATENCY': exactly<RevocationBrackets>()(
+    z.object({
+      slaMs: z.number(),
+      trials: z.array(z.object({ trial: z.number(), edge: z.string(), lowerMs: z.number().nullable(), upperMs: z.number().nullable() })),
+    }),
+  ),
+};
+
 export const checkResultSchema = z
   .object({
     id: z.enum(CHECK_IDS).describe('Stable check ID (see `tiergate list`).'),
@@ -54,7 +88,14 @@ export const checkResultSchema = z
     startedAt: isoTime,
     durationMs: z.number(),
   })
-  .meta({ title: 'CheckResult' });
+  .meta({ title: 'CheckResult' })
+  // Checked, not parsed: the data is kept as written, its other fields included.
+  .superRefine((result, ctx) => {
+    const parsed = result.data === undefined ? undefined : CHARTED_DATA[result.id]?.safeParse(result.data);
+    for (const issue of parsed?.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message, path: ['data', ...issue.path] });
+  })
+  // What superRefine just checked, said to the type system.
+  .transform((result) => result as CheckRecord);
 
 /** One answer of the limiter profile (`Learned<T>`): the value with its evidence, or null with the reason. */
 const learned = <T extends z.ZodType>(value: T, question: string) =>
@@ -181,14 +222,9 @@ export function resultsJsonSchemaText(): string {
   return `${JSON.stringify(resultsJsonSchema(), null, 2)}\n`;
 }
 
-// The schema and the RunResults type must describe the same thing: tsc fails here if they drift.
-type DeepReadonly<T> = T extends readonly (infer U)[]
-  ? readonly DeepReadonly<U>[]
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
+// The schema and the ValidResults type must describe the same thing: tsc fails here if they drift.
 type Parsed = DeepReadonly<z.output<typeof resultsSchema>>;
-type Declared = DeepReadonly<RunResults>;
+type Declared = DeepReadonly<ValidResults>;
 const _schemaCoversType: (value: Declared) => Parsed = (value) => value;
 const _typeCoversSchema: (value: Parsed) => Declared = (value) => value;
 void _schemaCoversType;

@@ -1,8 +1,11 @@
 /** results.json: the run's record, from which every report is rendered. Versioned by `schema`. */
 import type { Assumption, TierName } from '../contract/types.ts';
-import type { CheckResult, Verdict } from '../catalogue/types.ts';
+import type { CheckId, CheckResult, FindingData, Verdict } from '../catalogue/types.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { ClockEstimate } from '../measure/server-clock.ts';
+import type { RemainingData } from '../verdicts/hdr-remaining.ts';
+import type { QuotaData } from '../verdicts/quota-read-ingest.ts';
+import type { LatencyData, LatencyRow } from '../verdicts/revoke-latency.ts';
 
 export const RESULTS_SCHEMA = 'tiergate/results@1' as const;
 
@@ -42,4 +45,28 @@ export interface RunResults {
   /** Methodology notes shown in reports: how each figure was measured, and its error bound. */
   readonly methodology: readonly { readonly topic: string; readonly text: string }[];
   readonly observations: { readonly file: string; readonly count: number };
+}
+
+/** What the report reads of a quota check's data: the series it charts, the Limit judged by, the first 429. */
+export type QuotaSeries = Pick<QuotaData, 'series' | 'limit' | 'first429'>;
+
+/** What the report reads of REVOKE-LATENCY's data: every bracket, against the SLA. */
+export type RevocationBrackets = Pick<LatencyData, 'slaMs'> & { readonly trials: readonly Pick<LatencyRow, 'trial' | 'edge' | 'lowerMs' | 'upperMs'>[] };
+
+/** The checks whose data the report reads (its charts). */
+export type ChartedCheck = 'QUOTA-READ' | 'QUOTA-INGEST' | 'HDR-REMAINING' | 'REVOKE-LATENCY';
+
+/**
+ * A check's result as validated results hold it: where the report reads the data, that part is
+ * typed as its verdict exports it (and was checked); the rest of `data` is shown as it is.
+ */
+export type CheckRecord =
+  | (CheckResult<QuotaSeries & FindingData> & { readonly id: 'QUOTA-READ' | 'QUOTA-INGEST' })
+  | (CheckResult<RemainingData & FindingData> & { readonly id: 'HDR-REMAINING' })
+  | (CheckResult<RevocationBrackets & FindingData> & { readonly id: 'REVOKE-LATENCY' })
+  | (CheckResult & { readonly id: Exclude<CheckId, ChartedCheck> });
+
+/** Results checked against the schema, as written or read back: what the reports render. */
+export interface ValidResults extends Omit<RunResults, 'checks'> {
+  readonly checks: readonly CheckRecord[];
 }

@@ -11,7 +11,7 @@ import { defineScenario, type Scenario } from '../scenario/define.ts';
 import { TASKS } from '../procedures/registry.ts';
 import { runTask, type TaskInstance } from '../procedures/task.ts';
 import { taskName } from '../results/events.ts';
-import { messageOf } from '../provision/hooks/hook-error.ts';
+import { messageOf } from '../util/errors.ts';
 
 /** What the plan's labels stand for in this run: the provisioned organizations and each tier's scenario. */
 export interface PlanBinding {

@@ -23,7 +23,7 @@ import { WindowKeeper } from '../procedures/windows.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import { discover } from '../procedures/discover.ts';
 import { inferProfile } from '../profile/infer.ts';
-import { messageOf } from '../provision/hooks/hook-error.ts';
+import { messageOf } from '../util/errors.ts';
 import type { OpenRun, RunEngine } from './engine.ts';
 import { sessionProber } from './target-session.ts';
 import type { EngineOutcome } from './publish.ts';

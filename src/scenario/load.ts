@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { CHECK_IDS } from '../catalogue/types.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
-import { UsageError } from '../util/errors.ts';
+import { messageOf, UsageError } from '../util/errors.ts';
 import type { Scenario } from './define.ts';
 import { parseThresholds } from '../config/thresholds.ts';
 
@@ -67,7 +67,7 @@ export async function loadScenarioFile(file: string, cwd: string): Promise<Scena
 /** Why a scenario file did not load, in a phrase that points at the fix. */
 async function loadFailure(path: string, error: unknown): Promise<string> {
   if (!(await access(path).then(() => true, () => false))) return 'file not found';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   // Syntax errors: tsx (esbuild) says `file:line:col: ERROR: text`; vite says `[CODE] text` and `[ file:line:col ]`.
   const clean = message.replace(/\u001b\[[0-9;]*m/g, '');
   const esbuild = /(\S+:\d+:\d+): ERROR: (.*)/.exec(clean);

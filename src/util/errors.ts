@@ -43,3 +43,13 @@ export function exitCodeFor(verdict: 'pass' | 'fail' | 'inconclusive', interrupt
   if (interrupted) return EXIT.interrupted;
   return { pass: EXIT.pass, fail: EXIT.fail, inconclusive: EXIT.inconclusive }[verdict];
 }
+
+/** What was thrown, as text for a note, a reply or a message: an Error's message, else the value itself. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What was thrown, with its stack when it has one: for reporting a bug in tiergate itself. */
+export function stackOf(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

@@ -2,7 +2,7 @@
  * AUTH-KEY-FORMAT (§5.3): every configured key matches one of the contract's key formats.
  * Keys are secrets: only `redactKey(key)` ever appears in a Finding.
  */
-import type { Contract } from '../contract/types.ts';
+import type { Contract, KeyFormat } from '../contract/types.ts';
 import { keyFormatOf, redactKey } from '../contract/keys.ts';
 import { countOf, finding, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
@@ -12,7 +12,12 @@ export interface LabelledKey {
   readonly key: string;
 }
 
-export function keyFormatVerdict(keys: readonly LabelledKey[], contract: Contract): Finding {
+/** `data` of AUTH-KEY-FORMAT: each key, redacted, and the environment of the format it matches (null: none). */
+export type KeyFormatData = {
+  readonly keys: readonly { readonly label: string; readonly key: string; readonly env: KeyFormat['env'] | null }[];
+};
+
+export function keyFormatVerdict(keys: readonly LabelledKey[], contract: Contract): Finding<KeyFormatData> {
   const formats = contract.keyFormats.map((f) => `${f.prefix} + ${f.pattern.source}`).join(' or ');
   const expected = `every key is ${formats}`;
   if (keys.length === 0) {
@@ -24,7 +29,7 @@ export function keyFormatVerdict(keys: readonly LabelledKey[], contract: Contrac
     return { label, key: redactKey(key), env: format?.env ?? null, problem: format ? null : whyNot(key, contract) };
   });
   const bad = rows.filter((r) => r.problem !== null);
-  const data = { keys: rows.map(({ label, key, env }) => ({ label, key, env })) };
+  const data: KeyFormatData = { keys: rows.map(({ label, key, env }) => ({ label, key, env })) };
 
   if (bad.length > 0) {
     return finding('fail', {

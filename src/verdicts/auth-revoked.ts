@@ -3,9 +3,8 @@
  * rejected on every edge. One final probe per edge per judged trial: an admission or another
  * status fails; a 429 or no response proves nothing (inconclusive). Pure.
  */
-import { isAdmittedStatus } from './support/finding.ts';
 import type { ProbeRecord } from '../measure/revocation-records.ts';
-import { countOf, finding, listSome } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome } from './support/finding.ts';
 import { coverageGaps, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
 import type { Finding } from '../catalogue/types.ts';
 
@@ -19,7 +18,7 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
   const missing = judged.flatMap((run) =>
     run.edges.filter((edge) => !run.probes.some((p) => p.phase === 'final' && p.edge === edge)).map((edge) => `trial ${run.trial}: no final probe on ${edge}`),
   );
-  const wrong = finals.filter(({ p }) => p.status !== null && p.status !== e.rejectStatus && p.status !== 429);
+  const wrong = finals.filter(({ p }) => p.status !== null && p.status !== e.rejectStatus && p.status !== TOO_MANY_REQUESTS);
   if (wrong.length > 0) {
     const lines = wrong.map(({ run, p }) =>
       isAdmittedStatus(p.status)
@@ -33,7 +32,7 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
       notes: coverageGaps(e),
     });
   }
-  const unusable = finals.filter(({ p }) => p.status === null || p.status === 429);
+  const unusable = finals.filter(({ p }) => p.status === null || p.status === TOO_MANY_REQUESTS);
   const gaps = [...coverageGaps(e), ...missing];
   if (finals.length === 0 || unusable.length > 0 || gaps.length > 0) {
     const lines = unusable.map(({ run, p }) => `${p.edge} in trial ${run.trial}: ${outcome(p)} (#${p.id})`);

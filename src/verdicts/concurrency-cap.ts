@@ -34,7 +34,15 @@ export interface ConcurrencyCapInput {
   readonly rejectedStatus?: number;
 }
 
-export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding {
+/** `data` of CONCURRENCY-CAP: the cap judged by, each held request's status, the extra's, and when each was answered. */
+export type ConcurrencyCapData = {
+  readonly cap: number;
+  readonly held: readonly { readonly n: number; readonly status: number | null }[];
+  readonly extraStatus: number | null;
+  readonly timing: { readonly extraHeadersAt: number | null; readonly firstHeldHeadersAt: number | null };
+};
+
+export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding<ConcurrencyCapData> {
   const { held, extra, figure } = input;
   const rejectedStatus = input.rejectedStatus ?? TOO_MANY_REQUESTS;
   const notes: string[] = [];
@@ -57,7 +65,7 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding {
   const extraAnswer = extra.headersAt;
   const firstHeldDone = Math.min(...held.map((o) => o.headersAt ?? o.doneAt));
   const timing = { extraHeadersAt: extraAnswer, firstHeldHeadersAt: Number.isFinite(firstHeldDone) ? firstHeldDone : null };
-  const data = {
+  const data: ConcurrencyCapData = {
     cap,
     held: held.map((o, i) => ({ n: i + 1, status: o.status })),
     extraStatus: extra.status,
@@ -181,7 +189,7 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding {
 interface UnderMinimumParts {
   readonly expected: string;
   readonly notes: readonly string[];
-  readonly data: Readonly<Record<string, unknown>>;
+  readonly data: ConcurrencyCapData;
   readonly heldTally: string;
   readonly heldRefused: readonly Observation[];
   readonly heldLost: readonly Observation[];
@@ -192,7 +200,7 @@ interface UnderMinimumParts {
  * within what the spec promises, so any rejection fails and every admission only shows the cap was
  * not reached.
  */
-function underMinimumVerdict(input: ConcurrencyCapInput, cap: number, parts: UnderMinimumParts): Finding {
+function underMinimumVerdict(input: ConcurrencyCapInput, cap: number, parts: UnderMinimumParts): Finding<ConcurrencyCapData> {
   const { extra, figure } = input;
   const { expected, notes, data, heldTally, heldRefused, heldLost } = parts;
   const minimum = `the published minimum is ${figure.value}`;

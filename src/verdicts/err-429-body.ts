@@ -7,7 +7,10 @@ import type { Observation } from '../measure/observation.ts';
 import { TOO_MANY_REQUESTS, countOf, describeIssues, finding, listSome, notJson } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 
-export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding {
+/** `data` of ERR-429-BODY: how many 429 bodies fail of how many, and the first failing one's issues. */
+export type RateLimitBodyData = { readonly failing: number; readonly total: number; readonly issues?: readonly string[] };
+
+export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding<RateLimitBodyData> {
   const expected =
     'every 429 body is {status:"error", code:"RATE_LIMIT_EXCEEDED", message: string, retry_after_seconds: integer}';
   const rejected = obs429.filter((o) => o.status === TOO_MANY_REQUESTS);

@@ -23,7 +23,10 @@ export function announcedLimit(obs: readonly Observation[]): AnnouncedLimit {
   return { value: null, note: `X-RateLimit-Limit varied: ${[...values].sort((a, b) => a - b).join(', ')}` };
 }
 
-export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, quotaClass: QuotaClass): Finding {
+/** `data` of HDR-LIMIT: the published figure, and how many responses announced each Limit value. */
+export type LimitHeaderData = { readonly figure: Figure; readonly values: Readonly<Record<string, number>> };
+
+export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, quotaClass: QuotaClass): Finding<LimitHeaderData> {
   const bound = figure.atLeast ? `at least ${figure.value}, the same on every` : `${figure.value} on every`;
   const expected = `X-RateLimit-Limit ${bound} ${quotaClass} response`;
   const responses = obs.filter((o) => o.status !== null);
@@ -46,7 +49,7 @@ export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, 
     if (c) c.count += 1;
     else counts.set(v, { count: 1, first: o.id });
   }
-  const data = { figure, values: Object.fromEntries([...counts].map(([v, c]) => [String(v), c.count])) };
+  const data: LimitHeaderData = { figure, values: Object.fromEntries([...counts].map(([v, c]) => [String(v), c.count])) };
 
   // §8: on every response. None at all is the header missing, not a lack of evidence.
   if (withHeader.length === 0 && responses.length > 0) {

@@ -8,6 +8,9 @@ import type { Observation } from '../measure/observation.ts';
 import { countOf, finding, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 
+/** `data` of HDR-PRESENT: per status, the responses and those lacking a rate-limit header. */
+export type HeadersPresentData = { readonly byStatus: Readonly<Record<string, { readonly total: number; readonly missing: number }>> };
+
 /** Offending responses kept as evidence and for the message; the rest are counted. */
 const KEPT = 20;
 
@@ -39,12 +42,12 @@ export class HeadersPresentTally {
     }
   }
 
-  verdict(): Finding {
+  verdict(): Finding<HeadersPresentData> {
     const responses = this.#responses;
     const transport = this.#requests - responses;
     const expected = `X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset on every response (${responses})`;
     const notes = transport > 0 ? [`${countOf(transport, 'request')} without a response ignored`] : [];
-    const data = { byStatus: this.#byStatus };
+    const data: HeadersPresentData = { byStatus: this.#byStatus };
     if (responses === 0) {
       return finding('inconclusive', {
         expected,
@@ -76,7 +79,7 @@ export class HeadersPresentTally {
   }
 }
 
-export function headersPresentVerdict(obs: readonly Observation[]): Finding {
+export function headersPresentVerdict(obs: readonly Observation[]): Finding<HeadersPresentData> {
   const tally = new HeadersPresentTally();
   for (const o of obs) tally.add(o);
   return tally.verdict();

@@ -24,6 +24,9 @@ export interface SeriesPoint {
   readonly limit: number | null;
 }
 
+/** `data` of HDR-REMAINING: the series the report charts. */
+export type RemainingData = { readonly series: readonly SeriesPoint[] };
+
 export function seriesOf(obs: readonly Observation[]): SeriesPoint[] {
   return obs.map((o, i) => ({
     n: i + 1,
@@ -33,14 +36,14 @@ export function seriesOf(obs: readonly Observation[]): SeriesPoint[] {
   }));
 }
 
-export function remainingDecrementsVerdict(obs: readonly Observation[], window: WindowContext): Finding {
+export function remainingDecrementsVerdict(obs: readonly Observation[], window: WindowContext): Finding<RemainingData> {
   const limit = announcedLimit(obs);
   const L = limit.value;
   const expected =
     L !== null
       ? `Remaining ${L - 1}, ${L - 2}, … one less per admitted request (Limit ${L}), never negative, 0 on every 429`
       : 'Remaining Limit−1, Limit−2, … one less per admitted request, never negative, 0 on every 429';
-  const data = { series: seriesOf(obs) };
+  const data: RemainingData = { series: seriesOf(obs) };
   const notes: string[] = limit.note ? [limit.note] : [];
   // The harness's own requests counted earlier in this window (the ledger) start the countdown lower.
   const spent = spentBefore(obs, window.prior, L).length;

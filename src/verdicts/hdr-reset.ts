@@ -11,7 +11,7 @@
  */
 import type { Observation } from '../measure/observation.ts';
 import { EPOCH_MS_FLOOR, EPOCH_S_FLOOR } from '../measure/reset-format.ts';
-import { countOf, finding, headerProblem, listSome } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, headerProblem, isAdmitted, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
 import { serverDateSeconds } from './support/window-integrity.ts';
@@ -31,16 +31,18 @@ const EARLY_TOLERANCE_S = 2;
  * nor when an admission is followed by a refusal. Anything else may be a new window.
  */
 function newWindowBetween(a: Observation, b: Observation): boolean {
-  const admitted = (o: Observation) => o.status !== null && o.status >= 200 && o.status < 300;
-  const refused = (o: Observation) => o.status === 429;
+  const refused = (o: Observation) => o.status === TOO_MANY_REQUESTS;
   if (refused(a) && refused(b)) return false;
-  if (admitted(a) && refused(b)) return false;
-  if (admitted(a) && admitted(b)) {
+  if (isAdmitted(a) && refused(b)) return false;
+  if (isAdmitted(a) && isAdmitted(b)) {
     const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
     return ra === null || rb === null || rb >= ra;
   }
   return true;
 }
+
+/** `data` of HDR-RESET: a few (request number, Date, Reset) samples, the changes among them. */
+export type ResetData = { readonly samples: readonly { readonly n: number; readonly date: number | null; readonly reset: number }[] };
 
 interface Sample {
   readonly n: number;
@@ -53,7 +55,7 @@ export function resetEpochVerdict(
   obs: readonly Observation[],
   windowSeconds: number,
   window?: WindowContext,
-): Finding {
+): Finding<ResetData> {
   const W = windowSeconds;
   const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, changing only when a new window begins`;
   const problems: { text: string; ids: number[] }[] = [];
@@ -122,7 +124,7 @@ export function resetEpochVerdict(
   const base = valid[0];
 
   const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
-  const data = { samples };
+  const data: ResetData = { samples };
   const notes: string[] = [];
   if (wobble) notes.push(`Reset flipped between ${wobble.join(' and ')} and back: one window's end rounded two ways, taken as one window`);
   if (absent > 0) notes.push(`${countOf(absent, 'response')} without Reset (judged by HDR-PRESENT)`);

@@ -7,7 +7,7 @@
  * {"head-bootstrap-free": true}`), or when one HEAD costs more than one read.
  */
 import type { Observation } from '../measure/observation.ts';
-import { describe, finding, headerProblem } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, describe, finding, headerProblem } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { sameFixedWindowByDate, windowEndOf } from './support/window-integrity.ts';
 
@@ -27,7 +27,7 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
       return finding('inconclusive', { expected, actual: `no response: ${describe(o)}`, evidence });
     }
     // A HEAD that counts is refused like any read once the quota is used up (§8 rule 1): no fault.
-    if (o.status === 429) {
+    if (o.status === TOO_MANY_REQUESTS) {
       return finding('inconclusive', { expected, actual: `${describe(o)}: the read quota was used up`, evidence, notes: ['measured again in a fresh window where the budget allows'] });
     }
   }

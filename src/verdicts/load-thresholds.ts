@@ -6,6 +6,7 @@
  * read back from any number of runners. Pure.
  */
 import type { Figure, TierName } from '../contract/types.ts';
+import type { LatencyStats } from '../measure/histogram.ts';
 import type { LoadSummary, WindowTally } from '../measure/aggregate.ts';
 import type { ThresholdOutcome } from './support/threshold-eval.ts';
 import { countOf, finding, listSome, worst, type JudgedVerdict } from './support/finding.ts';
@@ -37,6 +38,24 @@ export interface WindowJudgement {
   readonly problem: string | null;
 }
 
+/** `data` of LOAD-THRESHOLDS: the windows judged (the first WINDOWS_IN_DATA), the thresholds, and each load phase's statuses and latency. */
+export type LoadThresholdsData = {
+  readonly responses: number;
+  readonly dropped: number;
+  readonly windows: readonly WindowJudgement[];
+  readonly windowsTotal: number;
+  readonly thresholds: readonly ThresholdOutcome[];
+  readonly phases: readonly {
+    readonly tier: TierName | null;
+    readonly phase: string;
+    readonly orgs: number;
+    readonly count: number;
+    readonly durationMs: number;
+    readonly statuses: readonly { readonly status: number | null; readonly count: number; readonly latency: LatencyStats }[];
+    readonly latencyBasis: { readonly intended: number; readonly sent: number };
+  }[];
+};
+
 /** The Limit a window is held to: the published figure when exact, else what the server announced. */
 export function windowLimit(w: WindowTally, figure: Figure | undefined): { limit: number | null; note: string | null } {
   if (figure && !figure.atLeast) {
@@ -67,7 +86,7 @@ export function judgeWindow(w: WindowTally, figure: Figure | undefined): WindowJ
   return { org: w.org, tier: w.tier, endS: w.endS, phases: w.phases, admitted: w.admitted, rejected: w.rejected, other: w.other, limit, problem, evidence, note };
 }
 
-export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding {
+export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadThresholdsData> {
   const { summary, thresholds } = input;
   const notes = [...(input.notes ?? [])];
   const judged = summary.windows.map((w) => judgeWindow(w, w.tier ? input.figures[w.tier] : undefined));

@@ -11,13 +11,25 @@
 import type { Observation } from '../measure/observation.ts';
 import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
 import { announcedLimit } from './hdr-limit.ts';
-import { seriesOf } from './hdr-remaining.ts';
+import { seriesOf, type SeriesPoint } from './hdr-remaining.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { withinOneWindow } from './support/window-integrity.ts';
 import { windowSafeEnd } from '../measure/window.ts';
 import { freshness, refillCheck, spentBefore, type Judged, type QuotaExactInput } from './support/quota-window.ts';
 
 export type { QuotaExactInput };
+
+/** `data` of QUOTA-READ and QUOTA-INGEST: the series (the report's chart), the Limit judged by, what was admitted, the first 429. */
+export type QuotaData = {
+  readonly series: readonly SeriesPoint[];
+  readonly limit: number | null;
+  readonly admitted: number;
+  /** Bulk uploads: resumes admitted, and resumes per upload. */
+  readonly admittedUnits?: number;
+  readonly unitsPerRequest?: number;
+  /** Request number of the first 429, or null when none came. */
+  readonly first429: number | null;
+};
 
 interface Outcomes {
   readonly obs: readonly Observation[];
@@ -27,7 +39,7 @@ interface Outcomes {
   readonly wild: readonly number[];
 }
 
-export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExactInput): Finding {
+export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExactInput): Finding<QuotaData> {
   const { figure, variant } = input;
   const requestedUnits = input.unitsPerRequest ?? 1;
   // NaN, Infinity, 0 or a negative count would make every request number NaN: take one per request.
@@ -63,7 +75,7 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   else if (input.window.prior.length > 0) notes.push(`the harness's own ${input.window.prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')} counted on a counter of its own: the first Remaining shows this one untouched`);
   const outcomes = classify(obs);
   const first429 = outcomes.rejected[0] ?? null;
-  const data = {
+  const data: QuotaData = {
     series: seriesOf(obs),
     limit: quota,
     admitted: outcomes.admitted.length,

@@ -24,7 +24,18 @@ export interface RetryAfterInput {
 
 const DAY_S = 86_400;
 
-export function retryAfterVerdict(input: RetryAfterInput): Finding {
+/** `data` of RETRY-AFTER: the header, the body's value, Reset, Date and their difference, the wait and what followed it. */
+export type RetryAfterData = {
+  readonly retryAfter: number | null;
+  readonly bodyRetryAfter: number | null;
+  readonly reset: number | null;
+  readonly date: number | null;
+  readonly untilReset: number | null;
+  readonly waitedMs: number | null;
+  readonly afterWaitStatus: number | null;
+};
+
+export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterData> {
   const { rejected, afterWait } = input;
   const expected =
     'Retry-After an integer equal to retry_after_seconds, within a second of Reset − Date, and a request after waiting it out admitted';
@@ -96,7 +107,7 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding {
     } else unclear.push(`after waiting, got ${outcomeOf(afterWait)}: neither admitted nor 429`);
   }
 
-  const data = {
+  const data: RetryAfterData = {
     retryAfter: ra,
     bodyRetryAfter: bodyValue,
     reset: reading.reset,

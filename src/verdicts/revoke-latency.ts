@@ -8,11 +8,23 @@
 import { edgeBounds, type EdgeBounds } from './support/revocation-bounds.ts';
 import { countOf, finding, listSome } from './support/finding.ts';
 import { coverageGaps, edgeName, judgedRuns, ms, type RevocationEvidence } from './support/revocation-evidence.ts';
-import { boundStats, statsPerEdge } from './support/revocation-stats.ts';
+import { boundStats, statsPerEdge, type BoundStats, type EdgeStats } from './support/revocation-stats.ts';
 import type { Finding } from '../catalogue/types.ts';
+import type { ProbeStop } from '../measure/revocation-records.ts';
 
 /** One row per trial and edge, as the chart and revocation.csv read it: the bounds, rounded to 0.1 ms. */
 export type LatencyRow = Pick<EdgeBounds, 'trial' | 'edge' | 'edgeNode' | 'lowerMs' | 'upperMs' | 'widthMs' | 'unusableProbes' | 'revokeCallMs'>;
+
+/** `data` of REVOKE-LATENCY: the SLA, every bracket (the report's charts), the figures per edge and overall, the trials not judged. */
+export type LatencyData = {
+  readonly slaMs: number;
+  readonly intervalMs: number | null;
+  readonly trials: readonly LatencyRow[];
+  readonly edges: readonly EdgeStats[];
+  readonly overall: BoundStats;
+  readonly unjudged: readonly { readonly trial: number; readonly stoppedBy: ProbeStop; readonly revokeError: string | null }[];
+  readonly skippedSlots: number;
+};
 
 const r1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
 
@@ -34,14 +46,14 @@ export function judgedBounds(e: RevocationEvidence): EdgeBounds[] {
   return judgedRuns(e.runs).flatMap((run) => edgeBounds(run, e.rejectStatus));
 }
 
-export function revokeLatencyVerdict(e: RevocationEvidence): Finding {
+export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData> {
   const bounds = judgedBounds(e);
   const judged = judgedRuns(e.runs);
   const edges = e.runs[0]?.edges.length ?? 0;
   const expected = `every edge rejects the revoked key < ${ms(e.slaMs)} after the revoke call (upper bound of the bracket), in each of ${countOf(e.plannedTrials, 'trial')}`;
   const overall = boundStats(bounds, e.slaMs);
   const perEdge = statsPerEdge(bounds, e.slaMs);
-  const data = {
+  const data: LatencyData = {
     slaMs: e.slaMs,
     intervalMs: e.runs[0]?.intervalMs ?? null,
     trials: bounds.map(latencyRow),

@@ -5,9 +5,8 @@
  * after it rejected. Pure.
  */
 import { edgeBounds } from './support/revocation-bounds.ts';
-import { isAdmittedStatus } from './support/finding.ts';
 import type { ProbeRecord } from '../measure/revocation-records.ts';
-import { countOf, finding, listSome } from './support/finding.ts';
+import { countOf, finding, isAdmittedStatus, listSome } from './support/finding.ts';
 import { coverageGaps, judgedRuns, ms, type RevocationEvidence } from './support/revocation-evidence.ts';
 import type { Finding } from '../catalogue/types.ts';
 
@@ -46,10 +45,23 @@ export function readmissions(e: RevocationEvidence): Readmission[] {
   return found;
 }
 
-export function revokeStickyVerdict(e: RevocationEvidence): Finding {
+/** `data` of REVOKE-STICKY: every probe an edge admitted after it had rejected the key. */
+export type StickyData = {
+  readonly readmissions: readonly {
+    readonly trial: number;
+    readonly edge: string;
+    readonly edgeNode: string | null;
+    readonly probeId: number;
+    readonly status: number | null;
+    readonly afterRevokeMs: number;
+    readonly afterRejectionMs: number;
+  }[];
+};
+
+export function revokeStickyVerdict(e: RevocationEvidence): Finding<StickyData> {
   const expected = `no edge admits the key again once it has rejected it (watched for ${ms(e.runs[0]?.settleMs ?? 0)} after every edge rejected)`;
   const again = readmissions(e);
-  const data = {
+  const data: StickyData = {
     readmissions: again.map((r) => ({
       trial: r.trial,
       edge: r.edge,

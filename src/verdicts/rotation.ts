@@ -5,9 +5,8 @@
  * nothing. Before the revoke call the successor gets a few tries while a new key propagates; the
  * last answer per edge counts. Pure.
  */
-import { isAdmittedStatus } from './support/finding.ts';
 import type { ProbeRecord, RevocationProbeRun } from '../measure/revocation-records.ts';
-import { countOf, finding, listSome } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome } from './support/finding.ts';
 import { coverageGaps, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
 import type { Finding } from '../catalogue/types.ts';
 
@@ -27,7 +26,7 @@ function judgeEdge(run: RevocationProbeRun, edge: string, phase: 'successor-befo
   }
   const last = probes.at(-1) ?? null;
   if (!last) return { kind: 'missing', probe: null, line: `${where}: the new key was not probed ${WHEN[phase]}` };
-  if (last.status === null || last.status === 429) {
+  if (last.status === null || last.status === TOO_MANY_REQUESTS) {
     return { kind: 'unusable', probe: last, line: `${where}: ${last.status ?? last.error ?? 'no response'} ${WHEN[phase]} (#${last.id})` };
   }
   return { kind: 'rejected', probe: last, line: `${where}: the new key got ${last.status} ${WHEN[phase]} (#${last.id})` };

@@ -3,7 +3,7 @@
  * `scope-status` assumption) and admits one holding it past the scope check.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, finding, listSome, outcomeOf, worst, type JudgedVerdict } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, finding, isAdmittedStatus, listSome, outcomeOf, worst, type JudgedVerdict } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 
 export interface ScopePair {
@@ -26,10 +26,21 @@ interface PairJudgement {
   readonly offending: readonly number[];
 }
 
+/** `data` of SCOPE-ENFORCED: per endpoint, the statuses without and with its scope, and its outcome. */
+export type ScopeEnforcedData = {
+  readonly rows: readonly {
+    readonly endpoint: string;
+    readonly scope: string;
+    readonly deniedStatus: number | null;
+    readonly admittedStatus: number | null;
+    readonly outcome: JudgedVerdict;
+  }[];
+};
+
 /** 401 and 403 are the statuses of authentication and authorization; anything else got past them. */
 const AUTH_STATUSES = [401, 403];
 
-export function scopeEnforcedVerdict(pairs: readonly ScopePair[], forbiddenStatus: number): Finding {
+export function scopeEnforcedVerdict(pairs: readonly ScopePair[], forbiddenStatus: number): Finding<ScopeEnforcedData> {
   const expected = `each endpoint answers ${forbiddenStatus} to a key lacking its scope and admits a key holding it (any status but 401/403)`;
   if (pairs.length === 0) {
     return finding('inconclusive', { expected, actual: 'no endpoints were exercised', notes: ['nothing to judge'] });
@@ -89,7 +100,7 @@ function judgePair(p: ScopePair, forbiddenStatus: number, authStatuses: Readonly
   else if (d.status === null) unclear.push(`no response to the key lacking ${p.scope} (${outcomeOf(d)})`);
   else if (d.status === TOO_MANY_REQUESTS) unclear.push(`429 to the key lacking ${p.scope}`);
   else if (d.status !== forbiddenStatus) {
-    const what = d.status >= 200 && d.status < 300 ? 'admitted' : `answered ${d.status} instead of ${forbiddenStatus} to`;
+    const what = isAdmittedStatus(d.status) ? 'admitted' : `answered ${d.status} instead of ${forbiddenStatus} to`;
     problems.push(`${what} a key lacking ${p.scope} (${d.status})`);
     offending.push(d.id);
   }

@@ -8,7 +8,10 @@ import type { Observation } from '../measure/observation.ts';
 import { TOO_MANY_REQUESTS, clip, describe, describeIssues, finding, listSome, notJson } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 
-export function scopeListVerdict(o: Observation, contract: Contract): Finding {
+/** `data` of SCOPE-LIST: the scope names listed, in order. */
+export type ScopeListData = { readonly scopes: readonly string[] };
+
+export function scopeListVerdict(o: Observation, contract: Contract): Finding<ScopeListData> {
   const known = new Set<string>(contract.scopes.map((s) => s.scope));
   const expected = `200 with {status:"success", data:[{scope, description}]}, every scope one of the ${known.size} in the contract`;
   const evidence = [o.id];
@@ -52,7 +55,7 @@ export function scopeListVerdict(o: Observation, contract: Contract): Finding {
   const notes: string[] = [];
   if (names.length === 0) notes.push('the organization may grant no scopes (empty list)');
   if (duplicates.length > 0) notes.push(`listed more than once: ${[...new Set(duplicates)].join(', ')}`);
-  const data = { scopes: names };
+  const data: ScopeListData = { scopes: names };
 
   if (unknown.length > 0) {
     return finding('fail', {

@@ -11,6 +11,7 @@
 import type { WindowContext } from '../../src/measure/window.ts';
 import type { HttpMethod, TierName } from '../../src/contract/types.ts';
 import { headerValue, type Observation, type ObservationError } from '../../src/measure/observation.ts';
+import type { CheckTag, PhaseTag } from '../../src/measure/tags.ts';
 
 /** Mon, 24 Nov 2025 16:00:00 GMT: a multiple of 60, so a window boundary for 60 s windows. */
 export const T0 = 1_764_000_000;
@@ -22,8 +23,8 @@ export type HeaderInit = number | string | null;
 
 export interface ObsInit {
   readonly id?: number;
-  readonly check?: string;
-  readonly phase?: string;
+  readonly check?: CheckTag;
+  readonly phase?: PhaseTag;
   readonly tier?: TierName | null;
   readonly org?: string | null;
   readonly key?: string | null;
@@ -191,8 +192,8 @@ export interface SequenceOptions {
   readonly remainingAt?: (i: number) => HeaderInit;
   /** Last word on each request (1-based n): override any field. */
   readonly tweak?: (n: number, init: ObsInit) => ObsInit;
-  readonly check?: string;
-  readonly phase?: string;
+  readonly check?: CheckTag;
+  readonly phase?: PhaseTag;
   readonly org?: string;
   readonly method?: HttpMethod;
   readonly path?: string;

@@ -3,7 +3,8 @@
  * from the revoke call (which starts at monotonic 1000). Every answered probe takes 1 ms.
  */
 import type { RevocationEvidence } from '../../src/verdicts/support/revocation-evidence.ts';
-import type { ProbePhase, ProbeRecord, ProbeStop, RevocationProbeRun } from '../../src/measure/revocation-records.ts';
+import type { ProbeRecord, ProbeStop, RevocationProbeRun } from '../../src/measure/revocation-records.ts';
+import type { ProbePhase } from '../../src/measure/tags.ts';
 
 export const REVOKE_AT = 1000;
 export const RTT = 1;

@@ -11,8 +11,10 @@ import { countVerdicts, overallVerdict, type CheckId, type CheckResult, type Fin
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { TierName } from '../../src/contract/types.ts';
 import type { HeaderValue, Observation } from '../../src/measure/observation.ts';
+import type { CheckTag, DiscoveryPhase, PhaseTag } from '../../src/measure/tags.ts';
 import type { LimiterProfile } from '../../src/profile/types.ts';
-import { RESULTS_SCHEMA, type RunResults } from '../../src/results/types.ts';
+import { assertValidResults } from '../../src/results/load.ts';
+import { RESULTS_SCHEMA, type ValidResults } from '../../src/results/types.ts';
 import { METHODOLOGY } from '../../src/run/methodology.ts';
 
 export const SAMPLE_START_MS = Date.parse('2026-03-02T10:00:00.000Z');
@@ -32,8 +34,8 @@ const header = (value: number | null): HeaderValue => ({ raw: value === null ? n
 
 interface ObservationInput {
   readonly id: number;
-  readonly check: string;
-  readonly phase?: string;
+  readonly check: CheckTag;
+  readonly phase: PhaseTag;
   readonly tier?: TierName | null;
   readonly org?: string | null;
   readonly edge?: string;
@@ -55,7 +57,7 @@ function observation(o: ObservationInput): Observation {
   return {
     id: o.id,
     check: o.check,
-    phase: o.phase ?? '',
+    phase: o.phase,
     tier: o.tier ?? 'starter',
     org: o.org ?? 'starter-a',
     key: 'xh_test_…Q7zA',
@@ -104,7 +106,7 @@ export function sampleObservations(): Observation[] {
     for (let i = 0; i < 10; i += 1) {
       out.push(
         observation({
-          id: id++, check: i < 6 ? 'AUTH-MALFORMED' : 'SCOPE-ENFORCED', tier, org: `${tier}-a`, edge: `edge-${i % 3}`,
+          id: id++, check: i < 6 ? 'AUTH-MALFORMED' : 'SCOPE-ENFORCED', phase: 'access', tier, org: `${tier}-a`, edge: `edge-${i % 3}`,
           sentAt: 400 + i * 20 + (tier === 'starter' ? 0 : tier === 'professional' ? 300 : 600), latencyMs: 0.8 + rnd(),
           status: i < 6 ? 401 : 403,
         }),
@@ -130,7 +132,7 @@ export function sampleObservations(): Observation[] {
   for (let i = 0; i < 60; i += 1) {
     out.push(
       observation({
-        id: id++, check: 'REVOKE-LATENCY', phase: 'probe', org: 'starter-revocation', edge: `edge-${i % 3}`, path: '/recruiter/bootstrap',
+        id: id++, check: 'REVOKE-LATENCY', phase: 'probe/1', org: 'starter-revocation', edge: `edge-${i % 3}`, path: '/recruiter/bootstrap',
         method: 'HEAD', sentAt: 120_000 + i * 50, latencyMs: 0.6 + rnd() * 4, status: i === 37 ? null : i < 24 ? 200 : 401, limit: i < 24 ? 60 : null,
         remaining: i < 24 ? 40 : null,
       }),
@@ -154,20 +156,20 @@ export function sampleObservations(): Observation[] {
 const READ_RESET_S = SAMPLE_START_MS / 1000 + 61;
 
 /** What the starter discovery sent, in order (ids 453–475), and what it was answered. */
-const DISCOVERY: readonly { phase: string; method?: Observation['method']; path?: string; status: number; limit?: number | null; remaining: number | null }[] = [
-  { phase: 'headers', status: 200, remaining: 59 },
-  { phase: 'counts head', method: 'HEAD', path: '/recruiter/bootstrap', status: 200, remaining: 58 },
-  { phase: 'counts not-found', path: '/recruiter/jobs/job_missing', status: 404, remaining: 58 },
-  { phase: 'counts not-found', status: 200, remaining: 57 },
-  { phase: 'counts forbidden', path: '/recruiter/webhooks', status: 403, remaining: 57 },
-  { phase: 'counts forbidden', status: 200, remaining: 56 },
-  { phase: 'counts unauthenticated', status: 401, limit: null, remaining: null },
-  { phase: 'counts unauthenticated', status: 200, remaining: 55 },
-  { phase: 'routes', path: '/recruiter/candidates/cand_1', status: 200, remaining: 54 },
-  { phase: 'routes', path: '/recruiter/settings/services-api-scopes', status: 200, remaining: 53 },
-  { phase: 'classes', method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', status: 200, limit: 10, remaining: 9 },
-  { phase: 'classes', status: 200, remaining: 52 },
-  ...Array.from({ length: 11 }, (_, i) => ({ phase: 'window', status: 200, remaining: 51 - i })),
+const DISCOVERY: readonly { phase: DiscoveryPhase; method?: Observation['method']; path?: string; status: number; limit?: number | null; remaining: number | null }[] = [
+  { phase: 'counted', status: 200, remaining: 59 },
+  { phase: 'head', method: 'HEAD', path: '/recruiter/bootstrap', status: 200, remaining: 58 },
+  { phase: 'not-found', path: '/recruiter/jobs/job_missing', status: 404, remaining: 58 },
+  { phase: 'counted', status: 200, remaining: 57 },
+  { phase: 'forbidden', path: '/recruiter/webhooks', status: 403, remaining: 57 },
+  { phase: 'counted', status: 200, remaining: 56 },
+  { phase: 'unauthenticated', status: 401, limit: null, remaining: null },
+  { phase: 'counted', status: 200, remaining: 55 },
+  { phase: 'other-route', path: '/recruiter/candidates/cand_1', status: 200, remaining: 54 },
+  { phase: 'other-route', path: '/recruiter/settings/services-api-scopes', status: 200, remaining: 53 },
+  { phase: 'ingest', method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', status: 200, limit: 10, remaining: 9 },
+  { phase: 'counted', status: 200, remaining: 52 },
+  ...Array.from({ length: 11 }, (_, i) => ({ phase: 'exhaust' as const, status: 200, remaining: 51 - i })),
 ];
 
 /**
@@ -250,8 +252,8 @@ export interface SampleOptions {
   readonly profiles?: readonly LimiterProfile[];
 }
 
-/** The sample run's results (verdict: fail). */
-export function sampleResults(options: SampleOptions = {}): RunResults {
+/** The sample run's results (verdict: fail), validated as a run's are before the report reads them. */
+export function sampleResults(options: SampleOptions = {}): ValidResults {
   const checks: CheckResult[] = [];
   let offset = 0;
   const add = (id: CheckId, tier: TierName | null, finding: Finding, variant = '') => {
@@ -320,7 +322,7 @@ export function sampleResults(options: SampleOptions = {}): RunResults {
   checks.push(skipped('LOAD-THRESHOLDS', 'the enterprise scenario has no sustained load', { tier: 'enterprise', org: 'enterprise-a', startedWall: SAMPLE_START_MS }));
 
   const verdicts = checks.map((c) => c.verdict);
-  return {
+  return assertValidResults({
     schema: RESULTS_SCHEMA,
     runId: '20260302-100000-5a1e',
     tool: { name: 'tiergate', version: '0.1.0', revision: '1bf69af0c0ffee00' },
@@ -341,5 +343,5 @@ export function sampleResults(options: SampleOptions = {}): RunResults {
     assumptions: recruitingApi.assumptions,
     methodology: METHODOLOGY,
     observations: { file: 'observations.ndjson', count: sampleObservations().length },
-  };
+  });
 }

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LoadAggregator, summarizeObservations } from '../../src/measure/aggregate.ts';
 import { LatencyHistogram } from '../../src/measure/histogram.ts';
+import { loadPhaseName } from '../../src/measure/tags.ts';
 import { T0, obs, sequentialQuota } from '../helpers/observations.ts';
 
 describe('LoadAggregator', () => {
   it('tallies each org window by its Reset: admitted, rejected, other, lowest Remaining, evidence', () => {
-    const first = sequentialQuota({ limit: 5, sent: 8, phase: 'at-quota' }).obs;
-    const second = sequentialQuota({ limit: 5, sent: 3, phase: 'at-quota', serverStartMs: (T0 + 60) * 1000 + 50 }).obs;
-    const odd = obs({ status: 500, phase: 'at-quota', serverMs: (T0 + 61) * 1000, reset: T0 + 120 });
+    const first = sequentialQuota({ limit: 5, sent: 8, phase: loadPhaseName('at-quota') }).obs;
+    const second = sequentialQuota({ limit: 5, sent: 3, phase: loadPhaseName('at-quota'), serverStartMs: (T0 + 60) * 1000 + 50 }).obs;
+    const odd = obs({ status: 500, phase: loadPhaseName('at-quota'), serverMs: (T0 + 61) * 1000, reset: T0 + 120 });
     const summary = summarizeObservations([...first, ...second, odd], 60);
     expect(summary.windowS).toBe(60);
     expect(summary.windows).toHaveLength(2);
@@ -40,12 +41,12 @@ describe('LoadAggregator', () => {
 
   it('summarises each phase: latency per status, basis of measurement, span', () => {
     const aggregator = new LoadAggregator(60);
-    const a = obs({ phase: 'over-quota', sentAt: 100, latencyMs: 9, intendedAt: 90 });
-    const b = obs({ phase: 'over-quota', sentAt: 120, latencyMs: 4, status: 429 });
-    const c = obs({ phase: 'over-quota', sentAt: 130, status: null, error: 'TIMEOUT', doneAt: 5130 });
+    const a = obs({ phase: loadPhaseName('over-quota'), sentAt: 100, latencyMs: 9, intendedAt: 90 });
+    const b = obs({ phase: loadPhaseName('over-quota'), sentAt: 120, latencyMs: 4, status: 429 });
+    const c = obs({ phase: loadPhaseName('over-quota'), sentAt: 130, status: null, error: 'TIMEOUT', doneAt: 5130 });
     for (const o of [a, b, c]) aggregator.add(o);
     const [phase] = aggregator.summary().phases;
-    expect(phase).toMatchObject({ tier: 'starter', phase: 'over-quota', orgs: 1, count: 3, startedAt: 90, endedAt: 5130, latencyBasis: { intended: 1, sent: 2 } });
+    expect(phase).toMatchObject({ tier: 'starter', phase: loadPhaseName('over-quota'), orgs: 1, count: 3, startedAt: 90, endedAt: 5130, latencyBasis: { intended: 1, sent: 2 } });
     const byStatus = Object.fromEntries(phase!.buckets.map((bucket) => [String(bucket.status), bucket]));
     expect(byStatus['200']!.count).toBe(1);
     expect(byStatus['200']!.latency.maxMs()).toBe(20); // from the intended send at 90 to the end at 110

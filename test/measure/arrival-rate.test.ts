@@ -10,6 +10,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { ArrivalRateDriver, dueOffsetMs, scheduledCount, type ArrivalPlan, type ArrivalRateOptions } from '../../src/measure/arrival-rate.ts';
 import type { Observation } from '../../src/measure/observation.ts';
+import { loadPhaseName } from '../../src/measure/tags.ts';
 
 const KEY = 'xh_test_' + 'a'.repeat(28) + 'Zz90';
 
@@ -55,7 +56,7 @@ function driver(url: string, overrides: Partial<ArrivalRateOptions> = {}) {
 
 const plan = (overrides: Partial<ArrivalPlan> & Pick<ArrivalPlan, 'sink'>): ArrivalPlan => ({
   check: 'LOAD-THRESHOLDS',
-  phase: 'test',
+  phase: loadPhaseName('test'),
   request: { method: 'GET', path: '/recruiter/jobs' },
   streams: [{ org: 'starter-a', tier: 'starter', key: KEY, ratePerS: 200, maxInFlight: 8 }],
   startAt: 0,

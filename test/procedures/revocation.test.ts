@@ -148,7 +148,8 @@ describe('probes that prove nothing', () => {
     // (authentication comes before the quota).
     const edge = context.prober.edges[0]!;
     const head = requestFor(endpointById(recruitingApi, 'bootstrap-head'), harness.org.primary.key);
-    const tags = { check: 'SETUP', phase: 'setup', tier: null, org: null };
+    // Tagged as what they are alike: window-sync polls (HEAD /recruiter/bootstrap), judged by no check.
+    const tags = { check: 'WINDOW-SYNC', phase: 'window-sync', tier: null, org: null } as const;
     let first = await context.prober.send(edge, head, tags);
     const msLeft = first.rateLimit.reset.value! * 1000 - Date.now();
     if (msLeft < 5000) {

@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseQuotaData } from '../../src/report/charts/quota.ts';
+import { quotaChartData } from '../../src/report/charts/quota.ts';
 import { writeSampleRun, type SampleRun } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -100,7 +100,7 @@ describe('the HTML report in a browser', () => {
     expect(await count('svg.timeline-chart rect[data-status]')).toBeGreaterThan(3);
     // QUOTA-READ, AUTH-MALFORMED, SCOPE-ENFORCED, REVOKE-LATENCY and the limiter discovery (PROFILE).
     expect(await count('svg.latency-chart g.latency-row')).toBe(5);
-    const points = run.results.checks.reduce((n, c) => n + (parseQuotaData(c.data)?.series.length ?? 0), 0);
+    const points = run.results.checks.reduce((n, c) => n + (quotaChartData(c)?.series.length ?? 0), 0);
     expect(points).toBe(61 + 301 + 12 + 301);
     expect(await count('svg.quota-chart [data-n]')).toBe(points);
     expect(await count('svg.revocation-trials-chart [data-trial]')).toBe(60);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redactKey } from '../../src/contract/keys.ts';
 import { writeReports, type ReportFiles } from '../../src/report/render.ts';
-import type { RunResults } from '../../src/results/types.ts';
+import type { ValidResults } from '../../src/results/types.ts';
 import { sampleResults, writeSampleObservations } from '../helpers/sample-results.ts';
 
 /** Matches the §5.3 shape: a key like this must never reach a file or a terminal. */
@@ -14,7 +14,7 @@ export const LEAKED_KEY_REDACTED = redactKey(LEAKED_KEY);
 export interface SampleRun {
   readonly root: string;
   readonly runDir: string;
-  readonly results: RunResults;
+  readonly results: ValidResults;
   readonly files: ReportFiles;
   cleanup(): Promise<void>;
 }

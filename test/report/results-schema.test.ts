@@ -76,6 +76,17 @@ describe('loadResults', () => {
     await writeFile(badProfile, JSON.stringify(withProfile));
     await expect(loadResults(badProfile)).rejects.toThrow(/profiles\[0\]\.counts\.head\.value/);
 
+    // The data a chart reads is checked against its verdict's type; the rest of `data` is kept as written.
+    const badData = join(run.root, 'bad-data.json');
+    const withData = JSON.parse(await readFile(run.files.results, 'utf8')) as { checks: { id: string; data?: { series?: { n: unknown }[]; note?: string } }[] };
+    const quota = withData.checks.findIndex((c) => c.id === 'QUOTA-READ' && c.data !== undefined);
+    withData.checks[quota]!.data!.note = 'a field no reader knows';
+    await writeFile(badData, JSON.stringify(withData));
+    expect((await loadResults(badData)).checks[quota]!.data).toMatchObject({ note: 'a field no reader knows' });
+    withData.checks[quota]!.data!.series![0]!.n = 'first';
+    await writeFile(badData, JSON.stringify(withData));
+    await expect(loadResults(badData)).rejects.toThrow(new RegExp(`checks\\[${quota}\\]\\.data\\.series\\[0\\]\\.n`));
+
     const other = join(run.root, 'other.json');
     await writeFile(other, JSON.stringify({ ...results, schema: 'tiergate/results@2' }));
     await expect(loadResults(other)).rejects.toThrow(/tiergate\/results@2/);

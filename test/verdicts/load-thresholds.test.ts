@@ -5,6 +5,7 @@ import type { Figure } from '../../src/contract/types.ts';
 import { summarizeObservations } from '../../src/measure/aggregate.ts';
 import type { ThresholdOutcome } from '../../src/verdicts/support/threshold-eval.ts';
 import type { Observation } from '../../src/measure/observation.ts';
+import { loadPhaseName } from '../../src/measure/tags.ts';
 import { obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
 
 const STARTER: Figure = { value: 60, atLeast: false };
@@ -16,8 +17,8 @@ beforeEach(() => resetObservations());
 function windowOf(admitted: number, rejected: number, init: ObsInit & { limitValue?: number; rejectedRemaining?: number } = {}): Observation[] {
   const limit = init.limitValue ?? 60;
   const out: Observation[] = [];
-  for (let i = 0; i < admitted; i++) out.push(obs({ check: 'LOAD-THRESHOLDS', phase: 'over-quota', limit, remaining: Math.max(0, limit - 1 - i), intendedAt: null, ...init }));
-  for (let i = 0; i < rejected; i++) out.push(obs({ check: 'LOAD-THRESHOLDS', phase: 'over-quota', status: 429, limit, remaining: init.rejectedRemaining ?? 0, ...init }));
+  for (let i = 0; i < admitted; i++) out.push(obs({ check: 'LOAD-THRESHOLDS', phase: loadPhaseName('over-quota'), limit, remaining: Math.max(0, limit - 1 - i), intendedAt: null, ...init }));
+  for (let i = 0; i < rejected; i++) out.push(obs({ check: 'LOAD-THRESHOLDS', phase: loadPhaseName('over-quota'), status: 429, limit, remaining: init.rejectedRemaining ?? 0, ...init }));
   return out;
 }
 

@@ -4,7 +4,6 @@ import { revokeLatencyVerdict } from '../../src/verdicts/revoke-latency.ts';
 import { revokeStickyVerdict } from '../../src/verdicts/revoke-sticky.ts';
 import { authRevokedVerdict } from '../../src/verdicts/auth-revoked.ts';
 import { rotationVerdict } from '../../src/verdicts/rotation.ts';
-import { parseRevocationData } from '../../src/report/charts/revocation.ts';
 import { edgeBounds, percentile } from '../../src/verdicts/support/revocation-bounds.ts';
 import { revocationCsv } from '../../src/procedures/revocation-csv.ts';
 import { clean, cleanRun, EDGES, evidence, REVOKE_AT, RTT, run } from '../helpers/revocation-fixtures.ts';
@@ -44,10 +43,9 @@ describe('a clean target', () => {
   test('all four pass, with the chart data and per-edge figures', () => {
     const v = all(evidence([cleanRun(1), cleanRun(2)]));
     expect([v.latency.verdict, v.sticky.verdict, v.final.verdict, v.rotation.verdict]).toEqual(['pass', 'pass', 'pass', 'pass']);
-    const chart = parseRevocationData(v.latency.data);
-    expect(chart?.slaMs).toBe(3000);
-    expect(chart?.trials).toHaveLength(6);
-    const data = v.latency.data as { overall: Record<string, unknown>; edges: { edge: string; p95Ms: number; shareUnderSla: number }[] };
+    const data = v.latency.data!;
+    expect(data.slaMs).toBe(3000);
+    expect(data.trials).toHaveLength(6);
     expect(data.overall).toMatchObject({ brackets: 6, p50Ms: 301, p95Ms: 301, maxMs: 301, shareUnderSla: 1, medianWidthMs: 11, unusableProbes: 0 });
     expect(data.edges.map((e) => e.edge)).toEqual([...EDGES]);
   });

@@ -40,8 +40,3 @@ export function redactOutput(text: string, secrets: readonly (string | null | un
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return bounded(promise, ms, () => new HookError('HOOK_TIMEOUT', `${what} did not finish within ${ms} ms`));
 }
-
-/** An error's message, for notes. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -7,10 +7,10 @@
 import { request } from 'undici';
 import type { HttpCallConfig, HttpProvisionConfig } from '../../config/schema.ts';
 import type { ScopeName } from '../../contract/types.ts';
-import { TiergateError } from '../../util/errors.ts';
+import { messageOf, TiergateError } from '../../util/errors.ts';
 import { isLoopbackUrl } from '../../util/loopback.ts';
 import type { KeyHandle, KeyHook, OrgHandle } from '../../procedures/handles.ts';
-import { HookError, messageOf, redactOutput } from './hook-error.ts';
+import { HookError, redactOutput } from './hook-error.ts';
 import {
   assertNoProblems,
   envSecrets,

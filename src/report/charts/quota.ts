@@ -2,31 +2,18 @@
  * Quota checks: X-RateLimit-Remaining against request number, each point coloured by status,
  * a line at request #Limit (the last that may succeed) and the first 429 marked.
  */
-import { z } from 'zod';
+import { TOO_MANY_REQUESTS } from '../../contract/types.ts';
+import type { CheckRecord, QuotaSeries } from '../../results/types.ts';
+import type { SeriesPoint } from '../../verdicts/hdr-remaining.ts';
 import { statusClass, STATUS_CLASS_LABEL, type StatusClass } from '../observation-digest.ts';
 import { STATUS_COLOUR, THRESHOLD } from '../palette.ts';
 import { axes, chart, el, frame, group, legend, linear, linePath, marker, niceMax, niceTicks, text, topFor, type LegendItem, type Shape, type Svg } from './svg.ts';
 
-const seriesPoint = z.object({
-  n: z.number(),
-  status: z.number().nullable(),
-  remaining: z.number().nullable(),
-  limit: z.number().nullable().optional(),
-});
-
-/** `data` of a quota check (QUOTA-READ, QUOTA-INGEST): the series, the Limit judged by, the first 429. */
-export const quotaData = z.object({
-  series: z.array(seriesPoint).min(1),
-  limit: z.number(),
-  first429: z.number().nullable(),
-});
-export type QuotaData = z.infer<typeof quotaData>;
-
-/** A bare series (HDR-REMAINING): the Limit and first 429 are read off the series itself. */
-const seriesOnly = z.object({ series: z.array(seriesPoint).min(1) });
+/** What the chart draws: a series, the Limit it is held to, and its first 429. */
+export type QuotaChartData = Pick<QuotaSeries, 'series' | 'first429'> & { readonly limit: number };
 
 /** The Limit most responses announced, or null when none carried one. */
-function announced(series: readonly z.infer<typeof seriesPoint>[]): number | null {
+function announced(series: readonly SeriesPoint[]): number | null {
   const votes = new Map<number, number>();
   for (const p of series) if (typeof p.limit === 'number') votes.set(p.limit, (votes.get(p.limit) ?? 0) + 1);
   let best: number | null = null;
@@ -34,20 +21,35 @@ function announced(series: readonly z.infer<typeof seriesPoint>[]): number | nul
   return best;
 }
 
-export function parseQuotaData(data: unknown): QuotaData | null {
-  const full = quotaData.safeParse(data);
-  if (full.success) return full.data;
-  const bare = seriesOnly.safeParse(data);
-  if (!bare.success) return null;
-  const limit = announced(bare.data.series);
-  if (limit === null) return null;
-  const first429 = bare.data.series.find((p) => p.status === 429)?.n ?? null;
-  return { series: bare.data.series, limit, first429 };
+/**
+ * The chart of a quota check (QUOTA-READ, QUOTA-INGEST), held to the Limit it judged by, or of
+ * HDR-REMAINING's bare series, held to the Limit most responses announced; null when there is no
+ * series, or no Limit to draw.
+ */
+export function quotaChartData(result: CheckRecord): QuotaChartData | null {
+  switch (result.id) {
+    case 'QUOTA-READ':
+    case 'QUOTA-INGEST': {
+      const data = result.data;
+      if (!data || data.series.length === 0) return null;
+      return data.limit !== null ? { series: data.series, limit: data.limit, first429: data.first429 } : fromSeries(data.series);
+    }
+    case 'HDR-REMAINING':
+      return result.data && result.data.series.length > 0 ? fromSeries(result.data.series) : null;
+    default:
+      return null;
+  }
+}
+
+/** A bare series: the Limit and first 429 are read off the series itself. */
+function fromSeries(series: readonly SeriesPoint[]): QuotaChartData | null {
+  const limit = announced(series);
+  return limit === null ? null : { series, limit, first429: series.find((p) => p.status === TOO_MANY_REQUESTS)?.n ?? null };
 }
 
 const shapeOf = (cls: StatusClass): Shape => (cls === 'ok' ? 'circle' : cls === 'rate-limited' ? 'diamond' : 'square');
 
-export function quotaChart(data: QuotaData, title: string): Svg {
+export function quotaChart(data: QuotaChartData, title: string): Svg {
   const series = [...data.series].sort((a, b) => a.n - b.n);
   const present = [...new Set(series.map((p) => statusClass(p.status)))];
   const items: LegendItem[] = [

@@ -2,7 +2,7 @@
  * Revocation (§5.9, §8.3): per trial and edge, the bracket [lower, upper] in which the edge began
  * rejecting the revoked key, against the SLA line; and the distribution (CDF) of the upper bounds.
  */
-import { z } from 'zod';
+import type { CheckRecord, RevocationBrackets } from '../../results/types.ts';
 import { seriesColour, THRESHOLD } from '../palette.ts';
 import {
   axes,
@@ -26,24 +26,9 @@ import {
   type Svg,
 } from './svg.ts';
 
-export const revocationData = z.object({
-  trials: z
-    .array(
-      z.object({
-        trial: z.number(),
-        edge: z.string(),
-        lowerMs: z.number().nullable(),
-        upperMs: z.number().nullable(),
-      }),
-    )
-    .min(1),
-  slaMs: z.number(),
-});
-export type RevocationData = z.infer<typeof revocationData>;
-
-export function parseRevocationData(data: unknown): RevocationData | null {
-  const parsed = revocationData.safeParse(data);
-  return parsed.success ? parsed.data : null;
+/** REVOKE-LATENCY's brackets, when it judged any. */
+export function revocationChartData(result: CheckRecord): RevocationBrackets | null {
+  return result.id === 'REVOKE-LATENCY' && result.data && result.data.trials.length > 0 ? result.data : null;
 }
 
 interface EdgeStyle {
@@ -52,16 +37,16 @@ interface EdgeStyle {
   readonly shape: Shape;
 }
 
-function edgeStyles(data: RevocationData): EdgeStyle[] {
+function edgeStyles(data: RevocationBrackets): EdgeStyle[] {
   const edges = [...new Set(data.trials.map((t) => t.edge))].sort();
   return edges.map((edge, i) => ({ edge, colour: seriesColour(i), shape: SHAPES[i % SHAPES.length] ?? 'circle' }));
 }
 
-const yMaxOf = (data: RevocationData): number =>
+const yMaxOf = (data: RevocationBrackets): number =>
   niceMax(Math.max(data.slaMs * 1.15, ...data.trials.map((t) => t.upperMs ?? 0), ...data.trials.map((t) => t.lowerMs ?? 0)));
 
 /** Upper bound per trial and edge, with the [lower, upper] bracket, against the SLA line. */
-export function revocationTrialsChart(data: RevocationData, title: string): Svg {
+export function revocationTrialsChart(data: RevocationBrackets, title: string): Svg {
   const styles = edgeStyles(data);
   const items: LegendItem[] = [...styles.map((s) => ({ label: s.edge, colour: s.colour, shape: s.shape })), { label: 'SLA', colour: THRESHOLD, dashed: true }];
   const top = topFor(items);
@@ -119,7 +104,7 @@ export function revocationTrialsChart(data: RevocationData, title: string): Svg 
 }
 
 /** Empirical CDF of the upper bounds per edge; a rejection never seen counts as beyond the axis. */
-export function revocationCdfChart(data: RevocationData, title: string): Svg {
+export function revocationCdfChart(data: RevocationBrackets, title: string): Svg {
   const styles = edgeStyles(data);
   const bounds = styles.map((style) => data.trials.filter((t) => t.edge === style.edge).map((t) => t.upperMs));
   const items: LegendItem[] = styles.map((style, i) => {

@@ -4,23 +4,22 @@
  */
 import type { z } from 'zod';
 import type { HeaderValue, Observation } from '../../measure/observation.ts';
-import type { Finding, Verdict } from '../../catalogue/types.ts';
+import type { Finding, FindingData, Verdict } from '../../catalogue/types.ts';
 
-/** HTTP 429 Too Many Requests: the status §7 and §8.1 name for an exceeded quota. */
-export const TOO_MANY_REQUESTS = 429;
+export { TOO_MANY_REQUESTS } from '../../contract/types.ts';
 
 /** Verdicts a pure check can reach; `skipped` is the caller's decision. */
 export type JudgedVerdict = Exclude<Verdict, 'skipped'>;
 
-export interface FindingParts {
+export interface FindingParts<Data extends FindingData> {
   readonly expected: string;
   readonly actual: string;
   readonly evidence?: readonly (number | null | undefined)[];
   readonly notes?: readonly string[];
-  readonly data?: Readonly<Record<string, unknown>>;
+  readonly data?: Data;
 }
 
-export function finding(verdict: JudgedVerdict, parts: FindingParts): Finding {
+export function finding<Data extends FindingData>(verdict: JudgedVerdict, parts: FindingParts<Data>): Finding<Data> {
   const evidence: number[] = [];
   for (const id of parts.evidence ?? []) {
     if (typeof id === 'number' && !evidence.includes(id)) evidence.push(id);

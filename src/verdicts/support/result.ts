@@ -1,7 +1,7 @@
 /** Turns a pure Finding into a CheckResult: the catalogue's requirement, spec and basis attached. */
 import type { TierName } from '../../contract/types.ts';
 import { checkDefinition } from '../../catalogue/catalogue.ts';
-import type { CheckId, CheckResult, Finding } from '../../catalogue/types.ts';
+import type { CheckId, CheckResult, Finding, FindingData } from '../../catalogue/types.ts';
 
 export interface ResultContext {
   readonly tier: TierName | null;
@@ -12,7 +12,7 @@ export interface ResultContext {
   readonly durationMs: number;
 }
 
-export function checkResult(id: CheckId, finding: Finding, context: ResultContext): CheckResult {
+export function checkResult<Data extends FindingData>(id: CheckId, finding: Finding<Data>, context: ResultContext): CheckResult<Data> {
   const definition = checkDefinition(id);
   return {
     ...finding,

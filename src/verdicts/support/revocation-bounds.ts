@@ -5,7 +5,7 @@
  * clock. A probe that is neither admitted nor rejected (429, another status, no response) is
  * unusable: it narrows nothing, and is counted. Pure.
  */
-import { isAdmittedStatus } from './finding.ts';
+import { TOO_MANY_REQUESTS, isAdmittedStatus } from './finding.ts';
 import type { ProbeRecord, RevocationProbeRun } from '../../measure/revocation-records.ts';
 
 export interface UnusableCounts {
@@ -47,7 +47,7 @@ export function unusableCounts(probes: readonly ProbeRecord[], rejectStatus: num
   let otherStatus = 0;
   for (const p of probes) {
     if (p.status === null) transport += 1;
-    else if (p.status === 429) rateLimited += 1;
+    else if (p.status === TOO_MANY_REQUESTS) rateLimited += 1;
     else if (!isAdmittedStatus(p.status) && p.status !== rejectStatus) otherStatus += 1;
   }
   return { rateLimited, transport, otherStatus };
