@@ -3,7 +3,7 @@
  * Header values are computed here only; the pipeline decides which quota view a response shows.
  */
 import type { ServerResponse } from 'node:http';
-import type { Contract, QuotaClass } from '../contract/types.ts';
+import { TOO_MANY_REQUESTS, type Contract, type QuotaClass } from '../contract/types.ts';
 import { RETRY_AFTER_MISMATCH_S, RETRY_AFTER_SHORT_BY_S, type FaultName } from './faults.ts';
 import type { Reply } from './http-util.ts';
 
@@ -28,7 +28,7 @@ export interface HeaderContext {
  */
 export function sendsRateHeaders(faults: ReadonlySet<FaultName>, status: number): boolean {
   if (faults.has('no-rate-headers')) return false;
-  return !(faults.has('headers-missing-on-errors') && status >= 400 && status < 500 && status !== 429);
+  return !(faults.has('headers-missing-on-errors') && status >= 400 && status < 500 && status !== TOO_MANY_REQUESTS);
 }
 
 /**
@@ -62,7 +62,7 @@ export function setRateLimitHeaders(
   now: number,
 ): void {
   if (!sendsRateHeaders(ctx.faults, status)) return;
-  const values = rateLimitValues(view, now, ctx, status === 429);
+  const values = rateLimitValues(view, now, ctx, status === TOO_MANY_REQUESTS);
   const names = ctx.contract.headers;
   res.setHeader(names.limit, String(values.limit));
   res.setHeader(names.remaining, String(values.remaining));
