@@ -19,6 +19,7 @@ import { writeOperatorManifests, checkParallelism } from '../k6/operator.ts';
 import { parseThresholds, type Threshold } from '../config/thresholds.ts';
 import type { LoadShape } from '../scenario/define.ts';
 import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
+import { DEFAULTS } from '../config/defaults.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import type { CliCommand } from './command.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
@@ -54,13 +55,13 @@ export const k6Command: CliCommand = {
     argv
       .positional('action', { type: 'string', describe: `one of ${ACTIONS.join(', ')}: bundled scripts, k6-operator manifests, or judge k6 output` })
       .positional('files', { type: 'string', array: true, describe: 'ingest: k6 --out json files (.gz too), one or more per runner' })
-      .option('out', { type: 'string', describe: 'output directory (ingest: reports root, default reports)' })
+      .option('out', { type: 'string', describe: `output directory (ingest: reports root, default ${DEFAULTS.reportsDir})` })
       .option('tiers', { type: 'string', describe: `comma-separated tiers (default: all): ${TIER_NAMES.join(', ')}` })
       .option('scenario', { type: 'string', array: true, default: [], describe: 'scenario files whose load shape and thresholds to use (default: scenarios/<tier>.ts)' })
       .option('parallelism', { type: 'number', describe: 'operator: k6 runner pods per tier' })
       .option('base-url', { type: 'string', describe: "operator: the API's base URL (default: the Secret's base-url)" })
       .option('namespace', { type: 'string', describe: 'operator: Kubernetes namespace' })
-      .option('window', { type: 'string', describe: "quota window length, like 60s (default: the contract's 60s)" })
+      .option('window', { type: 'string', describe: `quota window length, like 60s (default: the contract's ${DEFAULTS.windowMs / 1000}s)` })
       .option('image', { type: 'string', describe: 'operator: k6 runner image (default grafana/k6:latest)' }),
   run: async (raw, io) => {
     const args = raw as unknown as K6Args;
@@ -155,9 +156,9 @@ async function ingestAction(args: K6Args, shapes: Partial<Record<TierName, LoadS
   }
   const { ingest, results, runDir } = await ingestK6ToReports({
     files: args.files.map((f) => resolve(io.cwd, f)),
-    windowS: windowSeconds(args.window) ?? 60,
+    windowS: windowSeconds(args.window) ?? DEFAULTS.windowMs / 1000,
     thresholds,
-    outDir: await ensureOutDir(resolve(io.cwd, args.out ?? 'reports'), `--out ${args.out ?? 'reports'}`),
+    outDir: await ensureOutDir(resolve(io.cwd, args.out ?? DEFAULTS.reportsDir), `--out ${args.out ?? DEFAULTS.reportsDir}`),
     now: io.clock.now(),
   });
   io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s).\n`);

@@ -11,11 +11,18 @@ import type { Io } from '../util/io.ts';
 import { orgsFromConfig } from '../provision/config-orgs.ts';
 import type { RunOptions } from '../run/options.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
+import { TARGET_DEFAULTS } from '../reference-server/options.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
-import { parseDurationMs } from '../util/duration.ts';
+import { DEFAULTS, defaultParseMs } from '../config/defaults.ts';
+import { formatDurationMs, parseDurationMs } from '../util/duration.ts';
 
-/** Defaults of the target flags, as the help shows them. */
-export const TARGET_DEFAULTS = { window: '60s', timeout: '5s', edges: 3, revocationDelay: '300ms' } as const;
+/** Defaults of the target flags as the help shows them, written from the constants that own them. */
+export const FLAG_DEFAULTS = {
+  window: `${DEFAULTS.windowMs / 1000}s`,
+  timeout: formatDurationMs(DEFAULTS.timeoutMs),
+  edges: TARGET_DEFAULTS.edges,
+  revocationDelay: formatDurationMs(TARGET_DEFAULTS.revocationDelayMs),
+} as const;
 
 /** Longer than this is surely a typo, and past 2^31 ms Node's timers fire at once. */
 const MAX_DURATION_MS = 600_000;
@@ -49,14 +56,6 @@ export function positiveInt(flag: string, value: number | undefined, max: number
   return value;
 }
 
-/**
- * Uploads must stay in flight long enough for CONCURRENCY-CAP to see them held while the extra is
- * answered, yet a tier's single uploads (Enterprise: 500, in batches under the cap) must fit a window.
- */
-function defaultParseMs(windowMs: number): number {
-  return windowMs >= 10_000 ? 500 : 200;
-}
-
 /** The flags naming the target; `run` adds the embedded target's shape (edges, delays). */
 export interface TargetArgs {
   readonly config?: string;
@@ -75,8 +74,8 @@ export function withTargetOptions(argv: Argv): Argv {
   return argv
     .option('config', { type: 'string', describe: 'tiergate.config.json of a real deployment (keys come from the environment)' })
     .option('tiers', { type: 'string', describe: `comma-separated tiers (default: all): ${TIER_NAMES.join(', ')}` })
-    .option('window', { type: 'string', default: TARGET_DEFAULTS.window, describe: "quota window of the embedded target (the spec's is 60s)" })
-    .option('timeout', { type: 'string', default: TARGET_DEFAULTS.timeout, describe: 'per-request timeout' })
+    .option('window', { type: 'string', default: FLAG_DEFAULTS.window, describe: "quota window of the embedded target (the spec's is 60s)" })
+    .option('timeout', { type: 'string', default: FLAG_DEFAULTS.timeout, describe: 'per-request timeout' })
     .option('target-fault', { type: 'string', array: true, default: [], describe: 'inject a fault into the embedded target (serve --list-faults)' })
     .option('target-variant', { type: 'string', array: true, default: [], describe: 'show a conformant variant on the embedded target (serve --list-variants)' });
 }
@@ -103,9 +102,9 @@ export async function resolveTarget(args: TargetArgs, io: Io): Promise<ResolvedT
   return {
     target: {
       kind: 'embedded',
-      edges: positiveInt('edges', args.edges ?? TARGET_DEFAULTS.edges, 32)!,
-      revocationDelayMs: duration('revocation-delay', args['revocation-delay'] ?? TARGET_DEFAULTS.revocationDelay, { zeroAllowed: true }),
-      revocationJitterMs: 0,
+      edges: positiveInt('edges', args.edges ?? FLAG_DEFAULTS.edges, 32)!,
+      revocationDelayMs: duration('revocation-delay', args['revocation-delay'] ?? FLAG_DEFAULTS.revocationDelay, { zeroAllowed: true }),
+      revocationJitterMs: TARGET_DEFAULTS.revocationJitterMs,
       parseMs: positiveInt('parse-ms', args['parse-ms'], 10_000) ?? defaultParseMs(windowMs),
       faults,
       variants,

@@ -5,12 +5,14 @@ import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { terminalReporter } from '../report/terminal.ts';
 import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
-import type { Scenario } from '../scenario/define.ts';
+import { SCENARIO_DEFAULTS, type Scenario } from '../scenario/define.ts';
 import type { RunOptions } from '../run/options.ts';
 import { runSuite } from '../run/run.ts';
 import { runK6Engine } from '../run/k6-engine.ts';
 import type { CliCommand } from './command.ts';
-import { list, positiveInt, resolveTarget, TARGET_DEFAULTS, withTargetOptions, type TargetArgs } from './options.ts';
+import { FLAG_DEFAULTS, list, positiveInt, resolveTarget, withTargetOptions, type TargetArgs } from './options.ts';
+import { DEFAULTS, PARSE_MS } from '../config/defaults.ts';
+import { formatDurationMs } from '../util/duration.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
 import { resolve } from 'node:path';
 
@@ -31,11 +33,11 @@ export const runCommand: CliCommand = {
   builder: (argv: Argv) =>
     withTargetOptions(argv)
       .option('checks', { type: 'string', describe: 'comma-separated check IDs (tiergate list shows them)' })
-      .option('out', { type: 'string', default: 'reports', describe: 'reports directory: writes <out>/<run-id>/ and <out>/latest' })
-      .option('edges', { type: 'number', default: TARGET_DEFAULTS.edges, describe: 'edge listeners of the embedded target' })
-      .option('revocation-delay', { type: 'string', default: TARGET_DEFAULTS.revocationDelay, describe: 'revocation propagation delay of the embedded target' })
-      .option('revocation-trials', { type: 'number', describe: 'revocation trials (default: the scenario, 20)' })
-      .option('parse-ms', { type: 'number', describe: 'simulated resume parse time of the embedded target, ms (default 200; 500 with windows of 10 s or more)' })
+      .option('out', { type: 'string', default: DEFAULTS.reportsDir, describe: 'reports directory: writes <out>/<run-id>/ and <out>/latest' })
+      .option('edges', { type: 'number', default: FLAG_DEFAULTS.edges, describe: 'edge listeners of the embedded target' })
+      .option('revocation-delay', { type: 'string', default: FLAG_DEFAULTS.revocationDelay, describe: 'revocation propagation delay of the embedded target' })
+      .option('revocation-trials', { type: 'number', describe: `revocation trials (default: the scenario's, ${SCENARIO_DEFAULTS.revocation.trials})` })
+      .option('parse-ms', { type: 'number', describe: `simulated resume parse time of the embedded target, ms (default ${PARSE_MS.shortWindows}; ${PARSE_MS.longWindows} with windows of ${formatDurationMs(PARSE_MS.longFromWindowMs)} or more)` })
       .option('scenario', { type: 'string', array: true, default: [], describe: 'scenario files (default: scenarios/<tier>.ts)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan and send nothing' })
       .option('engine', { choices: ['harness', 'k6'] as const, default: 'harness' as const, describe: 'who drives sustained load: the harness, or k6 (must be on PATH)' }),

@@ -1,12 +1,14 @@
 /**
- * `tiergate serve`: run the reference target until Ctrl-C. Flags map to TargetOptions; defaults
- * live in src/reference-server/options.ts only, so an absent flag stays undefined here.
+ * `tiergate serve`: run the reference target until Ctrl-C. Flags map to TargetOptions; an absent
+ * flag stays undefined, so the target's own defaults (TARGET_DEFAULTS) apply, except the parse time,
+ * which follows the window as it does for `run`.
  */
 import type { Argv } from 'yargs';
 import { TiergateError, UsageError, EXIT } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { formatFaultList, isFaultName, type FaultName } from '../reference-server/faults.ts';
-import { resolveTargetOptions, type TargetOptions } from '../reference-server/options.ts';
+import { resolveTargetOptions, TARGET_DEFAULTS, type TargetOptions } from '../reference-server/options.ts';
+import { defaultParseMs, PARSE_MS } from '../config/defaults.ts';
 import { startTarget } from '../reference-server/server.ts';
 import { formatVariantList, isVariantName, type VariantName } from '../reference-server/variants.ts';
 import { formatDurationMs, parseDurationMs } from '../util/duration.ts';
@@ -78,15 +80,16 @@ export function serveOptions(args: Record<string, unknown>): TargetOptions {
   if (host !== undefined && !isLoopbackHost(host)) {
     throw new UsageError(`--host ${host || '(empty)'}: the target listens on loopback only; use 127.0.0.1, ::1 or localhost`);
   }
+  const window = windowMs(single(args['window']));
   const options: TargetOptions = {
     host,
     port: integer('port', single(args['port']), 0, 65535),
     adminPort: integer('admin-port', single(args['admin-port']), 0, 65535),
     edges: integer('edges', single(args['edges']), 1, 32),
-    windowMs: windowMs(single(args['window'])),
+    windowMs: window,
     revocationDelayMs: duration('revocation-delay', single(args['revocation-delay']), 600_000, '300ms'),
     revocationJitterMs: duration('revocation-jitter', single(args['revocation-jitter']), 600_000, '100ms'),
-    parseMs: duration('parse-ms', single(args['parse-ms']), 60_000, '500 (ms)'),
+    parseMs: duration('parse-ms', single(args['parse-ms']), 60_000, '500 (ms)') ?? defaultParseMs(window ?? TARGET_DEFAULTS.windowMs),
     maxUploadBytes: bytes(single(args['max-upload'])),
     faults: names<FaultName>('fault', args['fault'], isFaultName),
     variants: names<VariantName>('variant', args['variant'], isVariantName),
@@ -107,15 +110,18 @@ function untilAborted(signal: AbortSignal): Promise<void> {
 }
 
 const FLAGS = {
-  host: { type: 'string', describe: 'Loopback address to listen on [default: 127.0.0.1]' },
-  port: { type: 'string', describe: 'Edge i listens on port+i; 0 picks free ports [default: 0]' },
-  'admin-port': { type: 'string', describe: 'Admin API port; 0 picks a free one [default: 0]' },
-  edges: { type: 'string', describe: 'Number of edge listeners sharing one state [default: 3]' },
-  window: { type: 'string', describe: 'Quota window, whole seconds, e.g. 3s [default: 60s]' },
-  'revocation-delay': { type: 'string', describe: 'A revocation reaches each edge after this, e.g. 300ms [default: 250ms]' },
-  'revocation-jitter': { type: 'string', describe: 'Extra random delay per edge, e.g. 100ms [default: 0]' },
-  'parse-ms': { type: 'string', describe: 'Simulated parse time of a single resume, ms [default: 100]' },
-  'max-upload': { type: 'string', describe: 'Largest request body, e.g. 5MiB (K/M are 1024-based) [default: 5MiB]' },
+  host: { type: 'string', describe: `Loopback address to listen on [default: ${TARGET_DEFAULTS.host}]` },
+  port: { type: 'string', describe: `Edge i listens on port+i; 0 picks free ports [default: ${TARGET_DEFAULTS.port}]` },
+  'admin-port': { type: 'string', describe: `Admin API port; 0 picks a free one [default: ${TARGET_DEFAULTS.adminPort}]` },
+  edges: { type: 'string', describe: `Number of edge listeners sharing one state [default: ${TARGET_DEFAULTS.edges}]` },
+  window: { type: 'string', describe: `Quota window, whole seconds, e.g. 3s [default: ${TARGET_DEFAULTS.windowMs / 1000}s]` },
+  'revocation-delay': { type: 'string', describe: `A revocation reaches each edge after this, e.g. 300ms [default: ${formatDurationMs(TARGET_DEFAULTS.revocationDelayMs)}]` },
+  'revocation-jitter': { type: 'string', describe: `Extra random delay per edge, e.g. 100ms [default: ${formatDurationMs(TARGET_DEFAULTS.revocationJitterMs)}]` },
+  'parse-ms': {
+    type: 'string',
+    describe: `Simulated parse time of a single resume, ms [default: ${PARSE_MS.shortWindows}; ${PARSE_MS.longWindows} with windows of ${formatDurationMs(PARSE_MS.longFromWindowMs)} or more]`,
+  },
+  'max-upload': { type: 'string', describe: `Largest request body, e.g. 5MiB (K/M are 1024-based) [default: ${TARGET_DEFAULTS.maxUploadBytes / 1024 ** 2}MiB]` },
   fault: { type: 'string', array: true, describe: 'Inject a named fault (repeatable); see --list-faults' },
   'list-faults': { type: 'boolean', describe: 'List the faults and exit' },
   variant: { type: 'string', array: true, describe: 'Show a conformant variant (repeatable); see --list-variants' },

@@ -1,8 +1,11 @@
 /** User mistakes on `tiergate run` / `list`: one line naming the input and the fix, exit 2, no stack trace. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULTS, PARSE_MS } from '../../src/config/defaults.ts';
+import { TARGET_DEFAULTS } from '../../src/reference-server/options.ts';
+import { formatDurationMs } from '../../src/util/duration.ts';
 import { expectUsageError, runCli } from '../helpers/cli.ts';
 
 describe('tiergate run: flag errors', () => {
@@ -61,5 +64,22 @@ describe('tiergate run --dry-run and tiergate list', () => {
     expect(result.stdout).toMatch(/QUOTA-READ\s+§7\.1, §8\s+Exactly Limit read requests succeed/);
     expect(result.stdout).toContain('[spec]');
     expect(result.stdout).toContain('assumes auth-status');
+  });
+});
+
+describe('defaults: one owner, the same in every command, its help and the README', () => {
+  it('the README states the same defaults', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    for (const stated of [
+      `\`--out DIR\` (default \`${DEFAULTS.reportsDir}\`)`,
+      `\`--edges N\` (default \`${TARGET_DEFAULTS.edges}\`)`,
+      `\`--revocation-delay\` (default \`${formatDurationMs(TARGET_DEFAULTS.revocationDelayMs)}\`)`,
+      `\`--parse-ms\` (default \`${PARSE_MS.shortWindows}\`, \`${PARSE_MS.longWindows}\` with windows of \`${formatDurationMs(PARSE_MS.longFromWindowMs)}\` or more)`,
+      `\`--timeout\` (default \`${formatDurationMs(DEFAULTS.timeoutMs)}\`)`,
+      `default \`${DEFAULTS.windowMs / 1000}s\``,
+      `upper bound p50 306 ms for a ${DEFAULTS.revocationDelayMs} ms delay`,
+    ]) {
+      expect(readme).toContain(stated);
+    }
   });
 });
