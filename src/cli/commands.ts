@@ -1,4 +1,4 @@
-import type { CliCommand } from './command.ts';
+import { mount, type Mount } from './command.ts';
 import { k6Command } from './k6.ts';
 import { listCommand } from './list.ts';
 import { profileCommand } from './profile.ts';
@@ -7,4 +7,4 @@ import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 
 /** Every command, registered explicitly (no import side effects). */
-export const commands: readonly CliCommand[] = [runCommand, profileCommand, listCommand, serveCommand, reportCommand, k6Command];
+export const commands: readonly Mount[] = [mount(runCommand), mount(profileCommand), mount(listCommand), mount(serveCommand), mount(reportCommand), mount(k6Command)];

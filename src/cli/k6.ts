@@ -48,7 +48,7 @@ const FLAGS_BY_ACTION: Readonly<Record<Action, readonly (keyof K6Args)[]>> = {
 };
 
 
-export const k6Command: CliCommand = {
+export const k6Command: CliCommand<{}> = {
   name: 'k6 <action> [files..]',
   describe: 'k6 scripts for sustained load: export them, write a k6-operator TestRun, or ingest k6 --out json output (export | operator | ingest)',
   builder: (argv: Argv) =>
