@@ -6,5 +6,5 @@ import { reportCommand } from './report.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 
-/** Every command, registered explicitly (no import side effects). */
-export const commands: readonly Mount[] = [mount(runCommand), mount(profileCommand), mount(listCommand), mount(serveCommand), mount(reportCommand), mount(k6Command)];
+/** Every command, registered explicitly (no import side effects); k6 mounts its own subcommands. */
+export const commands: readonly Mount[] = [mount(runCommand), mount(profileCommand), mount(listCommand), mount(serveCommand), mount(reportCommand), k6Command];

@@ -1,4 +1,4 @@
-/** User mistakes on `tiergate run` / `list`: one line naming the input and the fix, exit 2, no stack trace; help and defaults. */
+/** User mistakes on `tiergate run` / `list`: one line naming the input and the fix, exit 2, no stack trace; the defaults in help and README; k6 subcommands. */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,5 +120,22 @@ describe('defaults: one owner, the same in every command, its help and the READM
     const result = await runCli(['run', '--dry-run', '--tiers', 'starter', '--window', '5s', '--window', '3s']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('(window 3s)');
+  });
+});
+
+describe('tiergate k6: a subcommand per action, each with its own --help', () => {
+  it.each([
+    ['export', ['--out', '--tiers', '--scenario'], ['--parallelism', '--window', '--image']],
+    ['operator', ['--out', '--parallelism', '--base-url', '--namespace', '--window', '--image'], []],
+    ['ingest', ['[files..]', '--out', '--window', '--tiers'], ['--parallelism', '--image']],
+  ])('k6 %s --help', async (action, shown, hidden) => {
+    const { code, stdout } = await runCli(['k6', action, '--help']);
+    expect(code).toBe(0);
+    for (const flag of shown) expect(stdout).toContain(flag);
+    for (const flag of hidden) expect(stdout).not.toContain(flag);
+  });
+
+  it('refuses files given to an action that takes none', async () => {
+    expectUsageError(await runCli(['k6', 'export', '--out', 'x', 'runner.ndjson']), /^tiergate: k6 export: unexpected runner\.ndjson \(only ingest takes files\)/);
   });
 });
