@@ -25,9 +25,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       // Throwing stops yargs before any command handler runs (with exitProcess(false) it would go on).
       throw new UsageError(`${message} (see tiergate --help)`);
     });
-  for (const command of commands) {
-    parser.command(command.name, command.describe, command.builder, async (args) => {
-      exitCode = await command.run(args, io);
+  for (const mountCommand of commands) {
+    mountCommand(parser, io, (code) => {
+      exitCode = code;
     });
   }
   try {

@@ -1,4 +1,4 @@
-import type { CliCommand } from './command.ts';
+import { mount, type Mount } from './command.ts';
 import { k6Command } from './k6.ts';
 import { listCommand } from './list.ts';
 import { profileCommand } from './profile.ts';
@@ -6,5 +6,5 @@ import { reportCommand } from './report.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 
-/** Every command, registered explicitly (no import side effects). */
-export const commands: readonly CliCommand[] = [runCommand, profileCommand, listCommand, serveCommand, reportCommand, k6Command];
+/** Every command, registered explicitly (no import side effects); k6 mounts its own subcommands. */
+export const commands: readonly Mount[] = [mount(runCommand), mount(profileCommand), mount(listCommand), mount(serveCommand), mount(reportCommand), k6Command];

@@ -1,6 +1,6 @@
 /**
- * `tiergate k6 export|operator|ingest`: the k6 side of sustained load. Flags → typed options → the
- * src/k6 library; every flag mistake is one line, exit 2.
+ * `tiergate k6 export|operator|ingest`: the k6 side of sustained load, a subcommand each with its own
+ * flags and --help. Flags → typed options → the src/k6 library; every flag mistake is one line, exit 2.
  *
  *   tiergate k6 export --out DIR                      one bundled k6 script per tier
  *   tiergate k6 operator --parallelism N --out DIR    k6-operator TestRun per tier + ConfigMap
@@ -9,8 +9,9 @@
  * `tiergate run --engine k6` is `runK6Engine` (src/run/k6-engine.ts).
  */
 import { resolve } from 'node:path';
-import type { Argv } from 'yargs';
+import type { Argv, Options } from 'yargs';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
+import { DEFAULTS } from '../config/defaults.ts';
 import { EXIT, UsageError, exitCodeFor } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { exportK6Scripts } from '../k6/export.ts';
@@ -19,91 +20,155 @@ import { writeOperatorManifests, checkParallelism } from '../k6/operator.ts';
 import { parseThresholds, type Threshold } from '../config/thresholds.ts';
 import type { LoadShape } from '../scenario/define.ts';
 import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
-import { parseDurationMs } from '../util/duration.ts';
-import type { CliCommand } from './command.ts';
+import { mount, type CliCommand, type Mount } from './command.ts';
+import { list, windowLength } from './flag-values.ts';
+import { lastGiven, REPORTS_OUT, SCENARIO, stringFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
 
-const ACTIONS = ['export', 'operator', 'ingest'] as const;
-type Action = (typeof ACTIONS)[number];
+/** Which scenarios' load shapes and thresholds to use: every action takes these. */
+const SCENARIO_FLAGS = { tiers: TIERS, scenario: SCENARIO } as const;
 
-interface K6Args {
-  readonly action: Action;
-  readonly files: readonly string[];
-  readonly out?: string;
-  readonly tiers?: string;
-  readonly scenario: readonly string[];
-  readonly parallelism?: number;
-  readonly 'base-url'?: string;
-  readonly namespace?: string;
-  readonly window?: string;
-  readonly image?: string;
+const SCRIPTS_OUT = { out: stringFlag('directory to write into (required)') } as const;
+const REPORTS = { out: REPORTS_OUT } as const;
+
+/** Flags only some actions take; the others accept them hidden, only to refuse them by name. */
+const ACTION_FLAGS = {
+  parallelism: { type: 'number', coerce: lastGiven<number>, describe: 'k6 runner pods per tier (required)' },
+  'base-url': stringFlag("the API's base URL", "the Secret's base-url"),
+  namespace: stringFlag('Kubernetes namespace'),
+  window: WINDOW,
+  image: stringFlag('k6 runner image', 'grafana/k6:latest'),
+} as const;
+type ActionFlag = keyof typeof ACTION_FLAGS;
+
+/** Declares every action flag, shows those `action` takes, and refuses the others: "does not apply here" says more than "unknown". */
+function takingOnly<T>(argv: Argv<T>, action: string, takes: readonly ActionFlag[]) {
+  const refused = (Object.keys(ACTION_FLAGS) as ActionFlag[]).filter((flag) => !takes.includes(flag));
+  return refused
+    .reduce((y, flag) => y.hide(flag), argv.options(ACTION_FLAGS))
+    .check((args) => {
+      const given = refused.filter((flag) => args[flag] !== undefined);
+      if (given.length > 0) throw new UsageError(`k6 ${action}: --${given.join(', --')} does not apply here`);
+      return true;
+    });
 }
 
-/** Flags each action accepts (besides the shared --tiers and --scenario). */
-const FLAGS_BY_ACTION: Readonly<Record<Action, readonly (keyof K6Args)[]>> = {
-  export: ['out'],
-  operator: ['out', 'parallelism', 'base-url', 'namespace', 'window', 'image'],
-  ingest: ['out', 'window'],
-};
+/** `export` and `operator` take no files: say which action does, where yargs would say only "Unknown arguments". */
+function takingNoFiles<T>(argv: Argv<T>, action: string) {
+  return argv
+    .strict(false)
+    .strictOptions()
+    .check((args) => {
+      const files = args._.slice(2); // after `k6 <action>`
+      if (files.length > 0) throw new UsageError(`k6 ${action}: unexpected ${files.join(' ')} (only ingest takes files)`);
+      return true;
+    });
+}
 
+/** An action's args: the scenario and action flags every action declares, and its own. */
+type ActionArgs<Own extends Record<string, Options>> = FlagValues<typeof SCENARIO_FLAGS> & FlagValues<typeof ACTION_FLAGS> & FlagValues<Own>;
+type ScriptsArgs = ActionArgs<typeof SCRIPTS_OUT>;
+type IngestArgs = ActionArgs<typeof REPORTS> & { readonly files?: readonly string[] };
 
-export const k6Command: CliCommand = {
-  name: 'k6 <action> [files..]',
-  describe: 'k6 scripts for sustained load: export them, write a k6-operator TestRun, or ingest k6 --out json output (export | operator | ingest)',
-  builder: (argv: Argv) =>
-    argv
-      .positional('action', { type: 'string', describe: `one of ${ACTIONS.join(', ')}: bundled scripts, k6-operator manifests, or judge k6 output` })
-      .positional('files', { type: 'string', array: true, describe: 'ingest: k6 --out json files (.gz too), one or more per runner' })
-      .option('out', { type: 'string', describe: 'output directory (ingest: reports root, default reports)' })
-      .option('tiers', { type: 'string', describe: `comma-separated tiers (default: all): ${TIER_NAMES.join(', ')}` })
-      .option('scenario', { type: 'string', array: true, default: [], describe: 'scenario files whose load shape and thresholds to use (default: scenarios/<tier>.ts)' })
-      .option('parallelism', { type: 'number', describe: 'operator: k6 runner pods per tier' })
-      .option('base-url', { type: 'string', describe: "operator: the API's base URL (default: the Secret's base-url)" })
-      .option('namespace', { type: 'string', describe: 'operator: Kubernetes namespace' })
-      .option('window', { type: 'string', describe: "quota window length, like 60s (default: the contract's 60s)" })
-      .option('image', { type: 'string', describe: 'operator: k6 runner image (default grafana/k6:latest)' }),
-  run: async (raw, io) => {
-    const args = raw as unknown as K6Args;
-    if (!(ACTIONS as readonly string[]).includes(args.action)) {
-      throw new UsageError(`k6 ${String(args.action)}: unknown action; choose ${ACTIONS.join(', ')}`);
-    }
-    const stray = (Object.keys(FLAGS_BY_ACTION) as Action[])
-      .flatMap((a) => FLAGS_BY_ACTION[a])
-      .filter((flag, i, all) => all.indexOf(flag) === i && !FLAGS_BY_ACTION[args.action].includes(flag) && args[flag] !== undefined);
-    if (stray.length > 0) throw new UsageError(`k6 ${args.action}: --${stray.join(', --')} does not apply here`);
-    if (args.action !== 'ingest' && args.files.length > 0) throw new UsageError(`k6 ${args.action}: unexpected ${args.files.join(' ')} (only ingest takes files)`);
-    if (args.action !== 'ingest') required('out', args.action, args.out);
-    if (args.action === 'operator') required('parallelism', args.action, args.parallelism);
-    if (args.action === 'ingest' && args.files.length === 0) throw new UsageError('k6 ingest: name at least one k6 --out json file');
+const exportCommand: CliCommand<ScriptsArgs> = {
+  name: 'export',
+  describe: 'Bundle one k6 script per tier into --out',
+  builder: (argv) => takingNoFiles(takingOnly(argv.options(SCRIPTS_OUT).options(SCENARIO_FLAGS), 'export', []), 'export'),
+  run: async (args, io) => {
+    const out = required('out', 'export', args.out);
     const tiers = tierList(args.tiers);
     const shapes = await loadShapes(args.scenario, tiers, io);
-    switch (args.action) {
-      case 'export':
-        return exportAction(args, tiers, shapes, io);
-      case 'operator':
-        return operatorAction(args, tiers, shapes, io);
-      case 'ingest':
-        return ingestAction(args, shapes, io);
-    }
+    const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
+    const bundles = await exportK6Scripts({ outDir, tiers, shapes });
+    for (const b of bundles) io.stdout.write(`${b.path}  (${Buffer.byteLength(b.code)} bytes; imports ${b.imports.join(', ')})\n`);
+    io.stdout.write(`Run one: k6 run -e BASE_URL=http://host:port -e TIERGATE_KEYS=label=KEY,... --out json=out.json ${bundles[0]?.path ?? ''}\n`);
+    return EXIT.pass;
   },
 };
 
+const operatorCommand: CliCommand<ScriptsArgs> = {
+  name: 'operator',
+  describe: 'Write a k6-operator TestRun per tier and the ConfigMap of its script into --out',
+  builder: (argv) =>
+    takingNoFiles(takingOnly(argv.options(SCRIPTS_OUT).options(SCENARIO_FLAGS), 'operator', ['parallelism', 'base-url', 'namespace', 'window', 'image']), 'operator'),
+  run: async (args, io) => {
+    const out = required('out', 'operator', args.out);
+    const parallelism = required('parallelism', 'operator', args.parallelism);
+    const tiers = tierList(args.tiers);
+    const shapes = await loadShapes(args.scenario, tiers, io);
+    // Refuse a bad count or window before anything is written.
+    checkParallelism(parallelism);
+    const windowMs = windowLength(args.window);
+    const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
+    const bundles = await exportK6Scripts({ outDir, tiers, shapes });
+    const manifests = await writeOperatorManifests(outDir, {
+      parallelism,
+      bundles,
+      ...(args.namespace !== undefined ? { namespace: args.namespace } : {}),
+      baseUrl: args['base-url'] ?? null,
+      // Absent: the scripts keep the contract's window.
+      windowS: windowMs === undefined ? null : windowMs / 1000,
+      ...(args.image !== undefined ? { image: args.image } : {}),
+    });
+    for (const file of [manifests.configMap.file, ...manifests.testRuns.map((r) => r.file)]) io.stdout.write(`${resolve(outDir, file)}\n`);
+    io.stdout.write(`Each TestRun file starts with the commands to apply it and to collect its ${parallelism} runners' output for tiergate k6 ingest.\n`);
+    return EXIT.pass;
+  },
+};
+
+const ingestCommand: CliCommand<IngestArgs> = {
+  name: 'ingest [files..]',
+  describe: "Judge k6 --out json output (any number of runners' files, .gz too) and write the usual reports",
+  builder: (argv) =>
+    takingOnly(
+      argv.positional('files', { type: 'string', array: true, describe: 'k6 --out json files, one or more per runner' }).options(REPORTS).options(SCENARIO_FLAGS),
+      'ingest',
+      ['window'],
+    ),
+  run: async (args, io) => {
+    const files = args.files ?? [];
+    if (files.length === 0) throw new UsageError('k6 ingest: name at least one k6 --out json file');
+    const shapes = await loadShapes(args.scenario, tierList(args.tiers), io);
+    const thresholds: Partial<Record<TierName, readonly Threshold[]>> = {};
+    for (const [tier, shape] of Object.entries(shapes) as [TierName, LoadShape | null][]) {
+      if (shape) thresholds[tier] = parseThresholds(shape.thresholds);
+    }
+    const windowMs = windowLength(args.window) ?? DEFAULTS.windowMs;
+    const out = args.out ?? DEFAULTS.reportsDir;
+    const { ingest, results, runDir } = await ingestK6ToReports({
+      files: files.map((f) => resolve(io.cwd, f)),
+      windowS: windowMs / 1000,
+      thresholds,
+      outDir: await ensureOutDir(resolve(io.cwd, out), `--out ${out}`),
+      now: io.clock.now(),
+    });
+    io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s).\n`);
+    for (const check of results.checks) io.stdout.write(`${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`);
+    io.stdout.write(`Verdict: ${results.verdict}. Reports: ${runDir}\n`);
+    return exitCodeFor(results.verdict);
+  },
+};
+
+const ACTIONS = [exportCommand, operatorCommand, ingestCommand];
+
+export const k6Command: Mount = (argv, io, exited) =>
+  argv.command(
+    'k6',
+    'k6 scripts for sustained load at scale: export them, write a k6-operator TestRun, or ingest k6 --out json output (export | operator | ingest)',
+    (k6) =>
+      ACTIONS.map(mount)
+        .reduce((y, mountAction) => mountAction(y, io, exited), k6)
+        // An unknown action gets a line naming the actions, where yargs would say only "Unknown argument".
+        .command('$0 <action>', false, (y) => y.strict(false), (args) => {
+          throw new UsageError(`k6 ${String(args.action)}: unknown action; choose ${ACTIONS.map((a) => a.name.split(' ')[0]).join(', ')}`);
+        }),
+  );
+
 function tierList(value: string | undefined): readonly TierName[] {
-  if (value === undefined) return TIER_NAMES;
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = items.filter((t) => !(TIER_NAMES as readonly string[]).includes(t));
-  if (items.length === 0 || unknown.length > 0) throw new UsageError(`--tiers ${value}: unknown ${unknown.join(', ') || '(empty)'}; choose from ${TIER_NAMES.join(', ')}`);
-  return items as TierName[];
+  return list('tiers', value, TIER_NAMES) ?? TIER_NAMES;
 }
 
-function windowSeconds(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const ms = parseDurationMs(value);
-  if (ms === null || ms === 0 || ms % 1000 !== 0) throw new UsageError(`--window ${value}: expected whole seconds, like 3s or 60s`);
-  return ms / 1000;
-}
-
-function required<T>(flag: string, action: Action, value: T | undefined): T {
+function required<T>(flag: string, action: string, value: T | undefined): T {
   if (value === undefined) throw new UsageError(`k6 ${action}: --${flag} is required`);
   return value;
 }
@@ -119,49 +184,4 @@ async function loadShapes(files: readonly string[], tiers: readonly TierName[], 
     shapes[scenario.tier] = scenario.load;
   }
   return shapes;
-}
-
-async function exportAction(args: K6Args, tiers: readonly TierName[], shapes: Partial<Record<TierName, LoadShape | null>>, io: Io): Promise<number> {
-  const outDir = await ensureOutDir(resolve(io.cwd, required('out', 'export', args.out)), `--out ${args.out}`);
-  const bundles = await exportK6Scripts({ outDir, tiers, shapes });
-  for (const b of bundles) io.stdout.write(`${b.path}  (${Buffer.byteLength(b.code)} bytes; imports ${b.imports.join(', ')})\n`);
-  io.stdout.write(`Run one: k6 run -e BASE_URL=http://host:port -e TIERGATE_KEYS=label=KEY,... --out json=out.json ${bundles[0]?.path ?? ''}\n`);
-  return EXIT.pass;
-}
-
-async function operatorAction(args: K6Args, tiers: readonly TierName[], shapes: Partial<Record<TierName, LoadShape | null>>, io: Io): Promise<number> {
-  const parallelism = required('parallelism', 'operator', args.parallelism);
-  // Refuse a bad count before anything is written.
-  checkParallelism(parallelism);
-  const outDir = await ensureOutDir(resolve(io.cwd, required('out', 'operator', args.out)), `--out ${args.out}`);
-  const bundles = await exportK6Scripts({ outDir, tiers, shapes });
-  const manifests = await writeOperatorManifests(outDir, {
-    parallelism,
-    bundles,
-    ...(args.namespace !== undefined ? { namespace: args.namespace } : {}),
-    baseUrl: args['base-url'] ?? null,
-    windowS: windowSeconds(args.window),
-    ...(args.image !== undefined ? { image: args.image } : {}),
-  });
-  for (const file of [manifests.configMap.file, ...manifests.testRuns.map((r) => r.file)]) io.stdout.write(`${resolve(outDir, file)}\n`);
-  io.stdout.write(`Each TestRun file starts with the commands to apply it and to collect its ${parallelism} runners' output for tiergate k6 ingest.\n`);
-  return EXIT.pass;
-}
-
-async function ingestAction(args: K6Args, shapes: Partial<Record<TierName, LoadShape | null>>, io: Io): Promise<number> {
-  const thresholds: Partial<Record<TierName, readonly Threshold[]>> = {};
-  for (const [tier, shape] of Object.entries(shapes) as [TierName, LoadShape | null][]) {
-    if (shape) thresholds[tier] = parseThresholds(shape.thresholds);
-  }
-  const { ingest, results, runDir } = await ingestK6ToReports({
-    files: args.files.map((f) => resolve(io.cwd, f)),
-    windowS: windowSeconds(args.window) ?? 60,
-    thresholds,
-    outDir: await ensureOutDir(resolve(io.cwd, args.out ?? 'reports'), `--out ${args.out ?? 'reports'}`),
-    now: io.clock.now(),
-  });
-  io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s).\n`);
-  for (const check of results.checks) io.stdout.write(`${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`);
-  io.stdout.write(`Verdict: ${results.verdict}. Reports: ${runDir}\n`);
-  return exitCodeFor(results.verdict);
 }

@@ -2,7 +2,6 @@
  * `tiergate profile`: learn how a deployment limits (Reset format, windows, what counts, shared
  * counters) without running the suite; print one block per tier, or the profiles as JSON.
  */
-import type { Argv } from 'yargs';
 import { redactKeys } from '../contract/keys.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
@@ -11,20 +10,21 @@ import type { LimiterProfile } from '../profile/types.ts';
 import { formatProfile } from '../report/profile-text.ts';
 import { ansi, plain } from '../report/palette.ts';
 import type { CliCommand } from './command.ts';
-import { resolveTarget, withTargetOptions, type TargetArgs } from './options.ts';
+import { TARGET_FLAGS, type FlagValues } from './flags.ts';
+import { resolveTarget } from './options.ts';
 
-interface ProfileArgs extends TargetArgs {
-  readonly json: boolean;
-}
+const JSON_FLAG = { json: { type: 'boolean', default: false, describe: 'print the profiles as JSON instead of text' } } as const;
 
-export const profileCommand: CliCommand = {
+type ProfileArgs = FlagValues<typeof TARGET_FLAGS> & FlagValues<typeof JSON_FLAG>;
+
+export const profileCommand: CliCommand<ProfileArgs> = {
   name: 'profile',
   describe: 'Learn how a deployment limits (Reset format, windows, what counts) without judging it (the embedded reference target unless --config names one)',
-  builder: (argv: Argv) => withTargetOptions(argv).option('json', { type: 'boolean', default: false, describe: 'print the profiles as JSON instead of text' }),
+  builder: (argv) => argv.options(TARGET_FLAGS).options(JSON_FLAG),
   run: async (args, io) => {
-    const options = await resolveProfileOptions(args as unknown as ProfileArgs, io);
+    const options = await resolveProfileOptions(args, io);
     const outcome = await profileDeployment(options, io);
-    io.stdout.write(redactKeys(formatProfiles(outcome.profiles, (args as unknown as ProfileArgs).json, io)));
+    io.stdout.write(redactKeys(formatProfiles(outcome.profiles, args.json, io)));
     return outcome.exitCode;
   },
 };

@@ -1,46 +1,41 @@
 /** `tiergate run`: flags → validated RunOptions → runSuite. Every flag mistake is one line, exit 2. */
-import type { Argv } from 'yargs';
+import { resolve } from 'node:path';
 import { CHECK_IDS, type CheckId } from '../catalogue/types.ts';
+import { DEFAULTS } from '../config/defaults.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { terminalReporter } from '../report/terminal.ts';
 import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
-import type { Scenario } from '../scenario/define.ts';
+import { SCENARIO_DEFAULTS, type Scenario } from '../scenario/define.ts';
 import type { RunOptions } from '../run/options.ts';
 import { runSuite } from '../run/run.ts';
 import type { CliCommand } from './command.ts';
-import { list, positiveInt, resolveTarget, TARGET_DEFAULTS, withTargetOptions, type TargetArgs } from './options.ts';
+import { count, list } from './flag-values.ts';
+import { REPORTS_OUT, stringFlag, SCENARIO, TARGET_FLAGS, TARGET_SHAPE_FLAGS, type FlagValues } from './flags.ts';
+import { resolveTarget } from './options.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
-import { resolve } from 'node:path';
 
-interface RunArgs extends TargetArgs {
-  readonly checks?: string;
-  readonly out: string;
-  readonly edges: number;
-  readonly 'revocation-delay': string;
-  readonly 'revocation-trials'?: number;
-  readonly scenario: readonly string[];
-  readonly 'dry-run': boolean;
-  readonly engine: 'harness' | 'k6';
-}
+const RUN_FLAGS = {
+  checks: stringFlag('comma-separated check IDs (tiergate list shows them)'),
+  out: REPORTS_OUT,
+  'revocation-trials': stringFlag('revocation trials', `the scenario's, ${SCENARIO_DEFAULTS.revocation.trials}`),
+  scenario: SCENARIO,
+  'dry-run': { type: 'boolean', default: false, describe: 'print the plan and send nothing' },
+  engine: { choices: ['harness', 'k6'] as const, default: 'harness' as const, describe: 'who drives sustained load: the harness, or k6 (must be on PATH)' },
+} as const;
 
-export const runCommand: CliCommand = {
+type RunArgs = FlagValues<typeof TARGET_FLAGS> & FlagValues<typeof TARGET_SHAPE_FLAGS> & FlagValues<typeof RUN_FLAGS>;
+
+/** Revocation trials per run: more is surely a typo. */
+const MAX_TRIALS = 1000;
+
+export const runCommand: CliCommand<RunArgs> = {
   name: 'run',
   describe: 'Run the conformance suite (against the embedded reference target unless --config names a deployment)',
-  builder: (argv: Argv) =>
-    withTargetOptions(argv)
-      .option('checks', { type: 'string', describe: 'comma-separated check IDs (tiergate list shows them)' })
-      .option('out', { type: 'string', default: 'reports', describe: 'reports directory: writes <out>/<run-id>/ and <out>/latest' })
-      .option('edges', { type: 'number', default: TARGET_DEFAULTS.edges, describe: 'edge listeners of the embedded target' })
-      .option('revocation-delay', { type: 'string', default: TARGET_DEFAULTS.revocationDelay, describe: 'revocation propagation delay of the embedded target' })
-      .option('revocation-trials', { type: 'number', describe: 'revocation trials (default: the scenario, 20)' })
-      .option('parse-ms', { type: 'number', describe: 'simulated resume parse time of the embedded target, ms (default 200; 500 with windows of 10 s or more)' })
-      .option('scenario', { type: 'string', array: true, default: [], describe: 'scenario files (default: scenarios/<tier>.ts)' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan and send nothing' })
-      .option('engine', { choices: ['harness', 'k6'] as const, default: 'harness' as const, describe: 'who drives sustained load: the harness, or k6 (must be on PATH)' }),
+  builder: (argv) => argv.options(TARGET_FLAGS).options(TARGET_SHAPE_FLAGS).options(RUN_FLAGS),
   run: async (args, io) => {
     const reporter = terminalReporter(io);
-    const options = await resolveRunOptions(args as unknown as RunArgs, io, [reporter.listener]);
+    const options = await resolveRunOptions(args, io, [reporter.listener]);
     try {
       return (await runSuite(options, io)).exitCode;
     } finally {
@@ -57,15 +52,16 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
   for (const file of files) scenarios.push(await loadScenarioFile(file, io.cwd));
   const missing = tiers.filter((t) => !scenarios.some((s) => s.tier === t));
   if (missing.length > 0) throw new UsageError(`--scenario: no scenario for tier ${missing.join(', ')}; add one or narrow --tiers`);
+  const out = args.out ?? DEFAULTS.reportsDir;
   return {
     target,
     windowMs,
     tiers,
     checks,
     scenarios,
-    outDir: args['dry-run'] ? args.out : await ensureOutDir(resolve(io.cwd, args.out), `--out ${args.out}`),
+    outDir: args['dry-run'] ? out : await ensureOutDir(resolve(io.cwd, out), `--out ${out}`),
     timeoutMs,
-    revocation: { trials: positiveInt('revocation-trials', args['revocation-trials'], 1000) },
+    revocation: { trials: count('revocation-trials', args['revocation-trials'], MAX_TRIALS) },
     listeners,
     dryRun: args['dry-run'],
     engine: args.engine,

@@ -1,70 +1,40 @@
 /**
- * `tiergate serve`: run the reference target until Ctrl-C. Flags map to TargetOptions; defaults
- * live in src/reference-server/options.ts only, so an absent flag stays undefined here.
+ * `tiergate serve`: run the reference target until Ctrl-C. Flags map to TargetOptions; an absent
+ * flag stays undefined, so the target's own defaults (TARGET_DEFAULTS) apply, except the parse time,
+ * which follows the window as it does for `run`.
  */
-import type { Argv } from 'yargs';
 import { TiergateError, UsageError, EXIT } from '../util/errors.ts';
-import type { Io } from '../util/io.ts';
+import { defaultParseMs } from '../config/defaults.ts';
 import { formatFaultList, isFaultName, type FaultName } from '../reference-server/faults.ts';
-import { resolveTargetOptions, type TargetOptions } from '../reference-server/options.ts';
+import { resolveTargetOptions, TARGET_DEFAULTS, type TargetOptions } from '../reference-server/options.ts';
 import { startTarget } from '../reference-server/server.ts';
 import { formatVariantList, isVariantName, type VariantName } from '../reference-server/variants.ts';
-import { formatDurationMs, parseDurationMs } from '../util/duration.ts';
+import { formatDurationMs } from '../util/duration.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import type { CliCommand } from './command.ts';
+import { bytes, formatBytes, integer, MAX_DURATION_MS, MAX_EDGES, milliseconds, windowLength } from './flag-values.ts';
+import { stringFlag, stringsFlag, TARGET_SHAPE_FLAGS, WINDOW, type FlagValues } from './flags.ts';
+import { targetDelays } from './options.ts';
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2 };
+const SERVE_FLAGS = {
+  host: stringFlag('loopback address to listen on', TARGET_DEFAULTS.host),
+  port: stringFlag('edge i listens on port+i; 0 picks free ports', String(TARGET_DEFAULTS.port)),
+  'admin-port': stringFlag('admin API port; 0 picks a free one', String(TARGET_DEFAULTS.adminPort)),
+  window: WINDOW,
+  ...TARGET_SHAPE_FLAGS,
+  'revocation-jitter': stringFlag('extra random delay per edge, e.g. 100ms', formatDurationMs(TARGET_DEFAULTS.revocationJitterMs)),
+  'max-upload': stringFlag('largest request body, e.g. 5MiB (K/M are 1024-based)', formatBytes(TARGET_DEFAULTS.maxUploadBytes)),
+  fault: stringsFlag('inject a named fault (repeatable); see --list-faults'),
+  'list-faults': { type: 'boolean', describe: 'list the faults and exit' },
+  variant: stringsFlag('show a conformant variant (repeatable); see --list-variants'),
+  'list-variants': { type: 'boolean', describe: 'list the conformant variants and exit' },
+} as const;
 
-/** A flag's value as one string (the last one when repeated), or undefined when absent. */
-function single(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  const last = Array.isArray(value) ? value[value.length - 1] : value;
-  return String(last);
-}
-
-function integer(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(`--${flag} ${raw || '(empty)'}: expected an integer from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function duration(flag: string, raw: string | undefined, max: number, example: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const ms = parseDurationMs(raw);
-  if (ms === null || !Number.isInteger(ms) || ms > max) {
-    throw new UsageError(`--${flag} ${raw || '(empty)'}: expected a duration like ${example}, at most ${formatDurationMs(max)}`);
-  }
-  return ms;
-}
-
-function windowMs(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const ms = parseDurationMs(raw);
-  if (ms === null) throw new UsageError(`--window ${raw || '(empty)'}: expected a duration like 3s`);
-  if (ms < 1000 || ms % 1000 !== 0 || ms > 24 * 3600_000) {
-    throw new UsageError(`--window ${raw}: expected whole seconds from 1s to 24h, like 3s or 1m`);
-  }
-  return ms;
-}
-
-function bytes(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(raw);
-  const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? 'x'];
-  const value = match && unit !== undefined ? Math.floor(Number(match[1]) * unit) : NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > 1024 ** 3) {
-    throw new UsageError(`--max-upload ${raw || '(empty)'}: expected a size like 5MiB, 512KiB or 1048576 (bytes), at most 1024MiB`);
-  }
-  return value;
-}
+type ServeArgs = FlagValues<typeof SERVE_FLAGS>;
 
 /** A repeatable, comma-separable flag of catalogue names; an unknown one is a UsageError. */
-function names<T extends string>(flag: 'fault' | 'variant', value: unknown, known: (name: string) => name is T): T[] | undefined {
-  if (value === undefined) return undefined;
-  const given = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim());
+function names<T extends string>(flag: 'fault' | 'variant', values: readonly string[], known: (name: string) => name is T): T[] {
+  const given = values.flatMap((v) => v.split(',')).map((v) => v.trim());
   const unknown = given.filter((n) => !known(n));
   if (unknown.length > 0) {
     throw new UsageError(`--${flag} ${unknown.join(', ') || '(empty)'}: unknown ${flag}; tiergate serve --list-${flag}s lists them`);
@@ -73,23 +43,27 @@ function names<T extends string>(flag: 'fault' | 'variant', value: unknown, know
 }
 
 /** Flags to TargetOptions; the first invalid flag is a UsageError naming it and the fix. */
-export function serveOptions(args: Record<string, unknown>): TargetOptions {
-  const host = single(args['host']);
-  if (host !== undefined && !isLoopbackHost(host)) {
-    throw new UsageError(`--host ${host || '(empty)'}: the target listens on loopback only; use 127.0.0.1, ::1 or localhost`);
+export function serveOptions(args: ServeArgs): TargetOptions {
+  if (args.host !== undefined && !isLoopbackHost(args.host)) {
+    throw new UsageError(`--host ${args.host || '(empty)'}: the target listens on loopback only; use 127.0.0.1, ::1 or localhost`);
   }
+  const port = integer('port', args.port, 0, 65535);
+  const adminPort = integer('admin-port', args['admin-port'], 0, 65535);
+  const edges = integer('edges', args.edges, 1, MAX_EDGES);
+  const windowMs = windowLength(args.window);
+  const delays = targetDelays(args);
   const options: TargetOptions = {
-    host,
-    port: integer('port', single(args['port']), 0, 65535),
-    adminPort: integer('admin-port', single(args['admin-port']), 0, 65535),
-    edges: integer('edges', single(args['edges']), 1, 32),
-    windowMs: windowMs(single(args['window'])),
-    revocationDelayMs: duration('revocation-delay', single(args['revocation-delay']), 600_000, '300ms'),
-    revocationJitterMs: duration('revocation-jitter', single(args['revocation-jitter']), 600_000, '100ms'),
-    parseMs: duration('parse-ms', single(args['parse-ms']), 60_000, '500 (ms)'),
-    maxUploadBytes: bytes(single(args['max-upload'])),
-    faults: names<FaultName>('fault', args['fault'], isFaultName),
-    variants: names<VariantName>('variant', args['variant'], isVariantName),
+    host: args.host,
+    port,
+    adminPort,
+    edges,
+    windowMs,
+    revocationDelayMs: delays.revocationDelayMs,
+    revocationJitterMs: milliseconds('revocation-jitter', args['revocation-jitter'], MAX_DURATION_MS, '100ms'),
+    parseMs: delays.parseMs ?? defaultParseMs(windowMs ?? TARGET_DEFAULTS.windowMs),
+    maxUploadBytes: bytes('max-upload', args['max-upload']),
+    faults: names<FaultName>('fault', args.fault, isFaultName),
+    variants: names<VariantName>('variant', args.variant, isVariantName),
   };
   try {
     resolveTargetOptions(options);
@@ -106,37 +80,11 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-const FLAGS = {
-  host: { type: 'string', describe: 'Loopback address to listen on [default: 127.0.0.1]' },
-  port: { type: 'string', describe: 'Edge i listens on port+i; 0 picks free ports [default: 0]' },
-  'admin-port': { type: 'string', describe: 'Admin API port; 0 picks a free one [default: 0]' },
-  edges: { type: 'string', describe: 'Number of edge listeners sharing one state [default: 3]' },
-  window: { type: 'string', describe: 'Quota window, whole seconds, e.g. 3s [default: 60s]' },
-  'revocation-delay': { type: 'string', describe: 'A revocation reaches each edge after this, e.g. 300ms [default: 250ms]' },
-  'revocation-jitter': { type: 'string', describe: 'Extra random delay per edge, e.g. 100ms [default: 0]' },
-  'parse-ms': { type: 'string', describe: 'Simulated parse time of a single resume, ms [default: 100]' },
-  'max-upload': { type: 'string', describe: 'Largest request body, e.g. 5MiB (K/M are 1024-based) [default: 5MiB]' },
-  fault: { type: 'string', array: true, describe: 'Inject a named fault (repeatable); see --list-faults' },
-  'list-faults': { type: 'boolean', describe: 'List the faults and exit' },
-  variant: { type: 'string', array: true, describe: 'Show a conformant variant (repeatable); see --list-variants' },
-  'list-variants': { type: 'boolean', describe: 'List the conformant variants and exit' },
-} as const;
-
-const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-const KNOWN = new Set(['_', '$0', 'help', ...Object.keys(FLAGS), ...Object.keys(FLAGS).map(camel)]);
-
-/** yargs' strict mode reports unknown flags but still runs the handler: never start a server then. */
-function refuseUnknownFlags(args: Record<string, unknown>): void {
-  const unknown = Object.keys(args).filter((k) => !KNOWN.has(k));
-  if (unknown.length > 0) throw new UsageError(`--${unknown[0]}: unknown flag; tiergate serve --help lists them`);
-}
-
-export const serveCommand: CliCommand = {
+export const serveCommand: CliCommand<ServeArgs> = {
   name: 'serve',
   describe: 'Run the reference target (edges, admin API, faults, variants) until Ctrl-C',
-  builder: (y: Argv) => y.options(FLAGS),
-  run: async (args: Record<string, unknown>, io: Io): Promise<number> => {
-    refuseUnknownFlags(args);
+  builder: (argv) => argv.options(SERVE_FLAGS),
+  run: async (args, io) => {
     if (args['list-faults'] === true) {
       io.stdout.write(formatFaultList());
       return EXIT.pass;

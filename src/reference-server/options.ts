@@ -1,33 +1,35 @@
-/** Options of the reference target: the input, its defaults (here only), and the resolved, frozen form. */
+/** Options of the reference target: the input, its defaults (here; those the CLI shares, from src/config/defaults.ts), and the resolved, frozen form. */
 import { TiergateError } from '../util/errors.ts';
+import { DEFAULTS, defaultParseMs } from '../config/defaults.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import { isFaultName, type FaultName } from './faults.ts';
 import { isVariantName, type VariantName } from './variants.ts';
 
+/** Each option's default is in TARGET_DEFAULTS. */
 export interface TargetOptions {
-  /** Listen address; must be loopback. Default '127.0.0.1'. */
+  /** Listen address; must be loopback. */
   host?: string;
-  /** Edge i listens on port + i; 0 picks free ports. Default 0. */
+  /** Edge i listens on port + i; 0 picks free ports. */
   port?: number;
-  /** Admin listener port; 0 picks a free port. Default 0. */
+  /** Admin listener port; 0 picks a free port. */
   adminPort?: number;
-  /** Number of edge listeners sharing one state. Default 3. */
+  /** Number of edge listeners sharing one state. */
   edges?: number;
-  /** Quota window length, whole seconds only. Default 60 000 (the spec's per-minute figures). */
+  /** Quota window length, whole seconds only. */
   windowMs?: number;
-  /** A revocation reaches each edge this long after it is made. Default 250. */
+  /** A revocation reaches each edge this long after it is made. */
   revocationDelayMs?: number;
-  /** Extra uniform random delay per edge, drawn per revocation. Default 0. */
+  /** Extra uniform random delay per edge, drawn per revocation. */
   revocationJitterMs?: number;
-  /** Simulated parse time of the single resume endpoint; holds the connection. Default 100. */
+  /** Simulated parse time of the single resume endpoint; holds the connection. */
   parseMs?: number;
-  /** Larger request bodies get 413, stating the limit. Default 5 MiB. */
+  /** Larger request bodies get 413, stating the limit. */
   maxUploadBytes?: number;
-  /** Figure shown for unauthenticated traffic (per client address, per window). Default 1000. */
+  /** Figure shown for unauthenticated traffic (per client address, per window). */
   anonymousLimit?: number;
-  /** Faults to inject; see faults.ts. Default none. */
+  /** Faults to inject; see faults.ts. */
   faults?: readonly FaultName[];
-  /** Conformant variants to show; see variants.ts. Default none. */
+  /** Conformant variants to show; see variants.ts. */
   variants?: readonly VariantName[];
 }
 
@@ -37,11 +39,12 @@ export const TARGET_DEFAULTS: ResolvedTargetOptions = Object.freeze({
   host: '127.0.0.1',
   port: 0,
   adminPort: 0,
-  edges: 3,
-  windowMs: 60_000,
-  revocationDelayMs: 250,
+  edges: DEFAULTS.edges,
+  windowMs: DEFAULTS.windowMs,
+  revocationDelayMs: DEFAULTS.revocationDelayMs,
   revocationJitterMs: 0,
-  parseMs: 100,
+  // The default window's; `tiergate serve` applies defaultParseMs to the window it is given.
+  parseMs: defaultParseMs(DEFAULTS.windowMs),
   maxUploadBytes: 5 * 1024 * 1024,
   anonymousLimit: 1000,
   faults: Object.freeze([]) as readonly FaultName[],

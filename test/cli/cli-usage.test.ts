@@ -1,8 +1,14 @@
-/** User mistakes on `tiergate run` / `list`: one line naming the input and the fix, exit 2, no stack trace. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+/** User mistakes on `tiergate run` / `list`: one line naming the input and the fix, exit 2, no stack trace; the defaults in help and README; k6 subcommands. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveRunOptions } from '../../src/cli/run.ts';
+import { serveOptions } from '../../src/cli/serve.ts';
+import { DEFAULTS, PARSE_MS } from '../../src/config/defaults.ts';
+import { resolveTargetOptions, TARGET_DEFAULTS } from '../../src/reference-server/options.ts';
+import { formatDurationMs } from '../../src/util/duration.ts';
+import { captureIo } from '../helpers/capture-io.ts';
 import { expectUsageError, runCli } from '../helpers/cli.ts';
 
 describe('tiergate run: flag errors', () => {
@@ -61,5 +67,75 @@ describe('tiergate run --dry-run and tiergate list', () => {
     expect(result.stdout).toMatch(/QUOTA-READ\s+§7\.1, §8\s+Exactly Limit read requests succeed/);
     expect(result.stdout).toContain('[spec]');
     expect(result.stdout).toContain('assumes auth-status');
+  });
+});
+
+describe('defaults: one owner, the same in every command, its help and the README', () => {
+  const runArgs = { scenario: [], 'dry-run': true, engine: 'harness', 'target-fault': [], 'target-variant': [] } as const;
+
+  it("run's embedded target and serve's start alike, the parse time following the window", async () => {
+    const { io } = captureIo();
+    const long = await resolveRunOptions({ ...runArgs, tiers: 'starter' }, io, []);
+    expect(long).toMatchObject({ windowMs: DEFAULTS.windowMs, timeoutMs: DEFAULTS.timeoutMs, outDir: DEFAULTS.reportsDir });
+    expect(long.target).toMatchObject({ edges: DEFAULTS.edges, revocationDelayMs: DEFAULTS.revocationDelayMs, parseMs: PARSE_MS.longWindows });
+    const short = await resolveRunOptions({ ...runArgs, tiers: 'starter', window: '3s' }, io, []);
+    expect(short.target).toMatchObject({ parseMs: PARSE_MS.shortWindows });
+    for (const run of [long, short]) {
+      const served = resolveTargetOptions(serveOptions({ fault: [], variant: [], window: `${run.windowMs / 1000}s` }));
+      expect(run.target).toMatchObject({ edges: served.edges, revocationDelayMs: served.revocationDelayMs, revocationJitterMs: served.revocationJitterMs, parseMs: served.parseMs });
+    }
+  });
+
+  it('run and serve --help show the target defaults', async () => {
+    for (const command of ['run', 'serve']) {
+      const { code, stdout } = await runCli([command, '--help']);
+      expect(code).toBe(0);
+      for (const shown of [
+        `[default: ${DEFAULTS.windowMs / 1000}s]`,
+        `[default: ${TARGET_DEFAULTS.edges}]`,
+        `[default: ${formatDurationMs(TARGET_DEFAULTS.revocationDelayMs)}]`,
+        `[default: ${PARSE_MS.shortWindows} with windows under ${formatDurationMs(PARSE_MS.longFromWindowMs)}, else ${PARSE_MS.longWindows}]`,
+      ]) {
+        expect(stdout).toContain(shown);
+      }
+    }
+  });
+
+  it('the README states the same defaults', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    for (const stated of [
+      `\`--out DIR\` (default \`${DEFAULTS.reportsDir}\`)`,
+      `\`--edges N\` (default \`${TARGET_DEFAULTS.edges}\`)`,
+      `\`--revocation-delay\` (default \`${formatDurationMs(TARGET_DEFAULTS.revocationDelayMs)}\`)`,
+      `\`--parse-ms\` (default \`${PARSE_MS.shortWindows}\`, \`${PARSE_MS.longWindows}\` with windows of \`${formatDurationMs(PARSE_MS.longFromWindowMs)}\` or more)`,
+      `\`--timeout\` (default \`${formatDurationMs(DEFAULTS.timeoutMs)}\`)`,
+      `default \`${DEFAULTS.windowMs / 1000}s\``,
+      `upper bound p50 306 ms for a ${DEFAULTS.revocationDelayMs} ms delay`,
+    ]) {
+      expect(readme).toContain(stated);
+    }
+  });
+
+  it('a repeated single-valued flag takes the last value', async () => {
+    const result = await runCli(['run', '--dry-run', '--tiers', 'starter', '--window', '5s', '--window', '3s']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('(window 3s)');
+  });
+});
+
+describe('tiergate k6: a subcommand per action, each with its own --help', () => {
+  it.each([
+    ['export', ['--out', '--tiers', '--scenario'], ['--parallelism', '--window', '--image']],
+    ['operator', ['--out', '--parallelism', '--base-url', '--namespace', '--window', '--image'], []],
+    ['ingest', ['[files..]', '--out', '--window', '--tiers'], ['--parallelism', '--image']],
+  ])('k6 %s --help', async (action, shown, hidden) => {
+    const { code, stdout } = await runCli(['k6', action, '--help']);
+    expect(code).toBe(0);
+    for (const flag of shown) expect(stdout).toContain(flag);
+    for (const flag of hidden) expect(stdout).not.toContain(flag);
+  });
+
+  it('refuses files given to an action that takes none', async () => {
+    expectUsageError(await runCli(['k6', 'export', '--out', 'x', 'runner.ndjson']), /^tiergate: k6 export: unexpected runner\.ndjson \(only ingest takes files\)/);
   });
 });
