@@ -21,7 +21,7 @@ export interface TargetOptions {
   revocationDelayMs?: number;
   /** Extra uniform random delay per edge, drawn per revocation. */
   revocationJitterMs?: number;
-  /** Simulated parse time of the single resume endpoint; holds the connection. */
+  /** Simulated parse time of the single resume endpoint; holds the connection. Default: by window length (defaultParseMs). */
   parseMs?: number;
   /** Larger request bodies get 413, stating the limit. */
   maxUploadBytes?: number;
@@ -61,7 +61,9 @@ function isInt(value: number, min: number, max: number): boolean {
 /** Merge with the defaults and validate; every problem is reported at once. */
 export function resolveTargetOptions(input: TargetOptions = {}): ResolvedTargetOptions {
   const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  const o: Required<TargetOptions> = { ...TARGET_DEFAULTS, ...defined };
+  const merged: Required<TargetOptions> = { ...TARGET_DEFAULTS, ...defined };
+  // The parse time suits the window it runs in, unless given.
+  const o: Required<TargetOptions> = input.parseMs === undefined ? { ...merged, parseMs: defaultParseMs(merged.windowMs) } : merged;
   if (!isLoopbackHost(o.host)) {
     throw new TiergateError('TG_NOT_LOOPBACK', `target host must be a loopback address, got "${o.host}"`);
   }
