@@ -5,7 +5,7 @@ import { UsageError } from '../../src/util/errors.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { resultsJsonSchemaText, resultsSchema } from '../../src/results/schema.ts';
 import { SAMPLE_PROFILE, sampleResults } from '../helpers/sample-results.ts';
-import { writeSampleRun, type SampleRun } from './fixtures.ts';
+import { writeSampleRun, type SampleRun } from '../report/fixtures.ts';
 
 describe('results.json schema', () => {
   it('the committed schemas/results.schema.json is the one the zod schema generates', async () => {
