@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Whole-suite runs against the embedded target and the real limiters. A run mostly waits for quota
- * windows, so two files at a time, and up to six runs at once within a file (each run has a
+ * windows, so two files at a time, and up to four runs at once within a file (each run has a
  * target and organizations of its own, so runs at once never share a quota). Part of `npm test`.
  */
 export default defineConfig({
@@ -10,7 +10,7 @@ export default defineConfig({
     include: ['test/e2e/**/*.test.ts'],
     fileParallelism: true,
     maxWorkers: 2,
-    maxConcurrency: 6,
+    maxConcurrency: 4,
     testTimeout: 120_000,
     hookTimeout: 30_000,
   },
