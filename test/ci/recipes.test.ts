@@ -138,7 +138,8 @@ describe('action.yml, its steps run here against the embedded reference target',
     expect(result.summary).toContain('| AUTH-MISSING | ✓ pass |');
     expect(result.summary).toContain('| HDR-PRESENT | ✓ pass |');
     expect(result.summary).toContain(`**Report:** \`${relative(workspace, reportDir)}/index.html\``);
-    expect(result.summary.trimEnd().split('\n').at(-1)).toBe(`**Download:** [the tiergate report](${ARTIFACT_URL}) (index.html, results.json, junit.xml)`);
+    // A paragraph of its own after tiergate's summary, the last thing on the job's page.
+    expect(result.summary.endsWith(`\n\n**Download:** [the tiergate report](${ARTIFACT_URL}) (index.html, results.json, junit.xml)\n`)).toBe(true);
   });
 
   it("fails the step with tiergate's exit code, and still keeps, publishes and summarises the report", async () => {
