@@ -11,7 +11,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tsImport } from 'tsx/esm/api';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { parse } from 'yaml';
 import type * as WorkflowParser from '@actions/workflow-parser';
 import type * as ActionParser from '@actions/workflow-parser/actions/index';
@@ -95,17 +95,15 @@ describe('the CI recipes are valid', () => {
   });
 });
 
-describe('action.yml, its steps run here against the embedded reference target', () => {
-  let workspace = '';
-  afterEach(async () => {
-    if (workspace) await rm(workspace, { recursive: true, force: true });
-  });
-
+// At once: each run has a workspace and a target of its own, and mostly waits on loopback.
+describe.concurrent('action.yml, its steps run here against the embedded reference target', () => {
   const ARTIFACT_URL = 'https://github.com/o/r/actions/runs/1/artifacts/2';
 
-  async function run(inputs: Record<string, string>): Promise<CompositeRun> {
-    workspace = await mkdtemp(join(tmpdir(), 'tiergate-action-'));
-    return runCompositeAction(ACTION, {
+  /** The action in a fresh workspace, removed when the test ends. */
+  async function run(inputs: Record<string, string>, onTestFinished: TestContext['onTestFinished']): Promise<CompositeRun & { workspace: string }> {
+    const workspace = await mkdtemp(join(tmpdir(), 'tiergate-action-'));
+    onTestFinished(() => rm(workspace, { recursive: true, force: true }));
+    const result = await runCompositeAction(ACTION, {
       inputs: { 'node-version': '', tiers: 'starter', window: '2s', checks: 'AUTH-MISSING,HDR-PRESENT', ...inputs },
       workspace,
       // The action's own checkout is this repository: its bin, its node_modules.
@@ -115,12 +113,14 @@ describe('action.yml, its steps run here against the embedded reference target',
         'mikepenz/action-junit-report': () => ({}),
       },
     });
+    return { ...result, workspace };
   }
 
   const stepNamed = (result: CompositeRun, name: string) => result.steps.find((s) => s.name === name)!;
 
-  it('passes: the summary on the job page, the run kept as an artifact, junit.xml published and linked', async () => {
-    const result = await run({});
+  it('passes: the summary on the job page, the run kept as an artifact, junit.xml published and linked', async ({ expect, onTestFinished }) => {
+    const result = await run({}, onTestFinished);
+    const { workspace } = result;
     const gate = stepNamed(result, 'Run the gate');
     expect(gate.exitCode, gate.log).toBe(0);
     const reportDir = result.outputs['report-dir']!;
@@ -142,8 +142,8 @@ describe('action.yml, its steps run here against the embedded reference target',
     expect(result.summary.endsWith(`\n\n**Download:** [the tiergate report](${ARTIFACT_URL}) (index.html, results.json, junit.xml)\n`)).toBe(true);
   });
 
-  it("fails the step with tiergate's exit code, and still keeps, publishes and summarises the report", async () => {
-    const result = await run({ args: '--target-fault headers-missing-on-errors', name: 'gate-starter' });
+  it("fails the step with tiergate's exit code, and still keeps, publishes and summarises the report", async ({ expect, onTestFinished }) => {
+    const result = await run({ args: '--target-fault headers-missing-on-errors', name: 'gate-starter' }, onTestFinished);
     expect(stepNamed(result, 'Run the gate')).toMatchObject({ outcome: 'failure', exitCode: 1 });
     expect(result.outputs['exit-code']).toBe('1');
     expect(stepNamed(result, 'Keep the report').with).toMatchObject({ name: 'gate-starter', path: result.outputs['report-dir'] });
@@ -155,8 +155,8 @@ describe('action.yml, its steps run here against the embedded reference target',
     expect(containsFullKey(result.summary + result.steps.map((s) => s.log ?? '').join(''))).toBe(false);
   });
 
-  it('refuses a window beside a config file, before tiergate runs: no report, nothing kept', async () => {
-    const result = await run({ config: 'tiergate.config.json' });
+  it('refuses a window beside a config file, before tiergate runs: no report, nothing kept', async ({ expect, onTestFinished }) => {
+    const result = await run({ config: 'tiergate.config.json' }, onTestFinished);
     const gate = stepNamed(result, 'Run the gate');
     expect(gate).toMatchObject({ outcome: 'failure', exitCode: 2 });
     expect(gate.log).toContain('::error title=tiergate::window shapes the embedded target only');
