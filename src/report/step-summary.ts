@@ -12,7 +12,7 @@ import { TiergateError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { buildMatrix } from './matrix.ts';
 import { plain, VERDICT_SYMBOL } from './palette.ts';
-import { cellText, displayPath, GATE_WORD, resultLabel, verdictWord } from './terminal-summary.ts';
+import { cellText, displayPath, GATE_WORD, needsAttention, resultLabel, verdictWord } from './terminal-summary.ts';
 
 /** The variable GitHub Actions sets to the file a step appends its summary to. */
 export const STEP_SUMMARY_ENV = 'GITHUB_STEP_SUMMARY';
@@ -58,7 +58,7 @@ function matrixTable(results: RunResults): string[] {
 }
 
 function attention(checks: readonly CheckResult[]): string[] {
-  const bad = [...checks.filter((r) => r.verdict === 'fail'), ...checks.filter((r) => r.verdict === 'inconclusive')];
+  const bad = needsAttention(checks);
   if (bad.length === 0) return [];
   const lines = ['', '### Needs attention', ''];
   for (const r of bad.slice(0, ATTENTION_SHOWN)) {

@@ -54,8 +54,14 @@ export function matrixTable(results: Pick<RunResults, 'tiers' | 'checks'>, paint
   return lines;
 }
 
+/** What a reader must look at: the failures, then the inconclusive results. */
+export const needsAttention = (checks: readonly CheckResult[]): CheckResult[] => [
+  ...checks.filter((r) => r.verdict === 'fail'),
+  ...checks.filter((r) => r.verdict === 'inconclusive'),
+];
+
 function attention(checks: readonly CheckResult[], paint: Paint): string[] {
-  const bad = [...checks.filter((r) => r.verdict === 'fail'), ...checks.filter((r) => r.verdict === 'inconclusive')];
+  const bad = needsAttention(checks);
   if (bad.length === 0) return [];
   const lines = ['', paint('bold', 'Needs attention')];
   for (const r of bad.slice(0, ATTENTION_SHOWN)) {
