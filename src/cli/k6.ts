@@ -16,6 +16,7 @@ import { EXIT, UsageError, exitCodeFor } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { exportK6Scripts } from '../k6/export.ts';
 import { ingestK6ToReports } from '../run/k6-ingest-report.ts';
+import { stepSummaryTarget } from '../report/step-summary.ts';
 import { writeOperatorManifests, checkParallelism } from '../k6/operator.ts';
 import { parseThresholds, type Threshold } from '../config/thresholds.ts';
 import type { LoadShape } from '../scenario/define.ts';
@@ -141,6 +142,7 @@ const ingestCommand: CliCommand<IngestArgs> = {
       thresholds,
       outDir: await ensureOutDir(resolve(io.cwd, out), `--out ${out}`),
       now: io.clock.now(),
+      stepSummary: stepSummaryTarget(io),
     });
     io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s).\n`);
     for (const check of results.checks) io.stdout.write(`${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`);

@@ -7,8 +7,8 @@
 import { isAbsolute, join, relative } from 'node:path';
 import type { CheckResult, Verdict } from '../catalogue/types.ts';
 import type { RunResults } from '../results/types.ts';
-import { buildMatrix } from './matrix.ts';
-import { VERDICT_LABEL, VERDICT_SYMBOL, type Paint, type Style } from './palette.ts';
+import { buildMatrix, type MatrixCell } from './matrix.ts';
+import { plain, VERDICT_LABEL, VERDICT_SYMBOL, type Paint, type Style } from './palette.ts';
 import { formatProfile } from './profile-text.ts';
 import { redactKeys } from '../contract/keys.ts';
 
@@ -33,11 +33,13 @@ export function displayPath(path: string, cwd: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
+/** A matrix cell in words: its worst verdict, `+n` when it holds several variants; `—` when the check did not run there. */
+export const cellText = (cell: MatrixCell): string =>
+  cell.worst ? `${verdictWord(cell.worst.verdict, plain)}${cell.results.length > 1 ? ` +${cell.results.length - 1}` : ''}` : '—';
+
 export function matrixTable(results: Pick<RunResults, 'tiers' | 'checks'>, paint: Paint): string[] {
   const matrix = buildMatrix(results);
-  const cell = (worst: CheckResult | null, count: number): { text: string; verdict: Verdict | null } =>
-    worst ? { text: `${VERDICT_SYMBOL[worst.verdict]} ${VERDICT_LABEL[worst.verdict]}${count > 1 ? ` +${count - 1}` : ''}`, verdict: worst.verdict } : { text: '—', verdict: null };
-  const rows = matrix.rows.map((row) => ({ id: row.id, cells: row.cells.map((c) => cell(c.worst, c.results.length)) }));
+  const rows = matrix.rows.map((row) => ({ id: row.id, cells: row.cells.map((c) => ({ text: cellText(c), verdict: c.worst?.verdict ?? null })) }));
   const first = Math.max('check'.length, ...rows.map((r) => r.id.length)) + 2;
   const widths = matrix.columns.map((col, i) => Math.max(col.length, ...rows.map((r) => [...(r.cells[i]?.text ?? '')].length)) + 2);
   const header = pad('check', first) + matrix.columns.map((c, i) => pad(c, widths[i] ?? 0)).join('');
@@ -52,8 +54,14 @@ export function matrixTable(results: Pick<RunResults, 'tiers' | 'checks'>, paint
   return lines;
 }
 
+/** What a reader must look at: the failures, then the inconclusive results. */
+export const needsAttention = (checks: readonly CheckResult[]): CheckResult[] => [
+  ...checks.filter((r) => r.verdict === 'fail'),
+  ...checks.filter((r) => r.verdict === 'inconclusive'),
+];
+
 function attention(checks: readonly CheckResult[], paint: Paint): string[] {
-  const bad = [...checks.filter((r) => r.verdict === 'fail'), ...checks.filter((r) => r.verdict === 'inconclusive')];
+  const bad = needsAttention(checks);
   if (bad.length === 0) return [];
   const lines = ['', paint('bold', 'Needs attention')];
   for (const r of bad.slice(0, ATTENTION_SHOWN)) {
@@ -66,7 +74,8 @@ function attention(checks: readonly CheckResult[], paint: Paint): string[] {
   return lines;
 }
 
-const GATE_WORD: Readonly<Record<RunResults['verdict'], string>> = {
+/** The gate's verdict in words, after its symbol. */
+export const GATE_WORD: Readonly<Record<RunResults['verdict'], string>> = {
   pass: 'PASS: every check that ran passed',
   fail: 'FAIL: the build must not ship',
   inconclusive: 'INCONCLUSIVE: nothing failed, but not everything was decided; not a pass',

@@ -10,6 +10,7 @@ import type { RunResults } from '../results/types.ts';
 import { newRunId } from './run-id.ts';
 import { ingestK6, writeEvidence, type K6Ingest, type K6IngestOptions } from '../k6/ingest.ts';
 import { publishRun, runResults, type EngineOutcome } from './publish.ts';
+import type { StepSummaryTarget } from '../report/step-summary.ts';
 
 export const K6_METHODOLOGY: RunResults['methodology'] = [
   { topic: 'k6 engine', text: LATENCY_POLICY.k6 },
@@ -41,6 +42,8 @@ export interface K6ReportOptions extends K6IngestOptions {
   /** Wall clock now, epoch ms (for the run id). */
   readonly now: number;
   readonly runId?: string;
+  /** GitHub's step summary to append to (`stepSummaryTarget`), or null. */
+  readonly stepSummary: StepSummaryTarget | null;
 }
 
 export interface K6ReportOutcome {
@@ -69,6 +72,6 @@ export async function ingestK6ToReports(options: K6ReportOptions): Promise<K6Rep
     },
     outcome,
   );
-  await publishRun(results, runDir, options.outDir);
+  await publishRun(results, runDir, options.outDir, options.stepSummary);
   return { ingest, results, runDir };
 }

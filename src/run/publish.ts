@@ -1,12 +1,14 @@
 /**
  * The end of every run, whichever engine drove it (and of `tiergate k6 ingest`): what the engine
  * measured becomes RunResults (identity, timing, verdict and counts added), written as the reports in
- * `<outDir>/<run-id>/`, with `<outDir>/latest` pointing at them.
+ * `<outDir>/<run-id>/`, with `<outDir>/latest` pointing at them, and summed up on the job's page
+ * when GitHub Actions names a step summary.
  */
 import { countVerdicts, overallVerdict, CHECK_IDS, type CheckResult } from '../catalogue/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { pointLatest, writeReports } from '../report/render.ts';
+import { appendStepSummary, stepSummary, type StepSummaryTarget } from '../report/step-summary.ts';
 import { RESULTS_SCHEMA, type RunResults, type TargetInfo } from '../results/types.ts';
 import { toolInfo } from './run-id.ts';
 
@@ -50,10 +52,11 @@ export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promi
   };
 }
 
-/** Writes a run's reports into `runDir` and points `<outDir>/latest` at it. */
-export async function publishRun(results: RunResults, runDir: string, outDir: string): Promise<void> {
+/** Writes a run's reports into `runDir`, points `<outDir>/latest` at it, and appends the step summary (if any). */
+export async function publishRun(results: RunResults, runDir: string, outDir: string, summary: StepSummaryTarget | null): Promise<void> {
   await writeReports(results, runDir);
   await pointLatest(outDir, runDir);
+  if (summary) await appendStepSummary(summary, stepSummary(results, runDir, summary.cwd));
 }
 
 /** Catalogue order, then tier order, then variant: reports and JUnit read the same way every run. */

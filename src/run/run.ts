@@ -18,6 +18,7 @@ import { k6Engine } from './k6-engine.ts';
 import type { RunEngine } from './engine.ts';
 import { plannedRun, selectedScenarios } from './plan-for.ts';
 import { publishRun, runResults, type EngineOutcome } from './publish.ts';
+import { stepSummaryTarget } from '../report/step-summary.ts';
 
 export interface RunOutcome {
   /** null for a dry run. */
@@ -62,7 +63,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     },
     outcome,
   );
-  await publishRun(results, runDir, outDir);
+  await publishRun(results, runDir, outDir, stepSummaryTarget(io));
   emit({ type: 'run-end', results, reportDir: runDir });
   return { results, runDir, exitCode: exitCodeFor(results.verdict, results.interrupted) };
 }

@@ -96,7 +96,7 @@ describe('ingestK6', () => {
     const one = new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
     const two = new K6Output().window('starter-a', 35, { from: 24, instance: '2', startS: 5 }).write(join(d, 'runner-2.ndjson'));
     const outDir = join(d, 'reports');
-    const { results, runDir } = await ingestK6ToReports({ files: [one, two], windowS: 60, thresholds: THRESHOLDS, outDir, now: Date.now(), runId: 'k6-test-run' });
+    const { results, runDir } = await ingestK6ToReports({ files: [one, two], windowS: 60, thresholds: THRESHOLDS, outDir, now: Date.now(), runId: 'k6-test-run', stepSummary: null });
     expect(results).toMatchObject({ verdict: 'fail', tiers: ['starter'], counts: { fail: 1 } });
     for (const file of ['results.json', 'junit.xml', 'index.html', 'observations.ndjson']) expect(existsSync(join(runDir, file))).toBe(true);
     const cited = readFileSync(join(runDir, 'observations.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: number; org: string });
