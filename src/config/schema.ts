@@ -194,7 +194,12 @@ export const configSchema = z.strictObject({
   target: z
     .strictObject({
       edges: z
-        .array(z.url({ protocol: /^https?$/ }))
+        .array(
+          z
+            .url({ protocol: /^https?$/ })
+            // The API's paths go from the root: a path or query here would make every request's URL unusable.
+            .refine((url) => /^https?:\/\/[^/?#]+\/?$/.test(url), 'expected an origin like "http://127.0.0.1:8080": no path, query or fragment (tiergate sends the API\'s paths, /recruiter/..., from the root)'),
+        )
         .min(1)
         .describe('Base URLs of the edge nodes, e.g. "http://127.0.0.1:8080"; the first is used for quota checks, revocation is probed on every one'),
       edgeHeader: z.string().default('x-edge-node').describe('Response header naming the node that answered (default x-edge-node)'),
