@@ -61,6 +61,10 @@ const keyRef = z.union([envRef, z.string()]).superRefine((value, ctx) => {
   }
 });
 
+/** The keys an organization may name, each for its checks: every scope; a second of the same org; none. */
+export const KEY_ROLES = ['primary', 'secondary', 'unscoped'] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+
 const orgSchema = z
   .strictObject({
     name: z
@@ -73,7 +77,7 @@ const orgSchema = z
         primary: keyRef.describe('A key of this organization holding every scope: {"env": "VARIABLE"}'),
         secondary: keyRef.optional().describe('A second key of the same organization, holding every scope (ORG-SHARED: both keys share one quota)'),
         unscoped: keyRef.optional().describe('A key of this organization holding no scope (SCOPE-ENFORCED: refused with 403 on every scoped endpoint)'),
-      })
+      } satisfies Record<KeyRole, unknown>)
       .describe('API keys of this organization, by environment variable name only: a key written here is refused'),
   })
   .describe('An organization of the deployment the run may spend quota on');
