@@ -246,7 +246,7 @@ function clockFinding(clock: ClockEstimate | null, answered: number): DoctorFind
   }
   const signed = (ms: number) => (Math.abs(ms) < 10_000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
   const ahead = clock.offsetMs >= 0 ? `+${signed(clock.offsetMs)}` : signed(clock.offsetMs);
-  return ok('server clock', `${ahead} ± ${signed(clock.uncertaintyMs)} from ours (Date headers of ${clock.samples} answer${clock.samples === 1 ? '' : 's'}); tiergate times windows and Reset on the server's clock, so an offset is measured, not a problem`);
+  return ok('server clock', `${ahead} ± ${signed(clock.uncertaintyMs)} from ours (Date headers of ${clock.samples} answer${clock.samples === 1 ? '' : 's'}; tiergate judges on the server's clock, so an offset is no problem)`);
 }
 
 /** One line per finding, then the tally. */
