@@ -81,7 +81,7 @@ describe('tiergate doctor', () => {
     expectUsageError(await runCli(['doctor'], d.env, join(d.dir, 'elsewhere')), /^tiergate: --config tiergate\.config\.json: cannot read the file \(ENOENT\); check the path/);
     expectUsageError(await runCli(['doctor', '--config', CONFIG_FILE, '--tiers', 'starter'], d.env, d.dir), /Unknown argument: tiers/);
     writeFileSync(join(d.dir, 'remote.json'), JSON.stringify({ target: { edges: ['https://api.example.com'] }, orgs: [{ name: 'a', tier: 'starter', keys: { primary: { env: 'K' } } }] }));
-    expectUsageError(await runCli(['doctor', '--config', 'remote.json'], { K: 'xh_test_k' }, d.dir), /https:\/\/api\.example\.com.* is not a loopback address/);
+    expectUsageError(await runCli(['doctor', '--config', 'remote.json'], { K: 'xh_test_k' }, d.dir), /^tiergate: remote\.json: .*https:\/\/api\.example\.com.* is not a loopback address; to test it, set target\.allowNonLoopback to true in the file/);
     writeFileSync(join(d.dir, 'bad.json'), JSON.stringify({ target: { edges: ['http://127.0.0.1:8080/v1'] }, orgs: [] }));
     expectUsageError(await runCli(['doctor', '--config', 'bad.json'], {}, d.dir), /^tiergate: bad\.json: target\.edges\.0: expected an origin .*; orgs: /);
   });
