@@ -1,4 +1,6 @@
 import { mount, type Mount } from './command.ts';
+import { doctorCommand } from './doctor.ts';
+import { initCommand } from './init.ts';
 import { k6Command } from './k6.ts';
 import { listCommand } from './list.ts';
 import { profileCommand } from './profile.ts';
@@ -7,4 +9,4 @@ import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 
 /** Every command, registered explicitly (no import side effects); k6 mounts its own subcommands. */
-export const commands: readonly Mount[] = [mount(runCommand), mount(profileCommand), mount(listCommand), mount(serveCommand), mount(reportCommand), k6Command];
+export const commands: readonly Mount[] = [mount(runCommand), mount(profileCommand), mount(listCommand), mount(serveCommand), mount(reportCommand), k6Command, mount(initCommand), mount(doctorCommand)];

@@ -16,6 +16,8 @@ export const DEFAULTS = Object.freeze({
   revocationDelayMs: 300,
   /** Reports root: a run writes `<dir>/<run-id>/` and points `<dir>/latest` at it. */
   reportsDir: 'reports',
+  /** The deployment's config that `tiergate init` writes and `tiergate doctor` checks. */
+  configFile: 'tiergate.config.json',
 });
 
 /**

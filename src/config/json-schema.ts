@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { configSchema } from './schema.ts';
 
+/** Where the committed editor schema is: written by generate-schema.ts, named by `tiergate init`'s `$schema`. */
+export const CONFIG_SCHEMA_URL = new URL('../../schemas/config.schema.json', import.meta.url);
+
 /** As committed in `schemas/config.schema.json` (two-space indent, final newline). */
 export function configJsonSchemaText(): string {
   const schema = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' });

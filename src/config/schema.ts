@@ -1,6 +1,8 @@
 /**
  * tiergate.config.json: a real deployment to test. Keys are never in the file, only the names of
- * environment variables holding them. Unknown keys are refused (strict), so typos surface.
+ * environment variables holding them. Unknown keys are refused (strict), so typos surface. Every
+ * field's description goes into the editor schema (schemas/config.schema.json), so an editor
+ * explains the field where it is written.
  */
 import { z } from 'zod';
 import { TIER_NAMES } from '../contract/types.ts';
@@ -41,12 +43,13 @@ export const duration = (what: string, rule: DurationRule = {}) =>
       return ms;
     });
 
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name like XH_STARTER_KEY_A')
+  .describe('Name of the environment variable holding the key, e.g. XH_STARTER_A_KEY');
+
 /** A secret by reference: `{"env": "XH_STARTER_KEY_A"}`. */
-export const envRef = z.strictObject({
-  env: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name like XH_STARTER_KEY_A'),
-});
+export const envRef = z.strictObject({ env: envName });
 export type EnvRef = z.infer<typeof envRef>;
 
 const keyRef = z.union([envRef, z.string()]).superRefine((value, ctx) => {
@@ -58,18 +61,26 @@ const keyRef = z.union([envRef, z.string()]).superRefine((value, ctx) => {
   }
 });
 
-const orgSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'lower-case letters, digits and dashes'),
-  tier: z.enum(TIER_NAMES),
-  keys: z.strictObject({
-    /** A key holding every scope. */
-    primary: keyRef,
-    /** A second key of the same org (ORG-SHARED). */
-    secondary: keyRef.optional(),
-    /** A key holding no scope (SCOPE-ENFORCED). */
-    unscoped: keyRef.optional(),
-  }),
-});
+/** The keys an organization may name, each for its checks: every scope; a second of the same org; none. */
+export const KEY_ROLES = ['primary', 'secondary', 'unscoped'] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+
+const orgSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'lower-case letters, digits and dashes')
+      .describe('Label of the organization in results and reports: lower-case letters, digits and dashes, unique in the file'),
+    tier: z.enum(TIER_NAMES).describe('The plan tier the organization is on: its quotas are the ones judged'),
+    keys: z
+      .strictObject({
+        primary: keyRef.describe('A key of this organization holding every scope: {"env": "VARIABLE"}'),
+        secondary: keyRef.optional().describe('A second key of the same organization, holding every scope (ORG-SHARED: both keys share one quota)'),
+        unscoped: keyRef.optional().describe('A key of this organization holding no scope (SCOPE-ENFORCED: refused with 403 on every scoped endpoint)'),
+      } satisfies Record<KeyRole, unknown>)
+      .describe('API keys of this organization, by environment variable name only: a key written here is refused'),
+  })
+  .describe('An organization of the deployment the run may spend quota on');
 
 /**
  * Revocation hooks (§5.8, §5.9): how the harness provisions and revokes keys on a real deployment.
@@ -78,58 +89,67 @@ const orgSchema = z.strictObject({
  */
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-const hookTimeout = duration('hook timeout', { minMs: 1, maxMs: 600_000 }).default(10_000);
+const hookTimeout = duration('hook timeout', { minMs: 1, maxMs: 600_000 })
+  .default(10_000)
+  .describe('How long one hook call may take: "10s", "500ms" or ms (default 10 s)');
 
 /** One HTTP call: method, URL, headers and body, each a template. */
 const httpCall = {
-  method: z.enum(HTTP_METHODS).default('POST'),
-  url: z.string().min(1),
-  headers: z.record(z.string(), z.string()).optional(),
-  /** A string template, or JSON whose string values are templates. */
-  body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  method: z.enum(HTTP_METHODS).default('POST').describe('HTTP method (default POST)'),
+  url: z.string().min(1).describe('URL template: {key}, {keyId} and {env:NAME} are filled in'),
+  headers: z.record(z.string(), z.string()).optional().describe('Header templates, e.g. {"authorization": "Bearer {env:ADMIN_TOKEN}"}'),
+  body: z
+    .union([z.string(), z.record(z.string(), z.unknown())])
+    .optional()
+    .describe('A string template, or JSON whose string values are templates'),
 };
 export const httpCallSchema = z.strictObject(httpCall);
 export type HttpCallConfig = z.output<typeof httpCallSchema>;
 
-const httpProvision = z.strictObject({
-  ...httpCall,
-  /** Dotted path to the new key in the JSON response, e.g. "data.key". */
-  keyPath: z.string().min(1),
-  /** Dotted path to the new key's id, when the revoke call needs `{keyId}`. */
-  keyIdPath: z.string().min(1).optional(),
-});
+const httpProvision = z
+  .strictObject({
+    ...httpCall,
+    keyPath: z.string().min(1).describe('Dotted path to the new key in the JSON response, e.g. "data.key"'),
+    keyIdPath: z.string().min(1).optional().describe("Dotted path to the new key's id in the JSON response, when the revoke call needs {keyId}"),
+  })
+  .describe('The HTTP call creating a key with every scope in the revocation organization');
 export type HttpProvisionConfig = z.output<typeof httpProvision>;
 
+const revokeCall = httpCallSchema.describe('The HTTP call revoking {key} / {keyId}; a 2xx answer means revoked');
+
 const httpHook = z.strictObject({
-  type: z.literal('http'),
+  type: z.literal('http').describe('Provision and revoke keys with HTTP calls'),
   provision: httpProvision,
-  revoke: httpCallSchema,
+  revoke: revokeCall,
   timeout: hookTimeout,
 });
 
 const commandHook = z.strictObject({
-  type: z.literal('command'),
-  /** A shell command printing the new key (and optionally its id, after whitespace) on stdout. */
-  provision: z.string().min(1),
-  /** A shell command revoking `{key}` / `{keyId}`; exit status 0 means revoked. */
-  revoke: z.string().min(1),
+  type: z.literal('command').describe('Provision and revoke keys with shell commands'),
+  provision: z.string().min(1).describe('A shell command printing the new key (and optionally its id, after whitespace) on stdout'),
+  revoke: z.string().min(1).describe('A shell command revoking {key} / {keyId}; exit status 0 means revoked'),
   timeout: hookTimeout,
 });
 
-/** A disposable key: the variable holding it, and the provider's id for `{keyId}`, when needed. */
-const disposableKey = z.strictObject({
-  env: envRef.shape.env,
-  id: z.string().min(1).optional(),
-});
+const disposableKey = z
+  .strictObject({
+    env: envName,
+    id: z.string().min(1).optional().describe("The provider's id for the key, when the revoke call needs {keyId}"),
+  })
+  .describe('A key the trials may revoke: the variable holding it, and its id');
 
 const disposableHook = z.strictObject({
-  type: z.literal('disposable'),
-  /** Keys the trials may revoke, used in order: trials + 1 are needed (each trial's successor, ROTATION, is the next trial's key). */
-  keys: z.array(disposableKey).min(1),
-  revoke: z.discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('http'), ...httpCall }),
-    z.strictObject({ type: z.literal('command'), command: z.string().min(1) }),
-  ]),
+  type: z.literal('disposable').describe('Revoke keys made beforehand, listed here by environment variable'),
+  keys: z
+    .array(disposableKey)
+    .min(1)
+    .describe("Keys the trials may revoke, used in order: trials + 1 are needed (each trial's successor, ROTATION, is the next trial's key)"),
+  revoke: z
+    .discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('http').describe('Revoke with an HTTP call'), ...httpCall }),
+      z.strictObject({ type: z.literal('command').describe('Revoke with a shell command'), command: z.string().min(1).describe('A shell command revoking {key} / {keyId}; exit status 0 means revoked') }),
+    ])
+    .describe('How to revoke a listed key: an HTTP call ({"type": "http", ...}) or a command ({"type": "command", "command": ...})'),
   timeout: hookTimeout,
 });
 
@@ -143,6 +163,7 @@ function stringsIn(value: unknown, path: (string | number)[] = []): { path: (str
 
 export const revocationHookSchema = z
   .discriminatedUnion('type', [httpHook, commandHook, disposableHook])
+  .describe('How the harness provisions and revokes keys: "http", "command" or "disposable"; every call has a timeout')
   .superRefine((hook, ctx) => {
     for (const { path, text } of stringsIn(hook)) {
       if (containsFullKey(text)) {
@@ -159,37 +180,58 @@ export type RevocationHookConfig = z.output<typeof revocationHookSchema>;
  * HEAD-BOOTSTRAP). Undeclared, the harness learns it and reports it. Only the assumptions the checks
  * can honour are accepted.
  */
-const assumptionsSchema = z.strictObject({
-  'head-bootstrap-free': z.boolean().optional(),
-  'bulk-counts-per-resume': z.boolean().optional(),
-});
+const assumptionsSchema = z
+  .strictObject({
+    'head-bootstrap-free': z
+      .boolean()
+      .optional()
+      .describe('true: HEAD /recruiter/bootstrap must consume no quota (HEAD-BOOTSTRAP fails if it does); false: it is meant to count one read'),
+    'bulk-counts-per-resume': z
+      .boolean()
+      .optional()
+      .describe('false: a bulk upload is meant to count one ingest unit per upload, not per resume (QUOTA-INGEST judges it so)'),
+  })
+  .describe('What the deployment intends where the spec is silent; undeclared, the harness learns it and reports it');
 
 export const configSchema = z.strictObject({
-  $schema: z.string().optional(),
-  target: z.strictObject({
-    /** Base URLs of the edge nodes; the first is used for quota checks. */
-    edges: z.array(z.url({ protocol: /^https?$/ })).min(1),
-    /** Response header naming the node that answered. */
-    edgeHeader: z.string().default('x-edge-node'),
-    /** Traffic goes only to loopback unless this is set. */
-    allowNonLoopback: z.boolean().default(false),
-  }),
-  /** Length of the quota window; the spec's figures are per minute. */
-  window: duration('window', { wholeSeconds: true }).default(60_000),
-  /** Per-request timeout. */
-  timeout: duration('timeout', { minMs: 1, maxMs: 600_000 }).default(5_000),
-  orgs: z.array(orgSchema).min(1),
+  $schema: z.string().optional().describe('The editor schema of this file (schemas/config.schema.json of tiergate)'),
+  target: z
+    .strictObject({
+      edges: z
+        .array(
+          z
+            .url({ protocol: /^https?$/ })
+            // The API's paths go from the root: a path or query here would make every request's URL unusable.
+            .refine((url) => /^https?:\/\/[^/?#]+\/?$/.test(url), 'expected an origin like "http://127.0.0.1:8080": no path, query or fragment (tiergate sends the API\'s paths, /recruiter/..., from the root)'),
+        )
+        .min(1)
+        .describe('Base URLs of the edge nodes, e.g. "http://127.0.0.1:8080"; the first is used for quota checks, revocation is probed on every one'),
+      edgeHeader: z.string().default('x-edge-node').describe('Response header naming the node that answered (default x-edge-node)'),
+      allowNonLoopback: z
+        .boolean()
+        .default(false)
+        .describe('Allow edges that are not loopback addresses; without it tiergate sends traffic to 127.0.0.1, ::1 and localhost only'),
+    })
+    .describe('Where the deployment answers'),
+  window: duration('window', { wholeSeconds: true })
+    .default(60_000)
+    .describe('Length of the quota window, whole seconds: "60s" (the default: the spec\'s figures are per minute)'),
+  timeout: duration('timeout', { minMs: 1, maxMs: 600_000 }).default(5_000).describe('Per-request timeout: "5s" (the default), "500ms" or ms'),
+  orgs: z
+    .array(orgSchema)
+    .min(1)
+    .describe("The organizations to test, each with its tier and keys; ORG-ISOLATED needs two of a tier, and more spread a tier's quota checks"),
   assumptions: assumptionsSchema.optional(),
   revocation: z
     .strictObject({
-      /** Name of the org (from `orgs`) whose keys the hook provisions and revokes. */
-      org: z.string(),
-      trials: z.number().int().min(1).max(1000).default(20),
-      interval: duration('revocation.interval', { minMs: 1 }).default(10),
-      settle: duration('revocation.settle').default(2000),
+      org: z.string().describe('Name of the organization (from orgs) whose keys the hook provisions and revokes; it gets no quota checks'),
+      trials: z.number().int().min(1).max(1000).default(20).describe('Revocation trials (default 20); --revocation-trials wins over it'),
+      interval: duration('revocation.interval', { minMs: 1 }).default(10).describe('Time between probes of each edge during a trial: "10ms" (the default)'),
+      settle: duration('revocation.settle').default(2000).describe('How long every edge is still probed once all have rejected the key (a key admitted again shows here): "2s" (the default)'),
       hook: revocationHookSchema,
     })
-    .optional(),
+    .optional()
+    .describe('Key revocation checks (REVOKE-LATENCY, REVOKE-STICKY, ROTATION, AUTH-REVOKED); without it they are skipped'),
 });
 
 export type Config = z.output<typeof configSchema>;

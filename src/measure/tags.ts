@@ -6,8 +6,8 @@
  */
 import type { CheckId } from '../catalogue/types.ts';
 
-/** Senders that are no check: the window-sync polls, the limiter discovery, the load driver's benchmark (bench/). */
-type HarnessTask = 'WINDOW-SYNC' | 'PROFILE' | 'BENCH';
+/** Senders that are no check: the window-sync polls, the limiter discovery, the load driver's benchmark (bench/), tiergate doctor. */
+type HarnessTask = 'WINDOW-SYNC' | 'PROFILE' | 'BENCH' | 'DOCTOR';
 
 /** Who sent a request: the check it serves, or a harness task. */
 export type CheckTag = CheckId | HarnessTask;
@@ -86,4 +86,7 @@ export type PhaseTag =
   | 'window-sync'
   /** LOAD-THRESHOLDS' read of the announced Limit before the load. */
   | 'limit-probe'
+  /** tiergate doctor: one request per edge, then each key's few. */
+  | 'reach'
+  | 'key'
   | LoadPhaseName;

@@ -3,17 +3,15 @@
  * variables the config names (never from the file). Every missing variable is named in one line.
  */
 import { resolveSecret } from '../config/load.ts';
-import type { Config } from '../config/schema.ts';
+import { KEY_ROLES, type Config } from '../config/schema.ts';
 import { UsageError } from '../util/errors.ts';
 import type { KeyHandle, OrgHandle } from '../procedures/handles.ts';
-
-const ROLES = ['primary', 'secondary', 'unscoped'] as const;
 
 export function orgsFromConfig(config: Config, env: Readonly<Record<string, string | undefined>>): OrgHandle[] {
   const problems: string[] = [];
   const orgs = config.orgs.map((org, i) => {
     const keys = Object.fromEntries(
-      ROLES.map((role): [string, KeyHandle | null] => {
+      KEY_ROLES.map((role): [string, KeyHandle | null] => {
         try {
           const secret = resolveSecret(org.keys[role], env, `orgs.${i}.keys.${role}`);
           return [role, secret === null ? null : { label: `${org.name}/${role}`, key: secret, id: null, scopes: role === 'unscoped' ? [] : 'all' }];

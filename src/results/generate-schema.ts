@@ -5,11 +5,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resultsJsonSchemaText } from './schema.ts';
-import { configJsonSchemaText } from '../config/json-schema.ts';
+import { CONFIG_SCHEMA_URL, configJsonSchemaText } from '../config/json-schema.ts';
 
 const target = new URL('../../schemas/results.schema.json', import.meta.url);
 await writeFile(target, resultsJsonSchemaText());
 process.stdout.write(`wrote ${target.pathname}\n`);
-const config = new URL('../../schemas/config.schema.json', import.meta.url);
-await writeFile(config, configJsonSchemaText());
-process.stdout.write(`wrote ${config.pathname}\n`);
+await writeFile(CONFIG_SCHEMA_URL, configJsonSchemaText());
+process.stdout.write(`wrote ${CONFIG_SCHEMA_URL.pathname}\n`);

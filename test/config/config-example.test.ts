@@ -21,6 +21,22 @@ describe('tiergate.config.json', () => {
     expect(parseConfig({ ...json, assumptions: { 'bulk-counts-per-resume': false } }, 'mine.json').assumptions).toEqual({ 'bulk-counts-per-resume': false });
   });
 
+  it('every field of the editor schema has a description, for editors to show where it is written', () => {
+    const undescribed: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const n = node as Record<string, unknown>;
+      for (const [name, field] of Object.entries((n['properties'] ?? {}) as Record<string, Record<string, unknown>>)) {
+        if (typeof field['description'] !== 'string') undescribed.push(`${path}.${name}`);
+        walk(field, `${path}.${name}`);
+      }
+      for (const branch of ['anyOf', 'oneOf'] as const) ((n[branch] ?? []) as unknown[]).forEach((b, i) => walk(b, `${path}(${branch} ${i})`));
+      walk(n['items'], `${path}[]`);
+    };
+    walk(JSON.parse(configJsonSchemaText()), '');
+    expect(undescribed).toEqual([]);
+  });
+
   it('schemas/config.schema.json is the one the zod schema generates', () => {
     // If this fails: node --import tsx src/results/generate-schema.ts
     expect(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')).toBe(configJsonSchemaText());

@@ -32,6 +32,14 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...valid(), window: '3s', timeout: 250 }, 'c').window).toBe(3000);
   });
 
+  it('an edge is an origin: a path or query is named, not left to fail every request', () => {
+    const edges = ['http://127.0.0.1:8080/', 'http://127.0.0.1:8081/v1', 'http://[::1]:8082?x=1'];
+    const error = usageError(() => parseConfig({ ...valid(), target: { edges } }, 'c'));
+    expect(error.message).not.toContain('target.edges.0');
+    expect(error.message).toMatch(/target\.edges\.1: expected an origin like "http:\/\/127\.0\.0\.1:8080": no path, query or fragment/);
+    expect(error.message).toContain('target.edges.2');
+  });
+
   it('reports every invalid field by path in one message', () => {
     const bad = {
       target: { edges: ['ftp://edge'], edgeHeader: 7 },

@@ -1,0 +1,36 @@
+/**
+ * `tiergate doctor [--config FILE]`: checks a deployment's config in a few seconds before a long run
+ * (src/run/doctor.ts) and prints one line per finding. Exit 0 when all is well, 1 when a problem was
+ * found, 2 for a mistake in the flags, the file or the environment (as `tiergate run` reports it).
+ */
+import { DEFAULTS } from '../config/defaults.ts';
+import { loadConfig } from '../config/load.ts';
+import { redactKeys } from '../contract/keys.ts';
+import { TiergateError, UsageError } from '../util/errors.ts';
+import { orgsFromConfig } from '../provision/config-orgs.ts';
+import { formatDoctor, runDoctor } from '../run/doctor.ts';
+import type { CliCommand } from './command.ts';
+import { stringFlag, type FlagValues } from './flags.ts';
+
+const DOCTOR_FLAGS = { config: stringFlag("the deployment's config to check (keys come from the environment variables it names)", DEFAULTS.configFile) } as const;
+
+type DoctorArgs = FlagValues<typeof DOCTOR_FLAGS>;
+
+export const doctorCommand: CliCommand<DoctorArgs> = {
+  name: 'doctor',
+  describe: "Check a deployment's config in a few seconds before a long run: edges reachable, keys accepted with their scopes, the server clock",
+  builder: (argv) => argv.options(DOCTOR_FLAGS),
+  run: async (args, io) => {
+    const file = args.config ?? DEFAULTS.configFile;
+    const config = await loadConfig(file, io.cwd);
+    const outcome = await runDoctor({ kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, io).catch((error: unknown) => {
+      // The loopback rule is the prober's; the fix is in the file.
+      if (error instanceof TiergateError && error.code === 'TG_NOT_LOOPBACK') {
+        throw new UsageError(`${file}: ${error.message}; to test it, set target.allowNonLoopback to true in the file`);
+      }
+      throw error;
+    });
+    io.stdout.write(redactKeys(formatDoctor(outcome)));
+    return outcome.exitCode;
+  },
+};

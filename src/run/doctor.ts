@@ -1,0 +1,261 @@
+/**
+ * `tiergate doctor`: whether a deployment's config will carry a long run, told in a few seconds.
+ * Every edge answers; every key the config names is accepted and holds what its role needs (primary:
+ * every scope; secondary: reads, for ORG-SHARED; unscoped: refused with 403 on a scoped endpoint);
+ * no key stands in for two; and the server clock's offset from ours, from the Date headers, with its
+ * uncertainty. Each finding names the input and, for a problem, the fix.
+ *
+ * Few requests, bounded: one per edge without a key, and per key at most one per scoped endpoint
+ * (seven for a primary key, one for the others), one after another. Each is a read, or a write the
+ * server cannot act on (malformed JSON, an empty file): nothing is created, and a server that checks
+ * the body before admitting counts nothing for it. Nothing is retried.
+ */
+import { endpointById } from '../contract/lookup.ts';
+import { redactKey } from '../contract/keys.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import type { Endpoint } from '../contract/types.ts';
+import { KEY_ROLES, type KeyRole } from '../config/schema.ts';
+import { EXIT } from '../util/errors.ts';
+import type { Io } from '../util/io.ts';
+import type { Edge, HttpProber, ProbeRequest } from '../measure/http-prober.ts';
+import { isAdmittedStatus, type Observation } from '../measure/observation.ts';
+import { ObservationRecorder } from '../measure/recorder.ts';
+import { clockEstimate, narrowOffset, type ClockEstimate, type OffsetInterval } from '../measure/server-clock.ts';
+import { requestFor } from '../procedures/requests.ts';
+import type { ExternalTarget } from './options.ts';
+import { openTargetSession, sessionProber } from './target-session.ts';
+
+export interface DoctorFinding {
+  readonly ok: boolean;
+  /** The input it is about, as the config names it: `target.edges.1 http://…`, `orgs.0.keys.primary (XH_…: xh_test_…a1B2)`. */
+  readonly input: string;
+  /** What was seen and, for a problem, the fix. */
+  readonly detail: string;
+}
+
+export interface DoctorOutcome {
+  readonly findings: readonly DoctorFinding[];
+  /** The server clock's offset from ours, when any response carried a Date. */
+  readonly clock: ClockEstimate | null;
+  /** Requests sent in all. */
+  readonly requests: number;
+  /** 0 when every finding is ok, 1 when one is a problem, 130 when interrupted. */
+  readonly exitCode: number;
+}
+
+const contract = recruitingApi;
+/** Connections per edge: organizations are checked at once, this many at a time. */
+const PARALLEL_ORGS = 4;
+const ok = (input: string, detail: string): DoctorFinding => ({ ok: true, input, detail });
+const problem = (input: string, detail: string): DoctorFinding => ({ ok: false, input, detail });
+
+/** A key as the config names it, and where: its secret stays in `key`, only ever shown redacted. */
+interface NamedKey {
+  readonly path: string;
+  readonly variable: string;
+  readonly org: string;
+  readonly role: KeyRole;
+  readonly key: string;
+}
+
+const inputOf = (k: NamedKey) => `${k.path} (${k.variable}: ${redactKey(k.key)})`;
+const call = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path}`;
+
+export async function runDoctor(target: ExternalTarget, io: Io): Promise<DoctorOutcome> {
+  const config = target.config;
+  const session = await openTargetSession({ target, windowMs: config.window }, io.env);
+  const recorder = new ObservationRecorder(null);
+  let offset: OffsetInterval | null = null;
+  let answered = 0;
+  recorder.onObservation((o) => {
+    offset = narrowOffset(offset, o);
+    if (o.status !== null) answered += 1;
+  });
+  const prober = sessionProber(session, io, { recorder, timeoutMs: config.timeout, connectionsPerEdge: PARALLEL_ORGS });
+  try {
+    const reached = await Promise.all(prober.edges.map((edge, i) => reach(prober, edge, config.target.edges[i]!, i)));
+    const answering = reached.findIndex((f) => f.ok);
+    const at = answering < 0 ? null : { edge: prober.edges[answering]!, origin: config.target.edges[answering]! };
+    const keys = await keyFindings(prober, at, namedKeys(target));
+    const clock = clockEstimate(offset);
+    const findings = [...reached, ...keys, clockFinding(clock, answered)];
+    const exitCode = io.signal.aborted ? EXIT.interrupted : findings.every((f) => f.ok) ? EXIT.pass : EXIT.fail;
+    return { findings, clock, requests: recorder.count, exitCode };
+  } finally {
+    await prober.close();
+    await session.close();
+    await recorder.close();
+  }
+}
+
+/** The keys the config names, in its order, with their secrets as resolved from the environment. */
+function namedKeys(target: ExternalTarget): NamedKey[] {
+  return target.config.orgs.flatMap((org, i) =>
+    KEY_ROLES.flatMap((role) => {
+      const ref = org.keys[role];
+      const key = target.orgs[i]![role];
+      return key && typeof ref === 'object' ? [{ path: `orgs.${i}.keys.${role}`, variable: ref.env, org: org.name, role, key: key.key }] : [];
+    }),
+  );
+}
+
+/** One keyless HEAD per edge: any answer of the API is reachable; no answer, or one from something else, is not. */
+async function reach(prober: HttpProber, edge: Edge, url: string, i: number): Promise<DoctorFinding> {
+  const head = endpointById(contract, 'bootstrap-head');
+  const o = await prober.send(edge, { method: head.method, path: head.path, key: null }, { check: 'DOCTOR', phase: 'reach', tier: null, org: null });
+  const input = `target.edges.${i} ${url}`;
+  if (o.status === null) return problem(input, `no answer (${o.error?.code ?? 'error'}); check the URL and that the edge is up`);
+  const took = `${Math.round((o.headersAt ?? o.doneAt) - o.sentAt)} ms`;
+  if (o.status === 404 || o.status === 405 || o.status >= 500) {
+    return problem(input, `answered ${call(head)} with ${o.status} in ${took}: is this the origin of the recruiting API, and is it healthy?`);
+  }
+  return ok(input, `answers (${o.status} to ${call(head)} without a key, in ${took}${o.edgeNode ? `, node ${o.edgeNode}` : ''})`);
+}
+
+/**
+ * A finding per key, in the config's order. A key named twice is checked once, where it is first
+ * named. Organizations at once, each one's keys one after another: one request in flight per
+ * organization, far under any concurrency cap.
+ */
+async function keyFindings(prober: HttpProber, at: Omit<KeyProbe, 'send'> | null, keys: readonly NamedKey[]): Promise<DoctorFinding[]> {
+  const firstNamed = keys.map((k, i) => keys.slice(0, i).find((other) => other.key === k.key) ?? null);
+  const distinct = keys.filter((_, i) => firstNamed[i] === null);
+  const checked = new Map<NamedKey, DoctorFinding>();
+  if (at) {
+    const orgs = [...new Set(distinct.map((k) => k.org))];
+    await Promise.all(
+      orgs.map(async (org) => {
+        for (const k of distinct.filter((d) => d.org === org)) {
+          const probe: KeyProbe = {
+            ...at,
+            send: (endpoint) => prober.send(at.edge, inertRequest(endpoint, k.key), { check: 'DOCTOR', phase: 'key', tier: null, org: k.org }),
+          };
+          checked.set(k, await ROLE_CHECKS[k.role](k, probe));
+        }
+      }),
+    );
+  }
+  const findings = keys.flatMap((k, i) => {
+    const first = firstNamed[i];
+    return first ? [duplicateFinding(k, first)] : (checked.get(k) ?? []);
+  });
+  return at ? findings : [...findings, problem('keys', 'not checked: no edge answered; fix the edges first')];
+}
+
+/** The run needs each role's key, and each organization's, to be its own (ORG-SHARED, SCOPE-ENFORCED, ORG-ISOLATED). */
+function duplicateFinding(k: NamedKey, first: NamedKey): DoctorFinding {
+  const fix = first.org === k.org ? `export a different key of ${k.org} in ${k.variable}` : `each organization needs keys of its own: export a key of ${k.org} in ${k.variable}`;
+  return problem(inputOf(k), `the same key as ${first.path} (${first.variable}); ${fix}`);
+}
+
+/** Where keys are checked: the first edge that answered. */
+interface KeyProbe {
+  readonly edge: Edge;
+  /** Its URL as the config names it. */
+  readonly origin: string;
+  send(endpoint: Endpoint): Promise<Observation>;
+}
+
+/**
+ * A request that passes an endpoint's scope check and that the server cannot act on: reads as they
+ * are; writes and uploads with a body nobody can parse (malformed JSON, an empty file).
+ */
+function inertRequest(endpoint: Endpoint, key: string): ProbeRequest {
+  const request = requestFor(endpoint, key);
+  if (request.body === undefined) return request;
+  return { ...request, body: request.headers?.['content-type'] === 'application/json' ? '{' : '' };
+}
+
+const jobsList = endpointById(contract, 'jobs-list');
+
+/** An answer that tells nothing of the key's scopes: what it was, and what to do. */
+function unusable(k: NamedKey, endpoint: Endpoint, o: Observation): DoctorFinding | null {
+  if (o.status === null) return problem(inputOf(k), `${call(endpoint)}: no answer (${o.error?.code ?? 'error'}); check the edge, then run tiergate doctor again`);
+  if (o.status === contract.statuses.unauthenticated) {
+    return problem(inputOf(k), `refused with ${o.status} on ${call(endpoint)}: the key is unknown, revoked or malformed; export a current key of ${k.org} in ${k.variable}`);
+  }
+  if (o.status === contract.statuses.rateLimited) {
+    const wait = o.rateLimit.retryAfter.value;
+    return problem(inputOf(k), `${call(endpoint)} answered 429: ${k.org}'s quota or concurrency cap is in use; run tiergate doctor again${wait === null ? ' later' : ` in ${wait} s`}`);
+  }
+  if (o.status >= 500) return problem(inputOf(k), `${call(endpoint)} answered ${o.status}: the deployment failed, not the key; run tiergate doctor again when it is healthy`);
+  return null;
+}
+
+/** Neither the answer the role expects nor a refusal: likely not the recruiting API at all. */
+function unexpected(k: NamedKey, probe: KeyProbe, endpoint: Endpoint, o: Observation, expected: string): DoctorFinding {
+  return problem(inputOf(k), `${call(endpoint)} answered ${o.status}, not ${expected}: is ${probe.origin} the recruiting API's origin?`);
+}
+
+/** jobs.read admitted: the key is known and reads (a server that is not the API cannot pass this). */
+async function reads(k: NamedKey, probe: KeyProbe): Promise<DoctorFinding | null> {
+  const o = await probe.send(jobsList);
+  const broken = unusable(k, jobsList, o);
+  if (broken) return broken;
+  if (o.status === contract.statuses.forbidden) return lacking(k, [jobsList]);
+  return isAdmittedStatus(o.status) ? null : unexpected(k, probe, jobsList, o, '2xx');
+}
+
+/** Every scope: reads first, then each other scoped endpoint past its 403. */
+async function primary(k: NamedKey, probe: KeyProbe): Promise<DoctorFinding> {
+  const refused = await reads(k, probe);
+  if (refused) return refused;
+  const lacks: Endpoint[] = [];
+  for (const endpoint of contract.endpoints) {
+    if (endpoint.scope === null || endpoint === jobsList) continue;
+    const o = await probe.send(endpoint);
+    const broken = unusable(k, endpoint, o);
+    if (broken) return broken;
+    if (o.status === contract.statuses.forbidden) lacks.push(endpoint);
+  }
+  if (lacks.length > 0) return lacking(k, lacks);
+  const scoped = contract.endpoints.filter((e) => e.scope !== null).length;
+  return ok(inputOf(k), `accepted; holds every scope (none of the ${scoped} scoped endpoints answered ${contract.statuses.forbidden})`);
+}
+
+function lacking(k: NamedKey, endpoints: readonly Endpoint[]): DoctorFinding {
+  const scopes = endpoints.map((e) => e.scope).join(', ');
+  return problem(
+    inputOf(k),
+    `lacks ${scopes} (${contract.statuses.forbidden} on ${endpoints.map(call).join(', ')}); a ${k.role} key holds every scope: grant ${endpoints.length === 1 ? 'it' : 'them'}, or export such a key of ${k.org} in ${k.variable}`,
+  );
+}
+
+/** The second key reads the organization's quota after the first used it up (ORG-SHARED). */
+async function secondary(k: NamedKey, probe: KeyProbe): Promise<DoctorFinding> {
+  return (await reads(k, probe)) ?? ok(inputOf(k), `accepted; reads (${call(jobsList)})`);
+}
+
+/** SCOPE-ENFORCED needs a key the server knows that holds no scope: refused with 403 on a scoped read. */
+async function unscoped(k: NamedKey, probe: KeyProbe): Promise<DoctorFinding> {
+  const o = await probe.send(jobsList);
+  const broken = unusable(k, jobsList, o);
+  if (broken) return broken;
+  if (o.status === contract.statuses.forbidden) return ok(inputOf(k), `accepted, holds no scope (${o.status} on ${call(jobsList)}, which needs ${jobsList.scope})`);
+  if (!isAdmittedStatus(o.status)) return unexpected(k, probe, jobsList, o, String(contract.statuses.forbidden));
+  return problem(inputOf(k), `admitted on ${call(jobsList)} (${o.status}): this key holds ${jobsList.scope}; SCOPE-ENFORCED needs a key of ${k.org} holding no scope: export one in ${k.variable}`);
+}
+
+const ROLE_CHECKS: Readonly<Record<KeyRole, (k: NamedKey, probe: KeyProbe) => Promise<DoctorFinding>>> = { primary, secondary, unscoped };
+
+function clockFinding(clock: ClockEstimate | null, answered: number): DoctorFinding {
+  if (clock === null) {
+    return answered === 0
+      ? problem('server clock', 'not measured: nothing answered')
+      : problem('server clock', 'no answer carried a Date header: Reset and window timing are judged on the server clock; have the deployment send Date');
+  }
+  const signed = (ms: number) => (Math.abs(ms) < 10_000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+  const ahead = clock.offsetMs >= 0 ? `+${signed(clock.offsetMs)}` : signed(clock.offsetMs);
+  return ok('server clock', `${ahead} ± ${signed(clock.uncertaintyMs)} from ours (Date headers of ${clock.samples} answer${clock.samples === 1 ? '' : 's'}; tiergate judges on the server's clock, so an offset is no problem)`);
+}
+
+/** One line per finding, then the tally. */
+export function formatDoctor(outcome: DoctorOutcome): string {
+  const lines = outcome.findings.map((f) => `${(f.ok ? 'ok' : 'problem').padEnd(8)} ${f.input}: ${f.detail}`);
+  const problems = outcome.findings.filter((f) => !f.ok).length;
+  const tally =
+    problems === 0
+      ? `all ${outcome.findings.length} checks ok (${outcome.requests} requests)`
+      : `${problems} problem${problems === 1 ? '' : 's'} in ${outcome.findings.length} checks (${outcome.requests} requests): fix ${problems === 1 ? 'it' : 'them'} and run tiergate doctor again`;
+  return `${lines.join('\n')}\n${tally}\n`;
+}

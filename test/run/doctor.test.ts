@@ -1,0 +1,52 @@
+/**
+ * runDoctor against the reference target (two edges, on a clock the test holds still): on the config
+ * `tiergate init` writes, with every key provisioned as it says, every finding is ok; the requests
+ * are few and spend a handful of reads, no ingest; the server clock's offset is measured from Date.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.ts';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
+import { runDoctor } from '../../src/run/doctor.ts';
+import { captureIo } from '../helpers/capture-io.ts';
+import { CONFIG_FILE, initDeployment, variableOf } from '../helpers/deployment.ts';
+import { CLOCK_START, ManualClock } from '../helpers/manual-clock.ts';
+import { call, useTarget } from '../helpers/target.ts';
+
+const target = useTarget({ edges: 2, clock: new ManualClock() });
+
+describe('runDoctor', () => {
+  it('finds nothing wrong with a correct config, in a few requests that spend a handful of reads', async () => {
+    const t = target();
+    const deployment = await initDeployment(t);
+    const config = await loadConfig(CONFIG_FILE, deployment.dir);
+    const { io } = captureIo({ env: deployment.env });
+    const before = Date.now();
+    const outcome = await runDoctor({ kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, io);
+    const after = Date.now();
+
+    expect(outcome.findings.filter((f) => !f.ok)).toEqual([]);
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.findings.map((f) => f.input.split(' ')[0])).toEqual([
+      'target.edges.0',
+      'target.edges.1',
+      ...['orgs.0', 'orgs.1'].flatMap((org) => ['primary', 'secondary', 'unscoped'].map((role) => `${org}.keys.${role}`)),
+      'server',
+    ]);
+    // One per edge; per organization: seven for the primary key, one each for the others.
+    expect(outcome.requests).toBe(2 + 2 * (7 + 1 + 1));
+
+    // The target's clock stands at CLOCK_START: the offset is that from ours, within its bound.
+    const clock = outcome.clock!;
+    expect(clock.offsetMs).toBeGreaterThanOrEqual(CLOCK_START - after);
+    expect(clock.offsetMs).toBeLessThanOrEqual(CLOCK_START + 1000 - before);
+    expect(clock.uncertaintyMs).toBeLessThanOrEqual(1000);
+
+    // A read each for the primary key's two scoped GETs and for the second key; the writes were refused unread.
+    const key = deployment.env[variableOf(deployment, 'starter-a', 'primary')]!;
+    const reads = await call(t.edge(), '/recruiter/bootstrap', { method: 'HEAD', key });
+    expect(reads.limit - reads.remaining).toBe(3);
+    const ingest = await call(t.edge(), '/recruiter/jobs/vendor/resume-analysis', { method: 'POST', key, headers: { 'content-type': 'text/plain' }, body: '' });
+    expect(ingest.remaining).toBe(recruitingApi.tiers.starter.ingest.value);
+  });
+});
