@@ -11,6 +11,7 @@ import { CHECK_IDS } from '../catalogue/types.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { messageOf, UsageError } from '../util/errors.ts';
+import { COMPILED, MODULES_ROOT, PACKAGE_ROOT } from '../util/own-files.ts';
 import type { Scenario } from './define.ts';
 import { parseThresholds } from '../config/thresholds.ts';
 
@@ -40,9 +41,9 @@ const scenarioShape = z.strictObject({
   load: loadShape.nullable(),
 });
 
-/** The scenarios shipped in scenarios/, one per tier. */
+/** The scenarios shipped in scenarios/, one per tier (compiled into dist/scenarios/ with the rest of tiergate). */
 export function defaultScenarioFile(tier: TierName): string {
-  return fileURLToPath(new URL(`../../scenarios/${tier}.ts`, import.meta.url));
+  return fileURLToPath(COMPILED ? new URL(`scenarios/${tier}.js`, MODULES_ROOT) : new URL(`scenarios/${tier}.ts`, PACKAGE_ROOT));
 }
 
 export async function loadScenarioFile(file: string, cwd: string): Promise<Scenario> {
