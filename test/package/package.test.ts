@@ -46,6 +46,28 @@ const npxTiergate = (...args: string[]) => sh('npx', ['tiergate', ...args], proj
 const checksRun = (out: string) =>
   (JSON.parse(readFileSync(join(project, out, 'latest', 'results.json'), 'utf8')) as { checks: { id: string; verdict: string }[] }).checks.map((c) => `${c.id} ${c.verdict}`);
 
+/** The project's own files, written before any command runs (tsx reads tsconfig.json as it loads a scenario). */
+function writeProjectFiles(): void {
+  const files = {
+    // A scenario of its own: TypeScript, importing tiergate as the README says.
+    'my-starter.ts': ["import { defineScenario, type CheckId } from 'tiergate';", '', "const checks: CheckId[] = ['AUTH-MISSING'];", "export default defineScenario({ tier: 'starter', orgs: 2, checks });"],
+    'broken.ts': ["import { defineScenario } from 'tiergate';", "export default defineScenario({ tier: 'starter', orgs: });"],
+    'use-library.ts': [
+      "import { runSuite, type Io, type RunOptions } from 'tiergate';",
+      'export const gate = async (options: RunOptions, io: Io): Promise<number> => (await runSuite(options, io)).exitCode;',
+      '// @ts-expect-error runSuite is a function, so the declarations are not `any`',
+      'export const notANumber: number = runSuite;',
+    ],
+    'tsconfig.json': [
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(REPO, 'node_modules/@types')] },
+        files: ['use-library.ts', 'my-starter.ts'],
+      }),
+    ],
+  };
+  for (const [name, lines] of Object.entries(files)) writeFileSync(join(project, name), `${lines.join('\n')}\n`);
+}
+
 let shipped: string[] = [];
 
 beforeAll(async () => {
@@ -55,8 +77,7 @@ beforeAll(async () => {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'tiergate-user', version: '1.0.0', private: true }));
   await ok('npm', ['install', join(work, tarball!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project);
-  // The project's own scenario: TypeScript, importing tiergate as its README says.
-  writeFileSync(join(project, 'my-starter.ts'), "import { defineScenario, type CheckId } from 'tiergate';\n\nconst checks: CheckId[] = ['AUTH-MISSING'];\nexport default defineScenario({ tier: 'starter', orgs: 2, checks });\n");
+  writeProjectFiles();
 }, 150_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -92,7 +113,6 @@ describe('the npm package', () => {
     });
 
     it('a scenario that does not compile is one line naming the place, exit 2', async () => {
-      writeFileSync(join(project, 'broken.ts'), "import { defineScenario } from 'tiergate';\nexport default defineScenario({ tier: 'starter', orgs: });\n");
       // The bin npx runs, without npm's own warnings on stderr.
       const ran = await sh(join(project, 'node_modules/.bin/tiergate'), ['run', '--dry-run', '--scenario', 'broken.ts', '--tiers', 'starter'], project);
       expectUsageError(ran, /--scenario broken\.ts: cannot load it \(.*broken\.ts:2:\d+\)/);
@@ -106,21 +126,6 @@ describe('the npm package', () => {
     });
 
     it("import { runSuite } from 'tiergate' type-checks, with real types", async () => {
-      writeFileSync(
-        join(project, 'use-library.ts'),
-        [
-          "import { runSuite, type Io, type RunOptions } from 'tiergate';",
-          'export const gate = async (options: RunOptions, io: Io): Promise<number> => (await runSuite(options, io)).exitCode;',
-          '// @ts-expect-error runSuite is a function, so the declarations are not `any`',
-          'export const notANumber: number = runSuite;',
-          '',
-        ].join('\n'),
-      );
-      const tsconfig = {
-        compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(REPO, 'node_modules/@types')] },
-        files: ['use-library.ts', 'my-starter.ts'],
-      };
-      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
       const checked = await sh(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
       expect(checked.stdout + checked.stderr).toBe('');
       expect(checked.code).toBe(0);
