@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The shipped scenarios import 'tiergate': in the tests, the sources (the package's exports name dist/).
+  resolve: { alias: [{ find: /^tiergate$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }] },
   test: {
     include: ['test/**/*.test.ts'],
     // Whole-suite runs (test/e2e) go one file at a time in their own pass (vitest.e2e.config.ts), so

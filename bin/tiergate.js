@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx, which also loads users' TypeScript scenario files.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../src/cli.ts');
+// The CLI, compiled into dist/ by `npm run build` (`npm ci` and `npm pack` run it). TypeScript is
+// loaded only for a user's .ts scenario file, when one is named.
+const cli = new URL('../dist/cli.js', import.meta.url);
+const { main } = await import(cli.href).catch((error) => {
+  if (error?.url !== cli.href) throw error;
+  process.stderr.write('tiergate: not built in this checkout (no dist/cli.js): run npm run build\n');
+  process.exit(2);
+});
 process.exitCode = await main(process.argv.slice(2));

@@ -5,16 +5,17 @@
  * a Node built-in or a package that slipped in would load in Node and fail in k6.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinModules } from 'node:module';
 import { build, type Plugin } from 'esbuild';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { TiergateError } from '../util/errors.ts';
+import { COMPILED, MODULES_ROOT, PACKAGE_ROOT } from '../util/own-files.ts';
 import type { LoadShape } from '../scenario/define.ts';
 
 /** Where the k6 sources live (scenarios/k6 in the package). */
-export const K6_SCRIPTS_DIR = fileURLToPath(new URL('../../scenarios/k6/', import.meta.url));
+export const K6_SCRIPTS_DIR = fileURLToPath(new URL('scenarios/k6/', PACKAGE_ROOT));
 
 export interface K6ExportOptions {
   readonly outDir: string;
@@ -74,9 +75,26 @@ const keepNodeBuiltins: Plugin = {
   },
 };
 
+/**
+ * The k6 sources import tiergate's own modules from src/ (the contract, the header parsing), which
+ * the package does not ship: compiled, each such import bundles the module's compiled twin in dist/.
+ */
+const SOURCES_DIR = fileURLToPath(new URL('src/', PACKAGE_ROOT));
+const COMPILED_DIR = fileURLToPath(MODULES_ROOT);
+const compiledTwins: Plugin = {
+  name: 'tiergate-compiled-twins',
+  setup(b) {
+    b.onResolve({ filter: /\.ts$/ }, (args) => {
+      const inSources = relative(SOURCES_DIR, resolve(args.resolveDir, args.path));
+      if (inSources.startsWith('..') || isAbsolute(inSources)) return undefined;
+      return { path: join(COMPILED_DIR, inSources.replace(/\.ts$/, '.js')) };
+    });
+  },
+};
+
 export async function bundleTier(tier: TierName, shape: LoadShape | null | undefined, scriptsDir = K6_SCRIPTS_DIR): Promise<{ code: string; metaImports: string[] }> {
   const result = await build({
-    plugins: [keepNodeBuiltins],
+    plugins: COMPILED ? [keepNodeBuiltins, compiledTwins] : [keepNodeBuiltins],
     entryPoints: [join(scriptsDir, `${tier}.ts`)],
     bundle: true,
     write: false,

@@ -7,6 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { TiergateError } from '../util/errors.ts';
+import { COMPILED, MODULE_EXT } from '../util/own-files.ts';
 import type { ResolvedTargetOptions, TargetOptions } from './options.ts';
 import type { RunningTarget } from './server.ts';
 
@@ -18,16 +19,22 @@ export type ThreadMessage =
 /** How long a clean close may take before the thread is terminated. */
 const CLOSE_GRACE_MS = 5_000;
 
-const ENTRY = new URL('./thread-entry.ts', import.meta.url).href;
+const ENTRY = new URL(`./thread-entry${MODULE_EXT}`, import.meta.url);
 
-/** tsx's loader hooks do not reach worker threads on Node 20: the worker registers them itself. */
-function bootstrapSource(): string {
+/**
+ * Compiled, the worker runs the entry as it is. From the sources, it loads TypeScript: tsx's loader
+ * hooks do not reach worker threads on Node 20, so the worker registers them itself.
+ */
+function newWorker(options: TargetOptions): Worker {
+  const workerData = { options };
+  if (COMPILED) return new Worker(ENTRY, { workerData });
   const tsx = import.meta.resolve('tsx/esm/api');
-  return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
+  const source = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY.href)}); })`;
+  return new Worker(source, { eval: true, workerData });
 }
 
 export async function startTargetThread(options: TargetOptions = {}): Promise<RunningTarget> {
-  const worker = new Worker(bootstrapSource(), { eval: true, workerData: { options } });
+  const worker = newWorker(options);
   const first = await new Promise<ThreadMessage>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);

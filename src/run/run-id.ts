@@ -1,8 +1,7 @@
 /** A run's identity: a sortable id, and the tool version and git revision it ran with. */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-
-const PACKAGE_ROOT = new URL('../../', import.meta.url);
+import { PACKAGE_ROOT } from '../util/own-files.ts';
 
 /** `20261123-104500-3f9a`: sorts by start time, unique across runs started in the same second. */
 export function newRunId(wallMs: number): string {

@@ -1,9 +1,10 @@
 /**
- * Scenario files are TypeScript modules whose default export is a `defineScenario(...)` value. They
- * are loaded once, at the boundary, and checked: a file that does not export a scenario is a usage
- * error naming the file and what is wrong.
+ * Scenario files are TypeScript (or JavaScript) modules whose default export is a `defineScenario(...)`
+ * value. They are loaded once, at the boundary, and checked: a file that does not export a scenario
+ * is a usage error naming the file and what is wrong.
  */
 import { access } from 'node:fs/promises';
+import { register } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -11,6 +12,7 @@ import { CHECK_IDS } from '../catalogue/types.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { messageOf, UsageError } from '../util/errors.ts';
+import { COMPILED, MODULES_ROOT, PACKAGE_ROOT } from '../util/own-files.ts';
 import type { Scenario } from './define.ts';
 import { parseThresholds } from '../config/thresholds.ts';
 
@@ -40,20 +42,50 @@ const scenarioShape = z.strictObject({
   load: loadShape.nullable(),
 });
 
-/** The scenarios shipped in scenarios/, one per tier. */
+/** The scenarios shipped in scenarios/, one per tier (compiled into dist/scenarios/ with the rest of tiergate). */
 export function defaultScenarioFile(tier: TierName): string {
-  return fileURLToPath(new URL(`../../scenarios/${tier}.ts`, import.meta.url));
+  return fileURLToPath(COMPILED ? new URL(`scenarios/${tier}.js`, MODULES_ROOT) : new URL(`scenarios/${tier}.ts`, PACKAGE_ROOT));
+}
+
+const TYPESCRIPT = /\.[cm]?ts$/;
+
+/**
+ * A scenario is an ES module, `.ts` included, whatever the `type` of the package around it: tsx
+ * alone would compile a `.ts` file in a CommonJS package to CommonJS, which cannot load tiergate on
+ * Node 20. This resolve hook, registered before tsx's (so it answers tsx's own lookups), says so.
+ */
+const TS_IS_ESM = `export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  return resolved.url.startsWith('file:') && new URL(resolved.url).pathname.endsWith('.ts') ? { ...resolved, format: 'module' } : resolved;
+}`;
+
+let typescriptLoader: Promise<void> | undefined;
+
+/**
+ * Compiled, tiergate loads a TypeScript scenario through tsx, imported when the first one is named:
+ * most runs load none. From the sources, what runs tiergate (vitest, tsx) loads TypeScript already.
+ */
+function loadTypeScript(): Promise<void> {
+  return (typescriptLoader ??= (async () => {
+    register(`data:text/javascript,${encodeURIComponent(TS_IS_ESM)}`);
+    (await import('tsx/esm/api')).register();
+  })());
+}
+
+async function importDefault(path: string): Promise<unknown> {
+  if (COMPILED && TYPESCRIPT.test(path)) await loadTypeScript();
+  return ((await import(pathToFileURL(path).href)) as { default?: unknown }).default;
 }
 
 export async function loadScenarioFile(file: string, cwd: string): Promise<Scenario> {
   const path = resolve(cwd, file);
-  let module: { default?: unknown };
+  let exported: unknown;
   try {
-    module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    exported = await importDefault(path);
   } catch (error) {
     throw new UsageError(`--scenario ${file}: cannot load it (${await loadFailure(path, error)})`, 'TG_SCENARIO');
   }
-  const parsed = scenarioShape.safeParse(module.default);
+  const parsed = scenarioShape.safeParse(exported);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(default export)'}: ${i.message}`).join('; ');
     throw new UsageError(`--scenario ${file}: the default export is not a scenario (${problems}); export default defineScenario({...})`, 'TG_SCENARIO');
