@@ -11,6 +11,11 @@ export function processIo(): Io {
     process.stderr.write('\ntiergate: interrupted; finishing the report of what completed (Ctrl-C again to quit)\n');
     controller.abort();
   });
+  // A reader that went away (`tiergate list | head`) is not an error: stop writing, quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   return {
     stdout: process.stdout,
     stderr: process.stderr,
