@@ -6,7 +6,7 @@
  *   tiergate k6 operator --parallelism N --out DIR    k6-operator TestRun per tier + ConfigMap
  *   tiergate k6 ingest FILE... [--out DIR]            judge k6 --out json output of any number of runners
  *
- * `tiergate run --engine k6` is `runK6Engine` (src/run/k6-engine.ts).
+ * `tiergate run --engine k6` is the k6 engine of `runSuite` (src/run/k6-engine.ts).
  */
 import { resolve } from 'node:path';
 import type { Argv, Options } from 'yargs';
@@ -136,7 +136,7 @@ const ingestCommand: CliCommand<IngestArgs> = {
     }
     const windowMs = windowLength(args.window) ?? DEFAULTS.windowMs;
     const out = args.out ?? DEFAULTS.reportsDir;
-    const { ingest, results, runDir } = await ingestK6ToReports({
+    const { ingest, results, runDir, warning } = await ingestK6ToReports({
       files: files.map((f) => resolve(io.cwd, f)),
       windowS: windowMs / 1000,
       thresholds,
@@ -147,6 +147,7 @@ const ingestCommand: CliCommand<IngestArgs> = {
     io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s).\n`);
     for (const check of results.checks) io.stdout.write(`${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`);
     io.stdout.write(`Verdict: ${results.verdict}. Reports: ${runDir}\n`);
+    if (warning) io.stderr.write(`tiergate: warning: ${warning}\n`);
     return exitCodeFor(results.verdict);
   },
 };

@@ -11,10 +11,11 @@ export function processIo(): Io {
     process.stderr.write('\ntiergate: interrupted; finishing the report of what completed (Ctrl-C again to quit)\n');
     controller.abort();
   });
-  // A reader that went away (`tiergate list | head`) is not an error: stop writing, quietly.
+  // A reader that went away (`tiergate run | head`) is not an error: what was left to print is
+  // dropped, and the command goes on to write its reports and exit with its own code.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    if (error.code !== 'EPIPE') throw error;
+    process.stdout.write = () => true;
   });
   return {
     stdout: process.stdout,

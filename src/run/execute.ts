@@ -9,7 +9,8 @@ import type { SuiteContext } from '../procedures/context.ts';
 import type { OrgHandle } from '../procedures/handles.ts';
 import { defineScenario, type Scenario } from '../scenario/define.ts';
 import { TASKS } from '../procedures/registry.ts';
-import { runTask, type TaskInstance } from '../procedures/task.ts';
+import { inconclusiveFinding, runTask, type TaskInstance } from '../procedures/task.ts';
+import { asInterrupted } from './publish.ts';
 import { taskName } from '../results/events.ts';
 import { messageOf } from '../util/errors.ts';
 
@@ -34,13 +35,14 @@ export async function executePlan(
     try {
       const results = await runTask(TASKS[planned.kind], context, instanceOf(planned, binding));
       // A task cut short by Ctrl-C judged partial traffic: report what it found, never as a verdict.
-      onResults(context.signal.aborted ? results.map(interrupted) : results);
+      onResults(context.signal.aborted ? results.map(asInterrupted) : results);
     } catch (error) {
       // A task failing is a harness bug or an unexpected target answer: say so, keep the others going,
       // and report its checks inconclusive: a check that did not run must never vanish into a pass.
       const why = `task ${taskName(planned)} stopped: ${messageOf(error)}`;
       context.emit({ type: 'warning', message: why });
-      onResults(planned.checks.map((id) => checkResult(id, { verdict: 'inconclusive', expected: 'the check to run', actual: why, evidence: [], notes: [] }, { tier: planned.tier, org: planned.orgs[0] ?? null, startedWall: context.io.clock.now(), durationMs: 0 })));
+      const where = { tier: planned.tier, org: planned.orgs.join('+') || null, startedWall: context.io.clock.now(), durationMs: 0 };
+      onResults(planned.checks.map((id) => checkResult(id, inconclusiveFinding('the check to run', why), { ...where, variant: TASKS[planned.kind].decides[id] ?? '' })));
     }
   };
   const runLane = async (tasks: readonly PlannedTask[]) => {
@@ -71,9 +73,4 @@ function instanceOf(planned: PlannedTask, binding: PlanBinding): TaskInstance {
   // The revocation organization's tier may have no scenario selected: its defaults then.
   const scenario = binding.scenarios.find((s) => s.tier === planned.tier) ?? defineScenario({ tier: planned.tier });
   return { tier: planned.tier, orgs, scenario, checks: planned.checks };
-}
-
-function interrupted(result: CheckResult): CheckResult {
-  if (result.verdict === 'skipped' || result.verdict === 'inconclusive') return result;
-  return { ...result, verdict: 'inconclusive', notes: [...result.notes, `the run was interrupted while this check ran; it would otherwise have been ${result.verdict}`] };
 }

@@ -15,9 +15,10 @@ import type { TierName } from '../contract/types.ts';
 import type { RunOptions } from './options.ts';
 import type { LoadShape, Scenario } from '../scenario/define.ts';
 import type { OpenRun, RunEngine } from './engine.ts';
-import type { EngineOutcome } from './publish.ts';
+import { asInterrupted, type EngineOutcome } from './publish.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import { exportK6Scripts } from '../k6/export.ts';
+import { ingestK6 } from '../k6/ingest.ts';
 import { k6Outcome } from './k6-ingest-report.ts';
 
 export const K6_MISSING_MESSAGE =
@@ -100,7 +101,9 @@ async function execute({ options, io, session, runId, runDir, emit }: OpenRun): 
     }
   }
   if (existing.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: k6 wrote no output to judge');
-  return k6Outcome({ files: existing, windowS: session.windowMs / 1000, thresholds }, runDir);
+  const outcome = await k6Outcome(await ingestK6({ files: existing, windowS: session.windowMs / 1000, thresholds }), existing, runDir);
+  // k6 stopped by Ctrl-C wrote partial output: what it shows is reported, never as a verdict.
+  return io.signal.aborted ? { ...outcome, checks: outcome.checks.map(asInterrupted) } : outcome;
 }
 
 /** `tiergate run --engine k6`. */

@@ -21,13 +21,11 @@ export const K6_METHODOLOGY: RunResults['methodology'] = [
   },
 ];
 
-/** k6's output files judged, with the observations the verdicts cite written into `runDir`. */
-export async function k6Outcome(options: K6IngestOptions, runDir: string): Promise<EngineOutcome & { readonly ingest: K6Ingest }> {
-  const ingest = await ingestK6(options);
+/** k6's judged output, with the observations its verdicts cite copied from `files` into `runDir`. */
+export async function k6Outcome(ingest: K6Ingest, files: readonly string[], runDir: string): Promise<EngineOutcome> {
   const cited = new Set(ingest.checks.flatMap((c) => c.evidence));
-  const count = await writeEvidence(options.files, cited, join(runDir, 'observations.ndjson'));
+  const count = await writeEvidence(files, cited, join(runDir, 'observations.ndjson'));
   return {
-    ingest,
     checks: ingest.checks,
     clock: null,
     windows: { needed: 0, used: ingest.windowsUsed },
@@ -50,15 +48,18 @@ export interface K6ReportOutcome {
   readonly ingest: K6Ingest;
   readonly results: RunResults;
   readonly runDir: string;
+  /** The step summary could not be written, and why; null otherwise. */
+  readonly warning: string | null;
 }
 
 /** `tiergate k6 ingest`: output of k6 runs elsewhere, judged into a run of its own. */
 export async function ingestK6ToReports(options: K6ReportOptions): Promise<K6ReportOutcome> {
+  // Judged first: unreadable files are a usage error that leaves no empty run folder behind.
+  const ingest = await ingestK6(options);
   const runId = options.runId ?? newRunId(options.now);
   const runDir = join(options.outDir, runId);
   await mkdir(runDir, { recursive: true });
-  const outcome = await k6Outcome(options, runDir);
-  const { ingest } = outcome;
+  const outcome = await k6Outcome(ingest, options.files, runDir);
   const results = await runResults(
     {
       runId,
@@ -72,6 +73,6 @@ export async function ingestK6ToReports(options: K6ReportOptions): Promise<K6Rep
     },
     outcome,
   );
-  await publishRun(results, runDir, options.outDir, options.stepSummary);
-  return { ingest, results, runDir };
+  const warning = await publishRun(results, runDir, options.outDir, options.stepSummary);
+  return { ingest, results, runDir, warning };
 }

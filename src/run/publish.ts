@@ -11,6 +11,7 @@ import { pointLatest, writeReports } from '../report/render.ts';
 import { appendStepSummary, stepSummary, type StepSummaryTarget } from '../report/step-summary.ts';
 import { RESULTS_SCHEMA, type RunResults, type TargetInfo } from '../results/types.ts';
 import { toolInfo } from './run-id.ts';
+import { messageOf } from '../util/errors.ts';
 
 /** What an engine measured: its checks and the evidence around them. */
 export type EngineOutcome = Pick<RunResults, 'checks' | 'clock' | 'windows' | 'profiles' | 'methodology' | 'observations'>;
@@ -53,10 +54,23 @@ export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promi
 }
 
 /** Writes a run's reports into `runDir`, points `<outDir>/latest` at it, and appends the step summary (if any). */
-export async function publishRun(results: RunResults, runDir: string, outDir: string, summary: StepSummaryTarget | null): Promise<void> {
+export async function publishRun(results: RunResults, runDir: string, outDir: string, summary: StepSummaryTarget | null): Promise<string | null> {
   await writeReports(results, runDir);
   await pointLatest(outDir, runDir);
-  if (summary) await appendStepSummary(summary, stepSummary(results, runDir, summary.cwd));
+  if (!summary) return null;
+  // The reports are written and the verdict stands: a summary that cannot be written is a warning.
+  try {
+    await appendStepSummary(summary, stepSummary(results, runDir, summary.cwd));
+    return null;
+  } catch (error) {
+    return messageOf(error);
+  }
+}
+
+/** A check judged on traffic Ctrl-C cut short: what it found is reported, never as a verdict. */
+export function asInterrupted(result: CheckResult): CheckResult {
+  if (result.verdict === 'skipped' || result.verdict === 'inconclusive') return result;
+  return { ...result, verdict: 'inconclusive', notes: [...result.notes, `the run was interrupted while this check ran; it would otherwise have been ${result.verdict}`] };
 }
 
 /** Catalogue order, then tier order, then variant: reports and JUnit read the same way every run. */

@@ -63,7 +63,8 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     },
     outcome,
   );
-  await publishRun(results, runDir, outDir, stepSummaryTarget(io));
+  const warning = await publishRun(results, runDir, outDir, stepSummaryTarget(io));
+  if (warning) emit({ type: 'warning', message: warning });
   emit({ type: 'run-end', results, reportDir: runDir });
   return { results, runDir, exitCode: exitCodeFor(results.verdict, results.interrupted) };
 }

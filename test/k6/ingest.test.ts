@@ -104,6 +104,23 @@ describe('ingestK6', () => {
     expect(cited.every((o) => o.org === 'starter-a')).toBe(true);
     expect(JSON.parse(readFileSync(join(outDir, 'latest', 'results.json'), 'utf8')).runId).toBe('k6-test-run');
   });
+
+  it('an unreadable file is refused before any run folder is made', async () => {
+    const outDir = join(dir(), 'reports');
+    await expect(ingestK6ToReports({ files: [join(outDir, 'missing.json')], windowS: 60, thresholds: THRESHOLDS, outDir, now: Date.now(), stepSummary: null })).rejects.toThrow(/missing\.json/);
+    expect(existsSync(outDir)).toBe(false);
+  });
+
+  it('a step summary that cannot be written is a warning; the reports and the verdict stand', async () => {
+    const d = dir();
+    const one = new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
+    const outDir = join(d, 'reports');
+    // A directory where the summary file should be: appending to it fails.
+    const { results, warning } = await ingestK6ToReports({ files: [one], windowS: 60, thresholds: THRESHOLDS, outDir, now: Date.now(), stepSummary: { file: d, cwd: d } });
+    expect(results.verdict).toBe('pass');
+    expect(warning).toMatch(/GITHUB_STEP_SUMMARY: cannot append to/);
+    expect(existsSync(join(outDir, 'latest', 'results.json'))).toBe(true);
+  });
 });
 
 describe('tiergate k6 ingest (CLI)', () => {

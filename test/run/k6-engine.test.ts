@@ -64,6 +64,8 @@ describe('runSuite with the k6 engine', () => {
     const outcome = await runSuite(withLoad(tempReportsDir()), { ...captured.io, stdout });
     expect(outcome.exitCode).toBe(130);
     expect(outcome.results!.interrupted).toBe(true);
+    // What k6 wrote before it stopped is reported, never as a verdict.
+    expect(outcome.results!.checks.filter((c) => c.verdict === 'pass' || c.verdict === 'fail')).toEqual([]);
     const written = JSON.parse(readFileSync(join(outcome.runDir!, 'results.json'), 'utf8')) as { interrupted: boolean };
     expect(written.interrupted).toBe(true);
   });
