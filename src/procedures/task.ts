@@ -3,12 +3,13 @@
  * quota it spends, the organizations it occupies and where the plan puts it, and how it runs. The
  * plan, the dry run and the tests read the declaration; `runTask` is the one shared step that turns
  * what a task decided into check results (variant, tier, organization and timing added, unselected
- * checks dropped, undecided ones reported inconclusive, never silently passed).
+ * checks dropped, undecided ones, and those of a task that threw, reported inconclusive, never passed).
  */
 import type { QuotaClass, TierName } from '../contract/types.ts';
 import type { CheckId, CheckResult, Finding } from '../catalogue/types.ts';
 import type { TaskKind } from '../catalogue/task-kinds.ts';
-import type { TaskIdentity } from '../results/events.ts';
+import { taskName, type TaskIdentity } from '../results/events.ts';
+import { messageOf } from '../util/errors.ts';
 import type { Scenario } from '../scenario/define.ts';
 import { checkResult } from '../verdicts/support/result.ts';
 import type { SuiteContext } from './context.ts';
@@ -137,7 +138,16 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
       span.endedAt ??= context.prober.now();
     },
   };
-  const decisions = await definition.run(context, run);
+  // A task that throws met a harness bug or an answer it did not expect: say so, and report its
+  // checks inconclusive with the reason (a check that did not run must never vanish into a pass).
+  let decisions: Decisions<CheckId> = {};
+  let undecided = `the ${definition.kind} task ended without deciding it`;
+  try {
+    decisions = await definition.run(context, run);
+  } catch (error) {
+    undecided = `task ${taskName(identity)} stopped: ${messageOf(error)}`;
+    context.emit({ type: 'warning', message: undecided });
+  }
   const own =
     span.startedWall === null
       ? { startedWall: context.io.clock.now(), durationMs: 0 }
@@ -145,7 +155,7 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
   const org = identity.orgs.join('+') || null;
   return checks.map((id) => {
     // A declared check the task returned nothing for did not run: inconclusive, never a silent pass.
-    const decision: Decision = decisions[id] ?? inconclusiveFinding('the check to run', `the ${definition.kind} task ended without deciding it`);
+    const decision: Decision = decisions[id] ?? inconclusiveFinding('the check to run', undecided);
     const { finding, startedWall, durationMs } = 'finding' in decision ? decision : { finding: decision, ...own };
     return checkResult(id, finding, { tier: instance.tier, org, variant: definition.decides[id] ?? '', startedWall, durationMs: finding.verdict === 'skipped' ? 0 : durationMs });
   });

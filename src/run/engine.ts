@@ -18,9 +18,13 @@ export interface OpenRun {
   readonly emit: (event: RunEvent) => void;
 }
 
+/** Drives an open run; resolves with what it measured (partial when io.signal aborted it). */
+export type EngineDrive = (run: OpenRun) => Promise<EngineOutcome>;
+
 export interface RunEngine {
-  /** Refuses, before anything starts, a run this engine cannot do (k6 missing, nothing to load). */
-  preflight(options: RunOptions, io: Io): Promise<void>;
-  /** Drives the run; resolves with what it measured (partial when io.signal aborted it). */
-  execute(run: OpenRun): Promise<EngineOutcome>;
+  /**
+   * Before anything starts: refuses a run this engine cannot do (k6 missing, nothing to load), and
+   * returns the drive with what it found out (k6's path, the parsed thresholds).
+   */
+  prepare(options: RunOptions, io: Io): Promise<EngineDrive>;
 }

@@ -3,16 +3,13 @@
  * lanes start; each lane's tasks one after another. Results come back in the order tasks finish.
  */
 import type { CheckResult } from '../catalogue/types.ts';
-import { checkResult } from '../verdicts/support/result.ts';
 import type { PlannedTask, Plan, TierPlan } from './plan.ts';
 import type { SuiteContext } from '../procedures/context.ts';
 import type { OrgHandle } from '../procedures/handles.ts';
 import { defineScenario, type Scenario } from '../scenario/define.ts';
 import { TASKS } from '../procedures/registry.ts';
-import { inconclusiveFinding, runTask, type TaskInstance } from '../procedures/task.ts';
+import { runTask, type TaskInstance } from '../procedures/task.ts';
 import { asInterrupted } from './publish.ts';
-import { taskName } from '../results/events.ts';
-import { messageOf } from '../util/errors.ts';
 
 /** What the plan's labels stand for in this run: the provisioned organizations and each tier's scenario. */
 export interface PlanBinding {
@@ -32,18 +29,9 @@ export async function executePlan(
 ): Promise<void> {
   const runPlanned = async (planned: PlannedTask) => {
     if (context.signal.aborted) return;
-    try {
-      const results = await runTask(TASKS[planned.kind], context, instanceOf(planned, binding));
-      // A task cut short by Ctrl-C judged partial traffic: report what it found, never as a verdict.
-      onResults(context.signal.aborted ? results.map(asInterrupted) : results);
-    } catch (error) {
-      // A task failing is a harness bug or an unexpected target answer: say so, keep the others going,
-      // and report its checks inconclusive: a check that did not run must never vanish into a pass.
-      const why = `task ${taskName(planned)} stopped: ${messageOf(error)}`;
-      context.emit({ type: 'warning', message: why });
-      const where = { tier: planned.tier, org: planned.orgs.join('+') || null, startedWall: context.io.clock.now(), durationMs: 0 };
-      onResults(planned.checks.map((id) => checkResult(id, inconclusiveFinding('the check to run', why), { ...where, variant: TASKS[planned.kind].decides[id] ?? '' })));
-    }
+    const results = await runTask(TASKS[planned.kind], context, instanceOf(planned, binding));
+    // A task cut short by Ctrl-C judged partial traffic: report what it found, never as a verdict.
+    onResults(context.signal.aborted ? results.map(asInterrupted) : results);
   };
   const runLane = async (tasks: readonly PlannedTask[]) => {
     for (const planned of tasks) await runPlanned(planned);

@@ -29,10 +29,7 @@ import { sessionProber } from './target-session.ts';
 import type { EngineOutcome } from './publish.ts';
 import { planFor, selectedScenarios } from './plan-for.ts';
 
-export const harnessEngine: RunEngine = {
-  preflight: async () => {},
-  execute: runHarness,
-};
+export const harnessEngine: RunEngine = { prepare: async () => runHarness };
 
 async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun): Promise<EngineOutcome> {
   const contract = recruitingApi;

@@ -14,7 +14,7 @@ import { parseThresholds, type Threshold } from '../config/thresholds.ts';
 import type { TierName } from '../contract/types.ts';
 import type { RunOptions } from './options.ts';
 import type { LoadShape, Scenario } from '../scenario/define.ts';
-import type { OpenRun, RunEngine } from './engine.ts';
+import type { EngineDrive, OpenRun, RunEngine } from './engine.ts';
 import { asInterrupted, type EngineOutcome } from './publish.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import { exportK6Scripts } from '../k6/export.ts';
@@ -50,21 +50,26 @@ export async function requireK6(env: Readonly<Record<string, string | undefined>
 }
 
 /** What k6 needs from a run, checked before anything starts: itself, and load to drive. */
-async function preflight(options: RunOptions, io: Io): Promise<void> {
-  await requireK6(io.env);
-  const scenarios = loadScenarios(options);
-  if (scenarios.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: no selected scenario has sustained load (load: null)');
-  for (const s of scenarios) parseThresholds(s.load.thresholds, `scenario ${s.tier}: load.thresholds`);
-}
-
-const loadScenarios = (options: RunOptions) =>
-  options.scenarios.filter((s): s is Scenario & { readonly load: LoadShape } => options.tiers.includes(s.tier) && s.load !== null);
-
-async function execute({ options, io, session, runId, runDir, emit }: OpenRun): Promise<EngineOutcome> {
+async function prepare(options: RunOptions, io: Io): Promise<EngineDrive> {
   const k6 = await requireK6(io.env);
   const scenarios = loadScenarios(options);
+  if (scenarios.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: no selected scenario has sustained load (load: null)');
   const thresholds: Partial<Record<TierName, readonly Threshold[]>> = {};
   for (const s of scenarios) thresholds[s.tier] = parseThresholds(s.load.thresholds, `scenario ${s.tier}: load.thresholds`);
+  return (run) => drive(run, { k6, scenarios, thresholds });
+}
+
+type LoadScenario = Scenario & { readonly load: LoadShape };
+
+const loadScenarios = (options: RunOptions) => options.scenarios.filter((s): s is LoadScenario => options.tiers.includes(s.tier) && s.load !== null);
+
+interface K6Prepared {
+  readonly k6: string;
+  readonly scenarios: readonly LoadScenario[];
+  readonly thresholds: Partial<Record<TierName, readonly Threshold[]>>;
+}
+
+async function drive({ io, session, runId, runDir, emit }: OpenRun, { k6, scenarios, thresholds }: K6Prepared): Promise<EngineOutcome> {
   const bundles = await exportK6Scripts({
     outDir: join(runDir, 'k6'),
     tiers: scenarios.map((s) => s.tier),
@@ -107,7 +112,7 @@ async function execute({ options, io, session, runId, runDir, emit }: OpenRun): 
 }
 
 /** `tiergate run --engine k6`. */
-export const k6Engine: RunEngine = { preflight, execute };
+export const k6Engine: RunEngine = { prepare };
 
 /** Runs k6, its output relayed to ours; bounded by `timeoutMs` and by Ctrl-C. Resolves to the exit code. */
 function runK6(k6: string, args: readonly string[], options: { env: Record<string, string | undefined>; io: Io; timeoutMs: number }): Promise<number> {

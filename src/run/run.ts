@@ -34,8 +34,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     io.stdout.write(describePlan(plannedRun(options), options.windowMs));
     return { results: null, runDir: null, exitCode: EXIT.pass };
   }
-  const engine = ENGINES[options.engine];
-  await engine.preflight(options, io);
+  const drive = await ENGINES[options.engine].prepare(options, io);
   const emit = (event: RunEvent) => {
     for (const listener of options.listeners) listener(event);
   };
@@ -47,7 +46,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
   const session = await openTargetSession(options, io.env);
   let outcome: EngineOutcome;
   try {
-    outcome = await engine.execute({ options, io, session, runId, runDir, emit });
+    outcome = await drive({ options, io, session, runId, runDir, emit });
   } finally {
     await session.close();
   }

@@ -67,6 +67,19 @@ describe('runTask', () => {
     expect(events).toEqual([{ type: 'task-start', task: { kind: 'read-burst', tier: 'starter', orgs: ['starter-a'] } }]);
   });
 
+  it('a task that throws: a warning, and each selected check inconclusive with the reason and its variant', async () => {
+    const events: RunEvent[] = [];
+    const throwing = defineTask({ ...probe, run: async () => Promise.reject(new Error('the target answered 500')) });
+    const results = await runTask(throwing, fakeContext(events), { tier: 'starter', orgs: [org], scenario: defineScenario({ tier: 'starter' }), checks: null });
+    const why = 'task read-burst starter-a stopped: the target answered 500';
+    expect(results.map((r) => [r.id, r.variant, r.verdict, r.actual])).toEqual([
+      ['QUOTA-READ', 'burst', 'inconclusive', why],
+      ['HDR-LIMIT', 'read', 'inconclusive', why],
+      ['HDR-RESET', '', 'inconclusive', why],
+    ]);
+    expect(events).toEqual([{ type: 'warning', message: why }]);
+  });
+
   it('reports only the selected checks', async () => {
     const results = await runTask(probe, fakeContext([]), { tier: 'starter', orgs: [org], scenario: defineScenario({ tier: 'starter' }), checks: ['HDR-LIMIT'] });
     expect(results.map((r) => r.id)).toEqual(['HDR-LIMIT']);
