@@ -5,14 +5,15 @@
  * 1. Counting pairs. Between two counted reads, one request whose counting is in question (HEAD,
  *    404, 403, 401, another read route, one resume upload): the second read's Remaining shows
  *    whether it counted against the read quota.
- * 2. Exhaustion. Reads until the first 429: its Reset or Retry-After says when the window ends.
+ * 2. Exhaustion. Reads until the first 429 (in batches while plenty is left, the last stretch one at a
+ *    time): its Reset or Retry-After says when the window ends.
  * 3. Refill. Shortly after the 429 (well before that end) one more read, and if it is admitted, one
  *    more at once: a bucket gives back one request at a time, a fixed window all of them.
  * 4. Expiry. Half a window after the announced end, one read, then reads spread over the next
  *    window (the last just before a full window after the first): a window the first read opened is
  *    still in force at each (Remaining one lower every time); a clock-aligned one rolls over among
- *    them (Remaining back up), wherever its boundary lies. Without Remaining, where the first read's
- *    window ends tells. (A Reset can drift or be coarse; Remaining read over a window cannot.)
+ *    them (Remaining back up), wherever its boundary lies, and the reads stop there. Without
+ *    Remaining, where the first read's window ends tells. (A Reset can drift or be coarse; Remaining read over a window cannot.)
  *
  * Every loop is bounded in count and time, and the run's signal stops it.
  */
@@ -44,6 +45,8 @@ const EXHAUST_FACTOR = 2;
 const EXHAUST_EXTRA = 5;
 /** ...and for at most this many windows. */
 const EXHAUST_WINDOWS = 2;
+/** Reads in flight at once while filling a quota, at most (and never over half the tier's cap). */
+const FILL_BATCH = 16;
 /** This many requests in a row without an answer end the discovery. */
 const SILENT_AFTER = 3;
 /** The longest a discovery waits for anything, in windows (plus a second). */
@@ -104,7 +107,21 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   // not exhausted this way (the algorithm then stays open).
   const exhaustUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
   const exhausting = () => !signal.aborted && !silent() && prober.now() < exhaustUntil;
-  for (let n = 0; n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && before.status !== null && exhausting(); n++) {
+  const bound = limit * EXHAUST_FACTOR + EXHAUST_EXTRA;
+  // Fill: while the server shows plenty left, reads go in batches under the concurrency cap, so a
+  // large quota is used up inside the window it started in (one at a time, Enterprise's spilled
+  // into the next and cost the run a window). The last stretch, to the first 429, one at a time.
+  const batch = Math.max(1, Math.min(FILL_BATCH, Math.floor(contract.tiers[input.tier].concurrency.value / 2)));
+  let left = before.rateLimit.remaining.value;
+  while (left !== null && left > 2 * batch && exhaustion.length + batch <= bound && before.status !== null && exhausting()) {
+    const answers = await Promise.all(Array.from({ length: batch }, () => read('exhaust')));
+    exhaustion.push(...answers);
+    // Anything but an admission (a 429 early, a concurrency refusal, an error): one at a time from here.
+    if (!answers.every(isAdmitted)) break;
+    left = Math.min(...answers.map((o) => o.rateLimit.remaining.value ?? Infinity));
+    if (left === Infinity) left = null;
+  }
+  for (let n = exhaustion.length; n < bound && before.status !== null && exhausting(); n++) {
     const o = await read('exhaust');
     exhaustion.push(o);
     if (o.status === contract.statuses.rateLimited) break;
@@ -165,8 +182,13 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
               await sleep(first.sentAt + (span * k) / FOLLOW_UP_READS - prober.now(), signal);
               if (signal.aborted) break;
               const o = await read('expiry-follow-up');
+              const previous = expiryFollowUps.at(-1) ?? first;
               expiryFollowUps.push(o);
               if (!isAdmitted(o)) break;
+              // Remaining back up: a clock-aligned window rolled over, which is all the rest would
+              // show. Stopping here lets the checks start in the window that just began.
+              const [before, now] = [previous.rateLimit.remaining.value, o.rateLimit.remaining.value];
+              if (before !== null && now !== null && now >= before) break;
             }
           }
           const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
