@@ -45,7 +45,6 @@ export async function awaitFreshWindow(
   options: WindowSyncOptions,
 ): Promise<WindowSyncResult> {
   const polls: Observation[] = [];
-  const windowS = options.windowMs / 1000;
   const deadline = prober.now() + options.windowMs * 2 + 2000;
   const head = async () => {
     const o = await prober.send(edge, options.request, { ...tags, phase: 'window-sync' });
@@ -60,32 +59,40 @@ export async function awaitFreshWindow(
     await sleep(Math.min(pause, options.windowMs), options.signal);
     const current = await head();
     if (current.status === null) return { ok: false, reason: `window sync failed: ${current.error?.code}`, polls };
-    const signal = boundarySignal(previous, current, windowS, options.clockOffsetMs, options.resetHoldsStill);
-    if (signal !== null) {
-      const format = resetFormatOf(current, options.windowMs, options.clockOffsetMs);
-      // Date is floored to the second and may be served a second stale: a crossing it shows may
-      // have happened up to a second before the previous poll.
-      const stale = signal === 'date' ? DATE_STALENESS_MS : 0;
-      return {
-        ok: true,
-        polls,
-        window: {
-          openedAt: current.headersAt ?? current.doneAt,
-          openedUncertaintyMs: (current.headersAt ?? current.doneAt) - previous.sentAt + stale,
-          lengthMs: options.windowMs,
-          resetEpochS: format === 'epoch-seconds' ? current.rateLimit.reset.value : null,
-          opensAtFirstRequest: false,
-          prior: countedByServer(current, options.pollCounts) ? [current] : [],
-          placeBy: options.resetHoldsStill ? 'reset' : 'timing',
-        },
-      };
-    }
+    const window = windowOpenedBetween(previous, current, options);
+    if (window !== null) return { ok: true, polls, window };
     previous = current;
   }
   return {
     ok: false,
     reason: options.signal.aborted ? 'interrupted' : `no window boundary seen within ${Math.round((options.windowMs * 2 + 2000) / 1000)} s`,
     polls,
+  };
+}
+
+/**
+ * The window `current` shows opened since `previous` (consecutive responses of one quota class), with
+ * `current` in its ledger if the server counted it; null when nothing shows a boundary between them.
+ */
+export function windowOpenedBetween(
+  previous: Observation,
+  current: Observation,
+  options: Pick<WindowSyncOptions, 'windowMs' | 'clockOffsetMs' | 'pollCounts' | 'resetHoldsStill'>,
+): WindowContext | null {
+  const signal = boundarySignal(previous, current, options.windowMs / 1000, options.clockOffsetMs, options.resetHoldsStill);
+  if (signal === null) return null;
+  const format = resetFormatOf(current, options.windowMs, options.clockOffsetMs);
+  // Date is floored to the second and may be served a second stale: a crossing it shows may
+  // have happened up to a second before the previous poll.
+  const stale = signal === 'date' ? DATE_STALENESS_MS : 0;
+  return {
+    openedAt: current.headersAt ?? current.doneAt,
+    openedUncertaintyMs: (current.headersAt ?? current.doneAt) - previous.sentAt + stale,
+    lengthMs: options.windowMs,
+    resetEpochS: format === 'epoch-seconds' ? current.rateLimit.reset.value : null,
+    opensAtFirstRequest: false,
+    prior: countedByServer(current, options.pollCounts) ? [current] : [],
+    placeBy: options.resetHoldsStill ? 'reset' : 'timing',
   };
 }
 

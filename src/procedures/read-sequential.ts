@@ -31,6 +31,7 @@ export const readSequential = defineTask({
   consumes: 'read',
   orgs: 1,
   placement: 'lane',
+  lastRequestOpens: 'read',
   describe: 'reads one at a time to Limit and past it; the second key, the rest of the window, then Retry-After waited out',
   run: (context, task) => {
     const org = task.orgs[0]!;

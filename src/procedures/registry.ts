@@ -1,6 +1,6 @@
 /**
  * Every task kind, declared once in its own module. The plan lays a tier's lane tasks out in this
- * order: read-sequential last on its lane, since its Retry-After wait spills into the next window.
+ * order, a task whose last request opens a window (read-sequential) first, so another can follow it.
  */
 import type { CheckId } from '../catalogue/types.ts';
 import type { TaskKind } from '../catalogue/task-kinds.ts';

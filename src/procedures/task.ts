@@ -70,6 +70,12 @@ export interface TaskDefinition<K extends TaskKind = TaskKind, C extends CheckId
   readonly appliesTo?: (scenario: Scenario) => boolean;
   /** Runs only when one of its checks is named explicitly (`--checks`), never by default. */
   readonly optIn?: boolean;
+  /**
+   * Its last request falls in the next window of this class (read-sequential waits Retry-After out,
+   * then reads): the plan puts a task of that class right after it, whose window that request opens
+   * and whose ledger counts it (procedures/windows.ts), so it costs no window of its own.
+   */
+  readonly lastRequestOpens?: QuotaClass;
   /** What it sends, in a line: the dry run prints it. */
   readonly describe: string;
   // NoInfer: the checks are the declared ones; a decision for any other is a type error, not a wider C.

@@ -4,8 +4,10 @@
  * the keeper knows, per organization and class, when the harness last sent and the latest window end
  * the server announced. A quota check then starts:
  *
- * - on clock-aligned windows, right after the server shows a boundary (polled), with the poll that
- *   showed it in the window's ledger if the server counted it;
+ * - on clock-aligned windows, at once in the window under way while most of it is left, if the
+ *   organization sent nothing in it but the request that showed it open (a Retry-After wait-out, the
+ *   discovery's last read; in the window's ledger); else right after the server shows the next
+ *   boundary (polled), with the poll that showed it in the window's ledger if the server counted it;
  * - on windows that start at the first request and on refilling limiters: once every window holding
  *   an earlier request of the organization is surely over (a full window after its last request, and
  *   past any end the server announced), so the check's first request opens a window of its own;
@@ -15,9 +17,9 @@
  */
 import { endpointById, quotaClassOfPath } from '../contract/lookup.ts';
 import type { AssumptionId, Contract, QuotaClass, TierName } from '../contract/types.ts';
-import { awaitFreshWindow, sleep, type WindowSyncResult } from '../measure/window-sync.ts';
+import { awaitFreshWindow, sleep, windowOpenedBetween, type WindowSyncResult } from '../measure/window-sync.ts';
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
-import type { Observation } from '../measure/observation.ts';
+import { isAdmitted, type Observation } from '../measure/observation.ts';
 import { announcedWaitS, endEstimateOf, resetFormatOf } from '../measure/reset-format.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { OrgHandle } from './handles.ts';
@@ -39,10 +41,15 @@ export interface WindowKeeperOptions {
 interface Seen {
   /** When the server last answered a request of this organization and class: it counted it by then. */
   lastAnsweredAt: number;
+  /** The last two answered requests of this organization and class, in the order answered. */
+  previous: Observation | null;
+  last: Observation | null;
   /** Latest end of a window the server announced for this organization and class, monotonic ms. */
   announcedEnd: number;
 }
 
+/** A window under way (opened by our last request, or untouched) is taken for a check while no more than this share of it is gone. */
+const CARRY_WITHIN = 1 / 3;
 /** Margin past a window's end before a request counts as in the next one: timers and rounding. */
 const END_MARGIN_MS = 60;
 
@@ -58,9 +65,10 @@ export class WindowKeeper {
   observe(o: Observation): void {
     if (o.org === null) return;
     const key = `${o.org}|${quotaClassOfPath(this.#options.contract, o.path)}`;
-    const seen = this.#seen.get(key) ?? { lastAnsweredAt: -Infinity, announcedEnd: -Infinity };
+    const seen = this.#seen.get(key) ?? { lastAnsweredAt: -Infinity, previous: null, last: null, announcedEnd: -Infinity };
     // A window a request opened starts when the server took it, at the latest when it answered.
     seen.lastAnsweredAt = Math.max(seen.lastAnsweredAt, o.headersAt ?? o.doneAt);
+    if (o.status !== null) [seen.previous, seen.last] = [seen.last, o];
     const offset = this.#options.clockOffsetMs();
     const end = endEstimateOf(o, resetFormatOf(o, this.#options.windowMs, offset), offset, this.#options.clockUncertaintyMs());
     // A Reset further away than two windows is garbage, not a schedule (HDR-RESET judges it).
@@ -83,9 +91,9 @@ export class WindowKeeper {
     const algorithm = profile?.[quotaClass].algorithm.value ?? 'unknown';
     // Without rate-limit headers a poll shows nothing, and may count unseen: wait by the clock instead.
     const boundary = profile?.headers.value === false ? () => this.#clockBoundary(profile.read.phase.value) : () => this.#alignedBoundary(first, quotaClass);
-    if (algorithm === 'fixed-aligned') return boundary();
     // Read and ingest on one counter: a window of either class is the same window.
     const classes: readonly QuotaClass[] = profile?.classesIndependent.value === false ? ['read', 'ingest'] : [quotaClass];
+    if (algorithm === 'fixed-aligned') return this.#openedByLast(orgs, quotaClass) ?? this.#untouchedCurrent(orgs, classes) ?? boundary();
     // Every earlier window of these organizations over: a full window after the last request, and
     // past the latest end the server announced (bounded, should a server announce nonsense).
     const now = prober.now();
@@ -107,6 +115,56 @@ export class WindowKeeper {
       ok: true,
       polls: [],
       window: { openedAt: prober.now(), openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: true, prior: [], placeBy: 'timing' },
+    };
+  }
+
+  /**
+   * The window the organization's last request of the class was seen to open (a Retry-After wait-out
+   * ends that way), while most of it is left: a check can start in it at once, with that request in
+   * its ledger, instead of waiting a window for the next boundary. One organization only, and only
+   * when that request was the organization's last of the class (nothing else of ours in the window).
+   */
+  #openedByLast(orgs: readonly OrgHandle[], quotaClass: QuotaClass): WindowSyncResult | null {
+    const { prober, windowMs } = this.#options;
+    if (orgs.length !== 1) return null;
+    const org = orgs[0]!;
+    const seen = this.#seen.get(`${org.label}|${quotaClass}`);
+    const profile = this.#options.profileOf(org.tier);
+    // Only the server's own Remaining says whether that request counted (its ledger): without it, poll.
+    if (!seen?.previous || !seen.last || !isAdmitted(seen.last) || !profile) return null;
+    if (seen.last.rateLimit.limit.value === null || seen.last.rateLimit.remaining.value === null) return null;
+    const window = windowOpenedBetween(seen.previous, seen.last, {
+      windowMs,
+      clockOffsetMs: this.#options.clockOffsetMs(),
+      pollCounts: null,
+      resetHoldsStill: profile.read.resetSteady.value === true,
+    });
+    if (window === null || prober.now() - window.openedAt > windowMs * CARRY_WITHIN) return null;
+    return { ok: true, polls: [], window };
+  }
+
+  /**
+   * On clock-aligned windows, the window under way when none of `orgs` has sent a request of the
+   * classes since it began (by the boundaries the discovery placed, with their doubt), while most of
+   * it is left: as fresh as the next one, with nothing in its ledger, and a window sooner.
+   */
+  #untouchedCurrent(orgs: readonly OrgHandle[], classes: readonly QuotaClass[]): WindowSyncResult | null {
+    const { prober, windowMs } = this.#options;
+    const profile = this.#options.profileOf(orgs[0]!.tier);
+    const phase = profile?.read.phase.value;
+    if (!phase || profile.headers.value === false) return null;
+    const doubt = this.#options.clockUncertaintyMs() + phase.doubtMs;
+    const serverNow = this.#options.wallNow() + this.#options.clockOffsetMs() - phase.ms;
+    const sinceBoundary = serverNow - Math.floor(serverNow / windowMs) * windowMs;
+    if (sinceBoundary < doubt + END_MARGIN_MS || sinceBoundary > windowMs * CARRY_WITHIN) return null;
+    const openedAt = prober.now() - sinceBoundary;
+    // A request answered after the boundary's earliest time may count in this window.
+    const touched = orgs.some((org) => classes.some((c) => (this.#seen.get(`${org.label}|${c}`)?.lastAnsweredAt ?? -Infinity) >= openedAt - doubt));
+    if (touched) return null;
+    return {
+      ok: true,
+      polls: [],
+      window: { openedAt, openedUncertaintyMs: doubt, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: false, prior: [], placeBy: 'timing' },
     };
   }
 

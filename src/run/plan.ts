@@ -89,15 +89,26 @@ export function buildPlan(input: PlanInput): Plan {
     }
     // Tasks that take no window go on the last lane, which the joint tasks leave free.
     const freeLane = orgs[orgs.length - 1]!;
-    for (const definition of placed('lane')) {
+    // Tasks that take no window first (their requests would land in a window another task opened),
+    // then those whose last request opens a window, so a task can follow them.
+    const order = (d: RegisteredTask) => (d.consumes === 'none' ? 0 : d.lastRequestOpens !== undefined ? 1 : 2);
+    const laneTasks = placed('lane').sort((x, y) => order(x) - order(y));
+    for (const definition of laneTasks) {
       const checks = checksFor(definition, scenario);
       if (checks.length === 0) continue;
       if (definition.consumes === 'none') {
         lanes[freeLane]!.push(task(definition, scenario.tier, [freeLane], checks));
         continue;
       }
-      // Least-loaded lane, in registry order: read-sequential, last, gets a lane whose tail is free.
-      const lane = [...orgs].sort((x, y) => windowsOn[x]! - windowsOn[y]!)[0]!;
+      // Least-loaded lane. Among equals, a task of the class a lane's tail leaves open (read-sequential's
+      // Retry-After wait-out opens the next read window) goes right after it, so that request counts in
+      // its window's ledger instead of costing a window of its own; any other task keeps off that lane.
+      const leftOpen = (lane: string) => {
+        const open = lanes[lane]!.at(-1)?.kind;
+        return open === undefined ? undefined : TASKS[open].lastRequestOpens;
+      };
+      const preference = (lane: string) => (leftOpen(lane) === undefined ? 0 : leftOpen(lane) === definition.consumes ? -1 : 1);
+      const lane = [...orgs].sort((x, y) => windowsOn[x]! - windowsOn[y]! || preference(x) - preference(y))[0]!;
       lanes[lane]!.push(task(definition, scenario.tier, [lane], checks));
       windowsOn[lane]! += 1;
     }

@@ -61,16 +61,23 @@ describe('buildPlan', () => {
     }
   });
 
-  it('puts every lane task on its own org, and read-sequential last on its lane (its Retry-After wait spills over)', () => {
-    const p = plan();
-    const tier = p.tiers[0]!;
-    for (const [org, tasks] of Object.entries(tier.lanes)) {
-      for (const task of tasks) expect(task.orgs).toEqual([org]);
+  it('puts every lane task on its own org, and a read task right after read-sequential (its Retry-After wait-out opens that window)', () => {
+    for (const count of [3, 4]) {
+      const p = plan({ orgs: { starter: orgLabels('starter', count) } });
+      const tier = p.tiers[0]!;
+      const lanes = Object.entries(tier.lanes);
+      for (const [org, tasks] of lanes) for (const task of tasks) expect(task.orgs).toEqual([org]);
+      const [, tasks] = lanes.find(([, tasks]) => tasks.some((t) => t.kind === 'read-sequential'))!;
       const seq = tasks.findIndex((t) => t.kind === 'read-sequential');
-      if (seq >= 0) expect(seq).toBe(tasks.length - 1);
+      expect(tasks[seq + 1]).toEqual(expect.objectContaining({ kind: 'read-burst' }));
+      // Tasks that take no window come first: their requests would land in the window the wait-out opened.
+      expect(tasks.slice(seq).map((t) => t.consumes)).not.toContain('none');
+      expect(tier.joint).toEqual([expect.objectContaining({ kind: 'isolation', orgs: ['starter-a', 'starter-b'] })]);
+      expect(tier.lanes[orgLabels('starter', count).at(-1)!]![0]!.kind).toBe('access');
     }
-    expect(tier.joint).toEqual([expect.objectContaining({ kind: 'isolation', orgs: ['starter-a', 'starter-b'] })]);
-    expect(tier.lanes['starter-c']![0]!.kind).toBe('access');
+    // Only where it costs no window: with read-burst on read-sequential's lane this plan would need two.
+    const reads = plan({ checks: ['QUOTA-READ'] });
+    expect(reads.windowsNeeded).toBe(1);
   });
 
   it('needs as many windows as its longest lane, and spreads the quota tasks over the lanes', () => {
