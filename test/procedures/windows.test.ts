@@ -1,0 +1,94 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import type { HttpProber } from '../../src/measure/http-prober.ts';
+import type { LimiterProfile } from '../../src/profile/types.ts';
+import type { OrgHandle } from '../../src/procedures/handles.ts';
+import { WindowKeeper } from '../../src/procedures/windows.ts';
+import { CLIENT_WALL_AT_ZERO, T0, obs, resetObservations } from '../helpers/observations.ts';
+import { SAMPLE_PROFILE } from '../helpers/sample-results.ts';
+
+const WINDOW_MS = 60_000;
+const ORG = { label: 'starter-a', tier: 'starter', primary: { key: 'xh_test_primary' } } as unknown as OrgHandle;
+const ALIGNED: LimiterProfile = {
+  ...SAMPLE_PROFILE,
+  read: { ...SAMPLE_PROFILE.read, algorithm: { value: 'fixed-aligned', how: '', evidence: [] }, phase: { value: { ms: 0, doubtMs: 100 }, how: '', evidence: [] } },
+};
+
+/**
+ * A keeper over a prober that never answers: a fresh window that needs polling comes back not ok
+ * ("window sync failed"), so each test sees whether the keeper took a window without polling.
+ */
+function keeper(at: { readonly now: number }) {
+  const prober = {
+    edges: [{ label: 'edge-0', url: 'http://127.0.0.1:1' }],
+    now: () => at.now,
+    send: async () => obs({ status: null, org: ORG.label }),
+  } as unknown as HttpProber;
+  return new WindowKeeper({
+    contract: recruitingApi,
+    prober,
+    windowMs: WINDOW_MS,
+    signal: new AbortController().signal,
+    clockOffsetMs: () => 0,
+    clockUncertaintyMs: () => 10,
+    wallNow: () => CLIENT_WALL_AT_ZERO + at.now,
+    profileOf: () => ALIGNED,
+  });
+}
+
+const read = (init: Parameters<typeof obs>[0]) => obs({ org: ORG.label, tier: 'starter', path: '/recruiter/jobs', ...init });
+
+beforeEach(() => resetObservations());
+
+describe('WindowKeeper on clock-aligned windows', () => {
+  // Monotonic 59 s is a boundary: the client wall clock is T0 + 1 s at monotonic 0.
+  const boundary = T0 * 1000 + WINDOW_MS - CLIENT_WALL_AT_ZERO;
+
+  it('starts a check in the window a Retry-After wait-out opened, that read in its ledger', async () => {
+    const at = { now: boundary + 1_000 };
+    const windows = keeper(at);
+    windows.observe(read({ status: 429, remaining: 0, reset: T0 + 60, sentAt: boundary - 300 }));
+    const waitOut = read({ status: 200, remaining: 59, reset: T0 + 120, sentAt: boundary + 700, headersAt: boundary + 705 });
+    windows.observe(waitOut);
+    const sync = await windows.fresh([ORG], 'read');
+    expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary + 705, prior: [waitOut], resetEpochS: T0 + 120, opensAtFirstRequest: false });
+  });
+
+  it('polls for the next boundary once a third of that window is gone', async () => {
+    const at = { now: boundary + 21_000 };
+    const windows = keeper(at);
+    windows.observe(read({ status: 429, remaining: 0, reset: T0 + 60, sentAt: boundary - 300 }));
+    windows.observe(read({ status: 200, remaining: 59, reset: T0 + 120, sentAt: boundary + 700 }));
+    expect((await windows.fresh([ORG], 'read')).ok).toBe(false);
+  });
+
+  it('polls when the server did not say whether that read counted (no Remaining)', async () => {
+    const at = { now: boundary + 1_000 };
+    const windows = keeper(at);
+    windows.observe(read({ status: 429, limit: null, remaining: null, reset: null, sentAt: boundary - 300 }));
+    windows.observe(read({ status: 200, limit: null, remaining: null, reset: null, sentAt: boundary + 700 }));
+    expect((await windows.fresh([ORG], 'read')).ok).toBe(false);
+  });
+
+  it('takes the window under way when the organization sent nothing in it, with an empty ledger', async () => {
+    const at = { now: boundary + 5_000 };
+    const windows = keeper(at);
+    windows.observe(read({ status: 200, remaining: 10, reset: T0 + 60, sentAt: boundary - 2_000 }));
+    const sync = await windows.fresh([ORG], 'read');
+    expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary, prior: [], placeBy: 'timing' });
+    // The ingest class of the organization is untouched too.
+    expect((await windows.fresh([ORG], 'ingest')).ok).toBe(true);
+  });
+
+  it('polls when the organization sent a request in the window under way, or too much of it is gone', async () => {
+    const at = { now: boundary + 5_000 };
+    const touched = keeper(at);
+    touched.observe(read({ status: 200, remaining: 58, reset: T0 + 120, sentAt: boundary + 1_000 }));
+    expect((await touched.fresh([ORG], 'read')).ok).toBe(false);
+    // Within the boundary's doubt (clock ±10 ms, phase ±100 ms), a request may have counted in either window.
+    const atEdge = keeper(at);
+    atEdge.observe(read({ status: 200, remaining: 10, reset: T0 + 60, sentAt: boundary - 60 }));
+    expect((await atEdge.fresh([ORG], 'read')).ok).toBe(false);
+    expect((await keeper({ now: boundary + 21_000 }).fresh([ORG], 'read')).ok).toBe(false);
+  });
+});
