@@ -128,14 +128,17 @@ const ingestCommand: CliCommand<IngestArgs> = {
     const files = args.files ?? [];
     if (files.length === 0) throw new UsageError('k6 ingest: name at least one k6 --out json file');
     const shapes = await loadShapes(args.scenario, tierList(args.tiers), io);
-    const { parseThresholds } = await import('../config/thresholds.ts');
+    const [{ parseThresholds }, { ingestK6ToReports }, { stepSummaryTarget }] = await Promise.all([
+      import('../config/thresholds.ts'),
+      import('../run/k6-ingest-report.ts'),
+      import('../report/step-summary.ts'),
+    ]);
     const thresholds: Partial<Record<TierName, readonly Threshold[]>> = {};
     for (const [tier, shape] of Object.entries(shapes) as [TierName, LoadShape | null][]) {
       if (shape) thresholds[tier] = parseThresholds(shape.thresholds);
     }
     const windowMs = windowLength(args.window) ?? DEFAULTS.windowMs;
     const out = args.out ?? DEFAULTS.reportsDir;
-    const [{ ingestK6ToReports }, { stepSummaryTarget }] = await Promise.all([import('../run/k6-ingest-report.ts'), import('../report/step-summary.ts')]);
     const { ingest, results, runDir, warning } = await ingestK6ToReports({
       files: files.map((f) => resolve(io.cwd, f)),
       windowS: windowMs / 1000,

@@ -1,4 +1,7 @@
-/** `tiergate list`: every check with its spec section, requirement, and what it rests on (the catalogue is imported when the command runs). */
+/**
+ * `tiergate list`: every check with its spec section, requirement, and what it rests on. The
+ * catalogue is imported when the command runs.
+ */
 import { EXIT } from '../util/errors.ts';
 import type { CliCommand } from './command.ts';
 
