@@ -10,6 +10,7 @@ const BENCHES = [
   { name: 'revocation', file: 'bench/revocation.ts', what: 'revocation bound widths on loopback' },
   { name: 'load', file: 'bench/load.ts', what: 'load driver vs autocannon, arrival-rate accuracy, soak RSS' },
   { name: 'suite', file: 'bench/suite.ts', what: 'full 3-tier suite wall time vs the windows it needs' },
+  { name: 'startup', file: 'bench/startup.ts', what: 'CLI start-up: tiergate --help and list vs node -e 0' },
 ] as const;
 
 const only = process.argv.slice(2);

@@ -1,7 +1,11 @@
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import type { Io } from '../util/io.ts';
 
-/** One CLI command: its builder declares the flags, its run gets them typed, calls the library, returns an exit code. */
+/**
+ * One CLI command: its builder declares the flags, its run gets them typed, calls the library, returns
+ * an exit code. A command's module imports only what its flags and help need; its run imports the
+ * library (`await import`), so `--help` and the other commands never load it.
+ */
 export interface CliCommand<A> {
   readonly name: string;
   readonly describe: string;

@@ -2,13 +2,11 @@
  * `tiergate doctor [--config FILE]`: checks a deployment's config in a few seconds before a long run
  * (src/run/doctor.ts) and prints one line per finding. Exit 0 when all is well, 1 when a problem was
  * found, 2 for a mistake in the flags, the file or the environment (as `tiergate run` reports it).
+ * The config's loader and the prober are imported when the command runs.
  */
 import { DEFAULTS } from '../config/defaults.ts';
-import { loadConfig } from '../config/load.ts';
 import { redactKeys } from '../contract/keys.ts';
 import { TiergateError, UsageError } from '../util/errors.ts';
-import { orgsFromConfig } from '../provision/config-orgs.ts';
-import { formatDoctor, runDoctor } from '../run/doctor.ts';
 import type { CliCommand } from './command.ts';
 import { stringFlag, type FlagValues } from './flags.ts';
 
@@ -22,6 +20,11 @@ export const doctorCommand: CliCommand<DoctorArgs> = {
   builder: (argv) => argv.options(DOCTOR_FLAGS),
   run: async (args, io) => {
     const file = args.config ?? DEFAULTS.configFile;
+    const [{ loadConfig }, { orgsFromConfig }, { formatDoctor, runDoctor }] = await Promise.all([
+      import('../config/load.ts'),
+      import('../provision/config-orgs.ts'),
+      import('../run/doctor.ts'),
+    ]);
     const config = await loadConfig(file, io.cwd);
     const outcome = await runDoctor({ kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, io).catch((error: unknown) => {
       // The loopback rule is the prober's; the fix is in the file.

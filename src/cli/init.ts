@@ -1,14 +1,13 @@
 /**
  * `tiergate init --edge URL [--edge URL …]`: writes a starter tiergate.config.json (src/config/init.ts)
  * and prints the environment variables it names, one per key. Never overwrites without --force.
+ * The config's writer (and its schema, zod) is imported when the command runs.
  */
 import { resolve } from 'node:path';
 import { TIER_NAMES } from '../contract/types.ts';
 import { DEFAULTS } from '../config/defaults.ts';
-import { ROLE_NEEDS, starterConfig, writeConfigFile, type StarterKey } from '../config/init.ts';
-import { orgLabels } from '../provision/provision.ts';
+import type { ROLE_NEEDS, StarterKey } from '../config/init.ts';
 import { SCENARIO_DEFAULTS } from '../scenario/define.ts';
-import { displayPath } from '../report/terminal-summary.ts';
 import { EXIT, UsageError } from '../util/errors.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import type { CliCommand } from './command.ts';
@@ -59,23 +58,28 @@ export const initCommand: CliCommand<InitArgs> = {
     const perTier = count('orgs', args.orgs, MAX_ORGS) ?? SCENARIO_DEFAULTS.orgs;
     const name = args.config ?? DEFAULTS.configFile;
     const file = resolve(io.cwd, name);
+    const [{ orgLabels }, { ROLE_NEEDS, starterConfig, writeConfigFile }, { displayPath }] = await Promise.all([
+      import('../provision/provision.ts'),
+      import('../config/init.ts'),
+      import('../report/terminal-summary.ts'),
+    ]);
     const orgs = tiers.flatMap((tier) => orgLabels(tier, perTier).map((label) => ({ name: label, tier })));
     const starter = starterConfig({ file, edges, allowNonLoopback: args['allow-non-loopback'], orgs });
     await writeConfigFile(file, starter.text, { force: args.force, input: `--config ${name}` });
-    io.stdout.write(describeWritten(displayPath(file, io.cwd), edges.length, orgs.length, starter.keys));
+    io.stdout.write(describeWritten(displayPath(file, io.cwd), edges.length, orgs.length, starter.keys, ROLE_NEEDS));
     return EXIT.pass;
   },
 };
 
-/** What was written, the variables to export (one per key), and what to do next. */
-function describeWritten(shown: string, edges: number, orgs: number, keys: readonly StarterKey[]): string {
+/** What was written, the variables to export (one per key, with what its role needs), and what to do next. */
+function describeWritten(shown: string, edges: number, orgs: number, keys: readonly StarterKey[], needs: typeof ROLE_NEEDS): string {
   const width = Math.max(...keys.map((k) => k.env.length));
   const orgWidth = Math.max(...keys.map((k) => k.org.length));
   return [
     `wrote ${shown}: ${edges} edge${edges === 1 ? '' : 's'}, ${orgs} organization${orgs === 1 ? '' : 's'}, ${keys.length} keys`,
     'Each is a distinct organization of its tier on the deployment. Export its keys in these variables',
     '(the file names the variables, never the keys):',
-    ...keys.map((k) => `  ${k.env.padEnd(width)}  ${k.org.padEnd(orgWidth)}  ${k.role.padEnd(9)}  ${ROLE_NEEDS[k.role]}`),
+    ...keys.map((k) => `  ${k.env.padEnd(width)}  ${k.org.padEnd(orgWidth)}  ${k.role.padEnd(9)}  ${needs[k.role]}`),
     '',
     'Revocation checks are skipped until the file has a "revocation" hook (README: "A real deployment").',
     `Then check the file and the keys in a few seconds: tiergate doctor --config ${shown}`,

@@ -6,7 +6,8 @@
  *   tiergate k6 operator --parallelism N --out DIR    k6-operator TestRun per tier + ConfigMap
  *   tiergate k6 ingest FILE... [--out DIR]            judge k6 --out json output of any number of runners
  *
- * `tiergate run --engine k6` is the k6 engine of `runSuite` (src/run/k6-engine.ts).
+ * `tiergate run --engine k6` is the k6 engine of `runSuite` (src/run/k6-engine.ts). The library
+ * (esbuild, yaml, the ingest and its reports, scenario loading) is imported when an action runs.
  */
 import { resolve } from 'node:path';
 import type { Argv, Options } from 'yargs';
@@ -14,13 +15,8 @@ import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { DEFAULTS } from '../config/defaults.ts';
 import { EXIT, UsageError, exitCodeFor } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
-import { exportK6Scripts } from '../k6/export.ts';
-import { ingestK6ToReports } from '../run/k6-ingest-report.ts';
-import { stepSummaryTarget } from '../report/step-summary.ts';
-import { writeOperatorManifests, checkParallelism } from '../k6/operator.ts';
-import { parseThresholds, type Threshold } from '../config/thresholds.ts';
+import type { Threshold } from '../config/thresholds.ts';
 import type { LoadShape } from '../scenario/define.ts';
-import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
 import { mount, type CliCommand, type Mount } from './command.ts';
 import { list, windowLength } from './flag-values.ts';
 import { lastGiven, REPORTS_OUT, SCENARIO, stringFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
@@ -80,6 +76,7 @@ const exportCommand: CliCommand<ScriptsArgs> = {
     const tiers = tierList(args.tiers);
     const shapes = await loadShapes(args.scenario, tiers, io);
     const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
+    const { exportK6Scripts } = await import('../k6/export.ts');
     const bundles = await exportK6Scripts({ outDir, tiers, shapes });
     for (const b of bundles) io.stdout.write(`${b.path}  (${Buffer.byteLength(b.code)} bytes; imports ${b.imports.join(', ')})\n`);
     io.stdout.write(`Run one: k6 run -e BASE_URL=http://host:port -e TIERGATE_KEYS=label=KEY,... --out json=out.json ${bundles[0]?.path ?? ''}\n`);
@@ -97,6 +94,7 @@ const operatorCommand: CliCommand<ScriptsArgs> = {
     const parallelism = required('parallelism', 'operator', args.parallelism);
     const tiers = tierList(args.tiers);
     const shapes = await loadShapes(args.scenario, tiers, io);
+    const [{ exportK6Scripts }, { writeOperatorManifests, checkParallelism }] = await Promise.all([import('../k6/export.ts'), import('../k6/operator.ts')]);
     // Refuse a bad count or window before anything is written.
     checkParallelism(parallelism);
     const windowMs = windowLength(args.window);
@@ -130,6 +128,11 @@ const ingestCommand: CliCommand<IngestArgs> = {
     const files = args.files ?? [];
     if (files.length === 0) throw new UsageError('k6 ingest: name at least one k6 --out json file');
     const shapes = await loadShapes(args.scenario, tierList(args.tiers), io);
+    const [{ parseThresholds }, { ingestK6ToReports }, { stepSummaryTarget }] = await Promise.all([
+      import('../config/thresholds.ts'),
+      import('../run/k6-ingest-report.ts'),
+      import('../report/step-summary.ts'),
+    ]);
     const thresholds: Partial<Record<TierName, readonly Threshold[]>> = {};
     for (const [tier, shape] of Object.entries(shapes) as [TierName, LoadShape | null][]) {
       if (shape) thresholds[tier] = parseThresholds(shape.thresholds);
@@ -179,6 +182,7 @@ function required<T>(flag: string, action: string, value: T | undefined): T {
 /** Each tier's scenario load shape: from --scenario files, else the shipped scenarios/<tier>.ts. */
 async function loadShapes(files: readonly string[], tiers: readonly TierName[], io: Io): Promise<Partial<Record<TierName, LoadShape | null>>> {
   const shapes: Partial<Record<TierName, LoadShape | null>> = {};
+  const [{ defaultScenarioFile, loadScenarioFile }, { parseThresholds }] = await Promise.all([import('../scenario/load.ts'), import('../config/thresholds.ts')]);
   const paths = files.length > 0 ? files : tiers.map(defaultScenarioFile);
   for (const path of paths) {
     const scenario = await loadScenarioFile(path, io.cwd);

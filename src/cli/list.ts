@@ -1,6 +1,7 @@
-/** `tiergate list`: every check with its spec section, requirement, and what it rests on. */
-import { allChecks } from '../catalogue/catalogue.ts';
-import { recruitingApi } from '../contract/recruiting-api.ts';
+/**
+ * `tiergate list`: every check with its spec section, requirement, and what it rests on. The
+ * catalogue is imported when the command runs.
+ */
 import { EXIT } from '../util/errors.ts';
 import type { CliCommand } from './command.ts';
 
@@ -9,6 +10,7 @@ export const listCommand: CliCommand<{}> = {
   describe: 'List every check: ID, spec section, requirement, and whether it rests on the spec or a named assumption',
   builder: (argv) => argv,
   run: async (_args, io) => {
+    const [{ allChecks }, { recruitingApi }] = await Promise.all([import('../catalogue/catalogue.ts'), import('../contract/recruiting-api.ts')]);
     const width = Math.max(...allChecks().map((c) => c.id.length));
     for (const check of allChecks()) {
       const basis = check.assumptions.length > 0 ? `assumes ${check.assumptions.join(', ')}` : 'spec';

@@ -4,11 +4,9 @@
  * Every mistake is one line (UsageError), exit 2.
  */
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
-import { loadConfig } from '../config/load.ts';
 import { DEFAULTS, defaultParseMs } from '../config/defaults.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
-import { orgsFromConfig } from '../provision/config-orgs.ts';
 import type { RunOptions } from '../run/options.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { TARGET_DEFAULTS } from '../reference-server/options.ts';
@@ -49,10 +47,14 @@ export async function resolveTarget(args: TargetArgs, io: Io): Promise<ResolvedT
   if (args.config && faults.length > 0) throw new UsageError('--target-fault applies to the embedded target only; drop it or drop --config');
   const variants = repeated('target-variant', args['target-variant'], VARIANT_NAMES);
   if (args.config && variants.length > 0) throw new UsageError('--target-variant applies to the embedded target only; drop it or drop --config');
-  const config = args.config ? await loadConfig(args.config, io.cwd) : null;
+  // The config's loader and schema (zod) load only when a config is named.
+  const config = args.config ? await (await import('../config/load.ts')).loadConfig(args.config, io.cwd) : null;
   const configTiers = config ? [...new Set(config.orgs.map((o) => o.tier))] : null;
   const tiers: TierName[] = list('tiers', args.tiers, TIER_NAMES) ?? configTiers ?? [...TIER_NAMES];
-  if (config) return { target: { kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, windowMs: config.window, timeoutMs: config.timeout, tiers };
+  if (config) {
+    const { orgsFromConfig } = await import('../provision/config-orgs.ts');
+    return { target: { kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, windowMs: config.window, timeoutMs: config.timeout, tiers };
+  }
   const windowMs = args.window === undefined ? DEFAULTS.windowMs : duration('window', args.window, { wholeSeconds: true });
   const edges = count('edges', args.edges, MAX_EDGES) ?? TARGET_DEFAULTS.edges;
   const delays = targetDelays(args);

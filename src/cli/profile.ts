@@ -1,14 +1,13 @@
 /**
  * `tiergate profile`: learn how a deployment limits (Reset format, windows, what counts, shared
- * counters) without running the suite; print one block per tier, or the profiles as JSON.
+ * counters) without running the suite; print one block per tier, or the profiles as JSON. The
+ * discovery and the text report are imported when the command runs.
  */
 import { redactKeys } from '../contract/keys.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
-import { profileDeployment, type ProfileOptions } from '../run/profile-run.ts';
+import type { ProfileOptions } from '../run/profile-run.ts';
 import type { LimiterProfile } from '../profile/types.ts';
-import { formatProfile } from '../report/profile-text.ts';
-import { ansi, plain } from '../report/palette.ts';
 import type { CliCommand } from './command.ts';
 import { TARGET_FLAGS, type FlagValues } from './flags.ts';
 import { resolveTarget } from './options.ts';
@@ -23,8 +22,9 @@ export const profileCommand: CliCommand<ProfileArgs> = {
   builder: (argv) => argv.options(TARGET_FLAGS).options(JSON_FLAG),
   run: async (args, io) => {
     const options = await resolveProfileOptions(args, io);
+    const { profileDeployment } = await import('../run/profile-run.ts');
     const outcome = await profileDeployment(options, io);
-    io.stdout.write(redactKeys(formatProfiles(outcome.profiles, args.json, io)));
+    io.stdout.write(redactKeys(await formatProfiles(outcome.profiles, args.json, io)));
     return outcome.exitCode;
   },
 };
@@ -40,9 +40,10 @@ export async function resolveProfileOptions(args: ProfileArgs, io: Io): Promise<
 }
 
 /** Text: each profile with the reasons for what stayed unknown, a blank line between; colour on a terminal only. */
-function formatProfiles(profiles: readonly LimiterProfile[], json: boolean, io: Io): string {
+async function formatProfiles(profiles: readonly LimiterProfile[], json: boolean, io: Io): Promise<string> {
   if (json) return `${JSON.stringify(profiles, null, 2)}\n`;
   if (profiles.length === 0) return 'No limiter profile was learned.\n';
+  const [{ formatProfile }, { ansi, plain }] = await Promise.all([import('../report/profile-text.ts'), import('../report/palette.ts')]);
   const paint = io.stdout.isTTY === true && io.env.CI !== 'true' && !io.env.NO_COLOR ? ansi : plain;
   return profiles.map((p) => `${formatProfile(p, { reasons: true, paint })}\n`).join('\n');
 }

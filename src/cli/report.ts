@@ -1,8 +1,9 @@
-/** `tiergate report <results.json> [--out DIR]`: re-renders index.html and junit.xml from a saved run. */
+/**
+ * `tiergate report <results.json> [--out DIR]`: re-renders index.html and junit.xml from a saved run.
+ * The renderer (handlebars) is imported when the command runs.
+ */
 import { resolve } from 'node:path';
 import { EXIT } from '../util/errors.ts';
-import { renderFromResultsFile } from '../report/render.ts';
-import { displayPath } from '../report/terminal-summary.ts';
 import type { CliCommand } from './command.ts';
 import { stringFlag, type FlagValues } from './flags.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
@@ -21,6 +22,7 @@ export const reportCommand: CliCommand<ReportArgs> = {
   run: async (args, io) => {
     const file = resolve(io.cwd, args.results);
     const outDir = args.out === undefined ? undefined : await ensureOutDir(resolve(io.cwd, args.out), `--out ${args.out}`);
+    const [{ renderFromResultsFile }, { displayPath }] = await Promise.all([import('../report/render.ts'), import('../report/terminal-summary.ts')]);
     const files = await renderFromResultsFile(file, outDir === undefined ? {} : { outDir });
     io.stdout.write(`wrote ${displayPath(files.html, io.cwd)} and ${displayPath(files.junit, io.cwd)}\n`);
     return EXIT.pass;

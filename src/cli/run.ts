@@ -1,14 +1,15 @@
-/** `tiergate run`: flags → validated RunOptions → runSuite. Every flag mistake is one line, exit 2. */
+/**
+ * `tiergate run`: flags → validated RunOptions → runSuite. Every flag mistake is one line, exit 2.
+ * The library (the suite, the reporter, scenario loading) is imported when the command runs, so
+ * `--help` and the other commands do not load it.
+ */
 import { resolve } from 'node:path';
 import { CHECK_IDS, type CheckId } from '../catalogue/types.ts';
 import { DEFAULTS } from '../config/defaults.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
-import { terminalReporter } from '../report/terminal.ts';
-import { defaultScenarioFile, loadScenarioFile } from '../scenario/load.ts';
 import { SCENARIO_DEFAULTS, type Scenario } from '../scenario/define.ts';
 import type { RunOptions } from '../run/options.ts';
-import { runSuite } from '../run/run.ts';
 import type { CliCommand } from './command.ts';
 import { count, list } from './flag-values.ts';
 import { REPORTS_OUT, stringFlag, SCENARIO, TARGET_FLAGS, TARGET_SHAPE_FLAGS, type FlagValues } from './flags.ts';
@@ -34,8 +35,11 @@ export const runCommand: CliCommand<RunArgs> = {
   describe: 'Run the conformance suite (against the embedded reference target unless --config names a deployment)',
   builder: (argv) => argv.options(TARGET_FLAGS).options(TARGET_SHAPE_FLAGS).options(RUN_FLAGS),
   run: async (args, io) => {
+    const { terminalReporter } = await import('../report/terminal.ts');
     const reporter = terminalReporter(io);
     const options = await resolveRunOptions(args, io, [reporter.listener]);
+    // Loaded once the flags are good: a flag mistake is reported without loading the suite.
+    const { runSuite } = await import('../run/run.ts');
     try {
       return (await runSuite(options, io)).exitCode;
     } finally {
@@ -47,6 +51,7 @@ export const runCommand: CliCommand<RunArgs> = {
 export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOptions['listeners']): Promise<RunOptions> {
   const { target, windowMs, timeoutMs, tiers } = await resolveTarget(args, io);
   const checks: CheckId[] | null = list('checks', args.checks, CHECK_IDS);
+  const { defaultScenarioFile, loadScenarioFile } = await import('../scenario/load.ts');
   const files = args.scenario.length > 0 ? args.scenario : tiers.map(defaultScenarioFile);
   const scenarios: Scenario[] = [];
   for (const file of files) scenarios.push(await loadScenarioFile(file, io.cwd));

@@ -1,13 +1,12 @@
 /**
  * `tiergate serve`: run the reference target until Ctrl-C. Flags map to TargetOptions; an absent
  * flag stays undefined, so the target's own defaults (TARGET_DEFAULTS) apply, except the parse time,
- * which follows the window as it does for `run`.
+ * which follows the window as it does for `run`. The server is imported when the command runs.
  */
 import { TiergateError, UsageError, EXIT } from '../util/errors.ts';
 import { defaultParseMs } from '../config/defaults.ts';
 import { formatFaultList, isFaultName, type FaultName } from '../reference-server/faults.ts';
 import { resolveTargetOptions, TARGET_DEFAULTS, type TargetOptions } from '../reference-server/options.ts';
-import { startTarget } from '../reference-server/server.ts';
 import { formatVariantList, isVariantName, type VariantName } from '../reference-server/variants.ts';
 import { formatDurationMs } from '../util/duration.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
@@ -93,7 +92,9 @@ export const serveCommand: CliCommand<ServeArgs> = {
       io.stdout.write(formatVariantList());
       return EXIT.pass;
     }
-    const target = await startTarget(serveOptions(args));
+    const options = serveOptions(args);
+    const { startTarget } = await import('../reference-server/server.ts');
+    const target = await startTarget(options);
     const o = target.options;
     const listed = (items: readonly string[]) => (items.length > 0 ? items.join(', ') : 'none');
     const lines = [
