@@ -77,7 +77,7 @@ function holdSlot(x: Exchange, holder: Holder): (() => void) | null {
     ? rt.inFlight.hold(holder.org.id)
     : rt.inFlight.acquire(holder.org.id, holder.org.limits.concurrency);
   if (!release) return null;
-  res.once('finish', release);
+  // 'close' comes a tick after 'finish', and also when the connection goes first: one listener is enough.
   res.once('close', release);
   if (res.writableEnded || req.socket.destroyed) release();
   return release;
