@@ -13,7 +13,7 @@ import { authenticate, authFailureMessage } from './auth.ts';
 import { handlers } from './handlers.ts';
 import { errorReply, httpDate, readBody, requestPath, sendReply, tooLargeReply, type Reply } from './http-util.ts';
 import { secondsUntil } from './limiter.ts';
-import { rateLimitedReply, rateLimitValues, sendsRateHeaders, setRateLimitHeaders, type QuotaView } from './rate-headers.ts';
+import { addRateLimitHeaders, rateLimitedReply, rateLimitValues, sendsRateHeaders, type QuotaView } from './rate-headers.ts';
 import { matchRoute } from './routes.ts';
 import type { TargetRuntime } from './runtime.ts';
 import { messageOf } from '../util/errors.ts';
@@ -34,9 +34,9 @@ interface Exchange {
 function respond(x: Exchange, reply: Reply, view: QuotaView): void {
   const now = x.rt.clock.now();
   // Reset and Date from one reading, so a client judges Reset against the instant it was computed at.
-  x.res.setHeader('Date', httpDate(now));
-  setRateLimitHeaders(x.res, x.rt, view, reply.status, now);
-  sendReply(x.res, reply, x.req.method === 'HEAD');
+  const headers = [x.rt.contract.headers.edgeNode, x.edge, 'Date', httpDate(now)];
+  addRateLimitHeaders(headers, x.rt, view, reply.status, now);
+  sendReply(x.res, reply, x.req.method === 'HEAD', headers);
 }
 
 /** HEAD /recruiter/bootstrap reports the read quota; under the variant `head-counts` it also counts. */
@@ -77,7 +77,7 @@ function holdSlot(x: Exchange, holder: Holder): (() => void) | null {
     ? rt.inFlight.hold(holder.org.id)
     : rt.inFlight.acquire(holder.org.id, holder.org.limits.concurrency);
   if (!release) return null;
-  res.once('finish', release);
+  // 'close' comes a tick after 'finish', and also when the connection goes first: one listener is enough.
   res.once('close', release);
   if (res.writableEnded || req.socket.destroyed) release();
   return release;
@@ -175,7 +175,6 @@ function fail(x: Exchange, error: unknown): void {
 export function edgeListener(rt: TargetRuntime, index: number): RequestListener {
   const edge = `edge-${index}`;
   return (req, res) => {
-    res.setHeader(rt.contract.headers.edgeNode, edge);
     const x: Exchange = { rt, req, res, index, edge };
     handle(x).catch((error: unknown) => fail(x, error));
   };

@@ -134,29 +134,36 @@ export function limiterFor(policy: QuotaPolicy): Limiter {
 
 /** Requests in flight per organization, across all edges. */
 export class InFlight {
-  readonly #counts = new Map<string, number>();
+  /** Never deleted: one entry per organization that ever sent a request (the state keeps every org anyway). */
+  readonly #counts = new Map<string, { held: number }>();
 
-  count(key: string): number {
-    return this.#counts.get(key) ?? 0;
+  #entry(key: string): { held: number } {
+    let entry = this.#counts.get(key);
+    if (!entry) {
+      entry = { held: 0 };
+      this.#counts.set(key, entry);
+    }
+    return entry;
   }
 
   /** A release function (idempotent), or null when `cap` requests are already in flight. */
   acquire(key: string, cap: number): (() => void) | null {
-    const current = this.count(key);
-    if (current >= cap) return null;
-    return this.hold(key);
+    const entry = this.#entry(key);
+    return entry.held >= cap ? null : InFlight.#take(entry);
   }
 
   /** Count a request in flight without a cap. */
   hold(key: string): () => void {
-    this.#counts.set(key, this.count(key) + 1);
+    return InFlight.#take(this.#entry(key));
+  }
+
+  static #take(entry: { held: number }): () => void {
+    entry.held += 1;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = this.count(key) - 1;
-      if (left <= 0) this.#counts.delete(key);
-      else this.#counts.set(key, left);
+      entry.held -= 1;
     };
   }
 }

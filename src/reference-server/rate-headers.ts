@@ -2,7 +2,6 @@
  * §8 rate-limit headers and the §7 429 reply, with the faults that bend them.
  * Header values are computed here only; the pipeline decides which quota view a response shows.
  */
-import type { ServerResponse } from 'node:http';
 import { TOO_MANY_REQUESTS, type Contract, type QuotaClass } from '../contract/types.ts';
 import { RETRY_AFTER_MISMATCH_S, RETRY_AFTER_SHORT_BY_S, type FaultName } from './faults.ts';
 import type { Reply } from './http-util.ts';
@@ -53,20 +52,12 @@ export function rateLimitValues(
   return { limit: view.limit + bump, remaining, reset };
 }
 
-/** Set the rate-limit headers, unless a fault drops them (`sendsRateHeaders`). */
-export function setRateLimitHeaders(
-  res: ServerResponse,
-  ctx: HeaderContext,
-  view: QuotaView,
-  status: number,
-  now: number,
-): void {
+/** Add the rate-limit headers to a flat name, value list, unless a fault drops them (`sendsRateHeaders`). */
+export function addRateLimitHeaders(headers: string[], ctx: HeaderContext, view: QuotaView, status: number, now: number): void {
   if (!sendsRateHeaders(ctx.faults, status)) return;
   const values = rateLimitValues(view, now, ctx, status === TOO_MANY_REQUESTS);
   const names = ctx.contract.headers;
-  res.setHeader(names.limit, String(values.limit));
-  res.setHeader(names.remaining, String(values.remaining));
-  res.setHeader(names.reset, String(values.reset));
+  headers.push(names.limit, String(values.limit), names.remaining, String(values.remaining), names.reset, String(values.reset));
 }
 
 /**

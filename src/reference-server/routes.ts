@@ -13,10 +13,18 @@ interface CompiledRoute {
 
 export interface RouteTable {
   readonly routes: readonly CompiledRoute[];
+  /** `METHOD path` of every template without `:id`, answered without a scan (exact segments win anyway). */
+  readonly exact: ReadonlyMap<string, RouteMatch>;
 }
 
 export function compileRoutes(endpoints: readonly Endpoint[]): RouteTable {
-  return { routes: endpoints.map((endpoint) => ({ endpoint, segments: endpoint.path.split('/') })) };
+  const routes = endpoints.map((endpoint) => ({ endpoint, segments: endpoint.path.split('/') }));
+  const exact = new Map<string, RouteMatch>();
+  for (const { endpoint, segments } of routes) {
+    const key = `${endpoint.method} ${endpoint.path}`;
+    if (!segments.includes(':id') && !exact.has(key)) exact.set(key, Object.freeze({ kind: 'found', endpoint, id: null }));
+  }
+  return { routes, exact };
 }
 
 /** The `:id` value if `path` fits the template ('' when it has none), or null. */
@@ -44,6 +52,8 @@ function decodeSegment(segment: string): string | null {
 
 /** Exact segments win over `:id` (POST /recruiter/jobs/create is jobs-create, not an update of "create"). */
 export function matchRoute(table: RouteTable, method: string, path: string): RouteMatch {
+  const exact = table.exact.get(`${method} ${path}`);
+  if (exact) return exact;
   const parts = path.split('/');
   const allow = new Set<string>();
   let best: { endpoint: Endpoint; id: string } | null = null;

@@ -113,12 +113,12 @@ export class TargetState {
       env,
       scopes: new Set(scopes),
       redacted: redactKey(key),
-      hash,
+      hash: Buffer.from(hash, 'hex'),
       createdAt: now,
       revocation: null,
     });
     this.#keysById.set(record.id, record);
-    this.#keysByHash.set(hash.toString('hex'), record);
+    this.#keysByHash.set(hash, record);
     return { record, key };
   }
 
@@ -140,7 +140,7 @@ export class TargetState {
   /** The record for a presented key, or null. Looked up by hash, confirmed in constant time. */
   findKey(presented: string): ApiKeyRecord | null {
     const hash = hashKey(presented);
-    const record = this.#keysByHash.get(hash.toString('hex'));
-    return record && sameKeyHash(record.hash, hash) ? record : null;
+    const record = this.#keysByHash.get(hash);
+    return record && sameKeyHash(record.hash, Buffer.from(hash, 'hex')) ? record : null;
   }
 }
