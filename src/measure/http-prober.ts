@@ -79,6 +79,11 @@ export class HttpProber {
     return this.#options.edges;
   }
 
+  /** Requests one edge can have in flight without queueing. */
+  get connectionsPerEdge(): number {
+    return this.#options.connectionsPerEdge;
+  }
+
   /** Monotonic ms since the run's epoch. */
   now(): number {
     return this.#options.clock.monotonic() - this.#options.epoch;
@@ -108,6 +113,9 @@ export class HttpProber {
         headers,
         body: request.body ?? null,
         signal,
+        // undici closes the connection after every HEAD (in case a server sends a body anyway); a HEAD
+        // has none (RFC 9110 §9.3.2), and a connect per probe would widen every revocation bracket.
+        reset: false,
       });
       headersAt = this.now();
       status = response.statusCode;
