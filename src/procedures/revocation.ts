@@ -1,8 +1,8 @@
 /**
  * The revocation task (§5.8, §5.9, §8.3): `shape.trials` trials on one organization of its own, up
- * to `shape.parallel` at once (trialsAtOnce), judged as REVOKE-LATENCY, REVOKE-STICKY, AUTH-REVOKED and ROTATION, and revocation.csv in the
- * report directory. Probes go to HEAD /recruiter/bootstrap (no scope, no quota by assumption).
- * Without a key hook every check is skipped with the reason.
+ * to `shape.parallel` at once (trialsAtOnce), judged as REVOKE-LATENCY, REVOKE-STICKY, AUTH-REVOKED
+ * and ROTATION, and revocation.csv in the report directory. Probes go to HEAD /recruiter/bootstrap
+ * (no scope, no quota by assumption). Without a key hook every check is skipped with the reason.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -2,7 +2,8 @@
  * The terminal reporter: a RunListener. On a TTY (and not CI=true) a live block redrawn with
  * log-update: each task waiting for its quota window, running (with how far it is, for a task that
  * reports progress), or done, and the verdicts so far; failures and warnings are printed above it as
- * they come. Elsewhere (CI, pipes) plain lines, one per event but progress. On 'run-end', the summary table (terminal-summary.ts). Every line passes through redactKeys.
+ * they come. Elsewhere (CI, pipes) plain lines, one per event but progress. On 'run-end', the
+ * summary table (terminal-summary.ts). Every line passes through redactKeys.
  *
  * Runs report no "task ended" event: a task counts as done when a result for one of its organizations
  * arrives (a task's results come together, when it ends) or when the next task on one of its
