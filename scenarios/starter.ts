@@ -12,7 +12,9 @@ export default defineScenario({
   // 'all', or a list of check IDs (tiergate list shows them).
   checks: 'all',
   quota: { variants: ['sequential', 'burst'] },
-  revocation: { trials: 20, intervalMs: 10, settleMs: 2000 },
+  // Revocation: trials, probe interval per edge, how long edges are watched once all rejected, and
+  // trials at most at once (each on a rotation chain of its own).
+  revocation: { trials: 20, intervalMs: 10, settleMs: 2000, parallel: 4 },
   // Sustained load (LOAD-THRESHOLDS, opt-in with --checks): phases at 1x and 2x quota and a fleet of
   // orgs at quota, with k6-syntax thresholds. Spell out `{ endpoint, phases, thresholds }` to tune it.
   load: sustainedLoad({ fleetOrgs: 10 }),

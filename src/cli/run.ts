@@ -20,6 +20,7 @@ const RUN_FLAGS = {
   checks: stringFlag('comma-separated check IDs (tiergate list shows them)'),
   out: REPORTS_OUT,
   'revocation-trials': stringFlag('revocation trials', `the scenario's, ${SCENARIO_DEFAULTS.revocation.trials}`),
+  'revocation-parallel': stringFlag('revocation trials at most at once', `the scenario's, ${SCENARIO_DEFAULTS.revocation.parallel}`),
   scenario: SCENARIO,
   'dry-run': { type: 'boolean', default: false, describe: 'print the plan and send nothing' },
   engine: { choices: ['harness', 'k6'] as const, default: 'harness' as const, describe: 'who drives sustained load: the harness, or k6 (must be on PATH)' },
@@ -27,8 +28,9 @@ const RUN_FLAGS = {
 
 type RunArgs = FlagValues<typeof TARGET_FLAGS> & FlagValues<typeof TARGET_SHAPE_FLAGS> & FlagValues<typeof RUN_FLAGS>;
 
-/** Revocation trials per run: more is surely a typo. */
+/** Revocation trials per run, and at once: more is surely a typo. */
 const MAX_TRIALS = 1000;
+const MAX_PARALLEL = 100;
 
 export const runCommand: CliCommand<RunArgs> = {
   name: 'run',
@@ -66,7 +68,7 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
     scenarios,
     outDir: args['dry-run'] ? out : await ensureOutDir(resolve(io.cwd, out), `--out ${out}`),
     timeoutMs,
-    revocation: { trials: count('revocation-trials', args['revocation-trials'], MAX_TRIALS) },
+    revocation: { trials: count('revocation-trials', args['revocation-trials'], MAX_TRIALS), parallel: count('revocation-parallel', args['revocation-parallel'], MAX_PARALLEL) },
     listeners,
     dryRun: args['dry-run'],
     engine: args.engine,

@@ -228,6 +228,13 @@ export const configSchema = z.strictObject({
       trials: z.number().int().min(1).max(1000).default(20).describe('Revocation trials (default 20); --revocation-trials wins over it'),
       interval: duration('revocation.interval', { minMs: 1 }).default(10).describe('Time between probes of each edge during a trial: "10ms" (the default)'),
       settle: duration('revocation.settle').default(2000).describe('How long every edge is still probed once all have rejected the key (a key admitted again shows here): "2s" (the default)'),
+      parallel: z
+        .number()
+        .int()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe("Trials at most at once, each on a rotation chain of its own (default: the scenario's, 4); fewer where the organization's concurrency cap or a list of disposable keys allows fewer; --revocation-parallel wins over it"),
       hook: revocationHookSchema,
     })
     .optional()

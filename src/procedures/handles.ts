@@ -30,11 +30,15 @@ export interface OrgHandle {
   readonly secondary: KeyHandle | null;
   /** A key holding no scope (SCOPE-ENFORCED), when available. */
   readonly unscoped: KeyHandle | null;
+  /** Its own figures, where it was provisioned with them (embedded target); absent: its tier's published ones. */
+  readonly limits?: OrgLimits;
 }
 
 /** Provision and revoke keys: the embedded target's admin API, an HTTP hook, a command, or a list. */
 export interface KeyHook {
   readonly kind: 'admin-api' | 'http' | 'command' | 'disposable-list';
+  /** How many keys it can provision in all (a list of disposable keys); absent: no limit. */
+  readonly capacity?: number;
   /** A fresh key for `org` with `scopes`. */
   provisionKey(org: OrgHandle, scopes: readonly ScopeName[] | 'all'): Promise<KeyHandle>;
   /** Revoke `key`. Resolves when the revoking system has answered; rejects with the hook's output on failure. */

@@ -52,6 +52,13 @@ export interface TrialOptions {
   /** Client wall clock, epoch ms. */
   readonly wallNow: () => number;
   readonly signal: AbortSignal;
+  /** Called when the revoke hook has returned without error. */
+  readonly onRevoked?: () => void;
+  /**
+   * Where the slot grid falls on the prober's clock, modulo `intervalMs`: trials running at once on
+   * different phases take turns instead of sending together. Absent: the grid starts at once.
+   */
+  readonly slotPhaseMs?: number;
 }
 
 /** What the dense loop's stop rule sees. */
@@ -86,6 +93,12 @@ const PHASE_CHECK: Readonly<Record<ProbePhase, CheckId>> = {
 
 const CONFIRM_RETRY_MS = 50;
 const MAX_CONFIRM_ROUNDS = 100;
+
+/** The first moment from `now` on at `phaseMs` modulo `intervalMs` (`now` itself without a phase). */
+function gridStart(now: number, intervalMs: number, phaseMs: number | undefined): number {
+  if (phaseMs === undefined) return now;
+  return now + ((((phaseMs - now) % intervalMs) + intervalMs) % intervalMs);
+}
 
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0) return;
@@ -165,7 +178,7 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
     );
     return stoppedBy;
   };
-  const startAt = prober.now();
+  const startAt = gridStart(prober.now(), timing.intervalMs, o.slotPhaseMs);
   // Hard bounds, whatever the hook does: slots and time.
   const hardEnd = startAt + timing.leadMs + timing.revokeTimeoutMs + timing.maxMs;
   const maxSlots = Math.ceil((hardEnd - startAt) / timing.intervalMs) + 1;
@@ -198,6 +211,7 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
       () => {
         revoke.returnedAt = prober.now();
         revoke.state = 'returned';
+        o.onRevoked?.();
       },
       (error: unknown) => {
         revoke.returnedAt = prober.now();

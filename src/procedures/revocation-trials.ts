@@ -1,7 +1,11 @@
 /**
- * A series of revocation trials as a rotation chain (§5.8): trial n revokes key n after provisioning
- * key n+1 as its successor, and trial n+1 revokes that successor. So N trials need N+1 keys (which
- * matters for a list of disposable keys), and every successor is proven on every edge twice.
+ * Revocation trials on rotation chains (§5.8). Within a chain, a trial revokes its key after
+ * provisioning a successor, and the chain's next trial revokes that successor: every successor is
+ * proven on every edge twice (ROTATION). `chains` chains run at once, each one trial at a time,
+ * taking the next trial when it finishes one; trials are numbered 1..N as they start. N trials on K
+ * chains need N + K keys (which matters for a list of disposable keys). The first chain runs alone
+ * until a revoke call has returned: a broken hook costs one trial's keys, not every chain's. Each
+ * chain probes on its own phase of the slot grid, so the trials at once take turns on the edges.
  * Records only; verdicts are src/verdicts/revoke-*.ts, auth-revoked.ts and rotation.ts.
  */
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
@@ -11,12 +15,15 @@ import type { RevocationProbeRun } from '../measure/revocation-records.ts';
 import { bounded } from '../util/bounded.ts';
 import { runTrial, type TrialTiming } from './revocation-probe.ts';
 import { messageOf } from '../util/errors.ts';
+import { countOf } from '../verdicts/support/finding.ts';
 
 export interface TrialsOptions {
   readonly prober: HttpProber;
   readonly hook: KeyHook;
   readonly org: OrgHandle;
   readonly trials: number;
+  /** Rotation chains at once (trialsAtOnce), ≥ 1. */
+  readonly chains: number;
   readonly timing: TrialTiming;
   readonly request: (key: string) => ProbeRequest;
   readonly rejectStatus: number;
@@ -24,72 +31,107 @@ export interface TrialsOptions {
   readonly provisionTimeoutMs: number;
   readonly wallNow: () => number;
   readonly signal: AbortSignal;
-  /** Called after each trial (progress). */
-  readonly onTrial?: (run: RevocationProbeRun) => void;
+  /** Called after each trial, with how many have ended (progress). */
+  readonly onTrial?: (run: RevocationProbeRun, done: number) => void;
 }
 
 export interface TrialsOutcome {
+  /** In trial order. */
   readonly runs: readonly RevocationProbeRun[];
   /** Why fewer trials ran than planned, or keys were left behind: for every verdict's notes. */
   readonly problems: readonly string[];
 }
 
+/** The first hook failure: no trial starts after it. */
+type Halt = { readonly hook: 'provision'; readonly error: string } | { readonly hook: 'revoke'; readonly trial: number };
+
 export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutcome> {
   const runs: RevocationProbeRun[] = [];
-  const problems: string[] = [];
   const provision = () => bounded(o.hook.provisionKey(o.org, o.org.primary.scopes), o.provisionTimeoutMs, () => new Error(`the provisioning hook did not return within ${o.provisionTimeoutMs} ms`));
   /** Keys provisioned and not (known to be) revoked: revoked at the end, unmeasured. */
   const live = new Set<KeyHandle>();
-  let current: KeyHandle | null = null;
-  let hookBroken = false;
-  for (let trial = 1; trial <= o.trials && !o.signal.aborted; trial++) {
-    if (current === null) {
-      try {
-        current = await provision();
-        live.add(current);
-      } catch (error) {
-        problems.push(`trial ${trial}: provisioning a key failed: ${messageOf(error)}; ${o.trials - trial + 1} of ${o.trials} trials not run`);
-        break;
+  /** Trials a chain has taken on (provisioning or running), and trials started (their numbers). */
+  let taken = 0;
+  let started = 0;
+  // Set inside the chains: typed wide, so the checks after them are not narrowed to null.
+  let halt = null as Halt | null;
+  let hookWorks = () => {};
+  const hookProven = new Promise<void>((resolve) => (hookWorks = resolve));
+
+  /** Chain `index` probes on its own phase of the slot grid. */
+  const chain = async (index: number): Promise<void> => {
+    let current: KeyHandle | null = null;
+    while (taken < o.trials && halt === null && !o.signal.aborted) {
+      taken += 1;
+      if (current === null) {
+        try {
+          current = await provision();
+          live.add(current);
+        } catch (error) {
+          taken -= 1;
+          halt ??= { hook: 'provision', error: messageOf(error) };
+          return;
+        }
       }
+      let successor: KeyHandle | null = null;
+      let successorError: string | null = null;
+      try {
+        successor = await provision();
+        live.add(successor);
+      } catch (error) {
+        successorError = messageOf(error);
+      }
+      // Another chain's hook failed, or Ctrl-C, while this one provisioned: its keys stay live.
+      if (halt !== null || o.signal.aborted) {
+        taken -= 1;
+        return;
+      }
+      const trial = ++started;
+      const key: KeyHandle = current;
+      const run = await runTrial({
+        prober: o.prober,
+        hook: o.hook,
+        trial,
+        key,
+        successor,
+        successorError,
+        timing: o.timing,
+        request: o.request,
+        rejectStatus: o.rejectStatus,
+        tags: { tier: o.org.tier, org: o.org.label },
+        wallNow: o.wallNow,
+        signal: o.signal,
+        onRevoked: hookWorks,
+        ...(o.chains > 1 ? { slotPhaseMs: (index * o.timing.intervalMs) / o.chains } : {}),
+      });
+      runs.push(run);
+      o.onTrial?.(run, runs.length);
+      if (run.revokeStartedAt !== null && run.stoppedBy !== 'revoke-failed') live.delete(key);
+      if (run.stoppedBy === 'revoke-failed') {
+        halt ??= { hook: 'revoke', trial };
+        return;
+      }
+      current = successor;
     }
-    let successor: KeyHandle | null = null;
-    let successorError: string | null = null;
-    try {
-      successor = await provision();
-      live.add(successor);
-    } catch (error) {
-      successorError = messageOf(error);
-    }
-    const run = await runTrial({
-      prober: o.prober,
-      hook: o.hook,
-      trial,
-      key: current,
-      successor,
-      successorError,
-      timing: o.timing,
-      request: o.request,
-      rejectStatus: o.rejectStatus,
-      tags: { tier: o.org.tier, org: o.org.label },
-      wallNow: o.wallNow,
-      signal: o.signal,
-    });
-    runs.push(run);
-    o.onTrial?.(run);
-    if (run.revokeStartedAt !== null && run.stoppedBy !== 'revoke-failed') live.delete(current);
-    if (run.stoppedBy === 'revoke-failed') {
-      hookBroken = true;
-      if (trial < o.trials) problems.push(`the revoke hook failed in trial ${trial}: the remaining ${o.trials - trial} trials were not run`);
-      break;
-    }
-    current = successor;
-  }
-  if (hookBroken || o.signal.aborted) {
-    const why = hookBroken ? 'the revoke hook failed' : 'the run was interrupted';
+  };
+  const first = chain(0);
+  const others = Array.from({ length: o.chains - 1 }, async (_, i) => {
+    await Promise.race([hookProven, first]);
+    await chain(i + 1);
+  });
+  await Promise.all([first, ...others]);
+  runs.sort((a, b) => a.trial - b.trial);
+
+  const problems: string[] = [];
+  const notRun = o.trials - runs.length;
+  if (halt?.hook === 'provision') problems.push(`provisioning a key failed: ${halt.error}; ${notRun} of ${o.trials} trials not run`);
+  if (halt?.hook === 'revoke' && notRun > 0) problems.push(`the revoke hook failed in trial ${halt.trial}: the remaining ${notRun} trials were not run`);
+  if (halt?.hook === 'revoke' || o.signal.aborted) {
+    const why = halt?.hook === 'revoke' ? 'the revoke hook failed' : 'the run was interrupted';
     if (live.size > 0) problems.push(`keys possibly still live (${why}): ${[...live].map((k) => redactKey(k.key)).join(', ')}`);
     return { runs, problems };
   }
-  // Clean up: the last successor, and any key the trials never revoked. Unmeasured, best effort.
+  // Clean up: each chain's last successor, and any key the trials never revoked. Unmeasured, best effort.
   for (const key of live) {
     try {
       await bounded(o.hook.revokeKey(key), o.timing.revokeTimeoutMs, () => new Error(`the revoke hook did not return within ${o.timing.revokeTimeoutMs} ms`));
@@ -103,31 +145,35 @@ export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutco
 /**
  * Probing load against the tier's figures, as notes: probes go to HEAD /recruiter/bootstrap, which
  * the `head-bootstrap-free` assumption says consumes no quota; were it counted, this says whether the
- * tier could carry even the shortest trial. One probe in flight per edge must fit under the
- * concurrency cap. Pure.
+ * organization's read quota could carry even the shortest trials, `chains` at once. One probe in
+ * flight per edge and trial must fit under the concurrency cap. Pure.
  */
 export function probingLoadNotes(input: {
   readonly edges: number;
+  /** Trials at once. */
+  readonly chains: number;
   readonly timing: TrialTiming;
   readonly windowMs: number;
   readonly readQuota: number;
   readonly concurrencyCap: number;
   readonly tier: string;
 }): string[] {
-  const { edges, timing } = input;
-  const perSecond = Math.round((edges * 1000) / timing.intervalMs);
+  const { edges, chains, timing } = input;
+  const perSecond = Math.round((chains * edges * 1000) / timing.intervalMs);
   const shortest = Math.ceil((edges * (timing.leadMs + timing.settleMs)) / timing.intervalMs);
   const longest = Math.ceil((edges * (timing.leadMs + timing.maxMs)) / timing.intervalMs);
+  const atOnce = chains === 1 ? 'one trial at a time' : `${chains} trials at once`;
   const notes = [
-    `probes go to HEAD /recruiter/bootstrap, assumed to consume no quota (head-bootstrap-free): about ${perSecond} per second (${edges} edges every ${timing.intervalMs} ms), ${shortest} to ${longest} per trial`,
+    `probes go to HEAD /recruiter/bootstrap, assumed to consume no quota (head-bootstrap-free): about ${perSecond} per second (${atOnce}, each probing ${edges} edges every ${timing.intervalMs} ms), ${shortest} to ${longest} per trial`,
   ];
-  if (shortest > input.readQuota) {
+  if (chains * shortest > input.readQuota) {
     notes.push(
-      `were HEAD /recruiter/bootstrap counted, the ${input.tier} read quota (${input.readQuota} per ${input.windowMs / 1000} s window) could not carry even the shortest trial: its 429s would be unusable probes and the verdicts inconclusive`,
+      `were HEAD /recruiter/bootstrap counted, the ${input.tier} read quota (${input.readQuota} per ${input.windowMs / 1000} s window) could not carry even ${chains === 1 ? 'the shortest trial' : `${chains} of the shortest trials at once`}: its 429s would be unusable probes and the verdicts inconclusive`,
     );
   }
-  if (edges > input.concurrencyCap) {
-    notes.push(`${edges} probes in flight at once exceed the ${input.tier} concurrency cap of ${input.concurrencyCap}: capped probes would be unusable`);
+  const inFlight = chains * edges;
+  if (inFlight > input.concurrencyCap) {
+    notes.push(`${countOf(inFlight, 'probe')} in flight at once (${atOnce}, one per edge) exceed the ${input.tier} concurrency cap of ${input.concurrencyCap}: capped probes would be unusable`);
   }
   return notes;
 }

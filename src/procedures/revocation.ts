@@ -1,8 +1,8 @@
 /**
- * The revocation task (§5.8, §5.9, §8.3): `shape.trials` trials on one organization of its own,
- * judged as REVOKE-LATENCY, REVOKE-STICKY, AUTH-REVOKED and ROTATION, and revocation.csv in the
- * report directory. Probes go to HEAD /recruiter/bootstrap (no scope, no quota by assumption).
- * Without a key hook every check is skipped with the reason.
+ * The revocation task (§5.8, §5.9, §8.3): `shape.trials` trials on one organization of its own, up
+ * to `shape.parallel` at once (trialsAtOnce), judged as REVOKE-LATENCY, REVOKE-STICKY, AUTH-REVOKED
+ * and ROTATION, and revocation.csv in the report directory. Probes go to HEAD /recruiter/bootstrap
+ * (no scope, no quota by assumption). Without a key hook every check is skipped with the reason.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +15,8 @@ import { rotationVerdict } from '../verdicts/rotation.ts';
 import { revocationCsv } from './revocation-csv.ts';
 import type { TrialTiming } from './revocation-probe.ts';
 import { probingLoadNotes, runRevocationTrials } from './revocation-trials.ts';
-import type { RevocationShape } from '../scenario/define.ts';
+import { resolveRevocationShape, type RevocationShape } from '../scenario/define.ts';
+import { trialsAtOnce } from './revocation-parallel.ts';
 import { requestFor } from './requests.ts';
 import { defineTask, skippedFinding } from './task.ts';
 
@@ -52,10 +53,10 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
     consumes: 'none',
     orgs: 1,
     placement: 'beside',
-    describe: 'keys revoked one trial at a time, every edge probed until each refuses them, then watched to stay refused',
+    describe: 'keys revoked a few trials at a time, every edge probed until each refuses them, then watched to stay refused',
     run: async (context, task) => {
       const org = task.orgs[0]!;
-      const shape = { ...task.scenario.revocation, ...definedOnly(context.revocation) };
+      const shape = resolveRevocationShape(task.scenario.revocation, context.revocation);
       task.begin();
       const hook = context.keyHook;
       if (!hook) {
@@ -67,39 +68,55 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
       const rejectStatus = contract.statuses.unauthenticated;
       const head = endpointById(contract, 'bootstrap-head');
       const timing = revocationTiming(shape, contract.revocationSlaMs, options);
+      const tier = contract.tiers[org.tier];
+      // The embedded target's revocation organization has figures of its own; a deployment's, its tier's.
+      const concurrencyCap = org.limits?.concurrency ?? tier.concurrency.value;
+      const parallel = trialsAtOnce({
+        requested: shape.parallel,
+        trials: shape.trials,
+        edges: prober.edges.length,
+        concurrencyCap,
+        connectionsPerEdge: prober.connectionsPerEdge,
+        keyCapacity: hook.capacity ?? null,
+      });
       const outcome = await runRevocationTrials({
         prober,
         hook,
         org,
         trials: shape.trials,
+        chains: parallel.chains,
         timing,
         request: (key) => requestFor(head, key),
         rejectStatus,
         provisionTimeoutMs: timing.revokeTimeoutMs,
         wallNow: () => context.io.clock.now(),
         signal: context.signal,
+        onTrial: (_, done) => task.progress(done, shape.trials, 'trials'),
       });
-      const tier = contract.tiers[org.tier];
       const evidence: RevocationEvidence = {
         runs: outcome.runs,
         plannedTrials: shape.trials,
         problems: outcome.problems,
         slaMs: contract.revocationSlaMs,
         rejectStatus,
-        methodNotes: probingLoadNotes({
-          edges: prober.edges.length,
-          timing,
-          windowMs: context.windowMs,
-          readQuota: tier.read.value,
-          concurrencyCap: tier.concurrency.value,
-          tier: org.tier,
-        }),
+        methodNotes: [
+          ...probingLoadNotes({
+            edges: prober.edges.length,
+            chains: parallel.chains,
+            timing,
+            windowMs: context.windowMs,
+            readQuota: org.limits?.read ?? tier.read.value,
+            concurrencyCap,
+            tier: org.tier,
+          }),
+          ...parallel.notes,
+        ],
       };
       const rateLimited = outcome.runs.reduce((n, run) => n + run.probes.filter((p) => p.status === contract.statuses.rateLimited).length, 0);
       if (rateLimited > 0) {
         context.emit({
           type: 'warning',
-          message: `revocation probing on ${org.label}: ${rateLimited} probes answered 429 and are unusable; HEAD /recruiter/bootstrap may count against the quota here (assumption head-bootstrap-free), or ${prober.edges.length} probes at once hit the concurrency cap`,
+          message: `revocation probing on ${org.label}: ${rateLimited} probes answered 429 and are unusable; HEAD /recruiter/bootstrap may count against the quota here (assumption head-bootstrap-free), or ${parallel.chains * prober.edges.length} probes at once hit the concurrency cap`,
         });
       }
       const reportDir = context.reportDir ?? null;
@@ -114,7 +131,3 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
   });
 }
 
-/** The run's overrides (flags, then config) that were given; the scenario's shape fills the rest. */
-function definedOnly<T extends object>(overrides: T): Partial<T> {
-  return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as Partial<T>;
-}

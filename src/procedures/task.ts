@@ -55,6 +55,11 @@ export interface TaskRun<C extends CheckId = CheckId> {
   begin(): void;
   /** The traffic that decides the checks is over (what follows, e.g. a Retry-After wait, is not timed). */
   end(): void;
+  /**
+   * A long task says how far it is: `done` of `total` `unit` (plural noun, e.g. 'trials'), with the
+   * time left estimated from the pace since `begin`.
+   */
+  progress(done: number, total: number, unit: string): void;
 }
 
 export interface TaskDefinition<K extends TaskKind = TaskKind, C extends CheckId = CheckId> {
@@ -142,6 +147,11 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
     },
     end: () => {
       span.endedAt ??= context.prober.now();
+    },
+    progress: (done, total, unit) => {
+      const elapsed = context.prober.now() - span.started;
+      const etaMs = done > 0 ? Math.round((elapsed / done) * Math.max(0, total - done)) : null;
+      context.emit({ type: 'task-progress', task: identity, done, total, unit, etaMs });
     },
   };
   // A task that throws met a harness bug or an answer it did not expect: say so, and report its

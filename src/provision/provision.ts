@@ -27,6 +27,7 @@ export async function provisionOrg(admin: AdminClient, tier: TierName, label: st
     primary: await key('primary', SCOPE_NAMES),
     secondary: await key('secondary', SCOPE_NAMES),
     unscoped: await key('unscoped', []),
+    ...(limits ? { limits } : {}),
   };
 }
 

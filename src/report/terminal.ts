@@ -1,8 +1,9 @@
 /**
  * The terminal reporter: a RunListener. On a TTY (and not CI=true) a live block redrawn with
- * log-update: each task waiting for its quota window, running, or done, and the verdicts so far;
- * failures and warnings are printed above it as they come. Elsewhere (CI, pipes) plain lines, one per
- * event. On 'run-end', the summary table (terminal-summary.ts). Every line passes through redactKeys.
+ * log-update: each task waiting for its quota window, running (with how far it is, for a task that
+ * reports progress), or done, and the verdicts so far; failures and warnings are printed above it as
+ * they come. Elsewhere (CI, pipes) plain lines, one per event but progress. On 'run-end', the
+ * summary table (terminal-summary.ts). Every line passes through redactKeys.
  *
  * Runs report no "task ended" event: a task counts as done when a result for one of its organizations
  * arrives (a task's results come together, when it ends) or when the next task on one of its
@@ -37,6 +38,8 @@ interface TaskLine {
   /** Monotonic ms when the status last changed. */
   since: number;
   untilEpochS: number | null;
+  /** The task's last progress event, and when it came (monotonic ms); null until one does. */
+  progress: { readonly done: number; readonly total: number; readonly unit: string; readonly etaMs: number | null; readonly at: number } | null;
 }
 
 /** Live rows shown at most; the rest are summed up in one line. */
@@ -48,6 +51,14 @@ const REFRESH_MS = 1000;
 
 const seconds = (ms: number): string => `${Math.max(0, Math.round(ms / 1000))} s`;
 const clockTime = (epochS: number): string => `${new Date(epochS * 1000).toISOString().slice(11, 19)} UTC`;
+
+/** '7 of 20 trials done, about 8 s left': the estimate counts down between events. */
+function progressText(p: NonNullable<TaskLine['progress']>, now: number): string {
+  const done = `${p.done} of ${p.total} ${p.unit} done`;
+  if (p.etaMs === null || p.done >= p.total) return done;
+  const left = p.etaMs - (now - p.at);
+  return `${done}, ${left < 1000 ? 'under 1 s left' : `about ${seconds(left)} left`}`;
+}
 
 export function terminalReporter(io: Io, options: TerminalReporterOptions = {}): TerminalReporter {
   const live = options.live ?? (io.stdout.isTTY === true && io.env.CI !== 'true');
@@ -77,7 +88,7 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
   const taskLine = (identity: TaskIdentity): TaskLine => {
     const name = taskName(identity);
     let task = tasks.get(name);
-    if (!task) tasks.set(name, (task = { name, orgs: identity.orgs, status: 'waiting', since: io.clock.monotonic(), untilEpochS: null }));
+    if (!task) tasks.set(name, (task = { name, orgs: identity.orgs, status: 'waiting', since: io.clock.monotonic(), untilEpochS: null, progress: null }));
     return task;
   };
 
@@ -92,7 +103,7 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
     const width = Math.max(...all.map((t) => t.name.length), 10);
     const row = (t: TaskLine) => {
       const age = seconds(now - t.since);
-      if (t.status === 'running') return `  ${paint('bold', '▶ running')}  ${t.name.padEnd(width)}  ${paint('dim', age)}`;
+      if (t.status === 'running') return `  ${paint('bold', '▶ running')}  ${t.name.padEnd(width)}  ${paint('dim', t.progress ? `${progressText(t.progress, now)} · ${age}` : age)}`;
       if (t.status === 'waiting') {
         const until = t.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(t.untilEpochS)}`;
         return `  ${paint('yellow', '◷ waiting')}  ${t.name.padEnd(width)}  ${paint('dim', `${until} · ${age}`)}`;
@@ -148,6 +159,12 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
         settleOrgs(task.orgs, task.name);
         setStatus(task, 'running');
         if (!frame) out(`${stamp()} running  ${task.name}`);
+        break;
+      }
+      case 'task-progress': {
+        // Live only: a CI log gets no line per trial.
+        const task = taskLine(event.task);
+        task.progress = { done: event.done, total: event.total, unit: event.unit, etaMs: event.etaMs, at: io.clock.monotonic() };
         break;
       }
       case 'check-result': {

@@ -28,6 +28,8 @@ export type RunEvent =
   /** A task waits for a fresh quota window; `untilEpochS` is the server's Reset it waits for, when known. */
   | { readonly type: 'task-waiting'; readonly task: TaskIdentity; readonly untilEpochS: number | null }
   | { readonly type: 'task-start'; readonly task: TaskIdentity }
+  /** How far a long task is: `done` of `total` `unit` (e.g. 'trials'); `etaMs` is the time left at its pace so far, null before any is done. */
+  | { readonly type: 'task-progress'; readonly task: TaskIdentity; readonly done: number; readonly total: number; readonly unit: string; readonly etaMs: number | null }
   | { readonly type: 'check-result'; readonly result: CheckResult }
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'run-end'; readonly results: RunResults; readonly reportDir: string };

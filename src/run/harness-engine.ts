@@ -28,6 +28,7 @@ import type { OpenRun, RunEngine } from './engine.ts';
 import { sessionProber } from './target-session.ts';
 import type { EngineOutcome } from './publish.ts';
 import { planFor, selectedScenarios } from './plan-for.ts';
+import { resolveRevocationShape } from '../scenario/define.ts';
 
 export const harnessEngine: RunEngine = { prepare: async () => runHarness };
 
@@ -49,7 +50,9 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     plan = planFor(scenarios, (tier) => orgs.filter((o) => o.tier === tier).map((o) => o.label), revocationOrg, options.checks);
     // Every lane of every tier may hold its tier's cap in flight at once: a shared pool smaller
     // than that would queue a task's requests behind another's and skew the concurrency check.
-    const connections = scenarios.reduce((n, s) => n + (contract.tiers[s.tier].concurrency.value + 2) * s.orgs, 0) + 16;
+    // Revocation trials at once keep one probe each in flight per edge beside them.
+    const revocationTrials = revocationTier ? resolveRevocationShape(scenarios[0]!.revocation, revocationShape(options)).parallel : 0;
+    const connections = scenarios.reduce((n, s) => n + (contract.tiers[s.tier].concurrency.value + 2) * s.orgs, 0) + revocationTrials + 16;
     const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: connections });
     const clockOffsetMs = () => tally.clockOffsetMs();
     const windows = new WindowKeeper({
@@ -154,12 +157,13 @@ function countTasks(plan: Plan): number {
   return perTier + (plan.revocation ? 1 : 0) + plan.load.length;
 }
 
-/** Revocation trials, interval and settle: the flags first, then the config file's, then the scenario's. */
+/** Revocation trials, interval, settle and trials at once: the flags first, then the config file's, then the scenario's. */
 function revocationShape(options: RunOptions): SuiteContext['revocation'] {
   const fromConfig = options.target.kind === 'external' ? options.target.config.revocation : undefined;
   return {
     trials: options.revocation.trials ?? fromConfig?.trials,
     intervalMs: options.revocation.intervalMs ?? fromConfig?.interval,
     settleMs: options.revocation.settleMs ?? fromConfig?.settle,
+    parallel: options.revocation.parallel ?? fromConfig?.parallel,
   };
 }

@@ -2,7 +2,7 @@
 import type { TierName } from '../contract/types.ts';
 import type { CheckId } from '../catalogue/types.ts';
 import type { Config } from '../config/schema.ts';
-import type { Scenario } from '../scenario/define.ts';
+import type { RevocationShape, Scenario } from '../scenario/define.ts';
 import type { RunListener } from '../results/events.ts';
 import type { OrgHandle } from '../procedures/handles.ts';
 import type { FaultName } from '../reference-server/faults.ts';
@@ -37,7 +37,7 @@ export interface RunOptions {
   readonly outDir: string;
   readonly timeoutMs: number;
   /** Overrides of the scenarios' revocation shape. */
-  readonly revocation: { readonly trials?: number; readonly intervalMs?: number; readonly settleMs?: number };
+  readonly revocation: Partial<RevocationShape>;
   readonly runId?: string;
   readonly listeners: readonly RunListener[];
   /** Print the plan and send nothing. */

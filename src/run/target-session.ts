@@ -35,7 +35,7 @@ export interface TargetSession {
 }
 
 /** Limits of the embedded target's revocation organization: its probes never meet a quota. */
-const REVOCATION_ORG_LIMITS = { read: 1_000_000, ingest: 1_000_000, concurrency: 1_000 } as const;
+export const REVOCATION_ORG_LIMITS = { read: 1_000_000, ingest: 1_000_000, concurrency: 1_000 } as const;
 
 const edgesOf = (urls: readonly string[]): Edge[] => urls.map((url, i) => ({ label: `edge-${i}`, url }));
 

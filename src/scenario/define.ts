@@ -1,6 +1,6 @@
 /**
  * Scenario files (scenarios/*.ts) say which checks run for a tier, with what traffic shape and
- * parameters. `defineScenario` only types and freezes them; defaults live in `resolveScenario`.
+ * parameters. `defineScenario` only types and freezes them; defaults live in `SCENARIO_DEFAULTS`.
  */
 import type { EndpointId, TierName } from '../contract/types.ts';
 import type { CheckId } from '../catalogue/types.ts';
@@ -14,6 +14,11 @@ export interface RevocationShape {
   readonly trials: number;
   readonly intervalMs: number;
   readonly settleMs: number;
+  /**
+   * Trials at most at once, each on a rotation chain of its own (default 4); fewer where the
+   * organization's concurrency cap or a list of disposable keys allows fewer.
+   */
+  readonly parallel?: number;
 }
 
 /** One phase of sustained load at a constant arrival rate. */
@@ -53,7 +58,7 @@ export const SCENARIO_DEFAULTS = {
   orgs: 3,
   checks: 'all',
   quota: { variants: ['sequential', 'burst'] },
-  revocation: { trials: 20, intervalMs: 10, settleMs: 2000 },
+  revocation: { trials: 20, intervalMs: 10, settleMs: 2000, parallel: 4 },
   load: null,
 } as const satisfies Omit<Scenario, 'tier' | 'description'>;
 
@@ -83,4 +88,16 @@ export function sustainedLoad(options: { readonly fleetOrgs: number; readonly p9
       http_req_failed: ['rate<0.01'],
     },
   };
+}
+
+/**
+ * A task's revocation shape: the run's overrides (flags, then config) where given, then the
+ * scenario's, then the defaults for a field the scenario leaves out (`parallel`).
+ */
+export function resolveRevocationShape(scenario: RevocationShape, overrides: Partial<RevocationShape>): Required<RevocationShape> {
+  return { ...SCENARIO_DEFAULTS.revocation, ...definedOnly(scenario), ...definedOnly(overrides) };
+}
+
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -38,7 +38,7 @@ const scenarioShape = z.strictObject({
   orgs: z.number().int().min(1).max(26),
   checks: z.union([z.literal('all'), z.array(z.enum(CHECK_IDS))]),
   quota: z.strictObject({ variants: z.array(z.enum(['sequential', 'burst'])) }),
-  revocation: z.strictObject({ trials: z.number().int().min(1).max(1000), intervalMs: z.number().min(1).max(10_000), settleMs: z.number().min(0).max(600_000) }),
+  revocation: z.strictObject({ trials: z.number().int().min(1).max(1000), intervalMs: z.number().min(1).max(10_000), settleMs: z.number().min(0).max(600_000), parallel: z.number().int().min(1).max(100).optional() }),
   load: loadShape.nullable(),
 });
 

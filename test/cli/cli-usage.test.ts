@@ -86,6 +86,13 @@ describe('defaults: one owner, the same in every command, its help and the READM
     }
   });
 
+  it('--revocation-parallel takes a whole number from 1, and leaves it to the scenario when absent', async () => {
+    const { io } = captureIo();
+    expect((await resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-parallel': '2' }, io, [])).revocation).toMatchObject({ parallel: 2 });
+    expect((await resolveRunOptions({ ...runArgs, tiers: 'starter' }, io, [])).revocation.parallel).toBeUndefined();
+    await expect(resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-parallel': '0' }, io, [])).rejects.toThrow(/--revocation-parallel 0/);
+  });
+
   it('run and serve --help show the target defaults', async () => {
     for (const command of ['run', 'serve']) {
       const { code, stdout } = await runCli([command, '--help']);

@@ -91,6 +91,13 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', settle: 0, hook: HOOK } }, 'c').revocation?.settle).toBe(0);
   });
 
+  it('takes revocation trials at once as a whole number from 1, and leaves it to the scenario when absent', () => {
+    expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', parallel: 2, hook: HOOK } }, 'c').revocation?.parallel).toBe(2);
+    expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', hook: HOOK } }, 'c').revocation?.parallel).toBeUndefined();
+    expect(usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', parallel: 0, hook: HOOK } }, 'c')).message).toContain('revocation.parallel: ');
+    expect(usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', parallel: 1.5, hook: HOOK } }, 'c')).message).toContain('revocation.parallel: ');
+  });
+
   it('refuses a revocation org not among the orgs, and duplicate org names, with the other problems', () => {
     const config = { ...valid(), window: 'soon', revocation: { org: 'nobody', hook: HOOK } };
     config.orgs.push({ ...config.orgs[0]!, tier: 'enterprise' });

@@ -9,7 +9,7 @@ import { systemClock, type Io } from '../../src/util/io.ts';
 import type { Observation } from '../../src/measure/observation.ts';
 import { ObservationRecorder } from '../../src/measure/recorder.ts';
 import type { SuiteContext } from '../../src/procedures/context.ts';
-import type { KeyHook, OrgHandle } from '../../src/procedures/handles.ts';
+import type { KeyHook, OrgHandle, OrgLimits } from '../../src/procedures/handles.ts';
 import { provisionOrg } from '../../src/provision/provision.ts';
 import { AdminClient, type AdminRevocation } from '../../src/reference-server/admin-client.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
@@ -30,7 +30,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { faults?: FaultName[]; variants?: VariantName[]; revocationDelayMs?: number; edges?: number } = {}): Promise<Harness> {
+/**
+ * `limits`: the organization gets figures of its own, as the suite's revocation organization does
+ * (its trials then run several at once); without, Starter's cap of 5 holds one trial's probes only.
+ */
+export async function startHarness(
+  options: { faults?: FaultName[]; variants?: VariantName[]; revocationDelayMs?: number; edges?: number; limits?: OrgLimits } = {},
+): Promise<Harness> {
   const target = await startTarget({
     edges: options.edges ?? 3,
     revocationDelayMs: options.revocationDelayMs ?? 300,
@@ -39,7 +45,9 @@ export async function startHarness(options: { faults?: FaultName[]; variants?: V
     variants: options.variants ?? [],
   });
   const admin = new AdminClient(target.adminUrl);
-  const org = await provisionOrg(admin, 'starter', 'starter-revocation');
+  const org = options.limits
+    ? { ...(await provisionOrg(admin, 'enterprise', 'starter-revocation', options.limits)), tier: 'starter' as const }
+    : await provisionOrg(admin, 'starter', 'starter-revocation');
   const observations: Observation[] = [];
   const recorder = new ObservationRecorder(null);
   recorder.onObservation((o) => observations.push(o));
@@ -52,7 +60,8 @@ export async function startHarness(options: { faults?: FaultName[]; variants?: V
     epoch,
     recorder,
     timeoutMs: 5000,
-    connectionsPerEdge: 2,
+    // Room for several trials at once, each with one probe in flight per edge.
+    connectionsPerEdge: 8,
     signal: controller.signal,
   });
   const io: Io = {

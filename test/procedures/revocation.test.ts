@@ -44,6 +44,7 @@ describe('the clean target', () => {
       hook: recordingAdminHook(harness.admin, revocations),
       org: harness.org,
       trials: SHAPE.trials,
+      chains: 1,
       timing: revocationTiming(SHAPE, recruitingApi.revocationSlaMs),
       request: (key) => requestFor(head, key),
       rejectStatus: 401,

@@ -92,6 +92,40 @@ describe('terminalReporter on a TTY', () => {
     expect(out).not.toContain(LEAKED_KEY);
   });
 
+  it("shows how far a task that reports progress is, its estimate counting down between events", () => {
+    const io = memoryIo({ tty: true });
+    const reporter = terminalReporter(io);
+    const { listener } = reporter;
+    const revocation = { kind: 'revocation', tier: 'starter', orgs: ['starter-revocation'] } as const;
+    const frameSince = (from: number) => io.out().slice(from).replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+    listener({ type: 'run-start', runId: results.runId, tiers: ['starter'], tasks: 2, windowSeconds: 3, target: 'http://127.0.0.1:41001' });
+    listener({ type: 'task-start', task: revocation });
+    io.advance(2000);
+    let from = io.out().length;
+    listener({ type: 'task-progress', task: revocation, done: 6, total: 20, unit: 'trials', etaMs: 8000 });
+    expect(frameSince(from)).toMatch(/▶ running\s+revocation starter-revocation\s+6 of 20 trials done, about 8 s left · 2 s/);
+    // Another task's event redraws the block: three seconds on, five are left.
+    io.advance(3000);
+    from = io.out().length;
+    listener({ type: 'task-start', task: { kind: 'access', tier: 'starter', orgs: ['starter-a'] } });
+    expect(frameSince(from)).toContain('6 of 20 trials done, about 5 s left · 5 s');
+    io.advance(6000);
+    from = io.out().length;
+    listener({ type: 'task-progress', task: revocation, done: 19, total: 20, unit: 'trials', etaMs: 600 });
+    expect(frameSince(from)).toContain('19 of 20 trials done, under 1 s left');
+    reporter.finish();
+  });
+
+  it('prints no line for progress where the output is plain', () => {
+    const io = memoryIo({ tty: false });
+    const reporter = terminalReporter(io);
+    const revocation = { kind: 'revocation', tier: 'starter', orgs: ['starter-revocation'] } as const;
+    reporter.listener({ type: 'task-start', task: revocation });
+    for (let done = 1; done <= 3; done++) reporter.listener({ type: 'task-progress', task: revocation, done, total: 3, unit: 'trials', etaMs: 1000 * (3 - done) });
+    reporter.finish();
+    expect(io.out()).toBe('[   0.0 s] running  revocation starter-revocation\n');
+  });
+
   it('leaves the last frame in place when the run stops without run-end', () => {
     const io = memoryIo({ tty: true });
     const reporter = terminalReporter(io);

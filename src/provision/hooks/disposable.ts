@@ -1,6 +1,6 @@
 /**
- * A list of disposable keys from the config, for a deployment with no provisioning hook: each
- * trial revokes the next key, and the one after it is that trial's successor (ROTATION). Revoking
+ * A list of disposable keys from the config, for a deployment with no provisioning hook: keys are
+ * handed out in order, to the trials' rotation chains as they need them (ROTATION). Revoking
  * goes through an HTTP or command revoker. When the list runs out, provisioning fails and the
  * remaining trials are not run.
  */
@@ -18,6 +18,7 @@ export function disposableListHook(keys: readonly DisposableKey[], revoke: (key:
   let next = 0;
   return {
     kind: 'disposable-list',
+    capacity: keys.length,
     async provisionKey(org: OrgHandle, scopes: readonly ScopeName[] | 'all'): Promise<KeyHandle> {
       const entry = keys[next];
       if (!entry) throw new HookError('HOOK_EXHAUSTED', `all ${keys.length} disposable keys are used; list more in revocation.hook.keys`);
