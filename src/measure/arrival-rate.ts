@@ -16,7 +16,7 @@
  * most `maxInFlight` requests open (stay under the concurrency cap); a request held back by it is
  * sent late and its latency says so. Loopback only. The driver records; it never judges.
  */
-import { type Pool } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { measuringPool } from './pool.ts';
 import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
 import { redactKey } from '../contract/keys.ts';
@@ -24,7 +24,8 @@ import { TiergateError } from '../util/errors.ts';
 import { LatencyHistogram } from './histogram.ts';
 import type { Observation } from './observation.ts';
 import type { CheckTag, LoadPhaseName } from './tags.ts';
-import { ResponseCapture, type CaptureTags } from './response-capture.ts';
+import { ResponseCapture, responseHeaderPicker, type CaptureTags } from './response-capture.ts';
+import type { RawHeaderPicker } from './raw-headers.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import type { Edge } from './http-prober.ts';
 
@@ -88,8 +89,6 @@ export interface ArrivalRateStats {
 }
 
 const DEFAULT_OVERRUN_MS = 1000;
-/** Sleep with a timer until this close to the next due time, then yield with setImmediate. */
-const SPIN_LEAD_MS = 1.5;
 
 /** Requests a stream sends in `durationMs` at `ratePerS`, the first half an interval in. */
 export function scheduledCount(ratePerS: number, durationMs: number): number {
@@ -104,9 +103,8 @@ export function dueOffsetMs(i: number, ratePerS: number): number {
 interface StreamState {
   readonly stream: ArrivalStream;
   readonly tags: CaptureTags;
-  /** Request headers as undici's flat [name, value, ...] list: no per-request object walk. */
-  readonly headers: string[];
-  readonly body: string | Buffer | null;
+  /** The request per edge, built once (headers as undici's flat list, the body encoded). */
+  readonly requests: readonly Dispatcher.DispatchOptions[];
   readonly count: number;
   next: number;
   inFlight: number;
@@ -115,6 +113,7 @@ interface StreamState {
 export class ArrivalRateDriver {
   readonly #options: ArrivalRateOptions;
   readonly #pools: Pool[];
+  readonly #picker: RawHeaderPicker;
   #edgeCursor = 0;
 
   constructor(options: ArrivalRateOptions) {
@@ -123,6 +122,7 @@ export class ArrivalRateDriver {
       if (!isLoopbackUrl(edge.url)) throw new TiergateError('TG_NOT_LOOPBACK', `load is sent to loopback only; edge ${edge.label} is ${edge.url}`);
     }
     this.#options = options;
+    this.#picker = responseHeaderPicker(options.headers);
     this.#pools = options.edges.map(
       (edge) =>
         measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs),
@@ -141,11 +141,10 @@ export class ArrivalRateDriver {
         key: stream.key === null ? null : redactKey(stream.key),
         method: plan.request.method,
         path: plan.request.path,
-        names: this.#options.headers,
+        headers: this.#picker,
         now,
       },
-      headers: Object.entries({ ...plan.request.headers, ...(stream.key === null ? {} : { [this.#options.headers.apiKey]: stream.key }) }).flat(),
-      body: plan.request.body ?? null,
+      requests: this.#requestsFor(plan.request, stream.key),
       count: scheduledCount(stream.ratePerS, plan.durationMs),
       next: 0,
       inFlight: 0,
@@ -164,11 +163,12 @@ export class ArrivalRateDriver {
     let allBlocked = false;
     const open = new Set<ResponseCapture<StreamState>>();
     const due = (s: StreamState) => plan.startAt + dueOffsetMs(s.next, s.stream.ratePerS);
+    const hasRoom = (s: StreamState) => s.next < s.count && s.inFlight < s.stream.maxInFlight;
     const exhausted = () => sent >= scheduled || states.every((s) => s.next >= s.count);
 
     const pump = () => {
       for (const s of states) {
-        while (s.next < s.count && sent < scheduled && s.inFlight < s.stream.maxInFlight && !signal.aborted) {
+        while (hasRoom(s) && sent < scheduled && !signal.aborted) {
           const intendedAt = due(s);
           const t = now();
           if (intendedAt > t || t > deadline) break;
@@ -186,11 +186,12 @@ export class ArrivalRateDriver {
       if (o.status === null) failed += 1;
       else completed += 1;
       if (o.doneAt > endedAt) endedAt = o.doneAt;
-      plan.sink(o);
+      // What is due goes out before this response is folded in: the sink's work never delays a send.
       pump();
+      plan.sink(o);
       // Wake the scheduler only when it sleeps on a full stream that now has room for a request not
       // yet due, or when all is sent; under saturation each completion refills its own slot.
-      if (wake && (exhausted() || (allBlocked && states.some((x) => x.next < x.count && x.inFlight < x.stream.maxInFlight)))) wake();
+      if (wake && (exhausted() || (allBlocked && states.some(hasRoom)))) wake();
     };
 
     const onAbort = () => wake?.();
@@ -199,11 +200,12 @@ export class ArrivalRateDriver {
       while (!signal.aborted && !exhausted() && now() <= deadline) {
         pump();
         if (exhausted()) break;
-        const ready = states.filter((s) => s.next < s.count && s.inFlight < s.stream.maxInFlight);
-        const nextDue = ready.length === 0 ? null : Math.min(...ready.map(due));
-        // Every stream held by its in-flight bound (nextDue null): a completion or the deadline wakes us.
-        allBlocked = nextDue === null;
-        const waitMs = Math.min(nextDue === null ? Number.POSITIVE_INFINITY : nextDue - now(), deadline - now() + 1);
+        let nextDue = Number.POSITIVE_INFINITY;
+        for (const s of states) if (hasRoom(s)) nextDue = Math.min(nextDue, due(s));
+        // Every stream held by its in-flight bound: a completion or the deadline wakes us.
+        allBlocked = nextDue === Number.POSITIVE_INFINITY;
+        const t = now();
+        const waitMs = Math.min(nextDue - t, deadline - t + 1);
         await new Promise<void>((resolve) => {
           let timer: NodeJS.Timeout | null = null;
           const done = () => {
@@ -213,7 +215,10 @@ export class ArrivalRateDriver {
             resolve();
           };
           wake = done;
-          if (waitMs > SPIN_LEAD_MS) timer = setTimeout(done, waitMs - SPIN_LEAD_MS + 0.5);
+          // One timer to the next due time, never a spin: a driver that spins holds a core and, on a
+          // machine busy with the target, is preempted for whole scheduler slices, worse than a
+          // timer's millisecond. Between ticks, completions send what falls due (see `complete`).
+          if (waitMs > 0) timer = setTimeout(done, Math.ceil(waitMs));
           else setImmediate(done);
         });
       }
@@ -222,6 +227,13 @@ export class ArrivalRateDriver {
     }
     await this.#drain(open, () => states.every((s) => s.inFlight === 0));
     return { scheduled, sent, completed, failed, dropped: scheduled - sent, startAt: plan.startAt, endedAt, sendLag };
+  }
+
+  /** A stream's request to each edge: undici reads but never changes dispatch options, so one serves every send. */
+  #requestsFor(request: ArrivalRequest, key: string | null): Dispatcher.DispatchOptions[] {
+    const headers = Object.entries({ ...request.headers, ...(key === null ? {} : { [this.#options.headers.apiKey]: key }) }).flat();
+    const body = request.body === undefined ? null : Buffer.from(request.body);
+    return this.#options.edges.map((edge) => ({ origin: edge.url, method: request.method, path: request.path, headers, body }));
   }
 
   /** Wait for in-flight requests (bounded by the request timeout); abort what is left. */
@@ -238,10 +250,9 @@ export class ArrivalRateDriver {
   #fire(s: StreamState, intendedAt: number, sentAt: number, open: Set<ResponseCapture<StreamState>>, done: (c: ResponseCapture<StreamState>, o: Observation) => void): void {
     const edgeIndex = this.#edgeCursor++ % this.#pools.length;
     const edge = this.#options.edges[edgeIndex]!;
-    const timing = { id: this.#options.nextId(), edge: edge.label, intendedAt, sentAt, sentWall: this.#options.wallNow() };
-    const capture = new ResponseCapture(s, s.tags, timing, done);
+    const capture = new ResponseCapture(s, s.tags, this.#options.nextId(), edge.label, intendedAt, sentAt, this.#options.wallNow(), done);
     open.add(capture);
-    this.#pools[edgeIndex]!.dispatch({ origin: edge.url, method: s.tags.method, path: s.tags.path, headers: s.headers, body: s.body }, capture);
+    this.#pools[edgeIndex]!.dispatch(s.requests[edgeIndex]!, capture);
   }
 
   async close(): Promise<void> {

@@ -66,15 +66,16 @@ export interface Observation {
 
 const INTEGER = /^\d{1,16}$/;
 
+/** An absent header: one shared value (a response under load allocates none for what it lacks). */
+export const NO_HEADER: HeaderValue = Object.freeze({ raw: null, value: null });
+
 /** Strict parse: digits only, no sign, no decimals, no whitespace tricks beyond trimming. */
 export function headerValue(raw: string | string[] | undefined | null): HeaderValue {
-  if (raw === undefined || raw === null) return { raw: null, value: null };
+  if (raw === undefined || raw === null) return NO_HEADER;
   const text = Array.isArray(raw) ? raw.join(', ') : raw;
   const trimmed = text.trim();
   return { raw: text, value: INTEGER.test(trimmed) ? Number(trimmed) : null };
 }
-
-export const NO_HEADER: HeaderValue = Object.freeze({ raw: null, value: null });
 
 /** A 2xx: the request was admitted (and, for a quota endpoint, counted). */
 export const isAdmittedStatus = (status: number | null): boolean => status !== null && status >= 200 && status < 300;

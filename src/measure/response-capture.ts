@@ -1,13 +1,28 @@
 /**
- * One response under load, captured as an Observation: an undici dispatch handler (no response
- * stream, no per-request closures) that takes the status and the rate-limit headers, counts the
- * body's bytes and keeps the first bytes of a rejection's body for readers. The sustained-load
- * driver makes one per request; it is the only per-request allocation besides the Observation.
+ * One response under load, captured as an Observation: an undici dispatch handler on the raw-header
+ * interface (onConnect/onHeaders/onData/onComplete/onError): no response stream, no object of all
+ * the headers, no per-request closures. It takes the status and the few headers an Observation
+ * keeps straight from the raw buffers, counts the body's bytes and keeps the first bytes of a
+ * rejection's body for readers. The sustained-load driver makes one per request; with the
+ * Observation it is the only per-request allocation of ours.
  */
 import type { Dispatcher } from 'undici';
 import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
 import { headerValue, type Observation, type ObservationError } from './observation.ts';
+import { RawHeaderPicker } from './raw-headers.ts';
 import type { CheckTag, LoadPhaseName } from './tags.ts';
+
+/** The response headers an Observation keeps, in pick order (the slots below). */
+export function responseHeaderPicker(names: HeaderNames): RawHeaderPicker {
+  return new RawHeaderPicker([names.limit, names.remaining, names.reset, names.retryAfter, 'date', names.edgeNode, 'content-type']);
+}
+const LIMIT = 0;
+const REMAINING = 1;
+const RESET = 2;
+const RETRY_AFTER = 3;
+const DATE = 4;
+const EDGE_NODE = 5;
+const CONTENT_TYPE = 6;
 
 /** What every request of one stream in one phase shares. */
 export interface CaptureTags {
@@ -19,34 +34,20 @@ export interface CaptureTags {
   readonly key: string | null;
   readonly method: HttpMethod;
   readonly path: string;
-  readonly names: HeaderNames;
+  /** responseHeaderPicker of the contract's header names. */
+  readonly headers: RawHeaderPicker;
   /** Run-relative monotonic ms. */
   readonly now: () => number;
 }
 
-export interface CaptureTiming {
-  readonly id: number;
-  readonly edge: string;
-  readonly intendedAt: number;
-  readonly sentAt: number;
-  readonly sentWall: number;
-}
-
-type Headers = Record<string, string | string[] | undefined>;
-
 const EXCERPT_BYTES = 512;
-const NONE: Headers = {};
-
-function single(headers: Headers, name: string): string | null {
-  const v = headers[name];
-  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-}
+const NO_HEADERS: readonly (string | null)[] = [null, null, null, null, null, null, null];
 
 export class ResponseCapture<Owner> implements Dispatcher.DispatchHandler {
-  #controller: Dispatcher.DispatchController | null = null;
+  #abort: ((error: Error) => void) | null = null;
   #status: number | null = null;
   #headersAt: number | null = null;
-  #headers: Headers = NONE;
+  #headers: readonly (string | null)[] = NO_HEADERS;
   #bytes = 0;
   #excerpt: Buffer[] | null = null;
   #done = false;
@@ -54,37 +55,43 @@ export class ResponseCapture<Owner> implements Dispatcher.DispatchHandler {
   constructor(
     readonly owner: Owner,
     private readonly tags: CaptureTags,
-    private readonly timing: CaptureTiming,
+    private readonly id: number,
+    private readonly edge: string,
+    private readonly intendedAt: number,
+    private readonly sentAt: number,
+    private readonly sentWall: number,
     private readonly onDone: (capture: ResponseCapture<Owner>, observation: Observation) => void,
   ) {}
 
   /** Abandon the request (the phase ended or the run was interrupted); it reports as an error. */
   abort(reason: string): void {
-    this.#controller?.abort(new Error(reason));
+    this.#abort?.(new Error(reason));
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.#controller = controller;
+  onConnect(abort: (error: Error) => void): void {
+    this.#abort = abort;
   }
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Headers): void {
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     this.#status = statusCode;
     this.#headersAt = this.tags.now();
-    this.#headers = headers;
+    this.#headers = this.tags.headers.pick(rawHeaders);
     // Bodies of admitted reads are not needed; a rejection's first bytes are kept for readers.
     if (statusCode < 200 || statusCode >= 300) this.#excerpt = [];
+    return true;
   }
 
-  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+  onData(chunk: Buffer): boolean {
     if (this.#excerpt && this.#bytes < EXCERPT_BYTES) this.#excerpt.push(chunk);
     this.#bytes += chunk.length;
+    return true;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     this.#finish(null);
   }
 
-  onResponseError(_c: Dispatcher.DispatchController, error: Error): void {
+  onError(error: Error): void {
     this.#status = null;
     this.#finish(transportError(error));
   }
@@ -92,34 +99,33 @@ export class ResponseCapture<Owner> implements Dispatcher.DispatchHandler {
   #finish(error: ObservationError | null): void {
     if (this.#done) return;
     this.#done = true;
-    const { tags, timing } = this;
+    const { tags } = this;
     const h = this.#headers;
-    const names = tags.names;
     this.onDone(this, {
-      id: timing.id,
+      id: this.id,
       check: tags.check,
       phase: tags.phase,
       tier: tags.tier,
       org: tags.org,
       key: tags.key,
-      edge: timing.edge,
+      edge: this.edge,
       method: tags.method,
       path: tags.path,
-      intendedAt: timing.intendedAt,
-      sentAt: timing.sentAt,
+      intendedAt: this.intendedAt,
+      sentAt: this.sentAt,
       headersAt: this.#headersAt,
       doneAt: tags.now(),
-      sentWall: timing.sentWall,
+      sentWall: this.sentWall,
       status: this.#status,
       rateLimit: {
-        limit: headerValue(h[names.limit]),
-        remaining: headerValue(h[names.remaining]),
-        reset: headerValue(h[names.reset]),
-        retryAfter: headerValue(h[names.retryAfter]),
+        limit: headerValue(h[LIMIT]),
+        remaining: headerValue(h[REMAINING]),
+        reset: headerValue(h[RESET]),
+        retryAfter: headerValue(h[RETRY_AFTER]),
       },
-      date: single(h, 'date'),
-      edgeNode: single(h, names.edgeNode),
-      contentType: single(h, 'content-type'),
+      date: h[DATE] ?? null,
+      edgeNode: h[EDGE_NODE] ?? null,
+      contentType: h[CONTENT_TYPE] ?? null,
       bodyBytes: this.#bytes,
       bodyExcerpt: this.#excerpt ? Buffer.concat(this.#excerpt).toString('utf8').slice(0, EXCERPT_BYTES) : '',
       body: null,
