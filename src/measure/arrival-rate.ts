@@ -9,15 +9,15 @@
  * 1 s setInterval), so `overallRate: 1000` sends each second's requests as fast as the connections
  * allow and then idles, and it is a closed model (the next request waits for a response). At the
  * rates a tier's quota implies (1-80 req/s) that is a burst per second, not a rate; bench/load.ts
- * measures both. Over undici's `dispatch` (no response streams) the driver keeps up with autocannon.
+ * measures both. Over its own lean HTTP/1.1 connections (load-pool.ts) the driver keeps up with
+ * autocannon while recording every response.
  *
  * Bounded in count (`maxRequests`, else rate × duration) and in time (nothing is sent later than
  * `overrunMs` past the end; what was due and not sent is counted `dropped`). Each stream keeps at
  * most `maxInFlight` requests open (stay under the concurrency cap); a request held back by it is
  * sent late and its latency says so. Loopback only. The driver records; it never judges.
  */
-import type { Dispatcher, Pool } from 'undici';
-import { measuringPool } from './pool.ts';
+import { LoadPool, prepareRequest, type PreparedRequest } from './load-pool.ts';
 import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
 import { redactKey } from '../contract/keys.ts';
 import { TiergateError } from '../util/errors.ts';
@@ -25,7 +25,6 @@ import { LatencyHistogram } from './histogram.ts';
 import type { Observation } from './observation.ts';
 import type { CheckTag, LoadPhaseName } from './tags.ts';
 import { ResponseCapture, responseHeaderPicker, type CaptureTags } from './response-capture.ts';
-import type { RawHeaderPicker } from './raw-headers.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import type { Edge } from './http-prober.ts';
 
@@ -103,8 +102,8 @@ export function dueOffsetMs(i: number, ratePerS: number): number {
 interface StreamState {
   readonly stream: ArrivalStream;
   readonly tags: CaptureTags;
-  /** The request per edge, built once (headers as undici's flat list, the body encoded). */
-  readonly requests: readonly Dispatcher.DispatchOptions[];
+  /** The request to each edge, as bytes built once. */
+  readonly requests: readonly PreparedRequest[];
   readonly count: number;
   next: number;
   inFlight: number;
@@ -112,8 +111,7 @@ interface StreamState {
 
 export class ArrivalRateDriver {
   readonly #options: ArrivalRateOptions;
-  readonly #pools: Pool[];
-  readonly #picker: RawHeaderPicker;
+  readonly #pools: LoadPool[];
   #edgeCursor = 0;
 
   constructor(options: ArrivalRateOptions) {
@@ -122,11 +120,8 @@ export class ArrivalRateDriver {
       if (!isLoopbackUrl(edge.url)) throw new TiergateError('TG_NOT_LOOPBACK', `load is sent to loopback only; edge ${edge.label} is ${edge.url}`);
     }
     this.#options = options;
-    this.#picker = responseHeaderPicker(options.headers);
-    this.#pools = options.edges.map(
-      (edge) =>
-        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs),
-    );
+    const picker = responseHeaderPicker(options.headers);
+    this.#pools = options.edges.map((edge) => new LoadPool(edge.url, { connections: options.connectionsPerEdge, timeoutMs: options.timeoutMs, picker }));
   }
 
   async run(plan: ArrivalPlan): Promise<ArrivalRateStats> {
@@ -141,7 +136,6 @@ export class ArrivalRateDriver {
         key: stream.key === null ? null : redactKey(stream.key),
         method: plan.request.method,
         path: plan.request.path,
-        headers: this.#picker,
         now,
       },
       requests: this.#requestsFor(plan.request, stream.key),
@@ -161,7 +155,6 @@ export class ArrivalRateDriver {
     let endedAt = plan.startAt;
     let wake: (() => void) | null = null;
     let allBlocked = false;
-    const open = new Set<ResponseCapture<StreamState>>();
     const due = (s: StreamState) => plan.startAt + dueOffsetMs(s.next, s.stream.ratePerS);
     const hasRoom = (s: StreamState) => s.next < s.count && s.inFlight < s.stream.maxInFlight;
     const exhausted = () => sent >= scheduled || states.every((s) => s.next >= s.count);
@@ -176,12 +169,11 @@ export class ArrivalRateDriver {
           s.inFlight += 1;
           sent += 1;
           sendLag.record(t - intendedAt);
-          this.#fire(s, intendedAt, t, open, complete);
+          this.#fire(s, intendedAt, t, complete);
         }
       }
     };
     const complete = (capture: ResponseCapture<StreamState>, o: Observation) => {
-      open.delete(capture);
       capture.owner.inFlight -= 1;
       if (o.status === null) failed += 1;
       else completed += 1;
@@ -225,37 +217,33 @@ export class ArrivalRateDriver {
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
-    await this.#drain(open, () => states.every((s) => s.inFlight === 0));
+    await this.#drain(() => states.every((s) => s.inFlight === 0));
     return { scheduled, sent, completed, failed, dropped: scheduled - sent, startAt: plan.startAt, endedAt, sendLag };
   }
 
-  /** A stream's request to each edge: undici reads but never changes dispatch options, so one serves every send. */
-  #requestsFor(request: ArrivalRequest, key: string | null): Dispatcher.DispatchOptions[] {
-    const headers = Object.entries({ ...request.headers, ...(key === null ? {} : { [this.#options.headers.apiKey]: key }) }).flat();
+  /** A stream's request to each edge, built once: the key travels in it, never in an Observation. */
+  #requestsFor(request: ArrivalRequest, key: string | null): PreparedRequest[] {
+    const headers = { ...request.headers, ...(key === null ? {} : { [this.#options.headers.apiKey]: key }) };
     const body = request.body === undefined ? null : Buffer.from(request.body);
-    return this.#options.edges.map((edge) => ({ origin: edge.url, method: request.method, path: request.path, headers, body }));
+    return this.#options.edges.map((edge) => prepareRequest(edge.url, request.method, request.path, headers, body));
   }
 
-  /** Wait for in-flight requests (bounded by the request timeout); abort what is left. */
-  async #drain(open: Set<ResponseCapture<StreamState>>, idle: () => boolean): Promise<void> {
+  /** Wait for in-flight requests (bounded by the request timeout); what is left ends as interrupted. */
+  async #drain(idle: () => boolean): Promise<void> {
     const limit = this.#options.now() + this.#options.timeoutMs + 1000;
     while (!idle() && this.#options.now() < limit && !this.#options.signal.aborted) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    for (const capture of open) capture.abort('load phase ended');
-    // Aborted requests report through onResponseError on the next turns.
-    for (let i = 0; i < 100 && !idle(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const pool of this.#pools) pool.abortAll('load phase ended');
   }
 
-  #fire(s: StreamState, intendedAt: number, sentAt: number, open: Set<ResponseCapture<StreamState>>, done: (c: ResponseCapture<StreamState>, o: Observation) => void): void {
+  #fire(s: StreamState, intendedAt: number, sentAt: number, done: (c: ResponseCapture<StreamState>, o: Observation) => void): void {
     const edgeIndex = this.#edgeCursor++ % this.#pools.length;
-    const edge = this.#options.edges[edgeIndex]!;
-    const capture = new ResponseCapture(s, s.tags, this.#options.nextId(), edge.label, intendedAt, sentAt, this.#options.wallNow(), done);
-    open.add(capture);
-    this.#pools[edgeIndex]!.dispatch(s.requests[edgeIndex]!, capture);
+    const capture = new ResponseCapture(s, s.tags, this.#options.nextId(), this.#options.edges[edgeIndex]!.label, intendedAt, sentAt, this.#options.wallNow(), done);
+    this.#pools[edgeIndex]!.send(s.requests[edgeIndex]!, capture);
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.#pools.map((pool) => pool.destroy()));
+    await Promise.all(this.#pools.map((pool) => pool.close()));
   }
 }

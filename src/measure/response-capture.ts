@@ -1,28 +1,21 @@
 /**
- * One response under load, captured as an Observation: an undici dispatch handler on the raw-header
- * interface (onConnect/onHeaders/onData/onComplete/onError): no response stream, no object of all
- * the headers, no per-request closures. It takes the status and the few headers an Observation
- * keeps straight from the raw buffers, counts the body's bytes and keeps the first bytes of a
- * rejection's body for readers. The sustained-load driver makes one per request; with the
- * Observation it is the only per-request allocation of ours.
+ * One response under load, captured as an Observation: a LoadPool handler (no response stream, no
+ * object of all the headers, no per-request closures) that takes the status and the few headers an
+ * Observation keeps, counts the body's bytes and keeps the first bytes of a rejection's body for
+ * readers. The sustained-load driver makes one per request; with the Observation it is the only
+ * per-request allocation of ours.
  */
-import type { Dispatcher } from 'undici';
 import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
+import { HeaderPicker } from './header-picker.ts';
+import type { LoadHandler } from './load-pool.ts';
 import { headerValue, type Observation, type ObservationError } from './observation.ts';
-import { RawHeaderPicker } from './raw-headers.ts';
 import type { CheckTag, LoadPhaseName } from './tags.ts';
 
 /** The response headers an Observation keeps, in pick order (the slots below). */
-export function responseHeaderPicker(names: HeaderNames): RawHeaderPicker {
-  return new RawHeaderPicker([names.limit, names.remaining, names.reset, names.retryAfter, 'date', names.edgeNode, 'content-type']);
+export function responseHeaderPicker(names: HeaderNames): HeaderPicker {
+  return new HeaderPicker([names.limit, names.remaining, names.reset, names.retryAfter, 'date', names.edgeNode, 'content-type']);
 }
-const LIMIT = 0;
-const REMAINING = 1;
-const RESET = 2;
-const RETRY_AFTER = 3;
-const DATE = 4;
-const EDGE_NODE = 5;
-const CONTENT_TYPE = 6;
+const SLOT = { limit: 0, remaining: 1, reset: 2, retryAfter: 3, date: 4, edgeNode: 5, contentType: 6 } as const;
 
 /** What every request of one stream in one phase shares. */
 export interface CaptureTags {
@@ -34,17 +27,16 @@ export interface CaptureTags {
   readonly key: string | null;
   readonly method: HttpMethod;
   readonly path: string;
-  /** responseHeaderPicker of the contract's header names. */
-  readonly headers: RawHeaderPicker;
   /** Run-relative monotonic ms. */
   readonly now: () => number;
 }
 
-const EXCERPT_BYTES = 512;
+/** An excerpt's length in characters, and the most bytes that many UTF-8 characters take. */
+const EXCERPT_CHARS = 512;
+const EXCERPT_BYTES = EXCERPT_CHARS * 4;
 const NO_HEADERS: readonly (string | null)[] = [null, null, null, null, null, null, null];
 
-export class ResponseCapture<Owner> implements Dispatcher.DispatchHandler {
-  #abort: ((error: Error) => void) | null = null;
+export class ResponseCapture<Owner> implements LoadHandler {
   #status: number | null = null;
   #headersAt: number | null = null;
   #headers: readonly (string | null)[] = NO_HEADERS;
@@ -63,37 +55,27 @@ export class ResponseCapture<Owner> implements Dispatcher.DispatchHandler {
     private readonly onDone: (capture: ResponseCapture<Owner>, observation: Observation) => void,
   ) {}
 
-  /** Abandon the request (the phase ended or the run was interrupted); it reports as an error. */
-  abort(reason: string): void {
-    this.#abort?.(new Error(reason));
-  }
-
-  onConnect(abort: (error: Error) => void): void {
-    this.#abort = abort;
-  }
-
-  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
-    this.#status = statusCode;
+  onHeaders(status: number, values: readonly (string | null)[]): void {
+    this.#status = status;
     this.#headersAt = this.tags.now();
-    this.#headers = this.tags.headers.pick(rawHeaders);
+    this.#headers = values;
     // Bodies of admitted reads are not needed; a rejection's first bytes are kept for readers.
-    if (statusCode < 200 || statusCode >= 300) this.#excerpt = [];
-    return true;
+    if (status < 200 || status >= 300) this.#excerpt = [];
   }
 
-  onData(chunk: Buffer): boolean {
-    if (this.#excerpt && this.#bytes < EXCERPT_BYTES) this.#excerpt.push(chunk);
+  onData(chunk: Buffer): void {
+    // The chunk is the socket's, valid for this call only: what is kept is copied.
+    if (this.#excerpt && this.#bytes < EXCERPT_BYTES) this.#excerpt.push(Buffer.from(chunk.subarray(0, EXCERPT_BYTES - this.#bytes)));
     this.#bytes += chunk.length;
-    return true;
   }
 
   onComplete(): void {
     this.#finish(null);
   }
 
-  onError(error: Error): void {
+  onError(error: ObservationError): void {
     this.#status = null;
-    this.#finish(transportError(error));
+    this.#finish(error);
   }
 
   #finish(error: ObservationError | null): void {
@@ -118,28 +100,18 @@ export class ResponseCapture<Owner> implements Dispatcher.DispatchHandler {
       sentWall: this.sentWall,
       status: this.#status,
       rateLimit: {
-        limit: headerValue(h[LIMIT]),
-        remaining: headerValue(h[REMAINING]),
-        reset: headerValue(h[RESET]),
-        retryAfter: headerValue(h[RETRY_AFTER]),
+        limit: headerValue(h[SLOT.limit]),
+        remaining: headerValue(h[SLOT.remaining]),
+        reset: headerValue(h[SLOT.reset]),
+        retryAfter: headerValue(h[SLOT.retryAfter]),
       },
-      date: h[DATE] ?? null,
-      edgeNode: h[EDGE_NODE] ?? null,
-      contentType: h[CONTENT_TYPE] ?? null,
+      date: h[SLOT.date] ?? null,
+      edgeNode: h[SLOT.edgeNode] ?? null,
+      contentType: h[SLOT.contentType] ?? null,
       bodyBytes: this.#bytes,
-      bodyExcerpt: this.#excerpt ? Buffer.concat(this.#excerpt).toString('utf8').slice(0, EXCERPT_BYTES) : '',
+      bodyExcerpt: this.#excerpt ? Buffer.concat(this.#excerpt).toString('utf8').slice(0, EXCERPT_CHARS) : '',
       body: null,
       error,
     });
   }
-}
-
-/** undici's failures as the stable codes observations use. */
-export function transportError(error: Error): ObservationError {
-  const raw = (error as { code?: unknown }).code;
-  const code = typeof raw === 'string' ? raw : 'REQUEST_FAILED';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { code: 'TIMEOUT', message: error.message };
-  if (code === 'UND_ERR_SOCKET') return { code: 'ECONNRESET', message: error.message };
-  if (code === 'UND_ERR_ABORTED') return { code: 'INTERRUPTED', message: error.message };
-  return { code: code.replace(/^UND_ERR_/, ''), message: error.message };
 }
