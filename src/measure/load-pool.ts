@@ -119,6 +119,8 @@ export class LoadPool {
   readonly #queue: { request: PreparedRequest; handler: LoadHandler }[] = [];
   #sweeper: NodeJS.Timeout | null = null;
   #closed = false;
+  /** Every plain socket's reads land here, one read at a time (they are handled synchronously). */
+  readonly #readBuffer = Buffer.allocUnsafe(64 * 1024);
   readonly #events: ConnectionEvents = {
     deadline: () => this.#deadline(),
     ended: (connection, reusable) => this.#ended(connection, reusable),
@@ -181,17 +183,22 @@ export class LoadPool {
     const host = this.#origin.hostname.replace(/^\[(.*)\]$/, '$1');
     const secure = this.#origin.protocol === 'https:';
     const port = Number(this.#origin.port) || (secure ? 443 : 80);
-    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) === 0 ? host : undefined }) : net.connect({ host, port });
-    socket.setNoDelay(true);
-    const connection = new Connection(socket, this.#options.picker, this.#events);
-    socket.on('data', (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       try {
         connection.parser.execute(chunk);
       } catch (error) {
         if (!(error instanceof ResponseParseError)) throw error;
         this.#fail(connection, { code: error.code, message: error.message });
       }
-    });
+    };
+    // Plain sockets read into the pool's one buffer, past the stream machinery (no Buffer, push or
+    // 'data' event per read); the parser copies the little it keeps. TLS sockets read as streams.
+    const buffer = this.#readBuffer;
+    const socket = secure
+      ? tls.connect({ host, port, servername: net.isIP(host) === 0 ? host : undefined }).on('data', read)
+      : net.connect({ host, port, onread: { buffer, callback: (bytes) => (read(buffer.subarray(0, bytes)), true) } });
+    socket.setNoDelay(true);
+    const connection = new Connection(socket, this.#options.picker, this.#events);
     socket.on('error', (error: NodeJS.ErrnoException) => this.#fail(connection, { code: error.code ?? 'REQUEST_FAILED', message: error.message }));
     socket.on('close', () => {
       if (connection.gone) return;
