@@ -63,13 +63,10 @@ const invalid = (message: string) => new ResponseParseError('HEADERS_INVALID', m
 
 /** Index of the CR of the next CRLF at or after `from`, -1 when the bytes end first. */
 function lineEnd(bytes: Buffer, from: number): number {
-  for (let k = from; k < bytes.length; k++) {
-    if (bytes[k] === LF) {
-      if (k === from || bytes[k - 1] !== CR) throw invalid('a line that does not end in CRLF');
-      return k - 1;
-    }
-  }
-  return -1;
+  const lf = bytes.indexOf(LF, from);
+  if (lf < 0) return -1;
+  if (lf === from || bytes[lf - 1] !== CR) throw invalid('a line that does not end in CRLF');
+  return lf - 1;
 }
 
 const isDigit = (byte: number) => byte >= 0x30 && byte <= 0x39;
