@@ -45,10 +45,13 @@ const FIELD_VALUE = /^[^\r\n\0]*$/;
 const PATH = /^\/[\u0021-\u00ff]*$/;
 /** Methods whose requests carry Content-Length even without a body, as undici sends them. */
 const BODY_METHODS: ReadonlySet<HttpMethod> = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
-/** An idle connection is closed this long before the server's announced Keep-Alive timeout. */
+/**
+ * An idle connection is closed this long before the server's announced Keep-Alive timeout (none
+ * is kept when that leaves nothing), and after this long when the server announced none: undici's
+ * defaults, kept.
+ */
 const KEEP_ALIVE_MARGIN_MS = 2000;
 const DEFAULT_IDLE_MS = 4000;
-const MIN_IDLE_MS = 1000;
 
 /** The request's bytes, checked once: a bad header name or value throws here, before any send. */
 export function prepareRequest(url: string, method: HttpMethod, path: string, headers: Readonly<Record<string, string>>, body: Buffer | null): PreparedRequest {
@@ -159,8 +162,9 @@ export class LoadPool {
   #ended(connection: Connection, reusable: boolean): void {
     const handler = connection.handler!;
     connection.handler = null;
-    if (reusable && !this.#closed) {
-      connection.deadline = performance.now() + this.#idleMs(connection);
+    const idleMs = this.#idleMs(connection);
+    if (reusable && idleMs > 0 && !this.#closed) {
+      connection.deadline = performance.now() + idleMs;
       this.#idle.push(connection);
     } else {
       void this.#drop(connection);
@@ -257,6 +261,6 @@ export class LoadPool {
   /** How long a connection may idle: under the server's Keep-Alive timeout, so it never closes one we send on. */
   #idleMs(connection: Connection): number {
     const announced = connection.parser.keepAliveMs;
-    return announced === null ? DEFAULT_IDLE_MS : Math.max(MIN_IDLE_MS, announced - KEEP_ALIVE_MARGIN_MS);
+    return announced === null ? DEFAULT_IDLE_MS : announced - KEEP_ALIVE_MARGIN_MS;
   }
 }

@@ -113,13 +113,21 @@ describe('LoadPool', () => {
   });
 
   it('does not send on a connection the server is about to close: it idles less than the announced Keep-Alive', async () => {
-    // Node announces "Keep-Alive: timeout=3"; the pool holds an idle connection 2 s less, at least 1 s:
-    // after 1.1 s it opens a new one although the server would still take the old.
+    // Node announces "Keep-Alive: timeout=3"; the pool holds an idle connection 2 s less: after 1.1 s
+    // it opens a new one although the server would still take the old.
     const target = await server((_req, res) => res.end('x'), 3000);
     const p = pool(target.url);
     expect((await send(p)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(await send(p)).toMatchObject({ status: 200, error: null });
+    expect(target.opened()).toBe(2);
+  });
+
+  it('keeps no connection when the announced Keep-Alive leaves no margin', async () => {
+    const target = await server((_req, res) => res.end('x'), 2000);
+    const p = pool(target.url);
+    expect((await send(p)).status).toBe(200);
+    expect((await send(p)).status).toBe(200);
     expect(target.opened()).toBe(2);
   });
 
