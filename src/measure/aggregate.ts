@@ -7,6 +7,7 @@
 import { TOO_MANY_REQUESTS, type TierName } from '../contract/types.ts';
 import { isAdmitted, type Observation } from './observation.ts';
 import { plausibleReset } from './plausible-reset.ts';
+import { dateHeaderSeconds } from './http-date.ts';
 import { LatencyHistogram } from './histogram.ts';
 import { latencyOf } from './outcome.ts';
 
@@ -111,6 +112,9 @@ export class LoadAggregator {
   readonly #windowS: number;
   readonly #windows = new Map<string, MutableWindow>();
   readonly #phases = new Map<string, MutablePhase>();
+  /** The phase and window the last observation went to: the next one almost always goes there too. */
+  #lastPhase: MutablePhase | null = null;
+  #lastWindow: MutableWindow | null = null;
 
   constructor(windowS: number) {
     this.#windowS = windowS;
@@ -187,14 +191,16 @@ export class LoadAggregator {
     const reset = plausibleReset(o, this.#windowS);
     if (reset !== null) return { endS: reset, basis: 'reset' };
     if (o.date === null) return null;
-    const dateS = Date.parse(o.date) / 1000;
+    const dateS = dateHeaderSeconds(o.date);
     if (!Number.isFinite(dateS)) return null;
     return { endS: (Math.floor(dateS / this.#windowS) + 1) * this.#windowS, basis: 'date' };
   }
 
   #phase(o: Observation): MutablePhase {
+    let phase = this.#lastPhase;
+    if (phase !== null && phase.phase === o.phase && phase.tier === o.tier) return phase;
     const key = `${o.tier ?? ''}\u0000${o.phase}`;
-    let phase = this.#phases.get(key);
+    phase = this.#phases.get(key) ?? null;
     if (!phase) {
       phase = {
         tier: o.tier,
@@ -212,33 +218,37 @@ export class LoadAggregator {
       };
       this.#phases.set(key, phase);
     }
+    this.#lastPhase = phase;
     return phase;
   }
 
   #window(o: Observation, endS: number, basis: 'reset' | 'date'): MutableWindow {
     const org = o.org ?? '(no org)';
-    const key = `${org}\u0000${endS}`;
-    let window = this.#windows.get(key);
-    if (!window) {
-      window = {
-        org,
-        tier: o.tier,
-        endS,
-        basis,
-        phases: new Set(),
-        admitted: 0,
-        rejected: 0,
-        other: 0,
-        rejectedWithRemaining: 0,
-        limitHeader: null,
-        minRemainingAdmitted: null,
-        lastAdmittedIds: [],
-        firstRejectedIds: [],
-      };
-      this.#windows.set(key, window);
-    } else if (window.basis !== basis) {
-      window.basis = 'mixed';
+    let window = this.#lastWindow;
+    if (window === null || window.endS !== endS || window.org !== org) {
+      const key = `${org}\u0000${endS}`;
+      window = this.#windows.get(key) ?? null;
+      if (!window) {
+        window = {
+          org,
+          tier: o.tier,
+          endS,
+          basis,
+          phases: new Set(),
+          admitted: 0,
+          rejected: 0,
+          other: 0,
+          rejectedWithRemaining: 0,
+          limitHeader: null,
+          minRemainingAdmitted: null,
+          lastAdmittedIds: [],
+          firstRejectedIds: [],
+        };
+        this.#windows.set(key, window);
+      }
+      this.#lastWindow = window;
     }
+    if (window.basis !== basis) window.basis = 'mixed';
     return window;
   }
 }

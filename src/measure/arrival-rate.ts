@@ -9,22 +9,22 @@
  * 1 s setInterval), so `overallRate: 1000` sends each second's requests as fast as the connections
  * allow and then idles, and it is a closed model (the next request waits for a response). At the
  * rates a tier's quota implies (1-80 req/s) that is a burst per second, not a rate; bench/load.ts
- * measures both. Over undici's `dispatch` (no response streams) the driver keeps up with autocannon.
+ * measures both. Over its own lean HTTP/1.1 connections (load-pool.ts) the driver keeps up with
+ * autocannon while recording every response.
  *
  * Bounded in count (`maxRequests`, else rate × duration) and in time (nothing is sent later than
  * `overrunMs` past the end; what was due and not sent is counted `dropped`). Each stream keeps at
  * most `maxInFlight` requests open (stay under the concurrency cap); a request held back by it is
  * sent late and its latency says so. Loopback only. The driver records; it never judges.
  */
-import { type Pool } from 'undici';
-import { measuringPool } from './pool.ts';
+import { LoadPool, prepareRequest, type PreparedRequest } from './load-pool.ts';
 import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
 import { redactKey } from '../contract/keys.ts';
 import { TiergateError } from '../util/errors.ts';
 import { LatencyHistogram } from './histogram.ts';
 import type { Observation } from './observation.ts';
 import type { CheckTag, LoadPhaseName } from './tags.ts';
-import { ResponseCapture, type CaptureTags } from './response-capture.ts';
+import { ResponseCapture, responseHeaderPicker, type CaptureTags } from './response-capture.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import type { Edge } from './http-prober.ts';
 
@@ -88,8 +88,6 @@ export interface ArrivalRateStats {
 }
 
 const DEFAULT_OVERRUN_MS = 1000;
-/** Sleep with a timer until this close to the next due time, then yield with setImmediate. */
-const SPIN_LEAD_MS = 1.5;
 
 /** Requests a stream sends in `durationMs` at `ratePerS`, the first half an interval in. */
 export function scheduledCount(ratePerS: number, durationMs: number): number {
@@ -104,9 +102,8 @@ export function dueOffsetMs(i: number, ratePerS: number): number {
 interface StreamState {
   readonly stream: ArrivalStream;
   readonly tags: CaptureTags;
-  /** Request headers as undici's flat [name, value, ...] list: no per-request object walk. */
-  readonly headers: string[];
-  readonly body: string | Buffer | null;
+  /** The request to each edge, as bytes built once. */
+  readonly requests: readonly PreparedRequest[];
   readonly count: number;
   next: number;
   inFlight: number;
@@ -114,7 +111,7 @@ interface StreamState {
 
 export class ArrivalRateDriver {
   readonly #options: ArrivalRateOptions;
-  readonly #pools: Pool[];
+  readonly #pools: LoadPool[];
   #edgeCursor = 0;
 
   constructor(options: ArrivalRateOptions) {
@@ -123,10 +120,8 @@ export class ArrivalRateDriver {
       if (!isLoopbackUrl(edge.url)) throw new TiergateError('TG_NOT_LOOPBACK', `load is sent to loopback only; edge ${edge.label} is ${edge.url}`);
     }
     this.#options = options;
-    this.#pools = options.edges.map(
-      (edge) =>
-        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs),
-    );
+    const picker = responseHeaderPicker(options.headers);
+    this.#pools = options.edges.map((edge) => new LoadPool(edge.url, { connections: options.connectionsPerEdge, timeoutMs: options.timeoutMs, picker }));
   }
 
   async run(plan: ArrivalPlan): Promise<ArrivalRateStats> {
@@ -141,11 +136,9 @@ export class ArrivalRateDriver {
         key: stream.key === null ? null : redactKey(stream.key),
         method: plan.request.method,
         path: plan.request.path,
-        names: this.#options.headers,
         now,
       },
-      headers: Object.entries({ ...plan.request.headers, ...(stream.key === null ? {} : { [this.#options.headers.apiKey]: stream.key }) }).flat(),
-      body: plan.request.body ?? null,
+      requests: this.#requestsFor(plan.request, stream.key),
       count: scheduledCount(stream.ratePerS, plan.durationMs),
       next: 0,
       inFlight: 0,
@@ -162,13 +155,13 @@ export class ArrivalRateDriver {
     let endedAt = plan.startAt;
     let wake: (() => void) | null = null;
     let allBlocked = false;
-    const open = new Set<ResponseCapture<StreamState>>();
     const due = (s: StreamState) => plan.startAt + dueOffsetMs(s.next, s.stream.ratePerS);
+    const hasRoom = (s: StreamState) => s.next < s.count && s.inFlight < s.stream.maxInFlight;
     const exhausted = () => sent >= scheduled || states.every((s) => s.next >= s.count);
 
     const pump = () => {
       for (const s of states) {
-        while (s.next < s.count && sent < scheduled && s.inFlight < s.stream.maxInFlight && !signal.aborted) {
+        while (hasRoom(s) && sent < scheduled && !signal.aborted) {
           const intendedAt = due(s);
           const t = now();
           if (intendedAt > t || t > deadline) break;
@@ -176,21 +169,21 @@ export class ArrivalRateDriver {
           s.inFlight += 1;
           sent += 1;
           sendLag.record(t - intendedAt);
-          this.#fire(s, intendedAt, t, open, complete);
+          this.#fire(s, intendedAt, t, complete);
         }
       }
     };
     const complete = (capture: ResponseCapture<StreamState>, o: Observation) => {
-      open.delete(capture);
       capture.owner.inFlight -= 1;
       if (o.status === null) failed += 1;
       else completed += 1;
       if (o.doneAt > endedAt) endedAt = o.doneAt;
-      plan.sink(o);
+      // What is due goes out before this response is folded in: the sink's work never delays a send.
       pump();
+      plan.sink(o);
       // Wake the scheduler only when it sleeps on a full stream that now has room for a request not
       // yet due, or when all is sent; under saturation each completion refills its own slot.
-      if (wake && (exhausted() || (allBlocked && states.some((x) => x.next < x.count && x.inFlight < x.stream.maxInFlight)))) wake();
+      if (wake && (exhausted() || (allBlocked && states.some(hasRoom)))) wake();
     };
 
     const onAbort = () => wake?.();
@@ -199,11 +192,12 @@ export class ArrivalRateDriver {
       while (!signal.aborted && !exhausted() && now() <= deadline) {
         pump();
         if (exhausted()) break;
-        const ready = states.filter((s) => s.next < s.count && s.inFlight < s.stream.maxInFlight);
-        const nextDue = ready.length === 0 ? null : Math.min(...ready.map(due));
-        // Every stream held by its in-flight bound (nextDue null): a completion or the deadline wakes us.
-        allBlocked = nextDue === null;
-        const waitMs = Math.min(nextDue === null ? Number.POSITIVE_INFINITY : nextDue - now(), deadline - now() + 1);
+        let nextDue = Number.POSITIVE_INFINITY;
+        for (const s of states) if (hasRoom(s)) nextDue = Math.min(nextDue, due(s));
+        // Every stream held by its in-flight bound: a completion or the deadline wakes us.
+        allBlocked = nextDue === Number.POSITIVE_INFINITY;
+        const t = now();
+        const waitMs = Math.min(nextDue - t, deadline - t + 1);
         await new Promise<void>((resolve) => {
           let timer: NodeJS.Timeout | null = null;
           const done = () => {
@@ -213,38 +207,43 @@ export class ArrivalRateDriver {
             resolve();
           };
           wake = done;
-          if (waitMs > SPIN_LEAD_MS) timer = setTimeout(done, waitMs - SPIN_LEAD_MS + 0.5);
+          // One timer to the next due time, never a spin: a driver that spins holds a core and, on a
+          // machine busy with the target, is preempted for whole scheduler slices, worse than a
+          // timer's millisecond. Between ticks, completions send what falls due (see `complete`).
+          if (waitMs > 0) timer = setTimeout(done, Math.ceil(waitMs));
           else setImmediate(done);
         });
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
-    await this.#drain(open, () => states.every((s) => s.inFlight === 0));
+    await this.#drain(() => states.every((s) => s.inFlight === 0));
     return { scheduled, sent, completed, failed, dropped: scheduled - sent, startAt: plan.startAt, endedAt, sendLag };
   }
 
-  /** Wait for in-flight requests (bounded by the request timeout); abort what is left. */
-  async #drain(open: Set<ResponseCapture<StreamState>>, idle: () => boolean): Promise<void> {
+  /** A stream's request to each edge, built once: the key travels in it, never in an Observation. */
+  #requestsFor(request: ArrivalRequest, key: string | null): PreparedRequest[] {
+    const headers = { ...request.headers, ...(key === null ? {} : { [this.#options.headers.apiKey]: key }) };
+    const body = request.body === undefined ? null : Buffer.from(request.body);
+    return this.#options.edges.map((edge) => prepareRequest(edge.url, request.method, request.path, headers, body));
+  }
+
+  /** Wait for in-flight requests (bounded by the request timeout); what is left ends as interrupted. */
+  async #drain(idle: () => boolean): Promise<void> {
     const limit = this.#options.now() + this.#options.timeoutMs + 1000;
     while (!idle() && this.#options.now() < limit && !this.#options.signal.aborted) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    for (const capture of open) capture.abort('load phase ended');
-    // Aborted requests report through onResponseError on the next turns.
-    for (let i = 0; i < 100 && !idle(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const pool of this.#pools) pool.abortAll('load phase ended');
   }
 
-  #fire(s: StreamState, intendedAt: number, sentAt: number, open: Set<ResponseCapture<StreamState>>, done: (c: ResponseCapture<StreamState>, o: Observation) => void): void {
+  #fire(s: StreamState, intendedAt: number, sentAt: number, done: (c: ResponseCapture<StreamState>, o: Observation) => void): void {
     const edgeIndex = this.#edgeCursor++ % this.#pools.length;
-    const edge = this.#options.edges[edgeIndex]!;
-    const timing = { id: this.#options.nextId(), edge: edge.label, intendedAt, sentAt, sentWall: this.#options.wallNow() };
-    const capture = new ResponseCapture(s, s.tags, timing, done);
-    open.add(capture);
-    this.#pools[edgeIndex]!.dispatch({ origin: edge.url, method: s.tags.method, path: s.tags.path, headers: s.headers, body: s.body }, capture);
+    const capture = new ResponseCapture(s, s.tags, this.#options.nextId(), this.#options.edges[edgeIndex]!.label, intendedAt, sentAt, this.#options.wallNow(), done);
+    this.#pools[edgeIndex]!.send(s.requests[edgeIndex]!, capture);
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.#pools.map((pool) => pool.destroy()));
+    await Promise.all(this.#pools.map((pool) => pool.close()));
   }
 }

@@ -64,17 +64,25 @@ export interface Observation {
   readonly error: ObservationError | null;
 }
 
-const INTEGER = /^\d{1,16}$/;
+/** An absent header: one shared value (a response under load allocates none for what it lacks). */
+export const NO_HEADER: HeaderValue = Object.freeze({ raw: null, value: null });
 
-/** Strict parse: digits only, no sign, no decimals, no whitespace tricks beyond trimming. */
+const isDigitCode = (code: number) => code >= 0x30 && code <= 0x39;
+
+/** Strict parse: digits only (at most 16), no sign, no decimals, no whitespace tricks beyond trimming. */
 export function headerValue(raw: string | string[] | undefined | null): HeaderValue {
-  if (raw === undefined || raw === null) return { raw: null, value: null };
+  if (raw === undefined || raw === null) return NO_HEADER;
   const text = Array.isArray(raw) ? raw.join(', ') : raw;
-  const trimmed = text.trim();
-  return { raw: text, value: INTEGER.test(trimmed) ? Number(trimmed) : null };
+  // Between two digits there is nothing to trim: the common case skips the copy.
+  const trimmed = isDigitCode(text.charCodeAt(0)) && isDigitCode(text.charCodeAt(text.length - 1)) ? text : text.trim();
+  return { raw: text, value: isInteger(trimmed) ? Number(trimmed) : null };
 }
 
-export const NO_HEADER: HeaderValue = Object.freeze({ raw: null, value: null });
+function isInteger(text: string): boolean {
+  if (text.length === 0 || text.length > 16) return false;
+  for (let i = 0; i < text.length; i++) if (!isDigitCode(text.charCodeAt(i))) return false;
+  return true;
+}
 
 /** A 2xx: the request was admitted (and, for a quota endpoint, counted). */
 export const isAdmittedStatus = (status: number | null): boolean => status !== null && status >= 200 && status < 300;

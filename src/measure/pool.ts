@@ -1,6 +1,7 @@
 /**
- * The connection pool every measuring driver uses: pipelining 1 (one request per connection at a
- * time, so a response's latency is its own), no retries, and every phase under the same timeout.
+ * The precise prober's connection pool: pipelining 1 (one request per connection at a time, so a
+ * response's latency is its own), no retries, and every phase under the same timeout. The load
+ * driver keeps the same rules on its own connections (load-pool.ts).
  */
 import { Pool } from 'undici';
 

@@ -1,13 +1,21 @@
 /**
- * One response under load, captured as an Observation: an undici dispatch handler (no response
- * stream, no per-request closures) that takes the status and the rate-limit headers, counts the
- * body's bytes and keeps the first bytes of a rejection's body for readers. The sustained-load
- * driver makes one per request; it is the only per-request allocation besides the Observation.
+ * One response under load, captured as an Observation: a LoadPool handler (no response stream, no
+ * object of all the headers, no per-request closures) that takes the status and the few headers an
+ * Observation keeps, counts the body's bytes and keeps the first bytes of a rejection's body for
+ * readers. The sustained-load driver makes one per request; with the Observation it is the only
+ * per-request allocation of ours.
  */
-import type { Dispatcher } from 'undici';
 import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
+import { HeaderPicker } from './header-picker.ts';
+import type { LoadHandler } from './load-pool.ts';
 import { headerValue, type Observation, type ObservationError } from './observation.ts';
 import type { CheckTag, LoadPhaseName } from './tags.ts';
+
+/** The response headers an Observation keeps, in pick order (the slots below). */
+export function responseHeaderPicker(names: HeaderNames): HeaderPicker {
+  return new HeaderPicker([names.limit, names.remaining, names.reset, names.retryAfter, 'date', names.edgeNode, 'content-type']);
+}
+const SLOT = { limit: 0, remaining: 1, reset: 2, retryAfter: 3, date: 4, edgeNode: 5, contentType: 6 } as const;
 
 /** What every request of one stream in one phase shares. */
 export interface CaptureTags {
@@ -19,34 +27,19 @@ export interface CaptureTags {
   readonly key: string | null;
   readonly method: HttpMethod;
   readonly path: string;
-  readonly names: HeaderNames;
   /** Run-relative monotonic ms. */
   readonly now: () => number;
 }
 
-export interface CaptureTiming {
-  readonly id: number;
-  readonly edge: string;
-  readonly intendedAt: number;
-  readonly sentAt: number;
-  readonly sentWall: number;
-}
+/** An excerpt's length in characters, and the most bytes that many UTF-8 characters take. */
+const EXCERPT_CHARS = 512;
+const EXCERPT_BYTES = EXCERPT_CHARS * 4;
+const NO_HEADERS: readonly (string | null)[] = [null, null, null, null, null, null, null];
 
-type Headers = Record<string, string | string[] | undefined>;
-
-const EXCERPT_BYTES = 512;
-const NONE: Headers = {};
-
-function single(headers: Headers, name: string): string | null {
-  const v = headers[name];
-  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-}
-
-export class ResponseCapture<Owner> implements Dispatcher.DispatchHandler {
-  #controller: Dispatcher.DispatchController | null = null;
+export class ResponseCapture<Owner> implements LoadHandler {
   #status: number | null = null;
   #headersAt: number | null = null;
-  #headers: Headers = NONE;
+  #headers: readonly (string | null)[] = NO_HEADERS;
   #bytes = 0;
   #excerpt: Buffer[] | null = null;
   #done = false;
@@ -54,86 +47,71 @@ export class ResponseCapture<Owner> implements Dispatcher.DispatchHandler {
   constructor(
     readonly owner: Owner,
     private readonly tags: CaptureTags,
-    private readonly timing: CaptureTiming,
+    private readonly id: number,
+    private readonly edge: string,
+    private readonly intendedAt: number,
+    private readonly sentAt: number,
+    private readonly sentWall: number,
     private readonly onDone: (capture: ResponseCapture<Owner>, observation: Observation) => void,
   ) {}
 
-  /** Abandon the request (the phase ended or the run was interrupted); it reports as an error. */
-  abort(reason: string): void {
-    this.#controller?.abort(new Error(reason));
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.#controller = controller;
-  }
-
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Headers): void {
-    this.#status = statusCode;
+  onHeaders(status: number, values: readonly (string | null)[]): void {
+    this.#status = status;
     this.#headersAt = this.tags.now();
-    this.#headers = headers;
+    this.#headers = values;
     // Bodies of admitted reads are not needed; a rejection's first bytes are kept for readers.
-    if (statusCode < 200 || statusCode >= 300) this.#excerpt = [];
+    if (status < 200 || status >= 300) this.#excerpt = [];
   }
 
-  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.#excerpt && this.#bytes < EXCERPT_BYTES) this.#excerpt.push(chunk);
+  onData(chunk: Buffer): void {
+    // The chunk is the socket's, valid for this call only: what is kept is copied.
+    if (this.#excerpt && this.#bytes < EXCERPT_BYTES) this.#excerpt.push(Buffer.from(chunk.subarray(0, EXCERPT_BYTES - this.#bytes)));
     this.#bytes += chunk.length;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     this.#finish(null);
   }
 
-  onResponseError(_c: Dispatcher.DispatchController, error: Error): void {
+  onError(error: ObservationError): void {
     this.#status = null;
-    this.#finish(transportError(error));
+    this.#finish(error);
   }
 
   #finish(error: ObservationError | null): void {
     if (this.#done) return;
     this.#done = true;
-    const { tags, timing } = this;
+    const { tags } = this;
     const h = this.#headers;
-    const names = tags.names;
     this.onDone(this, {
-      id: timing.id,
+      id: this.id,
       check: tags.check,
       phase: tags.phase,
       tier: tags.tier,
       org: tags.org,
       key: tags.key,
-      edge: timing.edge,
+      edge: this.edge,
       method: tags.method,
       path: tags.path,
-      intendedAt: timing.intendedAt,
-      sentAt: timing.sentAt,
+      intendedAt: this.intendedAt,
+      sentAt: this.sentAt,
       headersAt: this.#headersAt,
       doneAt: tags.now(),
-      sentWall: timing.sentWall,
+      sentWall: this.sentWall,
       status: this.#status,
       rateLimit: {
-        limit: headerValue(h[names.limit]),
-        remaining: headerValue(h[names.remaining]),
-        reset: headerValue(h[names.reset]),
-        retryAfter: headerValue(h[names.retryAfter]),
+        limit: headerValue(h[SLOT.limit]),
+        remaining: headerValue(h[SLOT.remaining]),
+        reset: headerValue(h[SLOT.reset]),
+        retryAfter: headerValue(h[SLOT.retryAfter]),
       },
-      date: single(h, 'date'),
-      edgeNode: single(h, names.edgeNode),
-      contentType: single(h, 'content-type'),
+      date: h[SLOT.date] ?? null,
+      edgeNode: h[SLOT.edgeNode] ?? null,
+      contentType: h[SLOT.contentType] ?? null,
       bodyBytes: this.#bytes,
-      bodyExcerpt: this.#excerpt ? Buffer.concat(this.#excerpt).toString('utf8').slice(0, EXCERPT_BYTES) : '',
+      bodyExcerpt: this.#excerpt ? Buffer.concat(this.#excerpt).toString('utf8').slice(0, EXCERPT_CHARS) : '',
       body: null,
       error,
     });
   }
-}
-
-/** undici's failures as the stable codes observations use. */
-export function transportError(error: Error): ObservationError {
-  const raw = (error as { code?: unknown }).code;
-  const code = typeof raw === 'string' ? raw : 'REQUEST_FAILED';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { code: 'TIMEOUT', message: error.message };
-  if (code === 'UND_ERR_SOCKET') return { code: 'ECONNRESET', message: error.message };
-  if (code === 'UND_ERR_ABORTED') return { code: 'INTERRUPTED', message: error.message };
-  return { code: code.replace(/^UND_ERR_/, ''), message: error.message };
 }

@@ -14,8 +14,8 @@ import { loadPhaseName } from '../../src/measure/tags.ts';
 
 const KEY = 'xh_test_' + 'a'.repeat(28) + 'Zz90';
 
-/** A tiny server answering 200 with rate-limit headers after `delayMs`, counting requests in flight. */
-async function server(delayMs = 0) {
+/** A tiny server answering 200 (or `reject`'s 429) with rate-limit headers after `delayMs`, counting requests in flight. */
+async function server(delayMs = 0, reject = false) {
   let inFlight = 0;
   let maxInFlight = 0;
   let received = 0;
@@ -27,6 +27,12 @@ async function server(delayMs = 0) {
     keys.add(String(req.headers['x-api-key']));
     setTimeout(() => {
       inFlight -= 1;
+      if (reject) {
+        // Header names in mixed case and one sent twice: the driver must match names as HTTP does.
+        res.writeHead(429, [['X-RateLimit-Limit', '60'], ['X-RateLimit-Remaining', '0'], ['Retry-After', '12'], ['X-Edge-Node', 'edge-7'], ['X-Edge-Node', 'edge-8'], ['Content-Type', 'application/json']]);
+        res.end(`{"error":"rate_limited","pad":"${'x'.repeat(1000)}"}`);
+        return;
+      }
       res.writeHead(200, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1764000060', 'content-type': 'application/json' });
       res.end('{"status":"success"}');
     }, delayMs);
@@ -101,6 +107,21 @@ describe('ArrivalRateDriver', () => {
     expect(first.key).toBe('xh_test_…Zz90');
     expect(target.stats().keys).toEqual(new Set([KEY]));
     expect(new Set(seen.map((o) => o.id)).size).toBe(seen.length);
+  });
+
+  it('records a rejection: its headers by name in any case, its Retry-After, the first bytes of its body', async () => {
+    const target = await server(0, true);
+    const { d, now } = driver(target.url);
+    const seen: Observation[] = [];
+    await d.run(plan({ startAt: now(), durationMs: 50, streams: [{ org: 'a', tier: 'starter', key: KEY, ratePerS: 40, maxInFlight: 2 }], sink: (o) => seen.push(o) }));
+    expect(seen).toHaveLength(2);
+    const o = seen[0]!;
+    expect(o).toMatchObject({ status: 429, edgeNode: 'edge-7, edge-8', contentType: 'application/json' });
+    expect(o.rateLimit).toEqual({ limit: { raw: '60', value: 60 }, remaining: { raw: '0', value: 0 }, reset: { raw: null, value: null }, retryAfter: { raw: '12', value: 12 } });
+    expect(o.bodyBytes).toBe(1033);
+    expect(o.bodyExcerpt).toHaveLength(512);
+    expect(o.bodyExcerpt.startsWith('{"error":"rate_limited"')).toBe(true);
+    expect(o.headersAt).not.toBeNull();
   });
 
   it('interleaves several streams, each at its own rate', async () => {
