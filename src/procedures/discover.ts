@@ -12,8 +12,8 @@
  * 4. Expiry. Half a window after the announced end, one read, then reads spread over the next
  *    window (the last just before a full window after the first): a window the first read opened is
  *    still in force at each (Remaining one lower every time); a clock-aligned one rolls over among
- *    them (Remaining back up), wherever its boundary lies, and the reads stop there. Without
- *    Remaining, where the first read's window ends tells. (A Reset can drift or be coarse; Remaining read over a window cannot.)
+ *    them (Remaining back up), wherever its boundary lies. Without Remaining, where the first read's
+ *    window ends tells. (A Reset can drift or be coarse; Remaining read over a window cannot.)
  *
  * Every loop is bounded in count and time, and the run's signal stops it.
  */
@@ -182,13 +182,8 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
               await sleep(first.sentAt + (span * k) / FOLLOW_UP_READS - prober.now(), signal);
               if (signal.aborted) break;
               const o = await read('expiry-follow-up');
-              const previous = expiryFollowUps.at(-1) ?? first;
               expiryFollowUps.push(o);
               if (!isAdmitted(o)) break;
-              // Remaining back up: a clock-aligned window rolled over, which is all the rest would
-              // show. Stopping here lets the checks start in the window that just began.
-              const [before, now] = [previous.rateLimit.remaining.value, o.rateLimit.remaining.value];
-              if (before !== null && now !== null && now >= before) break;
             }
           }
           const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
