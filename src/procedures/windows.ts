@@ -164,7 +164,17 @@ export class WindowKeeper {
     return {
       ok: true,
       polls: [],
-      window: { openedAt, openedUncertaintyMs: doubt, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: false, prior: [], placeBy: 'timing' },
+      // Placed by the Reset its responses share where Reset holds still, as after a poll: the boundary
+      // is only known within its doubt, and timing would shrink the window by it.
+      window: {
+        openedAt,
+        openedUncertaintyMs: doubt,
+        lengthMs: windowMs,
+        resetEpochS: null,
+        opensAtFirstRequest: false,
+        prior: [],
+        placeBy: profile.read.resetSteady.value === true ? 'reset' : 'timing',
+      },
     };
   }
 

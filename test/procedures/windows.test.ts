@@ -75,7 +75,7 @@ describe('WindowKeeper on clock-aligned windows', () => {
     const windows = keeper(at);
     windows.observe(read({ status: 200, remaining: 10, reset: T0 + 60, sentAt: boundary - 2_000 }));
     const sync = await windows.fresh([ORG], 'read');
-    expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary, prior: [], placeBy: 'timing' });
+    expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary, prior: [], placeBy: 'reset' });
     // The ingest class of the organization is untouched too.
     expect((await windows.fresh([ORG], 'ingest')).ok).toBe(true);
   });
