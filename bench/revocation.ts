@@ -21,7 +21,7 @@ import { REVOCATION_ORG_LIMITS } from '../src/run/target-session.ts';
 import type { BoundStats } from '../src/verdicts/support/revocation-stats.ts';
 import { AdminClient } from '../src/reference-server/admin-client.ts';
 import { startTarget } from '../src/reference-server/server.ts';
-import { standaloneWindowing } from '../src/procedures/windows.ts';
+import { standaloneContext } from '../src/procedures/standalone.ts';
 
 const { values } = parseArgs({
   options: {
@@ -53,23 +53,8 @@ const prober = new HttpProber({
 });
 try {
   const started = performance.now();
-  const context = {
-    contract: recruitingApi,
-    prober,
-    io: { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: process.cwd(), clock: systemClock, signal: controller.signal },
-    orgs: [org],
-    keyHook: adminApiHook(admin),
-    provisionOrgs: null,
-    windowMs: 60_000,
-    ...standaloneWindowing({ contract: recruitingApi, prober, windowMs: 60_000, signal: controller.signal, clockOffsetMs: () => 0 }),
-    clockOffsetMs: () => 0,
-    emit: () => {},
-    signal: controller.signal,
-    reportDir: null,
-    recorder: null,
-    timeoutMs: 5000,
-    revocation: {},
-  };
+  const io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: process.cwd(), clock: systemClock, signal: controller.signal };
+  const context = standaloneContext({ contract: recruitingApi, prober, io, orgs: [org], windowMs: 60_000, keyHook: adminApiHook(admin) });
   const results = await runTask(revocationTask(), context, { tier: org.tier, orgs: [org], scenario: defineScenario({ tier: org.tier, revocation: shape }), checks: null });
   const seconds = (performance.now() - started) / 1000;
   const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;

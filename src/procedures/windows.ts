@@ -16,7 +16,7 @@
  *   polls, so doubt goes to the aligned side.
  */
 import { endpointById, quotaClassOfPath } from '../contract/lookup.ts';
-import type { AssumptionId, Contract, QuotaClass, TierName } from '../contract/types.ts';
+import type { Contract, QuotaClass, TierName } from '../contract/types.ts';
 import { awaitFreshWindow, sleep, windowOpenedBetween, type WindowSyncResult } from '../measure/window-sync.ts';
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
@@ -227,16 +227,4 @@ export class WindowKeeper {
     const bulk = endpointById(contract, 'resume-analysis-bulk');
     return { method: bulk.method, path: bulk.path, key: org.primary.key, headers: { 'content-type': 'application/json' }, body: '{"resumes":[]}' };
   }
-}
-
-/**
- * The window keeping of a task run on its own, outside a suite (benches, tests of one task): no
- * profile learned (windows scheduled as for an unknown limiter) and no assumption declared.
- */
-export function standaloneWindowing(options: Omit<WindowKeeperOptions, 'profileOf' | 'clockUncertaintyMs' | 'wallNow'>) {
-  return {
-    windows: new WindowKeeper({ ...options, profileOf: () => null, clockUncertaintyMs: () => 1000, wallNow: Date.now }),
-    profileOf: () => null,
-    declared: {} as Readonly<Partial<Record<AssumptionId, boolean>>>,
-  } as const;
 }

@@ -15,7 +15,7 @@ import { AdminClient, type AdminRevocation } from '../../src/reference-server/ad
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import type { VariantName } from '../../src/reference-server/variants.ts';
 import { startTarget, type RunningTarget } from '../../src/reference-server/server.ts';
-import { standaloneWindowing } from '../../src/procedures/windows.ts';
+import { standaloneContext } from '../../src/procedures/standalone.ts';
 import { revocationTask, type RevocationTaskOptions } from '../../src/procedures/revocation.ts';
 import { runTask } from '../../src/procedures/task.ts';
 import { defineScenario, type RevocationShape } from '../../src/scenario/define.ts';
@@ -77,23 +77,7 @@ export async function startHarness(
     admin,
     org,
     observations,
-    context: (keyHook, reportDir = null) => ({
-      contract: recruitingApi,
-      prober,
-      io,
-      orgs: [org],
-      keyHook,
-      provisionOrgs: null,
-      windowMs: 60_000,
-      ...standaloneWindowing({ contract: recruitingApi, prober, windowMs: 60_000, signal: controller.signal, clockOffsetMs: () => 0 }),
-      clockOffsetMs: () => 0,
-      emit: () => {},
-      signal: controller.signal,
-      reportDir,
-      recorder: null,
-      timeoutMs: 5000,
-      revocation: {},
-    }),
+    context: (keyHook, reportDir = null) => standaloneContext({ contract: recruitingApi, prober, io, orgs: [org], windowMs: 60_000, keyHook, reportDir }),
     close: async () => {
       controller.abort();
       await prober.close();

@@ -15,7 +15,7 @@ import { AdminClient } from '../../src/reference-server/admin-client.ts';
 import type { TargetOptions } from '../../src/reference-server/options.ts';
 import { startTarget } from '../../src/reference-server/server.ts';
 import { captureIo } from './capture-io.ts';
-import { standaloneWindowing } from '../../src/procedures/windows.ts';
+import { standaloneContext } from '../../src/procedures/standalone.ts';
 
 export interface LoadTestContext {
   readonly context: SuiteContext;
@@ -43,25 +43,16 @@ export async function loadTestContext(tier: TierName, target: TargetOptions, { f
   });
   let fleetCount = 0;
   const org = await provisionOrg(admin, tier, `${tier}-a`);
-  const context: SuiteContext = {
+  const context = standaloneContext({
     contract: recruitingApi,
     prober,
     io,
     orgs: [org],
-    keyHook: null,
+    windowMs: running.options.windowMs,
     provisionOrgs: fleet
       ? (fleetTier, count, limits) =>
           Promise.all(Array.from({ length: count }, () => provisionOrg(admin, fleetTier, `${fleetTier}-fleet-${++fleetCount}`, limits)))
       : null,
-    windowMs: running.options.windowMs,
-    ...standaloneWindowing({ contract: recruitingApi, prober, windowMs: running.options.windowMs, signal: io.signal, clockOffsetMs: () => 0 }),
-    clockOffsetMs: () => 0,
-    emit: () => {},
-    signal: io.signal,
-    reportDir: null,
-    recorder: null,
-    timeoutMs: 5000,
-    revocation: {},
-  };
+  });
   return { context, org, edges: running.edges };
 }
