@@ -21,7 +21,7 @@ import { awaitFreshWindow, sleep, windowOpenedBetween, type WindowSyncResult } f
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import { announcedWaitS, endEstimateOf, resetFormatOf } from '../measure/reset-format.ts';
-import type { LimiterProfile } from '../profile/types.ts';
+import type { LimiterProfile, WindowPhase } from '../profile/types.ts';
 import type { OrgHandle } from './handles.ts';
 
 export interface WindowKeeperOptions {
@@ -50,6 +50,13 @@ interface Seen {
 
 /** A window under way (opened by our last request, or untouched) is taken for a check while no more than this share of it is gone. */
 const CARRY_WITHIN = 1 / 3;
+/**
+ * The discovery reads an announced end as rounded up (Retry-After's delay-seconds, an epoch Reset at
+ * or after the end); a server that rounds to nearest or down ends its windows up to a second later
+ * than the phase it placed. Where waiting costs nothing but a poll (taking a window under way), that
+ * second is allowed for, on both sides.
+ */
+const ROUNDING_ALLOWANCE_MS = 1000;
 /** Margin past a window's end before a request counts as in the next one: timers and rounding. */
 const END_MARGIN_MS = 60;
 
@@ -153,9 +160,8 @@ export class WindowKeeper {
     const profile = this.#options.profileOf(orgs[0]!.tier);
     const phase = profile?.read.phase.value;
     if (!phase || profile.headers.value === false) return null;
-    const doubt = this.#options.clockUncertaintyMs() + phase.doubtMs;
-    const serverNow = this.#options.wallNow() + this.#options.clockOffsetMs() - phase.ms;
-    const sinceBoundary = serverNow - Math.floor(serverNow / windowMs) * windowMs;
+    const doubt = phase.doubtMs + ROUNDING_ALLOWANCE_MS;
+    const sinceBoundary = this.#sinceBoundary(phase);
     if (sinceBoundary < doubt + END_MARGIN_MS || sinceBoundary > windowMs * CARRY_WITHIN) return null;
     const openedAt = prober.now() - sinceBoundary;
     // A request answered after the boundary's earliest time may count in this window.
@@ -179,16 +185,26 @@ export class WindowKeeper {
   }
 
   /**
+   * ms since the last boundary the discovery's phase places, through the clock offset it was placed
+   * with: the instant it found on our clock, repeated every window. (Through today's estimate, the
+   * boundary would move by the estimate's change since, which no doubt of today's covers.)
+   */
+  #sinceBoundary(phase: WindowPhase): number {
+    const { windowMs } = this.#options;
+    const serverNow = this.#options.wallNow() + phase.clockOffsetMs - phase.ms;
+    return serverNow - Math.floor(serverNow / windowMs) * windowMs;
+  }
+
+  /**
    * The next boundary by the server's clock (estimated from Date): where the discovery saw one (its
    * phase past the window's multiples), else at a multiple of the window; passed by the doubt of
-   * both, and no request sent. The window is taken to open as early as it could have.
+   * either, and no request sent. The window is taken to open as early as it could have.
    */
-  async #clockBoundary(phase: { readonly ms: number; readonly doubtMs: number } | null): Promise<WindowSyncResult> {
+  async #clockBoundary(phase: WindowPhase | null): Promise<WindowSyncResult> {
     const { prober, windowMs, signal } = this.#options;
-    const doubt = this.#options.clockUncertaintyMs() + (phase?.doubtMs ?? 0);
-    const offset = phase?.ms ?? 0;
-    const serverNow = this.#options.wallNow() + this.#options.clockOffsetMs() - offset;
-    const wait = Math.ceil(serverNow / windowMs) * windowMs - serverNow + doubt + END_MARGIN_MS;
+    const doubt = phase ? phase.doubtMs : this.#options.clockUncertaintyMs();
+    const since = this.#sinceBoundary(phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() });
+    const wait = windowMs - since + doubt + END_MARGIN_MS;
     await sleep(wait, signal);
     if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
     return {

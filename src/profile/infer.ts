@@ -7,7 +7,7 @@ import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from './record.ts';
 import { CLOCK_SLACK_MS, announcedEnd, announcedWaitS, resetFormatOf, resetMovement, resetMoved, endEstimateOf, type EndPlacing } from '../measure/reset-format.ts';
-import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm } from './types.ts';
+import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm, WindowPhase } from './types.ts';
 
 const undecided = <T>(how: string, evidence: readonly number[] = []): Learned<T> => ({ value: null, how, evidence });
 const learned = <T>(value: T, how: string, evidence: readonly (number | undefined)[]): Learned<T> => ({
@@ -351,7 +351,7 @@ function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPla
  * boundaries fall. From our monotonic estimate through the 429's own send time and wall clock, and
  * the clock offset the run estimated from Date.
  */
-function phaseOf(record: DiscoveryRecord, clockOffsetMs: number): Learned<{ readonly ms: number; readonly doubtMs: number }> {
+function phaseOf(record: DiscoveryRecord, clockOffsetMs: number): Learned<WindowPhase> {
   const end = record.exhaustedEnd;
   const rejected = record.exhaustion.at(-1);
   if (!end || !rejected || rejected.status === null || isAdmitted(rejected)) return undecided('no used-up window announced its end');
@@ -360,5 +360,9 @@ function phaseOf(record: DiscoveryRecord, clockOffsetMs: number): Learned<{ read
   const W = record.windowMs;
   const ms = ((Math.round(mid) % W) + W) % W;
   const doubtMs = Math.ceil((end.latest - end.earliest) / 2);
-  return learned({ ms, doubtMs }, `the used-up window ended ${ms} ms (±${doubtMs}) past a multiple of ${W / 1000} s on the server's clock`, [rejected.id]);
+  return learned(
+    { ms, doubtMs, clockOffsetMs },
+    `the used-up window ended ${ms} ms (±${doubtMs}) past a multiple of ${W / 1000} s on the server's clock (estimated ${clockOffsetMs} ms from ours)`,
+    [rejected.id],
+  );
 }

@@ -44,7 +44,21 @@ export interface ClassProfile {
    * (0: aligned to the epoch), from the end of the window the discovery used up; with its doubt, ms.
    * Schedules clock-aligned windows where no header shows a boundary.
    */
-  readonly phase: Learned<{ readonly ms: number; readonly doubtMs: number }>;
+  readonly phase: Learned<WindowPhase>;
+}
+
+/** Where clock-aligned boundaries fall, as the discovery placed them. */
+export interface WindowPhase {
+  /** ms past each multiple of the window length on the server's clock. */
+  readonly ms: number;
+  /** ± doubt of where the used-up window ended, ms (our clock estimate aside). */
+  readonly doubtMs: number;
+  /**
+   * The server clock's offset from ours, as estimated when the phase was placed (ms). Boundaries are
+   * found again through this same figure, so a later, narrower estimate moves none of them: the
+   * phase is an instant on our clock, repeated every window.
+   */
+  readonly clockOffsetMs: number;
 }
 
 export interface LimiterProfile {

@@ -118,7 +118,11 @@ const classProfileSchema = (quotaClass: string) =>
       ),
       resetSteady: learned(z.boolean(), 'Whether X-RateLimit-Reset holds still within a window (false: it moves while Remaining counts down).'),
       phase: learned(
-        z.object({ ms: z.number(), doubtMs: z.number() }),
+        z.object({
+          ms: z.number(),
+          doubtMs: z.number(),
+          clockOffsetMs: z.number().default(0).describe("The server clock's offset from the harness's (ms) as estimated when the phase was placed; boundaries are found again through this figure."),
+        }),
         "Where window boundaries fall on the server's clock: ms past each multiple of the window length, with its doubt.",
       ).default({ value: null, how: 'not recorded (results from before the phase was learned)', evidence: [] }),
       algorithm: learned(

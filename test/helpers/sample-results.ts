@@ -187,7 +187,7 @@ export const SAMPLE_PROFILE: LimiterProfile = {
     limit: 60,
     resetFormat: { value: 'epoch-seconds', how: 'Reset 1772445661: an epoch in seconds, 61 s after Date', evidence: [453] },
     resetSteady: { value: true, how: 'Reset held still over 12 reads while Remaining counted down', evidence: [453, 464] },
-    phase: { value: { ms: 0, doubtMs: 120 }, how: 'the used-up window ended 0 ms (±120) past a multiple of 60 s on the server\'s clock', evidence: [460] },
+    phase: { value: { ms: 0, doubtMs: 120, clockOffsetMs: 0 }, how: 'the used-up window ended 0 ms (±120) past a multiple of 60 s on the server\'s clock', evidence: [460] },
     algorithm: {
       value: 'fixed-first-request',
       how: 'Reset fell 60 s after the first read (rounded up to a whole second), not on a multiple of 60 s, and stayed constant over 21 reads',

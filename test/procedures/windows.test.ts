@@ -11,14 +11,14 @@ const WINDOW_MS = 60_000;
 const ORG = { label: 'starter-a', tier: 'starter', primary: { key: 'xh_test_primary' } } as unknown as OrgHandle;
 const ALIGNED: LimiterProfile = {
   ...SAMPLE_PROFILE,
-  read: { ...SAMPLE_PROFILE.read, algorithm: { value: 'fixed-aligned', how: '', evidence: [] }, phase: { value: { ms: 0, doubtMs: 100 }, how: '', evidence: [] } },
+  read: { ...SAMPLE_PROFILE.read, algorithm: { value: 'fixed-aligned', how: '', evidence: [] }, phase: { value: { ms: 0, doubtMs: 100, clockOffsetMs: 0 }, how: '', evidence: [] } },
 };
 
 /**
  * A keeper over a prober that never answers: a fresh window that needs polling comes back not ok
  * ("window sync failed"), so each test sees whether the keeper took a window without polling.
  */
-function keeper(at: { readonly now: number }) {
+function keeper(at: { readonly now: number }, profile: LimiterProfile = ALIGNED) {
   const prober = {
     edges: [{ label: 'edge-0', url: 'http://127.0.0.1:1' }],
     now: () => at.now,
@@ -32,7 +32,7 @@ function keeper(at: { readonly now: number }) {
     clockOffsetMs: () => 0,
     clockUncertaintyMs: () => 10,
     wallNow: () => CLIENT_WALL_AT_ZERO + at.now,
-    profileOf: () => ALIGNED,
+    profileOf: () => profile,
   });
 }
 
@@ -80,15 +80,30 @@ describe('WindowKeeper on clock-aligned windows', () => {
     expect((await windows.fresh([ORG], 'ingest')).ok).toBe(true);
   });
 
+  it('finds the boundary through the clock estimate the phase was placed with, not a later one', async () => {
+    // Placed while the server's clock was estimated 400 ms ahead of ours; the estimate says 0 now
+    // (keeper's clockOffsetMs). The boundary the discovery found is 400 ms earlier on our clock.
+    const placedAhead: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, phase: { value: { ms: 0, doubtMs: 100, clockOffsetMs: 400 }, how: '', evidence: [] } } };
+    const sync = await keeper({ now: boundary + 5_000 }, placedAhead).fresh([ORG], 'read');
+    expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary - 400, openedUncertaintyMs: 1_100 });
+  });
+
   it('polls when the organization sent a request in the window under way, or too much of it is gone', async () => {
     const at = { now: boundary + 5_000 };
     const touched = keeper(at);
     touched.observe(read({ status: 200, remaining: 58, reset: T0 + 120, sentAt: boundary + 1_000 }));
     expect((await touched.fresh([ORG], 'read')).ok).toBe(false);
-    // Within the boundary's doubt (clock ±10 ms, phase ±100 ms), a request may have counted in either window.
+    // Within the boundary's doubt (the phase's ±100 ms, and a second for an end rounded otherwise than
+    // up), a request may have counted in either window.
     const atEdge = keeper(at);
     atEdge.observe(read({ status: 200, remaining: 10, reset: T0 + 60, sentAt: boundary - 60 }));
     expect((await atEdge.fresh([ORG], 'read')).ok).toBe(false);
     expect((await keeper({ now: boundary + 21_000 }).fresh([ORG], 'read')).ok).toBe(false);
+  });
+
+  it('does not take a window under way within a second past the placed boundary: a server rounding its ends down or to nearest ends windows later', async () => {
+    expect((await keeper({ now: boundary + 800 }).fresh([ORG], 'read')).ok).toBe(false);
+    const sync = await keeper({ now: boundary + 1_200 }).fresh([ORG], 'read');
+    expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary, openedUncertaintyMs: 1_100 });
   });
 });

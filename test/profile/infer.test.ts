@@ -192,7 +192,7 @@ describe('where boundaries fall', () => {
     const endServerMs = Math.ceil((r.sentWall + 1000) / W) * W + 250;
     const mono = r.sentAt + (endServerMs - r.sentWall);
     const profile = inferProfile(record({ exhaustion: [read(1), r], exhaustedEnd: { earliest: mono - 100, latest: mono + 100 } }));
-    expect(profile.read.phase.value).toEqual({ ms: 250, doubtMs: 100 });
+    expect(profile.read.phase.value).toEqual({ ms: 250, doubtMs: 100, clockOffsetMs: 0 });
     expect(inferProfile(record({ exhaustion: [read(1), read(0)] })).read.phase.value).toBeNull();
   });
 });
