@@ -5,9 +5,10 @@ export default defineConfig({
   // The shipped scenarios import 'tiergate': in the tests, the sources (the package's exports name dist/).
   resolve: { alias: [{ find: /^tiergate$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }] },
   test: {
+    globalSetup: ['test/helpers/scratch-root.ts'],
     include: ['test/**/*.test.ts'],
-    // Whole-suite runs (test/e2e) go one file at a time in their own pass (vitest.e2e.config.ts), so
-    // their quota windows are not squeezed by other files' load; the soaks are opt-in (test/soak, npm run test:soak).
+    // Whole-suite runs (test/e2e) go in their own pass after these (vitest.e2e.config.ts), so their
+    // quota windows are not squeezed by these files' load; the soaks are opt-in (test/soak, npm run test:soak).
     exclude: ['test/e2e/**', 'test/soak/**', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

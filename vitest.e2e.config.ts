@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    globalSetup: ['test/helpers/scratch-root.ts'],
     include: ['test/e2e/**/*.test.ts'],
     fileParallelism: true,
     maxWorkers: 3,

@@ -1,0 +1,20 @@
+/**
+ * vitest globalSetup: every temporary directory a test makes (under os.tmpdir()) goes into one
+ * directory of this run, removed when the run ends, so the reports, configs and scratch files of
+ * hundreds of runs do not pile up in the machine's temp dir. Workers and the CLIs tests spawn inherit
+ * TMPDIR.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export default function setup(): () => void {
+  const root = mkdtempSync(join(tmpdir(), 'tiergate-tests-'));
+  const previous = process.env.TMPDIR;
+  process.env.TMPDIR = root;
+  return () => {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+    rmSync(root, { recursive: true, force: true });
+  };
+}
