@@ -12,11 +12,16 @@ import type { WindowContext } from '../measure/window.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
-import { inFreshWindow } from './fresh-window.ts';
+import { inFreshWindow, type RoundTrips } from './fresh-window.ts';
 import { inBatches, straddlingFirstBatch, underCap } from './batches.ts';
 import { EXTRA_AFTER_LIMIT, limitToTest } from './announced-limit.ts';
 import { watchRestOfWindow } from './watch.ts';
 import { defineTask } from './task.ts';
+
+/** One upload alone, then Limit and a few more a batch at a time. */
+const singlesInBatches: RoundTrips = (limit, batch) => 1 + Math.ceil((limit + EXTRA_AFTER_LIMIT) / batch);
+/** Bulk uploads one after another to Limit in resumes, and one more. */
+const bulkOneByOne: RoundTrips = (limit) => Math.ceil(limit / bulkSize(limit)) + 2;
 
 export const ingestSingle = defineTask({
   kind: 'ingest-single',
@@ -35,7 +40,7 @@ export const ingestSingle = defineTask({
         'QUOTA-INGEST': quotaExactVerdict(sent, { figure, quotaClass: 'ingest', variant: 'burst', window, unitsPerRequest: 1, later: [] }),
         'HDR-LIMIT': limitHeaderVerdict(sent, figure, 'ingest'),
       };
-    });
+    }, singlesInBatches);
   },
 });
 
@@ -52,7 +57,7 @@ export const ingestBulk = defineTask({
       const { sent, unitsPerRequest, later } = await uploadBulk(context, org, window);
       const figure = context.contract.tiers[org.tier].ingest;
       return { 'QUOTA-INGEST': quotaExactVerdict(sent, { figure, quotaClass: 'ingest', variant: 'sequential', window, unitsPerRequest, later }) };
-    });
+    }, bulkOneByOne);
   },
 });
 

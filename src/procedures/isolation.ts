@@ -2,10 +2,13 @@
 import { endpointById } from '../contract/lookup.ts';
 import { orgIsolatedVerdict } from '../verdicts/org-shared-isolated.ts';
 import { requestFor } from './requests.ts';
-import { inFreshWindow } from './fresh-window.ts';
+import { inFreshWindow, type RoundTrips } from './fresh-window.ts';
 import { EXTRA_AFTER_LIMIT, OVER_ADMISSION_FACTOR, limitToTest } from './announced-limit.ts';
 import { inBatches, underCap } from './batches.ts';
 import { defineTask } from './task.ts';
+
+/** One read alone, Limit and a few more a batch at a time, then the other organization and the bracket. */
+const spendThenProbe: RoundTrips = (limit, batch) => 1 + Math.ceil((limit + EXTRA_AFTER_LIMIT) / batch) + 2;
 
 export const isolation = defineTask({
   kind: 'isolation',
@@ -43,6 +46,6 @@ export const isolation = defineTask({
       const otherFigure = context.contract.tiers[other.tier].read;
       const otherLimit = otherFigure.atLeast ? limitToTest(otherFigure, probe) : otherFigure.value;
       return { 'ORG-ISOLATED': orgIsolatedVerdict({ exhausted: sent, other: probe, exhaustedAgain: again, otherLimit, window }) };
-    });
+    }, spendThenProbe);
   },
 });

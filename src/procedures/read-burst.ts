@@ -6,10 +6,13 @@
 import { endpointById } from '../contract/lookup.ts';
 import { quotaExactVerdict } from '../verdicts/quota-read-ingest.ts';
 import { requestFor } from './requests.ts';
-import { inFreshWindow } from './fresh-window.ts';
+import { inFreshWindow, type RoundTrips } from './fresh-window.ts';
 import { inBatches, straddlingFirstBatch, underCap } from './batches.ts';
 import { limitFromAnnounced } from './announced-limit.ts';
 import { defineTask } from './task.ts';
+
+/** 2 × Limit reads, a batch at a time. */
+const inBatchesOf2xLimit: RoundTrips = (limit, batch) => Math.ceil((2 * limit) / batch);
 
 export const readBurst = defineTask({
   kind: 'read-burst',
@@ -36,6 +39,6 @@ export const readBurst = defineTask({
         straddlingFirstBatch(limit, batch),
       );
       return { 'QUOTA-READ': quotaExactVerdict(sent, { figure: tier.read, quotaClass: 'read', variant: 'burst', window }) };
-    });
+    }, inBatchesOf2xLimit);
   },
 });

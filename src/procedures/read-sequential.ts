@@ -19,11 +19,14 @@ import type { Observation } from '../measure/observation.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
-import { inFreshWindow } from './fresh-window.ts';
+import { inFreshWindow, type RoundTrips } from './fresh-window.ts';
 import { sendPastLimit } from './announced-limit.ts';
 import { watchRestOfWindow } from './watch.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
 import { defineTask, inconclusiveFinding, skippedFinding } from './task.ts';
+
+/** Reads one after another to Limit and one past it, then the second key. */
+const oneByOne: RoundTrips = (limit) => limit + 2;
 
 export const readSequential = defineTask({
   kind: 'read-sequential',
@@ -72,7 +75,7 @@ export const readSequential = defineTask({
             ? retryAfterVerdict({ rejected: lastRejected, ...retry, windowSeconds: window.lengthMs / 1000 })
             : inconclusiveFinding('a 429 to take Retry-After from', 'no request was rejected', sent.slice(-1).map((o) => o.id)),
       };
-    });
+    }, oneByOne);
   },
 });
 

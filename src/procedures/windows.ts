@@ -22,6 +22,7 @@ import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import { announcedWaitS, endEstimateOf, resetFormatOf } from '../measure/reset-format.ts';
 import type { LimiterProfile, WindowPhase } from '../profile/types.ts';
+import type { WindowContext } from '../measure/window.ts';
 import type { OrgHandle } from './handles.ts';
 
 export interface WindowKeeperOptions {
@@ -60,9 +61,16 @@ const ROUNDING_ALLOWANCE_MS = 1000;
 /** Margin past a window's end before a request counts as in the next one: timers and rounding. */
 const END_MARGIN_MS = 60;
 
+/** How many recent answers, per tier and class, the round-trip estimate is taken over. */
+const ROUND_TRIPS_KEPT = 32;
+/** A window under way is taken only with this many times the time its check needs left in it. */
+const NEED_MARGIN = 2;
+
 export class WindowKeeper {
   readonly #options: WindowKeeperOptions;
   readonly #seen = new Map<string, Seen>();
+  /** Recent round-trip times (ms) per tier and class, newest last. */
+  readonly #roundTrips = new Map<string, number[]>();
 
   constructor(options: WindowKeeperOptions) {
     this.#options = options;
@@ -71,7 +79,14 @@ export class WindowKeeper {
   /** Recorder listener: every observation of an organization, whatever sent it. */
   observe(o: Observation): void {
     if (o.org === null) return;
-    const key = `${o.org}|${quotaClassOfPath(this.#options.contract, o.path)}`;
+    const quotaClass = quotaClassOfPath(this.#options.contract, o.path);
+    const key = `${o.org}|${quotaClass}`;
+    if (o.status !== null) {
+      const trips = this.#roundTrips.get(`${o.tier}|${quotaClass}`) ?? [];
+      trips.push(o.doneAt - o.sentAt);
+      if (trips.length > ROUND_TRIPS_KEPT) trips.shift();
+      this.#roundTrips.set(`${o.tier}|${quotaClass}`, trips);
+    }
     const seen = this.#seen.get(key) ?? { lastAnsweredAt: -Infinity, previous: null, last: null, announcedEnd: -Infinity };
     // A window a request opened starts when the server took it, at the latest when it answered.
     seen.lastAnsweredAt = Math.max(seen.lastAnsweredAt, o.headersAt ?? o.doneAt);
@@ -89,18 +104,24 @@ export class WindowKeeper {
 
   /**
    * Wait for a window of `quotaClass` that is fresh on every one of `orgs` (ORG-ISOLATED needs two),
-   * and say how it opens. Bounded: at most two windows and a second of waiting, plus the sync.
+   * and say how it opens. `roundTrips`: the check's requests that go one after another (a batch
+   * counts once); a window under way is taken only with time enough left for them. Bounded: at most
+   * two windows and a second of waiting, plus the sync.
    */
-  async fresh(orgs: readonly OrgHandle[], quotaClass: QuotaClass): Promise<WindowSyncResult> {
+  async fresh(orgs: readonly OrgHandle[], quotaClass: QuotaClass, roundTrips = 0): Promise<WindowSyncResult> {
     const { prober, windowMs, signal } = this.#options;
     const first = orgs[0]!;
     const profile = this.#options.profileOf(first.tier);
     const algorithm = profile?.[quotaClass].algorithm.value ?? 'unknown';
-    // Without rate-limit headers a poll shows nothing, and may count unseen: wait by the clock instead.
-    const boundary = profile?.headers.value === false ? () => this.#clockBoundary(profile.read.phase.value) : () => this.#alignedBoundary(first, quotaClass);
     // Read and ingest on one counter: a window of either class is the same window.
     const classes: readonly QuotaClass[] = profile?.classesIndependent.value === false ? ['read', 'ingest'] : [quotaClass];
-    if (algorithm === 'fixed-aligned') return this.#openedByLast(orgs, quotaClass) ?? this.#untouchedCurrent(orgs, classes) ?? boundary();
+    // Without rate-limit headers a poll shows nothing, and may count unseen: wait by the clock instead.
+    const boundary =
+      profile?.headers.value === false ? () => this.#clockBoundary(orgs, classes, profile.read.phase.value) : () => this.#alignedBoundary(first, quotaClass);
+    if (algorithm === 'fixed-aligned') {
+      const under = this.#openedByLast(orgs, quotaClass) ?? this.#untouchedCurrent(orgs, classes);
+      return under && this.#leavesEnough(under.window, first, quotaClass, roundTrips) ? under : boundary();
+    }
     // Every earlier window of these organizations over: a full window after the last request, and
     // past the latest end the server announced (bounded, should a server announce nonsense).
     const now = prober.now();
@@ -126,12 +147,26 @@ export class WindowKeeper {
   }
 
   /**
+   * Whether a window under way is sure to last for the check: its round trips at the tier's recent
+   * round-trip time (median of the last few answers of the class), with a margin. A round-trip time
+   * not yet seen leaves only checks that need none.
+   */
+  #leavesEnough(window: WindowContext, org: OrgHandle, quotaClass: QuotaClass, roundTrips: number): boolean {
+    const sureLeft = window.openedAt + window.lengthMs - window.openedUncertaintyMs - this.#options.prober.now();
+    if (roundTrips === 0) return sureLeft > END_MARGIN_MS;
+    const trips = [...(this.#roundTrips.get(`${org.tier}|${quotaClass}`) ?? [])].sort((a, b) => a - b);
+    if (trips.length === 0) return false;
+    const median = trips[Math.floor(trips.length / 2)]!;
+    return sureLeft >= NEED_MARGIN * roundTrips * median + END_MARGIN_MS;
+  }
+
+  /**
    * The window the organization's last request of the class was seen to open (a Retry-After wait-out
    * ends that way), while most of it is left: a check can start in it at once, with that request in
    * its ledger, instead of waiting a window for the next boundary. One organization only, and only
    * when that request was the organization's last of the class (nothing else of ours in the window).
    */
-  #openedByLast(orgs: readonly OrgHandle[], quotaClass: QuotaClass): WindowSyncResult | null {
+  #openedByLast(orgs: readonly OrgHandle[], quotaClass: QuotaClass): Extract<WindowSyncResult, { ok: true }> | null {
     const { prober, windowMs } = this.#options;
     if (orgs.length !== 1) return null;
     const org = orgs[0]!;
@@ -155,7 +190,7 @@ export class WindowKeeper {
    * classes since it began (by the boundaries the discovery placed, with their doubt), while most of
    * it is left: as fresh as the next one, with nothing in its ledger, and a window sooner.
    */
-  #untouchedCurrent(orgs: readonly OrgHandle[], classes: readonly QuotaClass[]): WindowSyncResult | null {
+  #untouchedCurrent(orgs: readonly OrgHandle[], classes: readonly QuotaClass[]): Extract<WindowSyncResult, { ok: true }> | null {
     const { prober, windowMs } = this.#options;
     const profile = this.#options.profileOf(orgs[0]!.tier);
     const phase = profile?.read.phase.value;
@@ -196,16 +231,20 @@ export class WindowKeeper {
   }
 
   /**
-   * The next boundary by the server's clock (estimated from Date): where the discovery saw one (its
-   * phase past the window's multiples), else at a multiple of the window; passed by the doubt of
-   * either, and no request sent. The window is taken to open as early as it could have.
+   * The next boundary by the server's clock (estimated from Date) that none of `orgs` has sent a
+   * request of the classes after: where the discovery saw one (its phase past the window's
+   * multiples), else at a multiple of the window; passed by the doubt of either, and no request sent.
+   * (The boundary nearest ahead may, within its doubt, have passed already, with a request of ours
+   * after it: then the one after.) The window is taken to open as early as it could have.
    */
-  async #clockBoundary(phase: WindowPhase | null): Promise<WindowSyncResult> {
+  async #clockBoundary(orgs: readonly OrgHandle[], classes: readonly QuotaClass[], phase: WindowPhase | null): Promise<WindowSyncResult> {
     const { prober, windowMs, signal } = this.#options;
     const doubt = phase ? phase.doubtMs : this.#options.clockUncertaintyMs();
-    const since = this.#sinceBoundary(phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() });
-    const wait = windowMs - since + doubt + END_MARGIN_MS;
-    await sleep(wait, signal);
+    const now = prober.now();
+    let next = now + windowMs - this.#sinceBoundary(phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() });
+    const lastSent = Math.max(...orgs.flatMap((org) => classes.map((c) => this.#seen.get(`${org.label}|${c}`)?.lastAnsweredAt ?? -Infinity)));
+    while (next - doubt <= lastSent + END_MARGIN_MS) next += windowMs;
+    await sleep(next + doubt + END_MARGIN_MS - now, signal);
     if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
     return {
       ok: true,

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { HttpProber } from '../../src/measure/http-prober.ts';
 import type { LimiterProfile } from '../../src/profile/types.ts';
@@ -101,9 +101,51 @@ describe('WindowKeeper on clock-aligned windows', () => {
     expect((await keeper({ now: boundary + 21_000 }).fresh([ORG], 'read')).ok).toBe(false);
   });
 
+  it('takes a window under way only with time left for the check\'s round trips at the tier\'s recent round-trip time', async () => {
+    const at = { now: boundary + 5_000 };
+    const windows = keeper(at);
+    expect((await windows.fresh([ORG], 'read', 1)).ok).toBe(false); // no round trip seen yet
+    // Another organization of the tier answered in 100 ms: 53.9 s are sure to be left (60 s, 5 s gone, ±1.1 s).
+    windows.observe(obs({ org: 'starter-b', tier: 'starter', path: '/recruiter/jobs', status: 200, sentAt: boundary + 4_000, doneAt: boundary + 4_100 }));
+    expect((await windows.fresh([ORG], 'read', 200)).ok).toBe(true); // twice 200 × 100 ms: 40 s
+    expect((await windows.fresh([ORG], 'read', 300)).ok).toBe(false); // 60 s
+  });
+
   it('does not take a window under way within a second past the placed boundary: a server rounding its ends down or to nearest ends windows later', async () => {
     expect((await keeper({ now: boundary + 800 }).fresh([ORG], 'read')).ok).toBe(false);
     const sync = await keeper({ now: boundary + 1_200 }).fresh([ORG], 'read');
     expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary, openedUncertaintyMs: 1_100 });
+  });
+});
+
+describe('WindowKeeper on a server without rate-limit headers (waits by the clock)', () => {
+  const boundary = T0 * 1000 + WINDOW_MS - CLIENT_WALL_AT_ZERO;
+  const NO_HEADERS: LimiterProfile = {
+    ...ALIGNED,
+    headers: { value: false, how: '', evidence: [] },
+    read: { ...ALIGNED.read, phase: { value: { ms: 0, doubtMs: 500, clockOffsetMs: 0 }, how: '', evidence: [] } },
+  };
+  afterEach(() => vi.useRealTimers());
+
+  /** When fresh() resolves, ms after it was called, on fake timers that move the keeper's clock too. */
+  async function resolvesAfter(lastRead: number | null, calledAt: number): Promise<number> {
+    vi.useFakeTimers();
+    const started = Date.now();
+    const at = { get now() { return calledAt + (Date.now() - started); } };
+    const windows = keeper(at, NO_HEADERS);
+    if (lastRead !== null) windows.observe(read({ status: 200, limit: null, remaining: null, reset: null, sentAt: lastRead - 1, headersAt: lastRead, doneAt: lastRead }));
+    let resolvedAt: number | null = null;
+    void windows.fresh([ORG], 'read').then(() => (resolvedAt = at.now - calledAt));
+    await vi.advanceTimersByTimeAsync(2 * WINDOW_MS);
+    return resolvedAt!;
+  }
+
+  it('waits past the next boundary and its doubt', async () => {
+    expect(await resolvesAfter(null, boundary - 200)).toBe(200 + 500 + 60);
+  });
+
+  it('waits a window more when the organization sent a request that may lie past the nearest boundary', async () => {
+    // The boundary 50 ms ahead may have passed up to 450 ms ago (doubt ±500 ms): a read answered 50 ms ago may have counted in its window.
+    expect(await resolvesAfter(boundary - 100, boundary - 50)).toBe(WINDOW_MS + 50 + 500 + 60);
   });
 });
