@@ -54,6 +54,24 @@ const MAX_WAIT_WINDOWS = 2;
 /** Reads after the expiry read, evenly spread over a window less the margin. */
 const FOLLOW_UP_READS = 4;
 
+/** How far before a window's end the last follow-up read stays, for a round trip of `rttMs`. */
+function followUpClearance(rttMs: number): number {
+  return Math.max(50, 4 * rttMs);
+}
+
+/**
+ * When to send the expiry read: surely after the used-up window ended, and where no clock-aligned
+ * boundary (whole windows after that end, wherever in its interval) can fall in the stretch just
+ * before it, which the follow-up reads could not tell from a window the read opened (see the
+ * profile's followUpsVerdict): the middle of [latest end + clearance, earliest end + a window). An
+ * end too coarse for that: half a window after its latest (the follow-ups then decide nothing alone).
+ */
+export function expiryReadAt(end: { readonly earliest: number; readonly latest: number }, windowMs: number, clearanceMs: number): number {
+  const from = end.latest + clearanceMs;
+  const to = end.earliest + windowMs;
+  return from < to ? (from + to) / 2 : end.latest + windowMs / 2;
+}
+
 export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> {
   const { prober, contract, windowMs, signal } = input;
   const edge = prober.edges[0]!;
@@ -163,10 +181,11 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     if (end !== null && refill.every((r) => r.followUps.length === 0)) end = (await narrowEnd(end, read, input)).end;
     exhaustedEnd = end;
 
-    // 4. Expiry: half a window after the announced end, one read. Without a Reset on it, reads
+    // 4. Expiry: one read after the announced end, where no aligned boundary can hide just before it
+    // (expiryReadAt), and reads spread over the window after it. Without a Reset on it, reads
     // until a 429, whose countdown (narrowed) says where the window that read opened ends.
     if (end !== null && refill.every((r) => r.followUps.length === 0)) {
-      const at = end.latest + windowMs / 2;
+      const at = expiryReadAt(end, windowMs, 2 * followUpClearance(rejected.headersAt === null ? 5 : rejected.headersAt - rejected.sentAt));
       if (at - prober.now() <= windowMs * MAX_WAIT_WINDOWS + 1000) {
         await sleep(at - prober.now(), signal);
         if (!signal.aborted) {
@@ -177,7 +196,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
             // The last read must surely fall inside a window the first one opened: clear of its end
             // by a margin of a few round trips.
             const rtt = Math.max(5, (first.headersAt ?? first.doneAt) - first.sentAt);
-            const span = windowMs - Math.max(50, 4 * rtt);
+            const span = windowMs - followUpClearance(rtt);
             for (let k = 1; k <= FOLLOW_UP_READS && !signal.aborted; k++) {
               await sleep(first.sentAt + (span * k) / FOLLOW_UP_READS - prober.now(), signal);
               if (signal.aborted) break;

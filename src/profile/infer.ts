@@ -208,9 +208,10 @@ function ingestAlgorithm(p: CountingPair, read: Learned<WindowAlgorithm>): Learn
 
 /**
  * How windows start. A read admitted soon after the 429 (before the announced end) with a 429 again
- * right after it gives back quota one request at a time: refilling. Else the read half a window
- * after the announced end shows where its own window ends: a full window after it (first request),
- * or half a window earlier (clock-aligned).
+ * right after it gives back quota one request at a time: refilling. Else the read sent after the
+ * announced end (clear of where an aligned boundary could fall) and the reads spread over a window
+ * after it show where its own window ends: a full window after it (first request), or sooner, whole
+ * windows after the previous end (clock-aligned).
  */
 export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned<WindowAlgorithm> {
   const rejected = record.exhaustion.at(-1);
@@ -235,9 +236,9 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
     return undecided('the 429 announced no usable end (no Reset, no Retry-After): when windows start stays open', [rejected.id]);
   }
   if (!isAdmitted(expiry)) {
-    return undecided(`a read half a window after the announced end got ${expiry.status ?? expiry.error?.code}: the window outlasted its announcement`, [rejected.id, expiry.id]);
+    return undecided(`a read ${record.expiryDelayMs} ms after the announced end got ${expiry.status ?? expiry.error?.code}: the window outlasted its announcement`, [rejected.id, expiry.id]);
   }
-  const byRemaining = followUpsVerdict(expiry, record.expiryFollowUps);
+  const byRemaining = followUpsVerdict(expiry, record.expiryFollowUps, record.exhaustedEnd, record.windowMs);
   if (byRemaining) return byRemaining;
   const end = expiryWindowEnd(record, expiry, clockOffsetMs);
   if (!end) return undecided('the read after the window carried no Reset and no later 429 told where its window ends', [expiry.id]);
@@ -293,7 +294,12 @@ function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffs
  * over somewhere in that span); Remaining back up is an aligned boundary. Null when Remaining is
  * missing or the reads were not all admitted.
  */
-function followUpsVerdict(first: Observation, followUps: readonly Observation[]): Learned<WindowAlgorithm> | null {
+function followUpsVerdict(
+  first: Observation,
+  followUps: readonly Observation[],
+  previousEnd: { readonly earliest: number; readonly latest: number } | null,
+  windowMs: number,
+): Learned<WindowAlgorithm> | null {
   const reads = [first, ...followUps];
   const values = reads.map((o) => o.rateLimit.remaining.value);
   if (followUps.length === 0 || !reads.every(isAdmitted) || values.some((v) => v === null)) return null;
@@ -306,6 +312,10 @@ function followUpsVerdict(first: Observation, followUps: readonly Observation[])
     return learned('fixed-aligned', `Remaining went ${values.slice(0, rose + 1).join(' → ')} over reads from one opening a window: back up ${at} ms after it, before a full window: windows are aligned to the clock`, ids);
   }
   if (values.every((v, i) => i === 0 || v === values[i - 1]! - 1)) {
+    // An aligned window that began just before the first read holds them all too: possible where a
+    // boundary (whole windows after the used-up window's end, wherever in its interval) can lie
+    // between a window before the last read and the first read's answer. Then the end says it, if anything.
+    if (!previousEnd || alignedEndWithin(last.sentAt - windowMs, first.headersAt ?? first.doneAt, previousEnd, windowMs)) return null;
     return learned('fixed-first-request', `Remaining went ${values.join(' → ')} over ${span} ms of reads from one sent after the previous window ended: the window that read opened held for all of them, where an aligned window would have rolled over: windows start at the first counted request`, ids);
   }
   return undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids);

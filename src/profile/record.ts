@@ -36,11 +36,11 @@ export interface DiscoveryRecord {
   readonly exhaustion: readonly Observation[];
   readonly refill: readonly RefillProbe[];
   /**
-   * The read sent half a window after the announced end; when it carries no usable Reset, the reads
+   * The read sent after the announced end (procedures/discover.ts expiryReadAt); when it carries no usable Reset, the reads
    * after it until a 429, whose Retry-After tells where the new window ends.
    */
   readonly expiry: readonly Observation[];
-  /** When the expiry read was sent, relative to the announced end: the half window waited. */
+  /** When the expiry read was sent, ms after the latest announced end. */
   readonly expiryDelayMs: number | null;
   /** Where the used-up window ends, as its 429s announced it (Reset, else Retry-After); monotonic ms. */
   readonly exhaustedEnd: EndEstimate | null;

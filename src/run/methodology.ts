@@ -8,7 +8,7 @@ export const METHODOLOGY: readonly { topic: string; text: string }[] = [
   {
     topic: 'Learning the limiter',
     text:
-      "Before judging, the harness learns how the server limits (the limiter profile, per tier, on one organization): between two counted reads it sends one request in question (HEAD, 404, 403, 401, another read route, one upload) and reads from Remaining whether it counted; it uses up the read quota and reads the 429's Reset or Retry-After; shortly after, a read admitted and refused again right after it shows quota coming back a little at a time (a bucket); half a window after the announced end, a read and reads spread over the next window show whether the window it fell in opened with it (Remaining one lower at each) or is aligned to the clock (Remaining back up). What it cannot tell stays unknown, with the reason.",
+      "Before judging, the harness learns how the server limits (the limiter profile, per tier, on one organization): between two counted reads it sends one request in question (HEAD, 404, 403, 401, another read route, one upload) and reads from Remaining whether it counted; it uses up the read quota and reads the 429's Reset or Retry-After; shortly after, a read admitted and refused again right after it shows quota coming back a little at a time (a bucket); after the announced end (where no clock-aligned boundary can fall just before it), a read and reads spread over the next window show whether the window it fell in opened with it (Remaining one lower at each) or is aligned to the clock (Remaining back up). What it cannot tell stays unknown, with the reason.",
   },
   {
     topic: 'Quota windows',

@@ -117,8 +117,17 @@ describe('how windows start', () => {
   it('first request: Remaining one lower at every read over nearly a window after the one that opened it', () => {
     const expiry = [read(59, { sentAt: 10_000 })];
     const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
-    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps }));
+    // The used-up window ended 1.5 to 1.7 s before the read: aligned windows would roll over 1.3 to 1.5 s after it.
+    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd: { earliest: 8_300, latest: 8_500 } }));
     expect(learned.value).toBe('fixed-first-request');
+  });
+
+  it('not first request on the same reads when the previous end is too coarse to rule out an aligned window that began just before them', () => {
+    const expiry = [read(59, { sentAt: 10_000, reset: null })];
+    const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700, reset: null }));
+    // Ended 1.5 to 3.5 s before the read (a countdown read either way): an aligned boundary may lie 0 to 200 ms before it.
+    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd: { earliest: 6_500, latest: 8_500 } }));
+    expect(learned.value).toBeNull();
   });
 
   it('clock-aligned: Remaining back up among the reads, before a full window had passed', () => {
