@@ -277,6 +277,15 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
     expect(f.notes.join(' ')).toContain('counted on a counter of its own');
   });
 
+  it('keeps in the ledger a read of the check\'s own route, whatever Remaining shows: 429 at request 60 is exact after it, even with Remaining stuck', () => {
+    // Remaining stuck at 59 on every admission; the harness's own read opened the window and counted.
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 60, remainingAt: () => 59 });
+    const read = sequentialQuota({ limit: 60, sent: 1 }).obs[0]!;
+    const f = sequential(obs, { ...window, prior: [read] });
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('requests 1–59 admitted, 429 at request 60 (Limit 60, 1 spent by the harness before)');
+  });
+
   it('no lucky pass: a read admitted later in the window, after the 429, fails with the evidence', () => {
     const { obs, window } = sequentialQuota({ limit: 60 });
     const last = obs.at(-1)!;

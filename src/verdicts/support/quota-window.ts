@@ -33,16 +33,21 @@ export interface Judged {
 }
 
 /**
- * The ledger entries that counted on this check's own counter. A sync poll the server counted (its own
- * Remaining fell) may sit on another route's counter (per-route limiters): the series' highest
- * admitted Remaining shows how many the check's counter had spent before it.
+ * The ledger entries that counted on this check's own counter. One admitted on the check's own route
+ * counted there (counted-requests). A sync poll the server counted (its own Remaining fell) may sit on
+ * another route's counter (per-route limiters): the series' highest admitted Remaining shows how many
+ * of those the check's counter had spent before it. (Not the same-route ones: a Remaining that does
+ * not count down would drop them too.)
  */
 export function spentBefore(obs: readonly Observation[], prior: readonly Observation[], limit: number | null): readonly Observation[] {
-  if (prior.length === 0 || limit === null) return prior;
+  const first = obs[0];
+  const sameRoute = prior.filter((o) => first !== undefined && o.method === first.method && o.path === first.path && isAdmitted(o));
+  const elsewhere = prior.filter((o) => !sameRoute.includes(o));
+  if (elsewhere.length === 0 || limit === null) return prior;
   const shown = obs.filter(isAdmitted).map((o) => o.rateLimit.remaining.value).filter((r): r is number => r !== null);
   if (shown.length === 0) return prior;
-  const spent = limit - 1 - Math.max(...shown);
-  return spent >= 0 && spent <= prior.length ? prior.slice(0, spent) : prior;
+  const spent = limit - 1 - Math.max(...shown) - sameRoute.length;
+  return spent >= 0 && spent <= elsewhere.length ? [...sameRoute, ...elsewhere.slice(0, spent)] : prior;
 }
 
 /**
