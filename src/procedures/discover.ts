@@ -9,7 +9,8 @@
  *    time): its Reset or Retry-After says when the window ends.
  * 3. Refill. Shortly after the 429 (well before that end) one more read, and if it is admitted, one
  *    more at once: a bucket gives back one request at a time, a fixed window all of them.
- * 4. Expiry. Half a window after the announced end, one read, then reads spread over the next
+ * 4. Expiry. After the announced end, clear of where an aligned boundary could fall just before it
+ *    (expiryReadAt), one read, then reads spread over the next
  *    window (the last just before a full window after the first): a window the first read opened is
  *    still in force at each (Remaining one lower every time); a clock-aligned one rolls over among
  *    them (Remaining back up), wherever its boundary lies. Without Remaining, where the first read's
@@ -54,9 +55,9 @@ const MAX_WAIT_WINDOWS = 2;
 /** Reads after the expiry read, evenly spread over a window less the margin. */
 const FOLLOW_UP_READS = 4;
 
-/** How far before a window's end the last follow-up read stays, for a round trip of `rttMs`. */
-function followUpClearance(rttMs: number): number {
-  return Math.max(50, 4 * rttMs);
+/** How far before a window's end the last follow-up read stays, for the round trip `o` took. */
+function followUpClearance(o: Observation): number {
+  return Math.max(50, 4 * Math.max(5, (o.headersAt ?? o.doneAt) - o.sentAt));
 }
 
 /**
@@ -185,7 +186,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     // (expiryReadAt), and reads spread over the window after it. Without a Reset on it, reads
     // until a 429, whose countdown (narrowed) says where the window that read opened ends.
     if (end !== null && refill.every((r) => r.followUps.length === 0)) {
-      const at = expiryReadAt(end, windowMs, 2 * followUpClearance(rejected.headersAt === null ? 5 : rejected.headersAt - rejected.sentAt));
+      const at = expiryReadAt(end, windowMs, 2 * followUpClearance(rejected));
       if (at - prober.now() <= windowMs * MAX_WAIT_WINDOWS + 1000) {
         await sleep(at - prober.now(), signal);
         if (!signal.aborted) {
@@ -195,8 +196,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
           if (isAdmitted(first) && first.rateLimit.remaining.value !== null) {
             // The last read must surely fall inside a window the first one opened: clear of its end
             // by a margin of a few round trips.
-            const rtt = Math.max(5, (first.headersAt ?? first.doneAt) - first.sentAt);
-            const span = windowMs - followUpClearance(rtt);
+            const span = windowMs - followUpClearance(first);
             for (let k = 1; k <= FOLLOW_UP_READS && !signal.aborted; k++) {
               await sleep(first.sentAt + (span * k) / FOLLOW_UP_READS - prober.now(), signal);
               if (signal.aborted) break;

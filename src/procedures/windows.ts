@@ -55,7 +55,7 @@ const CARRY_WITHIN = 1 / 3;
  * The discovery reads an announced end as rounded up (Retry-After's delay-seconds, an epoch Reset at
  * or after the end); a server that rounds to nearest or down ends its windows up to a second later
  * than the phase it placed. Where waiting costs nothing but a poll (taking a window under way), that
- * second is allowed for, on both sides.
+ * second is allowed for: before the check starts, and off the window's sure end.
  */
 const ROUNDING_ALLOWANCE_MS = 1000;
 /** Margin past a window's end before a request counts as in the next one: timers and rounding. */
@@ -70,7 +70,7 @@ export class WindowKeeper {
   readonly #options: WindowKeeperOptions;
   readonly #seen = new Map<string, Seen>();
   /** Recent round-trip times (ms) per tier and class, newest last. */
-  readonly #roundTrips = new Map<string, number[]>();
+  readonly #roundTripTimes = new Map<string, number[]>();
 
   constructor(options: WindowKeeperOptions) {
     this.#options = options;
@@ -81,11 +81,12 @@ export class WindowKeeper {
     if (o.org === null) return;
     const quotaClass = quotaClassOfPath(this.#options.contract, o.path);
     const key = `${o.org}|${quotaClass}`;
-    if (o.status !== null) {
-      const trips = this.#roundTrips.get(`${o.tier}|${quotaClass}`) ?? [];
+    // Checks send admitted reads and uploads: a HEAD poll, a 429 or a revocation probe is cheaper.
+    if (isAdmitted(o) && o.method !== 'HEAD') {
+      const trips = this.#roundTripTimes.get(`${o.tier}|${quotaClass}`) ?? [];
       trips.push(o.doneAt - o.sentAt);
       if (trips.length > ROUND_TRIPS_KEPT) trips.shift();
-      this.#roundTrips.set(`${o.tier}|${quotaClass}`, trips);
+      this.#roundTripTimes.set(`${o.tier}|${quotaClass}`, trips);
     }
     const seen = this.#seen.get(key) ?? { lastAnsweredAt: -Infinity, previous: null, last: null, announcedEnd: -Infinity };
     // A window a request opened starts when the server took it, at the latest when it answered.
@@ -154,7 +155,7 @@ export class WindowKeeper {
   #leavesEnough(window: WindowContext, org: OrgHandle, quotaClass: QuotaClass, roundTrips: number): boolean {
     const sureLeft = window.openedAt + window.lengthMs - window.openedUncertaintyMs - this.#options.prober.now();
     if (roundTrips === 0) return sureLeft > END_MARGIN_MS;
-    const trips = [...(this.#roundTrips.get(`${org.tier}|${quotaClass}`) ?? [])].sort((a, b) => a - b);
+    const trips = [...(this.#roundTripTimes.get(`${org.tier}|${quotaClass}`) ?? [])].sort((a, b) => a - b);
     if (trips.length === 0) return false;
     const median = trips[Math.floor(trips.length / 2)]!;
     return sureLeft >= NEED_MARGIN * roundTrips * median + END_MARGIN_MS;
@@ -231,25 +232,26 @@ export class WindowKeeper {
   }
 
   /**
-   * The next boundary by the server's clock (estimated from Date) that none of `orgs` has sent a
-   * request of the classes after: where the discovery saw one (its phase past the window's
-   * multiples), else at a multiple of the window; passed by the doubt of either, and no request sent.
-   * (The boundary nearest ahead may, within its doubt, have passed already, with a request of ours
-   * after it: then the one after.) The window is taken to open as early as it could have.
+   * The next boundary by the server's clock that none of `orgs` has sent a request of the classes
+   * after: where the discovery's phase places them (through the clock estimate it was placed with),
+   * else at multiples of the window (through today's estimate, from Date); passed by the doubt of
+   * either, and no request sent. (The boundary nearest ahead may, within its doubt, have passed
+   * already, with a request of ours after it: then the one after.) The window is taken to open as
+   * early as it could have: a timer that fires late moves none of it.
    */
   async #clockBoundary(orgs: readonly OrgHandle[], classes: readonly QuotaClass[], phase: WindowPhase | null): Promise<WindowSyncResult> {
     const { prober, windowMs, signal } = this.#options;
     const doubt = phase ? phase.doubtMs : this.#options.clockUncertaintyMs();
     const now = prober.now();
     let next = now + windowMs - this.#sinceBoundary(phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() });
-    const lastSent = Math.max(...orgs.flatMap((org) => classes.map((c) => this.#seen.get(`${org.label}|${c}`)?.lastAnsweredAt ?? -Infinity)));
-    while (next - doubt <= lastSent + END_MARGIN_MS) next += windowMs;
+    const lastAnswered = Math.max(...orgs.flatMap((org) => classes.map((c) => this.#seen.get(`${org.label}|${c}`)?.lastAnsweredAt ?? -Infinity)));
+    while (next - doubt <= lastAnswered + END_MARGIN_MS) next += windowMs;
     await sleep(next + doubt + END_MARGIN_MS - now, signal);
     if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
     return {
       ok: true,
       polls: [],
-      window: { openedAt: prober.now() - END_MARGIN_MS - 2 * doubt, openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: false, prior: [], placeBy: 'timing' },
+      window: { openedAt: next - doubt, openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: false, prior: [], placeBy: 'timing' },
     };
   }
 

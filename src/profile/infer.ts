@@ -292,7 +292,8 @@ function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffs
  * The reads after the expiry read, by Remaining: one lower at each, all the way to just before a full
  * window after the first, is a window the first read opened (a clock-aligned one would have rolled
  * over somewhere in that span); Remaining back up is an aligned boundary. Null when Remaining is
- * missing or the reads were not all admitted.
+ * missing, the reads were not all admitted, or an aligned window could have held them all (one that
+ * began just before the first read: the window's end then decides, if anything can).
  */
 function followUpsVerdict(
   first: Observation,
@@ -306,18 +307,22 @@ function followUpsVerdict(
   const last = followUps.at(-1)!;
   const span = Math.round(last.sentAt - first.sentAt);
   const ids = reads.map((o) => o.id);
-  const rose = values.findIndex((v, i) => i > 0 && v! >= values[i - 1]!);
+  // Remaining as high as before is a new window only where it is seen to count at all.
+  const falls = values.some((v, i) => i > 0 && v! < values[i - 1]!);
+  const rose = values.findIndex((v, i) => i > 0 && (v! > values[i - 1]! || (falls && v === values[i - 1])));
   if (rose > 0) {
     const at = Math.round(reads[rose]!.sentAt - first.sentAt);
     return learned('fixed-aligned', `Remaining went ${values.slice(0, rose + 1).join(' → ')} over reads from one opening a window: back up ${at} ms after it, before a full window: windows are aligned to the clock`, ids);
   }
   if (values.every((v, i) => i === 0 || v === values[i - 1]! - 1)) {
     // An aligned window that began just before the first read holds them all too: possible where a
-    // boundary (whole windows after the used-up window's end, wherever in its interval) can lie
-    // between a window before the last read and the first read's answer. Then the end says it, if anything.
-    if (!previousEnd || alignedEndWithin(last.sentAt - windowMs, first.headersAt ?? first.doneAt, previousEnd, windowMs)) return null;
+    // boundary (the used-up window's end, or whole windows after it, wherever in its interval) can lie
+    // between a window before the last read and the first read's answer.
+    const from = last.sentAt - windowMs;
+    if (!previousEnd || previousEnd.latest > from || alignedEndWithin(from, first.headersAt ?? first.doneAt, previousEnd, windowMs)) return null;
     return learned('fixed-first-request', `Remaining went ${values.join(' → ')} over ${span} ms of reads from one sent after the previous window ended: the window that read opened held for all of them, where an aligned window would have rolled over: windows start at the first counted request`, ids);
   }
+  if (!falls) return undecided(`Remaining stayed at ${values[0]} over ${reads.length} admitted reads: it does not show what counts`, ids);
   return undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids);
 }
 

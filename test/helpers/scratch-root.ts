@@ -2,7 +2,7 @@
  * vitest globalSetup: every temporary directory a test makes (under os.tmpdir()) goes into one
  * directory of this run, removed when the run ends, so the reports, configs and scratch files of
  * hundreds of runs do not pile up in the machine's temp dir. Workers and the CLIs tests spawn inherit
- * TMPDIR.
+ * TMPDIR. TIERGATE_KEEP_TEST_TMP=1 keeps it (the path is printed), to read a failed run's reports.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ export default function setup(): () => void {
   return () => {
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
-    rmSync(root, { recursive: true, force: true });
+    if (process.env.TIERGATE_KEEP_TEST_TMP === '1') process.stderr.write(`test scratch kept: ${root}\n`);
+    else rmSync(root, { recursive: true, force: true });
   };
 }

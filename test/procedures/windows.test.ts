@@ -127,18 +127,23 @@ describe('WindowKeeper on a server without rate-limit headers (waits by the cloc
   };
   afterEach(() => vi.useRealTimers());
 
-  /** When fresh() resolves, ms after it was called, on fake timers that move the keeper's clock too. */
-  async function resolvesAfter(lastRead: number | null, calledAt: number): Promise<number> {
+  /**
+   * When fresh() resolves, ms after it was called, and the window it gives, on fake timers that move
+   * the keeper's clock too; `lateMs`: the keeper's clock runs that much ahead of its timers once it waits.
+   */
+  async function waitFor(lastRead: number | null, calledAt: number, lateMs = 0): Promise<{ after: number; window: unknown }> {
     vi.useFakeTimers();
     const started = Date.now();
-    const at = { get now() { return calledAt + (Date.now() - started); } };
+    const at = { late: 0, get now() { return calledAt + (Date.now() - started) + this.late; } };
     const windows = keeper(at, NO_HEADERS);
     if (lastRead !== null) windows.observe(read({ status: 200, limit: null, remaining: null, reset: null, sentAt: lastRead - 1, headersAt: lastRead, doneAt: lastRead }));
-    let resolvedAt: number | null = null;
-    void windows.fresh([ORG], 'read').then(() => (resolvedAt = at.now - calledAt));
+    let done: { after: number; window: unknown } | null = null;
+    void windows.fresh([ORG], 'read').then((sync) => (done = { after: at.now - calledAt - lateMs, window: sync.ok && sync.window }));
+    at.late = lateMs;
     await vi.advanceTimersByTimeAsync(2 * WINDOW_MS);
-    return resolvedAt!;
+    return done!;
   }
+  const resolvesAfter = async (lastRead: number | null, calledAt: number) => (await waitFor(lastRead, calledAt)).after;
 
   it('waits past the next boundary and its doubt', async () => {
     expect(await resolvesAfter(null, boundary - 200)).toBe(200 + 500 + 60);
@@ -147,5 +152,10 @@ describe('WindowKeeper on a server without rate-limit headers (waits by the cloc
   it('waits a window more when the organization sent a request that may lie past the nearest boundary', async () => {
     // The boundary 50 ms ahead may have passed up to 450 ms ago (doubt ±500 ms): a read answered 50 ms ago may have counted in its window.
     expect(await resolvesAfter(boundary - 100, boundary - 50)).toBe(WINDOW_MS + 50 + 500 + 60);
+  });
+
+  it('places the window by the boundary it waited for, not by when its timer fired (late under load)', async () => {
+    const { window } = await waitFor(null, boundary - 200, 300);
+    expect(window).toMatchObject({ openedAt: boundary - 500, openedUncertaintyMs: 0 });
   });
 });

@@ -130,6 +130,22 @@ describe('how windows start', () => {
     expect(learned.value).toBeNull();
   });
 
+  it('not first request when the reads span less than a window past the latest previous end: the aligned window that began there holds them all', () => {
+    // Slow round trips (260 ms) kept the reads to 1.4 s; the previous end may lie at 8,150, a window before 11,150.
+    const expiry = [read(59, { sentAt: 9_600, headersAt: 9_860, reset: null })];
+    const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 9_950 + i * 350, reset: null }));
+    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1450, expiryFollowUps: followUps, exhaustedEnd: { earliest: 8_000, latest: 8_150 } }));
+    expect(learned.value).toBeNull();
+  });
+
+  it('a Remaining that stays put tells neither: it does not count', () => {
+    const expiry = [read(59, { sentAt: 10_000 })];
+    const followUps = [59, 59, 59, 59].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
+    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd: { earliest: 8_300, latest: 8_500 } }));
+    expect(learned.value).toBeNull();
+    expect(learned.how).toContain('does not show what counts');
+  });
+
   it('clock-aligned: Remaining back up among the reads, before a full window had passed', () => {
     const expiry = [read(59, { sentAt: 10_000 })];
     const followUps = [58, 59, 58, 57].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
