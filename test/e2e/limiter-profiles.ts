@@ -58,8 +58,9 @@ export const FAULT_PROFILES: Readonly<Partial<Record<FaultName, Shown>>> = {
   // Without headers, only Retry-After (whole seconds) places window ends: at 2 s windows that can be
   // too coarse to tell aligned windows from first-request ones, and the profile then says so.
   'no-rate-headers': { headers: false, resetFormat: 'absent', resetSteady: null, head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, algorithm: null },
-  // Remaining that never moves hides what counts.
-  'remaining-stuck': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, resetSteady: null },
+  // Remaining that never moves hides what counts, and whether the reads after the expiry read rolled
+  // over (Remaining as high as before is no rollover where it never falls): only the end may tell.
+  'remaining-stuck': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, resetSteady: null, algorithm: orUnknown('fixed-aligned') },
   // One shared bucket: the tier's other organizations' traffic moves Remaining during discovery.
   'global-quota': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, algorithm: null },
   'quota-off-by-one': {},
