@@ -89,6 +89,16 @@ export interface ResetMovement {
 /** Allowance for our estimate of the server clock when an epoch Reset is turned into our time, ms. */
 export const CLOCK_SLACK_MS = 250;
 
+/**
+ * An announced end is read as rounded up (Retry-After's delay-seconds; an epoch Reset at or after the
+ * end). A server that rounds to nearest or down ends its windows up to a second later than that. Where
+ * a schedule rests on such an end, this much later is allowed for: a tenth of the window, at most the
+ * second (at a few seconds' windows the whole second would leave too little of each to measure in).
+ */
+export function roundingAllowanceMs(windowMs: number): number {
+  return Math.min(1000, windowMs / 10);
+}
+
 /** How to tell when a response's announced end has come: our estimate of the server clock. */
 export interface EndPlacing {
   readonly windowMs: number;

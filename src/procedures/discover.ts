@@ -25,7 +25,7 @@ import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { sleep } from '../measure/window-sync.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
-import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, type EndEstimate } from '../measure/reset-format.ts';
+import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
 
 export interface DiscoveryInput {
@@ -61,14 +61,15 @@ function followUpClearance(o: Observation): number {
 }
 
 /**
- * When to send the expiry read: surely after the used-up window ended, and where no clock-aligned
+ * When to send the expiry read: surely after the used-up window ended (a rounding allowance past its
+ * latest announced end), and where no clock-aligned
  * boundary (whole windows after that end, wherever in its interval) can fall in the stretch just
  * before it, which the follow-up reads could not tell from a window the read opened (see the
  * profile's followUpsVerdict): the middle of [latest end + clearance, earliest end + a window). An
  * end too coarse for that: half a window after its latest (the follow-ups then decide nothing alone).
  */
 export function expiryReadAt(end: { readonly earliest: number; readonly latest: number }, windowMs: number, clearanceMs: number): number {
-  const from = end.latest + clearanceMs;
+  const from = end.latest + roundingAllowanceMs(windowMs) + clearanceMs;
   const to = end.earliest + windowMs;
   return from < to ? (from + to) / 2 : end.latest + windowMs / 2;
 }

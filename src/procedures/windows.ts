@@ -52,10 +52,10 @@ interface Seen {
 /** A window under way (opened by our last request, or untouched) is taken for a check while no more than this share of it is gone. */
 const CARRY_WITHIN = 1 / 3;
 /**
- * The discovery reads an announced end as rounded up (Retry-After's delay-seconds, an epoch Reset at
- * or after the end); a server that rounds to nearest or down ends its windows up to a second later
- * than the phase it placed. Where waiting costs nothing but a poll (taking a window under way), that
- * second is allowed for: before the check starts, and off the window's sure end.
+ * The discovery reads an announced end as rounded up; a server that rounds to nearest or down ends its
+ * windows up to a second later than the phase it placed (see roundingAllowanceMs). Where waiting costs
+ * nothing but a poll (taking a window under way), the whole second is allowed for: before the check
+ * starts, and off the window's sure end.
  */
 const ROUNDING_ALLOWANCE_MS = 1000;
 /** Margin past a window's end before a request counts as in the next one: timers and rounding. */
@@ -241,6 +241,9 @@ export class WindowKeeper {
    */
   async #clockBoundary(orgs: readonly OrgHandle[], classes: readonly QuotaClass[], phase: WindowPhase | null): Promise<WindowSyncResult> {
     const { prober, windowMs, signal } = this.#options;
+    // A phase placed by a countdown rounded down lies later than this (see ROUNDING_ALLOWANCE_MS); allowing
+    // for it here would take twice as much off every window a check can measure in, which 2 s windows
+    // cannot spare. Read as rounded up, as delay-seconds are written.
     const doubt = phase ? phase.doubtMs : this.#options.clockUncertaintyMs();
     const now = prober.now();
     let next = now + windowMs - this.#sinceBoundary(phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() });

@@ -6,7 +6,7 @@ import { TOO_MANY_REQUESTS, type QuotaClass } from '../contract/types.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from './record.ts';
-import { CLOCK_SLACK_MS, announcedEnd, announcedWaitS, resetFormatOf, resetMovement, resetMoved, endEstimateOf, type EndPlacing } from '../measure/reset-format.ts';
+import { CLOCK_SLACK_MS, announcedEnd, announcedWaitS, resetFormatOf, resetMovement, resetMoved, endEstimateOf, roundingAllowanceMs, type EndPlacing } from '../measure/reset-format.ts';
 import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm, WindowPhase } from './types.ts';
 
 const undecided = <T>(how: string, evidence: readonly number[] = []): Learned<T> => ({ value: null, how, evidence });
@@ -318,8 +318,10 @@ function followUpsVerdict(
     // An aligned window that began just before the first read holds them all too: possible where a
     // boundary (the used-up window's end, or whole windows after it, wherever in its interval) can lie
     // between a window before the last read and the first read's answer.
+    // The end as announced, and as much later as a countdown rounded otherwise than up can put it.
+    const ended = previousEnd && { earliest: previousEnd.earliest, latest: previousEnd.latest + roundingAllowanceMs(windowMs) };
     const from = last.sentAt - windowMs;
-    if (!previousEnd || previousEnd.latest > from || alignedEndWithin(from, first.headersAt ?? first.doneAt, previousEnd, windowMs)) return null;
+    if (!ended || ended.latest > from || alignedEndWithin(from, first.headersAt ?? first.doneAt, ended, windowMs)) return null;
     return learned('fixed-first-request', `Remaining went ${values.join(' → ')} over ${span} ms of reads from one sent after the previous window ended: the window that read opened held for all of them, where an aligned window would have rolled over: windows start at the first counted request`, ids);
   }
   if (!falls) return undecided(`Remaining stayed at ${values[0]} over ${reads.length} admitted reads: it does not show what counts`, ids);

@@ -126,6 +126,8 @@ describe('WindowKeeper on a server without rate-limit headers (waits by the cloc
     read: { ...ALIGNED.read, phase: { value: { ms: 0, doubtMs: 500, clockOffsetMs: 0 }, how: '', evidence: [] } },
   };
   afterEach(() => vi.useRealTimers());
+  /** The phase's ±500 ms (its countdown read as rounded up). */
+  const DOUBT = 500;
 
   /**
    * When fresh() resolves, ms after it was called, and the window it gives, on fake timers that move
@@ -146,16 +148,16 @@ describe('WindowKeeper on a server without rate-limit headers (waits by the cloc
   const resolvesAfter = async (lastRead: number | null, calledAt: number) => (await waitFor(lastRead, calledAt)).after;
 
   it('waits past the next boundary and its doubt', async () => {
-    expect(await resolvesAfter(null, boundary - 200)).toBe(200 + 500 + 60);
+    expect(await resolvesAfter(null, boundary - 200)).toBe(200 + DOUBT + 60);
   });
 
   it('waits a window more when the organization sent a request that may lie past the nearest boundary', async () => {
-    // The boundary 50 ms ahead may have passed up to 450 ms ago (doubt ±500 ms): a read answered 50 ms ago may have counted in its window.
-    expect(await resolvesAfter(boundary - 100, boundary - 50)).toBe(WINDOW_MS + 50 + 500 + 60);
+    // The boundary 50 ms ahead may have passed up to 450 ms ago: a read answered 50 ms ago may have counted in its window.
+    expect(await resolvesAfter(boundary - 100, boundary - 50)).toBe(WINDOW_MS + 50 + DOUBT + 60);
   });
 
   it('places the window by the boundary it waited for, not by when its timer fired (late under load)', async () => {
     const { window } = await waitFor(null, boundary - 200, 300);
-    expect(window).toMatchObject({ openedAt: boundary - 500, openedUncertaintyMs: 0 });
+    expect(window).toMatchObject({ openedAt: boundary - DOUBT, openedUncertaintyMs: 0 });
   });
 });

@@ -138,6 +138,14 @@ describe('how windows start', () => {
     expect(learned.value).toBeNull();
   });
 
+  it('not first request when a countdown rounded down could put the previous end within a window before the last read', () => {
+    // Announced to end by 9,600; rounded down, it may end as late as 9,900 (a tenth of the 3 s window), past 12,800 less a window.
+    const expiry = [read(59, { sentAt: 10_000, reset: null })];
+    const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700, reset: null }));
+    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 400, expiryFollowUps: followUps, exhaustedEnd: { earliest: 9_400, latest: 9_600 } }));
+    expect(learned.value).toBeNull();
+  });
+
   it('a Remaining that stays put tells neither: it does not count', () => {
     const expiry = [read(59, { sentAt: 10_000 })];
     const followUps = [59, 59, 59, 59].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
