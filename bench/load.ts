@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { recruitingApi } from '../src/contract/recruiting-api.ts';
+import { percentile } from '../src/verdicts/support/revocation-bounds.ts';
 import { ArrivalRateDriver } from '../src/measure/arrival-rate.ts';
 import { LoadAggregator } from '../src/measure/aggregate.ts';
 import { LatencyHistogram } from '../src/measure/histogram.ts';
@@ -290,7 +291,7 @@ try {
     const b = await inChild<Throughput>(`${first === 'tiergate' ? 'autocannon' : 'tiergate'}-throughput`, target.edge, key);
     rounds.push(first === 'tiergate' ? { tiergate: a, autocannon: b } : { tiergate: b, autocannon: a });
   }
-  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]!;
+  const median = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 50)!;
   const best = { tiergate: median(rounds.map((r) => r.tiergate.rps)), autocannon: median(rounds.map((r) => r.autocannon.rps)) };
   const cpu = { tiergate: median(rounds.map((r) => r.tiergate.cpuUsPerRequest)), autocannon: median(rounds.map((r) => r.autocannon.cpuUsPerRequest)) };
   // Ratios within a round (the two ran back to back), then their median: a machine whose load drifts

@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { percentile } from '../src/verdicts/support/revocation-bounds.ts';
 
 const GOAL_MS = 200;
 const runs = Number(process.argv[2] ?? 15);
@@ -30,11 +31,7 @@ function timeOnce(args: readonly string[]): number {
 const times = COMMANDS.map(() => [] as number[]);
 for (let round = 0; round < runs; round++) COMMANDS.forEach((command, i) => times[i]!.push(timeOnce(command.args)));
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+const median = (values: readonly number[]) => percentile([...values].sort((a, b) => a - b), 50)!;
 const figures = COMMANDS.map((command, i) => ({ label: command.label, medianMs: median(times[i]!), minMs: Math.min(...times[i]!) }));
 const help = figures[0]!;
 const lines = [

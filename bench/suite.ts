@@ -9,6 +9,7 @@ import { defineScenario } from '../src/scenario/define.ts';
 import { runSuite } from '../src/run/run.ts';
 import { systemClock } from '../src/util/io.ts';
 import { TIER_NAMES } from '../src/contract/types.ts';
+import { percentile } from '../src/verdicts/support/revocation-bounds.ts';
 
 const windowS = Number(process.argv[2] ?? 3);
 const outDir = mkdtempSync(join(tmpdir(), 'tiergate-bench-suite-'));
@@ -45,7 +46,7 @@ for (const line of readFileSync(join(outcome.runDir!, 'observations.ndjson'), 'u
   trials.set(trial, { from: Math.min(span.from, o.sentAt), to: Math.max(span.to, o.doneAt) });
 }
 const lengths = [...trials.values()].map((t) => (t.to - t.from) / 1000).sort((a, b) => a - b);
-const trialS = lengths[Math.floor(lengths.length / 2)] ?? 0;
+const trialS = percentile(lengths, 50) ?? 0;
 const planS = r.windows.needed * windowS;
 // The discovery needs the rest of the window it starts in, and one more to see how windows start (the longest tier).
 const firstEnd = Math.max(...r.profiles.map((p) => p.durationMs)) / 1000;

@@ -6,6 +6,7 @@
  * byte is copied: each passes to the sink as a view valid for that call.
  */
 import { HeaderPicker } from './header-picker.ts';
+import { isDigitCode } from './observation.ts';
 
 export interface ResponseSink {
   /** The final response's status and the picked header values, in the picker's slot order. */
@@ -15,7 +16,7 @@ export interface ResponseSink {
   onEnd(reusable: boolean): void;
 }
 
-export type ResponseParseErrorCode = 'HEADERS_INVALID' | 'HEADERS_OVERFLOW' | 'BODY_INVALID';
+type ResponseParseErrorCode = 'HEADERS_INVALID' | 'HEADERS_OVERFLOW' | 'BODY_INVALID';
 
 /** Bytes that are no HTTP/1.1 response; the connection cannot be used after them. */
 export class ResponseParseError extends Error {
@@ -69,11 +70,26 @@ function lineEnd(bytes: Buffer, from: number): number {
   return lf - 1;
 }
 
-const isDigit = (byte: number) => byte >= 0x30 && byte <= 0x39;
-
 function startsWith(bytes: Buffer, at: number, prefix: Buffer): boolean {
   for (let k = 0; k < prefix.length; k++) if (bytes[at + k] !== prefix[k]) return false;
   return true;
+}
+
+const TIMEOUT_PARAM = Buffer.from('timeout=');
+
+/** The seconds of a Keep-Alive value's `timeout=` parameter (any case), -1 without one. */
+function keepAliveTimeoutS(bytes: Buffer, start: number, end: number): number {
+  for (let at = start; at + TIMEOUT_PARAM.length <= end; at++) {
+    let k = 0;
+    // Lower-cases letters; '=' has that bit set already.
+    while (k < TIMEOUT_PARAM.length && (bytes[at + k]! | 0x20) === TIMEOUT_PARAM[k]) k++;
+    if (k < TIMEOUT_PARAM.length) continue;
+    const digits = at + k;
+    let last = digits;
+    while (last < end && isDigitCode(bytes[last]!)) last++;
+    return last > digits ? decimal(bytes, digits, last) : -1;
+  }
+  return -1;
 }
 
 /** `bytes[start, end)` as a non-negative decimal integer (at most 15 digits), else -1. */
@@ -82,7 +98,7 @@ function decimal(bytes: Buffer, start: number, end: number): number {
   let n = 0;
   for (let k = start; k < end; k++) {
     const byte = bytes[k]!;
-    if (!isDigit(byte)) return -1;
+    if (!isDigitCode(byte)) return -1;
     n = n * 10 + (byte - 0x30);
   }
   return n;
@@ -184,7 +200,6 @@ export class Http1ResponseParser {
   /** The server closed the connection: true if that ended the response (a body until close). */
   closed(): boolean {
     if (this.#state !== 'until-close') return false;
-    this.#keepAlive = false;
     this.#complete(true);
     return true;
   }
@@ -226,7 +241,7 @@ export class Http1ResponseParser {
     if (statusEnd - start < 12 || !startsWith(bytes, start, STATUS_LINE)) throw invalid('not an HTTP/1.x status line');
     const minor = bytes[start + 7]!;
     const d = start + 9;
-    if ((minor !== 0x30 && minor !== 0x31) || bytes[start + 8] !== SP || !isDigit(bytes[d]!) || !isDigit(bytes[d + 1]!) || !isDigit(bytes[d + 2]!) || (statusEnd > d + 3 && bytes[d + 3] !== SP)) {
+    if ((minor !== 0x30 && minor !== 0x31) || bytes[start + 8] !== SP || !isDigitCode(bytes[d]!) || !isDigitCode(bytes[d + 1]!) || !isDigitCode(bytes[d + 2]!) || (statusEnd > d + 3 && bytes[d + 3] !== SP)) {
       throw invalid('not an HTTP/1.x status line');
     }
     const status = (bytes[d]! - 0x30) * 100 + (bytes[d + 1]! - 0x30) * 10 + (bytes[d + 2]! - 0x30);
@@ -281,8 +296,9 @@ export class Http1ResponseParser {
           }
           break;
         case KEEP_ALIVE: {
-          const timeout = /timeout=(\d+)/i.exec(bytes.toString('latin1', vs, ve));
-          if (timeout) keepAliveMs = Number(timeout[1]) * 1000;
+          // Node's servers send it on every answer: read in place, without a string.
+          const timeoutS = keepAliveTimeoutS(bytes, vs, ve);
+          if (timeoutS >= 0) keepAliveMs = timeoutS * 1000;
           break;
         }
       }

@@ -67,7 +67,8 @@ export interface Observation {
 /** An absent header: one shared value (a response under load allocates none for what it lacks). */
 export const NO_HEADER: HeaderValue = Object.freeze({ raw: null, value: null });
 
-const isDigitCode = (code: number) => code >= 0x30 && code <= 0x39;
+/** A character or byte code of an ASCII digit. */
+export const isDigitCode = (code: number) => code >= 0x30 && code <= 0x39;
 
 /** Strict parse: digits only (at most 16), no sign, no decimals, no whitespace tricks beyond trimming. */
 export function headerValue(raw: string | string[] | undefined | null): HeaderValue {

@@ -11,11 +11,14 @@ import type { LoadHandler } from './load-pool.ts';
 import { headerValue, type Observation, type ObservationError } from './observation.ts';
 import type { CheckTag, LoadPhaseName } from './tags.ts';
 
-/** The response headers an Observation keeps, in pick order (the slots below). */
+/** The response headers an Observation keeps, in pick order: the contract's names, or the header's own. */
+const KEPT = ['limit', 'remaining', 'reset', 'retryAfter', 'date', 'edgeNode', 'contentType'] as const;
+const OWN_NAMES = { date: 'date', contentType: 'content-type' } as const;
+const SLOT = Object.fromEntries(KEPT.map((header, slot) => [header, slot])) as Record<(typeof KEPT)[number], number>;
+
 export function responseHeaderPicker(names: HeaderNames): HeaderPicker {
-  return new HeaderPicker([names.limit, names.remaining, names.reset, names.retryAfter, 'date', names.edgeNode, 'content-type']);
+  return new HeaderPicker(KEPT.map((header) => (header === 'date' || header === 'contentType' ? OWN_NAMES[header] : names[header])));
 }
-const SLOT = { limit: 0, remaining: 1, reset: 2, retryAfter: 3, date: 4, edgeNode: 5, contentType: 6 } as const;
 
 /** What every request of one stream in one phase shares. */
 export interface CaptureTags {
@@ -34,7 +37,7 @@ export interface CaptureTags {
 /** An excerpt's length in characters, and the most bytes that many UTF-8 characters take. */
 const EXCERPT_CHARS = 512;
 const EXCERPT_BYTES = EXCERPT_CHARS * 4;
-const NO_HEADERS: readonly (string | null)[] = [null, null, null, null, null, null, null];
+const NO_HEADERS: readonly (string | null)[] = KEPT.map(() => null);
 
 export class ResponseCapture<Owner> implements LoadHandler {
   #status: number | null = null;

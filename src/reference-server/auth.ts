@@ -31,7 +31,7 @@ function guestKey(org: Org, now: number): ApiKeyRecord {
     env: 'test',
     scopes: new Set(SCOPE_NAMES),
     redacted: '(guest)',
-    hash: Buffer.alloc(32),
+    hash: '',
     createdAt: now,
     revocation: null,
   };

@@ -1,8 +1,9 @@
 /**
- * §5.3 API keys: generated from a CSPRNG, stored only as SHA-256 hashes, compared in constant time.
- * The full key exists once, in the admin API's creation response.
+ * §5.3 API keys: generated from a CSPRNG, stored only as SHA-256 hashes and found by the presented
+ * key's hash (a lookup's timing tells nothing of a key, only of a digest). The full key exists once, in
+ * the admin API's creation response.
  */
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { KeyFormat } from '../contract/types.ts';
 
 const ALPHANUMERICS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -35,11 +36,6 @@ export function generateApiKey(format: KeyFormat): string {
 /** SHA-256 of a key, in hex: one-shot and straight to a string (a Buffer digest costs several times more). */
 export function hashKey(key: string): string {
   return hash('sha256', key, 'hex');
-}
-
-/** Constant-time comparison of two key hashes. */
-export function sameKeyHash(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Opaque identifiers for orgs, keys, jobs: a prefix and random hex. */

@@ -1,7 +1,7 @@
 /** Organizations and their API keys: the state every edge shares. Keys are kept only as hashes. */
 import { redactKey } from '../contract/keys.ts';
 import type { Contract, KeyFormat, ScopeName, TierName } from '../contract/types.ts';
-import { generateApiKey, hashKey, randomId, sameKeyHash } from './key-material.ts';
+import { generateApiKey, hashKey, randomId } from './key-material.ts';
 import type { Revocation } from './revocation.ts';
 
 export interface OrgLimits {
@@ -27,7 +27,8 @@ export interface ApiKeyRecord {
   readonly scopes: ReadonlySet<ScopeName>;
   /** Prefix and last four characters: the only form ever shown. */
   readonly redacted: string;
-  readonly hash: Buffer;
+  /** SHA-256 of the key, hex. */
+  readonly hash: string;
   readonly createdAt: number;
   readonly revocation: Revocation | null;
 }
@@ -113,7 +114,7 @@ export class TargetState {
       env,
       scopes: new Set(scopes),
       redacted: redactKey(key),
-      hash: Buffer.from(hash, 'hex'),
+      hash,
       createdAt: now,
       revocation: null,
     });
@@ -133,14 +134,12 @@ export class TargetState {
     if (record.revocation) return record;
     const revoked: ApiKeyRecord = Object.freeze({ ...record, revocation });
     this.#keysById.set(id, revoked);
-    this.#keysByHash.set(record.hash.toString('hex'), revoked);
+    this.#keysByHash.set(record.hash, revoked);
     return revoked;
   }
 
-  /** The record for a presented key, or null. Looked up by hash, confirmed in constant time. */
+  /** The record for a presented key, or null: found by its hash (the map's hit is the match). */
   findKey(presented: string): ApiKeyRecord | null {
-    const hash = hashKey(presented);
-    const record = this.#keysByHash.get(hash);
-    return record && sameKeyHash(record.hash, Buffer.from(hash, 'hex')) ? record : null;
+    return this.#keysByHash.get(hashKey(presented)) ?? null;
   }
 }

@@ -53,6 +53,11 @@ describe('Http1ResponseParser', () => {
     expect(r).toEqual({ status: 429, values: ['0', '12, 13', null], body: 'hello', ended: true, reusable: true, keepAliveMs: 5000 });
   });
 
+  it("reads Keep-Alive's timeout in any case and place, and none where it has none", () => {
+    expect(parseEverySplit('HTTP/1.1 200 OK\r\nKeep-Alive: max=100, Timeout=7\r\nContent-Length: 0\r\n\r\n').keepAliveMs).toBe(7000);
+    expect(parseEverySplit('HTTP/1.1 200 OK\r\nKeep-Alive: max=100\r\nContent-Length: 0\r\n\r\n').keepAliveMs).toBeNull();
+  });
+
   it('reads a chunked body with extensions and trailers', () => {
     const r = parseEverySplit('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 99\r\n\r\n5;ext=1\r\nhello\r\n1 \r\n!\r\n0\r\nX-Trailer: t\r\n\r\n');
     expect(r).toMatchObject({ status: 200, body: 'hello!', ended: true, reusable: true });

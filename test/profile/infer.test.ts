@@ -8,6 +8,7 @@ import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from '../../src/profile/record.ts';
 import { algorithmOf, inferProfile } from '../../src/profile/infer.ts';
 import type { Observation } from '../../src/measure/observation.ts';
+import type { EndEstimate } from '../../src/measure/reset-format.ts';
 import { T0, obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
 
 const W = 3000;
@@ -94,6 +95,21 @@ describe('what counts', () => {
 });
 
 describe('how windows start', () => {
+  /**
+   * algorithmOf after the expiry read (Remaining 59, sent at 10,000 unless `expiry` says otherwise)
+   * and reads after it showing `remaining`, 700 ms apart unless `sentAt` places them.
+   */
+  function learnedAfterExpiry(
+    remaining: readonly number[],
+    exhaustedEnd: EndEstimate,
+    options: { readonly expiryDelayMs?: number; readonly expiry?: ObsInit; readonly sentAt?: (i: number) => number; readonly noReset?: boolean } = {},
+  ) {
+    const reset = options.noReset ? { reset: null } : {};
+    const expiry = [read(59, { sentAt: 10_000, ...reset, ...options.expiry })];
+    const followUps = remaining.map((r, i) => read(r, { sentAt: options.sentAt?.(i) ?? 10_000 + (i + 1) * 700, ...reset }));
+    return algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: options.expiryDelayMs ?? 1500, expiryFollowUps: followUps, exhaustedEnd }));
+  }
+
   it('refilling: admitted soon after the 429, and refused again right after', () => {
     const r = record({ exhaustion: [read(1), rejected()], refill: [{ probe: read(0), followUps: [rejected()] }] });
     const learned = algorithmOf(r);
@@ -115,41 +131,33 @@ describe('how windows start', () => {
   });
 
   it('first request: Remaining one lower at every read over nearly a window after the one that opened it', () => {
-    const expiry = [read(59, { sentAt: 10_000 })];
-    const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
     // The used-up window ended 1.5 to 1.7 s before the read: aligned windows would roll over 1.3 to 1.5 s after it.
-    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd: { earliest: 8_300, latest: 8_500 } }));
-    expect(learned.value).toBe('fixed-first-request');
+    expect(learnedAfterExpiry([58, 57, 56, 55], { earliest: 8_300, latest: 8_500 }).value).toBe('fixed-first-request');
   });
 
   it('not first request on the same reads when the previous end is too coarse to rule out an aligned window that began just before them', () => {
-    const expiry = [read(59, { sentAt: 10_000, reset: null })];
-    const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700, reset: null }));
     // Ended 1.5 to 3.5 s before the read (a countdown read either way): an aligned boundary may lie 0 to 200 ms before it.
-    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd: { earliest: 6_500, latest: 8_500 } }));
-    expect(learned.value).toBeNull();
+    expect(learnedAfterExpiry([58, 57, 56, 55], { earliest: 6_500, latest: 8_500 }, { noReset: true }).value).toBeNull();
   });
 
   it('not first request when the reads span less than a window past the latest previous end: the aligned window that began there holds them all', () => {
     // Slow round trips (260 ms) kept the reads to 1.4 s; the previous end may lie at 8,150, a window before 11,150.
-    const expiry = [read(59, { sentAt: 9_600, headersAt: 9_860, reset: null })];
-    const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 9_950 + i * 350, reset: null }));
-    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1450, expiryFollowUps: followUps, exhaustedEnd: { earliest: 8_000, latest: 8_150 } }));
+    const learned = learnedAfterExpiry([58, 57, 56, 55], { earliest: 8_000, latest: 8_150 }, {
+      expiry: { sentAt: 9_600, headersAt: 9_860 },
+      sentAt: (i) => 9_950 + i * 350,
+      expiryDelayMs: 1450,
+      noReset: true,
+    });
     expect(learned.value).toBeNull();
   });
 
   it('not first request when a countdown rounded down could put the previous end within a window before the last read', () => {
     // Announced to end by 9,600; rounded down, it may end as late as 9,900 (a tenth of the 3 s window), past 12,800 less a window.
-    const expiry = [read(59, { sentAt: 10_000, reset: null })];
-    const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700, reset: null }));
-    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 400, expiryFollowUps: followUps, exhaustedEnd: { earliest: 9_400, latest: 9_600 } }));
-    expect(learned.value).toBeNull();
+    expect(learnedAfterExpiry([58, 57, 56, 55], { earliest: 9_400, latest: 9_600 }, { expiryDelayMs: 400, noReset: true }).value).toBeNull();
   });
 
   it('a Remaining that stays put tells neither: it does not count', () => {
-    const expiry = [read(59, { sentAt: 10_000 })];
-    const followUps = [59, 59, 59, 59].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
-    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd: { earliest: 8_300, latest: 8_500 } }));
+    const learned = learnedAfterExpiry([59, 59, 59, 59], { earliest: 8_300, latest: 8_500 });
     expect(learned.value).toBeNull();
     expect(learned.how).toContain('does not show what counts');
   });
