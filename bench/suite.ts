@@ -1,6 +1,8 @@
 /**
  * The full 3-tier suite's wall time against the embedded target, next to the minimum the plan
- * needs (windows needed × window length). Run: node --import tsx bench/suite.ts [window-seconds]
+ * needs (windows needed × window length). Run: node --import tsx bench/suite.ts [window-seconds] [parse-ms]
+ * (the parse time defaults to the embedded target's for the window: 200 ms below 10 s windows, 500 ms
+ * from there; the spec's 60 s windows are measured with a parser of seconds: `bench/suite.ts 60 2000`).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +12,14 @@ import { runSuite } from '../src/run/run.ts';
 import { systemClock } from '../src/util/io.ts';
 import { TIER_NAMES } from '../src/contract/types.ts';
 import { percentile } from '../src/verdicts/support/revocation-bounds.ts';
+import { defaultParseMs } from '../src/config/defaults.ts';
 
 const windowS = Number(process.argv[2] ?? 3);
+const parseMs = process.argv[3] === undefined ? defaultParseMs(windowS * 1000) : Number(process.argv[3]);
 const outDir = mkdtempSync(join(tmpdir(), 'tiergate-bench-suite-'));
 const outcome = await runSuite(
   {
-    target: { kind: 'embedded', edges: 3, revocationDelayMs: 300, revocationJitterMs: 0, parseMs: 200, faults: [], variants: [] },
+    target: { kind: 'embedded', edges: 3, revocationDelayMs: 300, revocationJitterMs: 0, parseMs, faults: [], variants: [] },
     windowMs: windowS * 1000,
     tiers: TIER_NAMES,
     checks: null,
@@ -48,11 +52,13 @@ for (const line of readFileSync(join(outcome.runDir!, 'observations.ndjson'), 'u
 const lengths = [...trials.values()].map((t) => (t.to - t.from) / 1000).sort((a, b) => a - b);
 const trialS = percentile(lengths, 50) ?? 0;
 const planS = r.windows.needed * windowS;
-// The discovery needs the rest of the window it starts in, and one more to see how windows start (the longest tier).
+// The discovery runs beside the lanes, on an organization of its own: its time is not the checks' (the longest tier).
 const firstEnd = Math.max(...r.profiles.map((p) => p.durationMs)) / 1000;
 const minimumS = Math.max(planS, trialS);
-console.log(`suite: verdict ${r.verdict}, ${r.checks.length} results, window ${windowS} s`);
+console.log(`suite: verdict ${r.verdict}, ${r.checks.length} results, window ${windowS} s, uploads parsed in ${parseMs} ms`);
 console.log(`suite: wall time ${(r.durationMs / 1000).toFixed(1)} s: conformance checks done after ${conformanceS.toFixed(1)} s, revocation (${trials.size} trials) after ${revocationS.toFixed(1)} s`);
 console.log(`suite: windows needed ${r.windows.needed} (${planS} s), used ${r.windows.used}; one revocation trial ${trialS.toFixed(1)} s (median); discovery ${firstEnd.toFixed(1)} s`);
-console.log(`suite: wall / max(windows needed, one trial) = ${((r.durationMs / 1000) / minimumS).toFixed(2)} (aim ≤ 1.3); wall / (windows needed + 2 for the discovery) = ${((r.durationMs / 1000) / ((r.windows.needed + 2) * windowS)).toFixed(2)}`);
-console.log(JSON.stringify({ bench: 'suite', windowS, wallS: r.durationMs / 1000, conformanceS, revocationS, trialS, windowsNeeded: r.windows.needed, windowsUsed: r.windows.used, minimumS, discoveryS: firstEnd, verdict: r.verdict }));
+console.log(`suite: wall / max(windows needed, one trial) = ${((r.durationMs / 1000) / minimumS).toFixed(2)} (aim ≤ 1.15 at 60 s windows)`);
+const undecided = r.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}${c.variant ? `/${c.variant}` : ''} [${c.tier}] ${c.verdict}: ${c.actual}`);
+for (const line of undecided) console.log(`suite: not passed: ${line}`);
+console.log(JSON.stringify({ bench: 'suite', windowS, parseMs, wallS: r.durationMs / 1000, conformanceS, revocationS, trialS, windowsNeeded: r.windows.needed, windowsUsed: r.windows.used, minimumS, discoveryS: firstEnd, verdict: r.verdict }));

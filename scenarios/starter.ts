@@ -14,7 +14,7 @@ export default defineScenario({
   quota: { variants: ['sequential', 'burst'] },
   // Revocation: trials, probe interval per edge, how long edges are watched once all rejected, and
   // trials at most at once (each on a rotation chain of its own).
-  revocation: { trials: 20, intervalMs: 10, settleMs: 2000, parallel: 4 },
+  revocation: { trials: 20, intervalMs: 10, settleMs: 2000, parallel: 7 },
   // Sustained load (LOAD-THRESHOLDS, opt-in with --checks): phases at 1x and 2x quota and a fleet of
   // orgs at quota, with k6-syntax thresholds. Spell out `{ endpoint, phases, thresholds }` to tune it.
   load: sustainedLoad({ fleetOrgs: 10 }),

@@ -65,7 +65,7 @@ const definitions: readonly CheckDefinition[] = [
     title: 'Limit header equals the tier quota',
     spec: '§8',
     requirement:
-      "X-RateLimit-Limit equals the tier's quota for the endpoint's class (Enterprise: at least the published figure).",
+      "X-RateLimit-Limit equals the tier's quota for the endpoint's class (Enterprise: at least the published figure), or exactly the organization's own figure where the config declares one.",
     assumptions: ['quota-classes', 'limit-header-class'],
   },
   {
@@ -102,7 +102,7 @@ const definitions: readonly CheckDefinition[] = [
     id: 'CONCURRENCY-CAP',
     title: 'Concurrency cap',
     spec: '§8',
-    requirement: 'With the cap of requests in flight, one more is rejected; the cap itself is admitted.',
+    requirement: 'With the cap of requests in flight, one more is not served beside them: refused (429 assumed), or held until one of them finishes; the cap itself is admitted.',
     assumptions: ['concurrency-status'],
   },
   {

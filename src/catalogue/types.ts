@@ -46,6 +46,12 @@ export interface Finding<Data extends FindingData = FindingData> {
   /** Why a verdict is inconclusive or skipped, or other caveats a reader needs. */
   readonly notes: readonly string[];
   readonly data?: Data;
+  /**
+   * Inconclusive because the measurement was spoiled (a window boundary fell in it, a request got no
+   * answer), not for anything the server did: the same measurement in another window may decide it.
+   * The run's, not the result's: never written to results.json.
+   */
+  readonly measureAgain?: boolean;
 }
 
 export interface CheckDefinition {

@@ -3,6 +3,7 @@
  * given and what is expected (exit 2). An absent flag (undefined) stays undefined: its default is
  * the caller's, from the constant the help shows.
  */
+import { LIMIT_FIELDS, type LimitField, type OrgLimits } from '../contract/types.ts';
 import { UsageError } from '../util/errors.ts';
 import { formatDurationMs, parseDurationMs } from '../util/duration.ts';
 
@@ -75,6 +76,23 @@ export function list<T extends string>(flag: string, value: string | undefined, 
     throw new UsageError(`--${flag} ${value}: unknown ${unknown.join(', ') || '(empty)'}; choose from ${allowed.join(', ')}`);
   }
   return items as T[];
+}
+
+/** `init`: an organization's own figures, `read=10000,ingest=2000,concurrency=250`, each optional, at least one. */
+export function orgLimits(flag: string, raw: string | undefined): Partial<OrgLimits> | undefined {
+  if (raw === undefined) return undefined;
+  const limits: Partial<Record<LimitField, number>> = {};
+  const example = `e.g. --${flag} read=10000,ingest=2000,concurrency=250`;
+  for (const item of raw.split(',').map((s) => s.trim())) {
+    const [name = '', value = '', ...rest] = item.split('=').map((s) => s.trim());
+    const field = LIMIT_FIELDS.find((f) => f === name);
+    if (!field || rest.length > 0) throw new UsageError(`--${flag} ${shown(raw)}: expected figures named ${LIMIT_FIELDS.join(', ')} (${example})`);
+    const figure = wholeNumber(value);
+    if (!Number.isSafeInteger(figure) || figure < 1) throw new UsageError(`--${flag} ${raw}: ${field} ${shown(value)} is not a whole number above 0 (${example})`);
+    if (limits[field] !== undefined) throw new UsageError(`--${flag} ${raw}: ${field} given twice; name each figure once`);
+    limits[field] = figure;
+  }
+  return limits;
 }
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2 };

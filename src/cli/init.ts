@@ -11,7 +11,7 @@ import { SCENARIO_DEFAULTS } from '../scenario/define.ts';
 import { EXIT, UsageError } from '../util/errors.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import type { CliCommand } from './command.ts';
-import { count, list } from './flag-values.ts';
+import { count, list, orgLimits } from './flag-values.ts';
 import { stringFlag, stringsFlag, TIERS, type FlagValues } from './flags.ts';
 
 /** Organizations are lettered a to z within a tier. */
@@ -22,6 +22,10 @@ const INIT_FLAGS = {
   tiers: TIERS,
   orgs: stringFlag('organizations per tier, each with three keys (ORG-ISOLATED needs two; more spread the quota checks)', String(SCENARIO_DEFAULTS.orgs)),
   config: stringFlag('the file to write', DEFAULTS.configFile),
+  limits: stringFlag(
+    "the Enterprise organizations' own figures, from their contract (each at least the published minimum; judged exactly), e.g. read=10000,ingest=2000,concurrency=250",
+    'the published minimums',
+  ),
   'allow-non-loopback': { type: 'boolean', default: false, describe: 'allow edges that are not loopback addresses (tiergate sends traffic to loopback only otherwise)' },
   force: { type: 'boolean', default: false, describe: 'overwrite the file if it exists' },
 } as const;
@@ -56,23 +60,25 @@ export const initCommand: CliCommand<InitArgs> = {
     if (repeated) throw new UsageError(`--edge ${repeated}: given twice; name each edge once`);
     const tiers = list('tiers', args.tiers, TIER_NAMES) ?? [...TIER_NAMES];
     const perTier = count('orgs', args.orgs, MAX_ORGS) ?? SCENARIO_DEFAULTS.orgs;
+    const declared = orgLimits('limits', args.limits);
     const name = args.config ?? DEFAULTS.configFile;
     const file = resolve(io.cwd, name);
-    const [{ orgLabels }, { ROLE_NEEDS, starterConfig, writeConfigFile }, { displayPath }] = await Promise.all([
+    const [{ orgLabels }, { ROLE_NEEDS, enterpriseLimits, starterConfig, writeConfigFile }, { displayPath }] = await Promise.all([
       import('../provision/provision.ts'),
       import('../config/init.ts'),
       import('../report/terminal-summary.ts'),
     ]);
-    const orgs = tiers.flatMap((tier) => orgLabels(tier, perTier).map((label) => ({ name: label, tier })));
+    const limits = declared && enterpriseLimits(declared, tiers, `--limits ${args.limits}`);
+    const orgs = tiers.flatMap((tier) => orgLabels(tier, perTier).map((label) => ({ name: label, tier, ...(limits && tier === 'enterprise' ? { limits } : {}) })));
     const starter = starterConfig({ file, edges, allowNonLoopback: args['allow-non-loopback'], orgs });
     await writeConfigFile(file, starter.text, { force: args.force, input: `--config ${name}` });
-    io.stdout.write(describeWritten(displayPath(file, io.cwd), edges.length, orgs.length, starter.keys, ROLE_NEEDS));
+    io.stdout.write(describeWritten(displayPath(file, io.cwd), edges.length, orgs.length, starter.keys, ROLE_NEEDS, args.limits ?? null));
     return EXIT.pass;
   },
 };
 
 /** What was written, the variables to export (one per key, with what its role needs), and what to do next. */
-function describeWritten(shown: string, edges: number, orgs: number, keys: readonly StarterKey[], needs: typeof ROLE_NEEDS): string {
+function describeWritten(shown: string, edges: number, orgs: number, keys: readonly StarterKey[], needs: typeof ROLE_NEEDS, limits: string | null): string {
   const width = Math.max(...keys.map((k) => k.env.length));
   const orgWidth = Math.max(...keys.map((k) => k.org.length));
   return [
@@ -81,6 +87,7 @@ function describeWritten(shown: string, edges: number, orgs: number, keys: reado
     '(the file names the variables, never the keys):',
     ...keys.map((k) => `  ${k.env.padEnd(width)}  ${k.org.padEnd(orgWidth)}  ${k.role.padEnd(9)}  ${needs[k.role]}`),
     '',
+    ...(limits ? [`The Enterprise organizations declare their contract's figures (${limits}): the checks hold them to exactly these.`] : []),
     'Revocation checks are skipped until the file has a "revocation" hook (README: "A real deployment").',
     `Then check the file and the keys in a few seconds: tiergate doctor --config ${shown}`,
     '',

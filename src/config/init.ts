@@ -1,13 +1,16 @@
 /**
  * A starter tiergate.config.json (`tiergate init`): the deployment's edges, organizations of the
- * tiers asked for with all three keys each (by environment variable name, never the key), and the
- * `$schema` an editor reads to explain every field. It loads as written once its variables are set.
- * Revocation is left out: it needs a hook only the deployment's owner can write (README).
+ * tiers asked for with all three keys each (by environment variable name, never the key), the
+ * Enterprise organizations' own figures when given, and the `$schema` an editor reads to explain
+ * every field. It loads as written once its variables are set. Revocation is left out: it needs a
+ * hook only the deployment's owner can write (README).
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TierName } from '../contract/types.ts';
+import { orgLimitProblems } from '../contract/org-limits.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import type { OrgLimits, TierName } from '../contract/types.ts';
 import { formatDurationMs } from '../util/duration.ts';
 import { UsageError } from '../util/errors.ts';
 import { DEFAULTS } from './defaults.ts';
@@ -20,7 +23,7 @@ export interface StarterOptions {
   /** Origins of the edges, e.g. http://127.0.0.1:8080. */
   readonly edges: readonly string[];
   readonly allowNonLoopback: boolean;
-  readonly orgs: readonly { readonly name: string; readonly tier: TierName }[];
+  readonly orgs: readonly { readonly name: string; readonly tier: TierName; readonly limits?: Partial<OrgLimits> }[];
 }
 
 /** A key the file names: where, in which variable, and what the key must be. */
@@ -74,9 +77,23 @@ export function starterConfig(options: StarterOptions): StarterConfig {
       name: org.name,
       tier: org.tier,
       keys: Object.fromEntries(KEY_ROLES.map((role) => [role, { env: envNameFor(org.name, role) }])),
+      ...(org.limits ? { limits: org.limits } : {}),
     })),
   };
   return { text: `${JSON.stringify(json, null, 2)}\n`, keys };
+}
+
+/**
+ * The figures an Enterprise contract sets, for the Enterprise organizations the file gets: at least
+ * the published minimums, and only where the file has such an organization (`input` names the flag).
+ */
+export function enterpriseLimits(limits: Partial<OrgLimits>, tiers: readonly TierName[], input: string): Partial<OrgLimits> {
+  if (!tiers.includes('enterprise')) {
+    throw new UsageError(`${input}: these are an Enterprise contract's figures, and the file gets no Enterprise organization (--tiers ${tiers.join(',')}); add enterprise to --tiers, or leave the figures out`);
+  }
+  const problems = orgLimitProblems(recruitingApi, 'enterprise', limits);
+  if (problems.length > 0) throw new UsageError(`${input}: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`);
+  return limits;
 }
 
 /** Writes the file where none is, or over one when `force`; `input` names the flag in the one-line refusal. */

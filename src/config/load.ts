@@ -6,6 +6,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { messageOf, UsageError } from '../util/errors.ts';
+import { orgLimitProblems } from '../contract/org-limits.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import { LIMIT_FIELDS, TIER_NAMES, type OrgLimits } from '../contract/types.ts';
 import { configSchema, type Config, type EnvRef } from './schema.ts';
 
 export async function loadConfig(file: string, cwd: string): Promise<Config> {
@@ -43,13 +46,15 @@ export function describeIssues(issues: readonly IssueLike[]): string {
     .join('; ');
 }
 
+const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+
 /**
- * Organization names are unique (they label results and lanes), and `revocation.org` names one of
- * them. Read defensively: the input may be invalid in every other way.
+ * Organization names are unique (they label results and lanes), an organization's own limits are
+ * acceptable for its tier, and `revocation.org` names one of them. Read defensively: the input may
+ * be invalid in every other way.
  */
 function crossFieldIssues(json: unknown): IssueLike[] {
   const issues: IssueLike[] = [];
-  const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
   const root = record(json);
   if (!root) return issues;
   const orgs = Array.isArray(root['orgs']) ? root['orgs'] : [];
@@ -61,12 +66,27 @@ function crossFieldIssues(json: unknown): IssueLike[] {
     if (seen === undefined) firstIndex.set(name, i);
     else issues.push({ path: ['orgs', i, 'name'], message: `${JSON.stringify(name)} is already the name of orgs.${seen}` });
   });
+  orgs.forEach((org, i) => issues.push(...limitIssues(record(org), i)));
   const revocationOrg = record(root['revocation'])?.['org'];
   if (typeof revocationOrg === 'string' && !firstIndex.has(revocationOrg)) {
     const known = [...firstIndex.keys()].join(', ') || 'none';
     issues.push({ path: ['revocation', 'org'], message: `${JSON.stringify(revocationOrg)} is not the name of an organization in orgs (${known})` });
   }
   return issues;
+}
+
+/** `orgs.N.limits` against the organization's tier; figures that are not whole numbers above 0 the schema reports. */
+function limitIssues(org: Record<string, unknown> | null, i: number): IssueLike[] {
+  const tier = TIER_NAMES.find((t) => t === org?.['tier']);
+  const limits = record(org?.['limits']);
+  if (!tier || !limits) return [];
+  const declared: Partial<OrgLimits> = Object.fromEntries(
+    LIMIT_FIELDS.flatMap((field) => {
+      const value = limits[field];
+      return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? [[field, value]] : [];
+    }),
+  );
+  return orgLimitProblems(recruitingApi, tier, declared).map((p) => ({ path: ['orgs', i, 'limits', p.field], message: p.message }));
 }
 
 /** Resolve a key from the environment; a missing variable names itself and the fix. */

@@ -5,7 +5,8 @@
  * explains the field where it is written.
  */
 import { z } from 'zod';
-import { TIER_NAMES } from '../contract/types.ts';
+import { LIMIT_FIELDS, TIER_NAMES, type LimitField, type OrgLimits, type TierName } from '../contract/types.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import { containsFullKey } from '../contract/keys.ts';
 
@@ -65,6 +66,22 @@ const keyRef = z.union([envRef, z.string()]).superRefine((value, ctx) => {
 export const KEY_ROLES = ['primary', 'secondary', 'unscoped'] as const;
 export type KeyRole = (typeof KEY_ROLES)[number];
 
+/** `figures` of a tier as the schema's descriptions state them: "60 / 10 / 5". */
+const figuresText = (tier: TierName) => LIMIT_FIELDS.map((field) => recruitingApi.tiers[tier][field].value).join(' / ');
+
+const limitFigure = (what: string) => z.number().int().positive().max(1_000_000_000).optional().describe(what);
+
+/** An organization's own figures (§8 sells Enterprise "2,500 or more"; its contract says how much more). */
+const orgLimitsSchema = z
+  .strictObject({
+    read: limitFigure('Read requests per window its contract sets, e.g. 10000'),
+    ingest: limitFigure('Resumes ingested per window its contract sets, e.g. 2000'),
+    concurrency: limitFigure('Requests in flight at once its contract sets, e.g. 250'),
+  } satisfies Record<LimitField, unknown>)
+  .describe(
+    `This organization's own figures, each optional: judged exactly (an X-RateLimit-Limit other than the figure fails HDR-LIMIT; without one, the quota checks count to it). Enterprise: at least the published minimums (read / ingest / concurrency ${figuresText('enterprise')}); Starter and Professional: only their published figures (${figuresText('starter')}, ${figuresText('professional')})`,
+  ) satisfies z.ZodType<Partial<OrgLimits> | undefined>;
+
 const orgSchema = z
   .strictObject({
     name: z
@@ -79,6 +96,7 @@ const orgSchema = z
         unscoped: keyRef.optional().describe('A key of this organization holding no scope (SCOPE-ENFORCED: refused with 403 on every scoped endpoint)'),
       } satisfies Record<KeyRole, unknown>)
       .describe('API keys of this organization, by environment variable name only: a key written here is refused'),
+    limits: orgLimitsSchema.optional(),
   })
   .describe('An organization of the deployment the run may spend quota on');
 
@@ -234,7 +252,7 @@ export const configSchema = z.strictObject({
         .min(1)
         .max(100)
         .optional()
-        .describe("Trials at most at once, each on a rotation chain of its own (default: the scenario's, 4); fewer where the organization's concurrency cap or a list of disposable keys allows fewer; --revocation-parallel wins over it"),
+        .describe("Trials at most at once, each on a rotation chain of its own (default: the scenario's, 7); fewer where the organization's concurrency cap or a list of disposable keys allows fewer; --revocation-parallel wins over it"),
       hook: revocationHookSchema,
     })
     .optional()

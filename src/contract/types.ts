@@ -22,21 +22,41 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 /** HTTP 429 Too Many Requests: the status §7 and §8.1 name for an exceeded quota. */
 export const TOO_MANY_REQUESTS = 429;
 
-/** A published figure. Enterprise's "2,500 or more" is a minimum, not an exact value. */
+/**
+ * A figure an organization is held to. Published (§8): Enterprise's "2,500 or more" is a minimum,
+ * not an exact value. Declared: the organization's own figure from the config (its contract), exact.
+ */
 export interface Figure {
   readonly value: number;
   readonly atLeast: boolean;
+  /** The organization's own figure, declared in the config (or provisioned so on the embedded target); absent: published. */
+  readonly declared?: boolean;
 }
 
-export interface TierLimits {
-  readonly name: TierName;
-  readonly label: string;
+/** The figures of §8's table, per tier and per organization. */
+export const LIMIT_FIELDS = ['read', 'ingest', 'concurrency'] as const;
+export type LimitField = (typeof LIMIT_FIELDS)[number];
+
+/**
+ * An organization's own figures: the ones its contract sets where its tier's are minimums
+ * (Enterprise / Custom). The config declares some or all of them (`Partial<OrgLimits>`); the
+ * reference target enforces all three.
+ */
+export type OrgLimits = Readonly<Record<LimitField, number>>;
+
+/** A tier's figures, or an organization's (`figuresOf`). */
+export interface LimitFigures extends Readonly<Record<LimitField, Figure>> {
   /** Read requests per window (spec: per minute). */
   readonly read: Figure;
   /** Resumes ingested per window (spec: per minute). */
   readonly ingest: Figure;
   /** Requests in flight at once per organization. */
   readonly concurrency: Figure;
+}
+
+export interface TierLimits extends LimitFigures {
+  readonly name: TierName;
+  readonly label: string;
 }
 
 export interface ScopeEntry {

@@ -43,6 +43,8 @@ export interface ArrivalStream {
   readonly key: string | null;
   readonly ratePerS: number;
   readonly maxInFlight: number;
+  /** The first requests of its schedule, sent already by someone else (a window's opener): skipped. */
+  readonly sentAlready?: number;
 }
 
 export interface ArrivalPlan {
@@ -140,7 +142,7 @@ export class ArrivalRateDriver {
       },
       requests: this.#requestsFor(plan.request, stream.key),
       count: scheduledCount(stream.ratePerS, plan.durationMs),
-      next: 0,
+      next: stream.sentAlready ?? 0,
       inFlight: 0,
     }));
     const scheduled = Math.min(

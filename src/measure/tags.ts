@@ -42,6 +42,8 @@ export type DiscoveryPhase =
   | 'refill-follow-up'
   | 'expiry'
   | 'expiry-follow-up'
+  | 'expiry-again'
+  | 'expiry-again-follow-up'
   | 'expiry-exhaust'
   | 'narrow';
 
@@ -62,8 +64,11 @@ type QuotaPhase =
   | 'after-other-org'
   | 'after-retry-after';
 
-/** CONCURRENCY-CAP: connections opened, the ingest witness, the held uploads, the one beyond the cap. */
-export type ConcurrencyPhase = 'warm-up' | 'witness' | 'hold' | 'extra';
+/**
+ * CONCURRENCY-CAP: connections opened, fast reads timing a round trip, the held uploads, the same
+ * read with one fewer held, the one beyond the cap.
+ */
+export type ConcurrencyPhase = 'warm-up' | 'round-trip' | 'hold' | 'control' | 'extra';
 
 declare const loadPhaseBrand: unique symbol;
 /**

@@ -29,6 +29,11 @@ export interface WindowContext {
    * moves within a window or the window opened with the check, by timing alone ('timing').
    */
   readonly placeBy: 'reset' | 'timing';
+  /**
+   * Monotonic ms before which the window cannot end, where only the server's announcement places its
+   * end (a window found under way, its start unknown): the earliest end its Reset allows.
+   */
+  readonly sureEndAt?: number;
 }
 
 /** Allowance for the server's clock running at another rate than ours over one window, ms. */
@@ -44,8 +49,11 @@ export function windowStart(window: WindowContext, first: Observation | undefine
   return { at: first.sentAt, uncertaintyMs: RATE_SLACK_MS };
 }
 
-/** The latest instant the window is sure to be still open: its start plus its length, less the doubt. */
+/**
+ * The latest instant the window is sure to be still open: its start plus its length, less the doubt,
+ * and no later than the end the server announced for it.
+ */
 export function windowSafeEnd(window: WindowContext, first: Observation | undefined): number {
   const start = windowStart(window, first);
-  return start.at + window.lengthMs - start.uncertaintyMs;
+  return Math.min(start.at + window.lengthMs - start.uncertaintyMs, window.sureEndAt ?? Infinity);
 }

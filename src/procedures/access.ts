@@ -13,6 +13,7 @@ import { scopeEnforcedVerdict } from '../verdicts/scope-enforced.ts';
 import { headBootstrapVerdict } from '../verdicts/head-bootstrap.ts';
 import type { Observation } from '../measure/observation.ts';
 import type { SuiteContext } from './context.ts';
+import type { FreshWindow } from './windows.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
 import { defineTask, inconclusiveFinding, skippedFinding, timed } from './task.ts';
@@ -79,14 +80,17 @@ export const access = defineTask({
       const head = endpointById(context.contract, 'bootstrap-head');
       const options = { declaredFree: context.declared['head-bootstrap-free'] ?? null };
       // Two HEADs a window boundary fell between decide nothing: measure again, a few times at most.
+      const sendHead = () => send('HEAD-BOOTSTRAP', head, org.primary.key);
       let finding: Finding | null = null;
-      for (let attempt = 1; attempt <= HEAD_ATTEMPTS && !context.signal.aborted; attempt++) {
-        const first = await send('HEAD-BOOTSTRAP', head, org.primary.key);
-        const second = await send('HEAD-BOOTSTRAP', head, org.primary.key);
+      let first: Observation | null = await sendHead();
+      for (let attempt = 1; attempt <= HEAD_ATTEMPTS && first !== null && !context.signal.aborted; attempt++) {
+        const second = await sendHead();
         finding = headBootstrapVerdict(first, second, context.windowMs / 1000, options);
         if (finding.verdict !== 'inconclusive') break;
-        // Refused for quota: the next pair needs a window with room.
-        if ([first, second].some((o) => o.status === context.contract.statuses.rateLimited) && !(await context.windows.fresh([org], 'read')).ok) break;
+        // Refused for quota: the next pair needs a window with room, which its first HEAD (counted or not) shows.
+        const refused: boolean = [first, second].some((o) => o.status === context.contract.statuses.rateLimited);
+        const opened: FreshWindow | null = refused ? await context.windows.fresh([org], 'read', { first: sendHead, units: [0, 1], needMs: () => 0 }) : null;
+        first = opened === null ? await sendHead() : opened.ok ? opened.first : null;
       }
       return finding ?? inconclusiveFinding('two HEADs', 'interrupted');
     });
@@ -102,8 +106,16 @@ export const access = defineTask({
   },
 });
 
+/**
+ * Sends one request of an access check. One whose connection dropped before any answer is sent again,
+ * once: nothing of its status was measured, and these checks judge statuses, not counts. (One that
+ * timed out is not: a server that hangs would only hang again.)
+ */
 function sender(context: SuiteContext, org: OrgHandle) {
   const edge = context.prober.edges[0]!;
-  return (check: CheckId, endpoint: Endpoint, key: string | null) =>
-    context.prober.send(edge, requestFor(endpoint, key), { check, phase: 'access', tier: org.tier, org: org.label });
+  return async (check: CheckId, endpoint: Endpoint, key: string | null) => {
+    const send = () => context.prober.send(edge, requestFor(endpoint, key), { check, phase: 'access', tier: org.tier, org: org.label });
+    const o = await send();
+    return o.status === null && o.error?.code !== 'TIMEOUT' && !context.signal.aborted ? send() : o;
+  };
 }

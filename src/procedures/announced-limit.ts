@@ -32,26 +32,26 @@ export const OVER_ADMISSION_FACTOR = 2;
 
 /**
  * Sequential requests up to the quota and past it: Limit + 1 (less what the harness already spent in
- * this window), and up to EXTRA_AFTER_LIMIT more until a 429 comes. The first response announces the
- * Limit to aim at.
+ * this window), and up to EXTRA_AFTER_LIMIT more until a 429 comes. The first response (`first`, sent
+ * already) announces the Limit to aim at.
  */
 export async function sendPastLimit(
   figure: Figure,
+  first: Observation,
   send: () => Promise<Observation>,
   signal: AbortSignal,
   spent = 0,
 ): Promise<{ readonly sent: Observation[]; readonly limit: number }> {
-  const sent: Observation[] = [];
-  let limit = figure.value;
-  for (let n = 1; !signal.aborted; n++) {
-    const o = await send();
-    sent.push(o);
-    if (n === 1) limit = limitToTest(figure, o);
-    if (n >= limit - spent + 1 && o.status === TOO_MANY_REQUESTS) break;
+  const sent: Observation[] = [first];
+  const limit = limitToTest(figure, first);
+  const enough = (o: Observation) => {
+    const n = sent.length;
+    if (n >= limit - spent + 1 && o.status === TOO_MANY_REQUESTS) return true;
     // Past the Limit with no 429 yet: go on to the first one (it shows where the server stops, and
     // the 429 the other checks need), within a bound; with 429s already seen, a few more suffice.
     const seen429 = sent.some((s) => s.status === TOO_MANY_REQUESTS);
-    if (n >= (seen429 ? limit - spent + 1 + EXTRA_AFTER_LIMIT : OVER_ADMISSION_FACTOR * limit + EXTRA_AFTER_LIMIT)) break;
-  }
+    return n >= (seen429 ? limit - spent + 1 + EXTRA_AFTER_LIMIT : OVER_ADMISSION_FACTOR * limit + EXTRA_AFTER_LIMIT);
+  };
+  while (!enough(sent.at(-1)!) && !signal.aborted) sent.push(await send());
   return { sent, limit };
 }

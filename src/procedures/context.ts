@@ -1,6 +1,6 @@
 /** What a running suite hands each task: resolved options, provisioned orgs, the prober, and hooks. */
-import type { AssumptionId, Contract, TierName } from '../contract/types.ts';
-import type { KeyHook, OrgHandle, OrgLimits } from './handles.ts';
+import type { AssumptionId, Contract, OrgLimits, TierName } from '../contract/types.ts';
+import type { KeyHook, OrgHandle } from './handles.ts';
 import type { HttpProber } from '../measure/http-prober.ts';
 import type { Io } from '../util/io.ts';
 import type { RunListener } from '../results/events.ts';
@@ -18,7 +18,7 @@ export interface SuiteContext {
   /** null when no way to provision/revoke keys was configured: revocation checks are skipped. */
   readonly keyHook: KeyHook | null;
   /** Creates more organizations of a tier (fleet load); null when the target cannot (external deployments). */
-  readonly provisionOrgs: ((tier: TierName, count: number, limits?: OrgLimits) => Promise<readonly OrgHandle[]>) | null;
+  readonly provisionOrgs: ((tier: TierName, count: number, limits?: Partial<OrgLimits>) => Promise<readonly OrgHandle[]>) | null;
   readonly windowMs: number;
   /** Fresh quota windows per organization and class, scheduled from the limiter profile. */
   readonly windows: WindowKeeper;
@@ -29,6 +29,12 @@ export interface SuiteContext {
    * intended behaviour, judged as such; declared true, it is required. Undeclared: learned and reported.
    */
   readonly declared: Readonly<Partial<Record<AssumptionId, boolean>>>;
+  /**
+   * How long an upload takes on the tier, ms, to plan ingest checks by: the run's recent admitted
+   * uploads (sent alone and in batches: the median), and at least the embedded target's parse time;
+   * null before any was seen on a deployment.
+   */
+  uploadMs(tier: TierName): number | null;
   /** Current estimate of the server clock minus ours, ms (0 until a Date header was seen). */
   clockOffsetMs(): number;
   readonly emit: RunListener;

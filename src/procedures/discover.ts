@@ -20,9 +20,10 @@
  */
 import { endpointById } from '../contract/lookup.ts';
 import { unissuedKey } from '../contract/keys.ts';
-import type { Contract, Endpoint, TierName } from '../contract/types.ts';
+import type { Contract, Endpoint, OrgLimits, TierName } from '../contract/types.ts';
+import { figuresOf } from '../contract/org-limits.ts';
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
-import { sleep } from '../measure/window-sync.ts';
+import { sleep } from '../util/sleep.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
@@ -38,6 +39,8 @@ export interface DiscoveryInput {
   readonly windowMs: number;
   readonly clockOffsetMs: () => number;
   readonly signal: AbortSignal;
+  /** The organization's own figures, where it declares them (the published ones otherwise). */
+  readonly limits?: Partial<OrgLimits>;
 }
 
 
@@ -77,7 +80,8 @@ export function expiryReadAt(end: { readonly earliest: number; readonly latest: 
 export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> {
   const { prober, contract, windowMs, signal } = input;
   const edge = prober.edges[0]!;
-  const figures = { read: contract.tiers[input.tier].read, ingest: contract.tiers[input.tier].ingest };
+  const own = figuresOf(contract, { tier: input.tier, limits: input.limits });
+  const figures = { read: own.read, ingest: own.ingest };
   const all: Observation[] = [];
   const started = prober.now();
   const send = async (request: ProbeRequest, phase: DiscoveryPhase) => {
@@ -131,7 +135,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   // Fill: while the server shows plenty left, reads go in batches under the concurrency cap, so a
   // large quota is used up inside the window it started in (one at a time, Enterprise's spilled
   // into the next and cost the run a window). The last stretch, to the first 429, one at a time.
-  const batch = Math.max(1, Math.min(FILL_BATCH, Math.floor(contract.tiers[input.tier].concurrency.value / 2)));
+  const batch = Math.max(1, Math.min(FILL_BATCH, Math.floor(own.concurrency.value / 2)));
   let left = before.rateLimit.remaining.value;
   while (left !== null && left > 2 * batch && exhaustion.length + batch <= bound && before.status !== null && exhausting()) {
     const answers = await Promise.all(Array.from({ length: batch }, () => read('exhaust')));
@@ -153,6 +157,20 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   let exhaustedEnd: DiscoveryRecord['exhaustedEnd'] = null;
   let expiryEnd: DiscoveryRecord['expiryEnd'] = null;
   const expiryFollowUps: Observation[] = [];
+  const expiryAgain: Observation[] = [];
+  /** Reads spread over a window after `first`, the last clear of its end by a few round trips; stops at a refusal. */
+  const followUpsOver = async (first: Observation, phase: DiscoveryPhase) => {
+    const reads: Observation[] = [];
+    const span = windowMs - followUpClearance(first);
+    for (let k = 1; k <= FOLLOW_UP_READS && !signal.aborted; k++) {
+      await sleep(first.sentAt + (span * k) / FOLLOW_UP_READS - prober.now(), signal);
+      if (signal.aborted) break;
+      const o = await read(phase);
+      reads.push(o);
+      if (!isAdmitted(o)) break;
+    }
+    return reads;
+  };
   if (rejected && rejected.status === contract.statuses.rateLimited && !signal.aborted) {
     let end = announcedEnd(rejected, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS);
     const rejectedAt = rejected.headersAt ?? rejected.doneAt;
@@ -195,15 +213,14 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
           const first = await read('expiry');
           expiry.push(first);
           if (isAdmitted(first) && first.rateLimit.remaining.value !== null) {
-            // The last read must surely fall inside a window the first one opened: clear of its end
-            // by a margin of a few round trips.
-            const span = windowMs - followUpClearance(first);
-            for (let k = 1; k <= FOLLOW_UP_READS && !signal.aborted; k++) {
-              await sleep(first.sentAt + (span * k) / FOLLOW_UP_READS - prober.now(), signal);
-              if (signal.aborted) break;
-              const o = await read('expiry-follow-up');
-              expiryFollowUps.push(o);
-              if (!isAdmitted(o)) break;
+            expiryFollowUps.push(...(await followUpsOver(first, 'expiry-follow-up')));
+            // All in one window, counting down: a window the read opened, or an aligned one that began
+            // just before it. Half a window later (past the end of either), the same again: an aligned
+            // boundary then falls among the reads.
+            if (countingDownInOne([first, ...expiryFollowUps])) {
+              await sleep(first.sentAt + 1.5 * windowMs - prober.now(), signal);
+              const second = signal.aborted ? null : await read('expiry-again');
+              if (second && isAdmitted(second)) expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up')));
             }
           }
           const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
@@ -240,6 +257,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     exhaustedEnd,
     expiryEnd,
     expiryFollowUps,
+    expiryAgain,
     all,
     durationMs: prober.now() - started,
   };
@@ -277,5 +295,10 @@ async function narrowEnd(
   return { end, sent };
 }
 
-/** Remaining back up between two reads: a new window began between them. */
 
+
+/** Reads all admitted with a Remaining one lower each time: one window, counting down. */
+function countingDownInOne(reads: readonly Observation[]): boolean {
+  const values = reads.map((o) => o.rateLimit.remaining.value);
+  return reads.length > 1 && reads.every(isAdmitted) && values.every((v, i) => v !== null && (i === 0 || v === values[i - 1]! - 1));
+}

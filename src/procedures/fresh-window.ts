@@ -1,42 +1,92 @@
 /**
  * Quota checks start in a fresh window of the quota class they measure and must finish inside it
- * (README "How it measures"). This wraps a task's traffic: wait for a fresh window on its
- * organizations (scheduled from the limiter profile, procedures/windows.ts), begin, run; if no fresh
- * window could be had, every check of the task is inconclusive with the reason.
+ * (README "How it measures"). This wraps a task's traffic: its first request goes to the window keeper
+ * (procedures/windows.ts), which sends it until the server shows it in a window fresh on the task's
+ * organizations and long enough for the check; then the task begins and runs the rest. If no such
+ * window could be had, every check of the task is inconclusive with the reason. A check a window
+ * boundary or the network spoiled (Finding.measureAgain) is measured again in the next window, once.
  */
 import type { QuotaClass } from '../contract/types.ts';
 import type { WindowContext } from '../measure/window.ts';
+import type { Observation } from '../measure/observation.ts';
 import type { CheckId, Finding } from '../catalogue/types.ts';
 import type { SuiteContext } from './context.ts';
-import { inconclusiveFinding, type Decisions, type TaskRun } from './task.ts';
+import { inconclusiveFinding, type Decision, type Decisions, type TaskRun } from './task.ts';
 import { underCap } from './batches.ts';
+import { figuresOf } from '../contract/org-limits.ts';
+import { uploadFit, uploadFitText } from './upload-fit.ts';
 
-/**
- * How many of a check's requests go one after another (a batch counts once), at the tier's Limit of
- * the class and the batch size its concurrency cap allows: a window under way is taken only with
- * time enough left for them.
- */
-export type RoundTrips = (limit: number, batch: number) => number;
+/** A quota check's traffic, as the window keeper needs to know it. */
+export interface QuotaTraffic {
+  /** The check's first request, sent alone: the server's answer shows the window fresh, and when it ends. */
+  readonly first: () => Promise<Observation>;
+  /** Units that first request may count (default one; a bulk upload's resumes, or one where counted per upload). */
+  readonly units?: readonly number[];
+  /** Only a window that begins with the first request (see WindowRequest.fromStart). */
+  readonly fromStart?: boolean;
+}
+
+/** A quota task's traffic once its window is open: its first request was sent already. */
+export type QuotaBody<C extends CheckId> = (window: WindowContext, first: Observation) => Promise<Decisions<C>>;
 
 export async function inFreshWindow<C extends CheckId>(
   context: SuiteContext,
   task: TaskRun<C>,
   quotaClass: QuotaClass,
-  body: (window: WindowContext) => Promise<Decisions<C>>,
-  roundTrips: RoundTrips = () => 0,
+  traffic: QuotaTraffic,
+  body: QuotaBody<C>,
 ): Promise<Decisions<C>> {
   context.emit({ type: 'task-waiting', task: task.identity, untilEpochS: null });
-  const tier = task.orgs[0]!.tier;
-  const limit = context.profileOf(tier)?.[quotaClass].limit ?? context.contract.tiers[tier][quotaClass].value;
-  const sync = await context.windows.fresh(task.orgs, quotaClass, roundTrips(limit, underCap(context.contract.tiers[tier].concurrency.value)));
-  if (!sync.ok) {
-    const finding = inconclusiveFinding('a fresh quota window to start in', sync.reason, sync.polls.slice(-2).map((o) => o.id), [
-      'No fresh quota window could be had (no boundary shown by X-RateLimit-Reset, Remaining or Date); nothing was measured.',
+  const measure = () => measureOnce(context, task, quotaClass, traffic, body);
+  const measured = await measure();
+  // A measurement a boundary or the network spoiled is taken again in the next window, once.
+  const spoiled = task.checks.filter((id) => findingOf(measured[id] as Decision | undefined)?.measureAgain === true);
+  if (spoiled.length === 0 || context.signal.aborted) return measured;
+  const again = await measure();
+  const merged: Partial<Record<CheckId, Decision>> = { ...(measured as Partial<Record<CheckId, Decision>>) };
+  for (const id of spoiled) {
+    const before = findingOf(measured[id] as Decision | undefined)!;
+    const decision = again[id] as Decision | undefined;
+    const after = findingOf(decision);
+    if (!decision || !after) continue;
+    const note = `measured again in the next window: the first measurement was spoiled (${before.actual})`;
+    merged[id] = 'finding' in decision ? { ...decision, finding: { ...after, notes: [...after.notes, note] } } : { ...after, notes: [...after.notes, note] };
+  }
+  return merged as Decisions<C>;
+}
+
+const findingOf = (decision: Decision | undefined): Finding | undefined => (decision === undefined ? undefined : 'finding' in decision ? decision.finding : decision);
+
+/** One window, shown fresh and long enough by the task's first request, and the task's traffic in it. */
+async function measureOnce<C extends CheckId>(context: SuiteContext, task: TaskRun<C>, quotaClass: QuotaClass, traffic: QuotaTraffic, body: QuotaBody<C>): Promise<Decisions<C>> {
+  const figures = task.orgs.map((o) => figuresOf(context.contract, o));
+  const limit = context.profileOf(task.orgs[0]!.tier)?.[quotaClass].limit ?? Math.max(...figures.map((f) => f[quotaClass].value));
+  const steps = task.rounds(limit, underCap(Math.min(...figures.map((f) => f.concurrency.value))));
+  // Uploads that cannot all fit one window are not sent: nothing of the task's quota is spent on them.
+  const uploadMs = quotaClass === 'ingest' ? context.uploadMs(task.orgs[0]!.tier) : null;
+  const fit = uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs);
+  if (fit && uploadMs !== null && !fit.fits) {
+    const finding = inconclusiveFinding('uploads that fit one quota window', `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`, [], [
+      'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
     ]);
     const undecided: Partial<Record<CheckId, Finding>> = {};
     for (const id of task.checks) undecided[id] = finding;
     return undecided as Decisions<C>;
   }
-  task.begin();
-  return body(sync.window);
+  const sync = await context.windows.fresh(task.orgs, quotaClass, {
+    first: traffic.first,
+    units: traffic.units ?? [1],
+    needMs: (latencyMs) => steps * latencyMs,
+    fromStart: traffic.fromStart ?? false,
+  });
+  if (!sync.ok) {
+    const finding = inconclusiveFinding('a fresh quota window to start in', sync.reason, sync.polls.slice(-2).map((o) => o.id), [
+      "No window could be had that the server showed fresh (its Remaining) and long enough for the check (its Reset); nothing was judged.",
+    ]);
+    const undecided: Partial<Record<CheckId, Finding>> = {};
+    for (const id of task.checks) undecided[id] = finding;
+    return undecided as Decisions<C>;
+  }
+  task.begin(sync.first);
+  return body(sync.window, sync.first);
 }

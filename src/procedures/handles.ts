@@ -1,12 +1,5 @@
 /** The organizations and keys a run works with, and the hook that provisions and revokes keys. */
-import type { ScopeName, TierName } from '../contract/types.ts';
-
-/** Custom figures for an Enterprise org on the embedded target. */
-export interface OrgLimits {
-  readonly read: number;
-  readonly ingest: number;
-  readonly concurrency: number;
-}
+import type { OrgLimits, ScopeName, TierName } from '../contract/types.ts';
 
 /** A key the run may use. `key` is the secret: it is sent, never printed or written (redactKey). */
 export interface KeyHandle {
@@ -30,8 +23,11 @@ export interface OrgHandle {
   readonly secondary: KeyHandle | null;
   /** A key holding no scope (SCOPE-ENFORCED), when available. */
   readonly unscoped: KeyHandle | null;
-  /** Its own figures, where it was provisioned with them (embedded target); absent: its tier's published ones. */
-  readonly limits?: OrgLimits;
+  /**
+   * Its own figures, exact (figuresOf): declared in the config, or provisioned so on the embedded
+   * target; a figure absent here is its tier's published one.
+   */
+  readonly limits?: Partial<OrgLimits>;
 }
 
 /** Provision and revoke keys: the embedded target's admin API, an HTTP hook, a command, or a list. */

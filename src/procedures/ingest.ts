@@ -1,10 +1,12 @@
 /**
  * QUOTA-INGEST in two variants, each in a window of its own:
  * 'single' uploads resumes one per request, in batches under the cap (the parse takes time);
- * 'bulk' sends equal batches that add up to Limit, then one more (assumption bulk-counts-per-resume).
+ * 'bulk' sends bulk uploads whose resumes add up to Limit, and one more, in batches under the cap, judged
+ * in resumes (assumption bulk-counts-per-resume).
  * HDR-LIMIT for the ingest class comes from the single variant.
  */
 import { endpointById } from '../contract/lookup.ts';
+import { figuresOf } from '../contract/org-limits.ts';
 import { quotaExactVerdict } from '../verdicts/quota-read-ingest.ts';
 import { limitHeaderVerdict } from '../verdicts/hdr-limit.ts';
 import type { Observation } from '../measure/observation.ts';
@@ -12,16 +14,16 @@ import type { WindowContext } from '../measure/window.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
-import { inFreshWindow, type RoundTrips } from './fresh-window.ts';
+import { inFreshWindow } from './fresh-window.ts';
 import { inBatches, straddlingFirstBatch, underCap } from './batches.ts';
 import { EXTRA_AFTER_LIMIT, limitToTest } from './announced-limit.ts';
 import { watchRestOfWindow } from './watch.ts';
-import { defineTask } from './task.ts';
+import { defineTask, type RoundTrips } from './task.ts';
 
-/** One upload alone, then Limit and a few more a batch at a time. */
-const singlesInBatches: RoundTrips = (limit, batch) => 1 + Math.ceil((limit + EXTRA_AFTER_LIMIT) / batch);
-/** Bulk uploads one after another to Limit in resumes, and one more. */
-const bulkOneByOne: RoundTrips = (limit) => Math.ceil(limit / bulkSize(limit)) + 2;
+/** After the first upload, Limit and a few more a batch at a time. */
+const singlesInBatches: RoundTrips = (limit, batch) => Math.ceil((limit + EXTRA_AFTER_LIMIT) / batch);
+/** After the first, bulk uploads to Limit in resumes and one more, a batch at a time. */
+const bulkInBatches: RoundTrips = (limit, batch) => Math.ceil(limit / bulkSize(limit) / batch);
 
 export const ingestSingle = defineTask({
   kind: 'ingest-single',
@@ -29,18 +31,20 @@ export const ingestSingle = defineTask({
   consumes: 'ingest',
   orgs: 1,
   placement: 'lane',
+  rounds: singlesInBatches,
   describe: 'resumes uploaded one per request, in batches under the concurrency cap, to Limit and past it',
   run: (context, task) => {
     const org = task.orgs[0]!;
-    return inFreshWindow(context, task, 'ingest', async (window) => {
-      const figure = context.contract.tiers[org.tier].ingest;
-      const sent = await uploadSingles(context, org);
+    const upload = singleUpload(context, org);
+    return inFreshWindow(context, task, 'ingest', { first: upload }, async (window, first) => {
+      const figure = figuresOf(context.contract, org).ingest;
+      const sent = await uploadSinglesAfter(context, org, first, upload);
       return {
         // Uploads inside a batch race each other, so the single variant is judged as a burst.
         'QUOTA-INGEST': quotaExactVerdict(sent, { figure, quotaClass: 'ingest', variant: 'burst', window, unitsPerRequest: 1, later: [] }),
         'HDR-LIMIT': limitHeaderVerdict(sent, figure, 'ingest'),
       };
-    }, singlesInBatches);
+    });
   },
 });
 
@@ -50,57 +54,79 @@ export const ingestBulk = defineTask({
   consumes: 'ingest',
   orgs: 1,
   placement: 'lane',
-  describe: 'bulk uploads whose resumes add up to Limit, then one more; single uploads over the rest of the window',
+  rounds: bulkInBatches,
+  describe: 'bulk uploads whose resumes add up to Limit, and one more, in batches under the concurrency cap; single uploads over the rest of the window',
   run: (context, task) => {
     const org = task.orgs[0]!;
-    return inFreshWindow(context, task, 'ingest', async (window) => {
-      const { sent, unitsPerRequest, later } = await uploadBulk(context, org, window);
-      const figure = context.contract.tiers[org.tier].ingest;
-      return { 'QUOTA-INGEST': quotaExactVerdict(sent, { figure, quotaClass: 'ingest', variant: 'sequential', window, unitsPerRequest, later }) };
-    }, bulkOneByOne);
+    const bulk = bulkUpload(context, org);
+    return inFreshWindow(context, task, 'ingest', { first: bulk.send, units: bulk.units }, async (window, first) => {
+      const { sent, later } = await uploadBulkAfter(context, org, window, first, bulk);
+      const figure = figuresOf(context.contract, org).ingest;
+      // Uploads inside a batch race each other: judged as a burst, in resumes.
+      return { 'QUOTA-INGEST': quotaExactVerdict(sent, { figure, quotaClass: 'ingest', variant: 'burst', window, unitsPerRequest: bulk.unitsPerRequest, later }) };
+    });
   },
 });
 
 const ingestTags = (org: OrgHandle, variant: 'single' | 'bulk') => ({ check: 'QUOTA-INGEST', phase: variant, tier: org.tier, org: org.label }) as const;
 
-async function uploadSingles(context: SuiteContext, org: OrgHandle): Promise<Observation[]> {
-  const tier = context.contract.tiers[org.tier];
+function singleUpload(context: SuiteContext, org: OrgHandle): () => Promise<Observation> {
   const edge = context.prober.edges[0]!;
   const endpoint = endpointById(context.contract, 'resume-analysis');
-  const upload = () => context.prober.send(edge, requestFor(endpoint, org.primary.key), ingestTags(org, 'single'));
-  // The first upload alone announces the Limit to aim at (Enterprise figures are minimums).
-  const first = await upload();
+  return () => context.prober.send(edge, requestFor(endpoint, org.primary.key), ingestTags(org, 'single'));
+}
+
+/** After the first upload (it announced the Limit to aim at: Enterprise figures are minimums), the rest in batches. */
+async function uploadSinglesAfter(context: SuiteContext, org: OrgHandle, first: Observation, upload: () => Promise<Observation>): Promise<Observation[]> {
+  const tier = figuresOf(context.contract, org);
   const limit = limitToTest(tier.ingest, first);
   const batch = underCap(tier.concurrency.value);
   const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, batch, upload, context.signal, straddlingFirstBatch(limit, batch, 1));
   return [first, ...rest];
 }
 
-async function uploadBulk(
-  context: SuiteContext,
-  org: OrgHandle,
-  window: WindowContext,
-): Promise<{ sent: Observation[]; unitsPerRequest: number; later: Observation[] }> {
-  const tier = context.contract.tiers[org.tier];
+interface BulkUpload {
+  readonly send: () => Promise<Observation>;
+  /** Units each upload is judged to count: its resumes, or one where the deployment declares so. */
+  readonly unitsPerRequest: number;
+  /** What the first upload may show counted (by its Remaining): either reading until one is proven. */
+  readonly units: readonly number[];
+}
+
+function bulkUpload(context: SuiteContext, org: OrgHandle): BulkUpload {
+  const tier = figuresOf(context.contract, org);
   const edge = context.prober.edges[0]!;
-  const tags = ingestTags(org, 'bulk');
   const endpoint = endpointById(context.contract, 'resume-analysis-bulk');
   // A deployment that declares bulk uploads counted per request is judged so (assumption bulk-counts-per-resume).
   const perRequest = context.declared['bulk-counts-per-resume'] === false;
   const resumes = bulkSize(tier.ingest.value);
-  const unitsPerRequest = perRequest ? 1 : resumes;
-  const upload = () => context.prober.send(edge, requestFor(endpoint, org.primary.key, resumes), tags);
-  const sent = [await upload()];
-  const limit = limitToTest(tier.ingest, sent[0]);
-  for (let used = unitsPerRequest; used <= limit && !context.signal.aborted; used += unitsPerRequest) {
-    sent.push(await upload());
-  }
+  return {
+    send: () => context.prober.send(edge, requestFor(endpoint, org.primary.key, resumes), ingestTags(org, 'bulk')),
+    unitsPerRequest: perRequest ? 1 : resumes,
+    units: perRequest ? [1] : [resumes, 1],
+  };
+}
+
+async function uploadBulkAfter(
+  context: SuiteContext,
+  org: OrgHandle,
+  window: WindowContext,
+  first: Observation,
+  bulk: BulkUpload,
+): Promise<{ sent: Observation[]; later: Observation[] }> {
+  const tier = figuresOf(context.contract, org);
+  // As many uploads as the Limit holds (the first among them), and one more; in batches under the cap,
+  // the batch holding the last admissible one holding the one past it too.
+  const admissible = Math.floor(limitToTest(tier.ingest, first) / bulk.unitsPerRequest);
+  const batch = underCap(tier.concurrency.value);
+  const sent = [first, ...(await inBatches(admissible, batch, bulk.send, context.signal, straddlingFirstBatch(admissible, batch, 1)))];
   // No lucky pass: single uploads (one unit each) over the rest of the window.
+  const edge = context.prober.edges[0]!;
   const single = endpointById(context.contract, 'resume-analysis');
   const later = sent.some((o) => o.status === context.contract.statuses.rateLimited)
-    ? await watchRestOfWindow(context, { first: sent[0]!, window, again: () => context.prober.send(edge, requestFor(single, org.primary.key), { ...tags, phase: 'after-429' }) })
+    ? await watchRestOfWindow(context, { first, window, again: () => context.prober.send(edge, requestFor(single, org.primary.key), { ...ingestTags(org, 'bulk'), phase: 'after-429' }) })
     : [];
-  return { sent, unitsPerRequest, later };
+  return { sent, later };
 }
 
 /** The largest divisor of `limit` up to 10 and at most half of it, so whole batches fill it exactly. */

@@ -1,14 +1,15 @@
 /** ORG-ISOLATED: exhaust one org's read quota, then one read by another org of the tier must be untouched. */
 import { endpointById } from '../contract/lookup.ts';
+import { figuresOf } from '../contract/org-limits.ts';
 import { orgIsolatedVerdict } from '../verdicts/org-shared-isolated.ts';
 import { requestFor } from './requests.ts';
-import { inFreshWindow, type RoundTrips } from './fresh-window.ts';
+import { inFreshWindow } from './fresh-window.ts';
 import { EXTRA_AFTER_LIMIT, OVER_ADMISSION_FACTOR, limitToTest } from './announced-limit.ts';
 import { inBatches, underCap } from './batches.ts';
-import { defineTask } from './task.ts';
+import { defineTask, type RoundTrips } from './task.ts';
 
-/** One read alone, Limit and a few more a batch at a time, then the other organization and the bracket. */
-const spendThenProbe: RoundTrips = (limit, batch) => 1 + Math.ceil((limit + EXTRA_AFTER_LIMIT) / batch) + 2;
+/** After the first read, Limit and a few more a batch at a time, then the other organization and the bracket. */
+const spendThenProbe: RoundTrips = (limit, batch) => Math.ceil((limit + EXTRA_AFTER_LIMIT) / batch) + 2;
 
 export const isolation = defineTask({
   kind: 'isolation',
@@ -16,20 +17,21 @@ export const isolation = defineTask({
   consumes: 'read',
   orgs: 2,
   placement: 'joint',
+  rounds: spendThenProbe,
   describe: "one organization's read quota spent, then one read by another organization of the tier",
   run: (context, task) => {
     const [exhausted, other] = [task.orgs[0]!, task.orgs[1]!];
+    const endpoint = endpointById(context.contract, 'jobs-list');
+    const edge = context.prober.edges[0]!;
+    const tags = { check: 'ORG-ISOLATED', phase: 'exhaust', tier: exhausted.tier, org: exhausted.label } as const;
+    const read = () => context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), tags);
     // A window fresh on both organizations: the other's request must meet its own untouched quota.
-    return inFreshWindow(context, task, 'read', async (window) => {
-      const figure = context.contract.tiers[exhausted.tier].read;
-      const endpoint = endpointById(context.contract, 'jobs-list');
-      const edge = context.prober.edges[0]!;
-      const tags = { check: 'ORG-ISOLATED', phase: 'exhaust', tier: exhausted.tier, org: exhausted.label } as const;
+    return inFreshWindow(context, task, 'read', { first: read }, async (window, first) => {
+      const figures = figuresOf(context.contract, exhausted);
+      const figure = figures.read;
       // Exhaust the quota quickly (in batches under the cap) so the check fits well inside one window.
-      const read = () => context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), tags);
-      const first = await read();
       const limit = limitToTest(figure, first);
-      const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, underCap(context.contract.tiers[exhausted.tier].concurrency.value), read, context.signal);
+      const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, underCap(figures.concurrency.value), read, context.signal);
       const sent = [first, ...rest];
       // A server that gives quota back is read on to its first 429 (bounded): the check needs one.
       while (!sent.some((o) => o.status === context.contract.statuses.rateLimited) && sent.length < OVER_ADMISSION_FACTOR * limit && !context.signal.aborted) {
@@ -42,10 +44,10 @@ export const isolation = defineTask({
       });
       // The bracket: the first organization again, still rejected, shows its window was in force.
       const again = await context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), { ...tags, phase: 'after-other-org' });
-      // Judged against the published figure; only a minimum ("or more") defers to the announced Limit.
-      const otherFigure = context.contract.tiers[other.tier].read;
+      // Judged against its exact figure (published, or its own declared); only a minimum ("or more") defers to the announced Limit.
+      const otherFigure = figuresOf(context.contract, other).read;
       const otherLimit = otherFigure.atLeast ? limitToTest(otherFigure, probe) : otherFigure.value;
       return { 'ORG-ISOLATED': orgIsolatedVerdict({ exhausted: sent, other: probe, exhaustedAgain: again, otherLimit, window }) };
-    }, spendThenProbe);
+    });
   },
 });

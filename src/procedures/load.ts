@@ -8,6 +8,7 @@
  */
 import { loadThresholdsVerdict } from '../verdicts/load-thresholds.ts';
 import { endpointById } from '../contract/lookup.ts';
+import { figuresOf } from '../contract/org-limits.ts';
 import { ArrivalRateDriver, type ArrivalStream } from '../measure/arrival-rate.ts';
 import { LoadAggregator } from '../measure/aggregate.ts';
 import { LATENCY_POLICY } from '../measure/outcome.ts';
@@ -47,14 +48,20 @@ export const load = defineTask({
     let fleet: readonly OrgHandle[] = [org];
     if (fleetSize > 1) {
       if (context.provisionOrgs) {
-        fleet = [org, ...(await context.provisionOrgs(org.tier, fleetSize - 1))];
+        // The fleet has the organization's own figures, so that one figure judges every window.
+        fleet = [org, ...(await context.provisionOrgs(org.tier, fleetSize - 1, org.limits))];
       } else {
         notes.push(`fleet phases skipped: this target cannot provision more ${org.tier} organizations (needed ${fleetSize})`);
       }
     }
     const phases = shape.phases.filter((p) => p.orgs <= fleet.length);
-    return inFreshWindow(context, task, 'read', async (window) => {
-      const result = await runPhases(context, { org, fleet, shape, phases, openedAt: window.openedAt });
+    // The first phase's first request shows a window just begun; the phases' schedule starts from it,
+    // on the server's windows.
+    const endpoint = endpointById(context.contract, shape.endpoint);
+    const phase = phases[0] ? loadPhaseName(phases[0].name) : 'window-sync';
+    const first = () => context.prober.send(context.prober.edges[0]!, requestFor(endpoint, org.primary.key), { check: CHECK, phase, tier: org.tier, org: org.label });
+    return inFreshWindow(context, task, 'read', { first, fromStart: true }, async (window, opener) => {
+      const result = await runPhases(context, { org, fleet, shape, phases, openedAt: window.openedAt, opener });
       const summary = result.aggregator.summary();
       const data = thresholdDataFromSummary(summary, result.dropped);
       const finding = loadThresholdsVerdict({
@@ -76,13 +83,16 @@ interface PhaseRunInput {
   readonly phases: readonly LoadPhase[];
   /** Run-relative ms at which the fresh window opened: phases are laid out from here. */
   readonly openedAt: number;
+  /** The first phase's first request, sent to show its window begun: judged with the rest. */
+  readonly opener: Observation;
 }
 
 async function runPhases(context: SuiteContext, input: PhaseRunInput) {
   const { org, fleet, shape, phases } = input;
   const endpoint = endpointById(context.contract, shape.endpoint);
-  const figure = context.contract.tiers[org.tier][endpoint.quotaClass ?? 'read'];
-  const cap = context.contract.tiers[org.tier].concurrency.value;
+  const figures = figuresOf(context.contract, org);
+  const figure = figures[endpoint.quotaClass ?? 'read'];
+  const cap = figures.concurrency.value;
   const request = requestFor(endpoint, null);
   // Enterprise figures are minimums: pace by what the server announces (HEAD is free, by assumption).
   let quota = figure.value;
@@ -92,8 +102,16 @@ async function runPhases(context: SuiteContext, input: PhaseRunInput) {
   }
   const windowS = context.windowMs / 1000;
   const inFlight = Math.max(1, Math.min(cap > 0 ? cap : DEFAULT_IN_FLIGHT, 64));
+  // The opener was the first phase's first request of the first organization.
   const streamsFor = (phase: LoadPhase): ArrivalStream[] =>
-    fleet.slice(0, phase.orgs).map((o) => ({ org: o.label, tier: o.tier, key: o.primary.key, ratePerS: (phase.rateMultiple * quota) / windowS, maxInFlight: inFlight }));
+    fleet.slice(0, phase.orgs).map((o, i) => ({
+      org: o.label,
+      tier: o.tier,
+      key: o.primary.key,
+      ratePerS: (phase.rateMultiple * quota) / windowS,
+      maxInFlight: inFlight,
+      sentAlready: phase === phases[0] && i === 0 ? 1 : 0,
+    }));
   let localId = 0;
   const recorder = context.recorder;
   const driver = new ArrivalRateDriver({
@@ -107,6 +125,7 @@ async function runPhases(context: SuiteContext, input: PhaseRunInput) {
     signal: context.signal,
   });
   const aggregator = new LoadAggregator(windowS);
+  aggregator.add(input.opener);
   const sink = (o: Observation) => {
     aggregator.add(o);
     recorder?.record(o);

@@ -1,18 +1,19 @@
 /**
- * QUOTA-READ, burst variant: 2 × Limit released at once in batches under the cap; exactly Limit
- * admitted (less what the window's ledger already holds). The Limit to aim at is the one the limiter
- * profile learned, so no request of the harness's own spends the window first.
+ * QUOTA-READ, burst variant: one read (it shows the window fresh and announces the Limit), then
+ * 2 × Limit less one released at once in batches under the cap; exactly Limit admitted in all (less
+ * what the window's ledger already holds).
  */
 import { endpointById } from '../contract/lookup.ts';
+import { figuresOf } from '../contract/org-limits.ts';
 import { quotaExactVerdict } from '../verdicts/quota-read-ingest.ts';
 import { requestFor } from './requests.ts';
-import { inFreshWindow, type RoundTrips } from './fresh-window.ts';
+import { inFreshWindow } from './fresh-window.ts';
 import { inBatches, straddlingFirstBatch, underCap } from './batches.ts';
-import { limitFromAnnounced } from './announced-limit.ts';
-import { defineTask } from './task.ts';
+import { limitToTest } from './announced-limit.ts';
+import { defineTask, type RoundTrips } from './task.ts';
 
-/** 2 × Limit reads, a batch at a time. */
-const inBatchesOf2xLimit: RoundTrips = (limit, batch) => Math.ceil((2 * limit) / batch);
+/** After the first, 2 × Limit reads less one, a batch at a time. */
+const inBatchesOf2xLimit: RoundTrips = (limit, batch) => Math.ceil((2 * limit - 1) / batch);
 
 export const readBurst = defineTask({
   kind: 'read-burst',
@@ -20,25 +21,22 @@ export const readBurst = defineTask({
   consumes: 'read',
   orgs: 1,
   placement: 'lane',
+  rounds: inBatchesOf2xLimit,
   appliesTo: (scenario) => scenario.quota.variants.includes('burst'),
-  describe: '2 × Limit reads released at once, in batches under the concurrency cap',
+  describe: 'one read, then 2 × Limit less one released at once, in batches under the concurrency cap',
   run: (context, task) => {
     const org = task.orgs[0]!;
-    return inFreshWindow(context, task, 'read', async (window) => {
-      const tier = context.contract.tiers[org.tier];
-      const edge = context.prober.edges[0]!;
-      const tags = { check: 'QUOTA-READ', phase: 'burst', tier: org.tier, org: org.label } as const;
-      const limit = limitFromAnnounced(tier.read, context.profileOf(org.tier)?.read.limit ?? null) - window.prior.length;
-      const endpoint = endpointById(context.contract, 'jobs-list');
+    const tier = figuresOf(context.contract, org);
+    const edge = context.prober.edges[0]!;
+    const tags = { check: 'QUOTA-READ', phase: 'burst', tier: org.tier, org: org.label } as const;
+    const endpoint = endpointById(context.contract, 'jobs-list');
+    const read = () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags);
+    return inFreshWindow(context, task, 'read', { first: read }, async (window, first) => {
+      // The first read announces the Limit to aim at; what the window's ledger holds is spent already.
+      const limit = limitToTest(tier.read, first) - window.prior.length;
       const batch = underCap(tier.concurrency.value);
-      const sent = await inBatches(
-        2 * Math.max(1, limit),
-        batch,
-        () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags),
-        context.signal,
-        straddlingFirstBatch(limit, batch),
-      );
-      return { 'QUOTA-READ': quotaExactVerdict(sent, { figure: tier.read, quotaClass: 'read', variant: 'burst', window }) };
-    }, inBatchesOf2xLimit);
+      const rest = await inBatches(2 * Math.max(1, limit) - 1, batch, read, context.signal, straddlingFirstBatch(limit, batch, 1));
+      return { 'QUOTA-READ': quotaExactVerdict([first, ...rest], { figure: tier.read, quotaClass: 'read', variant: 'burst', window }) };
+    });
   },
 });

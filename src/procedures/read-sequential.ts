@@ -7,6 +7,7 @@
  * for RETRY-AFTER.
  */
 import { endpointById } from '../contract/lookup.ts';
+import { figuresOf } from '../contract/org-limits.ts';
 import { quotaExactVerdict } from '../verdicts/quota-read-ingest.ts';
 import { remainingDecrementsVerdict } from '../verdicts/hdr-remaining.ts';
 import { limitHeaderVerdict } from '../verdicts/hdr-limit.ts';
@@ -14,19 +15,19 @@ import { resetEpochVerdict } from '../verdicts/hdr-reset.ts';
 import { rateLimitBodyVerdict } from '../verdicts/err-429-body.ts';
 import { orgSharedVerdict } from '../verdicts/org-shared-isolated.ts';
 import { retryAfterVerdict } from '../verdicts/retry-after.ts';
-import { sleep } from '../measure/window-sync.ts';
+import { sleep } from '../util/sleep.ts';
 import type { Observation } from '../measure/observation.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
-import { inFreshWindow, type RoundTrips } from './fresh-window.ts';
+import { inFreshWindow } from './fresh-window.ts';
 import { sendPastLimit } from './announced-limit.ts';
 import { watchRestOfWindow } from './watch.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
-import { defineTask, inconclusiveFinding, skippedFinding } from './task.ts';
+import { defineTask, inconclusiveFinding, skippedFinding, type RoundTrips } from './task.ts';
 
-/** Reads one after another to Limit and one past it, then the second key. */
-const oneByOne: RoundTrips = (limit) => limit + 2;
+/** After the first, reads one after another to Limit and one past it, then the second key. */
+const oneByOne: RoundTrips = (limit) => limit + 1;
 
 export const readSequential = defineTask({
   kind: 'read-sequential',
@@ -34,16 +35,18 @@ export const readSequential = defineTask({
   consumes: 'read',
   orgs: 1,
   placement: 'lane',
+  rounds: oneByOne,
   lastRequestOpens: 'read',
   describe: 'reads one at a time to Limit and past it; the second key, the rest of the window, then Retry-After waited out',
   run: (context, task) => {
     const org = task.orgs[0]!;
-    return inFreshWindow(context, task, 'read', async (window) => {
-      const figure = context.contract.tiers[org.tier].read;
-      const endpoint = endpointById(context.contract, 'jobs-list');
-      const edge = context.prober.edges[0]!;
-      const tags = { check: 'QUOTA-READ', phase: 'sequential', tier: org.tier, org: org.label } as const;
-      const { sent, limit } = await sendPastLimit(figure, () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags), context.signal, window.prior.length);
+    const endpoint = endpointById(context.contract, 'jobs-list');
+    const edge = context.prober.edges[0]!;
+    const tags = { check: 'QUOTA-READ', phase: 'sequential', tier: org.tier, org: org.label } as const;
+    const read = () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags);
+    return inFreshWindow(context, task, 'read', { first: read }, async (window, first) => {
+      const figure = figuresOf(context.contract, org).read;
+      const { sent, limit } = await sendPastLimit(figure, first, read, context.signal, window.prior.length);
       const exhausted = sent.some((o) => o.status === context.contract.statuses.rateLimited);
       const shared = org.secondary && exhausted ? await context.prober.send(edge, requestFor(endpoint, org.secondary.key), { ...tags, check: 'ORG-SHARED' }) : null;
       const later = exhausted
@@ -75,7 +78,7 @@ export const readSequential = defineTask({
             ? retryAfterVerdict({ rejected: lastRejected, ...retry, windowSeconds: window.lengthMs / 1000 })
             : inconclusiveFinding('a 429 to take Retry-After from', 'no request was rejected', sent.slice(-1).map((o) => o.id)),
       };
-    }, oneByOne);
+    });
   },
 });
 

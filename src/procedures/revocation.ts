@@ -7,6 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { endpointById } from '../contract/lookup.ts';
+import { figuresOf } from '../contract/org-limits.ts';
 import type { RevocationEvidence } from '../verdicts/support/revocation-evidence.ts';
 import { revokeLatencyVerdict } from '../verdicts/revoke-latency.ts';
 import { revokeStickyVerdict } from '../verdicts/revoke-sticky.ts';
@@ -68,9 +69,9 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
       const rejectStatus = contract.statuses.unauthenticated;
       const head = endpointById(contract, 'bootstrap-head');
       const timing = revocationTiming(shape, contract.revocationSlaMs, options);
-      const tier = contract.tiers[org.tier];
-      // The embedded target's revocation organization has figures of its own; a deployment's, its tier's.
-      const concurrencyCap = org.limits?.concurrency ?? tier.concurrency.value;
+      // The embedded target's revocation organization has figures of its own, as may a deployment's.
+      const figures = figuresOf(contract, org);
+      const concurrencyCap = figures.concurrency.value;
       const parallel = trialsAtOnce({
         requested: shape.parallel,
         trials: shape.trials,
@@ -105,7 +106,7 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
             chains: parallel.chains,
             timing,
             windowMs: context.windowMs,
-            readQuota: org.limits?.read ?? tier.read.value,
+            readQuota: figures.read.value,
             concurrencyCap,
             tier: org.tier,
           }),

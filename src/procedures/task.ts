@@ -14,6 +14,7 @@ import type { Scenario } from '../scenario/define.ts';
 import { checkResult } from '../verdicts/support/result.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
+import type { Observation } from '../measure/observation.ts';
 
 /**
  * Where the plan puts a task: `lane`, on one organization's lane (a fresh window of its own when it
@@ -39,9 +40,17 @@ export interface TimedFinding {
  */
 export type Decisions<C extends CheckId> = { readonly [id in C]?: Decision } & { readonly [id in Exclude<CheckId, C>]?: never };
 
+/**
+ * How many of a check's requests go one after another after its first (a batch counts once), at the
+ * tier's Limit of the class and the batch size its concurrency cap allows.
+ */
+export type RoundTrips = (limit: number, batch: number) => number;
+
 /** A planned task bound to the run: its organizations resolved, its scenario, its selected checks. */
 export interface TaskRun<C extends CheckId = CheckId> {
   readonly identity: TaskIdentity;
+  /** The definition's `rounds` (none: 0). */
+  readonly rounds: RoundTrips;
   readonly tier: TierName;
   /** The organizations it occupies, its own first. */
   readonly orgs: readonly OrgHandle[];
@@ -49,10 +58,11 @@ export interface TaskRun<C extends CheckId = CheckId> {
   /** The declared checks the run selected. */
   readonly checks: readonly C[];
   /**
-   * The task's traffic starts: says so to the run's listeners and starts the span its results carry.
-   * Quota tasks call it once their fresh window is open (the wait is not the check's time).
+   * The task's traffic starts: says so to the run's listeners and starts the span its results carry,
+   * from `first`'s send where its first request went out already. Quota tasks call it once their
+   * fresh window is open (the wait is not the check's time).
    */
-  begin(): void;
+  begin(first?: Observation): void;
   /** The traffic that decides the checks is over (what follows, e.g. a Retry-After wait, is not timed). */
   end(): void;
   /**
@@ -81,6 +91,12 @@ export interface TaskDefinition<K extends TaskKind = TaskKind, C extends CheckId
    * and whose ledger counts it (procedures/windows.ts), so it costs no window of its own.
    */
   readonly lastRequestOpens?: QuotaClass;
+  /**
+   * A quota task's requests that go one after another after its first (a batch counts once), at the
+   * Limit of its class and the batch its cap allows: a window is taken only with time for them, and an
+   * ingest task whose uploads cannot all fit one window is not run (procedures/upload-fit.ts).
+   */
+  readonly rounds?: RoundTrips;
   /** What it sends, in a line: the dry run prints it. */
   readonly describe: string;
   // NoInfer: the checks are the declared ones; a decision for any other is a type error, not a wider C.
@@ -136,14 +152,17 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
   const span = { startedWall: null as number | null, started: 0, endedAt: null as number | null };
   const run: TaskRun = {
     identity,
+    rounds: definition.rounds ?? (() => 0),
     tier: instance.tier,
     orgs: instance.orgs,
     scenario: instance.scenario,
     checks,
-    begin: () => {
+    begin: (first) => {
+      // A measurement taken again (procedures/fresh-window.ts) keeps the span the first one began.
+      if (span.startedWall !== null) return;
       context.emit({ type: 'task-start', task: identity });
-      span.startedWall = context.io.clock.now();
-      span.started = context.prober.now();
+      span.startedWall = first?.sentWall ?? context.io.clock.now();
+      span.started = first?.sentAt ?? context.prober.now();
     },
     end: () => {
       span.endedAt ??= context.prober.now();

@@ -4,7 +4,7 @@
  * apart, admits something here while the window surely lasts.
  */
 import { windowSafeEnd, type WindowContext } from '../measure/window.ts';
-import { sleep } from '../measure/window-sync.ts';
+import { sleep } from '../util/sleep.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { SuiteContext } from './context.ts';
 

@@ -1,28 +1,33 @@
 /**
- * Fresh windows per organization and quota class, scheduled from the limiter profile (README "How
- * it measures"). Every request the harness sends is seen here (recorder listener), so
- * the keeper knows, per organization and class, when the harness last sent and the latest window end
- * the server announced. A quota check then starts:
+ * Fresh windows per organization and quota class (README "How it measures"). Every request the
+ * harness sends is seen here (recorder listener), so the keeper knows, per organization and class,
+ * when the harness last sent and the end of the window the server last announced.
  *
- * - on clock-aligned windows, at once in the window under way while most of it is left, if the
- *   organization sent nothing in it but the request that showed it open (a Retry-After wait-out, the
- *   discovery's last read; in the window's ledger); else right after the server shows the next
- *   boundary (polled), with the poll that showed it in the window's ledger if the server counted it;
- * - on windows that start at the first request and on refilling limiters: once every window holding
- *   an earlier request of the organization is surely over (a full window after its last request, and
- *   past any end the server announced), so the check's first request opens a window of its own;
- * - when the profile could not tell: both, one after the other. Taking an aligned limiter for one
- *   that starts at the first request could start a check mid-window; the other way round only costs
- *   polls, so doubt goes to the aligned side.
+ * A quota check's window is shown fresh by the server itself: the keeper sends the check's own first
+ * request (the opener) once every earlier window of ours on its counters is over, and the answer's
+ * Remaining says whether anything counted before it (Limit less the opener's units: nothing did), its
+ * Reset when the window ends. Nothing else is assumed about how windows start, so one rule holds for
+ * windows aligned to the clock and for windows that start at the first request, and no limiter
+ * profile is needed first:
+ *
+ * - a window found under way with nothing of ours in it is taken when its announced end leaves the
+ *   check time enough (the first task of a lane starts at once);
+ * - else the keeper waits for its end, sending the opener again shortly before it and then densely:
+ *   the first answer in the new window pins its boundary between that opener and the one before;
+ * - a window the organization's last request showed fresh (a Retry-After wait-out) is taken with that
+ *   request in its ledger.
+ *
+ * A server without rate-limit headers shows an opener nothing: there the windows are scheduled from
+ * the limiter profile (its learned phase, by the clock), as before any check of such a server can run.
  */
-import { endpointById, quotaClassOfPath } from '../contract/lookup.ts';
+import { quotaClassOfPath } from '../contract/lookup.ts';
 import type { Contract, QuotaClass, TierName } from '../contract/types.ts';
-import { awaitFreshWindow, sleep, windowOpenedBetween, type WindowSyncResult } from '../measure/window-sync.ts';
-import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
+import { sleep } from '../util/sleep.ts';
+import type { HttpProber } from '../measure/http-prober.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
-import { announcedWaitS, endEstimateOf, resetFormatOf } from '../measure/reset-format.ts';
+import { EPOCH_S_FLOOR, announcedEnd, endEstimateOf, resetFormatOf, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
 import type { LimiterProfile, WindowPhase } from '../profile/types.ts';
-import type { WindowContext } from '../measure/window.ts';
+import { windowSafeEnd, type WindowContext } from '../measure/window.ts';
 import type { OrgHandle } from './handles.ts';
 
 export interface WindowKeeperOptions {
@@ -37,40 +42,77 @@ export interface WindowKeeperOptions {
   readonly wallNow: () => number;
   /** The profile learned for a tier, once discovery finished (null: not learned). */
   readonly profileOf: (tier: TierName) => LimiterProfile | null;
+  /** The profile of a tier once its discovery is over (null: it learned nothing); at once where none runs. */
+  readonly profileLearned: (tier: TierName) => Promise<LimiterProfile | null>;
+}
+
+/** What a check hands the keeper: its own first request, and how long it needs once that is answered. */
+export interface WindowRequest {
+  /** Sends the check's first request; the keeper sends it until one opens a window the check can use. */
+  readonly first: () => Promise<Observation>;
+  /** Units the first request may count (1; a bulk upload: its resumes, or one where counted per upload). */
+  readonly units: readonly number[];
+  /** ms the check needs from its first answer on, given the latency of its requests of the class. */
+  readonly needMs: (latencyMs: number) => number;
+  /** Only a window that begins with the first request, or just before it (sustained load keeps to the server's windows). */
+  readonly fromStart?: boolean;
+}
+
+export type FreshWindow =
+  | { readonly ok: true; readonly window: WindowContext; readonly first: Observation }
+  | { readonly ok: false; readonly reason: string; readonly polls: readonly Observation[] };
+
+/** A window an opener showed fresh; `justBegun`: it began with the opener, or just before it (pinned). */
+interface PlacedWindow {
+  readonly window: WindowContext;
+  readonly justBegun: boolean;
+}
+
+/** A window an opener found fresh: the requests of ours counted in it before (the ledger), and the answer before the first of them. */
+interface Freshness {
+  readonly prior: readonly Observation[];
+  readonly answerBefore: Observation | null;
 }
 
 interface Seen {
   /** When the server last answered a request of this organization and class: it counted it by then. */
   lastAnsweredAt: number;
-  /** The last two answered requests of this organization and class, in the order answered. */
+  /** The last three answered requests of this organization and class, in the order answered. */
+  before: Observation | null;
   previous: Observation | null;
   last: Observation | null;
-  /** Latest end of a window the server announced for this organization and class, monotonic ms. */
-  announcedEnd: number;
+  /** The end of the window the last answer of this organization and class announced (null: it announced none), monotonic ms. */
+  announced: EndEstimate | null;
 }
 
-/** A window under way (opened by our last request, or untouched) is taken for a check while no more than this share of it is gone. */
-const CARRY_WITHIN = 1 / 3;
-/**
- * The discovery reads an announced end as rounded up; a server that rounds to nearest or down ends its
- * windows up to a second later than the phase it placed (see roundingAllowanceMs). Where waiting costs
- * nothing but a poll (taking a window under way), the whole second is allowed for: before the check
- * starts, and off the window's sure end.
- */
-const ROUNDING_ALLOWANCE_MS = 1000;
 /** Margin past a window's end before a request counts as in the next one: timers and rounding. */
 const END_MARGIN_MS = 60;
-
-/** How many recent answers, per tier and class, the round-trip estimate is taken over. */
-const ROUND_TRIPS_KEPT = 32;
-/** A window under way is taken only with this many times the time its check needs left in it. */
-const NEED_MARGIN = 2;
+/** Openers start this long before an announced end, so the first one past it pins the boundary. */
+const LEAD_MS = 300;
+/** Pause between openers once the end is near, ms. */
+const DENSE_MS = 10;
+/** Openers per window sought, at most (dense ones near a boundary included). */
+const MAX_OPENERS = 400;
+/** Openers in a row without an answer before the keeper gives up. */
+const MAX_SILENT = 3;
+/** A window found under way is taken only with this many times the time its check needs left in it, */
+const UNDER_WAY_MARGIN = 2;
+/** ...and while no more than this share of it is gone. */
+const CARRY_WITHIN = 1 / 3;
+/** How many recent answers, per tier and class, the latency estimate is taken over. */
+const LATENCIES_KEPT = 32;
+/**
+ * The discovery reads an announced end as rounded up; a server that rounds to nearest or down ends its
+ * windows up to a second later than the phase it placed. Where a window is placed by that phase (a
+ * Reset that moves), the whole second is allowed for.
+ */
+const ROUNDING_ALLOWANCE_MS = 1000;
 
 export class WindowKeeper {
   readonly #options: WindowKeeperOptions;
   readonly #seen = new Map<string, Seen>();
-  /** Recent round-trip times (ms) per tier and class, newest last. */
-  readonly #roundTripTimes = new Map<string, number[]>();
+  /** Recent latencies (ms) of admitted requests per tier and class, newest last. */
+  readonly #latencies = new Map<string, number[]>();
 
   constructor(options: WindowKeeperOptions) {
     this.#options = options;
@@ -80,143 +122,246 @@ export class WindowKeeper {
   observe(o: Observation): void {
     if (o.org === null) return;
     const quotaClass = quotaClassOfPath(this.#options.contract, o.path);
-    const key = `${o.org}|${quotaClass}`;
-    // Checks send admitted reads and uploads: a HEAD poll, a 429 or a revocation probe is cheaper.
+    // Checks send admitted reads and uploads: a HEAD or a 429 is cheaper.
     if (isAdmitted(o) && o.method !== 'HEAD') {
-      const trips = this.#roundTripTimes.get(`${o.tier}|${quotaClass}`) ?? [];
-      trips.push(o.doneAt - o.sentAt);
-      if (trips.length > ROUND_TRIPS_KEPT) trips.shift();
-      this.#roundTripTimes.set(`${o.tier}|${quotaClass}`, trips);
+      const key = `${o.tier}|${quotaClass}`;
+      const latencies = this.#latencies.get(key) ?? [];
+      latencies.push(o.doneAt - o.sentAt);
+      if (latencies.length > LATENCIES_KEPT) latencies.shift();
+      this.#latencies.set(key, latencies);
     }
-    const seen = this.#seen.get(key) ?? { lastAnsweredAt: -Infinity, previous: null, last: null, announcedEnd: -Infinity };
+    const key = `${o.org}|${quotaClass}`;
+    const seen = this.#seen.get(key) ?? { lastAnsweredAt: -Infinity, before: null, previous: null, last: null, announced: null };
     // A window a request opened starts when the server took it, at the latest when it answered.
     seen.lastAnsweredAt = Math.max(seen.lastAnsweredAt, o.headersAt ?? o.doneAt);
-    if (o.status !== null) [seen.previous, seen.last] = [seen.last, o];
-    const offset = this.#options.clockOffsetMs();
-    const end = endEstimateOf(o, resetFormatOf(o, this.#options.windowMs, offset), offset, this.#options.clockUncertaintyMs());
-    // A Reset further away than two windows is garbage, not a schedule (HDR-RESET judges it).
-    if (end && end.latest - o.sentAt <= 2 * this.#options.windowMs) seen.announcedEnd = Math.max(seen.announcedEnd, end.latest);
-    const wait = o.status === this.#options.contract.statuses.rateLimited ? announcedWaitS(o) : null;
-    if (wait !== null && o.headersAt !== null && wait * 1000 <= 2 * this.#options.windowMs) {
-      seen.announcedEnd = Math.max(seen.announcedEnd, o.headersAt + Math.ceil(wait) * 1000);
+    if (o.status !== null) [seen.before, seen.previous, seen.last] = [seen.previous, seen.last, o];
+    if (o.status !== null) {
+      const end = this.#endOf(o);
+      // A Reset further away than two windows is garbage, not a schedule (HDR-RESET judges it).
+      seen.announced = end && end.latest - o.sentAt <= 2 * this.#options.windowMs ? end : null;
     }
     this.#seen.set(key, seen);
   }
 
+  /** The median latency of a tier's recent admitted requests of a class, ms (null: none seen yet). */
+  latencyMs(tier: TierName, quotaClass: QuotaClass): number | null {
+    const latencies = [...(this.#latencies.get(`${tier}|${quotaClass}`) ?? [])].sort((a, b) => a - b);
+    return latencies.length === 0 ? null : latencies[Math.floor(latencies.length / 2)]!;
+  }
+
   /**
-   * Wait for a window of `quotaClass` that is fresh on every one of `orgs` (ORG-ISOLATED needs two),
-   * and say how it opens. `roundTrips`: the check's requests that go one after another (a batch
-   * counts once); a window under way is taken only with time enough left for them. Bounded: at most
-   * two windows and a second of waiting, plus the sync.
+   * Wait for a window of `quotaClass` that is fresh on every one of `orgs` (ORG-ISOLATED needs two)
+   * and long enough for the check, and send the check's first request in it (on the first
+   * organization). Bounded: at most two windows and a few seconds of waiting, and MAX_OPENERS openers.
    */
-  async fresh(orgs: readonly OrgHandle[], quotaClass: QuotaClass, roundTrips = 0): Promise<WindowSyncResult> {
+  async fresh(orgs: readonly OrgHandle[], quotaClass: QuotaClass, request: WindowRequest): Promise<FreshWindow> {
     const { prober, windowMs, signal } = this.#options;
-    const first = orgs[0]!;
-    const profile = this.#options.profileOf(first.tier);
-    const algorithm = profile?.[quotaClass].algorithm.value ?? 'unknown';
-    // Read and ingest on one counter: a window of either class is the same window.
-    const classes: readonly QuotaClass[] = profile?.classesIndependent.value === false ? ['read', 'ingest'] : [quotaClass];
-    // Without rate-limit headers a poll shows nothing, and may count unseen: wait by the clock instead.
-    const boundary =
-      profile?.headers.value === false ? () => this.#clockBoundary(orgs, classes, profile.read.phase.value) : () => this.#alignedBoundary(first, quotaClass);
-    if (algorithm === 'fixed-aligned') {
-      const under = this.#openedByLast(orgs, quotaClass) ?? this.#untouchedCurrent(orgs, classes);
-      return under && this.#leavesEnough(under.window, first, quotaClass, roundTrips) ? under : boundary();
+    const tier = orgs[0]!.tier;
+    if (this.#options.profileOf(tier)?.headers.value === false) return this.#byTheClock(orgs, quotaClass, request);
+    const openers: Observation[] = [];
+    const deadline = prober.now() + 2 * windowMs + 5000;
+    /** The last opener that showed a window we could not use, when it came right before the next one. */
+    let previous: Observation | null = null;
+    while (openers.length < MAX_OPENERS && !signal.aborted) {
+      // Only a request sent before this call may have opened a window for it (our own openers were judged).
+      const wake = this.#pastOurWindows(orgs, this.#countersOf(tier, quotaClass), openers.length === 0);
+      if (wake > deadline) break;
+      await sleep(Math.max(wake - prober.now(), previous === null ? 0 : DENSE_MS), signal);
+      if (signal.aborted) break;
+      const o = await request.first();
+      openers.push(o);
+      if (o.status === null) {
+        if (openers.slice(-MAX_SILENT).every((p) => p.status === null) && openers.length >= MAX_SILENT) {
+          return { ok: false, reason: `no answer to ${MAX_SILENT} openers in a row (${o.error?.code ?? 'no response'})`, polls: openers };
+        }
+        previous = null;
+        continue;
+      }
+      // No rate-limit headers: an opener shows nothing; the learned clock phase places the windows.
+      if (!carriesRateHeaders(o)) return this.#byTheClock(orgs, quotaClass, request);
+      const fresh = this.#freshness(o, orgs[0]!, quotaClass, request.units);
+      if (fresh === null) {
+        previous = o;
+        continue;
+      }
+      const placed = this.#placeWindow(o, fresh.prior.length === 0 ? previous : fresh.answerBefore, fresh.prior);
+      const wanted = placed !== null && (placed.justBegun || request.fromStart !== true);
+      if (wanted && this.#longEnough(placed, o, request.needMs(this.latencyMs(tier, quotaClass) ?? o.doneAt - o.sentAt))) {
+        return { ok: true, window: placed.window, first: o };
+      }
+      // Fresh, but too short (or its end unknown): the check waits for the one after it, which the next
+      // opener may show begun since this one.
+      previous = o;
     }
-    // Every earlier window of these organizations over: a full window after the last request, and
-    // past the latest end the server announced (bounded, should a server announce nonsense).
-    const now = prober.now();
-    const over = Math.max(
-      ...orgs.flatMap((org) =>
-        classes.map((c) => {
-          const seen = this.#seen.get(`${org.label}|${c}`);
-          return seen ? Math.max(seen.lastAnsweredAt + windowMs, seen.announcedEnd) : -Infinity;
-        }),
-      ),
-    );
-    const until = Math.min(over + END_MARGIN_MS, now + 2 * windowMs + 1000);
-    await sleep(until - now, signal);
-    if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
-    // Not known to start at the first request: also wait for a clock-aligned boundary. Safe for both
-    // kinds (a poll that opens a first-request window shows it), at the cost of up to one window.
-    if (algorithm === 'unknown') return boundary();
-    return {
-      ok: true,
-      polls: [],
-      window: { openedAt: prober.now(), openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: true, prior: [], placeBy: 'timing' },
-    };
+    const reason = signal.aborted
+      ? 'interrupted'
+      : `no window fresh and long enough for the check within ${Math.round((2 * windowMs + 5000) / 1000)} s (${openers.length} openers)`;
+    return { ok: false, reason, polls: openers.slice(-2) };
   }
 
   /**
-   * Whether a window under way is sure to last for the check: its round trips at the tier's recent
-   * round-trip time (median of the last few answers of the class), with a margin. A round-trip time
-   * not yet seen leaves only checks that need none.
+   * Whether a window leaves the check time enough. One just begun is the best there is: the check's
+   * need. One found under way is a shortcut, taken with time to spare (latencies vary, most under
+   * load): twice the need, and no more than a third of it gone.
    */
-  #leavesEnough(window: WindowContext, org: OrgHandle, quotaClass: QuotaClass, roundTrips: number): boolean {
-    const sureLeft = window.openedAt + window.lengthMs - window.openedUncertaintyMs - this.#options.prober.now();
-    if (roundTrips === 0) return sureLeft > END_MARGIN_MS;
-    const trips = [...(this.#roundTripTimes.get(`${org.tier}|${quotaClass}`) ?? [])].sort((a, b) => a - b);
-    if (trips.length === 0) return false;
-    const median = trips[Math.floor(trips.length / 2)]!;
-    return sureLeft >= NEED_MARGIN * roundTrips * median + END_MARGIN_MS;
+  #longEnough(placed: PlacedWindow, first: Observation, needMs: number): boolean {
+    const left = windowSafeEnd(placed.window, first) - this.#options.prober.now() - END_MARGIN_MS;
+    return placed.justBegun ? left >= needMs : left >= Math.max(UNDER_WAY_MARGIN * needMs, (1 - CARRY_WITHIN) * this.#options.windowMs);
+  }
+
+  /** The counters a window of `quotaClass` lives on: read and ingest on one counter are the same window. */
+  #countersOf(tier: TierName, quotaClass: QuotaClass): readonly QuotaClass[] {
+    return this.#options.profileOf(tier)?.classesIndependent.value === false ? ['read', 'ingest'] : [quotaClass];
   }
 
   /**
-   * The window the organization's last request of the class was seen to open (a Retry-After wait-out
-   * ends that way), while most of it is left: a check can start in it at once, with that request in
-   * its ledger, instead of waiting a window for the next boundary. One organization only, and only
-   * when that request was the organization's last of the class (nothing else of ours in the window).
+   * When the next opener may go: once every window holding a request of ours on these counters is
+   * over. Where the server announced that window's end with a Remaining, a little before its earliest
+   * (the openers then catch the boundary, each answer saying which window it fell in); with a Reset
+   * but no Remaining, past its latest, allowing for rounding; where its Reset moves (the profile says
+   * so) or none came, a full window after our last request, which no window holding it outlasts.
    */
-  #openedByLast(orgs: readonly OrgHandle[], quotaClass: QuotaClass): Extract<WindowSyncResult, { ok: true }> | null {
-    const { prober, windowMs } = this.#options;
-    if (orgs.length !== 1) return null;
-    const org = orgs[0]!;
+  #pastOurWindows(orgs: readonly OrgHandle[], classes: readonly QuotaClass[], takeOpenedByLast: boolean): number {
+    const { windowMs } = this.#options;
+    let wake = -Infinity;
+    for (const [i, org] of orgs.entries()) {
+      // Only the opener's own organization shows its window's end to openers; the others' must surely be over.
+      const probed = i === 0;
+      const profile = this.#options.profileOf(org.tier);
+      const movingReset = profile?.read.resetSteady.value === false;
+      // A bucket that gives quota back a little at a time is full again a window after our last
+      // request; openers sent before would each take a token and keep it from filling.
+      const refilling = profile?.read.algorithm.value === 'refilling';
+      for (const quotaClass of classes) {
+        const seen = this.#seen.get(`${org.label}|${quotaClass}`);
+        if (!seen) continue;
+        const end = movingReset ? null : seen.announced;
+        // A request of ours that got no answer may have counted in a window none announced.
+        const unanswered = seen.last !== null && seen.lastAnsweredAt > (seen.last.headersAt ?? seen.last.doneAt);
+        const counted = seen.last?.rateLimit.remaining.value !== null && seen.last?.rateLimit.remaining.value !== undefined;
+        // Our last request showed a window fresh when it came (a Retry-After wait-out): the opener may
+        // find it still long enough, with that request in its ledger.
+        const last = seen.last;
+        const openedByLast = probed && takeOpenedByLast && last !== null && isAdmitted(last) && last.rateLimit.limit.value !== null && last.rateLimit.remaining.value === last.rateLimit.limit.value - 1;
+        const at =
+          end === null || unanswered || refilling
+            ? seen.lastAnsweredAt + windowMs + END_MARGIN_MS
+            : openedByLast
+              ? -Infinity
+              : counted && probed
+                ? end.earliest - LEAD_MS
+                : end.latest + roundingAllowanceMs(windowMs) + END_MARGIN_MS;
+        wake = Math.max(wake, at);
+      }
+    }
+    return wake;
+  }
+
+  /**
+   * Whether the opener's answer shows a window the check may use: admitted, and by its Remaining
+   * nothing counted before it (Limit less its units), or nothing but our own last request of the
+   * class, which showed the window fresh and was the last of ours in it (a Retry-After wait-out: in the
+   * ledger). Null when something else counted in it, or it was refused. Without a Remaining, only
+   * our own ledger vouches: taken once the earlier windows are over (the wake-up already waited so).
+   */
+  #freshness(o: Observation, org: OrgHandle, quotaClass: QuotaClass, units: readonly number[]): Freshness | null {
+    if (!isAdmitted(o)) return null;
+    const { limit, remaining } = o.rateLimit;
+    if (limit.value === null || remaining.value === null) return { prior: [], answerBefore: null };
+    if (units.some((u) => remaining.value === limit.value! - u)) return { prior: [], answerBefore: null };
     const seen = this.#seen.get(`${org.label}|${quotaClass}`);
-    const profile = this.#options.profileOf(org.tier);
-    // Only the server's own Remaining says whether that request counted (its ledger): without it, poll.
-    if (!seen?.previous || !seen.last || !isAdmitted(seen.last) || !profile) return null;
-    if (seen.last.rateLimit.limit.value === null || seen.last.rateLimit.remaining.value === null) return null;
-    const window = windowOpenedBetween(seen.previous, seen.last, {
-      windowMs,
-      clockOffsetMs: this.#options.clockOffsetMs(),
-      pollCounts: null,
-      resetHoldsStill: profile.read.resetSteady.value === true,
-    });
-    if (window === null || prober.now() - window.openedAt > windowMs * CARRY_WITHIN) return null;
-    return { ok: true, polls: [], window };
+    // seen.last is the opener itself; the request before it opened the window it found.
+    const opener = seen?.previous;
+    if (!opener || !isAdmitted(opener) || opener.rateLimit.limit.value !== limit.value || opener.rateLimit.remaining.value !== limit.value - 1) return null;
+    if (opener.rateLimit.reset.raw !== o.rateLimit.reset.raw) return null;
+    return units.some((u) => remaining.value === limit.value! - 1 - u) ? { prior: [opener], answerBefore: seen?.before ?? null } : null;
   }
 
   /**
-   * On clock-aligned windows, the window under way when none of `orgs` has sent a request of the
-   * classes since it began (by the boundaries the discovery placed, with their doubt), while most of
-   * it is left: as fresh as the next one, with nothing in its ledger, and a window sooner.
+   * The window the opener showed fresh. Pinned, where the opener before it fell in the window before
+   * (refused, or Remaining lower): the boundary lies between that one's send and this one's answer.
+   * Else found under way: its end is the one the server announced (the limiter profile places it more
+   * finely: windows that start at the first request start with this opener; a Reset that moves is
+   * placed by the learned phase). Null when nothing places its end.
    */
-  #untouchedCurrent(orgs: readonly OrgHandle[], classes: readonly QuotaClass[]): Extract<WindowSyncResult, { ok: true }> | null {
-    const { prober, windowMs } = this.#options;
-    const profile = this.#options.profileOf(orgs[0]!.tier);
+  #placeWindow(o: Observation, previous: Observation | null, prior: readonly Observation[]): PlacedWindow | null {
+    const { windowMs } = this.#options;
+    const profile = o.tier === null ? null : this.#options.profileOf(o.tier);
+    const quotaClass = quotaClassOfPath(this.#options.contract, o.path);
+    const algorithm = profile?.[quotaClass].algorithm.value ?? profile?.read.algorithm.value ?? 'unknown';
+    const steady = profile?.read.resetSteady.value;
+    const epochS = resetFormatOf(o, windowMs, this.#options.clockOffsetMs()) === 'epoch-seconds' ? o.rateLimit.reset.value : null;
+    const base = { lengthMs: windowMs, resetEpochS: epochS, prior, opensAtFirstRequest: false };
+    // The first answer of the window (the ledger's, else the opener's) and the one before it.
+    const opening = prior[0] ?? o;
+    if (previous !== null && boundaryShown(previous, opening, steady ?? null)) {
+      // The boundary fell after the one before was sent: the window lasts a full length from there.
+      const window: WindowContext = { ...base, openedAt: opening.sentAt, openedUncertaintyMs: opening.sentAt - previous.sentAt, placeBy: steady === true ? 'reset' : 'timing' };
+      return { window, justBegun: prior.length === 0 };
+    }
+    if ((algorithm === 'fixed-first-request' || algorithm === 'refilling') && prior.length === 0) {
+      return { window: { ...base, openedAt: o.sentAt, openedUncertaintyMs: 0, opensAtFirstRequest: true, placeBy: 'timing' }, justBegun: true };
+    }
     const phase = profile?.read.phase.value;
-    if (!phase || profile.headers.value === false) return null;
-    const doubt = phase.doubtMs + ROUNDING_ALLOWANCE_MS;
-    const sinceBoundary = this.#sinceBoundary(phase);
-    if (sinceBoundary < doubt + END_MARGIN_MS || sinceBoundary > windowMs * CARRY_WITHIN) return null;
-    const openedAt = prober.now() - sinceBoundary;
-    // A request answered after the boundary's earliest time may count in this window.
-    const touched = orgs.some((org) => classes.some((c) => (this.#seen.get(`${org.label}|${c}`)?.lastAnsweredAt ?? -Infinity) >= openedAt - doubt));
-    if (touched) return null;
+    if (steady === false) {
+      if (algorithm !== 'fixed-aligned' || !phase) return null;
+      const since = this.#sinceBoundary(phase);
+      const doubt = phase.doubtMs + ROUNDING_ALLOWANCE_MS;
+      // Within the boundary's doubt the opener may lie in the window before it: wait for the next.
+      if (since < doubt + END_MARGIN_MS) return null;
+      return { window: { ...base, openedAt: this.#options.prober.now() - since, openedUncertaintyMs: doubt, placeBy: 'timing' }, justBegun: false };
+    }
+    const end = this.#endOf(o);
+    if (end === null) return null;
+    const placeBy = epochS !== null ? 'reset' : 'timing';
+    return { window: { ...base, openedAt: opening.sentAt, openedUncertaintyMs: 0, placeBy, sureEndAt: end.earliest }, justBegun: false };
+  }
+
+  /** The end of the window a response reports: its Reset in any format, else a 429's Retry-After. */
+  #endOf(o: Observation): EndEstimate | null {
+    const offset = this.#options.clockOffsetMs();
+    const fromReset = endEstimateOf(o, resetFormatOf(o, this.#options.windowMs, offset), offset, this.#options.clockUncertaintyMs());
+    if (fromReset) return fromReset;
+    return o.status === this.#options.contract.statuses.rateLimited ? announcedEnd(o, this.#options.windowMs, offset) : null;
+  }
+
+  /**
+   * A server without rate-limit headers: wait for its limiter profile, then for the next boundary its
+   * learned phase places by the server's clock (no polls: they could count unseen) past every request
+   * of ours, and send the check's first request. Without a phase, windows that start at the first
+   * request (a full window after our last request) are all a server without headers lets us find.
+   */
+  async #byTheClock(orgs: readonly OrgHandle[], quotaClass: QuotaClass, request: WindowRequest): Promise<FreshWindow> {
+    const { prober, windowMs, signal } = this.#options;
+    const profile = await this.#options.profileLearned(orgs[0]!.tier);
+    if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
+    const classes = this.#countersOf(orgs[0]!.tier, quotaClass);
+    const algorithm = profile?.read.algorithm.value ?? 'unknown';
+    const lastAnswered = Math.max(...orgs.flatMap((org) => classes.map((c) => this.#seen.get(`${org.label}|${c}`)?.lastAnsweredAt ?? -Infinity)));
+    // Not known to be aligned: every window holding our last request over first (a full window after it).
+    const after = algorithm === 'fixed-aligned' ? lastAnswered : lastAnswered + windowMs;
+    if (algorithm === 'fixed-first-request' || algorithm === 'refilling') {
+      await sleep(after + END_MARGIN_MS - prober.now(), signal);
+      if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
+      const first = await request.first();
+      return { ok: true, first, window: { openedAt: first.sentAt, openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: true, prior: [], placeBy: 'timing' } };
+    }
+    // Aligned, or unknown (taken as aligned: a window that starts at the first request lasts longer
+    // than that). A phase placed by a countdown rounded down lies later than this (see
+    // ROUNDING_ALLOWANCE_MS); allowing for it here would take twice as much off every window a check
+    // can measure in, which 2 s windows cannot spare. Read as rounded up, as delay-seconds are written.
+    const phase = profile?.read.phase.value ?? null;
+    const doubt = phase ? phase.doubtMs : this.#options.clockUncertaintyMs();
+    const now = prober.now();
+    let next = now + windowMs - this.#sinceBoundary(phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() });
+    while (next - doubt <= after + END_MARGIN_MS) next += windowMs;
+    await sleep(next + doubt + END_MARGIN_MS - now, signal);
+    if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
+    const first = await request.first();
     return {
       ok: true,
-      polls: [],
-      // Placed by the Reset its responses share where Reset holds still, as after a poll: the boundary
-      // is only known within its doubt, and timing would shrink the window by it.
-      window: {
-        openedAt,
-        openedUncertaintyMs: doubt,
-        lengthMs: windowMs,
-        resetEpochS: null,
-        opensAtFirstRequest: false,
-        prior: [],
-        placeBy: profile.read.resetSteady.value === true ? 'reset' : 'timing',
-      },
+      first,
+      window: { openedAt: next - doubt, openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: false, prior: [], placeBy: 'timing' },
     };
   }
 
@@ -230,61 +375,28 @@ export class WindowKeeper {
     const serverNow = this.#options.wallNow() + phase.clockOffsetMs - phase.ms;
     return serverNow - Math.floor(serverNow / windowMs) * windowMs;
   }
+}
 
-  /**
-   * The next boundary by the server's clock that none of `orgs` has sent a request of the classes
-   * after: where the discovery's phase places them (through the clock estimate it was placed with),
-   * else at multiples of the window (through today's estimate, from Date); passed by the doubt of
-   * either, and no request sent. (The boundary nearest ahead may, within its doubt, have passed
-   * already, with a request of ours after it: then the one after.) The window is taken to open as
-   * early as it could have: a timer that fires late moves none of it.
-   */
-  async #clockBoundary(orgs: readonly OrgHandle[], classes: readonly QuotaClass[], phase: WindowPhase | null): Promise<WindowSyncResult> {
-    const { prober, windowMs, signal } = this.#options;
-    // A phase placed by a countdown rounded down lies later than this (see ROUNDING_ALLOWANCE_MS); allowing
-    // for it here would take twice as much off every window a check can measure in, which 2 s windows
-    // cannot spare. Read as rounded up, as delay-seconds are written.
-    const doubt = phase ? phase.doubtMs : this.#options.clockUncertaintyMs();
-    const now = prober.now();
-    let next = now + windowMs - this.#sinceBoundary(phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() });
-    const lastAnswered = Math.max(...orgs.flatMap((org) => classes.map((c) => this.#seen.get(`${org.label}|${c}`)?.lastAnsweredAt ?? -Infinity)));
-    while (next - doubt <= lastAnswered + END_MARGIN_MS) next += windowMs;
-    await sleep(next + doubt + END_MARGIN_MS - now, signal);
-    if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
-    return {
-      ok: true,
-      polls: [],
-      window: { openedAt: next - doubt, openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: false, prior: [], placeBy: 'timing' },
-    };
-  }
+/**
+ * Whether a boundary fell between two answers of one counter (the later one admitted):
+ * - Remaining back up under the same Limit (after a refusal: any Remaining), and the announced end
+ *   moved on where both carry one (a refusal for the concurrency cap shows the window's own Reset);
+ * - or the epoch Reset advanced where it is known to hold still within a window (an opener that
+ *   counts nothing, a HEAD, shows no Remaining rising), or, unless it is known to move, where
+ *   Remaining held (a Remaining that does not count down, on which only a Reset shows a boundary).
+ */
+function boundaryShown(before: Observation, after: Observation, resetSteady: boolean | null): boolean {
+  const [a, b] = [before.rateLimit, after.rateLimit];
+  if (a.limit.value !== b.limit.value || b.remaining.value === null) return false;
+  const resetMoved = a.reset.raw !== null && b.reset.raw !== null && a.reset.raw !== b.reset.raw;
+  const remainingBefore = before.status !== null && !isAdmitted(before) ? 0 : a.remaining.value;
+  if (remainingBefore !== null && b.remaining.value > remainingBefore) return a.reset.raw === null || b.reset.raw === null || resetMoved;
+  const advanced = resetMoved && a.reset.value !== null && b.reset.value !== null && a.reset.value >= EPOCH_S_FLOOR && b.reset.value > a.reset.value;
+  return advanced && (resetSteady === true || (resetSteady === null && a.remaining.value === b.remaining.value));
+}
 
-  #alignedBoundary(org: OrgHandle, quotaClass: QuotaClass): Promise<WindowSyncResult> {
-    const { prober, windowMs, signal } = this.#options;
-    return awaitFreshWindow(
-      prober,
-      prober.edges[0]!,
-      { check: 'WINDOW-SYNC', tier: org.tier, org: org.label },
-      {
-        windowMs,
-        clockOffsetMs: this.#options.clockOffsetMs(),
-        densePollMs: 10,
-        signal,
-        request: this.#pollFor(org, quotaClass),
-        pollCounts: quotaClass === 'read' ? (this.#options.profileOf(org.tier)?.counts.head.value ?? null) : null,
-        // Only a Reset seen to hold still marks boundaries: one that drifts advances every second.
-        resetHoldsStill: this.#options.profileOf(org.tier)?.read.resetSteady.value === true,
-      },
-    );
-  }
-
-  /** What reports a class's window: HEAD /recruiter/bootstrap for reads; for ingest, an empty bulk upload (refused 400, by design counting nothing). */
-  #pollFor(org: OrgHandle, quotaClass: QuotaClass): ProbeRequest {
-    const { contract } = this.#options;
-    if (quotaClass === 'read') {
-      const head = endpointById(contract, 'bootstrap-head');
-      return { method: head.method, path: head.path, key: org.primary.key };
-    }
-    const bulk = endpointById(contract, 'resume-analysis-bulk');
-    return { method: bulk.method, path: bulk.path, key: org.primary.key, headers: { 'content-type': 'application/json' }, body: '{"resumes":[]}' };
-  }
+/** Whether an answer carries all three X-RateLimit headers. */
+function carriesRateHeaders(o: Observation): boolean {
+  const { limit, remaining, reset } = o.rateLimit;
+  return limit.raw !== null && remaining.raw !== null && reset.raw !== null;
 }

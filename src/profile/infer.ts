@@ -8,6 +8,7 @@ import type { DiscoveryPhase } from '../measure/tags.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from './record.ts';
 import { CLOCK_SLACK_MS, announcedEnd, announcedWaitS, resetFormatOf, resetMovement, resetMoved, endEstimateOf, roundingAllowanceMs, type EndPlacing } from '../measure/reset-format.ts';
 import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm, WindowPhase } from './types.ts';
+import { CONCURRENCY_NOT_LEARNED } from './concurrency.ts';
 
 const undecided = <T>(how: string, evidence: readonly number[] = []): Learned<T> => ({ value: null, how, evidence });
 const learned = <T>(value: T, how: string, evidence: readonly (number | undefined)[]): Learned<T> => ({
@@ -57,6 +58,7 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
     },
     readSharedAcrossRoutes: unlessRefilled(sharedAcrossRoutes(pair('other-route')), refills, true),
     classesIndependent: unlessRefilled(classesIndependent(pair('ingest'), record.windowMs, clockOffsetMs), refills, false),
+    concurrency: CONCURRENCY_NOT_LEARNED,
     observations: record.all.length,
     durationMs: Math.round(record.durationMs),
   };
@@ -238,7 +240,7 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   if (!isAdmitted(expiry)) {
     return undecided(`a read ${record.expiryDelayMs} ms after the announced end got ${expiry.status ?? expiry.error?.code}: the window outlasted its announcement`, [rejected.id, expiry.id]);
   }
-  const byRemaining = followUpsVerdict(expiry, record.expiryFollowUps, record.exhaustedEnd, record.windowMs);
+  const byRemaining = followUpsVerdict(expiry, record.expiryFollowUps, record.exhaustedEnd, record.windowMs) ?? againVerdict(expiry, record);
   if (byRemaining) return byRemaining;
   const end = expiryWindowEnd(record, expiry, clockOffsetMs);
   if (!end) return undecided('the read after the window carried no Reset and no later 429 told where its window ends', [expiry.id]);
@@ -328,6 +330,35 @@ function followUpsVerdict(
   return undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids);
 }
 
+/**
+ * The second round, half a window past the end of the first's window (whichever kind): reads spread
+ * over a window again. Remaining back up among them is an aligned boundary. All in one window again
+ * is a window each first read opened, where no aligned grid fits both rounds: the first round leaves
+ * aligned boundaries only in the stretch between a window before its last read and its first answer,
+ * and every whole window after that stretch falls among the second round's reads.
+ */
+function againVerdict(first: Observation, record: DiscoveryRecord): Learned<WindowAlgorithm> | null {
+  const [again, ...followUps] = record.expiryAgain;
+  const last = record.expiryFollowUps.at(-1);
+  if (!again || followUps.length === 0 || !last || !followUps.every(isAdmitted)) return null;
+  const reads = [again, ...followUps];
+  const values = reads.map((o) => o.rateLimit.remaining.value);
+  if (values.some((v) => v === null)) return null;
+  const ids = [first.id, last.id, ...reads.map((o) => o.id)];
+  const W = record.windowMs;
+  const rose = values.findIndex((v, i) => i > 0 && v! >= values[i - 1]!);
+  if (rose > 0) {
+    const at = Math.round(reads[rose]!.sentAt - again.sentAt);
+    return learned('fixed-aligned', `the reads after one window counted down without a boundary, which fits an aligned one that began just before them; half a window after its end, Remaining went ${values.slice(0, rose + 1).join(' → ')}, back up ${at} ms into the second round: windows are aligned to the clock`, ids);
+  }
+  if (!values.every((v, i) => i === 0 || v === values[i - 1]! - 1)) return null;
+  // Aligned boundaries the first round allows, and whole windows after them, against the second round's reads.
+  const allowed = { earliest: last.sentAt - W, latest: first.headersAt ?? first.doneAt };
+  const lastAgain = followUps.at(-1)!;
+  if (alignedEndWithin(lastAgain.sentAt, (again.headersAt ?? again.doneAt) + W, allowed, W)) return null;
+  return learned('fixed-first-request', `two rounds of reads, each from one read sent after the window before ended, counted down over most of a window without a boundary, half a window apart: no clock-aligned grid fits both; windows start at the first counted request`, ids);
+}
+
 /** A span a Reset that moves every second cannot hide in. */
 const STEADY_SPAN_MS = 1000;
 
@@ -345,6 +376,7 @@ function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPla
     on(['counted', 'exhaust']),
     refusedIn(['exhaust', 'refill', 'narrow'], -Infinity, opened),
     on(['expiry', 'expiry-follow-up']),
+    on(['expiry-again', 'expiry-again-follow-up']),
     refusedIn(['expiry-exhaust', 'narrow'], opened, Infinity),
   ];
   let comparedMs = 0;

@@ -51,6 +51,11 @@ export interface DiscoveryRecord {
   readonly expiryEnd: (EndEstimate & { readonly by: number }) | null;
   /** Reads spread over the window after the expiry read, the last just before a full window after it. */
   readonly expiryFollowUps: readonly Observation[];
+  /**
+   * Where those all counted down in one window (a window the read opened, or an aligned one that began
+   * just before it): a read half a window past the end of either, and reads spread over a window after it.
+   */
+  readonly expiryAgain: readonly Observation[];
   /** Every observation of the discovery, in send order. */
   readonly all: readonly Observation[];
   readonly durationMs: number;

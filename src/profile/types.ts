@@ -61,6 +61,15 @@ export interface WindowPhase {
   readonly clockOffsetMs: number;
 }
 
+/**
+ * How the server answers one request beyond an organization's concurrency cap, while the cap is
+ * held: refused with a status, queued until a request in flight finishes, or admitted (no cap).
+ */
+export type ConcurrencyAnswer =
+  | { readonly kind: 'refuses'; readonly status: number }
+  | { readonly kind: 'queues' }
+  | { readonly kind: 'no-cap' };
+
 export interface LimiterProfile {
   readonly tier: TierName;
   /** The organization the profile was learned on (run label). */
@@ -77,6 +86,8 @@ export interface LimiterProfile {
   readonly readSharedAcrossRoutes: Learned<boolean>;
   /** Whether read and ingest have counters and windows of their own. */
   readonly classesIndependent: Learned<boolean>;
+  /** The concurrency cap's answer: learned by the CONCURRENCY-CAP check, not by the discovery (withConcurrency). */
+  readonly concurrency: Learned<ConcurrencyAnswer>;
   /** Observations the discovery sent (all of them, for the report's evidence links). */
   readonly observations: number;
   readonly durationMs: number;

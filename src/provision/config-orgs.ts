@@ -1,6 +1,7 @@
 /**
  * Organizations of a real deployment, from a validated config: keys resolve from the environment
- * variables the config names (never from the file). Every missing variable is named in one line.
+ * variables the config names (never from the file), and the figures an organization declares go
+ * with it to the checks. Every missing variable is named in one line.
  */
 import { resolveSecret } from '../config/load.ts';
 import { KEY_ROLES, type Config } from '../config/schema.ts';
@@ -22,7 +23,15 @@ export function orgsFromConfig(config: Config, env: Readonly<Record<string, stri
         }
       }),
     );
-    return { label: org.name, tier: org.tier, id: null, primary: keys['primary']!, secondary: keys['secondary'] ?? null, unscoped: keys['unscoped'] ?? null };
+    return {
+      label: org.name,
+      tier: org.tier,
+      id: null,
+      primary: keys['primary']!,
+      secondary: keys['secondary'] ?? null,
+      unscoped: keys['unscoped'] ?? null,
+      ...(org.limits ? { limits: org.limits } : {}),
+    };
   });
   if (problems.length > 0) throw new UsageError(problems.join('; '), 'TG_ENV');
   return orgs;

@@ -4,9 +4,9 @@
  * second such key (ORG-SHARED, ROTATION) and a key holding none (SCOPE-ENFORCED), plus one
  * organization of its own for revocation trials so their probes never touch a quota check's org.
  */
-import { SCOPE_NAMES, type ScopeName, type TierName } from '../contract/types.ts';
+import { SCOPE_NAMES, type OrgLimits, type ScopeName, type TierName } from '../contract/types.ts';
 import type { AdminClient } from '../reference-server/admin-client.ts';
-import type { KeyHandle, OrgHandle, OrgLimits } from '../procedures/handles.ts';
+import type { KeyHandle, OrgHandle } from '../procedures/handles.ts';
 
 export interface ProvisionRequest {
   readonly tier: TierName;
@@ -14,7 +14,7 @@ export interface ProvisionRequest {
 }
 
 /** One organization of `tier` labelled `label`, with its three keys. */
-export async function provisionOrg(admin: AdminClient, tier: TierName, label: string, limits?: OrgLimits): Promise<OrgHandle> {
+export async function provisionOrg(admin: AdminClient, tier: TierName, label: string, limits?: Partial<OrgLimits>): Promise<OrgHandle> {
   const org = await admin.createOrg(tier, label, limits);
   const key = async (keyLabel: string, scopes: readonly ScopeName[]): Promise<KeyHandle> => {
     const created = await admin.createKey(org.id, scopes, 'test');

@@ -4,9 +4,9 @@
  */
 import { request } from 'undici';
 import { z } from 'zod';
-import { SCOPE_NAMES, TIER_NAMES, type ScopeName, type TierName } from '../contract/types.ts';
+import { SCOPE_NAMES, TIER_NAMES, type OrgLimits, type ScopeName, type TierName } from '../contract/types.ts';
 
-const limits = z.object({ read: z.number(), ingest: z.number(), concurrency: z.number() });
+const limits = z.object({ read: z.number(), ingest: z.number(), concurrency: z.number() }) satisfies z.ZodType<OrgLimits>;
 const org = z.object({ id: z.string(), tier: z.enum(TIER_NAMES), name: z.string(), limits });
 const env = z.enum(['test', 'live']);
 const createdKey = z.object({ id: z.string(), key: z.string(), redacted: z.string(), scopes: z.array(z.enum(SCOPE_NAMES)), env });
@@ -28,7 +28,6 @@ const keySummary = z.object({
 const orgList = z.object({ orgs: z.array(org.extend({ keys: z.array(keySummary) })) });
 
 export type AdminOrg = z.infer<typeof org>;
-export type AdminOrgLimits = z.infer<typeof limits>;
 /** The only object that holds a full key: keep it in memory, show `redacted`. */
 export type AdminCreatedKey = z.infer<typeof createdKey>;
 export type AdminRevocation = z.infer<typeof revocation>;
@@ -83,7 +82,7 @@ export class AdminClient {
   }
 
   /** Custom limits apply where the tier's figure is a minimum (Enterprise). */
-  createOrg(tier: TierName, name: string, orgLimits?: Partial<AdminOrgLimits>): Promise<AdminOrg> {
+  createOrg(tier: TierName, name: string, orgLimits?: Partial<OrgLimits>): Promise<AdminOrg> {
     return this.#call('POST', '/admin/orgs', org, orgLimits ? { tier, name, limits: orgLimits } : { tier, name });
   }
 

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { SCOPE_NAMES, TIER_NAMES } from '../contract/types.ts';
+import { SCOPE_NAMES, TIER_NAMES, type OrgLimits } from '../contract/types.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import { errorReply, httpDate, issueDetails, parseJson, readBody, requestPath, sendReply, tooLargeReply, validationReply, type Reply } from './http-util.ts';
 import { scheduleRevocation } from './revocation.ts';
@@ -18,7 +18,7 @@ const limit = z.number().int().positive().max(1e9);
 const orgInput = z.strictObject({
   tier: z.enum(TIER_NAMES),
   name: z.string().trim().min(1).max(100),
-  limits: z.strictObject({ read: limit.optional(), ingest: limit.optional(), concurrency: limit.optional() }).optional(),
+  limits: z.strictObject({ read: limit.optional(), ingest: limit.optional(), concurrency: limit.optional() }).optional() satisfies z.ZodType<Partial<OrgLimits> | undefined>,
 });
 const keyInput = z.strictObject({
   scopes: z.array(z.enum(SCOPE_NAMES)).max(SCOPE_NAMES.length),

@@ -21,6 +21,8 @@ import { messageOf } from '../util/errors.ts';
 const EMPTY = Buffer.alloc(0);
 /** A concurrency slot frees as soon as any request of the org finishes: one second is an honest wait. */
 const CONCURRENCY_RETRY_S = 1;
+/** `cap-queues`: how much longer than one upload's parse time a request waits for a slot. */
+const CAP_QUEUE_EXTRA_MS = 1000;
 
 interface Exchange {
   readonly rt: TargetRuntime;
@@ -70,12 +72,19 @@ async function respondError(x: Exchange, holder: Holder, reply: Reply, meter: Me
   else respond(x, refusedReply(x, 'read', outcome.view.limit, outcome.retryAtMs), outcome.view);
 }
 
-/** Hold an in-flight slot until the response is finished or the connection is gone. */
-function holdSlot(x: Exchange, holder: Holder): (() => void) | null {
+/**
+ * Hold an in-flight slot until the response is finished or the connection is gone. At the cap the
+ * request is refused (null), or under `cap-queues` waits for a slot, at most one upload's parse time
+ * and a second (a slot frees within a parse time), then is refused.
+ */
+async function holdSlot(x: Exchange, holder: Holder): Promise<(() => void) | null> {
   const { rt, req, res } = x;
-  const release = rt.faults.has('no-concurrency-cap')
-    ? rt.inFlight.hold(holder.org.id)
-    : rt.inFlight.acquire(holder.org.id, holder.org.limits.concurrency);
+  const { id } = holder.org;
+  const cap = holder.org.limits.concurrency;
+  let release: (() => void) | null;
+  if (rt.faults.has('no-concurrency-cap')) release = rt.inFlight.hold(id);
+  else if (!rt.variants.has('cap-queues')) release = rt.inFlight.acquire(id, cap);
+  else release = await rt.inFlight.queue(id, cap, (granted) => rt.clock.delay(rt.options.parseMs + CAP_QUEUE_EXTRA_MS, AbortSignal.any([granted, rt.closing])));
   if (!release) return null;
   // 'close' comes a tick after 'finish', and also when the connection goes first: one listener is enough.
   res.once('close', release);
@@ -139,7 +148,7 @@ async function handle(x: Exchange): Promise<void> {
     return;
   }
 
-  if (!holdSlot(x, auth)) {
+  if (!(await holdSlot(x, auth))) {
     const message = `concurrency cap of ${auth.org.limits.concurrency} requests in flight reached for this organization`;
     respond(x, rateLimitedReply(rt, rt.contract.statuses.concurrencyCapped, CONCURRENCY_RETRY_S, message), peek());
     return;

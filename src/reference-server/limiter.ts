@@ -135,12 +135,12 @@ export function limiterFor(policy: QuotaPolicy): Limiter {
 /** Requests in flight per organization, across all edges. */
 export class InFlight {
   /** Never deleted: one entry per organization that ever sent a request (the state keeps every org anyway). */
-  readonly #counts = new Map<string, { held: number }>();
+  readonly #counts = new Map<string, Slots>();
 
-  #entry(key: string): { held: number } {
+  #entry(key: string): Slots {
     let entry = this.#counts.get(key);
     if (!entry) {
-      entry = { held: 0 };
+      entry = { held: 0, waiting: [] };
       this.#counts.set(key, entry);
     }
     return entry;
@@ -152,18 +152,52 @@ export class InFlight {
     return entry.held >= cap ? null : InFlight.#take(entry);
   }
 
+  /**
+   * A slot at once while fewer than `cap` are held, else the next one released, first come first
+   * served; null when the wait `patience` gives (aborted once a slot is granted) ends first.
+   */
+  async queue(key: string, cap: number, patience: (granted: AbortSignal) => Promise<unknown>): Promise<(() => void) | null> {
+    const now = this.acquire(key, cap);
+    if (now) return now;
+    const entry = this.#entry(key);
+    const granted = new AbortController();
+    const slot = new Promise<(() => void) | null>((resolve) => {
+      const waiter = (release: () => void) => resolve(release);
+      entry.waiting.push(waiter);
+      const giveUp = () => {
+        const at = entry.waiting.indexOf(waiter);
+        if (at === -1) return;
+        entry.waiting.splice(at, 1);
+        resolve(null);
+      };
+      patience(granted.signal).then(giveUp, giveUp);
+    });
+    const release = await slot;
+    granted.abort();
+    return release;
+  }
+
   /** Count a request in flight without a cap. */
   hold(key: string): () => void {
     return InFlight.#take(this.#entry(key));
   }
 
-  static #take(entry: { held: number }): () => void {
+  static #take(entry: Slots): () => void {
     entry.held += 1;
     let released = false;
     return () => {
       if (released) return;
       released = true;
       entry.held -= 1;
+      // Handed over in the same turn: no request arriving meanwhile can take the slot first.
+      const next = entry.waiting.shift();
+      if (next) next(InFlight.#take(entry));
     };
   }
+}
+
+/** One organization's requests in flight, and those queued for a slot (`cap-queues`). */
+interface Slots {
+  held: number;
+  readonly waiting: ((release: () => void) => void)[];
 }

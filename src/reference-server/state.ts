@@ -1,14 +1,9 @@
 /** Organizations and their API keys: the state every edge shares. Keys are kept only as hashes. */
 import { redactKey } from '../contract/keys.ts';
-import type { Contract, KeyFormat, ScopeName, TierName } from '../contract/types.ts';
+import { figuresOf, orgLimitProblems } from '../contract/org-limits.ts';
+import type { Contract, KeyFormat, OrgLimits, ScopeName, TierName } from '../contract/types.ts';
 import { generateApiKey, hashKey, randomId } from './key-material.ts';
 import type { Revocation } from './revocation.ts';
-
-export interface OrgLimits {
-  readonly read: number;
-  readonly ingest: number;
-  readonly concurrency: number;
-}
 
 export interface Org {
   readonly id: string;
@@ -38,33 +33,19 @@ export interface LimitProblem {
   readonly message: string;
 }
 
-const LIMIT_FIELDS = ['read', 'ingest', 'concurrency'] as const;
-
 /**
  * §8 figures for an org: the tier's published figures, or custom ones where the tier's figure is a
- * minimum ("2,500 or more"); custom figures below the minimum, or on an exact tier, are refused.
+ * minimum ("2,500 or more"); custom figures below the minimum, or other than a fixed tier's, are refused.
  */
 export function resolveOrgLimits(
   contract: Contract,
   tier: TierName,
   custom: Partial<OrgLimits> | undefined,
 ): { ok: true; limits: OrgLimits } | { ok: false; problems: readonly LimitProblem[] } {
-  const published = contract.tiers[tier];
-  const problems: LimitProblem[] = [];
-  const limits = { read: published.read.value, ingest: published.ingest.value, concurrency: published.concurrency.value };
-  for (const field of LIMIT_FIELDS) {
-    const value = custom?.[field];
-    if (value === undefined) continue;
-    const figure = published[field];
-    if (!figure.atLeast) {
-      problems.push({ path: `limits.${field}`, message: `${published.label} has a fixed ${field} figure of ${figure.value}` });
-    } else if (value < figure.value) {
-      problems.push({ path: `limits.${field}`, message: `must be at least ${figure.value} for ${published.label}` });
-    } else {
-      limits[field] = value;
-    }
-  }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, limits: Object.freeze(limits) };
+  const problems = orgLimitProblems(contract, tier, custom ?? {});
+  if (problems.length > 0) return { ok: false, problems: problems.map((p) => ({ path: `limits.${p.field}`, message: p.message })) };
+  const figures = figuresOf(contract, { tier, limits: custom });
+  return { ok: true, limits: Object.freeze({ read: figures.read.value, ingest: figures.ingest.value, concurrency: figures.concurrency.value }) };
 }
 
 export class TargetState {

@@ -12,6 +12,8 @@ export const VARIANT_NAMES = [
   'independent-class-windows',
   'counts-rejected',
   'counts-errors',
+  'cap-queues',
+  'synchronous-bulk',
 ] as const;
 export type VariantName = (typeof VARIANT_NAMES)[number];
 
@@ -44,6 +46,16 @@ const definitions: Readonly<Record<VariantName, Omit<VariantDefinition, 'name'>>
   'counts-errors': {
     description: 'a limiter in front of scope checks and routing: 403 and 404 answers to an organization consume one read request (429 once it is used up)',
     assumptions: ['counted-requests'],
+  },
+  'cap-queues': {
+    description:
+      "a request beyond the organization's concurrency cap waits until a request in flight finishes (at most one upload's parse time and a second, then 429), instead of a 429 at once",
+    assumptions: ['concurrency-status'],
+  },
+  'synchronous-bulk': {
+    description:
+      'a bulk upload is received and parsed before its answer, as long as a single upload (--parse-ms), holding its concurrency slot, instead of being queued and answered 202 at once',
+    assumptions: [],
   },
 };
 

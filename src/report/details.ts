@@ -5,6 +5,7 @@
 import type { FindingData, Verdict } from '../catalogue/types.ts';
 import type { Assumption } from '../contract/types.ts';
 import type { CheckRecord } from '../results/types.ts';
+import { concurrencyChartData, concurrencyTimelineChart } from './charts/concurrency.ts';
 import { quotaChart, quotaChartData } from './charts/quota.ts';
 import { revocationCdfChart, revocationChartData, revocationTrialsChart } from './charts/revocation.ts';
 import { formatMs, type Svg } from './charts/svg.ts';
@@ -169,6 +170,14 @@ function charts(result: CheckRecord, label: string): ResultView['charts'] {
     out.push({
       caption: `X-RateLimit-Remaining per request. The first 429 should be request #${expected}; it was ${quota.first429 === null ? 'never seen' : `#${quota.first429}`}.`,
       svg: quotaChart(quota, `${label}: Remaining against request number`),
+    });
+  }
+  const held = concurrencyChartData(result);
+  if (held) {
+    out.push({
+      caption:
+        'The measurement, request by request: a bar from each request’s send to its answer. The extra should not be served beside the held uploads: refused while they are all in service, or answered only as the first of them finishes; the control, with one fewer held, is answered at once.',
+      svg: concurrencyTimelineChart(held, `${label}: the held uploads, the control and the extra`),
     });
   }
   const revocation = revocationChartData(result);

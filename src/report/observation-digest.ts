@@ -1,13 +1,17 @@
 /**
  * One streaming pass over observations.ndjson: keeps only the observations a report shows as
  * evidence, plus bounded aggregates (responses over time by status class, latency histograms per
- * check). Memory stays bounded however long the run was.
+ * check, the Limits announced to the organizations asked about). Memory stays bounded however long
+ * the run was.
  */
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import * as hdr from 'hdr-histogram-js';
-import { TOO_MANY_REQUESTS } from '../contract/types.ts';
+import { quotaClassOfPath } from '../contract/lookup.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import { TOO_MANY_REQUESTS, type QuotaClass } from '../contract/types.ts';
+import { isAdmittedStatus } from '../measure/observation.ts';
 
 export const STATUS_CLASSES = [
   'ok',
@@ -81,6 +85,14 @@ export interface LatencySummary {
   readonly max: number;
 }
 
+/** An X-RateLimit-Limit value announced to an organization for a quota class, and on how many of its answers. */
+export interface AnnouncedLimit {
+  readonly org: string;
+  readonly quotaClass: QuotaClass;
+  readonly limit: number;
+  readonly count: number;
+}
+
 export interface ObservationDigest {
   /** False when the file was not there (results copied without their observations). */
   readonly available: boolean;
@@ -90,10 +102,14 @@ export interface ObservationDigest {
   readonly bucketMs: number;
   readonly timeline: readonly TimelineBucket[];
   readonly latency: readonly LatencySummary[];
+  /** The Limits announced to the organizations asked about, on their admitted and 429 answers (the organization's own quota). */
+  readonly announced: readonly AnnouncedLimit[];
 }
 
 const BUCKET_STEPS_MS = [10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000];
 const TARGET_BUCKETS = 80;
+/** Distinct Limit values kept per organization and class: a Limit that varies more is shown by its first ones. */
+const LIMIT_VALUES_KEPT = 16;
 /** Latencies are recorded in microseconds, up to an hour. */
 const MAX_LATENCY_US = 3_600_000_000;
 
@@ -104,7 +120,7 @@ export function chooseBucketMs(durationMs: number): number {
 }
 
 export function emptyDigest(bucketMs: number): ObservationDigest {
-  return { available: false, count: 0, malformedLines: 0, evidence: new Map(), bucketMs, timeline: [], latency: [] };
+  return { available: false, count: 0, malformedLines: 0, evidence: new Map(), bucketMs, timeline: [], latency: [], announced: [] };
 }
 
 function emptyCounts(): Record<StatusClass, number> {
@@ -141,12 +157,14 @@ function evidenceRow(o: Record<string, unknown>, id: number): EvidenceRow {
 
 /**
  * Streams `file` once. `wanted` are the observation ids the report shows as evidence;
- * `runDurationMs` sizes the timeline's buckets.
+ * `runDurationMs` sizes the timeline's buckets; `announcedTo` names the organizations whose announced
+ * Limits to gather.
  */
 export async function digestObservations(
   file: string,
   wanted: ReadonlySet<number>,
   runDurationMs: number,
+  announcedTo: ReadonlySet<string> = new Set(),
 ): Promise<ObservationDigest> {
   const bucketMs = chooseBucketMs(Math.max(runDurationMs, 1));
   try {
@@ -157,6 +175,7 @@ export async function digestObservations(
   const evidence = new Map<number, EvidenceRow>();
   const buckets = new Map<number, Record<StatusClass, number>>();
   const histograms = new Map<string, hdr.Histogram>();
+  const announced = new Map<string, Map<number, AnnouncedLimit>>();
   let count = 0;
   let malformedLines = 0;
 
@@ -181,6 +200,8 @@ export async function digestObservations(
     if (wanted.has(id)) evidence.set(id, evidenceRow(o, id));
 
     const status = num(o.status);
+    const org = str(o.org);
+    if (org !== null && announcedTo.has(org)) countAnnounced(announced, org, o, status);
     const index = Math.max(0, Math.floor(sentAt / bucketMs));
     let counts = buckets.get(index);
     if (!counts) buckets.set(index, (counts = emptyCounts()));
@@ -209,7 +230,32 @@ export async function digestObservations(
     latency.push({ check, count: h.totalCount, p50: at(50), p90: at(90), p99: at(99), max: h.maxValue / 1000 });
     h.destroy();
   }
-  return { available: true, count, malformedLines, evidence, bucketMs: timeline.bucketMs, timeline: timeline.buckets, latency };
+  return {
+    available: true,
+    count,
+    malformedLines,
+    evidence,
+    bucketMs: timeline.bucketMs,
+    timeline: timeline.buckets,
+    latency,
+    announced: [...announced.values()].flatMap((values) => [...values.values()]),
+  };
+}
+
+/**
+ * One answer's Limit, counted for its organization and class. Only admitted and 429 answers: a
+ * 401's Limit is the anonymous bucket's (assumption limit-header-class), not the organization's.
+ */
+function countAnnounced(announced: Map<string, Map<number, AnnouncedLimit>>, org: string, o: Record<string, unknown>, status: number | null): void {
+  const limit = num(obj(obj(o.rateLimit).limit).value);
+  if (limit === null || !(isAdmittedStatus(status) || status === TOO_MANY_REQUESTS)) return;
+  const quotaClass = quotaClassOfPath(recruitingApi, str(o.path) ?? '');
+  const key = `${org}\u0000${quotaClass}`;
+  let values = announced.get(key);
+  if (!values) announced.set(key, (values = new Map()));
+  const seen = values.get(limit);
+  if (seen) values.set(limit, { ...seen, count: seen.count + 1 });
+  else if (values.size < LIMIT_VALUES_KEPT) values.set(limit, { org, quotaClass, limit, count: 1 });
 }
 
 /** Contiguous buckets from 0; re-bucketed coarser when the run outlasted the duration it was sized for. */

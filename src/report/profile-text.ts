@@ -5,7 +5,7 @@
  * on demand. Pure: profile in, text out.
  */
 import type { QuotaClass } from '../contract/types.ts';
-import type { ClassProfile, CountingQuestion, Learned, LimiterProfile, ResetFormat, WindowAlgorithm } from '../profile/types.ts';
+import type { ClassProfile, ConcurrencyAnswer, CountingQuestion, Learned, LimiterProfile, ResetFormat, WindowAlgorithm } from '../profile/types.ts';
 import { COUNTING_QUESTIONS } from '../profile/types.ts';
 import { formatMs } from './charts/svg.ts';
 import type { Paint } from './palette.ts';
@@ -47,6 +47,19 @@ const yesNo = (value: boolean | null): string => (value === null ? UNKNOWN : val
 const resetText = (value: ResetFormat | null): string => value ?? UNKNOWN;
 const algorithmText = (value: WindowAlgorithm | null): string => ALGORITHM_TEXT[value ?? 'unknown'];
 const limitText = (limit: number | null): string => (limit === null ? 'none' : String(limit));
+
+/** One request beyond the cap, with the cap held: what the server did with it. */
+function concurrencyText(answer: ConcurrencyAnswer | null): string {
+  if (answer === null) return UNKNOWN;
+  switch (answer.kind) {
+    case 'refuses':
+      return `refused with ${answer.status}`;
+    case 'queues':
+      return 'queued until a request in flight finished';
+    case 'no-cap':
+      return 'admitted: no cap';
+  }
+}
 /** `unknown` is an answer the discovery gave, but it decides nothing. */
 const isDecided = (learned: Learned<unknown>): boolean => learned.value !== null && learned.value !== 'unknown';
 
@@ -82,6 +95,7 @@ export function profileFindings(profile: LimiterProfile): ProfileFinding[] {
     finding('classesIndependent', 'read vs ingest', profile.classesIndependent, (v) =>
       v ? 'independent counters and windows' : 'not independent: they share a counter or a window',
     ),
+    finding('concurrency', 'beyond the cap', profile.concurrency, concurrencyText),
   ];
 }
 
@@ -112,6 +126,7 @@ const GAP = '   ';
  *       counts              HEAD yes · 404 no · 403 no · 401 no · 429 unknown
  *       read endpoints      one shared counter
  *       read vs ingest      independent counters and windows
+ *       beyond the cap      refused with 429
  *
  * A class whose Reset moves within a window reads `Reset epoch-seconds (moves within a window)`.
  */
@@ -141,6 +156,7 @@ export function formatProfile(profile: LimiterProfile, options: FormatProfileOpt
     row('counts', counts),
     row('read endpoints', valueOf('readSharedAcrossRoutes')),
     row('read vs ingest', valueOf('classesIndependent')),
+    row('beyond the cap', valueOf('concurrency')),
   ];
   const open = findings.filter((f) => !f.decided);
   if (options.reasons && open.length > 0) {

@@ -46,10 +46,11 @@ export function renderHtml(results: ValidResults, digest: ObservationDigest): st
   return redactKeys(template({ ...view, css: REPORT_CSS, script: REPORT_SCRIPT }, RUNTIME));
 }
 
-/** Streams the run's observations.ndjson (when present) for the evidence rows (checks' and profiles') and charts. */
+/** Streams the run's observations.ndjson (when present) for the evidence rows (checks' and profiles'), charts and the Limits announced to organizations that declared their own. */
 export async function digestFor(results: RunResults, dir: string): Promise<ObservationDigest> {
   const wanted = new Set([...results.checks.flatMap((r) => shownEvidence(r.evidence)), ...profileEvidence(results.profiles)]);
-  return digestObservations(resolve(dir, results.observations.file), wanted, results.durationMs);
+  const declaring = new Set(results.declaredLimits.map((d) => d.org));
+  return digestObservations(resolve(dir, results.observations.file), wanted, results.durationMs, declaring);
 }
 
 /** Write to a temporary name, then rename: a reader never sees half a report. */

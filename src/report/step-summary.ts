@@ -12,6 +12,7 @@ import { TiergateError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { buildMatrix } from './matrix.ts';
 import { plain, VERDICT_SYMBOL } from './palette.ts';
+import { declaredLimitsText } from './declared-limits.ts';
 import { cellText, displayPath, GATE_WORD, needsAttention, resultLabel, verdictWord } from './terminal-summary.ts';
 
 /** The variable GitHub Actions sets to the file a step appends its summary to. */
@@ -78,6 +79,12 @@ function targetText(target: RunResults['target']): string {
   return `the embedded reference target (${edges}${shown.length > 0 ? `; ${shown.join(', ')}` : ''})`;
 }
 
+/** The figures the config declared, when it declared any: what the quota checks were held to. */
+function declaredLine(results: RunResults): string[] {
+  const text = declaredLimitsText(results.declaredLimits);
+  return text === null ? [] : [`**Declared limits, judged exactly:** ${inline(text)}`, ''];
+}
+
 /** The summary of one run, ending with a newline; every full key redacted. */
 export function stepSummary(results: RunResults, reportDir: string, cwd: string): string {
   const c = results.counts;
@@ -89,6 +96,7 @@ export function stepSummary(results: RunResults, reportDir: string, cwd: string)
     '',
     `**${c.pass} pass** · **${c.fail} fail** · **${c.inconclusive} inconclusive** · **${c.skipped} skipped**`,
     '',
+    ...declaredLine(results),
     ...matrixTable(results),
     ...attention(results.checks),
     '',

@@ -119,6 +119,7 @@ table { border-collapse: collapse; }
 .profile-evidence { margin-top: 4px; }
 .profile-evidence summary { cursor: pointer; color: var(--muted); font-size: 0.85rem; }
 .tag-unknown { background: var(--inconclusive-bg); color: var(--inconclusive); }
+.tag-differs { background: var(--fail-bg); color: var(--fail); }
 
 /* Charts. */
 .chart-figure { margin: 16px 0; }

@@ -46,7 +46,7 @@ export const REPORT_TEMPLATE = `<!doctype html>
   </div>
 </header>
 <nav class="toc" aria-label="Sections"><div class="wrap">
-  <a href="#summary">Summary</a>{{#if profiles.length}}<a href="#limiter">How it limits</a>{{/if}}<a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>
+  <a href="#summary">Summary</a>{{#if profiles.length}}<a href="#limiter">How it limits</a>{{/if}}{{#if declaredLimits.length}}<a href="#declared-limits">Declared limits</a>{{/if}}<a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>
 </div></nav>
 <main class="wrap">
 {{#if interrupted}}<div class="banner banner-warn" role="alert"><strong>Interrupted.</strong> The run was stopped before it finished: this report shows only the checks that completed.</div>{{/if}}
@@ -110,6 +110,21 @@ export const REPORT_TEMPLATE = `<!doctype html>
     </table>
   </article>
   {{/each}}
+</section>
+{{/if}}
+
+{{#if declaredLimits.length}}
+<section id="declared-limits">
+  <h2>Declared limits</h2>
+  <p class="muted">Figures the config declares for an organization (<code>orgs[].limits</code>): its contract, so the checks judge it exactly against them, and HDR-LIMIT fails an announced X-RateLimit-Limit that differs. Beside each, the Limits the server announced on that organization's admitted and 429 answers for the class.</p>
+  <table class="compact declared-limits">
+    <thead><tr><th scope="col">Tier</th><th scope="col">Organization</th><th scope="col">Figure</th><th scope="col">Declared</th><th scope="col">Server announced</th></tr></thead>
+    <tbody>
+    {{#each declaredLimits}}
+      <tr><td>{{tier}}</td><td>{{org}}</td><td>{{figure}}</td><td class="num">{{declared}}</td><td>{{announced}}{{#if differs}} <span class="tag tag-differs">differs</span>{{/if}}</td></tr>
+    {{/each}}
+    </tbody>
+  </table>
 </section>
 {{/if}}
 

@@ -10,6 +10,7 @@ import type { RunResults } from '../results/types.ts';
 import { buildMatrix, type MatrixCell } from './matrix.ts';
 import { plain, VERDICT_LABEL, VERDICT_SYMBOL, type Paint, type Style } from './palette.ts';
 import { formatProfile } from './profile-text.ts';
+import { declaredLimitsText } from './declared-limits.ts';
 import { redactKeys } from '../contract/keys.ts';
 
 /** Lines of "needs attention" printed before pointing at the report for the rest. */
@@ -74,6 +75,12 @@ function attention(checks: readonly CheckResult[], paint: Paint): string[] {
   return lines;
 }
 
+/** The figures the config declared, when it declared any: what the quota checks were held to. */
+function declaredLine(results: RunResults, paint: Paint): string[] {
+  const text = declaredLimitsText(results.declaredLimits);
+  return text === null ? [] : [`${paint('bold', 'Declared limits, judged exactly:')} ${text}`, ''];
+}
+
 /** The gate's verdict in words, after its symbol. */
 export const GATE_WORD: Readonly<Record<RunResults['verdict'], string>> = {
   pass: 'PASS: every check that ran passed',
@@ -90,6 +97,7 @@ export function terminalSummary(results: RunResults, reportDir: string, options:
     paint('bold', `tiergate ${results.runId}: ${results.checks.length} results across ${results.tiers.join(', ') || 'no tiers'}`),
     '',
     ...results.profiles.flatMap((profile) => [formatProfile(profile, { paint }), '']),
+    ...declaredLine(results, paint),
     ...matrixTable(results, paint),
     '',
     `${paint('green', `${c.pass} pass`)} · ${paint('red', `${c.fail} fail`)} · ${paint('yellow', `${c.inconclusive} inconclusive`)} · ${paint('dim', `${c.skipped} skipped`)}`,

@@ -12,6 +12,7 @@ import { checkGroups, verdictView, type CheckGroupView, type VerdictView } from 
 import { buildMatrix, resultAnchor, worstVerdict } from './matrix.ts';
 import type { LatencySummary, ObservationDigest } from './observation-digest.ts';
 import { profileCards, type ProfileCardView } from './profile-view.ts';
+import { declaredLimitRows, type DeclaredLimitRow } from './declared-limits.ts';
 
 /** Checks that answer "does every tier get exactly the quotas it is sold?". */
 const TIER_LIMIT_CHECKS: readonly CheckId[] = ['QUOTA-READ', 'QUOTA-INGEST', 'CONCURRENCY-CAP', 'HDR-LIMIT', 'HDR-REMAINING', 'ORG-SHARED', 'ORG-ISOLATED'];
@@ -37,6 +38,8 @@ export interface ReportView {
   readonly skipped: readonly { readonly name: string; readonly href: string; readonly reason: string }[];
   /** How the server limits: one card per limiter profile (none when the run learned none). */
   readonly profiles: readonly ProfileCardView[];
+  /** Figures the config declared for organizations, beside the Limits the server announced (none declared: empty). */
+  readonly declaredLimits: readonly (DeclaredLimitRow & { readonly differs: boolean })[];
   readonly matrix: {
     readonly columns: readonly string[];
     readonly rows: readonly {
@@ -220,6 +223,7 @@ export function buildReportView(results: ValidResults, digest: ObservationDigest
     answers: answers(results),
     ...attention(results),
     profiles: profileCards(results.profiles, digest),
+    declaredLimits: declaredLimitRows(results, digest).map((row) => ({ ...row, differs: row.agrees === false })),
     matrix,
     timeline: timelineChart(digest.timeline, digest.bucketMs, 'Responses over time by status'),
     latency: latencyChart(latency, 'Latency percentiles per check'),

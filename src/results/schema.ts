@@ -11,7 +11,7 @@ import type { AssumptionId } from '../contract/types.ts';
 import { CHECK_IDS, VERDICTS, type CheckId } from '../catalogue/types.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
 import type { RemainingData, SeriesPoint } from '../verdicts/hdr-remaining.ts';
-import { RESULTS_SCHEMA, type ChartedCheck, type CheckRecord, type QuotaSeries, type RevocationBrackets, type ValidResults } from './types.ts';
+import { RESULTS_SCHEMA, type ChartedCheck, type CheckRecord, type HeldTimeline, type QuotaSeries, type RevocationBrackets, type ValidResults } from './types.ts';
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]
@@ -64,6 +64,13 @@ const CHARTED_DATA: Readonly<Record<ChartedCheck, z.ZodType> & Partial<Record<Ch
     z.object({
       slaMs: z.number(),
       trials: z.array(z.object({ trial: z.number(), edge: z.string(), lowerMs: z.number().nullable(), upperMs: z.number().nullable() })),
+    }),
+  ),
+  'CONCURRENCY-CAP': exactly<HeldTimeline>()(
+    z.object({
+      timeline: z.array(
+        z.object({ role: z.enum(['held', 'control', 'extra']), sentMs: z.number(), answeredMs: z.number().nullable(), status: z.number().nullable() }),
+      ),
     }),
   ),
 };
@@ -151,6 +158,14 @@ export const limiterProfileSchema = z
       .describe('Which answers consume a read request.'),
     readSharedAcrossRoutes: learned(z.boolean(), 'Whether the read endpoints draw on one counter (true) or count per route (false).'),
     classesIndependent: learned(z.boolean(), 'Whether read and ingest have counters and windows of their own.'),
+    concurrency: learned(
+      z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('refuses'), status: z.number().int().describe('The status of the refusal.') }),
+        z.object({ kind: z.literal('queues') }),
+        z.object({ kind: z.literal('no-cap') }),
+      ]),
+      "How the server answers one request beyond the concurrency cap while the cap is held: 'refuses' (with a status), 'queues' (until a request in flight finishes) or 'no-cap' (admitted). Learned by the CONCURRENCY-CAP check, not by the discovery.",
+    ).default({ value: null, how: 'not recorded (results from before the concurrency answer was learned)', evidence: [] }),
     observations: z.number().int().describe('How many observations the discovery sent.'),
     durationMs: z.number().describe('How long the discovery took, ms.'),
   })
@@ -198,6 +213,22 @@ export const resultsSchema = z
       .array(limiterProfileSchema)
       .default([])
       .describe('How the server limits, one profile per tier, learned before the checks judged it (absent in files from before profiles: read as none).'),
+    declaredLimits: z
+      .array(
+        z.object({
+          org: z.string().describe('Organization label within the run (its name in the config).'),
+          tier: tierName,
+          limits: z
+            .object({
+              read: z.number().int().optional(),
+              ingest: z.number().int().optional(),
+              concurrency: z.number().int().optional(),
+            })
+            .describe('The figures the config declared for it (orgs[].limits), each judged exactly.'),
+        }),
+      )
+      .default([])
+      .describe("Organizations whose own figures the config declared: their contract, judged exactly (absent in files from before declared limits: read as none)."),
     assumptions: z.array(
       z.object({
         id: assumptionId,

@@ -1,11 +1,12 @@
 /** results.json: the run's record, from which every report is rendered. Versioned by `schema`. */
-import type { Assumption, TierName } from '../contract/types.ts';
+import type { Assumption, OrgLimits, TierName } from '../contract/types.ts';
 import type { CheckId, CheckResult, FindingData, Verdict } from '../catalogue/types.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { ClockEstimate } from '../measure/server-clock.ts';
 import type { RemainingData } from '../verdicts/hdr-remaining.ts';
 import type { QuotaData } from '../verdicts/quota-read-ingest.ts';
 import type { LatencyData, LatencyRow } from '../verdicts/revoke-latency.ts';
+import type { ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
 
 export const RESULTS_SCHEMA = 'tiergate/results@1' as const;
 
@@ -19,6 +20,14 @@ export interface TargetInfo {
   readonly faults: readonly string[];
   /** Conformant variants the embedded target showed; absent: none. */
   readonly variants?: readonly string[];
+}
+
+/** An organization's own figures, as the config declared them (`orgs[].limits`): its contract, judged exactly. */
+export interface DeclaredLimits {
+  /** Organization label within the run (its name in the config). */
+  readonly org: string;
+  readonly tier: TierName;
+  readonly limits: Partial<OrgLimits>;
 }
 
 export interface RunResults {
@@ -41,6 +50,8 @@ export interface RunResults {
   readonly checks: readonly CheckResult[];
   /** How the server limits, one profile per tier, learned before the checks judged it; [] when none was learned. */
   readonly profiles: readonly LimiterProfile[];
+  /** The organizations of the run's tiers whose own figures the config declared; [] when none did. */
+  readonly declaredLimits: readonly DeclaredLimits[];
   readonly assumptions: readonly Assumption[];
   /** Methodology notes shown in reports: how each figure was measured, and its error bound. */
   readonly methodology: readonly { readonly topic: string; readonly text: string }[];
@@ -53,8 +64,11 @@ export type QuotaSeries = Pick<QuotaData, 'series' | 'limit' | 'first429'>;
 /** What the report reads of REVOKE-LATENCY's data: every bracket, against the SLA. */
 export type RevocationBrackets = Pick<LatencyData, 'slaMs'> & { readonly trials: readonly Pick<LatencyRow, 'trial' | 'edge' | 'lowerMs' | 'upperMs'>[] };
 
+/** What the report reads of CONCURRENCY-CAP's data: its measurement, request by request. */
+export type HeldTimeline = Pick<ConcurrencyCapData, 'timeline'>;
+
 /** The checks whose data the report reads (its charts). */
-export type ChartedCheck = 'QUOTA-READ' | 'QUOTA-INGEST' | 'HDR-REMAINING' | 'REVOKE-LATENCY';
+export type ChartedCheck = 'QUOTA-READ' | 'QUOTA-INGEST' | 'HDR-REMAINING' | 'REVOKE-LATENCY' | 'CONCURRENCY-CAP';
 
 /**
  * A check's result as validated results hold it: where the report reads the data, that part is
@@ -64,6 +78,7 @@ export type CheckRecord =
   | (CheckResult<QuotaSeries & FindingData> & { readonly id: 'QUOTA-READ' | 'QUOTA-INGEST' })
   | (CheckResult<RemainingData & FindingData> & { readonly id: 'HDR-REMAINING' })
   | (CheckResult<RevocationBrackets & FindingData> & { readonly id: 'REVOKE-LATENCY' })
+  | (CheckResult<HeldTimeline & FindingData> & { readonly id: 'CONCURRENCY-CAP' })
   | (CheckResult & { readonly id: Exclude<CheckId, ChartedCheck> });
 
 /** Results checked against the schema, as written or read back: what the reports render. */

@@ -2,18 +2,23 @@
 import { formatDurationMs } from '../util/duration.ts';
 import type { Plan, PlannedTask } from './plan.ts';
 import { TASKS } from '../procedures/registry.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import { plannedUploads } from './upload-plan.ts';
 
 /** The task's line, and under it what it sends (from its declaration). */
 const taskLine = (t: PlannedTask, indent = '') =>
   `${t.kind} [${t.orgs.join(', ')}]${t.consumes === 'none' ? '' : ` (${t.consumes === "ingest" ? "an" : "a"} ${t.consumes} window)`}: ${t.checks.join(', ')}\n${indent}  ${TASKS[t.kind].describe}`;
 
-export function describePlan(plan: Plan, windowMs: number): string {
+/** `uploadMs`: how long the target takes to answer an upload, where known before the run (the embedded target's parse time). */
+export function describePlan(plan: Plan, windowMs: number, uploadMs: number | null = null): string {
   const lines: string[] = [];
   for (const tier of plan.tiers) {
     lines.push(`${tier.tier}: organizations ${tier.orgs.join(', ')}`);
-    // runSuite learns the limiter before a tier's quota tasks (procedures/discover.ts).
-    const quota = [...tier.joint, ...Object.values(tier.lanes).flat()].some((t) => t.consumes !== 'none');
-    if (quota && tier.orgs[0]) lines.push(`  before all: learn how the server limits, on ${tier.orgs[0]} (about two windows)`);
+    // The limiter profile (procedures/discover.ts): beside the lanes on an organization of its own, or first on a lane.
+    const learn = 'learn how the server limits (about two windows)';
+    if (tier.profile?.runs === 'beside') lines.push(`  beside the lanes: ${learn}, on ${tier.profile.org}`);
+    if (tier.profile?.runs === 'first-on-lane') lines.push(`  first on lane ${tier.profile.org}: ${learn}`);
+    if (tier.profile?.runs === 'before-tier') lines.push(`  before all: ${learn}, on ${tier.profile.org}`);
     for (const joint of tier.joint) lines.push(`  first, together: ${taskLine(joint, '  ')}`);
     for (const org of tier.orgs) {
       const lane = tier.lanes[org] ?? [];
@@ -25,5 +30,7 @@ export function describePlan(plan: Plan, windowMs: number): string {
   if (plan.revocation) lines.push(`revocation: ${taskLine(plan.revocation)}`);
   for (const load of plan.load) lines.push(`load: ${taskLine(load)}`);
   lines.push(`checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`);
+  const uploads = plannedUploads(plan, recruitingApi, windowMs, uploadMs);
+  if (uploads.length > 0) lines.push(`uploads (${uploadMs === null ? 'the upload time is measured when the run starts' : `${formatDurationMs(uploadMs)} an upload`}):`, ...uploads.map((u) => `  ${u.line}`));
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,8 @@
  * `tiergate doctor`: whether a deployment's config will carry a long run, told in a few seconds.
  * Every edge answers; every key the config names is accepted and holds what its role needs (primary:
  * every scope; secondary: reads, for ORG-SHARED; unscoped: refused with 403 on a scoped endpoint);
- * no key stands in for two; and the server clock's offset from ours, from the Date headers, with its
+ * no key stands in for two; a read figure an organization declares is the X-RateLimit-Limit its reads
+ * are answered with; and the server clock's offset from ours, from the Date headers, with its
  * uncertainty. Each finding names the input and, for a problem, the fix.
  *
  * Few requests, bounded: one per edge without a key, and per key at most one per scoped endpoint
@@ -10,11 +11,11 @@
  * server cannot act on (malformed JSON, an empty file): nothing is created, and a server that checks
  * the body before admitting counts nothing for it. Nothing is retried.
  */
-import { endpointById } from '../contract/lookup.ts';
+import { endpointById, quotaClassOfPath } from '../contract/lookup.ts';
 import { redactKey } from '../contract/keys.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { Endpoint } from '../contract/types.ts';
-import { KEY_ROLES, type KeyRole } from '../config/schema.ts';
+import { KEY_ROLES, type Config, type KeyRole } from '../config/schema.ts';
 import { EXIT } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import type { Edge, HttpProber, ProbeRequest } from '../measure/http-prober.ts';
@@ -67,9 +68,12 @@ export async function runDoctor(target: ExternalTarget, io: Io): Promise<DoctorO
   const recorder = new ObservationRecorder(null);
   let offset: OffsetInterval | null = null;
   let answered = 0;
+  // A few per edge and key: kept, for the Limits the declared figures are compared with.
+  const observations: Observation[] = [];
   recorder.onObservation((o) => {
     offset = narrowOffset(offset, o);
     if (o.status !== null) answered += 1;
+    observations.push(o);
   });
   const prober = sessionProber(session, io, { recorder, timeoutMs: config.timeout, connectionsPerEdge: PARALLEL_ORGS });
   try {
@@ -78,7 +82,7 @@ export async function runDoctor(target: ExternalTarget, io: Io): Promise<DoctorO
     const at = answering < 0 ? null : { edge: prober.edges[answering]!, origin: config.target.edges[answering]! };
     const keys = await keyFindings(prober, at, namedKeys(target));
     const clock = clockEstimate(offset);
-    const findings = [...reached, ...keys, clockFinding(clock, answered)];
+    const findings = [...reached, ...keys, ...declaredReadFindings(config, observations), clockFinding(clock, answered)];
     const exitCode = io.signal.aborted ? EXIT.interrupted : findings.every((f) => f.ok) ? EXIT.pass : EXIT.fail;
     return { findings, clock, requests: recorder.count, exitCode };
   } finally {
@@ -237,6 +241,31 @@ async function unscoped(k: NamedKey, probe: KeyProbe): Promise<DoctorFinding> {
 }
 
 const ROLE_CHECKS: Readonly<Record<KeyRole, (k: NamedKey, probe: KeyProbe) => Promise<DoctorFinding>>> = { primary, secondary, unscoped };
+
+/**
+ * Each organization's declared read figure against the X-RateLimit-Limit its admitted reads carried.
+ * Reads only: the doctor spends no ingest, and an upload it cannot parse need not announce the
+ * ingest Limit. No admitted read (a key problem, named above): nothing to compare.
+ */
+function declaredReadFindings(config: Config, observations: readonly Observation[]): DoctorFinding[] {
+  return config.orgs.flatMap((org, i) => {
+    const declared = org.limits?.read;
+    const reads = observations.filter((o) => o.org === org.name && isAdmittedStatus(o.status) && quotaClassOfPath(contract, o.path) === 'read');
+    if (declared === undefined || reads.length === 0) return [];
+    const input = `orgs.${i}.limits.read ${declared}`;
+    const announced = [...new Set(reads.flatMap((o) => (o.rateLimit.limit.value === null ? [] : [o.rateLimit.limit.value])))];
+    const counted = `${reads.length} read${reads.length === 1 ? '' : 's'}`;
+    if (announced.length === 0) return [ok(input, `no X-RateLimit-Limit on ${counted} to compare with; the run counts ${org.name}'s reads to it`)];
+    const other = announced.filter((v) => v !== declared);
+    if (other.length === 0) return [ok(input, `equals the X-RateLimit-Limit of ${org.name}'s ${counted}`)];
+    return [
+      problem(
+        input,
+        `${org.name}'s reads were answered with X-RateLimit-Limit ${other.join(', ')}: HDR-LIMIT and QUOTA-READ hold it to ${declared}; write the read figure of ${org.name}'s contract here, or have the deployment enforce ${declared}`,
+      ),
+    ];
+  });
+}
 
 function clockFinding(clock: ClockEstimate | null, answered: number): DoctorFinding {
   if (clock === null) {

@@ -1,6 +1,7 @@
 /**
- * Runs a plan: tiers in parallel; within a tier, the joint tasks first on their lanes while the other
- * lanes start; each lane's tasks one after another. Results come back in the order tasks finish.
+ * Runs a plan: tiers in parallel; within a tier, the limiter profile learned beside the lanes (or
+ * first on its lane), the joint tasks first on their lanes while the other lanes start; each lane's
+ * tasks one after another. Results come back in the order tasks finish.
  */
 import type { CheckResult } from '../catalogue/types.ts';
 import type { PlannedTask, Plan, TierPlan } from './plan.ts';
@@ -17,15 +18,15 @@ export interface PlanBinding {
   readonly scenarios: readonly Scenario[];
 }
 
-/** Learns what a tier's tasks need before they start (the limiter profile); never throws. */
-export type PrepareTier = (tier: TierPlan) => Promise<void>;
+/** Learns a tier's limiter profile, on the organization the plan gives it; never throws. */
+export type LearnTier = (tier: TierPlan) => Promise<void>;
 
 export async function executePlan(
   plan: Plan,
   context: SuiteContext,
   binding: PlanBinding,
   onResults: (results: readonly CheckResult[]) => void,
-  prepareTier: PrepareTier = async () => {},
+  learnTier: LearnTier = async () => {},
 ): Promise<void> {
   const runPlanned = async (planned: PlannedTask) => {
     if (context.signal.aborted) return;
@@ -37,15 +38,23 @@ export async function executePlan(
     for (const planned of tasks) await runPlanned(planned);
   };
   const runTier = async (tier: TierPlan) => {
-    await prepareTier(tier);
-    if (context.signal.aborted) return;
+    const learned = learnTier(tier);
+    // What runs on the organization a discovery holds waits for it (all of the tier, where it runs before
+    // the tier); the other lanes start at once.
+    const heldBy = (orgs: readonly string[]) =>
+      tier.profile?.runs === 'before-tier' || (tier.profile?.runs === 'first-on-lane' && orgs.includes(tier.profile.org)) ? learned : undefined;
+    const laneOf = async (org: string) => {
+      await heldBy([org]);
+      await runLane(tier.lanes[org] ?? []);
+    };
     const jointOrgs = new Set(tier.joint.flatMap((t) => t.orgs));
     const free = tier.orgs.filter((o) => !jointOrgs.has(o));
     const joined = (async () => {
+      await heldBy([...jointOrgs]);
       for (const planned of tier.joint) await runPlanned(planned);
       await Promise.all([...jointOrgs].map((o) => runLane(tier.lanes[o] ?? [])));
     })();
-    await Promise.all([joined, ...free.map((o) => runLane(tier.lanes[o] ?? []))]);
+    await Promise.all([learned, joined, ...free.map(laneOf)]);
   };
   await Promise.all([...plan.tiers.map(runTier), plan.revocation ? runPlanned(plan.revocation) : Promise.resolve()]);
   // Sustained load last: on two cores it would disturb the exact-count checks running beside it.

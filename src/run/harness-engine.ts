@@ -8,6 +8,7 @@ import { checkResult } from '../verdicts/support/result.ts';
 import type { CheckResult } from '../catalogue/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
+import { figuresOf } from '../contract/org-limits.ts';
 import { ObservationRecorder } from '../measure/recorder.ts';
 import type { HttpProber } from '../measure/http-prober.ts';
 import type { Io } from '../util/io.ts';
@@ -16,6 +17,7 @@ import type { SuiteContext } from '../procedures/context.ts';
 import type { OrgHandle } from '../procedures/handles.ts';
 import { taskName, type TaskIdentity } from '../results/events.ts';
 import { executePlan } from './execute.ts';
+import { plannedUploads } from './upload-plan.ts';
 import { METHODOLOGY } from './methodology.ts';
 import type { RunOptions } from './options.ts';
 import type { Plan } from './plan.ts';
@@ -23,6 +25,8 @@ import { WindowKeeper } from '../procedures/windows.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import { discover } from '../procedures/discover.ts';
 import { inferProfile } from '../profile/infer.ts';
+import { withConcurrency } from '../profile/concurrency.ts';
+import { learnedConcurrency } from '../verdicts/concurrency-cap.ts';
 import { messageOf } from '../util/errors.ts';
 import type { OpenRun, RunEngine } from './engine.ts';
 import { sessionProber } from './target-session.ts';
@@ -41,18 +45,27 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
   recorder.onObservation((o) => tally.observe(o));
   const results: CheckResult[] = [];
   const profiles = new Map<TierName, LimiterProfile>();
+  /** Each tier's discovery while it runs: the keeper waits for it only on a server without rate-limit headers. */
+  const learning = new Map<TierName, Promise<LimiterProfile | null>>();
   let plan: Plan | null = null;
   try {
     const orgs = await session.orgs(scenarios.map((s) => ({ tier: s.tier, count: s.orgs })));
     const revocationTier = scenarios[0]?.tier;
     const revocationOrg = revocationTier && session.keyHook ? await session.revocationOrg(revocationTier) : null;
-    const handles = new Map<string, OrgHandle>([...orgs, ...(revocationOrg ? [revocationOrg] : [])].map((o) => [o.label, o]));
-    plan = planFor(scenarios, (tier) => orgs.filter((o) => o.tier === tier).map((o) => o.label), revocationOrg, options.checks);
+    const profileOrgs = await session.profileOrgs(scenarios.map((s) => s.tier));
+    const handles = new Map<string, OrgHandle>([...orgs, ...(revocationOrg ? [revocationOrg] : []), ...profileOrgs].map((o) => [o.label, o]));
+    plan = planFor(
+      scenarios,
+      (tier) => orgs.filter((o) => o.tier === tier).map((o) => o.label),
+      revocationOrg,
+      options.checks,
+      Object.fromEntries(profileOrgs.map((o) => [o.tier, o.label])),
+    );
     // Every lane of every tier may hold its tier's cap in flight at once: a shared pool smaller
     // than that would queue a task's requests behind another's and skew the concurrency check.
     // Revocation trials at once keep one probe each in flight per edge beside them.
     const revocationTrials = revocationTier ? resolveRevocationShape(scenarios[0]!.revocation, revocationShape(options)).parallel : 0;
-    const connections = scenarios.reduce((n, s) => n + (contract.tiers[s.tier].concurrency.value + 2) * s.orgs, 0) + revocationTrials + 16;
+    const connections = [...orgs, ...profileOrgs].reduce((n, o) => n + figuresOf(contract, o).concurrency.value + 2, 0) + revocationTrials + 16;
     const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: connections });
     const clockOffsetMs = () => tally.clockOffsetMs();
     const windows = new WindowKeeper({
@@ -64,9 +77,12 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       clockUncertaintyMs: () => tally.clockUncertaintyMs(),
       wallNow: () => io.clock.now(),
       profileOf: (tier) => profiles.get(tier) ?? null,
+      profileLearned: (tier) => learning.get(tier) ?? Promise.resolve(null),
     });
     recorder.onObservation((o) => windows.observe(o));
     emit({ type: 'run-start', runId, tiers: scenarios.map((s) => s.tier), tasks: countTasks(plan), windowSeconds: session.windowMs / 1000, target: session.info.edges[0] ?? '' });
+    // Uploads that cannot fit a window, said before any quota is spent (their checks are not run).
+    for (const { fit, line } of plannedUploads(plan, contract, session.windowMs, session.uploadMs)) if (fit?.fits === false) emit({ type: 'warning', message: line });
     const context: SuiteContext = {
       contract,
       prober,
@@ -78,6 +94,10 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       windows,
       profileOf: (tier) => profiles.get(tier) ?? null,
       declared: options.target.kind === 'external' ? (options.target.config.assumptions ?? {}) : {},
+      uploadMs: (tier) => {
+        const measured = windows.latencyMs(tier, 'ingest');
+        return measured === null ? session.uploadMs : Math.max(measured, session.uploadMs ?? 0);
+      },
       clockOffsetMs,
       emit,
       signal: io.signal,
@@ -89,18 +109,28 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     const record = (batch: readonly CheckResult[]) => {
       for (const result of batch) {
         results.push(result);
+        // The cap's answer is learned by CONCURRENCY-CAP, not by the discovery: fold it into the tier's profile.
+        const profile = result.id === 'CONCURRENCY-CAP' && result.tier !== null ? profiles.get(result.tier) : undefined;
+        if (profile) profiles.set(profile.tier, withConcurrency(profile, learnedConcurrency(result)));
         emit({ type: 'check-result', result });
       }
     };
     const started = prober.now();
     let conformanceMs = 0;
     try {
-      const learn = async (tierPlan: Plan['tiers'][number]) => {
-        const org = handles.get(tierPlan.orgs[0] ?? '');
-        const consumes = [...tierPlan.joint, ...Object.values(tierPlan.lanes).flat()].some((t) => t.consumes !== 'none');
-        if (!org || !consumes) return;
-        const profile = await learnLimiter(org, { prober, windowMs: session.windowMs, clockOffsetMs, io, emit });
-        if (profile) profiles.set(org.tier, profile);
+      const learn = (tierPlan: Plan['tiers'][number]) => {
+        const org = handles.get(tierPlan.profile?.org ?? '');
+        if (!org) return Promise.resolve();
+        const learned = learnLimiter(org, { prober, windowMs: session.windowMs, clockOffsetMs, io, emit }).then((profile) => {
+          if (!profile) return null;
+          // CONCURRENCY-CAP may have decided while the discovery ran beside it.
+          const cap = results.find((r) => r.id === 'CONCURRENCY-CAP' && r.tier === tierPlan.tier);
+          const learnedProfile = { ...profile, tier: tierPlan.tier };
+          profiles.set(tierPlan.tier, cap ? withConcurrency(learnedProfile, learnedConcurrency(cap)) : learnedProfile);
+          return profiles.get(tierPlan.tier)!;
+        });
+        learning.set(tierPlan.tier, learned);
+        return learned.then(() => {});
       };
       await executePlan(plan, context, { orgs: handles, scenarios }, record, learn);
     } finally {
@@ -140,6 +170,7 @@ async function learnLimiter(
       tier: org.tier,
       org: org.label,
       keys: { primary: org.primary.key, unscoped: org.unscoped?.key ?? null },
+      ...(org.limits ? { limits: org.limits } : {}),
       windowMs: run.windowMs,
       clockOffsetMs: run.clockOffsetMs,
       signal: run.io.signal,

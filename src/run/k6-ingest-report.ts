@@ -70,6 +70,7 @@ export async function ingestK6ToReports(options: K6ReportOptions): Promise<K6Rep
       windowSeconds: options.windowS,
       tiers: ingest.tiers,
       interrupted: false,
+      declaredLimits: [],
     },
     outcome,
   );

@@ -19,14 +19,22 @@ export function planFor(
   labelsOf: (tier: TierName, count: number) => readonly string[],
   revocationOrg: { readonly tier: TierName; readonly label: string } | null,
   checks: RunOptions['checks'],
+  profileOrgs: Readonly<Partial<Record<TierName, string>>> = {},
 ): Plan {
-  const lanes = (s: Scenario) => labelsOf(s.tier, s.orgs).filter((label) => label !== revocationOrg?.label);
+  const own = new Set(Object.values(profileOrgs));
+  const lanes = (s: Scenario) => labelsOf(s.tier, s.orgs).filter((label) => label !== revocationOrg?.label && !own.has(label));
   return buildPlan({
     scenarios,
     orgs: Object.fromEntries(scenarios.map((s) => [s.tier, lanes(s)])),
     checks,
     revocationOrg: revocationOrg ? { tier: revocationOrg.tier, label: revocationOrg.label } : null,
+    profileOrgs,
   });
+}
+
+/** The embedded target's organization for a tier's limiter profile, beside its lanes. */
+export function embeddedProfileOrg(tier: TierName): string {
+  return `${tier}-profile`;
 }
 
 /** The plan a run would follow, from the options alone: org labels as the run would provision them. */
@@ -41,5 +49,6 @@ export function plannedRun(options: RunOptions): Plan {
       : scenarios[0]
         ? { tier: scenarios[0].tier, label: `${scenarios[0].tier}-revocation` }
         : null;
-  return planFor(scenarios, labels, revocationOrg, options.checks);
+  const profileOrgs = target.kind === 'external' ? {} : Object.fromEntries(scenarios.map((s) => [s.tier, embeddedProfileOrg(s.tier)]));
+  return planFor(scenarios, labels, revocationOrg, options.checks, profileOrgs);
 }

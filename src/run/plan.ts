@@ -20,9 +20,26 @@ export interface PlannedTask {
   readonly consumes: 'read' | 'ingest' | 'none';
 }
 
+/**
+ * Where a tier's limiter profile is learned (procedures/discover.ts): on an organization of its own,
+ * beside every lane from the start (`beside`); where the tier has none to spare, first on a lane no
+ * joint task shares, which it holds for about two windows (`first-on-lane`); with no such lane, before
+ * any task of the tier (`before-tier`). The checks need it only on a server without rate-limit headers,
+ * whose windows the learned phase places: so it never waits for a check.
+ */
+export interface ProfilePlacement {
+  readonly org: string;
+  readonly runs: 'beside' | 'first-on-lane' | 'before-tier';
+}
+
+/** Windows a discovery holds its organization for: the one it uses up, and one to see how the next starts. */
+export const DISCOVERY_WINDOWS = 2;
+
 export interface TierPlan {
   readonly tier: TierName;
   readonly orgs: readonly string[];
+  /** Where the tier's limiter profile is learned; null when no task of the tier spends quota. */
+  readonly profile: ProfilePlacement | null;
   /** Run first, together: tasks over several lanes. */
   readonly joint: readonly PlannedTask[];
   /** Per org label, the tasks of its lane in order (after the joint ones). */
@@ -51,6 +68,8 @@ export interface PlanInput {
   readonly checks: readonly CheckId[] | null;
   /** Whether some way to provision and revoke keys exists (else revocation checks are skipped). */
   readonly revocationOrg: { readonly tier: TierName; readonly label: string } | null;
+  /** Per tier, an organization of its own to learn the limiter profile on (no lane); absent: on a lane. */
+  readonly profileOrgs?: Readonly<Partial<Record<TierName, string>>>;
 }
 
 export function buildPlan(input: PlanInput): Plan {
@@ -89,6 +108,11 @@ export function buildPlan(input: PlanInput): Plan {
     }
     // Tasks that take no window go on the last lane, which the joint tasks leave free.
     const freeLane = orgs[orgs.length - 1]!;
+    // Without an organization of its own, the discovery goes first on that lane, and holds it.
+    const spare = input.profileOrgs?.[scenario.tier];
+    const freeOfJoint = !joint.some((t) => t.orgs.includes(freeLane));
+    const profile: ProfilePlacement = spare ? { org: spare, runs: 'beside' } : { org: freeLane, runs: freeOfJoint ? 'first-on-lane' : 'before-tier' };
+    for (const o of orgs) if (profile.runs === 'before-tier' || (profile.runs === 'first-on-lane' && o === freeLane)) windowsOn[o]! += DISCOVERY_WINDOWS;
     // Tasks that take no window first (their requests would land in a window another task opened),
     // then those whose last request opens a window, so a task can follow them.
     const order = (d: RegisteredTask) => (d.consumes === 'none' ? 0 : d.lastRequestOpens !== undefined ? 1 : 2);
@@ -112,7 +136,8 @@ export function buildPlan(input: PlanInput): Plan {
       lanes[lane]!.push(task(definition, scenario.tier, [lane], checks));
       windowsOn[lane]! += 1;
     }
-    tiers.push({ tier: scenario.tier, orgs, joint, lanes, collected: COLLECTED.filter((id) => chosen(id, scenario)) });
+    const spends = [...joint, ...Object.values(lanes).flat()].some((t) => t.consumes !== 'none');
+    tiers.push({ tier: scenario.tier, orgs, profile: spends ? profile : null, joint, lanes, collected: COLLECTED.filter((id) => chosen(id, scenario)) });
   }
   // Beside every lane, on an organization of its own (revocation): selected by --checks alone.
   const revocationOrg = input.revocationOrg;
@@ -132,7 +157,14 @@ export function buildPlan(input: PlanInput): Plan {
   );
   const windowsNeeded = Math.max(
     0,
-    ...tiers.flatMap((t) => t.orgs.map((o) => t.joint.filter((j) => j.orgs.includes(o)).length + (t.lanes[o] ?? []).filter((k) => k.consumes !== 'none').length)),
+    ...tiers.flatMap((t) =>
+      t.orgs.map(
+        (o) =>
+          t.joint.filter((j) => j.orgs.includes(o)).length +
+          (t.lanes[o] ?? []).filter((k) => k.consumes !== 'none').length +
+          (t.profile?.runs === 'before-tier' || (t.profile?.runs === 'first-on-lane' && t.profile.org === o) ? DISCOVERY_WINDOWS : 0),
+      ),
+    ),
   );
   const checks = [
     ...new Set([...tiers.flatMap((t) => [...t.joint, ...Object.values(t.lanes).flat()].flatMap((k) => k.checks)), ...tiers.flatMap((t) => t.collected), ...beside.flatMap((b) => b.checks), ...after.flatMap((l) => l.checks)]),

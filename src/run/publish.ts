@@ -24,6 +24,8 @@ export interface RunFrame {
   readonly windowSeconds: number;
   readonly tiers: readonly TierName[];
   readonly interrupted: boolean;
+  /** Organizations of the run whose own figures the config declared. */
+  readonly declaredLimits: RunResults['declaredLimits'];
 }
 
 export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promise<RunResults> {
@@ -47,6 +49,7 @@ export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promi
     counts: countVerdicts(verdicts),
     checks,
     profiles: outcome.profiles,
+    declaredLimits: frame.declaredLimits,
     assumptions: recruitingApi.assumptions,
     methodology: outcome.methodology,
     observations: outcome.observations,

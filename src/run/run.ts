@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { EXIT, exitCodeFor } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
+import type { TierName } from '../contract/types.ts';
 import type { RunResults } from '../results/types.ts';
 import type { RunEvent } from '../results/events.ts';
 import type { RunOptions } from './options.ts';
@@ -27,11 +28,17 @@ export interface RunOutcome {
   readonly exitCode: number;
 }
 
+/** The config's organizations of the run's tiers that declare figures of their own. */
+function declaredLimits(options: RunOptions, tiers: readonly TierName[]): RunResults['declaredLimits'] {
+  if (options.target.kind !== 'external') return [];
+  return options.target.orgs.flatMap((org) => (org.limits && tiers.includes(org.tier) ? [{ org: org.label, tier: org.tier, limits: org.limits }] : []));
+}
+
 const ENGINES: Readonly<Record<RunOptions['engine'], RunEngine>> = { harness: harnessEngine, k6: k6Engine };
 
 export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome> {
   if (options.dryRun) {
-    io.stdout.write(describePlan(plannedRun(options), options.windowMs));
+    io.stdout.write(describePlan(plannedRun(options), options.windowMs, options.target.kind === 'embedded' ? options.target.parseMs : null));
     return { results: null, runDir: null, exitCode: EXIT.pass };
   }
   const drive = await ENGINES[options.engine].prepare(options, io);
@@ -50,6 +57,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
   } finally {
     await session.close();
   }
+  const tiers = selectedScenarios(options).map((s) => s.tier);
   const results = await runResults(
     {
       runId,
@@ -57,8 +65,9 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
       startedWall,
       finishedWall: io.clock.now(),
       windowSeconds: session.windowMs / 1000,
-      tiers: selectedScenarios(options).map((s) => s.tier),
+      tiers,
       interrupted: io.signal.aborted,
+      declaredLimits: declaredLimits(options, tiers),
     },
     outcome,
   );

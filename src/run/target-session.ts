@@ -16,6 +16,7 @@ import { adminApiHook } from '../provision/hooks/admin-api.ts';
 import { configKeyHook } from '../provision/hooks/from-config.ts';
 import type { RunOptions } from './options.ts';
 import { provisionOrg, provisionTiers, type ProvisionRequest } from '../provision/provision.ts';
+import { embeddedProfileOrg } from './plan-for.ts';
 
 export interface TargetSession {
   readonly info: TargetInfo;
@@ -24,10 +25,14 @@ export interface TargetSession {
   /** Non-loopback edges are allowed only when a config says so explicitly. */
   readonly allowRemote: boolean;
   readonly edgeHeader: string;
+  /** How long the target takes to answer an upload, where it is known before any (the embedded target's parse time); null: to be measured. */
+  readonly uploadMs: number | null;
   /** The organizations quota and access checks use, per tier. */
   orgs(requests: readonly ProvisionRequest[]): Promise<OrgHandle[]>;
   /** An organization for revocation trials, or null when keys cannot be provisioned and revoked. */
   revocationOrg(tier: TierName): Promise<OrgHandle | null>;
+  /** Per tier, an organization of its own to learn the limiter profile on beside the lanes; none where the target has none to spare. */
+  profileOrgs(tiers: readonly TierName[]): Promise<OrgHandle[]>;
   readonly keyHook: KeyHook | null;
   /** More organizations of a tier (fleet load); null where the target cannot create them. */
   readonly provisionOrgs: SuiteContext['provisionOrgs'];
@@ -51,8 +56,10 @@ export async function openTargetSession(options: Pick<RunOptions, 'target' | 'wi
       windowMs: config.window,
       allowRemote: config.target.allowNonLoopback,
       edgeHeader: config.target.edgeHeader,
+      uploadMs: null,
       orgs: async (requests) => orgs.filter((o) => requests.some((r) => r.tier === o.tier)),
       revocationOrg: async () => orgs.find((o) => o.label === config.revocation?.org) ?? null,
+      profileOrgs: async () => [],
       keyHook,
       provisionOrgs: null,
       close: async () => {},
@@ -75,10 +82,12 @@ export async function openTargetSession(options: Pick<RunOptions, 'target' | 'wi
     windowMs: options.windowMs,
     allowRemote: false,
     edgeHeader: 'x-edge-node',
+    uploadMs: target.parseMs,
     orgs: (requests) => provisionTiers(admin, requests),
     // Revocation is not about quotas: its organization gets Enterprise limits far above what its
     // probes send, so no limiter that counts them (HEAD, 401) can turn a probe into a 429.
     revocationOrg: async (tier) => ({ ...(await provisionOrg(admin, 'enterprise', `${tier}-revocation`, REVOCATION_ORG_LIMITS)), tier }),
+    profileOrgs: (tiers) => Promise.all(tiers.map((tier) => provisionOrg(admin, tier, embeddedProfileOrg(tier)))),
     keyHook: adminApiHook(admin),
     provisionOrgs: (tier, count, limits) =>
       Promise.all(Array.from({ length: count }, () => provisionOrg(admin, tier, `${tier}-fleet-${++fleet}`, limits))),

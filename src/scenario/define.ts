@@ -15,7 +15,7 @@ export interface RevocationShape {
   readonly intervalMs: number;
   readonly settleMs: number;
   /**
-   * Trials at most at once, each on a rotation chain of its own (default 4); fewer where the
+   * Trials at most at once, each on a rotation chain of its own (default 7); fewer where the
    * organization's concurrency cap or a list of disposable keys allows fewer.
    */
   readonly parallel?: number;
@@ -58,7 +58,7 @@ export const SCENARIO_DEFAULTS = {
   orgs: 3,
   checks: 'all',
   quota: { variants: ['sequential', 'burst'] },
-  revocation: { trials: 20, intervalMs: 10, settleMs: 2000, parallel: 4 },
+  revocation: { trials: 20, intervalMs: 10, settleMs: 2000, parallel: 7 },
   load: null,
 } as const satisfies Omit<Scenario, 'tier' | 'description'>;
 

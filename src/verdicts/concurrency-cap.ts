@@ -1,198 +1,289 @@
 /**
- * CONCURRENCY-CAP (§8, `concurrency-status`): with the cap of requests held in flight on a slow
- * endpoint, every held request is admitted and one more, sent while they are held, is rejected
- * (429 by assumption).
+ * CONCURRENCY-CAP (§8, `concurrency-status`): with the cap of slow uploads held in flight, every one
+ * is admitted, and one more fast read, sent while they are all in service, is not served beside
+ * them: refused (429 assumed; 503 a gateway's "too many"), or held until one of them finishes.
  *
- * Valid only if the extra was answered while every held request was still in flight: its
- * headersAt precedes every held request's headersAt. (Its send time proves nothing: a request can
- * wait in the client's connection pool, or at the server, until a held one finishes and frees a
- * slot. So an extra that is itself slow, like the held uploads, can show a rejection but never an
- * admission over the cap: send the extra to a fast endpoint the cap also applies to.) A held request
- * rejected is a fail even when that cannot be shown (the held ones alone never exceed the cap) —
- * unless it is the only one and the extra was admitted: the server may have seen the extra first.
+ * Decided from the run's own timings, whatever the server says or counts (support/held-timing.ts):
+ * the extra counts only when every held upload was in service before it arrived, and it reached the
+ * server before any of them was answered. Then:
+ * - refused with a "too many" status: pass; with another status: inconclusive, named as what it is
+ *   (§8 does not say how the cap answers, and the status alone cannot tell a cap from a failure);
+ * - admitted and answered while every held one was still in service: fail, cap + 1 served at once;
+ * - admitted only as a held one finished: pass, but only against the control, the same read with
+ *   one fewer held (with nothing held at a cap of one), answered while those were in service: else a
+ *   server merely slow would pass by luck.
+ * An extra sent too early or too late proves nothing: inconclusive, and `measureAgain` says a later
+ * measurement may decide it. A held upload refused fails the check (the held ones alone never exceed
+ * the cap), unless it is the only one and the extra was admitted (the server may have seen the extra
+ * first), or its Remaining 0 says the quota may have refused it.
  */
 import type { Figure } from '../contract/types.ts';
+import { exactFigureText } from '../contract/org-limits.ts';
 import type { Observation } from '../measure/observation.ts';
+import type { ConcurrencyAnswer, Learned } from '../profile/types.ts';
+import type { CheckResult, Finding } from '../catalogue/types.ts';
 import { TOO_MANY_REQUESTS, describe, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
-import type { Finding } from '../catalogue/types.ts';
+import { ms, placeAgainst, serviceFigures, tooFastToHold, type Placement, type ServiceFigures } from './support/held-timing.ts';
+
+/** A gateway's "too many" (RFC 9110 §15.6.4: overloaded), taken as the cap's refusal too. */
+export const SERVICE_UNAVAILABLE = 503;
 
 export interface ConcurrencyCapInput {
-  /** The cap of requests, sent together to a slow endpoint. */
+  /** The cap of slow uploads: all but the last sent together, the last once the control was answered. */
   readonly held: readonly Observation[];
-  /** One more, sent while they were held. */
+  /** The fast read sent with every held upload in service. */
   readonly extra: Observation;
+  /** The same read, sent with the held uploads sent before it (one fewer than the cap) in service. */
+  readonly control: Observation;
+  /** Fast reads sent one after another before anything was held: the slowest is the round trip r (the control is judged by it, not part of it). */
+  readonly roundTrips: readonly Observation[];
+  /** Uploads of earlier measurements: with the held ones, they give the fastest upload. */
+  readonly earlierUploads?: readonly Observation[];
   readonly figure: Figure;
   /** The cap the harness tested where the figure is a minimum (Enterprise). */
   readonly capAnnounced?: number;
-  /**
-   * The server's own word that every held request was admitted before the extra was sent: a free
-   * witness response whose ingest Remaining shows the held uploads counted. Without it, an extra
-   * admitted may simply have overtaken held requests still on their way, and cannot fail the check.
-   */
-  readonly heldCounted?: Observation | null;
-  /** Status expected for the extra request: the contract's `statuses.concurrencyCapped` (429 when absent). */
+  /** The contract's `statuses.concurrencyCapped` (429 when absent). */
   readonly rejectedStatus?: number;
 }
 
-/** `data` of CONCURRENCY-CAP: the cap judged by, each held request's status, the extra's, and when each was answered. */
-export type ConcurrencyCapData = {
-  readonly cap: number;
-  readonly held: readonly { readonly n: number; readonly status: number | null }[];
-  readonly extraStatus: number | null;
-  readonly timing: { readonly extraHeadersAt: number | null; readonly firstHeldHeadersAt: number | null };
-};
+/** What the measurement showed; `undecided` when it could not show the extra met the cap full. */
+export type ConcurrencyOutcome = 'refused' | 'admitted' | 'queued' | 'undecided';
 
-export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding<ConcurrencyCapData> {
-  const { held, extra, figure } = input;
-  const rejectedStatus = input.rejectedStatus ?? TOO_MANY_REQUESTS;
-  const notes: string[] = [];
-  let cap: number;
-  if (!figure.atLeast) {
-    cap = figure.value;
-    if (input.capAnnounced !== undefined && input.capAnnounced !== figure.value) {
-      notes.push(`cap ${input.capAnnounced} was announced; judged against the published ${figure.value}`);
-    }
-  } else {
-    cap = input.capAnnounced ?? held.length;
-    if (cap < figure.value) notes.push(`cap ${cap} is below the published minimum ${figure.value}`);
-    if (input.capAnnounced === undefined) notes.push(`the published cap is at least ${figure.value}; tested with ${held.length} held`);
-  }
-
-  const expected = `all ${cap} held requests admitted and the one sent while they were held rejected with ${rejectedStatus}`;
-  const heldAdmitted = held.filter(isAdmitted);
-  const heldRefused = held.filter((o) => o.status !== null && !isAdmitted(o));
-  const heldLost = held.filter((o) => o.status === null);
-  const extraAnswer = extra.headersAt;
-  const firstHeldDone = Math.min(...held.map((o) => o.headersAt ?? o.doneAt));
-  const timing = { extraHeadersAt: extraAnswer, firstHeldHeadersAt: Number.isFinite(firstHeldDone) ? firstHeldDone : null };
-  const data: ConcurrencyCapData = {
-    cap,
-    held: held.map((o, i) => ({ n: i + 1, status: o.status })),
-    extraStatus: extra.status,
-    timing,
-  };
-  const heldTally = `${heldAdmitted.length} of ${held.length} held admitted`;
-
-  if (held.length !== cap) {
-    return finding('inconclusive', {
-      expected,
-      actual: `${held.length} requests were held, the cap is ${cap}`,
-      evidence: [extra.id],
-      notes: [...notes, 'the test needs exactly the cap in flight'],
-      data,
-    });
-  }
-  // Enterprise: with cap + 1 at most the published minimum in flight, the server must admit them all.
-  const underMinimum = figure.atLeast && cap + 1 <= figure.value;
-  if (underMinimum) return underMinimumVerdict(input, cap, { expected, notes, data, heldTally, heldRefused, heldLost });
-  const [onlyRefused] = heldRefused;
-  if (heldRefused.length === 1 && onlyRefused !== undefined && isAdmitted(extra)) {
-    return finding('inconclusive', {
-      expected,
-      actual: `${heldTally}; ${describe(onlyRefused)}; the extra got ${extra.status}`,
-      evidence: [onlyRefused.id, extra.id],
-      notes: [...notes, 'exactly one of the cap + 1 was rejected, but not the extra: the server may have seen the extra first'],
-      data,
-    });
-  }
-  if (heldRefused.length > 0) {
-    return finding('fail', {
-      expected,
-      actual: `cap admitted only ${heldAdmitted.length} of ${cap}: ${listSome(heldRefused.map(describe))}; extra got ${outcomeOf(extra)}`,
-      evidence: [...heldRefused.slice(0, 3).map((o) => o.id), extra.id],
-      notes,
-      data,
-    });
-  }
-  if (extra.status === null || extraAnswer === null) {
-    return finding('inconclusive', {
-      expected,
-      actual: `${heldTally}; extra got no response (${outcomeOf(extra)})`,
-      evidence: [extra.id],
-      notes,
-      data,
-    });
-  }
-  if (!Number.isFinite(extraAnswer) || !Number.isFinite(firstHeldDone) || !Number.isFinite(extra.sentAt)) {
-    return finding('inconclusive', {
-      expected,
-      actual: `${heldTally}; extra got ${extra.status}, but the order of the answers is unknown (times missing)`,
-      evidence: [extra.id, ...held.slice(0, 3).map((o) => o.id)],
-      notes: [...notes, 'cannot tell whether the held requests were still in flight when the extra was answered'],
-      data,
-    });
-  }
-  if (!(extraAnswer < firstHeldDone)) {
-    return finding('inconclusive', {
-      expected,
-      actual: `${heldTally}; extra got ${extra.status}, answered ${Math.round(extraAnswer - firstHeldDone)} ms after the first held request finished`,
-      evidence: [extra.id, ...held.filter((o) => (o.headersAt ?? o.doneAt) === firstHeldDone).map((o) => o.id)],
-      notes: [...notes, 'held requests finished before the extra was answered; cannot tell'],
-      data,
-    });
-  }
-  if (isAdmitted(extra)) {
-    if (heldLost.length > 0) {
-      return finding('inconclusive', {
-        expected,
-        actual: `${heldTally}; ${listSome(heldLost.map(describe))}; extra got ${extra.status}`,
-        evidence: [...heldLost.slice(0, 3).map((o) => o.id), extra.id],
-        notes: [...notes, 'a held request without a response may never have been admitted: cap + 1 in flight is not shown'],
-        data,
-      });
-    }
-    const witness = input.heldCounted ?? null;
-    if (witness === null) {
-      return finding('inconclusive', {
-        expected,
-        actual: `${heldTally}; the extra got ${extra.status} while they were held, but the server gave no evidence that all ${cap} had arrived before it`,
-        evidence: [extra.id, held[0]?.id],
-        notes: [...notes, 'an extra admitted may have overtaken held requests still on their way to the server'],
-        data,
-      });
-    }
-    return finding('fail', {
-      expected,
-      actual: `admitted all ${cap + 1}: the extra got ${extra.status} after the server counted all ${cap} held (${describe(witness)}, Remaining ${witness.rateLimit.remaining.raw}), ${Math.round(firstHeldDone - extraAnswer)} ms before the first held one finished`,
-      evidence: [extra.id, witness.id, held[0]?.id],
-      notes,
-      data,
-    });
-  }
-  if (extra.status !== rejectedStatus) {
-    return finding('fail', {
-      expected,
-      actual: `${heldTally}; extra got ${extra.status} instead of ${rejectedStatus}`,
-      evidence: [extra.id],
-      notes,
-      data,
-    });
-  }
-  if (heldLost.length > 0) {
-    return finding('inconclusive', {
-      expected,
-      actual: `${heldTally}; ${listSome(heldLost.map(describe))}; extra got ${extra.status}`,
-      evidence: [...heldLost.slice(0, 3).map((o) => o.id), extra.id],
-      notes,
-      data,
-    });
-  }
-  return finding('pass', {
-    expected,
-    actual: `all ${cap} held admitted; the extra got ${extra.status} ${Math.round(firstHeldDone - extraAnswer)} ms before the first held one finished`,
-    evidence: [extra.id, held[0]?.id],
-    notes,
-    data,
-  });
+/** One request of the measurement, for the report's timeline (ms from the first send). */
+export interface HeldTimelineRow {
+  readonly role: 'held' | 'control' | 'extra';
+  readonly sentMs: number;
+  readonly answeredMs: number | null;
+  readonly status: number | null;
 }
 
-interface UnderMinimumParts {
+/** `data` of CONCURRENCY-CAP: the figures of the timing proof, the outcome, the profile's answer and the timeline. */
+export type ConcurrencyCapData = {
+  readonly cap: number;
+  readonly outcome: ConcurrencyOutcome;
+  readonly extraStatus: number | null;
+  readonly controlStatus: number | null;
+  /** r: the slowest round trip of a fast read, ms. */
+  readonly roundTripMs: number | null;
+  /** L: the fastest upload latency seen, ms. */
+  readonly fastestUploadMs: number | null;
+  /** Whether a later measurement may decide what this one could not (the extra sent too early or too late, an answer lost). */
+  readonly measureAgain: boolean;
+  /** What the limiter profile learns (withConcurrency). */
+  readonly answer: Learned<ConcurrencyAnswer>;
+  readonly timeline: readonly HeldTimelineRow[];
+};
+
+/** The inequalities a timing claim rests on, as the notes state them. */
+const IN_SERVICE = 'every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)';
+const ON_TIME = 'the extra reached the server before any held upload was answered: sent(extra) + 2r < answered(held), for each';
+const WHILE_HELD = 'the extra was answered while every held upload was in service: answered(extra) + r < answered(held), for each';
+const CONTROL_FAST = 'the control was answered while the held uploads sent before it were in service: answered(held) − sent(control) < L − r and answered(control) + r < answered(held), for each';
+
+type Evidence = readonly (number | null | undefined)[];
+
+/** What every phase of the judgement shares. */
+interface Judging {
+  readonly input: ConcurrencyCapInput;
+  readonly cap: number;
+  readonly rejectedStatus: number;
   readonly expected: string;
   readonly notes: readonly string[];
-  readonly data: ConcurrencyCapData;
-  readonly heldTally: string;
-  readonly heldRefused: readonly Observation[];
-  readonly heldLost: readonly Observation[];
+  readonly figures: ServiceFigures | null;
+  /** The finding's data, with its outcome, what the profile learns, and whether to measure again. */
+  data(outcome: ConcurrencyOutcome, answer: Learned<ConcurrencyAnswer>, measureAgain: boolean): ConcurrencyCapData;
+  /** Inconclusive, `actual` also the profile's reason; `measureAgain` when a later measurement may decide it. */
+  open(actual: string, evidence: Evidence, why: readonly string[], measureAgain: boolean): Finding<ConcurrencyCapData>;
+}
+
+/** The extra met the cap full: how, in words and figures, with the observations that show it. */
+interface MetCap {
+  readonly figures: ServiceFigures;
+  readonly placed: Placement;
+  readonly met: string;
+  readonly evidence: Evidence;
+}
+
+export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding<ConcurrencyCapData> {
+  const j = judging(input);
+  const shortfall = heldShortfall(j);
+  if (shortfall) return shortfall;
+  const placed = placeExtra(j);
+  if (!('met' in placed)) return placed;
+  if (!isAdmitted(input.extra)) return refusedVerdict(j, placed);
+  if (placed.placed.answeredWhileHeld.ok) return admittedVerdict(j, placed);
+  return queuedVerdict(j, placed);
+}
+
+function judging(input: ConcurrencyCapInput): Judging {
+  const rejectedStatus = input.rejectedStatus ?? TOO_MANY_REQUESTS;
+  const { cap, notes } = capJudged(input);
+  const figures = serviceFigures(input.roundTrips, [...input.held, ...(input.earlierUploads ?? [])]);
+  const expected = `all ${cap} held requests admitted, and one more, sent while they were all in service, refused (${rejectedStatus} assumed) or held until one of them finished`;
+  const data: Judging['data'] = (outcome, answer, measureAgain) => dataOf({ cap, outcome, input, figures, answer, measureAgain });
+  return {
+    input,
+    cap,
+    rejectedStatus,
+    expected,
+    notes,
+    figures,
+    data,
+    open: (actual, evidence, why, measureAgain) =>
+      finding('inconclusive', { expected, actual, evidence, notes: [...notes, ...why], data: data('undecided', unknown(actual, evidence), measureAgain) }),
+  };
+}
+
+/** The cap judged by: the published one, or for a minimum (Enterprise) the one announced or tested. */
+function capJudged(input: ConcurrencyCapInput): { cap: number; notes: string[] } {
+  const { figure, held, capAnnounced } = input;
+  if (!figure.atLeast) {
+    const notes = capAnnounced !== undefined && capAnnounced !== figure.value ? [`cap ${capAnnounced} was announced; judged against the ${exactFigureText(figure)}`] : [];
+    return { cap: figure.value, notes };
+  }
+  const cap = capAnnounced ?? held.length;
+  const notes: string[] = [];
+  if (cap < figure.value) notes.push(`cap ${cap} is below the published minimum ${figure.value}`);
+  if (capAnnounced === undefined) notes.push(`the published cap is at least ${figure.value}; tested with ${held.length} held`);
+  return { cap, notes };
+}
+
+/** The held uploads: not the cap of them, or not all admitted. Null when they are. */
+function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
+  const { held, extra, figure } = j.input;
+  const { cap } = j;
+  if (held.length !== cap) return j.open(`${held.length} requests were held, the cap is ${cap}`, [extra.id], ['the test needs exactly the cap in flight'], false);
+  // Enterprise: with cap + 1 at most the published minimum in flight, the server must admit them all.
+  if (figure.atLeast && cap + 1 <= figure.value) return underMinimumVerdict(j);
+  const admitted = held.filter(isAdmitted).length;
+  const tally = `${admitted} of ${held.length} held admitted`;
+  const refused = held.filter((o) => o.status !== null && !isAdmitted(o));
+  const lost = held.filter((o) => o.status === null);
+  const some = (list: readonly Observation[]) => [...list.slice(0, 3).map((o) => o.id), extra.id];
+  if (refused.length === 1 && isAdmitted(extra)) {
+    return j.open(`${tally}; ${describe(refused[0]!)}; the extra got ${extra.status}`, some(refused), ['exactly one of the cap + 1 was refused, but not the extra: the server may have seen the extra first'], true);
+  }
+  // A refusal showing the quota used up may be the quota's, not the cap's: no fail on it.
+  const quota = refused.filter((o) => o.rateLimit.remaining.value === 0);
+  if (quota.length > 0) {
+    return j.open(`${tally}; ${listSome(quota.map((o) => `${describe(o)}, Remaining 0`))}`, some(quota), ['a held upload refused with the ingest quota used up may have been refused for quota, not for the cap'], false);
+  }
+  if (refused.length > 0) {
+    const actual = `cap admitted only ${admitted} of ${cap}: ${listSome(refused.map(describe))}; extra got ${outcomeOf(extra)}`;
+    return finding('fail', { expected: j.expected, actual, evidence: some(refused), notes: j.notes, data: j.data('undecided', unknown(actual, []), false) });
+  }
+  if (lost.length > 0) {
+    return j.open(`${tally}; ${listSome(lost.map(describe))}; extra got ${outcomeOf(extra)}`, some(lost), ['a held request without a response may never have been admitted: the cap in flight is not shown'], true);
+  }
+  return null;
+}
+
+/** Where the extra fell among the held uploads: it met the cap full, or why that is not shown. */
+function placeExtra(j: Judging): MetCap | Finding<ConcurrencyCapData> {
+  const { held, control, extra, roundTrips } = j.input;
+  const { figures } = j;
+  const tally = `${j.cap} of ${j.cap} held admitted`;
+  if (extra.status === null || extra.headersAt === null) return j.open(`${tally}; extra got no response (${outcomeOf(extra)})`, [extra.id], [], true);
+  if (![...held, control, extra].every((o) => Number.isFinite(o.sentAt) && (o.headersAt === null || Number.isFinite(o.headersAt)))) {
+    return j.open(`${tally}; extra got ${extra.status}, but the order of the answers is unknown (times missing)`, [extra.id], [], true);
+  }
+  if (figures === null) {
+    return j.open(`${tally}; extra got ${extra.status}, but no round trip of a fast read was measured`, [extra.id], ['the timing proof needs the slowest round trip of a fast read and the fastest upload'], true);
+  }
+  const placed = placeAgainst(extra, held, figures);
+  const figureText = `L ${ms(figures.fastestUploadMs)}, r ${ms(figures.roundTripMs)}`;
+  if ((!placed.inService.ok || !placed.arrived.ok) && tooFastToHold(figures)) {
+    const actual = `the uploads are too fast to hold: the fastest took ${ms(figures.fastestUploadMs)}, a fast read's round trip up to ${ms(figures.roundTripMs)}`;
+    return j.open(actual, [extra.id, ...roundTrips.map((o) => o.id)], ['a request can be placed among held ones only when an upload takes many round trips (at least 10r): test with slower uploads'], false);
+  }
+  const { inService, arrived } = placed;
+  if (!inService.ok) {
+    const actual = `the extra was sent too early (${figureText}): held ${describe(inService.latest!)} was answered ${ms(inService.latestAnswerAfterSendMs!)} after it, not less than L − r = ${ms(figures.serviceMs)}, so it may not yet have been in service`;
+    return j.open(actual, [extra.id, inService.latest?.id], [`needed: ${IN_SERVICE}`], true);
+  }
+  if (!arrived.ok) {
+    const actual = `the extra was sent too late (${figureText}): ${relativeTo(arrived.sentBeforeFirstAnswerMs!)} held ${describe(arrived.first!)} was answered, not more than 2r = ${ms(2 * figures.roundTripMs)} before, so a slot may have freed before it arrived`;
+    return j.open(actual, [extra.id, arrived.first?.id], [`needed: ${ON_TIME}`], true);
+  }
+  return {
+    figures,
+    placed,
+    met: `sent ${ms(arrived.sentBeforeFirstAnswerMs!)} before the first held answer, with every held one in service (the last answered ${ms(inService.latestAnswerAfterSendMs!)} after it was sent, < L − r = ${ms(figures.serviceMs)}; ${figureText})`,
+    evidence: [extra.id, arrived.first?.id, inService.latest?.id],
+  };
+}
+
+/** The extra met the cap full and was refused: a "too many" passes; any other status is named as what it is. */
+function refusedVerdict(j: Judging, { met, evidence }: MetCap): Finding<ConcurrencyCapData> {
+  const { extra, control } = j.input;
+  const { expected, rejectedStatus } = j;
+  const notes = [...j.notes, IN_SERVICE, ON_TIME];
+  const status = extra.status!;
+  const answer = learned({ kind: 'refuses', status }, `one request beyond the cap of ${j.cap}, sent with the ${j.cap} held in service, got ${status}`, evidence);
+  if (!isAdmitted(control)) {
+    const actual = `the extra got ${status}, ${met}; but the control, the same read with one fewer held, got ${outcomeOf(control)} too`;
+    const why = "a read refused below the cap is refused for something else than the cap (its quota?): the extra's refusal shows nothing";
+    return finding('inconclusive', { expected, actual, evidence: [...evidence, control.id], notes: [...notes, why], data: j.data('undecided', unknown(actual, [control.id]), true) });
+  }
+  if (![rejectedStatus, TOO_MANY_REQUESTS, SERVICE_UNAVAILABLE].includes(status)) {
+    const actual = `the extra got ${status}, ${met}: a refusal, but not one that says "too many"`;
+    const why = `§8 does not say how the cap answers; the contract assumes ${rejectedStatus} (concurrency-status). A ${status} cannot be told from a failure of the server, so it neither passes nor fails the cap`;
+    return finding('inconclusive', { expected, actual, evidence, notes: [...notes, why], data: j.data('refused', answer, false) });
+  }
+  const gateway =
+    status === SERVICE_UNAVAILABLE && rejectedStatus !== SERVICE_UNAVAILABLE
+      ? [`assumption, not spec: the cap answered 503, a gateway's "too many", not the ${rejectedStatus} assumption concurrency-status names; §8 does not say how the cap answers, so this is no fault`]
+      : [];
+  return finding('pass', { expected, actual: `all ${j.cap} held admitted; the extra got ${status}, ${met}`, evidence, notes: [...notes, ...gateway], data: j.data('refused', answer, false) });
+}
+
+/** The extra met the cap full, was admitted, and answered while every held one was in service: cap + 1 at once. */
+function admittedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): Finding<ConcurrencyCapData> {
+  const { extra, figure, capAnnounced } = j.input;
+  const { cap } = j;
+  // Enterprise "100 or more": without the organization's own cap, one more admitted may be within it.
+  if (figure.atLeast && capAnnounced === undefined) {
+    const actual = `the extra got ${extra.status} with the ${cap} held in service: the cap is above ${cap}, as "${figure.value} or more" allows`;
+    return j.open(actual, evidence, [`${WHILE_HELD}; announce the organization's own cap to test it`], false);
+  }
+  const actual = `admitted all ${cap + 1}: the extra got ${extra.status}, ${met}, and was answered ${ms(placed.answeredWhileHeld.answeredBeforeFirstMs!)} before the first of them, more than r`;
+  const figureText = `L ${ms(figures.fastestUploadMs)}, r ${ms(figures.roundTripMs)}`;
+  const answer = learned({ kind: 'no-cap' }, `one request beyond the cap of ${cap} was admitted while the ${cap} held were in service (${figureText})`, evidence);
+  const read = `the extra was a read: the cap is taken to count every request of the organization in flight, on any endpoint (assumption concurrency-status)`;
+  return finding('fail', { expected: j.expected, actual, evidence, notes: [...j.notes, IN_SERVICE, ON_TIME, WHILE_HELD, read], data: j.data('admitted', answer, false) });
+}
+
+/**
+ * The extra met the cap full, was admitted, and answered only once a held upload could have
+ * finished: queued, if the control shows the same read answered fast with one fewer held.
+ */
+function queuedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): Finding<ConcurrencyCapData> {
+  const { extra, control, held } = j.input;
+  const { expected, cap } = j;
+  const notes = [...j.notes, IN_SERVICE, ON_TIME];
+  const waited = `the extra got ${extra.status}, answered ${relativeTo(placed.answeredWhileHeld.answeredBeforeFirstMs!)} the first held answer (not more than r = ${ms(figures.roundTripMs)} before it), ${met}`;
+  const before = held.filter((o) => o.sentAt < control.sentAt);
+  const controlPlaced = placeAgainst(control, before, figures);
+  const controlText = `the control, the same read with ${before.length} held, got ${outcomeOf(control)}`;
+  if (!isAdmitted(control) || !controlPlaced.inService.ok || !controlPlaced.answeredWhileHeld.ok) {
+    const why = !isAdmitted(control)
+      ? 'it was refused'
+      : !controlPlaced.inService.ok
+        ? 'it was sent before every held upload could be shown in service'
+        : 'it was not answered while they were in service';
+    const actual = `${waited}; but ${controlText} and ${why}`;
+    const slow = 'an extra answered late shows a queue only beside a control answered fast with fewer than the cap held: else the server may be merely slow';
+    return finding('inconclusive', { expected, actual, evidence: [...evidence, control.id], notes: [...notes, slow], data: j.data('undecided', unknown(actual, [control.id]), true) });
+  }
+  const how = `one request beyond the cap of ${cap} waited until a held request finished; with ${before.length} held the same read was answered at once`;
+  const assumption = `assumption, not spec: one request beyond the cap waited for a slot instead of a ${j.rejectedStatus} at once, so assumption concurrency-status does not hold here; §8 does not say how the cap answers, so this is no fault`;
+  return finding('pass', {
+    expected,
+    actual: `all ${cap} held admitted; ${waited}; ${controlText}, answered ${ms(controlPlaced.answeredWhileHeld.answeredBeforeFirstMs ?? 0)} before the first of those: held until a slot freed`,
+    evidence: [...evidence, control.id],
+    notes: [...notes, CONTROL_FAST, assumption],
+    data: j.data('queued', learned({ kind: 'queues' }, how, [...evidence, control.id]), false),
+  });
 }
 
 /**
@@ -200,25 +291,70 @@ interface UnderMinimumParts {
  * within what the spec promises, so any rejection fails and every admission only shows the cap was
  * not reached.
  */
-function underMinimumVerdict(input: ConcurrencyCapInput, cap: number, parts: UnderMinimumParts): Finding<ConcurrencyCapData> {
-  const { extra, figure } = input;
-  const { expected, notes, data, heldTally, heldRefused, heldLost } = parts;
+function underMinimumVerdict(j: Judging): Finding<ConcurrencyCapData> {
+  const { extra, figure, held } = j.input;
+  const { cap } = j;
   const minimum = `the published minimum is ${figure.value}`;
-  const rejected = [...heldRefused, ...(extra.status !== null && !isAdmitted(extra) ? [extra] : [])];
+  const rejected = [...held, extra].filter((o) => o.status !== null && !isAdmitted(o));
   if (rejected.length > 0) {
-    return finding('fail', {
-      expected,
-      actual: `rejected with only ${cap + 1} in flight (${minimum}): ${listSome(rejected.map(describe))}`,
-      evidence: rejected.slice(0, 4).map((o) => o.id),
-      notes,
-      data,
-    });
+    const actual = `rejected with only ${cap + 1} in flight (${minimum}): ${listSome(rejected.map(describe))}`;
+    return finding('fail', { expected: j.expected, actual, evidence: rejected.slice(0, 4).map((o) => o.id), notes: j.notes, data: j.data('undecided', unknown(actual, []), false) });
   }
-  return finding('inconclusive', {
-    expected,
-    actual: `${heldTally}; extra got ${outcomeOf(extra)}; the cap was not reached with ${cap + 1} in flight (${minimum})`,
-    evidence: [extra.id, ...heldLost.slice(0, 3).map((o) => o.id)],
-    notes: [...notes, `test with at least ${figure.value} held to find the cap`],
-    data,
+  const lost = held.filter((o) => o.status === null);
+  const actual = `${held.length - lost.length} of ${held.length} held admitted; extra got ${outcomeOf(extra)}; the cap was not reached with ${cap + 1} in flight (${minimum})`;
+  return j.open(actual, [extra.id, ...lost.slice(0, 3).map((o) => o.id)], [`test with at least ${figure.value} held to find the cap`], false);
+}
+
+/** "3.1 ms before" or "0.4 ms after", of a gap measured as (the other) − (this). */
+const relativeTo = (gapMs: number): string => `${ms(Math.abs(gapMs))} ${gapMs >= 0 ? 'before' : 'after'}`;
+
+const ids = (evidence: Evidence): number[] => evidence.filter((id): id is number => typeof id === 'number');
+
+function learned(value: ConcurrencyAnswer, how: string, evidence: Evidence): Learned<ConcurrencyAnswer> {
+  return { value, how, evidence: ids(evidence) };
+}
+
+function unknown(how: string, evidence: Evidence): Learned<ConcurrencyAnswer> {
+  return { value: null, how, evidence: ids(evidence) };
+}
+
+interface DataInput {
+  readonly cap: number;
+  readonly outcome: ConcurrencyOutcome;
+  readonly input: ConcurrencyCapInput;
+  readonly figures: ServiceFigures | null;
+  readonly answer: Learned<ConcurrencyAnswer>;
+  readonly measureAgain: boolean;
+}
+
+function dataOf({ cap, outcome, input, figures, answer, measureAgain }: DataInput): ConcurrencyCapData {
+  const { held, control, extra } = input;
+  const zero = Math.min(...held.map((o) => o.sentAt), control.sentAt, extra.sentAt);
+  const tenth = (value: number) => Math.round(value * 10) / 10;
+  const row = (role: HeldTimelineRow['role'], o: Observation): HeldTimelineRow => ({
+    role,
+    sentMs: tenth(o.sentAt - zero),
+    answeredMs: o.headersAt === null ? null : tenth(o.headersAt - zero),
+    status: o.status,
   });
+  return {
+    cap,
+    outcome,
+    extraStatus: extra.status,
+    controlStatus: control.status,
+    roundTripMs: figures ? tenth(figures.roundTripMs) : null,
+    fastestUploadMs: figures ? tenth(figures.fastestUploadMs) : null,
+    measureAgain,
+    answer,
+    timeline: [...held.map((o) => row('held', o)), row('control', control), row('extra', extra)],
+  };
+}
+
+/**
+ * What a CONCURRENCY-CAP result teaches the limiter profile (withConcurrency): the answer its data
+ * holds, or, where the task decided nothing (no fresh window, interrupted), unknown with its reason.
+ */
+export function learnedConcurrency(result: Pick<CheckResult, 'verdict' | 'actual' | 'data'>): Learned<ConcurrencyAnswer> {
+  const data = result.data as Partial<ConcurrencyCapData> | undefined;
+  return data?.answer ?? { value: null, how: `CONCURRENCY-CAP was ${result.verdict}: ${result.actual}`, evidence: [] };
 }

@@ -1,8 +1,10 @@
 /**
  * HDR-LIMIT (§8): on responses of one quota class on one organization, X-RateLimit-Limit equals
- * the tier's published figure (Enterprise: at least it) and is the same on every response.
+ * the tier's published figure (Enterprise: at least it), or the organization's own figure where the
+ * config declares one (its contract: exactly), and is the same on every response.
  * Also home of `announcedLimit`, the Limit a series of responses agrees on.
  */
+import { exactFigureText } from '../contract/org-limits.ts';
 import type { Figure, QuotaClass } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
 import { finding, headerProblem, listSome } from './support/finding.ts';
@@ -23,11 +25,11 @@ export function announcedLimit(obs: readonly Observation[]): AnnouncedLimit {
   return { value: null, note: `X-RateLimit-Limit varied: ${[...values].sort((a, b) => a - b).join(', ')}` };
 }
 
-/** `data` of HDR-LIMIT: the published figure, and how many responses announced each Limit value. */
+/** `data` of HDR-LIMIT: the figure judged by (published or declared), and how many responses announced each Limit value. */
 export type LimitHeaderData = { readonly figure: Figure; readonly values: Readonly<Record<string, number>> };
 
 export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, quotaClass: QuotaClass): Finding<LimitHeaderData> {
-  const bound = figure.atLeast ? `at least ${figure.value}, the same on every` : `${figure.value} on every`;
+  const bound = figure.atLeast ? `at least ${figure.value}, the same on every` : figure.declared ? `${figure.value} (declared in the config) on every` : `${figure.value} on every`;
   const expected = `X-RateLimit-Limit ${bound} ${quotaClass} response`;
   const responses = obs.filter((o) => o.status !== null);
   const withHeader = responses.filter((o) => o.rateLimit.limit.raw !== null);
@@ -86,7 +88,7 @@ export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, 
   for (const [v, c] of sorted) {
     const wrong = figure.atLeast ? v < figure.value : v !== figure.value;
     if (wrong) {
-      problems.push(`Limit ${v} on ${c.count} responses (${figure.atLeast ? 'minimum' : 'published'} ${figure.value})`);
+      problems.push(`Limit ${v} on ${c.count} responses (${figure.atLeast ? `minimum ${figure.value}` : exactFigureText(figure)})`);
       evidence.push(c.first);
     }
   }

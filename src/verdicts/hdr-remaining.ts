@@ -13,6 +13,7 @@ import { TOO_MANY_REQUESTS, countOf, finding, headerProblem, isAdmitted, listSom
 import { announcedLimit } from './hdr-limit.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
+import { lostByRemaining, lostNote } from './support/lost-requests.ts';
 import { withinOneWindow } from './support/window-integrity.ts';
 import { spentBefore } from './support/quota-window.ts';
 
@@ -51,8 +52,12 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
 
   const integrity = withinOneWindow(obs, window);
   if (!integrity.ok) {
-    return finding('inconclusive', { expected, actual: integrity.note, notes: [...notes, 'not within one window'], data });
+    return finding('inconclusive', { expected, actual: integrity.note, notes: [...notes, 'not within one window'], data, measureAgain: true });
   }
+  // A request without an answer between two admitted ones: the step across it says whether it counted,
+  // and either is one less per counted request.
+  const lost = lostByRemaining(obs);
+  for (const [i, reading] of lost) notes.push(lostNote(i + 1, obs[i]!, reading));
 
   const problems: { text: string; ids: number[] }[] = [];
   const unclear: string[] = [];
@@ -80,7 +85,7 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
     }
     if (!isAdmitted(o)) {
       gaps += 1;
-      unclear.push(`request ${n}: ${outcomeOf(o)} (may or may not have counted)`);
+      if (!lost.has(i)) unclear.push(`request ${n}: ${outcomeOf(o)} (may or may not have counted)`);
       continue;
     }
     admitted += 1;
@@ -148,6 +153,7 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
       evidence: [first?.id, prev?.id],
       notes: [...notes, ...unclear],
       data,
+      measureAgain: obs.some((o) => o.status === null),
     });
   }
   const on429 = zeroOn429.length > 0 ? `; 0 on ${countOf(zeroOn429.length, '429')}` : '';

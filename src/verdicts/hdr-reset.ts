@@ -7,14 +7,16 @@
  *
  * The Date header is second-resolution and servers cache it (Node refreshes its cached Date on
  * a timer, which can fire late), so Date may read up to one second behind the instant Reset was
- * computed: the upper bound is Date + window + 1.
+ * computed: the upper bound is Date + window + 1. And Date may be stamped after the request was
+ * decided, by up to the answer's own lag (an admission just before a boundary answered just after
+ * it, an upload parsed for seconds): the lower bound is Date less that lag.
  */
 import type { Observation } from '../measure/observation.ts';
 import { EPOCH_MS_FLOOR, EPOCH_S_FLOOR } from '../measure/reset-format.ts';
 import { TOO_MANY_REQUESTS, countOf, finding, headerProblem, isAdmitted, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
-import { serverDateSeconds } from './support/window-integrity.ts';
+import { answerLagS, resetNotBeforeRequest, serverDateSeconds } from './support/window-integrity.ts';
 
 /** Tolerated staleness of a cached Date header, seconds. */
 const DATE_STALENESS_S = 1;
@@ -79,7 +81,7 @@ export function resetEpochVerdict(
       continue;
     }
     const date = serverDateSeconds(o);
-    const problem = judgeOne(v, date, W);
+    const problem = judgeOne(v, date, W, o);
     if (problem) {
       problems.push({ text: `request ${n}: ${problem}`, ids: [o.id] });
       continue;
@@ -181,14 +183,16 @@ function roundingWobble(valid: readonly Sample[]): readonly [number, number] | n
 }
 
 /** The first thing wrong with one Reset value, or null. */
-function judgeOne(v: number, date: number | null, W: number): string | null {
+function judgeOne(v: number, date: number | null, W: number, o: Observation): string | null {
   if (v > EPOCH_MS_FLOOR) return `Reset ${v} looks like epoch milliseconds`;
   if (v <= W * 2) return `Reset ${v} looks like seconds-until-reset, not an epoch`;
   if (v < EPOCH_S_FLOOR) {
     return `Reset ${v} is far below any current epoch${date !== null ? ` (Date ${date})` : ''}: looks like seconds-until-reset, not an epoch`;
   }
   if (date === null) return null;
-  if (v <= date) return `Reset ${v} is not after the response's Date ${date} (${date - v} s in the past)`;
+  if (!resetNotBeforeRequest(v, date, o)) {
+    return `Reset ${v} is not after the response's Date ${date} (${date - v} s in the past, where the answer took ${answerLagS(o).toFixed(1)} s): that window had ended before the request`;
+  }
   if (v > date + W + DATE_STALENESS_S) {
     return `Reset ${v} is ${v - date} s after the response's Date ${date}, beyond one ${W} s window`;
   }

@@ -5,6 +5,7 @@
  * thresholds hold over the whole run. Judged alike for the harness's own driver and for k6 output
  * read back from any number of runners. Pure.
  */
+import { exactFigureText } from '../contract/org-limits.ts';
 import type { Figure, TierName } from '../contract/types.ts';
 import type { LatencyStats } from '../measure/histogram.ts';
 import type { LoadSummary, WindowTally } from '../measure/aggregate.ts';
@@ -15,7 +16,7 @@ import type { Finding } from '../catalogue/types.ts';
 export interface LoadThresholdsInput {
   readonly summary: LoadSummary;
   readonly thresholds: readonly ThresholdOutcome[];
-  /** The published read figure per tier (exact, or a minimum for Enterprise). */
+  /** The read figure per tier: published (exact, or a minimum for Enterprise), or the organizations' own declared one (exact). */
   readonly figures: Readonly<Partial<Record<TierName, Figure>>>;
   /** Requests scheduled but never sent. */
   readonly dropped: number;
@@ -56,10 +57,10 @@ export type LoadThresholdsData = {
   }[];
 };
 
-/** The Limit a window is held to: the published figure when exact, else what the server announced. */
+/** The Limit a window is held to: the figure when exact (published or declared), else what the server announced. */
 export function windowLimit(w: WindowTally, figure: Figure | undefined): { limit: number | null; note: string | null } {
   if (figure && !figure.atLeast) {
-    const note = w.limitHeader !== null && w.limitHeader !== figure.value ? `announced Limit ${w.limitHeader}, judged against the published ${figure.value}` : null;
+    const note = w.limitHeader !== null && w.limitHeader !== figure.value ? `announced Limit ${w.limitHeader}, judged against the ${exactFigureText(figure)}` : null;
     return { limit: figure.value, note };
   }
   if (w.limitHeader === null) return { limit: null, note: 'no X-RateLimit-Limit was announced' };

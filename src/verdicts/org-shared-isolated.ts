@@ -41,7 +41,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
     return finding('pass', { expected, actual: `second key: ${describe(keyB)}, right after ${describe(exhaustedBy)}`, evidence });
   }
   if (!isAdmitted(keyB)) {
-    return finding('inconclusive', { expected, actual: `second key got ${describe(keyB)}, neither admitted nor 429`, evidence });
+    return finding('inconclusive', { expected, actual: `second key got ${describe(keyB)}, neither admitted nor 429`, evidence, measureAgain: keyB.status === null });
   }
   // A per-key quota gives the second key a fresh counter; Remaining far below that is the
   // organization's own counter, given back a little (a refill), not a quota of the key's own.
@@ -64,7 +64,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
   }
   const still = stillExhausted(keyA, exhaustedBy, keyB, input.keyAAgain ?? null, window);
   if (!still.ok) {
-    return finding('inconclusive', { expected, actual: `second key admitted (${describe(keyB)})`, evidence, notes: [still.note, 'a window boundary may have fallen between the two keys'] });
+    return finding('inconclusive', { expected, actual: `second key admitted (${describe(keyB)})`, evidence, notes: [still.note, 'a window boundary may have fallen between the two keys'], measureAgain: true });
   }
   return finding('fail', {
     expected,
@@ -148,7 +148,7 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
     return finding('fail', { expected, actual: `other organization rejected in a fresh window of its own: ${describe(other)}, right after ${describe(rejected)}; the quota is shared across organizations`, evidence });
   }
   if (!isAdmitted(other)) {
-    return finding('inconclusive', { expected, actual: `other organization got ${describe(other)}`, evidence });
+    return finding('inconclusive', { expected, actual: `other organization got ${describe(other)}`, evidence, measureAgain: other.status === null });
   }
   const remaining = other.rateLimit.remaining.value;
   if (remaining !== null && remaining < otherLimit - 1) {
@@ -160,7 +160,7 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
   }
   const still = stillExhausted(exhausted, rejected, other, input.exhaustedAgain ?? null, input.window);
   if (!still.ok) {
-    return finding('inconclusive', { expected, actual: `other organization admitted (${describe(other)})`, evidence, notes: [still.note] });
+    return finding('inconclusive', { expected, actual: `other organization admitted (${describe(other)})`, evidence, notes: [still.note], measureAgain: true });
   }
   const shown = remaining !== null ? `Remaining ${remaining}` : 'no Remaining header; admitted';
   return finding('pass', { expected, actual: `other organization admitted (${shown}) while the first organization's quota was used up`, evidence, notes: [still.note] });

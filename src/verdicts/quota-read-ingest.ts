@@ -8,6 +8,7 @@
  * counted. The verdict fails only when no reading of the wildcards conforms, and is
  * inconclusive when one does but the wildcards keep it from being proven.
  */
+import { exactFigureText } from '../contract/org-limits.ts';
 import type { Observation } from '../measure/observation.ts';
 import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
 import { announcedLimit } from './hdr-limit.ts';
@@ -16,6 +17,7 @@ import type { Finding } from '../catalogue/types.ts';
 import { withinOneWindow } from './support/window-integrity.ts';
 import { windowSafeEnd } from '../measure/window.ts';
 import { freshness, refillCheck, spentBefore, type Judged, type QuotaExactInput } from './support/quota-window.ts';
+import { lostByRemaining, lostNote, type LostReading } from './support/lost-requests.ts';
 
 export type { QuotaExactInput };
 
@@ -53,7 +55,9 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   if (!figure.atLeast) {
     quota = figure.value;
     if (announced.value !== null && announced.value !== figure.value) {
-      notes.push(`the server announced Limit ${announced.value}; judged against the published ${figure.value}`);
+      notes.push(`the server announced Limit ${announced.value}; judged against the ${exactFigureText(figure)}`);
+    } else if (figure.declared) {
+      notes.push(`judged against the ${exactFigureText(figure)}`);
     }
   } else if (announced.value === null) {
     quota = null;
@@ -73,7 +77,10 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   const prior = spentBefore(obs, input.window.prior, announced.value);
   if (prior.length > 0) notes.push(`${countOf(prior.length, 'request')} of the harness's own (${prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')}) counted in this window before the first`);
   else if (input.window.prior.length > 0) notes.push(`the harness's own ${input.window.prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')} counted on a counter of its own: the first Remaining shows this one untouched`);
-  const outcomes = classify(obs);
+  // Sequential requests that got no answer: the Remaining around each may say whether it counted.
+  const lost = variant === 'sequential' ? lostByRemaining(obs) : new Map<number, LostReading>();
+  for (const [i, reading] of lost) notes.push(lostNote(i + 1, obs[i]!, reading));
+  const outcomes = classify(obs, lost);
   const first429 = outcomes.rejected[0] ?? null;
   const data: QuotaData = {
     series: seriesOf(obs),
@@ -87,7 +94,7 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   const left = Math.max(0, (quota ?? figure.value) - prior.length);
   const judged = refillCheck(judge(outcomes, left, units, quota === null, prior.length), obs, input);
 
-  const integrity = freshness(obs, announced.value, prior.length, input.window) ?? withinOneWindow(obs, input.window);
+  const integrity = freshness(obs, announced.value, prior.length, input.window, units) ?? withinOneWindow(obs, input.window);
   if (belowMinimum !== null) {
     const announcedBy = obs.find((o) => o.rateLimit.limit.value === belowMinimum);
     return finding('fail', {
@@ -119,6 +126,7 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
       evidence: judged.evidence,
       notes: [...notes, 'not within one quota window', `had it been: ${judged.actual}`],
       data,
+      measureAgain: true,
     });
   }
   // Bulk uploads admitted past the Limit in resumes: the likeliest reading is a server counting each
@@ -133,17 +141,21 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
     evidence: judged.evidence,
     notes: [...notes, ...judged.notes, ...perRequest, integrity.note],
     data,
+    // Requests without an answer (a dropped connection) left it open: another window may not lose one.
+    measureAgain: outcomes.wild.some((n) => obs[n - 1]?.status === null),
   });
 }
 
-function classify(obs: readonly Observation[]): Outcomes {
+/** Each request's outcome; one that got no answer counts as the Remaining around it says (`lost`), else it is a wildcard. */
+function classify(obs: readonly Observation[], lost: ReadonlyMap<number, LostReading>): Outcomes {
   const admitted: number[] = [];
   const rejected: number[] = [];
   const wild: number[] = [];
   for (const [i, o] of obs.entries()) {
-    if (isAdmitted(o)) admitted.push(i + 1);
+    const fate = lost.get(i)?.fate;
+    if (isAdmitted(o) || fate === 'counted') admitted.push(i + 1);
     else if (o.status === TOO_MANY_REQUESTS) rejected.push(i + 1);
-    else wild.push(i + 1);
+    else if (fate !== 'not-counted') wild.push(i + 1);
   }
   return { obs, admitted, rejected, wild };
 }

@@ -84,6 +84,34 @@ describe('tiergate init', () => {
     expect((await loadConfig('tiergate.config.json', dir)).target).toMatchObject({ edges: ['https://api.example.com'], allowNonLoopback: true });
   });
 
+  it("writes --limits on the Enterprise organizations only, as the config declares them", async () => {
+    const dir = tempDir();
+    const init = await runCli(['init', '--edge', 'http://127.0.0.1:8080', '--tiers', 'starter,enterprise', '--orgs', '2', '--limits', 'read=10000, concurrency=250'], {}, dir);
+    expect({ code: init.code, stderr: init.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(init.stdout).toContain("The Enterprise organizations declare their contract's figures (read=10000, concurrency=250): the checks hold them to exactly these.");
+    const config = await loadConfig('tiergate.config.json', dir);
+    expect(config.orgs.map((o) => [o.name, o.limits])).toEqual([
+      ['starter-a', undefined],
+      ['starter-b', undefined],
+      ['enterprise-a', { read: 10_000, concurrency: 250 }],
+      ['enterprise-b', { read: 10_000, concurrency: 250 }],
+    ]);
+  });
+
+  it.each([
+    [['--limits', 'read=2000'], /^tiergate: --limits read=2000: read must be at least 2500 for Enterprise \/ Custom \(the published minimum\): write the contracted figure$/m],
+    [['--limits', 'read=10000', '--tiers', 'starter'], /--limits read=10000: these are an Enterprise contract's figures, and the file gets no Enterprise organization \(--tiers starter\); add enterprise to --tiers/],
+    [['--limits', 'reads=10000'], /--limits reads=10000: expected figures named read, ingest, concurrency \(e\.g\. --limits read=10000,ingest=2000,concurrency=250\)/],
+    [['--limits', 'read=1e4'], /--limits read=1e4: read 1e4 is not a whole number above 0/],
+    [['--limits', 'read=0'], /--limits read=0: read 0 is not a whole number above 0/],
+    [['--limits', 'read=3000,read=4000'], /--limits read=3000,read=4000: read given twice/],
+    [['--limits', ''], /--limits \(empty\): expected figures named/],
+  ])('refuses --limits %j, writing nothing', async (flags, mentions) => {
+    const dir = tempDir();
+    expectUsageError(await runCli(['init', '--edge', 'http://127.0.0.1:8080', ...flags], {}, dir), mentions);
+    expect(() => readFileSync(join(dir, 'tiergate.config.json'))).toThrow();
+  });
+
   it.each([
     [['init'], /^tiergate: init: name the deployment's edges with --edge URL/],
     [['init', '--edge', 'ftp://127.0.0.1'], /--edge ftp:\/\/127\.0\.0\.1: expected an http\(s\) origin/],

@@ -9,7 +9,11 @@ describe('tiergate.config.json', () => {
     const json: unknown = JSON.parse(readFileSync(new URL('../../fixtures/tiergate.config.example.json', import.meta.url), 'utf8'));
     const config = parseConfig(json, 'tiergate.config.example.json');
     expect(config.window).toBe(60_000);
-    expect(config.orgs.map((o) => o.tier)).toEqual(['starter', 'starter', 'professional', 'professional', 'professional']);
+    expect(config.orgs.map((o) => o.tier)).toEqual(['starter', 'starter', 'professional', 'professional', 'enterprise', 'enterprise', 'professional']);
+    expect(config.orgs.filter((o) => o.limits).map((o) => [o.name, o.limits])).toEqual([
+      ['enterprise-a', { read: 10_000, ingest: 2000, concurrency: 250 }],
+      ['enterprise-b', { read: 5000 }],
+    ]);
     expect(config.revocation?.hook.type).toBe('command');
     expect(config.assumptions).toEqual({ 'head-bootstrap-free': false });
   });

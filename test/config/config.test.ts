@@ -108,6 +108,54 @@ describe('parseConfig', () => {
   });
 });
 
+describe('orgs[].limits: an organization\'s own figures', () => {
+  const enterprise = (limits: unknown) => ({
+    ...valid(),
+    orgs: [...valid().orgs, { name: 'big-co', tier: 'enterprise', keys: { primary: { env: 'XH_BIG_KEY' } }, limits }],
+  });
+
+  it('takes any of read, ingest and concurrency for Enterprise, at or above the published minimums', () => {
+    expect(parseConfig(enterprise({ read: 10_000, ingest: 2000, concurrency: 250 }), 'c').orgs[2]!.limits).toEqual({ read: 10_000, ingest: 2000, concurrency: 250 });
+    expect(parseConfig(enterprise({ read: 2500 }), 'c').orgs[2]!.limits).toEqual({ read: 2500 });
+    expect(parseConfig(valid(), 'c').orgs[0]!.limits).toBeUndefined();
+  });
+
+  it('refuses an Enterprise figure below the minimum, naming the field and the fix', () => {
+    const error = usageError(() => parseConfig(enterprise({ read: 2000, concurrency: 99 }), 'c.json'));
+    expect(error.code).toBe('TG_CONFIG');
+    expect(error.message).toBe(
+      'c.json: orgs.2.limits.read: must be at least 2500 for Enterprise / Custom (the published minimum): write the contracted figure; ' +
+        'orgs.2.limits.concurrency: must be at least 100 for Enterprise / Custom (the published minimum): write the contracted figure',
+    );
+  });
+
+  it('takes only the published figure on Starter and Professional', () => {
+    const config = valid();
+    Object.assign(config.orgs[0]!, { limits: { read: 60, ingest: 10 } });
+    Object.assign(config.orgs[1]!, { limits: { read: 1000 } });
+    const error = usageError(() => parseConfig(config, 'c.json'));
+    expect(error.message).toBe('c.json: orgs.1.limits.read: Professional has a fixed read figure of 300: write 300, or leave it out');
+    Object.assign(config.orgs[1]!, { limits: { read: 300 } });
+    expect(parseConfig(config, 'c').orgs.map((o) => o.limits)).toEqual([{ read: 60, ingest: 10 }, { read: 300 }]);
+  });
+
+  it('refuses figures that are not whole numbers above 0, and unknown fields, with every other problem', () => {
+    const config = enterprise({ read: 0, ingest: 2.5, concurrency: '250', burst: 10 });
+    const error = usageError(() => parseConfig({ ...config, window: 'soon' }, 'c.json'));
+    for (const path of ['window: ', 'orgs.2.limits.read: ', 'orgs.2.limits.ingest: ', 'orgs.2.limits.concurrency: ', 'orgs.2.limits: Unrecognized key: "burst"']) {
+      expect(error.message).toContain(path);
+    }
+  });
+
+  it('judges a tier rule even where the organization has other problems', () => {
+    const config = enterprise({ read: 100 });
+    Object.assign(config.orgs[2]!, { keys: { primary: 'not a reference' } });
+    const error = usageError(() => parseConfig(config, 'c.json'));
+    expect(error.message).toContain('orgs.2.keys.primary: ');
+    expect(error.message).toContain('orgs.2.limits.read: must be at least 2500');
+  });
+});
+
 describe('resolveSecret', () => {
   it('reads the named variable', () => {
     expect(resolveSecret({ env: 'XH_KEY' }, { XH_KEY: 'xh_test_abc' }, 'orgs.0.keys.primary')).toBe('xh_test_abc');

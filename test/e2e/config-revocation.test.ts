@@ -18,11 +18,10 @@ import { SCOPE_NAMES } from '../../src/contract/types.ts';
 import type { Observation } from '../../src/measure/observation.ts';
 import { REVOCATION_CSV_COLUMNS } from '../../src/procedures/revocation-csv.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
-import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
 import type { RunOptions } from '../../src/run/options.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
-import { tempReportsDir } from '../helpers/run-options.ts';
+import { configRun } from '../helpers/run-options.ts';
 import { keyOf, orgWithKey, useTarget } from '../helpers/target.ts';
 
 const CHECKS = ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION'] as const satisfies readonly CheckId[];
@@ -139,19 +138,7 @@ async function runWith(overrides: RunOptions['revocation']) {
   const env = await deploymentEnv();
   const config = deploymentConfig();
   const { io } = captureIo({ env });
-  const options: RunOptions = {
-    target: { kind: 'external', config, orgs: orgsFromConfig(config, env) },
-    windowMs: config.window,
-    tiers: ['starter'],
-    checks: [...CHECKS],
-    scenarios: [defineScenario({ tier: 'starter', revocation: SCENARIO })],
-    outDir: tempReportsDir(),
-    timeoutMs: config.timeout,
-    revocation: overrides,
-    listeners: [],
-    dryRun: false,
-    engine: 'harness',
-  };
+  const options = configRun(config, env, { scenarios: [defineScenario({ tier: 'starter', revocation: SCENARIO })], checks: CHECKS, revocation: overrides });
   const outcome = await runSuite(options, io);
   const runDir = outcome.runDir!;
   const checks = outcome.results!.checks;

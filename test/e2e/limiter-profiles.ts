@@ -43,6 +43,9 @@ export const VARIANT_PROFILES: Readonly<Record<VariantName, Shown>> = {
   'independent-class-windows': {},
   'counts-rejected': {},
   'counts-errors': { notFound: true, forbidden: true },
+  // The discovery holds nothing in flight: the queue shows in CONCURRENCY-CAP's answer (variant-matrix.test.ts).
+  'cap-queues': {},
+  'synchronous-bulk': {},
 };
 
 export const FAULT_PROFILES: Readonly<Partial<Record<FaultName, Shown>>> = {
@@ -61,8 +64,9 @@ export const FAULT_PROFILES: Readonly<Partial<Record<FaultName, Shown>>> = {
   // Remaining that never moves hides what counts, and whether the reads after the expiry read rolled
   // over (Remaining as high as before is no rollover where it never falls): only the end may tell.
   'remaining-stuck': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, resetSteady: null, algorithm: orUnknown('fixed-aligned') },
-  // One shared bucket: the tier's other organizations' traffic moves Remaining during discovery.
-  'global-quota': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, algorithm: null },
+  // One shared bucket: the tier's other organizations' traffic (the lanes run beside the discovery)
+  // moves Remaining and spends the window under it.
+  'global-quota': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, algorithm: null, resetSteady: null },
   'quota-off-by-one': {},
   'scope-unenforced': { forbidden: null },
   'headers-missing-on-errors': { notFound: null, forbidden: null },

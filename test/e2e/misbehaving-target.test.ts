@@ -10,12 +10,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
-import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import type { RunOptions } from '../../src/run/options.ts';
 import { captureIo } from '../helpers/capture-io.ts';
-import { tempReportsDir } from '../helpers/run-options.ts';
+import { configRun } from '../helpers/run-options.ts';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const freshKey = () => `xh_test_${[...randomBytes(32)].map((b) => ALPHANUMERIC[b % 62]).join('')}`;
@@ -50,19 +49,7 @@ function externalRun(edge: string): RunOptions {
     },
     'test config',
   );
-  return {
-    target: { kind: 'external', config, orgs: orgsFromConfig(config, env) },
-    windowMs: config.window,
-    tiers: ['starter'],
-    checks: null,
-    scenarios: [defineScenario({ tier: 'starter', orgs: 2 })],
-    outDir: tempReportsDir(),
-    timeoutMs: config.timeout,
-    revocation: {},
-    listeners: [],
-    dryRun: false,
-    engine: 'harness',
-  };
+  return configRun(config, env, { scenarios: [defineScenario({ tier: 'starter', orgs: 2 })] });
 }
 
 async function runAgainst(edge: string, mayPass: readonly string[] = ['AUTH-KEY-FORMAT']) {

@@ -340,42 +340,62 @@ export interface ConcurrencyOptions {
   readonly heldStatus?: (i: number) => number | null;
   /** Default 429. null = no response. */
   readonly extraStatus?: number | null;
-  /** Whether the extra was answered while every held request was still in flight (default true). */
-  readonly extraFirst?: boolean;
+  /** Default 200. */
+  readonly controlStatus?: number | null;
+  /** How long every upload takes, ms (default 200); `uploadMs(i)` for one (1-based). */
+  readonly uploadMs?: number | ((i: number) => number);
+  /** Each fast read's round trip, ms (default 1). */
+  readonly roundTripMs?: number;
+  /** From the first uploads' send to the control's, and from the last upload's to the extra's, ms (default 40). */
+  readonly marginMs?: number;
+  /** The extra's time to its answer, ms (default: one round trip). */
+  readonly extraLatencyMs?: number;
+  /** The control's time to its answer, ms (default: one round trip). */
+  readonly controlLatencyMs?: number;
 }
 
-/** `cap` slow uploads held in flight, then one more: the CONCURRENCY-CAP traffic shape. */
-export function heldAndExtra(options: ConcurrencyOptions): { held: Observation[]; extra: Observation } {
-  const start = clock + 20;
-  const holdMs = 200;
-  const held = Array.from({ length: options.cap }, (_, k) => {
-    const i = k + 1;
+/** The CONCURRENCY-CAP traffic shape (procedures/concurrency.ts), every time as the options say. */
+export interface HeldMeasurement {
+  /** Fast reads one after another before anything was held. */
+  readonly roundTrips: Observation[];
+  /** cap − 1 uploads sent together, then the last one after the control was answered. */
+  readonly held: Observation[];
+  readonly control: Observation;
+  readonly extra: Observation;
+}
+
+/**
+ * Fast reads, then cap − 1 slow uploads, a margin later the control read, the last upload a round trip
+ * after the control's answer, and a margin later the extra read: the CONCURRENCY-CAP traffic shape.
+ */
+export function heldMeasurement(options: ConcurrencyOptions): HeldMeasurement {
+  const r = options.roundTripMs ?? 1;
+  const margin = options.marginMs ?? 40;
+  const uploadMs = (i: number) => (typeof options.uploadMs === 'function' ? options.uploadMs(i) : (options.uploadMs ?? 200));
+  const tags = { check: 'CONCURRENCY-CAP', tier: 'starter', org: 'starter-a' } as const;
+  const roundTrips = Array.from({ length: 3 }, () => obs({ ...tags, phase: 'round-trip', latencyMs: r, limit: 60, remaining: 50 }));
+  const start = clock + 5;
+  const upload = (i: number, sentAt: number) => {
     const status = options.heldStatus ? options.heldStatus(i) : 200;
     return obs({
-      check: 'CONCURRENCY-CAP',
+      ...tags,
       phase: 'hold',
       method: 'POST',
       path: '/recruiter/jobs/vendor/resume-analysis',
-      sentAt: start + k * 0.1,
-      latencyMs: status === 429 ? 2 : holdMs + i,
+      sentAt,
+      latencyMs: status === 429 ? r : uploadMs(i),
       status,
       limit: 10,
-      remaining: status === 200 ? Math.max(0, 10 - i) : 0,
+      remaining: status === 200 ? Math.max(0, 10 - i) : status === null ? null : 5,
     });
-  });
-  const extraSent = start + 25;
-  const extraLatency = options.extraFirst === false ? holdMs + 50 : 3;
-  const extra = obs({
-    check: 'CONCURRENCY-CAP',
-    phase: 'extra',
-    method: 'POST',
-    path: '/recruiter/jobs/vendor/resume-analysis',
-    sentAt: extraSent,
-    latencyMs: extraLatency,
-    status: options.extraStatus === undefined ? 429 : options.extraStatus,
-    limit: 10,
-  });
-  return { held, extra };
+  };
+  const first = Array.from({ length: options.cap - 1 }, (_, k) => upload(k + 1, start + k * 0.05));
+  const read = (phase: 'control' | 'extra', sentAt: number, latencyMs: number, status: number | null) =>
+    obs({ ...tags, phase, sentAt, latencyMs, status, limit: 60, remaining: status === 200 ? 45 : status === null ? null : 45 });
+  const control = read('control', start + margin, options.controlLatencyMs ?? r, options.controlStatus === undefined ? 200 : options.controlStatus);
+  const last = upload(options.cap, (control.headersAt ?? control.doneAt) + r);
+  const extra = read('extra', last.sentAt + margin, options.extraLatencyMs ?? r, options.extraStatus === undefined ? 429 : options.extraStatus);
+  return { roundTrips, held: [...first, last], control, extra };
 }
 
 /** A learned window for hand-built observations: opened just before `firstSentAt`. */

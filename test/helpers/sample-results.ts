@@ -175,7 +175,8 @@ const DISCOVERY: readonly { phase: DiscoveryPhase; method?: Observation['method'
 /**
  * The starter profile the sample run learned on starter-a before judging it: headers present, Limit
  * 60 / 10, epoch-seconds Reset, read windows starting at the first request and ingest windows aligned
- * to the clock, HEAD counted, one read counter, independent classes; whether 429s count stayed open.
+ * to the clock, HEAD counted, one read counter, independent classes, one beyond the cap refused with
+ * 429 (CONCURRENCY-CAP's answer, folded in after the check); whether 429s count stayed open.
  */
 export const SAMPLE_PROFILE: LimiterProfile = {
   tier: 'starter',
@@ -215,6 +216,7 @@ export const SAMPLE_PROFILE: LimiterProfile = {
     how: 'an upload left read Remaining alone (53, then 52), and the ingest Reset differs from the read Reset',
     evidence: [462, 463, 464],
   },
+  concurrency: { value: { kind: 'refuses', status: 429 }, how: 'one request beyond the cap, sent with the cap in service, got 429', evidence: [] },
   observations: 23,
   durationMs: 4200,
 };
@@ -231,6 +233,12 @@ function quotaSeries(limit: number, first429: number, sent: number) {
     const rejected = n >= first429;
     return { n, status: rejected ? 429 : 200, remaining: rejected ? 0 : limit - n, limit };
   });
+}
+
+/** CONCURRENCY-CAP's measurement: four uploads held, the control, the fifth, the extra refused at once. */
+function heldTimeline() {
+  const upload = (sentMs: number) => ({ role: 'held' as const, sentMs, answeredMs: sentMs + 201.4, status: 200 });
+  return [upload(0), upload(0.1), upload(0.1), upload(0.2), upload(22.9), { role: 'control' as const, sentMs: 20.8, answeredMs: 21.7, status: 200 }, { role: 'extra' as const, sentMs: 43.9, answeredMs: 45, status: 429 }];
 }
 
 function revocationTrials() {
@@ -250,6 +258,8 @@ export interface SampleOptions {
   readonly leakKey?: string;
   /** The run's limiter profiles; default [SAMPLE_PROFILE]. */
   readonly profiles?: readonly LimiterProfile[];
+  /** Organizations with figures of their own; default none. */
+  readonly declaredLimits?: ValidResults['declaredLimits'];
 }
 
 /** The sample run's results (verdict: fail), validated as a run's are before the report reads them. */
@@ -307,7 +317,10 @@ export function sampleResults(options: SampleOptions = {}): ValidResults {
     ...pass('resumes 1–10 admitted, 429 at resume 11 (Limit 10)', 'resumes 1–10 admitted, 429 at resume 11'),
     data: { series: quotaSeries(10, 11, 12), limit: 10, first429: 11 },
   });
-  for (const tier of tiers) add('CONCURRENCY-CAP', tier, pass(`${limits[tier] === 60 ? 5 : limits[tier] === 300 ? 25 : 100} in flight admitted, one more rejected (429)`, 'as expected'));
+  for (const tier of tiers) {
+    const held = pass(`${limits[tier] === 60 ? 5 : limits[tier] === 300 ? 25 : 100} in flight admitted, one more rejected (429)`, 'as expected');
+    add('CONCURRENCY-CAP', tier, tier === 'starter' ? { ...held, data: { timeline: heldTimeline() } } : held);
+  }
   add('ERR-429-BODY', 'starter', pass('status "error", code "RATE_LIMIT_EXCEEDED", integer retry_after_seconds', '2 of 2 429 bodies conform', [60, 61]));
   add('RETRY-AFTER', 'starter', pass('Retry-After = retry_after_seconds, agrees with Reset, waiting it out succeeds', 'Retry-After 58 = body 58; admitted 58.2 s later'));
   add('REVOKE-LATENCY', 'starter', {
@@ -340,6 +353,7 @@ export function sampleResults(options: SampleOptions = {}): ValidResults {
     counts: countVerdicts(verdicts),
     checks,
     profiles: [...(options.profiles ?? [SAMPLE_PROFILE])],
+    declaredLimits: [...(options.declaredLimits ?? [])],
     assumptions: recruitingApi.assumptions,
     methodology: METHODOLOGY,
     observations: { file: 'observations.ndjson', count: sampleObservations().length },

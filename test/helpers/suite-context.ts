@@ -1,6 +1,7 @@
 /**
  * A SuiteContext over a reference target started for one test: an HttpProber on its edges, orgs
- * provisioned through the admin API, and `provisionOrgs` for fleet phases (or null to test the skip).
+ * provisioned through the admin API, and `provisionOrgs` for fleet phases (or null to test the skip);
+ * `connectionsPerEdge` as many as a task holds in flight at once.
  */
 import { onTestFinished } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
@@ -23,18 +24,19 @@ export interface LoadTestContext {
   readonly edges: readonly string[];
 }
 
-export async function loadTestContext(tier: TierName, target: TargetOptions, { fleet = true } = {}): Promise<LoadTestContext> {
+export async function loadTestContext(tier: TierName, target: TargetOptions, { fleet = true, connectionsPerEdge = 4 } = {}): Promise<LoadTestContext> {
   const running = await startTarget({ edges: 2, parseMs: 0, ...target });
   const admin = new AdminClient(running.adminUrl);
   const { io } = captureIo();
+  const recorder = new ObservationRecorder(null);
   const prober = new HttpProber({
     edges: running.edges.map((url, i) => ({ label: `edge-${i}`, url })),
     contract: recruitingApi,
     clock: systemClock,
     epoch: systemClock.monotonic(),
-    recorder: new ObservationRecorder(null),
+    recorder,
     timeoutMs: 5000,
-    connectionsPerEdge: 4,
+    connectionsPerEdge,
     signal: io.signal,
   });
   onTestFinished(async () => {
@@ -48,6 +50,7 @@ export async function loadTestContext(tier: TierName, target: TargetOptions, { f
     prober,
     io,
     orgs: [org],
+    recorder,
     windowMs: running.options.windowMs,
     provisionOrgs: fleet
       ? (fleetTier, count, limits) =>

@@ -7,8 +7,8 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
-import { SCOPE_NAMES, type ScopeName, type TierName } from '../../src/contract/types.ts';
-import { AdminClient, type AdminOrgLimits } from '../../src/reference-server/admin-client.ts';
+import { SCOPE_NAMES, type OrgLimits, type ScopeName, type TierName } from '../../src/contract/types.ts';
+import { AdminClient } from '../../src/reference-server/admin-client.ts';
 import { startTarget, type InProcessTargetOptions, type RunningTarget } from '../../src/reference-server/server.ts';
 
 export { sleep };
@@ -63,7 +63,7 @@ export async function orgWithKey(
   admin: AdminClient,
   tier: TierName = 'starter',
   scopes: readonly ScopeName[] = SCOPE_NAMES,
-  limits?: Partial<AdminOrgLimits>,
+  limits?: Partial<OrgLimits>,
 ): Promise<OrgKey> {
   const org = await admin.createOrg(tier, `test-${tier}`, limits);
   const created = await admin.createKey(org.id, scopes, 'test');

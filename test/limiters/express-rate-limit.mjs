@@ -50,8 +50,9 @@ const limiters = { read: classLimiter('read'), ingest: classLimiter('ingest') };
 const app = buildExpressApp({
   keys,
   parseMs: args.parseMs,
+  bulkParseMs: args.bulkParseMs,
   limiter: (req, res, next) => limiters[req.quotaClass](req, res, next),
 });
-const server = await listen(app, args.port);
-announce(server, `express-rate-limit headers=${args.headers}`, `window=${args.windowS}s`);
-onShutdown(() => new Promise((r) => server.close(r)));
+const { servers, close } = await listen(app, args.port, args.edges);
+announce(servers, `express-rate-limit headers=${args.headers}`, `window=${args.windowS}s`);
+onShutdown(close);

@@ -4,7 +4,7 @@
  * (client IP for requests without a valid key), max by the org's tier, timeWindow W.
  *
  *   node fastify-rate-limit.mjs --keys KEYS.json [--port 0] [--window 3] [--parse-ms 200]
- *        [--tiers starter,professional] [--mode careful|per-route|global]
+ *        [--tiers starter,professional] [--mode careful|per-route|global] [--edges 1] [--bulk-parse-ms 0]
  *
  * --mode careful (default): what a careful user builds to keep the spec's one read quota and one
  *   ingest quota per org: the plugin registered twice, in two encapsulated contexts (read routes,
@@ -20,6 +20,7 @@
  * onRequest, before the body is read. The 429 comes from errorResponseBuilder (an Error carrying the
  * §7 body) rendered by setErrorHandler, as the README suggests; the library's headers stay.
  */
+import { createServer } from 'node:http';
 import Fastify from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import {
@@ -38,6 +39,7 @@ import {
   rateLimitedBody,
   scopeErrorBody,
 } from './lib/common.mjs';
+import { closeEdges, listenEdges } from './lib/edges.mjs';
 
 const args = parseCommandLine({ mode: { type: 'string', default: 'careful' } });
 if (!['careful', 'per-route', 'global'].includes(args.mode)) {
@@ -47,7 +49,13 @@ if (!['careful', 'per-route', 'global'].includes(args.mode)) {
 const keys = createOrgs(args.tiers, args.perTier, args.keysFile);
 const inflight = new InFlight();
 
-const app = Fastify({ logger: false, bodyLimit: 20 * 1024 * 1024, keepAliveTimeout: 10_000 });
+// The edges (lib/edges.mjs) listen; fastify's own server is never started, its handler serves them all.
+let fastifyHandler = null;
+const serverFactory = (handler) => {
+  fastifyHandler = handler;
+  return createServer();
+};
+const app = Fastify({ logger: false, bodyLimit: 20 * 1024 * 1024, serverFactory });
 app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
 // Key resolution first (root onRequest hooks run before the plugin's route-level onRequest hook).
@@ -106,7 +114,7 @@ function addRoutes(instance, routes, routeConfig) {
       config: routeConfig ? routeConfig(route) : undefined,
       preHandler: async (req, reply) => gate(req, reply, route.scope),
       handler: async (req, reply) => {
-        const out = await route.handle({ org: req.auth.org, params: req.params, body: req.body, parseMs: args.parseMs });
+        const out = await route.handle({ org: req.auth.org, params: req.params, body: req.body, parseMs: args.parseMs, bulkParseMs: args.bulkParseMs });
         reply.code(out.status);
         return out.body;
       },
@@ -149,6 +157,10 @@ if (args.mode === 'careful') {
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFound);
 }
 
-await app.listen({ port: args.port, host: '127.0.0.1' });
-announce(app.server, `fastify-rate-limit mode=${args.mode}`, `window=${args.windowS}s`);
-onShutdown(() => app.close());
+await app.ready();
+const edges = await listenEdges((req, res) => fastifyHandler(req, res), { port: args.port, edges: args.edges });
+announce(edges, `fastify-rate-limit mode=${args.mode}`, `window=${args.windowS}s`);
+onShutdown(async () => {
+  await closeEdges(edges);
+  await app.close();
+});

@@ -2,12 +2,15 @@
 /**
  * Run tiergate against one test-bed server:
  *
- *   node test/limiters/run.mjs <server> [--tiers starter[,professional]] [--checks ID,...]
+ *   node test/limiters/run.mjs <server> [--tiers starter[,professional,enterprise]] [--checks ID,...]
  *        [--window 3] [--out DIR] [--timeout-s 600] [--verbose]
+ *        [--edges N] [--parse-ms MS] [--bulk-parse-ms MS] [--store memory|redis]
+ *        [--drop-one-in N [--drop-seed S] [--drop-at request|response] [--drop-how reset|close]]
  *
- * Starts the server as a child process (127.0.0.1, a free port), lets it write its keys into a
- * private temp dir, writes a tiergate config (one edge, window, orgs <tier>-a and <tier>-b with
- * primary/secondary/unscoped keys by environment variable name, no revocation section), runs
+ * Starts the server as a child process (127.0.0.1, free ports: one per edge), lets it write its keys
+ * into a private temp dir, writes a tiergate config (every edge, or with --drop-one-in a flaky proxy
+ * in front of each; window; orgs <tier>-a and <tier>-b with primary/secondary/unscoped keys by
+ * environment variable name, enterprise ones with their contract's "limits"; no revocation section), runs
  * `node bin/tiergate.js run --config <file> --out <dir>` with the keys exported in its environment
  * only, prints every check's verdict and `actual` (and the limiter profiles) from
  * <dir>/latest/results.json, and stops the server. Everything is bounded in time.
@@ -21,7 +24,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { TIER_PREFIX } from './lib/common.mjs';
+import { DECLARED_TIERS, TIER_PREFIX } from './lib/common.mjs';
+import { startFlakyProxy } from './lib/flaky-proxy.mjs';
+import { startRedis } from './lib/redis-server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
@@ -37,22 +42,70 @@ export const SERVERS = {
   'fastify-per-route': { file: 'fastify-rate-limit.mjs', args: ['--mode', 'per-route'], what: '@fastify/rate-limit, per-route config with groupId' },
   'fastify-global': { file: 'fastify-rate-limit.mjs', args: ['--mode', 'global'], what: "@fastify/rate-limit's default: one global registration" },
   'rlf-readme-retry-after': { file: 'rate-limiter-flexible.mjs', args: ['--retry-after', 'readme'], what: "rate-limiter-flexible with the README's fractional Retry-After" },
+  // Each library as it ships: no concurrency cap at all (CONCURRENCY-CAP must fail, decided).
+  'express-rate-limit-no-cap': { file: 'express-rate-limit.mjs', args: ['--no-cap'], what: 'express-rate-limit with no concurrency cap' },
+  'rate-limiter-flexible-no-cap': { file: 'rate-limiter-flexible.mjs', args: ['--no-cap'], what: 'rate-limiter-flexible with no concurrency cap' },
+  'fastify-rate-limit-no-cap': { file: 'fastify-rate-limit.mjs', args: ['--mode', 'careful', '--no-cap'], what: '@fastify/rate-limit (careful) with no concurrency cap' },
+  'token-bucket-no-cap': { file: 'token-bucket.mjs', args: ['--no-cap'], what: 'limiter TokenBucket with no concurrency cap' },
+  // The deployment the product owner measured (issue 17): conformant, three edges, one store.
+  'conformant-cluster': {
+    file: 'rate-limiter-flexible.mjs',
+    args: [],
+    shape: { edges: 3, parseMs: 300, bulkParseMs: 'parse' },
+    what: 'rate-limiter-flexible (windows from the first request), 3 edges sharing one store, the per-org cap, §8 headers on every answer, bulk per resume, single and bulk uploads taking --parse-ms (300)',
+  },
 };
+
+/**
+ * A deployment's shape unless the runner entry or a flag says otherwise: edges, the time a single
+ * upload takes (null: the server's own default, 200 ms), the time a bulk upload is held before its
+ * 202 ('parse': as long as a single upload), the limiter store (redis: rate-limiter-flexible only).
+ */
+const DEFAULT_SHAPE = { edges: 1, parseMs: null, bulkParseMs: 0, store: 'memory' };
+const SERVER_DEFAULT_PARSE_MS = 200;
+
+/** The shape a server runs with: DEFAULT_SHAPE, then the entry's, then the defined `overrides`. */
+export function resolveShape(name, overrides = {}) {
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined && v !== null));
+  const shape = { ...DEFAULT_SHAPE, ...SERVERS[name].shape, ...given };
+  if (shape.bulkParseMs === 'parse') shape.bulkParseMs = shape.parseMs ?? SERVER_DEFAULT_PARSE_MS;
+  return shape;
+}
+
+/** The server's flags for a shape (the Redis URL from the runner's private redis-server). */
+function shapeArgs(name, shape, redisUrl) {
+  const args = ['--edges', String(shape.edges), '--bulk-parse-ms', String(shape.bulkParseMs)];
+  if (shape.parseMs !== null) args.push('--parse-ms', String(shape.parseMs));
+  if (shape.store === 'redis') {
+    if (SERVERS[name].file !== 'rate-limiter-flexible.mjs') throw new Error(`${name}: --store redis is rate-limiter-flexible's (RateLimiterRedis) only`);
+    args.push('--store', 'redis', '--redis-url', redisUrl);
+  }
+  return args;
+}
 
 /** The environment variable that carries an org's key of one role (primary, secondary, unscoped). */
 export const envName = (org, role) => `XH_${org.toUpperCase().replace(/-/g, '_')}_KEY${role === 'primary' ? '' : role === 'secondary' ? '_2' : '_NOSCOPE'}`;
 
 function usage(msg) {
   if (msg) process.stderr.write(`${msg}\n`);
-  process.stderr.write(`usage: node test/limiters/run.mjs <server> [--tiers starter,professional] [--checks ID,...] [--window 3] [--out DIR] [--timeout-s 600] [--declare name=false,...] [--verbose]\nservers:\n`);
+  process.stderr.write(
+    'usage: node test/limiters/run.mjs <server> [--tiers starter,professional,enterprise] [--checks ID,...] [--window 3] [--out DIR] [--timeout-s 600] [--declare name=false,...] [--verbose]\n' +
+      '         [--edges N] [--parse-ms MS] [--bulk-parse-ms MS] [--store memory|redis] [--drop-one-in N] [--drop-seed S] [--drop-at request|response] [--drop-how reset|close]\nservers:\n',
+  );
   for (const [name, s] of Object.entries(SERVERS)) process.stderr.write(`  ${name.padEnd(24)} ${s.what}\n`);
   process.exit(2);
 }
 
-/** Start a server child; resolves {url, child, stop} once it printed its URL (bounded wait). */
-export function startServer(name, { tiers, windowS, keysFile, log, extra = [] }) {
+/**
+ * Start a server child; resolves {url, urls, shape, child, stop} once it printed its URL (bounded
+ * wait): `urls` are its edges, edge 0 (= `url`) first. `shape` overrides the entry's (resolveShape);
+ * `redisUrl` is needed for shape.store 'redis'.
+ */
+export function startServer(name, { tiers, windowS, keysFile, log, extra = [], shape: overrides = {}, redisUrl = null }) {
   const spec = SERVERS[name];
-  const child = spawn(process.execPath, [join(HERE, spec.file), ...spec.args, '--port', '0', '--keys', keysFile, '--window', String(windowS), '--tiers', tiers.join(','), ...extra], {
+  const shape = resolveShape(name, overrides);
+  const argv = [join(HERE, spec.file), ...spec.args, '--port', '0', '--keys', keysFile, '--window', String(windowS), '--tiers', tiers.join(','), ...shapeArgs(name, shape, redisUrl), ...extra];
+  const child = spawn(process.execPath, argv, {
     cwd: HERE,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -80,11 +133,12 @@ export function startServer(name, { tiers, windowS, keysFile, log, extra = [] })
     child.stdout.on('data', (d) => {
       log?.write(d);
       buf += d;
-      const m = /listening (http:\/\/127\.0\.0\.1:\d+)/.exec(buf);
+      const m = /listening (http:\/\/127\.0\.0\.1:\d+)[^\n]*\n/.exec(buf);
       if (m) {
         clearTimeout(timer);
         child.removeAllListeners('exit');
-        res({ url: m[1], child, stop });
+        const edges = /edges=(\S+)/.exec(m[0]);
+        res({ url: m[1], urls: edges ? edges[1].split(',') : [m[1]], shape, child, stop });
       }
     });
   });
@@ -94,11 +148,11 @@ export function startServer(name, { tiers, windowS, keysFile, log, extra = [] })
  * Start a server and read the keys it generated: resolves {url, orgs, child, stop}. The keys file
  * lives in a private temp dir only until it is read (removed before this resolves, also on failure).
  */
-export async function startWithKeys(name, { tiers, windowS, log, extra = [] }) {
+export async function startWithKeys(name, { tiers, windowS, log, extra = [], shape = {}, redisUrl = null }) {
   const secrets = mkdtempSync(join(tmpdir(), 'tiergate-limiters-'));
   try {
     const keysFile = join(secrets, 'keys.json');
-    const server = await startServer(name, { tiers, windowS, keysFile, log, extra });
+    const server = await startServer(name, { tiers, windowS, keysFile, log, extra, shape, redisUrl });
     try {
       const { orgs } = JSON.parse(readFileSync(keysFile, 'utf8'));
       return { ...server, orgs };
@@ -114,15 +168,18 @@ export async function startWithKeys(name, { tiers, windowS, log, extra = [] }) {
 /**
  * The tiergate config for a server (plain object, before tiergate's own validation) and the
  * environment that carries its keys: {config, env}. The config names the keys' variables only.
+ * `edges`: one base URL or every edge's (edge 0 first). An org of a tier sold on contract
+ * (enterprise) carries its figures as `limits`.
  */
-export function buildConfig(url, orgsFromKeys, windowS, assumptions = null) {
+export function buildConfig(edges, orgsFromKeys, windowS, assumptions = null) {
   const config = {
-    target: { edges: [url] },
+    target: { edges: Array.isArray(edges) ? [...edges] : [edges] },
     window: `${windowS}s`,
     timeout: '5s',
     orgs: orgsFromKeys.map((o) => ({
       name: o.name,
       tier: o.tier,
+      ...(DECLARED_TIERS.has(o.tier) && o.limits ? { limits: { read: o.limits.read, ingest: o.limits.ingest, concurrency: o.limits.concurrency } } : {}),
       keys: { primary: { env: envName(o.name, 'primary') }, secondary: { env: envName(o.name, 'secondary') }, unscoped: { env: envName(o.name, 'unscoped') } },
     })),
     ...(assumptions ? { assumptions } : {}),
@@ -133,8 +190,8 @@ export function buildConfig(url, orgsFromKeys, windowS, assumptions = null) {
 }
 
 /** Writes buildConfig's config to `file` (no keys in it) and returns the environment with the keys. */
-export function writeConfig(file, url, orgsFromKeys, windowS, assumptions = null) {
-  const { config, env } = buildConfig(url, orgsFromKeys, windowS, assumptions);
+export function writeConfig(file, edges, orgsFromKeys, windowS, assumptions = null) {
+  const { config, env } = buildConfig(edges, orgsFromKeys, windowS, assumptions);
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
   return env;
 }
@@ -184,7 +241,30 @@ export function printResults(results, { width = 400 } = {}) {
   return lines.join('\n');
 }
 
-async function main() {
+/**
+ * A flaky network in front of every edge (lib/flaky-proxy.mjs): about one request in `dropOneIn`
+ * dropped unanswered, edge i's proxy seeded `seed + i`. Resolves the proxies, edge 0's first.
+ */
+export function startProxies(edges, { dropOneIn, seed = 1, dropAt = 'request', how = 'reset' }) {
+  return Promise.all(edges.map((target, i) => startFlakyProxy({ target, dropOneIn, seed: seed + i, dropAt, how })));
+}
+
+/** One line per proxy: what it dropped (method and path only: a path carries no key). */
+export function describeDrops(proxies) {
+  return proxies.map((p, i) => {
+    const list = p.drops.map((d) => `#${d.n} ${d.method} ${d.path}`).join(', ');
+    return `edge-${i} via ${p.url}: dropped ${p.dropped} of ${p.requests} requests on ${p.connections} connections${list ? ` (${clip(list, 600)})` : ''}`;
+  });
+}
+
+const int = (value, flag, min, max) => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) usage(`${flag} ${value}: a whole number ${min}..${max}`);
+  return n;
+};
+
+function parseCommandLine() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
@@ -197,16 +277,21 @@ async function main() {
       list: { type: 'boolean', default: false },
       width: { type: 'string', default: '400' },
       declare: { type: 'string' },
+      edges: { type: 'string' },
+      'parse-ms': { type: 'string' },
+      'bulk-parse-ms': { type: 'string' },
+      store: { type: 'string' },
+      'drop-one-in': { type: 'string' },
+      'drop-seed': { type: 'string', default: '1' },
+      'drop-at': { type: 'string', default: 'request' },
+      'drop-how': { type: 'string', default: 'reset' },
     },
   });
-  if (values.list) {
-    for (const [name, s] of Object.entries(SERVERS)) process.stdout.write(`${name.padEnd(24)} ${s.what}\n`);
-    return 0;
-  }
+  if (values.list) return { list: true };
   if (positionals.length !== 1 || !SERVERS[positionals[0]]) usage(positionals.length ? `unknown server ${positionals[0]}` : 'name a server');
   const name = positionals[0];
   const tiers = values.tiers.split(',').map((t) => t.trim()).filter(Boolean);
-  for (const t of tiers) if (!TIER_PREFIX[t]) usage(`--tiers: ${t}? (starter, professional)`);
+  for (const t of tiers) if (!TIER_PREFIX[t]) usage(`--tiers: ${t}? (${Object.keys(TIER_PREFIX).join(', ')})`);
   const windowS = Number(values.window);
   if (!Number.isInteger(windowS) || windowS < 1 || windowS > 600) usage('--window: whole seconds');
   let assumptions = null;
@@ -220,23 +305,64 @@ async function main() {
   }
   const timeoutMs = Number(values['timeout-s']) * 1000;
   if (!(timeoutMs > 0 && timeoutMs <= 3_600_000)) usage('--timeout-s: 1..3600');
+  if (values.store !== undefined && !['memory', 'redis'].includes(values.store)) usage(`--store ${values.store}: memory or redis`);
+  if (values.store === 'redis' && SERVERS[name].file !== 'rate-limiter-flexible.mjs') usage(`--store redis: ${name} is not a rate-limiter-flexible server`);
+  const shape = {
+    edges: int(values.edges, '--edges', 1, 16),
+    parseMs: int(values['parse-ms'], '--parse-ms', 0, 60_000),
+    bulkParseMs: int(values['bulk-parse-ms'], '--bulk-parse-ms', 0, 60_000),
+    store: values.store,
+  };
+  const dropOneIn = int(values['drop-one-in'], '--drop-one-in', 2, 1_000_000);
+  if (!['request', 'response'].includes(values['drop-at'])) usage(`--drop-at ${values['drop-at']}: request or response`);
+  if (!['reset', 'close'].includes(values['drop-how'])) usage(`--drop-how ${values['drop-how']}: reset or close`);
+  const flaky = dropOneIn ? { dropOneIn, seed: int(values['drop-seed'], '--drop-seed', 0, 2 ** 31), dropAt: values['drop-at'], how: values['drop-how'] } : null;
+  return { name, tiers, windowS, assumptions, timeoutMs, shape, flaky, checks: values.checks, out: values.out, verbose: values.verbose, width: Number(values.width) };
+}
+
+async function main() {
+  const args = parseCommandLine();
+  if (args.list) {
+    for (const [name, s] of Object.entries(SERVERS)) process.stdout.write(`${name.padEnd(24)} ${s.what}\n`);
+    return 0;
+  }
+  const { name, tiers, windowS, assumptions, timeoutMs, flaky } = args;
+  const shape = resolveShape(name, args.shape);
 
   const secrets = mkdtempSync(join(tmpdir(), 'tiergate-limiters-')); // the config: private, removed at the end
-  const out = values.out ? resolve(values.out) : mkdtempSync(join(tmpdir(), `tiergate-${name}-`));
+  const out = args.out ? resolve(args.out) : mkdtempSync(join(tmpdir(), `tiergate-${name}-`));
   mkdirSync(out, { recursive: true });
   const log = createWriteStream(join(out, 'run.log'));
   let server = null;
+  let redis = null;
+  let proxies = [];
   try {
-    server = await startWithKeys(name, { tiers, windowS, log });
+    if (shape.store === 'redis') {
+      redis = await startRedis({ log });
+      if (!redis.url) {
+        process.stdout.write(`${name}: skipped: ${redis.reason}\n`);
+        return 0;
+      }
+    }
+    server = await startWithKeys(name, { tiers, windowS, log, shape, redisUrl: redis?.url ?? null });
     const { orgs } = server;
+    if (flaky) proxies = await startProxies(server.urls, flaky);
+    const edges = proxies.length ? proxies.map((p) => p.url) : server.urls;
     const configFile = join(secrets, 'tiergate.config.json');
-    const env = writeConfig(configFile, server.url, orgs, windowS, assumptions);
-    process.stdout.write(`${name}: ${SERVERS[name].what}\n  server ${server.url}, orgs ${orgs.map((o) => o.name).join(', ')}, window ${windowS}s; reports in ${out}\n`);
+    const env = writeConfig(configFile, edges, orgs, windowS, assumptions);
+    const s = server.shape;
+    process.stdout.write(`${name}: ${SERVERS[name].what}\n`);
+    process.stdout.write(
+      `  server ${server.urls.join(', ')}; orgs ${orgs.map((o) => o.name).join(', ')}; window ${windowS}s; ` +
+        `parse ${s.parseMs ?? SERVER_DEFAULT_PARSE_MS} ms, bulk ${s.bulkParseMs} ms; store ${s.store}${redis ? ` (${redis.url})` : ''}; reports in ${out}\n`,
+    );
+    if (flaky) process.stdout.write(`  flaky network: one request in ${flaky.dropOneIn} dropped at the ${flaky.dropAt} (${flaky.how}), seeds ${flaky.seed}..${flaky.seed + proxies.length - 1}; tiergate sees ${edges.join(', ')}\n`);
     const argv = ['run', '--config', configFile, '--out', out, '--tiers', tiers.join(',')];
-    if (values.checks) argv.push('--checks', values.checks);
+    if (args.checks) argv.push('--checks', args.checks);
     const started = Date.now();
-    const { code, signal } = await runTiergate(argv, env, { timeoutMs, log, verbose: values.verbose });
+    const { code, signal } = await runTiergate(argv, env, { timeoutMs, log, verbose: args.verbose });
     process.stdout.write(`  tiergate exit ${code ?? signal} after ${((Date.now() - started) / 1000).toFixed(1)} s (log: ${join(out, 'run.log')})\n`);
+    for (const line of describeDrops(proxies)) process.stdout.write(`  ${line}\n`);
     const resultsFile = join(out, 'latest', 'results.json');
     if (!existsSync(resultsFile)) {
       process.stdout.write(`  no ${resultsFile}; last lines of the log:\n`);
@@ -247,10 +373,12 @@ async function main() {
       return 1;
     }
     const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
-    process.stdout.write(`${printResults(results, { width: Number(values.width) })}\n`);
+    process.stdout.write(`${printResults(results, { width: args.width })}\n`);
     return code ?? 1;
   } finally {
+    await Promise.all(proxies.map((p) => p.close()));
     if (server) await server.stop();
+    if (redis?.stop) await redis.stop();
     rmSync(secrets, { recursive: true, force: true });
     if (!log.closed) log.end();
   }

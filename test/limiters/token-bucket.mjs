@@ -58,7 +58,13 @@ function limiter(req, res, next) {
   res.status(429).json(rateLimitedBody(seconds, `${cls} quota of ${size} per ${args.windowS}s exceeded`));
 }
 
-const app = buildExpressApp({ keys, parseMs: args.parseMs, limiter, stripRateLimitHeaders: args['strip-rate-headers'] });
-const server = await listen(app, args.port);
-announce(server, 'limiter TokenBucket', `window=${args.windowS}s`);
-onShutdown(() => new Promise((r) => server.close(r)));
+const app = buildExpressApp({
+  keys,
+  parseMs: args.parseMs,
+  bulkParseMs: args.bulkParseMs,
+  limiter,
+  stripRateLimitHeaders: args['strip-rate-headers'],
+});
+const { servers, close } = await listen(app, args.port, args.edges);
+announce(servers, 'limiter TokenBucket', `window=${args.windowS}s`);
+onShutdown(close);

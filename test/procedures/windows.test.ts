@@ -1,163 +1,259 @@
+/**
+ * The window keeper against a simulated limiter on fake timers: the keeper's clock, its sleeps and
+ * the server's windows all move together, so each test reads as the server's timeline.
+ */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { HttpProber } from '../../src/measure/http-prober.ts';
+import type { Observation } from '../../src/measure/observation.ts';
 import type { LimiterProfile } from '../../src/profile/types.ts';
 import type { OrgHandle } from '../../src/procedures/handles.ts';
-import { WindowKeeper } from '../../src/procedures/windows.ts';
-import { CLIENT_WALL_AT_ZERO, T0, obs, resetObservations } from '../helpers/observations.ts';
+import { WindowKeeper, type FreshWindow } from '../../src/procedures/windows.ts';
+import { obs, resetObservations, T0 } from '../helpers/observations.ts';
 import { SAMPLE_PROFILE } from '../helpers/sample-results.ts';
 
-const WINDOW_MS = 60_000;
+const W = 60_000;
+const LIMIT = 60;
 const ORG = { label: 'starter-a', tier: 'starter', primary: { key: 'xh_test_primary' } } as unknown as OrgHandle;
+const learned = <T>(value: T) => ({ value, how: '', evidence: [] });
 const ALIGNED: LimiterProfile = {
   ...SAMPLE_PROFILE,
-  read: { ...SAMPLE_PROFILE.read, algorithm: { value: 'fixed-aligned', how: '', evidence: [] }, phase: { value: { ms: 0, doubtMs: 100, clockOffsetMs: 0 }, how: '', evidence: [] } },
+  read: { ...SAMPLE_PROFILE.read, algorithm: learned('fixed-aligned' as const), resetSteady: learned(true), phase: learned({ ms: 0, doubtMs: 100, clockOffsetMs: 0 }) },
 };
 
+interface SimOptions {
+  /** Windows aligned to multiples of W, or starting at an org's first counted request. */
+  readonly windows?: 'aligned' | 'first-request';
+  /** Requests counted before the test begins in the window under way (someone else's). */
+  readonly countedBefore?: number;
+  readonly headers?: boolean;
+  /** Answers without a response, by 1-based request number. */
+  readonly unanswered?: readonly number[];
+  readonly latencyMs?: number;
+  /** Remaining always Limit − 1 (fault remaining-stuck). */
+  readonly remainingStuck?: boolean;
+}
+
 /**
- * A keeper over a prober that never answers: a fresh window that needs polling comes back not ok
- * ("window sync failed"), so each test sees whether the keeper took a window without polling.
+ * A limiter on the fake clock (Date.now is the server's and our wall clock; monotonic 0 is the
+ * test's start): each request counts one read and is answered `latencyMs` later with the §8 headers.
  */
-function keeper(at: { readonly now: number }, profile: LimiterProfile = ALIGNED) {
+function simulate(options: SimOptions = {}) {
+  const epoch = Date.now();
+  /** Each organization's window, by the key it sends. */
+  const windows = new Map<string, { start: number; end: number; count: number }>();
+  let n = 0;
+  const sent: Observation[] = [];
+  const windowAt = (key: string, t: number) => {
+    const window = windows.get(key);
+    if (window && t >= window.start && t < window.end) return window;
+    const start = options.windows === 'first-request' ? t : Math.floor(t / W) * W;
+    const next = { start, end: start + W, count: window === undefined ? (options.countedBefore ?? 0) : 0 };
+    windows.set(key, next);
+    return next;
+  };
   const prober = {
     edges: [{ label: 'edge-0', url: 'http://127.0.0.1:1' }],
-    now: () => at.now,
-    send: async () => obs({ status: null, org: ORG.label }),
+    now: () => Date.now() - epoch,
+    send: async (_edge: unknown, request: { key: string }) => {
+      n += 1;
+      const org = request.key === ORG.primary.key ? ORG.label : request.key;
+      const at = Date.now();
+      const latency = options.latencyMs ?? 2;
+      await new Promise((resolve) => setTimeout(resolve, latency));
+      const sentAt = at - epoch;
+      if (options.unanswered?.includes(n)) {
+        const o = obs({ org, status: null, sentAt, sentWall: at, doneAt: sentAt + latency });
+        sent.push(o);
+        return o;
+      }
+      const w = windowAt(org, at);
+      w.count += 1;
+      const admitted = w.count <= LIMIT;
+      const remaining = options.remainingStuck ? LIMIT - 1 : Math.max(0, LIMIT - w.count);
+      const headers = options.headers === false ? { limit: null, remaining: null, reset: null } : { limit: LIMIT, remaining, reset: Math.ceil(w.end / 1000) };
+      const o = obs({ org, tier: 'starter', path: '/recruiter/jobs', status: admitted ? 200 : 429, sentAt, sentWall: at, latencyMs: latency, serverMs: at, ...headers });
+      sent.push(o);
+      return o;
+    },
   } as unknown as HttpProber;
-  return new WindowKeeper({
+  return { prober, sent, epoch };
+}
+
+function keeperOver(sim: ReturnType<typeof simulate>, profile: LimiterProfile | null = null) {
+  const keeper = new WindowKeeper({
     contract: recruitingApi,
-    prober,
-    windowMs: WINDOW_MS,
+    prober: sim.prober,
+    windowMs: W,
     signal: new AbortController().signal,
     clockOffsetMs: () => 0,
     clockUncertaintyMs: () => 10,
-    wallNow: () => CLIENT_WALL_AT_ZERO + at.now,
+    wallNow: () => Date.now(),
     profileOf: () => profile,
+    profileLearned: async () => profile,
   });
+  const send = sim.prober.send.bind(sim.prober);
+  // Every answer is seen by the keeper, as the recorder's listener does in a run.
+  (sim.prober as { send: typeof send }).send = async (...args) => {
+    const o = await send(...args);
+    keeper.observe(o);
+    return o;
+  };
+  return keeper;
 }
 
-const read = (init: Parameters<typeof obs>[0]) => obs({ org: ORG.label, tier: 'starter', path: '/recruiter/jobs', ...init });
+/** Awaits `work` while the fake clock runs (at most three windows). */
+async function settle<T>(work: Promise<T>): Promise<T> {
+  let result: { value: T } | null = null;
+  void work.then((value) => (result = { value }));
+  for (let i = 0; i < (3 * W) / 50 && result === null; i++) await vi.advanceTimersByTimeAsync(50);
+  if (result === null) throw new Error('did not settle within three windows');
+  return (result as { value: T }).value;
+}
 
-beforeEach(() => resetObservations());
+const readOf = (sim: ReturnType<typeof simulate>, org: OrgHandle = ORG) => () =>
+  sim.prober.send(sim.prober.edges[0]!, { method: 'GET', path: '/recruiter/jobs', key: org.primary.key }, { check: 'QUOTA-READ', phase: 'sequential', tier: 'starter', org: org.label });
 
-describe('WindowKeeper on clock-aligned windows', () => {
-  // Monotonic 59 s is a boundary: the client wall clock is T0 + 1 s at monotonic 0.
-  const boundary = T0 * 1000 + WINDOW_MS - CLIENT_WALL_AT_ZERO;
+/** Runs fresh() to its end on the fake clock; the opener is a read. */
+async function fresh(sim: ReturnType<typeof simulate>, keeper: WindowKeeper, needMs = 1_000): Promise<FreshWindow & { at: number }> {
+  const result = await settle(keeper.fresh([ORG], 'read', { first: readOf(sim), units: [1], needMs: () => needMs }));
+  return { ...result, at: Date.now() - sim.epoch };
+}
 
-  it('starts a check in the window a Retry-After wait-out opened, that read in its ledger', async () => {
-    const at = { now: boundary + 1_000 };
-    const windows = keeper(at);
-    windows.observe(read({ status: 429, remaining: 0, reset: T0 + 60, sentAt: boundary - 300 }));
-    const waitOut = read({ status: 200, remaining: 59, reset: T0 + 120, sentAt: boundary + 700, headersAt: boundary + 705 });
-    windows.observe(waitOut);
-    const sync = await windows.fresh([ORG], 'read');
-    expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary + 705, prior: [waitOut], resetEpochS: T0 + 120, opensAtFirstRequest: false });
+beforeEach(() => {
+  resetObservations();
+  vi.useFakeTimers();
+});
+afterEach(() => vi.useRealTimers());
+
+/** Sets the fake clock `ms` into a 60 s window (T0 is a multiple of 60 s). */
+const intoWindow = (ms: number) => vi.setSystemTime(T0 * 1000 + W + ms);
+
+describe('WindowKeeper: the server shows the window fresh', () => {
+  it('takes the window under way at once on an untouched organization, its end the one the opener announced', async () => {
+    intoWindow(5_000);
+    const sim = simulate();
+    const result = await fresh(sim, keeperOver(sim));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(sim.sent).toHaveLength(1);
+    expect(result.first).toBe(sim.sent[0]);
+    // Reset T0 + 120 may be rounded up: the window is sure to last until a second before it (less the clock's ±10 ms).
+    expect(result.window).toMatchObject({ prior: [], placeBy: 'reset', resetEpochS: T0 + 120, sureEndAt: W - 5_000 - 1_000 - 10 });
   });
 
-  it('polls for the next boundary once a third of that window is gone', async () => {
-    const at = { now: boundary + 21_000 };
-    const windows = keeper(at);
-    windows.observe(read({ status: 429, remaining: 0, reset: T0 + 60, sentAt: boundary - 300 }));
-    windows.observe(read({ status: 200, remaining: 59, reset: T0 + 120, sentAt: boundary + 700 }));
-    expect((await windows.fresh([ORG], 'read')).ok).toBe(false);
+  it('waits for the next window when more than a third of this one is gone, and pins its boundary between two openers', async () => {
+    intoWindow(30_000);
+    const sim = simulate();
+    const result = await fresh(sim, keeperOver(sim));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const [before, first] = sim.sent.slice(-2) as [Observation, Observation];
+    // The last opener of the old window counted there; the first of the new one shows it fresh.
+    expect(before.rateLimit.remaining.value).toBeLessThan(LIMIT - 1);
+    expect(first.rateLimit.remaining.value).toBe(LIMIT - 1);
+    expect(result.first).toBe(first);
+    expect(result.window).toMatchObject({ openedAt: first.sentAt, openedUncertaintyMs: first.sentAt - before.sentAt, prior: [] });
+    expect(result.window.sureEndAt).toBeUndefined();
+    // Openers go shortly before the announced end (its earliest), not all the way through the window.
+    expect(sim.sent.length).toBeLessThan(200);
+    expect(sim.sent[1]!.sentAt).toBeGreaterThan(30_000 - 1_000 - 400);
   });
 
-  it('polls when the server did not say whether that read counted (no Remaining)', async () => {
-    const at = { now: boundary + 1_000 };
-    const windows = keeper(at);
-    windows.observe(read({ status: 429, limit: null, remaining: null, reset: null, sentAt: boundary - 300 }));
-    windows.observe(read({ status: 200, limit: null, remaining: null, reset: null, sentAt: boundary + 700 }));
-    expect((await windows.fresh([ORG], 'read')).ok).toBe(false);
+  it('does not take a window in which something else counted (Remaining lower than Limit less the opener)', async () => {
+    intoWindow(1_000);
+    const sim = simulate({ countedBefore: 3 });
+    const result = await fresh(sim, keeperOver(sim));
+    expect(result.ok && result.first.rateLimit.remaining.value).toBe(LIMIT - 1);
+    expect(sim.sent[0]!.rateLimit.remaining.value).toBe(LIMIT - 4);
+    expect(result.at).toBeGreaterThanOrEqual(W - 1_000);
   });
 
-  it('takes the window under way when the organization sent nothing in it, with an empty ledger', async () => {
-    const at = { now: boundary + 5_000 };
-    const windows = keeper(at);
-    windows.observe(read({ status: 200, remaining: 10, reset: T0 + 60, sentAt: boundary - 2_000 }));
-    const sync = await windows.fresh([ORG], 'read');
-    expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary, prior: [], placeBy: 'reset' });
-    // The ingest class of the organization is untouched too.
-    expect((await windows.fresh([ORG], 'ingest')).ok).toBe(true);
+  it("takes the window our last request showed fresh (a Retry-After wait-out), that request in its ledger", async () => {
+    intoWindow(500);
+    const sim = simulate();
+    const keeper = keeperOver(sim);
+    const waitOut = await settle(readOf(sim)());
+    const result = await fresh(sim, keeper);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.window.prior).toEqual([waitOut]);
+    expect(result.first.rateLimit.remaining.value).toBe(LIMIT - 2);
   });
 
-  it('finds the boundary through the clock estimate the phase was placed with, not a later one', async () => {
-    // Placed while the server's clock was estimated 400 ms ahead of ours; the estimate says 0 now
-    // (keeper's clockOffsetMs). The boundary the discovery found is 400 ms earlier on our clock.
-    const placedAhead: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, phase: { value: { ms: 0, doubtMs: 100, clockOffsetMs: 400 }, how: '', evidence: [] } } };
-    const sync = await keeper({ now: boundary + 5_000 }, placedAhead).fresh([ORG], 'read');
-    expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary - 400, openedUncertaintyMs: 1_100 });
+  it('takes a window just begun for a check that needs almost all of it, but one under way only with twice the need', async () => {
+    intoWindow(2_000);
+    const sim = simulate();
+    // 50 s needed: the window under way (57 s left, less a second of rounding) has not twice that.
+    const result = await fresh(sim, keeperOver(sim), 50_000);
+    expect(result.ok).toBe(true);
+    expect(result.at).toBeGreaterThanOrEqual(W - 2_000);
   });
 
-  it('polls when the organization sent a request in the window under way, or too much of it is gone', async () => {
-    const at = { now: boundary + 5_000 };
-    const touched = keeper(at);
-    touched.observe(read({ status: 200, remaining: 58, reset: T0 + 120, sentAt: boundary + 1_000 }));
-    expect((await touched.fresh([ORG], 'read')).ok).toBe(false);
-    // Within the boundary's doubt (the phase's ±100 ms, and a second for an end rounded otherwise than
-    // up), a request may have counted in either window.
-    const atEdge = keeper(at);
-    atEdge.observe(read({ status: 200, remaining: 10, reset: T0 + 60, sentAt: boundary - 60 }));
-    expect((await atEdge.fresh([ORG], 'read')).ok).toBe(false);
-    expect((await keeper({ now: boundary + 21_000 }).fresh([ORG], 'read')).ok).toBe(false);
+  it('opens a window with the opener where the profile says windows start at the first request', async () => {
+    intoWindow(40_000);
+    const sim = simulate({ windows: 'first-request' });
+    const firstRequest: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, algorithm: learned('fixed-first-request' as const) } };
+    const result = await fresh(sim, keeperOver(sim, firstRequest), 50_000);
+    expect(result.ok && result.window).toMatchObject({ opensAtFirstRequest: true, openedAt: 0 });
+    expect(sim.sent).toHaveLength(1);
   });
 
-  it('takes a window under way only with time left for the check\'s round trips at the tier\'s recent round-trip time', async () => {
-    const at = { now: boundary + 5_000 };
-    const windows = keeper(at);
-    expect((await windows.fresh([ORG], 'read', 1)).ok).toBe(false); // no round trip seen yet
-    // Another organization of the tier answered in 100 ms: 53.9 s are sure to be left (60 s, 5 s gone, ±1.1 s).
-    windows.observe(obs({ org: 'starter-b', tier: 'starter', path: '/recruiter/jobs', status: 200, sentAt: boundary + 4_000, doneAt: boundary + 4_100 }));
-    expect((await windows.fresh([ORG], 'read', 200)).ok).toBe(true); // twice 200 × 100 ms: 40 s
-    expect((await windows.fresh([ORG], 'read', 300)).ok).toBe(false); // 60 s
+  it('waits a full window after a request that got no answer: it may have counted in a window none announced', async () => {
+    intoWindow(1_000);
+    const sim = simulate({ unanswered: [1] });
+    const result = await fresh(sim, keeperOver(sim));
+    expect(result.ok).toBe(true);
+    expect(sim.sent[1]!.sentAt).toBeGreaterThanOrEqual(W);
+  });
+});
+
+describe('WindowKeeper: boundaries where the server shows little', () => {
+  it('pins a boundary by the Reset advancing where Remaining does not count down (remaining-stuck)', async () => {
+    intoWindow(30_000);
+    const sim = simulate({ remainingStuck: true });
+    const result = await fresh(sim, keeperOver(sim));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const [before, first] = sim.sent.slice(-2) as [Observation, Observation];
+    expect(first.rateLimit.reset.value).toBe(before.rateLimit.reset.value! + W / 1000);
+    expect(result.window).toMatchObject({ openedAt: first.sentAt, openedUncertaintyMs: first.sentAt - before.sentAt });
   });
 
-  it('does not take a window under way within a second past the placed boundary: a server rounding its ends down or to nearest ends windows later', async () => {
-    expect((await keeper({ now: boundary + 800 }).fresh([ORG], 'read')).ok).toBe(false);
-    const sync = await keeper({ now: boundary + 1_200 }).fresh([ORG], 'read');
-    expect(sync.ok && sync.window).toMatchObject({ openedAt: boundary, openedUncertaintyMs: 1_100 });
+  it('waits until the window of a second organization (ORG-ISOLATED) is surely over: no opener shows its end', async () => {
+    intoWindow(1_000);
+    const sim = simulate({ windows: 'first-request' });
+    const other = { label: 'starter-b', tier: 'starter', primary: { key: 'starter-b' } } as unknown as OrgHandle;
+    const keeper = keeperOver(sim);
+    // The other organization's last read opened a window ending at 60 s (Reset rounded up, 61 s at the latest).
+    await settle(readOf(sim, other)());
+    const result = await settle(keeper.fresh([ORG, other], 'read', { first: readOf(sim), units: [1], needMs: () => 1_000 }));
+    expect(result.ok).toBe(true);
+    expect(sim.sent[1]!.sentAt).toBeGreaterThan(W + 1_000);
   });
 });
 
 describe('WindowKeeper on a server without rate-limit headers (waits by the clock)', () => {
-  const boundary = T0 * 1000 + WINDOW_MS - CLIENT_WALL_AT_ZERO;
-  const NO_HEADERS: LimiterProfile = {
-    ...ALIGNED,
-    headers: { value: false, how: '', evidence: [] },
-    read: { ...ALIGNED.read, phase: { value: { ms: 0, doubtMs: 500, clockOffsetMs: 0 }, how: '', evidence: [] } },
-  };
-  afterEach(() => vi.useRealTimers());
-  /** The phase's ±500 ms (its countdown read as rounded up). */
-  const DOUBT = 500;
+  const NO_HEADERS: LimiterProfile = { ...ALIGNED, headers: learned(false), read: { ...ALIGNED.read, phase: learned({ ms: 0, doubtMs: 500, clockOffsetMs: 0 }) } };
 
-  /**
-   * When fresh() resolves, ms after it was called, and the window it gives, on fake timers that move
-   * the keeper's clock too; `lateMs`: the keeper's clock runs that much ahead of its timers once it waits.
-   */
-  async function waitFor(lastRead: number | null, calledAt: number, lateMs = 0): Promise<{ after: number; window: unknown }> {
-    vi.useFakeTimers();
-    const started = Date.now();
-    const at = { late: 0, get now() { return calledAt + (Date.now() - started) + this.late; } };
-    const windows = keeper(at, NO_HEADERS);
-    if (lastRead !== null) windows.observe(read({ status: 200, limit: null, remaining: null, reset: null, sentAt: lastRead - 1, headersAt: lastRead, doneAt: lastRead }));
-    let done: { after: number; window: unknown } | null = null;
-    void windows.fresh([ORG], 'read').then((sync) => (done = { after: at.now - calledAt - lateMs, window: sync.ok && sync.window }));
-    at.late = lateMs;
-    await vi.advanceTimersByTimeAsync(2 * WINDOW_MS);
-    return done!;
-  }
-  const resolvesAfter = async (lastRead: number | null, calledAt: number) => (await waitFor(lastRead, calledAt)).after;
-
-  it('waits past the next boundary and its doubt', async () => {
-    expect(await resolvesAfter(null, boundary - 200)).toBe(200 + DOUBT + 60);
+  it('waits for the profile, then past the next boundary and its doubt, and places the window by that boundary', async () => {
+    intoWindow(59_800);
+    const sim = simulate({ headers: false });
+    const result = await fresh(sim, keeperOver(sim, NO_HEADERS));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    // The boundary 200 ms ahead, its ±500 ms, and the end margin (the profile said no headers: no opener first).
+    expect(result.first.sentAt).toBe(200 + 500 + 60);
+    expect(result.window).toMatchObject({ openedAt: 200 - 500, openedUncertaintyMs: 0, placeBy: 'timing' });
   });
 
-  it('waits a window more when the organization sent a request that may lie past the nearest boundary', async () => {
-    // The boundary 50 ms ahead may have passed up to 450 ms ago: a read answered 50 ms ago may have counted in its window.
-    expect(await resolvesAfter(boundary - 100, boundary - 50)).toBe(WINDOW_MS + 50 + DOUBT + 60);
-  });
-
-  it('places the window by the boundary it waited for, not by when its timer fired (late under load)', async () => {
-    const { window } = await waitFor(null, boundary - 200, 300);
-    expect(window).toMatchObject({ openedAt: boundary - DOUBT, openedUncertaintyMs: 0 });
+  it('waits a window more when our request may lie past the nearest boundary', async () => {
+    intoWindow(59_950);
+    const sim = simulate({ headers: false });
+    const keeper = keeperOver(sim, NO_HEADERS);
+    await settle(readOf(sim)());
+    const result = await fresh(sim, keeper);
+    // Our read, answered 2 ms in, may have counted in the window the boundary 50 ms ahead opens (±500 ms).
+    expect(result.ok && result.first.sentAt).toBe(50 + W + 500 + 60);
   });
 });

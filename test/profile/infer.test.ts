@@ -33,6 +33,7 @@ function record(parts: Partial<DiscoveryRecord>): DiscoveryRecord {
     exhaustedEnd: null,
     expiryEnd: null,
     expiryFollowUps: [],
+    expiryAgain: [],
     all: [],
     durationMs: 1000,
   };
@@ -43,6 +44,7 @@ function record(parts: Partial<DiscoveryRecord>): DiscoveryRecord {
     ...merged.refill.flatMap((r) => [r.probe, ...r.followUps]),
     ...merged.expiry,
     ...merged.expiryFollowUps,
+    ...merged.expiryAgain,
   ];
   return { ...merged, all };
 }
@@ -154,6 +156,24 @@ describe('how windows start', () => {
   it('not first request when a countdown rounded down could put the previous end within a window before the last read', () => {
     // Announced to end by 9,600; rounded down, it may end as late as 9,900 (a tenth of the 3 s window), past 12,800 less a window.
     expect(learnedAfterExpiry([58, 57, 56, 55], { earliest: 9_400, latest: 9_600 }, { expiryDelayMs: 400, noReset: true }).value).toBeNull();
+  });
+
+  it('a second round half a window later tells when the first could not: Remaining back up is aligned, all in one window again is first request', () => {
+    // The first round: a read at 10,000 and reads over 2.8 s, counting down: fits an aligned window that began just before it.
+    const expiry = [read(59, { sentAt: 10_000 })];
+    const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
+    const base = { exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 6500, expiryFollowUps: followUps, exhaustedEnd: { earliest: 3_500, latest: 8_500 } };
+    expect(algorithmOf(record(base)).value).toBeNull();
+    // Half a window past its end: aligned boundaries (near 13,000 and 16,000) fall among these reads.
+    const rolled = [59, 58, 59, 58, 57].map((r, i) => read(r, { sentAt: 14_500 + i * 700 }));
+    const aligned = algorithmOf(record({ ...base, expiryAgain: rolled }));
+    expect(aligned.value).toBe('fixed-aligned');
+    expect(aligned.how).toContain('back up 1400 ms into the second round');
+    const countedDown = [59, 58, 57, 56, 55].map((r, i) => read(r, { sentAt: 14_500 + i * 700 }));
+    expect(algorithmOf(record({ ...base, expiryAgain: countedDown })).value).toBe('fixed-first-request');
+    // A second round that starts where the first's grid can put a boundary just before it tells nothing.
+    const onTheGrid = [59, 58, 57, 56, 55].map((r, i) => read(r, { sentAt: 16_000 + i * 700 }));
+    expect(algorithmOf(record({ ...base, expiryAgain: onTheGrid })).value).toBeNull();
   });
 
   it('a Remaining that stays put tells neither: it does not count', () => {

@@ -1,6 +1,7 @@
 /**
  * Each conformant variant's behaviour, seen over HTTP and judged by the server's own headers: what
- * the spec allows where it is silent (window start, what counts, class phases), alone and combined.
+ * the spec allows where it is silent (window start, what counts, class phases, how the cap answers),
+ * alone and combined.
  * The targets run on a ManualClock, so where a window starts and ends is known to the millisecond.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,8 @@ import { rateLimitErrorBody } from '../../src/contract/error-body.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import type { VariantName } from '../../src/reference-server/variants.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { call, keyOf, orgWithKey, sequential, startTestTarget, statuses, type TestTarget, resumeUpload, bulkUpload } from '../helpers/target.ts';
+import { InFlight } from '../../src/reference-server/limiter.ts';
+import { call, keyOf, orgWithKey, sequential, startTestTarget, statuses, track, type TestTarget, resumeUpload, bulkUpload } from '../helpers/target.ts';
 
 const JOBS = '/recruiter/jobs';
 const HEAD = { method: 'HEAD' } as const;
@@ -230,6 +232,74 @@ describe('counts-errors', () => {
     for (const refused of answers.slice(60)) {
       expect(refused.remaining).toBe(0);
       expect(Number(refused.headers['retry-after'])).toBe(rateLimitErrorBody.parse(refused.json).retry_after_seconds);
+    }
+  });
+});
+
+describe('cap-queues', () => {
+  const PARSE_MS = 1500;
+
+  it('a request beyond the cap waits until a held one finishes, then is served: never more than the cap at once', async () => {
+    const t = await startTestTarget({ windowMs: 2000, variants: ['cap-queues'], parseMs: PARSE_MS, clock });
+    clock.toNextWindow(2000);
+    const { key } = await orgWithKey(t.admin, 'starter', ['resume.parse', 'jobs.read']);
+    const waiting = clock.pending;
+    const held = Array.from({ length: 5 }, () => track(call(t.edge(), UPLOAD, { ...upload, key })));
+    await clock.untilPending(waiting + 5);
+    const extra = track(call(t.edge(), JOBS, { key }));
+    // Queued: its bounded wait for a slot is on the clock, and it is not answered.
+    await clock.untilPending(waiting + 6);
+    expect(extra.done()).toBe(false);
+    clock.advance(PARSE_MS);
+    expect(statuses(await Promise.all(held.map((h) => h.answer)))).toEqual([200, 200, 200, 200, 200]);
+    const served = await extra.answer;
+    expect([served.status, served.remaining]).toEqual([200, 59]);
+    // The slot came before the wait ran out: nothing is left on the clock.
+    expect(clock.pending).toBe(waiting);
+  });
+
+  it('slots go to the waiting requests in arrival order; a request that waits too long gets null (the edge answers 429)', async () => {
+    const slots = new InFlight();
+    const held = Array.from({ length: 2 }, () => slots.acquire('org', 2)!);
+    const order: string[] = [];
+    const never = () => new Promise<never>(() => {});
+    const a = slots.queue('org', 2, never).then((r) => (order.push('a'), r));
+    const b = slots.queue('org', 2, never).then((r) => (order.push('b'), r));
+    // Its patience runs out at once: no slot.
+    expect(await slots.queue('org', 2, () => Promise.resolve())).toBeNull();
+    held[1]!();
+    const releaseA = await a;
+    expect(releaseA).not.toBeNull();
+    held[0]!();
+    expect(await b).not.toBeNull();
+    expect(order).toEqual(['a', 'b']);
+    // Two held again (a and b): a third is not admitted at once.
+    expect(slots.acquire('org', 2)).toBeNull();
+    releaseA!();
+    expect(slots.acquire('org', 2)).not.toBeNull();
+  });
+});
+
+describe('synchronous-bulk', () => {
+  const PARSE_MS = 1500;
+
+  it('a bulk upload is parsed before its answer, holding its slot as long as a single upload; the default answers 202 at once', async () => {
+    for (const variants of [['synchronous-bulk'], []] as VariantName[][]) {
+      const t = await startTestTarget({ windowMs: 2000, variants, parseMs: PARSE_MS, clock });
+      clock.toNextWindow(2000);
+      const { key } = await orgWithKey(t.admin, 'starter', ['resume.parse.bulk']);
+      const waiting = clock.pending;
+      const answer = track(call(t.edge(), `${UPLOAD}/bulk`, { ...bulk(5), key }));
+      if (variants.length === 0) {
+        expect((await answer.answer).status).toBe(202);
+        continue;
+      }
+      // Its parse time is on the clock, and it is not answered until that has passed.
+      await clock.untilPending(waiting + 1);
+      expect(answer.done()).toBe(false);
+      clock.advance(PARSE_MS);
+      const parsed = await answer.answer;
+      expect([parsed.status, parsed.remaining]).toEqual([202, 5]);
     }
   });
 });

@@ -96,7 +96,7 @@ describe('the HTML report in a browser', () => {
 
   it.runIf(available)('draws every chart, with data', async () => {
     const count = (selector: string) => page.locator(selector).count();
-    expect(await count('svg.chart')).toBe(8);
+    expect(await count('svg.chart')).toBe(9);
     expect(await count('svg.timeline-chart rect[data-status]')).toBeGreaterThan(3);
     // QUOTA-READ, AUTH-MALFORMED, SCOPE-ENFORCED, REVOKE-LATENCY and the limiter discovery (PROFILE).
     expect(await count('svg.latency-chart g.latency-row')).toBe(5);
@@ -105,6 +105,7 @@ describe('the HTML report in a browser', () => {
     expect(await count('svg.quota-chart [data-n]')).toBe(points);
     expect(await count('svg.revocation-trials-chart [data-trial]')).toBe(60);
     expect(await count('svg.revocation-cdf-chart path[data-edge]')).toBe(3);
+    expect(await count('svg.concurrency-chart rect[data-role]')).toBe(7);
     // Every chart has a visible size once its details are open.
     await page.evaluate(OPEN_ALL);
     const boxes: { width: number; height: number }[] = await page.locator('svg.chart').evaluateAll((svgs) => svgs.map((s) => s.getBoundingClientRect().toJSON()));
@@ -150,7 +151,7 @@ describe('the HTML report in a browser', () => {
     expect(await section.locator('h2').textContent()).toBe('How this server limits');
     const card = section.locator('article.profile-card');
     expect(await card.count()).toBe(1);
-    expect(await card.locator('tr.finding').count()).toBe(16);
+    expect(await card.locator('tr.finding').count()).toBe(17);
     expect(await card.locator('tr.finding.undecided > th').allTextContents()).toEqual(['ingest Reset within a window', '429 counted']);
     // From the contents to the section.
     await page.locator('nav.toc a[href="#limiter"]').click();

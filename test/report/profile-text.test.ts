@@ -3,6 +3,7 @@ import type { LimiterProfile } from '../../src/profile/types.ts';
 import { formatProfile, profileFindings } from '../../src/report/profile-text.ts';
 import { ansi } from '../../src/report/palette.ts';
 import { SAMPLE_PROFILE } from '../helpers/sample-results.ts';
+import { CONCURRENCY_NOT_LEARNED } from '../../src/profile/concurrency.ts';
 
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 const open = (how: string) => ({ value: null, how, evidence: [] });
@@ -25,6 +26,7 @@ const ODD: LimiterProfile = {
   counts: { ...SAMPLE_PROFILE.counts, head: open('without Remaining, a HEAD cannot be seen to count') },
   readSharedAcrossRoutes: { value: false, how: 'the second route admitted a full Limit after the first was used up', evidence: [7] },
   classesIndependent: { value: false, how: 'uploads drew the read quota down', evidence: [8] },
+  concurrency: { value: { kind: 'queues' }, how: 'one request beyond the cap of 100 waited until a held request finished', evidence: [9, 10] },
   observations: 1,
   durationMs: 12_500,
 };
@@ -39,6 +41,7 @@ describe('formatProfile', () => {
       '  counts              HEAD yes · 404 no · 403 no · 401 no · 429 unknown',
       '  read endpoints      one shared counter',
       '  read vs ingest      independent counters and windows',
+      '  beyond the cap      refused with 429',
     ]);
   });
 
@@ -80,6 +83,7 @@ describe('formatProfile', () => {
       '  counts              HEAD unknown · 404 no · 403 no · 401 no · 429 unknown',
       '  read endpoints      a counter per route',
       '  read vs ingest      not independent: they share a counter or a window',
+      '  beyond the cap      queued until a request in flight finished',
       '  unknown, and why',
       '    read Reset within a window    no Reset to compare',
       '    ingest Reset                  no upload was answered',
@@ -106,7 +110,7 @@ describe('profileFindings', () => {
       'read Limit', 'read Reset', 'read Reset within a window', 'read windows',
       'ingest Limit', 'ingest Reset', 'ingest Reset within a window', 'ingest windows',
       'HEAD counted', '404 counted', '403 counted', '401 counted', '429 counted',
-      'read endpoints', 'read vs ingest',
+      'read endpoints', 'read vs ingest', 'beyond the cap',
     ]);
     expect(new Set(findings.map((f) => f.key)).size).toBe(findings.length);
     expect(findings.filter((f) => !f.decided).map((f) => f.key)).toEqual(['ingest.resetSteady', 'counts.rejected']);
@@ -114,5 +118,17 @@ describe('profileFindings', () => {
     expect(findings.find((f) => f.key === 'ingest.resetSteady')).toMatchObject({ value: 'unknown', how: 'one upload cannot show it; taken as for reads' });
     expect(findings.find((f) => f.key === 'counts.head')).toMatchObject({ value: 'yes', evidence: [453, 454] });
     expect(findings.find((f) => f.key === 'read.algorithm')?.value).toBe('fixed, start at the first counted request');
+  });
+
+  it("words the concurrency cap's answer, learned by CONCURRENCY-CAP and open until it ran", () => {
+    const answer = (concurrency: LimiterProfile['concurrency']) => profileFindings({ ...SAMPLE_PROFILE, concurrency }).find((f) => f.key === 'concurrency');
+    expect(answer({ value: { kind: 'refuses', status: 503 }, how: 'got 503', evidence: [1] })).toMatchObject({ value: 'refused with 503', decided: true });
+    expect(answer({ value: { kind: 'queues' }, how: 'waited', evidence: [1] })).toMatchObject({ value: 'queued until a request in flight finished' });
+    expect(answer({ value: { kind: 'no-cap' }, how: 'admitted', evidence: [1] })).toMatchObject({ value: 'admitted: no cap' });
+    expect(answer(CONCURRENCY_NOT_LEARNED)).toMatchObject({
+      value: 'unknown',
+      decided: false,
+      how: 'learned by the CONCURRENCY-CAP check of tiergate run, which holds the cap in flight; the discovery does not',
+    });
   });
 });

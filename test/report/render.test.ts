@@ -94,6 +94,7 @@ describe('writeReports', () => {
     expect(html.match(/class="chart revocation-cdf-chart"/g)).toHaveLength(1);
     expect(html.match(/class="chart timeline-chart"/g)).toHaveLength(1);
     expect(html.match(/class="chart latency-chart"/g)).toHaveLength(1);
+    expect(html.match(/class="chart concurrency-chart"/g)).toHaveLength(1);
     expect(html.match(/data-trial="/g)).toHaveLength(60);
     expect(html).toContain('first 429: #60 (early)');
     // Evidence rows come from observations.ndjson.
@@ -146,6 +147,7 @@ describe('writeReports', () => {
       ['429 counted', 'unknown'],
       ['read endpoints', 'one shared counter'],
       ['read vs ingest', 'independent counters and windows'],
+      ['beyond the cap', 'refused with 429'],
     ]);
     // An answer: its sentence, and its deciding observations as a check's evidence rows (from observations.ndjson).
     const head = rows.find((r) => r.label === 'HEAD counted')!;

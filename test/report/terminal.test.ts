@@ -144,16 +144,17 @@ describe('terminalSummary', () => {
     const lines = out.split('\n');
     const title = lines.indexOf('How this server limits (starter, learned on starter-a in 4.2 s, 23 requests)');
     expect(title).toBeGreaterThan(0);
-    expect(lines.slice(title + 1, title + 7)).toEqual([
+    expect(lines.slice(title + 1, title + 8)).toEqual([
       '  rate-limit headers  present',
       '  read                Limit 60   Reset epoch-seconds   windows fixed, start at the first counted request',
       '  ingest              Limit 10   Reset epoch-seconds   windows fixed, aligned to the clock',
       '  counts              HEAD yes · 404 no · 403 no · 401 no · 429 unknown',
       '  read endpoints      one shared counter',
       '  read vs ingest      independent counters and windows',
+      '  beyond the cap      refused with 429',
     ]);
-    expect(lines[title + 7]).toBe('');
-    expect(lines.findIndex((l) => /^check\s+starter/.test(l))).toBe(title + 8);
+    expect(lines[title + 8]).toBe('');
+    expect(lines.findIndex((l) => /^check\s+starter/.test(l))).toBe(title + 9);
   });
 
   it('prints no profile block when the run learned none', () => {

@@ -55,6 +55,19 @@ describe('loadResults', () => {
     expect(loaded.checks).toHaveLength(run.results.checks.length);
   });
 
+  it('reads back declared limits, and results written before them as having none', async () => {
+    run = await writeSampleRun({ observations: false });
+    const declared = { org: 'enterprise-a', tier: 'enterprise', limits: { read: 10_000, concurrency: 250 } };
+    const written = JSON.parse(await readFile(run.files.results, 'utf8')) as Record<string, unknown>;
+    const withLimits = join(run.root, 'declared.json');
+    await writeFile(withLimits, JSON.stringify({ ...written, declaredLimits: [declared] }));
+    expect((await loadResults(withLimits)).declaredLimits).toEqual([declared]);
+    const { declaredLimits: _dropped, ...before } = written;
+    const old = join(run.root, 'old.json');
+    await writeFile(old, JSON.stringify(before));
+    expect((await loadResults(old)).declaredLimits).toEqual([]);
+  });
+
   it('names the file and the problem: missing, not JSON, invalid, another format', async () => {
     run = await writeSampleRun({ observations: false });
     expect(await codeOf(join(run.root, 'missing.json'))).toBe('TG_RESULTS_FILE');

@@ -4,10 +4,11 @@
  * are few and spend a handful of reads, no ingest; the server clock's offset is measured from Date.
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.ts';
+import { loadConfig, parseConfig } from '../../src/config/load.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import { SCOPE_NAMES } from '../../src/contract/types.ts';
 import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
-import { runDoctor } from '../../src/run/doctor.ts';
+import { formatDoctor, runDoctor } from '../../src/run/doctor.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { CONFIG_FILE, initDeployment, variableOf } from '../helpers/deployment.ts';
 import { CLOCK_START, ManualClock } from '../helpers/manual-clock.ts';
@@ -48,5 +49,33 @@ describe('runDoctor', () => {
     expect(reads.limit - reads.remaining).toBe(3);
     const ingest = await call(t.edge(), '/recruiter/jobs/vendor/resume-analysis', { method: 'POST', key, headers: { 'content-type': 'text/plain' }, body: '' });
     expect(ingest.remaining).toBe(recruitingApi.tiers.starter.ingest.value);
+  });
+
+  it("compares a declared read figure with the X-RateLimit-Limit the organization's reads carry: equal is ok, another is a problem naming the field and the fix", async () => {
+    const t = target();
+    const env: Record<string, string> = {};
+    const orgs = [];
+    // Both organizations have 10000 reads on the target; the config declares 10000 for one, 12000 for the other.
+    for (const [name, declared] of [['big-a', 10_000], ['big-b', 12_000]] as const) {
+      const org = await t.admin.createOrg('enterprise', name, { read: 10_000 });
+      const variable = `XH_${name.replace('-', '_').toUpperCase()}_KEY`;
+      env[variable] = (await t.admin.createKey(org.id, SCOPE_NAMES, 'test')).key;
+      orgs.push({ name, tier: 'enterprise', keys: { primary: { env: variable } }, limits: { read: declared } });
+    }
+    const config = parseConfig({ target: { edges: t.target.edges }, orgs }, 'declared.json');
+    const { io } = captureIo({ env });
+    const outcome = await runDoctor({ kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, io);
+
+    const findings = outcome.findings.filter((f) => f.input.startsWith('orgs.') && f.input.includes('.limits.'));
+    expect(findings).toEqual([
+      { ok: true, input: 'orgs.0.limits.read 10000', detail: "equals the X-RateLimit-Limit of big-a's 1 read" },
+      {
+        ok: false,
+        input: 'orgs.1.limits.read 12000',
+        detail: "big-b's reads were answered with X-RateLimit-Limit 10000: HDR-LIMIT and QUOTA-READ hold it to 12000; write the read figure of big-b's contract here, or have the deployment enforce 12000",
+      },
+    ]);
+    expect(outcome.exitCode).toBe(1);
+    expect(formatDoctor(outcome)).toContain("problem  orgs.1.limits.read 12000: big-b's reads were answered with X-RateLimit-Limit 10000");
   });
 });

@@ -7,12 +7,14 @@ import { orgLabels } from '../../src/provision/provision.ts';
 
 const scenario = (tier: TierName, extra: Omit<ScenarioInput, 'tier'> = {}) => defineScenario({ tier, ...extra });
 
+/** A plan with an organization of its own per tier for the limiter profile, as the embedded target has. */
 function plan(overrides: Partial<PlanInput> = {}): Plan {
   return buildPlan({
     scenarios: [scenario('starter')],
     orgs: { starter: orgLabels('starter', 3) },
     checks: null,
     revocationOrg: null,
+    profileOrgs: { starter: 'starter-profile', professional: 'professional-profile' },
     ...overrides,
   });
 }
@@ -99,6 +101,19 @@ describe('buildPlan', () => {
     });
     expect(p.tiers.map((t) => t.tier)).toEqual(['starter', 'professional']);
     expect(p.windowsNeeded).toBe(4);
+  });
+
+  it('learns the profile beside the lanes on an organization of its own, else first on a lane no joint task shares, else before the tier', () => {
+    expect(plan().tiers[0]!.profile).toEqual({ org: 'starter-profile', runs: 'beside' });
+    const onLane = plan({ profileOrgs: {} });
+    expect(onLane.tiers[0]!.profile).toEqual({ org: 'starter-c', runs: 'first-on-lane' });
+    // It holds its lane about two windows: the tasks spread so that no lane needs more than before.
+    expect(onLane.windowsNeeded).toBe(3);
+    const twoOrgs = plan({ profileOrgs: {}, orgs: { starter: orgLabels('starter', 2) } });
+    expect(twoOrgs.tiers[0]!.profile).toEqual({ org: 'starter-b', runs: 'before-tier' });
+    expect(twoOrgs.windowsNeeded).toBe(plan({ orgs: { starter: orgLabels('starter', 2) } }).windowsNeeded + 2);
+    // A tier that spends no quota learns nothing.
+    expect(plan({ checks: ['AUTH-MISSING'] }).tiers[0]!.profile).toBeNull();
   });
 
   it('plans no read-burst when the scenario leaves the burst variant out', () => {

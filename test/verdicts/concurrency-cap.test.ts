@@ -1,124 +1,220 @@
-import { describe, expect, it } from 'vitest';
-import { concurrencyCapVerdict } from '../../src/verdicts/concurrency-cap.ts';
+/**
+ * CONCURRENCY-CAP on recorded measurements (helpers/observations.ts `heldMeasurement`): fast reads,
+ * cap − 1 uploads held, the control read, the last upload, the extra read. Every outcome, and the
+ * extra sent too early, too late, or among uploads too fast to hold anything.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { concurrencyCapVerdict, learnedConcurrency, type ConcurrencyCapData, type ConcurrencyCapInput } from '../../src/verdicts/concurrency-cap.ts';
 import type { Figure } from '../../src/contract/types.ts';
-import { obs, heldAndExtra } from '../helpers/observations.ts';
+import type { Finding } from '../../src/catalogue/types.ts';
+import { heldMeasurement, resetObservations, type ConcurrencyOptions } from '../helpers/observations.ts';
 
 const STARTER: Figure = { value: 5, atLeast: false };
 const ENTERPRISE: Figure = { value: 100, atLeast: true };
 
-describe('CONCURRENCY-CAP', () => {
-  it('passes: the cap held admitted, the extra answered 429 while they were held', () => {
-    const { held, extra } = heldAndExtra({ cap: 5 });
-    const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
-    expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('all 5 held requests admitted and the one sent while they were held rejected with 429');
-    expect(f.actual).toMatch(/^all 5 held admitted; the extra got 429 \d+ ms before the first held one finished$/);
-    expect(f.evidence).toEqual([extra.id, held[0]!.id]);
+beforeEach(() => resetObservations());
+
+function judge(options: Partial<ConcurrencyOptions> = {}, more: Partial<ConcurrencyCapInput> = {}) {
+  const m = heldMeasurement({ cap: 5, ...options });
+  const f = concurrencyCapVerdict({ ...m, figure: STARTER, ...more });
+  return { ...m, f, data: f.data as ConcurrencyCapData };
+}
+
+const decision = (f: Finding<ConcurrencyCapData>) => ({ verdict: f.verdict, outcome: f.data?.outcome, measureAgain: f.data?.measureAgain });
+
+describe('CONCURRENCY-CAP: the extra met the cap full', () => {
+  it('passes a 429: every held upload in service before the extra arrived, and it arrived before any was answered', () => {
+    const { f, data, extra, held } = judge();
+    expect(decision(f)).toEqual({ verdict: 'pass', outcome: 'refused', measureAgain: false });
+    expect(f.expected).toBe('all 5 held requests admitted, and one more, sent while they were all in service, refused (429 assumed) or held until one of them finished');
+    expect(f.actual).toMatch(/^all 5 held admitted; the extra got 429, sent [\d.]+ ms before the first held answer, with every held one in service \(the last answered [\d.]+ ms after it was sent, < L − r = 199 ms; L 200 ms, r 1 ms\)$/);
+    // The inequalities the claim rests on are written into the evidence.
+    expect(f.notes).toEqual([
+      'every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)',
+      'the extra reached the server before any held upload was answered: sent(extra) + 2r < answered(held), for each',
+    ]);
+    expect(f.evidence).toEqual([extra.id, held[0]!.id, held[4]!.id]);
+    expect([data.cap, data.extraStatus, data.controlStatus, data.roundTripMs, data.fastestUploadMs]).toEqual([5, 429, 200, 1, 200]);
+    expect(data.timeline.map((row) => row.role)).toEqual(['held', 'held', 'held', 'held', 'held', 'control', 'extra']);
+    expect(learnedConcurrency(f).value).toEqual({ kind: 'refuses', status: 429 });
   });
 
-  it('fails an extra admitted while the cap was held, once the server showed every held request counted', () => {
-    const { held, extra } = heldAndExtra({ cap: 5, extraStatus: 200 });
-    const witness = obs({ status: 400, method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis/bulk', limit: 10, remaining: 5 });
-    const f = concurrencyCapVerdict({ held, extra, figure: STARTER, heldCounted: witness });
-    expect(f.verdict).toBe('fail');
-    expect(f.actual).toMatch(/^admitted all 6: the extra got 200 after the server counted all 5 held \(400 POST .*, Remaining 5\), \d+ ms before the first held one finished$/);
-    expect(f.evidence).toEqual([extra.id, witness.id, held[0]!.id]);
+  it("passes a 503, a gateway's too many, noting the assumption it breaks", () => {
+    const { f } = judge({ extraStatus: 503 });
+    expect(decision(f)).toEqual({ verdict: 'pass', outcome: 'refused', measureAgain: false });
+    expect(f.notes.some((n) => n.startsWith('assumption, not spec: the cap answered 503'))).toBe(true);
+    expect(learnedConcurrency(f).value).toEqual({ kind: 'refuses', status: 503 });
   });
 
-  it('is inconclusive on an admitted extra when the server never showed the held requests counted', () => {
-    const { held, extra } = heldAndExtra({ cap: 5, extraStatus: 200 });
-    const f = concurrencyCapVerdict({ held, extra, figure: STARTER, heldCounted: null });
-    expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toMatch(/no evidence that all 5 had arrived/);
+  it('names any other refusal as what it is: inconclusive, the contract assuming 429', () => {
+    const { f } = judge({ extraStatus: 500 });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'refused', measureAgain: false });
+    expect(f.actual).toMatch(/^the extra got 500, sent .*: a refusal, but not one that says "too many"$/);
+    expect(f.notes.at(-1)).toBe('§8 does not say how the cap answers; the contract assumes 429 (concurrency-status). A 500 cannot be told from a failure of the server, so it neither passes nor fails the cap');
+    expect(learnedConcurrency(f).value).toEqual({ kind: 'refuses', status: 500 });
+    // A contract naming another status for the cap passes it.
+    expect(judge({ extraStatus: 500 }, { rejectedStatus: 500 }).f.verdict).toBe('pass');
   });
 
-  it('is inconclusive when held requests finished before the extra was answered, 429 or 200', () => {
-    // A slow extra answered last may have waited (in the client pool or at the server) for a free slot.
-    for (const extraStatus of [429, 200]) {
-      const { held, extra } = heldAndExtra({ cap: 5, extraStatus, extraFirst: false });
-      const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
-      expect(f.verdict).toBe('inconclusive');
-      expect(f.actual).toMatch(new RegExp(`extra got ${extraStatus}, answered \\d+ ms after the first held request finished$`));
-      expect(f.notes).toContain('held requests finished before the extra was answered; cannot tell');
+  it('fails an extra admitted and answered while every held upload was in service, with the inequalities', () => {
+    const { f, extra } = judge({ extraStatus: 200 });
+    expect(decision(f)).toEqual({ verdict: 'fail', outcome: 'admitted', measureAgain: false });
+    expect(f.actual).toMatch(/^admitted all 6: the extra got 200, sent [\d.]+ ms before the first held answer, .*, and was answered [\d.]+ ms before the first of them, more than r$/);
+    expect(f.notes.slice(-2)).toEqual([
+      'the extra was answered while every held upload was in service: answered(extra) + r < answered(held), for each',
+      'the extra was a read: the cap is taken to count every request of the organization in flight, on any endpoint (assumption concurrency-status)',
+    ]);
+    expect(f.evidence[0]).toBe(extra.id);
+    expect(learnedConcurrency(f).value).toEqual({ kind: 'no-cap' });
+  });
+
+  it('passes an extra held until a held upload finished, against a control answered at once with one fewer held', () => {
+    // The extra leaves about 83 ms after the first uploads, which finish at 200 ms: answered just after.
+    const { f, control } = judge({ extraStatus: 200, extraLatencyMs: 125 });
+    expect(decision(f)).toEqual({ verdict: 'pass', outcome: 'queued', measureAgain: false });
+    expect(f.actual).toMatch(/the extra got 200, answered [\d.]+ ms after the first held answer .*; the control, the same read with 4 held, got 200, answered [\d.]+ ms before the first of those: held until a slot freed$/);
+    expect(f.evidence).toContain(control.id);
+    expect(f.notes.some((n) => n.startsWith('the control was answered while the held uploads sent before it were in service'))).toBe(true);
+    expect(f.notes.some((n) => n.startsWith('assumption, not spec: one request beyond the cap waited for a slot'))).toBe(true);
+    expect(learnedConcurrency(f).value).toEqual({ kind: 'queues' });
+  });
+
+  it('does not take a late answer for a queue without a control answered fast', () => {
+    const refused = judge({ extraStatus: 200, extraLatencyMs: 118, controlStatus: 429 }).f;
+    expect(decision(refused)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(refused.actual).toMatch(/; but the control, the same read with 4 held, got 429 and it was refused$/);
+    // The fourth upload took longer than the control's margin covers: it may not have been in service yet.
+    const early = judge({ extraStatus: 200, extraLatencyMs: 118, uploadMs: (i) => (i === 4 ? 260 : 200) }).f;
+    expect(decision(early)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(early.actual).toMatch(/and it was sent before every held upload could be shown in service$/);
+    expect(learnedConcurrency(early).value).toBeNull();
+  });
+
+  it('is inconclusive on a refusal when the control, with one fewer held, was refused too', () => {
+    const { f } = judge({ controlStatus: 429 });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.actual).toMatch(/but the control, the same read with one fewer held, got 429 too$/);
+  });
+});
+
+describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () => {
+  it('sent too early: the last upload took longer than the margin covers, so it may not have been in service', () => {
+    for (const extraStatus of [200, 429]) {
+      const { f, held, extra } = judge({ extraStatus, uploadMs: (i) => (i === 5 ? 260 : 200) });
+      expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+      expect(f.actual).toMatch(/^the extra was sent too early \(L 200 ms, r 1 ms\): held 200 POST \/recruiter\/jobs\/vendor\/resume-analysis \(#\d+\) was answered [\d.]+ ms after it, not less than L − r = 199 ms, so it may not yet have been in service$/);
+      expect(f.notes).toEqual(['needed: every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)']);
+      expect(f.evidence).toEqual([extra.id, held[4]!.id]);
+    }
+  });
+
+  it('an earlier upload faster than the held ones lowers L, and with it what the timing can show', () => {
+    const earlier = heldMeasurement({ cap: 5, uploadMs: 120 }).held;
+    const m = heldMeasurement({ cap: 5, extraStatus: 200 });
+    const f = concurrencyCapVerdict({ ...m, earlierUploads: earlier, figure: STARTER });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.actual).toMatch(/^the extra was sent too early \(L 120 ms, r 1 ms\)/);
+  });
+
+  it('sent too late: a held upload may have been answered, and a slot freed, before it arrived', () => {
+    for (const extraStatus of [200, 429]) {
+      const { f, extra, held } = judge({ extraStatus, marginMs: 110 });
+      expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+      expect(f.actual).toMatch(/^the extra was sent too late \(L 200 ms, r 1 ms\): [\d.]+ ms after held 200 POST .* was answered, not more than 2r = 2 ms before, so a slot may have freed before it arrived$/);
       expect(f.evidence).toEqual([extra.id, held[0]!.id]);
     }
   });
 
-  it('does not fail an admitted extra when a held request got no response (it may never have been admitted)', () => {
-    const { held, extra } = heldAndExtra({ cap: 5, extraStatus: 200, heldStatus: (i) => (i === 4 ? null : 200) });
-    const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
-    expect(f.verdict).toBe('inconclusive');
-    expect(f.evidence).toEqual([held[3]!.id, extra.id]);
+  it('uploads too fast to hold: says so with the figures, and measures no more', () => {
+    const { f } = judge({ extraStatus: 200, uploadMs: 8, marginMs: 3 });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: false });
+    expect(f.actual).toBe("the uploads are too fast to hold: the fastest took 8 ms, a fast read's round trip up to 1 ms");
   });
 
-  it('fails a held request refused below the cap', () => {
-    const { held, extra } = heldAndExtra({ cap: 5, heldStatus: (i) => (i === 3 ? 429 : 200) });
-    const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
+  it('an answer lost: inconclusive, measured again', () => {
+    const lostExtra = judge({ extraStatus: null }).f;
+    expect(decision(lostExtra)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(lostExtra.actual).toBe('5 of 5 held admitted; extra got no response (ECONNRESET)');
+    const { f, held, extra } = judge({ extraStatus: 200, heldStatus: (i) => (i === 2 ? null : 200) });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.evidence).toEqual([held[1]!.id, extra.id]);
+  });
+});
+
+describe('CONCURRENCY-CAP: the held uploads', () => {
+  it('fails a held upload refused below the cap', () => {
+    const { f, held, extra } = judge({ heldStatus: (i) => (i === 3 ? 429 : 200) });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('cap admitted only 4 of 5');
+    expect(f.actual).toBe(`cap admitted only 4 of 5: 429 POST /recruiter/jobs/vendor/resume-analysis (#${held[2]!.id}); extra got 429`);
     expect(f.evidence).toEqual([held[2]!.id, extra.id]);
   });
 
-  it('is inconclusive when exactly one held was refused and the extra admitted (the server saw it first)', () => {
-    const { held, extra } = heldAndExtra({ cap: 5, heldStatus: (i) => (i === 5 ? 429 : 200), extraStatus: 200 });
-    const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
+  it('does not fail a held upload refused with the ingest quota used up: it may be the quota', () => {
+    const m = heldMeasurement({ cap: 5, heldStatus: (i) => (i === 3 ? 429 : 200) });
+    const quota = { ...m.held[2]!, rateLimit: { ...m.held[2]!.rateLimit, remaining: { raw: '0', value: 0 } } };
+    const f = concurrencyCapVerdict({ ...m, held: m.held.map((o, i) => (i === 2 ? quota : o)), figure: STARTER });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.notes).toEqual(['a held upload refused with the ingest quota used up may have been refused for quota, not for the cap']);
+  });
+
+  it('is inconclusive when exactly one held was refused and the extra admitted (the server may have seen the extra first)', () => {
+    const { f, held, extra } = judge({ heldStatus: (i) => (i === 5 ? 429 : 200), extraStatus: 200 });
     expect(f.verdict).toBe('inconclusive');
     expect(f.evidence).toEqual([held[4]!.id, extra.id]);
   });
 
-  it('fails an extra rejected with another status than assumed', () => {
-    const { held, extra } = heldAndExtra({ cap: 5, extraStatus: 503 });
-    const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
-    expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('5 of 5 held admitted; extra got 503 instead of 429');
-    expect(concurrencyCapVerdict({ held, extra, figure: STARTER, rejectedStatus: 503 }).verdict).toBe('pass');
-  });
-
-  it('is inconclusive when the extra or a held request got no response', () => {
-    const lostExtra = heldAndExtra({ cap: 5, extraStatus: null });
-    const f = concurrencyCapVerdict({ ...lostExtra, figure: STARTER });
-    expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('5 of 5 held admitted; extra got no response (ECONNRESET)');
-    const lostHeld = heldAndExtra({ cap: 5, heldStatus: (i) => (i === 2 ? null : 200) });
-    const g = concurrencyCapVerdict({ ...lostHeld, figure: STARTER });
-    expect(g.verdict).toBe('inconclusive');
-    expect(g.evidence).toEqual([lostHeld.held[1]!.id, lostHeld.extra.id]);
-  });
-
   it('is inconclusive when the number held is not the cap', () => {
-    const { held, extra } = heldAndExtra({ cap: 4 });
-    const f = concurrencyCapVerdict({ held, extra, figure: STARTER });
+    const { f } = judge({ cap: 4 });
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toBe('4 requests were held, the cap is 5');
   });
+});
 
-  it('Enterprise: judges the cap tested when it is at least the minimum', () => {
-    const { held, extra } = heldAndExtra({ cap: 120 });
-    const f = concurrencyCapVerdict({ held, extra, figure: ENTERPRISE, capAnnounced: 120 });
-    expect(f.verdict).toBe('pass');
-    const open = heldAndExtra({ cap: 100, extraStatus: 200 });
-    const witness = obs({ status: 400, limit: 500, remaining: 400 });
-    expect(concurrencyCapVerdict({ ...open, figure: ENTERPRISE, heldCounted: witness }).verdict).toBe('fail');
+describe('CONCURRENCY-CAP: Enterprise, "100 or more"', () => {
+  const enterprise = (cap: number, options: Partial<ConcurrencyOptions>, capAnnounced?: number) =>
+    concurrencyCapVerdict({ ...heldMeasurement({ cap, ...options }), figure: ENTERPRISE, ...(capAnnounced === undefined ? {} : { capAnnounced }) });
+
+  it('judges the cap announced when it is at least the minimum', () => {
+    expect(enterprise(120, {}, 120).verdict).toBe('pass');
+    expect(enterprise(120, { extraStatus: 200 }, 120).verdict).toBe('fail');
   });
 
-  it('Enterprise: fails a rejection with fewer in flight than the published minimum', () => {
-    const { held, extra } = heldAndExtra({ cap: 80 });
-    const f = concurrencyCapVerdict({ held, extra, figure: ENTERPRISE, capAnnounced: 80 });
+  it('does not fail an extra admitted beside 100 held when no cap was announced: the cap may be above 100', () => {
+    const f = enterprise(100, { extraStatus: 200 });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toMatch(/the cap is above 100, as "100 or more" allows$/);
+  });
+
+  it('fails a rejection with fewer in flight than the published minimum', () => {
+    const f = enterprise(80, {}, 80);
     expect(f.verdict).toBe('fail');
     expect(f.actual).toContain('rejected with only 81 in flight (the published minimum is 100)');
-    expect(f.evidence).toEqual([extra.id]);
-    const admitted = heldAndExtra({ cap: 80, extraStatus: 200 });
-    const g = concurrencyCapVerdict({ ...admitted, figure: ENTERPRISE, capAnnounced: 80 });
+    const g = enterprise(80, { extraStatus: 200 }, 80);
     expect(g.verdict).toBe('inconclusive');
     expect(g.actual).toContain('the cap was not reached with 81 in flight');
   });
 });
 
+describe('learnedConcurrency', () => {
+  it("reads the answer from the finding's data, or says why there is none", () => {
+    const { f } = judge();
+    expect(learnedConcurrency(f)).toEqual(f.data!.answer);
+    expect(learnedConcurrency({ verdict: 'inconclusive', actual: 'interrupted' })).toEqual({ value: null, how: 'CONCURRENCY-CAP was inconclusive: interrupted', evidence: [] });
+  });
+});
+
 describe('CONCURRENCY-CAP with missing times', () => {
-  it('is inconclusive, saying the order of answers is unknown', () => {
-    const { held, extra } = heldAndExtra({ cap: 5 });
-    const f = concurrencyCapVerdict({ held, extra: { ...extra, headersAt: Number.NaN }, figure: STARTER });
+  it('an extra without a time of answer is an answer lost', () => {
+    const m = heldMeasurement({ cap: 5 });
+    const f = concurrencyCapVerdict({ ...m, extra: { ...m.extra, headersAt: null }, figure: STARTER });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('5 of 5 held admitted; extra got 429, but the order of the answers is unknown (times missing)');
+    expect(f.actual).toBe('5 of 5 held admitted; extra got no response (429)');
+  });
+
+  it('times that are not numbers: the order of the answers is unknown', () => {
+    const m = heldMeasurement({ cap: 5, extraStatus: 200 });
+    const f = concurrencyCapVerdict({ ...m, held: [{ ...m.held[0]!, headersAt: Number.NaN }, ...m.held.slice(1)], figure: STARTER });
+    expect(decision(f as Finding<ConcurrencyCapData>)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.actual).toBe('5 of 5 held admitted; extra got 200, but the order of the answers is unknown (times missing)');
   });
 });

@@ -52,6 +52,22 @@ describe('HDR-LIMIT', () => {
     expect(above.actual).toBe('Limit 4000 on all 2 responses');
   });
 
+  it('declared in the config: the organization\'s figure is the contract, exactly, even on Enterprise', () => {
+    const declared: Figure = { value: 10_000, atLeast: false, declared: true };
+    const same = limitHeaderVerdict([obs({ limit: 10_000 }), obs({ limit: 10_000 })], declared, 'read');
+    expect(same.verdict).toBe('pass');
+    expect(same.expected).toBe('X-RateLimit-Limit 10000 (declared in the config) on every read response');
+    const a = obs({ limit: 2500 });
+    const other = limitHeaderVerdict([a, obs({ limit: 2500 })], declared, 'read');
+    expect(other.verdict).toBe('fail');
+    expect(other.actual).toBe('Limit 2500 on 2 responses (10000 declared in the config)');
+    expect(other.evidence).toEqual([a.id]);
+    // Above the declared figure is no better: the announced Limit differs from the contract.
+    expect(limitHeaderVerdict([obs({ limit: 12_000 })], declared, 'ingest').actual).toBe('Limit 12000 on 1 responses (10000 declared in the config)');
+    // The published minimum alone would have passed both.
+    expect(limitHeaderVerdict([obs({ limit: 2500 })], ENTERPRISE, 'read').verdict).toBe('pass');
+  });
+
   it('fails when no response carried a Limit (§8: on every response), noting absences', () => {
     const f = limitHeaderVerdict([obs({ limit: null }), obs({ status: null })], STARTER, 'read');
     expect(f.verdict).toBe('fail');

@@ -65,6 +65,18 @@ describe('loadThresholdsVerdict', () => {
     expect(judge(windowOf(71, 1, { limitValue: 70, remaining: 0 }), [PASSING], minimum).verdict).toBe('fail');
   });
 
+  it('holds a window to the figure declared in the config, whatever Limit is announced, or none', () => {
+    const declared: Figure = { value: 70, atLeast: false, declared: true };
+    const announcedLess = judge(windowOf(70, 1, { limitValue: 50, remaining: 0 }), [PASSING], declared);
+    expect(announcedLess.verdict).toBe('pass');
+    expect(announcedLess.notes).toContain('announced Limit 50, judged against the 70 declared in the config');
+    const headerless = (admitted: number) => windowOf(admitted, 1, { limit: null, remaining: null });
+    expect(judge(headerless(70), [PASSING], declared).verdict).toBe('pass');
+    expect(judge(headerless(71), [PASSING], declared).actual).toMatch(/71 admitted, over Limit 70/);
+    // Against the published minimum alone, a window without a Limit is not judged.
+    expect(judge(headerless(71), [PASSING], { value: 50, atLeast: true }).notes).toContain('no X-RateLimit-Limit was announced');
+  });
+
   it('fails when a threshold fails, even with every window right', () => {
     const failing: ThresholdOutcome = { threshold: 'http_req_duration p(95)<1', verdict: 'fail', observed: 4, samples: 100, detail: 'p(95) = 4 ms over 100 responses' };
     const f = judge(windowOf(60, 0), [PASSING, failing]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { quotaExactVerdict, type QuotaExactInput } from '../../src/verdicts/quota-read-ingest.ts';
 import type { Figure } from '../../src/contract/types.ts';
 import { headerValue, type Observation } from '../../src/measure/observation.ts';
-import { T0, burstQuota, sequentialQuota } from '../helpers/observations.ts';
+import { T0, burstQuota, sequentialQuota, type ObsInit } from '../helpers/observations.ts';
 
 const STARTER_READ: Figure = { value: 60, atLeast: false };
 const ENTERPRISE_READ: Figure = { value: 2500, atLeast: true };
@@ -103,15 +103,35 @@ describe('QUOTA-READ sequential', () => {
     expect(f.actual).toMatch(/request \d+ finished \d+ ms after the window's safe end/);
   });
 
-  it('treats a transport failure as a wildcard: inconclusive, naming it', () => {
+  it('reads whether a request without an answer counted from the Remaining around it', () => {
+    // Request 30 got no answer; Remaining went 31 -> 29 across it: the server admitted it.
+    const counted = sequentialQuota({ limit: 60, tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET' } : init) });
+    const f = sequential(counted.obs, counted.window);
+    expect(f.verdict).toBe('pass');
+    expect(f.notes).toContain('ECONNRESET at request 30: Remaining 31 → 29 across it, so it counted (admitted, its answer lost)');
+    // Remaining went 31 -> 30 across it: it never reached the limiter, and the 429 comes one request later.
+    const notCounted = sequentialQuota({
+      limit: 60,
+      sent: 62,
+      remainingAt: (n) => (n < 30 ? 60 - n : Math.max(0, 61 - n)),
+      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET' } : n === 61 ? { ...init, status: 200 } : init),
+    });
+    const g = sequential(notCounted.obs, notCounted.window);
+    expect(g.verdict).toBe('pass');
+    expect(g.notes.some((n) => n.includes('so it did not count'))).toBe(true);
+  });
+
+  it('treats a transport failure it cannot read as a wildcard: inconclusive, naming it, measured again', () => {
+    // Lost just before the 429: no admitted answer after it says whether it counted.
     const { obs, window } = sequentialQuota({
       limit: 60,
-      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET' } : init),
+      tweak: (n, init) => (n === 60 ? { ...init, status: null, error: 'ECONNRESET' } : init),
     });
     const f = sequential(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('ECONNRESET at request 30');
-    expect(f.evidence).toEqual(idsAt(obs, 30));
+    expect(f.actual).toContain('ECONNRESET at request 60');
+    expect(f.evidence).toEqual(idsAt(obs, 60));
+    expect(f.measureAgain).toBe(true);
   });
 
   it('is inconclusive when fewer than Limit + 1 were sent', () => {
@@ -164,6 +184,41 @@ describe('QUOTA-READ Enterprise (figures are minimums)', () => {
     expect(f.actual).toContain('no consistent Limit to judge exactness against');
     const short = sequentialQuota({ limit: 2600, admitted: 2000, sent: 2001, tweak: (n, init) => ({ ...init, limit: varying(n) }) });
     expect(sequential(short.obs, short.window, ENTERPRISE_READ).verdict).toBe('fail');
+  });
+});
+
+describe('QUOTA-READ against a figure declared in the config (exact: the contract is the figure)', () => {
+  const DECLARED_READ: Figure = { value: 3000, atLeast: false, declared: true };
+  const headerless = (n: number, init: ObsInit): ObsInit => ({ ...init, limit: null, remaining: null, reset: null });
+
+  it('passes exactly the declared figure, saying what it was judged against', () => {
+    const { obs, window } = sequentialQuota({ limit: 3000 });
+    const f = sequential(obs, window, DECLARED_READ);
+    expect(f.verdict).toBe('pass');
+    expect(f.expected).toBe('requests 1–3000 admitted, 429 at request 3001 (Limit 3000)');
+    expect(f.notes).toContain('judged against the 3000 declared in the config');
+  });
+
+  it('fails a server that enforces the Limit it announces instead of the declared one', () => {
+    const { obs, window } = sequentialQuota({ limit: 2600, sent: 3001 });
+    const f = sequential(obs, window, DECLARED_READ);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('429 at request 2601');
+    expect(f.notes).toContain('the server announced Limit 2600; judged against the 3000 declared in the config');
+    // Against the published minimum alone, the same answers pass: the server announced 2600 and kept to it.
+    expect(sequential(obs, window, ENTERPRISE_READ).verdict).toBe('pass');
+  });
+
+  it('without rate-limit headers, judges exactly where the published minimum judges only a shortfall', () => {
+    const exact = sequentialQuota({ limit: 3000, tweak: headerless });
+    expect(sequential(exact.obs, exact.window, DECLARED_READ).verdict).toBe('pass');
+    expect(sequential(exact.obs, exact.window, ENTERPRISE_READ).verdict).toBe('inconclusive');
+    const over = sequentialQuota({ limit: 3000, admitted: 3001, sent: 3002, tweak: headerless });
+    const f = sequential(over.obs, over.window, DECLARED_READ);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('admitted request 3001 (Limit 3000); first 429 at request 3002');
+    const short = sequentialQuota({ limit: 3000, admitted: 2999, sent: 3001, tweak: headerless });
+    expect(sequential(short.obs, short.window, DECLARED_READ).verdict).toBe('fail');
   });
 });
 

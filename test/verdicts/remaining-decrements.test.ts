@@ -64,15 +64,26 @@ describe('HDR-REMAINING', () => {
     expect(f.actual).toContain('window rolled over mid-check');
   });
 
-  it('allows a transport failure to have counted, and is then inconclusive', () => {
+  it('allows a transport failure to have counted, as the Remaining across it says', () => {
     // Request 30 got no response, but the server counted it: Remaining goes 31 -> 29 across it.
     const { obs, window } = sequentialQuota({
       limit: 60,
       tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'TIMEOUT', limit: null, remaining: null, reset: null } : init),
     });
     const f = remainingDecrementsVerdict(obs, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.notes).toContain('TIMEOUT at request 30: Remaining 31 → 29 across it, so it counted (admitted, its answer lost)');
+  });
+
+  it('is inconclusive, to be measured again, where no Remaining after a lost request says whether it counted', () => {
+    const { obs, window } = sequentialQuota({
+      limit: 60,
+      tweak: (n, init) => (n === 60 ? { ...init, status: null, error: 'TIMEOUT', limit: null, remaining: null, reset: null } : init),
+    });
+    const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('request 30: TIMEOUT (may or may not have counted)');
+    expect(f.actual).toContain('request 60: TIMEOUT (may or may not have counted)');
+    expect(f.measureAgain).toBe(true);
   });
 
   it('still catches a skip across a transport failure when it is more than the failure explains', () => {

@@ -64,10 +64,22 @@ describe('HDR-RESET', () => {
   it('fails a Reset in the past or beyond one window after Date', () => {
     const past = resetEpochVerdict([obs({ serverMs: (T0 + 61) * 1000, reset: T0 + 60 })], 60);
     expect(past.verdict).toBe('fail');
-    expect(past.actual).toContain(`Reset ${T0 + 60} is not after the response's Date ${T0 + 61} (1 s in the past)`);
+    expect(past.actual).toContain(`Reset ${T0 + 60} is not after the response's Date ${T0 + 61} (1 s in the past, where the answer took 0.0 s)`);
     const far = resetEpochVerdict([obs({ serverMs: (T0 + 1) * 1000, reset: T0 + 120 })], 60);
     expect(far.verdict).toBe('fail');
     expect(far.actual).toContain(`is 119 s after the response's Date ${T0 + 1}, beyond one 60 s window`);
+  });
+
+  it('takes a Reset equal to a Date stamped after the boundary as that window, but not one a second older', () => {
+    // Admitted at T0 + 59.999 in the window ending at T0 + 60, its Date stamped at T0 + 60.002.
+    expect(resetEpochVerdict([obs({ serverMs: (T0 + 60) * 1000 + 2, reset: T0 + 60 })], 60).verdict).toBe('pass');
+    expect(resetEpochVerdict([obs({ serverMs: (T0 + 61) * 1000 + 2, reset: T0 + 60 })], 60).verdict).toBe('fail');
+  });
+
+  it('allows a Reset before Date by as much as the answer took (an upload parsed for seconds)', () => {
+    // Admitted at T0 + 59.5, parsed for 2.1 s, answered with Date T0 + 61: its window ended at T0 + 60.
+    expect(resetEpochVerdict([obs({ serverMs: (T0 + 61) * 1000 + 600, latencyMs: 2100, reset: T0 + 60 })], 60).verdict).toBe('pass');
+    expect(resetEpochVerdict([obs({ serverMs: (T0 + 63) * 1000 + 600, latencyMs: 2100, reset: T0 + 60 })], 60).verdict).toBe('fail');
   });
 
   it('tolerates a Date one second stale (cached), not two', () => {

@@ -17,6 +17,8 @@ export interface FindingParts<Data extends FindingData> {
   readonly evidence?: readonly (number | null | undefined)[];
   readonly notes?: readonly string[];
   readonly data?: Data;
+  /** Inconclusive for a spoiled measurement (Finding.measureAgain). */
+  readonly measureAgain?: boolean;
 }
 
 export function finding<Data extends FindingData>(verdict: JudgedVerdict, parts: FindingParts<Data>): Finding<Data> {
@@ -31,6 +33,7 @@ export function finding<Data extends FindingData>(verdict: JudgedVerdict, parts:
     evidence,
     notes: [...(parts.notes ?? [])],
     ...(parts.data ? { data: parts.data } : {}),
+    ...(parts.measureAgain && verdict === 'inconclusive' ? { measureAgain: true } : {}),
   };
 }
 

@@ -52,16 +52,17 @@ export function spentBefore(obs: readonly Observation[], prior: readonly Observa
 
 /**
  * A window the harness took to open with the check (it waited out every earlier one) must show it:
- * the highest Remaining admitted is Limit − 1 less the ledger. Lower, and the window was not fresh
- * (the server's window outlasts the one configured, say): nothing here can be judged.
+ * the highest Remaining admitted is Limit less the first request's units (a bulk upload's resumes) and
+ * the ledger. Lower, and the window was not fresh (the server's window outlasts the one configured,
+ * say): nothing here can be judged.
  */
-export function freshness(obs: readonly Observation[], limit: number | null, spent: number, window: WindowContext): WindowIntegrity | null {
+export function freshness(obs: readonly Observation[], limit: number | null, spent: number, window: WindowContext, units = 1): WindowIntegrity | null {
   if (!window.opensAtFirstRequest || limit === null) return null;
   const shown = obs.filter(isAdmitted).map((o) => o.rateLimit.remaining.value).filter((r): r is number => r !== null);
   if (shown.length === 0) return null;
   const highest = Math.max(...shown);
-  if (highest >= limit - 1 - spent) return null;
-  return { ok: false, note: `the window was not fresh: the highest Remaining admitted was ${highest}, where a window opened by the first request shows ${limit - 1 - spent}` };
+  if (highest >= limit - units - spent) return null;
+  return { ok: false, note: `the window was not fresh: the highest Remaining admitted was ${highest}, where a window opened by the first request shows ${limit - units - spent}` };
 }
 
 /**

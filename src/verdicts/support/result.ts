@@ -14,8 +14,10 @@ export interface ResultContext {
 
 export function checkResult<Data extends FindingData>(id: CheckId, finding: Finding<Data>, context: ResultContext): CheckResult<Data> {
   const definition = checkDefinition(id);
+  // Whether to measure again is the run's business, not the result's.
+  const { measureAgain: _measureAgain, ...judged } = finding;
   return {
-    ...finding,
+    ...judged,
     id,
     variant: context.variant ?? '',
     tier: context.tier,

@@ -6,7 +6,7 @@
  */
 import type { Observation } from '../../measure/observation.ts';
 import { EPOCH_S_FLOOR } from '../../measure/reset-format.ts';
-import { windowStart, type WindowContext } from '../../measure/window.ts';
+import { windowSafeEnd, windowStart, type WindowContext } from '../../measure/window.ts';
 
 /** Below this an epoch in seconds is still "now-ish" (up to 2286; the floor is EPOCH_S_FLOOR); used only when Date is absent. */
 const EPOCH_S_MAX = 1e10;
@@ -28,6 +28,26 @@ export interface ResetReading {
   readonly note: string;
 }
 
+/**
+ * Seconds the server may have taken between deciding a request and stamping its Date: at most the
+ * response's own round trip. A window that was in force when the request was decided can have ended
+ * by the time Date was written (an admission just before a boundary, answered just after it, or an
+ * upload parsed for seconds), so its Reset may lie that far before Date and still be the truth.
+ */
+export function answerLagS(o: Observation): number {
+  const lag = (o.headersAt ?? o.doneAt) - o.sentAt;
+  return Number.isFinite(lag) && lag > 0 ? lag / 1000 : 0;
+}
+
+/**
+ * Whether an epoch-seconds Reset names a window that had not ended before the request was decided:
+ * later than the response's Date less the answer's lag (Date is floored to the second, Reset is whole
+ * seconds: a Reset equal to a Date stamped just after the boundary is still the request's window).
+ */
+export function resetNotBeforeRequest(reset: number, date: number, o: Observation): boolean {
+  return reset + answerLagS(o) > date;
+}
+
 /** Reads X-RateLimit-Reset and says whether it is a plausible epoch, and on what basis. */
 export function readReset(o: Observation, windowSeconds: number): ResetReading {
   const { raw, value } = o.rateLimit.reset;
@@ -36,7 +56,7 @@ export function readReset(o: Observation, windowSeconds: number): ResetReading {
   }
   const date = serverDateSeconds(o);
   if (date !== null) {
-    const ok = date <= value && value <= date + windowSeconds + 1;
+    const ok = resetNotBeforeRequest(value, date, o) && value <= date + windowSeconds + 1;
     return ok
       ? { reset: value, basis: 'date', note: `Reset ${value} within [Date, Date + ${windowSeconds + 1} s]` }
       : { reset: null, basis: 'date', note: `Reset ${value} not within [Date ${date}, Date + ${windowSeconds + 1} s]` };
@@ -140,7 +160,7 @@ export function withinOneWindow(obs: readonly Observation[], window: WindowConte
 /** Every request sent after the window opened and finished before its safe end. */
 function byTiming(obs: readonly Observation[], window: WindowContext, why: string): WindowIntegrity {
   const start = windowStart(window, obs[0]);
-  const safeEnd = start.at + window.lengthMs - start.uncertaintyMs;
+  const safeEnd = windowSafeEnd(window, obs[0]);
   if (![start.at, window.lengthMs, start.uncertaintyMs].every(Number.isFinite)) {
     return { ok: false, note: `${why}; and the learned window's timing is unknown` };
   }

@@ -19,13 +19,20 @@ export const SCOPES = [
 ];
 const ALL_SCOPES = SCOPES.map((s) => s.scope);
 
-/** §8, per window W instead of per minute. */
+/**
+ * §8, per window W instead of per minute. Enterprise / Custom publishes minimums only (2,500 / 500 /
+ * 100): the test bed's enterprise orgs are served a contract above them, and the runner declares
+ * those figures in the config (`orgs[].limits`).
+ */
 export const TIERS = {
   starter: { read: 60, ingest: 10, concurrency: 5 },
   professional: { read: 300, ingest: 60, concurrency: 25 },
+  enterprise: { read: 3000, ingest: 600, concurrency: 120 },
 };
+/** Tiers whose figures are a contract of the org's (declared in the config), not the published ones. */
+export const DECLARED_TIERS = new Set(['enterprise']);
 /** Short org label prefix per tier (the runner's config uses the same names). */
-export const TIER_PREFIX = { starter: 'starter', professional: 'pro' };
+export const TIER_PREFIX = { starter: 'starter', professional: 'pro', enterprise: 'ent' };
 
 export const INGEST_PATHS = new Set(['/recruiter/jobs/vendor/resume-analysis', '/recruiter/jobs/vendor/resume-analysis/bulk']);
 /** Quota class of a request path: the two resume-analysis endpoints are ingest, everything else read. */
@@ -49,6 +56,8 @@ export function parseCommandLine(extra = {}) {
       'parse-ms': { type: 'string', default: process.env.PARSE_MS ?? '200' },
       tiers: { type: 'string', default: 'starter,professional' },
       'orgs-per-tier': { type: 'string', default: '2' },
+      'no-cap': { type: 'boolean', default: false },
+      ...SHAPE_OPTIONS,
       ...extra,
     },
     strict: true,
@@ -68,7 +77,22 @@ export function parseCommandLine(extra = {}) {
   if (!Number.isInteger(perTier) || perTier < 1 || perTier > 10) fail(`--orgs-per-tier: 1..10`);
   const tiers = values.tiers.split(',').map((t) => t.trim()).filter(Boolean);
   for (const t of tiers) if (!TIERS[t]) fail(`--tiers: unknown tier ${t} (${Object.keys(TIERS).join(', ')})`);
-  return { ...values, port, windowS, windowMs: windowS * 1000, parseMs, perTier, tiers, keysFile: values.keys };
+  capEnforced = !values['no-cap'];
+  const shape = parseShape(values, fail);
+  return { ...values, port, windowS, windowMs: windowS * 1000, parseMs, perTier, tiers, keysFile: values.keys, ...shape };
+}
+
+/** The deployment's shape: how many edges answer, how long a bulk upload is held before its 202. */
+const SHAPE_OPTIONS = {
+  edges: { type: 'string', default: '1' },
+  'bulk-parse-ms': { type: 'string', default: '0' },
+};
+function parseShape(values, fail) {
+  const edges = Number(values.edges);
+  const bulkParseMs = Number(values['bulk-parse-ms']);
+  if (!Number.isInteger(edges) || edges < 1 || edges > 16) fail(`--edges ${values.edges}: 1..16`);
+  if (!Number.isFinite(bulkParseMs) || bulkParseMs < 0 || bulkParseMs > 60_000) fail(`--bulk-parse-ms ${values['bulk-parse-ms']}: 0..60000`);
+  return { edges, bulkParseMs };
 }
 
 // ---------------------------------------------------------------- keys and orgs
@@ -99,7 +123,7 @@ export function createOrgs(tiers, perTier, keysFile) {
       for (const [role, key] of Object.entries(keys)) {
         byHash.set(hash(key), { org, role, scopes: new Set(role === 'unscoped' ? [] : ALL_SCOPES) });
       }
-      out.orgs.push({ name, tier, id: org.id, keys });
+      out.orgs.push({ name, tier, id: org.id, limits: org.limits, keys });
     }
   }
   writeFileSync(keysFile, `${JSON.stringify(out, null, 2)}\n`, { mode: 0o600 });
@@ -136,7 +160,10 @@ export const notFoundBody = () => ({ status: 'error', code: 'NOT_FOUND', message
 
 /**
  * Route table: method, express/fastify-style path, required scope (null: any valid key), and the
- * handler: ({params, body, parseMs}) → Promise<{status, body}> (body undefined: no body).
+ * handler: ({params, body, parseMs, bulkParseMs}) → Promise<{status, body}> (body undefined: no body).
+ * A single upload is answered after parseMs; a bulk upload with resumes after bulkParseMs (the time
+ * to receive its files, or a synchronous batch endpoint; 0 answers 202 at once, as §4's asynchronous
+ * batch may); an empty or malformed bulk is refused at once.
  */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const ROUTES = [
@@ -165,9 +192,10 @@ export const ROUTES = [
     method: 'POST',
     path: '/recruiter/jobs/vendor/resume-analysis/bulk',
     scope: 'resume.parse.bulk',
-    handle: async ({ body }) => {
+    handle: async ({ body, bulkParseMs = 0 }) => {
       const n = bulkCount(body);
       if (n === null) return { status: 400, body: { status: 'error', code: 'VALIDATION_FAILED', message: 'expected {"resumes":[…]} with at least one resume' } };
+      if (bulkParseMs > 0) await sleep(bulkParseMs);
       return { status: 202, body: { status: 'success', data: { batch_id: `b_${randomUUID().slice(0, 8)}`, queued: n } } };
     },
   },
@@ -211,12 +239,18 @@ export function bulkCount(body) {
 
 // ---------------------------------------------------------------- concurrency cap
 
-/** In-flight requests per org; `enter` refuses beyond the org's cap. */
+/**
+ * Whether the per-org cap is enforced: `--no-cap` turns it off, for the server as its library ships
+ * (none of them caps concurrency). Set once, by parseCommandLine.
+ */
+let capEnforced = true;
+
+/** In-flight requests per org; `enter` refuses beyond the org's cap (unless `--no-cap`). */
 export class InFlight {
   #n = new Map();
   enter(org) {
     const cur = this.#n.get(org.id) ?? 0;
-    if (cur >= org.limits.concurrency) return false;
+    if (capEnforced && cur >= org.limits.concurrency) return false;
     this.#n.set(org.id, cur + 1);
     return true;
   }
@@ -231,10 +265,14 @@ export const CAP_RETRY_AFTER_S = 1;
 
 // ---------------------------------------------------------------- lifecycle
 
-/** Print the URL (one line, for the runner) and shut down cleanly on SIGTERM/SIGINT. */
-export function announce(server, name, extra = '') {
-  const addr = server.address();
-  process.stdout.write(`listening http://127.0.0.1:${addr.port} ${name}${extra ? ` ${extra}` : ''}\n`);
+/**
+ * Print the URL (one line, for the runner) and shut down cleanly on SIGTERM/SIGINT. `servers` is one
+ * server or the edges (edge 0 first): with several, the line ends with `edges=URL0,URL1,…`.
+ */
+export function announce(servers, name, extra = '') {
+  const urls = (Array.isArray(servers) ? servers : [servers]).map((s) => `http://127.0.0.1:${s.address().port}`);
+  const edges = urls.length > 1 ? ` edges=${urls.join(',')}` : '';
+  process.stdout.write(`listening ${urls[0]} ${name}${extra ? ` ${extra}` : ''}${edges}\n`);
 }
 export function onShutdown(close) {
   let closing = false;

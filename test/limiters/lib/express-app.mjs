@@ -2,7 +2,8 @@
  * The recruiting API on express 5, with a rate-limiting middleware supplied by the caller.
  *
  * Pipeline, in order (every response after step 3 carries whatever headers the limiter set):
- *   1. body parsing (JSON for application/json, raw bytes for anything else)
+ *   1. body parsing (JSON for application/json, raw bytes for anything else); a body that does not
+ *      parse is answered by the route (step 6), so its 400 also goes through the limiter
  *   2. key resolution: req.auth = {ok, org, scopes} | {ok:false, reason}; req.quotaClass
  *   3. the limiter (library): keyed by org, or by client IP for requests without a valid key
  *   4. 401 for a missing, malformed or unknown key
@@ -10,6 +11,7 @@
  *   6. the route: 403 without its scope, else the handler; 404 for anything else
  */
 import express from 'express';
+import { closeEdges, listenEdges } from './edges.mjs';
 import {
   CAP_RETRY_AFTER_S,
   InFlight,
@@ -21,15 +23,15 @@ import {
   scopeErrorBody,
 } from './common.mjs';
 
-export function buildExpressApp({ keys, limiter, parseMs, stripRateLimitHeaders = false }) {
+export function buildExpressApp({ keys, limiter, parseMs, bulkParseMs = 0, stripRateLimitHeaders = false }) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   const inflight = new InFlight();
 
   if (stripRateLimitHeaders) app.use(stripHeaders);
-  app.use(express.json({ limit: '20mb' }));
-  app.use(express.raw({ type: () => true, limit: '20mb' }));
+  app.use(deferErrors(express.json({ limit: '20mb' })));
+  app.use(deferErrors(express.raw({ type: () => true, limit: '20mb' })));
   app.use((req, _res, next) => {
     req.auth = keys.lookup(req.get('x-api-key'));
     req.quotaClass = quotaClass(req.path);
@@ -57,7 +59,8 @@ export function buildExpressApp({ keys, limiter, parseMs, stripRateLimitHeaders 
     app[route.method.toLowerCase()](route.path, async (req, res, next) => {
       try {
         if (route.scope && !req.auth.scopes.has(route.scope)) return res.status(403).json(scopeErrorBody(route.scope));
-        const out = await route.handle({ org: req.auth.org, params: req.params, body: req.body, parseMs });
+        if (req.bodyError) return next(req.bodyError);
+        const out = await route.handle({ org: req.auth.org, params: req.params, body: req.body, parseMs, bulkParseMs });
         res.status(out.status);
         if (out.body === undefined) res.end();
         else res.json(out.body);
@@ -75,6 +78,15 @@ export function buildExpressApp({ keys, limiter, parseMs, stripRateLimitHeaders 
   return app;
 }
 
+/** A body parser whose error waits for the route (req.bodyError), after the limiter has answered for it. */
+function deferErrors(parser) {
+  return (req, res, next) =>
+    parser(req, res, (err) => {
+      if (err) req.bodyError = err;
+      next();
+    });
+}
+
 /** "Gateway without headers": the limiter runs as configured, but no X-RateLimit-* leaves the server. */
 function stripHeaders(_req, res, next) {
   const setHeader = res.setHeader.bind(res);
@@ -82,10 +94,12 @@ function stripHeaders(_req, res, next) {
   next();
 }
 
-/** Listen on loopback only. */
-export function listen(app, port) {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(port, '127.0.0.1', (err) => (err ? reject(err) : resolve(server)));
-    server.keepAliveTimeout = 10_000;
-  });
+/**
+ * Listen on loopback only: `edges` listeners (default 1), edge i on its own port, all serving the one
+ * app (one limiter store, one concurrency cap), each answer naming its edge (lib/edges.mjs).
+ * Resolves the servers, edge 0 first, and a close function.
+ */
+export async function listen(app, port, edges = 1) {
+  const servers = await listenEdges(app, { port, edges });
+  return { servers, close: () => closeEdges(servers) };
 }
