@@ -346,6 +346,8 @@ export interface ConcurrencyOptions {
   readonly uploadMs?: number | ((i: number) => number);
   /** Each fast read's round trip, ms (default 1). */
   readonly roundTripMs?: number;
+  /** The timed reads' round trips one by one, ms (default three of `roundTripMs`). */
+  readonly roundTripsMs?: readonly number[];
   /** From the first uploads' send to the control's, and from the last upload's to the extra's, ms (default 40). */
   readonly marginMs?: number;
   /** The extra's time to its answer, ms (default: one round trip). */
@@ -373,7 +375,7 @@ export function heldMeasurement(options: ConcurrencyOptions): HeldMeasurement {
   const margin = options.marginMs ?? 40;
   const uploadMs = (i: number) => (typeof options.uploadMs === 'function' ? options.uploadMs(i) : (options.uploadMs ?? 200));
   const tags = { check: 'CONCURRENCY-CAP', tier: 'starter', org: 'starter-a' } as const;
-  const roundTrips = Array.from({ length: 3 }, () => obs({ ...tags, phase: 'round-trip', latencyMs: r, limit: 60, remaining: 50 }));
+  const roundTrips = (options.roundTripsMs ?? [r, r, r]).map((latencyMs) => obs({ ...tags, phase: 'round-trip', latencyMs, limit: 60, remaining: 50 }));
   const start = clock + 5;
   const upload = (i: number, sentAt: number) => {
     const status = options.heldStatus ? options.heldStatus(i) : 200;

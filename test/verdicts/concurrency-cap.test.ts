@@ -131,6 +131,16 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
     expect(f.actual).toBe("the uploads are too fast to hold: the fastest took 8 ms, a fast read's round trip up to 1 ms");
   });
 
+  it('uploads too fast to hold only at a slow moment (the quickest timed read was fast enough): measured again', () => {
+    // r = 40 ms (the slowest read) makes 200 ms uploads too fast to hold; the quickest read, 4 ms, would not.
+    const { f } = judge({ extraStatus: 429, roundTripsMs: [40, 4, 5], marginMs: 30 });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.actual).toBe("the uploads are too fast to hold: the fastest took 200 ms, a fast read's round trip up to 40 ms");
+    expect(f.notes).toEqual(["the fastest of those reads took 4 ms, a moment's load: measured again, a quieter moment may decide it"]);
+    // All three slow: the uploads are too fast for this network, and measuring again would not help.
+    expect(decision(judge({ extraStatus: 429, roundTripsMs: [40, 40, 40], marginMs: 30 }).f).measureAgain).toBe(false);
+  });
+
   it('an answer lost: inconclusive, measured again', () => {
     const lostExtra = judge({ extraStatus: null }).f;
     expect(decision(lostExtra)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
