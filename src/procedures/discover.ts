@@ -27,7 +27,7 @@ import { sleep } from '../util/sleep.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
-import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
+import { countedDownFrom, type CountingPair, type DiscoveryRecord, type PairQuestion, type RefillProbe } from '../profile/record.ts';
 
 export interface DiscoveryInput {
   readonly prober: HttpProber;
@@ -53,6 +53,8 @@ const EXHAUST_WINDOWS = 2;
 const FILL_BATCH = 16;
 /** This many requests in a row without an answer end the discovery. */
 const SILENT_AFTER = 3;
+/** A counting pair spoiled (a boundary between its reads, or an answer lost) is asked again, this many times in all at most. */
+const PAIR_ATTEMPTS = 3;
 /** The longest a discovery waits for anything, in windows (plus a second). */
 const MAX_WAIT_WINDOWS = 2;
 /** Reads after the expiry read, evenly spread over a window less the margin. */
@@ -92,6 +94,18 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   const as = (endpoint: Endpoint, key: string | null, path = endpoint.path): ProbeRequest => ({ method: endpoint.method, path, key });
   const jobs = endpointById(contract, 'jobs-list');
   const read = (phase: DiscoveryPhase) => send(as(jobs, input.keys.primary), phase);
+  // A server that does not answer teaches nothing: stop at once (the checks will say what they saw).
+  const silent = () => all.slice(-SILENT_AFTER).length === SILENT_AFTER && all.slice(-SILENT_AFTER).every((o) => o.status === null);
+  /**
+   * A read whose answer is needed where it falls: one lost on the way (a flaky network) is sent again
+   * at once, until answered or the server is silent. The lost one stays in `all`: where it may have
+   * counted, inference allows for it (see profile/infer.ts lostBetween).
+   */
+  const answeredRead = async (phase: DiscoveryPhase) => {
+    let o = await read(phase);
+    while (o.status === null && !signal.aborted && !silent()) o = await read(phase);
+    return o;
+  };
 
   // 1. Counting pairs.
   const questions: { question: PairQuestion; request: ProbeRequest }[] = [
@@ -106,21 +120,23 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     },
   ];
   const pairs: CountingPair[] = [];
-  let before = await read('counted');
-  // A server that does not answer teaches nothing: stop at once (the checks will say what they saw).
-  const silent = () => all.slice(-SILENT_AFTER).length === SILENT_AFTER && all.slice(-SILENT_AFTER).every((o) => o.status === null);
+  let before = await answeredRead('counted');
   for (const { question, request } of questions) {
     if (signal.aborted || before.status === null) break;
-    let probe = await send(request, question);
-    let after = await read('counted');
-    // A window boundary between the reads (Remaining back up, or the announced end moved) spoils the pair: ask once more.
-    if (windowMayHaveTurned(before, after)) {
-      before = after;
-      probe = await send(request, question);
-      after = await read('counted');
+    let pair: CountingPair | null = null;
+    for (let attempt = 1; attempt <= PAIR_ATTEMPTS && !signal.aborted && before.status !== null; attempt++) {
+      const probe = await send(request, question);
+      const after = await read('counted');
+      pair = { question, before, probe, after };
+      // Spoiled, asked again from a fresh read before: a window boundary between the reads (Remaining
+      // back up, or the announced end moved), or an answer lost (a lost probe may have counted unseen).
+      const lost = probe.status === null || after.status === null;
+      if (!lost && !windowMayHaveTurned(before, after)) break;
+      before = after.status === null ? await answeredRead('counted') : after;
     }
-    pairs.push({ question, before, probe, after });
-    before = after;
+    if (pair === null) break;
+    pairs.push(pair);
+    before = pair.after.status === null ? before : pair.after;
   }
 
   // 2. Exhaustion: reads until the first 429, bounded by the Limit announced (or published).
@@ -140,9 +156,11 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   while (left !== null && left > 2 * batch && exhaustion.length + batch <= bound && before.status !== null && exhausting()) {
     const answers = await Promise.all(Array.from({ length: batch }, () => read('exhaust')));
     exhaustion.push(...answers);
-    // Anything but an admission (a 429 early, a concurrency refusal, an error): one at a time from here.
-    if (!answers.every(isAdmitted)) break;
-    left = Math.min(...answers.map((o) => o.rateLimit.remaining.value ?? Infinity));
+    // Any refusal (a 429 early, a concurrency refusal, an error status): one at a time from here. An
+    // answer lost on the way changes nothing: the others' Remaining shows what counted.
+    const answered = answers.filter((o) => o.status !== null);
+    if (answered.length === 0 || !answered.every(isAdmitted)) break;
+    left = Math.min(...answered.map((o) => o.rateLimit.remaining.value ?? Infinity));
     if (left === Infinity) left = null;
   }
   for (let n = exhaustion.length; n < bound && before.status !== null && exhausting(); n++) {
@@ -165,7 +183,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     for (let k = 1; k <= FOLLOW_UP_READS && !signal.aborted; k++) {
       await sleep(first.sentAt + (span * k) / FOLLOW_UP_READS - prober.now(), signal);
       if (signal.aborted) break;
-      const o = await read(phase);
+      const o = await answeredRead(phase);
       reads.push(o);
       if (!isAdmitted(o)) break;
     }
@@ -183,12 +201,12 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
       if (end !== null && at >= end.earliest - 100) break;
       await sleep(at - prober.now(), signal);
       if (signal.aborted) break;
-      const probe = await read('refill');
+      const probe = await answeredRead('refill');
       const followUps: Observation[] = [];
       if (isAdmitted(probe)) {
         const bound = Math.ceil((prober.now() - rejectedAt) / perRequest) + 2;
         while (followUps.length < bound && !signal.aborted && !silent()) {
-          const o = await read('refill-follow-up');
+          const o = await answeredRead('refill-follow-up');
           followUps.push(o);
           if (!isAdmitted(o)) break;
         }
@@ -210,16 +228,16 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
         await sleep(at - prober.now(), signal);
         if (!signal.aborted) {
           expiryDelayMs = Math.round(prober.now() - end.latest);
-          const first = await read('expiry');
+          const first = await answeredRead('expiry');
           expiry.push(first);
           if (isAdmitted(first) && first.rateLimit.remaining.value !== null) {
             expiryFollowUps.push(...(await followUpsOver(first, 'expiry-follow-up')));
             // All in one window, counting down: a window the read opened, or an aligned one that began
             // just before it. Half a window later (past the end of either), the same again: an aligned
             // boundary then falls among the reads.
-            if (countingDownInOne([first, ...expiryFollowUps])) {
+            if (countingDownInOne([first, ...expiryFollowUps], all)) {
               await sleep(first.sentAt + 1.5 * windowMs - prober.now(), signal);
-              const second = signal.aborted ? null : await read('expiry-again');
+              const second = signal.aborted ? null : await answeredRead('expiry-again');
               if (second && isAdmitted(second)) expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up')));
             }
           }
@@ -297,8 +315,7 @@ async function narrowEnd(
 
 
 
-/** Reads all admitted with a Remaining one lower each time: one window, counting down. */
-function countingDownInOne(reads: readonly Observation[]): boolean {
-  const values = reads.map((o) => o.rateLimit.remaining.value);
-  return reads.length > 1 && reads.every(isAdmitted) && values.every((v, i) => v !== null && (i === 0 || v === values[i - 1]! - 1));
+/** Reads all admitted with a Remaining one lower each time (or one more per request of ours lost between): one window, counting down. */
+function countingDownInOne(reads: readonly Observation[], all: readonly Observation[]): boolean {
+  return reads.length > 1 && reads.every(isAdmitted) && reads.every((o, i) => i === 0 || countedDownFrom(reads[i - 1]!, o, all));
 }

@@ -174,7 +174,8 @@ export class WindowKeeper {
         if (openers.slice(-MAX_SILENT).every((p) => p.status === null) && openers.length >= MAX_SILENT) {
           return { ok: false, reason: `no answer to ${MAX_SILENT} openers in a row (${o.error?.code ?? 'no response'})`, polls: openers };
         }
-        previous = null;
+        // The opener before it still bounds a boundary: had the lost one counted in a new window, the
+        // next opener's Remaining would show it (not fresh), so a pin across it stays sound, only wider.
         continue;
       }
       // No rate-limit headers: an opener shows nothing; the learned clock phase places the windows.
@@ -236,9 +237,11 @@ export class WindowKeeper {
         const seen = this.#seen.get(`${org.label}|${quotaClass}`);
         if (!seen) continue;
         const end = movingReset ? null : seen.announced;
-        // A request of ours that got no answer may have counted in a window none announced.
-        const unanswered = seen.last !== null && seen.lastAnsweredAt > (seen.last.headersAt ?? seen.last.doneAt);
         const counted = seen.last?.rateLimit.remaining.value !== null && seen.last?.rateLimit.remaining.value !== undefined;
+        // A request of ours that got no answer may have counted in a window none announced. The
+        // opener's own Remaining shows that (not fresh); another organization's window, or one
+        // without a Remaining, must surely be over: a full window after it.
+        const unanswered = seen.last !== null && seen.lastAnsweredAt > (seen.last.headersAt ?? seen.last.doneAt) && !(counted && probed);
         // Our last request showed a window fresh when it came (a Retry-After wait-out): the opener may
         // find it still long enough, with that request in its ledger.
         const last = seen.last;

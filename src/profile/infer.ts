@@ -5,7 +5,7 @@
 import { TOO_MANY_REQUESTS, type QuotaClass } from '../contract/types.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
-import type { CountingPair, DiscoveryRecord, PairQuestion } from './record.ts';
+import { countedDownFrom, type CountingPair, type DiscoveryRecord, type PairQuestion } from './record.ts';
 import { CLOCK_SLACK_MS, announcedEnd, announcedWaitS, resetFormatOf, resetMovement, resetMoved, endEstimateOf, roundingAllowanceMs, type EndPlacing } from '../measure/reset-format.ts';
 import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm, WindowPhase } from './types.ts';
 import { CONCURRENCY_NOT_LEARNED } from './concurrency.ts';
@@ -123,6 +123,8 @@ function countedBy(p: CountingPair | undefined, question: PairQuestion): Learned
   const what = `${p.probe.method} ${p.probe.path} → ${p.probe.status ?? p.probe.error?.code ?? 'no response'}`;
   // The answer in question must be that answer: a 403 that came back 200 says nothing of 403s.
   const meant = MEANT_STATUS[question];
+  // A request lost on the way may or may not have reached the server: its pair shows nothing.
+  if (p.probe.status === null) return undecided(`${what}: lost on the way, it may not have reached the server`, [p.probe.id]);
   if (meant !== undefined && p.probe.status !== meant) return undecided(`${what}, not the ${meant} in question`, [p.probe.id]);
   if (typeof step === 'string') return undecided(`${what}: ${step}`, [p.before.id, p.probe.id, p.after.id]);
   const ids = [p.before.id, p.probe.id, p.after.id];
@@ -222,7 +224,8 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   }
   for (const { probe, followUps } of record.refill) {
     if (!isAdmitted(probe)) continue;
-    const refused = followUps.find((o) => !isAdmitted(o));
+    // A read lost on the way is no refusal (the discovery sends it again).
+    const refused = followUps.find((o) => o.status !== null && !isAdmitted(o));
     const after = Math.round((probe.sentAt - (rejected.headersAt ?? rejected.doneAt)));
     if (refused) {
       return learned(
@@ -240,7 +243,7 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   if (!isAdmitted(expiry)) {
     return undecided(`a read ${record.expiryDelayMs} ms after the announced end got ${expiry.status ?? expiry.error?.code}: the window outlasted its announcement`, [rejected.id, expiry.id]);
   }
-  const byRemaining = followUpsVerdict(expiry, record.expiryFollowUps, record.exhaustedEnd, record.windowMs) ?? againVerdict(expiry, record);
+  const byRemaining = followUpsVerdict(expiry, record.expiryFollowUps, record) ?? againVerdict(expiry, record);
   if (byRemaining) return byRemaining;
   const end = expiryWindowEnd(record, expiry, clockOffsetMs);
   if (!end) return undecided('the read after the window carried no Reset and no later 429 told where its window ends', [expiry.id]);
@@ -297,12 +300,8 @@ function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffs
  * missing, the reads were not all admitted, or an aligned window could have held them all (one that
  * began just before the first read: the window's end then decides, if anything can).
  */
-function followUpsVerdict(
-  first: Observation,
-  followUps: readonly Observation[],
-  previousEnd: { readonly earliest: number; readonly latest: number } | null,
-  windowMs: number,
-): Learned<WindowAlgorithm> | null {
+function followUpsVerdict(first: Observation, followUps: readonly Observation[], record: DiscoveryRecord): Learned<WindowAlgorithm> | null {
+  const { exhaustedEnd: previousEnd, windowMs } = record;
   const reads = [first, ...followUps];
   const values = reads.map((o) => o.rateLimit.remaining.value);
   if (followUps.length === 0 || !reads.every(isAdmitted) || values.some((v) => v === null)) return null;
@@ -316,7 +315,7 @@ function followUpsVerdict(
     const at = Math.round(reads[rose]!.sentAt - first.sentAt);
     return learned('fixed-aligned', `Remaining went ${values.slice(0, rose + 1).join(' → ')} over reads from one opening a window: back up ${at} ms after it, before a full window: windows are aligned to the clock`, ids);
   }
-  if (values.every((v, i) => i === 0 || v === values[i - 1]! - 1)) {
+  if (reads.every((o, i) => i === 0 || countedDownFrom(reads[i - 1]!, o, record.all))) {
     // An aligned window that began just before the first read holds them all too: possible where a
     // boundary (the used-up window's end, or whole windows after it, wherever in its interval) can lie
     // between a window before the last read and the first read's answer.
@@ -351,7 +350,7 @@ function againVerdict(first: Observation, record: DiscoveryRecord): Learned<Wind
     const at = Math.round(reads[rose]!.sentAt - again.sentAt);
     return learned('fixed-aligned', `the reads after one window counted down without a boundary, which fits an aligned one that began just before them; half a window after its end, Remaining went ${values.slice(0, rose + 1).join(' → ')}, back up ${at} ms into the second round: windows are aligned to the clock`, ids);
   }
-  if (!values.every((v, i) => i === 0 || v === values[i - 1]! - 1)) return null;
+  if (!reads.every((o, i) => i === 0 || countedDownFrom(reads[i - 1]!, o, record.all))) return null;
   // Aligned boundaries the first round allows, and whole windows after them, against the second round's reads.
   const allowed = { earliest: last.sentAt - W, latest: first.headersAt ?? first.doneAt };
   const lastAgain = followUps.at(-1)!;

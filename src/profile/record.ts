@@ -60,3 +60,19 @@ export interface DiscoveryRecord {
   readonly all: readonly Observation[];
   readonly durationMs: number;
 }
+
+/** Requests of the discovery sent after `a` and before `b` that got no answer (a flaky network). */
+export function lostBetween(a: Observation, b: Observation, all: readonly Observation[]): number {
+  return all.filter((o) => o.status === null && o.sentAt > a.sentAt && o.sentAt < b.sentAt).length;
+}
+
+/**
+ * Whether `b` counted down from `a` in one window: Remaining one lower, or one more lower for each
+ * request lost between them (a lost request may have reached the server and counted, or not).
+ */
+export function countedDownFrom(a: Observation, b: Observation, all: readonly Observation[]): boolean {
+  const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
+  if (ra === null || rb === null) return false;
+  const step = ra - rb;
+  return step >= 1 && step <= 1 + lostBetween(a, b, all);
+}

@@ -52,6 +52,7 @@ export async function profileDeployment(options: ProfileOptions, io: Io): Promis
         tier,
         org: org.label,
         keys: { primary: org.primary.key, unscoped: org.unscoped?.key ?? null },
+        ...(org.limits ? { limits: org.limits } : {}),
         windowMs: session.windowMs,
         clockOffsetMs,
         signal: io.signal,

@@ -1,9 +1,17 @@
 /**
  * Where the discovery sends its expiry read: after the used-up window surely ended, and clear of any
  * clock-aligned boundary that reads spread over the next window could not tell from one the read opened.
+ * And what it learns behind a network that loses requests: the same as on a clean one.
  */
-import { describe, expect, it } from 'vitest';
-import { expiryReadAt } from '../../src/procedures/discover.ts';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { discover, expiryReadAt } from '../../src/procedures/discover.ts';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import { HttpProber } from '../../src/measure/http-prober.ts';
+import { ObservationRecorder } from '../../src/measure/recorder.ts';
+import { inferProfile } from '../../src/profile/infer.ts';
+import { systemClock } from '../../src/util/io.ts';
+import { startTestFlakyProxy } from '../helpers/flaky-proxy.ts';
+import { keyOf, orgWithKey, startTestTarget } from '../helpers/target.ts';
 
 const W = 2000;
 
@@ -21,4 +29,41 @@ describe('expiryReadAt', () => {
   it('an end too coarse for any clear stretch: half a window after its latest', () => {
     expect(expiryReadAt({ earliest: 9_000, latest: 11_000 }, W, 100)).toBe(12_000);
   });
+});
+
+describe('discover behind a network that loses requests', () => {
+  /** The reference target's limiter (2 s windows), learned through a proxy dropping every `dropOneIn`th request at `dropAt`. */
+  async function learnedThrough(dropOneIn: number, dropAt: 'request' | 'response') {
+    const t = await startTestTarget({ windowMs: W });
+    const org = await orgWithKey(t.admin, 'starter');
+    const unscoped = await keyOf(t.admin, org.orgId, []);
+    const proxy = await startTestFlakyProxy({ target: t.edge(0), dropOneIn, pick: 'every', dropAt });
+    const controller = new AbortController();
+    onTestFinished(() => controller.abort());
+    const recorder = new ObservationRecorder(null);
+    const prober = new HttpProber({ edges: [{ label: 'edge-0', url: proxy.url }], contract: recruitingApi, clock: systemClock, epoch: 0, recorder, timeoutMs: 5000, connectionsPerEdge: 4, signal: controller.signal });
+    onTestFinished(() => prober.close());
+    const record = await discover({ prober, contract: recruitingApi, tier: 'starter', org: 'starter-a', keys: { primary: org.key, unscoped: unscoped.key }, windowMs: W, clockOffsetMs: () => 0, signal: controller.signal });
+    return { profile: inferProfile(record), lost: record.all.filter((o) => o.status === null).length, dropped: proxy.dropped };
+  }
+
+  for (const dropAt of ['request', 'response'] as const) {
+    it(`learns what it learns on a clean network, with every 6th request lost (dropped at the ${dropAt})`, async () => {
+      const { profile, lost, dropped } = await learnedThrough(6, dropAt);
+      expect(lost).toBe(dropped);
+      expect(lost).toBeGreaterThan(5);
+      // The reference target: aligned windows, epoch Reset, one read counter across routes, separate
+      // ingest counter, and only counted reads count (HEAD, 404, 403, 401 do not).
+      expect({
+        algorithm: profile.read.algorithm.value,
+        resetFormat: profile.read.resetFormat.value,
+        head: profile.counts.head.value,
+        notFound: profile.counts['not-found'].value,
+        forbidden: profile.counts.forbidden.value,
+        unauthenticated: profile.counts.unauthenticated.value,
+        shared: profile.readSharedAcrossRoutes.value,
+        independent: profile.classesIndependent.value,
+      }).toEqual({ algorithm: 'fixed-aligned', resetFormat: 'epoch-seconds', head: false, notFound: false, forbidden: false, unauthenticated: false, shared: true, independent: true });
+    }, 20_000);
+  }
 });

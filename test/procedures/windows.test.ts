@@ -208,6 +208,24 @@ describe('WindowKeeper: the server shows the window fresh', () => {
   });
 });
 
+describe('WindowKeeper: a network that loses a request', () => {
+  it('pins the boundary across a lost opener, without waiting a full window: the next Remaining shows what it counted', async () => {
+    intoWindow(30_000);
+    // The first opener shows the window under way (too little of it left); openers from shortly before
+    // its end count in it until one is lost; the next ones catch the boundary.
+    const lost = 40;
+    const sim = simulate({ unanswered: [lost] });
+    const result = await fresh(sim, keeperOver(sim));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(sim.sent[lost - 1]!.status).toBeNull();
+    // Pinned within the openers' spacing in the window right after the one under way, not a window later.
+    expect(result.first.sentAt).toBeGreaterThanOrEqual(W - 30_000);
+    expect(result.first.sentAt).toBeLessThan(W - 30_000 + 1_000);
+    expect(result.window.openedUncertaintyMs).toBeLessThan(100);
+  });
+});
+
 describe('WindowKeeper: boundaries where the server shows little', () => {
   it('pins a boundary by the Reset advancing where Remaining does not count down (remaining-stuck)', async () => {
     intoWindow(30_000);

@@ -72,6 +72,12 @@ describe('what counts', () => {
     expect(profile.counts['not-found'].how).toContain('no X-RateLimit-Remaining to compare');
   });
 
+  it('leaves an answer open when the request in question was lost on the way: it may not have reached the server', () => {
+    const profile = inferProfile(record({ pairs: [pair('head', 50, 1, { method: 'HEAD', status: null })] }));
+    expect(profile.counts.head.value).toBeNull();
+    expect(profile.counts.head.how).toContain('lost on the way');
+  });
+
   it('leaves an answer open when the reads around it announce different window ends: a boundary may fall between', () => {
     const straddled: CountingPair = { question: 'head', before: read(59), probe: obs({ method: 'HEAD' }), after: read(58, { reset: T0 + 6 }) };
     const profile = inferProfile(record({ pairs: [straddled] }));
@@ -135,6 +141,23 @@ describe('how windows start', () => {
   it('first request: Remaining one lower at every read over nearly a window after the one that opened it', () => {
     // The used-up window ended 1.5 to 1.7 s before the read: aligned windows would roll over 1.3 to 1.5 s after it.
     expect(learnedAfterExpiry([58, 57, 56, 55], { earliest: 8_300, latest: 8_500 }).value).toBe('fixed-first-request');
+  });
+
+  it('first request across a read lost on the way: Remaining one more lower where it may have counted, and only there', () => {
+    const exhaustedEnd = { earliest: 8_300, latest: 8_500 };
+    const expiry = [read(59, { sentAt: 10_000 })];
+    // The second follow-up fell 2 below the first: the read sent between them got no answer.
+    const followUps = [58, 56, 55, 54].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
+    const lost = obs({ status: null, sentAt: 11_000 });
+    const base = record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd });
+    expect(algorithmOf({ ...base, all: [...base.all, lost] }).value).toBe('fixed-first-request');
+    // Without a lost request between them, a step of two is other traffic: nothing is concluded.
+    expect(algorithmOf(base).value).toBeNull();
+  });
+
+  it('a read lost after the refill probe is no refusal: it does not make a fixed window a bucket', () => {
+    const lost = obs({ status: null });
+    expect(algorithmOf(record({ exhaustion: [read(1), rejected()], refill: [{ probe: read(0), followUps: [lost] }] })).value).not.toBe('refilling');
   });
 
   it('not first request on the same reads when the previous end is too coarse to rule out an aligned window that began just before them', () => {
