@@ -17,7 +17,7 @@ import type { Finding } from '../catalogue/types.ts';
 import { withinOneWindow } from './support/window-integrity.ts';
 import { windowSafeEnd } from '../measure/window.ts';
 import { freshness, refillCheck, spentBefore, type Judged, type QuotaExactInput } from './support/quota-window.ts';
-import { lostByRemaining, lostNote, type LostReading } from './support/lost-requests.ts';
+import { lostByAdmissions, lostByRemaining, lostNote, type LostReading } from './support/lost-requests.ts';
 
 export type { QuotaExactInput };
 
@@ -77,9 +77,11 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   const prior = spentBefore(obs, input.window.prior, announced.value);
   if (prior.length > 0) notes.push(`${countOf(prior.length, 'request')} of the harness's own (${prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')}) counted in this window before the first`);
   else if (input.window.prior.length > 0) notes.push(`the harness's own ${input.window.prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')} counted on a counter of its own: the first Remaining shows this one untouched`);
-  // Sequential requests that got no answer: the Remaining around each may say whether it counted.
-  const lost = variant === 'sequential' ? lostByRemaining(obs) : new Map<number, LostReading>();
-  for (const [i, reading] of lost) notes.push(lostNote(i + 1, obs[i]!, reading));
+  // Requests that got no answer: the Remaining around each (one after another), else the values every
+  // admission of the window took, may say whether it counted.
+  const around = variant === 'sequential' ? lostByRemaining(obs) : new Map<number, LostReading>();
+  const lost = new Map([...around, ...lostByAdmissions(obs, prior.filter(isAdmitted), announced.value, units, around)]);
+  for (const [i, reading] of [...lost].sort(([a], [b]) => a - b)) notes.push(lostNote(i + 1, obs[i]!, reading));
   const outcomes = classify(obs, lost);
   const first429 = outcomes.rejected[0] ?? null;
   const data: QuotaData = {
@@ -155,7 +157,7 @@ function classify(obs: readonly Observation[], lost: ReadonlyMap<number, LostRea
     const fate = lost.get(i)?.fate;
     if (isAdmitted(o) || fate === 'counted') admitted.push(i + 1);
     else if (o.status === TOO_MANY_REQUESTS) rejected.push(i + 1);
-    else if (fate !== 'not-counted') wild.push(i + 1);
+    else if (fate === undefined) wild.push(i + 1);
   }
   return { obs, admitted, rejected, wild };
 }

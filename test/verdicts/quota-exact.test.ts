@@ -266,6 +266,35 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     expect(f.notes.join(' ')).toContain('TIMEOUT at request 60');
   });
 
+  it('reads a lost request by the values of Remaining the admissions took: all of them taken, it was not admitted', () => {
+    // Request 100 (a 429 had it been answered) was lost: the 60 admitted answers carry 59 … 0, one each.
+    const { obs, window } = burstQuota({ limit: 60, failures: [100] });
+    const f = burst(obs, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('admitted 60 of 120; 59 got 429');
+    expect(f.notes).toContain('TIMEOUT at request 100: not admitted: the 60 admitted answers carry every value of Remaining an admission takes under Limit 60 (60), one each');
+  });
+
+  it('reads a lost request admitted early in the burst by the value missing among later admissions', () => {
+    // Request 6 (second batch) was admitted and its answer lost: its value is missing, admissions after it carry lower ones.
+    const { obs, window } = burstQuota({ limit: 60, failures: [6] });
+    const f = burst(obs, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('admitted 60 of 120; 60 got 429');
+    expect(f.notes.some((n) => n.startsWith('TIMEOUT at request 6: admitted, its answer lost'))).toBe(true);
+  });
+
+  it('does not read a missing value as a lost admission where the server may have refused too early', () => {
+    // 59 admitted (59 … 1), request 6 lost: the missing 0 is the end of the count, after every admission.
+    const first59 = Array.from({ length: 59 }, (_, i) => (i < 5 ? i + 1 : i + 2));
+    const early = burstQuota({ limit: 60, admittedIndices: first59, failures: [6] });
+    expect(burst(early.obs, early.window).verdict).toBe('inconclusive');
+    // Duplicated values (a racy counter) tell nothing either.
+    const racy = burstQuota({ limit: 60, failures: [100], admittedIndices: Array.from({ length: 60 }, (_, i) => i + 1) });
+    const dup = racy.obs.map((o, i) => (i === 10 ? { ...o, rateLimit: { ...o.rateLimit, remaining: headerValue(String(racy.obs[11]!.rateLimit.remaining.value)) } } : o));
+    expect(burst(dup, racy.window).verdict).toBe('inconclusive');
+  });
+
   it('still fails over-admission whatever the wildcards were', () => {
     const { obs, window } = burstQuota({ limit: 60, admittedIndices: Array.from({ length: 61 }, (_, i) => i + 1), failures: [100, 101] });
     expect(burst(obs, window).verdict).toBe('fail');

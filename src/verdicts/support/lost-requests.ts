@@ -1,19 +1,37 @@
 /**
- * Requests of a series sent one after another that got no answer (a connection dropped, a timeout):
- * whether the server counted one is told by its own Remaining, where an admitted answer with a
- * Remaining comes right before it and right after it. One fewer across the two is the later one's
- * own count; two fewer, the lost one counted too. Pure.
+ * Requests of a window's series that got no answer (a connection dropped, a timeout): whether the
+ * server counted one is told by its own Remaining. Pure.
+ *
+ * - One after another: an admitted answer with a Remaining right before it and right after it. One
+ *   fewer across the two is the later one's own count; two fewer, the lost one counted too.
+ * - Any order (a burst): every admission takes one value of Remaining, Limit less one down to zero
+ *   (less a unit each, for uploads of several resumes). Where the admitted answers carry distinct
+ *   values, all of them, no lost request was admitted; where exactly as many values are missing as
+ *   requests were lost, each lost one was admitted (its answer lost).
  */
 import { isAdmitted, type Observation } from '../../measure/observation.ts';
+import { TOO_MANY_REQUESTS } from './finding.ts';
 
-export type LostFate = 'counted' | 'not-counted';
+/** `not-admitted`: refused, or never reached the server; either way not among the admissions. */
+export type LostFate = 'counted' | 'not-counted' | 'not-admitted';
 
-export interface LostReading {
-  readonly fate: LostFate;
-  /** The admitted answers around it whose Remaining tells. */
-  readonly before: Observation;
-  readonly after: Observation;
-}
+export type LostReading =
+  | {
+      readonly by: 'neighbours';
+      readonly fate: 'counted' | 'not-counted';
+      /** The admitted answers around it whose Remaining tells. */
+      readonly before: Observation;
+      readonly after: Observation;
+    }
+  | {
+      readonly by: 'admissions';
+      readonly fate: 'counted' | 'not-admitted';
+      /** Admitted answers whose values were read, the values a full window's admissions take, and the requests lost. */
+      readonly admitted: number;
+      readonly values: number;
+      readonly lost: number;
+      readonly limit: number;
+    };
 
 /**
  * For each request of `series` (0-based index) with no answer that sits alone between two admitted
@@ -29,14 +47,69 @@ export function lostByRemaining(series: readonly Observation[]): ReadonlyMap<num
     const [a, b] = [before.rateLimit, after.rateLimit];
     if (a.remaining.value === null || b.remaining.value === null || a.limit.value !== b.limit.value || a.reset.raw !== b.reset.raw) continue;
     const fall = a.remaining.value - b.remaining.value;
-    if (fall === 1 || fall === 2) read.set(i, { fate: fall === 2 ? 'counted' : 'not-counted', before, after });
+    if (fall === 1 || fall === 2) read.set(i, { by: 'neighbours', fate: fall === 2 ? 'counted' : 'not-counted', before, after });
   }
   return read;
 }
 
+/**
+ * For the requests of `series` with no answer that `known` does not read yet, whether they were
+ * admitted, from the Remaining of every admission of the window at once (`ledger`: the harness's own
+ * earlier admissions in it, on the series' route). Empty unless every admitted answer carries a
+ * Remaining under Limit `limit`, the values are distinct and each is one an admission takes.
+ */
+export function lostByAdmissions(
+  series: readonly Observation[],
+  ledger: readonly Observation[],
+  limit: number | null,
+  units: number,
+  known: ReadonlyMap<number, LostReading>,
+): ReadonlyMap<number, LostReading> {
+  const lost = series.flatMap((o, i) => (o.status === null && !known.has(i) ? [i] : []));
+  const countedLost = [...known.values()].filter((r) => r.fate === 'counted').length;
+  if (lost.length === 0 || limit === null || units < 1) return new Map();
+  const admitted = [...ledger, ...series].filter(isAdmitted);
+  const values = admitted.map((o) => (o.rateLimit.limit.value === limit ? o.rateLimit.remaining.value : null));
+  const taken = new Set(values);
+  const slots = Math.floor(limit / units);
+  const isSlot = (v: number | null) => v !== null && v >= 0 && v < limit && (limit - v) % units === 0;
+  if (!values.every(isSlot) || taken.size !== values.length) return new Map();
+  const missing = Array.from({ length: slots }, (_, k) => limit - (k + 1) * units).filter((v) => !taken.has(v));
+  const unread = missing.length - countedLost;
+  const fate = unread === 0 ? 'not-admitted' : unread === lost.length && countedLost === 0 && inOrder(lost.map((i) => series[i]!), missing, admitted, series) ? 'counted' : null;
+  if (fate === null) return new Map();
+  return new Map(lost.map((i) => [i, { by: 'admissions', fate, admitted: admitted.length, values: slots, lost: lost.length, limit }]));
+}
+
+/**
+ * Whether the lost requests, in the order sent, can have taken the missing values, highest first,
+ * where the server's own order allows: below every value of an admission answered before one was
+ * sent, above every value of an admission sent after its error came back (one at least: a value
+ * missing at the end of the count is what a server refusing one too early shows), and with no 429
+ * answered before it was sent (the quota was spent by then).
+ */
+function inOrder(lost: readonly Observation[], missing: readonly number[], admitted: readonly Observation[], series: readonly Observation[]): boolean {
+  const sorted = [...lost].sort((a, b) => a.sentAt - b.sentAt);
+  const values = [...missing].sort((a, b) => b - a);
+  const answeredBy = (o: Observation) => o.headersAt ?? o.doneAt;
+  return sorted.every((x, k) => {
+    const v = values[k]!;
+    const before = admitted.filter((o) => answeredBy(o) < x.sentAt).map((o) => o.rateLimit.remaining.value!);
+    const after = admitted.filter((o) => o.sentAt > x.doneAt).map((o) => o.rateLimit.remaining.value!);
+    const spent = series.some((o) => o.status === TOO_MANY_REQUESTS && answeredBy(o) < x.sentAt);
+    return !spent && after.length > 0 && before.every((b) => v < b) && after.every((a) => v > a);
+  });
+}
+
 /** In words, for a verdict's notes: "ECONNRESET at request 58: Remaining 3 → 1 across it, so it counted". */
 export function lostNote(n: number, lost: Observation, reading: LostReading): string {
-  const [a, b] = [reading.before.rateLimit.remaining.value, reading.after.rateLimit.remaining.value];
   const what = lost.error?.code ?? 'no answer';
+  if (reading.by === 'admissions') {
+    const every = `every value of Remaining an admission takes under Limit ${reading.limit} (${reading.values})`;
+    return reading.fate === 'counted'
+      ? `${what} at request ${n}: admitted, its answer lost: the ${reading.admitted} admitted answers carry distinct values of Remaining, ${every} but ${reading.lost}, one for each request lost`
+      : `${what} at request ${n}: not admitted: the ${reading.admitted} admitted answers carry ${every}, one each`;
+  }
+  const [a, b] = [reading.before.rateLimit.remaining.value, reading.after.rateLimit.remaining.value];
   return `${what} at request ${n}: Remaining ${a} → ${b} across it, so it ${reading.fate === 'counted' ? 'counted (admitted, its answer lost)' : 'did not count (it never reached the limiter)'}`;
 }
