@@ -21,6 +21,23 @@ export async function inBatches(
   return all;
 }
 
+/**
+ * inBatches, then as many more as got no answer, once: a request lost on the way may never have
+ * reached the server, and a series sent to reach just past the Limit must still reach past it.
+ */
+export async function inBatchesMakingUpLost(
+  total: number,
+  batchSize: number,
+  send: (index: number) => Promise<Observation>,
+  signal: AbortSignal,
+  firstBatch = batchSize,
+): Promise<Observation[]> {
+  const sent = await inBatches(total, batchSize, send, signal, firstBatch);
+  const lost = sent.filter((o) => o.status === null).length;
+  if (lost === 0 || signal.aborted) return sent;
+  return [...sent, ...(await inBatches(lost, batchSize, (i) => send(total + i), signal))];
+}
+
 /** The batch size that keeps in-flight requests strictly under the cap. */
 export function underCap(cap: number): number {
   return Math.max(1, cap - 1);

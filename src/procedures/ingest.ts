@@ -2,7 +2,8 @@
  * QUOTA-INGEST in two variants, each in a window of its own:
  * 'single' uploads resumes one per request, in batches under the cap (the parse takes time);
  * 'bulk' sends bulk uploads whose resumes add up to Limit, and one more, in batches under the cap, judged
- * in resumes (assumption bulk-counts-per-resume).
+ * in resumes (assumption bulk-counts-per-resume). Uploads lost on the way are made up once, so that the
+ * server still sees one past the Limit.
  * HDR-LIMIT for the ingest class comes from the single variant.
  */
 import { endpointById } from '../contract/lookup.ts';
@@ -15,7 +16,7 @@ import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
-import { inBatches, straddlingFirstBatch, underCap } from './batches.ts';
+import { inBatchesMakingUpLost, straddlingFirstBatch, underCap } from './batches.ts';
 import { EXTRA_AFTER_LIMIT, limitToTest } from './announced-limit.ts';
 import { watchRestOfWindow } from './watch.ts';
 import { defineTask, type RoundTrips } from './task.ts';
@@ -81,7 +82,7 @@ async function uploadSinglesAfter(context: SuiteContext, org: OrgHandle, first: 
   const tier = figuresOf(context.contract, org);
   const limit = limitToTest(tier.ingest, first);
   const batch = underCap(tier.concurrency.value);
-  const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, batch, upload, context.signal, straddlingFirstBatch(limit, batch, 1));
+  const rest = await inBatchesMakingUpLost(limit + EXTRA_AFTER_LIMIT, batch, upload, context.signal, straddlingFirstBatch(limit, batch, 1));
   return [first, ...rest];
 }
 
@@ -119,7 +120,7 @@ async function uploadBulkAfter(
   // the batch holding the last admissible one holding the one past it too.
   const admissible = Math.floor(limitToTest(tier.ingest, first) / bulk.unitsPerRequest);
   const batch = underCap(tier.concurrency.value);
-  const sent = [first, ...(await inBatches(admissible, batch, bulk.send, context.signal, straddlingFirstBatch(admissible, batch, 1)))];
+  const sent = [first, ...(await inBatchesMakingUpLost(admissible, batch, bulk.send, context.signal, straddlingFirstBatch(admissible, batch, 1)))];
   // No lucky pass: single uploads (one unit each) over the rest of the window.
   const edge = context.prober.edges[0]!;
   const single = endpointById(context.contract, 'resume-analysis');
