@@ -201,13 +201,19 @@ export class WindowKeeper {
   }
 
   /**
-   * Whether a window leaves the check time enough. One just begun is the best there is: the check's
-   * need. One found under way is a shortcut, taken with time to spare (latencies vary, most under
-   * load): twice the need, and no more than a third of it gone.
+   * Whether a window leaves the check time enough. One just begun: the check's need, or as much as the
+   * next one would leave (pinned between two openers, an opener's time after its start), since waiting
+   * cannot buy more: the need is estimated from recent latencies, which a burst's crowded ones inflate.
+   * One found under way is a shortcut, taken with time to spare (latencies vary, most under load):
+   * twice the need, and no more than a third of it gone.
    */
   #longEnough(placed: PlacedWindow, first: Observation, needMs: number): boolean {
-    const left = windowSafeEnd(placed.window, first) - this.#options.prober.now() - END_MARGIN_MS;
-    return placed.justBegun ? left >= needMs : left >= Math.max(UNDER_WAY_MARGIN * needMs, (1 - CARRY_WITHIN) * this.#options.windowMs);
+    const { windowMs, prober } = this.#options;
+    const left = windowSafeEnd(placed.window, first) - prober.now() - END_MARGIN_MS;
+    if (!placed.justBegun) return left >= Math.max(UNDER_WAY_MARGIN * needMs, (1 - CARRY_WITHIN) * windowMs);
+    const openerMs = (first.headersAt ?? first.doneAt) - first.sentAt;
+    const asGoodAsNext = windowMs - 2 * (DENSE_MS + openerMs) - END_MARGIN_MS;
+    return left >= Math.min(needMs, asGoodAsNext);
   }
 
   /** The counters a window of `quotaClass` lives on: read and ingest on one counter are the same window. */
@@ -303,7 +309,11 @@ export class WindowKeeper {
       return { window, justBegun: prior.length === 0 };
     }
     if ((algorithm === 'fixed-first-request' || algorithm === 'refilling') && prior.length === 0) {
-      return { window: { ...base, openedAt: o.sentAt, openedUncertaintyMs: 0, opensAtFirstRequest: true, placeBy: 'timing' }, justBegun: true };
+      // A server that keeps window starts to whole seconds ends one before a full window after the
+      // opener: where its Reset says so, the window ends no later than that.
+      const announced = this.#endOf(o);
+      const early = announced !== null && announced.latest < o.sentAt + windowMs ? { sureEndAt: announced.earliest } : {};
+      return { window: { ...base, openedAt: o.sentAt, openedUncertaintyMs: 0, opensAtFirstRequest: true, placeBy: 'timing', ...early }, justBegun: true };
     }
     const phase = profile?.read.phase.value;
     if (steady === false) {

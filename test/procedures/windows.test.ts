@@ -9,6 +9,7 @@ import type { Observation } from '../../src/measure/observation.ts';
 import type { LimiterProfile } from '../../src/profile/types.ts';
 import type { OrgHandle } from '../../src/procedures/handles.ts';
 import { WindowKeeper, type FreshWindow } from '../../src/procedures/windows.ts';
+import { windowSafeEnd } from '../../src/measure/window.ts';
 import { obs, resetObservations, T0 } from '../helpers/observations.ts';
 import { SAMPLE_PROFILE } from '../helpers/sample-results.ts';
 
@@ -22,8 +23,8 @@ const ALIGNED: LimiterProfile = {
 };
 
 interface SimOptions {
-  /** Windows aligned to multiples of W, or starting at an org's first counted request. */
-  readonly windows?: 'aligned' | 'first-request';
+  /** Windows aligned to multiples of W, or starting at an org's first counted request (to the ms, or kept to its whole second). */
+  readonly windows?: 'aligned' | 'first-request' | 'first-request-seconds';
   /** Requests counted before the test begins in the window under way (someone else's). */
   readonly countedBefore?: number;
   readonly headers?: boolean;
@@ -47,7 +48,7 @@ function simulate(options: SimOptions = {}) {
   const windowAt = (key: string, t: number) => {
     const window = windows.get(key);
     if (window && t >= window.start && t < window.end) return window;
-    const start = options.windows === 'first-request' ? t : Math.floor(t / W) * W;
+    const start = options.windows === 'first-request' ? t : options.windows === 'first-request-seconds' ? Math.floor(t / 1000) * 1000 : Math.floor(t / W) * W;
     const next = { start, end: start + W, count: window === undefined ? (options.countedBefore ?? 0) : 0 };
     windows.set(key, next);
     return next;
@@ -197,6 +198,28 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     const result = await fresh(sim, keeperOver(sim, firstRequest), 50_000);
     expect(result.ok && result.window).toMatchObject({ opensAtFirstRequest: true, openedAt: 0 });
     expect(sim.sent).toHaveLength(1);
+  });
+
+  it('takes a window just begun even where the need, estimated from crowded latencies, exceeds it: the next leaves no more', async () => {
+    intoWindow(30_000);
+    const sim = simulate();
+    const result = await fresh(sim, keeperOver(sim), 100_000);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.first.sentAt).toBeGreaterThanOrEqual(W - 30_000);
+    expect(result.first.sentAt).toBeLessThan(W - 30_000 + 1_000);
+  });
+
+  it('ends a window opened by the first request no later than a Reset that comes before a full window (starts kept to whole seconds)', async () => {
+    // The opener at 40.5 s opens a window the server starts at 40 s: it ends at 100 s, 59.5 s after it.
+    intoWindow(40_500);
+    const sim = simulate({ windows: 'first-request-seconds' });
+    const firstRequest: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, algorithm: learned('fixed-first-request' as const) } };
+    const result = await fresh(sim, keeperOver(sim, firstRequest), 50_000);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.window.opensAtFirstRequest).toBe(true);
+    expect(windowSafeEnd(result.window, result.first)).toBeLessThanOrEqual(59_500);
   });
 
   it('waits a full window after a request that got no answer: it may have counted in a window none announced', async () => {
