@@ -311,22 +311,49 @@ function followUpsVerdict(first: Observation, followUps: readonly Observation[],
   // Remaining as high as before is a new window only where it is seen to count at all.
   const falls = values.some((v, i) => i > 0 && v! < values[i - 1]!);
   const rose = values.findIndex((v, i) => i > 0 && (v! > values[i - 1]! || (falls && v === values[i - 1])));
+  // The end as announced, and as much later as a countdown rounded otherwise than up can put it.
+  const ended = previousEnd && { earliest: previousEnd.earliest, latest: previousEnd.latest + roundingAllowanceMs(windowMs) };
   if (rose > 0) {
     const at = Math.round(reads[rose]!.sentAt - first.sentAt);
-    return learned('fixed-aligned', `Remaining went ${values.slice(0, rose + 1).join(' → ')} over reads from one opening a window: back up ${at} ms after it, before a full window: windows are aligned to the clock`, ids);
+    const went = `Remaining went ${values.slice(0, rose + 1).join(' → ')} over reads from one opening a window: back up ${at} ms after it`;
+    const fits = boundaryFits(first, reads[rose - 1]!, reads[rose]!, ended, windowMs);
+    if (fits.aligned && !fits.firstRequest) return learned('fixed-aligned', `${went}, before a full window: windows are aligned to the clock`, ids);
+    if (fits.firstRequest && !fits.aligned) {
+      return learned('fixed-first-request', `${went}, within a second of a full window and where no clock-aligned boundary falls: the window that read opened, its start kept to the whole second`, ids);
+    }
+    return undecided(`${went}: a clock-aligned boundary and the end of a window the read opened (its start kept to the whole second) both fit there`, ids);
   }
   if (reads.every((o, i) => i === 0 || countedDownFrom(reads[i - 1]!, o, record.all))) {
     // An aligned window that began just before the first read holds them all too: possible where a
     // boundary (the used-up window's end, or whole windows after it, wherever in its interval) can lie
     // between a window before the last read and the first read's answer.
-    // The end as announced, and as much later as a countdown rounded otherwise than up can put it.
-    const ended = previousEnd && { earliest: previousEnd.earliest, latest: previousEnd.latest + roundingAllowanceMs(windowMs) };
     const from = last.sentAt - windowMs;
     if (!ended || ended.latest > from || alignedEndWithin(from, first.headersAt ?? first.doneAt, ended, windowMs)) return null;
     return learned('fixed-first-request', `Remaining went ${values.join(' → ')} over ${span} ms of reads from one sent after the previous window ended: the window that read opened held for all of them, where an aligned window would have rolled over: windows start at the first counted request`, ids);
   }
   if (!falls) return undecided(`Remaining stayed at ${values[0]} over ${reads.length} admitted reads: it does not show what counts`, ids);
   return undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids);
+}
+
+/** A server may keep a window's start to its whole second: its window ends up to this much before a full window after the request that opened it. */
+const WHOLE_SECOND_MS = 1000;
+
+/**
+ * Where a boundary seen between two reads (Remaining back up at `after`) can come from: a clock-aligned
+ * grid (whole windows after the previous end, unknown without it), or the end of the window `opener`
+ * opened, a full window after it or up to a whole second sooner.
+ */
+function boundaryFits(
+  opener: Observation,
+  before: Observation,
+  after: Observation,
+  previousEnd: { readonly earliest: number; readonly latest: number } | null,
+  windowMs: number,
+): { readonly aligned: boolean; readonly firstRequest: boolean } {
+  const [from, to] = [before.sentAt, after.headersAt ?? after.doneAt];
+  const firstRequest = from <= (opener.headersAt ?? opener.doneAt) + windowMs && to >= opener.sentAt + windowMs - WHOLE_SECOND_MS;
+  const aligned = previousEnd === null ? !firstRequest : alignedEndWithin(from - END_TOLERANCE_MS, to + END_TOLERANCE_MS, previousEnd, windowMs);
+  return { aligned, firstRequest };
 }
 
 /**
@@ -348,6 +375,8 @@ function againVerdict(first: Observation, record: DiscoveryRecord): Learned<Wind
   const rose = values.findIndex((v, i) => i > 0 && v! >= values[i - 1]!);
   if (rose > 0) {
     const at = Math.round(reads[rose]!.sentAt - again.sentAt);
+    // Back up where the window the round's first read opened would end (its start kept to the whole second) shows nothing.
+    if (boundaryFits(again, reads[rose - 1]!, reads[rose]!, null, W).firstRequest) return null;
     return learned('fixed-aligned', `the reads after one window counted down without a boundary, which fits an aligned one that began just before them; half a window after its end, Remaining went ${values.slice(0, rose + 1).join(' → ')}, back up ${at} ms into the second round: windows are aligned to the clock`, ids);
   }
   if (!reads.every((o, i) => i === 0 || countedDownFrom(reads[i - 1]!, o, record.all))) return null;

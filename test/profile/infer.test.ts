@@ -205,6 +205,17 @@ describe('how windows start', () => {
     expect(learned.how).toContain('does not show what counts');
   });
 
+  it('first request with starts kept to the whole second: back up within a second of a full window, where no aligned boundary falls', () => {
+    // Aligned boundaries would fall at 11.3–11.8 s; the window the read at 10 s opened, started at its whole second, ends at 12–13 s.
+    const kept = learnedAfterExpiry([58, 57, 56, 59], { earliest: 8_300, latest: 8_500 });
+    expect(kept.value).toBe('fixed-first-request');
+    expect(kept.how).toContain('its start kept to the whole second');
+    // A previous end known only to a second lets an aligned boundary fall there too: open.
+    const both = learnedAfterExpiry([58, 57, 56, 59], { earliest: 8_300, latest: 9_300 });
+    expect(both.value).toBeNull();
+    expect(both.how).toContain('both fit there');
+  });
+
   it('clock-aligned: Remaining back up among the reads, before a full window had passed', () => {
     const expiry = [read(59, { sentAt: 10_000 })];
     const followUps = [58, 59, 58, 57].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
