@@ -27,7 +27,8 @@ import { sleep } from '../util/sleep.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
-import { countedDownFrom, type CountingPair, type DiscoveryRecord, type PairQuestion, type RefillProbe } from '../profile/record.ts';
+import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
+import { firstRound, secondRoundHelps } from '../profile/infer.ts';
 
 export interface DiscoveryInput {
   readonly prober: HttpProber;
@@ -232,10 +233,10 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
           expiry.push(first);
           if (isAdmitted(first) && first.rateLimit.remaining.value !== null) {
             expiryFollowUps.push(...(await followUpsOver(first, 'expiry-follow-up')));
-            // All in one window, counting down: a window the read opened, or an aligned one that began
-            // just before it. Half a window later (past the end of either), the same again: an aligned
-            // boundary then falls among the reads.
-            if (countingDownInOne([first, ...expiryFollowUps], all)) {
+            // All in one window, counting down (a window the read opened, or an aligned one that began
+            // just before it), or back up where either kind fits: half a window later (past the end of
+            // either), the same again: where aligned boundaries fall among these reads tells them apart.
+            if (secondRoundHelps(firstRound(first, expiryFollowUps, { exhaustedEnd, windowMs, all }))) {
               await sleep(first.sentAt + 1.5 * windowMs - prober.now(), signal);
               const second = signal.aborted ? null : await answeredRead('expiry-again');
               if (second && isAdmitted(second)) expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up')));
@@ -315,7 +316,3 @@ async function narrowEnd(
 
 
 
-/** Reads all admitted with a Remaining one lower each time (or one more per request of ours lost between): one window, counting down. */
-function countingDownInOne(reads: readonly Observation[], all: readonly Observation[]): boolean {
-  return reads.length > 1 && reads.every(isAdmitted) && reads.every((o, i) => i === 0 || countedDownFrom(reads[i - 1]!, o, all));
-}

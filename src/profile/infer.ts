@@ -243,8 +243,11 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   if (!isAdmitted(expiry)) {
     return undecided(`a read ${record.expiryDelayMs} ms after the announced end got ${expiry.status ?? expiry.error?.code}: the window outlasted its announcement`, [rejected.id, expiry.id]);
   }
-  const byRemaining = followUpsVerdict(expiry, record.expiryFollowUps, record) ?? againVerdict(expiry, record);
-  if (byRemaining) return byRemaining;
+  const round = firstRound(expiry, record.expiryFollowUps, record);
+  if (round.learned !== null && !secondRoundHelps(round)) return round.learned;
+  const again = round.grid === null ? null : againVerdict(expiry, record, round.grid);
+  if (again) return again;
+  if (round.learned) return round.learned;
   const end = expiryWindowEnd(record, expiry, clockOffsetMs);
   if (!end) return undecided('the read after the window carried no Reset and no later 429 told where its window ends', [expiry.id]);
   // The two predictions: a full window after the read (it opened one), or a whole number of windows
@@ -293,18 +296,38 @@ function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffs
 }
 
 
+/** An interval of monotonic ms. */
+interface Span {
+  readonly earliest: number;
+  readonly latest: number;
+}
+
+/**
+ * What a round of reads spread over a window showed: the answer, if it decides one (null: nothing
+ * yet), and where it leaves clock-aligned boundaries possible (null where it says nothing of them),
+ * which a second round half a window later can test.
+ */
+export interface Round {
+  readonly learned: Learned<WindowAlgorithm> | null;
+  readonly grid: Span | null;
+}
+
+/** The parts of a discovery a round is judged by. */
+type RoundContext = Pick<DiscoveryRecord, 'exhaustedEnd' | 'windowMs' | 'all'>;
+
 /**
  * The reads after the expiry read, by Remaining: one lower at each, all the way to just before a full
  * window after the first, is a window the first read opened (a clock-aligned one would have rolled
- * over somewhere in that span); Remaining back up is an aligned boundary. Null when Remaining is
- * missing, the reads were not all admitted, or an aligned window could have held them all (one that
- * began just before the first read: the window's end then decides, if anything can).
+ * over somewhere in that span); Remaining back up is an aligned boundary, unless the window the first
+ * read opened, kept to its whole second, would end there too. Undecided (with where aligned
+ * boundaries may lie) when an aligned window that began just before the first read could hold them
+ * all, or when a boundary fits either.
  */
-function followUpsVerdict(first: Observation, followUps: readonly Observation[], record: DiscoveryRecord): Learned<WindowAlgorithm> | null {
+export function firstRound(first: Observation, followUps: readonly Observation[], record: RoundContext): Round {
   const { exhaustedEnd: previousEnd, windowMs } = record;
   const reads = [first, ...followUps];
   const values = reads.map((o) => o.rateLimit.remaining.value);
-  if (followUps.length === 0 || !reads.every(isAdmitted) || values.some((v) => v === null)) return null;
+  if (followUps.length === 0 || !reads.every(isAdmitted) || values.some((v) => v === null)) return { learned: null, grid: null };
   const last = followUps.at(-1)!;
   const span = Math.round(last.sentAt - first.sentAt);
   const ids = reads.map((o) => o.id);
@@ -316,54 +339,61 @@ function followUpsVerdict(first: Observation, followUps: readonly Observation[],
   if (rose > 0) {
     const at = Math.round(reads[rose]!.sentAt - first.sentAt);
     const went = `Remaining went ${values.slice(0, rose + 1).join(' → ')} over reads from one opening a window: back up ${at} ms after it`;
-    const fits = boundaryFits(first, reads[rose - 1]!, reads[rose]!, ended, windowMs);
-    if (fits.aligned && !fits.firstRequest) return learned('fixed-aligned', `${went}, before a full window: windows are aligned to the clock`, ids);
+    const boundary = boundaryBetween(reads[rose - 1]!, reads[rose]!);
+    const fits = boundaryFits(first, boundary, ended, windowMs);
+    if (fits.aligned && !fits.firstRequest) return { learned: learned('fixed-aligned', `${went}, before a full window: windows are aligned to the clock`, ids), grid: null };
     if (fits.firstRequest && !fits.aligned) {
-      return learned('fixed-first-request', `${went}, within a second of a full window and where no clock-aligned boundary falls: the window that read opened, its start kept to the whole second`, ids);
+      const how = `${went}, within a second of a full window and where no clock-aligned boundary falls: the window that read opened, its start kept to the whole second`;
+      return { learned: learned('fixed-first-request', how, ids), grid: null };
     }
-    return undecided(`${went}: a clock-aligned boundary and the end of a window the read opened (its start kept to the whole second) both fit there`, ids);
+    return { learned: undecided(`${went}: a clock-aligned boundary and the end of a window the read opened (its start kept to the whole second) both fit there`, ids), grid: boundary };
   }
   if (reads.every((o, i) => i === 0 || countedDownFrom(reads[i - 1]!, o, record.all))) {
     // An aligned window that began just before the first read holds them all too: possible where a
     // boundary (the used-up window's end, or whole windows after it, wherever in its interval) can lie
     // between a window before the last read and the first read's answer.
-    const from = last.sentAt - windowMs;
-    if (!ended || ended.latest > from || alignedEndWithin(from, first.headersAt ?? first.doneAt, ended, windowMs)) return null;
-    return learned('fixed-first-request', `Remaining went ${values.join(' → ')} over ${span} ms of reads from one sent after the previous window ended: the window that read opened held for all of them, where an aligned window would have rolled over: windows start at the first counted request`, ids);
+    const grid = { earliest: last.sentAt - windowMs, latest: first.headersAt ?? first.doneAt };
+    if (!ended || ended.latest > grid.earliest || alignedEndWithin(grid.earliest, grid.latest, ended, windowMs)) return { learned: null, grid };
+    const how = `Remaining went ${values.join(' → ')} over ${span} ms of reads from one sent after the previous window ended: the window that read opened held for all of them, where an aligned window would have rolled over: windows start at the first counted request`;
+    return { learned: learned('fixed-first-request', how, ids), grid: null };
   }
-  if (!falls) return undecided(`Remaining stayed at ${values[0]} over ${reads.length} admitted reads: it does not show what counts`, ids);
-  return undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids);
+  if (!falls) return { learned: undecided(`Remaining stayed at ${values[0]} over ${reads.length} admitted reads: it does not show what counts`, ids), grid: null };
+  return { learned: undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids), grid: null };
+}
+
+/** Whether a second round of reads, half a window later, can decide what the first left open. */
+export function secondRoundHelps(round: Round): boolean {
+  return round.grid !== null && (round.learned === null || round.learned.value === null);
 }
 
 /** A server may keep a window's start to its whole second: its window ends up to this much before a full window after the request that opened it. */
 const WHOLE_SECOND_MS = 1000;
 
+/** Where a boundary fell, seen between two reads (Remaining back up at `after`): after the one before was sent, before `after` was answered. */
+function boundaryBetween(before: Observation, after: Observation): Span {
+  return { earliest: before.sentAt, latest: after.headersAt ?? after.doneAt };
+}
+
 /**
- * Where a boundary seen between two reads (Remaining back up at `after`) can come from: a clock-aligned
- * grid (whole windows after the previous end, unknown without it), or the end of the window `opener`
- * opened, a full window after it or up to a whole second sooner.
+ * Where a boundary can come from: a clock-aligned grid (whole windows after `grid`; unknown without
+ * it), or the end of the window `opener` opened, a full window after it or up to a whole second sooner.
  */
-function boundaryFits(
-  opener: Observation,
-  before: Observation,
-  after: Observation,
-  previousEnd: { readonly earliest: number; readonly latest: number } | null,
-  windowMs: number,
-): { readonly aligned: boolean; readonly firstRequest: boolean } {
-  const [from, to] = [before.sentAt, after.headersAt ?? after.doneAt];
-  const firstRequest = from <= (opener.headersAt ?? opener.doneAt) + windowMs && to >= opener.sentAt + windowMs - WHOLE_SECOND_MS;
-  const aligned = previousEnd === null ? !firstRequest : alignedEndWithin(from - END_TOLERANCE_MS, to + END_TOLERANCE_MS, previousEnd, windowMs);
+function boundaryFits(opener: Observation, boundary: Span, grid: Span | null, windowMs: number): { readonly aligned: boolean; readonly firstRequest: boolean } {
+  const firstRequest = boundary.earliest <= (opener.headersAt ?? opener.doneAt) + windowMs && boundary.latest >= opener.sentAt + windowMs - WHOLE_SECOND_MS;
+  const aligned = grid === null ? !firstRequest : alignedEndWithin(boundary.earliest - END_TOLERANCE_MS, boundary.latest + END_TOLERANCE_MS, grid, windowMs);
   return { aligned, firstRequest };
 }
 
 /**
  * The second round, half a window past the end of the first's window (whichever kind): reads spread
- * over a window again. Remaining back up among them is an aligned boundary. All in one window again
- * is a window each first read opened, where no aligned grid fits both rounds: the first round leaves
- * aligned boundaries only in the stretch between a window before its last read and its first answer,
- * and every whole window after that stretch falls among the second round's reads.
+ * over a window again, against where the first round left aligned boundaries possible (`grid`: the
+ * stretch between a window before its last read and its first answer, where it counted down in one
+ * window; the boundary it saw, where that fit either kind). Remaining back up on that grid, where the
+ * window the round's first read opened would not end, is an aligned boundary; back up where that
+ * window would end, and off the grid, is that window. All in one window again, where every whole window
+ * after the grid falls among the reads, is a window each first read opened.
  */
-function againVerdict(first: Observation, record: DiscoveryRecord): Learned<WindowAlgorithm> | null {
+function againVerdict(first: Observation, record: DiscoveryRecord, grid: Span): Learned<WindowAlgorithm> | null {
   const [again, ...followUps] = record.expiryAgain;
   const last = record.expiryFollowUps.at(-1);
   if (!again || followUps.length === 0 || !last || !followUps.every(isAdmitted)) return null;
@@ -375,15 +405,18 @@ function againVerdict(first: Observation, record: DiscoveryRecord): Learned<Wind
   const rose = values.findIndex((v, i) => i > 0 && v! >= values[i - 1]!);
   if (rose > 0) {
     const at = Math.round(reads[rose]!.sentAt - again.sentAt);
-    // Back up where the window the round's first read opened would end (its start kept to the whole second) shows nothing.
-    if (boundaryFits(again, reads[rose - 1]!, reads[rose]!, null, W).firstRequest) return null;
-    return learned('fixed-aligned', `the reads after one window counted down without a boundary, which fits an aligned one that began just before them; half a window after its end, Remaining went ${values.slice(0, rose + 1).join(' → ')}, back up ${at} ms into the second round: windows are aligned to the clock`, ids);
+    const went = `half a window after the first round's window, Remaining went ${values.slice(0, rose + 1).join(' → ')}, back up ${at} ms into the second round`;
+    const fits = boundaryFits(again, boundaryBetween(reads[rose - 1]!, reads[rose]!), grid, W);
+    if (fits.aligned && !fits.firstRequest) return learned('fixed-aligned', `the first round of reads left a clock-aligned window possible; ${went}, whole windows after it: windows are aligned to the clock`, ids);
+    if (fits.firstRequest && !fits.aligned) {
+      return learned('fixed-first-request', `${went}, within a second of a full window after its first read and off every clock-aligned grid the first round allows: windows start at the first counted request, kept to the whole second`, ids);
+    }
+    return null;
   }
   if (!reads.every((o, i) => i === 0 || countedDownFrom(reads[i - 1]!, o, record.all))) return null;
   // Aligned boundaries the first round allows, and whole windows after them, against the second round's reads.
-  const allowed = { earliest: last.sentAt - W, latest: first.headersAt ?? first.doneAt };
   const lastAgain = followUps.at(-1)!;
-  if (alignedEndWithin(lastAgain.sentAt, (again.headersAt ?? again.doneAt) + W, allowed, W)) return null;
+  if (alignedEndWithin(lastAgain.sentAt, (again.headersAt ?? again.doneAt) + W, grid, W)) return null;
   return learned('fixed-first-request', `two rounds of reads, each from one read sent after the window before ended, counted down over most of a window without a boundary, half a window apart: no clock-aligned grid fits both; windows start at the first counted request`, ids);
 }
 

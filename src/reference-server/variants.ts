@@ -8,6 +8,7 @@ import type { AssumptionId } from '../contract/types.ts';
 
 export const VARIANT_NAMES = [
   'first-request-windows',
+  'whole-second-windows',
   'head-counts',
   'independent-class-windows',
   'counts-rejected',
@@ -29,6 +30,11 @@ const definitions: Readonly<Record<VariantName, Omit<VariantDefinition, 'name'>>
   'first-request-windows': {
     description:
       "each organization's window of a class starts at its first counted request after the last one ended (express-rate-limit's MemoryStore); Reset rounds the end up to a whole second",
+    assumptions: ['fixed-windows'],
+  },
+  'whole-second-windows': {
+    description:
+      "each organization's window of a class starts at the whole second of its first counted request after the last one ended (a store keyed by the second), so it ends up to a second before a full window after that request; Reset is that end, exactly",
     assumptions: ['fixed-windows'],
   },
   'head-counts': {

@@ -41,6 +41,18 @@ export function firstRequestWindows(windowMs: number): WindowRule {
   return (current, now) => (current && now >= current.startMs && now < current.endMs ? current : { startMs: now, endMs: now + windowMs });
 }
 
+/**
+ * `whole-second-windows`: as firstRequestWindows, but the window starts at the whole second holding
+ * the first counted request (a store keyed by the second), so it ends up to a second sooner.
+ */
+export function wholeSecondWindows(windowMs: number): WindowRule {
+  return (current, now) => {
+    if (current && now >= current.startMs && now < current.endMs) return current;
+    const startMs = Math.floor(now / 1000) * 1000;
+    return { startMs, endMs: startMs + windowMs };
+  };
+}
+
 /** `independent-class-windows`: ingest windows start half a window later, in whole seconds. */
 export function ingestPhaseMs(windowMs: number): number {
   return Math.floor(windowMs / 2000) * 1000;
@@ -76,13 +88,15 @@ export interface PolicyChoice {
 
 /**
  * The policy of one quota class: `token-bucket` (fault) wins over the window variants;
- * `first-request-windows` over `independent-class-windows`; the default is aligned windows.
+ * `first-request-windows`, then `whole-second-windows`, over `independent-class-windows`; the default
+ * is aligned windows.
  * The anonymous bucket of unauthenticated traffic always keeps aligned windows.
  */
 export function policyFor(quotaClass: QuotaClass | 'anonymous', { windowMs, variants, faults }: PolicyChoice): QuotaPolicy {
   if (quotaClass === 'anonymous') return { kind: 'windows', rule: alignedWindows(windowMs) };
   if (faults.has('token-bucket')) return { kind: 'token-bucket', windowMs };
   if (variants.has('first-request-windows')) return { kind: 'windows', rule: firstRequestWindows(windowMs) };
+  if (variants.has('whole-second-windows')) return { kind: 'windows', rule: wholeSecondWindows(windowMs) };
   const phase = quotaClass === 'ingest' && variants.has('independent-class-windows') ? ingestPhaseMs(windowMs) : 0;
   return { kind: 'windows', rule: alignedWindows(windowMs, phase) };
 }

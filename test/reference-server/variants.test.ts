@@ -100,6 +100,26 @@ describe('first-request-windows', () => {
   });
 });
 
+describe('whole-second-windows', () => {
+  it("an org's window starts at the whole second of its first counted request: Reset is that second + W, exactly", async () => {
+    const W = 3000;
+    const t = await withVariants(['whole-second-windows'], W);
+    clock.toNextWindow(W, 250);
+    const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
+    clock.advance(1400);
+    const opened = clock.now();
+    const first = await call(t.edge(), JOBS, { key });
+    const second = Math.floor(opened / 1000);
+    expect([first.status, first.remaining, first.reset]).toEqual([200, 59, second + W / 1000]);
+    // The window ends 650 ms before a full window after the first request: a read then opens a new one.
+    clock.set((second + W / 1000) * 1000 - 1);
+    expect((await call(t.edge(), JOBS, { key })).remaining).toBe(58);
+    clock.set((second + W / 1000) * 1000);
+    const next = await call(t.edge(), JOBS, { key });
+    expect([next.remaining, next.reset]).toEqual([59, second + (2 * W) / 1000]);
+  });
+});
+
 describe('head-counts', () => {
   it('each HEAD /recruiter/bootstrap consumes one read (the default target counts none)', async () => {
     for (const [variants, expected] of [

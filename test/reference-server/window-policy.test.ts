@@ -169,6 +169,13 @@ describe('policyFor', () => {
     expect(resetAt(policyFor('anonymous', c), T0 + 5)).toBe(T0 + W);
   });
 
+  it('whole-second-windows: a window starts at the whole second of the first counted request', () => {
+    const c = choose(['whole-second-windows']);
+    // The first request at T0 + 1,400 ms opens [T0 + 1,000, T0 + 1,000 + W): it ends 400 ms before a full window after it.
+    expect(resetAt(policyFor('read', c), T0 + 1400)).toBe(T0 + 1000 + W);
+    expect(resetAt(policyFor('anonymous', c), T0 + 1400)).toBe(T0 + W);
+  });
+
   it('the token-bucket fault wins over window variants', () => {
     expect(policyFor('read', choose(['first-request-windows'], ['token-bucket'])).kind).toBe('token-bucket');
     expect(policyFor('anonymous', choose([], ['token-bucket'])).kind).toBe('windows');
