@@ -28,7 +28,7 @@ import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
-import { firstRound, secondRoundHelps } from '../profile/infer.ts';
+import { firstRound, secondRoundAt, secondRoundHelps } from '../profile/infer.ts';
 
 export interface DiscoveryInput {
   readonly prober: HttpProber;
@@ -234,10 +234,11 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
           if (isAdmitted(first) && first.rateLimit.remaining.value !== null) {
             expiryFollowUps.push(...(await followUpsOver(first, 'expiry-follow-up')));
             // All in one window, counting down (a window the read opened, or an aligned one that began
-            // just before it), or back up where either kind fits: half a window later (past the end of
-            // either), the same again: where aligned boundaries fall among these reads tells them apart.
-            if (secondRoundHelps(firstRound(first, expiryFollowUps, { exhaustedEnd, windowMs, all }))) {
-              await sleep(first.sentAt + 1.5 * windowMs - prober.now(), signal);
+            // just before it), or back up where either kind fits: a second round, placed where the two
+            // kinds' boundaries fall apart (secondRoundAt), tells them apart.
+            const round = firstRound(first, expiryFollowUps, { exhaustedEnd, windowMs, all });
+            if (secondRoundHelps(round)) {
+              await sleep(secondRoundAt(round, first, expiryFollowUps.at(-1) ?? first, windowMs) - prober.now(), signal);
               const second = signal.aborted ? null : await answeredRead('expiry-again');
               if (second && isAdmitted(second)) expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up')));
             }

@@ -310,8 +310,9 @@ export class WindowKeeper {
     }
     if ((algorithm === 'fixed-first-request' || algorithm === 'refilling') && prior.length === 0) {
       // A server that keeps window starts to whole seconds ends one before a full window after the
-      // opener: where its Reset says so, the window ends no later than that.
-      const announced = this.#endOf(o);
+      // opener: where its Reset says so, the window ends no later than that. (A bucket's Reset is when
+      // it is full again, no window's end.)
+      const announced = algorithm === 'fixed-first-request' ? this.#endOf(o) : null;
       const early = announced !== null && announced.latest < o.sentAt + windowMs ? { sureEndAt: announced.earliest } : {};
       return { window: { ...base, openedAt: o.sentAt, openedUncertaintyMs: 0, opensAtFirstRequest: true, placeBy: 'timing', ...early }, justBegun: true };
     }

@@ -245,7 +245,7 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   }
   const round = firstRound(expiry, record.expiryFollowUps, record);
   if (round.learned !== null && !secondRoundHelps(round)) return round.learned;
-  const again = round.grid === null ? null : againVerdict(expiry, record, round.grid);
+  const again = round.grid === null ? null : againVerdict(expiry, record, round.grid.span, round.grid.by);
   if (again) return again;
   if (round.learned) return round.learned;
   const end = expiryWindowEnd(record, expiry, clockOffsetMs);
@@ -309,7 +309,11 @@ interface Span {
  */
 export interface Round {
   readonly learned: Learned<WindowAlgorithm> | null;
-  readonly grid: Span | null;
+  /**
+   * Where aligned boundaries may lie by this round (whole windows after it): the stretch before an
+   * aligned window that could hold every read ('counted-down'), or the boundary seen ('boundary').
+   */
+  readonly grid: { readonly span: Span; readonly by: 'counted-down' | 'boundary' } | null;
 }
 
 /** The parts of a discovery a round is judged by. */
@@ -346,14 +350,14 @@ export function firstRound(first: Observation, followUps: readonly Observation[]
       const how = `${went}, within a second of a full window and where no clock-aligned boundary falls: the window that read opened, its start kept to the whole second`;
       return { learned: learned('fixed-first-request', how, ids), grid: null };
     }
-    return { learned: undecided(`${went}: a clock-aligned boundary and the end of a window the read opened (its start kept to the whole second) both fit there`, ids), grid: boundary };
+    return { learned: undecided(`${went}: a clock-aligned boundary and the end of a window the read opened (its start kept to the whole second) both fit there`, ids), grid: { span: boundary, by: 'boundary' } };
   }
   if (reads.every((o, i) => i === 0 || countedDownFrom(reads[i - 1]!, o, record.all))) {
     // An aligned window that began just before the first read holds them all too: possible where a
     // boundary (the used-up window's end, or whole windows after it, wherever in its interval) can lie
     // between a window before the last read and the first read's answer.
-    const grid = { earliest: last.sentAt - windowMs, latest: first.headersAt ?? first.doneAt };
-    if (!ended || ended.latest > grid.earliest || alignedEndWithin(grid.earliest, grid.latest, ended, windowMs)) return { learned: null, grid };
+    const before = { earliest: last.sentAt - windowMs, latest: first.headersAt ?? first.doneAt };
+    if (!ended || ended.latest > before.earliest || alignedEndWithin(before.earliest, before.latest, ended, windowMs)) return { learned: null, grid: { span: before, by: 'counted-down' } };
     const how = `Remaining went ${values.join(' → ')} over ${span} ms of reads from one sent after the previous window ended: the window that read opened held for all of them, where an aligned window would have rolled over: windows start at the first counted request`;
     return { learned: learned('fixed-first-request', how, ids), grid: null };
   }
@@ -361,9 +365,27 @@ export function firstRound(first: Observation, followUps: readonly Observation[]
   return { learned: undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids), grid: null };
 }
 
-/** Whether a second round of reads, half a window later, can decide what the first left open. */
+/** Whether a second round of reads can decide what the first left open. */
 export function secondRoundHelps(round: Round): boolean {
   return round.grid !== null && (round.learned === null || round.learned.value === null);
+}
+
+/** How far before a clock-aligned boundary the first read of a second round after a boundary goes. */
+const BEFORE_GRID_MS = 150;
+
+/**
+ * When the second round's first read goes. After a round all in one window: half a window after its
+ * first read, past the end of either kind of window. After a boundary that fits either kind: once a
+ * full window has passed since the round's last read (so that read opens a window of its own, if
+ * windows start at the first request), just before a whole window after the boundary: an aligned
+ * boundary then comes a moment after it, where a window it opened (kept to the whole second) ends at
+ * least a window less a second after it.
+ */
+export function secondRoundAt(round: Round, first: Observation, last: Observation, windowMs: number): number {
+  if (round.grid === null || round.grid.by === 'counted-down') return first.sentAt + 1.5 * windowMs;
+  const idle = (last.headersAt ?? last.doneAt) + windowMs + END_TOLERANCE_MS;
+  const from = round.grid.span.earliest - BEFORE_GRID_MS;
+  return from + Math.max(1, Math.ceil((idle - from) / windowMs)) * windowMs;
 }
 
 /** A server may keep a window's start to its whole second: its window ends up to this much before a full window after the request that opened it. */
@@ -393,19 +415,21 @@ function boundaryFits(opener: Observation, boundary: Span, grid: Span | null, wi
  * window would end, and off the grid, is that window. All in one window again, where every whole window
  * after the grid falls among the reads, is a window each first read opened.
  */
-function againVerdict(first: Observation, record: DiscoveryRecord, grid: Span): Learned<WindowAlgorithm> | null {
+function againVerdict(first: Observation, record: DiscoveryRecord, grid: Span, by: 'counted-down' | 'boundary'): Learned<WindowAlgorithm> | null {
   const [again, ...followUps] = record.expiryAgain;
   const last = record.expiryFollowUps.at(-1);
   if (!again || followUps.length === 0 || !last || !followUps.every(isAdmitted)) return null;
   const reads = [again, ...followUps];
   const values = reads.map((o) => o.rateLimit.remaining.value);
   if (values.some((v) => v === null)) return null;
+  // After a boundary, the round is a test only where its first read found nothing counted before it.
+  if (by === 'boundary' && values[0] !== (again.rateLimit.limit.value ?? 0) - 1) return null;
   const ids = [first.id, last.id, ...reads.map((o) => o.id)];
   const W = record.windowMs;
   const rose = values.findIndex((v, i) => i > 0 && v! >= values[i - 1]!);
   if (rose > 0) {
     const at = Math.round(reads[rose]!.sentAt - again.sentAt);
-    const went = `half a window after the first round's window, Remaining went ${values.slice(0, rose + 1).join(' → ')}, back up ${at} ms into the second round`;
+    const went = `in a second round of reads, from one sent after every window of the first was over, Remaining went ${values.slice(0, rose + 1).join(' → ')}, back up ${at} ms after its first`;
     const fits = boundaryFits(again, boundaryBetween(reads[rose - 1]!, reads[rose]!), grid, W);
     if (fits.aligned && !fits.firstRequest) return learned('fixed-aligned', `the first round of reads left a clock-aligned window possible; ${went}, whole windows after it: windows are aligned to the clock`, ids);
     if (fits.firstRequest && !fits.aligned) {

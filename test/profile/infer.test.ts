@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from '../../src/profile/record.ts';
-import { algorithmOf, inferProfile } from '../../src/profile/infer.ts';
+import { algorithmOf, firstRound, inferProfile, secondRoundAt } from '../../src/profile/infer.ts';
 import type { Observation } from '../../src/measure/observation.ts';
 import type { EndEstimate } from '../../src/measure/reset-format.ts';
 import { T0, obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
@@ -191,7 +191,7 @@ describe('how windows start', () => {
     const rolled = [59, 58, 59, 58, 57].map((r, i) => read(r, { sentAt: 14_500 + i * 700 }));
     const aligned = algorithmOf(record({ ...base, expiryAgain: rolled }));
     expect(aligned.value).toBe('fixed-aligned');
-    expect(aligned.how).toContain('back up 1400 ms into the second round');
+    expect(aligned.how).toContain('back up 1400 ms after its first');
     const countedDown = [59, 58, 57, 56, 55].map((r, i) => read(r, { sentAt: 14_500 + i * 700 }));
     expect(algorithmOf(record({ ...base, expiryAgain: countedDown })).value).toBe('fixed-first-request');
     // A second round that starts where the first's grid can put a boundary just before it tells nothing.
@@ -214,6 +214,24 @@ describe('how windows start', () => {
     const both = learnedAfterExpiry([58, 57, 56, 59], { earliest: 8_300, latest: 9_300 });
     expect(both.value).toBeNull();
     expect(both.how).toContain('both fit there');
+  });
+
+  it('a second round after a boundary that fit either kind: on the grid it allows is aligned, at the end of a window its first read opened is first request', () => {
+    // First round: back up between 12,100 and 12,800, where the grid (previous end known to a second) and a whole-second window both fit.
+    const exhaustedEnd = { earliest: 8_300, latest: 9_300 };
+    const expiry = [read(59, { sentAt: 10_000 })];
+    const followUps = [58, 57, 56, 59].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
+    const base = { exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd };
+    expect(algorithmOf(record(base)).value).toBeNull();
+    const first = firstRound(expiry[0]!, followUps, record(base));
+    expect(secondRoundAt(first, expiry[0]!, followUps.at(-1)!, W)).toBe(17_950);
+    // The second round from 17,950 (a window after the last read, 150 ms before the grid's 18,100): back up
+    // 700 ms after its first read is on the grid; 2,100 ms after is where a window it opened ends, off the grid.
+    const round = (values: readonly number[]) => values.map((r, i) => read(r, { sentAt: 17_950 + i * 700 }));
+    expect(algorithmOf(record({ ...base, expiryAgain: round([59, 59, 58, 57]) })).value).toBe('fixed-aligned');
+    expect(algorithmOf(record({ ...base, expiryAgain: round([59, 58, 57, 59]) })).value).toBe('fixed-first-request');
+    // A first read that found its window already counting tests nothing.
+    expect(algorithmOf(record({ ...base, expiryAgain: round([57, 59, 58, 57]) })).value).toBeNull();
   });
 
   it('clock-aligned: Remaining back up among the reads, before a full window had passed', () => {
