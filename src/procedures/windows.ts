@@ -303,11 +303,7 @@ export class WindowKeeper {
     const base = { lengthMs: windowMs, resetEpochS: epochS, prior, opensAtFirstRequest: false };
     // The first answer of the window (the ledger's, else the opener's) and the one before it.
     const opening = prior[0] ?? o;
-    if (previous !== null && boundaryShown(previous, opening, steady ?? null)) {
-      // The boundary fell after the one before was sent: the window lasts a full length from there.
-      const window: WindowContext = { ...base, openedAt: opening.sentAt, openedUncertaintyMs: opening.sentAt - previous.sentAt, placeBy: steady === true ? 'reset' : 'timing' };
-      return { window, justBegun: prior.length === 0 };
-    }
+    // The window starts with the opener itself: placed exactly, whatever came before it.
     if ((algorithm === 'fixed-first-request' || algorithm === 'refilling') && prior.length === 0) {
       // A server that keeps window starts to whole seconds ends one before a full window after the
       // opener: where its Reset says so, the window ends no later than that. (A bucket's Reset is when
@@ -315,6 +311,11 @@ export class WindowKeeper {
       const announced = algorithm === 'fixed-first-request' ? this.#endOf(o) : null;
       const early = announced !== null && announced.latest < o.sentAt + windowMs ? { sureEndAt: announced.earliest } : {};
       return { window: { ...base, openedAt: o.sentAt, openedUncertaintyMs: 0, opensAtFirstRequest: true, placeBy: 'timing', ...early }, justBegun: true };
+    }
+    if (previous !== null && boundaryShown(previous, opening, steady ?? null)) {
+      // The boundary fell after the one before was sent: the window lasts a full length from there.
+      const window: WindowContext = { ...base, openedAt: opening.sentAt, openedUncertaintyMs: opening.sentAt - previous.sentAt, placeBy: steady === true ? 'reset' : 'timing' };
+      return { window, justBegun: prior.length === 0 };
     }
     const phase = profile?.read.phase.value;
     if (steady === false) {

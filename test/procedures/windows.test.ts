@@ -81,7 +81,7 @@ function simulate(options: SimOptions = {}) {
   return { prober, sent, epoch };
 }
 
-function keeperOver(sim: ReturnType<typeof simulate>, profile: LimiterProfile | null = null) {
+function keeperOver(sim: ReturnType<typeof simulate>, profile: LimiterProfile | null = null, profileNow: () => LimiterProfile | null = () => profile) {
   const keeper = new WindowKeeper({
     contract: recruitingApi,
     prober: sim.prober,
@@ -90,8 +90,8 @@ function keeperOver(sim: ReturnType<typeof simulate>, profile: LimiterProfile | 
     clockOffsetMs: () => 0,
     clockUncertaintyMs: () => 10,
     wallNow: () => Date.now(),
-    profileOf: () => profile,
-    profileLearned: async () => profile,
+    profileOf: profileNow,
+    profileLearned: async () => profileNow(),
   });
   const send = sim.prober.send.bind(sim.prober);
   // Every answer is seen by the keeper, as the recorder's listener does in a run.
@@ -208,6 +208,25 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     if (!result.ok) return;
     expect(result.first.sentAt).toBeGreaterThanOrEqual(W - 30_000);
     expect(result.first.sentAt).toBeLessThan(W - 30_000 + 1_000);
+  });
+
+  it('places a window that starts with the opener from the opener itself, not between it and an opener a full window before (a bucket)', async () => {
+    intoWindow(10_000);
+    const sim = simulate({ windows: 'first-request' });
+    const refilling: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, algorithm: learned('refilling' as const), resetSteady: learned(null) } };
+    // Learned only once the first opener went (the discovery runs beside): that one finds a read of
+    // ours counted before it; the next waits a full window for the bucket to fill.
+    let profile: LimiterProfile | null = null;
+    const keeper = keeperOver(sim, null, () => profile);
+    const opener = readOf(sim);
+    await settle(opener());
+    const first = () => opener().finally(() => (profile = refilling));
+    const result = await settle(keeper.fresh([ORG], 'read', { first, units: [1], needMs: () => 35_000 }));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.window).toMatchObject({ opensAtFirstRequest: true, openedUncertaintyMs: 0, openedAt: result.first.sentAt });
+    // The opener a full window after the one that found the bucket short.
+    expect(result.first.sentAt).toBeLessThan(W + 1_000);
   });
 
   it('ends a window opened by the first request no later than a Reset that comes before a full window (starts kept to whole seconds)', async () => {
