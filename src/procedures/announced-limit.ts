@@ -22,6 +22,21 @@ export function limitFromAnnounced(figure: Figure, raw: number | null): number {
   return figure.value;
 }
 
+/**
+ * How many resumes an ingest check uploads: as limitFromAnnounced where the figure is a minimum
+ * (Enterprise), else the published or declared figure whatever the server announces. Each upload
+ * costs the deployment a parse and the check an upload time, and the one past the figure shows an
+ * over-admission by itself (a Limit announced above it fails HDR-LIMIT).
+ */
+export function uploadsFromAnnounced(figure: Figure, raw: number | null): number {
+  return figure.atLeast ? limitFromAnnounced(figure, raw) : figure.value;
+}
+
+/** As uploadsFromAnnounced, from the Limit a response announces. */
+export function uploadsToTest(figure: Figure, announcedBy: Observation | undefined): number {
+  return uploadsFromAnnounced(figure, announcedBy?.rateLimit.limit.value ?? null);
+}
+
 /** A Limit the server announces is believed up to this multiple of the published figure. */
 export const MAX_LIMIT_FACTOR = 20;
 

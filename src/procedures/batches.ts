@@ -43,12 +43,27 @@ export function underCap(cap: number): number {
   return Math.max(1, cap - 1);
 }
 
+/** How a series is released: the first batch's size, and how many batches in all. */
+export interface BatchPlan {
+  readonly firstBatch: number;
+  readonly batches: number;
+}
+
 /**
- * The first batch's size such that no batch boundary falls at request `limit` (counted from
- * `alreadySent` requests sent before the batches): the batch holding the last admissible request
- * also holds the first one over quota, so a server that races its admissions is caught over-admitting.
+ * How to release `total` requests in batches of at most `batchSize` so that the one at `straddle`
+ * (1-based among them: the first past the quota) shares its batch with the one before it: a server
+ * that races its admissions is caught over-admitting. The first batch is sized for the fewest batches
+ * (the plan's arithmetic counts them: a slow upload costs one upload time a batch).
  */
-export function straddlingFirstBatch(limit: number, batchSize: number, alreadySent = 0): number {
-  const offset = (limit - alreadySent + 1) % batchSize;
-  return offset === 0 ? batchSize : offset;
+export function batchPlan(total: number, batchSize: number, straddle: number): BatchPlan {
+  const size = Math.max(1, batchSize);
+  if (total <= 0) return { firstBatch: size, batches: 0 };
+  let best: BatchPlan | null = null;
+  for (let first = Math.min(size, total); first >= 1; first--) {
+    const splits = straddle - 1 >= first && (straddle - 1 - first) % size === 0;
+    const batches = 1 + Math.ceil((total - first) / size);
+    if (!splits && (best === null || batches < best.batches)) best = { firstBatch: first, batches };
+  }
+  // One alone in its batch (size 1) cannot share it: there is nothing to straddle.
+  return best ?? { firstBatch: Math.min(size, total), batches: 1 + Math.ceil((total - Math.min(size, total)) / size) };
 }

@@ -16,15 +16,17 @@ import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
-import { inBatchesMakingUpLost, straddlingFirstBatch, underCap } from './batches.ts';
-import { EXTRA_AFTER_LIMIT, limitToTest } from './announced-limit.ts';
+import { batchPlan, inBatchesMakingUpLost, underCap } from './batches.ts';
+import { EXTRA_AFTER_LIMIT, uploadsToTest } from './announced-limit.ts';
 import { watchRestOfWindow } from './watch.ts';
 import { defineTask, type RoundTrips } from './task.ts';
 
-/** After the first upload, Limit and a few more a batch at a time. */
-const singlesInBatches: RoundTrips = (limit, batch) => Math.ceil((limit + EXTRA_AFTER_LIMIT) / batch);
+/** After the first upload, Limit and a few more a batch at a time, the first past the Limit among them being #Limit. */
+const singlesPlan = (limit: number, batch: number) => batchPlan(limit + EXTRA_AFTER_LIMIT, batch, limit);
+const singlesInBatches: RoundTrips = (limit, batch) => singlesPlan(limit, batch).batches;
 /** After the first, bulk uploads to Limit in resumes and one more, a batch at a time. */
-const bulkInBatches: RoundTrips = (limit, batch) => Math.ceil(limit / bulkSize(limit) / batch);
+const bulkPlan = (admissible: number, batch: number) => batchPlan(admissible, batch, admissible);
+const bulkInBatches: RoundTrips = (limit, batch) => bulkPlan(Math.floor(limit / bulkSize(limit)), batch).batches;
 
 export const ingestSingle = defineTask({
   kind: 'ingest-single',
@@ -80,9 +82,9 @@ function singleUpload(context: SuiteContext, org: OrgHandle): () => Promise<Obse
 /** After the first upload (it announced the Limit to aim at: Enterprise figures are minimums), the rest in batches. */
 async function uploadSinglesAfter(context: SuiteContext, org: OrgHandle, first: Observation, upload: () => Promise<Observation>): Promise<Observation[]> {
   const tier = figuresOf(context.contract, org);
-  const limit = limitToTest(tier.ingest, first);
+  const limit = uploadsToTest(tier.ingest, first);
   const batch = underCap(tier.concurrency.value);
-  const rest = await inBatchesMakingUpLost(limit + EXTRA_AFTER_LIMIT, batch, upload, context.signal, straddlingFirstBatch(limit, batch, 1));
+  const rest = await inBatchesMakingUpLost(limit + EXTRA_AFTER_LIMIT, batch, upload, context.signal, singlesPlan(limit, batch).firstBatch);
   return [first, ...rest];
 }
 
@@ -118,9 +120,9 @@ async function uploadBulkAfter(
   const tier = figuresOf(context.contract, org);
   // As many uploads as the Limit holds (the first among them), and one more; in batches under the cap,
   // the batch holding the last admissible one holding the one past it too.
-  const admissible = Math.floor(limitToTest(tier.ingest, first) / bulk.unitsPerRequest);
+  const admissible = Math.floor(uploadsToTest(tier.ingest, first) / bulk.unitsPerRequest);
   const batch = underCap(tier.concurrency.value);
-  const sent = [first, ...(await inBatchesMakingUpLost(admissible, batch, bulk.send, context.signal, straddlingFirstBatch(admissible, batch, 1)))];
+  const sent = [first, ...(await inBatchesMakingUpLost(admissible, batch, bulk.send, context.signal, bulkPlan(admissible, batch).firstBatch))];
   // No lucky pass: single uploads (one unit each) over the rest of the window.
   const edge = context.prober.edges[0]!;
   const single = endpointById(context.contract, 'resume-analysis');

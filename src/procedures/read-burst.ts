@@ -8,12 +8,13 @@ import { figuresOf } from '../contract/org-limits.ts';
 import { quotaExactVerdict } from '../verdicts/quota-read-ingest.ts';
 import { requestFor } from './requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
-import { inBatches, straddlingFirstBatch, underCap } from './batches.ts';
+import { batchPlan, inBatches, underCap } from './batches.ts';
 import { limitToTest } from './announced-limit.ts';
 import { defineTask, type RoundTrips } from './task.ts';
 
-/** After the first, 2 × Limit reads less one, a batch at a time. */
-const inBatchesOf2xLimit: RoundTrips = (limit, batch) => Math.ceil((2 * limit - 1) / batch);
+/** After the first, 2 × Limit reads less one, a batch at a time, the first past the Limit among them being #Limit. */
+const burstPlan = (limit: number, batch: number) => batchPlan(2 * Math.max(1, limit) - 1, batch, limit);
+const inBatchesOf2xLimit: RoundTrips = (limit, batch) => burstPlan(limit, batch).batches;
 
 export const readBurst = defineTask({
   kind: 'read-burst',
@@ -35,7 +36,7 @@ export const readBurst = defineTask({
       // The first read announces the Limit to aim at; what the window's ledger holds is spent already.
       const limit = limitToTest(tier.read, first) - window.prior.length;
       const batch = underCap(tier.concurrency.value);
-      const rest = await inBatches(2 * Math.max(1, limit) - 1, batch, read, context.signal, straddlingFirstBatch(limit, batch, 1));
+      const rest = await inBatches(2 * Math.max(1, limit) - 1, batch, read, context.signal, burstPlan(limit, batch).firstBatch);
       return { 'QUOTA-READ': quotaExactVerdict([first, ...rest], { figure: tier.read, quotaClass: 'read', variant: 'burst', window }) };
     });
   },
