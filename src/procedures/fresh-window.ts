@@ -15,6 +15,8 @@ import { inconclusiveFinding, type Decision, type Decisions, type TaskRun } from
 import { underCap } from './batches.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import { uploadFit, uploadFitText } from './upload-fit.ts';
+import { limitFromAnnounced, uploadsFromAnnounced } from './announced-limit.ts';
+import type { LimiterProfile } from '../profile/types.ts';
 
 /** A quota check's traffic, as the window keeper needs to know it. */
 export interface QuotaTraffic {
@@ -40,38 +42,60 @@ export async function inFreshWindow<C extends CheckId>(
   const measure = () => measureOnce(context, task, quotaClass, traffic, body);
   const measured = await measure();
   // A measurement a boundary or the network spoiled is taken again in the next window, once.
-  const spoiled = task.checks.filter((id) => findingOf(measured[id] as Decision | undefined)?.measureAgain === true);
-  if (spoiled.length === 0 || context.signal.aborted) return measured;
+  const spoiled = task.checks.filter((id) => findingOf(measured.decisions[id] as Decision | undefined)?.measureAgain === true);
+  if (spoiled.length === 0 || context.signal.aborted) return measured.decisions;
   const again = await measure();
-  const merged: Partial<Record<CheckId, Decision>> = { ...(measured as Partial<Record<CheckId, Decision>>) };
+  const merged: Partial<Record<CheckId, Decision>> = { ...(measured.decisions as Partial<Record<CheckId, Decision>>) };
   for (const id of spoiled) {
-    const before = findingOf(measured[id] as Decision | undefined)!;
-    const decision = again[id] as Decision | undefined;
+    const before = findingOf(measured.decisions[id] as Decision | undefined)!;
+    const decision = again.decisions[id] as Decision | undefined;
     const after = findingOf(decision);
     if (!decision || !after) continue;
-    const note = `measured again in the next window: the first measurement was spoiled (${before.actual})`;
-    merged[id] = 'finding' in decision ? { ...decision, finding: { ...after, notes: [...after.notes, note] } } : { ...after, notes: [...after.notes, note] };
+    // Not measured again (no window could be had, or the uploads no longer fit): the first measurement stands.
+    if (!again.ran) {
+      merged[id] = withNote(measured.decisions[id] as unknown as Decision, `not measured again: ${after.actual}`);
+      continue;
+    }
+    merged[id] = withNote(decision, `measured again in the next window: the first measurement was spoiled (${before.actual})`);
   }
   return merged as Decisions<C>;
 }
 
+function withNote(decision: Decision, note: string): Decision {
+  const finding = findingOf(decision)!;
+  return 'finding' in decision ? { ...decision, finding: { ...finding, notes: [...finding.notes, note] } } : { ...finding, notes: [...finding.notes, note] };
+}
+
+/** Whether the server's windows start with the check's first request (learned): no upload time goes to finding the start. */
+function opensWithFirst(profile: LimiterProfile | null, quotaClass: QuotaClass): boolean {
+  const algorithm = profile?.[quotaClass].algorithm.value ?? profile?.read.algorithm.value ?? null;
+  return algorithm === 'fixed-first-request' || algorithm === 'refilling';
+}
+
 const findingOf = (decision: Decision | undefined): Finding | undefined => (decision === undefined ? undefined : 'finding' in decision ? decision.finding : decision);
 
-/** One window, shown fresh and long enough by the task's first request, and the task's traffic in it. */
-async function measureOnce<C extends CheckId>(context: SuiteContext, task: TaskRun<C>, quotaClass: QuotaClass, traffic: QuotaTraffic, body: QuotaBody<C>): Promise<Decisions<C>> {
+/** One window, shown fresh and long enough by the task's first request, and the task's traffic in it; `ran`: it was sent. */
+async function measureOnce<C extends CheckId>(
+  context: SuiteContext,
+  task: TaskRun<C>,
+  quotaClass: QuotaClass,
+  traffic: QuotaTraffic,
+  body: QuotaBody<C>,
+): Promise<{ readonly decisions: Decisions<C>; readonly ran: boolean }> {
   const figures = task.orgs.map((o) => figuresOf(context.contract, o));
-  const limit = context.profileOf(task.orgs[0]!.tier)?.[quotaClass].limit ?? Math.max(...figures.map((f) => f[quotaClass].value));
+  const profile = context.profileOf(task.orgs[0]!.tier);
+  const learned = profile?.[quotaClass].limit ?? null;
+  const toTest = quotaClass === 'ingest' ? uploadsFromAnnounced : limitFromAnnounced;
+  const limit = Math.max(...figures.map((f) => toTest(f[quotaClass], learned)));
   const steps = task.rounds(limit, underCap(Math.min(...figures.map((f) => f.concurrency.value))));
   // Uploads that cannot all fit one window are not sent: nothing of the task's quota is spent on them.
   const uploadMs = quotaClass === 'ingest' ? context.uploadMs(task.orgs[0]!.tier) : null;
-  const fit = uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs);
+  const fit = uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs, opensWithFirst(profile, quotaClass));
   if (fit && uploadMs !== null && !fit.fits) {
     const finding = inconclusiveFinding('uploads that fit one quota window', `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`, [], [
       'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
     ]);
-    const undecided: Partial<Record<CheckId, Finding>> = {};
-    for (const id of task.checks) undecided[id] = finding;
-    return undecided as Decisions<C>;
+    return { decisions: allOf(task, finding), ran: false };
   }
   const sync = await context.windows.fresh(task.orgs, quotaClass, {
     first: traffic.first,
@@ -83,10 +107,15 @@ async function measureOnce<C extends CheckId>(context: SuiteContext, task: TaskR
     const finding = inconclusiveFinding('a fresh quota window to start in', sync.reason, sync.polls.slice(-2).map((o) => o.id), [
       "No window could be had that the server showed fresh (its Remaining) and long enough for the check (its Reset); nothing was judged.",
     ]);
-    const undecided: Partial<Record<CheckId, Finding>> = {};
-    for (const id of task.checks) undecided[id] = finding;
-    return undecided as Decisions<C>;
+    return { decisions: allOf(task, finding), ran: false };
   }
   task.begin(sync.first);
-  return body(sync.window, sync.first);
+  return { decisions: await body(sync.window, sync.first), ran: true };
+}
+
+/** The same finding for every check of the task. */
+function allOf<C extends CheckId>(task: TaskRun<C>, finding: Finding): Decisions<C> {
+  const undecided: Partial<Record<CheckId, Finding>> = {};
+  for (const id of task.checks) undecided[id] = finding;
+  return undecided as Decisions<C>;
 }

@@ -1,10 +1,10 @@
 /**
  * Whether an ingest task's uploads fit one quota window at the deployment's upload time (a real resume
  * parser takes seconds, not milliseconds). The task's time is its first upload, then its rounds (the
- * batches under the cap, one upload time each), and one upload time more before its window's start
- * is pinned (the opener before it may have been a slow upload in the window before). A task that
- * cannot fit is not run: the plan says so before any quota is spent, with these figures, and its
- * checks are reported inconclusive with them.
+ * batches under the cap, one upload time each), and, unless the server's windows start with the first
+ * request, one upload time more before its window's start is pinned (the opener before it may have
+ * been a slow upload in the window before). A task that cannot fit is not run: the plan says so
+ * before any quota is spent, with these figures, and its checks are reported inconclusive with them.
  */
 import { formatDurationMs } from '../util/duration.ts';
 
@@ -13,23 +13,30 @@ const USABLE_SHARE = 0.9;
 
 export interface UploadFit {
   readonly fits: boolean;
-  /** Upload times one after another: the first, the rounds, and one for the window's start. */
+  /** Upload times one after another: the first, the rounds, and one for the window's start unless the first opens it. */
   readonly uploadTimes: number;
+  /** Whether one of them finds the window's start. */
+  readonly pinned: boolean;
   readonly needMs: number;
   /** The longest an upload may take for the task to fit, ms. */
   readonly maxUploadMs: number;
 }
 
-export function uploadFit(rounds: number, uploadMs: number, windowMs: number): UploadFit {
-  const uploadTimes = rounds + 2;
+/**
+ * `opensWithFirst`: the server's windows start at the first request (learned), so the first upload
+ * opens the check's window and none is spent finding where it began.
+ */
+export function uploadFit(rounds: number, uploadMs: number, windowMs: number, opensWithFirst = false): UploadFit {
+  const uploadTimes = rounds + (opensWithFirst ? 1 : 2);
   const budget = windowMs * USABLE_SHARE;
-  return { fits: uploadTimes * uploadMs <= budget, uploadTimes, needMs: uploadTimes * uploadMs, maxUploadMs: Math.floor(budget / uploadTimes) };
+  return { fits: uploadTimes * uploadMs <= budget, uploadTimes, pinned: !opensWithFirst, needMs: uploadTimes * uploadMs, maxUploadMs: Math.floor(budget / uploadTimes) };
 }
 
 /** "8 upload times one after another (…) = 16s at 2s an upload, over 90% of the 3s window (…)" (one line). */
 export function uploadFitText(fit: UploadFit, uploadMs: number, windowMs: number): string {
-  const rounds = fit.uploadTimes - 2;
-  const times = `${fit.uploadTimes} upload times one after another (the first, ${rounds} ${rounds === 1 ? 'batch' : 'batches'} under the cap, one to find the window's start)`;
+  const rounds = fit.uploadTimes - (fit.pinned ? 2 : 1);
+  const start = fit.pinned ? ", one to find the window's start" : ', which opens the window';
+  const times = `${fit.uploadTimes} upload times one after another (the first${fit.pinned ? '' : start}, ${rounds} ${rounds === 1 ? 'batch' : 'batches'} under the cap${fit.pinned ? start : ''})`;
   const need = `${formatDurationMs(fit.needMs)} at ${formatDurationMs(uploadMs)} an upload`;
   return fit.fits
     ? `${times} = ${need}, within the ${formatDurationMs(windowMs)} window`

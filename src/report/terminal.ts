@@ -181,6 +181,9 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
       case 'warning':
         persist(`${frame ? '' : `${stamp()} `}${paint('yellow', 'warning:')} ${event.message}`, 'stderr');
         break;
+      case 'notice':
+        persist(`${frame ? '' : `${stamp()} `}note: ${event.message}`);
+        break;
       case 'run-end': {
         for (const task of tasks.values()) setStatus(task, 'done');
         stopTimer();

@@ -32,6 +32,8 @@ export type RunEvent =
   | { readonly type: 'task-progress'; readonly task: TaskIdentity; readonly done: number; readonly total: number; readonly unit: string; readonly etaMs: number | null }
   | { readonly type: 'check-result'; readonly result: CheckResult }
   | { readonly type: 'warning'; readonly message: string }
+  /** Something the user should know before the run spends quota, that is no fault (what the uploads allow). */
+  | { readonly type: 'notice'; readonly message: string }
   | { readonly type: 'run-end'; readonly results: RunResults; readonly reportDir: string };
 
 export type RunListener = (event: RunEvent) => void;

@@ -38,7 +38,9 @@ const ENGINES: Readonly<Record<RunOptions['engine'], RunEngine>> = { harness: ha
 
 export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome> {
   if (options.dryRun) {
-    io.stdout.write(describePlan(plannedRun(options), options.windowMs, options.target.kind === 'embedded' ? options.target.parseMs : null));
+    const orgs = options.target.kind === 'external' ? options.target.orgs : [];
+    const limitsOf = (label: string) => orgs.find((o) => o.label === label)?.limits;
+    io.stdout.write(describePlan(plannedRun(options), options.windowMs, options.target.kind === 'embedded' ? options.target.parseMs : null, limitsOf));
     return { results: null, runDir: null, exitCode: EXIT.pass };
   }
   const drive = await ENGINES[options.engine].prepare(options, io);

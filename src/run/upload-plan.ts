@@ -3,7 +3,8 @@
  * time (procedures/upload-fit.ts), said before any quota is spent, in the dry run and when the run
  * starts. Where the upload time is not known yet (a deployment), the longest it may be.
  */
-import type { Contract } from '../contract/types.ts';
+import type { Contract, OrgLimits } from '../contract/types.ts';
+import { figuresOf } from '../contract/org-limits.ts';
 import { TASKS } from '../procedures/registry.ts';
 import { underCap } from '../procedures/batches.ts';
 import { uploadFit, uploadFitText, type UploadFit } from '../procedures/upload-fit.ts';
@@ -18,10 +19,20 @@ export interface PlannedUploads {
   readonly line: string;
 }
 
-export function plannedUploads(plan: Plan, contract: Contract, windowMs: number, uploadMs: number | null): PlannedUploads[] {
+/**
+ * `limitsOf`: the figures an organization of the plan declares (config `orgs[].limits`), where it does;
+ * the task is planned by the first organization's figures, as it runs.
+ */
+export function plannedUploads(
+  plan: Plan,
+  contract: Contract,
+  windowMs: number,
+  uploadMs: number | null,
+  limitsOf: (org: string) => Partial<OrgLimits> | undefined = () => undefined,
+): PlannedUploads[] {
   const tasks = plan.tiers.flatMap((t) => [...t.joint, ...Object.values(t.lanes).flat()]).filter((t) => t.consumes === 'ingest');
   return tasks.map((task) => {
-    const figures = contract.tiers[task.tier];
+    const figures = figuresOf(contract, { tier: task.tier, limits: limitsOf(task.orgs[0] ?? '') });
     const rounds = (TASKS[task.kind].rounds ?? (() => 0))(figures.ingest.value, underCap(figures.concurrency.value));
     const what = `${task.kind} [${task.orgs.join(', ')}] (${task.checks.join(', ')})`;
     if (uploadMs === null) {

@@ -62,4 +62,15 @@ describe('inFreshWindow', () => {
     expect(twice.count).toBe(2);
     expect(again['QUOTA-READ']).toMatchObject({ verdict: 'inconclusive' });
   });
+
+  it('keeps the first measurement where no second could be had, saying why', async () => {
+    const asked = { count: 0 };
+    const context = contextOf(asked);
+    const fresh = context.windows.fresh.bind(context.windows);
+    // The first window is handed out; the second is not.
+    (context.windows as { fresh: typeof fresh }).fresh = async (...args) => (asked.count === 0 ? fresh(...args) : (asked.count++, { ok: false, reason: 'no window within 11 s', polls: [] }));
+    const decisions = await inFreshWindow(context, task, 'read', traffic, async () => ({ 'QUOTA-READ': spoiled, 'HDR-RESET': pass }));
+    expect(asked.count).toBe(2);
+    expect(decisions['QUOTA-READ']).toMatchObject({ actual: 'window rolled over mid-check', notes: ['not measured again: no window within 11 s'] });
+  });
 });

@@ -13,6 +13,7 @@ const byLabel = (id: string, tier: string, variant = '') => results.checks.find(
 /** A short run: two tasks on starter-a, one result each, a warning, the end. */
 function play(io: MemoryIo, listener: (event: RunEvent) => void) {
   listener({ type: 'run-start', runId: results.runId, tiers: ['starter'], tasks: 2, windowSeconds: 60, target: 'http://127.0.0.1:41001' });
+  listener({ type: 'notice', message: 'ingest-single [starter-c] (QUOTA-INGEST): 5 upload times one after another; fits a 1m window while an upload takes at most 10.8s' });
   listener({ type: 'task-start', task: { kind: 'access', tier: 'starter', orgs: ['starter-a'] } });
   io.advance(1200);
   listener({ type: 'check-result', result: byLabel('AUTH-MISSING', 'starter') });
@@ -34,8 +35,9 @@ describe('terminalReporter in CI (no TTY or CI=true)', () => {
     const out = io.out();
     expect(out).not.toMatch(/\u001b\[/); // no ANSI: plain lines for CI logs
     const lines = out.split('\n');
-    expect(lines.slice(0, 6)).toEqual([
+    expect(lines.slice(0, 7)).toEqual([
       'tiergate run 20260302-100000-5a1e: 2 tasks on starter; quota window 60 s; target http://127.0.0.1:41001',
+      '[   0.0 s] note: ingest-single [starter-c] (QUOTA-INGEST): 5 upload times one after another; fits a 1m window while an upload takes at most 10.8s',
       '[   0.0 s] running  access starter-a',
       '[   1.2 s] ✓ pass         AUTH-MISSING [starter]',
       '[   1.2 s] waiting  read-sequential starter-a: for the quota window at 10:01:00 UTC',
