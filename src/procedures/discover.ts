@@ -177,12 +177,12 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   let expiryEnd: DiscoveryRecord['expiryEnd'] = null;
   const expiryFollowUps: Observation[] = [];
   const expiryAgain: Observation[] = [];
-  /** Reads spread over a window after `first`, the last clear of its end by a few round trips; stops at a refusal. */
-  const followUpsOver = async (first: Observation, phase: DiscoveryPhase) => {
+  /** `count` reads spread over a window after `first`, the last clear of its end by a few round trips; stops at a refusal. */
+  const followUpsOver = async (first: Observation, phase: DiscoveryPhase, count = FOLLOW_UP_READS) => {
     const reads: Observation[] = [];
     const span = windowMs - followUpClearance(first);
-    for (let k = 1; k <= FOLLOW_UP_READS && !signal.aborted; k++) {
-      await sleep(first.sentAt + (span * k) / FOLLOW_UP_READS - prober.now(), signal);
+    for (let k = 1; k <= count && !signal.aborted; k++) {
+      await sleep(first.sentAt + (span * k) / count - prober.now(), signal);
       if (signal.aborted) break;
       const o = await answeredRead(phase);
       reads.push(o);
@@ -240,7 +240,9 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
             if (secondRoundHelps(round)) {
               await sleep(secondRoundAt(round, first, expiryFollowUps.at(-1) ?? first, windowMs) - prober.now(), signal);
               const second = signal.aborted ? null : await answeredRead('expiry-again');
-              if (second && isAdmitted(second)) expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up')));
+              // After a boundary, twice as many: where it falls against the grid is the question.
+              const count = round.grid?.by === 'boundary' ? 2 * FOLLOW_UP_READS : FOLLOW_UP_READS;
+              if (second && isAdmitted(second)) expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up', count)));
             }
           }
           const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
