@@ -112,6 +112,13 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding<Concu
   if (!('met' in placed)) return placed;
   if (!isAdmitted(input.extra)) return refusedVerdict(j, placed);
   if (placed.placed.answeredWhileHeld.ok) return admittedVerdict(j, placed);
+  // Answered before any held one, but within a round trip of the first: served beside them, or
+  // right after one finished, the timings cannot tell.
+  const before = placed.placed.answeredWhileHeld.answeredBeforeFirstMs;
+  if (before !== null && before > 0) {
+    const actual = `the extra got ${input.extra.status}, answered ${ms(before)} before the first held answer, within a round trip (r = ${ms(placed.figures.roundTripMs)}): served beside them or just after one finished, the timings cannot tell`;
+    return j.open(actual, placed.evidence, [`needed: ${WHILE_HELD} (a fail), or answered after a held one (a queue)`], true);
+  }
   return queuedVerdict(j, placed);
 }
 

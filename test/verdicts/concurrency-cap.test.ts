@@ -79,6 +79,13 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
     expect(learnedConcurrency(f).value).toEqual({ kind: 'queues' });
   });
 
+  it('takes no answer within a round trip before the first held one for a queue: measured again', () => {
+    // r = 20 ms; the extra is answered 10 ms before the first held upload: beside them, or just after one finished.
+    const { f } = judge({ extraStatus: 200, roundTripMs: 20, uploadMs: 2000, extraLatencyMs: 1870 });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.actual).toMatch(/^the extra got 200, answered 10 ms before the first held answer, within a round trip \(r = 20 ms\)/);
+  });
+
   it('does not take a late answer for a queue without a control answered fast', () => {
     const refused = judge({ extraStatus: 200, extraLatencyMs: 118, controlStatus: 429 }).f;
     expect(decision(refused)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });

@@ -121,6 +121,19 @@ describe('QUOTA-READ sequential', () => {
     expect(g.notes.some((n) => n.includes('so it did not count'))).toBe(true);
   });
 
+  it('does not read one fewer across a lost request as "not counted" where it counts later (a fall of two further on)', () => {
+    // Request 30 lost and counted after 31: Remaining 31 → 30 across it, then 30 → 28; the 429 comes at 61, as it should.
+    const late = sequentialQuota({
+      limit: 60,
+      remainingAt: (used) => (used === 31 ? 30 : 60 - used),
+      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET' } : init),
+    });
+    expect([28, 30, 31].map((i) => late.obs[i]!.rateLimit.remaining.value)).toEqual([31, 30, 28]);
+    const f = sequential(late.obs, late.window);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toContain('ECONNRESET at request 30');
+  });
+
   it('treats a transport failure it cannot read as a wildcard: inconclusive, naming it, measured again', () => {
     // Lost just before the 429: no admitted answer after it says whether it counted.
     const { obs, window } = sequentialQuota({
@@ -389,6 +402,23 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
     const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
     expect(f.verdict).toBe('fail');
     expect(f.actual).toContain('the quota is counted per route, not per organization');
+  });
+
+  it("an admission in the next window by the server's own Reset and Date, before the safe end as placed, is no refill; one dated mid-window is", () => {
+    // A server keeping window starts to whole seconds ends the window before the harness's timing says.
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const end = obs.at(-1)!.rateLimit.reset.value!;
+    const beforeSafeEnd = window.openedAt + window.lengthMs - 500;
+    const at = (o: Observation) => [{ ...o, sentAt: beforeSafeEnd, headersAt: beforeSafeEnd + 4, doneAt: beforeSafeEnd + 5 }];
+    const next = sequentialQuota({ limit: 60, sent: 1, serverStartMs: end * 1000 + 100 }).obs[0]!;
+    expect(next.rateLimit.reset.value).toBe(end + 60);
+    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later: at(next) });
+    expect(f.verdict).toBe('pass');
+    // Dated 20 s before the announced end, a "new window" is quota given back mid-window.
+    const early = sequentialQuota({ limit: 60, sent: 1, serverStartMs: (end - 20) * 1000, tweak: (_n, init) => ({ ...init, reset: end + 40 }) }).obs[0]!;
+    const g = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later: at(early) });
+    expect(g.verdict).toBe('fail');
+    expect(g.actual).toContain('the quota refills during the window');
   });
 
   it('an admission after the window surely ended is a new window, not a refill: still a pass', () => {

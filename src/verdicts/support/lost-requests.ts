@@ -47,9 +47,30 @@ export function lostByRemaining(series: readonly Observation[]): ReadonlyMap<num
     const [a, b] = [before.rateLimit, after.rateLimit];
     if (a.remaining.value === null || b.remaining.value === null || a.limit.value !== b.limit.value || a.reset.raw !== b.reset.raw) continue;
     const fall = a.remaining.value - b.remaining.value;
-    if (fall === 1 || fall === 2) read.set(i, { by: 'neighbours', fate: fall === 2 ? 'counted' : 'not-counted', before, after });
+    // One fewer shows only that it had not counted yet: reaching the limiter after the next request,
+    // it would show as one fall too many further on.
+    if (fall === 2 || (fall === 1 && !countedLater(series, i + 1))) read.set(i, { by: 'neighbours', fate: fall === 2 ? 'counted' : 'not-counted', before, after });
   }
   return read;
+}
+
+/**
+ * Whether, from `from` on, two admitted answers next to each other (nothing lost between them, one
+ * Limit and Reset) show Remaining falling by other than one before the first refusal: a count that
+ * came late, or that nothing here explains.
+ */
+function countedLater(series: readonly Observation[], from: number): boolean {
+  for (let j = from; j + 1 < series.length; j++) {
+    const [a, b] = [series[j]!, series[j + 1]!];
+    // The first refusal: the count is done.
+    if (b.status !== null && !isAdmitted(b)) return false;
+    // A lost one between: its own reading speaks for it.
+    if (!isAdmitted(a) || !isAdmitted(b)) continue;
+    const [ra, rb] = [a.rateLimit, b.rateLimit];
+    if (ra.remaining.value === null || rb.remaining.value === null || ra.limit.value !== rb.limit.value || ra.reset.raw !== rb.reset.raw) return true;
+    if (ra.remaining.value - rb.remaining.value !== 1) return true;
+  }
+  return false;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { isAdmitted, type Observation } from '../../measure/observation.ts';
 import { TOO_MANY_REQUESTS, countOf } from './finding.ts';
 import type { Figure, QuotaClass } from '../../contract/types.ts';
-import type { WindowIntegrity } from './window-integrity.ts';
+import { serverDateSeconds, windowEndOf, type WindowIntegrity } from './window-integrity.ts';
 import { windowSafeEnd, type WindowContext } from '../../measure/window.ts';
 
 export interface QuotaExactInput {
@@ -66,6 +66,23 @@ export function freshness(obs: readonly Observation[], limit: number | null, spe
 }
 
 /**
+ * Whether an admitted request fell in the window after the one `rejected` was refused in, by the
+ * server's own word: a fresh window (Remaining Limit less one) that ends after it, decided no sooner
+ * than a second before the end `rejected` announced (Date is floored to the second). A window placed
+ * by timing can end sooner than placed (a server keeping window starts to whole seconds); a quota
+ * given back mid-window cannot pass for this, its Date lying before the announced end.
+ */
+function nextWindowOf(rejected: Observation, windowSeconds: number): (o: Observation) => boolean {
+  const end = windowEndOf(rejected, windowSeconds);
+  return (o) => {
+    const own = windowEndOf(o, windowSeconds);
+    const date = serverDateSeconds(o);
+    const { limit, remaining } = o.rateLimit;
+    return end !== null && own !== null && date !== null && own > end && date >= end - 1 && limit.value !== null && remaining.value === limit.value - 1;
+  };
+}
+
+/**
  * No lucky pass: a request admitted after the series' first 429 while the window is surely still open
  * (answered before its safe end) means the server gave quota back inside the window, or counts
  * another route apart. Only a pass can turn into a fail here; other verdicts keep their reasons.
@@ -76,7 +93,8 @@ export function refillCheck(judged: Judged, obs: readonly Observation[], input: 
   if (later.length === 0 || !rejected) return judged;
   const safeEnd = windowSafeEnd(input.window, obs[0]);
   const start = obs[0]!.sentAt;
-  const admittedInside = later.find((o) => isAdmitted(o) && (o.headersAt ?? o.doneAt) < safeEnd);
+  const next = nextWindowOf(rejected, input.window.lengthMs / 1000);
+  const admittedInside = later.find((o) => isAdmitted(o) && (o.headersAt ?? o.doneAt) < safeEnd && !next(o));
   const watched = `${countOf(later.length, 'request')} after the 429, up to ${Math.round((Math.max(...later.map((o) => o.sentAt)) - start) / 100) / 10} s into the window (sure to last ${Math.round((safeEnd - start) / 100) / 10} s)`;
   if (!admittedInside) {
     return judged.verdict === 'pass' ? { ...judged, notes: [...judged.notes, `watched the rest of the window: ${watched}, none admitted`] } : judged;
