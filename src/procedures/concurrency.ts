@@ -17,6 +17,7 @@ import { figuresOf } from '../contract/org-limits.ts';
 import type { ProbeRequest } from '../measure/http-prober.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
+import { uploadsToTest } from './announced-limit.ts';
 import type { ConcurrencyPhase } from '../measure/tags.ts';
 import { concurrencyCapVerdict, type ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
 import { describe } from '../verdicts/support/finding.ts';
@@ -54,7 +55,8 @@ export const concurrency = defineTask({
     const org = task.orgs[0]!;
     // One upload shows the ingest window fresh, and how long an upload takes before any is held.
     const upload = () => context.prober.send(context.prober.edges[0]!, requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key), { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label, phase: 'hold' });
-    return inFreshWindow(context, task, 'ingest', { first: upload }, (window, first) => measureCap(context, org, window, first));
+    const uploads = endpointById(context.contract, 'resume-analysis').path;
+    return inFreshWindow(context, task, 'ingest', { first: upload, uploads }, (window, first) => measureCap(context, org, window, first));
   },
 });
 
@@ -72,7 +74,7 @@ async function measureCap(context: SuiteContext, org: OrgHandle, window: WindowC
   const figures = figuresOf(context.contract, org);
   const cap = figures.concurrency.value;
   const profile = context.profileOf(org.tier);
-  const limit = first.rateLimit.limit.value ?? profile?.ingest.limit ?? figures.ingest.value;
+  const limit = uploadsToTest(figures.ingest, first);
   // Where one counter holds both classes, the reads spend the ingest quota too.
   const units = cap + (profile?.classesIndependent.value === false ? ROUND_TRIP_READS + PROBE_READS : 0);
   let room = limit - window.prior.length - 1;
@@ -115,15 +117,18 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
   for (let attempt = 1; attempt <= QUIET_ATTEMPTS && !context.signal.aborted; attempt++) {
     trips = await timeRoundTrips(context, () => send(read, 'round-trip'));
     const slowest = Math.max(...trips.map((o) => latencyOf(o) ?? 0));
-    if (fastestUploadMs === null || !tooFastToHold({ roundTripMs: slowest, fastestUploadMs, serviceMs: fastestUploadMs - slowest }) || trips.some((o) => !isAdmitted(o))) break;
+    if (fastestUploadMs === null || !tooFastToHold(slowest, fastestUploadMs) || trips.some((o) => !isAdmitted(o))) break;
     await sleep(QUIET_PAUSE_MS, context.signal);
   }
   seen.roundTrips.push(...trips);
   const refused = trips.find((o) => !isAdmitted(o));
   if (refused) {
-    return inconclusiveFinding('reads admitted, to time a round trip and to test the cap with', `reads were refused before anything was held: ${describe(refused)}`, trips.map((o) => o.id), [
+    const how = refused.status === null ? 'got no answer' : 'were refused';
+    const finding = inconclusiveFinding('reads admitted, to time a round trip and to test the cap with', `reads ${how} before anything was held: ${describe(refused)}`, trips.map((o) => o.id), [
       'the extra request is a read: a read refused for its quota would pass for the cap\'s refusal',
     ]);
+    // A network that lost the reads may not lose them next time: another window may decide.
+    return refused.status === null ? { ...finding, measureAgain: true } : finding;
   }
   // This measurement's own round trips bound its network: an earlier one's slow moment is not its own.
   const roundTripMs = Math.max(...trips.map((o) => latencyOf(o) ?? 0));
@@ -160,7 +165,11 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
 async function timeRoundTrips(context: SuiteContext, readOnce: () => Promise<Observation>): Promise<Observation[]> {
   const readAll = async () => {
     const trips: Observation[] = [];
-    for (let i = 0; i < ROUND_TRIP_READS && !context.signal.aborted; i++) trips.push(await readOnce());
+    for (let i = 0; i < ROUND_TRIP_READS && !context.signal.aborted; i++) {
+      // A read lost on the way times nothing: sent again, once.
+      const o = await readOnce();
+      trips.push(o.status === null && !context.signal.aborted ? await readOnce() : o);
+    }
     return trips;
   };
   const trips = await readAll();

@@ -31,10 +31,10 @@ export interface SuiteContext {
   readonly declared: Readonly<Partial<Record<AssumptionId, boolean>>>;
   /**
    * How long an upload takes on the tier, ms, to plan ingest checks by: the run's recent admitted
-   * uploads (sent alone and in batches: the median), and at least the embedded target's parse time;
-   * null before any was seen on a deployment.
+   * uploads (to `path`, where given; sent alone and in batches: the median), and at least the embedded
+   * target's parse time; null before any was seen on a deployment.
    */
-  uploadMs(tier: TierName): number | null;
+  uploadMs(tier: TierName, path?: string): number | null;
   /** Current estimate of the server clock minus ours, ms (0 until a Date header was seen). */
   clockOffsetMs(): number;
   readonly emit: RunListener;

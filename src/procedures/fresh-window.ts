@@ -26,6 +26,8 @@ export interface QuotaTraffic {
   readonly units?: readonly number[];
   /** Only a window that begins with the first request (see WindowRequest.fromStart). */
   readonly fromStart?: boolean;
+  /** The path the task's uploads go to (ingest): their measured time decides whether they fit a window. */
+  readonly uploads?: string;
 }
 
 /** A quota task's traffic once its window is open: its first request was sent already. */
@@ -89,7 +91,7 @@ async function measureOnce<C extends CheckId>(
   const limit = Math.max(...figures.map((f) => toTest(f[quotaClass], learned)));
   const steps = task.rounds(limit, underCap(Math.min(...figures.map((f) => f.concurrency.value))));
   // Uploads that cannot all fit one window are not sent: nothing of the task's quota is spent on them.
-  const uploadMs = quotaClass === 'ingest' ? context.uploadMs(task.orgs[0]!.tier) : null;
+  const uploadMs = quotaClass === 'ingest' ? context.uploadMs(task.orgs[0]!.tier, traffic.uploads) : null;
   const fit = uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs, opensWithFirst(profile, quotaClass));
   if (fit && uploadMs !== null && !fit.fits) {
     const finding = inconclusiveFinding('uploads that fit one quota window', `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`, [], [

@@ -39,7 +39,8 @@ export const ingestSingle = defineTask({
   run: (context, task) => {
     const org = task.orgs[0]!;
     const upload = singleUpload(context, org);
-    return inFreshWindow(context, task, 'ingest', { first: upload }, async (window, first) => {
+    const uploads = endpointById(context.contract, 'resume-analysis').path;
+    return inFreshWindow(context, task, 'ingest', { first: upload, uploads }, async (window, first) => {
       const figure = figuresOf(context.contract, org).ingest;
       const sent = await uploadSinglesAfter(context, org, first, upload);
       return {
@@ -62,7 +63,8 @@ export const ingestBulk = defineTask({
   run: (context, task) => {
     const org = task.orgs[0]!;
     const bulk = bulkUpload(context, org);
-    return inFreshWindow(context, task, 'ingest', { first: bulk.send, units: bulk.units }, async (window, first) => {
+    const uploads = endpointById(context.contract, 'resume-analysis-bulk').path;
+    return inFreshWindow(context, task, 'ingest', { first: bulk.send, units: bulk.units, uploads }, async (window, first) => {
       const { sent, later } = await uploadBulkAfter(context, org, window, first, bulk);
       const figure = figuresOf(context.contract, org).ingest;
       // Uploads inside a batch race each other: judged as a burst, in resumes.

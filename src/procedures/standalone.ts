@@ -35,7 +35,7 @@ export function standaloneContext(input: StandaloneInput): SuiteContext {
     ...input,
     windows,
     profileOf: () => null,
-    uploadMs: (tier) => windows.latencyMs(tier, 'ingest'),
+    uploadMs: (tier, path) => windows.latencyMs(tier, 'ingest', path),
     declared: {},
     clockOffsetMs: () => 0,
     emit: () => {},

@@ -124,7 +124,8 @@ export class WindowKeeper {
     const quotaClass = quotaClassOfPath(this.#options.contract, o.path);
     // Checks send admitted reads and uploads: a HEAD or a 429 is cheaper.
     if (isAdmitted(o) && o.method !== 'HEAD') {
-      const key = `${o.tier}|${quotaClass}`;
+      // Per endpoint: a bulk upload answered at once (parsed later) says nothing of a single one's parse.
+      const key = `${o.tier}|${quotaClass}|${o.path}`;
       const latencies = this.#latencies.get(key) ?? [];
       latencies.push(o.doneAt - o.sentAt);
       if (latencies.length > LATENCIES_KEPT) latencies.shift();
@@ -143,9 +144,11 @@ export class WindowKeeper {
     this.#seen.set(key, seen);
   }
 
-  /** The median latency of a tier's recent admitted requests of a class, ms (null: none seen yet). */
-  latencyMs(tier: TierName, quotaClass: QuotaClass): number | null {
-    const latencies = [...(this.#latencies.get(`${tier}|${quotaClass}`) ?? [])].sort((a, b) => a - b);
+  /** The median latency of a tier's recent admitted requests of a class (to one endpoint, where `path` says), ms (null: none seen yet). */
+  latencyMs(tier: TierName, quotaClass: QuotaClass, path?: string): number | null {
+    const prefix = `${tier}|${quotaClass}|`;
+    const lists = [...this.#latencies].filter(([key]) => (path === undefined ? key.startsWith(prefix) : key === prefix + path));
+    const latencies = lists.flatMap(([, list]) => list).sort((a, b) => a - b);
     return latencies.length === 0 ? null : latencies[Math.floor(latencies.length / 2)]!;
   }
 
@@ -165,7 +168,7 @@ export class WindowKeeper {
     while (openers.length < MAX_OPENERS && !signal.aborted) {
       // Only a request sent before this call may have opened a window for it (our own openers were judged).
       const wake = this.#pastOurWindows(orgs, this.#countersOf(tier, quotaClass), openers.length === 0);
-      if (wake > deadline) break;
+      if (wake > deadline || prober.now() > deadline) break;
       await sleep(Math.max(wake - prober.now(), previous === null ? 0 : DENSE_MS), signal);
       if (signal.aborted) break;
       const o = await request.first();

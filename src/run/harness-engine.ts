@@ -96,8 +96,8 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       windows,
       profileOf: (tier) => profiles.get(tier) ?? null,
       declared: options.target.kind === 'external' ? (options.target.config.assumptions ?? {}) : {},
-      uploadMs: (tier) => {
-        const measured = windows.latencyMs(tier, 'ingest');
+      uploadMs: (tier, path) => {
+        const measured = windows.latencyMs(tier, 'ingest', path);
         return measured === null ? session.uploadMs : Math.max(measured, session.uploadMs ?? 0);
       },
       clockOffsetMs,

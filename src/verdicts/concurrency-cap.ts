@@ -199,12 +199,12 @@ function placeExtra(j: Judging): MetCap | Finding<ConcurrencyCapData> {
   }
   const placed = placeAgainst(extra, held, figures);
   const figureText = `L ${ms(figures.fastestUploadMs)}, r ${ms(figures.roundTripMs)}`;
-  if ((!placed.inService.ok || !placed.arrived.ok) && tooFastToHold(figures)) {
+  if ((!placed.inService.ok || !placed.arrived.ok) && tooFastToHold(figures.roundTripMs, figures.fastestUploadMs)) {
     const actual = `the uploads are too fast to hold: the fastest took ${ms(figures.fastestUploadMs)}, a fast read's round trip up to ${ms(figures.roundTripMs)}`;
     // A round trip slowed by a moment's load (the fastest of the same reads was quick enough) may
     // not recur: a quieter measurement can decide. Uploads too fast even for that one cannot.
     const quickest = Math.min(...roundTrips.map(latencyOf).filter((t): t is number => t !== null));
-    const quieter = !tooFastToHold({ ...figures, roundTripMs: quickest, serviceMs: figures.fastestUploadMs - quickest });
+    const quieter = !tooFastToHold(quickest, figures.fastestUploadMs);
     const why = quieter
       ? `the fastest of those reads took ${ms(quickest)}, a moment's load: measured again, a quieter moment may decide it`
       : 'a request can be placed among held ones only when an upload takes many round trips (at least 10r): test with slower uploads';

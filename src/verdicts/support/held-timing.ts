@@ -5,12 +5,12 @@
  *
  * - r, the slowest round trip of a fast read: the network's share of any answer, either way, is at
  *   most r. So a request reached the server at most r after it was sent, and an answer left the
- *   server at most r before it arrived.
+ *   server no later than it arrived, and at most r before.
  * - S = L − r, an upload's shortest time on the server, where L is the fastest upload latency seen.
  *
  * Held request i (sent s_i, answered h_i) and a request x (sent s_x, answered h_x):
- * - i was in service before x arrived when h_i − s_x < S: i left the server no earlier than h_i − r,
- *   after at least S on it, so it arrived before h_i − S < s_x, and x arrived after s_x;
+ * - i was in service before x arrived when h_i − s_x < S: i left the server no later than h_i, after
+ *   at least S on it, so it arrived no later than h_i − S < s_x, and x arrived after s_x;
  * - x reached the server before any held one was answered when s_x + 2r < min h_i;
  * - x was answered while every held one was still in service when h_x + r < min h_i.
  */
@@ -78,13 +78,20 @@ export function placeAgainst(x: Observation, held: readonly Observation[], figur
  */
 export function holdMarginMs(roundTripMs: number, fastestUploadMs: number | null): number {
   if (fastestUploadMs === null) return Math.max(FIRST_MARGIN_ROUND_TRIPS * roundTripMs, FIRST_MARGIN_MIN_MS);
-  return Math.max(2 * roundTripMs, (fastestUploadMs - 4 * roundTripMs) / 3);
+  return Math.max(MIN_MARGIN_ROUND_TRIPS * roundTripMs, spreadMarginMs(roundTripMs, fastestUploadMs));
 }
 
 /** Uploads too fast to hold anything among: the margin would be under two round trips (L < 10r). */
-export function tooFastToHold(figures: ServiceFigures): boolean {
-  return (figures.fastestUploadMs - 4 * figures.roundTripMs) / 3 < 2 * figures.roundTripMs;
+export function tooFastToHold(roundTripMs: number, fastestUploadMs: number): boolean {
+  return spreadMarginMs(roundTripMs, fastestUploadMs) < MIN_MARGIN_ROUND_TRIPS * roundTripMs;
 }
+
+/** The middle of what an upload leaves once four round trips are off: (L − 4r) / 3. */
+function spreadMarginMs(roundTripMs: number, fastestUploadMs: number): number {
+  return (fastestUploadMs - 4 * roundTripMs) / 3;
+}
+
+const MIN_MARGIN_ROUND_TRIPS = 2;
 
 const FIRST_MARGIN_ROUND_TRIPS = 10;
 const FIRST_MARGIN_MIN_MS = 20;
