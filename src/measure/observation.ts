@@ -91,3 +91,9 @@ export const isAdmittedStatus = (status: number | null): boolean => status !== n
 export function isAdmitted(o: Observation): boolean {
   return isAdmittedStatus(o.status);
 }
+
+/** Whether an answer carries all three X-RateLimit headers (values aside). */
+export function carriesRateHeaders(o: Observation): boolean {
+  const { limit, remaining, reset } = o.rateLimit;
+  return limit.raw !== null && remaining.raw !== null && reset.raw !== null;
+}

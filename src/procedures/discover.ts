@@ -9,7 +9,7 @@
  *    time): its Reset or Retry-After says when the window ends.
  * 3. Refill. Shortly after the 429 (well before that end) one more read, and if it is admitted, one
  *    more at once: a bucket gives back one request at a time, a fixed window all of them.
- * 4. Expiry. After the announced end, clear of where an aligned boundary could fall just before it
+ * 4. Expiry (unless kept brief: see DiscoveryInput.brief). After the announced end, clear of where an aligned boundary could fall just before it
  *    (expiryReadAt), one read, then reads spread over the next
  *    window (the last just before a full window after the first): a window the first read opened is
  *    still in force at each (Remaining one lower every time); a clock-aligned one rolls over among
@@ -24,7 +24,7 @@ import type { Contract, Endpoint, OrgLimits, TierName } from '../contract/types.
 import { figuresOf } from '../contract/org-limits.ts';
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { sleep } from '../util/sleep.ts';
-import { isAdmitted, type Observation } from '../measure/observation.ts';
+import { carriesRateHeaders, isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
@@ -42,6 +42,12 @@ export interface DiscoveryInput {
   readonly signal: AbortSignal;
   /** The organization's own figures, where it declares them (the published ones otherwise). */
   readonly limits?: Partial<OrgLimits>;
+  /**
+   * Stop once the used-up window is read where the server shows rate-limit headers: how its windows
+   * start (the expiry reads, two windows or more) stays open. For a discovery the checks wait for:
+   * with the headers, openers find their windows without knowing it.
+   */
+  readonly brief?: boolean;
 }
 
 
@@ -175,6 +181,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   let expiryDelayMs: number | null = null;
   let exhaustedEnd: DiscoveryRecord['exhaustedEnd'] = null;
   let expiryEnd: DiscoveryRecord['expiryEnd'] = null;
+  let expirySkipped: string | null = null;
   const expiryFollowUps: Observation[] = [];
   const expiryAgain: Observation[] = [];
   /** `count` reads spread over a window after `first`, the last clear of its end by a few round trips; stops at a refusal. */
@@ -223,7 +230,9 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     // 4. Expiry: one read after the announced end, where no aligned boundary can hide just before it
     // (expiryReadAt), and reads spread over the window after it. Without a Reset on it, reads
     // until a 429, whose countdown (narrowed) says where the window that read opened ends.
-    if (end !== null && refill.every((r) => r.followUps.length === 0)) {
+    const brief = input.brief === true && carriesRateHeaders(rejected);
+    if (brief) expirySkipped = 'not asked: the checks waited for this discovery, and with rate-limit headers they find their windows without it (an organization of its own per tier lets the discovery learn it beside them)';
+    if (!brief && end !== null && refill.every((r) => r.followUps.length === 0)) {
       const at = expiryReadAt(end, windowMs, 2 * followUpClearance(rejected));
       if (at - prober.now() <= windowMs * MAX_WAIT_WINDOWS + 1000) {
         await sleep(at - prober.now(), signal);
@@ -280,6 +289,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     expiryEnd,
     expiryFollowUps,
     expiryAgain,
+    expirySkipped,
     all,
     durationMs: prober.now() - started,
   };

@@ -24,7 +24,7 @@ import { quotaClassOfPath } from '../contract/lookup.ts';
 import type { Contract, QuotaClass, TierName } from '../contract/types.ts';
 import { sleep } from '../util/sleep.ts';
 import type { HttpProber } from '../measure/http-prober.ts';
-import { isAdmitted, type Observation } from '../measure/observation.ts';
+import { carriesRateHeaders, isAdmitted, type Observation } from '../measure/observation.ts';
 import { EPOCH_S_FLOOR, announcedEnd, endEstimateOf, resetFormatOf, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
 import type { LimiterProfile, WindowPhase } from '../profile/types.ts';
 import { windowSafeEnd, type WindowContext } from '../measure/window.ts';
@@ -413,8 +413,3 @@ function boundaryShown(before: Observation, after: Observation, resetSteady: boo
   return advanced && (resetSteady === true || (resetSteady === null && a.remaining.value === b.remaining.value));
 }
 
-/** Whether an answer carries all three X-RateLimit headers. */
-function carriesRateHeaders(o: Observation): boolean {
-  const { limit, remaining, reset } = o.rateLimit;
-  return limit.raw !== null && remaining.raw !== null && reset.raw !== null;
-}

@@ -236,6 +236,7 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
     }
     return undecided(`a read ${after} ms after the 429 was admitted, before the announced end, and ${followUps.length} more after it: the window ended before its announced end`, [rejected.id, probe.id]);
   }
+  if (record.expirySkipped !== null) return undecided(record.expirySkipped, [rejected.id]);
   const expiry = record.expiry[0];
   if (!expiry || record.expiryDelayMs === null) {
     return undecided('the 429 announced no usable end (no Reset, no Retry-After): when windows start stays open', [rejected.id]);

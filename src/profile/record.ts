@@ -56,6 +56,8 @@ export interface DiscoveryRecord {
    * just before it): a read half a window past the end of either, and reads spread over a window after it.
    */
   readonly expiryAgain: readonly Observation[];
+  /** Why no expiry read was sent though the used-up window announced its end (a discovery kept brief), or null. */
+  readonly expirySkipped: string | null;
   /** Every observation of the discovery, in send order. */
   readonly all: readonly Observation[];
   readonly durationMs: number;

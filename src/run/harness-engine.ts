@@ -123,7 +123,9 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       const learn = (tierPlan: Plan['tiers'][number]) => {
         const org = handles.get(tierPlan.profile?.org ?? '');
         if (!org) return Promise.resolve();
-        const learned = learnLimiter(org, { prober, windowMs: session.windowMs, clockOffsetMs, io, emit }).then((profile) => {
+        // A discovery the checks wait for is kept brief (with rate-limit headers they need no more).
+        const brief = tierPlan.profile?.runs !== 'beside';
+        const learned = learnLimiter(org, { prober, windowMs: session.windowMs, clockOffsetMs, io, emit, brief }).then((profile) => {
           if (!profile) return null;
           // CONCURRENCY-CAP may have decided while the discovery ran beside it.
           const cap = results.find((r) => r.id === 'CONCURRENCY-CAP' && r.tier === tierPlan.tier);
@@ -161,7 +163,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
 /** How the server limits, learned on `org` before its tier's quota tasks; null (and a warning) if discovery stopped. */
 async function learnLimiter(
   org: OrgHandle,
-  run: { readonly prober: HttpProber; readonly windowMs: number; readonly clockOffsetMs: () => number; readonly io: Io; readonly emit: OpenRun['emit'] },
+  run: { readonly prober: HttpProber; readonly windowMs: number; readonly clockOffsetMs: () => number; readonly io: Io; readonly emit: OpenRun['emit']; readonly brief: boolean },
 ): Promise<LimiterProfile | null> {
   const task: TaskIdentity = { kind: 'profile', tier: org.tier, orgs: [org.label] };
   run.emit({ type: 'task-start', task });
@@ -176,6 +178,7 @@ async function learnLimiter(
       windowMs: run.windowMs,
       clockOffsetMs: run.clockOffsetMs,
       signal: run.io.signal,
+      brief: run.brief,
     });
     return inferProfile(record, run.clockOffsetMs());
   } catch (error) {

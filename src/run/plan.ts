@@ -23,17 +23,19 @@ export interface PlannedTask {
 /**
  * Where a tier's limiter profile is learned (procedures/discover.ts): on an organization of its own,
  * beside every lane from the start (`beside`); where the tier has none to spare, first on a lane no
- * joint task shares, which it holds for about two windows (`first-on-lane`); with no such lane, before
- * any task of the tier (`before-tier`). The checks need it only on a server without rate-limit headers,
- * whose windows the learned phase places: so it never waits for a check.
+ * joint task shares (`first-on-lane`); with no such lane, before any task of the tier (`before-tier`).
+ * A discovery the checks wait for is kept brief: the window it uses up (how windows start stays open
+ * where the server shows rate-limit headers; without them it learns that too, some three windows more).
+ * The checks need the profile only on a server without rate-limit headers, whose windows the learned
+ * phase places: so it never waits for a check.
  */
 export interface ProfilePlacement {
   readonly org: string;
   readonly runs: 'beside' | 'first-on-lane' | 'before-tier';
 }
 
-/** Windows a discovery holds its organization for: the one it uses up, and one to see how the next starts. */
-export const DISCOVERY_WINDOWS = 2;
+/** Windows a discovery the checks wait for holds its organization: the one it uses up (kept brief). */
+export const DISCOVERY_WINDOWS = 1;
 
 export interface TierPlan {
   readonly tier: TierName;

@@ -34,6 +34,7 @@ function record(parts: Partial<DiscoveryRecord>): DiscoveryRecord {
     expiryEnd: null,
     expiryFollowUps: [],
     expiryAgain: [],
+    expirySkipped: null,
     all: [],
     durationMs: 1000,
   };
@@ -117,6 +118,11 @@ describe('how windows start', () => {
     const followUps = remaining.map((r, i) => read(r, { sentAt: options.sentAt?.(i) ?? 10_000 + (i + 1) * 700, ...reset }));
     return algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: options.expiryDelayMs ?? 1500, expiryFollowUps: followUps, exhaustedEnd }));
   }
+
+  it('leaves how windows start open, with the reason, where a brief discovery sent no expiry read', () => {
+    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expirySkipped: 'not asked: the checks waited' }));
+    expect(learned).toMatchObject({ value: null, how: 'not asked: the checks waited' });
+  });
 
   it('refilling: admitted soon after the 429, and refused again right after', () => {
     const r = record({ exhaustion: [read(1), rejected()], refill: [{ probe: read(0), followUps: [rejected()] }] });
