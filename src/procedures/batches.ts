@@ -25,14 +25,9 @@ export async function inBatches(
  * inBatches, then as many more as got no answer, once: a request lost on the way may never have
  * reached the server, and a series sent to reach just past the Limit must still reach past it.
  */
-export async function inBatchesMakingUpLost(
-  total: number,
-  batchSize: number,
-  send: (index: number) => Promise<Observation>,
-  signal: AbortSignal,
-  firstBatch = batchSize,
-): Promise<Observation[]> {
-  const sent = await inBatches(total, batchSize, send, signal, firstBatch);
+export async function inBatchesMakingUpLost(...args: Parameters<typeof inBatches>): Promise<Observation[]> {
+  const [total, batchSize, send, signal] = args;
+  const sent = await inBatches(...args);
   const lost = sent.filter((o) => o.status === null).length;
   if (lost === 0 || signal.aborted) return sent;
   return [...sent, ...(await inBatches(lost, batchSize, (i) => send(total + i), signal))];

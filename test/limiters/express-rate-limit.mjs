@@ -16,8 +16,8 @@
  * The library cannot weight a hit: a bulk upload counts one ingest unit whatever it carries.
  */
 import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
-import { ANON_LIMITS, announce, createOrgs, onShutdown, parseCommandLine, rateLimitedBody } from './lib/common.mjs';
-import { buildExpressApp, listen } from './lib/express-app.mjs';
+import { ANON_LIMITS, createOrgs, parseCommandLine, rateLimitedBody } from './lib/common.mjs';
+import { serveExpress } from './lib/express-app.mjs';
 
 const args = parseCommandLine({ headers: { type: 'string', default: 'legacy' } });
 if (!['legacy', 'none'].includes(args.headers)) {
@@ -47,12 +47,4 @@ function classLimiter(cls) {
 }
 const limiters = { read: classLimiter('read'), ingest: classLimiter('ingest') };
 
-const app = buildExpressApp({
-  keys,
-  parseMs: args.parseMs,
-  bulkParseMs: args.bulkParseMs,
-  limiter: (req, res, next) => limiters[req.quotaClass](req, res, next),
-});
-const { servers, close } = await listen(app, args.port, args.edges);
-announce(servers, `express-rate-limit headers=${args.headers}`, `window=${args.windowS}s`);
-onShutdown(close);
+await serveExpress(args, { keys, limiter: (req, res, next) => limiters[req.quotaClass](req, res, next), name: `express-rate-limit headers=${args.headers}` });

@@ -24,8 +24,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { ANON_LIMITS, announce, bulkCount, createOrgs, onShutdown, parseCommandLine, rateLimitedBody, TIERS } from './lib/common.mjs';
-import { buildExpressApp, listen } from './lib/express-app.mjs';
+import { ANON_LIMITS, bulkCount, createOrgs, parseCommandLine, rateLimitedBody, TIERS } from './lib/common.mjs';
+import { serveExpress } from './lib/express-app.mjs';
 
 const args = parseCommandLine({
   'retry-after': { type: 'string', default: 'integer' },
@@ -92,16 +92,12 @@ async function limiter(req, res, next) {
   }
 }
 
-const app = buildExpressApp({
+await serveExpress(args, {
   keys,
-  parseMs: args.parseMs,
-  bulkParseMs: args.bulkParseMs,
   limiter,
+  name: `rate-limiter-flexible ${redis ? 'RateLimiterRedis' : 'RateLimiterMemory'}`,
   stripRateLimitHeaders: args['strip-rate-headers'],
-});
-const { servers, close } = await listen(app, args.port, args.edges);
-announce(servers, `rate-limiter-flexible ${redis ? 'RateLimiterRedis' : 'RateLimiterMemory'}`, `window=${args.windowS}s`);
-onShutdown(async () => {
-  await close();
-  await redis?.quit().catch(() => redis.disconnect());
+  onClose: async () => {
+    await redis?.quit().catch(() => redis.disconnect());
+  },
 });

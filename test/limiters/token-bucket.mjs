@@ -14,8 +14,8 @@
  * on 429, Retry-After = retry_after_seconds = max(1, ceil(getWaitTime(n) / 1000)).
  */
 import { TokenBucket } from 'limiter';
-import { ANON_LIMITS, announce, bulkCount, createOrgs, onShutdown, parseCommandLine, rateLimitedBody } from './lib/common.mjs';
-import { buildExpressApp, listen } from './lib/express-app.mjs';
+import { ANON_LIMITS, bulkCount, createOrgs, parseCommandLine, rateLimitedBody } from './lib/common.mjs';
+import { serveExpress } from './lib/express-app.mjs';
 
 const args = parseCommandLine({ 'strip-rate-headers': { type: 'boolean', default: false } });
 const keys = createOrgs(args.tiers, args.perTier, args.keysFile);
@@ -58,13 +58,4 @@ function limiter(req, res, next) {
   res.status(429).json(rateLimitedBody(seconds, `${cls} quota of ${size} per ${args.windowS}s exceeded`));
 }
 
-const app = buildExpressApp({
-  keys,
-  parseMs: args.parseMs,
-  bulkParseMs: args.bulkParseMs,
-  limiter,
-  stripRateLimitHeaders: args['strip-rate-headers'],
-});
-const { servers, close } = await listen(app, args.port, args.edges);
-announce(servers, 'limiter TokenBucket', `window=${args.windowS}s`);
-onShutdown(close);
+await serveExpress(args, { keys, limiter, name: 'limiter TokenBucket', stripRateLimitHeaders: args['strip-rate-headers'] });

@@ -16,8 +16,10 @@ import {
   CAP_RETRY_AFTER_S,
   InFlight,
   ROUTES,
+  announce,
   authErrorBody,
   notFoundBody,
+  onShutdown,
   quotaClass,
   rateLimitedBody,
   scopeErrorBody,
@@ -102,4 +104,18 @@ function stripHeaders(_req, res, next) {
 export async function listen(app, port, edges = 1) {
   const servers = await listenEdges(app, { port, edges });
   return { servers, close: () => closeEdges(servers) };
+}
+
+/**
+ * Build the app, listen on its edges, say so, and close on a signal: what every express server of
+ * the test bed does once its limiter is made. `onClose` closes what it opened beside (a store).
+ */
+export async function serveExpress(args, { keys, limiter, name, stripRateLimitHeaders = false, onClose = async () => {} }) {
+  const app = buildExpressApp({ keys, parseMs: args.parseMs, bulkParseMs: args.bulkParseMs, limiter, stripRateLimitHeaders });
+  const { servers, close } = await listen(app, args.port, args.edges);
+  announce(servers, name, `window=${args.windowS}s`);
+  onShutdown(async () => {
+    await close();
+    await onClose();
+  });
 }
