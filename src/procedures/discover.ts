@@ -28,7 +28,7 @@ import { carriesRateHeaders, isAdmitted, type Observation } from '../measure/obs
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
-import { firstRound, secondRoundAt, secondRoundHelps } from '../profile/infer.ts';
+import { firstRound, secondRoundAt, secondRoundHelps } from '../profile/window-algorithm.ts';
 
 export interface DiscoveryInput {
   readonly prober: HttpProber;
