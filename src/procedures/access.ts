@@ -16,6 +16,8 @@ import type { SuiteContext } from './context.ts';
 import type { FreshWindow } from './windows.ts';
 import type { OrgHandle } from './handles.ts';
 import { requestFor } from './requests.ts';
+import { announcedWaitS } from '../measure/reset-format.ts';
+import { sleep } from '../util/sleep.ts';
 import { defineTask, inconclusiveFinding, skippedFinding, timed } from './task.ts';
 
 /** HEAD-BOOTSTRAP measurements at most: each is two HEADs, a boundary may spoil one. */
@@ -107,15 +109,27 @@ export const access = defineTask({
 });
 
 /**
- * Sends one request of an access check. One whose connection dropped before any answer is sent again,
- * once: nothing of its status was measured, and these checks judge statuses, not counts. (One that
- * timed out is not: a server that hangs would only hang again.)
+ * Sends one request of an access check. These checks judge statuses, not counts, so one sent again
+ * tells as much:
+ * - one whose connection dropped before any answer is sent again, once (one that timed out is not: a
+ *   server that hangs would only hang again);
+ * - one refused for quota (the window a discovery used up just before, say: a 429 says nothing of
+ *   keys or scopes) is sent again, once, when the wait it announces is over (a window at most).
  */
 function sender(context: SuiteContext, org: OrgHandle) {
   const edge = context.prober.edges[0]!;
   return async (check: CheckId, endpoint: Endpoint, key: string | null) => {
     const send = () => context.prober.send(edge, requestFor(endpoint, key), { check, phase: 'access', tier: org.tier, org: org.label });
     const o = await send();
-    return o.status === null && o.error?.code !== 'TIMEOUT' && !context.signal.aborted ? send() : o;
+    if (context.signal.aborted) return o;
+    if (o.status === null) return o.error?.code !== 'TIMEOUT' ? send() : o;
+    if (o.status !== context.contract.statuses.rateLimited) return o;
+    const waitS = announcedWaitS(o);
+    const waitMs = Math.min(waitS === null ? context.windowMs : waitS * 1000, context.windowMs) + RETRY_MARGIN_MS;
+    await sleep(Math.max(0, (o.headersAt ?? o.doneAt) + waitMs - context.prober.now()), context.signal);
+    return context.signal.aborted ? o : send();
   };
 }
+
+/** Past a wait the server announced: timers and its rounding. */
+const RETRY_MARGIN_MS = 100;

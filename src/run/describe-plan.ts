@@ -1,6 +1,6 @@
 /** `tiergate run --dry-run`: the plan as text, before any socket opens. */
 import { formatDurationMs } from '../util/duration.ts';
-import type { Plan, PlannedTask } from './plan.ts';
+import { DISCOVERY_WINDOWS, type Plan, type PlannedTask } from './plan.ts';
 import { TASKS } from '../procedures/registry.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { plannedUploads } from './upload-plan.ts';
@@ -16,10 +16,11 @@ export function describePlan(plan: Plan, windowMs: number, uploadMs: number | nu
   for (const tier of plan.tiers) {
     lines.push(`${tier.tier}: organizations ${tier.orgs.join(', ')}`);
     // The limiter profile (procedures/discover.ts): beside the lanes on an organization of its own, or first on a lane.
-    const learn = 'learn how the server limits (about two windows)';
+    const learn = 'learn how the server limits (two to five windows)';
+    const brief = `learn how the server limits, kept brief: the window it uses up (${DISCOVERY_WINDOWS}; how windows start stays open where the server shows rate-limit headers)`;
     if (tier.profile?.runs === 'beside') lines.push(`  beside the lanes: ${learn}, on ${tier.profile.org}`);
-    if (tier.profile?.runs === 'first-on-lane') lines.push(`  first on lane ${tier.profile.org}: ${learn}`);
-    if (tier.profile?.runs === 'before-tier') lines.push(`  before all: ${learn}, on ${tier.profile.org}`);
+    if (tier.profile?.runs === 'first-on-lane') lines.push(`  first on lane ${tier.profile.org}: ${brief}`);
+    if (tier.profile?.runs === 'before-tier') lines.push(`  before all: ${brief}, on ${tier.profile.org}`);
     for (const joint of tier.joint) lines.push(`  first, together: ${taskLine(joint, '  ')}`);
     for (const org of tier.orgs) {
       const lane = tier.lanes[org] ?? [];

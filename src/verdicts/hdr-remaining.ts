@@ -2,8 +2,9 @@
  * HDR-REMAINING (§8): over sequential counted requests in one window, X-RateLimit-Remaining goes
  * Limit−1, Limit−2, … by exactly one per admitted request, is never negative, and is 0 on a 429.
  * 429s consume nothing (`counted-requests`). A request whose counting is unknown (no response,
- * an unexpected status, no Remaining) widens the next step's allowance and makes a clean series
- * inconclusive rather than pass. A first Remaining other than Limit−1 is only noted when the series
+ * an unexpected status, no Remaining) widens the allowance of the steps after it until its count has
+ * shown (it may reach the limiter after a later request), and makes a clean series inconclusive
+ * rather than pass. A first Remaining other than Limit−1 is only noted when the series
  * then counts down by one to 0 exactly at the first 429: Remaining agrees with what the server
  * admitted, and the announced Limit (HDR-LIMIT's finding) or quota spent before the check's first
  * request explains the difference. An admission past Remaining 0 fails: it cannot decrement.
@@ -63,6 +64,11 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
   const unclear: string[] = [];
   let prev: { n: number; remaining: number; id: number } | null = null;
   let gaps = 0;
+  /**
+   * Requests of unknown counting before the last admission whose count has not shown yet: one can
+   * reach the limiter late (after a later request), so its decrement may come at any later step.
+   */
+  let pending = 0;
   let admitted = 0;
   let first: { remaining: number; id: number } | null = null;
   const zeroOn429: number[] = [];
@@ -107,17 +113,19 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
       if (L === null) unclear.push('no consistent Limit: the first Remaining could not be checked');
     } else {
       const hi = prev.remaining - 1;
-      const lo = prev.remaining - 1 - gaps;
+      const lo = prev.remaining - 1 - gaps - pending;
       // An admission past the Limit cannot decrement a Remaining of 0: "one less per counted request"
       // fails with it (as QUOTA-READ does).
       if (v < lo || v > hi) {
         const how = v === prev.remaining ? ' (stalled)' : v > prev.remaining ? ' (rose)' : ' (skipped)';
-        const between = gaps > 0 ? ` across ${countOf(gaps, 'unclear request')}` : '';
+        const unclearBefore = gaps + pending;
+        const between = unclearBefore > 0 ? ` across ${countOf(unclearBefore, 'unclear request')}` : '';
         problems.push({
           text: `after request ${prev.n} Remaining went ${prev.remaining} -> ${v}${how}${between}`,
           ids: [prev.id, o.id],
         });
       }
+      pending = Math.max(0, pending + gaps - Math.max(0, hi - v));
     }
     prev = { n, remaining: v, id: o.id };
     gaps = 0;

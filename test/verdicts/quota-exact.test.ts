@@ -297,6 +297,16 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     expect(f.notes.some((n) => n.startsWith('TIMEOUT at request 6: admitted, its answer lost'))).toBe(true);
   });
 
+  it('reads lost requests some of which were admitted: each missing value taken by one the order allows, the rest not admitted', () => {
+    // Request 6 admitted (its value missing among later admissions); 100, sent after 429s came back, not.
+    const { obs, window } = burstQuota({ limit: 60, failures: [6, 100] });
+    const f = burst(obs, window);
+    expect(f.verdict).toBe('pass');
+    expect(f.actual).toBe('admitted 60 of 120; 59 got 429');
+    expect(f.notes.some((n) => n.startsWith('TIMEOUT at request 6: admitted, its answer lost'))).toBe(true);
+    expect(f.notes.some((n) => n.startsWith('TIMEOUT at request 100: not admitted'))).toBe(true);
+  });
+
   it('does not read a missing value as a lost admission where the server may have refused too early', () => {
     // 59 admitted (59 … 1), request 6 lost: the missing 0 is the end of the count, after every admission.
     const first59 = Array.from({ length: 59 }, (_, i) => (i < 5 ? i + 1 : i + 2));

@@ -86,6 +86,25 @@ describe('HDR-REMAINING', () => {
     expect(f.measureAgain).toBe(true);
   });
 
+  it('allows a lost request to count late, a step after it: inconclusive, never a fail', () => {
+    // Request 30 lost, reaching the limiter after 31: Remaining 31 → 30 across it, then 30 → 28.
+    const { obs, window } = sequentialQuota({
+      limit: 60,
+      remainingAt: (used) => (used === 31 ? 30 : 60 - used),
+      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET', limit: null, remaining: null, reset: null } : init),
+    });
+    const f = remainingDecrementsVerdict(obs, window);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toContain('request 30: ECONNRESET (may or may not have counted)');
+    // A second skip further on is more than the one lost request explains.
+    const twice = sequentialQuota({
+      limit: 60,
+      remainingAt: (used) => (used === 31 ? 30 : used >= 40 ? 59 - used : 60 - used),
+      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET', limit: null, remaining: null, reset: null } : init),
+    });
+    expect(remainingDecrementsVerdict(twice.obs, twice.window).verdict).toBe('fail');
+  });
+
   it('still catches a skip across a transport failure when it is more than the failure explains', () => {
     const { obs, window } = sequentialQuota({
       limit: 60,

@@ -6,8 +6,8 @@
  *   fewer across the two is the later one's own count; two fewer, the lost one counted too.
  * - Any order (a burst): every admission takes one value of Remaining, Limit less one down to zero
  *   (less a unit each, for uploads of several resumes). Where the admitted answers carry distinct
- *   values, all of them, no lost request was admitted; where exactly as many values are missing as
- *   requests were lost, each lost one was admitted (its answer lost).
+ *   values, all of them, no lost request was admitted; where some are missing, each must have been
+ *   taken by a lost request the server's order allows: those were admitted (their answers lost).
  */
 import { isAdmitted, type Observation } from '../../measure/observation.ts';
 import { TOO_MANY_REQUESTS } from './finding.ts';
@@ -26,10 +26,11 @@ export type LostReading =
   | {
       readonly by: 'admissions';
       readonly fate: 'counted' | 'not-admitted';
-      /** Admitted answers whose values were read, the values a full window's admissions take, and the requests lost. */
+      /** Admitted answers whose values were read, the values a full window's admissions take, the requests lost, the values none of those answers carries. */
       readonly admitted: number;
       readonly values: number;
       readonly lost: number;
+      readonly missing: number;
       readonly limit: number;
     };
 
@@ -77,7 +78,9 @@ function countedLater(series: readonly Observation[], from: number): boolean {
  * For the requests of `series` with no answer that `known` does not read yet, whether they were
  * admitted, from the Remaining of every admission of the window at once (`ledger`: the harness's own
  * earlier admissions in it, on the series' route). Empty unless every admitted answer carries a
- * Remaining under Limit `limit`, the values are distinct and each is one an admission takes.
+ * Remaining under Limit `limit`, the values are distinct and each is one an admission takes. Every
+ * value taken: none was admitted. Some missing: each must be taken by a lost request the server's
+ * order allows (takers); those were admitted, the others not.
  */
 export function lostByAdmissions(
   series: readonly Observation[],
@@ -96,30 +99,39 @@ export function lostByAdmissions(
   const isSlot = (v: number | null) => v !== null && v >= 0 && v < limit && (limit - v) % units === 0;
   if (!values.every(isSlot) || taken.size !== values.length) return new Map();
   const missing = Array.from({ length: slots }, (_, k) => limit - (k + 1) * units).filter((v) => !taken.has(v));
-  const unread = missing.length - countedLost;
-  const fate = unread === 0 ? 'not-admitted' : unread === lost.length && countedLost === 0 && inOrder(lost.map((i) => series[i]!), missing, admitted, series) ? 'counted' : null;
-  if (fate === null) return new Map();
-  return new Map(lost.map((i) => [i, { by: 'admissions', fate, admitted: admitted.length, values: slots, lost: lost.length, limit }]));
+  // A reading by neighbours of a lost one that counted leaves its value missing too: then say nothing more.
+  if (countedLost > 0 && missing.length > 0) return new Map();
+  const admittedLost = missing.length === 0 ? new Set<number>() : takers(lost, missing, admitted, series);
+  if (admittedLost === null) return new Map();
+  const reading = (fate: 'counted' | 'not-admitted'): LostReading => ({ by: 'admissions', fate, admitted: admitted.length, values: slots, lost: lost.length, missing: missing.length, limit });
+  return new Map(lost.map((i) => [i, reading(admittedLost.has(i) ? 'counted' : 'not-admitted')]));
 }
 
 /**
- * Whether the lost requests, in the order sent, can have taken the missing values, highest first,
- * where the server's own order allows: below every value of an admission answered before one was
- * sent, above every value of an admission sent after its error came back (one at least: a value
- * missing at the end of the count is what a server refusing one too early shows), and with no 429
- * answered before it was sent (the quota was spent by then).
+ * Which lost requests took the missing values, or null where some value none could have taken. A
+ * lost request can have taken a value below every value of an admission answered before it was sent,
+ * above every value of an admission sent after its error came back (one at least: a value missing at
+ * the end of the count is what a server refusing one too early shows), and only with no 429 answered
+ * before it was sent (the quota was spent by then). Values are matched highest first, each to the
+ * request whose range closes soonest (a greedy matching of points to intervals, the largest there is).
  */
-function inOrder(lost: readonly Observation[], missing: readonly number[], admitted: readonly Observation[], series: readonly Observation[]): boolean {
-  const sorted = [...lost].sort((a, b) => a.sentAt - b.sentAt);
-  const values = [...missing].sort((a, b) => b - a);
+function takers(lost: readonly number[], missing: readonly number[], admitted: readonly Observation[], series: readonly Observation[]): Set<number> | null {
   const answeredBy = (o: Observation) => o.headersAt ?? o.doneAt;
-  return sorted.every((x, k) => {
-    const v = values[k]!;
-    const before = admitted.filter((o) => answeredBy(o) < x.sentAt).map((o) => o.rateLimit.remaining.value!);
+  const ranges = lost.flatMap((i) => {
+    const x = series[i]!;
     const after = admitted.filter((o) => o.sentAt > x.doneAt).map((o) => o.rateLimit.remaining.value!);
     const spent = series.some((o) => o.status === TOO_MANY_REQUESTS && answeredBy(o) < x.sentAt);
-    return !spent && after.length > 0 && before.every((b) => v < b) && after.every((a) => v > a);
+    if (spent || after.length === 0) return [];
+    const before = admitted.filter((o) => answeredBy(o) < x.sentAt).map((o) => o.rateLimit.remaining.value!);
+    return [{ i, above: Math.max(...after), below: before.length === 0 ? Infinity : Math.min(...before) }];
   });
+  const chosen = new Set<number>();
+  for (const v of [...missing].sort((a, b) => b - a)) {
+    const open = ranges.filter((r) => !chosen.has(r.i) && r.above < v && v < r.below);
+    if (open.length === 0) return null;
+    chosen.add(open.reduce((best, r) => (r.above > best.above ? r : best)).i);
+  }
+  return chosen;
 }
 
 /** In words, for a verdict's notes: "ECONNRESET at request 58: Remaining 3 → 1 across it, so it counted". */
@@ -127,9 +139,9 @@ export function lostNote(n: number, lost: Observation, reading: LostReading): st
   const what = lost.error?.code ?? 'no answer';
   if (reading.by === 'admissions') {
     const every = `every value of Remaining an admission takes under Limit ${reading.limit} (${reading.values})`;
-    return reading.fate === 'counted'
-      ? `${what} at request ${n}: admitted, its answer lost: the ${reading.admitted} admitted answers carry distinct values of Remaining, ${every} but ${reading.lost}, one for each request lost`
-      : `${what} at request ${n}: not admitted: the ${reading.admitted} admitted answers carry ${every}, one each`;
+    if (reading.missing === 0) return `${what} at request ${n}: not admitted: the ${reading.admitted} admitted answers carry ${every}, one each`;
+    const but = `the ${reading.admitted} admitted answers carry distinct values of Remaining, ${every} but ${reading.missing}, each of which one of the ${reading.lost} requests lost could take where the server's order allows`;
+    return `${what} at request ${n}: ${reading.fate === 'counted' ? 'admitted, its answer lost' : 'not admitted'}: ${but}`;
   }
   const [a, b] = [reading.before.rateLimit.remaining.value, reading.after.rateLimit.remaining.value];
   return `${what} at request ${n}: Remaining ${a} → ${b} across it, so it ${reading.fate === 'counted' ? 'counted (admitted, its answer lost)' : 'did not count (it never reached the limiter)'}`;

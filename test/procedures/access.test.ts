@@ -1,0 +1,27 @@
+/**
+ * The access task against the reference target (2 s windows): a read window used up just before it
+ * (as a discovery the checks waited for leaves it) refuses its scoped reads with 429, which says
+ * nothing of scopes: each is sent again once the window it announced is over, and the checks decide.
+ */
+import { describe, expect, it } from 'vitest';
+import { access } from '../../src/procedures/access.ts';
+import { endpointById } from '../../src/contract/lookup.ts';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import { requestFor } from '../../src/procedures/requests.ts';
+import { runTask } from '../../src/procedures/task.ts';
+import { defineScenario } from '../../src/scenario/define.ts';
+import { loadTestContext } from '../helpers/suite-context.ts';
+
+describe('the access task', () => {
+  it('decides the scope checks in a read window used up before it: a 429 is sent again once the window is over', async () => {
+    const { context, org } = await loadTestContext('starter', { windowMs: 2000 }, { fleet: false });
+    const jobs = requestFor(endpointById(recruitingApi, 'jobs-list'), org.primary.key);
+    const tags = { check: 'PROFILE', phase: 'exhaust', tier: org.tier, org: org.label } as const;
+    let last = await context.prober.send(context.prober.edges[0]!, jobs, tags);
+    for (let i = 0; i < 80 && last.status !== 429; i++) last = await context.prober.send(context.prober.edges[0]!, jobs, tags);
+    expect(last.status).toBe(429);
+    const results = await runTask(access, context, { tier: 'starter', orgs: [org], scenario: defineScenario({ tier: 'starter' }), checks: null });
+    const verdicts = Object.fromEntries(results.map((r) => [r.id, r.verdict]));
+    expect(verdicts).toMatchObject({ 'SCOPE-LIST': 'pass', 'SCOPE-ENFORCED': 'pass', 'HEAD-BOOTSTRAP': 'pass', 'AUTH-MISSING': 'pass' });
+  });
+});
