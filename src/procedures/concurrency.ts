@@ -77,7 +77,8 @@ async function measureCap(context: SuiteContext, org: OrgHandle, window: WindowC
   const limit = uploadsToTest(figures.ingest, first);
   // Where one counter holds both classes, the reads spend the ingest quota too.
   const units = cap + (profile?.classesIndependent.value === false ? ROUND_TRIP_READS + PROBE_READS : 0);
-  let room = limit - window.prior.length - 1;
+  // What is left in the window: the server's own Remaining after the first upload, else the figure less what counted.
+  let room = first.rateLimit.remaining.value ?? limit - window.prior.length - 1;
   const seen: Seen = { roundTrips: [], uploads: [first] };
   let finding: Finding | null = null;
   let attempts = 0;
@@ -89,7 +90,7 @@ async function measureCap(context: SuiteContext, org: OrgHandle, window: WindowC
     if (finding.verdict !== 'inconclusive' || data?.measureAgain !== true) break;
   }
   if (finding === null) {
-    const why = context.signal.aborted ? 'interrupted' : `the window's ingest quota (${limit}, ${window.prior.length + 1} used) has no room for ${units} uploads`;
+    const why = context.signal.aborted ? 'interrupted' : `the window's ingest quota has room for ${room}, not the ${units} uploads a measurement spends`;
     return { 'CONCURRENCY-CAP': inconclusiveFinding(`room for the ${cap} held uploads`, why, [], ['uploads refused for quota would pass for the cap\'s refusals: nothing was held']) };
   }
   if (finding.verdict === 'inconclusive' && attempts > 1) {
