@@ -247,7 +247,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
             // kinds' boundaries fall apart (secondRoundAt), tells them apart.
             const round = firstRound(first, expiryFollowUps, { exhaustedEnd, windowMs, all });
             if (secondRoundHelps(round)) {
-              await sleep(secondRoundAt(round, first, expiryFollowUps.at(-1) ?? first, windowMs) - prober.now(), signal);
+              await sleep(secondRoundAt(round, first, windowMs) - prober.now(), signal);
               const second = signal.aborted ? null : await answeredRead('expiry-again');
               // After a boundary, twice as many: where it falls against the grid is the question.
               const count = round.grid?.by === 'boundary' ? 2 * FOLLOW_UP_READS : FOLLOW_UP_READS;

@@ -179,15 +179,16 @@ const BEFORE_GRID_MS = 150;
 
 /**
  * When the second round's first read goes. After a round all in one window: half a window after its
- * first read, past the end of either kind of window. After a boundary that fits either kind: once a
- * full window has passed since the round's last read (so that read opens a window of its own, if
- * windows start at the first request), just before a whole window after the boundary: an aligned
+ * first read, past the end of either kind of window. After a boundary that fits either kind: once the
+ * window the read after the boundary opened (if windows start at the first request) is surely over,
+ * so that this read opens one of its own, just before a whole window after the boundary: an aligned
  * boundary then comes a moment after it, where a window it opened (kept to the whole second) ends at
- * least a window less a second after it.
+ * least a window less a second after it. (Our reads since that boundary all fell in the window the
+ * first of them opened, or in the aligned one it began; neither reaches this read's.)
  */
-export function secondRoundAt(round: Round, first: Observation, last: Observation, windowMs: number): number {
+export function secondRoundAt(round: Round, first: Observation, windowMs: number): number {
   if (round.grid === null || round.grid.by === 'counted-down') return first.sentAt + 1.5 * windowMs;
-  const idle = (last.headersAt ?? last.doneAt) + windowMs + END_TOLERANCE_MS;
+  const idle = round.grid.span.latest + windowMs + END_TOLERANCE_MS;
   const from = round.grid.span.earliest - BEFORE_GRID_MS;
   return from + Math.max(1, Math.ceil((idle - from) / windowMs)) * windowMs;
 }

@@ -125,7 +125,7 @@ describe('how windows start', () => {
     const base = { exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd };
     expect(algorithmOf(record(base)).value).toBeNull();
     const first = firstRound(expiry[0]!, followUps, record(base));
-    expect(secondRoundAt(first, expiry[0]!, followUps.at(-1)!, W)).toBe(17_950);
+    expect(secondRoundAt(first, expiry[0]!, W)).toBe(17_950);
     // The second round from 17,950 (a window after the last read, 150 ms before the grid's 18,100): back up
     // 700 ms after its first read is on the grid; 2,100 ms after is where a window it opened ends, off the grid.
     const round = (values: readonly number[]) => values.map((r, i) => read(r, { sentAt: 17_950 + i * 700 }));
