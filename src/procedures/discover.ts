@@ -184,7 +184,11 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   let expirySkipped: string | null = null;
   const expiryFollowUps: Observation[] = [];
   const expiryAgain: Observation[] = [];
-  /** `count` reads spread over a window after `first`, the last clear of its end by a few round trips; stops at a refusal. */
+  /**
+   * `count` reads spread over a window after `first`, the last clear of its end by a few round trips;
+   * stops at a refusal, and once Remaining comes back up (the boundary the inference places is the first
+   * such: reads after it show nothing more).
+   */
   const followUpsOver = async (first: Observation, phase: DiscoveryPhase, count = FOLLOW_UP_READS) => {
     const reads: Observation[] = [];
     const span = windowMs - followUpClearance(first);
@@ -192,8 +196,10 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
       await sleep(first.sentAt + (span * k) / count - prober.now(), signal);
       if (signal.aborted) break;
       const o = await answeredRead(phase);
+      const before = (reads.at(-1) ?? first).rateLimit.remaining.value;
       reads.push(o);
       if (!isAdmitted(o)) break;
+      if (before !== null && o.rateLimit.remaining.value !== null && o.rateLimit.remaining.value > before) break;
     }
     return reads;
   };
