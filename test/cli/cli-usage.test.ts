@@ -58,7 +58,7 @@ describe('tiergate run --dry-run and tiergate list', () => {
     for (const tier of ['starter', 'professional', 'enterprise']) expect(result.stdout).toContain(`${tier}: organizations ${tier}-a, ${tier}-b, ${tier}-c`);
     expect(result.stdout).toMatch(/quota windows needed: 3 \(window 3s\)/);
     expect(result.stdout).toContain('revocation: revocation');
-    expect(result.stdout).toContain('beside the lanes: learn how the server limits (two to five windows), on starter-profile');
+    expect(result.stdout).toContain('beside the lanes: learn how the server limits (two to four windows), on starter-profile');
   });
 
   it('lists every check with its spec section and basis', async () => {
