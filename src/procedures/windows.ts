@@ -97,8 +97,8 @@ const MAX_OPENERS = 400;
 const MAX_SILENT = 3;
 /** A window found under way is taken only with this many times the time its check needs left in it, */
 const UNDER_WAY_MARGIN = 2;
-/** ...and while no more than this share of it is gone. */
-const CARRY_WITHIN = 1 / 3;
+/** ...and while at least this share of it is left (what a check watches after its 429). */
+const LEFT_AT_LEAST = 1 / 3;
 /** How many recent answers, per tier and class, the latency estimate is taken over. */
 const LATENCIES_KEPT = 32;
 /**
@@ -208,12 +208,13 @@ export class WindowKeeper {
    * next one would leave (pinned between two openers, an opener's time after its start), since waiting
    * cannot buy more: the need is estimated from recent latencies, which a burst's crowded ones inflate.
    * One found under way is a shortcut, taken with time to spare (latencies vary, most under load):
-   * twice the need, and no more than a third of it gone.
+   * twice the need, and at least a third of it left (at 60 s windows a run that starts half a window
+   * in then waits for no boundary).
    */
   #longEnough(placed: PlacedWindow, first: Observation, needMs: number): boolean {
     const { windowMs, prober } = this.#options;
     const left = windowSafeEnd(placed.window, first) - prober.now() - END_MARGIN_MS;
-    if (!placed.justBegun) return left >= Math.max(UNDER_WAY_MARGIN * needMs, (1 - CARRY_WITHIN) * windowMs);
+    if (!placed.justBegun) return left >= Math.max(UNDER_WAY_MARGIN * needMs, LEFT_AT_LEAST * windowMs);
     const openerMs = (first.headersAt ?? first.doneAt) - first.sentAt;
     const asGoodAsNext = windowMs - 2 * (DENSE_MS + openerMs) - END_MARGIN_MS;
     return left >= Math.min(needMs, asGoodAsNext);

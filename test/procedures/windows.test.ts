@@ -131,6 +131,14 @@ afterEach(() => vi.useRealTimers());
 const intoWindow = (ms: number) => vi.setSystemTime(T0 * 1000 + W + ms);
 
 describe('WindowKeeper: the server shows the window fresh', () => {
+  it('takes a window under way with half of it gone where a third is left and twice the need', async () => {
+    intoWindow(30_000);
+    const sim = simulate();
+    const result = await fresh(sim, keeperOver(sim));
+    expect(result.ok).toBe(true);
+    expect(sim.sent).toHaveLength(1);
+  });
+
   it('takes the window under way at once on an untouched organization, its end the one the opener announced', async () => {
     intoWindow(5_000);
     const sim = simulate();
@@ -143,8 +151,8 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     expect(result.window).toMatchObject({ prior: [], placeBy: 'reset', resetEpochS: T0 + 120, sureEndAt: W - 5_000 - 1_000 - 10 });
   });
 
-  it('waits for the next window when more than a third of this one is gone, and pins its boundary between two openers', async () => {
-    intoWindow(30_000);
+  it('waits for the next window when less than a third of this one is left, and pins its boundary between two openers', async () => {
+    intoWindow(45_000);
     const sim = simulate();
     const result = await fresh(sim, keeperOver(sim));
     expect(result.ok).toBe(true);
@@ -158,7 +166,7 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     expect(result.window.sureEndAt).toBeUndefined();
     // Openers go shortly before the announced end (its earliest), not all the way through the window.
     expect(sim.sent.length).toBeLessThan(200);
-    expect(sim.sent[1]!.sentAt).toBeGreaterThan(30_000 - 1_000 - 400);
+    expect(sim.sent[1]!.sentAt).toBeGreaterThan(15_000 - 1_000 - 400);
   });
 
   it('does not take a window in which something else counted (Remaining lower than Limit less the opener)', async () => {
@@ -252,7 +260,7 @@ describe('WindowKeeper: the server shows the window fresh', () => {
 
 describe('WindowKeeper: a network that loses a request', () => {
   it('pins the boundary across a lost opener, without waiting a full window: the next Remaining shows what it counted', async () => {
-    intoWindow(30_000);
+    intoWindow(45_000);
     // The first opener shows the window under way (too little of it left); openers from shortly before
     // its end count in it until one is lost; the next ones catch the boundary.
     const lost = 40;
@@ -262,15 +270,15 @@ describe('WindowKeeper: a network that loses a request', () => {
     if (!result.ok) return;
     expect(sim.sent[lost - 1]!.status).toBeNull();
     // Pinned within the openers' spacing in the window right after the one under way, not a window later.
-    expect(result.first.sentAt).toBeGreaterThanOrEqual(W - 30_000);
-    expect(result.first.sentAt).toBeLessThan(W - 30_000 + 1_000);
+    expect(result.first.sentAt).toBeGreaterThanOrEqual(W - 45_000);
+    expect(result.first.sentAt).toBeLessThan(W - 45_000 + 1_000);
     expect(result.window.openedUncertaintyMs).toBeLessThan(100);
   });
 });
 
 describe('WindowKeeper: boundaries where the server shows little', () => {
   it('pins a boundary by the Reset advancing where Remaining does not count down (remaining-stuck)', async () => {
-    intoWindow(30_000);
+    intoWindow(45_000);
     const sim = simulate({ remainingStuck: true });
     const result = await fresh(sim, keeperOver(sim));
     expect(result.ok).toBe(true);
