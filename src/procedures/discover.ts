@@ -186,10 +186,11 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   const expiryAgain: Observation[] = [];
   /**
    * `count` reads spread over a window after `first`, the last clear of its end by a few round trips;
-   * stops at a refusal, and once Remaining comes back up (the boundary the inference places is the first
-   * such: reads after it show nothing more).
+   * stops at a refusal, and (`untilBack`) once Remaining comes back up: the inference places the first
+   * such boundary, and later reads show nothing more (the first round's still show whether Reset holds
+   * still over a second or more).
    */
-  const followUpsOver = async (first: Observation, phase: DiscoveryPhase, count = FOLLOW_UP_READS) => {
+  const followUpsOver = async (first: Observation, phase: DiscoveryPhase, count = FOLLOW_UP_READS, untilBack = false) => {
     const reads: Observation[] = [];
     const span = windowMs - followUpClearance(first);
     for (let k = 1; k <= count && !signal.aborted; k++) {
@@ -199,7 +200,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
       const before = (reads.at(-1) ?? first).rateLimit.remaining.value;
       reads.push(o);
       if (!isAdmitted(o)) break;
-      if (before !== null && o.rateLimit.remaining.value !== null && o.rateLimit.remaining.value > before) break;
+      if (untilBack && before !== null && o.rateLimit.remaining.value !== null && o.rateLimit.remaining.value > before) break;
     }
     return reads;
   };
@@ -257,7 +258,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
               const second = signal.aborted ? null : await answeredRead('expiry-again');
               // After a boundary, twice as many: where it falls against the grid is the question.
               const count = round.grid?.by === 'boundary' ? 2 * FOLLOW_UP_READS : FOLLOW_UP_READS;
-              if (second && isAdmitted(second)) expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up', count)));
+              if (second && isAdmitted(second)) expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up', count, true)));
             }
           }
           const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
