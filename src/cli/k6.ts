@@ -9,6 +9,7 @@
  * `tiergate run --engine k6` is the k6 engine of `runSuite` (src/run/k6-engine.ts). The library
  * (esbuild, yaml, the ingest and its reports, scenario loading) is imported when an action runs.
  */
+import { K6_RUNNER_IMAGE } from '../k6/version.ts';
 import { resolve } from 'node:path';
 import type { Argv, Options } from 'yargs';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
@@ -34,7 +35,7 @@ const ACTION_FLAGS = {
   'base-url': stringFlag("the API's base URL", "the Secret's base-url"),
   namespace: stringFlag('Kubernetes namespace'),
   window: WINDOW,
-  image: stringFlag('k6 runner image', 'grafana/k6:latest'),
+  image: stringFlag('k6 runner image (the k6 release tiergate checks its flags against; another release must be k6 1.3.0 or later)', K6_RUNNER_IMAGE),
 } as const;
 type ActionFlag = keyof typeof ACTION_FLAGS;
 
@@ -147,7 +148,8 @@ const ingestCommand: CliCommand<IngestArgs> = {
       now: io.clock.now(),
       stepSummary: stepSummaryTarget(io),
     });
-    io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s).\n`);
+    const skipped = ingest.stats.skipped > 0 ? `; ${ingest.stats.skipped} other line(s) (logs) skipped` : '';
+    io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s)${skipped}.\n`);
     for (const check of results.checks) io.stdout.write(`${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`);
     io.stdout.write(`Verdict: ${results.verdict}. Reports: ${runDir}\n`);
     if (warning) io.stderr.write(`tiergate: warning: ${warning}\n`);

@@ -33,6 +33,8 @@ export interface K6ReadStats {
   readonly skipped: number;
   /** Lines that looked like JSON but did not parse (a truncated last line, usually). */
   readonly malformed: number;
+  /** The files that held no k6 Metric or Point line at all: not k6 output. */
+  readonly notK6: readonly string[];
 }
 
 /** Guard against a file that is one endless line: k6's lines are well under this. */
@@ -59,7 +61,9 @@ export async function readK6Points(files: readonly string[], onPoint: (point: K6
   let skipped = 0;
   let malformed = 0;
   const metrics: Record<string, string> = {};
+  const notK6: string[] = [];
   for (const [index, file] of files.entries()) {
+    let k6Lines = 0;
     const raw = createReadStream(file);
     const input = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
     const reader = createInterface({ input, crlfDelay: Infinity });
@@ -82,6 +86,7 @@ export async function readK6Points(files: readonly string[], onPoint: (point: K6
         const entry = parsed as { type?: unknown; metric?: unknown; data?: { type?: unknown; time?: unknown; value?: unknown; tags?: unknown } };
         if (entry.type === 'Metric' && typeof entry.metric === 'string') {
           metrics[entry.metric] = typeof entry.data?.type === 'string' ? entry.data.type : 'unknown';
+          k6Lines += 1;
           continue;
         }
         if (entry.type !== 'Point' || typeof entry.metric !== 'string' || typeof entry.data !== 'object' || entry.data === null) {
@@ -96,6 +101,7 @@ export async function readK6Points(files: readonly string[], onPoint: (point: K6
           continue;
         }
         points += 1;
+        k6Lines += 1;
         onPoint({ metric: entry.metric, timeMs, value, tags: stringTags(entry.data.tags), file: index });
       }
     } catch (error) {
@@ -104,8 +110,20 @@ export async function readK6Points(files: readonly string[], onPoint: (point: K6
       reader.close();
       raw.destroy();
     }
+    if (k6Lines === 0) notK6.push(file);
   }
-  return { files: files.length, lines, points, metrics, skipped, malformed };
+  return { files: files.length, lines, points, metrics, skipped, malformed, notK6 };
+}
+
+/**
+ * A file the user named that holds no k6 output at all is their mistake, not a run to judge: one line
+ * naming it (and what it held), exit 2. (`run --engine k6` reads what k6 wrote, even nothing.)
+ */
+export function refuseNotK6(stats: K6ReadStats): void {
+  const [file, ...more] = stats.notK6;
+  if (file === undefined) return;
+  const others = more.length > 0 ? ` (and ${more.length} more)` : '';
+  throw new UsageError(`k6 ingest: ${file}${others} holds no k6 Metric or Point line: name a file k6 wrote with --out json=FILE (or a runner's kubectl logs of --out json=-)`);
 }
 
 function stringTags(tags: unknown): Record<string, string> {

@@ -8,6 +8,7 @@
  * is its NDJSON: `kubectl logs job/tiergate-starter-1 > starter-1.ndjson`. Keys and the base URL
  * come from a Secret, never from the manifest.
  */
+import { K6_RUNNER_IMAGE, NO_SUMMARY_FLAG } from './version.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -39,7 +40,8 @@ export interface OperatorManifests {
   readonly testRuns: readonly { readonly tier: TierName; readonly name: string; readonly file: string; readonly yaml: string }[];
 }
 
-export const K6_RUNNER_ARGUMENTS = '--out json=- --no-summary --log-format=json';
+/** What each runner's `k6 run` gets: samples on stdout as JSON, no end-of-test summary, logs as JSON (k6 1.3.0 and later; version.ts). */
+export const K6_RUNNER_ARGUMENTS = `--out json=- ${NO_SUMMARY_FLAG} --log-format=json`;
 
 function assertName(flag: string, name: string): void {
   if (!DNS_LABEL.test(name)) throw new UsageError(`${flag} ${name}: expected a Kubernetes name (lower-case letters, digits and '-', at most 63)`);
@@ -81,7 +83,7 @@ export function operatorManifests(options: OperatorOptions): OperatorManifests {
         parallelism,
         script: { configMap: { name: configMapName, file: b.file } },
         arguments: K6_RUNNER_ARGUMENTS,
-        runner: { image: options.image ?? 'grafana/k6:latest', env },
+        runner: { image: options.image ?? K6_RUNNER_IMAGE, env },
       },
     });
     const ns = options.namespace ? ` -n ${options.namespace}` : '';

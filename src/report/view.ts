@@ -95,6 +95,7 @@ function facts(results: RunResults): ReportView['facts'] {
     },
     { label: 'Contract', value: `${results.contract.name} v${results.contract.version}` },
     { label: 'Tool', value: `${results.tool.name} ${results.tool.version}${results.tool.revision ? ` (${results.tool.revision.slice(0, 12)})` : ''}` },
+    ...(results.k6 ? [{ label: 'Load driven by', value: `k6 v${results.k6.version}` }] : []),
   ];
 }
 

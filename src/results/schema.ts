@@ -241,6 +241,10 @@ export const resultsSchema = z
       file: z.string().describe('The NDJSON file of observations, relative to this file.'),
       count: z.number().int(),
     }),
+    k6: z
+      .object({ version: z.string().describe('As `k6 version` printed it, without the leading v: "2.2.0".') })
+      .optional()
+      .describe('The k6 that drove the load (`run --engine k6`); absent when the harness drove it.'),
   })
   .meta({
     title: 'tiergate results',

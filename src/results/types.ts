@@ -56,6 +56,8 @@ export interface RunResults {
   /** Methodology notes shown in reports: how each figure was measured, and its error bound. */
   readonly methodology: readonly { readonly topic: string; readonly text: string }[];
   readonly observations: { readonly file: string; readonly count: number };
+  /** The k6 that drove the load (`run --engine k6`), as `k6 version` named it; absent for the harness. */
+  readonly k6?: { readonly version: string };
 }
 
 /** What the report reads of a quota check's data: the series it charts, the Limit judged by, the first 429. */

@@ -20,6 +20,7 @@ import { isLoopbackUrl } from '../util/loopback.ts';
 import { exportK6Scripts } from '../k6/export.ts';
 import { ingestK6 } from '../k6/ingest.ts';
 import { k6Outcome } from './k6-ingest-report.ts';
+import { NO_SUMMARY_FLAG, OLDEST_K6, k6Supported, parseK6Version, type K6Version } from '../k6/version.ts';
 
 export const K6_MISSING_MESSAGE =
   'k6 is not on PATH: install it (https://grafana.com/docs/k6/latest/set-up/install-k6/) or run the exported scripts where k6 is: ' +
@@ -49,14 +50,32 @@ export async function requireK6(env: Readonly<Record<string, string | undefined>
   return k6;
 }
 
-/** What k6 needs from a run, checked before anything starts: itself, and load to drive. */
+/**
+ * The k6 at `k6`, by what `k6 version` prints: one tiergate can drive, or a TiergateError naming what
+ * was found and what is needed (a user's fix, exit 2).
+ */
+export async function requireK6Version(k6: string, io: Io): Promise<K6Version> {
+  const printed = await k6Output(k6, ['version'], io);
+  const version = parseK6Version(printed);
+  if (version === null) {
+    const shown = printed.trim().split('\n')[0]?.slice(0, 120) ?? '';
+    throw new TiergateError('TG_K6_VERSION', `${k6} printed ${shown === '' ? 'nothing' : `'${shown}'`} for \`k6 version\`: tiergate needs k6 ${OLDEST_K6} or later`);
+  }
+  if (!k6Supported(version)) {
+    throw new TiergateError('TG_K6_VERSION', `${k6} is k6 v${version.text}; tiergate needs k6 ${OLDEST_K6} or later (--summary-mode=disabled): upgrade k6`);
+  }
+  return version;
+}
+
+/** What k6 needs from a run, checked before anything starts: itself, a version tiergate can drive, and load to drive. */
 async function prepare(options: RunOptions, io: Io): Promise<EngineDrive> {
   const k6 = await requireK6(io.env);
+  const version = await requireK6Version(k6, io);
   const scenarios = loadScenarios(options);
   if (scenarios.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: no selected scenario has sustained load (load: null)');
   const thresholds: Partial<Record<TierName, readonly Threshold[]>> = {};
   for (const s of scenarios) thresholds[s.tier] = parseThresholds(s.load.thresholds, `scenario ${s.tier}: load.thresholds`);
-  return (run) => drive(run, { k6, scenarios, thresholds });
+  return (run) => drive(run, { k6, version, scenarios, thresholds });
 }
 
 type LoadScenario = Scenario & { readonly load: LoadShape };
@@ -65,11 +84,12 @@ const loadScenarios = (options: RunOptions) => options.scenarios.filter((s): s i
 
 interface K6Prepared {
   readonly k6: string;
+  readonly version: K6Version;
   readonly scenarios: readonly LoadScenario[];
   readonly thresholds: Partial<Record<TierName, readonly Threshold[]>>;
 }
 
-async function drive({ io, session, runId, runDir, emit }: OpenRun, { k6, scenarios, thresholds }: K6Prepared): Promise<EngineOutcome> {
+async function drive({ io, session, runId, runDir, emit }: OpenRun, { k6, version, scenarios, thresholds }: K6Prepared): Promise<EngineOutcome> {
   const bundles = await exportK6Scripts({
     outDir: join(runDir, 'k6'),
     tiers: scenarios.map((s) => s.tier),
@@ -87,7 +107,7 @@ async function drive({ io, session, runId, runDir, emit }: OpenRun, { k6, scenar
     const output = join(runDir, `k6-${scenario.tier}.json`);
     const lengthMs = scenario.load.phases.reduce((n, p) => n + p.windows * session.windowMs, 0);
     io.stderr.write(`tiergate: k6 runs the ${scenario.tier} load (${Math.round(lengthMs / 1000)} s)\n`);
-    const code = await runK6(k6, ['run', '--quiet', '--no-summary', '--out', `json=${output}`, bundle.path], {
+    const code = await runK6(k6, ['run', '--quiet', NO_SUMMARY_FLAG, '--out', `json=${output}`, bundle.path], {
       env: { ...io.env, BASE_URL: edge.url, TIERGATE_KEYS: keys.join(','), WINDOW_S: String(session.windowMs / 1000) },
       io,
       timeoutMs: lengthMs + K6_GRACE_MS,
@@ -106,13 +126,35 @@ async function drive({ io, session, runId, runDir, emit }: OpenRun, { k6, scenar
     }
   }
   if (existing.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: k6 wrote no output to judge');
-  const outcome = await k6Outcome(await ingestK6({ files: existing, windowS: session.windowMs / 1000, thresholds }), existing, runDir);
+  const outcome = { ...(await k6Outcome(await ingestK6({ files: existing, windowS: session.windowMs / 1000, thresholds }), existing, runDir)), k6: { version: version.text } };
   // k6 stopped by Ctrl-C wrote partial output: what it shows is reported, never as a verdict.
   return io.signal.aborted ? { ...outcome, checks: outcome.checks.map(asInterrupted) } : outcome;
 }
 
 /** `tiergate run --engine k6`. */
 export const k6Engine: RunEngine = { prepare };
+
+/** What a short k6 command prints on stdout (bounded to 10 s); a k6 that cannot start is a TiergateError. */
+function k6Output(k6: string, args: readonly string[], io: Io): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(k6, args, { env: io.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (out.length < 64 * 1024) out += chunk.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGTERM'), VERSION_TIMEOUT_MS);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new TiergateError('TG_K6_MISSING', `cannot start ${k6}: ${error.message}`));
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolvePromise(out);
+    });
+  });
+}
+
+const VERSION_TIMEOUT_MS = 10_000;
 
 /** Runs k6, its output relayed to ours; bounded by `timeoutMs` and by Ctrl-C. Resolves to the exit code. */
 function runK6(k6: string, args: readonly string[], options: { env: Record<string, string | undefined>; io: Io; timeoutMs: number }): Promise<number> {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { LATENCY_POLICY } from '../measure/outcome.ts';
 import type { RunResults } from '../results/types.ts';
 import { newRunId } from './run-id.ts';
+import { refuseNotK6 } from '../k6/ndjson.ts';
 import { ingestK6, writeEvidence, type K6Ingest, type K6IngestOptions } from '../k6/ingest.ts';
 import { publishRun, runResults, type EngineOutcome } from './publish.ts';
 import type { StepSummaryTarget } from '../report/step-summary.ts';
@@ -54,8 +55,9 @@ export interface K6ReportOutcome {
 
 /** `tiergate k6 ingest`: output of k6 runs elsewhere, judged into a run of its own. */
 export async function ingestK6ToReports(options: K6ReportOptions): Promise<K6ReportOutcome> {
-  // Judged first: unreadable files are a usage error that leaves no empty run folder behind.
+  // Judged first: unreadable files, or files that are not k6 output, are a usage error that leaves no empty run folder behind.
   const ingest = await ingestK6(options);
+  refuseNotK6(ingest.stats);
   const runId = options.runId ?? newRunId(options.now);
   const runDir = join(options.outDir, runId);
   await mkdir(runDir, { recursive: true });

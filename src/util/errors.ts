@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'TG_RESULTS_FILE'
   | 'TG_NOT_LOOPBACK'
   | 'TG_K6_MISSING'
+  | 'TG_K6_VERSION'
   | 'TG_TARGET_START';
 
 export class TiergateError extends Error {

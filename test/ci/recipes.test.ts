@@ -165,3 +165,45 @@ describe.concurrent('action.yml, its steps run here against the embedded referen
     expect(result.summary).toBe('');
   });
 });
+
+/**
+ * The Node.js each action major runs on: `runs.using` in the action's own action.yml at the newest
+ * tag of that major (read from each repository on 2026-11-26: checkout v4.4.0 / v5.1.0 / v6.1.0 /
+ * v7.0.1, setup-node v4.4.0 / v5.0.0 / v6.5.0 / v7.0.0, upload-artifact v4.6.2 / v5.0.0 / v6.0.0 /
+ * v7.0.0, action-junit-report v4.3.1 / v5.6.2 / v6.4.2).
+ */
+const ACTION_RUNTIME: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'actions/checkout': { v4: 'node20', v5: 'node24', v6: 'node24', v7: 'node24' },
+  'actions/setup-node': { v4: 'node20', v5: 'node24', v6: 'node24', v7: 'node24' },
+  'actions/upload-artifact': { v4: 'node20', v5: 'node20', v6: 'node24', v7: 'node24' },
+  'mikepenz/action-junit-report': { v4: 'node20', v5: 'node20', v6: 'node24' },
+};
+/** Node.js lines past their end of life (Node 20: 2026-04-30). */
+const END_OF_LIFE = new Set(['node12', 'node16', 'node20']);
+const NODE_EOL_MAJORS = new Set([12, 14, 16, 18, 20]);
+
+describe('the CI recipes run on a Node.js that is still supported', () => {
+  it('every action a recipe uses is a major that runs on a supported Node, by the table', async () => {
+    const files = [ACTION, ...(await yamlFilesUnder(join(ROOT, 'examples/github-actions')))];
+    const uses = (await Promise.all(files.map(async (file) => [...(await readFile(file, 'utf8')).matchAll(/^\s*(?:-\s*)?uses:\s*([^\s#]+)/gm)].map((m) => ({ file: relative(ROOT, file), ref: m[1]! }))))).flat();
+    expect(uses.length).toBeGreaterThanOrEqual(4);
+    const problems = uses.flatMap(({ file, ref }) => {
+      const [name, major] = ref.split('@') as [string, string];
+      // The action the example stands for: this repository itself.
+      if (name === 'your-org/tiergate') return [];
+      const runtime = ACTION_RUNTIME[name]?.[major];
+      if (runtime === undefined) return [`${file}: ${ref} is not in the table: look up its runs.using`];
+      return END_OF_LIFE.has(runtime) ? [`${file}: ${ref} runs on ${runtime}, past its end of life`] : [];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("the action's node-version and the GitLab image default to a supported Node", async () => {
+    const action = parse(await readFile(ACTION, 'utf8')) as { inputs: Record<string, { default?: string }> };
+    expect(NODE_EOL_MAJORS.has(Number(action.inputs['node-version']!.default))).toBe(false);
+    const gitlab = parse(await readFile(GITLAB, 'utf8')) as Record<string, { image?: string }>;
+    const images = Object.values(gitlab).flatMap((job) => (typeof job === 'object' && job?.image ? [job.image] : []));
+    expect(images.length).toBeGreaterThan(0);
+    for (const image of images) expect({ image, eol: NODE_EOL_MAJORS.has(Number(/^node:(\d+)/.exec(image)?.[1])) }).toEqual({ image, eol: false });
+  });
+});

@@ -3,7 +3,7 @@
  * computed across runners (each runner alone under Limit, both together over it → fail), thresholds
  * over all samples merged, and the usual reports written.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,6 +111,19 @@ describe('ingestK6', () => {
     expect(existsSync(outDir)).toBe(false);
   });
 
+  it('a file that holds no k6 Metric or Point line is refused, naming it, before any run folder is made', async () => {
+    const d = dir();
+    const outDir = join(d, 'reports');
+    const good = new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
+    const notK6 = join(d, 'app.log');
+    writeFileSync(notK6, 'time="2026-11-26T10:00:00Z" level=info msg="starting"\n{"level":"info","msg":"a JSON log line"}\n');
+    await expect(ingestK6ToReports({ files: [good, notK6], windowS: 60, thresholds: THRESHOLDS, outDir, now: Date.now(), stepSummary: null })).rejects.toMatchObject({
+      name: 'UsageError',
+      message: `k6 ingest: ${notK6} holds no k6 Metric or Point line: name a file k6 wrote with --out json=FILE (or a runner's kubectl logs of --out json=-)`,
+    });
+    expect(existsSync(outDir)).toBe(false);
+  });
+
   it('a step summary that cannot be written is a warning; the reports and the verdict stand', async () => {
     const d = dir();
     const one = new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
@@ -138,13 +151,16 @@ describe('tiergate k6 ingest (CLI)', () => {
   it.each([
     [['k6', 'ingest'], /name at least one k6 --out json file/],
     [['k6', 'ingest', 'missing.ndjson'], /cannot read .*missing\.ndjson/],
+    [['k6', 'ingest', 'empty.ndjson'], /empty\.ndjson holds no k6 Metric or Point line/],
     [['k6', 'export'], /--out is required/],
     [['k6', 'export', '--out', 'x', '--parallelism', '3'], /--parallelism does not apply here/],
     [['k6', 'operator', '--out', 'x'], /--parallelism is required/],
     [['k6', 'ingest', 'a.ndjson', '--window', '1.5s'], /--window 1.5s: expected whole seconds/],
     [['k6', 'bogus'], /k6 bogus: unknown action; choose export, operator, ingest/],
   ])('refuses %j in one line, exit 2', async (argv, message) => {
-    const cap = captureIo({ cwd: dir() });
+    const cwd = dir();
+    writeFileSync(join(cwd, 'empty.ndjson'), '');
+    const cap = captureIo({ cwd });
     const code = await main(argv, cap.io);
     expect(code).toBe(2);
     expect(cap.stderr()).toMatch(message);

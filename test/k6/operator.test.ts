@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { main } from '../../src/cli.ts';
 import { operatorManifests } from '../../src/k6/operator.ts';
+import { NEWEST_TESTED_K6 } from '../../src/k6/version.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 
 const bundles = [
@@ -24,7 +25,10 @@ describe('operatorManifests', () => {
       metadata: { name: 'tiergate-starter', namespace: 'load' },
       spec: { parallelism: 4, script: { configMap: { name: 'tiergate-k6-scripts', file: 'starter.js' } } },
     });
-    expect(run.spec.arguments).toContain('--out json=-');
+    expect(run.spec.arguments).toBe('--out json=- --summary-mode=disabled --log-format=json');
+    // A pinned runner image: the k6 release the flags were checked against, never a moving `latest`.
+    expect(run.spec.runner.image).toBe(`grafana/k6:${NEWEST_TESTED_K6}`);
+    expect(YAML.parse(operatorManifests({ parallelism: 1, bundles, image: 'grafana/k6:1.8.1' }).testRuns[0]!.yaml).spec.runner.image).toBe('grafana/k6:1.8.1');
     // Keys and the base URL come from a Secret, never from the manifest.
     expect(run.spec.runner.env).toEqual([
       { name: 'BASE_URL', valueFrom: { secretKeyRef: { name: 'tiergate-k6', key: 'base-url' } } },

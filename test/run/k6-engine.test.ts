@@ -1,26 +1,34 @@
 /**
  * `tiergate run --engine k6` (runSuite, engine 'k6'): without k6 on PATH it stops at once with TG_K6_MISSING and
  * one line saying how to run the exported scripts; with a `k6` on PATH (here a stand-in that does what
- * the script would, k6 itself cannot be installed) it runs it against the target and judges its output.
+ * the script would, held to the flags of the k6 release it stands for: k6 itself cannot be installed)
+ * it reads `k6 version`, refuses one older than supported, runs it against the target and judges its output.
  */
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { findK6, K6_MISSING_MESSAGE } from '../../src/run/k6-engine.ts';
+import { NEWEST_TESTED_K6 } from '../../src/k6/version.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { defineScenario, sustainedLoad } from '../../src/scenario/define.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 
-/** A directory holding the stand-in k6, and the log it writes its calls to. */
-function fakeK6(): { bin: string; log: string } {
+const FLAGS = fileURLToPath(new URL('../k6/fixtures/k6-run-flags.json', import.meta.url));
+
+/** A directory holding the stand-in k6 (the k6 release `version` names), and the env that points at it. */
+function fakeK6(version = NEWEST_TESTED_K6): { bin: string; log: string; env: Record<string, string> } {
   const bin = mkdtempSync(join(tmpdir(), 'tiergate-fake-k6-'));
   copyFileSync(new URL('../k6/fixtures/fake-k6.mjs', import.meta.url), join(bin, 'k6'));
   chmodSync(join(bin, 'k6'), 0o755);
-  return { bin, log: join(bin, 'calls.ndjson') };
+  const log = join(bin, 'calls.ndjson');
+  return { bin, log, env: { PATH: `${bin}:${dirname(process.execPath)}`, FAKE_K6_LOG: log, FAKE_K6_VERSION: version, FAKE_K6_FLAGS: FLAGS } };
 }
+
+const callsOf = (log: string) => readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { args: string[] });
 
 const withLoad = (outDir: string) => ({ ...shortRun(outDir), engine: 'k6' as const, scenarios: [defineScenario({ tier: 'starter', load: sustainedLoad({ fleetOrgs: 2 }) })] });
 
@@ -35,13 +43,14 @@ describe('runSuite with the k6 engine', () => {
   });
 
   it('runs the k6 on PATH with the keys in its environment, then judges its output into the usual reports', async () => {
-    const { bin, log } = fakeK6();
-    const { io, stdout } = captureIo({ env: { PATH: `${bin}:${dirname(process.execPath)}`, FAKE_K6_LOG: log } });
+    const { log, env } = fakeK6();
+    const { io, stdout } = captureIo({ env });
     const outDir = tempReportsDir();
     const outcome = await runSuite(withLoad(outDir), io);
     expect(stdout()).toContain('fake k6 done');
-    const call = JSON.parse(readFileSync(log, 'utf8').trim()) as { args: string[] };
-    expect(call.args.slice(0, 4)).toEqual(['run', '--quiet', '--no-summary', '--out']);
+    const [versionCall, call] = callsOf(log) as [{ args: string[] }, { args: string[] }];
+    expect(versionCall.args).toEqual(['version']);
+    expect(call.args.slice(0, 4)).toEqual(['run', '--quiet', '--summary-mode=disabled', '--out']);
     expect(call.args.join(' ')).not.toMatch(/xh_(test|live)_/);
     expect(call.args.at(-1)).toMatch(/k6[/\\]starter\.js$/);
     const [check] = outcome.results!.checks;
@@ -51,9 +60,27 @@ describe('runSuite with the k6 engine', () => {
     expect(readFileSync(join(outcome.runDir!, 'results.json'), 'utf8')).not.toMatch(/xh_(test|live)_[A-Za-z0-9]{32}/);
   });
 
+  it('runs every supported k6, 1.x and 2.x, each refusing the flags it does not define, and records the one used', async () => {
+    for (const version of ['1.3.0', '1.8.1', '2.0.0', '2.2.0']) {
+      const { io } = captureIo({ env: fakeK6(version).env });
+      const outcome = await runSuite(withLoad(tempReportsDir()), io);
+      expect({ version, exit: outcome.exitCode, k6: outcome.results!.k6 }).toEqual({ version, exit: 0, k6: { version } });
+      const written = JSON.parse(readFileSync(join(outcome.runDir!, 'results.json'), 'utf8')) as { k6?: { version: string } };
+      expect(written.k6).toEqual({ version });
+      expect(readFileSync(join(outcome.runDir!, 'index.html'), 'utf8')).toContain(`k6 v${version}`);
+    }
+  });
+
+  it('stops before anything starts where the k6 on PATH is older than supported, naming what it found and what it needs', async () => {
+    const { io } = captureIo({ env: fakeK6('1.2.0').env });
+    await expect(runSuite(withLoad(tempReportsDir()), io)).rejects.toMatchObject({
+      code: 'TG_K6_VERSION',
+      message: expect.stringMatching(/is k6 v1\.2\.0; tiergate needs k6 1\.3\.0 or later \(--summary-mode=disabled\): upgrade k6$/),
+    });
+  });
+
   it('on Ctrl-C stops k6, judges what it wrote, and reports the run interrupted (exit 130)', async () => {
-    const { bin, log } = fakeK6();
-    const captured = captureIo({ env: { PATH: `${bin}:${dirname(process.execPath)}`, FAKE_K6_LOG: log } });
+    const captured = captureIo({ env: fakeK6().env });
     // Ctrl-C once k6 has started: the stand-in says so on its stdout, which the run relays.
     const stdout = new Writable({
       write(chunk: Buffer, _encoding, done) {
