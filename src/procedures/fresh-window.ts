@@ -48,7 +48,10 @@ export async function inFreshWindow<C extends CheckId>(
   if (spoiled.length === 0 || context.signal.aborted) return measured.decisions;
   const again = await measure();
   const merged: Partial<Record<CheckId, Decision>> = { ...(measured.decisions as Partial<Record<CheckId, Decision>>) };
-  for (const id of spoiled) {
+  // Every check the first measurement left open takes the second's: a series a boundary cut short
+  // also leaves the checks that judge its end (the 429's body, Retry-After, the second key) open.
+  const open = task.checks.filter((id) => findingOf(measured.decisions[id] as Decision | undefined)?.verdict === 'inconclusive');
+  for (const id of open) {
     const before = findingOf(measured.decisions[id] as Decision | undefined)!;
     const decision = again.decisions[id] as Decision | undefined;
     const after = findingOf(decision);
@@ -58,7 +61,8 @@ export async function inFreshWindow<C extends CheckId>(
       merged[id] = withNote(measured.decisions[id] as unknown as Decision, `not measured again: ${after.actual}`);
       continue;
     }
-    merged[id] = withNote(decision, `measured again in the next window: the first measurement was spoiled (${before.actual})`);
+    const why = spoiled.includes(id) ? `the first measurement was spoiled (${before.actual})` : `the first left it open (${before.actual}) with ${spoiled.join(', ')} spoiled`;
+    merged[id] = withNote(decision, `measured again in the next window: ${why}`);
   }
   return merged as Decisions<C>;
 }

@@ -63,6 +63,16 @@ describe('inFreshWindow', () => {
     expect(again['QUOTA-READ']).toMatchObject({ verdict: 'inconclusive' });
   });
 
+  it('gives every check the first measurement left open the second one, not only the spoiled ones', async () => {
+    const asked = { count: 0 };
+    const outcomes = [
+      { 'QUOTA-READ': spoiled, 'HDR-RESET': stuck },
+      { 'QUOTA-READ': pass, 'HDR-RESET': { ...pass, actual: 'second' } },
+    ];
+    const decisions = await inFreshWindow(contextOf(asked), task, 'read', traffic, async () => outcomes.shift()!);
+    expect(decisions['HDR-RESET']).toMatchObject({ verdict: 'pass', actual: 'second', notes: ['measured again in the next window: the first left it open (no consistent Limit) with QUOTA-READ spoiled'] });
+  });
+
   it('keeps the first measurement where no second could be had, saying why', async () => {
     const asked = { count: 0 };
     const context = contextOf(asked);
