@@ -99,6 +99,8 @@ const MAX_SILENT = 3;
 const UNDER_WAY_MARGIN = 2;
 /** ...and while at least this share of it is left (what a check watches after its 429). */
 const LEFT_AT_LEAST = 1 / 3;
+/** Which latency of the recent ones a check's need is planned by. */
+const NEED_QUANTILE = 0.9;
 /** How many recent answers, per tier and class, the latency estimate is taken over. */
 const LATENCIES_KEPT = 32;
 /**
@@ -144,12 +146,12 @@ export class WindowKeeper {
     this.#seen.set(key, seen);
   }
 
-  /** The median latency of a tier's recent admitted requests of a class (to one endpoint, where `path` says), ms (null: none seen yet). */
-  latencyMs(tier: TierName, quotaClass: QuotaClass, path?: string): number | null {
+  /** A latency (the median, or `quantile`) of a tier's recent admitted requests of a class (to one endpoint, where `path` says), ms (null: none seen yet). */
+  latencyMs(tier: TierName, quotaClass: QuotaClass, path?: string, quantile = 0.5): number | null {
     const prefix = `${tier}|${quotaClass}|`;
     const lists = [...this.#latencies].filter(([key]) => (path === undefined ? key.startsWith(prefix) : key === prefix + path));
     const latencies = lists.flatMap(([, list]) => list).sort((a, b) => a - b);
-    return latencies.length === 0 ? null : latencies[Math.floor(latencies.length / 2)]!;
+    return latencies.length === 0 ? null : latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * quantile))]!;
   }
 
   /**
@@ -190,7 +192,9 @@ export class WindowKeeper {
       }
       const placed = this.#placeWindow(o, fresh.prior.length === 0 ? previous : fresh.answerBefore, fresh.prior);
       const wanted = placed !== null && (placed.justBegun || request.fromStart !== true);
-      if (wanted && this.#longEnough(placed, o, request.needMs(this.latencyMs(tier, quotaClass) ?? o.doneAt - o.sentAt))) {
+      // The need by a slow latency of the class (its 90th percentile): a window under way is a shortcut
+      // that a check spilling past its end pays for with a window more.
+      if (wanted && this.#longEnough(placed, o, request.needMs(this.latencyMs(tier, quotaClass, undefined, NEED_QUANTILE) ?? o.doneAt - o.sentAt))) {
         return { ok: true, window: placed.window, first: o };
       }
       // Fresh, but too short (or its end unknown): the check waits for the one after it, which the next
