@@ -244,6 +244,10 @@ export class WindowKeeper {
       const probed = i === 0;
       const profile = this.#options.profileOf(org.tier);
       const movingReset = profile?.read.resetSteady.value === false;
+      // Windows aligned to a phase the discovery placed end at its boundaries, Reset moving or not:
+      // the next opener goes just past the boundary after our last request, not a full window after
+      // it (which would land at the same point of each window, creeping past a window's end).
+      const phase = movingReset && profile?.read.algorithm.value === 'fixed-aligned' ? (profile.read.phase.value ?? null) : null;
       // A bucket that gives quota back a little at a time is full again a window after our last
       // request; openers sent before would each take a token and keep it from filling.
       const refilling = profile?.read.algorithm.value === 'refilling';
@@ -260,8 +264,11 @@ export class WindowKeeper {
         // find it still long enough, with that request in its ledger.
         const last = seen.last;
         const openedByLast = probed && takeOpenedByLast && last !== null && isAdmitted(last) && last.rateLimit.limit.value !== null && last.rateLimit.remaining.value === last.rateLimit.limit.value - 1;
+        const doubt = phase === null ? 0 : phase.doubtMs + ROUNDING_ALLOWANCE_MS;
         const at =
-          end === null || unanswered || refilling
+          phase !== null && !unanswered
+            ? this.#boundaryPast(seen.lastAnsweredAt, phase, doubt, false) + doubt + END_MARGIN_MS
+            : end === null || unanswered || refilling
             ? seen.lastAnsweredAt + windowMs + END_MARGIN_MS
             : openedByLast
               ? -Infinity
@@ -376,8 +383,7 @@ export class WindowKeeper {
     const phase = profile?.read.phase.value ?? null;
     const doubt = phase ? phase.doubtMs : this.#options.clockUncertaintyMs();
     const now = prober.now();
-    let next = now + windowMs - this.#sinceBoundary(phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() });
-    while (next - doubt <= after + END_MARGIN_MS) next += windowMs;
+    const next = this.#boundaryPast(after, phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() }, doubt, true);
     await sleep(next + doubt + END_MARGIN_MS - now, signal);
     if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
     const first = await request.first();
@@ -386,6 +392,18 @@ export class WindowKeeper {
       first,
       window: { openedAt: next - doubt, openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: false, prior: [], placeBy: 'timing' },
     };
+  }
+
+  /**
+   * Monotonic ms of the first boundary the phase places that, less its doubt, comes after `after`;
+   * with `fromNow`, not before the next boundary from now.
+   */
+  #boundaryPast(after: number, phase: WindowPhase, doubt: number, fromNow: boolean): number {
+    const { windowMs, prober } = this.#options;
+    let next = prober.now() + windowMs - this.#sinceBoundary(phase);
+    if (!fromNow && Number.isFinite(after)) next -= Math.max(0, Math.floor((next - doubt - after - END_MARGIN_MS) / windowMs)) * windowMs;
+    while (next - doubt <= after + END_MARGIN_MS) next += windowMs;
+    return next;
   }
 
   /**

@@ -160,6 +160,18 @@ export function resetEpochVerdict(
       data,
     });
   }
+  if (W > 1 && !secondsApartInOneWindow(valid, obs)) {
+    // A Reset that moves with time (now + window) moves once a second: responses all within one
+    // second of the server's clock would show it unmoved. The claim is untested, not kept.
+    return finding('inconclusive', {
+      expected,
+      actual: `Reset ${base.reset} over ${valid.length} responses, all in one second of the server's clock (Date ${base.date}) or split by new windows: a Reset that moves within a window could not show`,
+      evidence: [base.id, valid.at(-1)!.id],
+      notes,
+      data,
+      measureAgain: true,
+    });
+  }
   const values = [...new Set(valid.map((s) => s.reset))];
   const windows = values.length === 1 ? `Reset ${base.reset}` : `${values.length} windows (${values.join(', ')})`;
   return finding('pass', {
@@ -169,6 +181,21 @@ export function resetEpochVerdict(
     notes,
     data,
   });
+}
+
+/**
+ * Whether two responses in one window (no new window possible between any two in turn) carry
+ * different Date seconds: the evidence a moving Reset needs to show.
+ */
+function secondsApartInOneWindow(valid: readonly Sample[], obs: readonly Observation[]): boolean {
+  let first = valid[0];
+  for (const [i, s] of valid.entries()) {
+    const before = valid[i - 1];
+    if (before === undefined || first === undefined) continue;
+    if (newWindowBetween(obs[before.n - 1]!, obs[s.n - 1]!)) first = s;
+    else if (s.date !== first.date) return true;
+  }
+  return false;
 }
 
 /**

@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { resetEpochVerdict } from '../../src/verdicts/hdr-reset.ts';
+import type { Observation } from '../../src/measure/observation.ts';
 import { T0, httpDate, obs, sequentialQuota } from '../helpers/observations.ts';
+
+/**
+ * `o` and a refusal one second later in the same window, with the same Reset: a single response
+ * cannot show whether Reset moves with time, so a pass needs two seconds of one window.
+ */
+function withASecondLater(o: Observation): Observation[] {
+  const dateS = Date.parse(o.date!) / 1000;
+  return [o, obs({ status: 429, date: httpDate(dateS + 1), reset: o.rateLimit.reset.value!, latencyMs: o.headersAt! - o.sentAt })];
+}
 
 describe('HDR-RESET', () => {
   it('passes an epoch-seconds Reset within (Date, Date + 60]', () => {
-    const { obs: seq, window } = sequentialQuota({ limit: 60 });
+    const { obs: seq, window } = sequentialQuota({ limit: 60, gapMs: 20 });
     const f = resetEpochVerdict(seq, 60, window);
     expect(f.verdict).toBe('pass');
     expect(f.actual).toBe('Reset 1764000060 over 61 responses, each within (Date, Date + 60 s]');
@@ -33,7 +43,7 @@ describe('HDR-RESET', () => {
   });
 
   it('passes a window rolling over: Reset advances by one window', () => {
-    const { obs: seq, window } = sequentialQuota({ limit: 60, serverStartMs: (T0 + 60) * 1000 - 150 });
+    const { obs: seq, window } = sequentialQuota({ limit: 60, gapMs: 20, serverStartMs: (T0 + 60) * 1000 - 150 });
     const f = resetEpochVerdict(seq, 60, window);
     expect(f.verdict).toBe('pass');
     expect(f.actual).toBe(`2 windows (${T0 + 60}, ${T0 + 120}) over 61 responses, each within (Date, Date + 60 s]`);
@@ -72,24 +82,25 @@ describe('HDR-RESET', () => {
 
   it('takes a Reset equal to a Date stamped after the boundary as that window, but not one a second older', () => {
     // Admitted at T0 + 59.999 in the window ending at T0 + 60, its Date stamped at T0 + 60.002.
-    expect(resetEpochVerdict([obs({ serverMs: (T0 + 60) * 1000 + 2, reset: T0 + 60 })], 60).verdict).toBe('pass');
+    const secondBefore = obs({ serverMs: (T0 + 59) * 1000 + 2, reset: T0 + 60, remaining: 1 });
+    expect(resetEpochVerdict([secondBefore, obs({ serverMs: (T0 + 60) * 1000 + 2, reset: T0 + 60, remaining: 0 })], 60).verdict).toBe('pass');
     expect(resetEpochVerdict([obs({ serverMs: (T0 + 61) * 1000 + 2, reset: T0 + 60 })], 60).verdict).toBe('fail');
   });
 
   it('allows a Reset before Date by as much as the answer took (an upload parsed for seconds)', () => {
     // Admitted at T0 + 59.5, parsed for 2.1 s, answered with Date T0 + 61: its window ended at T0 + 60.
-    expect(resetEpochVerdict([obs({ serverMs: (T0 + 61) * 1000 + 600, latencyMs: 2100, reset: T0 + 60 })], 60).verdict).toBe('pass');
+    expect(resetEpochVerdict(withASecondLater(obs({ serverMs: (T0 + 61) * 1000 + 600, latencyMs: 2100, reset: T0 + 60 })), 60).verdict).toBe('pass');
     expect(resetEpochVerdict([obs({ serverMs: (T0 + 63) * 1000 + 600, latencyMs: 2100, reset: T0 + 60 })], 60).verdict).toBe('fail');
   });
 
   it('tolerates a Date one second stale (cached), not two', () => {
-    expect(resetEpochVerdict([obs({ date: httpDate(T0), reset: T0 + 61 })], 60).verdict).toBe('pass');
+    expect(resetEpochVerdict(withASecondLater(obs({ date: httpDate(T0), reset: T0 + 61 })), 60).verdict).toBe('pass');
     expect(resetEpochVerdict([obs({ date: httpDate(T0), reset: T0 + 62 })], 60).verdict).toBe('fail');
   });
 
   it('judges by the server Date when the client clock is 30 s off', () => {
-    const { obs: ahead } = sequentialQuota({ limit: 60, clockOffsetMs: 30_000 });
-    const { obs: behind } = sequentialQuota({ limit: 60, clockOffsetMs: -30_000 });
+    const { obs: ahead } = sequentialQuota({ limit: 60, gapMs: 20, clockOffsetMs: 30_000 });
+    const { obs: behind } = sequentialQuota({ limit: 60, gapMs: 20, clockOffsetMs: -30_000 });
     expect(resetEpochVerdict(ahead, 60).verdict).toBe('pass');
     expect(resetEpochVerdict(behind, 60).verdict).toBe('pass');
     // A server whose Reset is computed on a clock 30 s behind its own Date: in the past, a fail.
@@ -116,15 +127,37 @@ describe('HDR-RESET', () => {
   });
 
   it('leaves absent Resets to HDR-PRESENT, noting them', () => {
-    const f = resetEpochVerdict([obs({ reset: T0 + 60 }), obs({ reset: null, status: 401 })], 60);
+    const f = resetEpochVerdict([...withASecondLater(obs({ serverMs: (T0 + 10) * 1000, reset: T0 + 60 })), obs({ reset: null, status: 401 })], 60);
     expect(f.verdict).toBe('pass');
     expect(f.notes).toContain('one response without Reset (judged by HDR-PRESENT)');
   });
 });
 
+describe('HDR-RESET: evidence over time', () => {
+  it('leaves a series within one second of the server clock open, to be measured again: a moving Reset could not show', () => {
+    // Reset = now + 60 moves once a second: 61 responses within one second show one value.
+    const { obs: seq, window } = sequentialQuota({ limit: 60 });
+    const f = resetEpochVerdict(seq, 60, window);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.measureAgain).toBe(true);
+    expect(f.actual).toBe(`Reset ${T0 + 60} over 61 responses, all in one second of the server's clock (Date ${T0}) or split by new windows: a Reset that moves within a window could not show`);
+  });
+
+  it('does not take seconds split by a new window as one window (Remaining back up between them)', () => {
+    const a = obs({ serverMs: (T0 + 59) * 1000 + 900, reset: T0 + 60, remaining: 0 });
+    const b = obs({ serverMs: (T0 + 60) * 1000 + 100, reset: T0 + 120, remaining: 59 });
+    expect(resetEpochVerdict([a, b], 60).verdict).toBe('inconclusive');
+    expect(resetEpochVerdict([a, b, obs({ serverMs: (T0 + 61) * 1000, reset: T0 + 120, remaining: 58 })], 60).verdict).toBe('pass');
+  });
+
+  it('asks for no second of evidence at one-second windows, where a window is within a second anyway', () => {
+    expect(resetEpochVerdict([obs({ serverMs: (T0 + 10) * 1000 + 100, reset: T0 + 11 })], 1).verdict).toBe('pass');
+  });
+});
+
 describe('HDR-RESET: rounding', () => {
   it('takes a Reset flipping by a second and back as one window rounded two ways, not a moving Reset', () => {
-    const at = (s: number, reset: number, remaining: number) => obs({ serverMs: (T0 + 10) * 1000 + s * 100, reset, remaining });
+    const at = (s: number, reset: number, remaining: number) => obs({ serverMs: (T0 + 10) * 1000 + s * 400, reset, remaining });
     const f = resetEpochVerdict([at(0, T0 + 60, 59), at(1, T0 + 61, 58), at(2, T0 + 60, 57), at(3, T0 + 61, 56)], 60);
     expect(f.verdict).toBe('pass');
     expect(f.notes.join(' ')).toContain('rounded two ways');
