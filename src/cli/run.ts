@@ -23,6 +23,7 @@ const RUN_FLAGS = {
   'revocation-parallel': stringFlag('revocation trials at most at once', `the scenario's, ${SCENARIO_DEFAULTS.revocation.parallel}`),
   scenario: SCENARIO,
   'dry-run': { type: 'boolean', default: false, describe: 'print the plan and send nothing' },
+  'keep-bodies': { type: 'boolean', default: false, describe: "keep data reads' bodies in the run folder (customer data: see the README); else their shape only" },
   engine: { choices: ['harness', 'k6'] as const, default: 'harness' as const, describe: 'who drives sustained load: the harness, or k6 (must be on PATH)' },
 } as const;
 
@@ -72,5 +73,6 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
     listeners,
     dryRun: args['dry-run'],
     engine: args.engine,
+    keepBodies: args['keep-bodies'],
   };
 }

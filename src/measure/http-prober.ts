@@ -12,6 +12,8 @@ import { headerValue, type Observation, type ObservationError } from './observat
 import type { ObservationRecorder } from './recorder.ts';
 import type { CheckTag, PhaseTag } from './tags.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
+import { keepsBody, shapeOf } from './body-shape.ts';
+import { endpointById } from '../contract/lookup.ts';
 import { messageOf, TiergateError } from '../util/errors.ts';
 
 export interface Edge {
@@ -50,6 +52,8 @@ export interface ProberOptions {
   readonly signal: AbortSignal;
   /** Permit non-loopback targets (external deployments named in a config). Load never does. */
   readonly allowRemote?: boolean;
+  /** Keep every body as it came (`--keep-bodies`), data reads included; else their shape only. */
+  readonly keepBodies?: boolean;
 }
 
 const BODY_KEEP_BYTES = 64 * 1024;
@@ -59,9 +63,12 @@ const JSON_PARSE_MAX_BYTES = 16 * 1024;
 export class HttpProber {
   readonly #pools = new Map<string, Pool>();
   readonly #options: ProberOptions;
+  /** The scope list's path: its body is kept, as SCOPE-LIST reads it (and it holds no customer data). */
+  readonly #scopeListPath: string;
 
   constructor(options: ProberOptions) {
     this.#options = options;
+    this.#scopeListPath = endpointById(options.contract, 'scope-list').path;
     // Each request in flight listens on the run's signal (requestAbort); thousands may be in flight.
     setMaxListeners(0, options.signal);
     for (const edge of options.edges) {
@@ -140,6 +147,7 @@ export class HttpProber {
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
     };
     const contentType = single('content-type');
+    const kept = keepsBody(status, request.path, this.#options.keepBodies === true, this.#scopeListPath);
     const observation: Observation = {
       id,
       check: tags.check,
@@ -166,8 +174,9 @@ export class HttpProber {
       edgeNode: single(contract.headers.edgeNode),
       contentType,
       bodyBytes,
-      bodyExcerpt: bodyText.slice(0, EXCERPT_CHARS),
-      body: parseJsonBody(contentType, bodyText, bodyBytes),
+      bodyExcerpt: kept ? bodyText.slice(0, EXCERPT_CHARS) : '',
+      body: kept ? parseJsonBody(contentType, bodyText, bodyBytes) : null,
+      ...(kept ? {} : { bodyShape: shapeOf(contentType, bodyText, bodyBytes, JSON_PARSE_MAX_BYTES) }),
       error,
     };
     recorder.record(observation);

@@ -2,6 +2,7 @@
  * One record per request: what was sent, when, and exactly what came back.
  * Drivers produce these; checks judge them. Times are monotonic ms since the run's epoch.
  */
+import type { BodyShape } from './body-shape.ts';
 import type { HttpMethod, TierName } from '../contract/types.ts';
 import type { CheckTag, PhaseTag } from './tags.ts';
 
@@ -57,10 +58,12 @@ export interface Observation {
   readonly edgeNode: string | null;
   readonly contentType: string | null;
   readonly bodyBytes: number;
-  /** First 512 characters of the body. */
+  /** First 512 characters of the body, where the body is kept (measure/body-shape.ts), else ''. */
   readonly bodyExcerpt: string;
-  /** Parsed JSON body when it was JSON and small, else null. */
+  /** Parsed JSON body when it was JSON, small and kept, else null. */
   readonly body: unknown;
+  /** A data read's body not kept: only its shape (top-level keys and types). Absent where kept. */
+  readonly bodyShape?: BodyShape;
   readonly error: ObservationError | null;
 }
 

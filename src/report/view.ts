@@ -96,6 +96,11 @@ function facts(results: RunResults): ReportView['facts'] {
     { label: 'Contract', value: `${results.contract.name} v${results.contract.version}` },
     { label: 'Tool', value: `${results.tool.name} ${results.tool.version}${results.tool.revision ? ` (${results.tool.revision.slice(0, 12)})` : ''}` },
     ...(results.k6 ? [{ label: 'Load driven by', value: `k6 v${results.k6.version}` }] : []),
+    ...(results.observations.bodies === 'kept'
+      ? [{ label: 'Response bodies', value: "kept whole (--keep-bodies): the run folder holds what the deployment's data reads returned, customer data included", warn: true }]
+      : results.observations.bodies === 'shape'
+        ? [{ label: 'Response bodies', value: 'data reads kept as their shape only (top-level keys and types); error bodies and the scope list whole' }]
+        : []),
   ];
 }
 

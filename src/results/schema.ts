@@ -240,6 +240,10 @@ export const resultsSchema = z
     observations: z.object({
       file: z.string().describe('The NDJSON file of observations, relative to this file.'),
       count: z.number().int(),
+      bodies: z
+        .enum(['shape', 'kept'])
+        .optional()
+        .describe("What observations keep of data reads' bodies: their shape only (top-level keys and types), or, with --keep-bodies, the bodies. Error bodies and the scope list are kept whole either way."),
     }),
     k6: z
       .object({ version: z.string().describe('As `k6 version` printed it, without the leading v: "2.2.0".') })

@@ -55,7 +55,8 @@ export interface RunResults {
   readonly assumptions: readonly Assumption[];
   /** Methodology notes shown in reports: how each figure was measured, and its error bound. */
   readonly methodology: readonly { readonly topic: string; readonly text: string }[];
-  readonly observations: { readonly file: string; readonly count: number };
+  /** `bodies`: what observations keep of data reads' bodies (shape only unless `--keep-bodies`); absent in older results. */
+  readonly observations: { readonly file: string; readonly count: number; readonly bodies?: 'shape' | 'kept' };
   /** The k6 that drove the load (`run --engine k6`), as `k6 version` named it; absent for the harness. */
   readonly k6?: { readonly version: string };
 }

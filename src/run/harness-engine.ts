@@ -66,7 +66,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     // Revocation trials at once keep one probe each in flight per edge beside them.
     const revocationTrials = revocationTier ? resolveRevocationShape(scenarios[0]!.revocation, revocationShape(options)).parallel : 0;
     const connections = [...orgs, ...profileOrgs].reduce((n, o) => n + figuresOf(contract, o).concurrency.value + 2, 0) + revocationTrials + 16;
-    const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: connections });
+    const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: connections, keepBodies: options.keepBodies === true });
     const clockOffsetMs = () => tally.clockOffsetMs();
     const windows = new WindowKeeper({
       contract,
@@ -156,7 +156,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     windows: { needed: plan?.windowsNeeded ?? 0, used: tally.windowsUsed(plan?.tiers.flatMap((t) => t.orgs) ?? []) },
     profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),
     methodology: METHODOLOGY,
-    observations: { file: 'observations.ndjson', count: recorder.count },
+    observations: { file: 'observations.ndjson', count: recorder.count, bodies: options.keepBodies === true ? 'kept' : 'shape' },
   };
 }
 

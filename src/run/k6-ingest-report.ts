@@ -32,7 +32,7 @@ export async function k6Outcome(ingest: K6Ingest, files: readonly string[], runD
     windows: { needed: 0, used: ingest.windowsUsed },
     profiles: [],
     methodology: K6_METHODOLOGY,
-    observations: { file: 'observations.ndjson', count },
+    observations: { file: 'observations.ndjson', count, bodies: 'shape' },
   };
 }
 

@@ -44,4 +44,6 @@ export interface RunOptions {
   readonly dryRun: boolean;
   /** Who drives the traffic: the harness (every check), or k6 (the scenarios' sustained load). */
   readonly engine: 'harness' | 'k6';
+  /** Keep data reads' bodies as they came (`--keep-bodies`); by default only their shape is kept. */
+  readonly keepBodies?: boolean;
 }

@@ -96,7 +96,7 @@ export async function openTargetSession(options: Pick<RunOptions, 'target' | 'wi
 }
 
 /** The prober over a session's edges: its edge header, its loopback rule, the run's clock and Ctrl-C. */
-export function sessionProber(session: TargetSession, io: Io, options: { readonly recorder: ObservationRecorder; readonly timeoutMs: number; readonly connectionsPerEdge: number }): HttpProber {
+export function sessionProber(session: TargetSession, io: Io, options: { readonly recorder: ObservationRecorder; readonly timeoutMs: number; readonly connectionsPerEdge: number; readonly keepBodies?: boolean }): HttpProber {
   const contract = recruitingApi;
   return new HttpProber({
     edges: session.edges,
@@ -108,5 +108,6 @@ export function sessionProber(session: TargetSession, io: Io, options: { readonl
     connectionsPerEdge: options.connectionsPerEdge,
     signal: io.signal,
     allowRemote: session.allowRemote,
+    keepBodies: options.keepBodies === true,
   });
 }

@@ -71,7 +71,7 @@ describe('tiergate run --dry-run and tiergate list', () => {
 });
 
 describe('defaults: one owner, the same in every command, its help and the README', () => {
-  const runArgs = { scenario: [], 'dry-run': true, engine: 'harness', 'target-fault': [], 'target-variant': [] } as const;
+  const runArgs = { scenario: [], 'dry-run': true, 'keep-bodies': false, engine: 'harness', 'target-fault': [], 'target-variant': [] } as const;
 
   it("run's embedded target and serve's start alike, the parse time following the window", async () => {
     const { io } = captureIo();

@@ -1,6 +1,7 @@
 /**
  * The clean reference target passes every check, for every tier; the run writes its results,
- * observations and reports, and no output file holds a full API key. Run after run: test/soak.
+ * observations and reports, and no output file holds a full API key, nor the organization's data its
+ * data reads returned (only their shape is kept). Run after run: test/soak.
  * 4 s windows: the other whole-suite files run beside it, and Enterprise's burst (5,000 reads) must
  * fit one window on a busy two-core machine; too tight a window makes it honestly inconclusive.
  */
@@ -14,6 +15,8 @@ import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 
 const TIER_CHECKS = CHECK_IDS.filter((id) => !['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION', 'LOAD-THRESHOLDS'].includes(id));
 const FULL_KEY = /xh_(live|test)_[A-Za-z0-9]{32}/;
+/** Titles of the reference target's sample jobs, which every job list returns: customer data, never kept. */
+const CUSTOMER_DATA = /Product Designer|Data Analyst/;
 
 const notPassing = (checks: readonly CheckResult[]) =>
   checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}[${c.tier}${c.variant ? ` ${c.variant}` : ''}] ${c.verdict}: ${c.actual} ${c.notes.join(' ')}`);
@@ -28,7 +31,7 @@ function filesUnder(dir: string): string[] {
 describe('a clean reference target', () => {
   it('passes every check for all three tiers, with revocation, and writes reports without full keys', async () => {
     const outDir = tempReportsDir();
-    const { io } = captureIo();
+    const { io, stdout, stderr } = captureIo();
     const outcome = await runSuite(shortRun(outDir, { tiers: ['starter', 'professional', 'enterprise'], windowMs: 4000 }), io);
     const results = outcome.results!;
     expect(notPassing(results.checks)).toEqual([]);
@@ -45,6 +48,15 @@ describe('a clean reference target', () => {
       expect(statSync(join(runDir, file)).size).toBeGreaterThan(0);
     }
     expect(JSON.parse(readFileSync(join(outDir, 'latest', 'results.json'), 'utf8')).runId).toBe(results.runId);
-    for (const file of filesUnder(runDir)) expect({ file, key: FULL_KEY.exec(readFileSync(file, 'utf8'))?.[0] ?? null }).toEqual({ file, key: null });
+    for (const file of filesUnder(runDir)) {
+      const text = readFileSync(file, 'utf8');
+      expect({ file, key: FULL_KEY.exec(text)?.[0] ?? null, data: CUSTOMER_DATA.exec(text)?.[0] ?? null }).toEqual({ file, key: null, data: null });
+    }
+    expect(CUSTOMER_DATA.exec(stdout() + stderr())?.[0] ?? null).toBeNull();
+    // The job lists were read, and kept as their shape.
+    const jobLists = readFileSync(join(runDir, 'observations.ndjson'), 'utf8').split('\n').filter((line) => line.includes('"path":"/recruiter/jobs"') && line.includes('"status":200'));
+    expect(jobLists.length).toBeGreaterThan(0);
+    expect(JSON.parse(jobLists[0]!)).toMatchObject({ body: null, bodyExcerpt: '', bodyShape: { kind: 'json-object', keys: { status: 'string', data: 'array' } } });
+    expect(results.observations.bodies).toBe('shape');
   }, 120_000);
 });
