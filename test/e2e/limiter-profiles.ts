@@ -56,7 +56,10 @@ export const FAULT_PROFILES: Readonly<Partial<Record<FaultName, Shown>>> = {
   // end the one before announced may be a boundary, so it is not taken as a move: unknown, never wrong.
   'token-bucket': { algorithm: 'refilling', resetSteady: orUnknown(false), sharedAcrossRoutes: orUnknown(true), head: null, notFound: null, forbidden: null },
   'per-route-quota': { sharedAcrossRoutes: false },
-  'reset-relative': { resetFormat: 'seconds-until' },
+  // A countdown in whole seconds places window ends only to the second, as Retry-After does without
+  // headers: at 2 s windows on a loaded machine that can be too coarse to tell aligned windows from
+  // first-request ones. The profile then leaves it unknown, never wrong.
+  'reset-relative': { resetFormat: 'seconds-until', algorithm: orUnknown('fixed-aligned') },
   'reset-millis': { resetFormat: 'epoch-millis' },
   // When discovery uses the window up near its end, the refusals span too little to see Reset move,
   // and the window seems to end before the (drifted) end announced: both stay unknown, never wrong.
