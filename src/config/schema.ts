@@ -4,6 +4,7 @@
  * field's description goes into the editor schema (schemas/config.schema.json), so an editor
  * explains the field where it is written.
  */
+import { WRITE_POLICIES } from '../contract/writes.ts';
 import { z } from 'zod';
 import { LIMIT_FIELDS, TIER_NAMES, type LimitField, type OrgLimits, type TierName } from '../contract/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
@@ -240,6 +241,12 @@ export const configSchema = z.strictObject({
     .min(1)
     .describe("The organizations to test, each with its tier and keys; ORG-ISOLATED needs two of a tier, and more spread a tier's quota checks"),
   assumptions: assumptionsSchema.optional(),
+  writes: z
+    .enum(WRITE_POLICIES)
+    .default('own')
+    .describe(
+      'What the run may write to the deployment. "own" (the default): it uploads sample resumes for the ingest and concurrency checks, creates one job (which it updates, then archives) and one webhook subscription per organization, each named tiergate and the run id. "none": it creates and changes nothing; the checks that need an upload are skipped, and scopes are judged with bodies the deployment refuses after its scope check',
+    ),
   revocation: z
     .strictObject({
       org: z.string().describe('Name of the organization (from orgs) whose keys the hook provisions and revokes; it gets no quota checks'),

@@ -28,6 +28,8 @@ export interface ProbeRequest {
   readonly key: string | null;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Buffer;
+  /** Keep the answer's body whatever the policy: it describes something the run created itself. */
+  readonly keepAnswer?: boolean;
 }
 
 export interface ProbeTags {
@@ -147,7 +149,7 @@ export class HttpProber {
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
     };
     const contentType = single('content-type');
-    const kept = keepsBody(status, request.path, this.#options.keepBodies === true, this.#scopeListPath);
+    const kept = keepsBody(status, request.path, this.#options.keepBodies === true || request.keepAnswer === true, this.#scopeListPath);
     const observation: Observation = {
       id,
       check: tags.check,

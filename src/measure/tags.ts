@@ -6,8 +6,11 @@
  */
 import type { CheckId } from '../catalogue/types.ts';
 
-/** Senders that are no check: the window-sync polls, the limiter discovery, the load driver's benchmark (bench/), tiergate doctor. */
-type HarnessTask = 'WINDOW-SYNC' | 'PROFILE' | 'BENCH' | 'DOCTOR';
+/**
+ * Senders that are no check: the window-sync polls, the limiter discovery, the load driver's
+ * benchmark (bench/), tiergate doctor, and the cleanup of what the run created.
+ */
+type HarnessTask = 'WINDOW-SYNC' | 'PROFILE' | 'BENCH' | 'DOCTOR' | 'CLEANUP';
 
 /** Who sent a request: the check it serves, or a harness task. */
 export type CheckTag = CheckId | HarnessTask;
@@ -94,4 +97,6 @@ export type PhaseTag =
   /** tiergate doctor: one request per edge, then each key's few. */
   | 'reach'
   | 'key'
+  /** The cleanup: a job the run created, archived. */
+  | 'archive'
   | LoadPhaseName;

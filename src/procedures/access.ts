@@ -15,7 +15,9 @@ import type { Observation } from '../measure/observation.ts';
 import type { SuiteContext } from './context.ts';
 import type { FreshWindow } from './windows.ts';
 import type { OrgHandle } from './handles.ts';
-import { requestFor } from './requests.ts';
+import { createdId, inertRequest, ownedWrite, requestFor } from './requests.ts';
+import type { ProbeRequest } from '../measure/http-prober.ts';
+import { isAdmitted } from '../measure/observation.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
 import { sleep } from '../util/sleep.ts';
 import { defineTask, inconclusiveFinding, skippedFinding, timed } from './task.ts';
@@ -65,16 +67,19 @@ export const access = defineTask({
         ? skippedFinding('no key lacking scopes was configured for this organization')
         : await timed(context, async () => {
             const rows = [];
+            let jobId: string | null = null;
             for (const endpoint of context.contract.endpoints) {
               if (endpoint.scope === null) continue;
-              rows.push({
-                endpointId: endpoint.id,
-                method: endpoint.method,
-                path: endpoint.path,
-                scope: endpoint.scope,
-                denied: await send('SCOPE-ENFORCED', endpoint, unscopedKey),
-                admitted: await send('SCOPE-ENFORCED', endpoint, org.primary.key),
-              });
+              // The key lacking the scope sends the write as it is (refusing it is what is judged):
+              // a deployment that admits it created something, which the ledger keeps.
+              const denied = await send('SCOPE-ENFORCED', endpoint, unscopedKey, ownedWrite(endpoint, unscopedKey, context.runId, null));
+              const admitted = await send('SCOPE-ENFORCED', endpoint, org.primary.key, scopedWrite(context, endpoint, org.primary.key, jobId));
+              for (const o of [denied, admitted]) {
+                const made = createdBy(endpoint, o);
+                if (made) context.created.add({ ...made, tier: org.tier, org: org.label });
+                if (made?.kind === 'job' && o === admitted) jobId = made.id;
+              }
+              rows.push({ endpointId: endpoint.id, method: endpoint.method, path: endpoint.path, scope: endpoint.scope, denied, admitted });
             }
             return scopeEnforcedVerdict(rows, context.contract.statuses.forbidden);
           });
@@ -118,8 +123,8 @@ export const access = defineTask({
  */
 function sender(context: SuiteContext, org: OrgHandle) {
   const edge = context.prober.edges[0]!;
-  return async (check: CheckId, endpoint: Endpoint, key: string | null) => {
-    const send = () => context.prober.send(edge, requestFor(endpoint, key), { check, phase: 'access', tier: org.tier, org: org.label });
+  return async (check: CheckId, endpoint: Endpoint, key: string | null, request: ProbeRequest = requestFor(endpoint, key)) => {
+    const send = () => context.prober.send(edge, request, { check, phase: 'access', tier: org.tier, org: org.label });
     const o = await send();
     if (context.signal.aborted) return o;
     if (o.status === null) return o.error?.code !== 'TIMEOUT' ? send() : o;
@@ -129,6 +134,23 @@ function sender(context: SuiteContext, org: OrgHandle) {
     await sleep(Math.max(0, (o.headersAt ?? o.doneAt) + waitMs - context.prober.now()), context.signal);
     return context.signal.aborted ? o : send();
   };
+}
+
+/**
+ * The write a key holding the endpoint's scope sends: with `writes: none`, a body the deployment
+ * refuses after its scope check (nothing is created; any answer but 401/403 is past the check);
+ * with `own`, the write itself, named by the run id (the update goes to the job the run created).
+ */
+function scopedWrite(context: SuiteContext, endpoint: Endpoint, key: string, jobId: string | null): ProbeRequest {
+  return context.writes === 'none' ? inertRequest(endpoint, key) : ownedWrite(endpoint, key, context.runId, jobId);
+}
+
+/** What an admitted write created: a job (with its id, where the answer named one) or a webhook subscription. */
+function createdBy(endpoint: Endpoint, o: Observation): { kind: 'job' | 'webhook'; id: string | null } | null {
+  if (!isAdmitted(o) || o.method !== 'POST') return null;
+  if (endpoint.id === 'jobs-create') return { kind: 'job', id: createdId(o.body) };
+  if (endpoint.id === 'webhooks') return { kind: 'webhook', id: null };
+  return null;
 }
 
 /** Past a wait the server announced: timers and its rounding. */

@@ -45,6 +45,7 @@ export const concurrency = defineTask({
   kind: 'concurrency',
   decides: { 'CONCURRENCY-CAP': '' },
   consumes: 'ingest',
+  uploads: true,
   orgs: 1,
   placement: 'lane',
   // One measurement holds uploads for about one upload's time, and its reads go around them; more

@@ -8,6 +8,8 @@ import type { LimiterProfile } from '../profile/types.ts';
 import type { WindowKeeper } from './windows.ts';
 import type { ObservationRecorder } from '../measure/recorder.ts';
 import type { RevocationShape } from '../scenario/define.ts';
+import type { WritePolicy } from '../contract/writes.ts';
+import type { CreatedLedger } from './created.ts';
 
 export interface SuiteContext {
   readonly contract: Contract;
@@ -47,4 +49,12 @@ export interface SuiteContext {
   readonly timeoutMs: number;
   /** Revocation trials, interval and settle the run gives (flags, then config); the scenario's fill the rest. */
   readonly revocation: Partial<RevocationShape>;
+  /**
+   * What the run may write (config `writes`): with `none`, tasks that upload are skipped and scope
+   * checks send bodies refused after the scope check; with `own`, what it creates is named by `runId`.
+   */
+  readonly writes: WritePolicy;
+  readonly runId: string;
+  /** What the run created on the deployment: the cleanup archives what it can, the report lists the rest. */
+  readonly created: CreatedLedger;
 }

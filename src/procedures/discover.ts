@@ -42,6 +42,8 @@ export interface DiscoveryInput {
   readonly signal: AbortSignal;
   /** The organization's own figures, where it declares them (the published ones otherwise). */
   readonly limits?: Partial<OrgLimits>;
+  /** May it upload a resume (the ingest question)? Not where the run may write nothing (`writes: none`). */
+  readonly uploads?: boolean;
   /**
    * Stop once the used-up window is read where the server shows rate-limit headers: how its windows
    * start (the expiry reads, two windows or more) stays open. For a discovery the checks wait for:
@@ -121,10 +123,14 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     ...(input.keys.unscoped ? [{ question: 'forbidden' as const, request: as(jobs, input.keys.unscoped) }] : []),
     { question: 'unauthenticated', request: as(jobs, unissuedKey(contract.keyFormats[0]?.prefix ?? 'xh_test_')) },
     { question: 'other-route', request: as(endpointById(contract, 'scope-list'), input.keys.primary) },
-    {
-      question: 'ingest',
-      request: { ...as(endpointById(contract, 'resume-analysis'), input.keys.primary), headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nEngineer\n' },
-    },
+    ...(input.uploads === false
+      ? []
+      : [
+          {
+            question: 'ingest' as const,
+            request: { ...as(endpointById(contract, 'resume-analysis'), input.keys.primary), headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nEngineer\n' },
+          },
+        ]),
   ];
   const pairs: CountingPair[] = [];
   let before = await answeredRead('counted');

@@ -6,9 +6,10 @@
 import type { SuiteContext } from './context.ts';
 import { WindowKeeper } from './windows.ts';
 import type { ObservationRecorder } from '../measure/recorder.ts';
+import { CreatedLedger } from './created.ts';
 
 export type StandaloneInput = Pick<SuiteContext, 'contract' | 'prober' | 'io' | 'orgs' | 'windowMs'> &
-  Partial<Pick<SuiteContext, 'keyHook' | 'provisionOrgs' | 'reportDir' | 'timeoutMs'>> & {
+  Partial<Pick<SuiteContext, 'keyHook' | 'provisionOrgs' | 'reportDir' | 'timeoutMs' | 'writes'>> & {
     /** The prober's recorder: the window keeper sees every answer through it. */
     readonly recorder?: ObservationRecorder;
   };
@@ -32,6 +33,7 @@ export function standaloneContext(input: StandaloneInput): SuiteContext {
     provisionOrgs: null,
     reportDir: null,
     timeoutMs: 5000,
+    writes: 'own',
     ...input,
     windows,
     profileOf: () => null,
@@ -42,5 +44,7 @@ export function standaloneContext(input: StandaloneInput): SuiteContext {
     signal: io.signal,
     recorder: recorder ?? null,
     revocation: {},
+    runId: 'standalone',
+    created: new CreatedLedger(),
   };
 }

@@ -97,6 +97,8 @@ export interface TaskDefinition<K extends TaskKind = TaskKind, C extends CheckId
    * ingest task whose uploads cannot all fit one window is not run (procedures/upload-fit.ts).
    */
   readonly rounds?: RoundTrips;
+  /** It uploads resumes: a run that may write nothing (config `writes: none`) skips it. */
+  readonly uploads?: boolean;
   /** What it sends, in a line: the dry run prints it. */
   readonly describe: string;
   // NoInfer: the checks are the declared ones; a decision for any other is a type error, not a wider C.
@@ -178,7 +180,7 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
   let decisions: Decisions<CheckId> = {};
   let undecided = `the ${definition.kind} task ended without deciding it`;
   try {
-    decisions = await definition.run(context, run);
+    decisions = definition.uploads === true && context.writes === 'none' ? skippedForWrites(checks) : await definition.run(context, run);
   } catch (error) {
     undecided = `task ${taskName(identity)} stopped: ${messageOf(error)}`;
     context.emit({ type: 'warning', message: undecided });
@@ -194,4 +196,10 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
     const { finding, startedWall, durationMs } = 'finding' in decision ? decision : { finding: decision, ...own };
     return checkResult(id, finding, { tier: instance.tier, org, variant: definition.decides[id] ?? '', startedWall, durationMs: finding.verdict === 'skipped' ? 0 : durationMs });
   });
+}
+
+/** Every check of a task that uploads, in a run the config allows no writes. */
+function skippedForWrites(checks: readonly CheckId[]): Decisions<CheckId> {
+  const finding = skippedFinding('"writes": "none" in the config: this check uploads sample resumes, which the deployment parses (and may bill); allow it with "writes": "own"');
+  return Object.fromEntries(checks.map((id) => [id, finding]));
 }

@@ -26,6 +26,11 @@ const keySummary = z.object({
   revokedAt: z.number().nullable(),
 });
 const orgList = z.object({ orgs: z.array(org.extend({ keys: z.array(keySummary) })) });
+/** An organization's jobs and webhook subscriptions, as tests compare them before and after a run. */
+const orgData = z.object({
+  jobs: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), updated_at: z.string().optional() }).loose()),
+  webhooks: z.array(z.object({ id: z.string(), url: z.string() }).loose()),
+});
 
 export type AdminOrg = z.infer<typeof org>;
 /** The only object that holds a full key: keep it in memory, show `redacted`. */
@@ -96,5 +101,9 @@ export class AdminClient {
 
   async listOrgs(): Promise<readonly AdminOrgListing[]> {
     return (await this.#call('GET', '/admin/orgs', orgList)).orgs;
+  }
+
+  orgData(orgId: string): Promise<z.infer<typeof orgData>> {
+    return this.#call('GET', `/admin/orgs/${encodeURIComponent(orgId)}/data`, orgData);
   }
 }

@@ -25,11 +25,12 @@ const keyInput = z.strictObject({
   env: z.enum(['test', 'live']).default('test'),
 });
 
-type RouteName = 'orgs' | 'org-keys' | 'revoke';
+type RouteName = 'orgs' | 'org-keys' | 'org-data' | 'revoke';
 
 const ROUTES: readonly { readonly pattern: RegExp; readonly name: RouteName; readonly allow: readonly string[] }[] = [
   { pattern: /^\/admin\/orgs\/?$/, name: 'orgs', allow: ['GET', 'POST'] },
   { pattern: /^\/admin\/orgs\/([^/]+)\/keys\/?$/, name: 'org-keys', allow: ['POST'] },
+  { pattern: /^\/admin\/orgs\/([^/]+)\/data\/?$/, name: 'org-data', allow: ['GET'] },
   { pattern: /^\/admin\/keys\/([^/]+)\/revoke\/?$/, name: 'revoke', allow: ['POST'] },
 ];
 
@@ -123,6 +124,7 @@ async function route(rt: TargetRuntime, req: IncomingMessage): Promise<Reply> {
     return errorReply(405, 'METHOD_NOT_ALLOWED', `${path} accepts ${allow}, not ${method}`, { headers: { allow } });
   }
   if (found.name === 'orgs' && method === 'GET') return listOrgs(rt);
+  if (found.name === 'org-data') return rt.state.org(found.id) ? { status: 200, body: rt.data.snapshot(found.id) } : errorReply(404, 'NOT_FOUND', `no organization with id "${found.id}"`);
   const read = await readBody(req, MAX_ADMIN_BODY);
   if (!read.ok) return read.reason === 'too-large' ? tooLargeReply(MAX_ADMIN_BODY, read.drained) : errorReply(400, 'ABORTED', 'request aborted');
   if (found.name === 'orgs') return createOrg(rt, read.data);

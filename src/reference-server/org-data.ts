@@ -114,6 +114,12 @@ export class OrgData {
     return [...this.#records(orgId).webhooks.values()];
   }
 
+  /** The organization's jobs and webhook subscriptions as they stand (the admin API's view). */
+  snapshot(orgId: string): { readonly jobs: readonly Job[]; readonly webhooks: readonly Webhook[] } {
+    const records = this.#records(orgId);
+    return { jobs: [...records.jobs.values()], webhooks: [...records.webhooks.values()] };
+  }
+
   subscribe(orgId: string, url: string, events: readonly string[], now: number): Webhook {
     const records = this.#records(orgId);
     const hook: Webhook = { id: randomId('whk'), url, events, active: true, created_at: new Date(now).toISOString() };

@@ -46,7 +46,7 @@ export const REPORT_TEMPLATE = `<!doctype html>
   </div>
 </header>
 <nav class="toc" aria-label="Sections"><div class="wrap">
-  <a href="#summary">Summary</a>{{#if profiles.length}}<a href="#limiter">How it limits</a>{{/if}}{{#if declaredLimits.length}}<a href="#declared-limits">Declared limits</a>{{/if}}<a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>
+  <a href="#summary">Summary</a>{{#if profiles.length}}<a href="#limiter">How it limits</a>{{/if}}{{#if declaredLimits.length}}<a href="#declared-limits">Declared limits</a>{{/if}}{{#if footprint}}<a href="#footprint">Writes</a>{{/if}}<a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>
 </div></nav>
 <main class="wrap">
 {{#if interrupted}}<div class="banner banner-warn" role="alert"><strong>Interrupted.</strong> The run was stopped before it finished: this report shows only the checks that completed.</div>{{/if}}
@@ -125,6 +125,28 @@ export const REPORT_TEMPLATE = `<!doctype html>
     {{/each}}
     </tbody>
   </table>
+</section>
+{{/if}}
+
+{{#if footprint}}
+<section id="footprint">
+  <h2>What the run wrote</h2>
+  <p class="muted">{{footprint.policy}}</p>
+  {{#if footprint.written.length}}
+  <table class="compact footprint">
+    <thead><tr><th scope="col">Tier</th><th scope="col">Endpoint</th><th scope="col">Writes sent</th><th scope="col">Admitted (2xx)</th></tr></thead>
+    <tbody>
+    {{#each footprint.written}}
+      <tr><td>{{tier}}</td><td><code>{{endpoint}}</code></td><td class="num">{{sent}}</td><td class="num">{{admitted}}</td></tr>
+    {{/each}}
+    </tbody>
+  </table>
+  {{/if}}
+  {{#if footprint.created.length}}
+  <ul class="footprint-created">
+    {{#each footprint.created}}<li>{{text}}</li>{{/each}}
+  </ul>
+  {{/if}}
 </section>
 {{/if}}
 

@@ -13,6 +13,7 @@ import { buildMatrix, resultAnchor, worstVerdict } from './matrix.ts';
 import type { LatencySummary, ObservationDigest } from './observation-digest.ts';
 import { profileCards, type ProfileCardView } from './profile-view.ts';
 import { declaredLimitRows, type DeclaredLimitRow } from './declared-limits.ts';
+import { footprintView, type FootprintView } from './footprint.ts';
 
 /** Checks that answer "does every tier get exactly the quotas it is sold?". */
 const TIER_LIMIT_CHECKS: readonly CheckId[] = ['QUOTA-READ', 'QUOTA-INGEST', 'CONCURRENCY-CAP', 'HDR-LIMIT', 'HDR-REMAINING', 'ORG-SHARED', 'ORG-ISOLATED'];
@@ -40,6 +41,8 @@ export interface ReportView {
   readonly profiles: readonly ProfileCardView[];
   /** Figures the config declared for organizations, beside the Limits the server announced (none declared: empty). */
   readonly declaredLimits: readonly (DeclaredLimitRow & { readonly differs: boolean })[];
+  /** What the run wrote to the deployment, and what it created and left behind; null for runs that do not say (k6, older results). */
+  readonly footprint: FootprintView | null;
   readonly matrix: {
     readonly columns: readonly string[];
     readonly rows: readonly {
@@ -230,6 +233,7 @@ export function buildReportView(results: ValidResults, digest: ObservationDigest
     ...attention(results),
     profiles: profileCards(results.profiles, digest),
     declaredLimits: declaredLimitRows(results, digest).map((row) => ({ ...row, differs: row.agrees === false })),
+    footprint: footprintView(results.footprint),
     matrix,
     timeline: timelineChart(digest.timeline, digest.bucketMs, 'Responses over time by status'),
     latency: latencyChart(latency, 'Latency percentiles per check'),

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { QUOTA_CLASSES, TIER_NAMES } from '../contract/types.ts';
+import { WRITE_POLICIES } from '../contract/writes.ts';
 import type { AssumptionId } from '../contract/types.ts';
 import { CHECK_IDS, VERDICTS, type CheckId } from '../catalogue/types.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
@@ -249,6 +250,29 @@ export const resultsSchema = z
       .object({ version: z.string().describe('As `k6 version` printed it, without the leading v: "2.2.0".') })
       .optional()
       .describe('The k6 that drove the load (`run --engine k6`); absent when the harness drove it.'),
+    footprint: z
+      .object({
+        writes: z.enum(WRITE_POLICIES).describe("The config's writes policy: own (what the checks need, named tiergate) or none."),
+        written: z.array(
+          z.object({
+            tier: z.enum(TIER_NAMES).nullable(),
+            endpoint: z.string().describe('METHOD and path as the spec writes it, e.g. "PUT /recruiter/jobs/:id".'),
+            sent: z.number().int(),
+            admitted: z.number().int().describe('Answered 2xx.'),
+          }),
+        ),
+        created: z.array(
+          z.object({
+            kind: z.enum(['job', 'webhook']),
+            tier: z.enum(TIER_NAMES),
+            org: z.string(),
+            id: z.string().nullable(),
+            cleanedUp: z.boolean().describe('Archived by the run (a job); false: left behind.'),
+          }),
+        ),
+      })
+      .optional()
+      .describe('What the run wrote to the deployment, from its observations, and what it created and cleaned up; absent for k6 runs and older results.'),
   })
   .meta({
     title: 'tiergate results',

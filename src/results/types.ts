@@ -11,6 +11,8 @@ import type { ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
 export const RESULTS_SCHEMA = 'tiergate/results@1' as const;
 
 export type { ClockEstimate } from '../measure/server-clock.ts';
+import type { WrittenRow } from '../measure/write-tally.ts';
+import type { WritePolicy } from '../contract/writes.ts';
 
 export interface TargetInfo {
   readonly kind: 'embedded' | 'external';
@@ -59,6 +61,27 @@ export interface RunResults {
   readonly observations: { readonly file: string; readonly count: number; readonly bodies?: 'shape' | 'kept' };
   /** The k6 that drove the load (`run --engine k6`), as `k6 version` named it; absent for the harness. */
   readonly k6?: { readonly version: string };
+  /** What the run wrote to the deployment (README "What a run sends, writes and keeps"); absent in older results and k6 runs. */
+  readonly footprint?: Footprint;
+}
+
+/** Something the run created on the deployment, and whether the cleanup removed it (archived a job). */
+export interface CreatedResource {
+  readonly kind: 'job' | 'webhook';
+  readonly tier: TierName;
+  readonly org: string;
+  /** The id the deployment gave it, where its answer named one. */
+  readonly id: string | null;
+  /** Archived (a job) by the cleanup; false: left behind. */
+  readonly cleanedUp: boolean;
+}
+
+export interface Footprint {
+  /** The config's `writes` policy (`own` against the embedded target). */
+  readonly writes: WritePolicy;
+  /** Per tier and endpoint, the writes sent and admitted, from the observations. */
+  readonly written: readonly WrittenRow[];
+  readonly created: readonly CreatedResource[];
 }
 
 /** What the report reads of a quota check's data: the series it charts, the Limit judged by, the first 429. */

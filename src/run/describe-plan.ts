@@ -5,13 +5,21 @@ import { TASKS } from '../procedures/registry.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { plannedUploads } from './upload-plan.ts';
 import type { OrgLimits } from '../contract/types.ts';
+import type { WritePolicy } from '../contract/writes.ts';
+import { plannedWrites } from './footprint-plan.ts';
 
 /** The task's line, and under it what it sends (from its declaration). */
 const taskLine = (t: PlannedTask, indent = '') =>
   `${t.kind} [${t.orgs.join(', ')}]${t.consumes === 'none' ? '' : ` (${t.consumes === "ingest" ? "an" : "a"} ${t.consumes} window)`}: ${t.checks.join(', ')}\n${indent}  ${TASKS[t.kind].describe}`;
 
 /** `uploadMs`: how long the target takes to answer an upload, where known before the run (the embedded target's parse time). */
-export function describePlan(plan: Plan, windowMs: number, uploadMs: number | null = null, limitsOf?: (org: string) => Partial<OrgLimits> | undefined): string {
+export function describePlan(
+  plan: Plan,
+  windowMs: number,
+  uploadMs: number | null = null,
+  limitsOf?: (org: string) => Partial<OrgLimits> | undefined,
+  writes: WritePolicy = 'own',
+): string {
   const lines: string[] = [];
   for (const tier of plan.tiers) {
     lines.push(`${tier.tier}: organizations ${tier.orgs.join(', ')}`);
@@ -34,5 +42,6 @@ export function describePlan(plan: Plan, windowMs: number, uploadMs: number | nu
   lines.push(`checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`);
   const uploads = plannedUploads(plan, recruitingApi, windowMs, uploadMs, limitsOf);
   if (uploads.length > 0) lines.push(`uploads (${uploadMs === null ? 'the upload time is measured when the run starts' : `${formatDurationMs(uploadMs)} an upload`}):`, ...uploads.map((u) => `  ${u.line}`));
+  lines.push(...plannedWrites(plan, writes, recruitingApi, limitsOf));
   return `${lines.join('\n')}\n`;
 }

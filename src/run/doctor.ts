@@ -18,11 +18,11 @@ import type { Endpoint } from '../contract/types.ts';
 import { KEY_ROLES, type Config, type KeyRole } from '../config/schema.ts';
 import { EXIT } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
-import type { Edge, HttpProber, ProbeRequest } from '../measure/http-prober.ts';
+import type { Edge, HttpProber } from '../measure/http-prober.ts';
 import { isAdmittedStatus, type Observation } from '../measure/observation.ts';
 import { ObservationRecorder } from '../measure/recorder.ts';
 import { clockEstimate, narrowOffset, type ClockEstimate, type OffsetInterval } from '../measure/server-clock.ts';
-import { requestFor } from '../procedures/requests.ts';
+import { inertRequest } from '../procedures/requests.ts';
 import type { ExternalTarget } from './options.ts';
 import { openTargetSession, sessionProber } from './target-session.ts';
 
@@ -158,16 +158,6 @@ interface KeyProbe {
   /** Its URL as the config names it. */
   readonly origin: string;
   send(endpoint: Endpoint): Promise<Observation>;
-}
-
-/**
- * A request that passes an endpoint's scope check and that the server cannot act on: reads as they
- * are; writes and uploads with a body nobody can parse (malformed JSON, an empty file).
- */
-function inertRequest(endpoint: Endpoint, key: string): ProbeRequest {
-  const request = requestFor(endpoint, key);
-  if (request.body === undefined) return request;
-  return { ...request, body: request.headers?.['content-type'] === 'application/json' ? '{' : '' };
 }
 
 const jobsList = endpointById(contract, 'jobs-list');

@@ -18,10 +18,15 @@ import type { OrgHandle } from '../procedures/handles.ts';
 import { taskName, type TaskIdentity } from '../results/events.ts';
 import { executePlan } from './execute.ts';
 import { plannedUploads } from './upload-plan.ts';
+import { plannedWrites } from './footprint-plan.ts';
 import { METHODOLOGY } from './methodology.ts';
 import type { RunOptions } from './options.ts';
 import type { Plan } from './plan.ts';
 import { WindowKeeper } from '../procedures/windows.ts';
+import { CreatedLedger } from '../procedures/created.ts';
+import { archiveCreatedJobs } from '../procedures/cleanup.ts';
+import { WriteTally } from '../measure/write-tally.ts';
+import type { WritePolicy } from '../contract/writes.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import { discover } from '../procedures/discover.ts';
 import { inferProfile } from '../profile/infer.ts';
@@ -43,6 +48,9 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
   const recorder = new ObservationRecorder(join(runDir, 'observations.ndjson'));
   const tally = new RunTally();
   recorder.onObservation((o) => tally.observe(o));
+  const writes = new WriteTally(recruitingApi);
+  recorder.onObservation((o) => writes.observe(o));
+  const created = new CreatedLedger();
   const results: CheckResult[] = [];
   const profiles = new Map<TierName, LimiterProfile>();
   /** Each tier's discovery while it runs: the keeper waits for it only on a server without rate-limit headers. */
@@ -85,6 +93,10 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     // a deployment, whose upload time is measured as the run goes, the longest each task allows.
     const uploads = plannedUploads(plan, contract, session.windowMs, session.uploadMs, (label) => handles.get(label)?.limits);
     for (const { fit, line } of uploads) if (fit === null || !fit.fits) emit({ type: fit === null ? 'notice' : 'warning', message: line });
+    // A deployment is told first what the run will write to it (the embedded target is the run's own).
+    if (options.target.kind === 'external') {
+      for (const line of plannedWrites(plan, writePolicy(options), contract, (label) => handles.get(label)?.limits)) emit({ type: 'notice', message: line });
+    }
     const context: SuiteContext = {
       contract,
       prober,
@@ -107,6 +119,9 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       recorder,
       timeoutMs: options.timeoutMs,
       revocation: revocationShape(options),
+      writes: writePolicy(options),
+      runId,
+      created,
     };
     const record = (batch: readonly CheckResult[]) => {
       for (const result of batch) {
@@ -125,7 +140,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
         if (!org) return Promise.resolve();
         // A discovery the checks wait for is kept brief (with rate-limit headers they need no more).
         const brief = tierPlan.profile?.runs !== 'beside';
-        const learned = learnLimiter(org, { prober, windowMs: session.windowMs, clockOffsetMs, io, emit, brief }).then((profile) => {
+        const learned = learnLimiter(org, { prober, windowMs: session.windowMs, clockOffsetMs, io, emit, brief, uploads: context.writes !== 'none' }).then((profile) => {
           if (!profile) return null;
           // CONCURRENCY-CAP may have decided while the discovery ran beside it.
           const cap = results.find((r) => r.id === 'CONCURRENCY-CAP' && r.tier === tierPlan.tier);
@@ -137,6 +152,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
         return learned.then(() => {});
       };
       await executePlan(plan, context, { orgs: handles, scenarios }, record, learn);
+      await archiveCreatedJobs(context);
     } finally {
       conformanceMs = prober.now() - started;
       await prober.close();
@@ -157,13 +173,14 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),
     methodology: METHODOLOGY,
     observations: { file: 'observations.ndjson', count: recorder.count, bodies: options.keepBodies === true ? 'kept' : 'shape' },
+    footprint: { writes: writePolicy(options), written: writes.rows(), created: created.all() },
   };
 }
 
 /** How the server limits, learned on `org` before its tier's quota tasks; null (and a warning) if discovery stopped. */
 async function learnLimiter(
   org: OrgHandle,
-  run: { readonly prober: HttpProber; readonly windowMs: number; readonly clockOffsetMs: () => number; readonly io: Io; readonly emit: OpenRun['emit']; readonly brief: boolean },
+  run: { readonly prober: HttpProber; readonly windowMs: number; readonly clockOffsetMs: () => number; readonly io: Io; readonly emit: OpenRun['emit']; readonly brief: boolean; readonly uploads: boolean },
 ): Promise<LimiterProfile | null> {
   const task: TaskIdentity = { kind: 'profile', tier: org.tier, orgs: [org.label] };
   run.emit({ type: 'task-start', task });
@@ -179,6 +196,7 @@ async function learnLimiter(
       clockOffsetMs: run.clockOffsetMs,
       signal: run.io.signal,
       brief: run.brief,
+      uploads: run.uploads,
     });
     return inferProfile(record, run.clockOffsetMs());
   } catch (error) {
@@ -186,6 +204,11 @@ async function learnLimiter(
     run.emit({ type: 'warning', message: `${taskName(task)} stopped: ${messageOf(error)}; scheduling as for an unknown limiter` });
     return null;
   }
+}
+
+/** The config's `writes`; the embedded target needs no setting. */
+function writePolicy(options: RunOptions): WritePolicy {
+  return options.target.kind === 'external' ? options.target.config.writes : 'own';
 }
 
 function countTasks(plan: Plan): number {

@@ -56,6 +56,7 @@ export async function profileDeployment(options: ProfileOptions, io: Io): Promis
         windowMs: session.windowMs,
         clockOffsetMs,
         signal: io.signal,
+        uploads: options.target.kind !== 'external' || options.target.config.writes !== 'none',
       });
       profiles.push(inferProfile(record, clockOffsetMs()));
     }

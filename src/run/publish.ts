@@ -14,7 +14,7 @@ import { toolInfo } from './run-id.ts';
 import { messageOf } from '../util/errors.ts';
 
 /** What an engine measured: its checks and the evidence around them. */
-export type EngineOutcome = Pick<RunResults, 'checks' | 'clock' | 'windows' | 'profiles' | 'methodology' | 'observations' | 'k6'>;
+export type EngineOutcome = Pick<RunResults, 'checks' | 'clock' | 'windows' | 'profiles' | 'methodology' | 'observations' | 'k6' | 'footprint'>;
 
 export interface RunFrame {
   readonly runId: string;
@@ -54,6 +54,7 @@ export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promi
     methodology: outcome.methodology,
     observations: outcome.observations,
     ...(outcome.k6 ? { k6: outcome.k6 } : {}),
+    ...(outcome.footprint ? { footprint: outcome.footprint } : {}),
   };
 }
 

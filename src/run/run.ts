@@ -40,7 +40,8 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
   if (options.dryRun) {
     const orgs = options.target.kind === 'external' ? options.target.orgs : [];
     const limitsOf = (label: string) => orgs.find((o) => o.label === label)?.limits;
-    io.stdout.write(describePlan(plannedRun(options), options.windowMs, options.target.kind === 'embedded' ? options.target.parseMs : null, limitsOf));
+    const writes = options.target.kind === 'external' ? options.target.config.writes : 'own';
+    io.stdout.write(describePlan(plannedRun(options), options.windowMs, options.target.kind === 'embedded' ? options.target.parseMs : null, limitsOf, writes));
     return { results: null, runDir: null, exitCode: EXIT.pass };
   }
   const drive = await ENGINES[options.engine].prepare(options, io);

@@ -1,0 +1,29 @@
+/**
+ * The report's "What the run wrote": the writes per tier and endpoint the observations show, and
+ * each resource the run created, archived or left behind (README "What a run sends, writes and keeps").
+ */
+import type { Footprint } from '../results/types.ts';
+
+export interface FootprintView {
+  readonly policy: string;
+  readonly written: readonly { readonly tier: string; readonly endpoint: string; readonly sent: number; readonly admitted: number }[];
+  readonly created: readonly { readonly text: string }[];
+}
+
+const POLICY: Readonly<Record<Footprint['writes'], string>> = {
+  own: 'writes: own. The run wrote what its checks need, named tiergate and the run id, and archived the jobs it created.',
+  none: 'writes: none. The run created and changed nothing; the checks that need an upload were skipped, and writes carried a body refused after the scope check.',
+};
+
+export function footprintView(footprint: Footprint | undefined): FootprintView | null {
+  if (!footprint) return null;
+  return {
+    policy: POLICY[footprint.writes],
+    written: footprint.written.map((r) => ({ tier: r.tier ?? '—', endpoint: r.endpoint, sent: r.sent, admitted: r.admitted })),
+    created: footprint.created.map((c) => {
+      const what = `${c.kind === 'job' ? 'a job' : 'a webhook subscription'}${c.id ? ` (${c.id})` : ''} of ${c.org}`;
+      const fate = c.cleanedUp ? 'archived by the run' : c.kind === 'webhook' ? 'left behind: the spec gives no call to remove a subscription' : 'left behind: the archive was not admitted';
+      return { text: `${what}: ${fate}` };
+    }),
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * A run leaves no trace it did not declare (README "What a run sends, writes and keeps"), on a
+ * reference target running in-process as a deployment, through `tiergate run --config`'s library
+ * call. Before the run, each organization gets a job of its own holding a unique marker (created
+ * through the API, as a customer would): the run never changes it, and the marker is nowhere in the
+ * run folder or the terminal. With `writes: own` every job the run created is archived and what it
+ * wrote is what its observations show; with `writes: none` nothing is created or changed (the
+ * target's own view, `GET /admin/orgs/:id/data`) and the checks that need an upload say so.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import type { CheckId } from '../../src/catalogue/types.ts';
+import { parseConfig } from '../../src/config/load.ts';
+import { SCOPE_NAMES } from '../../src/contract/types.ts';
+import { runSuite } from '../../src/run/run.ts';
+import { defineScenario } from '../../src/scenario/define.ts';
+import { captureIo } from '../helpers/capture-io.ts';
+import { configRun } from '../helpers/run-options.ts';
+import { useTarget, type TestTarget } from '../helpers/target.ts';
+
+const target = useTarget({ edges: 1, windowMs: 2000, parseMs: 20 });
+const CHECKS = ['SCOPE-ENFORCED', 'QUOTA-READ', 'QUOTA-INGEST'] as const satisfies readonly CheckId[];
+
+let made = 0;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** Two Starter organizations, each with three keys and a job of its own titled with `marker`. */
+async function customerOrgs(t: TestTarget, marker: string) {
+  const env: Record<string, string> = {};
+  const orgs = [];
+  const ids: string[] = [];
+  for (const name of ['starter-a', 'starter-b']) {
+    const org = await t.admin.createOrg('starter', `${name}-${++made}`);
+    ids.push(org.id);
+    const variable = (role: string) => `XH_${name.replace('-', '_').toUpperCase()}_${role}`;
+    for (const [role, scopes] of [['KEY', SCOPE_NAMES], ['KEY_2', SCOPE_NAMES], ['KEY_NOSCOPE', []]] as const) {
+      env[variable(role)] = (await t.admin.createKey(org.id, scopes, 'test')).key;
+    }
+    const created = await request(`${t.edge()}/recruiter/jobs/create`, {
+      method: 'POST',
+      headers: { 'x-api-key': env[variable('KEY')]!, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Staff Engineer ${marker}`, stages: ['screen'] }),
+    });
+    expect(created.statusCode).toBe(201);
+    await created.body.dump();
+    orgs.push({ name, tier: 'starter', keys: { primary: { env: variable('KEY') }, secondary: { env: variable('KEY_2') }, unscoped: { env: variable('KEY_NOSCOPE') } } });
+  }
+  return { env, orgs, ids };
+}
+
+async function runWith(writes: 'own' | 'none') {
+  const t = target();
+  const marker = `MARKER-${randomBytes(6).toString('hex')}`;
+  const { env, orgs, ids } = await customerOrgs(t, marker);
+  const before = await Promise.all(ids.map((id) => t.admin.orgData(id)));
+  const config = parseConfig({ target: { edges: t.target.edges }, window: '2s', timeout: '5s', orgs, writes }, 'footprint test config');
+  const { io, stdout, stderr } = captureIo({ env });
+  const outcome = await runSuite(configRun(config, env, { scenarios: [defineScenario({ tier: 'starter', orgs: 2 })], checks: CHECKS }), io);
+  const after = await Promise.all(ids.map((id) => t.admin.orgData(id)));
+  const runDir = outcome.runDir!;
+  const observations = readFileSync(join(runDir, 'observations.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { method: string; path: string; status: number | null });
+  return { marker, before, after, results: outcome.results!, runDir, terminal: stdout() + stderr(), observations };
+}
+
+/** The organization's own jobs and subscriptions, before the run: none of them may change. */
+const customerJobs = (data: { jobs: readonly { id: string }[] }, ids: ReadonlySet<string>) => data.jobs.filter((j) => ids.has(j.id));
+
+describe('what a run writes to a deployment, and keeps of it', () => {
+  it('writes: own: changes nothing it did not create, archives the jobs it created, keeps no customer data, and reports what it wrote as its observations show', async () => {
+    const run = await runWith('own');
+    expect(run.results.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id} ${c.verdict}: ${c.actual}`)).toEqual([]);
+    const created = run.before.flatMap((before, i) => {
+      const ids = new Set(before.jobs.map((j) => j.id));
+      expect(customerJobs(run.after[i]!, ids)).toEqual(before.jobs);
+      return run.after[i]!.jobs.filter((j) => !ids.has(j.id));
+    });
+    // The job the scope check created (and updated) is named by the run, and archived.
+    expect(created.map((j) => ({ title: j.title, status: j.status }))).toEqual([{ title: `tiergate ${run.results.runId} (updated)`, status: 'archived' }]);
+    const footprint = run.results.footprint!;
+    expect(footprint.writes).toBe('own');
+    expect(footprint.created.filter((c) => c.kind === 'job').every((c) => c.cleanedUp)).toBe(true);
+    expect(footprint.created.filter((c) => c.kind === 'webhook').map((c) => c.cleanedUp)).toEqual([false]);
+    // What it reports having written is what its observations show.
+    const writes = run.observations.filter((o) => o.method !== 'GET' && o.method !== 'HEAD');
+    expect(footprint.written.reduce((n, r) => n + r.sent, 0)).toBe(writes.length);
+    expect(footprint.written.reduce((n, r) => n + r.admitted, 0)).toBe(writes.filter((o) => o.status !== null && o.status >= 200 && o.status < 300).length);
+    const archive = footprint.written.find((r) => r.endpoint === 'PUT /recruiter/jobs/:id')!;
+    expect(archive.admitted).toBe(2); // the update of the job it created, and its archive
+    for (const file of filesUnder(run.runDir)) expect({ file, marker: readFileSync(file, 'utf8').includes(run.marker) }).toEqual({ file, marker: false });
+    expect(run.terminal.includes(run.marker)).toBe(false);
+  }, 120_000);
+
+  it('writes: none: creates and changes nothing, and the checks that need an upload say so', async () => {
+    const run = await runWith('none');
+    expect(run.after).toEqual(run.before);
+    const ingest = run.results.checks.find((c) => c.id === 'QUOTA-INGEST')!;
+    expect(ingest.verdict).toBe('skipped');
+    expect(ingest.notes.join(' ')).toContain('"writes": "none"');
+    expect(run.results.checks.filter((c) => c.id !== 'QUOTA-INGEST' && c.verdict !== 'pass').map((c) => `${c.id} ${c.verdict}: ${c.actual}`)).toEqual([]);
+    expect(run.results.footprint).toMatchObject({ writes: 'none', created: [] });
+    expect(run.results.footprint!.written.every((r) => r.admitted === 0)).toBe(true);
+    expect(run.observations.some((o) => o.method === 'POST' && o.path.includes('resume-analysis') && o.status === 202)).toBe(false);
+  }, 120_000);
+});
