@@ -247,6 +247,18 @@ export const configSchema = z.strictObject({
     .describe(
       'What the run may write to the deployment. "own" (the default): it uploads sample resumes for the ingest and concurrency checks, creates one job (which it updates, then archives) and one webhook subscription per organization, each named tiergate and the run id. "none": it creates and changes nothing; the checks that need an upload are skipped, and scopes are judged with bodies the deployment refuses after its scope check',
     ),
+  cleanup: z
+    .strictObject({
+      webhook: z
+        .string()
+        .min(1)
+        .describe(
+          'A shell command removing a webhook subscription the run created (the spec has no call for it): it gets TIERGATE_WEBHOOK_URL, TIERGATE_WEBHOOK_ID (empty where the deployment named none) and TIERGATE_ORG; exit status 0 means removed',
+        ),
+      timeout: hookTimeout,
+    })
+    .optional()
+    .describe('How the run removes what it created and the API cannot remove; without it, those are listed in the report as left behind'),
   revocation: z
     .strictObject({
       org: z.string().describe('Name of the organization (from orgs) whose keys the hook provisions and revokes; it gets no quota checks'),

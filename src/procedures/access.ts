@@ -149,7 +149,7 @@ function scopedWrite(context: SuiteContext, endpoint: Endpoint, key: string, job
 function createdBy(endpoint: Endpoint, o: Observation): { kind: 'job' | 'webhook'; id: string | null } | null {
   if (!isAdmitted(o) || o.method !== 'POST') return null;
   if (endpoint.id === 'jobs-create') return { kind: 'job', id: createdId(o.body) };
-  if (endpoint.id === 'webhooks') return { kind: 'webhook', id: null };
+  if (endpoint.id === 'webhooks') return { kind: 'webhook', id: createdId(o.body) };
   return null;
 }
 

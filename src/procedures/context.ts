@@ -10,6 +10,7 @@ import type { ObservationRecorder } from '../measure/recorder.ts';
 import type { RevocationShape } from '../scenario/define.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 import type { CreatedLedger } from './created.ts';
+import type { CreatedResource } from '../results/types.ts';
 
 export interface SuiteContext {
   readonly contract: Contract;
@@ -57,4 +58,6 @@ export interface SuiteContext {
   readonly runId: string;
   /** What the run created on the deployment: the cleanup archives what it can, the report lists the rest. */
   readonly created: CreatedLedger;
+  /** Removes a webhook subscription the run created, at `url` (config `cleanup.webhook`); null: left behind. */
+  readonly removeWebhook: ((webhook: CreatedResource, url: string) => Promise<boolean>) | null;
 }

@@ -68,11 +68,14 @@ export function ownedWrite(endpoint: Endpoint, key: string | null, runId: string
     case 'jobs-update':
       return { ...request, path: resolvePath(endpoint.path, jobId ?? ABSENT_ID), body: JSON.stringify({ title: `tiergate ${runId} (updated)` }) };
     case 'webhooks':
-      return { ...request, body: JSON.stringify({ url: `https://example.invalid/tiergate/${runId}`, events: ['candidate.scored'] }) };
+      return { ...request, body: JSON.stringify({ url: webhookUrl(runId), events: ['candidate.scored'] }), keepAnswer: true };
     default:
       return request;
   }
 }
+
+/** Where the run's webhook subscription points: an address that cannot receive, named by the run. */
+export const webhookUrl = (runId: string) => `https://example.invalid/tiergate/${runId}`;
 
 /** The archive of a job the run created (§4: PUT /recruiter/jobs/:id updates or archives). */
 export function archiveRequest(endpoint: Endpoint, key: string, jobId: string): ProbeRequest {

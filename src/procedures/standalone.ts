@@ -46,5 +46,6 @@ export function standaloneContext(input: StandaloneInput): SuiteContext {
     revocation: {},
     runId: 'standalone',
     created: new CreatedLedger(),
+    removeWebhook: null,
   };
 }

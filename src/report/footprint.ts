@@ -22,7 +22,13 @@ export function footprintView(footprint: Footprint | undefined): FootprintView |
     written: footprint.written.map((r) => ({ tier: r.tier ?? '—', endpoint: r.endpoint, sent: r.sent, admitted: r.admitted })),
     created: footprint.created.map((c) => {
       const what = `${c.kind === 'job' ? 'a job' : 'a webhook subscription'}${c.id ? ` (${c.id})` : ''} of ${c.org}`;
-      const fate = c.cleanedUp ? 'archived by the run' : c.kind === 'webhook' ? 'left behind: the spec gives no call to remove a subscription' : 'left behind: the archive was not admitted';
+      const fate = c.cleanedUp
+        ? c.kind === 'job'
+          ? 'archived by the run'
+          : 'removed by the cleanup hook'
+        : c.kind === 'webhook'
+          ? 'left behind: the spec gives no call to remove a subscription (config cleanup.webhook can)'
+          : 'left behind: the archive was not admitted';
       return { text: `${what}: ${fate}` };
     }),
   };

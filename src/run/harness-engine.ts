@@ -24,7 +24,7 @@ import type { RunOptions } from './options.ts';
 import type { Plan } from './plan.ts';
 import { WindowKeeper } from '../procedures/windows.ts';
 import { CreatedLedger } from '../procedures/created.ts';
-import { archiveCreatedJobs } from '../procedures/cleanup.ts';
+import { cleanUpCreated } from '../procedures/cleanup.ts';
 import { WriteTally } from '../measure/write-tally.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 import type { LimiterProfile } from '../profile/types.ts';
@@ -122,6 +122,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       writes: writePolicy(options),
       runId,
       created,
+      removeWebhook: session.removeWebhook,
     };
     const record = (batch: readonly CheckResult[]) => {
       for (const result of batch) {
@@ -152,7 +153,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
         return learned.then(() => {});
       };
       await executePlan(plan, context, { orgs: handles, scenarios }, record, learn);
-      await archiveCreatedJobs(context);
+      await cleanUpCreated(context);
     } finally {
       conformanceMs = prober.now() - started;
       await prober.close();

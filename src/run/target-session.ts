@@ -2,6 +2,7 @@
  * The target a run talks to: the embedded reference target (started here on loopback, with orgs and
  * keys provisioned through its admin API) or a real deployment named in a config file.
  */
+import { commandWebhookRemover } from '../provision/hooks/cleanup.ts';
 import type { TierName } from '../contract/types.ts';
 import { HttpProber, type Edge } from '../measure/http-prober.ts';
 import type { ObservationRecorder } from '../measure/recorder.ts';
@@ -34,6 +35,8 @@ export interface TargetSession {
   /** Per tier, an organization of its own to learn the limiter profile on beside the lanes; none where the target has none to spare. */
   profileOrgs(tiers: readonly TierName[]): Promise<OrgHandle[]>;
   readonly keyHook: KeyHook | null;
+  /** Removes a webhook subscription the run created (config `cleanup.webhook`); null: none is removed. */
+  readonly removeWebhook: SuiteContext['removeWebhook'];
   /** More organizations of a tier (fleet load); null where the target cannot create them. */
   readonly provisionOrgs: SuiteContext['provisionOrgs'];
   close(): Promise<void>;
@@ -61,6 +64,7 @@ export async function openTargetSession(options: Pick<RunOptions, 'target' | 'wi
       revocationOrg: async () => orgs.find((o) => o.label === config.revocation?.org) ?? null,
       profileOrgs: async () => [],
       keyHook,
+      removeWebhook: config.cleanup ? commandWebhookRemover(config.cleanup.webhook, config.cleanup.timeout, env) : null,
       provisionOrgs: null,
       close: async () => {},
     };
@@ -89,6 +93,8 @@ export async function openTargetSession(options: Pick<RunOptions, 'target' | 'wi
     revocationOrg: async (tier) => ({ ...(await provisionOrg(admin, 'enterprise', `${tier}-revocation`, REVOCATION_ORG_LIMITS)), tier }),
     profileOrgs: (tiers) => Promise.all(tiers.map((tier) => provisionOrg(admin, tier, embeddedProfileOrg(tier)))),
     keyHook: adminApiHook(admin),
+    // The embedded target is the run's own: its subscriptions go with it.
+    removeWebhook: null,
     provisionOrgs: (tier, count, limits) =>
       Promise.all(Array.from({ length: count }, () => provisionOrg(admin, tier, `${tier}-fleet-${++fleet}`, limits))),
     close: () => running.close(),

@@ -3,12 +3,13 @@
  * reference target running in-process as a deployment, through `tiergate run --config`'s library
  * call. Before the run, each organization gets a job of its own holding a unique marker (created
  * through the API, as a customer would): the run never changes it, and the marker is nowhere in the
- * run folder or the terminal. With `writes: own` every job the run created is archived and what it
- * wrote is what its observations show; with `writes: none` nothing is created or changed (the
+ * run folder or the terminal. With `writes: own` every job the run created is archived, its webhook
+ * subscription goes to the config's cleanup hook, and what it wrote is what its observations show; with `writes: none` nothing is created or changed (the
  * target's own view, `GET /admin/orgs/:id/data`) and the checks that need an upload say so.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -57,12 +58,12 @@ async function customerOrgs(t: TestTarget, marker: string) {
   return { env, orgs, ids };
 }
 
-async function runWith(writes: 'own' | 'none') {
+async function runWith(writes: 'own' | 'none', extra: Record<string, unknown> = {}) {
   const t = target();
   const marker = `MARKER-${randomBytes(6).toString('hex')}`;
   const { env, orgs, ids } = await customerOrgs(t, marker);
   const before = await Promise.all(ids.map((id) => t.admin.orgData(id)));
-  const config = parseConfig({ target: { edges: t.target.edges }, window: '2s', timeout: '5s', orgs, writes }, 'footprint test config');
+  const config = parseConfig({ target: { edges: t.target.edges }, window: '2s', timeout: '5s', orgs, writes, ...extra }, 'footprint test config');
   const { io, stdout, stderr } = captureIo({ env });
   const outcome = await runSuite(configRun(config, env, { scenarios: [defineScenario({ tier: 'starter', orgs: 2 })], checks: CHECKS }), io);
   const after = await Promise.all(ids.map((id) => t.admin.orgData(id)));
@@ -76,7 +77,9 @@ const customerJobs = (data: { jobs: readonly { id: string }[] }, ids: ReadonlySe
 
 describe('what a run writes to a deployment, and keeps of it', () => {
   it('writes: own: changes nothing it did not create, archives the jobs it created, keeps no customer data, and reports what it wrote as its observations show', async () => {
-    const run = await runWith('own');
+    // The cleanup hook removes what the spec has no call for (here it notes what it was given).
+    const removed = join(mkdtempSync(join(tmpdir(), 'tiergate-cleanup-')), 'removed.txt');
+    const run = await runWith('own', { cleanup: { webhook: `printf '%s %s %s\\n' "$TIERGATE_ORG" "$TIERGATE_WEBHOOK_URL" "$TIERGATE_WEBHOOK_ID" >> '${removed}'` } });
     expect(run.results.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id} ${c.verdict}: ${c.actual}`)).toEqual([]);
     const created = run.before.flatMap((before, i) => {
       const ids = new Set(before.jobs.map((j) => j.id));
@@ -88,7 +91,10 @@ describe('what a run writes to a deployment, and keeps of it', () => {
     const footprint = run.results.footprint!;
     expect(footprint.writes).toBe('own');
     expect(footprint.created.filter((c) => c.kind === 'job').every((c) => c.cleanedUp)).toBe(true);
-    expect(footprint.created.filter((c) => c.kind === 'webhook').map((c) => c.cleanedUp)).toEqual([false]);
+    const webhooks = footprint.created.filter((c) => c.kind === 'webhook');
+    expect(webhooks.map((c) => c.cleanedUp)).toEqual([true]);
+    expect(readFileSync(removed, 'utf8')).toBe(`${webhooks[0]!.org} https://example.invalid/tiergate/${run.results.runId} ${webhooks[0]!.id}\n`);
+    expect(webhooks[0]!.id).toMatch(/.+/);
     // What it reports having written is what its observations show.
     const writes = run.observations.filter((o) => o.method !== 'GET' && o.method !== 'HEAD');
     expect(footprint.written.reduce((n, r) => n + r.sent, 0)).toBe(writes.length);
