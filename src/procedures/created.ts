@@ -4,9 +4,28 @@
  * gives no call to remove and which are listed as left behind.
  */
 import type { CreatedResource } from '../results/types.ts';
+import type { KeyHook } from './handles.ts';
 
 export class CreatedLedger {
   readonly #items: CreatedResource[] = [];
+  /** Keys the revocation trials had the hook provision, and revoke. */
+  readonly keys = { provisioned: 0, revoked: 0 };
+
+  /** `hook`, counting into this ledger every key it provisions and revokes. */
+  counting(hook: KeyHook): KeyHook {
+    return {
+      ...hook,
+      provisionKey: async (org, scopes) => {
+        const key = await hook.provisionKey(org, scopes);
+        this.keys.provisioned += 1;
+        return key;
+      },
+      revokeKey: async (key) => {
+        await hook.revokeKey(key);
+        this.keys.revoked += 1;
+      },
+    };
+  }
 
   add(resource: Omit<CreatedResource, 'cleanedUp'>): void {
     this.#items.push({ ...resource, cleanedUp: false });

@@ -8,6 +8,7 @@ export interface FootprintView {
   readonly policy: string;
   readonly written: readonly { readonly tier: string; readonly endpoint: string; readonly sent: number; readonly admitted: number }[];
   readonly created: readonly { readonly text: string }[];
+  readonly keys: string;
 }
 
 const POLICY: Readonly<Record<Footprint['writes'], string>> = {
@@ -19,6 +20,7 @@ export function footprintView(footprint: Footprint | undefined): FootprintView |
   if (!footprint) return null;
   return {
     policy: POLICY[footprint.writes],
+    keys: `Keys the revocation trials had the hook provision: ${footprint.keys.provisioned}; revoke: ${footprint.keys.revoked}.`,
     written: footprint.written.map((r) => ({ tier: r.tier ?? '—', endpoint: r.endpoint, sent: r.sent, admitted: r.admitted })),
     created: footprint.created.map((c) => {
       const what = `${c.kind === 'job' ? 'a job' : 'a webhook subscription'}${c.id ? ` (${c.id})` : ''} of ${c.org}`;

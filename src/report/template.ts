@@ -131,7 +131,7 @@ export const REPORT_TEMPLATE = `<!doctype html>
 {{#if footprint}}
 <section id="footprint">
   <h2>What the run wrote</h2>
-  <p class="muted">{{footprint.policy}}</p>
+  <p class="muted">{{footprint.policy}} {{footprint.keys}}</p>
   {{#if footprint.written.length}}
   <table class="compact footprint">
     <thead><tr><th scope="col">Tier</th><th scope="col">Endpoint</th><th scope="col">Writes sent</th><th scope="col">Admitted (2xx)</th></tr></thead>

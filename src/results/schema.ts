@@ -267,9 +267,12 @@ export const resultsSchema = z
             tier: z.enum(TIER_NAMES),
             org: z.string(),
             id: z.string().nullable(),
-            cleanedUp: z.boolean().describe('Archived by the run (a job); false: left behind.'),
+            cleanedUp: z.boolean().describe('Archived by the run (a job), or removed by the cleanup hook (a webhook subscription); false: left behind.'),
           }),
         ),
+        keys: z
+          .object({ provisioned: z.number().int(), revoked: z.number().int() })
+          .describe('Keys the revocation trials had the hook provision, and revoke.'),
       })
       .optional()
       .describe('What the run wrote to the deployment, from its observations, and what it created and cleaned up; absent for k6 runs and older results.'),

@@ -82,6 +82,8 @@ export interface Footprint {
   /** Per tier and endpoint, the writes sent and admitted, from the observations. */
   readonly written: readonly WrittenRow[];
   readonly created: readonly CreatedResource[];
+  /** Keys the revocation trials had the hook provision, and revoke. */
+  readonly keys: { readonly provisioned: number; readonly revoked: number };
 }
 
 /** What the report reads of a quota check's data: the series it charts, the Limit judged by, the first 429. */

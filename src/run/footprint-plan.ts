@@ -25,9 +25,8 @@ function uploadsOf(task: PlannedTask, contract: Contract, limitsOf: (org: string
 
 export function plannedWrites(plan: Plan, policy: WritePolicy, contract: Contract, limitsOf: (org: string) => Partial<OrgLimits> | undefined = () => undefined): string[] {
   if (policy === 'none') {
-    return [
-      'writes: none (config): nothing is created or changed; the ingest and concurrency checks are skipped, and the scope checks send writes a body the deployment refuses after its scope check',
-    ];
+    const none = 'writes: none (config): nothing is created or changed; the ingest and concurrency checks are skipped, and the scope checks send writes a body the deployment refuses after its scope check';
+    return plan.revocation ? [none, `  revocation on ${plan.revocation.orgs.join(', ')}: keys provisioned and revoked through your revocation hook, as configured`] : [none];
   }
   const lines = ['writes: own: what the checks need, named tiergate and the run id'];
   for (const tier of plan.tiers) {
@@ -46,5 +45,7 @@ export function plannedWrites(plan: Plan, policy: WritePolicy, contract: Contrac
     if (tier.profile) parts.push(`the limiter profile on ${tier.profile.org}: one or two single uploads`);
     if (parts.length > 0) lines.push(`  ${tier.tier}: ${parts.join('; ')}`);
   }
+  // Revocation writes keys whatever the policy: its hooks are the user's own.
+  if (plan.revocation) lines.push(`  revocation on ${plan.revocation.orgs.join(', ')}: keys provisioned through the revocation hook, one per trial and one per chain of trials at once, and each trial's key revoked`);
   return lines;
 }

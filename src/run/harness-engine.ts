@@ -102,7 +102,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       prober,
       io,
       orgs: [...handles.values()],
-      keyHook: session.keyHook,
+      keyHook: session.keyHook && created.counting(session.keyHook),
       provisionOrgs: session.provisionOrgs,
       windowMs: session.windowMs,
       windows,
@@ -174,7 +174,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),
     methodology: METHODOLOGY,
     observations: { file: 'observations.ndjson', count: recorder.count, bodies: options.keepBodies === true ? 'kept' : 'shape' },
-    footprint: { writes: writePolicy(options), written: writes.rows(), created: created.all() },
+    footprint: { writes: writePolicy(options), written: writes.rows(), created: created.all(), keys: { ...created.keys } },
   };
 }
 

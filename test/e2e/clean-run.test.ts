@@ -58,5 +58,10 @@ describe('a clean reference target', () => {
     expect(jobLists.length).toBeGreaterThan(0);
     expect(JSON.parse(jobLists[0]!)).toMatchObject({ body: null, bodyExcerpt: '', bodyShape: { kind: 'json-object', keys: { status: 'string', data: 'array' } } });
     expect(results.observations.bodies).toBe('shape');
+    // What it wrote: the scope checks' jobs archived, and the revocation trials' keys.
+    const footprint = results.footprint!;
+    expect(footprint.created.filter((c) => c.kind === 'job').map((c) => c.cleanedUp)).toEqual([true, true, true]);
+    expect(footprint.keys.revoked).toBeGreaterThan(0);
+    expect(footprint.keys.provisioned).toBeGreaterThanOrEqual(footprint.keys.revoked);
   }, 120_000);
 });
