@@ -18,8 +18,9 @@ import type { OrgHandle } from './handles.ts';
 import { createdId, inertRequest, ownedWrite, requestFor } from './requests.ts';
 import type { ProbeRequest } from '../measure/http-prober.ts';
 import { isAdmitted } from '../measure/observation.ts';
-import { announcedWaitS } from '../measure/reset-format.ts';
-import { sleep } from '../util/sleep.ts';
+import { waitOutRefusal } from './refusal-wait.ts';
+import { archiveJob } from './cleanup.ts';
+import type { CreatedResource } from '../results/types.ts';
 import { defineTask, inconclusiveFinding, skippedFinding, timed } from './task.ts';
 
 /** HEAD-BOOTSTRAP measurements at most: each is two HEADs, a boundary may spoil one. */
@@ -68,6 +69,7 @@ export const access = defineTask({
         : await timed(context, async () => {
             const rows = [];
             let jobId: string | null = null;
+            const createdHere: CreatedResource[] = [];
             for (const endpoint of context.contract.endpoints) {
               if (endpoint.scope === null) continue;
               // The key lacking the scope sends the write as it is (refusing it is what is judged):
@@ -76,11 +78,13 @@ export const access = defineTask({
               const admitted = await send('SCOPE-ENFORCED', endpoint, org.primary.key, scopedWrite(context, endpoint, org.primary.key, jobId));
               for (const o of [denied, admitted]) {
                 const made = createdBy(endpoint, o);
-                if (made) context.created.add({ ...made, tier: org.tier, org: org.label });
+                if (made) createdHere.push(context.created.add({ ...made, tier: org.tier, org: org.label }));
                 if (made?.kind === 'job' && o === admitted) jobId = made.id;
               }
               rows.push({ endpointId: endpoint.id, method: endpoint.method, path: endpoint.path, scope: endpoint.scope, denied, admitted });
             }
+            // Done with what it created (the update went to its own job): archived at once.
+            for (const made of createdHere) await archiveJob(context, made);
             return scopeEnforcedVerdict(rows, context.contract.statuses.forbidden);
           });
     const headBootstrap = await timed(context, async () => {
@@ -129,9 +133,7 @@ function sender(context: SuiteContext, org: OrgHandle) {
     if (context.signal.aborted) return o;
     if (o.status === null) return o.error?.code !== 'TIMEOUT' ? send() : o;
     if (o.status !== context.contract.statuses.rateLimited) return o;
-    const waitS = announcedWaitS(o);
-    const waitMs = Math.min(waitS === null ? context.windowMs : waitS * 1000, context.windowMs) + RETRY_MARGIN_MS;
-    await sleep(Math.max(0, (o.headersAt ?? o.doneAt) + waitMs - context.prober.now()), context.signal);
+    await waitOutRefusal(context, o);
     return context.signal.aborted ? o : send();
   };
 }
@@ -153,5 +155,3 @@ function createdBy(endpoint: Endpoint, o: Observation): { kind: 'job' | 'webhook
   return null;
 }
 
-/** Past a wait the server announced: timers and its rounding. */
-const RETRY_MARGIN_MS = 100;

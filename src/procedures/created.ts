@@ -27,8 +27,10 @@ export class CreatedLedger {
     };
   }
 
-  add(resource: Omit<CreatedResource, 'cleanedUp'>): void {
-    this.#items.push({ ...resource, cleanedUp: false });
+  add(resource: Omit<CreatedResource, 'cleanedUp'>): CreatedResource {
+    const created = { ...resource, cleanedUp: false };
+    this.#items.push(created);
+    return created;
   }
 
   markCleanedUp(resource: CreatedResource): void {

@@ -245,8 +245,10 @@ export class WindowKeeper {
       const profile = this.#options.profileOf(org.tier);
       const movingReset = profile?.read.resetSteady.value === false;
       // Windows aligned to a phase the discovery placed end at its boundaries, Reset moving or not:
-      // the next opener goes just past the boundary after our last request, not a full window after
-      // it (which would land at the same point of each window, creeping past a window's end).
+      // the next opener goes at the boundary after our last request, not a full window after it
+      // (which would land at the same point of each window, creeping past a window's end). Where the
+      // opener shows Remaining, openers go densely from the earliest the boundary may come (the
+      // first fresh one pins it, as at an announced end); elsewhere, once it is surely past.
       const phase = movingReset && profile?.read.algorithm.value === 'fixed-aligned' ? (profile.read.phase.value ?? null) : null;
       // A bucket that gives quota back a little at a time is full again a window after our last
       // request; openers sent before would each take a token and keep it from filling.
@@ -267,7 +269,10 @@ export class WindowKeeper {
         const doubt = phase === null ? 0 : phase.doubtMs + ROUNDING_ALLOWANCE_MS;
         const at =
           phase !== null && !unanswered
-            ? this.#boundaryPast(seen.lastAnsweredAt, phase, doubt, false) + doubt + END_MARGIN_MS
+            ? counted && probed
+              ? // Dense openers from the earliest the boundary may come: the first fresh one pins it.
+                Math.max(seen.lastAnsweredAt, this.#boundaryPast(seen.lastAnsweredAt - 2 * doubt - END_MARGIN_MS, phase, doubt, false) - doubt)
+              : this.#boundaryPast(seen.lastAnsweredAt, phase, doubt, false) + doubt + END_MARGIN_MS
             : end === null || unanswered || refilling
             ? seen.lastAnsweredAt + windowMs + END_MARGIN_MS
             : openedByLast

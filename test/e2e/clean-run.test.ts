@@ -15,8 +15,11 @@ import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 
 const TIER_CHECKS = CHECK_IDS.filter((id) => !['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION', 'LOAD-THRESHOLDS'].includes(id));
 const FULL_KEY = /xh_(live|test)_[A-Za-z0-9]{32}/;
-/** Titles of the reference target's sample jobs, which every job list returns: customer data, never kept. */
-const CUSTOMER_DATA = /Product Designer|Data Analyst/;
+/**
+ * Customer data, never kept: titles of the reference target's sample jobs, which every job list
+ * returns, and names of its sample candidates, which a read of a real candidate id would return.
+ */
+const CUSTOMER_DATA = /Product Designer|Data Analyst|Sam Rivera|Lee Chen/;
 
 const notPassing = (checks: readonly CheckResult[]) =>
   checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}[${c.tier}${c.variant ? ` ${c.variant}` : ''}] ${c.verdict}: ${c.actual} ${c.notes.join(' ')}`);

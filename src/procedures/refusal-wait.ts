@@ -1,0 +1,18 @@
+/**
+ * A request refused for quota (429) that says nothing of what its sender wanted to learn (a key's
+ * scopes, an archive) is sent again once the wait the server announced is over: Retry-After, else
+ * the body's retry_after_seconds, else a window; a window at most.
+ */
+import type { Observation } from '../measure/observation.ts';
+import { announcedWaitS } from '../measure/reset-format.ts';
+import { sleep } from '../util/sleep.ts';
+import type { SuiteContext } from './context.ts';
+
+/** Past a wait the server announced: timers and its rounding. */
+const RETRY_MARGIN_MS = 100;
+
+export async function waitOutRefusal(context: SuiteContext, refused: Observation): Promise<void> {
+  const waitS = announcedWaitS(refused);
+  const waitMs = Math.min(waitS === null ? context.windowMs : waitS * 1000, context.windowMs) + RETRY_MARGIN_MS;
+  await sleep(Math.max(0, (refused.headersAt ?? refused.doneAt) + waitMs - context.prober.now()), context.signal);
+}
