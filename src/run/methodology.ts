@@ -41,6 +41,11 @@ export const METHODOLOGY: readonly { topic: string; text: string }[] = [
       'Every edge is probed on its own connection pool at a short interval from before the revoke call until all edges reject and a settle period has passed. Per edge: lower bound = send time of the last admitted probe, upper bound = receipt of the first rejected probe, both from the start of the revoke call on the monotonic clock. Pass only if every upper bound is under 3 s; fail if any lower bound is 3 s or more; otherwise inconclusive. A 429 is an unusable probe, not a rejection.',
   },
   {
+    topic: 'Revocation confidence',
+    text:
+      'What the trials prove, beyond their percentiles. A trial is within the SLA when every edge\'s upper bound is under 3 s (a bound straddling 3 s counts as not within). From x of N trials within, the one-sided 95 % lower confidence bound on the share of all revocations that take effect everywhere within 3 s is the exact binomial bound of Clopper and Pearson (1934): the 5 % quantile of Beta(x, N − x + 1), which for x = N is 0.05^(1/N) (20 of 20: 86.1 %). The slowest of N trials is a 95 % upper bound for the q-quantile of revocation latency with q^N = 0.05: about the 86th percentile for 20 trials; bounding p95 takes at least 59 trials, p99 at least 299, none slower. Trials are taken as independent draws; run several at once, they share the edges and the revocation system, so a slowdown common to them is counted once per trial, and the bound is only as good as that assumption.',
+  },
+  {
     topic: 'Latency',
     text:
       'Latency is time to response headers on the monotonic clock. Under open-model load it is measured from the intended send time, so a stalled server cannot hide its queueing (no coordinated omission).',

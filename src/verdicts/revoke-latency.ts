@@ -11,6 +11,7 @@ import { coverageGaps, edgeName, judgedRuns, ms, type RevocationEvidence } from 
 import { boundStats, statsPerEdge, type BoundStats, type EdgeStats } from './support/revocation-stats.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { ProbeStop } from '../measure/revocation-records.ts';
+import { clopperPearsonLower, quantileBoundedByMax, trialsToBound } from './support/confidence.ts';
 
 /** One row per trial and edge, as the chart and revocation.csv read it: the bounds, rounded to 0.1 ms. */
 export type LatencyRow = Pick<EdgeBounds, 'trial' | 'edge' | 'edgeNode' | 'lowerMs' | 'upperMs' | 'widthMs' | 'unusableProbes' | 'revokeCallMs'>;
@@ -24,7 +25,45 @@ export type LatencyData = {
   readonly overall: BoundStats;
   readonly unjudged: readonly { readonly trial: number; readonly stoppedBy: ProbeStop; readonly revokeError: string | null }[];
   readonly skippedSlots: number;
+  /** What the judged trials prove (verdicts/support/confidence.ts); null where none was judged. */
+  readonly confidence: RevocationConfidence | null;
 };
+
+/** Of `trials` judged, `within` took effect on every edge under the SLA; the bounds they give at `level`. */
+export type RevocationConfidence = {
+  readonly trials: number;
+  readonly within: number;
+  readonly level: number;
+  /** One-sided lower bound on the share of revocations in effect everywhere within the SLA (Clopper–Pearson). */
+  readonly lowerBound: number;
+  /** The quantile of revocation latency the slowest trial bounds from above. */
+  readonly maxBoundsQuantile: number;
+};
+
+const LEVEL = 0.95;
+
+/** A trial is within when every edge's upper bound is under the SLA; one straddling it is not. */
+function revocationConfidence(bounds: readonly EdgeBounds[], trials: readonly number[], slaMs: number): RevocationConfidence | null {
+  if (trials.length === 0) return null;
+  const within = trials.filter((t) => {
+    const own = bounds.filter((b) => b.trial === t);
+    return own.length > 0 && own.every((b) => b.upperMs !== null && b.upperMs < slaMs);
+  }).length;
+  return { trials: trials.length, within, level: LEVEL, lowerBound: clopperPearsonLower(within, trials.length, LEVEL), maxBoundsQuantile: quantileBoundedByMax(trials.length, LEVEL) };
+}
+
+/** The confidence statement, in words an auditor can check against the method. */
+export function confidenceText(c: RevocationConfidence, slaMs: number): string {
+  const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+  const level = `${Math.round(c.level * 100)} %`;
+  return (
+    `${c.within} of ${countOf(c.trials, 'trial')} took effect on every edge within ${ms(slaMs)} (a bound straddling it counts as not within): ` +
+    `at ${level} confidence (one-sided, Clopper–Pearson), at least ${pct(c.lowerBound)} of revocations do; ` +
+    `the slowest trial is a ${level} upper bound for about the ${Math.floor(c.maxBoundsQuantile * 100)}th percentile ` +
+    `(bounding p95 takes ${trialsToBound(0.95, c.level)} trials, p99 ${trialsToBound(0.99, c.level)}, none slower). ` +
+    'Trials are taken as independent; run several at once, they share the edges and the revocation system, so a common slowdown hits them together'
+  );
+}
 
 const r1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
 
@@ -61,8 +100,10 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
     overall,
     unjudged: e.runs.filter((r) => !judged.includes(r)).map((r) => ({ trial: r.trial, stoppedBy: r.stoppedBy, revokeError: r.revokeError })),
     skippedSlots: e.runs.reduce((n, r) => n + r.skippedSlots, 0),
+    confidence: revocationConfidence(bounds, judged.map((r) => r.trial), e.slaMs),
   };
   const notes = [...(e.methodNotes ?? [])];
+  if (data.confidence) notes.push(confidenceText(data.confidence, e.slaMs));
   if (overall.unusableProbes > 0) {
     notes.push(`${countOf(overall.unusableProbes, 'unusable probe')} (${overall.rateLimitedProbes} answered 429): they narrow no bracket`);
   }

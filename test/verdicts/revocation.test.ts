@@ -179,3 +179,24 @@ test('revocation.csv: one row per trial and edge, no key', () => {
   expect(lines[1]).toBe('1,edge-0,edge-0,290,301,11,0,3,settled');
   expect(csv).not.toMatch(/xh_/);
 });
+
+describe('REVOKE-LATENCY: what the trials prove', () => {
+  test('20 of 20 within on every edge: at least 86.1 % at 95 % (0.05^(1/20), the closed form), the slowest bounding about p86', () => {
+    const v = revokeLatencyVerdict(evidence(Array.from({ length: 20 }, (_, i) => cleanRun(i + 1))));
+    expect(v.verdict).toBe('pass');
+    const confidence = v.data!.confidence!;
+    expect(confidence).toMatchObject({ trials: 20, within: 20, level: 0.95 });
+    expect(confidence.lowerBound).toBeCloseTo(0.05 ** (1 / 20), 8);
+    expect(v.notes.join(' ')).toContain(
+      '20 of 20 trials took effect on every edge within 3.00 s (a bound straddling it counts as not within): at 95 % confidence (one-sided, Clopper–Pearson), at least 86.1 % of revocations do; the slowest trial is a 95 % upper bound for about the 86th percentile (bounding p95 takes 59 trials, p99 299, none slower)',
+    );
+    expect(v.notes.join(' ')).toContain('Trials are taken as independent');
+  });
+
+  test('a trial whose bound straddles the SLA counts as not within (SciPy 1.17.1: beta.ppf(0.05, 1, 2) = 0.025321)', () => {
+    const straddle = run({ trial: 2, probes: { 'edge-0': clean(300), 'edge-1': [[2990, 200], [3000, 429], [3010, 401]] } });
+    const confidence = revokeLatencyVerdict(evidence([cleanRun(1), straddle])).data!.confidence!;
+    expect(confidence).toMatchObject({ trials: 2, within: 1 });
+    expect(confidence.lowerBound).toBeCloseTo(0.025321, 5);
+  });
+});
