@@ -39,9 +39,8 @@ export async function archiveJob(context: SuiteContext, job: CreatedResource): P
 async function archiveOnce(context: SuiteContext, archive: () => Promise<Observation>): Promise<Observation> {
   const first = await archive();
   if (context.signal.aborted || isAdmitted(first)) return first;
-  if (first.status === context.contract.statuses.rateLimited) await waitOutRefusal(context, first);
-  else if (first.status !== null) {
-    return first;
-  }
+  // Refused otherwise (a 404, a 400): sending it again would be refused again.
+  if (first.status !== null && first.status !== context.contract.statuses.rateLimited) return first;
+  if (first.status !== null) await waitOutRefusal(context, first);
   return context.signal.aborted ? first : archive();
 }

@@ -13,8 +13,10 @@ export class CreatedLedger {
 
   /** `hook`, counting into this ledger every key it provisions and revokes. */
   counting(hook: KeyHook): KeyHook {
+    // Named field by field: a hook whose methods or capacity live on a prototype loses nothing.
     return {
-      ...hook,
+      kind: hook.kind,
+      ...(hook.capacity === undefined ? {} : { capacity: hook.capacity }),
       provisionKey: async (org, scopes) => {
         const key = await hook.provisionKey(org, scopes);
         this.keys.provisioned += 1;
