@@ -30,6 +30,8 @@ export interface ProbeRequest {
   readonly body?: string | Buffer;
   /** Keep the answer's body whatever the policy: it describes something the run created itself. */
   readonly keepAnswer?: boolean;
+  /** An upload: how many resumes its body carries (recorded, for the run's footprint). */
+  readonly resumes?: number;
 }
 
 export interface ProbeTags {
@@ -179,6 +181,7 @@ export class HttpProber {
       bodyExcerpt: kept ? bodyText.slice(0, EXCERPT_CHARS) : '',
       body: kept ? parseJsonBody(contentType, bodyText, bodyBytes) : null,
       ...(kept ? {} : { bodyShape: shapeOf(contentType, bodyText, bodyBytes, JSON_PARSE_MAX_BYTES) }),
+      ...(request.resumes === undefined ? {} : { resumes: request.resumes }),
       error,
     };
     recorder.record(observation);

@@ -64,6 +64,8 @@ export interface Observation {
   readonly body: unknown;
   /** A data read's body not kept: only its shape (top-level keys and types). Absent where kept. */
   readonly bodyShape?: BodyShape;
+  /** An upload: the resumes its body carried (absent on every other request). */
+  readonly resumes?: number;
   readonly error: ObservationError | null;
 }
 

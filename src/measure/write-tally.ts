@@ -3,8 +3,26 @@
  * the writes sent (every method but GET and HEAD) and how many were admitted (2xx). The cleanup's
  * archives count too: they are writes.
  */
-import type { Contract, HttpMethod, TierName } from '../contract/types.ts';
+import type { Contract, EndpointId, HttpMethod, TierName } from '../contract/types.ts';
 import { isAdmitted, type Observation } from './observation.ts';
+
+/** What a run writes, counted per organization: resumes accepted (single and bulk), jobs created and changed, webhook subscriptions. */
+export const FOOTPRINT_KINDS = ['resumes', 'jobs-created', 'jobs-changed', 'webhooks'] as const;
+export type FootprintKind = (typeof FOOTPRINT_KINDS)[number];
+
+/** What the plan said the run would write to one organization: exactly, or at most (a quota bound). */
+export interface PlannedWrite {
+  readonly tier: TierName;
+  readonly org: string;
+  readonly kind: FootprintKind;
+  readonly planned: number;
+  readonly bound: 'exact' | 'at-most';
+}
+
+/** A planned write beside what the observations show was done (admitted); planned 0 where the plan named none. */
+export interface PlannedAndDone extends PlannedWrite {
+  readonly done: number;
+}
 
 export interface WrittenRow {
   readonly tier: TierName | null;
@@ -16,26 +34,56 @@ export interface WrittenRow {
 
 const READS: readonly HttpMethod[] = ['GET', 'HEAD'];
 
+/** The footprint's kind of each writing endpoint: what one admitted request of it did. */
+const KIND_OF: Readonly<Partial<Record<EndpointId, FootprintKind>>> = {
+  'resume-analysis': 'resumes',
+  'resume-analysis-bulk': 'resumes',
+  'jobs-create': 'jobs-created',
+  'jobs-update': 'jobs-changed',
+  webhooks: 'webhooks',
+};
+
 export class WriteTally {
   readonly #rows = new Map<string, { tier: TierName | null; endpoint: string; sent: number; admitted: number }>();
-  readonly #patterns: readonly { readonly method: HttpMethod; readonly pattern: RegExp; readonly name: string }[];
+  /** Per `org|kind`, what was admitted (resumes by what each upload carried). */
+  readonly #done = new Map<string, { tier: TierName; org: string; kind: FootprintKind; done: number }>();
+  readonly #patterns: readonly { readonly method: HttpMethod; readonly pattern: RegExp; readonly name: string; readonly kind: FootprintKind | undefined }[];
 
   constructor(contract: Contract) {
     this.#patterns = contract.endpoints.map((e) => ({
       method: e.method,
       pattern: new RegExp(`^${e.path.replace(/:[a-z]+/g, '[^/]+')}$`),
       name: `${e.method} ${e.path}`,
+      kind: KIND_OF[e.id],
     }));
   }
 
   observe(o: Observation): void {
     if (READS.includes(o.method)) return;
-    const endpoint = this.#patterns.find((p) => p.method === o.method && p.pattern.test(o.path))?.name ?? `${o.method} ${o.path}`;
+    const matched = this.#patterns.find((p) => p.method === o.method && p.pattern.test(o.path));
+    const endpoint = matched?.name ?? `${o.method} ${o.path}`;
     const key = `${o.tier ?? ''}|${endpoint}`;
     const row = this.#rows.get(key) ?? { tier: o.tier, endpoint, sent: 0, admitted: 0 };
     row.sent += 1;
     if (isAdmitted(o)) row.admitted += 1;
     this.#rows.set(key, row);
+    if (matched?.kind && isAdmitted(o) && o.tier !== null && o.org !== null) this.#count(o.tier, o.org, matched.kind, matched.kind === 'resumes' ? (o.resumes ?? 1) : 1);
+  }
+
+  #count(tier: TierName, org: string, kind: FootprintKind, n: number): void {
+    const key = `${org}|${kind}`;
+    const row = this.#done.get(key) ?? { tier, org, kind, done: 0 };
+    row.done += n;
+    this.#done.set(key, row);
+  }
+
+  /** Each planned row beside what was done; what was done but not planned, as planned 0 (exact). */
+  beside(planned: readonly PlannedWrite[]): PlannedAndDone[] {
+    const rows = planned.map((p) => ({ ...p, done: this.#done.get(`${p.org}|${p.kind}`)?.done ?? 0 }));
+    for (const d of this.#done.values()) {
+      if (!planned.some((p) => p.org === d.org && p.kind === d.kind)) rows.push({ ...d, planned: 0, bound: 'exact' });
+    }
+    return rows;
   }
 
   rows(): WrittenRow[] {

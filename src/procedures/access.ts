@@ -127,7 +127,7 @@ export const access = defineTask({
  */
 function sender(context: SuiteContext, org: OrgHandle) {
   const edge = context.prober.edges[0]!;
-  return async (check: CheckId, endpoint: Endpoint, key: string | null, request: ProbeRequest = requestFor(endpoint, key)) => {
+  return async (check: CheckId, endpoint: Endpoint, key: string | null, request: ProbeRequest = requestFor(endpoint, key, { runId: context.runId })) => {
     const send = () => context.prober.send(edge, request, { check, phase: 'access', tier: org.tier, org: org.label });
     const o = await send();
     if (context.signal.aborted) return o;

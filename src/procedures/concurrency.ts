@@ -55,7 +55,7 @@ export const concurrency = defineTask({
   run: (context, task) => {
     const org = task.orgs[0]!;
     // One upload shows the ingest window fresh, and how long an upload takes before any is held.
-    const upload = () => context.prober.send(context.prober.edges[0]!, requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key), { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label, phase: 'hold' });
+    const upload = () => context.prober.send(context.prober.edges[0]!, requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key, { runId: context.runId }), { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label, phase: 'hold' });
     const uploads = endpointById(context.contract, 'resume-analysis').path;
     return inFreshWindow(context, task, 'ingest', { first: upload, uploads }, (window, first) => measureCap(context, org, window, first));
   },
@@ -107,7 +107,7 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
   const tags = { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label } as const;
   const send = (request: ProbeRequest, phase: ConcurrencyPhase) => context.prober.send(edge, request, { ...tags, phase });
   const read = requestFor(endpointById(context.contract, 'jobs-list'), org.primary.key);
-  const upload = requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key);
+  const upload = requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key, { runId: context.runId });
   // Open the connections first (unauthenticated HEADs touch no organization's cap or quota), so the
   // held requests leave at once instead of queueing behind TCP handshakes.
   await Promise.all(Array.from({ length: cap + 1 }, () => send({ method: 'HEAD', path: '/recruiter/bootstrap', key: null }, 'warm-up')));

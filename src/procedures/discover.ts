@@ -24,6 +24,7 @@ import type { Contract, Endpoint, OrgLimits, TierName } from '../contract/types.
 import { figuresOf } from '../contract/org-limits.ts';
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { sleep } from '../util/sleep.ts';
+import { requestFor } from './requests.ts';
 import { carriesRateHeaders, isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
@@ -44,6 +45,8 @@ export interface DiscoveryInput {
   readonly limits?: Partial<OrgLimits>;
   /** May it upload a resume (the ingest question)? Not where the run may write nothing (`writes: none`). */
   readonly uploads?: boolean;
+  /** Names the resume it uploads (tiergate and the run id). */
+  readonly runId: string;
   /**
    * Stop once the used-up window is read where the server shows rate-limit headers: how its windows
    * start (the expiry reads, two windows or more) stays open. For a discovery the checks wait for:
@@ -63,7 +66,7 @@ const FILL_BATCH = 16;
 /** This many requests in a row without an answer end the discovery. */
 const SILENT_AFTER = 3;
 /** A counting pair spoiled (a boundary between its reads, or an answer lost) is asked again, this many times in all at most. */
-const PAIR_ATTEMPTS = 3;
+export const PAIR_ATTEMPTS = 3;
 /** The longest a discovery waits for anything, in windows (plus a second). */
 const MAX_WAIT_WINDOWS = 2;
 /** Reads after the expiry read, evenly spread over a window less the margin. */
@@ -128,7 +131,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
       : [
           {
             question: 'ingest' as const,
-            request: { ...as(endpointById(contract, 'resume-analysis'), input.keys.primary), headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nEngineer\n' },
+            request: requestFor(endpointById(contract, 'resume-analysis'), input.keys.primary, { runId: input.runId }),
           },
         ]),
   ];

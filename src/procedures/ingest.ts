@@ -80,7 +80,7 @@ const ingestTags = (org: OrgHandle, variant: 'single' | 'bulk') => ({ check: 'QU
 function singleUpload(context: SuiteContext, org: OrgHandle): () => Promise<Observation> {
   const edge = context.prober.edges[0]!;
   const endpoint = endpointById(context.contract, 'resume-analysis');
-  return () => context.prober.send(edge, requestFor(endpoint, org.primary.key), ingestTags(org, 'single'));
+  return () => context.prober.send(edge, requestFor(endpoint, org.primary.key, { runId: context.runId }), ingestTags(org, 'single'));
 }
 
 /** After the first upload (it announced the Limit to aim at: Enterprise figures are minimums), the rest in batches. */
@@ -108,7 +108,7 @@ function bulkUpload(context: SuiteContext, org: OrgHandle): BulkUpload {
   const perRequest = context.declared['bulk-counts-per-resume'] === false;
   const resumes = bulkSize(tier.ingest.value);
   return {
-    send: () => context.prober.send(edge, requestFor(endpoint, org.primary.key, resumes), ingestTags(org, 'bulk')),
+    send: () => context.prober.send(edge, requestFor(endpoint, org.primary.key, { runId: context.runId, resumes }), ingestTags(org, 'bulk')),
     unitsPerRequest: perRequest ? 1 : resumes,
     units: perRequest ? [1] : [resumes, 1],
   };
@@ -131,7 +131,7 @@ async function uploadBulkAfter(
   const edge = context.prober.edges[0]!;
   const single = endpointById(context.contract, 'resume-analysis');
   const later = sent.some((o) => o.status === context.contract.statuses.rateLimited)
-    ? await watchRestOfWindow(context, { first, window, again: () => context.prober.send(edge, requestFor(single, org.primary.key), { ...ingestTags(org, 'bulk'), phase: 'after-429' }) })
+    ? await watchRestOfWindow(context, { first, window, again: () => context.prober.send(edge, requestFor(single, org.primary.key, { runId: context.runId }), { ...ingestTags(org, 'bulk'), phase: 'after-429' }) })
     : [];
   return { sent, later };
 }

@@ -4,7 +4,17 @@ import type { Endpoint } from '../contract/types.ts';
 import { resolvePath } from '../contract/lookup.ts';
 import type { ProbeRequest } from '../measure/http-prober.ts';
 
-const SAMPLE_RESUME = 'Jane Doe\nSenior Backend Engineer\nSkills: TypeScript, Node.js, PostgreSQL, Kubernetes\n';
+/** A made-up resume whose candidate is named by the run, so that whatever the parser keeps of it can be told apart. */
+const sampleResume = (runId: string) => `tiergate ${runId}\nSample Resume\nSkills: TypeScript, Node.js, PostgreSQL, Kubernetes\n`;
+
+/** What names an upload: the run it came from (its resumes say tiergate and the run id), and for a bulk upload how many resumes. */
+export interface UploadNaming {
+  readonly runId: string;
+  readonly resumes?: number;
+}
+
+/** Where a caller names no run (a read, a request that never reaches a parser): still plainly tiergate's. */
+const UNNAMED: UploadNaming = { runId: 'run' };
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 
@@ -15,14 +25,21 @@ const JSON_HEADERS = { 'content-type': 'application/json' } as const;
  */
 export const ABSENT_ID = `tiergate-absent-${randomBytes(6).toString('hex')}`;
 
-export function requestFor(endpoint: Endpoint, key: string | null, bulkResumes = 1): ProbeRequest {
+export function requestFor(endpoint: Endpoint, key: string | null, upload: UploadNaming = UNNAMED): ProbeRequest {
   const path = resolvePath(endpoint.path, ABSENT_ID);
   const base = { method: endpoint.method, path, key } as const;
   switch (endpoint.id) {
     case 'resume-analysis':
-      return { ...base, headers: { 'content-type': 'text/plain' }, body: SAMPLE_RESUME };
-    case 'resume-analysis-bulk':
-      return { ...base, headers: JSON_HEADERS, body: bulkBody(bulkResumes) };
+      return {
+        ...base,
+        headers: { 'content-type': 'text/plain', 'content-disposition': `attachment; filename="tiergate-${upload.runId}-resume.txt"` },
+        body: sampleResume(upload.runId),
+        resumes: 1,
+      };
+    case 'resume-analysis-bulk': {
+      const resumes = upload.resumes ?? 1;
+      return { ...base, headers: JSON_HEADERS, body: bulkBody(upload.runId, resumes), resumes };
+    }
     case 'jobs-create':
       return { ...base, headers: JSON_HEADERS, body: JSON.stringify({ title: 'tiergate scope check', stages: ['screen'] }) };
     case 'jobs-update':
@@ -38,9 +55,9 @@ export function requestFor(endpoint: Endpoint, key: string | null, bulkResumes =
   }
 }
 
-function bulkBody(count: number): string {
-  const content = Buffer.from(SAMPLE_RESUME).toString('base64');
-  const resumes = Array.from({ length: count }, (_, i) => ({ name: `tiergate-resume-${i + 1}.txt`, content_base64: content }));
+function bulkBody(runId: string, count: number): string {
+  const content = Buffer.from(sampleResume(runId)).toString('base64');
+  const resumes = Array.from({ length: count }, (_, i) => ({ name: `tiergate-${runId}-resume-${i + 1}.txt`, content_base64: content }));
   return JSON.stringify({ resumes });
 }
 
@@ -52,7 +69,8 @@ function bulkBody(count: number): string {
 export function inertRequest(endpoint: Endpoint, key: string | null): ProbeRequest {
   const request = requestFor(endpoint, key);
   if (request.body === undefined) return request;
-  return { ...request, body: request.headers?.['content-type'] === 'application/json' ? '{' : '' };
+  const body = request.headers?.['content-type'] === 'application/json' ? '{' : '';
+  return { ...request, body, ...(request.resumes === undefined ? {} : { resumes: 0 }) };
 }
 
 /**
@@ -61,7 +79,7 @@ export function inertRequest(endpoint: Endpoint, key: string | null): ProbeReque
  * subscription. Other endpoints: as `requestFor`.
  */
 export function ownedWrite(endpoint: Endpoint, key: string | null, runId: string, jobId: string | null): ProbeRequest {
-  const request = requestFor(endpoint, key);
+  const request = requestFor(endpoint, key, { runId });
   switch (endpoint.id) {
     case 'jobs-create':
       return { ...request, body: JSON.stringify({ title: `tiergate ${runId}`, stages: ['screen'] }), keepAnswer: true };

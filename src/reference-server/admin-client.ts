@@ -30,7 +30,9 @@ const orgList = z.object({ orgs: z.array(org.extend({ keys: z.array(keySummary) 
 const orgData = z.object({
   jobs: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), updated_at: z.string().optional() }).loose()),
   webhooks: z.array(z.object({ id: z.string(), url: z.string() }).loose()),
+  candidates: z.array(z.object({ id: z.string(), name: z.string() }).loose()),
 });
+const candidate = z.object({ id: z.string(), name: z.string() }).loose();
 
 export type AdminOrg = z.infer<typeof org>;
 /** The only object that holds a full key: keep it in memory, show `redacted`. */
@@ -101,6 +103,11 @@ export class AdminClient {
 
   async listOrgs(): Promise<readonly AdminOrgListing[]> {
     return (await this.#call('GET', '/admin/orgs', orgList)).orgs;
+  }
+
+  /** A candidate of the organization's own (name, transcripts, scorecards), as a customer's would be. */
+  createCandidate(orgId: string, name: string): Promise<z.infer<typeof candidate>> {
+    return this.#call('POST', `/admin/orgs/${encodeURIComponent(orgId)}/candidates`, candidate, { name });
   }
 
   orgData(orgId: string): Promise<z.infer<typeof orgData>> {

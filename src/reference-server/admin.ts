@@ -20,17 +20,19 @@ const orgInput = z.strictObject({
   name: z.string().trim().min(1).max(100),
   limits: z.strictObject({ read: limit.optional(), ingest: limit.optional(), concurrency: limit.optional() }).optional() satisfies z.ZodType<Partial<OrgLimits> | undefined>,
 });
+const candidateInput = z.strictObject({ name: z.string().trim().min(1).max(200) });
 const keyInput = z.strictObject({
   scopes: z.array(z.enum(SCOPE_NAMES)).max(SCOPE_NAMES.length),
   env: z.enum(['test', 'live']).default('test'),
 });
 
-type RouteName = 'orgs' | 'org-keys' | 'org-data' | 'revoke';
+type RouteName = 'orgs' | 'org-keys' | 'org-data' | 'org-candidates' | 'revoke';
 
 const ROUTES: readonly { readonly pattern: RegExp; readonly name: RouteName; readonly allow: readonly string[] }[] = [
   { pattern: /^\/admin\/orgs\/?$/, name: 'orgs', allow: ['GET', 'POST'] },
   { pattern: /^\/admin\/orgs\/([^/]+)\/keys\/?$/, name: 'org-keys', allow: ['POST'] },
   { pattern: /^\/admin\/orgs\/([^/]+)\/data\/?$/, name: 'org-data', allow: ['GET'] },
+  { pattern: /^\/admin\/orgs\/([^/]+)\/candidates\/?$/, name: 'org-candidates', allow: ['POST'] },
   { pattern: /^\/admin\/keys\/([^/]+)\/revoke\/?$/, name: 'revoke', allow: ['POST'] },
 ];
 
@@ -89,6 +91,14 @@ function createKey(rt: TargetRuntime, orgId: string, body: Buffer): Reply {
   return { status: 201, body: { id: record.id, key, redacted: record.redacted, scopes: [...record.scopes], env: record.env } };
 }
 
+/** A candidate of the organization's own: a customer's record, as a deployment would hold one. */
+function createCandidate(rt: TargetRuntime, orgId: string, body: Buffer): Reply {
+  if (!rt.state.org(orgId)) return errorReply(404, 'NOT_FOUND', `no organization with id "${orgId}"`);
+  const input = parsed(candidateInput, body);
+  if (!input.ok) return input.reply;
+  return { status: 201, body: rt.data.addCandidate(orgId, input.value.name) };
+}
+
 /** §5.9: schedule the revocation per edge; revoking again reports the first revocation. */
 function revoke(rt: TargetRuntime, keyId: string): Reply {
   const existing = rt.state.key(keyId);
@@ -129,6 +139,7 @@ async function route(rt: TargetRuntime, req: IncomingMessage): Promise<Reply> {
   if (!read.ok) return read.reason === 'too-large' ? tooLargeReply(MAX_ADMIN_BODY, read.drained) : errorReply(400, 'ABORTED', 'request aborted');
   if (found.name === 'orgs') return createOrg(rt, read.data);
   if (found.name === 'org-keys') return createKey(rt, found.id, read.data);
+  if (found.name === 'org-candidates') return createCandidate(rt, found.id, read.data);
   return revoke(rt, found.id);
 }
 

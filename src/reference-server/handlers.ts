@@ -9,7 +9,7 @@ import { errorReply, issueDetails, parseJson, validationReply, type Reply } from
 import { randomId } from './key-material.ts';
 import { analyzeResume } from './resume-analysis.ts';
 import type { TargetRuntime } from './runtime.ts';
-import { JOB_STATUSES, SAMPLE_CANDIDATES } from './samples.ts';
+import { JOB_STATUSES } from './samples.ts';
 import type { ApiKeyRecord, Org } from './state.ts';
 import { bulkResumes, singleResume } from './uploads.ts';
 
@@ -147,8 +147,8 @@ export const handlers: Readonly<Record<EndpointId, EndpointHandler>> = {
   'candidate-read': {
     readsBody: false,
     prepare: (input) =>
-      ready(() => {
-        const candidate = SAMPLE_CANDIDATES.get(input.id ?? '');
+      ready(({ rt, org }) => {
+        const candidate = rt.data.candidate(org.id, input.id ?? '');
         return candidate ? success(200, candidate) : notFound('candidate', input.id);
       }),
   },

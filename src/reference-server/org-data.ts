@@ -1,10 +1,11 @@
 /** Per-organization jobs and webhooks: what the job and webhook endpoints read and change. */
 import { randomId } from './key-material.ts';
-import { DEFAULT_STAGES, SAMPLE_JOBS, type Criterion, type Job, type JobStatus, type Stage } from './samples.ts';
+import { candidate, DEFAULT_STAGES, SAMPLE_CANDIDATES, SAMPLE_JOBS, type Candidate, type Criterion, type Job, type JobStatus, type Stage } from './samples.ts';
 
 /** Bounded memory under load: beyond these, the oldest created record is dropped. */
 export const MAX_CREATED_JOBS = 200;
 export const MAX_WEBHOOKS = 100;
+export const MAX_CANDIDATES = 100;
 
 export interface JobInput {
   readonly title: string;
@@ -28,6 +29,8 @@ export interface Webhook {
 interface OrgRecords {
   readonly jobs: Map<string, Job>;
   readonly webhooks: Map<string, Webhook>;
+  /** Candidates the admin API gave the organization (the sample ones are every organization's). */
+  readonly candidates: Map<string, Candidate>;
   /** Cached `{status, data}` JSON of the job list (the hot read path). */
   jobsJson: string | null;
 }
@@ -58,7 +61,7 @@ export class OrgData {
   #records(orgId: string): OrgRecords {
     let records = this.#orgs.get(orgId);
     if (!records) {
-      records = { jobs: new Map(SAMPLE_JOBS.map((j) => [j.id, j])), webhooks: new Map(), jobsJson: null };
+      records = { jobs: new Map(SAMPLE_JOBS.map((j) => [j.id, j])), webhooks: new Map(), candidates: new Map(), jobsJson: null };
       this.#orgs.set(orgId, records);
     }
     return records;
@@ -114,10 +117,23 @@ export class OrgData {
     return [...this.#records(orgId).webhooks.values()];
   }
 
-  /** The organization's jobs and webhook subscriptions as they stand (the admin API's view). */
-  snapshot(orgId: string): { readonly jobs: readonly Job[]; readonly webhooks: readonly Webhook[] } {
+  /** The organization's jobs, webhook subscriptions and own candidates as they stand (the admin API's view). */
+  snapshot(orgId: string): { readonly jobs: readonly Job[]; readonly webhooks: readonly Webhook[]; readonly candidates: readonly Candidate[] } {
     const records = this.#records(orgId);
-    return { jobs: [...records.jobs.values()], webhooks: [...records.webhooks.values()] };
+    return { jobs: [...records.jobs.values()], webhooks: [...records.webhooks.values()], candidates: [...records.candidates.values()] };
+  }
+
+  /** A candidate of the organization's own (the admin API's), or a sample one; null when neither has the id. */
+  candidate(orgId: string, id: string): Candidate | null {
+    return this.#records(orgId).candidates.get(id) ?? SAMPLE_CANDIDATES.get(id) ?? null;
+  }
+
+  addCandidate(orgId: string, name: string): Candidate {
+    const records = this.#records(orgId);
+    const added = candidate(randomId('cand'), name, 'yes', 3);
+    records.candidates.set(added.id, added);
+    dropOldest(records.candidates, MAX_CANDIDATES, () => false);
+    return added;
   }
 
   subscribe(orgId: string, url: string, events: readonly string[], now: number): Webhook {

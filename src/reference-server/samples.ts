@@ -105,7 +105,8 @@ export interface Candidate {
   }[];
 }
 
-function candidate(id: string, name: string, recommendation: 'strong-yes' | 'yes' | 'no', score: number): Candidate {
+/** A candidate record: the sample ones, and those the admin API gives an organization. */
+export function candidate(id: string, name: string, recommendation: 'strong-yes' | 'yes' | 'no', score: number): Candidate {
   return {
     id,
     name,

@@ -132,6 +132,16 @@ export const REPORT_TEMPLATE = `<!doctype html>
 <section id="footprint">
   <h2>What the run wrote</h2>
   <p class="muted">{{footprint.policy}} {{footprint.keys}}</p>
+  {{#if footprint.announced.length}}
+  <table class="compact footprint-announced">
+    <thead><tr><th scope="col">Tier</th><th scope="col">Organization</th><th scope="col">What</th><th scope="col">Announced before the run</th><th scope="col">Done (2xx)</th><th scope="col"></th></tr></thead>
+    <tbody>
+    {{#each footprint.announced}}
+      <tr><td>{{tier}}</td><td>{{org}}</td><td>{{what}}</td><td class="num">{{announced}}</td><td class="num">{{done}}</td><td class="{{#if within}}pass{{else}}fail{{/if}}">{{judgement}}</td></tr>
+    {{/each}}
+    </tbody>
+  </table>
+  {{/if}}
   {{#if footprint.written.length}}
   <table class="compact footprint">
     <thead><tr><th scope="col">Tier</th><th scope="col">Endpoint</th><th scope="col">Writes sent</th><th scope="col">Admitted (2xx)</th></tr></thead>

@@ -12,7 +12,7 @@ import type { AssumptionId } from '../contract/types.ts';
 import { CHECK_IDS, VERDICTS, type CheckId } from '../catalogue/types.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
 import type { RemainingData, SeriesPoint } from '../verdicts/hdr-remaining.ts';
-import { RESULTS_SCHEMA, type ChartedCheck, type CheckRecord, type HeldTimeline, type QuotaSeries, type RevocationBrackets, type ValidResults } from './types.ts';
+import { FOOTPRINT_KINDS, RESULTS_SCHEMA, type ChartedCheck, type CheckRecord, type HeldTimeline, type QuotaSeries, type RevocationBrackets, type ValidResults } from './types.ts';
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]
@@ -261,6 +261,19 @@ export const resultsSchema = z
             admitted: z.number().int().describe('Answered 2xx.'),
           }),
         ),
+        announced: z
+          .array(
+            z.object({
+              tier: z.enum(TIER_NAMES),
+              org: z.string(),
+              kind: z.enum(FOOTPRINT_KINDS).describe('resumes: accepted, single and bulk; jobs-changed: updates and archives of the jobs the run created.'),
+              planned: z.number().int().describe('What the plan announced: exactly, or at most (bound).'),
+              bound: z.enum(['exact', 'at-most']),
+              done: z.number().int().describe('Admitted (2xx), from the observations; resumes by what each upload carried.'),
+            }),
+          )
+          .default([])
+          .describe('Per organization and kind, what the plan announced beside what was done.'),
         created: z.array(
           z.object({
             kind: z.enum(['job', 'webhook']),

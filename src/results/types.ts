@@ -11,7 +11,8 @@ import type { ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
 export const RESULTS_SCHEMA = 'tiergate/results@1' as const;
 
 export type { ClockEstimate } from '../measure/server-clock.ts';
-import type { WrittenRow } from '../measure/write-tally.ts';
+import type { PlannedAndDone, WrittenRow } from '../measure/write-tally.ts';
+export { FOOTPRINT_KINDS, type FootprintKind, type PlannedAndDone, type PlannedWrite } from '../measure/write-tally.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 
 export interface TargetInfo {
@@ -81,6 +82,8 @@ export interface Footprint {
   readonly writes: WritePolicy;
   /** Per tier and endpoint, the writes sent and admitted, from the observations. */
   readonly written: readonly WrittenRow[];
+  /** Per organization and kind, what the plan announced beside what the observations show admitted. */
+  readonly announced: readonly PlannedAndDone[];
   readonly created: readonly CreatedResource[];
   /** Keys the revocation trials had the hook provision, and revoke. */
   readonly keys: { readonly provisioned: number; readonly revoked: number };

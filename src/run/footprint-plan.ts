@@ -1,51 +1,85 @@
 /**
- * The run's footprint, said before it starts (the dry run, and the run's first lines): what it will
- * write to the deployment per tier, under the config's `writes` policy. Uploads are the plan's for a
- * clean run; a window measured again, an opener or a lost upload made up adds a few.
+ * The run's footprint, said before it starts (the dry run, the run's first lines, results.json): what
+ * it will write to the deployment, per organization, under the config's `writes` policy. What the
+ * scope check writes is exact (one job created, its update and archive, one subscription, one single
+ * and one bulk resume). Uploads for the quota checks depend on where window boundaries fall, so they
+ * are stated as the most the deployment's own quota lets it accept: n upload tasks on an organization
+ * spend at most 2n + 1 windows' quota (the one under way when the first starts, each task's own, and
+ * each measured again once), and the discovery one upload per attempt. The report sets each row beside what the observations show.
  */
-import type { Contract, OrgLimits } from '../contract/types.ts';
+import type { Contract, OrgLimits, TierName } from '../contract/types.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 import { figuresOf } from '../contract/org-limits.ts';
-import type { Plan, PlannedTask } from './plan.ts';
+import type { FootprintKind, PlannedWrite } from '../results/types.ts';
+import { TASKS } from '../procedures/registry.ts';
+import { PAIR_ATTEMPTS } from '../procedures/discover.ts';
+import type { Plan } from './plan.ts';
 
-/** Uploads a task sends in a clean run, by the first organization's figures: its series past the Limit, or the cap held and one more. */
-function uploadsOf(task: PlannedTask, contract: Contract, limitsOf: (org: string) => Partial<OrgLimits> | undefined): string | null {
-  const figures = figuresOf(contract, { tier: task.tier, limits: limitsOf(task.orgs[0] ?? '') });
-  switch (task.kind) {
-    case 'ingest-single':
-      return `${figures.ingest.value + 1} single uploads`;
-    case 'ingest-bulk':
-      return `${figures.ingest.value + 1} resumes in bulk uploads`;
-    case 'concurrency':
-      return `${figures.concurrency.value} single uploads held at once (twice where measured again)`;
-    default:
-      return null;
+/** Windows n upload tasks on one organization may spend quota in: the one under way, then each task's own and one measured again. */
+export const uploadWindows = (tasks: number) => 2 * tasks + 1;
+
+/** What SCOPE-ENFORCED writes with its scoped key, each admitted once (a refused one is sent again, admitted once). */
+const SCOPE_WRITES: readonly (readonly [FootprintKind, number])[] = [
+  ['resumes', 2],
+  ['jobs-created', 1],
+  ['jobs-changed', 2],
+  ['webhooks', 1],
+];
+
+type LimitsOf = (org: string) => Partial<OrgLimits> | undefined;
+
+/** Per organization and kind, what the run may write: exact for the scope check, a quota bound for uploads. */
+export function planFootprint(plan: Plan, policy: WritePolicy, contract: Contract, limitsOf: LimitsOf = () => undefined): PlannedWrite[] {
+  if (policy === 'none') return [];
+  const rows = new Map<string, PlannedWrite>();
+  const add = (tier: TierName, org: string, kind: FootprintKind, count: number, bound: PlannedWrite['bound']) => {
+    const key = `${org}|${kind}`;
+    const before = rows.get(key);
+    // A bound added to an exact figure is a bound.
+    rows.set(key, { tier, org, kind, planned: (before?.planned ?? 0) + count, bound: before?.bound === 'at-most' || bound === 'at-most' ? 'at-most' : 'exact' });
+  };
+  for (const tier of plan.tiers) {
+    const uploadTasks = new Map<string, number>();
+    for (const task of [...tier.joint, ...Object.values(tier.lanes).flat()]) {
+      const org = task.orgs[0]!;
+      if (task.checks.includes('SCOPE-ENFORCED')) for (const [kind, count] of SCOPE_WRITES) add(tier.tier, org, kind, count, 'exact');
+      if (TASKS[task.kind].uploads === true) uploadTasks.set(org, (uploadTasks.get(org) ?? 0) + 1);
+    }
+    for (const [org, tasks] of uploadTasks) {
+      const limit = figuresOf(contract, { tier: tier.tier, limits: limitsOf(org) }).ingest.value;
+      add(tier.tier, org, 'resumes', uploadWindows(tasks) * limit, 'at-most');
+    }
+    if (tier.profile) add(tier.tier, tier.profile.org, 'resumes', PAIR_ATTEMPTS, 'at-most');
   }
+  return [...rows.values()];
 }
 
-export function plannedWrites(plan: Plan, policy: WritePolicy, contract: Contract, limitsOf: (org: string) => Partial<OrgLimits> | undefined = () => undefined): string[] {
+const KIND_TEXT: Readonly<Record<FootprintKind, string>> = {
+  resumes: 'resumes accepted',
+  'jobs-created': 'jobs created',
+  'jobs-changed': 'job updates (its own job: updated, then archived)',
+  webhooks: 'webhook subscriptions (left behind unless cleanup.webhook removes them)',
+};
+
+export const plannedWriteText = (row: Pick<PlannedWrite, 'kind' | 'planned' | 'bound'>) => `${row.bound === 'at-most' ? 'at most ' : ''}${row.planned} ${KIND_TEXT[row.kind]}`;
+
+/** The footprint as the dry run and a deployment run's first lines say it. */
+export function plannedWrites(plan: Plan, policy: WritePolicy, contract: Contract, limitsOf: LimitsOf = () => undefined): string[] {
+  const revocation = plan.revocation
+    ? [`  revocation on ${plan.revocation.orgs.join(', ')}: keys provisioned through your revocation hook, one per trial and one per chain of trials at once, and each trial's key revoked (whatever the writes policy: the hooks are yours)`]
+    : [];
   if (policy === 'none') {
-    const none = 'writes: none (config): nothing is created or changed; the ingest and concurrency checks are skipped, and the scope checks send writes a body the deployment refuses after its scope check';
-    return plan.revocation ? [none, `  revocation on ${plan.revocation.orgs.join(', ')}: keys provisioned and revoked through your revocation hook, as configured`] : [none];
+    return [
+      'writes: none (config): nothing is created or changed; the ingest and concurrency checks are skipped, and the scope checks send writes a body the deployment refuses after its scope check',
+      ...revocation,
+    ];
   }
-  const lines = ['writes: own: what the checks need, named tiergate and the run id'];
+  const lines = ['writes: own: what the checks need, named tiergate and the run id (uploads: at most 2n + 1 windows of the ingest quota for n upload tasks on an organization)'];
+  const rows = planFootprint(plan, policy, contract, limitsOf);
   for (const tier of plan.tiers) {
-    const tasks = [...tier.joint, ...Object.values(tier.lanes).flat()];
-    const scoped = tasks.filter((t) => t.checks.includes('SCOPE-ENFORCED')).map((t) => t.orgs[0]!);
-    const parts: string[] = [];
-    if (scoped.length > 0) {
-      parts.push(
-        `on ${scoped.join(', ')} (SCOPE-ENFORCED): a job created, updated, then archived; a webhook subscription (left behind: the spec has no call to remove one); a single upload and a bulk upload of one resume`,
-      );
-    }
-    for (const task of tasks) {
-      const uploads = uploadsOf(task, contract, limitsOf);
-      if (uploads) parts.push(`${task.kind} on ${task.orgs[0]}: about ${uploads}`);
-    }
-    if (tier.profile) parts.push(`the limiter profile on ${tier.profile.org}: one or two single uploads`);
+    const orgs = [...new Set(rows.filter((r) => r.tier === tier.tier).map((r) => r.org))];
+    const parts = orgs.map((org) => `${org}: ${rows.filter((r) => r.org === org).map(plannedWriteText).join(', ')}`);
     if (parts.length > 0) lines.push(`  ${tier.tier}: ${parts.join('; ')}`);
   }
-  // Revocation writes keys whatever the policy: its hooks are the user's own.
-  if (plan.revocation) lines.push(`  revocation on ${plan.revocation.orgs.join(', ')}: keys provisioned through the revocation hook, one per trial and one per chain of trials at once, and each trial's key revoked`);
-  return lines;
+  return [...lines, ...revocation];
 }

@@ -18,14 +18,14 @@ import type { OrgHandle } from '../procedures/handles.ts';
 import { taskName, type TaskIdentity } from '../results/events.ts';
 import { executePlan } from './execute.ts';
 import { plannedUploads } from './upload-plan.ts';
-import { plannedWrites } from './footprint-plan.ts';
+import { planFootprint, plannedWrites } from './footprint-plan.ts';
 import { METHODOLOGY } from './methodology.ts';
 import type { RunOptions } from './options.ts';
 import type { Plan } from './plan.ts';
 import { WindowKeeper } from '../procedures/windows.ts';
 import { CreatedLedger } from '../procedures/created.ts';
 import { cleanUpCreated } from '../procedures/cleanup.ts';
-import { WriteTally } from '../measure/write-tally.ts';
+import { WriteTally, type PlannedWrite } from '../measure/write-tally.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import { discover } from '../procedures/discover.ts';
@@ -56,6 +56,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
   /** Each tier's discovery while it runs: the keeper waits for it only on a server without rate-limit headers. */
   const learning = new Map<TierName, Promise<LimiterProfile | null>>();
   let plan: Plan | null = null;
+  let plannedFootprint: readonly PlannedWrite[] = [];
   try {
     const orgs = await session.orgs(scenarios.map((s) => ({ tier: s.tier, count: s.orgs })));
     const revocationTier = scenarios[0]?.tier;
@@ -94,8 +95,10 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     const uploads = plannedUploads(plan, contract, session.windowMs, session.uploadMs, (label) => handles.get(label)?.limits);
     for (const { fit, line } of uploads) if (fit === null || !fit.fits) emit({ type: fit === null ? 'notice' : 'warning', message: line });
     // A deployment is told first what the run will write to it (the embedded target is the run's own).
+    const limitsOf = (label: string) => handles.get(label)?.limits;
+    plannedFootprint = planFootprint(plan, writePolicy(options), contract, limitsOf);
     if (options.target.kind === 'external') {
-      for (const line of plannedWrites(plan, writePolicy(options), contract, (label) => handles.get(label)?.limits)) emit({ type: 'notice', message: line });
+      for (const line of plannedWrites(plan, writePolicy(options), contract, limitsOf)) emit({ type: 'notice', message: line });
     }
     const context: SuiteContext = {
       contract,
@@ -141,7 +144,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
         if (!org) return Promise.resolve();
         // A discovery the checks wait for is kept brief (with rate-limit headers they need no more).
         const brief = tierPlan.profile?.runs !== 'beside';
-        const learned = learnLimiter(org, { prober, windowMs: session.windowMs, clockOffsetMs, io, emit, brief, uploads: context.writes !== 'none' }).then((profile) => {
+        const learned = learnLimiter(org, { prober, windowMs: session.windowMs, clockOffsetMs, io, emit, brief, uploads: context.writes !== 'none', runId }).then((profile) => {
           if (!profile) return null;
           // CONCURRENCY-CAP may have decided while the discovery ran beside it.
           const cap = results.find((r) => r.id === 'CONCURRENCY-CAP' && r.tier === tierPlan.tier);
@@ -174,14 +177,20 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),
     methodology: METHODOLOGY,
     observations: { file: 'observations.ndjson', count: recorder.count, bodies: options.keepBodies === true ? 'kept' : 'shape' },
-    footprint: { writes: writePolicy(options), written: writes.rows(), created: created.all(), keys: { ...created.keys } },
+    footprint: {
+      writes: writePolicy(options),
+      written: writes.rows(),
+      announced: writes.beside(plannedFootprint),
+      created: created.all(),
+      keys: { ...created.keys },
+    },
   };
 }
 
 /** How the server limits, learned on `org` before its tier's quota tasks; null (and a warning) if discovery stopped. */
 async function learnLimiter(
   org: OrgHandle,
-  run: { readonly prober: HttpProber; readonly windowMs: number; readonly clockOffsetMs: () => number; readonly io: Io; readonly emit: OpenRun['emit']; readonly brief: boolean; readonly uploads: boolean },
+  run: { readonly prober: HttpProber; readonly windowMs: number; readonly clockOffsetMs: () => number; readonly io: Io; readonly emit: OpenRun['emit']; readonly brief: boolean; readonly uploads: boolean; readonly runId: string },
 ): Promise<LimiterProfile | null> {
   const task: TaskIdentity = { kind: 'profile', tier: org.tier, orgs: [org.label] };
   run.emit({ type: 'task-start', task });
@@ -198,6 +207,7 @@ async function learnLimiter(
       signal: run.io.signal,
       brief: run.brief,
       uploads: run.uploads,
+      runId: run.runId,
     });
     return inferProfile(record, run.clockOffsetMs());
   } catch (error) {

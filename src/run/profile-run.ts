@@ -14,6 +14,7 @@ import { inferProfile } from '../profile/infer.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { RunOptions } from './options.ts';
 import { openTargetSession, sessionProber } from './target-session.ts';
+import { newRunId } from './run-id.ts';
 
 export interface ProfileOptions {
   readonly target: RunOptions['target'];
@@ -30,6 +31,8 @@ export interface ProfileOutcome {
 
 export async function profileDeployment(options: ProfileOptions, io: Io): Promise<ProfileOutcome> {
   const contract = recruitingApi;
+  // Names the resume each discovery uploads: tiergate and an id of this profiling run.
+  const runId = newRunId(Date.now());
   const session = await openTargetSession(options, io.env);
   const recorder = new ObservationRecorder(null);
   let offset: OffsetInterval | null = null;
@@ -57,6 +60,7 @@ export async function profileDeployment(options: ProfileOptions, io: Io): Promis
         clockOffsetMs,
         signal: io.signal,
         uploads: options.target.kind !== 'external' || options.target.config.writes !== 'none',
+        runId,
       });
       profiles.push(inferProfile(record, clockOffsetMs()));
     }

@@ -2,7 +2,8 @@
  * A run leaves no trace it did not declare (README "What a run sends, writes and keeps"), on a
  * reference target running in-process as a deployment, through `tiergate run --config`'s library
  * call. Before the run, each organization gets a job of its own holding a unique marker (created
- * through the API, as a customer would): the run never changes it, and the marker is nowhere in the
+ * through the API, as a customer would) and a candidate named with it (through the admin API): the
+ * run changes neither, and the marker is nowhere in the
  * run folder or the terminal. With `writes: own` every job the run created is archived, its webhook
  * subscription goes to the config's cleanup hook, and what it wrote is what its observations show; with `writes: none` nothing is created or changed (the
  * target's own view, `GET /admin/orgs/:id/data`) and the checks that need an upload say so.
@@ -21,6 +22,7 @@ import { defineScenario } from '../../src/scenario/define.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { configRun } from '../helpers/run-options.ts';
 import { useTarget, type TestTarget } from '../helpers/target.ts';
+import { keptToAnnouncement } from '../../src/report/footprint.ts';
 
 const target = useTarget({ edges: 1, windowMs: 2000, parseMs: 20 });
 const CHECKS = ['SCOPE-ENFORCED', 'QUOTA-READ', 'QUOTA-INGEST'] as const satisfies readonly CheckId[];
@@ -34,7 +36,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Two Starter organizations, each with three keys and a job of its own titled with `marker`. */
+/** Two Starter organizations, each with three keys, a job of its own titled with `marker` and a candidate named with it. */
 async function customerOrgs(t: TestTarget, marker: string) {
   const env: Record<string, string> = {};
   const orgs = [];
@@ -53,6 +55,8 @@ async function customerOrgs(t: TestTarget, marker: string) {
     });
     expect(created.statusCode).toBe(201);
     await created.body.dump();
+    // A customer's candidate (transcripts, scorecards) named with the marker: the run never reads it.
+    await t.admin.createCandidate(org.id, `Ada Marker ${marker}`);
     orgs.push({ name, tier: 'starter', keys: { primary: { env: variable('KEY') }, secondary: { env: variable('KEY_2') }, unscoped: { env: variable('KEY_NOSCOPE') } } });
   }
   return { env, orgs, ids };
@@ -68,7 +72,7 @@ async function runWith(writes: 'own' | 'none', extra: Record<string, unknown> = 
   const outcome = await runSuite(configRun(config, env, { scenarios: [defineScenario({ tier: 'starter', orgs: 2 })], checks: CHECKS }), io);
   const after = await Promise.all(ids.map((id) => t.admin.orgData(id)));
   const runDir = outcome.runDir!;
-  const observations = readFileSync(join(runDir, 'observations.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { method: string; path: string; status: number | null });
+  const observations = readFileSync(join(runDir, 'observations.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { method: string; path: string; status: number | null; org: string | null; resumes?: number });
   return { marker, before, after, results: outcome.results!, runDir, terminal: stdout() + stderr(), observations };
 }
 
@@ -84,6 +88,8 @@ describe('what a run writes to a deployment, and keeps of it', () => {
     const created = run.before.flatMap((before, i) => {
       const ids = new Set(before.jobs.map((j) => j.id));
       expect(customerJobs(run.after[i]!, ids)).toEqual(before.jobs);
+      expect(before.candidates).toHaveLength(1);
+      expect(run.after[i]!.candidates).toEqual(before.candidates);
       return run.after[i]!.jobs.filter((j) => !ids.has(j.id));
     });
     // The job the scope check created (and updated) is named by the run, and archived.
@@ -99,6 +105,20 @@ describe('what a run writes to a deployment, and keeps of it', () => {
     const writes = run.observations.filter((o) => o.method !== 'GET' && o.method !== 'HEAD');
     expect(footprint.written.reduce((n, r) => n + r.sent, 0)).toBe(writes.length);
     expect(footprint.written.reduce((n, r) => n + r.admitted, 0)).toBe(writes.filter((o) => o.status !== null && o.status >= 200 && o.status < 300).length);
+    // What the plan announced, beside what was done: exact figures met exactly, bounds kept.
+    expect(footprint.announced.filter((r) => !keptToAnnouncement(r))).toEqual([]);
+    const scoped = footprint.announced.find((r) => r.kind === 'jobs-created')!.org;
+    expect(footprint.announced.filter((r) => r.org === scoped && r.bound === 'exact').map((r) => [r.kind, r.planned, r.done])).toEqual([
+      ['jobs-created', 1, 1],
+      ['jobs-changed', 2, 2],
+      ['webhooks', 1, 1],
+    ]);
+    // Resumes done are the resumes the admitted uploads carried, organization by organization.
+    for (const row of footprint.announced.filter((r) => r.kind === 'resumes')) {
+      const carried = run.observations.filter((o) => o.org === row.org && o.resumes !== undefined && o.status !== null && o.status >= 200 && o.status < 300).reduce((n, o) => n + o.resumes!, 0);
+      expect({ org: row.org, done: row.done }).toEqual({ org: row.org, done: carried });
+    }
+    expect(footprint.announced.some((r) => r.kind === 'resumes' && r.bound === 'at-most' && r.done > 0)).toBe(true);
     const archive = footprint.written.find((r) => r.endpoint === 'PUT /recruiter/jobs/:id')!;
     expect(archive.admitted).toBe(2); // the update of the job it created, and its archive
     for (const file of filesUnder(run.runDir)) expect({ file, marker: readFileSync(file, 'utf8').includes(run.marker) }).toEqual({ file, marker: false });
@@ -112,7 +132,7 @@ describe('what a run writes to a deployment, and keeps of it', () => {
     expect(ingest.verdict).toBe('skipped');
     expect(ingest.notes.join(' ')).toContain('"writes": "none"');
     expect(run.results.checks.filter((c) => c.id !== 'QUOTA-INGEST' && c.verdict !== 'pass').map((c) => `${c.id} ${c.verdict}: ${c.actual}`)).toEqual([]);
-    expect(run.results.footprint).toMatchObject({ writes: 'none', created: [] });
+    expect(run.results.footprint).toMatchObject({ writes: 'none', created: [], announced: [] });
     expect(run.results.footprint!.written.every((r) => r.admitted === 0)).toBe(true);
     expect(run.observations.some((o) => o.method === 'POST' && o.path.includes('resume-analysis') && o.status === 202)).toBe(false);
   }, 120_000);

@@ -43,7 +43,7 @@ describe('discover behind a network that loses requests', () => {
     const recorder = new ObservationRecorder(null);
     const prober = new HttpProber({ edges: [{ label: 'edge-0', url: proxy.url }], contract: recruitingApi, clock: systemClock, epoch: 0, recorder, timeoutMs: 5000, connectionsPerEdge: 4, signal: controller.signal });
     onTestFinished(() => prober.close());
-    const record = await discover({ prober, contract: recruitingApi, tier: 'starter', org: 'starter-a', keys: { primary: org.key, unscoped: unscoped.key }, windowMs: W, clockOffsetMs: () => 0, signal: controller.signal });
+    const record = await discover({ prober, contract: recruitingApi, tier: 'starter', org: 'starter-a', keys: { primary: org.key, unscoped: unscoped.key }, windowMs: W, clockOffsetMs: () => 0, signal: controller.signal, runId: 'test' });
     return { profile: inferProfile(record), lost: record.all.filter((o) => o.status === null).length, dropped: proxy.dropped };
   }
 

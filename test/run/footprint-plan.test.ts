@@ -1,28 +1,56 @@
-/** The footprint said before a run: what it will write to the deployment, per tier, under the config's writes policy. */
+/** The footprint said before a run: what it will write to the deployment, per organization, under the config's writes policy. */
 import { describe, expect, it } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import { buildPlan } from '../../src/run/plan.ts';
 import { orgLabels } from '../../src/provision/provision.ts';
-import { plannedWrites } from '../../src/run/footprint-plan.ts';
+import { planFootprint, plannedWrites } from '../../src/run/footprint-plan.ts';
 
 const plan = buildPlan({ scenarios: [defineScenario({ tier: 'starter' })], orgs: { starter: orgLabels('starter', 3) }, checks: ['SCOPE-ENFORCED', 'QUOTA-INGEST', 'CONCURRENCY-CAP'], revocationOrg: null });
+const tasksOn = (org: string) => [...plan.tiers[0]!.joint, ...Object.values(plan.tiers[0]!.lanes).flat()].filter((t) => t.orgs[0] === org).map((t) => t.kind);
 
-describe('plannedWrites', () => {
-  it('writes: own: per tier, the scope check\'s job and subscription, and each upload task\'s uploads by the figures', () => {
-    const [policy, starter, ...rest] = plannedWrites(plan, 'own', recruitingApi);
-    expect(policy).toBe('writes: own: what the checks need, named tiergate and the run id');
-    expect(rest).toEqual([]);
-    expect(starter).toContain('(SCOPE-ENFORCED): a job created, updated, then archived; a webhook subscription (left behind');
-    // Starter: ingest 10 a minute, a cap of 5.
-    expect(starter).toMatch(/ingest-single on starter-[abc]: about 11 single uploads/);
-    expect(starter).toMatch(/ingest-bulk on starter-[abc]: about 11 resumes in bulk uploads/);
-    expect(starter).toMatch(/concurrency on starter-[abc]: about 5 single uploads held at once/);
+describe('planFootprint', () => {
+  it("writes: own: the scope check's writes exactly; 2n + 1 windows of the ingest quota for n upload tasks, at most", () => {
+    const rows = planFootprint(plan, 'own', recruitingApi);
+    const scoped = rows.find((r) => r.kind === 'jobs-created')!.org;
+    expect(rows.filter((r) => r.org === scoped && r.kind !== 'resumes')).toEqual([
+      { tier: 'starter', org: scoped, kind: 'jobs-created', planned: 1, bound: 'exact' },
+      { tier: 'starter', org: scoped, kind: 'jobs-changed', planned: 2, bound: 'exact' },
+      { tier: 'starter', org: scoped, kind: 'webhooks', planned: 1, bound: 'exact' },
+    ]);
+    // Starter ingests 10 a minute: n upload tasks on an organization (2n + 1) × 10, the scope check two
+    // resumes, and the discovery one upload per attempt at its ingest question (three at most).
+    for (const org of orgLabels('starter', 3)) {
+      const uploadTasks = tasksOn(org).filter((k) => k === 'ingest-single' || k === 'ingest-bulk' || k === 'concurrency').length;
+      const scopeResumes = org === scoped ? 2 : 0;
+      const discovery = plan.tiers[0]!.profile?.org === org ? 3 : 0;
+      const resumes = rows.find((r) => r.org === org && r.kind === 'resumes');
+      if (uploadTasks + scopeResumes + discovery === 0) expect(resumes).toBeUndefined();
+      else expect(resumes).toEqual({ tier: 'starter', org, kind: 'resumes', planned: (uploadTasks > 0 ? (2 * uploadTasks + 1) * 10 : 0) + scopeResumes + discovery, bound: uploadTasks + discovery > 0 ? 'at-most' : 'exact' });
+    }
+    expect(rows.some((r) => r.kind === 'resumes' && r.bound === 'at-most')).toBe(true);
   });
 
   it("by an organization's declared figures", () => {
-    const lines = plannedWrites(plan, 'own', recruitingApi, () => ({ ingest: 10 }));
-    expect(lines[1]).toContain('about 11 single uploads');
+    const rows = planFootprint(plan, 'own', recruitingApi, () => ({ ingest: 12 }));
+    const single = plan.tiers[0]!.joint.concat(...Object.values(plan.tiers[0]!.lanes)).find((t) => t.kind === 'ingest-single')!.orgs[0]!;
+    const others = (single === rows.find((r) => r.kind === 'jobs-created')!.org ? 2 : 0) + (plan.tiers[0]!.profile?.org === single ? 3 : 0);
+    expect((rows.find((r) => r.org === single && r.kind === 'resumes')!.planned - others) % 12).toBe(0);
+  });
+
+  it('writes: none: nothing', () => {
+    expect(planFootprint(plan, 'none', recruitingApi)).toEqual([]);
+  });
+});
+
+describe('plannedWrites', () => {
+  it('says each organization\'s rows, bounds as "at most"', () => {
+    const [policy, starter, ...rest] = plannedWrites(plan, 'own', recruitingApi);
+    expect(policy).toMatch(/^writes: own: what the checks need, named tiergate and the run id/);
+    expect(rest).toEqual([]);
+    expect(starter).toMatch(/^ {2}starter: /);
+    expect(starter).toContain('1 jobs created, 2 job updates (its own job: updated, then archived), 1 webhook subscriptions');
+    expect(starter).toMatch(/at most \d+ resumes accepted/);
   });
 
   it('writes: none: one line, nothing written', () => {
