@@ -30,6 +30,7 @@ import { ArrivalRateDriver } from '../src/measure/arrival-rate.ts';
 import { LoadAggregator } from '../src/measure/aggregate.ts';
 import { LatencyHistogram } from '../src/measure/histogram.ts';
 import { ObservationRecorder } from '../src/measure/recorder.ts';
+import { OBSERVATIONS_FILE } from '../src/measure/observation-file.ts';
 import { loadPhaseName } from '../src/measure/tags.ts';
 import { AdminClient } from '../src/reference-server/admin-client.ts';
 
@@ -164,7 +165,7 @@ async function autocannonPacing(edge: string, key: string, rate: number, seconds
 
 async function soak(edge: string, key: string) {
   const dir = mkdtempSync(join(tmpdir(), 'tiergate-bench-soak-'));
-  const recorder = new ObservationRecorder(join(dir, 'observations.ndjson'));
+  const recorder = new ObservationRecorder(join(dir, OBSERVATIONS_FILE));
   const aggregator = new LoadAggregator(60);
   const { driver, now } = driverFor(edge, CONNECTIONS);
   const mb = () => process.memoryUsage().rss / 1024 / 1024;
@@ -197,7 +198,7 @@ async function soak(edge: string, key: string) {
   clearInterval(sampler);
   const end = mb();
   peak = Math.max(peak, end);
-  const fileMb = statSync(join(dir, 'observations.ndjson')).size / 1024 / 1024;
+  const fileMb = statSync(join(dir, OBSERVATIONS_FILE)).size / 1024 / 1024;
   rmSync(dir, { recursive: true, force: true });
   return { requests: stats.completed + stats.failed, seconds: (now() - started) / 1000, rssStartMb: start, rssPeakMb: peak, rssEndMb: end, ndjsonMb: fileMb, timeline };
 }
@@ -335,7 +336,7 @@ try {
     `pacing (${PACING_S} s, median of ${PACING_RUNS}; busy: ${BUSY_CONNECTIONS}-connection autocannon on the target meanwhile):`,
     `  ${'engine'.padEnd(22)} ${'target'.padStart(8)} ${'achieved'.padStart(11)} ${'accuracy'.padStart(10)} ${'jitter p99'.padStart(12)} ${'jitter max'.padStart(12)}`,
     ...[...pacing, { ...busy, engine: 'tiergate, target busy' }].map((p) => `  ${p.engine.padEnd(22)} ${f(p.targetRps).padStart(8)} ${f(p.achievedRps).padStart(11)} ${f(p.accuracy, 3).padStart(10)} ${`${f(p.jitterP99Ms, 2)} ms`.padStart(12)} ${`${f(p.jitterMaxMs, 1)} ms`.padStart(12)}`),
-    `soak: ${f(soaked.requests)} requests in ${f(soaked.seconds, 1)} s (${f(soaked.requests / soaked.seconds)} req/s), NDJSON ${f(soaked.ndjsonMb)} MB`,
+    `soak: ${f(soaked.requests)} requests in ${f(soaked.seconds, 1)} s (${f(soaked.requests / soaked.seconds)} req/s), observations (gzip) ${f(soaked.ndjsonMb, 1)} MB`,
     `  RSS start ${f(soaked.rssStartMb)} MB, peak ${f(soaked.rssPeakMb)} MB, end ${f(soaked.rssEndMb)} MB   (aim: flat, ≤ 200 MB)`,
     `  every 5 s, RSS/heap MB: ${soaked.timeline.map((t) => `${t.rssMb}/${t.heapMb}`).join(' ')}`,
   ];

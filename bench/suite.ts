@@ -7,6 +7,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { OBSERVATIONS_FILE } from '../src/measure/observation-file.ts';
 import { defineScenario } from '../src/scenario/define.ts';
 import { runSuite } from '../src/run/run.ts';
 import { systemClock } from '../src/util/io.ts';
@@ -41,7 +43,7 @@ const conformanceS = Math.max(...r.checks.filter((c) => ![...REVOCATION, 'HDR-PR
 const revocationS = Math.max(0, ...r.checks.filter((c) => REVOCATION.includes(c.id)).map(endOf));
 // One trial's own length: its probes (phases `name/trial`) from the first sent to the last answered.
 const trials = new Map<string, { from: number; to: number }>();
-for (const line of readFileSync(join(outcome.runDir!, 'observations.ndjson'), 'utf8').split('\n')) {
+for (const line of gunzipSync(readFileSync(join(outcome.runDir!, OBSERVATIONS_FILE))).toString('utf8').split('\n')) {
   if (!line.includes('"REVOKE-') && !line.includes('"ROTATION"') && !line.includes('"AUTH-REVOKED"')) continue;
   const o = JSON.parse(line) as { phase: string; sentAt: number; doneAt: number };
   const trial = o.phase.split('/')[1];

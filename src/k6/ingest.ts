@@ -11,7 +11,6 @@
  * into the same LoadAggregator the harness uses; `writeEvidence` re-reads the files for the few
  * observations a verdict cites, so reports can show them.
  */
-import { createWriteStream } from 'node:fs';
 import { checkResult } from '../verdicts/support/result.ts';
 import { loadThresholdsVerdict } from '../verdicts/load-thresholds.ts';
 import type { CheckResult } from '../catalogue/types.ts';
@@ -25,6 +24,7 @@ import type { Threshold } from '../config/thresholds.ts';
 import { headerValue, NO_HEADER, type Observation } from '../measure/observation.ts';
 import { loadPhaseName, type LoadPhaseName } from '../measure/tags.ts';
 import { readK6Points, type K6Point, type K6ReadStats } from './ndjson.ts';
+import { observationSink } from '../measure/observation-file.ts';
 
 /** The scripts' per-response metric (scenarios/k6/lib/metrics.ts). */
 export const REMAINING_METRIC = 'tiergate_remaining';
@@ -221,9 +221,9 @@ function k6Summary(f: TierFold, windowS: number, t0: number): LoadSummary {
   return { windowS, phases, windows: base.windows };
 }
 
-/** Re-reads the files and writes the observations with the given ids as NDJSON; returns how many. */
+/** Re-reads the files and writes the observations with the given ids as NDJSON (gzip where `outFile` ends in .gz); returns how many. */
 export async function writeEvidence(files: readonly string[], ids: ReadonlySet<number>, outFile: string): Promise<number> {
-  const out = createWriteStream(outFile, { flags: 'w' });
+  const out = observationSink(outFile);
   const factory = new K6Observations();
   let written = 0;
   await readK6Points(files, (p) => {
@@ -233,6 +233,6 @@ export async function writeEvidence(files: readonly string[], ids: ReadonlySet<n
       written += 1;
     }
   });
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await out.end();
   return written;
 }

@@ -1,11 +1,12 @@
 /**
- * Assigns observation ids and streams every observation to NDJSON, so long runs keep bounded memory.
+ * Assigns observation ids and streams every observation to NDJSON (gzip-compressed where the file's
+ * name ends in .gz: measure/observation-file.ts), so long runs keep bounded memory.
  * Listeners (live aggregates, load histograms) see each observation once, as it is recorded. Lines
  * are written in batches (at the end of the event loop's turn, or every 64 KiB): under load one
  * write per response costs a Buffer and a stream call each.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Observation } from './observation.ts';
+import { observationSink, type ObservationSink } from './observation-file.ts';
 import { redactKeys } from '../contract/keys.ts';
 
 export type ObservationListener = (observation: Observation) => void;
@@ -15,14 +16,14 @@ const BATCH_CHARS = 64 * 1024;
 export class ObservationRecorder {
   #nextId = 1;
   #count = 0;
-  readonly #stream: WriteStream | null;
+  readonly #stream: ObservationSink | null;
   readonly #listeners: ObservationListener[] = [];
   #batch = '';
   #flushScheduled = false;
 
   /** `file` null keeps nothing on disk (unit tests, dry runs). */
   constructor(readonly file: string | null) {
-    this.#stream = file ? createWriteStream(file, { flags: 'w' }) : null;
+    this.#stream = file ? observationSink(file) : null;
   }
 
   nextId(): number {
@@ -55,7 +56,7 @@ export class ObservationRecorder {
     const stream = this.#stream;
     if (!stream) return;
     this.#flush();
-    await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await stream.end();
   }
 
   #flush(): void {

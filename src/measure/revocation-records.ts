@@ -1,6 +1,6 @@
 /**
  * What the revocation probe records (§5.8, §5.9, §8.3): compact per-probe records and the revoke
- * call's times. The full Observation of every probe goes to the recorder (observations.ndjson);
+ * call's times. The full Observation of every probe goes to the recorder (the observations file);
  * these keep only what the verdicts need, so 20 trials of ~1,000 probes stay small in memory.
  * Times are monotonic ms on the prober's clock (run epoch).
  */
@@ -8,7 +8,7 @@ import type { Observation } from './observation.ts';
 import type { ProbePhase } from './tags.ts';
 
 export interface ProbeRecord {
-  /** The observation's id in observations.ndjson. */
+  /** The observation's id in the observations file. */
   readonly id: number;
   readonly edge: string;
   readonly phase: ProbePhase;

@@ -2,7 +2,7 @@
  * What every observation is tagged with: who sent it and in which phase. Readers pick observations
  * by these (a discovery's steps, a quota check's other route, the revocation probes), so they are
  * unions of the tags in use, and a tag misspelt where a request is sent does not compile.
- * observations.ndjson writes them as they are.
+ * the observations file writes them as they are.
  */
 import type { CheckId } from '../catalogue/types.ts';
 

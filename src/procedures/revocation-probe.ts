@@ -7,7 +7,7 @@
  * 4. keep probing until every edge has rejected the key and then for `settleMs` (flapping), never
  *    longer than `maxMs` after the revoke call;
  * 5. one final probe per edge (AUTH-REVOKED), and the successor once more on every edge.
- * Every probe goes through the HttpProber, so every one is in observations.ndjson.
+ * Every probe goes through the HttpProber, so every one is in the observations file.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TierName } from '../contract/types.ts';
@@ -110,7 +110,7 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
   const edges = prober.edges;
   const probes: ProbeRecord[] = [];
   const notes: string[] = [];
-  /** `intendedAt`: the probe's slot, so that late sends show in observations.ndjson. */
+  /** `intendedAt`: the probe's slot, so that late sends show in the observations file. */
   const send = async (edge: Edge, key: string, phase: ProbePhase, intendedAt?: number): Promise<ProbeRecord> => {
     const observation = await prober.send(edge, o.request(key), {
       check: PHASE_CHECK[phase],

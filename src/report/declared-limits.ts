@@ -1,7 +1,7 @@
 /**
  * Figures the config declared for organizations (`orgs[].limits`), beside what the server announced:
  * per tier, organization and figure, the declared value and the X-RateLimit-Limit values the
- * organization's answers carried for that class (from observations.ndjson, else the limiter profile
+ * organization's answers carried for that class (from the observations file, else the limiter profile
  * when it was learned on that organization). HDR-LIMIT judges the difference; this shows it.
  */
 import { LIMIT_FIELDS, TIER_NAMES, type LimitField, type QuotaClass } from '../contract/types.ts';
@@ -33,7 +33,7 @@ function announcedFor(
   }
   const learned = results.profiles.find((p) => p.org === org)?.[quotaClass].limit ?? null;
   if (learned !== null) return { values: [learned], text: `${learned} (limiter profile)` };
-  return { values: [], text: digest.available ? 'none seen' : 'not known (observations.ndjson was not available)' };
+  return { values: [], text: digest.available ? 'none seen' : 'not known (the observations file was not available)' };
 }
 
 export function declaredLimitRows(results: Pick<RunResults, 'declaredLimits' | 'profiles'>, digest: ObservationDigest): DeclaredLimitRow[] {

@@ -51,10 +51,10 @@ export interface EvidenceRowView {
 
 /** The deciding observations of a check result or of a limiter profile's answer, as the report shows them. */
 export interface EvidenceView {
-  /** Rows from observations.ndjson ("not in observations.ndjson" for an id it lacks); empty when the file was not there. */
+  /** Rows from the observations file ("not in the observations file" for an id it lacks); empty when the file was not there. */
   readonly evidence: readonly EvidenceRowView[];
   readonly evidenceCount: number;
-  /** When observations.ndjson was not there: the ids, listed. */
+  /** When the observations file was not there: the ids, listed. */
   readonly evidenceNote: string | null;
 }
 
@@ -115,7 +115,7 @@ function evidenceRowView(row: EvidenceRow, gap: number | null): EvidenceRowView 
 
 function missingRow(id: number, gap: number | null): EvidenceRowView {
   return {
-    id, gap, time: '', offset: '', edge: '', request: 'not in observations.ndjson', phase: '', status: '', statusClass: 'missing',
+    id, gap, time: '', offset: '', edge: '', request: 'not in the observations file', phase: '', status: '', statusClass: 'missing',
     limit: '', remaining: '', reset: '', retryAfter: '', missing: true,
   };
 }
@@ -131,7 +131,7 @@ export function evidenceView(evidence: readonly number[], digest: ObservationDig
   let note: string | null = null;
   if (evidence.length > 0 && !digest.available) {
     const listed = evidence.slice(0, 20).join(', ');
-    note = `observations.ndjson was not available when this report was rendered; the deciding observations are ids ${listed}${evidence.length > 20 ? ', …' : ''}.`;
+    note = `the observations file was not available when this report was rendered; the deciding observations are ids ${listed}${evidence.length > 20 ? ', …' : ''}.`;
   }
   return { evidence: digest.available ? rows : [], evidenceCount: evidence.length, evidenceNote: note };
 }

@@ -1,17 +1,16 @@
 /**
- * One streaming pass over observations.ndjson: keeps only the observations a report shows as
+ * One streaming pass over the observations file: keeps only the observations a report shows as
  * evidence, plus bounded aggregates (responses over time by status class, latency histograms per
  * check, the Limits announced to the organizations asked about). Memory stays bounded however long
  * the run was.
  */
-import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import * as hdr from 'hdr-histogram-js';
 import { quotaClassOfPath } from '../contract/lookup.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TOO_MANY_REQUESTS, type QuotaClass } from '../contract/types.ts';
 import { isAdmittedStatus } from '../measure/observation.ts';
+import { observationLines } from '../measure/observation-file.ts';
 
 export const STATUS_CLASSES = [
   'ok',
@@ -179,8 +178,7 @@ export async function digestObservations(
   let count = 0;
   let malformedLines = 0;
 
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) {
+  for await (const line of observationLines(file)) {
     if (line.trim() === '') continue;
     let parsed: unknown;
     try {

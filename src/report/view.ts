@@ -192,7 +192,7 @@ function matrixView(results: RunResults): ReportView['matrix'] {
 const REPORT_METHODOLOGY = [
   {
     topic: 'Latency percentiles (report)',
-    text: 'Per check, from observations.ndjson: latency = response-headers time − (intended send time, for open-model drivers, else actual send time), on the monotonic clock; percentiles from an HDR histogram at 3 significant digits (µs resolution).',
+    text: 'Per check, from the observations file: latency = response-headers time − (intended send time, for open-model drivers, else actual send time), on the monotonic clock; percentiles from an HDR histogram at 3 significant digits (µs resolution).',
   },
   {
     topic: 'Responses over time (report)',
@@ -217,8 +217,8 @@ export function buildReportView(results: ValidResults, digest: ObservationDigest
     inconclusive: `Nothing failed, but ${results.counts.inconclusive} result${results.counts.inconclusive === 1 ? ' is' : 's are'} inconclusive: not a pass.`,
   };
   let observationsNote: string | null = null;
-  if (!digest.available) observationsNote = 'observations.ndjson was not available when this report was rendered: the charts drawn from it and the evidence tables are missing.';
-  else if (digest.malformedLines > 0) observationsNote = `${digest.malformedLines} line(s) of observations.ndjson could not be read and were left out.`;
+  if (!digest.available) observationsNote = 'the observations file was not available when this report was rendered: the charts drawn from it and the evidence tables are missing.';
+  else if (digest.malformedLines > 0) observationsNote = `${digest.malformedLines} line(s) of the observations file could not be read and were left out.`;
   return {
     title: `tiergate ${results.verdict.toUpperCase()}: ${results.runId}`,
     runId: results.runId,

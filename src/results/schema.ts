@@ -90,7 +90,7 @@ export const checkResultSchema = z
     verdict,
     expected: z.string().describe('What the spec (or assumption) requires, concretely for this case.'),
     actual: z.string().describe('What was observed.'),
-    evidence: z.array(z.number().int()).describe('Ids of the observations (observations.ndjson) that decide the verdict.'),
+    evidence: z.array(z.number().int()).describe('Ids of the observations (the observations file) that decide the verdict.'),
     notes: z.array(z.string()).describe('Why a verdict is inconclusive or skipped, or other caveats.'),
     data: z.record(z.string(), z.unknown()).optional().describe('Check-specific figures for charts and tables.'),
     startedAt: isoTime,
@@ -111,7 +111,7 @@ const learned = <T extends z.ZodType>(value: T, question: string) =>
     .object({
       value: value.nullable().describe('The answer; null when the discovery could not decide it.'),
       how: z.string().describe('One sentence: what was seen, or what was missing to decide.'),
-      evidence: z.array(z.number().int()).describe('Ids of the observations (observations.ndjson) that decide it.'),
+      evidence: z.array(z.number().int()).describe('Ids of the observations (the observations file) that decide it.'),
     })
     .describe(question);
 

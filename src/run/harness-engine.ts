@@ -38,6 +38,7 @@ import { sessionProber } from './target-session.ts';
 import type { EngineOutcome } from './publish.ts';
 import { planFor, selectedScenarios } from './plan-for.ts';
 import { resolveRevocationShape } from '../scenario/define.ts';
+import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
 
 export const harnessEngine: RunEngine = { prepare: async () => runHarness };
 
@@ -45,7 +46,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
   const contract = recruitingApi;
   const scenarios = selectedScenarios(options);
   const startedWall = io.clock.now();
-  const recorder = new ObservationRecorder(join(runDir, 'observations.ndjson'));
+  const recorder = new ObservationRecorder(join(runDir, OBSERVATIONS_FILE));
   const tally = new RunTally();
   recorder.onObservation((o) => tally.observe(o));
   const writes = new WriteTally(recruitingApi);
@@ -176,7 +177,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     windows: { needed: plan?.windowsNeeded ?? 0, used: tally.windowsUsed(plan?.tiers.flatMap((t) => t.orgs) ?? []) },
     profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),
     methodology: METHODOLOGY,
-    observations: { file: 'observations.ndjson', count: recorder.count, bodies: options.keepBodies === true ? 'kept' : 'shape' },
+    observations: { file: OBSERVATIONS_FILE, count: recorder.count, bodies: options.keepBodies === true ? 'kept' : 'shape' },
     footprint: {
       writes: writePolicy(options),
       written: writes.rows(),

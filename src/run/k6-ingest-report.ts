@@ -12,6 +12,7 @@ import { refuseNotK6 } from '../k6/ndjson.ts';
 import { ingestK6, writeEvidence, type K6Ingest, type K6IngestOptions } from '../k6/ingest.ts';
 import { publishRun, runResults, type EngineOutcome } from './publish.ts';
 import type { StepSummaryTarget } from '../report/step-summary.ts';
+import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
 
 export const K6_METHODOLOGY: RunResults['methodology'] = [
   { topic: 'k6 engine', text: LATENCY_POLICY.k6 },
@@ -25,14 +26,14 @@ export const K6_METHODOLOGY: RunResults['methodology'] = [
 /** k6's judged output, with the observations its verdicts cite copied from `files` into `runDir`. */
 export async function k6Outcome(ingest: K6Ingest, files: readonly string[], runDir: string): Promise<EngineOutcome> {
   const cited = new Set(ingest.checks.flatMap((c) => c.evidence));
-  const count = await writeEvidence(files, cited, join(runDir, 'observations.ndjson'));
+  const count = await writeEvidence(files, cited, join(runDir, OBSERVATIONS_FILE));
   return {
     checks: ingest.checks,
     clock: null,
     windows: { needed: 0, used: ingest.windowsUsed },
     profiles: [],
     methodology: K6_METHODOLOGY,
-    observations: { file: 'observations.ndjson', count, bodies: 'shape' },
+    observations: { file: OBSERVATIONS_FILE, count, bodies: 'shape' },
   };
 }
 

@@ -5,13 +5,14 @@
  * 4 s windows: the other whole-suite files run beside it, and Enterprise's burst (5,000 reads) must
  * fit one window on a busy two-core machine; too tight a window makes it honestly inconclusive.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECK_IDS, type CheckResult } from '../../src/catalogue/types.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
+import { fileText, filesUnder } from '../helpers/run-files.ts';
 
 const TIER_CHECKS = CHECK_IDS.filter((id) => !['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION', 'LOAD-THRESHOLDS'].includes(id));
 const FULL_KEY = /xh_(live|test)_[A-Za-z0-9]{32}/;
@@ -23,13 +24,6 @@ const CUSTOMER_DATA = /Product Designer|Data Analyst|Sam Rivera|Lee Chen/;
 
 const notPassing = (checks: readonly CheckResult[]) =>
   checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}[${c.tier}${c.variant ? ` ${c.variant}` : ''}] ${c.verdict}: ${c.actual} ${c.notes.join(' ')}`);
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 describe('a clean reference target', () => {
   it('passes every check for all three tiers, with revocation, and writes reports without full keys', async () => {
@@ -49,17 +43,17 @@ describe('a clean reference target', () => {
     for (const id of ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION']) expect(results.checks.some((c) => c.id === id)).toBe(true);
     expect(results.windows.needed).toBe(3);
     const runDir = outcome.runDir!;
-    for (const file of ['results.json', 'observations.ndjson', 'junit.xml', 'index.html', 'revocation.csv']) {
+    for (const file of ['results.json', 'observations.ndjson.gz', 'junit.xml', 'index.html', 'revocation.csv']) {
       expect(statSync(join(runDir, file)).size).toBeGreaterThan(0);
     }
     expect(JSON.parse(readFileSync(join(outDir, 'latest', 'results.json'), 'utf8')).runId).toBe(results.runId);
     for (const file of filesUnder(runDir)) {
-      const text = readFileSync(file, 'utf8');
+      const text = fileText(file);
       expect({ file, key: FULL_KEY.exec(text)?.[0] ?? null, data: CUSTOMER_DATA.exec(text)?.[0] ?? null }).toEqual({ file, key: null, data: null });
     }
     expect(CUSTOMER_DATA.exec(stdout() + stderr())?.[0] ?? null).toBeNull();
     // The job lists were read, and kept as their shape.
-    const jobLists = readFileSync(join(runDir, 'observations.ndjson'), 'utf8').split('\n').filter((line) => line.includes('"path":"/recruiter/jobs"') && line.includes('"status":200'));
+    const jobLists = fileText(join(runDir, 'observations.ndjson.gz')).split('\n').filter((line) => line.includes('"path":"/recruiter/jobs"') && line.includes('"status":200'));
     expect(jobLists.length).toBeGreaterThan(0);
     expect(JSON.parse(jobLists[0]!)).toMatchObject({ body: null, bodyExcerpt: '', bodyShape: { kind: 'json-object', keys: { status: 'string', data: 'array' } } });
     expect(results.observations.bodies).toBe('shape');

@@ -6,9 +6,9 @@
  * revokes keys through the target's admin API. The scenario's shape (5 trials, 10 ms, 2 s) differs
  * from the config's (2 trials, 25 ms, 300 ms) in every field, so a value taken from the wrong
  * source shows. Judged by what the run records: results.json data, revocation.csv and the probes'
- * slots in observations.ndjson.
+ * slots in observations.ndjson.gz.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countOf } from '../../src/verdicts/support/finding.ts';
@@ -23,6 +23,7 @@ import { runSuite } from '../../src/run/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { configRun } from '../helpers/run-options.ts';
 import { keyOf, orgWithKey, useTarget } from '../helpers/target.ts';
+import { fileText, filesUnder, runObservations } from '../helpers/run-files.ts';
 
 const CHECKS = ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION'] as const satisfies readonly CheckId[];
 const EDGES = 3;
@@ -101,12 +102,7 @@ function readCsv(runDir: string): CsvRow[] {
   });
 }
 
-function readObservations(runDir: string): Observation[] {
-  return readFileSync(join(runDir, 'observations.ndjson'), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Observation);
-}
+const readObservations = (runDir: string) => runObservations<Observation>(runDir);
 
 /** Dense-loop probes (`probe/<trial>`), per trial and edge, in slot order. */
 function probesByTrialAndEdge(observations: readonly Observation[]): Map<number, Map<string, Observation[]>> {
@@ -126,13 +122,6 @@ function probesByTrialAndEdge(observations: readonly Observation[]): Map<number,
 const isMultiple = (value: number, step: number) => Math.abs(value / step - Math.round(value / step)) < 1e-6;
 
 /** Every file under `dir`, recursively (bounded by the run directory's depth). */
-function filesUnder(dir: string, depth = 0): string[] {
-  if (depth > 4) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path, depth + 1) : [path];
-  });
-}
 
 async function runWith(overrides: RunOptions['revocation']) {
   const env = await deploymentEnv();
@@ -152,7 +141,7 @@ async function runWith(overrides: RunOptions['revocation']) {
 
 /**
  * What the run recorded about its shape: the trials judged, the probe slot grid's step and the
- * settle period, each from results.json, revocation.csv and observations.ndjson.
+ * settle period, each from results.json, revocation.csv and observations.ndjson.gz.
  */
 function expectShape(run: Awaited<ReturnType<typeof runWith>>, shape: { trials: number; intervalMs: number; settleMs: number }) {
   const { outcome, runDir, checks, byId, env } = run;
@@ -179,7 +168,7 @@ function expectShape(run: Awaited<ReturnType<typeof runWith>>, shape: { trials: 
   expect(rows.map((r) => `${r.trial}/${r.edge}`)).toEqual(trialNumbers.flatMap((t) => Array.from({ length: EDGES }, (_, e) => `${t}/edge-${e}`)));
   expect(new Set(rows.map((r) => r.stoppedBy))).toEqual(new Set(['settled']));
 
-  // observations.ndjson: dense-loop probes of exactly these trials, on every edge.
+  // observations.ndjson.gz: dense-loop probes of exactly these trials, on every edge.
   const observations = readObservations(runDir);
   const probes = probesByTrialAndEdge(observations);
   expect([...probes.keys()].sort((a, b) => a - b)).toEqual(trialNumbers);
@@ -209,7 +198,7 @@ function expectShape(run: Awaited<ReturnType<typeof runWith>>, shape: { trials: 
   // Secrets: keys came from the environment only; none reaches the run directory.
   const secrets = [env['TG_REV_PRIMARY']!, env['TG_REV_SECONDARY']!];
   for (const file of filesUnder(runDir)) {
-    const text = readFileSync(file, 'utf8');
+    const text = fileText(file);
     expect({ file, fullKey: /xh_(test|live)_[A-Za-z0-9]{32}/.exec(text)?.[0] ?? null, secret: secrets.some((s) => text.includes(s)) }).toEqual({
       file,
       fullKey: null,

@@ -9,7 +9,7 @@
  * target's own view, `GET /admin/orgs/:id/data`) and the checks that need an upload say so.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -23,18 +23,12 @@ import { captureIo } from '../helpers/capture-io.ts';
 import { configRun } from '../helpers/run-options.ts';
 import { useTarget, type TestTarget } from '../helpers/target.ts';
 import { keptToAnnouncement } from '../../src/report/footprint.ts';
+import { fileText, filesUnder, runObservations } from '../helpers/run-files.ts';
 
 const target = useTarget({ edges: 1, windowMs: 2000, parseMs: 20 });
 const CHECKS = ['SCOPE-ENFORCED', 'QUOTA-READ', 'QUOTA-INGEST'] as const satisfies readonly CheckId[];
 
 let made = 0;
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 /** Two Starter organizations, each with three keys, a job of its own titled with `marker` and a candidate named with it. */
 async function customerOrgs(t: TestTarget, marker: string) {
@@ -72,7 +66,7 @@ async function runWith(writes: 'own' | 'none', extra: Record<string, unknown> = 
   const outcome = await runSuite(configRun(config, env, { scenarios: [defineScenario({ tier: 'starter', orgs: 2 })], checks: CHECKS }), io);
   const after = await Promise.all(ids.map((id) => t.admin.orgData(id)));
   const runDir = outcome.runDir!;
-  const observations = readFileSync(join(runDir, 'observations.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { method: string; path: string; status: number | null; org: string | null; resumes?: number });
+  const observations = runObservations<{ method: string; path: string; status: number | null; org: string | null; resumes?: number }>(runDir);
   return { marker, before, after, results: outcome.results!, runDir, terminal: stdout() + stderr(), observations };
 }
 
@@ -121,7 +115,7 @@ describe('what a run writes to a deployment, and keeps of it', () => {
     expect(footprint.announced.some((r) => r.kind === 'resumes' && r.bound === 'at-most' && r.done > 0)).toBe(true);
     const archive = footprint.written.find((r) => r.endpoint === 'PUT /recruiter/jobs/:id')!;
     expect(archive.admitted).toBe(2); // the update of the job it created, and its archive
-    for (const file of filesUnder(run.runDir)) expect({ file, marker: readFileSync(file, 'utf8').includes(run.marker) }).toEqual({ file, marker: false });
+    for (const file of filesUnder(run.runDir)) expect({ file, marker: fileText(file).includes(run.marker) }).toEqual({ file, marker: false });
     expect(run.terminal.includes(run.marker)).toBe(false);
   }, 120_000);
 

@@ -4,7 +4,7 @@
  * verdicts with evidence. Never a pass.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,7 @@ import { defineScenario } from '../../src/scenario/define.ts';
 import type { RunOptions } from '../../src/run/options.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { configRun } from '../helpers/run-options.ts';
+import { fileText } from '../helpers/run-files.ts';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const freshKey = () => `xh_test_${[...randomBytes(32)].map((b) => ALPHANUMERIC[b % 62]).join('')}`;
@@ -86,7 +87,7 @@ describe.concurrent('a misbehaving target', () => {
     expect(checks.some((c) => /ECONNRESET|SOCKET|closed/i.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
   }, 60_000);
 
-  it('echoes the key it was sent: no full key reaches observations.ndjson or any report', async ({ onTestFinished }) => {
+  it('echoes the key it was sent: no full key reaches the observations or any report', async ({ onTestFinished }) => {
     const edge = await serve((req, res) => {
       res.setHeader('content-type', 'application/json');
       res.statusCode = 401;
@@ -96,7 +97,7 @@ describe.concurrent('a misbehaving target', () => {
     const { outcome } = await runAgainst(edge.url, ['AUTH-KEY-FORMAT', 'AUTH-MISSING', 'AUTH-MALFORMED', 'AUTH-UNKNOWN']);
     const dir = outcome.runDir!;
     for (const file of readdirSync(dir)) {
-      expect({ file, key: /xh_test_[A-Za-z0-9]{32}/.exec(readFileSync(join(dir, file), 'utf8'))?.[0] ?? null }).toEqual({ file, key: null });
+      expect({ file, key: /xh_test_[A-Za-z0-9]{32}/.exec(fileText(join(dir, file)))?.[0] ?? null }).toEqual({ file, key: null });
     }
   }, 60_000);
 

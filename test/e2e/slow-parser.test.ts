@@ -4,13 +4,12 @@
  * their uploads is sent. (A parser as slow as the window allows is held to every check: the variant
  * matrix's synchronous-bulk case.)
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSuite } from '../../src/run/run.ts';
 import type { RunEvent } from '../../src/results/events.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
+import { runObservations } from '../helpers/run-files.ts';
 
 describe('a parser too slow for the window', () => {
   it('is named up front, and its ingest checks are not run', async () => {
@@ -31,7 +30,7 @@ describe('a parser too slow for the window', () => {
     for (const c of ingest) expect(c.actual).toMatch(/^not run: \d+ upload times/);
     expect(results.checks.filter((c) => c.id === 'QUOTA-READ').every((c) => c.verdict === 'pass')).toBe(true);
     // Not one upload of theirs was sent.
-    const sent = readFileSync(join(outcome.runDir!, 'observations.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { check: string });
+    const sent = runObservations<{ check: string }>(outcome.runDir!);
     expect(sent.filter((o) => o.check === 'QUOTA-INGEST' || o.check === 'CONCURRENCY-CAP')).toEqual([]);
   });
 });

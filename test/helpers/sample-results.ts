@@ -2,9 +2,8 @@
  * A realistic, deterministic run for report tests: three tiers; pass, fail, inconclusive and skipped
  * results; QUOTA-READ failing one request early (first 429 at #60 against Limit 60) with its chart
  * data; REVOKE-LATENCY with 3 edges × 20 trials; the starter limiter profile (SAMPLE_PROFILE, one
- * item left unknown); and the observations.ndjson its evidence points at.
+ * item left unknown); and the observations file its evidence points at.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkResult, skipped } from '../../src/verdicts/support/result.ts';
 import { countVerdicts, overallVerdict, type CheckId, type CheckResult, type Finding } from '../../src/catalogue/types.ts';
@@ -16,6 +15,7 @@ import type { LimiterProfile } from '../../src/profile/types.ts';
 import { assertValidResults } from '../../src/results/load.ts';
 import { RESULTS_SCHEMA, type ValidResults } from '../../src/results/types.ts';
 import { METHODOLOGY } from '../../src/run/methodology.ts';
+import { OBSERVATIONS_FILE, observationSink } from '../../src/measure/observation-file.ts';
 
 export const SAMPLE_START_MS = Date.parse('2026-03-02T10:00:00.000Z');
 export const SAMPLE_EDGES = ['http://127.0.0.1:41001', 'http://127.0.0.1:41002', 'http://127.0.0.1:41003'] as const;
@@ -221,9 +221,12 @@ export const SAMPLE_PROFILE: LimiterProfile = {
   durationMs: 4200,
 };
 
+/** The sample observations as a run writes them (compressed). */
 export async function writeSampleObservations(dir: string): Promise<string> {
-  const file = join(dir, 'observations.ndjson');
-  await writeFile(file, sampleObservations().map((o) => JSON.stringify(o)).join('\n') + '\n');
+  const file = join(dir, OBSERVATIONS_FILE);
+  const sink = observationSink(file);
+  for (const o of sampleObservations()) sink.write(`${JSON.stringify(o)}\n`);
+  await sink.end();
   return file;
 }
 
@@ -356,6 +359,6 @@ export function sampleResults(options: SampleOptions = {}): ValidResults {
     declaredLimits: [...(options.declaredLimits ?? [])],
     assumptions: recruitingApi.assumptions,
     methodology: METHODOLOGY,
-    observations: { file: 'observations.ndjson', count: sampleObservations().length },
+    observations: { file: OBSERVATIONS_FILE, count: sampleObservations().length },
   });
 }

@@ -13,6 +13,7 @@ import { ingestK6ToReports } from '../../src/run/k6-ingest-report.ts';
 import { parseThresholds } from '../../src/config/thresholds.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { K6Output } from './k6-output.ts';
+import { runObservations } from '../helpers/run-files.ts';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'tiergate-k6-ingest-'));
 const THRESHOLDS = { starter: parseThresholds({ 'http_req_duration{expected_response:true}': ['p(95)<300'], http_req_failed: ['rate<0.01'] }) };
@@ -98,8 +99,8 @@ describe('ingestK6', () => {
     const outDir = join(d, 'reports');
     const { results, runDir } = await ingestK6ToReports({ files: [one, two], windowS: 60, thresholds: THRESHOLDS, outDir, now: Date.now(), runId: 'k6-test-run', stepSummary: null });
     expect(results).toMatchObject({ verdict: 'fail', tiers: ['starter'], counts: { fail: 1 } });
-    for (const file of ['results.json', 'junit.xml', 'index.html', 'observations.ndjson']) expect(existsSync(join(runDir, file))).toBe(true);
-    const cited = readFileSync(join(runDir, 'observations.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: number; org: string });
+    for (const file of ['results.json', 'junit.xml', 'index.html', 'observations.ndjson.gz']) expect(existsSync(join(runDir, file))).toBe(true);
+    const cited = runObservations<{ id: number; org: string }>(runDir);
     expect(cited.map((o) => o.id).sort()).toEqual([...results.checks[0]!.evidence].sort());
     expect(cited.every((o) => o.org === 'starter-a')).toBe(true);
     expect(JSON.parse(readFileSync(join(outDir, 'latest', 'results.json'), 'utf8')).runId).toBe('k6-test-run');

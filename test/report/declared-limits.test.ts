@@ -13,6 +13,7 @@ import { digestFor, renderHtml } from '../../src/report/render.ts';
 import { plain } from '../../src/report/palette.ts';
 import { stepSummary } from '../../src/report/step-summary.ts';
 import { terminalSummary } from '../../src/report/terminal-summary.ts';
+import { OBSERVATIONS_FILE } from '../../src/measure/observation-file.ts';
 import type { ValidResults } from '../../src/results/types.ts';
 import { SAMPLE_PROFILE, sampleResults, writeSampleObservations } from '../helpers/sample-results.ts';
 
@@ -38,7 +39,7 @@ const withAnnounced = (announced: ObservationDigest['announced']): ObservationDi
 describe('the Limits announced to an organization', () => {
   it("are gathered per class from its admitted and 429 answers, a 401's anonymous Limit left out", async () => {
     const runDir = await sampleRunDir();
-    const digest = await digestObservations(join(runDir, 'observations.ndjson'), new Set(), 185_000, new Set(['professional-a', 'starter-a']));
+    const digest = await digestObservations(join(runDir, OBSERVATIONS_FILE), new Set(), 185_000, new Set(['professional-a', 'starter-a']));
     const of = (org: string) => digest.announced.filter((a) => a.org === org).map(({ quotaClass, limit, count }) => ({ quotaClass, limit, count }));
     // professional-a: 300 reads admitted and one 429, every one announcing 300.
     expect(of('professional-a')).toEqual([{ quotaClass: 'read', limit: 300, count: 301 }]);
@@ -70,7 +71,7 @@ describe('declaredLimitRows', () => {
     const rows = declaredLimitRows({ declaredLimits: [{ org: 'starter-a', tier: 'starter', limits: { read: 60 } }], profiles: [SAMPLE_PROFILE] }, emptyDigest(1000));
     expect(rows).toEqual([{ tier: 'starter', org: 'starter-a', figure: 'read', declared: 60, announced: '60 (limiter profile)', agrees: true }]);
     const elsewhere = declaredLimitRows({ declaredLimits: [{ org: 'starter-b', tier: 'starter', limits: { read: 60 } }], profiles: [SAMPLE_PROFILE] }, emptyDigest(1000));
-    expect(elsewhere[0]!.announced).toBe('not known (observations.ndjson was not available)');
+    expect(elsewhere[0]!.announced).toBe('not known (the observations file was not available)');
   });
 });
 

@@ -49,7 +49,7 @@ describe('writeReports', () => {
 
   it('writes results.json (valid, pretty), junit.xml and index.html into the run directory', async () => {
     run = await writeSampleRun();
-    expect((await readdir(run.runDir)).sort()).toEqual(['index.html', 'junit.xml', 'observations.ndjson', 'results.json']);
+    expect((await readdir(run.runDir)).sort()).toEqual(['index.html', 'junit.xml', 'observations.ndjson.gz', 'results.json']);
     const text = await readFile(run.files.results, 'utf8');
     expect(text.startsWith('{\n  "schema": "tiergate/results@1",')).toBe(true);
     const parsed = resultsSchema.safeParse(JSON.parse(text));
@@ -99,13 +99,13 @@ describe('writeReports', () => {
     expect(html).toContain('first 429: #60 (early)');
     // Evidence rows come from observations.ndjson.
     expect(html).toMatch(/<tr class="s-rate-limited"><td class="num">60<\/td>/);
-    expect(html).not.toContain('observations.ndjson was not available');
+    expect(html).not.toContain('the observations file was not available');
   });
 
   it('renders without observations.ndjson, saying what is missing', async () => {
     run = await writeSampleRun({ observations: false });
     const html = await readFile(run.files.html, 'utf8');
-    expect(html).toContain('observations.ndjson was not available');
+    expect(html).toContain('the observations file was not available');
     expect(html).toContain('class="chart quota-chart"');
     expect(html).not.toContain('class="chart timeline-chart"');
     // The profile's answers still name their deciding observations.
@@ -164,7 +164,7 @@ describe('writeReports', () => {
     expect(rows.filter((r) => r.undecided).map((r) => r.label)).toEqual(['ingest Reset within a window', '429 counted']);
   });
 
-  it('shows an evidence id that is not in observations.ndjson as such, and escapes what a profile says', async () => {
+  it('shows an evidence id that is not in the observations file as such, and escapes what a profile says', async () => {
     run = await writeSampleRun();
     const profile = {
       ...SAMPLE_PROFILE,
@@ -178,7 +178,7 @@ describe('writeReports', () => {
     const headers = findingRows(section.slice(section.indexOf('id="profile-professional-professional-a"')))[0]!;
     expect(headers.html).toContain('&lt;b&gt;present&lt;/b&gt; on every response');
     expect(headers.html).toMatch(/<td class="num">454<\/td>/);
-    expect(headers.html).toMatch(/<tr class="s-missing"><td class="num">99999<\/td>.*not in observations.ndjson/);
+    expect(headers.html).toMatch(/<tr class="s-missing"><td class="num">99999<\/td>.*not in the observations file/);
   });
 
   it("names the embedded target's faults and conformant variants in banners, and neither when it has none", () => {

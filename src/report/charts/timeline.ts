@@ -1,4 +1,4 @@
-/** Responses over time, stacked by status class, bucketed (from observations.ndjson). */
+/** Responses over time, stacked by status class, bucketed (from the observations file). */
 import { STATUS_CLASSES, STATUS_CLASS_LABEL, type TimelineBucket } from '../observation-digest.ts';
 import { STATUS_COLOUR } from '../palette.ts';
 import { axes, chart, el, frame, tooltip, group, legend, linear, niceMax, niceTicks, topFor, type Svg } from './svg.ts';
