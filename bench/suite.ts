@@ -3,8 +3,9 @@
  * needs (windows needed × window length). Run: node --import tsx bench/suite.ts [window-seconds] [parse-ms]
  * (the parse time defaults to the embedded target's for the window: 200 ms below 10 s windows, 500 ms
  * from there; the spec's 60 s windows are measured with a parser of seconds: `bench/suite.ts 60 2000`).
+ * Then the run folder's size, and how long `tiergate verify` takes on it (the library call).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -15,6 +16,7 @@ import { systemClock } from '../src/util/io.ts';
 import { TIER_NAMES } from '../src/contract/types.ts';
 import { percentile } from '../src/verdicts/support/revocation-bounds.ts';
 import { defaultParseMs } from '../src/config/defaults.ts';
+import { verifyRun } from '../src/run/verify.ts';
 
 const windowS = Number(process.argv[2] ?? 3);
 const parseMs = process.argv[3] === undefined ? defaultParseMs(windowS * 1000) : Number(process.argv[3]);
@@ -63,4 +65,10 @@ console.log(`suite: windows needed ${r.windows.needed} (${planS} s), used ${r.wi
 console.log(`suite: wall / max(windows needed, one trial) = ${((r.durationMs / 1000) / minimumS).toFixed(2)} (aim ≤ 1.15 at 60 s windows)`);
 const undecided = r.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}${c.variant ? `/${c.variant}` : ''} [${c.tier}] ${c.verdict}: ${c.actual}`);
 for (const line of undecided) console.log(`suite: not passed: ${line}`);
-console.log(JSON.stringify({ bench: 'suite', windowS, parseMs, wallS: r.durationMs / 1000, conformanceS, revocationS, trialS, windowsNeeded: r.windows.needed, windowsUsed: r.windows.used, minimumS, discoveryS: firstEnd, verdict: r.verdict }));
+const sizes = Object.fromEntries(readdirSync(outcome.runDir!).map((name) => [name, statSync(join(outcome.runDir!, name)).size / 1e6]));
+const folderMb = Object.values(sizes).reduce((a, b) => a + b, 0);
+const verifyStarted = performance.now();
+const verified = await verifyRun(outcome.runDir!, { publicKey: null });
+const verifyS = (performance.now() - verifyStarted) / 1000;
+console.log(`suite: run folder ${folderMb.toFixed(1)} MB (${Object.entries(sizes).map(([n, mb]) => `${n} ${mb.toFixed(2)}`).join(', ')}); verify ${verifyS.toFixed(1)} s, ${verified.problems.length} problem(s)`);
+console.log(JSON.stringify({ bench: 'suite', windowS, parseMs, wallS: r.durationMs / 1000, conformanceS, revocationS, trialS, windowsNeeded: r.windows.needed, windowsUsed: r.windows.used, minimumS, discoveryS: firstEnd, verdict: r.verdict, folderMb, verifyS }));

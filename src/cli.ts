@@ -9,7 +9,8 @@ import type { Io } from './util/io.ts';
 import { redactKeys } from './contract/keys.ts';
 import { commands } from './cli/commands.ts';
 
-export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+export async function main(argv: readonly string[], given: Io = processIo()): Promise<number> {
+  const io: Io = { ...given, argv: [...argv] };
   let exitCode: number = EXIT.pass;
   const parser: Argv = yargs([...argv])
     .scriptName('tiergate')

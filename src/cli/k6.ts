@@ -22,6 +22,7 @@ import { mount, type CliCommand, type Mount } from './command.ts';
 import { list, windowLength } from './flag-values.ts';
 import { lastGiven, REPORTS_OUT, SCENARIO, stringFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
+import { signingKeyFrom } from './signing-key.ts';
 
 /** Which scenarios' load shapes and thresholds to use: every action takes these. */
 const SCENARIO_FLAGS = { tiers: TIERS, scenario: SCENARIO } as const;
@@ -147,6 +148,7 @@ const ingestCommand: CliCommand<IngestArgs> = {
       outDir: await ensureOutDir(resolve(io.cwd, out), `--out ${out}`),
       now: io.clock.now(),
       stepSummary: stepSummaryTarget(io),
+      seal: { command: io.argv ?? null, signingKey: await signingKeyFrom(io) },
     });
     const skipped = ingest.stats.skipped > 0 ? `; ${ingest.stats.skipped} other line(s) (logs) skipped` : '';
     io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s)${skipped}.\n`);

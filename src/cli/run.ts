@@ -15,6 +15,7 @@ import { count, list } from './flag-values.ts';
 import { REPORTS_OUT, stringFlag, SCENARIO, TARGET_FLAGS, TARGET_SHAPE_FLAGS, type FlagValues } from './flags.ts';
 import { resolveTarget } from './options.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
+import { signingKeyFrom } from './signing-key.ts';
 
 const RUN_FLAGS = {
   checks: stringFlag('comma-separated check IDs (tiergate list shows them)'),
@@ -74,5 +75,6 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
     dryRun: args['dry-run'],
     engine: args.engine,
     keepBodies: args['keep-bodies'],
+    seal: { command: io.argv ?? null, signingKey: await signingKeyFrom(io) },
   };
 }

@@ -60,11 +60,17 @@ async function writeRedacted(file: string, text: string): Promise<void> {
   await rename(temp, file);
 }
 
+/** junit.xml's and index.html's text for a run whose observations are in `readDir`, as written (keys redacted). */
+export async function renderedReports(results: ValidResults, readDir: string): Promise<{ readonly junit: string; readonly html: string }> {
+  return { junit: redactKeys(renderJunit(results)), html: redactKeys(renderHtml(results, await digestFor(results, readDir))) };
+}
+
 async function writeRendered(results: ValidResults, readDir: string, outDir: string): Promise<Pick<ReportFiles, 'junit' | 'html'>> {
   await mkdir(outDir, { recursive: true });
   const files = { junit: join(outDir, REPORT_FILES.junit), html: join(outDir, REPORT_FILES.html) };
-  await writeRedacted(files.junit, renderJunit(results));
-  await writeRedacted(files.html, renderHtml(results, await digestFor(results, readDir)));
+  const rendered = await renderedReports(results, readDir);
+  await writeRedacted(files.junit, rendered.junit);
+  await writeRedacted(files.html, rendered.html);
   return files;
 }
 

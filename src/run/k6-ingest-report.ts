@@ -13,6 +13,7 @@ import { ingestK6, writeEvidence, type K6Ingest, type K6IngestOptions } from '..
 import { publishRun, runResults, type EngineOutcome } from './publish.ts';
 import type { StepSummaryTarget } from '../report/step-summary.ts';
 import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
+import type { RunSeal } from './options.ts';
 
 export const K6_METHODOLOGY: RunResults['methodology'] = [
   { topic: 'k6 engine', text: LATENCY_POLICY.k6 },
@@ -44,6 +45,8 @@ export interface K6ReportOptions extends K6IngestOptions {
   readonly runId?: string;
   /** GitHub's step summary to append to (`stepSummaryTarget`), or null. */
   readonly stepSummary: StepSummaryTarget | null;
+  /** The command line and signing key for the folder's manifest. */
+  readonly seal?: RunSeal;
 }
 
 export interface K6ReportOutcome {
@@ -77,6 +80,6 @@ export async function ingestK6ToReports(options: K6ReportOptions): Promise<K6Rep
     },
     outcome,
   );
-  const warning = await publishRun(results, runDir, options.outDir, options.stepSummary);
+  const warning = await publishRun(results, runDir, options.outDir, options.stepSummary, { command: options.seal?.command ?? null, signingKey: options.seal?.signingKey ?? null, config: null });
   return { ingest, results, runDir, warning };
 }

@@ -7,6 +7,7 @@ import type { RunListener } from '../results/events.ts';
 import type { OrgHandle } from '../procedures/handles.ts';
 import type { FaultName } from '../reference-server/faults.ts';
 import type { VariantName } from '../reference-server/variants.ts';
+import type { KeyObject } from 'node:crypto';
 
 export interface EmbeddedTarget {
   readonly kind: 'embedded';
@@ -46,4 +47,12 @@ export interface RunOptions {
   readonly engine: 'harness' | 'k6';
   /** Keep data reads' bodies as they came (`--keep-bodies`); by default only their shape is kept. */
   readonly keepBodies?: boolean;
+  /** How the run folder is sealed (manifest.json, and manifest.sig with a signing key): the command line and the key. */
+  readonly seal?: RunSeal;
+}
+
+/** What the CLI knows of a run for its manifest: the arguments, and the signing key (TIERGATE_SIGNING_KEY). */
+export interface RunSeal {
+  readonly command: readonly string[] | null;
+  readonly signingKey: KeyObject | null;
 }

@@ -11,6 +11,7 @@ import { pointLatest, writeReports } from '../report/render.ts';
 import { appendStepSummary, stepSummary, type StepSummaryTarget } from '../report/step-summary.ts';
 import { RESULTS_SCHEMA, type RunResults, type TargetInfo } from '../results/types.ts';
 import { toolInfo } from './run-id.ts';
+import { sealRun, type SealInput } from './seal.ts';
 import { messageOf } from '../util/errors.ts';
 
 /** What an engine measured: its checks and the evidence around them. */
@@ -58,9 +59,10 @@ export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promi
   };
 }
 
-/** Writes a run's reports into `runDir`, points `<outDir>/latest` at it, and appends the step summary (if any). */
-export async function publishRun(results: RunResults, runDir: string, outDir: string, summary: StepSummaryTarget | null): Promise<string | null> {
+/** Writes a run's reports into `runDir`, seals the folder (manifest.json, manifest.sig), points `<outDir>/latest` at it, and appends the step summary (if any). */
+export async function publishRun(results: RunResults, runDir: string, outDir: string, summary: StepSummaryTarget | null, seal: SealInput): Promise<string | null> {
   await writeReports(results, runDir);
+  await sealRun(runDir, results, seal);
   await pointLatest(outDir, runDir);
   if (!summary) return null;
   // The reports are written and the verdict stands: a summary that cannot be written is a warning.

@@ -74,7 +74,8 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     },
     outcome,
   );
-  const warning = await publishRun(results, runDir, outDir, stepSummaryTarget(io));
+  const seal = { command: options.seal?.command ?? null, signingKey: options.seal?.signingKey ?? null, config: options.target.kind === 'external' ? options.target.config : null };
+  const warning = await publishRun(results, runDir, outDir, stepSummaryTarget(io), seal);
   if (warning) emit({ type: 'warning', message: warning });
   emit({ type: 'run-end', results, reportDir: runDir });
   return { results, runDir, exitCode: exitCodeFor(results.verdict, results.interrupted) };

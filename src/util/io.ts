@@ -17,6 +17,8 @@ export interface Io {
   readonly clock: Clock;
   /** Aborted on Ctrl-C: runs stop, and still write the report of what finished. */
   readonly signal: AbortSignal;
+  /** The arguments tiergate was given (a run's manifest records them); absent for a library call. */
+  readonly argv?: readonly string[];
 }
 
 export const systemClock: Clock = {
