@@ -16,12 +16,15 @@ import { REPORTS_OUT, stringFlag, SCENARIO, TARGET_FLAGS, TARGET_SHAPE_FLAGS, ty
 import { resolveTarget } from './options.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
 import { signingKeyFrom } from './signing-key.ts';
+import { parseConfidenceTarget } from '../config/confidence-target.ts';
+import { trialsToProve } from '../verdicts/support/confidence.ts';
 
 const RUN_FLAGS = {
   checks: stringFlag('comma-separated check IDs (tiergate list shows them)'),
   out: REPORTS_OUT,
   'revocation-trials': stringFlag('revocation trials', `the scenario's, ${SCENARIO_DEFAULTS.revocation.trials}`),
   'revocation-parallel': stringFlag('revocation trials at most at once', `the scenario's, ${SCENARIO_DEFAULTS.revocation.parallel}`),
+  'revocation-confidence': stringFlag('what the revocation trials are to prove: "99%@95%" (99 % within 3 s at 95 % confidence); the trials rise to what it takes', "the config's or scenario's, else none"),
   scenario: SCENARIO,
   'dry-run': { type: 'boolean', default: false, describe: 'print the plan and send nothing' },
   'keep-bodies': { type: 'boolean', default: false, describe: "keep data reads' bodies in the run folder (customer data: see the README); else their shape only" },
@@ -52,6 +55,22 @@ export const runCommand: CliCommand<RunArgs> = {
   },
 };
 
+/** The revocation flags; a target that more trials than --revocation-trials gives would take is a mistake, said before anything runs. */
+function revocationFlags(args: RunArgs): RunOptions['revocation'] {
+  const trials = count('revocation-trials', args['revocation-trials'], MAX_TRIALS);
+  const parallel = count('revocation-parallel', args['revocation-parallel'], MAX_PARALLEL);
+  const text = args['revocation-confidence'];
+  if (text === undefined) return { trials, parallel };
+  const parsed = parseConfidenceTarget(text);
+  if (!parsed.ok) throw new UsageError(`--revocation-confidence: ${parsed.problem}`);
+  const needed = trialsToProve(parsed.target);
+  if (trials !== undefined && trials < needed) {
+    throw new UsageError(`--revocation-confidence ${text} takes ${needed} trials, none slower; --revocation-trials ${trials} cannot prove it: raise it or drop it`);
+  }
+  if (needed > MAX_TRIALS) throw new UsageError(`--revocation-confidence ${text} takes ${needed} trials, more than the ${MAX_TRIALS} a run allows: ask for less`);
+  return { trials, parallel, confidence: parsed.target };
+}
+
 export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOptions['listeners']): Promise<RunOptions> {
   const { target, windowMs, timeoutMs, tiers } = await resolveTarget(args, io);
   const checks: CheckId[] | null = list('checks', args.checks, CHECK_IDS);
@@ -70,7 +89,7 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
     scenarios,
     outDir: args['dry-run'] ? out : await ensureOutDir(resolve(io.cwd, out), `--out ${out}`),
     timeoutMs,
-    revocation: { trials: count('revocation-trials', args['revocation-trials'], MAX_TRIALS), parallel: count('revocation-parallel', args['revocation-parallel'], MAX_PARALLEL) },
+    revocation: revocationFlags(args),
     listeners,
     dryRun: args['dry-run'],
     engine: args.engine,

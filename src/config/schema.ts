@@ -10,6 +10,7 @@ import { LIMIT_FIELDS, TIER_NAMES, type LimitField, type OrgLimits, type TierNam
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import { containsFullKey } from '../contract/keys.ts';
+import { parseConfidenceTarget } from './confidence-target.ts';
 
 export interface DurationRule {
   /** Smallest value accepted, ms (default 0). */
@@ -272,6 +273,16 @@ export const configSchema = z.strictObject({
         .max(100)
         .optional()
         .describe("Trials at most at once, each on a rotation chain of its own (default: the scenario's, 7); fewer where the organization's concurrency cap or a list of disposable keys allows fewer; --revocation-parallel wins over it"),
+      confidence: z
+        .string()
+        .transform((text, ctx) => {
+          const parsed = parseConfidenceTarget(text);
+          if (parsed.ok) return parsed.target;
+          ctx.addIssue({ code: 'custom', message: parsed.problem });
+          return z.NEVER;
+        })
+        .optional()
+        .describe('What the trials are to prove: "99%@95%" is 99 % of revocations in effect on every edge within 3 s, at 95 % confidence (Clopper–Pearson); the trials rise to what that takes, none slower (299 here), and REVOKE-LATENCY passes only once it is proven; --revocation-confidence wins over it'),
       hook: revocationHookSchema,
     })
     .optional()

@@ -20,6 +20,7 @@ import { resolveRevocationShape, type RevocationShape } from '../scenario/define
 import { trialsAtOnce } from './revocation-parallel.ts';
 import { requestFor } from './requests.ts';
 import { defineTask, skippedFinding } from './task.ts';
+import { trialsToProve } from '../verdicts/support/confidence.ts';
 
 /** Timing beyond the scenario's shape; the defaults (here only) suit any deployment. */
 export interface RevocationTaskOptions {
@@ -47,6 +48,12 @@ export function revocationTiming(shape: RevocationShape, slaMs: number, options:
 }
 
 /** The revocation task kind; `options` tune its timing (tests), the registry takes the defaults. */
+/** The task's shape: flags, then config, then scenario, then defaults; the trials raised to what a confidence target takes, none slower. */
+export function trialShape(scenario: RevocationShape, overrides: Partial<RevocationShape>): Required<RevocationShape> {
+  const shape = resolveRevocationShape(scenario, overrides);
+  return shape.confidence ? { ...shape, trials: Math.max(shape.trials, trialsToProve(shape.confidence)) } : shape;
+}
+
 export function revocationTask(options: RevocationTaskOptions = {}) {
   return defineTask({
     kind: 'revocation',
@@ -57,7 +64,7 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
     describe: 'keys revoked a few trials at a time, every edge probed until each refuses them, then watched to stay refused',
     run: async (context, task) => {
       const org = task.orgs[0]!;
-      const shape = resolveRevocationShape(task.scenario.revocation, context.revocation);
+      const shape = trialShape(task.scenario.revocation, context.revocation);
       task.begin();
       const hook = context.keyHook;
       if (!hook) {
@@ -100,6 +107,7 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
         problems: outcome.problems,
         slaMs: contract.revocationSlaMs,
         rejectStatus,
+        target: shape.confidence,
         methodNotes: [
           ...probingLoadNotes({
             edges: prober.edges.length,

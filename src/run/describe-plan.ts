@@ -7,19 +7,32 @@ import { plannedUploads } from './upload-plan.ts';
 import type { OrgLimits } from '../contract/types.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 import { plannedWrites } from './footprint-plan.ts';
+import type { RevocationShape } from '../scenario/define.ts';
+import { targetText } from '../config/confidence-target.ts';
+import { trialsToProve } from '../verdicts/support/confidence.ts';
 
 /** The task's line, and under it what it sends (from its declaration). */
 const taskLine = (t: PlannedTask, indent = '') =>
   `${t.kind} [${t.orgs.join(', ')}]${t.consumes === 'none' ? '' : ` (${t.consumes === "ingest" ? "an" : "a"} ${t.consumes} window)`}: ${t.checks.join(', ')}\n${indent}  ${TASKS[t.kind].describe}`;
 
-/** `uploadMs`: how long the target takes to answer an upload, where known before the run (the embedded target's parse time). */
-export function describePlan(
-  plan: Plan,
-  windowMs: number,
-  uploadMs: number | null = null,
-  limitsOf?: (org: string) => Partial<OrgLimits> | undefined,
-  writes: WritePolicy = 'own',
-): string {
+export interface PlanContext {
+  /** How long the target takes to answer an upload, where known before the run (the embedded target's parse time). */
+  readonly uploadMs: number | null;
+  readonly limitsOf?: (org: string) => Partial<OrgLimits> | undefined;
+  readonly writes: WritePolicy;
+  /** The revocation task's shape as it will run (trials raised to a confidence target's). */
+  readonly revocation: Required<RevocationShape> | null;
+}
+
+/** The trials, and what a confidence target takes. */
+function revocationShapeLine(shape: Required<RevocationShape>): string {
+  const sla = formatDurationMs(recruitingApi.revocationSlaMs);
+  const trials = `  ${shape.trials} trials, at most ${shape.parallel} at once`;
+  if (!shape.confidence) return trials;
+  return `${trials}; target ${targetText(shape.confidence, sla)}: proving it takes ${trialsToProve(shape.confidence)} trials, none slower (REVOKE-LATENCY passes only once proven)`;
+}
+
+export function describePlan(plan: Plan, windowMs: number, { uploadMs, limitsOf, writes, revocation }: PlanContext): string {
   const lines: string[] = [];
   for (const tier of plan.tiers) {
     lines.push(`${tier.tier}: organizations ${tier.orgs.join(', ')}`);
@@ -37,7 +50,7 @@ export function describePlan(
     }
     if (tier.collected.length > 0) lines.push(`  over every response: ${tier.collected.join(', ')}`);
   }
-  if (plan.revocation) lines.push(`revocation: ${taskLine(plan.revocation)}`);
+  if (plan.revocation) lines.push(`revocation: ${taskLine(plan.revocation)}`, ...(revocation ? [revocationShapeLine(revocation)] : []));
   for (const load of plan.load) lines.push(`load: ${taskLine(load)}`);
   lines.push(`checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`);
   const uploads = plannedUploads(plan, recruitingApi, windowMs, uploadMs, limitsOf);

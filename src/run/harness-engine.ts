@@ -20,7 +20,7 @@ import { executePlan } from './execute.ts';
 import { plannedUploads } from './upload-plan.ts';
 import { planFootprint, plannedWrites } from './footprint-plan.ts';
 import { METHODOLOGY } from './methodology.ts';
-import type { RunOptions } from './options.ts';
+import { revocationOverrides, type RunOptions } from './options.ts';
 import type { Plan } from './plan.ts';
 import { WindowKeeper } from '../procedures/windows.ts';
 import { CreatedLedger } from '../procedures/created.ts';
@@ -74,7 +74,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     // Every lane of every tier may hold its tier's cap in flight at once: a shared pool smaller
     // than that would queue a task's requests behind another's and skew the concurrency check.
     // Revocation trials at once keep one probe each in flight per edge beside them.
-    const revocationTrials = revocationTier ? resolveRevocationShape(scenarios[0]!.revocation, revocationShape(options)).parallel : 0;
+    const revocationTrials = revocationTier ? resolveRevocationShape(scenarios[0]!.revocation, revocationOverrides(options)).parallel : 0;
     const connections = [...orgs, ...profileOrgs].reduce((n, o) => n + figuresOf(contract, o).concurrency.value + 2, 0) + revocationTrials + 16;
     const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: connections, keepBodies: options.keepBodies === true });
     const clockOffsetMs = () => tally.clockOffsetMs();
@@ -122,7 +122,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       reportDir: runDir,
       recorder,
       timeoutMs: options.timeoutMs,
-      revocation: revocationShape(options),
+      revocation: revocationOverrides(options),
       writes: writePolicy(options),
       runId,
       created,
@@ -228,13 +228,3 @@ function countTasks(plan: Plan): number {
   return perTier + (plan.revocation ? 1 : 0) + plan.load.length;
 }
 
-/** Revocation trials, interval, settle and trials at once: the flags first, then the config file's, then the scenario's. */
-function revocationShape(options: RunOptions): SuiteContext['revocation'] {
-  const fromConfig = options.target.kind === 'external' ? options.target.config.revocation : undefined;
-  return {
-    trials: options.revocation.trials ?? fromConfig?.trials,
-    intervalMs: options.revocation.intervalMs ?? fromConfig?.interval,
-    settleMs: options.revocation.settleMs ?? fromConfig?.settle,
-    parallel: options.revocation.parallel ?? fromConfig?.parallel,
-  };
-}

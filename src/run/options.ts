@@ -56,3 +56,15 @@ export interface RunSeal {
   readonly command: readonly string[] | null;
   readonly signingKey: KeyObject | null;
 }
+
+/** Revocation trials, interval, settle, trials at once and the confidence target: the flags first, then the config file's (the scenario's come after both). */
+export function revocationOverrides(options: RunOptions): Partial<RevocationShape> {
+  const fromConfig = options.target.kind === 'external' ? options.target.config.revocation : undefined;
+  return {
+    trials: options.revocation.trials ?? fromConfig?.trials,
+    intervalMs: options.revocation.intervalMs ?? fromConfig?.interval,
+    settleMs: options.revocation.settleMs ?? fromConfig?.settle,
+    parallel: options.revocation.parallel ?? fromConfig?.parallel,
+    confidence: options.revocation.confidence ?? fromConfig?.confidence,
+  };
+}

@@ -10,7 +10,8 @@ import type { Io } from '../util/io.ts';
 import type { TierName } from '../contract/types.ts';
 import type { RunResults } from '../results/types.ts';
 import type { RunEvent } from '../results/events.ts';
-import type { RunOptions } from './options.ts';
+import { revocationOverrides, type RunOptions } from './options.ts';
+import { trialShape } from '../procedures/revocation.ts';
 import { describePlan } from './describe-plan.ts';
 import { openTargetSession } from './target-session.ts';
 import { newRunId } from './run-id.ts';
@@ -41,7 +42,9 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     const orgs = options.target.kind === 'external' ? options.target.orgs : [];
     const limitsOf = (label: string) => orgs.find((o) => o.label === label)?.limits;
     const writes = options.target.kind === 'external' ? options.target.config.writes : 'own';
-    io.stdout.write(describePlan(plannedRun(options), options.windowMs, options.target.kind === 'embedded' ? options.target.parseMs : null, limitsOf, writes));
+    const plan = plannedRun(options);
+    const revocation = plan.revocation ? trialShape(selectedScenarios(options)[0]!.revocation, revocationOverrides(options)) : null;
+    io.stdout.write(describePlan(plan, options.windowMs, { uploadMs: options.target.kind === 'embedded' ? options.target.parseMs : null, limitsOf, writes, revocation }));
     return { results: null, runDir: null, exitCode: EXIT.pass };
   }
   const drive = await ENGINES[options.engine].prepare(options, io);

@@ -4,6 +4,7 @@
  */
 import type { EndpointId, TierName } from '../contract/types.ts';
 import type { CheckId } from '../catalogue/types.ts';
+import type { ConfidenceTarget } from '../config/confidence-target.ts';
 
 export interface QuotaShape {
   /** 'sequential' sends Limit+1 one at a time; 'burst' releases 2 × Limit at once in batches ≤ the cap. */
@@ -19,6 +20,12 @@ export interface RevocationShape {
    * organization's concurrency cap or a list of disposable keys allows fewer.
    */
   readonly parallel?: number;
+  /**
+   * What the trials are to prove (README "Revocation confidence"): the share of revocations in effect
+   * on every edge within the SLA, at a confidence level. The trials rise to what proving it takes,
+   * none slower; REVOKE-LATENCY passes only once it is proven. null: no target.
+   */
+  readonly confidence?: ConfidenceTarget | null;
 }
 
 /** One phase of sustained load at a constant arrival rate. */
@@ -58,7 +65,7 @@ export const SCENARIO_DEFAULTS = {
   orgs: 3,
   checks: 'all',
   quota: { variants: ['sequential', 'burst'] },
-  revocation: { trials: 20, intervalMs: 10, settleMs: 2000, parallel: 7 },
+  revocation: { trials: 20, intervalMs: 10, settleMs: 2000, parallel: 7, confidence: null },
   load: null,
 } as const satisfies Omit<Scenario, 'tier' | 'description'>;
 

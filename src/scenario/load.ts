@@ -38,7 +38,14 @@ const scenarioShape = z.strictObject({
   orgs: z.number().int().min(1).max(26),
   checks: z.union([z.literal('all'), z.array(z.enum(CHECK_IDS))]),
   quota: z.strictObject({ variants: z.array(z.enum(['sequential', 'burst'])) }),
-  revocation: z.strictObject({ trials: z.number().int().min(1).max(1000), intervalMs: z.number().min(1).max(10_000), settleMs: z.number().min(0).max(600_000), parallel: z.number().int().min(1).max(100).optional() }),
+  revocation: z.strictObject({
+    trials: z.number().int().min(1).max(1000),
+    intervalMs: z.number().min(1).max(10_000),
+    settleMs: z.number().min(0).max(600_000),
+    parallel: z.number().int().min(1).max(100).optional(),
+    // A share and a level, each a fraction in (0, 1): { share: 0.99, level: 0.95 }.
+    confidence: z.strictObject({ share: z.number().gt(0).lt(1), level: z.number().gt(0).lt(1) }).nullable().optional(),
+  }),
   load: loadShape.nullable(),
 });
 

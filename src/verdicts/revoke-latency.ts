@@ -11,7 +11,8 @@ import { coverageGaps, edgeName, judgedRuns, ms, type RevocationEvidence } from 
 import { boundStats, statsPerEdge, type BoundStats, type EdgeStats } from './support/revocation-stats.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { ProbeStop } from '../measure/revocation-records.ts';
-import { clopperPearsonLower, quantileBoundedByMax, trialsToBound } from './support/confidence.ts';
+import { clopperPearsonLower, quantileBoundedByMax, trialsToBound, trialsToProve } from './support/confidence.ts';
+import { DEFAULT_TARGET_LEVEL, targetText, type ConfidenceTarget } from '../config/confidence-target.ts';
 
 /** One row per trial and edge, as the chart and revocation.csv read it: the bounds, rounded to 0.1 ms. */
 export type LatencyRow = Pick<EdgeBounds, 'trial' | 'edge' | 'edgeNode' | 'lowerMs' | 'upperMs' | 'widthMs' | 'unusableProbes' | 'revokeCallMs'>;
@@ -38,18 +39,30 @@ export type RevocationConfidence = {
   readonly lowerBound: number;
   /** The quantile of revocation latency the slowest trial bounds from above. */
   readonly maxBoundsQuantile: number;
+  /** The target asked for (at `level`), the trials proving it takes none slower, and whether the bound reached it; null: none asked. */
+  readonly target: { readonly share: number; readonly trialsNeeded: number; readonly reached: boolean } | null;
 };
 
-const LEVEL = 0.95;
+/** The level a statement is at where no target names one. */
+const LEVEL = DEFAULT_TARGET_LEVEL;
 
 /** A trial is within when every edge's upper bound is under the SLA; one straddling it is not. */
-function revocationConfidence(bounds: readonly EdgeBounds[], trials: readonly number[], slaMs: number): RevocationConfidence | null {
+function revocationConfidence(bounds: readonly EdgeBounds[], trials: readonly number[], slaMs: number, target: ConfidenceTarget | null): RevocationConfidence | null {
   if (trials.length === 0) return null;
   const within = trials.filter((t) => {
     const own = bounds.filter((b) => b.trial === t);
     return own.length > 0 && own.every((b) => b.upperMs !== null && b.upperMs < slaMs);
   }).length;
-  return { trials: trials.length, within, level: LEVEL, lowerBound: clopperPearsonLower(within, trials.length, LEVEL), maxBoundsQuantile: quantileBoundedByMax(trials.length, LEVEL) };
+  const level = target?.level ?? LEVEL;
+  const lowerBound = clopperPearsonLower(within, trials.length, level);
+  return {
+    trials: trials.length,
+    within,
+    level,
+    lowerBound,
+    maxBoundsQuantile: quantileBoundedByMax(trials.length, level),
+    target: target ? { share: target.share, trialsNeeded: trialsToProve(target), reached: lowerBound >= target.share } : null,
+  };
 }
 
 /** The confidence statement, in words an auditor can check against the method. */
@@ -61,8 +74,18 @@ export function confidenceText(c: RevocationConfidence, slaMs: number): string {
     `at ${level} confidence (one-sided, Clopper–Pearson), at least ${pct(c.lowerBound)} of revocations do; ` +
     `the slowest trial is a ${level} upper bound for about the ${Math.floor(c.maxBoundsQuantile * 100)}th percentile ` +
     `(bounding p95 takes ${trialsToBound(0.95, c.level)} trials, p99 ${trialsToBound(0.99, c.level)}, none slower). ` +
-    'Trials are taken as independent; run several at once, they share the edges and the revocation system, so a common slowdown hits them together'
+    'Trials are taken as independent; run several at once, they share the edges and the revocation system, so a common slowdown hits them together' +
+    (c.target ? `. ${targetVerdictText(c, slaMs)}` : '')
   );
+}
+
+/** Whether the target was proven, and what proving it takes. */
+function targetVerdictText(c: RevocationConfidence, slaMs: number): string {
+  const target = c.target!;
+  const asked = targetText({ share: target.share, level: c.level }, ms(slaMs));
+  return target.reached
+    ? `Target ${asked}: reached (the bound is ${(c.lowerBound * 100).toFixed(2)} %)`
+    : `Target ${asked}: not reached (the bound is ${(c.lowerBound * 100).toFixed(2)} %; proving it takes ${target.trialsNeeded} trials, none slower)`;
 }
 
 const r1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
@@ -100,7 +123,7 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
     overall,
     unjudged: e.runs.filter((r) => !judged.includes(r)).map((r) => ({ trial: r.trial, stoppedBy: r.stoppedBy, revokeError: r.revokeError })),
     skippedSlots: e.runs.reduce((n, r) => n + r.skippedSlots, 0),
-    confidence: revocationConfidence(bounds, judged.map((r) => r.trial), e.slaMs),
+    confidence: revocationConfidence(bounds, judged.map((r) => r.trial), e.slaMs, e.target ?? null),
   };
   const notes = [...(e.methodNotes ?? [])];
   if (data.confidence) notes.push(confidenceText(data.confidence, e.slaMs));
@@ -144,8 +167,19 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
     });
   }
 
+  // Every trial within, and yet the bound short of the target asked for (trials cut short): not proven.
+  const target = data.confidence?.target;
+  if (target && !target.reached) {
+    return finding('inconclusive', {
+      expected: `${expected}; and ${targetText({ share: target.share, level: data.confidence!.level }, ms(e.slaMs))}`,
+      actual: `every upper bound under ${ms(e.slaMs)} in ${countOf(judged.length, 'trial')}, but ${targetVerdictText(data.confidence!, e.slaMs).replace(/^Target /, 'the target ')}`,
+      evidence: [],
+      notes,
+      data,
+    });
+  }
   return finding('pass', {
-    expected,
+    expected: target ? `${expected}; and ${targetText({ share: target.share, level: data.confidence!.level }, ms(e.slaMs))}` : expected,
     actual:
       `every upper bound under ${ms(e.slaMs)} on ${countOf(edges, 'edge')} × ${countOf(judged.length, 'trial')}: ` +
       `p50 ${ms(overall.p50Ms ?? 0)}, p95 ${ms(overall.p95Ms ?? 0)}, max ${ms(overall.maxMs ?? 0)}; median bracket width ${ms(overall.medianWidthMs ?? 0)}`,

@@ -91,6 +91,13 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', settle: 0, hook: HOOK } }, 'c').revocation?.settle).toBe(0);
   });
 
+  it('takes a revocation confidence target in words, and names the field when it is not one', () => {
+    expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', confidence: '99%@95%', hook: HOOK } }, 'c').revocation?.confidence).toEqual({ share: 0.99, level: 0.95 });
+    expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', hook: HOOK } }, 'c').revocation?.confidence).toBeUndefined();
+    expect(usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', confidence: 0.99, hook: HOOK } }, 'c')).message).toContain('revocation.confidence: ');
+    expect(usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', confidence: 'nearly all', hook: HOOK } }, 'c')).message).toContain('revocation.confidence: "nearly all" is not a target');
+  });
+
   it('takes revocation trials at once as a whole number from 1, and leaves it to the scenario when absent', () => {
     expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', parallel: 2, hook: HOOK } }, 'c').revocation?.parallel).toBe(2);
     expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', hook: HOOK } }, 'c').revocation?.parallel).toBeUndefined();

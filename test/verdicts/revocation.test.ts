@@ -199,4 +199,25 @@ describe('REVOKE-LATENCY: what the trials prove', () => {
     expect(confidence).toMatchObject({ trials: 2, within: 1 });
     expect(confidence.lowerBound).toBeCloseTo(0.025321, 5);
   });
+
+  test('a target the trials prove: pass, the target in the expectation and the note (59 of 59: 0.05^(1/59) = 0.9505 ≥ 95 %)', () => {
+    const v = revokeLatencyVerdict({ ...evidence(Array.from({ length: 59 }, (_, i) => cleanRun(i + 1))), target: { share: 0.95, level: 0.95 } });
+    expect(v.verdict).toBe('pass');
+    expect(v.expected).toContain('; and 95 % of revocations within 3.00 s, at 95 % confidence');
+    expect(v.data!.confidence!.target).toEqual({ share: 0.95, trialsNeeded: 59, reached: true });
+    expect(v.notes.join(' ')).toContain('Target 95 % of revocations within 3.00 s, at 95 % confidence: reached (the bound is 95.05 %)');
+  });
+
+  test('a target too few trials prove (58 of 58: 0.05^(1/58) = 0.9497 < 95 %): inconclusive, saying what proving it takes', () => {
+    const v = revokeLatencyVerdict({ ...evidence(Array.from({ length: 58 }, (_, i) => cleanRun(i + 1))), target: { share: 0.95, level: 0.95 } });
+    expect(v.verdict).toBe('inconclusive');
+    expect(v.actual).toContain('the target 95 % of revocations within 3.00 s, at 95 % confidence: not reached (the bound is 94.97 %; proving it takes 59 trials, none slower)');
+  });
+
+  test("a target's level is the statement's: 20 of 20 at 90 % (0.10^(1/20) = 0.8913)", () => {
+    const confidence = revokeLatencyVerdict({ ...evidence(Array.from({ length: 20 }, (_, i) => cleanRun(i + 1))), target: { share: 0.85, level: 0.9 } }).data!.confidence!;
+    expect(confidence.level).toBe(0.9);
+    expect(confidence.lowerBound).toBeCloseTo(0.1 ** (1 / 20), 8);
+    expect(confidence.target).toEqual({ share: 0.85, trialsNeeded: 15, reached: true });
+  });
 });

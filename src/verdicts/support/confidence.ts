@@ -56,3 +56,9 @@ export function quantileBoundedByMax(trials: number, level = 0.95): number {
 export function trialsToBound(quantile: number, level = 0.95): number {
   return Math.ceil(Math.log(1 - level) / Math.log(quantile) - 1e-9);
 }
+
+/**
+ * Trials that prove a target, none slower: the least N whose Clopper–Pearson bound from N of N,
+ * (1 − level)^(1/N), reaches the share: the same N as bounding that quantile by the slowest.
+ */
+export const trialsToProve = (target: { readonly share: number; readonly level: number }): number => trialsToBound(target.share, target.level);

@@ -4,6 +4,7 @@
  */
 import type { ProbeStop, RevocationProbeRun } from '../../measure/revocation-records.ts';
 import { countOf } from './finding.ts';
+import type { ConfidenceTarget } from '../../config/confidence-target.ts';
 
 export interface RevocationEvidence {
   readonly runs: readonly RevocationProbeRun[];
@@ -17,6 +18,8 @@ export interface RevocationEvidence {
   readonly rejectStatus: number;
   /** Caveats of the method (probing load), shown on every verdict. */
   readonly methodNotes?: readonly string[];
+  /** What the trials are to prove (a share within the SLA at a confidence); null or absent: no target. */
+  readonly target?: ConfidenceTarget | null;
 }
 
 /** Runs whose revoke call returned and whose probing ran its course: the only ones judged. */
