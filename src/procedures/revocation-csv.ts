@@ -5,6 +5,9 @@
 import { edgeBounds } from '../verdicts/support/revocation-bounds.ts';
 import type { RevocationProbeRun } from '../measure/revocation-records.ts';
 
+/** The file a revocation run's brackets are written to, in the run folder. */
+export const REVOCATION_CSV = 'revocation.csv';
+
 export const REVOCATION_CSV_COLUMNS = [
   'trial',
   'edge',

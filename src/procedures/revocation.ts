@@ -13,7 +13,7 @@ import { revokeLatencyVerdict } from '../verdicts/revoke-latency.ts';
 import { revokeStickyVerdict } from '../verdicts/revoke-sticky.ts';
 import { authRevokedVerdict } from '../verdicts/auth-revoked.ts';
 import { rotationVerdict } from '../verdicts/rotation.ts';
-import { revocationCsv } from './revocation-csv.ts';
+import { REVOCATION_CSV, revocationCsv } from './revocation-csv.ts';
 import type { TrialTiming } from './revocation-probe.ts';
 import { probingLoadNotes, runRevocationTrials } from './revocation-trials.ts';
 import { resolveRevocationShape, type RevocationShape } from '../scenario/define.ts';
@@ -129,7 +129,7 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
         });
       }
       const reportDir = context.reportDir ?? null;
-      if (reportDir !== null) await writeFile(join(reportDir, 'revocation.csv'), revocationCsv(outcome.runs, rejectStatus));
+      if (reportDir !== null) await writeFile(join(reportDir, REVOCATION_CSV), revocationCsv(outcome.runs, rejectStatus));
       return {
         'REVOKE-LATENCY': revokeLatencyVerdict(evidence),
         'REVOKE-STICKY': revokeStickyVerdict(evidence),

@@ -5,7 +5,7 @@
  * slipped into a result's text.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import Handlebars from 'handlebars';
 import { assertValidResults, loadResults } from '../results/load.ts';
@@ -18,6 +18,9 @@ import { redactKeys } from '../contract/keys.ts';
 import { REPORT_CSS } from './styles.ts';
 import { REPORT_SCRIPT, REPORT_TEMPLATE } from './template.ts';
 import { buildReportView } from './view.ts';
+import type { EvidenceFile } from './sla.ts';
+import { sha256Of } from '../results/manifest.ts';
+import { REVOCATION_CSV } from '../procedures/revocation-csv.ts';
 
 export { pointLatest, type LatestPointer } from './latest.ts';
 
@@ -41,8 +44,8 @@ const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefau
  * The report as one HTML string: inline CSS, script and SVG, no URL of any kind. Handlebars escapes
  * every value except the stylesheet, the script and the SVG charts (built escaped by charts/svg.ts).
  */
-export function renderHtml(results: ValidResults, digest: ObservationDigest): string {
-  const view = buildReportView(results, digest);
+export function renderHtml(results: ValidResults, digest: ObservationDigest, files: readonly EvidenceFile[] = []): string {
+  const view = buildReportView(results, digest, files);
   return redactKeys(template({ ...view, css: REPORT_CSS, script: REPORT_SCRIPT }, RUNTIME));
 }
 
@@ -62,7 +65,20 @@ async function writeRedacted(file: string, text: string): Promise<void> {
 
 /** junit.xml's and index.html's text for a run whose observations are in `readDir`, as written (keys redacted). */
 export async function renderedReports(results: ValidResults, readDir: string): Promise<{ readonly junit: string; readonly html: string }> {
-  return { junit: redactKeys(renderJunit(results)), html: redactKeys(renderHtml(results, await digestFor(results, readDir))) };
+  return { junit: redactKeys(renderJunit(results)), html: redactKeys(renderHtml(results, await digestFor(results, readDir), await evidenceFiles(results, readDir))) };
+}
+
+/** The evidence files beside the report (results, observations, revocation.csv) and their SHA-256: the ones there. */
+async function evidenceFiles(results: RunResults, dir: string): Promise<EvidenceFile[]> {
+  const files: EvidenceFile[] = [];
+  for (const name of [REPORT_FILES.results, results.observations.file, REVOCATION_CSV]) {
+    try {
+      files.push({ name, sha256: sha256Of(await readFile(join(dir, name))) });
+    } catch {
+      // Not there (a run without revocation, results rendered elsewhere): not listed.
+    }
+  }
+  return files;
 }
 
 async function writeRendered(results: ValidResults, readDir: string, outDir: string): Promise<Pick<ReportFiles, 'junit' | 'html'>> {

@@ -184,6 +184,10 @@ details.check[open] > summary { border-bottom: 1px solid var(--line); background
 .assumption p { margin: 4px 0; max-width: 90ch; }
 footer { padding: 28px 24px 40px; }
 
+.sla-page { border-top: 1px solid var(--line); padding-top: 8px; }
+.sla-claim { font-size: 1.15em; font-weight: 600; }
+.sla-files .hash { word-break: break-all; font-size: 0.85em; }
+
 @media (max-width: 900px) {
   .header-grid, .answers, .expected-actual { grid-template-columns: minmax(0, 1fr); }
   .spec-ref { margin-left: 0; }
@@ -200,5 +204,10 @@ footer { padding: 28px 24px 40px; }
   .evidence td, .evidence th { white-space: normal; padding: 3px 4px; }
   details.check > summary::before { content: none; }
   a { color: inherit; text-decoration: none; }
+  /* The SLA evidence: each verdict starts a page of its own, and nothing in it needs a click. */
+  .sla-page { break-before: page; border-top: none; }
+  .sla-page h4, .sla-run, .sla-files { break-after: avoid; break-inside: avoid; }
+  .sla-trials, .sla-edges { width: 100%; font-size: 8pt; }
+  .sla-files .hash { font-size: 7pt; }
 }
 `;

@@ -46,7 +46,7 @@ export const REPORT_TEMPLATE = `<!doctype html>
   </div>
 </header>
 <nav class="toc" aria-label="Sections"><div class="wrap">
-  <a href="#summary">Summary</a>{{#if profiles.length}}<a href="#limiter">How it limits</a>{{/if}}{{#if declaredLimits.length}}<a href="#declared-limits">Declared limits</a>{{/if}}{{#if footprint}}<a href="#footprint">Writes</a>{{/if}}<a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>
+  <a href="#summary">Summary</a>{{#if profiles.length}}<a href="#limiter">How it limits</a>{{/if}}{{#if declaredLimits.length}}<a href="#declared-limits">Declared limits</a>{{/if}}{{#if footprint}}<a href="#footprint">Writes</a>{{/if}}<a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>{{#if sla.length}}<a href="#sla">SLA evidence</a>{{/if}}
 </div></nav>
 <main class="wrap">
 {{#if interrupted}}<div class="banner banner-warn" role="alert"><strong>Interrupted.</strong> The run was stopped before it finished: this report shows only the checks that completed.</div>{{/if}}
@@ -230,6 +230,47 @@ export const REPORT_TEMPLATE = `<!doctype html>
     {{#each methodology}}<dt>{{topic}}</dt><dd>{{text}}</dd>{{/each}}
   </dl>
 </section>
+
+{{#if sla.length}}
+<section id="sla">
+  <h2>SLA evidence: key revocation</h2>
+  {{#each sla}}
+  <article class="sla-page" id="{{anchor}}">
+    <h3>Claim ({{tier}})</h3>
+    <p class="sla-claim">{{claim}}</p>
+    <p><span class="badge v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</span></p>
+    <dl class="prose-list">
+      <dt>Expected</dt><dd>{{expected}}</dd>
+      <dt>Observed</dt><dd>{{actual}}</dd>
+      {{#if proves}}<dt>What the trials prove</dt><dd class="sla-proves">{{proves}}</dd>{{/if}}
+    </dl>
+    <h4>Method</h4>
+    <dl class="prose-list sla-method">
+      {{#each method}}<dt>{{topic}}</dt><dd>{{text}}</dd>{{/each}}
+    </dl>
+    <h4>Bounds per edge</h4>
+    <table class="compact sla-edges">
+      <thead><tr><th scope="col">Edge</th><th scope="col">Trials</th><th scope="col">Within the SLA</th><th scope="col">Slowest upper bound</th><th scope="col">Latest lower bound</th></tr></thead>
+      <tbody>{{#each edges}}<tr><td>{{edge}}</td><td class="num">{{brackets}}</td><td class="num">{{within}}</td><td class="num">{{worstUpper}}</td><td class="num">{{worstLower}}</td></tr>{{/each}}</tbody>
+    </table>
+    <h4>Every trial</h4>
+    <table class="compact sla-trials">
+      <thead><tr><th scope="col">Trial</th><th scope="col">Edge</th><th scope="col">Still admitted at (lower bound)</th><th scope="col">Rejecting by (upper bound)</th><th scope="col">Within</th></tr></thead>
+      <tbody>{{#each trials}}<tr><td class="num">{{trial}}</td><td>{{edge}}</td><td class="num">{{lower}}</td><td class="num">{{upper}}</td><td>{{#if within}}yes{{else}}no{{/if}}</td></tr>{{/each}}</tbody>
+    </table>
+    <h4>The run, and how to check it</h4>
+    <dl class="facts sla-run">{{#each run}}<div><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/each}}</dl>
+    {{#if files.length}}
+    <table class="compact sla-files">
+      <thead><tr><th scope="col">Evidence file</th><th scope="col">SHA-256</th></tr></thead>
+      <tbody>{{#each files}}<tr><td><code>{{name}}</code></td><td><code class="hash">{{sha256}}</code></td></tr>{{/each}}</tbody>
+    </table>
+    {{/if}}
+    <p>The run folder's <code>manifest.json</code> lists these files with the same SHA-256 (and this report's own), signed in <code>manifest.sig</code> where the run had a signing key. Anyone can check the folder, with no network and no target: <code>{{verify}}</code> (exit 0: every check held).</p>
+  </article>
+  {{/each}}
+</section>
+{{/if}}
 
 <section id="assumptions">
   <h2>Assumptions</h2>

@@ -14,6 +14,7 @@ import type { LatencySummary, ObservationDigest } from './observation-digest.ts'
 import { profileCards, type ProfileCardView } from './profile-view.ts';
 import { declaredLimitRows, type DeclaredLimitRow } from './declared-limits.ts';
 import { footprintView, type FootprintView } from './footprint.ts';
+import { slaViews, type EvidenceFile, type SlaView } from './sla.ts';
 
 /** Checks that answer "does every tier get exactly the quotas it is sold?". */
 const TIER_LIMIT_CHECKS: readonly CheckId[] = ['QUOTA-READ', 'QUOTA-INGEST', 'CONCURRENCY-CAP', 'HDR-LIMIT', 'HDR-REMAINING', 'ORG-SHARED', 'ORG-ISOLATED'];
@@ -43,6 +44,8 @@ export interface ReportView {
   readonly declaredLimits: readonly (DeclaredLimitRow & { readonly differs: boolean })[];
   /** What the run wrote to the deployment, and what it created and left behind; null for runs that do not say (k6, older results). */
   readonly footprint: FootprintView | null;
+  /** The SLA evidence page, one per REVOKE-LATENCY result that ran. */
+  readonly sla: readonly SlaView[];
   readonly matrix: {
     readonly columns: readonly string[];
     readonly rows: readonly {
@@ -204,7 +207,8 @@ function latencyRows(rows: readonly LatencySummary[]): ReportView['latencyRows']
   return rows.map((r) => ({ check: r.check, count: r.count, p50: formatMs(r.p50), p90: formatMs(r.p90), p99: formatMs(r.p99), max: formatMs(r.max) }));
 }
 
-export function buildReportView(results: ValidResults, digest: ObservationDigest): ReportView {
+/** `files`: the run folder's evidence files and their SHA-256 (the SLA evidence page lists them). */
+export function buildReportView(results: ValidResults, digest: ObservationDigest, files: readonly EvidenceFile[] = []): ReportView {
   const matrix = matrixView(results);
   const order = matrix.rows.map((r) => r.id);
   const latency = [...digest.latency].sort(
@@ -234,6 +238,7 @@ export function buildReportView(results: ValidResults, digest: ObservationDigest
     profiles: profileCards(results.profiles, digest),
     declaredLimits: declaredLimitRows(results, digest).map((row) => ({ ...row, differs: row.agrees === false })),
     footprint: footprintView(results.footprint),
+    sla: slaViews(results, files),
     matrix,
     timeline: timelineChart(digest.timeline, digest.bucketMs, 'Responses over time by status'),
     latency: latencyChart(latency, 'Latency percentiles per check'),

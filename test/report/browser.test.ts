@@ -6,7 +6,8 @@
  * failing-detail.png and limiter-profile.png for a person to look at.
  * Without Chromium: fails in CI (CI=true), skips with the reason elsewhere.
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -169,5 +170,33 @@ describe('the HTML report in a browser', () => {
     expect(requests.every((url) => url === fileUrl)).toBe(true);
     expect(blocked).toEqual([]);
     expect(consoleErrors).toEqual([]);
+  });
+
+  it.runIf(available)('prints the SLA evidence: its own page, claim, method, bounds, every trial and the evidence hashes, nothing behind a click; to PDF', async () => {
+    await page.emulateMedia({ media: 'print' });
+    const sla = page.locator('#sla article.sla-page');
+    expect(await sla.count()).toBe(1);
+    // In the page (this project type-checks without the DOM library): the computed break before it.
+    const breakBefore = await sla.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { breakBefore: string } }).getComputedStyle(el).breakBefore);
+    expect(breakBefore).toBe('page');
+    const text = (await sla.innerText()).replace(/\s+/g, ' ');
+    expect(text).toContain('A revoked API key stops working on every edge node in under 3 s (spec §5.9, §8.3).');
+    expect(text).toContain('Revocation latency');
+    expect(text).toContain('lower bound = send time of the last admitted probe');
+    // The sample's 20 trials on 3 edges: one row per edge, one per trial and edge, each visible on paper.
+    expect(await sla.locator('table.sla-edges tbody tr').count()).toBe(3);
+    expect(await sla.locator('table.sla-trials tbody tr').count()).toBe(60);
+    expect(await sla.locator('details').count()).toBe(0);
+    // The hash shown is the file's, computed here.
+    const resultsHash = createHash('sha256').update(readFileSync(run.files.results)).digest('hex');
+    expect(await sla.locator('table.sla-files').innerText()).toContain(resultsHash);
+    expect(text).toContain('tiergate verify reports/20260302-100000-5a1e --public-key signer.pub');
+    const pdf = await page.pdf({ format: 'A4', printBackground: true });
+    await mkdir(SCREENSHOTS, { recursive: true });
+    writeFileSync(new URL('sla-evidence.pdf', SCREENSHOTS), pdf);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // The report, then the SLA page on pages of its own: more than one page.
+    expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBeGreaterThan(1);
+    await page.emulateMedia({ media: 'screen' });
   });
 });
