@@ -1,5 +1,5 @@
 /**
- * `tiergate verify <run-dir> [--public-key FILE]`: checks a run folder offline (run/verify.ts).
+ * `tiergate verify <run-dir> [--public-key FILE]`: checks a run folder offline, every verdict judged again (run/verify.ts).
  * Exit 0: everything checked held; 1: something did not, each named; 2: the inputs are wrong.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
@@ -32,7 +32,7 @@ async function publicKeyFrom(file: string, cwd: string): Promise<KeyObject> {
 
 export const verifyCommand: CliCommand<VerifyArgs> = {
   name: 'verify <runDir>',
-  describe: 'Check a run folder offline: its files against manifest.json, the signature, and the reports against results.json',
+  describe: 'Check a run folder offline: its files against manifest.json, the signature, the reports, and every verdict judged again from the observations',
   builder: (argv) =>
     argv.positional('runDir', { type: 'string', demandOption: true, describe: 'a run folder, e.g. reports/latest' }).options(VERIFY_FLAGS),
   run: async (args, io) => {

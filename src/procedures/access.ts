@@ -6,11 +6,7 @@ import { endpointById } from '../contract/lookup.ts';
 import { unissuedKey } from '../contract/keys.ts';
 import type { Endpoint } from '../contract/types.ts';
 import type { CheckId, Finding } from '../catalogue/types.ts';
-import { authRejected } from '../verdicts/auth-missing-malformed-unknown.ts';
 import { keyFormatVerdict } from '../verdicts/auth-key-format.ts';
-import { scopeListVerdict } from '../verdicts/scope-list.ts';
-import { scopeEnforcedVerdict } from '../verdicts/scope-enforced.ts';
-import { headBootstrapVerdict } from '../verdicts/head-bootstrap.ts';
 import type { Observation } from '../measure/observation.ts';
 import type { SuiteContext } from './context.ts';
 import type { FreshWindow } from './windows.ts';
@@ -41,27 +37,31 @@ export const access = defineTask({
     const unauthenticated = context.contract.statuses.unauthenticated;
     // One check after another, each timed on its own.
     const authMissing = await timed(context, async () =>
-      authRejected([await send('AUTH-MISSING', jobs, null), await send('AUTH-MISSING', endpointById(context.contract, 'bootstrap-head'), null)], unauthenticated),
+      context.judgements.judge('authRejected', [await send('AUTH-MISSING', jobs, null), await send('AUTH-MISSING', endpointById(context.contract, 'bootstrap-head'), null)], unauthenticated),
     );
     const authMalformed = await timed(context, async () => {
       const malformed = ['not-a-key', 'xh_live_short', `xh_prod_${'a'.repeat(32)}`, `Bearer ${'b'.repeat(40)}`];
       const sent: Observation[] = [];
       for (const key of malformed) sent.push(await send('AUTH-MALFORMED', jobs, key));
-      return authRejected(sent, unauthenticated);
+      return context.judgements.judge('authRejected', sent, unauthenticated);
     });
     const authUnknown = await timed(context, async () => {
       const sent: Observation[] = [];
       for (const format of context.contract.keyFormats) sent.push(await send('AUTH-UNKNOWN', jobs, unissuedKey(format.prefix)));
-      return authRejected(sent, unauthenticated);
+      return context.judgements.judge('authRejected', sent, unauthenticated);
     });
     const tierOrgs = context.orgs.filter((o) => o.tier === org.tier);
     const keyFormat = await timed(context, async () =>
-      keyFormatVerdict(
-        tierOrgs.flatMap((o) => [o.primary, o.secondary, o.unscoped].flatMap((k) => (k ? [{ label: k.label, key: k.key }] : []))),
-        context.contract,
+      context.judgements.withheld(
+        keyFormatVerdict(
+          tierOrgs.flatMap((o) => [o.primary, o.secondary, o.unscoped].flatMap((k) => (k ? [{ label: k.label, key: k.key }] : []))),
+          context.contract,
+        ),
+        'keyFormatVerdict',
+        'its input is the API keys themselves, which a run never writes down',
       ),
     );
-    const scopeList = await timed(context, async () => scopeListVerdict(await send('SCOPE-LIST', endpointById(context.contract, 'scope-list'), org.primary.key), context.contract));
+    const scopeList = await timed(context, async () => context.judgements.judge('scopeListVerdict', await send('SCOPE-LIST', endpointById(context.contract, 'scope-list'), org.primary.key), context.contract));
     const unscopedKey = org.unscoped?.key;
     const scopeEnforced =
       unscopedKey === undefined
@@ -85,7 +85,7 @@ export const access = defineTask({
             }
             // Done with what it created (the update went to its own job): archived at once.
             for (const made of createdHere) await archiveJob(context, made);
-            return scopeEnforcedVerdict(rows, context.contract.statuses.forbidden);
+            return context.judgements.judge('scopeEnforcedVerdict', rows, context.contract.statuses.forbidden);
           });
     const headBootstrap = await timed(context, async () => {
       const head = endpointById(context.contract, 'bootstrap-head');
@@ -96,7 +96,7 @@ export const access = defineTask({
       let first: Observation | null = await sendHead();
       for (let attempt = 1; attempt <= HEAD_ATTEMPTS && first !== null && !context.signal.aborted; attempt++) {
         const second = await sendHead();
-        finding = headBootstrapVerdict(first, second, context.windowMs / 1000, options);
+        finding = context.judgements.judge('headBootstrapVerdict', first, second, context.windowMs / 1000, options);
         if (finding.verdict !== 'inconclusive') break;
         // Refused for quota: the next pair needs a window with room, which its first HEAD (counted or not) shows.
         const refused: boolean = [first, second].some((o) => o.status === context.contract.statuses.rateLimited);

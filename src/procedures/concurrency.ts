@@ -19,7 +19,7 @@ import { isAdmitted, type Observation } from '../measure/observation.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
 import { uploadsToTest } from './announced-limit.ts';
 import type { ConcurrencyPhase } from '../measure/tags.ts';
-import { concurrencyCapVerdict, type ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
+import type { ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
 import { describe } from '../verdicts/support/finding.ts';
 import { holdMarginMs, latencyOf, tooFastToHold } from '../verdicts/support/held-timing.ts';
 import type { Finding } from '../catalogue/types.ts';
@@ -148,7 +148,7 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
 
   const earlierUploads = [...seen.uploads];
   seen.uploads.push(...held);
-  return concurrencyCapVerdict({
+  return context.judgements.judge('concurrencyCapVerdict', {
     held,
     extra,
     control,

@@ -11,6 +11,7 @@ import type { RevocationShape } from '../scenario/define.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 import type { CreatedLedger } from './created.ts';
 import type { CreatedResource } from '../results/types.ts';
+import type { JudgementLog } from './judgements.ts';
 
 export interface SuiteContext {
   readonly contract: Contract;
@@ -60,4 +61,6 @@ export interface SuiteContext {
   readonly created: CreatedLedger;
   /** Removes a webhook subscription the run created, at `url` (config `cleanup.webhook`); null: left behind. */
   readonly removeWebhook: ((webhook: CreatedResource, url: string) => Promise<boolean>) | null;
+  /** Every verdict a task asks for goes through `judgements.judge`, so that `tiergate verify` can judge it again. */
+  readonly judgements: JudgementLog;
 }

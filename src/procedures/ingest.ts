@@ -8,8 +8,6 @@
  */
 import { endpointById } from '../contract/lookup.ts';
 import { figuresOf } from '../contract/org-limits.ts';
-import { quotaExactVerdict } from '../verdicts/quota-read-ingest.ts';
-import { limitHeaderVerdict } from '../verdicts/hdr-limit.ts';
 import type { Observation } from '../measure/observation.ts';
 import type { WindowContext } from '../measure/window.ts';
 import type { SuiteContext } from './context.ts';
@@ -46,8 +44,8 @@ export const ingestSingle = defineTask({
       const sent = await uploadSinglesAfter(context, org, first, upload);
       return {
         // Uploads inside a batch race each other, so the single variant is judged as a burst.
-        'QUOTA-INGEST': quotaExactVerdict(sent, { figure, quotaClass: 'ingest', variant: 'burst', window, unitsPerRequest: 1, later: [] }),
-        'HDR-LIMIT': limitHeaderVerdict(sent, figure, 'ingest'),
+        'QUOTA-INGEST': context.judgements.judge('quotaExactVerdict', sent, { figure, quotaClass: 'ingest', variant: 'burst', window, unitsPerRequest: 1, later: [] }),
+        'HDR-LIMIT': context.judgements.judge('limitHeaderVerdict', sent, figure, 'ingest'),
       };
     });
   },
@@ -70,7 +68,7 @@ export const ingestBulk = defineTask({
       const { sent, later } = await uploadBulkAfter(context, org, window, first, bulk);
       const figure = figuresOf(context.contract, org).ingest;
       // Uploads inside a batch race each other: judged as a burst, in resumes.
-      return { 'QUOTA-INGEST': quotaExactVerdict(sent, { figure, quotaClass: 'ingest', variant: 'burst', window, unitsPerRequest: bulk.unitsPerRequest, later }) };
+      return { 'QUOTA-INGEST': context.judgements.judge('quotaExactVerdict', sent, { figure, quotaClass: 'ingest', variant: 'burst', window, unitsPerRequest: bulk.unitsPerRequest, later }) };
     });
   },
 });

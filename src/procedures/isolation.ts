@@ -1,7 +1,6 @@
 /** ORG-ISOLATED: exhaust one org's read quota, then one read by another org of the tier must be untouched. */
 import { endpointById } from '../contract/lookup.ts';
 import { figuresOf } from '../contract/org-limits.ts';
-import { orgIsolatedVerdict } from '../verdicts/org-shared-isolated.ts';
 import { requestFor } from './requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { EXTRA_AFTER_LIMIT, OVER_ADMISSION_FACTOR, limitToTest } from './announced-limit.ts';
@@ -47,7 +46,7 @@ export const isolation = defineTask({
       // Judged against its exact figure (published, or its own declared); only a minimum ("or more") defers to the announced Limit.
       const otherFigure = figuresOf(context.contract, other).read;
       const otherLimit = otherFigure.atLeast ? limitToTest(otherFigure, probe) : otherFigure.value;
-      return { 'ORG-ISOLATED': orgIsolatedVerdict({ exhausted: sent, other: probe, exhaustedAgain: again, otherLimit, window }) };
+      return { 'ORG-ISOLATED': context.judgements.judge('orgIsolatedVerdict', { exhausted: sent, other: probe, exhaustedAgain: again, otherLimit, window }) };
     });
   },
 });

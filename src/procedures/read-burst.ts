@@ -5,7 +5,6 @@
  */
 import { endpointById } from '../contract/lookup.ts';
 import { figuresOf } from '../contract/org-limits.ts';
-import { quotaExactVerdict } from '../verdicts/quota-read-ingest.ts';
 import { requestFor } from './requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { batchPlan, inBatches, underCap } from './batches.ts';
@@ -37,7 +36,7 @@ export const readBurst = defineTask({
       const limit = limitToTest(tier.read, first) - window.prior.length;
       const batch = underCap(tier.concurrency.value);
       const rest = await inBatches(2 * Math.max(1, limit) - 1, batch, read, context.signal, burstPlan(limit, batch).firstBatch);
-      return { 'QUOTA-READ': quotaExactVerdict([first, ...rest], { figure: tier.read, quotaClass: 'read', variant: 'burst', window }) };
+      return { 'QUOTA-READ': context.judgements.judge('quotaExactVerdict', [first, ...rest], { figure: tier.read, quotaClass: 'read', variant: 'burst', window }) };
     });
   },
 });

@@ -8,13 +8,6 @@
  */
 import { endpointById } from '../contract/lookup.ts';
 import { figuresOf } from '../contract/org-limits.ts';
-import { quotaExactVerdict } from '../verdicts/quota-read-ingest.ts';
-import { remainingDecrementsVerdict } from '../verdicts/hdr-remaining.ts';
-import { limitHeaderVerdict } from '../verdicts/hdr-limit.ts';
-import { resetEpochVerdict } from '../verdicts/hdr-reset.ts';
-import { rateLimitBodyVerdict } from '../verdicts/err-429-body.ts';
-import { orgSharedVerdict } from '../verdicts/org-shared-isolated.ts';
-import { retryAfterVerdict } from '../verdicts/retry-after.ts';
 import { sleep } from '../util/sleep.ts';
 import type { Observation } from '../measure/observation.ts';
 import type { SuiteContext } from './context.ts';
@@ -63,19 +56,19 @@ export const readSequential = defineTask({
       const lastRejected = [...rejections, ...later.filter((o) => o.status === context.contract.statuses.rateLimited)].at(-1) ?? null;
       const retry = lastRejected ? await waitOutRetryAfter(context, org, lastRejected) : null;
       return {
-        'QUOTA-READ': quotaExactVerdict(sent, { figure, quotaClass: 'read', variant: 'sequential', window, later }),
-        'HDR-REMAINING': remainingDecrementsVerdict(sent, window),
-        'HDR-LIMIT': limitHeaderVerdict(sent, figure, 'read'),
-        'HDR-RESET': resetEpochVerdict([...sent, ...later], window.lengthMs / 1000, window),
-        'ERR-429-BODY': rateLimitBodyVerdict(rejections),
+        'QUOTA-READ': context.judgements.judge('quotaExactVerdict', sent, { figure, quotaClass: 'read', variant: 'sequential', window, later }),
+        'HDR-REMAINING': context.judgements.judge('remainingDecrementsVerdict', sent, window),
+        'HDR-LIMIT': context.judgements.judge('limitHeaderVerdict', sent, figure, 'read'),
+        'HDR-RESET': context.judgements.judge('resetEpochVerdict', [...sent, ...later], window.lengthMs / 1000, window),
+        'ERR-429-BODY': context.judgements.judge('rateLimitBodyVerdict', rejections),
         'ORG-SHARED': shared
-          ? orgSharedVerdict({ keyA: sent, keyB: shared, keyAAgain: later[0] ?? null, limit, window, refilling: context.profileOf(org.tier)?.read.algorithm.value === 'refilling' })
+          ? context.judgements.judge('orgSharedVerdict', { keyA: sent, keyB: shared, keyAAgain: later[0] ?? null, limit, window, refilling: context.profileOf(org.tier)?.read.algorithm.value === 'refilling' })
           : org.secondary
             ? inconclusiveFinding('the first key rejected, then the second key tried', 'the first key was never rejected', sent.slice(-1).map((o) => o.id))
             : skippedFinding('no second key of this organization was configured'),
         'RETRY-AFTER':
           lastRejected && retry
-            ? retryAfterVerdict({ rejected: lastRejected, ...retry, windowSeconds: window.lengthMs / 1000 })
+            ? context.judgements.judge('retryAfterVerdict', { rejected: lastRejected, ...retry, windowSeconds: window.lengthMs / 1000 })
             : inconclusiveFinding('a 429 to take Retry-After from', 'no request was rejected', sent.slice(-1).map((o) => o.id)),
       };
     });

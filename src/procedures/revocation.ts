@@ -9,10 +9,6 @@ import { join } from 'node:path';
 import { endpointById } from '../contract/lookup.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import type { RevocationEvidence } from '../verdicts/support/revocation-evidence.ts';
-import { revokeLatencyVerdict } from '../verdicts/revoke-latency.ts';
-import { revokeStickyVerdict } from '../verdicts/revoke-sticky.ts';
-import { authRevokedVerdict } from '../verdicts/auth-revoked.ts';
-import { rotationVerdict } from '../verdicts/rotation.ts';
 import { REVOCATION_CSV, revocationCsv } from './revocation-csv.ts';
 import type { TrialTiming } from './revocation-probe.ts';
 import { probingLoadNotes, runRevocationTrials } from './revocation-trials.ts';
@@ -131,10 +127,10 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
       const reportDir = context.reportDir ?? null;
       if (reportDir !== null) await writeFile(join(reportDir, REVOCATION_CSV), revocationCsv(outcome.runs, rejectStatus));
       return {
-        'REVOKE-LATENCY': revokeLatencyVerdict(evidence),
-        'REVOKE-STICKY': revokeStickyVerdict(evidence),
-        'AUTH-REVOKED': authRevokedVerdict(evidence),
-        ROTATION: rotationVerdict(evidence),
+        'REVOKE-LATENCY': context.judgements.judge('revokeLatencyVerdict', evidence),
+        'REVOKE-STICKY': context.judgements.judge('revokeStickyVerdict', evidence),
+        'AUTH-REVOKED': context.judgements.judge('authRevokedVerdict', evidence),
+        ROTATION: context.judgements.judge('rotationVerdict', evidence),
       };
     },
   });

@@ -7,6 +7,7 @@ import type { SuiteContext } from './context.ts';
 import { WindowKeeper } from './windows.ts';
 import type { ObservationRecorder } from '../measure/recorder.ts';
 import { CreatedLedger } from './created.ts';
+import { JudgementLog } from './judgements.ts';
 
 export type StandaloneInput = Pick<SuiteContext, 'contract' | 'prober' | 'io' | 'orgs' | 'windowMs'> &
   Partial<Pick<SuiteContext, 'keyHook' | 'provisionOrgs' | 'reportDir' | 'timeoutMs' | 'writes'>> & {
@@ -46,6 +47,7 @@ export function standaloneContext(input: StandaloneInput): SuiteContext {
     revocation: {},
     runId: 'standalone',
     created: new CreatedLedger(),
+    judgements: new JudgementLog(contract),
     removeWebhook: null,
   };
 }

@@ -194,7 +194,9 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
     // A declared check the task returned nothing for did not run: inconclusive, never a silent pass.
     const decision: Decision = decisions[id] ?? inconclusiveFinding('the check to run', undecided);
     const { finding, startedWall, durationMs } = 'finding' in decision ? decision : { finding: decision, ...own };
-    return checkResult(id, finding, { tier: instance.tier, org, variant: definition.decides[id] ?? '', startedWall, durationMs: finding.verdict === 'skipped' ? 0 : durationMs });
+    const result = checkResult(id, finding, { tier: instance.tier, org, variant: definition.decides[id] ?? '', startedWall, durationMs: finding.verdict === 'skipped' ? 0 : durationMs });
+    context.judgements.link(result, finding);
+    return result;
   });
 }
 

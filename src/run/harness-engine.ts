@@ -39,6 +39,8 @@ import type { EngineOutcome } from './publish.ts';
 import { planFor, selectedScenarios } from './plan-for.ts';
 import { resolveRevocationShape } from '../scenario/define.ts';
 import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
+import { JudgementLog, JUDGEMENTS_FILE } from '../procedures/judgements.ts';
+import { tierObservations } from '../verdicts/replay.ts';
 
 export const harnessEngine: RunEngine = { prepare: async () => runHarness };
 
@@ -52,6 +54,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
   const writes = new WriteTally(recruitingApi);
   recorder.onObservation((o) => writes.observe(o));
   const created = new CreatedLedger();
+  const judgements = new JudgementLog(contract);
   const results: CheckResult[] = [];
   const profiles = new Map<TierName, LimiterProfile>();
   /** Each tier's discovery while it runs: the keeper waits for it only on a server without rate-limit headers. */
@@ -127,6 +130,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       runId,
       created,
       removeWebhook: session.removeWebhook,
+      judgements,
     };
     const record = (batch: readonly CheckResult[]) => {
       for (const result of batch) {
@@ -165,11 +169,17 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     // HDR-PRESENT is judged over every response a tier's checks received.
     for (const tierPlan of plan.tiers) {
       for (const id of tierPlan.collected) {
-        record([checkResult(id, tally.headersOf(tierPlan.tier).verdict(), { tier: tierPlan.tier, org: null, startedWall, durationMs: conformanceMs })]);
+        const found = tally.headersOf(tierPlan.tier).verdict();
+        // Judged as the responses streamed by; judged again from every observation of the tier.
+        judgements.record('headersPresentVerdict', [tierObservations(tierPlan.tier)], found);
+        const result = checkResult(id, found, { tier: tierPlan.tier, org: null, startedWall, durationMs: conformanceMs });
+        judgements.link(result, found);
+        record([result]);
       }
     }
   } finally {
     await recorder.close();
+    await judgements.write(join(runDir, JUDGEMENTS_FILE));
   }
   return {
     checks: results,

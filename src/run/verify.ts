@@ -6,19 +6,26 @@
  * - results.json against its schema, and its summary (overall verdict, counts) against its checks;
  * - the derived reports: index.html and junit.xml rendered again from results.json and the
  *   observations, compared byte for byte.
- * Re-deriving each verdict from the observations (README "Evidence that can be re-checked") is not
- * built yet, and the report says so: hashes anyone can rewrite are no proof on their own.
+ * - every verdict judged again: each result's judgement (judgements.ndjson.gz: the verdict function
+ *   and its input, observations by reference) replayed on the observations as the file holds them,
+ *   by the same pure function, and compared with results.json. An observation edited and its hash
+ *   rewritten shows here, named by the check whose verdict no longer follows from it.
  */
 import type { KeyObject } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countVerdicts, overallVerdict } from '../catalogue/types.ts';
+import { countVerdicts, overallVerdict, type CheckResult } from '../catalogue/types.ts';
 import { fileDifferences, MANIFEST_FILE, manifestSchema, SIGNATURE_FILE, signatureHolds, type Manifest } from '../results/manifest.ts';
 import { loadResults } from '../results/load.ts';
 import type { ValidResults } from '../results/types.ts';
 import { REPORT_FILES, renderedReports } from '../report/render.ts';
 import { messageOf } from '../util/errors.ts';
 import { folderFiles } from './seal.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import type { Observation } from '../measure/observation.ts';
+import { observationLines } from '../measure/observation-file.ts';
+import { JUDGEMENTS_FILE, type JudgementRecord } from '../procedures/judgements.ts';
+import { decodeArgs, findingText, isReplayable, replay, type FindingText, type ObservationSource } from '../verdicts/replay.ts';
 
 export interface VerifyReport {
   /** What was checked and held, a line each. */
@@ -33,6 +40,8 @@ export interface VerifyOptions {
   /** The public key the reader trusts; null: a signature is reported, not checked. */
   readonly publicKey: KeyObject | null;
 }
+
+const exists = (file: string) => access(file).then(() => true, () => false);
 
 async function readText(file: string): Promise<string | null> {
   try {
@@ -91,6 +100,85 @@ async function checkDerived(runDir: string, results: ValidResults, report: Lines
   }
 }
 
+async function readObservations(file: string): Promise<ObservationSource & { readonly malformed: number }> {
+  const byId = new Map<number, Observation>();
+  const inOrder: Observation[] = [];
+  let malformed = 0;
+  for await (const line of observationLines(file)) {
+    if (line === '') continue;
+    try {
+      const o = JSON.parse(line) as Observation;
+      byId.set(o.id, o);
+      inOrder.push(o);
+    } catch {
+      malformed += 1;
+    }
+  }
+  return { byId, inOrder, malformed };
+}
+
+async function readJudgements(file: string): Promise<JudgementRecord[] | null> {
+  if (!(await exists(file))) return null;
+  const records: JudgementRecord[] = [];
+  for await (const line of observationLines(file)) if (line !== '') records.push(JSON.parse(line) as JudgementRecord);
+  return records;
+}
+
+const resultName = (r: Pick<CheckResult, 'id' | 'tier' | 'variant'>) => `${r.id}${r.variant ? `/${r.variant}` : ''} [${r.tier ?? 'all'}]`;
+
+const INTERRUPTED = 'the run was interrupted while this check ran; it would otherwise have been ';
+
+/** What results.json says the verdict would have been, judged alone: an interrupted run's result says so in a note. */
+function judgedVerdict(result: CheckResult): string {
+  const note = result.notes.find((n) => n.startsWith(INTERRUPTED));
+  return note ? note.slice(INTERRUPTED.length) : result.verdict;
+}
+
+/** Judges every linked result again from the observations, by the same function, and compares. */
+async function checkVerdicts(runDir: string, results: ValidResults, report: Lines): Promise<void> {
+  const records = await readJudgements(join(runDir, JUDGEMENTS_FILE));
+  if (records === null) {
+    report.unchecked.push(`verdicts: not judged again: the folder has no ${JUDGEMENTS_FILE} (a k6 ingest, or a run by an earlier tiergate)`);
+    return;
+  }
+  const source = await readObservations(join(runDir, results.observations.file));
+  if (source.malformed > 0) report.problems.push(`${results.observations.file}: ${source.malformed} line(s) are not JSON`);
+  const byLink = new Map(records.flatMap((r) => (r.link ? [[`${r.link.check}|${r.link.tier}|${r.link.variant}|${r.link.org}`, r] as const] : [])));
+  let held = 0;
+  const unjudged: string[] = [];
+  const unwritten: string[] = [];
+  for (const result of results.checks) {
+    if (result.verdict === 'skipped') continue;
+    const record = byLink.get(`${result.id}|${result.tier}|${result.variant}|${result.org}`);
+    if (!record) {
+      unjudged.push(resultName(result));
+      continue;
+    }
+    if (record.args === null) {
+      unwritten.push(`${resultName(result)} (${record.why ?? 'its input was not written'})`);
+      continue;
+    }
+    let again: FindingText;
+    try {
+      if (!isReplayable(record.fn)) throw new Error(`${record.fn} is not a verdict function this tiergate has`);
+      again = findingText(replay(record.fn, decodeArgs(record.args, source, recruitingApi)));
+    } catch (error) {
+      report.problems.push(`${resultName(result)}: cannot be judged again: ${messageOf(error)}`);
+      continue;
+    }
+    const verdictHolds = again.verdict === judgedVerdict(result);
+    if (verdictHolds && again.expected === result.expected && again.actual === result.actual) {
+      held += 1;
+      continue;
+    }
+    const what = !verdictHolds ? `its verdict is ${again.verdict}, results.json says ${result.verdict}` : again.expected !== result.expected ? 'its expectation differs' : 'what it found differs';
+    report.problems.push(`${resultName(result)}: judged again from the observations, ${what} (now: "${again.actual}"; results.json: "${result.actual}")`);
+  }
+  report.held.push(`verdicts: ${held} result(s) judged again from the observations by the same functions, each as results.json has it`);
+  if (unjudged.length > 0) report.unchecked.push(`verdicts decided by the procedure, with no verdict function to run again (${unjudged.length}): ${unjudged.join(', ')}`);
+  if (unwritten.length > 0) report.unchecked.push(`verdicts whose input is not written down (${unwritten.length}): ${unwritten.join(', ')}`);
+}
+
 export async function verifyRun(runDir: string, options: VerifyOptions): Promise<VerifyReport> {
   const report: Lines = { held: [], problems: [], unchecked: [] };
   const text = await readText(join(runDir, MANIFEST_FILE));
@@ -115,6 +203,6 @@ export async function verifyRun(runDir: string, options: VerifyOptions): Promise
     checkSummary(results, report);
     await checkDerived(runDir, results, report);
   }
-  report.unchecked.push('verdicts: not yet re-derived from the observations (this version checks the files, the signature, the summary and the rendered reports)');
+  if (results) await checkVerdicts(runDir, results, report);
   return report;
 }

@@ -5,7 +5,8 @@
  *
  * Each fault's run holds the tasks that decide what it breaks (from the task registry), every check
  * of those tasks judged; a fault that breaks HDR-PRESENT, judged over every response, runs them all.
- * The clean run (clean-run.test.ts) holds every task on every tier.
+ * The clean run (clean-run.test.ts) holds every task on every tier. Each fault's folder verifies
+ * (tiergate verify): its verdicts, the failing ones too, judged again from its observations.
  */
 import { describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/catalogue/types.ts';
@@ -14,6 +15,7 @@ import { faultCatalogue, type FaultDefinition } from '../../src/reference-server
 import { TASKS, kindsDeciding } from '../../src/procedures/registry.ts';
 import { declaredChecks } from '../../src/procedures/task.ts';
 import { runSuite } from '../../src/run/run.ts';
+import { verifyRun } from '../../src/run/verify.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 import { FAULT_PROFILES, profileComparison } from './limiter-profiles.ts';
@@ -47,5 +49,9 @@ describe.concurrent('fault matrix (starter tier)', () => {
       const comparison = profileComparison(results.profiles[0]!, FAULT_PROFILES[name] ?? {});
       expect(comparison.actual).toEqual(comparison.expected);
     }
+    // Its folder verifies offline: every verdict, fail included, follows from its observations.
+    const verified = await verifyRun(outcome.runDir!, { publicKey: null });
+    expect(verified.problems).toEqual([]);
+    expect(verified.held.some((line) => /^verdicts: [1-9]\d* result\(s\) judged again/.test(line))).toBe(true);
   }, 90_000);
 });

@@ -23,6 +23,7 @@ import { captureIo } from '../helpers/capture-io.ts';
 import { configRun } from '../helpers/run-options.ts';
 import { useTarget, type TestTarget } from '../helpers/target.ts';
 import { keptToAnnouncement } from '../../src/report/footprint.ts';
+import { verifyRun } from '../../src/run/verify.ts';
 import { fileText, filesUnder, runObservations } from '../helpers/run-files.ts';
 
 const target = useTarget({ edges: 1, windowMs: 2000, parseMs: 20 });
@@ -117,6 +118,8 @@ describe('what a run writes to a deployment, and keeps of it', () => {
     expect(archive.admitted).toBe(2); // the update of the job it created, and its archive
     for (const file of filesUnder(run.runDir)) expect({ file, marker: fileText(file).includes(run.marker) }).toEqual({ file, marker: false });
     expect(run.terminal.includes(run.marker)).toBe(false);
+    // A configured deployment's folder verifies offline, every verdict judged again.
+    expect((await verifyRun(run.runDir, { publicKey: null })).problems).toEqual([]);
   }, 120_000);
 
   it('writes: none: creates and changes nothing, and the checks that need an upload say so', async () => {

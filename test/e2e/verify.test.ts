@@ -4,7 +4,7 @@
  * added, when a verdict is edited, and when the signature is checked with another key. Usage
  * mistakes (a bad key in TIERGATE_SIGNING_KEY or --public-key) are one line and exit 2.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ const verify = (dir: string, key = 'signer.pub') => runCli(['verify', dir, '--pu
 
 beforeAll(async () => {
   const out = join(work, 'reports');
-  const run = await runCli(['run', '--window', '2s', '--tiers', 'starter', '--checks', 'AUTH-MISSING,HDR-PRESENT', '--out', out], { TIERGATE_SIGNING_KEY: signer.privateKey });
+  const run = await runCli(['run', '--window', '2s', '--tiers', 'starter', '--checks', 'AUTH-MISSING,HDR-PRESENT,AUTH-KEY-FORMAT', '--out', out], { TIERGATE_SIGNING_KEY: signer.privateKey });
   expect(run.code).toBe(0);
   runDir = realpathSync(join(out, 'latest'));
 }, 60_000);
@@ -40,12 +40,14 @@ describe('tiergate verify', () => {
   it('a run folder as written verifies, signature and all; the manifest names the command and every file', async () => {
     const result = await verify(runDir);
     expect(result.stdout).toContain('✓ signature: manifest.json is signed by the key --public-key names');
-    expect(result.stdout).toMatch(/✓ files: the 4 the manifest lists/);
-    expect(result.stdout).toContain('- verdicts: not yet re-derived');
+    expect(result.stdout).toMatch(/✓ files: the 5 the manifest lists/);
+    // AUTH-MISSING and HDR-PRESENT judged again from the observations; AUTH-KEY-FORMAT's input is the keys.
+    expect(result.stdout).toContain('✓ verdicts: 2 result(s) judged again from the observations by the same functions, each as results.json has it');
+    expect(result.stdout).toContain('- verdicts whose input is not written down (1): AUTH-KEY-FORMAT [starter] (its input is the API keys themselves, which a run never writes down)');
     expect(result.code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as { command: string[]; files: { name: string }[]; publicKey: string };
     expect(manifest.command.slice(0, 3)).toEqual(['run', '--window', '2s']);
-    expect(manifest.files.map((f) => f.name)).toEqual(['index.html', 'junit.xml', 'observations.ndjson.gz', 'results.json']);
+    expect(manifest.files.map((f) => f.name)).toEqual(['index.html', 'judgements.ndjson.gz', 'junit.xml', 'observations.ndjson.gz', 'results.json']);
     expect(manifest.publicKey).toBe(signer.publicKey);
   });
 
@@ -64,6 +66,27 @@ describe('tiergate verify', () => {
     const result = await verify(copy);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ observations.ndjson.gz: altered');
+  });
+
+  it("one observation edited and its hash rewritten in manifest.json: the check whose verdict no longer follows is named", async () => {
+    const copy = copyOfRun();
+    const file = join(copy, 'observations.ndjson.gz');
+    const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
+    // An AUTH-MISSING request answered 401, made to read 200: the key-less request admitted.
+    const index = lines.findIndex((l) => l.includes('"check":"AUTH-MISSING"') && l.includes('"status":401'));
+    lines[index] = lines[index]!.replace('"status":401', '"status":200');
+    const edited = gzipSync(lines.join('\n'));
+    writeFileSync(file, edited);
+    const manifestFile = join(copy, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { files: { name: string; bytes: number; sha256: string }[] };
+    const entry = manifest.files.find((f) => f.name === 'observations.ndjson.gz')!;
+    entry.sha256 = createHash('sha256').update(edited).digest('hex');
+    entry.bytes = edited.length;
+    writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+    const result = await runCli(['verify', copy]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/✓ files: the 5 the manifest lists/);
+    expect(result.stdout).toContain('✗ AUTH-MISSING [starter]: judged again from the observations, its verdict is fail, results.json says pass');
   });
 
   it('one verdict edited in results.json: named as altered, and its summary no longer follows', async () => {

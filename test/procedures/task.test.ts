@@ -10,6 +10,8 @@ import { TASK_KINDS } from '../../src/catalogue/task-kinds.ts';
 import { TASKS, kindsDeciding } from '../../src/procedures/registry.ts';
 import { defineTask, runTask } from '../../src/procedures/task.ts';
 import type { SuiteContext } from '../../src/procedures/context.ts';
+import { JudgementLog } from '../../src/procedures/judgements.ts';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { OrgHandle } from '../../src/procedures/handles.ts';
 import type { RunEvent } from '../../src/results/events.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
@@ -23,6 +25,7 @@ function fakeContext(events: RunEvent[]): SuiteContext {
     io: { clock: { now: () => Date.parse('2026-11-23T10:00:00Z') + now, monotonic: () => now } },
     prober: { now: () => (now += 5) },
     emit: (event: RunEvent) => events.push(event),
+    judgements: new JudgementLog(recruitingApi),
   } as unknown as SuiteContext;
 }
 

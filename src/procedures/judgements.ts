@@ -1,0 +1,105 @@
+/**
+ * The run's judgements: each verdict function a task calls, through `judge`, with what it was judged
+ * on (verdicts/replay.ts) and what it found. When a task's checks become results, each result is
+ * linked to the judgement that found it: the one that returned the very finding the result was made
+ * of; where a procedure copied it on (a note added), the latest one with its verdict, expected and
+ * actual (a measurement taken again supersedes the first). Written beside the observations as
+ * judgements.ndjson.gz, for `tiergate verify` to judge again.
+ */
+import type { CheckResult, Finding } from '../catalogue/types.ts';
+import type { Contract, TierName } from '../contract/types.ts';
+import { observationSink } from '../measure/observation-file.ts';
+import { encodeArgs, findingText, NotEncodable, REPLAYABLE, type FindingText, type ReplayableName } from '../verdicts/replay.ts';
+import { messageOf } from '../util/errors.ts';
+import { redactKeys } from '../contract/keys.ts';
+
+export const JUDGEMENTS_FILE = 'judgements.ndjson.gz';
+
+/** The result a judgement decided. */
+export interface JudgementLink {
+  readonly check: CheckResult['id'];
+  readonly tier: TierName | null;
+  readonly variant: string;
+  readonly org: string | null;
+}
+
+export interface JudgementRecord {
+  /** The verdict function; a withheld judgement's is named though it cannot be called again. */
+  readonly fn: string;
+  /** The encoded arguments; null where they could not be written down (`why`). */
+  readonly args: readonly unknown[] | null;
+  readonly why?: string;
+  readonly found: FindingText;
+  link: JudgementLink | null;
+}
+
+type Fn<K extends ReplayableName> = (typeof REPLAYABLE)[K];
+
+const sameText = (a: FindingText, b: FindingText) => a.verdict === b.verdict && a.expected === b.expected && a.actual === b.actual;
+
+export class JudgementLog {
+  readonly #records: JudgementRecord[] = [];
+  /** Each finding a judgement returned, to the judgement: two checks may find the same words on different observations. */
+  readonly #byFinding = new WeakMap<object, JudgementRecord>();
+
+  constructor(readonly contract: Contract) {}
+
+  /** Calls the verdict function, and records what it judged and found. */
+  judge<K extends ReplayableName>(name: K, ...args: Parameters<Fn<K>>): ReturnType<Fn<K>> {
+    const found = (REPLAYABLE[name] as (...a: readonly unknown[]) => Finding)(...args) as ReturnType<Fn<K>>;
+    this.record(name, args, found);
+    return found;
+  }
+
+  /** Records a judgement made elsewhere (a tally's), with arguments that say where its input is. */
+  record(name: ReplayableName, args: readonly unknown[], found: Finding): void {
+    try {
+      this.#push(found, { fn: name, args: encodeArgs(args, this.contract), found: findingText(found), link: null });
+    } catch (error) {
+      if (!(error instanceof NotEncodable)) throw error;
+      this.#push(found, { fn: name, args: null, why: `its input holds ${messageOf(error)}`, found: findingText(found), link: null });
+    }
+  }
+
+  #push(found: Finding, record: JudgementRecord): void {
+    this.#records.push(record);
+    this.#byFinding.set(found, record);
+  }
+
+  /** A judgement whose input must not be written down (`why`): recorded, so that verify says why it is not judged again. */
+  withheld<F extends Finding>(found: F, fn: string, why: string): F {
+    this.#push(found, { fn, args: null, why, found: findingText(found), link: null });
+    return found;
+  }
+
+  /**
+   * Links a result to the judgement that returned `finding` (the object it was made of), else to the
+   * latest unlinked one that found what it says; false where none did (the procedure decided it).
+   */
+  link(result: CheckResult, finding: object): boolean {
+    const own = this.#byFinding.get(finding);
+    const record = own && own.link === null && sameText(own.found, result) ? own : this.#latestSaying(result);
+    if (!record) return false;
+    record.link = { check: result.id, tier: result.tier, variant: result.variant, org: result.org };
+    return true;
+  }
+
+  #latestSaying(result: CheckResult): JudgementRecord | undefined {
+    for (let i = this.#records.length - 1; i >= 0; i--) {
+      const record = this.#records[i]!;
+      if (record.link === null && sameText(record.found, result)) return record;
+    }
+    return undefined;
+  }
+
+  get records(): readonly JudgementRecord[] {
+    return this.#records;
+  }
+
+  async write(file: string): Promise<void> {
+    const sink = observationSink(file);
+    // A judgement's input is observations by reference; anything key-shaped left in it is redacted, as in the observations.
+    for (const record of this.#records) sink.write(`${redactKeys(JSON.stringify(record))}\n`);
+    await sink.end();
+  }
+}

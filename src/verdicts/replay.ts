@@ -1,0 +1,150 @@
+/**
+ * What a verdict was judged on, written so that it can be judged again (README "Evidence a third
+ * party can check"). A verdict function's arguments are encoded as JSON in which every observation is
+ * a reference to its line in the observations file (`{"$obs": id}`) and the contract a reference to
+ * it: `tiergate verify` reads the observations as they are on disk, puts them back in place (one
+ * object per id, so identity holds), calls the same pure function and compares. The observations are
+ * the raw evidence, and what is made from one alone (a revocation probe's record) is made again from
+ * it; what else a verdict takes (the figures judged by, a window's estimate) is kept as it was
+ * handed over.
+ */
+import type { Contract } from '../contract/types.ts';
+import type { Finding } from '../catalogue/types.ts';
+import type { Observation } from '../measure/observation.ts';
+import { probeRecord, type ProbeRecord } from '../measure/revocation-records.ts';
+import type { ProbePhase } from '../measure/tags.ts';
+import { authRejected } from './auth-missing-malformed-unknown.ts';
+import { authRevokedVerdict } from './auth-revoked.ts';
+import { concurrencyCapVerdict } from './concurrency-cap.ts';
+import { rateLimitBodyVerdict } from './err-429-body.ts';
+import { limitHeaderVerdict } from './hdr-limit.ts';
+import { headersPresentVerdict } from './hdr-present.ts';
+import { remainingDecrementsVerdict } from './hdr-remaining.ts';
+import { resetEpochVerdict } from './hdr-reset.ts';
+import { headBootstrapVerdict } from './head-bootstrap.ts';
+import { orgIsolatedVerdict, orgSharedVerdict } from './org-shared-isolated.ts';
+import { quotaExactVerdict } from './quota-read-ingest.ts';
+import { retryAfterVerdict } from './retry-after.ts';
+import { revokeLatencyVerdict } from './revoke-latency.ts';
+import { revokeStickyVerdict } from './revoke-sticky.ts';
+import { rotationVerdict } from './rotation.ts';
+import { scopeEnforcedVerdict } from './scope-enforced.ts';
+import { scopeListVerdict } from './scope-list.ts';
+
+/**
+ * The verdict functions a run's judgements can name, by name. AUTH-KEY-FORMAT's is not among them:
+ * it judges the keys themselves, which a run never writes down; LOAD-THRESHOLDS judges histograms
+ * aggregated as the load ran, not observations one by one.
+ */
+export const REPLAYABLE = {
+  authRejected,
+  authRevokedVerdict,
+  concurrencyCapVerdict,
+  rateLimitBodyVerdict,
+  limitHeaderVerdict,
+  headersPresentVerdict,
+  remainingDecrementsVerdict,
+  resetEpochVerdict,
+  headBootstrapVerdict,
+  orgIsolatedVerdict,
+  orgSharedVerdict,
+  quotaExactVerdict,
+  retryAfterVerdict,
+  revokeLatencyVerdict,
+  revokeStickyVerdict,
+  rotationVerdict,
+  scopeEnforcedVerdict,
+  scopeListVerdict,
+} as const satisfies Record<string, (...args: never[]) => Finding>;
+
+export type ReplayableName = keyof typeof REPLAYABLE;
+
+export const isReplayable = (name: string): name is ReplayableName => Object.hasOwn(REPLAYABLE, name);
+
+/** What a finding says, as results.json holds it and a replay is compared by. */
+export interface FindingText {
+  readonly verdict: Finding['verdict'];
+  readonly expected: string;
+  readonly actual: string;
+}
+
+export const findingText = (f: FindingText): FindingText => ({ verdict: f.verdict, expected: f.expected, actual: f.actual });
+
+const isObservation = (v: object): v is Observation =>
+  typeof (v as { id?: unknown }).id === 'number' && 'sentAt' in v && 'rateLimit' in v && 'check' in v && 'phase' in v;
+
+const PROBE_FIELDS = ['id', 'edge', 'phase', 'sentAt', 'headersAt', 'status', 'error', 'edgeNode'].sort().join();
+
+/** A revocation probe's compact record (measure/revocation-records.ts): made from its observation, so written as a reference to it. */
+const isProbeRecord = (v: object): v is ProbeRecord => typeof (v as { id?: unknown }).id === 'number' && Object.keys(v).sort().join() === PROBE_FIELDS;
+
+/** Why a value cannot be written down (a function, a class instance): the judgement is then not replayable. */
+export class NotEncodable extends Error {}
+
+/** The arguments as JSON-ready values: observations and the contract by reference; Maps, Sets, undefined and non-finite numbers tagged. */
+export function encodeArgs(args: readonly unknown[], contract: Contract): unknown[] {
+  const encode = (value: unknown): unknown => {
+    if (value === undefined) return { $undefined: true };
+    if (typeof value === 'number') return Number.isFinite(value) ? value : { $number: String(value) };
+    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') throw new NotEncodable(`a ${typeof value}`);
+    if (value === null || typeof value !== 'object') return value;
+    if (value === contract) return { $contract: contract.name };
+    if (Array.isArray(value)) return value.map(encode);
+    if (value instanceof Map) return { $map: [...value.entries()].map(([k, v]) => [encode(k), encode(v)]) };
+    if (value instanceof Set) return { $set: [...value].map(encode) };
+    if (value instanceof RegExp) return { $regexp: [value.source, value.flags] };
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) throw new NotEncodable(`an instance of ${(value as object).constructor?.name ?? 'a class'}`);
+    if (isObservation(value)) return { $obs: value.id };
+    if (isProbeRecord(value)) return { $probe: value.id, phase: value.phase };
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encode(v)]));
+  };
+  return args.map(encode);
+}
+
+/** Observation ids an encoding refers to that the file lacks, as one error. */
+export class MissingObservation extends Error {}
+
+/** The observations file as read back: by id, and every one in file order. */
+export interface ObservationSource {
+  readonly byId: ReadonlyMap<number, Observation>;
+  readonly inOrder: readonly Observation[];
+}
+
+/** Every observation of a tier, in the order they were recorded (HDR-PRESENT's input): by its tier, not id by id. */
+export const tierObservations = (tier: string) => ({ $tierObservations: tier });
+
+/** The arguments back from their encoding, each observation the one read from the file (the same object wherever it appears). */
+export function decodeArgs(encoded: readonly unknown[], source: ObservationSource, contract: Contract): unknown[] {
+  const observations = source.byId;
+  const decode = (value: unknown): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map(decode);
+    const tagged = value as Record<string, unknown>;
+    if ('$obs' in tagged) {
+      const o = observations.get(tagged['$obs'] as number);
+      if (!o) throw new MissingObservation(`observation #${String(tagged['$obs'])} is not in the observations file`);
+      return o;
+    }
+    if ('$probe' in tagged) {
+      const o = observations.get(tagged['$probe'] as number);
+      if (!o) throw new MissingObservation(`observation #${String(tagged['$probe'])} (a revocation probe) is not in the observations file`);
+      return probeRecord(o, tagged['phase'] as ProbePhase);
+    }
+    if ('$tierObservations' in tagged) return source.inOrder.filter((o) => o.tier === tagged['$tierObservations']);
+    if ('$undefined' in tagged) return undefined;
+    if ('$number' in tagged) return Number(tagged['$number']);
+    if ('$contract' in tagged) return contract;
+    if ('$map' in tagged) return new Map((tagged['$map'] as [unknown, unknown][]).map(([k, v]) => [decode(k), decode(v)]));
+    if ('$set' in tagged) return new Set((tagged['$set'] as unknown[]).map(decode));
+    if ('$regexp' in tagged) return new RegExp(...(tagged['$regexp'] as [string, string]));
+    return Object.fromEntries(Object.entries(tagged).map(([k, v]) => [k, decode(v)]));
+  };
+  return encoded.map(decode);
+}
+
+/** Judges again: the named function on the decoded arguments. */
+export function replay(name: ReplayableName, args: readonly unknown[]): Finding {
+  const fn = REPLAYABLE[name] as (...a: readonly unknown[]) => Finding;
+  return fn(...args);
+}

@@ -1,0 +1,43 @@
+/** The judgement log: a result links to the judgement whose finding it was made of, even where another check found the same words. */
+import { describe, expect, it } from 'vitest';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import { JudgementLog } from '../../src/procedures/judgements.ts';
+import { checkResult } from '../../src/verdicts/support/result.ts';
+import { obs, resetObservations } from '../helpers/observations.ts';
+
+const context = { tier: 'starter', org: 'starter-a', variant: '', startedWall: 0, durationMs: 0 } as const;
+
+describe('JudgementLog', () => {
+  it('links each result to its own judgement, by the finding it was made of, though two found the same words', () => {
+    resetObservations();
+    const log = new JudgementLog(recruitingApi);
+    const missing = log.judge('authRejected', [obs({ status: 401 }), obs({ status: 401 })], 401);
+    const unknown = log.judge('authRejected', [obs({ status: 401 }), obs({ status: 401 })], 401);
+    expect([missing.verdict, missing.expected, missing.actual]).toEqual([unknown.verdict, unknown.expected, unknown.actual]);
+    expect(log.link(checkResult('AUTH-MISSING', missing, context), missing)).toBe(true);
+    expect(log.link(checkResult('AUTH-UNKNOWN', unknown, context), unknown)).toBe(true);
+    expect(log.records.map((r) => [r.link?.check, r.args?.[0]])).toEqual([
+      ['AUTH-MISSING', [{ $obs: 1 }, { $obs: 2 }]],
+      ['AUTH-UNKNOWN', [{ $obs: 3 }, { $obs: 4 }]],
+    ]);
+  });
+
+  it('a finding copied on (a note added) links by its words, to the latest judgement that found them; none found them: not linked', () => {
+    resetObservations();
+    const log = new JudgementLog(recruitingApi);
+    log.judge('authRejected', [obs({ status: 401 })], 401);
+    const again = log.judge('authRejected', [obs({ status: 401 })], 401);
+    const copied = { ...again, notes: [...again.notes, 'measured again'] };
+    expect(log.link(checkResult('AUTH-MISSING', copied, context), copied)).toBe(true);
+    expect(log.records.map((r) => r.link?.check ?? null)).toEqual([null, 'AUTH-MISSING']);
+    const made = { verdict: 'inconclusive' as const, expected: 'uploads that fit', actual: 'not run', evidence: [], notes: [] };
+    expect(log.link(checkResult('QUOTA-INGEST', made, context), made)).toBe(false);
+  });
+
+  it('a withheld judgement is recorded with why, and no input', () => {
+    const log = new JudgementLog(recruitingApi);
+    const found = { verdict: 'pass' as const, expected: 'keys match', actual: 'all 3 match', evidence: [], notes: [] };
+    expect(log.withheld(found, 'keyFormatVerdict', 'its input is the keys')).toBe(found);
+    expect(log.records[0]).toMatchObject({ fn: 'keyFormatVerdict', args: null, why: 'its input is the keys' });
+  });
+});
