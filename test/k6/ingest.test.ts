@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { ingestK6 } from '../../src/k6/ingest.ts';
 import { ingestK6ToReports } from '../../src/run/k6-ingest-report.ts';
+import { verifyRun } from '../../src/run/verify.ts';
 import { parseThresholds } from '../../src/config/thresholds.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { K6Output } from './k6-output.ts';
@@ -104,6 +105,11 @@ describe('ingestK6', () => {
     expect(cited.map((o) => o.id).sort()).toEqual([...results.checks[0]!.evidence].sort());
     expect(cited.every((o) => o.org === 'starter-a')).toBe(true);
     expect(JSON.parse(readFileSync(join(outDir, 'latest', 'results.json'), 'utf8')).runId).toBe('k6-test-run');
+    // The folder verifies offline: its files, summary and reports; its verdict is judged from k6's
+    // aggregated output, which the folder does not hold, and verify says so.
+    const verified = await verifyRun(runDir, { publicKey: null });
+    expect(verified.problems).toEqual([]);
+    expect(verified.unchecked.join('\n')).toContain('verdicts: not judged again: the folder has no judgements.ndjson.gz');
   });
 
   it('an unreadable file is refused before any run folder is made', async () => {
