@@ -16,7 +16,7 @@ import { REPORTS_OUT, stringFlag, SCENARIO, TARGET_FLAGS, TARGET_SHAPE_FLAGS, ty
 import { resolveTarget } from './options.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
 import { signingKeyFrom } from './signing-key.ts';
-import { parseConfidenceTarget } from '../config/confidence-target.ts';
+import { parseConfidenceTarget, targetText } from '../config/confidence-target.ts';
 import { trialsToProve } from '../verdicts/support/confidence.ts';
 
 const RUN_FLAGS = {
@@ -55,7 +55,6 @@ export const runCommand: CliCommand<RunArgs> = {
   },
 };
 
-/** The revocation flags; a target that more trials than --revocation-trials gives would take is a mistake, said before anything runs. */
 function revocationFlags(args: RunArgs): RunOptions['revocation'] {
   const trials = count('revocation-trials', args['revocation-trials'], MAX_TRIALS);
   const parallel = count('revocation-parallel', args['revocation-parallel'], MAX_PARALLEL);
@@ -63,12 +62,25 @@ function revocationFlags(args: RunArgs): RunOptions['revocation'] {
   if (text === undefined) return { trials, parallel };
   const parsed = parseConfidenceTarget(text);
   if (!parsed.ok) throw new UsageError(`--revocation-confidence: ${parsed.problem}`);
-  const needed = trialsToProve(parsed.target);
-  if (trials !== undefined && trials < needed) {
-    throw new UsageError(`--revocation-confidence ${text} takes ${needed} trials, none slower; --revocation-trials ${trials} cannot prove it: raise it or drop it`);
-  }
-  if (needed > MAX_TRIALS) throw new UsageError(`--revocation-confidence ${text} takes ${needed} trials, more than the ${MAX_TRIALS} a run allows: ask for less`);
   return { trials, parallel, confidence: parsed.target };
+}
+
+/**
+ * The confidence target the revocation task will have (flag, then config, then scenario), checked
+ * before anything runs: one that takes more trials than a run allows, or more than
+ * --revocation-trials gives, is a mistake, named by where it came from.
+ */
+async function checkConfidenceTarget(options: RunOptions): Promise<void> {
+  const [{ revocationOverrides }, { selectedScenarios }] = await Promise.all([import('../run/options.ts'), import('../run/plan-for.ts')]);
+  const scenario = selectedScenarios(options)[0];
+  const overrides = revocationOverrides(options);
+  const target = overrides.confidence ?? scenario?.revocation.confidence;
+  if (!scenario || !target) return;
+  const source = options.revocation.confidence ? '--revocation-confidence' : overrides.confidence ? 'revocation.confidence (config)' : `the ${scenario.tier} scenario's revocation.confidence`;
+  const needed = trialsToProve(target);
+  if (needed > MAX_TRIALS) throw new UsageError(`${source}: ${targetText(target, '3 s')} takes ${needed} trials, none slower, more than the ${MAX_TRIALS} a run allows: ask for less`);
+  const trials = options.revocation.trials;
+  if (trials !== undefined && trials < needed) throw new UsageError(`${source}: ${targetText(target, '3 s')} takes ${needed} trials, none slower; --revocation-trials ${trials} cannot prove it: raise it or drop it`);
 }
 
 export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOptions['listeners']): Promise<RunOptions> {
@@ -81,7 +93,7 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
   const missing = tiers.filter((t) => !scenarios.some((s) => s.tier === t));
   if (missing.length > 0) throw new UsageError(`--scenario: no scenario for tier ${missing.join(', ')}; add one or narrow --tiers`);
   const out = args.out ?? DEFAULTS.reportsDir;
-  return {
+  const options: RunOptions = {
     target,
     windowMs,
     tiers,
@@ -96,4 +108,6 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
     keepBodies: args['keep-bodies'],
     seal: { command: io.argv ?? null, signingKey: await signingKeyFrom(io) },
   };
+  await checkConfidenceTarget(options);
+  return options;
 }

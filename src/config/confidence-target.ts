@@ -1,7 +1,8 @@
 /**
  * A confidence target for the revocation SLA: "99 % of revocations take effect on every edge within
- * the SLA, at 95 % confidence", written `99%@95%` (the level defaults to 95 %: `99%`). The same text
- * in a config file (`revocation.confidence`), a scenario and the `--revocation-confidence` flag.
+ * the SLA, at 95 % confidence", written `99%@95%` (the level defaults to 95 %: `99%`), in a config
+ * file (`revocation.confidence`) and the `--revocation-confidence` flag; a scenario, written in
+ * TypeScript, gives the object itself (`{ share: 0.99, level: 0.95 }`).
  */
 
 export interface ConfidenceTarget {

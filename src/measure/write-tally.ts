@@ -10,13 +10,28 @@ import { isAdmitted, type Observation } from './observation.ts';
 export const FOOTPRINT_KINDS = ['resumes', 'jobs-created', 'jobs-changed', 'webhooks'] as const;
 export type FootprintKind = (typeof FOOTPRINT_KINDS)[number];
 
+/**
+ * Resumes bounded by the ingest quota: `windows` windows of the ingest Limit, which the checks aim at
+ * as the deployment announces it (the figure, or what it announces up to `maxFactor` times it), in
+ * resumes (`resumesPerUnit` where bulk uploads count per request).
+ */
+export interface QuotaBound {
+  readonly windows: number;
+  readonly figure: number;
+  readonly maxFactor: number;
+  readonly resumesPerUnit: number;
+}
+
 /** What the plan said the run would write to one organization: exactly, or at most (a quota bound). */
 export interface PlannedWrite {
   readonly tier: TierName;
   readonly org: string;
   readonly kind: FootprintKind;
+  /** Before the run: by the figures; in results, by the Limit the deployment announced (`quota`). */
   readonly planned: number;
   readonly bound: 'exact' | 'at-most';
+  /** Where part of the bound is the ingest quota's (the rest is exact: the scope check's, the discovery's attempts). */
+  readonly quota?: QuotaBound;
 }
 
 /** A planned write beside what the observations show was done (admitted); planned 0 where the plan named none. */
@@ -45,6 +60,8 @@ const KIND_OF: Readonly<Partial<Record<EndpointId, FootprintKind>>> = {
 
 export class WriteTally {
   readonly #rows = new Map<string, { tier: TierName | null; endpoint: string; sent: number; admitted: number }>();
+  /** Per organization, the highest ingest Limit its uploads' answers announced. */
+  readonly #ingestLimit = new Map<string, number>();
   /** Per `org|kind`, what was admitted (resumes by what each upload carried). */
   readonly #done = new Map<string, { tier: TierName; org: string; kind: FootprintKind; done: number }>();
   readonly #patterns: readonly { readonly method: HttpMethod; readonly pattern: RegExp; readonly name: string; readonly kind: FootprintKind | undefined }[];
@@ -68,6 +85,8 @@ export class WriteTally {
     if (isAdmitted(o)) row.admitted += 1;
     this.#rows.set(key, row);
     if (matched?.kind && isAdmitted(o) && o.tier !== null && o.org !== null) this.#count(o.tier, o.org, matched.kind, matched.kind === 'resumes' ? (o.resumes ?? 1) : 1);
+    const limit = o.rateLimit.limit.value;
+    if (matched?.kind === 'resumes' && o.org !== null && limit !== null) this.#ingestLimit.set(o.org, Math.max(limit, this.#ingestLimit.get(o.org) ?? 0));
   }
 
   #count(tier: TierName, org: string, kind: FootprintKind, n: number): void {
@@ -77,13 +96,21 @@ export class WriteTally {
     this.#done.set(key, row);
   }
 
-  /** Each planned row beside what was done; what was done but not planned, as planned 0 (exact). */
+  /** Each planned row beside what was done, its quota bound taken at the Limit the deployment announced; what was done but not planned, as planned 0 (exact). */
   beside(planned: readonly PlannedWrite[]): PlannedAndDone[] {
-    const rows = planned.map((p) => ({ ...p, done: this.#done.get(`${p.org}|${p.kind}`)?.done ?? 0 }));
+    const rows = planned.map((p) => ({ ...p, planned: this.#settled(p), done: this.#done.get(`${p.org}|${p.kind}`)?.done ?? 0 }));
     for (const d of this.#done.values()) {
       if (!planned.some((p) => p.org === d.org && p.kind === d.kind)) rows.push({ ...d, planned: 0, bound: 'exact' });
     }
     return rows;
+  }
+
+  /** A quota bound at the Limit the organization's uploads were answered with (within what the checks believe), never below the figure's. */
+  #settled(p: PlannedWrite): number {
+    if (!p.quota) return p.planned;
+    const { windows, figure, maxFactor, resumesPerUnit } = p.quota;
+    const limit = Math.max(figure, Math.min(this.#ingestLimit.get(p.org) ?? figure, figure * maxFactor));
+    return p.planned + windows * (limit - figure) * resumesPerUnit;
   }
 
   rows(): WrittenRow[] {

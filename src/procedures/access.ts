@@ -58,7 +58,6 @@ export const access = defineTask({
           context.contract,
         ),
         'keyFormatVerdict',
-        'its input is the API keys themselves, which a run never writes down',
       ),
     );
     const scopeList = await timed(context, async () => context.judgements.judge('scopeListVerdict', await send('SCOPE-LIST', endpointById(context.contract, 'scope-list'), org.primary.key), context.contract));

@@ -15,6 +15,17 @@ import { redactKeys } from '../contract/keys.ts';
 
 export const JUDGEMENTS_FILE = 'judgements.ndjson.gz';
 
+/** The judgements written without their input, and why: verify lists them as not judged again. */
+export const NOT_REPLAYED = {
+  keyFormatVerdict: 'its input is the API keys themselves, which a run never writes down',
+  loadThresholdsVerdict: 'it judges histograms aggregated as the load ran, not observations one by one',
+  procedure: 'the procedure decided it, with no verdict function (not run, skipped, or undecided, with the reason)',
+} as const;
+
+export type NotReplayedName = keyof typeof NOT_REPLAYED;
+
+export const isNotReplayed = (name: string): name is NotReplayedName => Object.hasOwn(NOT_REPLAYED, name);
+
 /** The result a judgement decided. */
 export interface JudgementLink {
   readonly check: CheckResult['id'];
@@ -66,9 +77,9 @@ export class JudgementLog {
     this.#byFinding.set(found, record);
   }
 
-  /** A judgement whose input must not be written down (`why`): recorded, so that verify says why it is not judged again. */
-  withheld<F extends Finding>(found: F, fn: string, why: string): F {
-    this.#push(found, { fn, args: null, why, found: findingText(found), link: null });
+  /** A judgement whose input is not written down: recorded, so that verify says why it is not judged again. */
+  withheld<F extends Finding>(found: F, fn: NotReplayedName): F {
+    this.#push(found, { fn, args: null, why: NOT_REPLAYED[fn], found: findingText(found), link: null });
     return found;
   }
 
@@ -82,6 +93,13 @@ export class JudgementLog {
     if (!record) return false;
     record.link = { check: result.id, tier: result.tier, variant: result.variant, org: result.org };
     return true;
+  }
+
+  /** Links a result to its judgement, or records that the procedure decided it: every result has one, which verify requires. */
+  linkOrRecord(result: CheckResult, finding: Finding): void {
+    if (this.link(result, finding)) return;
+    this.withheld(finding, 'procedure');
+    this.link(result, finding);
   }
 
   #latestSaying(result: CheckResult): JudgementRecord | undefined {

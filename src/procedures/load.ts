@@ -71,7 +71,7 @@ export const load = defineTask({
         dropped: result.dropped.reduce((n, d) => n + d.count, 0),
         notes: [...notes, ...result.notes],
       });
-      return { [CHECK]: finding };
+      return { [CHECK]: context.judgements.withheld(finding, 'loadThresholdsVerdict') };
     });
   },
 });

@@ -43,13 +43,13 @@ export function revocationTiming(shape: RevocationShape, slaMs: number, options:
   };
 }
 
-/** The revocation task kind; `options` tune its timing (tests), the registry takes the defaults. */
 /** The task's shape: flags, then config, then scenario, then defaults; the trials raised to what a confidence target takes, none slower. */
 export function trialShape(scenario: RevocationShape, overrides: Partial<RevocationShape>): Required<RevocationShape> {
   const shape = resolveRevocationShape(scenario, overrides);
   return shape.confidence ? { ...shape, trials: Math.max(shape.trials, trialsToProve(shape.confidence)) } : shape;
 }
 
+/** The revocation task kind; `options` tune its timing (tests), the registry takes the defaults. */
 export function revocationTask(options: RevocationTaskOptions = {}) {
   return defineTask({
     kind: 'revocation',

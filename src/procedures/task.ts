@@ -195,7 +195,7 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
     const decision: Decision = decisions[id] ?? inconclusiveFinding('the check to run', undecided);
     const { finding, startedWall, durationMs } = 'finding' in decision ? decision : { finding: decision, ...own };
     const result = checkResult(id, finding, { tier: instance.tier, org, variant: definition.decides[id] ?? '', startedWall, durationMs: finding.verdict === 'skipped' ? 0 : durationMs });
-    context.judgements.link(result, finding);
+    context.judgements.linkOrRecord(result, finding);
     return result;
   });
 }

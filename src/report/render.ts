@@ -49,7 +49,7 @@ export function renderHtml(results: ValidResults, digest: ObservationDigest, fil
   return redactKeys(template({ ...view, css: REPORT_CSS, script: REPORT_SCRIPT }, RUNTIME));
 }
 
-/** Streams the run's the observations file (when present) for the evidence rows (checks' and profiles'), charts and the Limits announced to organizations that declared their own. */
+/** Streams the run's observations file (when present) for the evidence rows (checks' and profiles'), charts and the Limits announced to organizations that declared their own. */
 export async function digestFor(results: RunResults, dir: string): Promise<ObservationDigest> {
   const wanted = new Set([...results.checks.flatMap((r) => shownEvidence(r.evidence)), ...profileEvidence(results.profiles)]);
   const declaring = new Set(results.declaredLimits.map((d) => d.org));

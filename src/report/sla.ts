@@ -100,7 +100,8 @@ export function slaViews(results: ValidResults, files: readonly EvidenceFile[]):
           { label: 'Tool', value: `${results.tool.name} ${results.tool.version}${results.tool.revision ? ` (revision ${results.tool.revision})` : ''}` },
         ],
         files,
-        verify: `tiergate verify reports/${results.runId} --public-key signer.pub`,
+        // The folder's place and the signer's key are the reader's to name: the report knows neither.
+        verify: `tiergate verify <the folder of run ${results.runId}> [--public-key <the signer's public key, for a signed run>]`,
       };
     });
 }

@@ -269,6 +269,15 @@ export const resultsSchema = z
               kind: z.enum(FOOTPRINT_KINDS).describe('resumes: accepted, single and bulk; jobs-changed: updates and archives of the jobs the run created.'),
               planned: z.number().int().describe('What the plan announced: exactly, or at most (bound).'),
               bound: z.enum(['exact', 'at-most']),
+              quota: z
+                .object({
+                  windows: z.number().int(),
+                  figure: z.number().int(),
+                  maxFactor: z.number(),
+                  resumesPerUnit: z.number().int(),
+                })
+                .optional()
+                .describe("The part of the bound that is the ingest quota's: windows of the Limit the deployment announced (the figure at least, at most maxFactor times it), in resumes per unit counted."),
               done: z.number().int().describe('Admitted (2xx), from the observations; resumes by what each upload carried.'),
             }),
           )

@@ -20,6 +20,8 @@ export interface PlanContext {
   readonly uploadMs: number | null;
   readonly limitsOf?: (org: string) => Partial<OrgLimits> | undefined;
   readonly writes: WritePolicy;
+  /** Bulk uploads counted per request (the config declares bulk-counts-per-resume false). */
+  readonly bulkCountsPerRequest: boolean;
   /** The revocation task's shape as it will run (trials raised to a confidence target's). */
   readonly revocation: Required<RevocationShape> | null;
 }
@@ -32,7 +34,7 @@ function revocationShapeLine(shape: Required<RevocationShape>): string {
   return `${trials}; target ${targetText(shape.confidence, sla)}: proving it takes ${trialsToProve(shape.confidence)} trials, none slower (REVOKE-LATENCY passes only once proven)`;
 }
 
-export function describePlan(plan: Plan, windowMs: number, { uploadMs, limitsOf, writes, revocation }: PlanContext): string {
+export function describePlan(plan: Plan, windowMs: number, { uploadMs, limitsOf, writes, revocation, bulkCountsPerRequest }: PlanContext): string {
   const lines: string[] = [];
   for (const tier of plan.tiers) {
     lines.push(`${tier.tier}: organizations ${tier.orgs.join(', ')}`);
@@ -55,6 +57,6 @@ export function describePlan(plan: Plan, windowMs: number, { uploadMs, limitsOf,
   lines.push(`checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`);
   const uploads = plannedUploads(plan, recruitingApi, windowMs, uploadMs, limitsOf);
   if (uploads.length > 0) lines.push(`uploads (${uploadMs === null ? 'the upload time is measured when the run starts' : `${formatDurationMs(uploadMs)} an upload`}):`, ...uploads.map((u) => `  ${u.line}`));
-  lines.push(...plannedWrites(plan, writes, recruitingApi, limitsOf));
+  lines.push(...plannedWrites(plan, writes, { contract: recruitingApi, ...(limitsOf ? { limitsOf } : {}), bulkCountsPerRequest }));
   return `${lines.join('\n')}\n`;
 }

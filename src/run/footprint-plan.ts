@@ -5,15 +5,21 @@
  * and one bulk resume). Uploads for the quota checks depend on where window boundaries fall, so they
  * are stated as the most the deployment's own quota lets it accept: n upload tasks on an organization
  * spend at most 2n + 1 windows' quota (the one under way when the first starts, each task's own, and
- * each measured again once), and the discovery one upload per attempt. The report sets each row beside what the observations show.
+ * each measured again once), and the discovery one upload per attempt. The checks aim at the Limit
+ * the deployment announces (up to 20 times the figure), so the bound is restated at that Limit once
+ * the run has seen it; where bulk uploads count per request, a unit is a bulk upload's resumes. The
+ * report sets each row beside what the observations show.
  */
 import type { Contract, OrgLimits, TierName } from '../contract/types.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import type { FootprintKind, PlannedWrite } from '../results/types.ts';
+import type { QuotaBound } from '../measure/write-tally.ts';
+import { MAX_LIMIT_FACTOR } from '../procedures/announced-limit.ts';
+import { bulkSize } from '../procedures/ingest.ts';
 import { TASKS } from '../procedures/registry.ts';
 import { PAIR_ATTEMPTS } from '../procedures/discover.ts';
-import type { Plan } from './plan.ts';
+import type { Plan, PlannedTask } from './plan.ts';
 
 /** Windows n upload tasks on one organization may spend quota in: the one under way, then each task's own and one measured again. */
 export const uploadWindows = (tasks: number) => 2 * tasks + 1;
@@ -28,26 +34,38 @@ const SCOPE_WRITES: readonly (readonly [FootprintKind, number])[] = [
 
 type LimitsOf = (org: string) => Partial<OrgLimits> | undefined;
 
+/** What the footprint is planned from besides the plan: the contract, organizations' own figures, and whether bulk uploads count per request (config assumptions). */
+export interface FootprintInputs {
+  readonly contract: Contract;
+  readonly limitsOf?: LimitsOf;
+  readonly bulkCountsPerRequest?: boolean;
+}
+
 /** Per organization and kind, what the run may write: exact for the scope check, a quota bound for uploads. */
-export function planFootprint(plan: Plan, policy: WritePolicy, contract: Contract, limitsOf: LimitsOf = () => undefined): PlannedWrite[] {
+export function planFootprint(plan: Plan, policy: WritePolicy, inputs: FootprintInputs): PlannedWrite[] {
   if (policy === 'none') return [];
   const rows = new Map<string, PlannedWrite>();
-  const add = (tier: TierName, org: string, kind: FootprintKind, count: number, bound: PlannedWrite['bound']) => {
+  const add = (tier: TierName, org: string, kind: FootprintKind, count: number, bound: PlannedWrite['bound'], quota?: QuotaBound) => {
     const key = `${org}|${kind}`;
     const before = rows.get(key);
     // A bound added to an exact figure is a bound.
-    rows.set(key, { tier, org, kind, planned: (before?.planned ?? 0) + count, bound: before?.bound === 'at-most' || bound === 'at-most' ? 'at-most' : 'exact' });
+    const atMost = before?.bound === 'at-most' || bound === 'at-most';
+    const merged = quota ?? before?.quota;
+    rows.set(key, { tier, org, kind, planned: (before?.planned ?? 0) + count, bound: atMost ? 'at-most' : 'exact', ...(merged ? { quota: merged } : {}) });
   };
   for (const tier of plan.tiers) {
-    const uploadTasks = new Map<string, number>();
+    const uploadTasks = new Map<string, PlannedTask[]>();
     for (const task of [...tier.joint, ...Object.values(tier.lanes).flat()]) {
       const org = task.orgs[0]!;
       if (task.checks.includes('SCOPE-ENFORCED')) for (const [kind, count] of SCOPE_WRITES) add(tier.tier, org, kind, count, 'exact');
-      if (TASKS[task.kind].uploads === true) uploadTasks.set(org, (uploadTasks.get(org) ?? 0) + 1);
+      if (TASKS[task.kind].uploads === true) uploadTasks.set(org, [...(uploadTasks.get(org) ?? []), task]);
     }
     for (const [org, tasks] of uploadTasks) {
-      const limit = figuresOf(contract, { tier: tier.tier, limits: limitsOf(org) }).ingest.value;
-      add(tier.tier, org, 'resumes', uploadWindows(tasks) * limit, 'at-most');
+      const figure = figuresOf(inputs.contract, { tier: tier.tier, limits: inputs.limitsOf?.(org) }).ingest.value;
+      // Counted per request, a bulk upload spends one of the Limit and carries its resumes.
+      const resumesPerUnit = inputs.bulkCountsPerRequest === true && tasks.some((t) => t.kind === 'ingest-bulk') ? bulkSize(figure) : 1;
+      const quota: QuotaBound = { windows: uploadWindows(tasks.length), figure, maxFactor: MAX_LIMIT_FACTOR, resumesPerUnit };
+      add(tier.tier, org, 'resumes', quota.windows * figure * resumesPerUnit, 'at-most', quota);
     }
     if (tier.profile) add(tier.tier, tier.profile.org, 'resumes', PAIR_ATTEMPTS, 'at-most');
   }
@@ -64,7 +82,7 @@ const KIND_TEXT: Readonly<Record<FootprintKind, string>> = {
 export const plannedWriteText = (row: Pick<PlannedWrite, 'kind' | 'planned' | 'bound'>) => `${row.bound === 'at-most' ? 'at most ' : ''}${row.planned} ${KIND_TEXT[row.kind]}`;
 
 /** The footprint as the dry run and a deployment run's first lines say it. */
-export function plannedWrites(plan: Plan, policy: WritePolicy, contract: Contract, limitsOf: LimitsOf = () => undefined): string[] {
+export function plannedWrites(plan: Plan, policy: WritePolicy, inputs: FootprintInputs): string[] {
   const revocation = plan.revocation
     ? [`  revocation on ${plan.revocation.orgs.join(', ')}: keys provisioned through your revocation hook, one per trial and one per chain of trials at once, and each trial's key revoked (whatever the writes policy: the hooks are yours)`]
     : [];
@@ -74,8 +92,10 @@ export function plannedWrites(plan: Plan, policy: WritePolicy, contract: Contrac
       ...revocation,
     ];
   }
-  const lines = ['writes: own: what the checks need, named tiergate and the run id (uploads: at most 2n + 1 windows of the ingest quota for n upload tasks on an organization)'];
-  const rows = planFootprint(plan, policy, contract, limitsOf);
+  const lines = [
+    'writes: own: what the checks need, named tiergate and the run id (uploads: at most 2n + 1 windows of the ingest quota for n upload tasks on an organization, at the figure; the checks aim at the Limit the deployment announces, up to 20 times it, and the bound follows)',
+  ];
+  const rows = planFootprint(plan, policy, inputs);
   for (const tier of plan.tiers) {
     const orgs = [...new Set(rows.filter((r) => r.tier === tier.tier).map((r) => r.org))];
     const parts = orgs.map((org) => `${org}: ${rows.filter((r) => r.org === org).map(plannedWriteText).join(', ')}`);

@@ -20,7 +20,7 @@ import { executePlan } from './execute.ts';
 import { plannedUploads } from './upload-plan.ts';
 import { planFootprint, plannedWrites } from './footprint-plan.ts';
 import { METHODOLOGY } from './methodology.ts';
-import { revocationOverrides, type RunOptions } from './options.ts';
+import { declaredAssumptions, revocationOverrides, type RunOptions } from './options.ts';
 import type { Plan } from './plan.ts';
 import { WindowKeeper } from '../procedures/windows.ts';
 import { CreatedLedger } from '../procedures/created.ts';
@@ -99,10 +99,10 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     const uploads = plannedUploads(plan, contract, session.windowMs, session.uploadMs, (label) => handles.get(label)?.limits);
     for (const { fit, line } of uploads) if (fit === null || !fit.fits) emit({ type: fit === null ? 'notice' : 'warning', message: line });
     // A deployment is told first what the run will write to it (the embedded target is the run's own).
-    const limitsOf = (label: string) => handles.get(label)?.limits;
-    plannedFootprint = planFootprint(plan, writePolicy(options), contract, limitsOf);
+    const footprintInputs = { contract, limitsOf: (label: string) => handles.get(label)?.limits, bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false };
+    plannedFootprint = planFootprint(plan, writePolicy(options), footprintInputs);
     if (options.target.kind === 'external') {
-      for (const line of plannedWrites(plan, writePolicy(options), contract, limitsOf)) emit({ type: 'notice', message: line });
+      for (const line of plannedWrites(plan, writePolicy(options), footprintInputs)) emit({ type: 'notice', message: line });
     }
     const context: SuiteContext = {
       contract,
@@ -114,7 +114,7 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       windowMs: session.windowMs,
       windows,
       profileOf: (tier) => profiles.get(tier) ?? null,
-      declared: options.target.kind === 'external' ? (options.target.config.assumptions ?? {}) : {},
+      declared: declaredAssumptions(options),
       uploadMs: (tier, path) => {
         const measured = windows.latencyMs(tier, 'ingest', path);
         return measured === null ? session.uploadMs : Math.max(measured, session.uploadMs ?? 0);

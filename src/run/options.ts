@@ -1,5 +1,5 @@
 /** The resolved options of one run: typed, validated, frozen. The CLI and tests build these. */
-import type { TierName } from '../contract/types.ts';
+import type { AssumptionId, TierName } from '../contract/types.ts';
 import type { CheckId } from '../catalogue/types.ts';
 import type { Config } from '../config/schema.ts';
 import type { RevocationShape, Scenario } from '../scenario/define.ts';
@@ -58,6 +58,11 @@ export interface RunSeal {
 }
 
 /** Revocation trials, interval, settle, trials at once and the confidence target: the flags first, then the config file's (the scenario's come after both). */
+/** What the deployment's config declares where the spec is silent (none for the embedded target). */
+export function declaredAssumptions(options: RunOptions): Readonly<Partial<Record<AssumptionId, boolean>>> {
+  return options.target.kind === 'external' ? (options.target.config.assumptions ?? {}) : {};
+}
+
 export function revocationOverrides(options: RunOptions): Partial<RevocationShape> {
   const fromConfig = options.target.kind === 'external' ? options.target.config.revocation : undefined;
   return {

@@ -10,7 +10,7 @@ import type { Io } from '../util/io.ts';
 import type { TierName } from '../contract/types.ts';
 import type { RunResults } from '../results/types.ts';
 import type { RunEvent } from '../results/events.ts';
-import { revocationOverrides, type RunOptions } from './options.ts';
+import { declaredAssumptions, revocationOverrides, type RunOptions } from './options.ts';
 import { trialShape } from '../procedures/revocation.ts';
 import { describePlan } from './describe-plan.ts';
 import { openTargetSession } from './target-session.ts';
@@ -44,7 +44,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     const writes = options.target.kind === 'external' ? options.target.config.writes : 'own';
     const plan = plannedRun(options);
     const revocation = plan.revocation ? trialShape(selectedScenarios(options)[0]!.revocation, revocationOverrides(options)) : null;
-    io.stdout.write(describePlan(plan, options.windowMs, { uploadMs: options.target.kind === 'embedded' ? options.target.parseMs : null, limitsOf, writes, revocation }));
+    io.stdout.write(describePlan(plan, options.windowMs, { uploadMs: options.target.kind === 'embedded' ? options.target.parseMs : null, limitsOf, writes, revocation, bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false }));
     return { results: null, runDir: null, exitCode: EXIT.pass };
   }
   const drive = await ENGINES[options.engine].prepare(options, io);

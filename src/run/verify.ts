@@ -11,7 +11,7 @@
  *   by the same pure function, and compared with results.json. An observation edited and its hash
  *   rewritten shows here, named by the check whose verdict no longer follows from it.
  */
-import type { KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countVerdicts, overallVerdict, type CheckResult } from '../catalogue/types.ts';
@@ -21,10 +21,11 @@ import type { ValidResults } from '../results/types.ts';
 import { REPORT_FILES, renderedReports } from '../report/render.ts';
 import { messageOf } from '../util/errors.ts';
 import { folderFiles } from './seal.ts';
+import { toolInfo } from './run-id.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { Observation } from '../measure/observation.ts';
 import { observationLines } from '../measure/observation-file.ts';
-import { JUDGEMENTS_FILE, type JudgementRecord } from '../procedures/judgements.ts';
+import { isNotReplayed, JUDGEMENTS_FILE, NOT_REPLAYED, type JudgementRecord } from '../procedures/judgements.ts';
 import { decodeArgs, findingText, isReplayable, replay, type FindingText, type ObservationSource } from '../verdicts/replay.ts';
 
 export interface VerifyReport {
@@ -62,15 +63,29 @@ function parsedManifest(text: string): { manifest: Manifest } | { problem: strin
   return parsed.success ? { manifest: parsed.data } : { problem: `${MANIFEST_FILE}: not a tiergate manifest (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})` };
 }
 
-async function checkSignature(runDir: string, text: string, options: VerifyOptions, report: Lines): Promise<void> {
+async function checkSignature(runDir: string, text: string, manifest: Manifest, options: VerifyOptions, report: Lines): Promise<void> {
   const signature = await readText(join(runDir, SIGNATURE_FILE));
   if (options.publicKey === null) {
-    report.unchecked.push(signature === null ? 'signature: the run was not signed (no manifest.sig)' : 'signature: manifest.sig is there; give --public-key to check it');
+    if (signature === null) report.unchecked.push('signature: the run was not signed (no manifest.sig)');
+    else checkNamedKey(text, signature, manifest, report);
     return;
   }
   if (signature === null) report.problems.push(`${SIGNATURE_FILE}: missing, and --public-key asks for a signed run`);
   else if (!signatureHolds(text, signature, options.publicKey)) report.problems.push(`${SIGNATURE_FILE}: not a signature of manifest.json by the key --public-key names`);
   else report.held.push('signature: manifest.json is signed by the key --public-key names');
+}
+
+/** Without --public-key: the signature against the key the manifest names, which says only that the two agree. */
+function checkNamedKey(text: string, signature: string, manifest: Manifest, report: Lines): void {
+  let named: KeyObject | null = null;
+  try {
+    named = manifest.publicKey === null ? null : createPublicKey(manifest.publicKey);
+  } catch {
+    named = null;
+  }
+  if (named === null) report.problems.push(`${SIGNATURE_FILE}: there, but the manifest names no public key it could be checked with`);
+  else if (!signatureHolds(text, signature, named)) report.problems.push(`${SIGNATURE_FILE}: not a signature of manifest.json by the key the manifest names`);
+  else report.unchecked.push('signature: holds for the key the manifest names; give --public-key to check that key is the one you trust');
 }
 
 interface Lines {
@@ -90,13 +105,21 @@ function checkSummary(results: ValidResults, report: Lines): void {
   if (overall === results.verdict && countsDiffer.length === 0) report.held.push(`results.json: valid, and its verdict (${overall}) and counts follow from its ${results.checks.length} checks`);
 }
 
+/** Why a report may render otherwise: another tiergate made it. */
+async function otherVersion(results: ValidResults): Promise<string> {
+  const mine = await toolInfo();
+  const same = mine.version === results.tool.version && (mine.revision === null || results.tool.revision === null || mine.revision === results.tool.revision);
+  const theirs = `${results.tool.version}${results.tool.revision ? ` (${results.tool.revision})` : ''}`;
+  return same ? ' (edited since)' : ` (made by tiergate ${theirs}, this is ${mine.version}${mine.revision ? ` (${mine.revision})` : ''}: verify with that version)`;
+}
+
 async function checkDerived(runDir: string, results: ValidResults, report: Lines): Promise<void> {
   const rendered = await renderedReports(results, runDir);
   for (const [name, text] of [[REPORT_FILES.html, rendered.html], [REPORT_FILES.junit, rendered.junit]] as const) {
     const there = await readText(join(runDir, name));
     if (there === null) continue; // a missing file is the manifest's to name
     if (there === text) report.held.push(`${name}: exactly what results.json and the observations render`);
-    else report.problems.push(`${name}: not what results.json and the observations render (edited, or rendered by another tiergate version)`);
+    else report.problems.push(`${name}: not what results.json and the observations render${await otherVersion(results)}`);
   }
 }
 
@@ -117,66 +140,117 @@ async function readObservations(file: string): Promise<ObservationSource & { rea
   return { byId, inOrder, malformed };
 }
 
-async function readJudgements(file: string): Promise<JudgementRecord[] | null> {
+/** The judgements file's records; a line that is not one is a problem, named by its number. */
+async function readJudgements(file: string, report: Lines): Promise<JudgementRecord[] | null> {
   if (!(await exists(file))) return null;
   const records: JudgementRecord[] = [];
-  for await (const line of observationLines(file)) if (line !== '') records.push(JSON.parse(line) as JudgementRecord);
+  let n = 0;
+  for await (const line of observationLines(file)) {
+    n += 1;
+    if (line === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      parsed = null;
+    }
+    if (isJudgement(parsed)) records.push(parsed);
+    else report.problems.push(`${JUDGEMENTS_FILE}: line ${n} is not a judgement`);
+  }
   return records;
 }
 
+function isJudgement(value: unknown): value is JudgementRecord {
+  const r = value as Partial<JudgementRecord> | null;
+  return typeof r === 'object' && r !== null && typeof r.fn === 'string' && (r.args === null || Array.isArray(r.args)) && typeof r.found === 'object' && r.found !== null && 'link' in r;
+}
+
 const resultName = (r: Pick<CheckResult, 'id' | 'tier' | 'variant'>) => `${r.id}${r.variant ? `/${r.variant}` : ''} [${r.tier ?? 'all'}]`;
+const linkKey = (r: { readonly check?: string; readonly id?: string; readonly tier: string | null; readonly variant: string; readonly org: string | null }) =>
+  `${r.check ?? r.id}|${r.tier}|${r.variant}|${r.org}`;
 
 const INTERRUPTED = 'the run was interrupted while this check ran; it would otherwise have been ';
 
-/** What results.json says the verdict would have been, judged alone: an interrupted run's result says so in a note. */
-function judgedVerdict(result: CheckResult): string {
-  const note = result.notes.find((n) => n.startsWith(INTERRUPTED));
+/** The verdict the result was judged: an interrupted run's inconclusive result names it in a note. */
+function judgedVerdict(result: CheckResult, interrupted: boolean): string {
+  const note = interrupted && result.verdict === 'inconclusive' ? result.notes.find((n) => n.startsWith(INTERRUPTED)) : undefined;
   return note ? note.slice(INTERRUPTED.length) : result.verdict;
 }
 
-/** Judges every linked result again from the observations, by the same function, and compares. */
+/** A result judged by k6 from its own aggregates (`k6 ingest`, `run --engine k6`): no judgement of ours to hold. */
+const judgedByK6 = (r: CheckResult) => r.id === 'LOAD-THRESHOLDS' && r.variant === 'k6';
+
+/** Judges every result again from the observations, by the same function, and compares; a verify that cannot read its inputs says so as a problem. */
 async function checkVerdicts(runDir: string, results: ValidResults, report: Lines): Promise<void> {
-  const records = await readJudgements(join(runDir, JUDGEMENTS_FILE));
+  try {
+    await judgeAgain(runDir, results, report);
+  } catch (error) {
+    report.problems.push(`verdicts: cannot be judged again: ${messageOf(error)}`);
+  }
+}
+
+async function judgeAgain(runDir: string, results: ValidResults, report: Lines): Promise<void> {
+  const records = await readJudgements(join(runDir, JUDGEMENTS_FILE), report);
   if (records === null) {
-    report.unchecked.push(`verdicts: not judged again: the folder has no ${JUDGEMENTS_FILE} (a k6 ingest, or a run by an earlier tiergate)`);
+    if (results.checks.every(judgedByK6)) report.unchecked.push(`verdicts: judged by k6 from its own aggregates, which the folder does not hold: not judged again`);
+    else report.problems.push(`${JUDGEMENTS_FILE}: missing (every harness run writes one)`);
     return;
   }
-  const source = await readObservations(join(runDir, results.observations.file));
-  if (source.malformed > 0) report.problems.push(`${results.observations.file}: ${source.malformed} line(s) are not JSON`);
-  const byLink = new Map(records.flatMap((r) => (r.link ? [[`${r.link.check}|${r.link.tier}|${r.link.variant}|${r.link.org}`, r] as const] : [])));
-  let held = 0;
-  const unjudged: string[] = [];
-  const unwritten: string[] = [];
-  for (const result of results.checks) {
-    if (result.verdict === 'skipped') continue;
-    const record = byLink.get(`${result.id}|${result.tier}|${result.variant}|${result.org}`);
-    if (!record) {
-      unjudged.push(resultName(result));
-      continue;
-    }
-    if (record.args === null) {
-      unwritten.push(`${resultName(result)} (${record.why ?? 'its input was not written'})`);
-      continue;
-    }
-    let again: FindingText;
-    try {
-      if (!isReplayable(record.fn)) throw new Error(`${record.fn} is not a verdict function this tiergate has`);
-      again = findingText(replay(record.fn, decodeArgs(record.args, source, recruitingApi)));
-    } catch (error) {
-      report.problems.push(`${resultName(result)}: cannot be judged again: ${messageOf(error)}`);
-      continue;
-    }
-    const verdictHolds = again.verdict === judgedVerdict(result);
-    if (verdictHolds && again.expected === result.expected && again.actual === result.actual) {
-      held += 1;
-      continue;
-    }
-    const what = !verdictHolds ? `its verdict is ${again.verdict}, results.json says ${result.verdict}` : again.expected !== result.expected ? 'its expectation differs' : 'what it found differs';
-    report.problems.push(`${resultName(result)}: judged again from the observations, ${what} (now: "${again.actual}"; results.json: "${result.actual}")`);
+  const observationsFile = join(runDir, results.observations.file);
+  if (!(await exists(observationsFile))) {
+    report.problems.push(`verdicts: not judged again: ${results.observations.file} is missing`);
+    return;
   }
-  report.held.push(`verdicts: ${held} result(s) judged again from the observations by the same functions, each as results.json has it`);
-  if (unjudged.length > 0) report.unchecked.push(`verdicts decided by the procedure, with no verdict function to run again (${unjudged.length}): ${unjudged.join(', ')}`);
-  if (unwritten.length > 0) report.unchecked.push(`verdicts whose input is not written down (${unwritten.length}): ${unwritten.join(', ')}`);
+  const source = await readObservations(observationsFile);
+  if (source.malformed > 0) report.problems.push(`${results.observations.file}: ${source.malformed} line(s) are not JSON`);
+  const byLink = new Map<string, JudgementRecord>();
+  for (const record of records) {
+    if (!record.link) continue;
+    if (byLink.has(linkKey(record.link))) report.problems.push(`${JUDGEMENTS_FILE}: two judgements for ${resultName({ id: record.link.check, ...record.link })}`);
+    byLink.set(linkKey(record.link), record);
+  }
+  const outcome = { held: 0, notReplayed: [] as string[] };
+  for (const result of results.checks) {
+    const record = byLink.get(linkKey(result));
+    byLink.delete(linkKey(result));
+    if (!record) {
+      if (!judgedByK6(result)) report.problems.push(`${resultName(result)}: no judgement is recorded for it`);
+      continue;
+    }
+    judgeOne(result, record, source, results.interrupted, report, outcome);
+  }
+  for (const record of byLink.values()) report.problems.push(`${JUDGEMENTS_FILE}: a judgement for ${resultName({ id: record.link!.check, ...record.link! })}, which results.json does not have`);
+  report.held.push(`verdicts: ${outcome.held} result(s) judged again from the observations by the same functions, each as results.json has it`);
+  if (outcome.notReplayed.length > 0) report.unchecked.push(`verdicts not judged again (${outcome.notReplayed.length}): ${outcome.notReplayed.join('; ')}`);
+}
+
+function judgeOne(result: CheckResult, record: JudgementRecord, source: ObservationSource, interrupted: boolean, report: Lines, outcome: { held: number; notReplayed: string[] }): void {
+  const name = resultName(result);
+  const verdict = judgedVerdict(result, interrupted);
+  if (record.found.verdict !== verdict || record.found.expected !== result.expected || record.found.actual !== result.actual) {
+    report.problems.push(`${name}: its judgement recorded another finding than results.json has`);
+    return;
+  }
+  if (record.args === null) {
+    if (isNotReplayed(record.fn)) outcome.notReplayed.push(`${name}: ${NOT_REPLAYED[record.fn]}`);
+    else report.problems.push(`${name}: its judgement (${record.fn}) has no input, though a run always writes one`);
+    return;
+  }
+  let again: FindingText;
+  try {
+    if (!isReplayable(record.fn)) throw new Error(`${record.fn} is not a verdict function this tiergate has`);
+    again = findingText(replay(record.fn, decodeArgs(record.args, source, recruitingApi)));
+  } catch (error) {
+    report.problems.push(`${name}: cannot be judged again: ${messageOf(error)}`);
+    return;
+  }
+  const verdictHolds = again.verdict === verdict;
+  if (verdictHolds && again.expected === result.expected && again.actual === result.actual) {
+    outcome.held += 1;
+    return;
+  }
+  const what = !verdictHolds ? `its verdict is ${again.verdict}, results.json says ${result.verdict}` : again.expected !== result.expected ? 'its expectation differs' : 'what it found differs';
+  report.problems.push(`${name}: judged again from the observations, ${what} (now: "${again.actual}"; results.json: "${result.actual}")`);
 }
 
 export async function verifyRun(runDir: string, options: VerifyOptions): Promise<VerifyReport> {
@@ -190,7 +264,7 @@ export async function verifyRun(runDir: string, options: VerifyOptions): Promise
       const differences = fileDifferences(parsed.manifest.files, await folderFiles(runDir));
       report.problems.push(...differences);
       if (differences.length === 0) report.held.push(`files: the ${parsed.manifest.files.length} the manifest lists, each with its SHA-256, and no other`);
-      await checkSignature(runDir, text, options, report);
+      await checkSignature(runDir, text, parsed.manifest, options, report);
     }
   }
   let results: ValidResults | null = null;
@@ -202,7 +276,7 @@ export async function verifyRun(runDir: string, options: VerifyOptions): Promise
   if (results) {
     checkSummary(results, report);
     await checkDerived(runDir, results, report);
+    await checkVerdicts(runDir, results, report);
   }
-  if (results) await checkVerdicts(runDir, results, report);
   return report;
 }

@@ -98,8 +98,12 @@ describe('defaults: one owner, the same in every command, its help and the READM
     expect((await resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-confidence': '99%@95%' }, io, [])).revocation).toMatchObject({ confidence: { share: 0.99, level: 0.95 } });
     // 0.99^299 ≤ 0.05 < 0.99^298: 299 trials, none slower.
     expect((await resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-confidence': '99%', 'revocation-trials': '299' }, io, [])).revocation).toMatchObject({ trials: 299 });
-    expectUsageError(await runCli(['run', '--dry-run', '--revocation-confidence', '99%', '--revocation-trials', '298']), /--revocation-confidence 99% takes 299 trials, none slower; --revocation-trials 298 cannot prove it/);
-    expectUsageError(await runCli(['run', '--dry-run', '--revocation-confidence', '99.9%']), /takes 2995 trials, more than the 1000 a run allows/);
+    expectUsageError(
+      await runCli(['run', '--dry-run', '--revocation-confidence', '99%', '--revocation-trials', '298']),
+      /--revocation-confidence: 99 % of revocations within 3 s, at 95 % confidence takes 299 trials, none slower; --revocation-trials 298 cannot prove it/,
+    );
+    // Beyond what a run allows is said first, whatever --revocation-trials gives.
+    expectUsageError(await runCli(['run', '--dry-run', '--revocation-confidence', '99.9%', '--revocation-trials', '1000']), /takes 2995 trials, none slower, more than the 1000 a run allows/);
     expectUsageError(await runCli(['run', '--dry-run', '--revocation-confidence', 'most']), /--revocation-confidence: "most" is not a target/);
     const plan = await runCli(['run', '--dry-run', '--tiers', 'starter', '--revocation-confidence', '95%']);
     expect(plan.stdout).toContain('59 trials, at most 7 at once; target 95 % of revocations within 3s, at 95 % confidence: proving it takes 59 trials, none slower');

@@ -36,6 +36,7 @@ async function customerOrgs(t: TestTarget, marker: string) {
   const env: Record<string, string> = {};
   const orgs = [];
   const ids: string[] = [];
+  const candidates: string[] = [];
   for (const name of ['starter-a', 'starter-b']) {
     const org = await t.admin.createOrg('starter', `${name}-${++made}`);
     ids.push(org.id);
@@ -51,16 +52,16 @@ async function customerOrgs(t: TestTarget, marker: string) {
     expect(created.statusCode).toBe(201);
     await created.body.dump();
     // A customer's candidate (transcripts, scorecards) named with the marker: the run never reads it.
-    await t.admin.createCandidate(org.id, `Ada Marker ${marker}`);
+    candidates.push((await t.admin.createCandidate(org.id, `Ada Marker ${marker}`)).id);
     orgs.push({ name, tier: 'starter', keys: { primary: { env: variable('KEY') }, secondary: { env: variable('KEY_2') }, unscoped: { env: variable('KEY_NOSCOPE') } } });
   }
-  return { env, orgs, ids };
+  return { env, orgs, ids, candidates };
 }
 
 async function runWith(writes: 'own' | 'none', extra: Record<string, unknown> = {}) {
   const t = target();
   const marker = `MARKER-${randomBytes(6).toString('hex')}`;
-  const { env, orgs, ids } = await customerOrgs(t, marker);
+  const { env, orgs, ids, candidates } = await customerOrgs(t, marker);
   const before = await Promise.all(ids.map((id) => t.admin.orgData(id)));
   const config = parseConfig({ target: { edges: t.target.edges }, window: '2s', timeout: '5s', orgs, writes, ...extra }, 'footprint test config');
   const { io, stdout, stderr } = captureIo({ env });
@@ -68,7 +69,7 @@ async function runWith(writes: 'own' | 'none', extra: Record<string, unknown> = 
   const after = await Promise.all(ids.map((id) => t.admin.orgData(id)));
   const runDir = outcome.runDir!;
   const observations = runObservations<{ method: string; path: string; status: number | null; org: string | null; resumes?: number }>(runDir);
-  return { marker, before, after, results: outcome.results!, runDir, terminal: stdout() + stderr(), observations };
+  return { marker, candidates, before, after, results: outcome.results!, runDir, terminal: stdout() + stderr(), observations };
 }
 
 /** The organization's own jobs and subscriptions, before the run: none of them may change. */
@@ -85,6 +86,8 @@ describe('what a run writes to a deployment, and keeps of it', () => {
       expect(customerJobs(run.after[i]!, ids)).toEqual(before.jobs);
       expect(before.candidates).toHaveLength(1);
       expect(run.after[i]!.candidates).toEqual(before.candidates);
+      // Never even read: no request named it (its read answer would have been kept as shape only).
+      expect(run.observations.filter((o) => run.candidates.some((id) => o.path.includes(id)))).toEqual([]);
       return run.after[i]!.jobs.filter((j) => !ids.has(j.id));
     });
     // The job the scope check created (and updated) is named by the run, and archived.

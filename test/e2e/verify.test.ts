@@ -5,12 +5,13 @@
  * mistakes (a bad key in TIERGATE_SIGNING_KEY or --public-key) are one line and exit 2.
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectUsageError, runCli } from '../helpers/cli.ts';
+import { renderFromResultsFile } from '../../src/report/render.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'tiergate-verify-'));
 const pair = () => generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
@@ -43,7 +44,7 @@ describe('tiergate verify', () => {
     expect(result.stdout).toMatch(/✓ files: the 5 the manifest lists/);
     // AUTH-MISSING and HDR-PRESENT judged again from the observations; AUTH-KEY-FORMAT's input is the keys.
     expect(result.stdout).toContain('✓ verdicts: 2 result(s) judged again from the observations by the same functions, each as results.json has it');
-    expect(result.stdout).toContain('- verdicts whose input is not written down (1): AUTH-KEY-FORMAT [starter] (its input is the API keys themselves, which a run never writes down)');
+    expect(result.stdout).toContain('- verdicts not judged again (1): AUTH-KEY-FORMAT [starter]: its input is the API keys themselves, which a run never writes down');
     expect(result.code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as { command: string[]; files: { name: string }[]; publicKey: string };
     expect(manifest.command.slice(0, 3)).toEqual(['run', '--window', '2s']);
@@ -87,6 +88,77 @@ describe('tiergate verify', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/✓ files: the 5 the manifest lists/);
     expect(result.stdout).toContain('✗ AUTH-MISSING [starter]: judged again from the observations, its verdict is fail, results.json says pass');
+  });
+
+  describe('a folder made consistent again after an edit (hashes rewritten, reports rendered again, unsigned): the verdicts still tell', () => {
+    /** Edits the copy, renders its reports again, drops the signature and rewrites every hash in the manifest. */
+    async function forged(edit: (copy: string) => void): Promise<string> {
+      const copy = copyOfRun();
+      edit(copy);
+      rmSync(join(copy, 'manifest.sig'));
+      if (existsSync(join(copy, 'results.json'))) await renderFromResultsFile(join(copy, 'results.json'));
+      const manifestFile = join(copy, 'manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { files: { name: string; bytes: number; sha256: string }[]; publicKey: string | null };
+      manifest.files = manifest.files.filter((f) => existsSync(join(copy, f.name))).map((f) => {
+        const bytes = readFileSync(join(copy, f.name));
+        return { name: f.name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+      });
+      manifest.publicKey = null;
+      writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+      return copy;
+    }
+    const editResults = (copy: string, change: (results: { checks: { id: string; verdict: string }[]; counts: Record<string, number> }) => void) => {
+      const file = join(copy, 'results.json');
+      const results = JSON.parse(readFileSync(file, 'utf8')) as { checks: { id: string; verdict: string }[]; counts: Record<string, number> };
+      change(results);
+      writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+    };
+    const editJudgements = (copy: string, change: (records: { fn: string; args: unknown }[]) => unknown[]) => {
+      const file = join(copy, 'judgements.ndjson.gz');
+      const records = gunzipSync(readFileSync(file)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { fn: string; args: unknown });
+      writeFileSync(file, gzipSync(change(records).map((r) => JSON.stringify(r)).join('\n')));
+    };
+
+    it('a result turned skipped, its counts kept consistent', async () => {
+      const copy = await forged((c) =>
+        editResults(c, (r) => {
+          r.checks.find((x) => x.id === 'AUTH-MISSING')!.verdict = 'skipped';
+          r.counts['pass']! -= 1;
+          r.counts['skipped']! += 1;
+        }),
+      );
+      const result = await runCli(['verify', copy]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('✗ AUTH-MISSING [starter]: its judgement recorded another finding than results.json has');
+    });
+
+    it('a result removed: its judgement is named as one for a result results.json lacks', async () => {
+      const copy = await forged((c) =>
+        editResults(c, (r) => {
+          r.checks = r.checks.filter((x) => x.id !== 'AUTH-MISSING');
+          r.counts['pass']! -= 1;
+        }),
+      );
+      const result = await runCli(['verify', copy]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('✗ judgements.ndjson.gz: a judgement for AUTH-MISSING [starter], which results.json does not have');
+    });
+
+    it('the judgements removed, or one stripped of its input: named', async () => {
+      const removed = await runCli(['verify', await forged((c) => rmSync(join(c, 'judgements.ndjson.gz')))]);
+      expect(removed.code).toBe(1);
+      expect(removed.stdout).toContain('✗ judgements.ndjson.gz: missing (every harness run writes one)');
+      const stripped = await runCli(['verify', await forged((c) => editJudgements(c, (records) => records.map((r) => (r.fn === 'authRejected' ? { ...r, args: null } : r))))]);
+      expect(stripped.code).toBe(1);
+      expect(stripped.stdout).toContain('✗ AUTH-MISSING [starter]: its judgement (authRejected) has no input, though a run always writes one');
+    });
+
+    it('the observations removed: named, and no crash', async () => {
+      const result = await runCli(['verify', await forged((c) => rmSync(join(c, 'observations.ndjson.gz')))]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('✗ verdicts: not judged again: observations.ndjson.gz is missing');
+      expect(result.stderr).toBe('');
+    });
   });
 
   it('one verdict edited in results.json: named as altered, and its summary no longer follows', async () => {

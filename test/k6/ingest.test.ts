@@ -109,7 +109,7 @@ describe('ingestK6', () => {
     // aggregated output, which the folder does not hold, and verify says so.
     const verified = await verifyRun(runDir, { publicKey: null });
     expect(verified.problems).toEqual([]);
-    expect(verified.unchecked.join('\n')).toContain('verdicts: not judged again: the folder has no judgements.ndjson.gz');
+    expect(verified.unchecked.join('\n')).toContain('verdicts: judged by k6 from its own aggregates, which the folder does not hold: not judged again');
   });
 
   it('an unreadable file is refused before any run folder is made', async () => {

@@ -32,12 +32,15 @@ describe('JudgementLog', () => {
     expect(log.records.map((r) => r.link?.check ?? null)).toEqual([null, 'AUTH-MISSING']);
     const made = { verdict: 'inconclusive' as const, expected: 'uploads that fit', actual: 'not run', evidence: [], notes: [] };
     expect(log.link(checkResult('QUOTA-INGEST', made, context), made)).toBe(false);
+    // Every result gets a record: one the procedure made is recorded so.
+    log.linkOrRecord(checkResult('QUOTA-INGEST', made, context), made);
+    expect(log.records.at(-1)).toMatchObject({ fn: 'procedure', args: null, link: { check: 'QUOTA-INGEST' } });
   });
 
   it('a withheld judgement is recorded with why, and no input', () => {
     const log = new JudgementLog(recruitingApi);
     const found = { verdict: 'pass' as const, expected: 'keys match', actual: 'all 3 match', evidence: [], notes: [] };
-    expect(log.withheld(found, 'keyFormatVerdict', 'its input is the keys')).toBe(found);
-    expect(log.records[0]).toMatchObject({ fn: 'keyFormatVerdict', args: null, why: 'its input is the keys' });
+    expect(log.withheld(found, 'keyFormatVerdict')).toBe(found);
+    expect(log.records[0]).toMatchObject({ fn: 'keyFormatVerdict', args: null, why: 'its input is the API keys themselves, which a run never writes down' });
   });
 });

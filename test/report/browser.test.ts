@@ -190,7 +190,7 @@ describe('the HTML report in a browser', () => {
     // The hash shown is the file's, computed here.
     const resultsHash = createHash('sha256').update(readFileSync(run.files.results)).digest('hex');
     expect(await sla.locator('table.sla-files').innerText()).toContain(resultsHash);
-    expect(text).toContain('tiergate verify reports/20260302-100000-5a1e --public-key signer.pub');
+    expect(text).toContain("tiergate verify <the folder of run 20260302-100000-5a1e> [--public-key <the signer's public key, for a signed run>]");
     const pdf = await page.pdf({ format: 'A4', printBackground: true });
     await mkdir(SCREENSHOTS, { recursive: true });
     writeFileSync(new URL('sla-evidence.pdf', SCREENSHOTS), pdf);

@@ -11,7 +11,7 @@ const tasksOn = (org: string) => [...plan.tiers[0]!.joint, ...Object.values(plan
 
 describe('planFootprint', () => {
   it("writes: own: the scope check's writes exactly; 2n + 1 windows of the ingest quota for n upload tasks, at most", () => {
-    const rows = planFootprint(plan, 'own', recruitingApi);
+    const rows = planFootprint(plan, 'own', { contract: recruitingApi });
     const scoped = rows.find((r) => r.kind === 'jobs-created')!.org;
     expect(rows.filter((r) => r.org === scoped && r.kind !== 'resumes')).toEqual([
       { tier: 'starter', org: scoped, kind: 'jobs-created', planned: 1, bound: 'exact' },
@@ -26,26 +26,37 @@ describe('planFootprint', () => {
       const discovery = plan.tiers[0]!.profile?.org === org ? 3 : 0;
       const resumes = rows.find((r) => r.org === org && r.kind === 'resumes');
       if (uploadTasks + scopeResumes + discovery === 0) expect(resumes).toBeUndefined();
-      else expect(resumes).toEqual({ tier: 'starter', org, kind: 'resumes', planned: (uploadTasks > 0 ? (2 * uploadTasks + 1) * 10 : 0) + scopeResumes + discovery, bound: uploadTasks + discovery > 0 ? 'at-most' : 'exact' });
+      else {
+        expect(resumes).toMatchObject({ tier: 'starter', org, kind: 'resumes', planned: (uploadTasks > 0 ? (2 * uploadTasks + 1) * 10 : 0) + scopeResumes + discovery, bound: uploadTasks + discovery > 0 ? 'at-most' : 'exact' });
+        expect(resumes!.quota).toEqual(uploadTasks > 0 ? { windows: 2 * uploadTasks + 1, figure: 10, maxFactor: 20, resumesPerUnit: 1 } : undefined);
+      }
     }
     expect(rows.some((r) => r.kind === 'resumes' && r.bound === 'at-most')).toBe(true);
   });
 
-  it("by an organization's declared figures", () => {
-    const rows = planFootprint(plan, 'own', recruitingApi, () => ({ ingest: 12 }));
-    const single = plan.tiers[0]!.joint.concat(...Object.values(plan.tiers[0]!.lanes)).find((t) => t.kind === 'ingest-single')!.orgs[0]!;
-    const others = (single === rows.find((r) => r.kind === 'jobs-created')!.org ? 2 : 0) + (plan.tiers[0]!.profile?.org === single ? 3 : 0);
-    expect((rows.find((r) => r.org === single && r.kind === 'resumes')!.planned - others) % 12).toBe(0);
+  it("by an organization's declared figures; where bulk uploads count per request, in a bulk upload's resumes", () => {
+    const single = [...plan.tiers[0]!.joint, ...Object.values(plan.tiers[0]!.lanes).flat()].find((t) => t.kind === 'ingest-single')!.orgs[0]!;
+    const row = (inputs: Parameters<typeof planFootprint>[2]) => planFootprint(plan, 'own', inputs).find((r) => r.org === single && r.kind === 'resumes')!;
+    const base = row({ contract: recruitingApi });
+    const declared = row({ contract: recruitingApi, limitsOf: () => ({ ingest: 12 }) });
+    // The ingest figure 10 → 12: each of the quota's windows holds two resumes more.
+    expect(declared.quota).toMatchObject({ figure: 12, resumesPerUnit: 1 });
+    expect(declared.planned - base.planned).toBe(base.quota!.windows * 2);
+    const bulk = [...plan.tiers[0]!.joint, ...Object.values(plan.tiers[0]!.lanes).flat()].find((t) => t.kind === 'ingest-bulk')!.orgs[0]!;
+    const perRequest = planFootprint(plan, 'own', { contract: recruitingApi, bulkCountsPerRequest: true }).find((r) => r.org === bulk && r.kind === 'resumes')!;
+    // Starter's bulk uploads carry 5 resumes (the largest divisor of 10 up to half of it).
+    expect(perRequest.quota).toMatchObject({ figure: 10, resumesPerUnit: 5 });
+    expect(perRequest.planned).toBeGreaterThanOrEqual(perRequest.quota!.windows * 10 * 5);
   });
 
   it('writes: none: nothing', () => {
-    expect(planFootprint(plan, 'none', recruitingApi)).toEqual([]);
+    expect(planFootprint(plan, 'none', { contract: recruitingApi })).toEqual([]);
   });
 });
 
 describe('plannedWrites', () => {
   it('says each organization\'s rows, bounds as "at most"', () => {
-    const [policy, starter, ...rest] = plannedWrites(plan, 'own', recruitingApi);
+    const [policy, starter, ...rest] = plannedWrites(plan, 'own', { contract: recruitingApi });
     expect(policy).toMatch(/^writes: own: what the checks need, named tiergate and the run id/);
     expect(rest).toEqual([]);
     expect(starter).toMatch(/^ {2}starter: /);
@@ -54,7 +65,7 @@ describe('plannedWrites', () => {
   });
 
   it('writes: none: one line, nothing written', () => {
-    expect(plannedWrites(plan, 'none', recruitingApi)).toEqual([
+    expect(plannedWrites(plan, 'none', { contract: recruitingApi })).toEqual([
       'writes: none (config): nothing is created or changed; the ingest and concurrency checks are skipped, and the scope checks send writes a body the deployment refuses after its scope check',
     ]);
   });
