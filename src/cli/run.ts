@@ -90,6 +90,8 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
   const files = args.scenario.length > 0 ? args.scenario : tiers.map(defaultScenarioFile);
   const scenarios: Scenario[] = [];
   for (const file of files) scenarios.push(await loadScenarioFile(file, io.cwd));
+  const twice = scenarios.find((s, i) => scenarios.findIndex((o) => o.tier === s.tier) !== i);
+  if (twice) throw new UsageError(`--scenario: two scenarios for tier ${twice.tier}; give one per tier`);
   const missing = tiers.filter((t) => !scenarios.some((s) => s.tier === t));
   if (missing.length > 0) throw new UsageError(`--scenario: no scenario for tier ${missing.join(', ')}; add one or narrow --tiers`);
   const out = args.out ?? DEFAULTS.reportsDir;

@@ -6,11 +6,10 @@
  * actual (a measurement taken again supersedes the first). Written beside the observations as
  * judgements.ndjson.gz, for `tiergate verify` to judge again.
  */
-import type { CheckResult, Finding } from '../catalogue/types.ts';
+import type { CheckId, CheckResult, Finding, Verdict } from '../catalogue/types.ts';
 import type { Contract, TierName } from '../contract/types.ts';
 import { observationSink } from '../measure/observation-file.ts';
-import { encodeArgs, findingText, NotEncodable, REPLAYABLE, type FindingText, type ReplayableName } from '../verdicts/replay.ts';
-import { messageOf } from '../util/errors.ts';
+import { encodeArgs, findingText, REPLAYABLE, type FindingText, type ReplayableName } from '../verdicts/replay.ts';
 import { redactKeys } from '../contract/keys.ts';
 
 export const JUDGEMENTS_FILE = 'judgements.ndjson.gz';
@@ -23,6 +22,43 @@ export const NOT_REPLAYED = {
 } as const;
 
 export type NotReplayedName = keyof typeof NOT_REPLAYED;
+
+/**
+ * The judgement each check's result may rest on: the verdict function that decides it, and for the
+ * two not judged again, their withheld name. A record naming another (a forged "procedure" pass)
+ * does not verify. The procedure itself only ever leaves a check skipped or inconclusive.
+ */
+export const DECIDED_BY: Readonly<Record<CheckId, ReplayableName | Exclude<NotReplayedName, 'procedure'>>> = {
+  'AUTH-MISSING': 'authRejected',
+  'AUTH-MALFORMED': 'authRejected',
+  'AUTH-UNKNOWN': 'authRejected',
+  'AUTH-REVOKED': 'authRevokedVerdict',
+  'AUTH-KEY-FORMAT': 'keyFormatVerdict',
+  'SCOPE-LIST': 'scopeListVerdict',
+  'SCOPE-ENFORCED': 'scopeEnforcedVerdict',
+  'HDR-PRESENT': 'headersPresentVerdict',
+  'HDR-LIMIT': 'limitHeaderVerdict',
+  'HDR-REMAINING': 'remainingDecrementsVerdict',
+  'HDR-RESET': 'resetEpochVerdict',
+  'QUOTA-READ': 'quotaExactVerdict',
+  'QUOTA-INGEST': 'quotaExactVerdict',
+  'CONCURRENCY-CAP': 'concurrencyCapVerdict',
+  'ERR-429-BODY': 'rateLimitBodyVerdict',
+  'RETRY-AFTER': 'retryAfterVerdict',
+  'ORG-SHARED': 'orgSharedVerdict',
+  'ORG-ISOLATED': 'orgIsolatedVerdict',
+  'HEAD-BOOTSTRAP': 'headBootstrapVerdict',
+  'REVOKE-LATENCY': 'revokeLatencyVerdict',
+  'REVOKE-STICKY': 'revokeStickyVerdict',
+  'ROTATION': 'rotationVerdict',
+  'LOAD-THRESHOLDS': 'loadThresholdsVerdict',
+};
+
+/** Whether a judgement named `fn` may stand for a result of `check` with `verdict`. */
+export function mayDecide(fn: string, check: CheckId, verdict: Verdict): boolean {
+  if (fn === 'procedure') return verdict === 'skipped' || verdict === 'inconclusive';
+  return DECIDED_BY[check] === fn;
+}
 
 export const isNotReplayed = (name: string): name is NotReplayedName => Object.hasOwn(NOT_REPLAYED, name);
 
@@ -62,14 +98,13 @@ export class JudgementLog {
     return found;
   }
 
-  /** Records a judgement made elsewhere (a tally's), with arguments that say where its input is. */
+  /**
+   * Records a judgement made elsewhere (a tally's), with arguments that say where its input is. An
+   * input that cannot be written down (verdicts/replay.ts NotEncodable) is a tiergate bug, and throws:
+   * verify requires every judgement's input.
+   */
   record(name: ReplayableName, args: readonly unknown[], found: Finding): void {
-    try {
-      this.#push(found, { fn: name, args: encodeArgs(args, this.contract), found: findingText(found), link: null });
-    } catch (error) {
-      if (!(error instanceof NotEncodable)) throw error;
-      this.#push(found, { fn: name, args: null, why: `its input holds ${messageOf(error)}`, found: findingText(found), link: null });
-    }
+    this.#push(found, { fn: name, args: encodeArgs(args, this.contract), found: findingText(found), link: null });
   }
 
   #push(found: Finding, record: JudgementRecord): void {

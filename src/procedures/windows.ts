@@ -93,6 +93,12 @@ const LEAD_MS = 300;
 const DENSE_MS = 10;
 /** Openers per window sought, at most (dense ones near a boundary included). */
 const MAX_OPENERS = 400;
+/**
+ * Windows a search for a fresh one may take, and a few seconds beside: a Reset that drifts, on a
+ * loaded machine, can spoil two in a row (seen twice in ten-at-once stress runs); a third decides.
+ */
+const SEARCH_WINDOWS = 3;
+const searchMs = (windowMs: number) => SEARCH_WINDOWS * windowMs + 5000;
 /** Openers in a row without an answer before the keeper gives up. */
 const MAX_SILENT = 3;
 /** A window found under way is taken only with this many times the time its check needs left in it, */
@@ -157,14 +163,14 @@ export class WindowKeeper {
   /**
    * Wait for a window of `quotaClass` that is fresh on every one of `orgs` (ORG-ISOLATED needs two)
    * and long enough for the check, and send the check's first request in it (on the first
-   * organization). Bounded: at most two windows and a few seconds of waiting, and MAX_OPENERS openers.
+   * organization). Bounded: at most SEARCH_WINDOWS windows and a few seconds of waiting, and MAX_OPENERS openers.
    */
   async fresh(orgs: readonly OrgHandle[], quotaClass: QuotaClass, request: WindowRequest): Promise<FreshWindow> {
     const { prober, windowMs, signal } = this.#options;
     const tier = orgs[0]!.tier;
     if (this.#options.profileOf(tier)?.headers.value === false) return this.#byTheClock(orgs, quotaClass, request);
     const openers: Observation[] = [];
-    const deadline = prober.now() + 2 * windowMs + 5000;
+    const deadline = prober.now() + searchMs(windowMs);
     /** The last opener that showed a window we could not use, when it came right before the next one. */
     let previous: Observation | null = null;
     while (openers.length < MAX_OPENERS && !signal.aborted) {
@@ -203,7 +209,7 @@ export class WindowKeeper {
     }
     const reason = signal.aborted
       ? 'interrupted'
-      : `no window fresh and long enough for the check within ${Math.round((2 * windowMs + 5000) / 1000)} s (${openers.length} openers)`;
+      : `no window fresh and long enough for the check within ${Math.round(searchMs(windowMs) / 1000)} s (${openers.length} openers)`;
     return { ok: false, reason, polls: openers.slice(-2) };
   }
 

@@ -25,7 +25,7 @@ import { toolInfo } from './run-id.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { Observation } from '../measure/observation.ts';
 import { observationLines } from '../measure/observation-file.ts';
-import { isNotReplayed, JUDGEMENTS_FILE, NOT_REPLAYED, type JudgementRecord } from '../procedures/judgements.ts';
+import { isNotReplayed, JUDGEMENTS_FILE, mayDecide, NOT_REPLAYED, type JudgementRecord } from '../procedures/judgements.ts';
 import { decodeArgs, findingText, isReplayable, replay, type FindingText, type ObservationSource } from '../verdicts/replay.ts';
 
 export interface VerifyReport {
@@ -227,6 +227,10 @@ async function judgeAgain(runDir: string, results: ValidResults, report: Lines):
 function judgeOne(result: CheckResult, record: JudgementRecord, source: ObservationSource, interrupted: boolean, report: Lines, outcome: { held: number; notReplayed: string[] }): void {
   const name = resultName(result);
   const verdict = judgedVerdict(result, interrupted);
+  if (!mayDecide(record.fn, result.id, verdict as CheckResult['verdict'])) {
+    report.problems.push(`${name}: its judgement (${record.fn}) cannot decide a ${verdict} ${result.id}`);
+    return;
+  }
   if (record.found.verdict !== verdict || record.found.expected !== result.expected || record.found.actual !== result.actual) {
     report.problems.push(`${name}: its judgement recorded another finding than results.json has`);
     return;
@@ -261,10 +265,12 @@ export async function verifyRun(runDir: string, options: VerifyOptions): Promise
     const parsed = parsedManifest(text);
     if ('problem' in parsed) report.problems.push(parsed.problem);
     else {
-      const differences = fileDifferences(parsed.manifest.files, await folderFiles(runDir));
-      report.problems.push(...differences);
-      if (differences.length === 0) report.held.push(`files: the ${parsed.manifest.files.length} the manifest lists, each with its SHA-256, and no other`);
-      await checkSignature(runDir, text, parsed.manifest, options, report);
+      await reported(report, 'files', async () => {
+        const differences = fileDifferences(parsed.manifest.files, await folderFiles(runDir));
+        report.problems.push(...differences);
+        if (differences.length === 0) report.held.push(`files: the ${parsed.manifest.files.length} the manifest lists, each with its SHA-256, and no other`);
+      });
+      await reported(report, 'signature', () => checkSignature(runDir, text, parsed.manifest, options, report));
     }
   }
   let results: ValidResults | null = null;
@@ -273,10 +279,24 @@ export async function verifyRun(runDir: string, options: VerifyOptions): Promise
   } catch (error) {
     report.problems.push(messageOf(error));
   }
+  if (results && !/^(?!\.\.?$)[A-Za-z0-9._-]+$/.test(results.observations.file)) {
+    report.problems.push(`results.json: observations.file "${results.observations.file}" is not a file of this folder`);
+    results = null;
+  }
   if (results) {
-    checkSummary(results, report);
-    await checkDerived(runDir, results, report);
-    await checkVerdicts(runDir, results, report);
+    const valid = results;
+    checkSummary(valid, report);
+    await reported(report, 'reports', () => checkDerived(runDir, valid, report));
+    await checkVerdicts(runDir, valid, report);
   }
   return report;
+}
+
+/** Runs one part of the check; what it cannot read is a problem named by the part, never a crash. */
+async function reported(report: Lines, part: string, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    report.problems.push(`${part}: cannot be checked: ${messageOf(error)}`);
+  }
 }

@@ -109,6 +109,10 @@ describe('defaults: one owner, the same in every command, its help and the READM
     expect(plan.stdout).toContain('59 trials, at most 7 at once; target 95 % of revocations within 3s, at 95 % confidence: proving it takes 59 trials, none slower');
   });
 
+  it('--scenario: two for one tier is a usage error', async () => {
+    expectUsageError(await runCli(['run', '--dry-run', '--tiers', 'starter', '--scenario', 'scenarios/starter.ts', '--scenario', 'scenarios/starter.ts']), /--scenario: two scenarios for tier starter; give one per tier/);
+  });
+
   it('run and serve --help show the target defaults', async () => {
     for (const command of ['run', 'serve']) {
       const { code, stdout } = await runCli([command, '--help']);

@@ -153,6 +153,24 @@ describe('tiergate verify', () => {
       expect(stripped.stdout).toContain('✗ AUTH-MISSING [starter]: its judgement (authRejected) has no input, though a run always writes one');
     });
 
+    it('a verdict claimed for the procedure (no input, so nothing to judge again): refused, the procedure never passes a check', async () => {
+      const copy = await forged((c) => editJudgements(c, (records) => records.map((r) => (r.fn === 'authRejected' ? { ...r, fn: 'procedure', args: null } : r))));
+      const result = await runCli(['verify', copy]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('✗ AUTH-MISSING [starter]: its judgement (procedure) cannot decide a pass AUTH-MISSING');
+    });
+
+    it('observations named outside the folder: refused', async () => {
+      const copy = await forged((c) => {
+        const file = join(c, 'results.json');
+        writeFileSync(file, readFileSync(file, 'utf8').replace('"file": "observations.ndjson.gz"', '"file": "../observations.ndjson.gz"'));
+      });
+      const result = await runCli(['verify', copy]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('✗ results.json: observations.file "../observations.ndjson.gz" is not a file of this folder');
+      expect(result.stderr).toBe('');
+    });
+
     it('the observations removed: named, and no crash', async () => {
       const result = await runCli(['verify', await forged((c) => rmSync(join(c, 'observations.ndjson.gz')))]);
       expect(result.code).toBe(1);
