@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { runSuite } from '../../src/run/run.ts';
+import { verifyRun } from '../../src/run/verify.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 
@@ -27,4 +28,8 @@ it('an interrupted run writes results, JUnit and HTML for the checks that finish
   expect(results.checks.some((c) => c.id === 'QUOTA-READ' && c.verdict === 'pass')).toBe(false);
   for (const file of ['results.json', 'junit.xml', 'index.html']) expect(existsSync(join(outcome.runDir!, file))).toBe(true);
   expect(JSON.parse(readFileSync(join(outcome.runDir!, 'results.json'), 'utf8')).interrupted).toBe(true);
+  // Its folder verifies: each verdict judged again as it would have been (the interruption note names it).
+  const verified = await verifyRun(outcome.runDir!, { publicKey: null });
+  expect(verified.problems).toEqual([]);
+  expect(verified.held.some((line) => /^verdicts: [1-9]\d* result\(s\) judged again/.test(line))).toBe(true);
 }, 60_000);
