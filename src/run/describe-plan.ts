@@ -57,6 +57,7 @@ export function describePlan(plan: Plan, windowMs: number, { uploadMs, limitsOf,
   lines.push(`checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`);
   const uploads = plannedUploads(plan, recruitingApi, windowMs, uploadMs, limitsOf);
   if (uploads.length > 0) lines.push(`uploads (${uploadMs === null ? 'the upload time is measured when the run starts' : `${formatDurationMs(uploadMs)} an upload`}):`, ...uploads.map((u) => `  ${u.line}`));
-  lines.push(...plannedWrites(plan, writes, { contract: recruitingApi, ...(limitsOf ? { limitsOf } : {}), bulkCountsPerRequest }));
+  const revocationTrials = revocation ? { trials: revocation.trials, parallel: revocation.parallel } : undefined;
+  lines.push(...plannedWrites(plan, writes, { contract: recruitingApi, ...(limitsOf ? { limitsOf } : {}), bulkCountsPerRequest, ...(revocationTrials ? { revocationTrials } : {}) }));
   return `${lines.join('\n')}\n`;
 }

@@ -39,6 +39,8 @@ export interface FootprintInputs {
   readonly contract: Contract;
   readonly limitsOf?: LimitsOf;
   readonly bulkCountsPerRequest?: boolean;
+  /** The revocation trials as they will run (trials, and at most this many at once); absent: said without figures. */
+  readonly revocationTrials?: { readonly trials: number; readonly parallel: number };
 }
 
 /** Per organization and kind, what the run may write: exact for the scope check, a quota bound for uploads. */
@@ -83,8 +85,10 @@ export const plannedWriteText = (row: Pick<PlannedWrite, 'kind' | 'planned' | 'b
 
 /** The footprint as the dry run and a deployment run's first lines say it. */
 export function plannedWrites(plan: Plan, policy: WritePolicy, inputs: FootprintInputs): string[] {
+  const shape = inputs.revocationTrials;
+  const keys = shape ? `at most ${shape.trials + shape.parallel} keys (one per trial, ${shape.trials} trials, and one more per chain of trials at once, at most ${shape.parallel})` : 'keys (one per trial, and one more per chain of trials at once)';
   const revocation = plan.revocation
-    ? [`  revocation on ${plan.revocation.orgs.join(', ')}: keys provisioned through your revocation hook, one per trial and one per chain of trials at once, and each trial's key revoked (whatever the writes policy: the hooks are yours)`]
+    ? [`  revocation on ${plan.revocation.orgs.join(', ')}: ${keys} provisioned through your revocation hook, each revoked by the end (whatever the writes policy: the hooks are yours)`]
     : [];
   if (policy === 'none') {
     return [

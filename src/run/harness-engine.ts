@@ -37,7 +37,7 @@ import type { OpenRun, RunEngine } from './engine.ts';
 import { sessionProber } from './target-session.ts';
 import type { EngineOutcome } from './publish.ts';
 import { planFor, selectedScenarios } from './plan-for.ts';
-import { resolveRevocationShape } from '../scenario/define.ts';
+import { trialShape } from '../procedures/revocation.ts';
 import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
 import { JudgementLog, JUDGEMENTS_FILE } from '../procedures/judgements.ts';
 import { tierObservations } from '../verdicts/replay.ts';
@@ -77,8 +77,8 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     // Every lane of every tier may hold its tier's cap in flight at once: a shared pool smaller
     // than that would queue a task's requests behind another's and skew the concurrency check.
     // Revocation trials at once keep one probe each in flight per edge beside them.
-    const revocationTrials = revocationTier ? resolveRevocationShape(scenarios[0]!.revocation, revocationOverrides(options)).parallel : 0;
-    const connections = [...orgs, ...profileOrgs].reduce((n, o) => n + figuresOf(contract, o).concurrency.value + 2, 0) + revocationTrials + 16;
+    const revocationShapeRun = revocationTier ? trialShape(scenarios[0]!.revocation, revocationOverrides(options)) : null;
+    const connections = [...orgs, ...profileOrgs].reduce((n, o) => n + figuresOf(contract, o).concurrency.value + 2, 0) + (revocationShapeRun?.parallel ?? 0) + 16;
     const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: connections, keepBodies: options.keepBodies === true });
     const clockOffsetMs = () => tally.clockOffsetMs();
     const windows = new WindowKeeper({
@@ -99,7 +99,12 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     const uploads = plannedUploads(plan, contract, session.windowMs, session.uploadMs, (label) => handles.get(label)?.limits);
     for (const { fit, line } of uploads) if (fit === null || !fit.fits) emit({ type: fit === null ? 'notice' : 'warning', message: line });
     // A deployment is told first what the run will write to it (the embedded target is the run's own).
-    const footprintInputs = { contract, limitsOf: (label: string) => handles.get(label)?.limits, bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false };
+    const footprintInputs = {
+      contract,
+      limitsOf: (label: string) => handles.get(label)?.limits,
+      bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false,
+      ...(revocationShapeRun ? { revocationTrials: { trials: revocationShapeRun.trials, parallel: revocationShapeRun.parallel } } : {}),
+    };
     plannedFootprint = planFootprint(plan, writePolicy(options), footprintInputs);
     if (options.target.kind === 'external') {
       for (const line of plannedWrites(plan, writePolicy(options), footprintInputs)) emit({ type: 'notice', message: line });

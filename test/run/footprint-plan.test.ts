@@ -64,6 +64,14 @@ describe('plannedWrites', () => {
     expect(starter).toMatch(/at most \d+ resumes accepted/);
   });
 
+  it('the revocation hook\'s keys, with figures when the trials are known, whatever the writes policy', () => {
+    const withRevocation = buildPlan({ scenarios: [defineScenario({ tier: 'starter' })], orgs: { starter: orgLabels('starter', 3) }, checks: ['REVOKE-LATENCY'], revocationOrg: { tier: 'starter', label: 'starter-revocation' } });
+    const inputs = { contract: recruitingApi, revocationTrials: { trials: 20, parallel: 7 } };
+    const line = '  revocation on starter-revocation: at most 27 keys (one per trial, 20 trials, and one more per chain of trials at once, at most 7) provisioned through your revocation hook, each revoked by the end (whatever the writes policy: the hooks are yours)';
+    expect(plannedWrites(withRevocation, 'own', inputs).at(-1)).toBe(line);
+    expect(plannedWrites(withRevocation, 'none', inputs).at(-1)).toBe(line);
+  });
+
   it('writes: none: one line, nothing written', () => {
     expect(plannedWrites(plan, 'none', { contract: recruitingApi })).toEqual([
       'writes: none (config): nothing is created or changed; the ingest and concurrency checks are skipped, and the scope checks send writes a body the deployment refuses after its scope check',
