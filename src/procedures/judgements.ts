@@ -62,6 +62,34 @@ export function mayDecide(fn: string, check: CheckId, verdict: Verdict): boolean
 
 export const isNotReplayed = (name: string): name is NotReplayedName => Object.hasOwn(NOT_REPLAYED, name);
 
+/** An argument written before, by an earlier judgement: `[record, argument]`, both counted from 0. */
+export interface SameAs {
+  readonly $sameAs: readonly [number, number];
+}
+
+const isSameAs = (value: unknown): value is SameAs =>
+  typeof value === 'object' && value !== null && Array.isArray((value as SameAs).$sameAs) && (value as SameAs).$sameAs.length === 2;
+
+/**
+ * The records with every argument written once put back where it was referred to (an earlier
+ * record's); a reference to nothing earlier is a problem, named.
+ */
+export function withSharedArgs(records: readonly JudgementRecord[]): { readonly records: JudgementRecord[]; readonly problems: string[] } {
+  const problems: string[] = [];
+  const resolved: JudgementRecord[] = [];
+  for (const [index, record] of records.entries()) {
+    const args = record.args?.map((arg) => {
+      if (!isSameAs(arg)) return arg;
+      const [at, i] = arg.$sameAs;
+      const earlier = at < index ? resolved[at]?.args?.[i] : undefined;
+      if (earlier === undefined) problems.push(`${JUDGEMENTS_FILE}: record ${index + 1} refers to an argument no earlier record has`);
+      return earlier ?? null;
+    });
+    resolved.push({ ...record, args: args ?? null });
+  }
+  return { records: resolved, problems };
+}
+
 /** The result a judgement decided. */
 export interface JudgementLink {
   readonly check: CheckResult['id'];
@@ -88,6 +116,8 @@ export class JudgementLog {
   readonly #records: JudgementRecord[] = [];
   /** Each finding a judgement returned, to the judgement: two checks may find the same words on different observations. */
   readonly #byFinding = new WeakMap<object, JudgementRecord>();
+  /** Each object already written as an argument, to where: judged on again (the revocation trials, by four checks), it is written once. */
+  readonly #written = new WeakMap<object, SameAs['$sameAs']>();
 
   constructor(readonly contract: Contract) {}
 
@@ -104,7 +134,14 @@ export class JudgementLog {
    * verify requires every judgement's input.
    */
   record(name: ReplayableName, args: readonly unknown[], found: Finding): void {
-    this.#push(found, { fn: name, args: encodeArgs(args, this.contract), found: findingText(found), link: null });
+    const index = this.#records.length;
+    const encoded = args.map((arg, i) => {
+      const earlier = typeof arg === 'object' && arg !== null ? this.#written.get(arg) : undefined;
+      if (earlier) return { $sameAs: earlier } satisfies SameAs;
+      if (typeof arg === 'object' && arg !== null) this.#written.set(arg, [index, i]);
+      return encodeArgs([arg], this.contract)[0];
+    });
+    this.#push(found, { fn: name, args: encoded, found: findingText(found), link: null });
   }
 
   #push(found: Finding, record: JudgementRecord): void {

@@ -25,7 +25,7 @@ import { toolInfo } from './run-id.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { Observation } from '../measure/observation.ts';
 import { observationLines } from '../measure/observation-file.ts';
-import { isNotReplayed, JUDGEMENTS_FILE, mayDecide, NOT_REPLAYED, type JudgementRecord } from '../procedures/judgements.ts';
+import { isNotReplayed, JUDGEMENTS_FILE, mayDecide, NOT_REPLAYED, withSharedArgs, type JudgementRecord } from '../procedures/judgements.ts';
 import { decodeArgs, findingText, isReplayable, replay, type FindingText, type ObservationSource } from '../verdicts/replay.ts';
 
 export interface VerifyReport {
@@ -190,12 +190,14 @@ async function checkVerdicts(runDir: string, results: ValidResults, report: Line
 }
 
 async function judgeAgain(runDir: string, results: ValidResults, report: Lines): Promise<void> {
-  const records = await readJudgements(join(runDir, JUDGEMENTS_FILE), report);
-  if (records === null) {
+  const read = await readJudgements(join(runDir, JUDGEMENTS_FILE), report);
+  if (read === null) {
     if (results.checks.every(judgedByK6)) report.unchecked.push(`verdicts: judged by k6 from its own aggregates, which the folder does not hold: not judged again`);
     else report.problems.push(`${JUDGEMENTS_FILE}: missing (every harness run writes one)`);
     return;
   }
+  const { records, problems } = withSharedArgs(read);
+  report.problems.push(...problems);
   const observationsFile = join(runDir, results.observations.file);
   if (!(await exists(observationsFile))) {
     report.problems.push(`verdicts: not judged again: ${results.observations.file} is missing`);

@@ -1,7 +1,7 @@
 /** The judgement log: a result links to the judgement whose finding it was made of, even where another check found the same words. */
 import { describe, expect, it } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
-import { JudgementLog } from '../../src/procedures/judgements.ts';
+import { JudgementLog, withSharedArgs, type JudgementRecord } from '../../src/procedures/judgements.ts';
 import { checkResult } from '../../src/verdicts/support/result.ts';
 import { obs, resetObservations } from '../helpers/observations.ts';
 
@@ -35,6 +35,20 @@ describe('JudgementLog', () => {
     // Every result gets a record: one the procedure made is recorded so.
     log.linkOrRecord(checkResult('QUOTA-INGEST', made, context), made);
     expect(log.records.at(-1)).toMatchObject({ fn: 'procedure', args: null, link: { check: 'QUOTA-INGEST' } });
+  });
+
+  it('an argument judged on again is written once, and put back in place for verify; a reference to nothing earlier is named', () => {
+    resetObservations();
+    const log = new JudgementLog(recruitingApi);
+    const sent = [obs({ status: 401 }), obs({ status: 401 })];
+    log.judge('authRejected', sent, 401);
+    log.judge('authRejected', sent, 401);
+    expect(log.records[1]!.args).toEqual([{ $sameAs: [0, 0] }, 401]);
+    const { records, problems } = withSharedArgs(JSON.parse(JSON.stringify(log.records)) as JudgementRecord[]);
+    expect(problems).toEqual([]);
+    expect(records[1]!.args).toEqual(records[0]!.args);
+    const dangling = withSharedArgs([{ ...log.records[1]!, args: [{ $sameAs: [5, 0] }, 401] }]);
+    expect(dangling.problems).toEqual(['judgements.ndjson.gz: record 1 refers to an argument no earlier record has']);
   });
 
   it('a withheld judgement is recorded with why, and no input', () => {
