@@ -134,6 +134,7 @@ export const REPORT_TEMPLATE = `<!doctype html>
   <p class="muted">{{footprint.policy}} {{footprint.keys}}</p>
   {{#if footprint.announced.length}}
   <table class="compact footprint-announced">
+    <caption>Announced before the run, beside what was done</caption>
     <thead><tr><th scope="col">Tier</th><th scope="col">Organization</th><th scope="col">What</th><th scope="col">Announced before the run</th><th scope="col">Done (2xx)</th><th scope="col"></th></tr></thead>
     <tbody>
     {{#each footprint.announced}}
@@ -144,6 +145,7 @@ export const REPORT_TEMPLATE = `<!doctype html>
   {{/if}}
   {{#if footprint.written.length}}
   <table class="compact footprint">
+    <caption>Writes sent, per tier and endpoint</caption>
     <thead><tr><th scope="col">Tier</th><th scope="col">Endpoint</th><th scope="col">Writes sent</th><th scope="col">Admitted (2xx)</th></tr></thead>
     <tbody>
     {{#each footprint.written}}
