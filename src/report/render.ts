@@ -57,15 +57,18 @@ export async function digestFor(results: RunResults, dir: string): Promise<Obser
 }
 
 /** Write to a temporary name, then rename: a reader never sees half a report. */
-async function writeRedacted(file: string, text: string): Promise<void> {
+async function writeWhole(file: string, text: string): Promise<void> {
   const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temp, redactKeys(text), 'utf8');
+  await writeFile(temp, text, 'utf8');
   await rename(temp, file);
 }
 
+const writeRedacted = (file: string, text: string) => writeWhole(file, redactKeys(text));
+
 /** junit.xml's and index.html's text for a run whose observations are in `readDir`, as written (keys redacted). */
 export async function renderedReports(results: ValidResults, readDir: string): Promise<{ readonly junit: string; readonly html: string }> {
-  return { junit: redactKeys(renderJunit(results)), html: redactKeys(renderHtml(results, await digestFor(results, readDir), await evidenceFiles(results, readDir))) };
+  // renderHtml redacts already; writeRendered writes these as they are.
+  return { junit: redactKeys(renderJunit(results)), html: renderHtml(results, await digestFor(results, readDir), await evidenceFiles(results, readDir)) };
 }
 
 /** The evidence files beside the report (results, observations, revocation.csv) and their SHA-256: the ones there. */
@@ -85,8 +88,8 @@ async function writeRendered(results: ValidResults, readDir: string, outDir: str
   await mkdir(outDir, { recursive: true });
   const files = { junit: join(outDir, REPORT_FILES.junit), html: join(outDir, REPORT_FILES.html) };
   const rendered = await renderedReports(results, readDir);
-  await writeRedacted(files.junit, rendered.junit);
-  await writeRedacted(files.html, rendered.html);
+  await writeWhole(files.junit, rendered.junit);
+  await writeWhole(files.html, rendered.html);
   return files;
 }
 

@@ -26,7 +26,7 @@ import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { Observation } from '../measure/observation.ts';
 import { observationLines } from '../measure/observation-file.ts';
 import { isNotReplayed, JUDGEMENTS_FILE, mayDecide, NOT_REPLAYED, withSharedArgs, type JudgementRecord } from '../procedures/judgements.ts';
-import { decodeArgs, findingText, isReplayable, replay, type FindingText, type ObservationSource } from '../verdicts/replay.ts';
+import { decodeArgs, findingText, isReplayable, referenced, replay, type FindingText, type ObservationSource } from '../verdicts/replay.ts';
 
 export interface VerifyReport {
   /** What was checked and held, a line each. */
@@ -123,7 +123,8 @@ async function checkDerived(runDir: string, results: ValidResults, report: Lines
   }
 }
 
-async function readObservations(file: string): Promise<ObservationSource & { readonly malformed: number }> {
+/** The observations the judgements refer to (by id, or a whole tier's), read in one pass; a sustained-load run's others are not kept. */
+async function readObservations(file: string, wanted: ReturnType<typeof referenced>): Promise<ObservationSource & { readonly malformed: number }> {
   const byId = new Map<number, Observation>();
   const inOrder: Observation[] = [];
   let malformed = 0;
@@ -131,8 +132,8 @@ async function readObservations(file: string): Promise<ObservationSource & { rea
     if (line === '') continue;
     try {
       const o = JSON.parse(line) as Observation;
-      byId.set(o.id, o);
-      inOrder.push(o);
+      if (wanted.ids.has(o.id)) byId.set(o.id, o);
+      if (o.tier !== null && wanted.tiers.has(o.tier)) inOrder.push(o);
     } catch {
       malformed += 1;
     }
@@ -203,7 +204,7 @@ async function judgeAgain(runDir: string, results: ValidResults, report: Lines):
     report.problems.push(`verdicts: not judged again: ${results.observations.file} is missing`);
     return;
   }
-  const source = await readObservations(observationsFile);
+  const source = await readObservations(observationsFile, referenced(records.flatMap((r) => r.args ?? [])));
   if (source.malformed > 0) report.problems.push(`${results.observations.file}: ${source.malformed} line(s) are not JSON`);
   const byLink = new Map<string, JudgementRecord>();
   for (const record of records) {

@@ -105,9 +105,10 @@ export function encodeArgs(args: readonly unknown[], contract: Contract): unknow
 /** Observation ids an encoding refers to that the file lacks, as one error. */
 export class MissingObservation extends Error {}
 
-/** The observations file as read back: by id, and every one in file order. */
+/** The observations file as read back: by id, and in file order (what the judgements refer to). */
 export interface ObservationSource {
   readonly byId: ReadonlyMap<number, Observation>;
+  /** In file order: at least every observation of each tier an argument takes whole. */
   readonly inOrder: readonly Observation[];
 }
 
@@ -141,6 +142,23 @@ export function decodeArgs(encoded: readonly unknown[], source: ObservationSourc
     return Object.fromEntries(Object.entries(tagged).map(([k, v]) => [k, decode(v)]));
   };
   return encoded.map(decode);
+}
+
+/** What encoded arguments refer to in the observations file: ids, and tiers taken whole (so a reader keeps only those). */
+export function referenced(encoded: readonly unknown[]): { readonly ids: Set<number>; readonly tiers: Set<string> } {
+  const ids = new Set<number>();
+  const tiers = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) return value.forEach(walk);
+    const tagged = value as Record<string, unknown>;
+    if (typeof tagged['$obs'] === 'number') ids.add(tagged['$obs']);
+    else if (typeof tagged['$probe'] === 'number') ids.add(tagged['$probe']);
+    else if (typeof tagged['$tierObservations'] === 'string') tiers.add(tagged['$tierObservations']);
+    else Object.values(tagged).forEach(walk);
+  };
+  encoded.forEach(walk);
+  return { ids, tiers };
 }
 
 /** Judges again: the named function on the decoded arguments. */

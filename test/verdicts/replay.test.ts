@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { Observation } from '../../src/measure/observation.ts';
 import { probeRecord } from '../../src/measure/revocation-records.ts';
-import { decodeArgs, encodeArgs, isReplayable, MissingObservation, NotEncodable, replay, tierObservations } from '../../src/verdicts/replay.ts';
+import { decodeArgs, encodeArgs, isReplayable, MissingObservation, NotEncodable, referenced, replay, tierObservations } from '../../src/verdicts/replay.ts';
 import { authRejected } from '../../src/verdicts/auth-missing-malformed-unknown.ts';
 import { obs, resetObservations } from '../helpers/observations.ts';
 
@@ -53,6 +53,13 @@ describe('encodeArgs and decodeArgs', () => {
     class Histogram {}
     expect(() => encodeArgs([{ h: new Histogram() }], recruitingApi)).toThrow(/an instance of Histogram/);
     expect(() => decodeArgs([{ $obs: 404 }], fromFile([]), recruitingApi)).toThrow(MissingObservation);
+  });
+});
+
+describe('referenced', () => {
+  it('names the observation ids and whole tiers an encoding refers to, at any depth', () => {
+    const encoded = [[{ $obs: 3 }, { nested: { $probe: 9, phase: 'probe' } }], tierObservations('starter'), { $map: [['k', { $obs: 4 }]] }, 401];
+    expect(referenced(encoded)).toEqual({ ids: new Set([3, 9, 4]), tiers: new Set(['starter']) });
   });
 });
 
