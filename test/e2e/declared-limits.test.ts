@@ -19,8 +19,13 @@ import { useTarget, type TestTarget } from '../helpers/target.ts';
 /** Just above the published minimums (2500 / 500 / 100), so that exactness shows and a run stays short. */
 const CONTRACT: OrgLimits = { read: 2600, ingest: 520, concurrency: 110 };
 const QUOTA_CHECKS = ['QUOTA-READ', 'QUOTA-INGEST', 'CONCURRENCY-CAP', 'ORG-ISOLATED'] as const satisfies readonly CheckId[];
-/** 4 s, as the clean run's: Enterprise's burst (5,200 reads) must fit one window beside the other whole-suite files. */
-const WINDOW_MS = 4000;
+/**
+ * 5 s: Enterprise's burst (5,200 reads) must fit one window beside the other whole-suite files.
+ * Behind a server without headers the burst is placed by timing alone, and at 4 s a fresh-clone run
+ * on two cores saw both measurements end 2 and 34 ms past the window's safe end (inconclusive, as it
+ * should be: the burst did not fit).
+ */
+const WINDOW_MS = 5000;
 
 // Uploads take 200 ms, so that the concurrency check can hold the cap's worth in flight.
 const withHeaders = useTarget({ edges: 1, windowMs: WINDOW_MS, parseMs: 200 });
