@@ -19,7 +19,9 @@ import type { Io } from '../util/io.ts';
 import type { Threshold } from '../config/thresholds.ts';
 import type { LoadShape } from '../scenario/define.ts';
 import { mount, type CliCommand, type Mount } from './command.ts';
-import { list, windowLength } from './flag-values.ts';
+import { list, milliseconds, windowLength } from './flag-values.ts';
+import { countOf } from '../verdicts/support/finding.ts';
+import { DEFAULT_DATE_LAG_MS } from '../verdicts/support/vantage-bounds.ts';
 import { lastGiven, REPORTS_OUT, SCENARIO, stringFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
 import { signingKeyFrom } from './signing-key.ts';
@@ -29,6 +31,11 @@ const SCENARIO_FLAGS = { tiers: TIERS, scenario: SCENARIO } as const;
 
 const SCRIPTS_OUT = { out: stringFlag('directory to write into (required)') } as const;
 const REPORTS = { out: REPORTS_OUT } as const;
+const VANTAGE_SCRIPT = { revocation: { type: 'boolean', describe: 'write revocation.js, the script a revocation vantage point runs, instead of the tier scripts' } } as const;
+const VANTAGE_INGEST = {
+  revocation: stringFlag("a run's folder: judge its revocation trials again with the vantage points' probes in the files (revocation.js output)"),
+  'date-lag': stringFlag("with --revocation: how far a server's Date header may lag its clock", '500ms, as a cache refreshed every 500 ms (Envoy)'),
+} as const;
 
 /** Flags only some actions take; the others accept them hidden, only to refuse them by name. */
 const ACTION_FLAGS = {
@@ -67,14 +74,24 @@ function takingNoFiles<T>(argv: Argv<T>, action: string) {
 /** An action's args: the scenario and action flags every action declares, and its own. */
 type ActionArgs<Own extends Record<string, Options>> = FlagValues<typeof SCENARIO_FLAGS> & FlagValues<typeof ACTION_FLAGS> & FlagValues<Own>;
 type ScriptsArgs = ActionArgs<typeof SCRIPTS_OUT>;
-type IngestArgs = ActionArgs<typeof REPORTS> & { readonly files?: readonly string[] };
+type ExportArgs = ScriptsArgs & FlagValues<typeof VANTAGE_SCRIPT>;
+type IngestArgs = ActionArgs<typeof REPORTS> & FlagValues<typeof VANTAGE_INGEST> & { readonly files?: readonly string[] };
 
-const exportCommand: CliCommand<ScriptsArgs> = {
+const exportCommand: CliCommand<ExportArgs> = {
   name: 'export',
-  describe: 'Bundle one k6 script per tier into --out',
-  builder: (argv) => takingNoFiles(takingOnly(argv.options(SCRIPTS_OUT).options(SCENARIO_FLAGS), 'export', []), 'export'),
+  describe: 'Bundle one k6 script per tier into --out (with --revocation, the revocation vantage script)',
+  builder: (argv) => takingNoFiles(takingOnly(argv.options(SCRIPTS_OUT).options(VANTAGE_SCRIPT).options(SCENARIO_FLAGS), 'export', []), 'export'),
   run: async (args, io) => {
     const out = required('out', 'export', args.out);
+    if (args.revocation === true) {
+      const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
+      const { exportRevocationScript } = await import('../k6/export.ts');
+      const script = await exportRevocationScript(outDir);
+      io.stdout.write(`${script.path}  (${Buffer.byteLength(script.code)} bytes; imports ${script.imports.join(', ')})\n`);
+      io.stdout.write(`Start it on each vantage point before the run: k6 run -e VANTAGE=NAME -e EDGES=label=URL,... -e TIERGATE_REVOCATION_KEYS=KEY,... --out json=NAME.json ${script.path}\n`);
+      io.stdout.write('Then: tiergate k6 ingest --revocation reports/<run-id> NAME.json ...\n');
+      return EXIT.pass;
+    }
     const tiers = tierList(args.tiers);
     const shapes = await loadShapes(args.scenario, tiers, io);
     const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
@@ -122,13 +139,15 @@ const ingestCommand: CliCommand<IngestArgs> = {
   describe: "Judge k6 --out json output (any number of runners' files, .gz too) and write the usual reports",
   builder: (argv) =>
     takingOnly(
-      argv.positional('files', { type: 'string', array: true, describe: 'k6 --out json files, one or more per runner' }).options(REPORTS).options(SCENARIO_FLAGS),
+      argv.positional('files', { type: 'string', array: true, describe: 'k6 --out json files, one or more per runner' }).options(REPORTS).options(VANTAGE_INGEST).options(SCENARIO_FLAGS),
       'ingest',
       ['window'],
     ),
   run: async (args, io) => {
     const files = args.files ?? [];
     if (files.length === 0) throw new UsageError('k6 ingest: name at least one k6 --out json file');
+    if (args.revocation !== undefined) return ingestVantages(args, files, io);
+    if (args['date-lag'] !== undefined) throw new UsageError('k6 ingest: --date-lag applies only with --revocation RUN-DIR');
     const shapes = await loadShapes(args.scenario, tierList(args.tiers), io);
     const [{ parseThresholds }, { ingestK6ToReports }, { stepSummaryTarget }] = await Promise.all([
       import('../config/thresholds.ts'),
@@ -158,6 +177,29 @@ const ingestCommand: CliCommand<IngestArgs> = {
     return exitCodeFor(results.verdict);
   },
 };
+
+/** `k6 ingest --revocation RUN-DIR FILE...`: the run's trials judged again with every vantage's probes. */
+async function ingestVantages(args: IngestArgs, files: readonly string[], io: Io): Promise<number> {
+  if (args.window !== undefined) throw new UsageError('k6 ingest --revocation: --window does not apply (the run folder says its window)');
+  const dateLagMs = milliseconds('date-lag', args['date-lag'], 5000, '500ms') ?? DEFAULT_DATE_LAG_MS;
+  const runDir = resolve(io.cwd, args.revocation!);
+  const out = args.out ?? DEFAULTS.reportsDir;
+  const [{ ingestRevocationToReports }, { stepSummaryTarget }] = await Promise.all([import('../run/vantage-report.ts'), import('../report/step-summary.ts')]);
+  const { ingest, results, runDir: written, warning } = await ingestRevocationToReports({
+    runDir,
+    files: files.map((f) => resolve(io.cwd, f)),
+    dateLagMs,
+    outDir: await ensureOutDir(resolve(io.cwd, out), `--out ${out}`),
+    now: io.clock.now(),
+    stepSummary: stepSummaryTarget(io),
+    seal: { command: io.argv ?? null, signingKey: await signingKeyFrom(io) },
+  });
+  io.stdout.write(`Read ${ingest.stats.probes} probes of ${countOf(ingest.vantages.length - 1, 'vantage point')} from ${ingest.stats.files} file(s), with run ${ingest.sourceRunId}'s trials.\n`);
+  for (const check of results.checks) io.stdout.write(`${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`);
+  io.stdout.write(`Verdict: ${results.verdict}. Reports: ${written}\n`);
+  if (warning) io.stderr.write(`tiergate: warning: ${warning}\n`);
+  return exitCodeFor(results.verdict);
+}
 
 const ACTIONS = [exportCommand, operatorCommand, ingestCommand];
 

@@ -1,6 +1,7 @@
 /** §5.3 key formats, and the one way keys are ever shown: prefix and last four characters. */
 import { randomInt } from 'node:crypto';
 import type { Contract, KeyFormat } from './types.ts';
+import { redactKey } from './redact.ts';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -16,18 +17,7 @@ export function keyFormatOf(contract: Contract, key: string): KeyFormat | null {
   return null;
 }
 
-/**
- * Never print or write a full key: `xh_live_…a1B2`. The prefix shown is at most two short lower-case
- * segments (`xh_live_`, `sk_`), never part of the secret; a rest too short to show four characters
- * of safely is fully masked, and a key with nothing after its prefix is masked whole.
- */
-export function redactKey(key: string): string {
-  const prefix = /^[a-z]{1,8}_(?:[a-z]{1,8}_)?/.exec(key)?.[0] ?? '';
-  const rest = key.slice(prefix.length);
-  if (rest.length === 0) return `…(${key.length} chars)`;
-  if (rest.length < 12) return `${prefix}…(${rest.length} chars)`;
-  return `${prefix}…${rest.slice(-4)}`;
-}
+export { redactKey } from './redact.ts';
 
 /**
  * §5.3 key shapes anywhere in a text: live keys are 32 alphanumerics, test keys "32 characters"

@@ -2,7 +2,8 @@
  * `tiergate k6 export`: bundles scenarios/k6/<tier>.ts with esbuild into one self-contained
  * `<tier>.js` per tier (k6 and k6/* left as imports, everything else inlined: the contract, the
  * header parsing, the scenario's LoadShape), then checks each bundle imports nothing but k6 modules:
- * a Node built-in or a package that slipped in would load in Node and fail in k6.
+ * a Node built-in or a package that slipped in would load in Node and fail in k6. With --revocation,
+ * scenarios/k6/revocation.ts becomes `revocation.js`, the script a revocation vantage point runs.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -92,31 +93,52 @@ const compiledTwins: Plugin = {
   },
 };
 
-export async function bundleTier(tier: TierName, shape: LoadShape | null | undefined, scriptsDir = K6_SCRIPTS_DIR): Promise<{ code: string; metaImports: string[] }> {
+export function bundleTier(tier: TierName, shape: LoadShape | null | undefined, scriptsDir = K6_SCRIPTS_DIR): Promise<{ code: string; metaImports: string[] }> {
+  return bundleScript(tier, `the ${tier} tier`, shape ? { TIERGATE_LOAD_SHAPE: JSON.stringify(shape) } : {}, scriptsDir);
+}
+
+/** One script of scenarios/k6 (`<name>.ts`) bundled, with `define` replacements. */
+async function bundleScript(name: string, what: string, define: Record<string, string>, scriptsDir: string): Promise<{ code: string; metaImports: string[] }> {
   const result = await build({
     plugins: COMPILED ? [keepNodeBuiltins, compiledTwins] : [keepNodeBuiltins],
-    entryPoints: [join(scriptsDir, `${tier}.ts`)],
+    entryPoints: [join(scriptsDir, `${name}.ts`)],
     bundle: true,
     write: false,
     format: 'esm',
     platform: 'neutral',
     target: 'es2020',
     external: ['k6', 'k6/*'],
-    define: shape ? { TIERGATE_LOAD_SHAPE: JSON.stringify(shape) } : {},
+    define,
     metafile: true,
-    outfile: `${tier}.js`,
+    outfile: `${name}.js`,
     logLevel: 'silent',
     legalComments: 'none',
-    banner: { js: `// tiergate k6 script for the ${tier} tier: bundled by \`tiergate k6 export\`; edit scenarios/k6/, not this file.` },
+    banner: { js: `// tiergate k6 script for ${what}: bundled by \`tiergate k6 export\`; edit scenarios/k6/, not this file.` },
   }).catch((error: { errors?: { text: string; location?: { file: string; line: number } | null }[] }) => {
     const first = error.errors?.[0];
     const where = first?.location ? ` (${first.location.file}:${first.location.line})` : '';
-    throw new TiergateError('TG_USAGE', `k6 export: cannot bundle ${tier}.ts: ${first?.text ?? String(error)}${where}`);
+    throw new TiergateError('TG_USAGE', `k6 export: cannot bundle ${name}.ts: ${first?.text ?? String(error)}${where}`);
   });
   const output = result.outputFiles?.[0];
-  if (!output) throw new Error(`esbuild produced no output for ${tier}`);
+  if (!output) throw new Error(`esbuild produced no output for ${name}`);
   const metaImports = Object.values(result.metafile?.outputs ?? {}).flatMap((o) => o.imports.map((i) => i.path));
   return { code: output.text, metaImports };
+}
+
+/** A bundle's problems for k6: anything imported that k6 does not provide. */
+function unfitImports(code: string, metaImports: readonly string[]): string[] {
+  return [...new Set([...metaImports.filter((s) => !isK6Module(s)).map((s) => `imports ${s}, which k6 does not provide`), ...k6BundleProblems(code)])];
+}
+
+/** The revocation vantage script (scenarios/k6/revocation.ts) bundled, checked and written as `revocation.js`; its path and size. */
+export async function exportRevocationScript(outDir: string, scriptsDir = K6_SCRIPTS_DIR): Promise<{ readonly path: string; readonly code: string; readonly imports: readonly string[] }> {
+  const { code, metaImports } = await bundleScript('revocation', 'a revocation vantage point', {}, scriptsDir);
+  const problems = unfitImports(code, metaImports);
+  if (problems.length > 0) throw new TiergateError('TG_USAGE', `k6 export: revocation.js must import only k6 modules: ${problems.join('; ')}`);
+  await mkdir(outDir, { recursive: true });
+  const path = join(outDir, 'revocation.js');
+  await writeFile(path, code, 'utf8');
+  return { path, code, imports: bundleImports(code) };
 }
 
 /** Bundle, check and write one `<tier>.js` per tier; throws before writing anything if a bundle is unfit. */
@@ -126,7 +148,7 @@ export async function exportK6Scripts(options: K6ExportOptions): Promise<readonl
   const problems: string[] = [];
   for (const tier of tiers) {
     const { code, metaImports } = await bundleTier(tier, options.shapes?.[tier], options.scriptsDir);
-    const found = [...new Set([...metaImports.filter((s) => !isK6Module(s)).map((s) => `imports ${s}, which k6 does not provide`), ...k6BundleProblems(code)])];
+    const found = unfitImports(code, metaImports);
     problems.push(...found.map((p) => `${tier}.js ${p}`));
     bundles.push({ tier, file: `${tier}.js`, path: join(options.outDir, `${tier}.js`), code, imports: bundleImports(code) });
   }

@@ -89,6 +89,8 @@ export type PhaseTag =
   | ConcurrencyPhase
   | DiscoveryPhase
   | RevocationPhase
+  /** A revocation vantage point's probe (scenarios/k6/revocation.ts, read by k6 ingest --revocation). */
+  | 'vantage'
   /** The auth, scope and HEAD checks' single requests. */
   | 'access'
   | 'window-sync'

@@ -50,7 +50,8 @@ export interface SlaView {
 type Bracket = { readonly trial: number; readonly edge: string; readonly lowerMs: number | null; readonly upperMs: number | null };
 
 const msText = (v: number | null) => (v === null ? 'none seen' : v < 1000 ? `${v.toFixed(1)} ms` : `${(v / 1000).toFixed(3)} s`);
-const METHOD_TOPICS = ['Revocation latency', 'Revocation confidence', 'Server clock'];
+/** The methodology an SLA page carries: how the trials measure and what they prove (and, merged from vantage points, how those were placed). */
+export const SLA_METHOD_TOPICS = ['Revocation latency', 'Revocation confidence', 'Server clock', 'Vantage points'];
 
 function edgeRows(brackets: readonly Bracket[], slaMs: number): SlaEdgeRow[] {
   const edges = [...new Set(brackets.map((b) => b.edge))].sort();
@@ -86,7 +87,7 @@ export function slaViews(results: ValidResults, files: readonly EvidenceFile[]):
         verdict: verdictView(result.verdict),
         expected: result.expected,
         actual: result.actual,
-        method: results.methodology.filter((m) => METHOD_TOPICS.includes(m.topic)),
+        method: results.methodology.filter((m) => SLA_METHOD_TOPICS.includes(m.topic)),
         proves: provesNote(result),
         edges: edgeRows(brackets, slaMs),
         trials: [...brackets]
@@ -97,6 +98,8 @@ export function slaViews(results: ValidResults, files: readonly EvidenceFile[]):
           { label: 'Target', value: results.target.edges.join(', ') },
           { label: 'Started', value: results.startedAt },
           { label: 'Finished', value: results.finishedAt },
+          // Merged from vantage points: where each one's clock stood against the run's.
+          ...result.notes.filter((n) => n.startsWith('vantage ')).map((n) => ({ label: 'Vantage point', value: n.slice('vantage '.length) })),
           { label: 'Tool', value: `${results.tool.name} ${results.tool.version}${results.tool.revision ? ` (revision ${results.tool.revision})` : ''}` },
         ],
         files,

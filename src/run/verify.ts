@@ -23,8 +23,7 @@ import { messageOf } from '../util/errors.ts';
 import { folderFiles } from './seal.ts';
 import { toolInfo } from './run-id.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
-import type { Observation } from '../measure/observation.ts';
-import { observationLines } from '../measure/observation-file.ts';
+import { readJudgements, readObservations } from '../procedures/judgement-file.ts';
 import { isNotReplayed, JUDGEMENTS_FILE, mayDecide, NOT_REPLAYED, withSharedArgs, type JudgementRecord } from '../procedures/judgements.ts';
 import { decodeArgs, findingText, isReplayable, referenced, replay, type FindingText, type ObservationSource } from '../verdicts/replay.ts';
 
@@ -123,49 +122,6 @@ async function checkDerived(runDir: string, results: ValidResults, report: Lines
   }
 }
 
-/** The observations the judgements refer to (by id, or a whole tier's), read in one pass; a sustained-load run's others are not kept. */
-async function readObservations(file: string, wanted: ReturnType<typeof referenced>): Promise<ObservationSource & { readonly malformed: number }> {
-  const byId = new Map<number, Observation>();
-  const inOrder: Observation[] = [];
-  let malformed = 0;
-  for await (const line of observationLines(file)) {
-    if (line === '') continue;
-    try {
-      const o = JSON.parse(line) as Observation;
-      if (wanted.ids.has(o.id)) byId.set(o.id, o);
-      if (o.tier !== null && wanted.tiers.has(o.tier)) inOrder.push(o);
-    } catch {
-      malformed += 1;
-    }
-  }
-  return { byId, inOrder, malformed };
-}
-
-/** The judgements file's records; a line that is not one is a problem, named by its number. */
-async function readJudgements(file: string, report: Lines): Promise<JudgementRecord[] | null> {
-  if (!(await exists(file))) return null;
-  const records: JudgementRecord[] = [];
-  let n = 0;
-  for await (const line of observationLines(file)) {
-    n += 1;
-    if (line === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      parsed = null;
-    }
-    if (isJudgement(parsed)) records.push(parsed);
-    else report.problems.push(`${JUDGEMENTS_FILE}: line ${n} is not a judgement`);
-  }
-  return records;
-}
-
-function isJudgement(value: unknown): value is JudgementRecord {
-  const r = value as Partial<JudgementRecord> | null;
-  return typeof r === 'object' && r !== null && typeof r.fn === 'string' && (r.args === null || Array.isArray(r.args)) && typeof r.found === 'object' && r.found !== null && 'link' in r;
-}
-
 const resultName = (r: Pick<CheckResult, 'id' | 'tier' | 'variant'>) => `${r.id}${r.variant ? `/${r.variant}` : ''} [${r.tier ?? 'all'}]`;
 const linkKey = (r: { readonly check?: string; readonly id?: string; readonly tier: string | null; readonly variant: string; readonly org: string | null }) =>
   `${r.check ?? r.id}|${r.tier}|${r.variant}|${r.org}`;
@@ -191,7 +147,7 @@ async function checkVerdicts(runDir: string, results: ValidResults, report: Line
 }
 
 async function judgeAgain(runDir: string, results: ValidResults, report: Lines): Promise<void> {
-  const read = await readJudgements(join(runDir, JUDGEMENTS_FILE), report);
+  const read = await readJudgements(join(runDir, JUDGEMENTS_FILE), report.problems);
   if (read === null) {
     if (results.checks.every(judgedByK6)) report.unchecked.push(`verdicts: judged by k6 from its own aggregates, which the folder does not hold: not judged again`);
     else report.problems.push(`${JUDGEMENTS_FILE}: missing (every harness run writes one)`);

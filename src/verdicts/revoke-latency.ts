@@ -13,6 +13,7 @@ import type { Finding } from '../catalogue/types.ts';
 import type { ProbeStop } from '../measure/revocation-records.ts';
 import { clopperPearsonLower, quantileBoundedByMax, trialsToBound, trialsToProve } from './support/confidence.ts';
 import { DEFAULT_TARGET_LEVEL, targetText, type ConfidenceTarget } from '../config/confidence-target.ts';
+import { edgeOffsets, placeVantage, seenFrom, vantageBounds, vantageEdges, type Placement, type VantagePoint, type Vantages } from './support/vantage-bounds.ts';
 
 /** One row per trial and edge, as the chart and revocation.csv read it: the bounds, rounded to 0.1 ms. */
 export type LatencyRow = Pick<EdgeBounds, 'trial' | 'edge' | 'edgeNode' | 'lowerMs' | 'upperMs' | 'widthMs' | 'unusableProbes' | 'revokeCallMs'>;
@@ -28,6 +29,8 @@ export type LatencyData = {
   readonly skippedSlots: number;
   /** What the judged trials prove (verdicts/support/confidence.ts); null where none was judged. */
   readonly confidence: RevocationConfidence | null;
+  /** With vantage points: where each one's clock stood against the run's. */
+  readonly vantages?: readonly VantagePlacement[];
 };
 
 /** Of `trials` judged, `within` took effect on every edge under the SLA; the bounds they give at `level`. */
@@ -103,16 +106,64 @@ export function latencyRow(b: EdgeBounds): LatencyRow {
   };
 }
 
-/** The judged brackets of every trial. */
+/** The judged brackets of every trial: the run's own, and with vantage points each placed one's, every edge named with where it was seen from. */
 export function judgedBounds(e: RevocationEvidence): EdgeBounds[] {
-  return judgedRuns(e.runs).flatMap((run) => edgeBounds(run, e.rejectStatus));
+  const runs = judgedRuns(e.runs);
+  const own = runs.flatMap((run) => edgeBounds(run, e.rejectStatus));
+  if (!e.vantages) return own;
+  const vantages = e.vantages;
+  const placed = placements(vantages).filter((p) => p.placement.offset !== null);
+  return [
+    ...own.map((b) => ({ ...b, edge: seenFrom(vantages.run, b.edge) })),
+    ...runs.flatMap((run) => placed.flatMap(({ point, placement }) => vantageBounds(run, point, placement.offset!, e.rejectStatus))),
+  ];
 }
+
+/** Each vantage point with where its clock stands against the run's. */
+function placements(v: Vantages): { readonly point: VantagePoint; readonly placement: Placement }[] {
+  const run = edgeOffsets(v.runProbes, v.dateLagMs);
+  return v.points.map((point) => ({ point, placement: placeVantage(run, point, v.dateLagMs) }));
+}
+
+/** Where a vantage's clock stood against the run's (run = vantage + offset), as data: null where it could not be placed. */
+export type VantagePlacement = {
+  readonly vantage: string;
+  readonly offsetMs: number | null;
+  readonly uncertaintyMs: number | null;
+  readonly edges: readonly string[];
+  readonly probes: number;
+};
+
+/** How each vantage's clock was placed, or why it could not be (a gap: its view is missing). */
+function vantageNotes(v: Vantages): { readonly notes: string[]; readonly gaps: string[]; readonly placed: VantagePlacement[] } {
+  const notes: string[] = [
+    `seen from ${countOf(v.points.length + 1, 'vantage point')} (${[v.run, ...v.points.map((p) => p.name)].join(', ')}); a vantage's clock is set against the run's through the Date headers of the edges both probed (one-second ticks, their edges found by the probes on either side), allowing Date to lag its server's clock by up to ${ms(v.dateLagMs)}; its brackets widen by what that leaves uncertain`,
+  ];
+  const gaps: string[] = [];
+  const placed: VantagePlacement[] = [];
+  for (const { point, placement } of placements(v)) {
+    const o = placement.offset;
+    const offsetMs = o === null ? null : Math.round((o.low + o.high) / 2);
+    const uncertaintyMs = o === null ? null : Math.ceil((o.high - o.low) / 2);
+    placed.push({ vantage: point.name, offsetMs, uncertaintyMs, edges: vantageEdges(point), probes: point.probes.length });
+    if (offsetMs === null || uncertaintyMs === null) gaps.push(`vantage ${point.name}: ${placement.why}`);
+    else {
+      const where = offsetMs === 0 ? 'level with' : `${ms(Math.abs(offsetMs))} ${offsetMs > 0 ? 'behind' : 'ahead of'}`;
+      notes.push(`vantage ${point.name}: ${countOf(point.probes.length, 'probe')} on ${vantageEdges(point).join(', ')}; its clock is ${where} the run's, ±${ms(uncertaintyMs)} (placed through ${placement.edges.join(', ')})`);
+    }
+  }
+  return { notes, gaps, placed };
+}
+
+const perEdgeCount = (bounds: readonly EdgeBounds[]) => new Set(bounds.map((b) => b.edge)).size;
 
 export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData> {
   const bounds = judgedBounds(e);
   const judged = judgedRuns(e.runs);
-  const edges = e.runs[0]?.edges.length ?? 0;
-  const expected = `every edge rejects the revoked key < ${ms(e.slaMs)} after the revoke call (upper bound of the bracket), in each of ${countOf(e.plannedTrials, 'trial')}`;
+  const edges = e.vantages ? perEdgeCount(bounds) : (e.runs[0]?.edges.length ?? 0);
+  const seen = e.vantages ? vantageNotes(e.vantages) : { notes: [], gaps: [], placed: [] };
+  const from = e.vantages ? `, seen from every one of ${countOf(e.vantages.points.length + 1, 'vantage point')}` : '';
+  const expected = `every edge rejects the revoked key < ${ms(e.slaMs)} after the revoke call (upper bound of the bracket)${from}, in each of ${countOf(e.plannedTrials, 'trial')}`;
   const overall = boundStats(bounds, e.slaMs);
   const perEdge = statsPerEdge(bounds, e.slaMs);
   const data: LatencyData = {
@@ -124,8 +175,9 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
     unjudged: e.runs.filter((r) => !judged.includes(r)).map((r) => ({ trial: r.trial, stoppedBy: r.stoppedBy, revokeError: r.revokeError })),
     skippedSlots: e.runs.reduce((n, r) => n + r.skippedSlots, 0),
     confidence: revocationConfidence(bounds, judged.map((r) => r.trial), e.slaMs, e.target ?? null),
+    ...(e.vantages ? { vantages: seen.placed } : {}),
   };
-  const notes = [...(e.methodNotes ?? [])];
+  const notes = [...(e.methodNotes ?? []), ...seen.notes];
   if (data.confidence) notes.push(confidenceText(data.confidence, e.slaMs));
   if (overall.unusableProbes > 0) {
     notes.push(`${countOf(overall.unusableProbes, 'unusable probe')} (${overall.rateLimitedProbes} answered 429): they narrow no bracket`);
@@ -144,12 +196,12 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
       expected,
       actual: `${slowEdges.join(', ')} over ${ms(e.slaMs)}: ${listSome(lines)}`,
       evidence: sorted.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
-      notes: [...notes, ...coverageGaps(e)],
+      notes: [...notes, ...coverageGaps(e), ...seen.gaps],
       data,
     });
   }
 
-  const gaps = coverageGaps(e);
+  const gaps = [...coverageGaps(e), ...seen.gaps];
   const open = bounds.filter((b) => b.upperMs === null || b.upperMs >= e.slaMs);
   if (gaps.length > 0 || open.length > 0 || bounds.length === 0) {
     const lines = open.map((b) =>
@@ -181,7 +233,7 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
   return finding('pass', {
     expected: target ? `${expected}; and ${targetText({ share: target.share, level: data.confidence!.level }, ms(e.slaMs))}` : expected,
     actual:
-      `every upper bound under ${ms(e.slaMs)} on ${countOf(edges, 'edge')} × ${countOf(judged.length, 'trial')}: ` +
+      `every upper bound under ${ms(e.slaMs)} on ${countOf(edges, e.vantages ? 'vantage point × edge' : 'edge')} × ${countOf(judged.length, 'trial')}: ` +
       `p50 ${ms(overall.p50Ms ?? 0)}, p95 ${ms(overall.p95Ms ?? 0)}, max ${ms(overall.maxMs ?? 0)}; median bracket width ${ms(overall.medianWidthMs ?? 0)}`,
     evidence: bounds
       .slice()

@@ -152,14 +152,23 @@ describe('defaults: one owner, the same in every command, its help and the READM
 
 describe('tiergate k6: a subcommand per action, each with its own --help', () => {
   it.each([
-    ['export', ['--out', '--tiers', '--scenario'], ['--parallelism', '--window', '--image']],
-    ['operator', ['--out', '--parallelism', '--base-url', '--namespace', '--window', '--image'], []],
-    ['ingest', ['[files..]', '--out', '--window', '--tiers'], ['--parallelism', '--image']],
+    ['export', ['--out', '--tiers', '--scenario', '--revocation'], ['--parallelism', '--window', '--image', '--date-lag']],
+    ['operator', ['--out', '--parallelism', '--base-url', '--namespace', '--window', '--image'], ['--revocation']],
+    ['ingest', ['[files..]', '--out', '--window', '--tiers', '--revocation', '--date-lag'], ['--parallelism', '--image']],
   ])('k6 %s --help', async (action, shown, hidden) => {
     const { code, stdout } = await runCli(['k6', action, '--help']);
     expect(code).toBe(0);
     for (const flag of shown) expect(stdout).toContain(flag);
     for (const flag of hidden) expect(stdout).not.toContain(flag);
+  });
+
+  it.each([
+    [['k6', 'ingest', '--date-lag', '1s', 'a.json'], /^tiergate: k6 ingest: --date-lag applies only with --revocation RUN-DIR/],
+    [['k6', 'ingest', '--revocation', 'no-such-run', '--date-lag', 'soon', 'a.json'], /^tiergate: --date-lag soon: expected a duration like 500ms/],
+    [['k6', 'ingest', '--revocation', 'no-such-run', 'a.json'], /^tiergate: .*no-such-run.*results\.json/],
+    [['k6', 'ingest', '--revocation', 'no-such-run', '--window', '3s', 'a.json'], /^tiergate: k6 ingest --revocation: --window does not apply/],
+  ])('k6 ingest --revocation: a mistake is one line, exit 2 (%j)', async (argv, message) => {
+    expectUsageError(await runCli(argv), message);
   });
 
   it('refuses files given to an action that takes none', async () => {

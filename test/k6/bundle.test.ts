@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { bundleImports, exportK6Scripts, isK6Module, k6BundleProblems, K6_SCRIPTS_DIR } from '../../src/k6/export.ts';
+import { bundleImports, exportK6Scripts, exportRevocationScript, isK6Module, k6BundleProblems, K6_SCRIPTS_DIR } from '../../src/k6/export.ts';
 import { sustainedLoad } from '../../src/scenario/define.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tiergate-k6-bundle-'));
@@ -49,6 +49,20 @@ describe('exportK6Scripts', () => {
     const starter = readFileSync(join(out, 'starter.js'), 'utf8');
     expect(starter).toContain('p(95)<250');
     expect(starter).toMatch(/orgs: 7/);
+  });
+
+  it('writes the revocation vantage script: k6 modules only, the key shown by prefix and last four, one VU per edge', async () => {
+    const out = tmp();
+    const script = await exportRevocationScript(out);
+    expect(readdirSync(out)).toEqual(['revocation.js']);
+    const code = readFileSync(script.path, 'utf8');
+    expect(bundleImports(code)).toEqual(expect.arrayContaining(['k6/http', 'k6/metrics', 'k6/execution']));
+    expect(bundleImports(code).every(isK6Module)).toBe(true);
+    expect(k6BundleProblems(code)).toEqual([]);
+    expect(code).toContain('tiergate_revocation_probe');
+    expect(code).toContain('per-vu-iterations');
+    // The redaction is inlined (src/contract/redact.ts, which imports nothing of Node's).
+    expect(code).toMatch(/rest\.slice\(-4\)/);
   });
 
   it('refuses, writing nothing, a script that pulls in a Node module', async () => {

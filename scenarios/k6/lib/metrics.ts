@@ -12,19 +12,11 @@ import type { RefinedResponse, ResponseType } from 'k6/http';
 import { Trend } from 'k6/metrics';
 import { headerValue } from '../../../src/measure/observation.ts';
 import type { HeaderNames } from '../../../src/contract/types.ts';
+import { headerOf } from './headers.ts';
 
 export const REMAINING_METRIC = 'tiergate_remaining';
 
 const remaining = new Trend(REMAINING_METRIC);
-
-/** k6 canonicalises header names (X-Ratelimit-Remaining); the contract names them in lower case. */
-function headerOf(headers: { readonly [name: string]: string }, name: string): string | null {
-  const wanted = name.toLowerCase();
-  for (const key in headers) {
-    if (key.toLowerCase() === wanted) return headers[key] ?? null;
-  }
-  return null;
-}
 
 export function recordResponse(res: RefinedResponse<ResponseType | undefined>, names: HeaderNames, org: string, tier: string): void {
   const value = headerValue(headerOf(res.headers, names.remaining)).value;

@@ -5,6 +5,7 @@
 import type { ProbeStop, RevocationProbeRun } from '../../measure/revocation-records.ts';
 import { countOf } from './finding.ts';
 import type { ConfidenceTarget } from '../../config/confidence-target.ts';
+import type { Vantages } from './vantage-bounds.ts';
 
 export interface RevocationEvidence {
   readonly runs: readonly RevocationProbeRun[];
@@ -20,6 +21,8 @@ export interface RevocationEvidence {
   readonly methodNotes?: readonly string[];
   /** What the trials are to prove (a share within the SLA at a confidence); null or absent: no target. */
   readonly target?: ConfidenceTarget | null;
+  /** Other places that probed the same trials (`tiergate k6 ingest --revocation`); absent: the run's own probes alone. */
+  readonly vantages?: Vantages | null;
 }
 
 /** Runs whose revoke call returned and whose probing ran its course: the only ones judged. */
@@ -60,6 +63,7 @@ export function ms(value: number): string {
   return Math.abs(value) < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`;
 }
 
+/** "edge-1", "edge-1 (node b)"; an edge seen from a vantage ("far: edge-1") is named by its own part. */
 export function edgeName(edge: string, edgeNode: string | null): string {
-  return edgeNode === null || edgeNode === edge ? edge : `${edge} (node ${edgeNode})`;
+  return edgeNode === null || edgeNode === edge || edge.endsWith(`: ${edgeNode}`) ? edge : `${edge} (node ${edgeNode})`;
 }

@@ -1,0 +1,155 @@
+/**
+ * Revocation seen from several places (issue 18, item 4): a run revokes a list of disposable keys on
+ * three edges of a reference target while three k6-style vantage processes probe the same keys
+ * (test/helpers/vantage-process.ts, writing what k6 --out json writes for scenarios/k6/revocation.ts).
+ * One vantage runs on a clock 7.3 s ahead; one also probes a fourth edge, which applies revocations
+ * after 3.5 s (fault slow-revocation on the target's last edge, which the run does not probe).
+ * `k6 ingest --revocation` merges each set into one table per vantage point × edge: the two that see
+ * only the quick edges pass, with the skewed clock placed at its offset; with the third, REVOKE-LATENCY
+ * fails naming that vantage and edge. Each merged folder verifies.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.ts';
+import { runSuite } from '../../src/run/run.ts';
+import { ingestRevocationToReports } from '../../src/run/vantage-report.ts';
+import { verifyRun } from '../../src/run/verify.ts';
+import { defineScenario } from '../../src/scenario/define.ts';
+import type { LatencyData } from '../../src/verdicts/revoke-latency.ts';
+import { DEFAULT_DATE_LAG_MS } from '../../src/verdicts/support/vantage-bounds.ts';
+import { captureIo } from '../helpers/capture-io.ts';
+import { configRun, tempReportsDir } from '../helpers/run-options.ts';
+import { keyOf, orgWithKey, useTarget } from '../helpers/target.ts';
+import { filesUnder } from '../helpers/run-files.ts';
+
+const TRIALS = 3;
+/** One trial at a time needs trials + 1 keys; the run revokes every one (the last at its cleanup), so the vantages settle them all and stop by themselves. */
+const KEYS = TRIALS + 1;
+const SKEW_MS = 7300;
+const PROCESS = fileURLToPath(new URL('../helpers/vantage-process.ts', import.meta.url));
+
+const target = useTarget({ edges: 4, windowMs: 2000, revocationDelayMs: 100, faults: ['slow-revocation'] });
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+
+/** A vantage process probing `edges`, on a clock `skewMs` off; resolves once every edge has answered it. */
+async function startVantage(name: string, edges: readonly string[], keys: readonly string[], out: string, skewMs = 0): Promise<{ child: ChildProcess; done: Promise<void> }> {
+  const urls = target().target.edges;
+  const child = spawn(process.execPath, ['--import', 'tsx', PROCESS], {
+    env: {
+      ...process.env,
+      VANTAGE: name,
+      EDGES: edges.map((e) => `${e}=${urls[Number(e.slice('edge-'.length))]}`).join(','),
+      TIERGATE_REVOCATION_KEYS: keys.join(','),
+      WATCH: '2',
+      INTERVAL_MS: '25',
+      SETTLE_MS: '300',
+      DURATION_S: '90',
+      SKEW_MS: String(skewMs),
+      OUT: out,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const lines = createInterface({ input: child.stdout! });
+  await new Promise<void>((resolve, reject) => {
+    lines.on('line', (line) => line === 'probing' && resolve());
+    child.once('exit', (code) => reject(new Error(`vantage ${name} exited (${code}) before probing`)));
+  });
+  return { child, done };
+}
+
+describe('revocation seen from several vantage points', () => {
+  it('merges three vantages into one table: the clock skewed by 7.3 s is placed, and a vantage seeing a slow edge fails REVOKE-LATENCY by name', async () => {
+    const { admin, target: running } = target();
+    const primary = await orgWithKey(admin, 'starter');
+    const secondary = await keyOf(admin, primary.orgId);
+    const disposable = await Promise.all(Array.from({ length: KEYS }, () => keyOf(admin, primary.orgId)));
+    const env: Record<string, string> = { TG_ADMIN_URL: running.adminUrl, TG_PRIMARY: primary.key, TG_SECONDARY: secondary.key };
+    disposable.forEach((k, i) => (env[`TG_DISPOSABLE_${i}`] = k.key));
+    const runEdges = ['edge-0', 'edge-1', 'edge-2'];
+    const config = parseConfig(
+      {
+        target: { edges: running.edges.slice(0, 3) },
+        window: '2s',
+        timeout: '2s',
+        orgs: [{ name: 'starter-rev', tier: 'starter', keys: { primary: { env: 'TG_PRIMARY' }, secondary: { env: 'TG_SECONDARY' } } }],
+        revocation: {
+          org: 'starter-rev',
+          trials: TRIALS,
+          parallel: 1,
+          interval: '25ms',
+          settle: '300ms',
+          hook: {
+            type: 'disposable',
+            keys: disposable.map((k, i) => ({ env: `TG_DISPOSABLE_${i}`, id: k.keyId })),
+            revoke: { type: 'http', method: 'POST', url: '{env:TG_ADMIN_URL}/admin/keys/{keyId}/revoke' },
+          },
+        },
+      },
+      'vantages test config',
+    );
+
+    const dir = tempReportsDir();
+    const keys = disposable.map((k) => k.key);
+    const files = { near: join(dir, 'near.json'), skewed: join(dir, 'skewed.json'), far: join(dir, 'far.json') };
+    const vantages = await Promise.all([
+      startVantage('near', runEdges, keys, files.near),
+      startVantage('skewed', runEdges, keys, files.skewed, SKEW_MS),
+      startVantage('far', [...runEdges, 'edge-3'], keys, files.far),
+    ]);
+
+    const { io } = captureIo({ env });
+    const checks = ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION'] as const;
+    const run = await runSuite(configRun(config, env, { scenarios: [defineScenario({ tier: 'starter' })], checks }), io);
+    // The run probed only the quick edges: its own verdicts pass.
+    expect(run.results!.checks.map((c) => `${c.id} ${c.verdict}`).sort()).toEqual(checks.map((id) => `${id} pass`).sort());
+    // Each vantage stops once it has seen every key rejected on each of its edges (the slow edge's last 3.5 s after the run's cleanup).
+    await Promise.all(vantages.map((v) => v.done));
+
+    // The reference target stamps Date from its clock at every answer: no lag to allow for.
+    const merge = (names: readonly (keyof typeof files)[], dateLagMs = 0) =>
+      ingestRevocationToReports({ runDir: run.runDir!, files: names.map((n) => files[n]), dateLagMs, outDir: join(dir, 'merged'), now: Date.now(), stepSummary: null });
+
+    // Two vantages that see the quick edges only: one table, every bracket under 3 s, PASS.
+    const quick = await merge(['near', 'skewed']);
+    const passed = quick.results.checks[0]!;
+    expect(passed.verdict, `${passed.actual}\n${passed.notes.join('\n')}`).toBe('pass');
+    const data = passed.data as LatencyData;
+    const views = ['this run', 'near', 'skewed'].flatMap((v) => runEdges.map((e) => `${v}: ${e}`));
+    expect(data.edges.map((e) => e.edge)).toEqual([...views].sort());
+    expect(data.trials).toHaveLength(TRIALS * views.length);
+    // The skewed vantage's clock is placed 7.3 s ahead of the run's, within the uncertainty the verdict states.
+    const skewed = data.vantages!.find((v) => v.vantage === 'skewed')!;
+    expect(Math.abs(skewed.offsetMs! + SKEW_MS)).toBeLessThanOrEqual(skewed.uncertaintyMs! + 1);
+    expect(passed.notes.filter((n) => /^vantage skewed: .* its clock is 7\.\d\d s ahead of the run's, ±\d+ ms/.test(n))).toHaveLength(1);
+    expect((await verifyRun(quick.runDir, { publicKey: null })).problems).toEqual([]);
+    // Allowing Date the default lag (a cache refreshed every 500 ms) widens every vantage bracket by up to a second: still decided.
+    const lagged = (await merge(['near', 'skewed'], DEFAULT_DATE_LAG_MS)).results.checks[0]!;
+    expect(lagged.verdict, lagged.actual).toBe('pass');
+
+    // With the vantage that also probes the slow edge: FAIL, naming it.
+    const all = await merge(['near', 'skewed', 'far']);
+    const failed = all.results.checks[0]!;
+    expect(failed.verdict, `${failed.actual}\n${failed.notes.join('\n')}`).toBe('fail');
+    expect(failed.actual).toMatch(/^far: edge-3 over 3\.00 s: far: edge-3 still admitted the key 3\.\d\d s after the revoke call in trial \d/);
+    expect((failed.data as LatencyData).edges.map((e) => e.edge)).toContain('far: edge-3');
+    expect((await verifyRun(all.runDir, { publicKey: null })).problems).toEqual([]);
+    // The SLA evidence page carries the table per vantage point × edge, where each clock stood, and the method.
+    const page = readFileSync(join(all.runDir, 'index.html'), 'utf8');
+    for (const text of ['far: edge-3', 'skewed: edge-0', 'this run: edge-2', 'Vantage points', 'ahead of the run']) expect(page, text).toContain(text);
+
+    // No key reaches the merged folders: the vantages record the prefix and last four only.
+    for (const file of filesUnder(join(dir, 'merged'))) {
+      const text = file.endsWith('.gz') ? gunzipSync(readFileSync(file)).toString('utf8') : readFileSync(file, 'utf8');
+      for (const key of keys) expect(text.includes(key), file).toBe(false);
+    }
+    expect(readdirSync(join(dir, 'merged')).length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+});
