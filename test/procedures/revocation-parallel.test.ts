@@ -18,6 +18,7 @@ import type { AdminRevocation } from '../../src/reference-server/admin-client.ts
 import type { RunEvent } from '../../src/results/events.ts';
 import { disposableListHook } from '../../src/provision/hooks/disposable.ts';
 import { recordingAdminHook, runRevocation, startHarness, type Harness } from '../helpers/revocation-harness.ts';
+import type { KeyHandle } from '../../src/procedures/handles.ts';
 
 /** Limits of the suite's own revocation organization: no cap near its probes. */
 const OWN_LIMITS = { read: 1_000_000, ingest: 1_000_000, concurrency: 1_000 };
@@ -179,7 +180,13 @@ describe('trials at once', () => {
     harness = await startHarness({ limits: OWN_LIMITS });
     const revocations: AdminRevocation[] = [];
     const controller = new AbortController();
-    const options = trialsOptions(harness, recordingAdminHook(harness.admin, revocations), 3, controller.signal);
+    const admin = recordingAdminHook(harness.admin, revocations);
+    // The first revoke call returns at once; the others wait for Ctrl-C, so those trials are surely in
+    // flight when the first ends (on timing alone, under load, all three could settle together).
+    let calls = 0;
+    const interrupted = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve()));
+    const hook = { ...admin, revokeKey: async (key: KeyHandle) => (++calls === 1 ? admin.revokeKey(key) : interrupted) };
+    const options = trialsOptions(harness, hook, 3, controller.signal);
     // Interrupted when the first trial ends: the other two chains' first trials are in flight.
     const outcome = await runRevocationTrials({ ...options, onTrial: () => controller.abort() });
     expect(outcome.runs.map((r) => [r.trial, r.stoppedBy])).toEqual([
