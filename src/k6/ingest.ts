@@ -25,6 +25,8 @@ import { headerValue, NO_HEADER, type Observation } from '../measure/observation
 import { loadPhaseName, type LoadPhaseName } from '../measure/tags.ts';
 import { readK6Points, type K6Point, type K6ReadStats } from './ndjson.ts';
 import { observationSink } from '../measure/observation-file.ts';
+import { REVOCATION_PROBE_METRIC } from './revocation-watch.ts';
+import { UsageError } from '../util/errors.ts';
 
 /** The scripts' per-response metric (scenarios/k6/lib/metrics.ts). */
 export const REMAINING_METRIC = 'tiergate_remaining';
@@ -128,7 +130,11 @@ export async function ingestK6(options: K6IngestOptions): Promise<K6Ingest> {
     }
     return f;
   };
+  let remainingSamples = 0;
+  let revocationSamples = 0;
   const stats = await readK6Points(options.files, (p) => {
+    if (p.metric === REVOCATION_PROBE_METRIC) revocationSamples += 1;
+    if (p.metric === REMAINING_METRIC) remainingSamples += 1;
     runners.add(`${p.file}:${p.tags.instance_id ?? ''}`);
     firstMs = Math.min(firstMs, p.timeMs);
     lastMs = Math.max(lastMs, p.timeMs);
@@ -161,6 +167,9 @@ export async function ingestK6(options: K6IngestOptions): Promise<K6Ingest> {
       if (o) fold(o.tier).aggregator.add(o);
     }
   });
+  if (revocationSamples > 0 && remainingSamples === 0) {
+    throw new UsageError(`k6 ingest: ${options.files.join(', ')} ${options.files.length === 1 ? 'is' : 'are'} the output of the revocation vantage script (revocation.js): judge it with the run it watched, k6 ingest --revocation RUN-DIR FILE...`);
+  }
   const checks: CheckResult[] = [];
   let responses = 0;
   let windowsUsed = 0;

@@ -6,7 +6,8 @@
  * Observations (ids after the run's), grouped by the vantage they name; REVOKE-LATENCY is then
  * judged by the same function, on the run's trials and every vantage's probes together.
  */
-import { join } from 'node:path';
+import { access } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { CheckResult } from '../catalogue/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { Contract } from '../contract/types.ts';
@@ -15,13 +16,15 @@ import { JudgementLog, JUDGEMENTS_FILE, withSharedArgs } from '../procedures/jud
 import { loadResults } from '../results/load.ts';
 import { readJudgements, readObservations } from '../procedures/judgement-file.ts';
 import { UsageError } from '../util/errors.ts';
-import { decodeArgs, referenced } from '../verdicts/replay.ts';
+import { decodeArgs, MissingObservation, referenced } from '../verdicts/replay.ts';
 import type { RevocationEvidence } from '../verdicts/support/revocation-evidence.ts';
 import { checkResult } from '../verdicts/support/result.ts';
 import type { VantagePoint } from '../verdicts/support/vantage-bounds.ts';
 import { readK6Points, type K6Point, type K6ReadStats } from './ndjson.ts';
 import { REVOCATION_PROBE_METRIC } from './revocation-watch.ts';
 import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
+
+const exists = (file: string) => access(file).then(() => true, () => false);
 
 /** The run's own name among the vantage points. */
 export const RUN_VANTAGE = 'this run';
@@ -89,50 +92,70 @@ export function vantageObservation(p: K6Point, id: number): Observation {
 }
 
 /** The run's REVOKE-LATENCY evidence, read back from its folder as verify reads it. */
-async function runEvidence(runDir: string, contract: Contract): Promise<{ evidence: RevocationEvidence; byId: ReadonlyMap<number, Observation>; result: CheckResult; runId: string; windowSeconds: number }> {
+async function runEvidence(runDir: string, contract: Contract): Promise<{ evidence: RevocationEvidence; byId: ReadonlyMap<number, Observation>; result: CheckResult; runId: string; windowSeconds: number; span: readonly [number, number] }> {
+  const unfit = (why: string) => new UsageError(`k6 ingest --revocation ${runDir}: ${why}`);
+  if (!(await exists(join(runDir, 'results.json')))) throw unfit("not a run folder (it has no results.json): give the folder a tiergate run wrote, e.g. reports/<run-id>");
   const results = await loadResults(join(runDir, 'results.json'));
-  const result = results.checks.find((c) => c.id === 'REVOKE-LATENCY' && c.variant !== 'vantages');
-  if (!result) throw new UsageError(`k6 ingest --revocation ${runDir}: the run has no REVOKE-LATENCY result; give the folder of a run that ran revocation trials`);
+  if (results.checks.some((c) => c.id === 'REVOKE-LATENCY' && c.variant === 'vantages')) throw unfit("that folder is itself a merge of vantage points; give the run's own folder");
+  const result = results.checks.find((c) => c.id === 'REVOKE-LATENCY');
+  if (!result) throw unfit('the run has no REVOKE-LATENCY result; give the folder of a run that ran revocation trials');
   const problems: string[] = [];
   const read = await readJudgements(join(runDir, JUDGEMENTS_FILE), problems);
-  if (read === null) throw new UsageError(`k6 ingest --revocation ${runDir}: no ${JUDGEMENTS_FILE} (a run of tiergate before it kept its judgements): run the trials again`);
+  if (read === null) throw unfit(`no ${JUDGEMENTS_FILE} (a run of tiergate before it kept its judgements): run the trials again`);
   const { records } = withSharedArgs(read);
   const record = records.find((r) => r.fn === 'revokeLatencyVerdict' && r.link?.check === 'REVOKE-LATENCY' && r.link.tier === result.tier && r.link.org === result.org);
   if (!record?.args) {
-    throw new UsageError(`k6 ingest --revocation ${runDir}: its REVOKE-LATENCY was ${result.verdict} without trials to judge (${result.actual}); give the folder of a run whose trials ran`);
+    throw unfit(`its REVOKE-LATENCY was ${result.verdict} without trials to judge (${result.actual}); give the folder of a run whose trials ran`);
   }
+  if (!(await exists(join(runDir, OBSERVATIONS_FILE)))) throw unfit(`no ${OBSERVATIONS_FILE}: the trials' probes are missing from the folder`);
   const source = await readObservations(join(runDir, OBSERVATIONS_FILE), referenced(record.args));
-  const [evidence] = decodeArgs(record.args, source, contract) as [RevocationEvidence];
-  if (evidence.vantages) throw new UsageError(`k6 ingest --revocation ${runDir}: that folder is itself a merge of vantage points; give the run's own folder`);
-  return { evidence, byId: source.byId, result, runId: results.runId, windowSeconds: results.windowSeconds };
+  let evidence: RevocationEvidence;
+  try {
+    [evidence] = decodeArgs(record.args, source, contract) as [RevocationEvidence];
+  } catch (error) {
+    if (error instanceof MissingObservation) throw unfit(`${error.message}: the folder is not as the run wrote it (tiergate verify names what changed)`);
+    throw error;
+  }
+  return { evidence, byId: source.byId, result, runId: results.runId, windowSeconds: results.windowSeconds, span: [Date.parse(results.startedAt), Date.parse(results.finishedAt)] };
 }
 
 export async function ingestRevocation(options: RevocationIngestOptions): Promise<RevocationIngest> {
   const contract = options.contract ?? recruitingApi;
-  const { evidence, byId, result, runId, windowSeconds } = await runEvidence(options.runDir, contract);
+  const { evidence, byId, result, runId, windowSeconds, span } = await runEvidence(options.runDir, contract);
   const runProbes = evidence.runs.flatMap((run) => run.probes.map((p) => byId.get(p.id)!)).sort((a, b) => a.id - b.id);
-  let nextId = Math.max(0, ...runProbes.map((o) => o.id)) + 1;
-  const byVantage = new Map<string, Observation[]>();
-  let probes = 0;
+  let nextId = runProbes.reduce((max, o) => Math.max(max, o.id), 0) + 1;
+  // A vantage is a name in one file: two machines sharing a name (k6-operator runners, say) keep clocks of their own.
+  const byVantage = new Map<string, { readonly name: string; readonly file: number; readonly probes: Observation[] }>();
+  const perFile = options.files.map(() => 0);
   const stats = await readK6Points(options.files, (p) => {
     if (p.metric !== REVOCATION_PROBE_METRIC) return;
     const name = p.tags.vantage || `file ${p.file + 1}`;
-    const own = byVantage.get(name) ?? [];
-    own.push(vantageObservation(p, nextId++));
-    byVantage.set(name, own);
-    probes += 1;
+    const key = `${p.file}\u0000${name}`;
+    const own = byVantage.get(key) ?? { name, file: p.file, probes: [] };
+    own.probes.push(vantageObservation(p, nextId++));
+    byVantage.set(key, own);
+    perFile[p.file]! += 1;
   });
-  if (probes === 0) {
-    throw new UsageError(`k6 ingest --revocation: ${options.files.join(', ')} hold no ${REVOCATION_PROBE_METRIC} sample: run the revocation script (tiergate k6 export --revocation) with k6 --out json`);
+  const empty = options.files.filter((_, i) => perFile[i] === 0);
+  if (empty.length > 0) {
+    throw new UsageError(`k6 ingest --revocation: ${empty.join(', ')} hold${empty.length === 1 ? 's' : ''} no ${REVOCATION_PROBE_METRIC} sample: give the k6 --out json of the revocation script (tiergate k6 export --revocation) only`);
   }
-  if (byVantage.has(RUN_VANTAGE)) throw new UsageError(`k6 ingest --revocation: a vantage is named "${RUN_VANTAGE}", the run's own name: give it another (-e VANTAGE=...)`);
-  const points: VantagePoint[] = [...byVantage.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, own]) => ({ name, probes: own }));
+  const groups = [...byVantage.values()];
+  const shared = (name: string) => groups.filter((g) => g.name === name).length > 1;
+  const points: VantagePoint[] = groups
+    .map((g) => ({ name: shared(g.name) ? `${g.name} (${basename(options.files[g.file]!)})` : g.name, probes: g.probes }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  if (points.some((p) => p.name === RUN_VANTAGE)) throw new UsageError(`k6 ingest --revocation: a vantage is named "${RUN_VANTAGE}", the run's own name: give it another (-e VANTAGE=...)`);
+  const probes = perFile.reduce((a, b) => a + b, 0);
   const merged: RevocationEvidence = { ...evidence, vantages: { run: RUN_VANTAGE, runProbes, points, dateLagMs: options.dateLagMs } };
   const judgements = new JudgementLog(contract);
   const finding = judgements.judge('revokeLatencyVerdict', merged);
-  const walls = [...runProbes, ...points.flatMap((p) => p.probes)].map((o) => o.sentWall);
-  const startedWall = Math.min(...walls);
-  const finishedWall = Math.max(...walls);
+  // Walls of the run's own probes (its clock): a vantage's are on clocks of their own. A loop: hundreds of thousands of probes overflow a spread.
+  let [startedWall, finishedWall] = span;
+  for (const o of runProbes) {
+    startedWall = Math.min(startedWall, o.sentWall);
+    finishedWall = Math.max(finishedWall, o.sentWall);
+  }
   const check = checkResult('REVOKE-LATENCY', finding, { tier: result.tier, org: result.org, variant: 'vantages', startedWall, durationMs: finishedWall - startedWall });
   judgements.link(check, finding);
   return {

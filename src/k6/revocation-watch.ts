@@ -12,7 +12,7 @@ export interface WatchOptions {
   readonly keys: readonly string[];
   /** Keys probed at once: twice the trials the run runs at once covers each trial's key and its successor. */
   readonly watch: number;
-  /** Rejections in a row that settle a key. */
+  /** Rejections that settle a key, with no admission between them. */
   readonly settleProbes: number;
   /** The status that means "rejected as revoked" (401). */
   readonly rejectStatus: number;
@@ -46,10 +46,16 @@ export class KeyWatch {
     return open;
   }
 
-  /** What probing key `index` answered (null: no response). */
+  /**
+   * What probing key `index` answered (null: no response). Only an admission starts the count over:
+   * a 429 (the organization's concurrency cap, which the vantages share with the run) or a lost
+   * answer says nothing of the key, and must not keep it from settling.
+   */
   record(index: number, status: number | null): void {
-    if (this.#rejections[index]! >= this.#options.settleProbes) return;
-    this.#rejections[index] = status === this.#options.rejectStatus ? this.#rejections[index]! + 1 : 0;
+    const count = this.#rejections[index]!;
+    if (count >= this.#options.settleProbes) return;
+    if (status === this.#options.rejectStatus) this.#rejections[index] = count + 1;
+    else if (status !== null && status >= 200 && status < 300) this.#rejections[index] = 0;
   }
 
   get done(): boolean {
@@ -87,7 +93,7 @@ export function readVantageEnv(env: Readonly<Record<string, string | undefined>>
     if (eq < 1 || !/^https?:\/\/[^/]+/.test(item.slice(eq + 1))) throw new Error(`EDGES: "${item}" is not label=http(s)-base-url`);
     return { label: item.slice(0, eq), url: item.slice(eq + 1).replace(/\/+$/, '') };
   });
-  if (edges.length === 0) throw new Error('EDGES is empty: -e EDGES=edge-1=https://host,edge-2=https://host2');
+  if (edges.length === 0) throw new Error('EDGES is empty: -e EDGES=edge-0=https://host,edge-1=https://host2 (named as the run names its edges)');
   const keys = list('TIERGATE_REVOCATION_KEYS');
   if (keys.length === 0) throw new Error("TIERGATE_REVOCATION_KEYS is empty: list the run's revocation.hook.keys in order");
   const intervalMs = whole(env, 'INTERVAL_MS', 50);

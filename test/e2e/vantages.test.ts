@@ -9,7 +9,7 @@
  * fails naming that vantage and edge. Each merged folder verifies.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import { captureIo } from '../helpers/capture-io.ts';
 import { configRun, tempReportsDir } from '../helpers/run-options.ts';
 import { keyOf, orgWithKey, useTarget } from '../helpers/target.ts';
 import { filesUnder } from '../helpers/run-files.ts';
+import { expectUsageError, runCli } from '../helpers/cli.ts';
 
 const TRIALS = 3;
 /** One trial at a time needs trials + 1 keys; the run revokes every one (the last at its cleanup), so the vantages settle them all and stop by themselves. */
@@ -151,5 +152,20 @@ describe('revocation seen from several vantage points', () => {
       for (const key of keys) expect(text.includes(key), file).toBe(false);
     }
     expect(readdirSync(join(dir, 'merged')).length).toBeGreaterThanOrEqual(2);
+
+    // What the CLI refuses, each in one line (exit 2): the vantage output judged as load, a merged folder
+    // taken for the run's, a file with no probe in it.
+    expectUsageError(await runCli(['k6', 'ingest', '--out', join(dir, 'refused'), files.near]), /^tiergate: k6 ingest: .*near\.json is the output of the revocation vantage script \(revocation\.js\): judge it with the run it watched/);
+    expectUsageError(await runCli(['k6', 'ingest', '--revocation', all.runDir, '--out', join(dir, 'refused'), files.near]), /that folder is itself a merge of vantage points; give the run's own folder/);
+    const notK6 = join(dir, 'notes.txt');
+    writeFileSync(notK6, 'k6 was here\n');
+    expectUsageError(await runCli(['k6', 'ingest', '--revocation', run.runDir!, '--out', join(dir, 'refused'), files.near, notK6]), /notes\.txt holds no tiergate_revocation_probe sample/);
+    // And through the CLI, what the library wrote: exit 1 on the FAIL, with the vantage named.
+    // Refused before anything is judged: no run folder is left behind.
+    const refused = join(dir, 'refused');
+    expect(existsSync(refused) ? readdirSync(refused) : []).toEqual([]);
+    const cli = await runCli(['k6', 'ingest', '--revocation', run.runDir!, '--date-lag', '0ms', '--out', join(dir, 'cli'), files.near, files.far]);
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toMatch(/FAIL\s+REVOKE-LATENCY starter: far: edge-3 over 3\.00 s/);
   }, 120_000);
 });

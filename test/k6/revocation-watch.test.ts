@@ -18,8 +18,10 @@ describe('KeyWatch', () => {
     w.record(1, 401);
     expect(w.open()).toEqual([1, 2]);
     w.record(1, 401);
-    w.record(2, null); // no answer settles nothing
     w.record(2, 401);
+    w.record(2, null); // no answer, and a 429 (the concurrency cap), say nothing of the key: the count stands
+    w.record(2, 429);
+    expect(w.open()).toEqual([2]);
     w.record(2, 401);
     expect(w.open()).toEqual([]);
     expect(w.done).toBe(true);

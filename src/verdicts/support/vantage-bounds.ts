@@ -3,8 +3,10 @@
  * from probes that other machines sent (the k6 revocation script, one process per vantage point),
  * set against this run's revoke calls. A vantage's clock is never assumed to be the run's: each
  * response's Date header bounds the server's clock against the sender's (offsetBounds: Date has
- * one-second resolution, and the responses on either side of a tick edge narrow it), so an edge both
- * the run and a vantage probed bounds the difference of their clocks; the edges' own clocks cancel.
+ * one-second resolution, and the responses on either side of a tick edge narrow it), so a server
+ * both the run and a vantage reached bounds the difference of their clocks, whatever that server's
+ * own clock says. A server is an edge and the node it names (X-Edge-Node): behind one address two
+ * nodes may keep different clocks; an edge that names no node is taken as one server, as stated.
  * The uncertainty is carried into the brackets, which widen by it, never narrow. Pure.
  */
 import type { Observation } from '../../measure/observation.ts';
@@ -42,22 +44,30 @@ export interface Interval {
   readonly high: number;
 }
 
-/** Per edge: server clock minus the sender's wall clock, intersected over its responses; null where they disagree (a stepped clock). */
+/** The server that answered: the edge, and the node it named. */
+export const serverOf = (o: Observation): string => (o.edgeNode === null ? o.edge : `${o.edge} (node ${o.edgeNode})`);
+
+/**
+ * Per server: its clock minus the sender's wall clock, intersected over its responses; null where
+ * they disagree (a stepped clock). Each side widens by a millisecond, for wall clocks read to the
+ * millisecond, and the upper by the Date lag allowed.
+ */
 export function edgeOffsets(probes: readonly Observation[], dateLagMs: number): Map<string, Interval | null> {
   const offsets = new Map<string, Interval | null>();
   for (const o of probes) {
     const b = offsetBounds(o);
     if (!b) continue;
-    const bounds = { low: b.low, high: b.high + dateLagMs };
-    if (!offsets.has(o.edge)) {
-      offsets.set(o.edge, bounds);
+    const server = serverOf(o);
+    const bounds = { low: b.low - 1, high: b.high + dateLagMs + 1 };
+    if (!offsets.has(server)) {
+      offsets.set(server, bounds);
       continue;
     }
-    const current = offsets.get(o.edge) ?? null;
+    const current = offsets.get(server) ?? null;
     if (current === null) continue;
     const low = Math.max(current.low, bounds.low);
     const high = Math.min(current.high, bounds.high);
-    offsets.set(o.edge, low <= high ? { low, high } : null);
+    offsets.set(server, low <= high ? { low, high } : null);
   }
   return offsets;
 }
@@ -67,7 +77,7 @@ export interface Placement {
   readonly vantage: string;
   /** null: not placed (why says why). */
   readonly offset: Interval | null;
-  /** The edges both probed whose Date headers placed it. */
+  /** The servers (edge, and node where named) both reached whose Date headers placed it. */
   readonly edges: readonly string[];
   readonly why: string | null;
 }
@@ -79,23 +89,25 @@ export interface Placement {
  */
 export function placeVantage(run: ReadonlyMap<string, Interval | null>, point: VantagePoint, dateLagMs: number): Placement {
   const own = edgeOffsets(point.probes, dateLagMs);
-  const shared = [...own.keys()].filter((edge) => run.has(edge)).sort();
+  const shared = [...own.keys()].filter((server) => run.has(server)).sort();
   if (shared.length === 0) {
-    return { vantage: point.name, offset: null, edges: [], why: 'it probed no edge with a Date header that the run probed too, so its clock cannot be set against the run’s' };
+    return { vantage: point.name, offset: null, edges: [], why: 'it reached no server (edge, and node where named) with a Date header that the run reached too, so its clock cannot be set against the run’s' };
+  }
+  // A server whose Date headers disagree with themselves (a clock stepped) places nothing; the others still do.
+  const consistent = shared.filter((server) => own.get(server) && run.get(server));
+  if (consistent.length === 0) {
+    return { vantage: point.name, offset: null, edges: shared, why: `the Date headers of ${shared.join(', ')} disagree with themselves over the run (a clock stepped), so its clock cannot be placed` };
   }
   let low = Number.NEGATIVE_INFINITY;
   let high = Number.POSITIVE_INFINITY;
-  for (const edge of shared) {
-    const v = own.get(edge) ?? null;
-    const r = run.get(edge) ?? null;
-    if (v === null || r === null) {
-      return { vantage: point.name, offset: null, edges: shared, why: `the Date headers of ${edge} disagree with themselves over the run (a clock stepped), so its clock cannot be placed` };
-    }
+  for (const server of consistent) {
+    const v = own.get(server)!;
+    const r = run.get(server)!;
     low = Math.max(low, v.low - r.high);
     high = Math.min(high, v.high - r.low);
   }
-  if (low > high) return { vantage: point.name, offset: null, edges: shared, why: `the edges ${shared.join(', ')} place its clock in intervals that do not meet (a clock stepped, or Date lags more than allowed)` };
-  return { vantage: point.name, offset: { low, high }, edges: shared, why: null };
+  if (low > high) return { vantage: point.name, offset: null, edges: consistent, why: `the servers ${consistent.join(', ')} place its clock in intervals that do not meet (a clock stepped, or Date lags more than allowed)` };
+  return { vantage: point.name, offset: { low, high }, edges: consistent, why: null };
 }
 
 /** The edges a vantage point probed, in name order. */
@@ -114,7 +126,7 @@ const bySend = (a: Observation, b: Observation) => a.sentWall - b.sentWall || a.
  * by an admission (a 401 in passing, an edge that flaps) never closes it; the lower bound takes the
  * offset's earliest, the upper its latest, so the bracket holds the edge's moment wherever in the
  * interval the clocks truly stand. A rejection that surely came before the revoke call began is not
- * this trial's: no bracket closes on it.
+ * this trial's: the bracket closes on the first one that may have come after.
  */
 export function vantageBounds(run: RevocationProbeRun, point: VantagePoint, offset: Interval, rejectStatus: number): EdgeBounds[] {
   const revokeWall = run.revokeStartedWall;
@@ -123,8 +135,8 @@ export function vantageBounds(run: RevocationProbeRun, point: VantagePoint, offs
     const probes = point.probes.filter((p) => p.edge === edge && p.key === run.key).sort(bySend);
     const lastAdmittedAt = probes.findLastIndex((p) => isAdmittedStatus(p.status));
     const lastAdmitted = lastAdmittedAt < 0 ? undefined : probes[lastAdmittedAt];
-    const rejection = probes.slice(lastAdmittedAt + 1).find((p) => p.status === rejectStatus && p.headersAt !== null);
-    const firstRejected = revokeWall !== null && rejection && headersWall(rejection) + offset.high >= revokeWall ? rejection : undefined;
+    const firstRejected =
+      revokeWall === null ? undefined : probes.slice(lastAdmittedAt + 1).find((p) => p.status === rejectStatus && p.headersAt !== null && headersWall(p) + offset.high >= revokeWall);
     const lowerMs = revokeWall === null ? null : Math.max(0, lastAdmitted ? lastAdmitted.sentWall + offset.low - revokeWall : 0);
     const upperMs = revokeWall === null || !firstRejected ? null : headersWall(firstRejected) + offset.high - revokeWall;
     const unusable = unusableCounts(
