@@ -233,7 +233,7 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
   return finding('pass', {
     expected: target ? `${expected}; and ${targetText({ share: target.share, level: data.confidence!.level }, ms(e.slaMs))}` : expected,
     actual:
-      `every upper bound under ${ms(e.slaMs)} on ${countOf(edges, e.vantages ? 'vantage point × edge' : 'edge')} × ${countOf(judged.length, 'trial')}: ` +
+      `every upper bound under ${ms(e.slaMs)} on ${countOf(edges, e.vantages ? 'vantage point × edge pair' : 'edge')} × ${countOf(judged.length, 'trial')}: ` +
       `p50 ${ms(overall.p50Ms ?? 0)}, p95 ${ms(overall.p95Ms ?? 0)}, max ${ms(overall.maxMs ?? 0)}; median bracket width ${ms(overall.medianWidthMs ?? 0)}`,
     evidence: bounds
       .slice()

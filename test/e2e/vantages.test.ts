@@ -9,11 +9,12 @@
  * fails naming that vantage and edge. Each merged folder verifies.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import { runSuite } from '../../src/run/run.ts';
@@ -142,6 +143,21 @@ describe('revocation seen from several vantage points', () => {
     expect(failed.actual).toMatch(/^far: edge-3 over 3\.00 s: far: edge-3 still admitted the key 3\.\d\d s after the revoke call in trial \d/);
     expect((failed.data as LatencyData).edges.map((e) => e.edge)).toContain('far: edge-3');
     expect((await verifyRun(all.runDir, { publicKey: null })).problems).toEqual([]);
+    // A vantage's probes edited (the slow edge admitting nothing) and the hash rewritten: verify judges again and names the verdict that no longer follows.
+    const forged = join(dir, 'forged');
+    cpSync(all.runDir, forged, { recursive: true });
+    const observationsFile = join(forged, 'observations.ndjson.gz');
+    const lines = gunzipSync(readFileSync(observationsFile)).toString('utf8').split('\n');
+    const edited = gzipSync(lines.map((l) => (l.includes('"edge":"edge-3"') ? l.replace('"status":200', '"status":401') : l)).join('\n'));
+    writeFileSync(observationsFile, edited);
+    const manifestFile = join(forged, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { files: { name: string; bytes: number; sha256: string }[] };
+    const entry = manifest.files.find((f) => f.name === 'observations.ndjson.gz')!;
+    Object.assign(entry, { sha256: createHash('sha256').update(edited).digest('hex'), bytes: edited.length });
+    writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+    expect((await verifyRun(forged, { publicKey: null })).problems).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^REVOKE-LATENCY\/vantages \[starter\]: judged again from the observations, its verdict is pass, results\.json says fail/)]),
+    );
     // The SLA evidence page carries the table per vantage point × edge, where each clock stood, and the method.
     const page = readFileSync(join(all.runDir, 'index.html'), 'utf8');
     for (const text of ['far: edge-3', 'skewed: edge-0', 'this run: edge-2', 'Vantage points', 'ahead of the run']) expect(page, text).toContain(text);
