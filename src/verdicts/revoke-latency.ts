@@ -106,21 +106,23 @@ export function latencyRow(b: EdgeBounds): LatencyRow {
   };
 }
 
+/** A vantage point with where its clock stands against the run's. */
+type PlacedPoint = { readonly point: VantagePoint; readonly placement: Placement };
+
 /** The judged brackets of every trial: the run's own, and with vantage points each placed one's, every edge named with where it was seen from. */
-export function judgedBounds(e: RevocationEvidence): EdgeBounds[] {
+function judgedBounds(e: RevocationEvidence, placed: readonly PlacedPoint[]): EdgeBounds[] {
   const runs = judgedRuns(e.runs);
   const own = runs.flatMap((run) => edgeBounds(run, e.rejectStatus));
   if (!e.vantages) return own;
-  const vantages = e.vantages;
-  const placed = placements(vantages).filter((p) => p.placement.offset !== null);
+  const run = e.vantages.run;
   return [
-    ...own.map((b) => ({ ...b, edge: seenFrom(vantages.run, b.edge) })),
-    ...runs.flatMap((run) => placed.flatMap(({ point, placement }) => vantageBounds(run, point, placement.offset!, e.rejectStatus))),
+    ...own.map((b) => ({ ...b, edge: seenFrom(run, b.edge) })),
+    ...runs.flatMap((trial) => placed.flatMap(({ point, placement }) => (placement.offset ? vantageBounds(trial, point, placement.offset, e.rejectStatus) : []))),
   ];
 }
 
 /** Each vantage point with where its clock stands against the run's. */
-function placements(v: Vantages): { readonly point: VantagePoint; readonly placement: Placement }[] {
+function placements(v: Vantages): PlacedPoint[] {
   const run = edgeOffsets(v.runProbes, v.dateLagMs);
   return v.points.map((point) => ({ point, placement: placeVantage(run, point, v.dateLagMs) }));
 }
@@ -135,13 +137,13 @@ export type VantagePlacement = {
 };
 
 /** How each vantage's clock was placed, or why it could not be (a gap: its view is missing). */
-function vantageNotes(v: Vantages): { readonly notes: string[]; readonly gaps: string[]; readonly placed: VantagePlacement[] } {
+function vantageNotes(v: Vantages, points: readonly PlacedPoint[]): { readonly notes: string[]; readonly gaps: string[]; readonly placed: VantagePlacement[] } {
   const notes: string[] = [
-    `seen from ${countOf(v.points.length + 1, 'vantage point')} (${[v.run, ...v.points.map((p) => p.name)].join(', ')}); a vantage's clock is set against the run's through the Date headers of the edges both probed (one-second ticks, their edges found by the probes on either side), allowing Date to lag its server's clock by up to ${ms(v.dateLagMs)}; its brackets widen by what that leaves uncertain`,
+    `seen from ${countOf(v.points.length + 1, 'vantage point')} (${[v.run, ...v.points.map((p) => p.name)].join(', ')}); a vantage's clock is set against the run's through the Date headers of the servers (edge, and node where named) both reached (one-second ticks, their edges found by the probes on either side), allowing Date to lag its server's clock by up to ${ms(v.dateLagMs)}; its brackets widen by what that leaves uncertain`,
   ];
   const gaps: string[] = [];
   const placed: VantagePlacement[] = [];
-  for (const { point, placement } of placements(v)) {
+  for (const { point, placement } of points) {
     const o = placement.offset;
     const offsetMs = o === null ? null : Math.round((o.low + o.high) / 2);
     const uncertaintyMs = o === null ? null : Math.ceil((o.high - o.low) / 2);
@@ -158,10 +160,11 @@ function vantageNotes(v: Vantages): { readonly notes: string[]; readonly gaps: s
 const perEdgeCount = (bounds: readonly EdgeBounds[]) => new Set(bounds.map((b) => b.edge)).size;
 
 export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData> {
-  const bounds = judgedBounds(e);
+  const placed = e.vantages ? placements(e.vantages) : [];
+  const bounds = judgedBounds(e, placed);
   const judged = judgedRuns(e.runs);
   const edges = e.vantages ? perEdgeCount(bounds) : (e.runs[0]?.edges.length ?? 0);
-  const seen = e.vantages ? vantageNotes(e.vantages) : { notes: [], gaps: [], placed: [] };
+  const seen = e.vantages ? vantageNotes(e.vantages, placed) : { notes: [], gaps: [], placed: [] };
   const from = e.vantages ? `, seen from every one of ${countOf(e.vantages.points.length + 1, 'vantage point')}` : '';
   const expected = `every edge rejects the revoked key < ${ms(e.slaMs)} after the revoke call (upper bound of the bracket)${from}, in each of ${countOf(e.plannedTrials, 'trial')}`;
   const overall = boundStats(bounds, e.slaMs);
