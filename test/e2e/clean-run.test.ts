@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECK_IDS, type CheckResult } from '../../src/catalogue/types.ts';
 import { runSuite } from '../../src/run/run.ts';
+import { verifyRun } from '../../src/run/verify.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 import { fileText, filesUnder } from '../helpers/run-files.ts';
@@ -62,5 +63,9 @@ describe('a clean reference target', () => {
     expect(footprint.created.filter((c) => c.kind === 'job').map((c) => c.cleanedUp)).toEqual([true, true, true]);
     expect(footprint.keys.revoked).toBeGreaterThan(0);
     expect(footprint.keys.provisioned).toBeGreaterThanOrEqual(footprint.keys.revoked);
+    // The whole suite's folder, as npm start writes it, verifies: every verdict judged again from the observations.
+    const verified = await verifyRun(runDir, { publicKey: null });
+    expect(verified.problems).toEqual([]);
+    expect(verified.held.filter((line) => /^verdicts: [1-9]\d* result\(s\) judged again from the observations/.test(line))).toHaveLength(1);
   }, 120_000);
 });
