@@ -22,7 +22,7 @@ import { mount, type CliCommand, type Mount } from './command.ts';
 import { list, milliseconds, windowLength } from './flag-values.ts';
 import { countOf } from '../verdicts/support/finding.ts';
 import { DEFAULT_DATE_LAG_MS } from '../verdicts/support/vantage-bounds.ts';
-import { lastGiven, REPORTS_OUT, SCENARIO, stringFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
+import { lastGiven, REPORTS_OUT, SCENARIO, stringFlag, stringsFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
 import { signingKeyFrom } from './signing-key.ts';
 
@@ -32,6 +32,10 @@ const SCENARIO_FLAGS = { tiers: TIERS, scenario: SCENARIO } as const;
 const SCRIPTS_OUT = { out: stringFlag('directory to write into (required)') } as const;
 const REPORTS = { out: REPORTS_OUT } as const;
 const VANTAGE_SCRIPT = { revocation: { type: 'boolean', describe: 'write revocation.js, the script a revocation vantage point runs, instead of the tier scripts' } } as const;
+const VANTAGE_OPERATOR = {
+  revocation: { type: 'boolean', describe: 'write a TestRun per --region running revocation.js, the revocation vantage script, instead of the tier TestRuns' },
+  region: stringsFlag('with --revocation: a region to watch from (a value of the topology.kubernetes.io/region node label); repeat for several'),
+} as const;
 const VANTAGE_INGEST = {
   revocation: stringFlag("a run's folder: judge its revocation trials again with the vantage points' probes in the files (revocation.js output)"),
   'date-lag': stringFlag("with --revocation: how far a server's Date header may lag its clock", '500ms, as a cache refreshed every 500 ms (Envoy)'),
@@ -75,6 +79,7 @@ function takingNoFiles<T>(argv: Argv<T>, action: string) {
 type ActionArgs<Own extends Record<string, Options>> = FlagValues<typeof SCENARIO_FLAGS> & FlagValues<typeof ACTION_FLAGS> & FlagValues<Own>;
 type ScriptsArgs = ActionArgs<typeof SCRIPTS_OUT>;
 type ExportArgs = ScriptsArgs & FlagValues<typeof VANTAGE_SCRIPT>;
+type OperatorArgs = ScriptsArgs & FlagValues<typeof VANTAGE_OPERATOR>;
 type IngestArgs = ActionArgs<typeof REPORTS> & FlagValues<typeof VANTAGE_INGEST> & { readonly files?: readonly string[] };
 
 const exportCommand: CliCommand<ExportArgs> = {
@@ -103,13 +108,15 @@ const exportCommand: CliCommand<ExportArgs> = {
   },
 };
 
-const operatorCommand: CliCommand<ScriptsArgs> = {
+const operatorCommand: CliCommand<OperatorArgs> = {
   name: 'operator',
-  describe: 'Write a k6-operator TestRun per tier and the ConfigMap of its script into --out',
+  describe: 'Write a k6-operator TestRun per tier and the ConfigMap of its script into --out (with --revocation, a vantage TestRun per --region)',
   builder: (argv) =>
-    takingNoFiles(takingOnly(argv.options(SCRIPTS_OUT).options(SCENARIO_FLAGS), 'operator', ['parallelism', 'base-url', 'namespace', 'window', 'image']), 'operator'),
+    takingNoFiles(takingOnly(argv.options(SCRIPTS_OUT).options(VANTAGE_OPERATOR).options(SCENARIO_FLAGS), 'operator', ['parallelism', 'base-url', 'namespace', 'window', 'image']), 'operator'),
   run: async (args, io) => {
     const out = required('out', 'operator', args.out);
+    if (args.revocation === true) return vantageOperator(args, out, io);
+    if (args.region.length > 0) throw new UsageError('k6 operator: --region applies only with --revocation');
     const parallelism = required('parallelism', 'operator', args.parallelism);
     const tiers = tierList(args.tiers);
     const shapes = await loadShapes(args.scenario, tiers, io);
@@ -178,6 +185,21 @@ const ingestCommand: CliCommand<IngestArgs> = {
   },
 };
 
+/** `k6 operator --revocation --region R...`: a vantage TestRun per region, and the ConfigMap of revocation.js. */
+async function vantageOperator(args: OperatorArgs, out: string, io: Io): Promise<number> {
+  const inapplicable = (['parallelism', 'base-url', 'window'] as const).filter((flag) => args[flag] !== undefined);
+  if (inapplicable.length > 0) throw new UsageError(`k6 operator --revocation: --${inapplicable.join(', --')} does not apply (one runner per region, the edges from the Secret)`);
+  const [{ exportRevocationScript, bundleRevocationScript }, { vantageManifests, writeManifests }] = await Promise.all([import('../k6/export.ts'), import('../k6/operator.ts')]);
+  // Refuse bad regions or names before anything is written.
+  const manifests = vantageManifests({ regions: args.region, code: (await bundleRevocationScript()).code, ...(args.namespace !== undefined ? { namespace: args.namespace } : {}), ...(args.image !== undefined ? { image: args.image } : {}) });
+  const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
+  await exportRevocationScript(outDir);
+  await writeManifests(outDir, manifests);
+  for (const file of [manifests.configMap.file, ...manifests.testRuns.map((r) => r.file)]) io.stdout.write(`${resolve(outDir, file)}\n`);
+  io.stdout.write('Each TestRun file starts with the commands to apply it before the run and to collect its output for tiergate k6 ingest --revocation.\n');
+  return EXIT.pass;
+}
+
 /** `k6 ingest --revocation RUN-DIR FILE...`: the run's trials judged again with every vantage's probes. */
 async function ingestVantages(args: IngestArgs, files: readonly string[], io: Io): Promise<number> {
   if (args.window !== undefined) throw new UsageError('k6 ingest --revocation: --window does not apply (the run folder says its window)');
@@ -201,18 +223,18 @@ async function ingestVantages(args: IngestArgs, files: readonly string[], io: Io
   return exitCodeFor(results.verdict);
 }
 
-const ACTIONS = [exportCommand, operatorCommand, ingestCommand];
+const ACTIONS: readonly Mount[] = [mount(exportCommand), mount(operatorCommand), mount(ingestCommand)];
+const ACTION_NAMES = [exportCommand, operatorCommand, ingestCommand].map((a) => a.name.split(' ')[0]);
 
 export const k6Command: Mount = (argv, io, exited) =>
   argv.command(
     'k6',
     'k6 scripts for sustained load at scale: export them, write a k6-operator TestRun, or ingest k6 --out json output (export | operator | ingest)',
     (k6) =>
-      ACTIONS.map(mount)
-        .reduce((y, mountAction) => mountAction(y, io, exited), k6)
+      ACTIONS.reduce((y, mountAction) => mountAction(y, io, exited), k6)
         // An unknown action gets a line naming the actions, where yargs would say only "Unknown argument".
         .command('$0 <action>', false, (y) => y.strict(false), (args) => {
-          throw new UsageError(`k6 ${String(args.action)}: unknown action; choose ${ACTIONS.map((a) => a.name.split(' ')[0]).join(', ')}`);
+          throw new UsageError(`k6 ${String(args.action)}: unknown action; choose ${ACTION_NAMES.join(', ')}`);
         }),
   );
 

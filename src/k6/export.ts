@@ -130,11 +130,17 @@ function unfitImports(code: string, metaImports: readonly string[]): string[] {
   return [...new Set([...metaImports.filter((s) => !isK6Module(s)).map((s) => `imports ${s}, which k6 does not provide`), ...k6BundleProblems(code)])];
 }
 
-/** The revocation vantage script (scenarios/k6/revocation.ts) bundled, checked and written as `revocation.js`; its path and size. */
-export async function exportRevocationScript(outDir: string, scriptsDir = K6_SCRIPTS_DIR): Promise<{ readonly path: string; readonly code: string; readonly imports: readonly string[] }> {
+/** The revocation vantage script (scenarios/k6/revocation.ts) bundled and checked: it imports only k6 modules. */
+export async function bundleRevocationScript(scriptsDir = K6_SCRIPTS_DIR): Promise<{ readonly code: string }> {
   const { code, metaImports } = await bundleScript('revocation', 'a revocation vantage point', {}, scriptsDir);
   const problems = unfitImports(code, metaImports);
   if (problems.length > 0) throw new TiergateError('TG_USAGE', `k6 export: revocation.js must import only k6 modules: ${problems.join('; ')}`);
+  return { code };
+}
+
+/** The revocation vantage script bundled, checked and written as `revocation.js`; its path and code. */
+export async function exportRevocationScript(outDir: string, scriptsDir = K6_SCRIPTS_DIR): Promise<{ readonly path: string; readonly code: string; readonly imports: readonly string[] }> {
+  const { code } = await bundleRevocationScript(scriptsDir);
   await mkdir(outDir, { recursive: true });
   const path = join(outDir, 'revocation.js');
   await writeFile(path, code, 'utf8');

@@ -7,6 +7,10 @@
  * Runners write their samples to stdout (`--out json=-`, no summary, JSON logs), so each pod's log
  * is its NDJSON: `kubectl logs job/tiergate-starter-1 > starter-1.ndjson`. Keys and the base URL
  * come from a Secret, never from the manifest.
+ *
+ * With --revocation: a TestRun per region running the revocation vantage script (revocation.js),
+ * its runner scheduled in that region (`topology.kubernetes.io/region`, the well-known node label),
+ * named after it, the edges and the disposable keys from the Secret.
  */
 import { K6_RUNNER_IMAGE, NO_SUMMARY_FLAG } from './version.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -37,7 +41,8 @@ export interface OperatorOptions {
 
 export interface OperatorManifests {
   readonly configMap: { readonly file: string; readonly yaml: string };
-  readonly testRuns: readonly { readonly tier: TierName; readonly name: string; readonly file: string; readonly yaml: string }[];
+  /** `tier` null: a revocation vantage point's. */
+  readonly testRuns: readonly { readonly tier: TierName | null; readonly name: string; readonly file: string; readonly yaml: string }[];
 }
 
 /** What each runner's `k6 run` gets: samples on stdout as JSON, no end-of-test summary, logs as JSON (k6 1.3.0 and later; version.ts). */
@@ -99,12 +104,8 @@ export function operatorManifests(options: OperatorOptions): OperatorManifests {
   return { configMap: { file: 'configmap.yaml', yaml: configMap.toString({ lineWidth: 0 }) }, testRuns };
 }
 
-export async function writeOperatorManifests(outDir: string, options: OperatorOptions): Promise<OperatorManifests> {
-  const manifests = operatorManifests(options);
-  await mkdir(outDir, { recursive: true });
-  await writeFile(join(outDir, manifests.configMap.file), manifests.configMap.yaml, 'utf8');
-  for (const run of manifests.testRuns) await writeFile(join(outDir, run.file), run.yaml, 'utf8');
-  return manifests;
+export function writeOperatorManifests(outDir: string, options: OperatorOptions): Promise<OperatorManifests> {
+  return writeManifests(outDir, operatorManifests(options));
 }
 
 /** k6-operator runners: a whole number from 1 to 1000, or a usage error naming the flag. */
@@ -112,4 +113,71 @@ export function checkParallelism(parallelism: number): void {
   if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 1000) {
     throw new UsageError(`--parallelism ${parallelism}: expected a whole number from 1 to 1000`);
   }
+}
+
+/** The well-known node label of a cloud region (kubernetes.io/docs/reference/labels-annotations-taints). */
+export const REGION_LABEL = 'topology.kubernetes.io/region';
+
+export interface VantageOperatorOptions {
+  /** Regions to watch from, one TestRun each. */
+  readonly regions: readonly string[];
+  /** revocation.js, as `exportRevocationScript` bundled it. */
+  readonly code: string;
+  readonly namespace?: string;
+  readonly secretName?: string;
+  readonly configMapName?: string;
+  readonly image?: string;
+}
+
+/** A ConfigMap with revocation.js and a TestRun per region: each runner a revocation vantage point named after its region. */
+export function vantageManifests(options: VantageOperatorOptions): OperatorManifests {
+  if (options.regions.length === 0) throw new UsageError('k6 operator --revocation: name at least one --region to watch from (a value of the topology.kubernetes.io/region node label)');
+  const secretName = options.secretName ?? 'tiergate-k6';
+  const configMapName = options.configMapName ?? 'tiergate-k6-revocation';
+  assertName('--secret', secretName);
+  assertName('--config-map', configMapName);
+  if (options.namespace !== undefined) assertName('--namespace', options.namespace);
+  const metadata = (name: string) => ({ name, ...(options.namespace ? { namespace: options.namespace } : {}) });
+  if (Buffer.byteLength(options.code) > CONFIGMAP_MAX_BYTES) throw new UsageError('k6 operator: revocation.js is over a ConfigMap\'s 1 MiB');
+  const configMap = new YAML.Document({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...metadata(configMapName), labels: { 'app.kubernetes.io/name': 'tiergate' } }, data: { 'revocation.js': options.code } });
+  configMap.commentBefore = ' The tiergate revocation vantage script (tiergate k6 export --revocation).';
+  const secret = (key: string) => ({ valueFrom: { secretKeyRef: { name: secretName, key } } });
+  const ns = options.namespace ? ` -n ${options.namespace}` : '';
+  const testRuns = options.regions.map((region) => {
+    const name = `tiergate-revocation-${region}`;
+    assertName('--region', name);
+    const doc = new YAML.Document({
+      apiVersion: TESTRUN_API_VERSION,
+      kind: 'TestRun',
+      metadata: metadata(name),
+      spec: {
+        // One runner: its edges' VUs split between several would make several vantages of one region.
+        parallelism: 1,
+        script: { configMap: { name: configMapName, file: 'revocation.js' } },
+        arguments: K6_RUNNER_ARGUMENTS,
+        runner: {
+          image: options.image ?? K6_RUNNER_IMAGE,
+          nodeSelector: { [REGION_LABEL]: region },
+          env: [{ name: 'VANTAGE', value: region }, { name: 'EDGES', ...secret('edges') }, { name: 'TIERGATE_REVOCATION_KEYS', ...secret('revocation-keys') }],
+        },
+      },
+    });
+    doc.commentBefore = [
+      ` A tiergate revocation vantage point in ${region}: probes every edge with the run's disposable keys while the run revokes them.`,
+      ` 1. kubectl create secret generic ${secretName}${ns} --from-literal=edges='edge-0=https://…,edge-1=https://…' --from-literal=revocation-keys='KEY1,KEY2,…'`,
+      `    (the edges named as the run names them; the keys those of its revocation.hook.keys, in order)`,
+      ` 2. kubectl apply${ns} -f configmap.yaml -f ${name}.yaml, before the run starts its trials`,
+      ` 3. when the run is done: kubectl logs${ns} job/${name}-1 > ${region}.ndjson`,
+      ` 4. tiergate k6 ingest --revocation reports/<run-id> ${options.regions.map((r) => `${r}.ndjson`).join(' ')}`,
+    ].join('\n');
+    return { tier: null, name, file: `${name}.yaml`, yaml: doc.toString({ lineWidth: 0 }) };
+  });
+  return { configMap: { file: 'configmap.yaml', yaml: configMap.toString({ lineWidth: 0 }) }, testRuns };
+}
+
+export async function writeManifests(outDir: string, manifests: OperatorManifests): Promise<OperatorManifests> {
+  await mkdir(outDir, { recursive: true });
+  await writeFile(join(outDir, manifests.configMap.file), manifests.configMap.yaml, 'utf8');
+  for (const run of manifests.testRuns) await writeFile(join(outDir, run.file), run.yaml, 'utf8');
+  return manifests;
 }

@@ -153,7 +153,7 @@ describe('defaults: one owner, the same in every command, its help and the READM
 describe('tiergate k6: a subcommand per action, each with its own --help', () => {
   it.each([
     ['export', ['--out', '--tiers', '--scenario', '--revocation'], ['--parallelism', '--window', '--image', '--date-lag']],
-    ['operator', ['--out', '--parallelism', '--base-url', '--namespace', '--window', '--image'], ['--revocation']],
+    ['operator', ['--out', '--parallelism', '--base-url', '--namespace', '--window', '--image', '--revocation', '--region'], ['--date-lag']],
     ['ingest', ['[files..]', '--out', '--window', '--tiers', '--revocation', '--date-lag'], ['--parallelism', '--image']],
   ])('k6 %s --help', async (action, shown, hidden) => {
     const { code, stdout } = await runCli(['k6', action, '--help']);
