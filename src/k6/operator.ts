@@ -52,25 +52,26 @@ function assertName(flag: string, name: string): void {
   if (!DNS_LABEL.test(name)) throw new UsageError(`${flag} ${name}: expected a Kubernetes name (lower-case letters, digits and '-', at most 63)`);
 }
 
-export function operatorManifests(options: OperatorOptions): OperatorManifests {
-  const { parallelism } = options;
-  checkParallelism(parallelism);
+/** Names checked, the objects' metadata, and the ConfigMap holding `files` (at most 1 MiB). */
+function scriptsConfigMap(options: Pick<OperatorOptions, 'namespace' | 'secretName' | 'configMapName'>, defaultName: string, files: Readonly<Record<string, string>>, comment: string) {
   const secretName = options.secretName ?? 'tiergate-k6';
-  const configMapName = options.configMapName ?? 'tiergate-k6-scripts';
+  const configMapName = options.configMapName ?? defaultName;
   assertName('--secret', secretName);
   assertName('--config-map', configMapName);
   if (options.namespace !== undefined) assertName('--namespace', options.namespace);
   const metadata = (name: string) => ({ name, ...(options.namespace ? { namespace: options.namespace } : {}) });
-  const bytes = options.bundles.reduce((n, b) => n + Buffer.byteLength(b.code), 0);
+  const bytes = Object.values(files).reduce((n, code) => n + Buffer.byteLength(code), 0);
   if (bytes > CONFIGMAP_MAX_BYTES) throw new UsageError(`k6 operator: the scripts take ${bytes} bytes, over a ConfigMap's 1 MiB; use fewer --tiers per ConfigMap`);
+  const doc = new YAML.Document({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...metadata(configMapName), labels: { 'app.kubernetes.io/name': 'tiergate' } }, data: files });
+  doc.commentBefore = comment;
+  return { secretName, configMapName, metadata, configMap: { file: 'configmap.yaml', yaml: doc.toString({ lineWidth: 0 }) } };
+}
 
-  const configMap = new YAML.Document({
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { ...metadata(configMapName), labels: { 'app.kubernetes.io/name': 'tiergate' } },
-    data: Object.fromEntries(options.bundles.map((b) => [b.file, b.code])),
-  });
-  configMap.commentBefore = ' The bundled tiergate k6 scripts (tiergate k6 export), one file per tier.';
+export function operatorManifests(options: OperatorOptions): OperatorManifests {
+  const { parallelism } = options;
+  checkParallelism(parallelism);
+  const files = Object.fromEntries(options.bundles.map((b) => [b.file, b.code]));
+  const { secretName, configMapName, metadata, configMap } = scriptsConfigMap(options, 'tiergate-k6-scripts', files, ' The bundled tiergate k6 scripts (tiergate k6 export), one file per tier.');
 
   const testRuns = options.bundles.map((b) => {
     const name = `tiergate-${b.tier}`;
@@ -101,7 +102,7 @@ export function operatorManifests(options: OperatorOptions): OperatorManifests {
     ].join('\n');
     return { tier: b.tier, name, file: `${name}.yaml`, yaml: doc.toString({ lineWidth: 0 }) };
   });
-  return { configMap: { file: 'configmap.yaml', yaml: configMap.toString({ lineWidth: 0 }) }, testRuns };
+  return { configMap, testRuns };
 }
 
 export function writeOperatorManifests(outDir: string, options: OperatorOptions): Promise<OperatorManifests> {
@@ -132,15 +133,7 @@ export interface VantageOperatorOptions {
 /** A ConfigMap with revocation.js and a TestRun per region: each runner a revocation vantage point named after its region. */
 export function vantageManifests(options: VantageOperatorOptions): OperatorManifests {
   if (options.regions.length === 0) throw new UsageError('k6 operator --revocation: name at least one --region to watch from (a value of the topology.kubernetes.io/region node label)');
-  const secretName = options.secretName ?? 'tiergate-k6';
-  const configMapName = options.configMapName ?? 'tiergate-k6-revocation';
-  assertName('--secret', secretName);
-  assertName('--config-map', configMapName);
-  if (options.namespace !== undefined) assertName('--namespace', options.namespace);
-  const metadata = (name: string) => ({ name, ...(options.namespace ? { namespace: options.namespace } : {}) });
-  if (Buffer.byteLength(options.code) > CONFIGMAP_MAX_BYTES) throw new UsageError('k6 operator: revocation.js is over a ConfigMap\'s 1 MiB');
-  const configMap = new YAML.Document({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...metadata(configMapName), labels: { 'app.kubernetes.io/name': 'tiergate' } }, data: { 'revocation.js': options.code } });
-  configMap.commentBefore = ' The tiergate revocation vantage script (tiergate k6 export --revocation).';
+  const { secretName, configMapName, metadata, configMap } = scriptsConfigMap(options, 'tiergate-k6-revocation', { 'revocation.js': options.code }, ' The tiergate revocation vantage script (tiergate k6 export --revocation).');
   const secret = (key: string) => ({ valueFrom: { secretKeyRef: { name: secretName, key } } });
   const ns = options.namespace ? ` -n ${options.namespace}` : '';
   const testRuns = options.regions.map((region) => {
@@ -172,7 +165,7 @@ export function vantageManifests(options: VantageOperatorOptions): OperatorManif
     ].join('\n');
     return { tier: null, name, file: `${name}.yaml`, yaml: doc.toString({ lineWidth: 0 }) };
   });
-  return { configMap: { file: 'configmap.yaml', yaml: configMap.toString({ lineWidth: 0 }) }, testRuns };
+  return { configMap, testRuns };
 }
 
 export async function writeManifests(outDir: string, manifests: OperatorManifests): Promise<OperatorManifests> {
