@@ -20,12 +20,14 @@ export interface OffsetInterval {
   readonly samples: number;
 }
 
+/** When the response headers arrived, on the sender's wall clock (its send time where none arrived). */
+export const receivedWall = (o: Observation): number => o.sentWall + ((o.headersAt ?? o.sentAt) - o.sentAt);
+
 export function offsetBounds(o: Observation): { low: number; high: number } | null {
   if (o.date === null || o.headersAt === null) return null;
   const dateMs = Date.parse(o.date);
   if (!Number.isFinite(dateMs)) return null;
-  const receivedWall = o.sentWall + (o.headersAt - o.sentAt);
-  return { low: dateMs - receivedWall, high: dateMs + 1000 - o.sentWall };
+  return { low: dateMs - receivedWall(o), high: dateMs + 1000 - o.sentWall };
 }
 
 /** Fold one more response into the interval. Inconsistent samples (a stepped clock) restart it. */

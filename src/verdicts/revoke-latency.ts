@@ -13,7 +13,7 @@ import type { Finding } from '../catalogue/types.ts';
 import type { ProbeStop } from '../measure/revocation-records.ts';
 import { clopperPearsonLower, quantileBoundedByMax, trialsToBound, trialsToProve } from './support/confidence.ts';
 import { DEFAULT_TARGET_LEVEL, targetText, type ConfidenceTarget } from '../config/confidence-target.ts';
-import { edgeOffsets, placeVantage, seenFrom, vantageBounds, vantageEdges, type Placement, type VantagePoint, type Vantages } from './support/vantage-bounds.ts';
+import { placeVantage, serverOffsets, seenFrom, vantageBounds, vantageEdges, type Placement, type VantagePoint, type Vantages } from './support/vantage-bounds.ts';
 
 /** One row per trial and edge, as the chart and revocation.csv read it: the bounds, rounded to 0.1 ms. */
 export type LatencyRow = Pick<EdgeBounds, 'trial' | 'edge' | 'edgeNode' | 'lowerMs' | 'upperMs' | 'widthMs' | 'unusableProbes' | 'revokeCallMs'>;
@@ -123,7 +123,7 @@ function judgedBounds(e: RevocationEvidence, placed: readonly PlacedPoint[]): Ed
 
 /** Each vantage point with where its clock stands against the run's. */
 function placements(v: Vantages): PlacedPoint[] {
-  const run = edgeOffsets(v.runProbes, v.dateLagMs);
+  const run = serverOffsets(v.runProbes, v.dateLagMs);
   return v.points.map((point) => ({ point, placement: placeVantage(run, point, v.dateLagMs) }));
 }
 
@@ -151,7 +151,7 @@ function vantageNotes(v: Vantages, points: readonly PlacedPoint[]): { readonly n
     if (offsetMs === null || uncertaintyMs === null) gaps.push(`vantage ${point.name}: ${placement.why}`);
     else {
       const where = offsetMs === 0 ? 'level with' : `${ms(Math.abs(offsetMs))} ${offsetMs > 0 ? 'behind' : 'ahead of'}`;
-      notes.push(`vantage ${point.name}: ${countOf(point.probes.length, 'probe')} on ${vantageEdges(point).join(', ')}; its clock is ${where} the run's, ±${ms(uncertaintyMs)} (placed through ${placement.edges.join(', ')})`);
+      notes.push(`vantage ${point.name}: ${countOf(point.probes.length, 'probe')} on ${vantageEdges(point).join(', ')}; its clock is ${where} the run's, ±${ms(uncertaintyMs)} (placed through ${placement.servers.join(', ')})`);
     }
   }
   return { notes, gaps, placed };

@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import type { Observation } from '../../src/measure/observation.ts';
 import { revokeLatencyVerdict, type LatencyData } from '../../src/verdicts/revoke-latency.ts';
-import { edgeOffsets, placeVantage, type VantagePoint } from '../../src/verdicts/support/vantage-bounds.ts';
+import { placeVantage, serverOffsets, type VantagePoint } from '../../src/verdicts/support/vantage-bounds.ts';
 import { obs, resetObservations } from '../helpers/observations.ts';
 import { clean, EDGES, evidence, run } from '../helpers/revocation-fixtures.ts';
 
@@ -59,17 +59,17 @@ beforeEach(() => resetObservations());
 
 describe('a vantage clock placed against the run’s', () => {
   test.each([0, 7300, -4200, 999])('a vantage %i ms ahead is placed there, within a few ms', (skewMs) => {
-    const run = edgeOffsets(runProbes(), 0);
+    const run = serverOffsets(runProbes(), 0);
     const placed = placeVantage(run, point('v', skewMs, { 'edge-0': 300, 'edge-1': 300 }), 0);
     // run = vantage + offset: a vantage `skewMs` ahead needs −skewMs.
     expect(placed.offset!.low).toBeLessThanOrEqual(-skewMs);
     expect(placed.offset!.high).toBeGreaterThanOrEqual(-skewMs);
     expect(placed.offset!.high - placed.offset!.low).toBeLessThan(70);
-    expect(placed.edges).toEqual(['edge-0 (node edge-0)', 'edge-1 (node edge-1)']);
+    expect(placed.servers).toEqual(['edge-0 (node edge-0)', 'edge-1 (node edge-1)']);
   });
 
   test('the Date lag allowed widens the placement by twice the lag, and still holds the truth', () => {
-    const run = edgeOffsets(runProbes(), 500);
+    const run = serverOffsets(runProbes(), 500);
     const placed = placeVantage(run, point('v', 7300, { 'edge-0': 300 }), 500);
     expect(placed.offset!.low).toBeLessThanOrEqual(-7300);
     expect(placed.offset!.high).toBeGreaterThanOrEqual(-7300);
@@ -85,22 +85,22 @@ describe('a vantage clock placed against the run’s', () => {
   test('behind one edge, two nodes whose clocks are 700 ms apart: a vantage is placed through the node both reached, never across nodes', () => {
     const nodeA = { name: 'a', clockMs: EDGE_CLOCK_MS };
     const nodeB = { name: 'b', clockMs: EDGE_CLOCK_MS + 700 };
-    const run = edgeOffsets([...probes('edge-0', 0, 300, KEY, nodeA), ...probes('edge-0', 0, 300, KEY, nodeB)], 0);
+    const run = serverOffsets([...probes('edge-0', 0, 300, KEY, nodeA), ...probes('edge-0', 0, 300, KEY, nodeB)], 0);
     const throughA = placeVantage(run, { name: 'v', probes: probes('edge-0', 7300, 300, KEY, nodeA) }, 0);
-    expect(throughA.edges).toEqual(['edge-0 (node a)']);
+    expect(throughA.servers).toEqual(['edge-0 (node a)']);
     expect(throughA.offset!.low).toBeLessThanOrEqual(-7300);
     expect(throughA.offset!.high).toBeGreaterThanOrEqual(-7300);
     // The run reached only node a, the vantage only node b: nothing in common to place it by.
-    const onlyA = edgeOffsets(probes('edge-0', 0, 300, KEY, nodeA), 0);
+    const onlyA = serverOffsets(probes('edge-0', 0, 300, KEY, nodeA), 0);
     expect(placeVantage(onlyA, { name: 'v', probes: probes('edge-0', 0, 300, KEY, nodeB) }, 0).offset).toBeNull();
   });
 
   test('a server whose Date headers disagree with themselves places nothing; the others still place the vantage', () => {
     const stepped = probes('edge-1', 0, 300).map((p, i) => (i > 100 ? { ...p, date: new Date(Date.parse(p.date!) + 5000).toUTCString() } : p));
-    const run = edgeOffsets([...probes('edge-0', 0, 300), ...stepped], 0);
+    const run = serverOffsets([...probes('edge-0', 0, 300), ...stepped], 0);
     expect(run.get('edge-1 (node edge-1)')).toBeNull();
     const placed = placeVantage(run, point('v', 2500, { 'edge-0': 300, 'edge-1': 300 }), 0);
-    expect(placed.edges).toEqual(['edge-0 (node edge-0)']);
+    expect(placed.servers).toEqual(['edge-0 (node edge-0)']);
     expect(placed.offset!.low).toBeLessThanOrEqual(-2500);
     expect(placed.offset!.high).toBeGreaterThanOrEqual(-2500);
   });

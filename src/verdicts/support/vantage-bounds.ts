@@ -10,7 +10,7 @@
  * The uncertainty is carried into the brackets, which widen by it, never narrow. Pure.
  */
 import type { Observation } from '../../measure/observation.ts';
-import { offsetBounds } from '../../measure/server-clock.ts';
+import { offsetBounds, receivedWall } from '../../measure/server-clock.ts';
 import { probeRecord, type RevocationProbeRun } from '../../measure/revocation-records.ts';
 import { isAdmittedStatus } from './finding.ts';
 import { unusableCounts, type EdgeBounds } from './revocation-bounds.ts';
@@ -52,7 +52,7 @@ export const serverOf = (o: Observation): string => (o.edgeNode === null ? o.edg
  * they disagree (a stepped clock). Each side widens by a millisecond, for wall clocks read to the
  * millisecond, and the upper by the Date lag allowed.
  */
-export function edgeOffsets(probes: readonly Observation[], dateLagMs: number): Map<string, Interval | null> {
+export function serverOffsets(probes: readonly Observation[], dateLagMs: number): Map<string, Interval | null> {
   const offsets = new Map<string, Interval | null>();
   for (const o of probes) {
     const b = offsetBounds(o);
@@ -78,7 +78,7 @@ export interface Placement {
   /** null: not placed (why says why). */
   readonly offset: Interval | null;
   /** The servers (edge, and node where named) both reached whose Date headers placed it. */
-  readonly edges: readonly string[];
+  readonly servers: readonly string[];
   readonly why: string | null;
 }
 
@@ -88,15 +88,15 @@ export interface Placement {
  * difference, so their intervals intersect.
  */
 export function placeVantage(run: ReadonlyMap<string, Interval | null>, point: VantagePoint, dateLagMs: number): Placement {
-  const own = edgeOffsets(point.probes, dateLagMs);
+  const own = serverOffsets(point.probes, dateLagMs);
   const shared = [...own.keys()].filter((server) => run.has(server)).sort();
   if (shared.length === 0) {
-    return { vantage: point.name, offset: null, edges: [], why: 'it reached no server (edge, and node where named) with a Date header that the run reached too, so its clock cannot be set against the run’s' };
+    return { vantage: point.name, offset: null, servers: [], why: 'it reached no server (edge, and node where named) with a Date header that the run reached too, so its clock cannot be set against the run’s' };
   }
   // A server whose Date headers disagree with themselves (a clock stepped) places nothing; the others still do.
   const consistent = shared.filter((server) => own.get(server) && run.get(server));
   if (consistent.length === 0) {
-    return { vantage: point.name, offset: null, edges: shared, why: `the Date headers of ${shared.join(', ')} disagree with themselves over the run (a clock stepped), so its clock cannot be placed` };
+    return { vantage: point.name, offset: null, servers: shared, why: `the Date headers of ${shared.join(', ')} disagree with themselves over the run (a clock stepped), so its clock cannot be placed` };
   }
   let low = Number.NEGATIVE_INFINITY;
   let high = Number.POSITIVE_INFINITY;
@@ -106,8 +106,8 @@ export function placeVantage(run: ReadonlyMap<string, Interval | null>, point: V
     low = Math.max(low, v.low - r.high);
     high = Math.min(high, v.high - r.low);
   }
-  if (low > high) return { vantage: point.name, offset: null, edges: consistent, why: `the servers ${consistent.join(', ')} place its clock in intervals that do not meet (a clock stepped, or Date lags more than allowed)` };
-  return { vantage: point.name, offset: { low, high }, edges: consistent, why: null };
+  if (low > high) return { vantage: point.name, offset: null, servers: consistent, why: `the servers ${consistent.join(', ')} place its clock in intervals that do not meet (a clock stepped, or Date lags more than allowed)` };
+  return { vantage: point.name, offset: { low, high }, servers: consistent, why: null };
 }
 
 /** The edges a vantage point probed, in name order. */
@@ -116,7 +116,6 @@ export const vantageEdges = (point: VantagePoint): string[] => [...new Set(point
 /** "eu-west: edge-2": a vantage point's view of an edge, as the table and the verdict name it. */
 export const seenFrom = (vantage: string, edge: string): string => `${vantage}: ${edge}`;
 
-const headersWall = (o: Observation) => o.sentWall + ((o.headersAt ?? o.sentAt) - o.sentAt);
 const bySend = (a: Observation, b: Observation) => a.sentWall - b.sentWall || a.id - b.id;
 
 /**
@@ -136,9 +135,9 @@ export function vantageBounds(run: RevocationProbeRun, point: VantagePoint, offs
     const lastAdmittedAt = probes.findLastIndex((p) => isAdmittedStatus(p.status));
     const lastAdmitted = lastAdmittedAt < 0 ? undefined : probes[lastAdmittedAt];
     const firstRejected =
-      revokeWall === null ? undefined : probes.slice(lastAdmittedAt + 1).find((p) => p.status === rejectStatus && p.headersAt !== null && headersWall(p) + offset.high >= revokeWall);
+      revokeWall === null ? undefined : probes.slice(lastAdmittedAt + 1).find((p) => p.status === rejectStatus && p.headersAt !== null && receivedWall(p) + offset.high >= revokeWall);
     const lowerMs = revokeWall === null ? null : Math.max(0, lastAdmitted ? lastAdmitted.sentWall + offset.low - revokeWall : 0);
-    const upperMs = revokeWall === null || !firstRejected ? null : headersWall(firstRejected) + offset.high - revokeWall;
+    const upperMs = revokeWall === null || !firstRejected ? null : receivedWall(firstRejected) + offset.high - revokeWall;
     const unusable = unusableCounts(
       probes.map((p) => probeRecord(p, 'probe')),
       rejectStatus,
