@@ -108,23 +108,27 @@ export interface EndPlacing {
 }
 
 /**
- * Where Reset moved within a window among responses in send order, and over how long a span it was
- * seen to hold still otherwise. Two consecutive responses belong to one window when both were refused
- * (the quota stayed used up; the caller passes refusals of one window only), or both admitted with
- * Remaining counting down. With `placing`, two admissions whose Reset changed once the first's announced
- * end may have passed are not taken as a move: a boundary can fall between them without Remaining
- * rising (the old window had counted one request), and a Reset that changes at a boundary has not moved.
+ * Where Reset moved within a window, and over how long a span it was seen to hold still otherwise.
+ * Each response is compared with the one answered last before it was sent: only that order is known
+ * to be the server's (two requests in flight together may be handled in either order, and a read
+ * handled just after a boundary can be answered before one handled just before it). Two responses
+ * belong to one window when both were refused (the quota stayed used up; the caller passes refusals
+ * of one window only), or both admitted with Remaining counting down. With `placing`, two admissions
+ * whose Reset changed once the first's announced end may have passed are not taken as a move: a
+ * boundary can fall between them without Remaining rising (the old window had counted one request),
+ * and a Reset that changes at a boundary has not moved.
  */
 export function resetMovement(
   sequence: readonly Observation[],
   placing?: EndPlacing,
 ): { readonly moved: ResetMovement | null; readonly comparedMs: number; readonly compared: number } {
   const refused = (o: Observation) => o.status === TOO_MANY_REQUESTS;
-  let comparedMs = 0;
-  let compared = 0;
-  for (let i = 1; i < sequence.length; i++) {
-    const [a, b] = [sequence[i - 1]!, sequence[i]!];
-    if (a.rateLimit.reset.raw === null || b.rateLimit.reset.raw === null) continue;
+  const withReset = sequence.filter((o) => o.rateLimit.reset.raw !== null);
+  const byArrival = [...withReset].sort((x, y) => arrivalOf(x) - arrivalOf(y));
+  const spans: (readonly [number, number])[] = [];
+  for (const b of [...withReset].sort((x, y) => x.sentAt - y.sentAt)) {
+    const a = answeredLastBefore(byArrival, b.sentAt);
+    if (!a) continue;
     const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
     const bothRefused = refused(a) && refused(b);
     const countingDown = isAdmitted(a) && isAdmitted(b) && ra !== null && rb !== null && rb < ra;
@@ -133,12 +137,36 @@ export function resetMovement(
       // Two refusals are one window (a new one would have admitted the second); two admissions whose
       // Reset changed may straddle a boundary, if the second came once the first's end may have passed.
       if (countingDown && placing && mayBeAtEnd(a, b, placing)) continue;
-      return { moved: { before: a, after: b }, comparedMs, compared };
+      return { moved: { before: a, after: b }, comparedMs: coveredMs(spans), compared: spans.length };
     }
-    comparedMs += b.sentAt - a.sentAt;
-    compared += 1;
+    spans.push([a.sentAt, b.sentAt]);
   }
-  return { moved: null, comparedMs, compared };
+  return { moved: null, comparedMs: coveredMs(spans), compared: spans.length };
+}
+
+const arrivalOf = (o: Observation): number => o.headersAt ?? o.doneAt;
+
+/** The response answered last at or before `at`, from responses sorted by arrival. */
+function answeredLastBefore(byArrival: readonly Observation[], at: number): Observation | null {
+  let [low, high] = [0, byArrival.length];
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (arrivalOf(byArrival[mid]!) <= at) low = mid + 1;
+    else high = mid;
+  }
+  return low === 0 ? null : byArrival[low - 1]!;
+}
+
+/** How much time the spans cover together, ms: responses sent together share a predecessor, and their spans overlap. */
+function coveredMs(spans: readonly (readonly [number, number])[]): number {
+  let covered = 0;
+  let reached = -Infinity;
+  for (const [from, to] of [...spans].sort((x, y) => x[0] - y[0])) {
+    const start = Math.max(from, reached);
+    if (to > start) covered += to - start;
+    reached = Math.max(reached, to);
+  }
+  return covered;
 }
 
 /** Whether `b` was answered once the end `a` announced may have come. */

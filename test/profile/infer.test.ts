@@ -93,6 +93,11 @@ describe('Reset and headers', () => {
     // window that had counted one request shows no Remaining back up).
     const boundary = inferProfile(record({ exhaustion: [spaced(3, 0, { reset: T0 + 3 }), spaced(2, 1, { reset: T0 + 6 }), spaced(1, 2, { reset: T0 + 6 }), spaced(0, 3, { reset: T0 + 6 })] }));
     expect(boundary.read.resetSteady.value).not.toBe(false);
+    // Two reads sent together across a boundary, the one handled after it answered first: the order
+    // between them is unknown, so each is compared with what was answered before it was sent.
+    const together = (remaining: number, reset: number, latencyMs: number) => read(remaining, { phase: 'exhaust', sentAt: 3_990, latencyMs, reset });
+    const straddling = inferProfile(record({ exhaustion: [spaced(3, 0), spaced(2, 1), spaced(1, 2), together(59, T0 + 8, 8), together(0, T0 + 5, 15)] }));
+    expect(straddling.read.resetSteady.value).toBe(true);
     const countdown = inferProfile(record({ exhaustion: [read(3, { reset: 3 }), read(2, { reset: 3 })] }));
     expect(countdown.read.resetFormat.value).toBe('seconds-until');
     const millis = inferProfile(record({ exhaustion: [read(3, { reset: (T0 + 3) * 1000 })] }));
