@@ -214,9 +214,16 @@ export function narrowedEnd(end: EndEstimate, o: Observation, windowMs: number, 
   return earliest <= latest ? { earliest, latest } : null;
 }
 
-/** When the window a 429 belongs to ends, from its Reset (any format) or else its Retry-After. */
-export function announcedEnd(rejected: Observation, windowMs: number, clockOffsetMs: number, clockSlackMs = 0): EndEstimate | null {
-  const fromReset = endEstimateOf(rejected, resetFormatOf(rejected, windowMs, clockOffsetMs), clockOffsetMs, clockSlackMs);
+/**
+ * Which of a 429's headers may place its window's end: its Reset (any format), else its Retry-After;
+ * or, where Reset was seen moving within a window (it then says nothing of where one ends), its
+ * Retry-After alone.
+ */
+export type EndSource = 'reset-or-wait' | 'wait-only';
+
+/** When the window a 429 belongs to ends, from the headers `source` allows. */
+export function announcedEnd(rejected: Observation, windowMs: number, clockOffsetMs: number, clockSlackMs = 0, source: EndSource = 'reset-or-wait'): EndEstimate | null {
+  const fromReset = source === 'reset-or-wait' ? endEstimateOf(rejected, resetFormatOf(rejected, windowMs, clockOffsetMs), clockOffsetMs, clockSlackMs) : null;
   if (fromReset) return fromReset;
   const wait = announcedWaitS(rejected);
   // A wait beyond two windows is no schedule (RETRY-AFTER judges it): it would only stall the harness.

@@ -27,7 +27,7 @@ import { sleep } from '../util/sleep.ts';
 import { requestFor } from './requests.ts';
 import { carriesRateHeaders, isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
-import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
+import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate, type EndSource } from '../measure/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
 import { firstRound, secondRoundAt, secondRoundHelps } from '../profile/window-algorithm.ts';
 
@@ -214,7 +214,10 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     return reads;
   };
   if (rejected && rejected.status === contract.statuses.rateLimited && !signal.aborted) {
-    let end = announcedEnd(rejected, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS);
+    // A Reset seen moving while the reads counted down places no window end: Retry-After alone does.
+    const placing = { windowMs, clockOffsetMs: input.clockOffsetMs(), slackMs: CLOCK_SLACK_MS };
+    const endSource: EndSource = resetMovement(exhaustion, placing).moved === null ? 'reset-or-wait' : 'wait-only';
+    let end = announcedEnd(rejected, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS, endSource);
     const rejectedAt = rejected.headersAt ?? rejected.doneAt;
 
     // 3. Refill: reads well inside the window (never past the earliest announced end). The first
@@ -271,7 +274,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
             }
           }
           const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
-          const unusable = endEstimateOf(first, format, input.clockOffsetMs()) === null || resetMovement(exhaustion, { windowMs, clockOffsetMs: input.clockOffsetMs(), slackMs: CLOCK_SLACK_MS }).moved !== null;
+          const unusable = endEstimateOf(first, format, input.clockOffsetMs()) === null || endSource === 'wait-only';
           if (isAdmitted(first) && unusable) {
             const expiryUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
             for (let n = 0; n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted && !silent() && prober.now() < expiryUntil; n++) {
@@ -280,7 +283,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
               if (o.status === contract.statuses.rateLimited) break;
             }
             const last = expiry.at(-1)!;
-            const opened = last.status === contract.statuses.rateLimited ? announcedEnd(last, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS) : null;
+            const opened = last.status === contract.statuses.rateLimited ? announcedEnd(last, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS, endSource) : null;
             if (opened) {
               const narrowed = await narrowEnd(opened, read, input);
               expiry.push(...narrowed.sent);

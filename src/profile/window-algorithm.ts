@@ -91,11 +91,12 @@ function alignedEndWithin(from: number, to: number, base: { readonly earliest: n
  * a window, else from the Retry-After of the 429 that followed it.
  */
 function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffsetMs: number) {
-  const own = resetMovement(record.exhaustion, placingOf(record, clockOffsetMs)).moved === null ? endEstimateOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
+  const resetHoldsStill = resetMovement(record.exhaustion, placingOf(record, clockOffsetMs)).moved === null;
+  const own = resetHoldsStill ? endEstimateOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
   if (own) return { ...own, by: expiry.id };
   if (record.expiryEnd) return record.expiryEnd;
   const later = record.expiry.find((o) => o.status !== null && !isAdmitted(o) && announcedWaitS(o) !== null);
-  const end = later ? announcedEnd(later, record.windowMs, clockOffsetMs) : null;
+  const end = later ? announcedEnd(later, record.windowMs, clockOffsetMs, 0, resetHoldsStill ? 'reset-or-wait' : 'wait-only') : null;
   return end && later ? { ...end, by: later.id } : null;
 }
 

@@ -33,6 +33,8 @@ interface SimOptions {
   readonly latencyMs?: number;
   /** Remaining always Limit − 1 (fault remaining-stuck). */
   readonly remainingStuck?: boolean;
+  /** Reset always a full window from now (fault reset-drifts). */
+  readonly resetDrifts?: boolean;
 }
 
 /**
@@ -72,7 +74,7 @@ function simulate(options: SimOptions = {}) {
       w.count += 1;
       const admitted = w.count <= LIMIT;
       const remaining = options.remainingStuck ? LIMIT - 1 : Math.max(0, LIMIT - w.count);
-      const headers = options.headers === false ? { limit: null, remaining: null, reset: null } : { limit: LIMIT, remaining, reset: Math.ceil(w.end / 1000) };
+      const headers = options.headers === false ? { limit: null, remaining: null, reset: null } : { limit: LIMIT, remaining, reset: options.resetDrifts ? Math.ceil(at / 1000) + W / 1000 : Math.ceil(w.end / 1000) };
       const o = obs({ org, tier: 'starter', path: '/recruiter/jobs', status: admitted ? 200 : 429, sentAt, sentWall: at, latencyMs: latency, serverMs: at, ...headers });
       sent.push(o);
       return o;
@@ -81,7 +83,12 @@ function simulate(options: SimOptions = {}) {
   return { prober, sent, epoch };
 }
 
-function keeperOver(sim: ReturnType<typeof simulate>, profile: LimiterProfile | null = null, profileNow: () => LimiterProfile | null = () => profile) {
+function keeperOver(
+  sim: ReturnType<typeof simulate>,
+  profile: LimiterProfile | null = null,
+  profileNow: () => LimiterProfile | null = () => profile,
+  profileLearned: () => Promise<LimiterProfile | null> = async () => profileNow(),
+) {
   const keeper = new WindowKeeper({
     contract: recruitingApi,
     prober: sim.prober,
@@ -91,7 +98,7 @@ function keeperOver(sim: ReturnType<typeof simulate>, profile: LimiterProfile | 
     clockUncertaintyMs: () => 10,
     wallNow: () => Date.now(),
     profileOf: profileNow,
-    profileLearned: async () => profileNow(),
+    profileLearned,
   });
   const send = sim.prober.send.bind(sim.prober);
   // Every answer is seen by the keeper, as the recorder's listener does in a run.
@@ -103,12 +110,12 @@ function keeperOver(sim: ReturnType<typeof simulate>, profile: LimiterProfile | 
   return keeper;
 }
 
-/** Awaits `work` while the fake clock runs (at most three windows). */
-async function settle<T>(work: Promise<T>): Promise<T> {
+/** Awaits `work` while the fake clock runs (at most `windows` windows). */
+async function settle<T>(work: Promise<T>, windows = 3): Promise<T> {
   let result: { value: T } | null = null;
   void work.then((value) => (result = { value }));
-  for (let i = 0; i < (3 * W) / 50 && result === null; i++) await vi.advanceTimersByTimeAsync(50);
-  if (result === null) throw new Error('did not settle within three windows');
+  for (let i = 0; i < (windows * W) / 50 && result === null; i++) await vi.advanceTimersByTimeAsync(50);
+  if (result === null) throw new Error(`did not settle within ${windows} windows`);
   return (result as { value: T }).value;
 }
 
@@ -298,6 +305,33 @@ describe('WindowKeeper: boundaries where the server shows little', () => {
     const result = await settle(keeper.fresh([ORG, other], 'read', { first: readOf(sim), units: [1], needMs: () => 1_000 }));
     expect(result.ok).toBe(true);
     expect(sim.sent[1]!.sentAt).toBeGreaterThan(W + 1_000);
+  });
+});
+
+describe('WindowKeeper on a Reset that drifts (always a full window from now)', () => {
+  const DRIFTING: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, resetSteady: learned(false) } };
+  const search = (sim: ReturnType<typeof simulate>, keeper: WindowKeeper) =>
+    settle(keeper.fresh([ORG], 'read', { first: readOf(sim), units: [1], needMs: () => 50_000 }), 8);
+
+  it('finds no window for a check that needs most of one while the profile is unknown: the drifting end places none', async () => {
+    intoWindow(10_000);
+    const sim = simulate({ resetDrifts: true });
+    expect((await search(sim, keeperOver(sim))).ok).toBe(false);
+  });
+
+  it('searches reads once more from when the profile is learned, and pins a boundary where its phase places one', async () => {
+    intoWindow(10_000);
+    const sim = simulate({ resetDrifts: true });
+    let profile: LimiterProfile | null = null;
+    const learnedLate = new Promise<LimiterProfile>((resolve) => setTimeout(() => resolve((profile = DRIFTING)), 4 * W));
+    const result = await search(sim, keeperOver(sim, null, () => profile, () => learnedLate));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    // Pinned just past a boundary of the aligned windows (multiples of W on the server's clock).
+    const first = sim.sent.at(-1)!;
+    expect(first.rateLimit.remaining.value).toBe(LIMIT - 1);
+    expect((first.sentWall - T0 * 1000) % W).toBeLessThan(1_000);
+    expect(first.sentAt).toBeGreaterThan(4 * W - 10_000);
   });
 });
 

@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { algorithmOf, firstRound, secondRoundAt } from '../../src/profile/window-algorithm.ts';
 import type { EndEstimate } from '../../src/measure/reset-format.ts';
-import { obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
+import { T0, obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
 import { W, read, record, rejected } from '../helpers/discovery-records.ts';
 
 beforeEach(() => resetObservations());
@@ -156,6 +156,16 @@ describe('how windows start', () => {
     expect(algorithmOf(record({ exhaustion: [rejected()], expiry: [opened, half], expiryDelayMs: 1500, exhaustedEnd: ended })).value).toBe('fixed-aligned');
     // Too coarse to tell (a 1 s window, whole seconds): open.
     expect(algorithmOf(record({ windowMs: 1000, exhaustion: [rejected()], expiry: [opened, obs({ ...bare, status: 429, retryAfter: 1, sentAt: 10_050 })], expiryDelayMs: 500, exhaustedEnd: { earliest: 9000, latest: 9500 } })).value).toBeNull();
+  });
+
+  it('with a Reset seen moving within a window: the window the expiry read opened ends where the Retry-After after it says, not its Reset', () => {
+    // Remaining counted down while Reset moved on: it says nothing of where a window ends.
+    const drifting = [read(3, { sentAt: 1_000, reset: T0 + 5 }), read(2, { sentAt: 1_600, reset: T0 + 6 }), read(0, { status: 429, retryAfter: 2, sentAt: 2_200, reset: T0 + 6 })];
+    const opened = obs({ limit: 60, remaining: null, reset: T0 + 14, sentAt: 10_000 });
+    const ended = { earliest: 7_500, latest: 8_500 };
+    // Its Reset says more than a window from the 429, its Retry-After only what is left of an aligned one.
+    const half = obs({ limit: 60, remaining: 0, status: 429, reset: T0 + 15, retryAfter: 2, sentAt: 10_050 });
+    expect(algorithmOf(record({ exhaustion: drifting, expiry: [opened, half], expiryDelayMs: 1500, exhaustedEnd: ended })).value).toBe('fixed-aligned');
   });
 
   it('stays open when the quota was never shown used up', () => {
