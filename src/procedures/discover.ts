@@ -158,32 +158,19 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   // 2. Exhaustion: reads until the first 429, bounded by the Limit announced (or published).
   const announced = before.rateLimit.limit.value;
   const limit = Math.min(announced ?? figures.read.value, figures.read.value * 20);
-  const exhaustion: Observation[] = [];
-  // Bounded in count and in time: a server too slow to answer Limit reads within two windows is
-  // not exhausted this way (the algorithm then stays open).
+  // Bounded in time: a server too slow to answer Limit reads within two windows is not exhausted
+  // this way (the algorithm then stays open).
   const exhaustUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
-  const exhausting = () => !signal.aborted && !silent() && prober.now() < exhaustUntil;
-  const bound = limit * EXHAUST_FACTOR + EXHAUST_EXTRA;
-  // Fill: while the server shows plenty left, reads go in batches under the concurrency cap, so a
-  // large quota is used up inside the window it started in (one at a time, Enterprise's spilled
-  // into the next and cost the run a window). The last stretch, to the first 429, one at a time.
-  const batch = Math.max(1, Math.min(FILL_BATCH, Math.floor(own.concurrency.value / 2)));
-  let left = before.rateLimit.remaining.value;
-  while (left !== null && left > 2 * batch && exhaustion.length + batch <= bound && before.status !== null && exhausting()) {
-    const answers = await Promise.all(Array.from({ length: batch }, () => read('exhaust')));
-    exhaustion.push(...answers);
-    // Any refusal (a 429 early, a concurrency refusal, an error status): one at a time from here. An
-    // answer lost on the way changes nothing: the others' Remaining shows what counted.
-    const answered = answers.filter((o) => o.status !== null);
-    if (answered.length === 0 || !answered.every(isAdmitted)) break;
-    left = Math.min(...answered.map((o) => o.rateLimit.remaining.value ?? Infinity));
-    if (left === Infinity) left = null;
-  }
-  for (let n = exhaustion.length; n < bound && before.status !== null && exhausting(); n++) {
-    const o = await read('exhaust');
-    exhaustion.push(o);
-    if (o.status === contract.statuses.rateLimited) break;
-  }
+  const exhaustion =
+    before.status === null
+      ? []
+      : await exhaustQuota(() => read('exhaust'), {
+          left: before.rateLimit.remaining.value,
+          batch: Math.max(1, Math.min(FILL_BATCH, Math.floor(own.concurrency.value / 2))),
+          perWindow: limit * EXHAUST_FACTOR + EXHAUST_EXTRA,
+          going: () => !signal.aborted && !silent() && prober.now() < exhaustUntil,
+          rateLimited: contract.statuses.rateLimited,
+        });
   const rejected = exhaustion.at(-1);
   const refill: RefillProbe[] = [];
   const expiry: Observation[] = [];
@@ -312,6 +299,43 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     all,
     durationMs: prober.now() - started,
   };
+}
+
+/**
+ * Reads until the first 429. While the server shows plenty left, reads go in batches under the
+ * concurrency cap, so a large quota is used up inside the window it started in (one at a time,
+ * Enterprise's spilled into the next and cost the run a window); the last stretch goes one at a
+ * time. A refusal in a batch (a 429 early, a concurrency refusal, an error status) makes it one at a
+ * time from there; an answer lost on the way changes nothing (the others' Remaining shows what
+ * counted). A boundary that falls before the 429 (Remaining back up) begins a fresh window, counted
+ * and batched anew: on a loaded machine, short windows often turn during the last reads.
+ * Bounded per window by `perWindow` reads, in all by as many windows as EXHAUST_WINDOWS and one, and
+ * in time by `going`.
+ */
+export async function exhaustQuota(
+  read: () => Promise<Observation>,
+  bounds: { readonly left: number | null; readonly batch: number; readonly perWindow: number; readonly going: () => boolean; readonly rateLimited: number },
+): Promise<Observation[]> {
+  const { batch, perWindow, going, rateLimited } = bounds;
+  const sent: Observation[] = [];
+  let left = bounds.left;
+  let inWindow = 0;
+  let batching = true;
+  while (inWindow < perWindow && sent.length < perWindow * (EXHAUST_WINDOWS + 1) && going()) {
+    const size = batching && left !== null && left > 2 * batch && inWindow + batch <= perWindow ? batch : 1;
+    const answers = await Promise.all(Array.from({ length: size }, read));
+    sent.push(...answers);
+    inWindow += size;
+    if (size === 1 && answers[0]!.status === rateLimited) break;
+    const answered = answers.filter((o) => o.status !== null);
+    if (size > 1 && (answered.length === 0 || !answered.every(isAdmitted))) batching = false;
+    const shown = answered.filter(isAdmitted).map((o) => o.rateLimit.remaining.value).filter((r): r is number => r !== null);
+    if (shown.length === 0) continue;
+    const now = Math.min(...shown);
+    if (left !== null && Math.max(...shown) > left) inWindow = size;
+    left = now;
+  }
+  return sent;
 }
 
 /** Narrowing stops at this width, ms, or after this many 429s. */

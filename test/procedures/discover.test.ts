@@ -4,7 +4,7 @@
  * And what it learns behind a network that loses requests: the same as on a clean one.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { discover, expiryReadAt } from '../../src/procedures/discover.ts';
+import { discover, exhaustQuota, expiryReadAt } from '../../src/procedures/discover.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { HttpProber } from '../../src/measure/http-prober.ts';
 import { ObservationRecorder } from '../../src/measure/recorder.ts';
@@ -12,6 +12,7 @@ import { inferProfile } from '../../src/profile/infer.ts';
 import { systemClock } from '../../src/util/io.ts';
 import { startTestFlakyProxy } from '../helpers/flaky-proxy.ts';
 import { keyOf, orgWithKey, startTestTarget } from '../helpers/target.ts';
+import { obs } from '../helpers/observations.ts';
 
 const W = 2000;
 
@@ -28,6 +29,52 @@ describe('expiryReadAt', () => {
 
   it('an end too coarse for any clear stretch: half a window after its latest', () => {
     expect(expiryReadAt({ earliest: 9_000, latest: 11_000 }, W, 100)).toBe(12_000);
+  });
+});
+
+describe('exhaustQuota', () => {
+  /** A limiter of 60 per window whose window turns once, when `turnAfter` reads have come; counts reads in flight. */
+  function limiter(turnAfter: number) {
+    let served = 0;
+    let used = 0;
+    let inFlight = 0;
+    const widest: number[] = [];
+    const read = async () => {
+      inFlight += 1;
+      widest.push(inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inFlight -= 1;
+      served += 1;
+      if (served === turnAfter + 1) used = 0;
+      used += 1;
+      return obs({ status: used > 60 ? 429 : 200, limit: 60, remaining: Math.max(0, 60 - used) });
+    };
+    return { read, widest };
+  }
+  const bounds = { left: 59, batch: 4, perWindow: 125, going: () => true, rateLimited: 429 };
+
+  it('batches while plenty is left, then one at a time, and stops at the first 429', async () => {
+    const { read, widest } = limiter(Infinity);
+    const sent = await exhaustQuota(read, bounds);
+    expect(sent.at(-1)!.status).toBe(429);
+    expect(sent.length).toBe(61);
+    expect(Math.max(...widest)).toBe(4);
+    expect(widest.slice(-8).every((n) => n === 1)).toBe(true);
+  });
+
+  it('a window that turns during the last reads is used up anew, batched again, not read one at a time', async () => {
+    // The window turns with 3 left: one at a time by then.
+    const { read, widest } = limiter(57);
+    const sent = await exhaustQuota(read, bounds);
+    expect(sent.at(-1)!.status).toBe(429);
+    expect(sent.length).toBe(57 + 61);
+    expect(Math.max(...widest.slice(60))).toBe(4);
+  });
+
+  it('stops at its bound per window when no 429 comes', async () => {
+    const { read } = limiter(Infinity);
+    const sent = await exhaustQuota(async () => ({ ...(await read()), status: 200 }), { ...bounds, left: null, perWindow: 30 });
+    expect(sent.length).toBe(30);
   });
 });
 
