@@ -210,9 +210,12 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     // 3. Refill: reads well inside the window (never past the earliest announced end). The first
     // comes after about one request's worth of refill time, so a bucket has one to give back.
     const perRequest = windowMs / Math.max(1, limit);
-    for (const delay of [Math.min(Math.max(1.5 * perRequest, 20), windowMs / 8), windowMs / 4]) {
+    for (const [i, delay] of [Math.min(Math.max(1.5 * perRequest, 20), windowMs / 8), windowMs / 4].entries()) {
       const at = rejectedAt + delay;
-      if (end !== null && at >= end.earliest - 100) break;
+      // Where only Retry-After places the end (to a whole second: it may come at once), the first
+      // probe goes all the same: a bucket (whose Reset moves) shows itself only this way, and a
+      // boundary shows as reads admitted on and on, not refused right after.
+      if (end !== null && at >= end.earliest - 100 && !(i === 0 && endSource === 'wait-only')) break;
       await sleep(at - prober.now(), signal);
       if (signal.aborted) break;
       const probe = await answeredRead('refill');
