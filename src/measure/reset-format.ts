@@ -86,6 +86,17 @@ export interface ResetMovement {
   readonly after: Observation;
 }
 
+/** What responses of one window showed of their Reset. */
+export interface ResetMovementSeen {
+  /** Ends more than a second apart: it moves. */
+  readonly moved: ResetMovement | null;
+  /** The first change of a second only: rounding, or a Reset that moves once a second (not told apart). */
+  readonly rounded: ResetMovement | null;
+  /** The span over which it held still (to a second), ms, and in how many comparisons. */
+  readonly comparedMs: number;
+  readonly compared: number;
+}
+
 /** Allowance for our estimate of the server clock when an epoch Reset is turned into our time, ms. */
 export const CLOCK_SLACK_MS = 250;
 
@@ -117,31 +128,52 @@ export interface EndPlacing {
  * whose Reset changed once the first's announced end may have passed are not taken as a move: a
  * boundary can fall between them without Remaining rising (the old window had counted one request),
  * and a Reset that changes at a boundary has not moved.
+ *
+ * An epoch Reset moves when the values one window announced lie more than a second apart: one
+ * second is rounding (rate-limiter-flexible's example writes ceil((now + msBeforeNext) / 1000), whose
+ * `now` is read a little after the limiter's, so an end just before a whole second is announced as
+ * either second).
  */
 export function resetMovement(
   sequence: readonly Observation[],
   placing?: EndPlacing,
-): { readonly moved: ResetMovement | null; readonly comparedMs: number; readonly compared: number } {
+): ResetMovementSeen {
   const refused = (o: Observation) => o.status === TOO_MANY_REQUESTS;
   const withReset = sequence.filter((o) => o.rateLimit.reset.raw !== null);
   const byArrival = [...withReset].sort((x, y) => arrivalOf(x) - arrivalOf(y));
   const spans: (readonly [number, number])[] = [];
+  let rounded: ResetMovement | null = null;
+  /** The lowest and highest epoch Reset announced in the window each response is known to share. */
+  const announcedIn = new Map<Observation, { readonly low: Observation; readonly high: Observation }>();
   for (const b of [...withReset].sort((x, y) => x.sentAt - y.sentAt)) {
+    announcedIn.set(b, { low: b, high: b });
     const a = answeredLastBefore(byArrival, b.sentAt);
     if (!a) continue;
     const [ra, rb] = [a.rateLimit.remaining.value, b.rateLimit.remaining.value];
     const bothRefused = refused(a) && refused(b);
     const countingDown = isAdmitted(a) && isAdmitted(b) && ra !== null && rb !== null && rb < ra;
     if (!bothRefused && !countingDown) continue;
-    if (resetMoved(a, b)) {
-      // Two refusals are one window (a new one would have admitted the second); two admissions whose
-      // Reset changed may straddle a boundary, if the second came once the first's end may have passed.
-      if (countingDown && placing && mayBeAtEnd(a, b, placing)) continue;
-      return { moved: { before: a, after: b }, comparedMs: coveredMs(spans), compared: spans.length };
-    }
+    // Two refusals are one window (a new one would have admitted the second); two admissions whose
+    // Reset changed may straddle a boundary, if the second came once the first's end may have passed.
+    if (resetMoved(a, b) && countingDown && placing && mayBeAtEnd(a, b, placing)) continue;
+    const window = announcedIn.get(a)!;
+    const endMs = epochMsOf(b);
+    const apart = endMs === null ? (resetMoved(a, b) ? a : undefined) : [window.low, window.high].find((o) => Math.abs(endMs - (epochMsOf(o) ?? endMs)) > 1000);
+    if (apart) return { moved: { before: apart, after: b }, rounded, comparedMs: coveredMs(spans), compared: spans.length };
+    if (rounded === null && endMs !== null && resetMoved(a, b)) rounded = { before: a, after: b };
+    const lower = (x: Observation, y: Observation) => ((epochMsOf(y) ?? Infinity) < (epochMsOf(x) ?? Infinity) ? y : x);
+    const higher = (x: Observation, y: Observation) => ((epochMsOf(y) ?? -Infinity) > (epochMsOf(x) ?? -Infinity) ? y : x);
+    announcedIn.set(b, { low: lower(window.low, b), high: higher(window.high, b) });
     spans.push([a.sentAt, b.sentAt]);
   }
-  return { moved: null, comparedMs: coveredMs(spans), compared: spans.length };
+  return { moved: null, rounded, comparedMs: coveredMs(spans), compared: spans.length };
+}
+
+/** An epoch Reset in ms (seconds or milliseconds as written); null for a countdown or none. */
+function epochMsOf(o: Observation): number | null {
+  const value = o.rateLimit.reset.value;
+  if (value === null || value < EPOCH_S_FLOOR) return null;
+  return value >= EPOCH_MS_FLOOR ? value : value * 1000;
 }
 
 const arrivalOf = (o: Observation): number => o.headersAt ?? o.doneAt;

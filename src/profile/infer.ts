@@ -6,7 +6,7 @@ import { TOO_MANY_REQUESTS, type QuotaClass } from '../contract/types.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from './record.ts';
-import { resetFormatOf, resetMovement, resetMoved, endEstimateOf, type EndPlacing } from '../measure/reset-format.ts';
+import { resetFormatOf, resetMovement, resetMoved, endEstimateOf, type EndPlacing, type ResetMovement } from '../measure/reset-format.ts';
 import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm, WindowPhase } from './types.ts';
 import { CONCURRENCY_NOT_LEARNED } from './concurrency.ts';
 import { learned, placingOf, undecided } from './learned.ts';
@@ -222,8 +222,10 @@ function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPla
   ];
   let comparedMs = 0;
   let compared = 0;
+  let rounded: ResetMovement | null = null;
   for (const stretch of stretches) {
     const seen = resetMovement(stretch, placing);
+    rounded ??= seen.rounded;
     if (seen.moved) {
       const { before: a, after: b } = seen.moved;
       const how = a.status === TOO_MANY_REQUESTS ? 'while the quota stayed used up (429 then 429)' : `while Remaining counted down ${a.rateLimit.remaining.value} → ${b.rateLimit.remaining.value}`;
@@ -231,6 +233,10 @@ function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPla
     }
     comparedMs += seen.comparedMs;
     compared += seen.compared;
+  }
+  if (rounded) {
+    const { before: a, after: b } = rounded;
+    return undecided(`Reset went ${a.rateLimit.reset.raw} → ${b.rateLimit.reset.raw} within a window, and never further: a second of rounding, or a Reset that moves each second, which these reads cannot tell apart`, [a.id, b.id]);
   }
   if (comparedMs < STEADY_SPAN_MS) return undecided(`Reset held still over ${compared} comparisons spanning only ${Math.round(comparedMs)} ms: too short to rule out one that moves each second`);
   return learned(true, `Reset held still over ${compared} comparisons within windows, spanning ${Math.round(comparedMs)} ms`, []);

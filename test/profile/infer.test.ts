@@ -83,11 +83,16 @@ describe('Reset and headers', () => {
     // Too short a span cannot rule out a Reset that moves once a second.
     const brief = inferProfile(record({ exhaustion: [read(3, { phase: 'exhaust' }), read(2, { phase: 'exhaust' })] }));
     expect(brief.read.resetSteady.value).toBeNull();
-    const drifting = inferProfile(record({ exhaustion: [spaced(3, 0), spaced(2, 1, { reset: T0 + 6 }), spaced(1, 2, { reset: T0 + 6 })] }));
+    // A second apart may be rounding (an end just before a whole second, announced as either
+    // second) or a Reset that moves each second: left open, never taken as a move.
+    const rounded = inferProfile(record({ exhaustion: [spaced(3, 0), spaced(2, 1, { reset: T0 + 6 }), spaced(1, 2)] }));
+    expect(rounded.read.resetSteady.value).toBeNull();
+    expect(rounded.read.resetSteady.how).toContain('cannot tell apart');
+    const drifting = inferProfile(record({ exhaustion: [spaced(3, 0), spaced(2, 1, { reset: T0 + 6 }), spaced(1, 2, { reset: T0 + 7 })] }));
     expect(drifting.read.resetSteady.value).toBe(false);
     expect(drifting.read.resetSteady.how).toContain('it moves within a window');
     // Refusals of one window: the quota stayed used up, yet Reset moved.
-    const refusals = inferProfile(record({ exhaustion: [spaced(1, 0), spaced(0, 1, { status: 429 })], refill: [{ probe: read(0, { status: 429, phase: 'refill', sentAt: 2_500, reset: T0 + 6 }), followUps: [] }] }));
+    const refusals = inferProfile(record({ exhaustion: [spaced(1, 0), spaced(0, 1, { status: 429 })], refill: [{ probe: read(0, { status: 429, phase: 'refill', sentAt: 2_500, reset: T0 + 7 }), followUps: [] }] }));
     expect(refusals.read.resetSteady.how).toContain('while the quota stayed used up');
     // A Reset that changes once the end it announced may have come is a boundary, not a move (a
     // window that had counted one request shows no Remaining back up).

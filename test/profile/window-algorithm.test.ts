@@ -160,7 +160,7 @@ describe('how windows start', () => {
 
   it('with a Reset seen moving within a window: the window the expiry read opened ends where the Retry-After after it says, not its Reset', () => {
     // Remaining counted down while Reset moved on: it says nothing of where a window ends.
-    const drifting = [read(3, { sentAt: 1_000, reset: T0 + 5 }), read(2, { sentAt: 1_600, reset: T0 + 6 }), read(0, { status: 429, retryAfter: 2, sentAt: 2_200, reset: T0 + 6 })];
+    const drifting = [read(3, { sentAt: 1_000, reset: T0 + 5 }), read(2, { sentAt: 1_600, reset: T0 + 7 }), read(0, { status: 429, retryAfter: 2, sentAt: 2_200, reset: T0 + 7 })];
     const opened = obs({ limit: 60, remaining: null, reset: T0 + 14, sentAt: 10_000 });
     const ended = { earliest: 7_500, latest: 8_500 };
     // Its Reset says more than a window from the 429, its Retry-After only what is left of an aligned one.
