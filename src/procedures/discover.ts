@@ -201,7 +201,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     return reads;
   };
   if (rejected && rejected.status === contract.statuses.rateLimited && !signal.aborted) {
-    const endSource = endSourceOf(rejected, exhaustion, windowMs, input.clockOffsetMs());
+    const endSource = endSourceOf(exhaustion, windowMs, input.clockOffsetMs());
     let end = announcedEnd(rejected, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS, endSource);
     const rejectedAt = rejected.headersAt ?? rejected.doneAt;
 
@@ -341,15 +341,11 @@ export async function exhaustQuota(
 
 /**
  * Which of the 429's headers place its window's end: Retry-After alone where Reset was seen moving
- * while the reads counted down, or where the two disagree on the 429 itself (one of them is wrong,
- * and Retry-After is the wait a client is told to keep: RETRY-AFTER and HDR-RESET judge both).
+ * while the reads counted down. (Where the two merely disagree on the 429, either may be the wrong
+ * one: a Retry-After too short, or a Reset that drifts; RETRY-AFTER and HDR-RESET judge them.)
  */
-function endSourceOf(rejected: Observation, exhaustion: readonly Observation[], windowMs: number, clockOffsetMs: number): EndSource {
-  if (resetMovement(exhaustion, { windowMs, clockOffsetMs, slackMs: CLOCK_SLACK_MS }).moved !== null) return 'wait-only';
-  const byReset = announcedEnd(rejected, windowMs, clockOffsetMs, CLOCK_SLACK_MS);
-  const byWait = announcedEnd(rejected, windowMs, clockOffsetMs, CLOCK_SLACK_MS, 'wait-only');
-  const disagree = byReset !== null && byWait !== null && (byReset.earliest > byWait.latest || byWait.earliest > byReset.latest);
-  return disagree ? 'wait-only' : 'reset-or-wait';
+function endSourceOf(exhaustion: readonly Observation[], windowMs: number, clockOffsetMs: number): EndSource {
+  return resetMovement(exhaustion, { windowMs, clockOffsetMs, slackMs: CLOCK_SLACK_MS }).moved === null ? 'reset-or-wait' : 'wait-only';
 }
 
 /** Narrowing stops at this width, ms, or after this many 429s. */
