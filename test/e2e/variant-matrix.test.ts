@@ -19,11 +19,12 @@ const EXPRESS_LIKE: readonly VariantName[] = ['first-request-windows', 'head-cou
 const cases: [string, readonly VariantName[]][] = [...variantCatalogue.map((v) => [v.name, [v.name]] as [string, VariantName[]]), ['express-like', EXPRESS_LIKE]];
 
 /**
- * Bulk uploads that take a parse time too, at about the slowest parser the 2 s window allows the
- * starter tier (its single uploads need 5 upload times: at most 380 ms each): both kinds of upload
- * slow, every ingest check still decided.
+ * Bulk uploads that take a parse time too, near the slowest parser the 2 s window allows the starter
+ * tier (its single uploads need 5 upload times: at most 380 ms each): both kinds of upload slow, every
+ * ingest check still decided. 250 ms leaves room for a loaded machine's round trips (at 300 ms a
+ * fresh-clone run measured 388.9 ms an upload, and the single-upload checks rightly did not run).
  */
-const PARSE_MS: Partial<Record<string, number>> = { 'synchronous-bulk': 300 };
+const PARSE_MS: Partial<Record<string, number>> = { 'synchronous-bulk': 250 };
 
 describe.concurrent('variant matrix (starter tier)', () => {
   it.each(cases)('%s', async (label, variants) => {
