@@ -6,48 +6,28 @@
  * Usage: node --import tsx bench/matrix-load.ts <fault-or-variant> [runs at once=12] [window-seconds]
  * (the window defaults to the fault's own minimum, else 2 s, as in the matrices).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { declaredChecks } from '../src/procedures/task.ts';
-import { TASKS, kindsDeciding } from '../src/procedures/registry.ts';
 import { faultCatalogue } from '../src/reference-server/faults.ts';
 import { variantCatalogue } from '../src/reference-server/variants.ts';
-import { defineScenario } from '../src/scenario/define.ts';
 import { runSuite } from '../src/run/run.ts';
-import { systemClock } from '../src/util/io.ts';
+import { captureIo } from '../test/helpers/capture-io.ts';
+import { checksFor } from '../test/helpers/fault-checks.ts';
+import { shortRun, tempReportsDir } from '../test/helpers/run-options.ts';
 
 const [name = '', runsArg = '12', windowArg] = process.argv.slice(2);
 const fault = faultCatalogue.find((f) => f.name === name);
 const variant = variantCatalogue.find((v) => v.name === name);
 const runs = Number(runsArg);
-if ((!fault && !variant) || !Number.isInteger(runs) || runs < 1 || runs > 32) {
-  process.stderr.write(`matrix-load: usage: <fault-or-variant> [runs at once, 1 to 32]; faults: ${faultCatalogue.map((f) => f.name).join(', ')}; variants: ${variantCatalogue.map((v) => v.name).join(', ')}\n`);
+const windowS = windowArg === undefined ? null : Number(windowArg);
+if ((!fault && !variant) || !Number.isInteger(runs) || runs < 1 || runs > 32 || (windowS !== null && (!Number.isInteger(windowS) || windowS < 1 || windowS > 60))) {
+  process.stderr.write(`matrix-load: usage: <fault-or-variant> [runs at once, 1 to 32] [window seconds, 1 to 60]; faults: ${faultCatalogue.map((f) => f.name).join(', ')}; variants: ${variantCatalogue.map((v) => v.name).join(', ')}\n`);
   process.exit(2);
 }
-const windowMs = windowArg ? Number(windowArg) * 1000 : (fault?.minWindow?.ms ?? 2000);
-const checks = fault ? [...new Set(fault.breaks.flatMap(kindsDeciding))].flatMap((k) => declaredChecks(TASKS[k])) : null;
-const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+const windowMs = windowS !== null ? windowS * 1000 : (fault?.minWindow?.ms ?? 2000);
 
 const lines = await Promise.all(
   Array.from({ length: runs }, async () => {
-    const outcome = await runSuite(
-      {
-        target: { kind: 'embedded', edges: 3, revocationDelayMs: 100, revocationJitterMs: 0, parseMs: 200, faults: fault ? [fault.name] : [], variants: variant ? [variant.name] : [] },
-        windowMs,
-        tiers: ['starter'],
-        checks: fault?.breaks.includes('HDR-PRESENT') ? null : checks,
-        scenarios: [defineScenario({ tier: 'starter', revocation: { trials: 2, intervalMs: 10, settleMs: 800 } })],
-        outDir: mkdtempSync(join(tmpdir(), 'tiergate-bench-matrix-')),
-        timeoutMs: 5000,
-        revocation: {},
-        listeners: [],
-        dryRun: false,
-        engine: 'harness',
-      },
-      { stdout: quiet, stderr: quiet, env: process.env, cwd: process.cwd(), clock: systemClock, signal: new AbortController().signal },
-    );
+    const options = shortRun(tempReportsDir(), { faults: fault ? [fault.name] : [], variants: variant ? [variant.name] : [], checks: fault ? checksFor(fault) : null, windowMs });
+    const outcome = await runSuite(options, captureIo().io);
     const results = outcome.results!;
     const short = fault
       ? results.checks.filter((c) => fault.breaks.includes(c.id) && c.verdict !== 'fail')
@@ -55,11 +35,11 @@ const lines = await Promise.all(
     const profile = results.profiles[0];
     const learned = profile ? `Reset steady ${profile.read.resetSteady.value}, windows ${profile.read.algorithm.value}` : 'no profile';
     const verdict = short.length === 0 ? (fault ? 'caught' : 'all pass') : short.map((c) => `${c.id} ${c.verdict}`).join(', ');
-    return `${verdict} (${learned})`;
+    return { asExpected: short.length === 0, line: `${verdict} (${learned})` };
   }),
 );
 const tally = new Map<string, number>();
-for (const line of lines) tally.set(line, (tally.get(line) ?? 0) + 1);
+for (const { line } of lines) tally.set(line, (tally.get(line) ?? 0) + 1);
 for (const [line, count] of [...tally].sort((a, b) => b[1] - a[1])) process.stdout.write(`${count} × ${line}\n`);
-const good = lines.filter((l) => l.startsWith('caught') || l.startsWith('all pass')).length;
+const good = lines.filter((l) => l.asExpected).length;
 process.stdout.write(`matrix-load: ${name} at ${windowMs / 1000} s windows, ${runs} runs at once: ${good} of ${runs} as the matrix expects\n`);

@@ -16,11 +16,14 @@ export const EPOCH_S_FLOOR = 1e9;
 /** Above this a value is epoch milliseconds (1e11 s is the year 5138). */
 export const EPOCH_MS_FLOOR = 1e11;
 
+/** When a response arrived (its headers, else its end), monotonic ms. */
+const arrivalOf = (o: Observation): number => o.headersAt ?? o.doneAt;
+
 /** The server's clock at the response, epoch ms: its Date header (second resolution), else ours. */
 function serverNowMs(o: Observation, clockOffsetMs: number): number {
   const date = o.date === null ? NaN : Date.parse(o.date);
   if (Number.isFinite(date)) return date;
-  return o.sentWall + clockOffsetMs + ((o.headersAt ?? o.doneAt) - o.sentAt);
+  return o.sentWall + clockOffsetMs + (arrivalOf(o) - o.sentAt);
 }
 
 /**
@@ -155,18 +158,25 @@ export function resetMovement(
     if (!bothRefused && !countingDown) continue;
     // Two refusals are one window (a new one would have admitted the second); two admissions whose
     // Reset changed may straddle a boundary, if the second came once the first's end may have passed.
-    if (resetMoved(a, b) && countingDown && placing && mayBeAtEnd(a, b, placing)) continue;
+    const changed = resetMoved(a, b);
+    if (changed && countingDown && placing && mayBeAtEnd(a, b, placing)) continue;
     const window = announcedIn.get(a)!;
     const endMs = epochMsOf(b);
-    const apart = endMs === null ? (resetMoved(a, b) ? a : undefined) : [window.low, window.high].find((o) => Math.abs(endMs - (epochMsOf(o) ?? endMs)) > 1000);
+    const apart = endMs === null ? (changed ? a : undefined) : [window.low, window.high].find((o) => Math.abs(endMs - (epochMsOf(o) ?? endMs)) > 1000);
     if (apart) return { moved: { before: apart, after: b }, rounded, comparedMs: coveredMs(spans), compared: spans.length };
-    if (rounded === null && endMs !== null && resetMoved(a, b)) rounded = { before: a, after: b };
-    const lower = (x: Observation, y: Observation) => ((epochMsOf(y) ?? Infinity) < (epochMsOf(x) ?? Infinity) ? y : x);
-    const higher = (x: Observation, y: Observation) => ((epochMsOf(y) ?? -Infinity) > (epochMsOf(x) ?? -Infinity) ? y : x);
-    announcedIn.set(b, { low: lower(window.low, b), high: higher(window.high, b) });
+    if (rounded === null && endMs !== null && changed) rounded = { before: a, after: b };
+    announcedIn.set(b, { low: earlierEnd(window.low, b), high: laterEnd(window.high, b) });
     spans.push([a.sentAt, b.sentAt]);
   }
   return { moved: null, rounded, comparedMs: coveredMs(spans), compared: spans.length };
+}
+
+/** Of two responses, the one announcing the earlier (later) epoch end; the first where the second has none. */
+function earlierEnd(x: Observation, y: Observation): Observation {
+  return (epochMsOf(y) ?? Infinity) < (epochMsOf(x) ?? Infinity) ? y : x;
+}
+function laterEnd(x: Observation, y: Observation): Observation {
+  return (epochMsOf(y) ?? -Infinity) > (epochMsOf(x) ?? -Infinity) ? y : x;
 }
 
 /** An epoch Reset in ms (seconds or milliseconds as written); null for a countdown or none. */
@@ -175,8 +185,6 @@ function epochMsOf(o: Observation): number | null {
   if (value === null || value < EPOCH_S_FLOOR) return null;
   return value >= EPOCH_MS_FLOOR ? value : value * 1000;
 }
-
-const arrivalOf = (o: Observation): number => o.headersAt ?? o.doneAt;
 
 /** The response answered last at or before `at`, from responses sorted by arrival. */
 function answeredLastBefore(byArrival: readonly Observation[], at: number): Observation | null {
@@ -204,7 +212,7 @@ function coveredMs(spans: readonly (readonly [number, number])[]): number {
 /** Whether `b` was answered once the end `a` announced may have come. */
 function mayBeAtEnd(a: Observation, b: Observation, placing: EndPlacing): boolean {
   const end = endEstimateOf(a, resetFormatOf(a, placing.windowMs, placing.clockOffsetMs), placing.clockOffsetMs, placing.slackMs);
-  return end !== null && (b.headersAt ?? b.doneAt) >= end.earliest;
+  return end !== null && arrivalOf(b) >= end.earliest;
 }
 
 /**
@@ -225,7 +233,7 @@ export function windowMayHaveTurned(a: Observation, b: Observation): boolean {
 export function resetMoved(a: Observation, b: Observation): boolean {
   const [va, vb] = [a.rateLimit.reset.value, b.rateLimit.reset.value];
   if (va === null || vb === null || va >= EPOCH_S_FLOOR || vb >= EPOCH_S_FLOOR) return a.rateLimit.reset.raw !== b.rateLimit.reset.raw;
-  const elapsedS = ((b.headersAt ?? b.doneAt) - a.sentAt) / 1000;
+  const elapsedS = (arrivalOf(b) - a.sentAt) / 1000;
   return vb > va || va - vb > elapsedS + 1;
 }
 
@@ -252,6 +260,11 @@ export function narrowedEnd(end: EndEstimate, o: Observation, windowMs: number, 
  * Retry-After alone.
  */
 export type EndSource = 'reset-or-wait' | 'wait-only';
+
+/** Retry-After alone where Reset was seen moving among `sequence` (one window's reads), else either. */
+export function endSourceOf(sequence: readonly Observation[], placing: EndPlacing): EndSource {
+  return resetMovement(sequence, placing).moved === null ? 'reset-or-wait' : 'wait-only';
+}
 
 /** When the window a 429 belongs to ends, from the headers `source` allows. */
 export function announcedEnd(rejected: Observation, windowMs: number, clockOffsetMs: number, clockSlackMs = 0, source: EndSource = 'reset-or-wait'): EndEstimate | null {

@@ -27,7 +27,7 @@ import { sleep } from '../util/sleep.ts';
 import { requestFor } from './requests.ts';
 import { carriesRateHeaders, isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
-import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, resetMovement, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate, type EndSource } from '../measure/reset-format.ts';
+import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, endSourceOf, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
 import { firstRound, secondRoundAt, secondRoundHelps } from '../profile/window-algorithm.ts';
 
@@ -201,7 +201,9 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     return reads;
   };
   if (rejected && rejected.status === contract.statuses.rateLimited && !signal.aborted) {
-    const endSource = endSourceOf(exhaustion, windowMs, input.clockOffsetMs());
+    // Where Reset was seen moving, Retry-After alone places the end. (Where the two merely disagree on
+    // the 429, either may be wrong: a Retry-After too short, or a Reset that drifts.)
+    const endSource = endSourceOf(exhaustion, { windowMs, clockOffsetMs: input.clockOffsetMs(), slackMs: CLOCK_SLACK_MS });
     let end = announcedEnd(rejected, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS, endSource);
     const rejectedAt = rejected.headersAt ?? rejected.doneAt;
 
@@ -332,20 +334,10 @@ export async function exhaustQuota(
     if (size > 1 && (answered.length === 0 || !answered.every(isAdmitted))) batching = false;
     const shown = answered.filter(isAdmitted).map((o) => o.rateLimit.remaining.value).filter((r): r is number => r !== null);
     if (shown.length === 0) continue;
-    const now = Math.min(...shown);
     if (left !== null && Math.max(...shown) > left) inWindow = size;
-    left = now;
+    left = Math.min(...shown);
   }
   return sent;
-}
-
-/**
- * Which of the 429's headers place its window's end: Retry-After alone where Reset was seen moving
- * while the reads counted down. (Where the two merely disagree on the 429, either may be the wrong
- * one: a Retry-After too short, or a Reset that drifts; RETRY-AFTER and HDR-RESET judge them.)
- */
-function endSourceOf(exhaustion: readonly Observation[], windowMs: number, clockOffsetMs: number): EndSource {
-  return resetMovement(exhaustion, { windowMs, clockOffsetMs, slackMs: CLOCK_SLACK_MS }).moved === null ? 'reset-or-wait' : 'wait-only';
 }
 
 /** Narrowing stops at this width, ms, or after this many 429s. */

@@ -5,7 +5,7 @@
  * one ended, and where that leaves it open, from a second round placed where the two kinds fall apart.
  */
 import { isAdmitted, type Observation } from '../measure/observation.ts';
-import { announcedEnd, announcedWaitS, endEstimateOf, resetFormatOf, resetMovement, roundingAllowanceMs } from '../measure/reset-format.ts';
+import { announcedEnd, announcedWaitS, endEstimateOf, endSourceOf, resetFormatOf, roundingAllowanceMs } from '../measure/reset-format.ts';
 import { countedDownFrom, type DiscoveryRecord } from './record.ts';
 import type { Learned, WindowAlgorithm } from './types.ts';
 import { learned, placingOf, undecided } from './learned.ts';
@@ -91,12 +91,12 @@ function alignedEndWithin(from: number, to: number, base: { readonly earliest: n
  * a window, else from the Retry-After of the 429 that followed it.
  */
 function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffsetMs: number) {
-  const resetHoldsStill = resetMovement(record.exhaustion, placingOf(record, clockOffsetMs)).moved === null;
-  const own = resetHoldsStill ? endEstimateOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
+  const source = endSourceOf(record.exhaustion, placingOf(record, clockOffsetMs));
+  const own = source === 'reset-or-wait' ? endEstimateOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
   if (own) return { ...own, by: expiry.id };
   if (record.expiryEnd) return record.expiryEnd;
   const later = record.expiry.find((o) => o.status !== null && !isAdmitted(o) && announcedWaitS(o) !== null);
-  const end = later ? announcedEnd(later, record.windowMs, clockOffsetMs, 0, resetHoldsStill ? 'reset-or-wait' : 'wait-only') : null;
+  const end = later ? announcedEnd(later, record.windowMs, clockOffsetMs, 0, source) : null;
   return end && later ? { ...end, by: later.id } : null;
 }
 

@@ -9,27 +9,19 @@
  * (tiergate verify): its verdicts, the failing ones too, judged again from its observations.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckId } from '../../src/catalogue/types.ts';
-import type { TaskKind } from '../../src/catalogue/task-kinds.ts';
-import { faultCatalogue, type FaultDefinition } from '../../src/reference-server/faults.ts';
-import { TASKS, kindsDeciding } from '../../src/procedures/registry.ts';
-import { declaredChecks } from '../../src/procedures/task.ts';
+import { faultCatalogue } from '../../src/reference-server/faults.ts';
+import { TASKS } from '../../src/procedures/registry.ts';
+import { checksFor, kindsFor } from '../helpers/fault-checks.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { verifyRun } from '../../src/run/verify.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 import { FAULT_PROFILES, profileComparison } from './limiter-profiles.ts';
 
-/** The task kinds a fault's run needs: those deciding a check it breaks; null: every kind. */
-function kindsFor(fault: FaultDefinition): TaskKind[] | null {
-  if (fault.breaks.includes('HDR-PRESENT')) return null;
-  return [...new Set(fault.breaks.flatMap(kindsDeciding))];
-}
-
 describe.concurrent('fault matrix (starter tier)', () => {
   it.each(faultCatalogue.map((f) => [f.name, f] as const))('%s', async (name, fault) => {
     const kinds = kindsFor(fault);
-    const checks: CheckId[] | null = kinds && kinds.flatMap((k) => declaredChecks(TASKS[k]));
+    const checks = checksFor(fault);
     const { io } = captureIo();
     // A fault that needs longer windows to be caught runs at its own (the catalogue says why).
     const outcome = await runSuite(shortRun(tempReportsDir(), { tiers: ['starter'], faults: [name], checks, ...(fault.minWindow ? { windowMs: fault.minWindow.ms } : {}) }), io);
