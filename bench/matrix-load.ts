@@ -33,7 +33,9 @@ const lines = await Promise.all(
       ? results.checks.filter((c) => fault.breaks.includes(c.id) && c.verdict !== 'fail')
       : results.checks.filter((c) => c.verdict !== 'pass');
     const profile = results.profiles[0];
-    const learned = profile ? `Reset steady ${profile.read.resetSteady.value}, windows ${profile.read.algorithm.value}` : 'no profile';
+    const algorithm = profile?.read.algorithm;
+    const open = algorithm && algorithm.value === null ? `: ${algorithm.how}` : '';
+    const learned = profile ? `Reset steady ${profile.read.resetSteady.value}, windows ${algorithm!.value}${open}` : 'no profile';
     const verdict = short.length === 0 ? (fault ? 'caught' : 'all pass') : short.map((c) => `${c.id} ${c.verdict}`).join(', ');
     return { asExpected: short.length === 0, line: `${verdict} (${learned})` };
   }),

@@ -61,7 +61,7 @@ const EXHAUST_FACTOR = 2;
 const EXHAUST_EXTRA = 5;
 /** ...and for at most this many windows. */
 const EXHAUST_WINDOWS = 2;
-/** Reads in flight at once while filling a quota, at most (and never over half the tier's cap). */
+/** Reads in flight at once while filling a quota, at most (and never more than the tier's cap less one). */
 const FILL_BATCH = 16;
 /** This many requests in a row without an answer end the discovery. */
 const SILENT_AFTER = 3;
@@ -166,7 +166,8 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
       ? []
       : await exhaustQuota(() => read('exhaust'), {
           left: before.rateLimit.remaining.value,
-          batch: Math.max(1, Math.min(FILL_BATCH, Math.floor(own.concurrency.value / 2))),
+          // The organization is the discovery's alone: one slot of the cap stays free.
+          batch: Math.max(1, Math.min(FILL_BATCH, own.concurrency.value - 1)),
           perWindow: limit * EXHAUST_FACTOR + EXHAUST_EXTRA,
           going: () => !signal.aborted && !silent() && prober.now() < exhaustUntil,
           rateLimited: contract.statuses.rateLimited,
@@ -305,12 +306,13 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
 }
 
 /**
- * Reads until the first 429. While the server shows plenty left, reads go in batches under the
- * concurrency cap, so a large quota is used up inside the window it started in (one at a time,
- * Enterprise's spilled into the next and cost the run a window); the last stretch goes one at a
- * time. A refusal in a batch (a 429 early, a concurrency refusal, an error status) makes it one at a
- * time from there; an answer lost on the way changes nothing (the others' Remaining shows what
- * counted). A boundary that falls before the 429 (Remaining back up) begins a fresh window, counted
+ * Reads until the first 429. While the server shows quota left, reads go in batches under the
+ * concurrency cap, never more than its Remaining, so a quota is used up inside the window it started
+ * in (one at a time, Enterprise's spilled into the next and cost the run a window; two at a time, a
+ * loaded machine's 80 ms round trips did not use up Starter's 60 in a 2 s window); once Remaining is
+ * 0, one read alone meets the 429. A refusal in a batch (a 429 early, a concurrency refusal, an error
+ * status) makes it one at a time from there; an answer lost on the way changes nothing (the others'
+ * Remaining shows what counted). A boundary that falls before the 429 (Remaining back up) begins a fresh window, counted
  * and batched anew: on a loaded machine, short windows often turn during the last reads.
  * Bounded per window by `perWindow` reads, in all by as many windows as EXHAUST_WINDOWS and one, and
  * in time by `going`.
@@ -325,7 +327,7 @@ export async function exhaustQuota(
   let inWindow = 0;
   let batching = true;
   while (inWindow < perWindow && sent.length < perWindow * (EXHAUST_WINDOWS + 1) && going()) {
-    const size = batching && left !== null && left > 2 * batch && inWindow + batch <= perWindow ? batch : 1;
+    const size = batching && left !== null ? Math.max(1, Math.min(batch, left, perWindow - inWindow)) : 1;
     const answers = await Promise.all(Array.from({ length: size }, read));
     sent.push(...answers);
     inWindow += size;

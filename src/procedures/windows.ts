@@ -62,10 +62,15 @@ export type FreshWindow =
   | { readonly ok: true; readonly window: WindowContext; readonly first: Observation }
   | { readonly ok: false; readonly reason: string; readonly polls: readonly Observation[] };
 
-/** A window an opener showed fresh; `justBegun`: it began with the opener, or just before it (pinned). */
+/**
+ * A window an opener showed fresh; `justBegun`: it began with the opener, or just before it (pinned).
+ * `knownMs`: the most of a window of this kind that can be known to last (a full one, unless its end
+ * is known only to its announcement's resolution).
+ */
 interface PlacedWindow {
   readonly window: WindowContext;
   readonly justBegun: boolean;
+  readonly knownMs?: number;
 }
 
 /** A window an opener found fresh: the requests of ours counted in it before (the ledger), and the answer before the first of them. */
@@ -229,8 +234,9 @@ export class WindowKeeper {
 
   /**
    * Whether a window leaves the check time enough. One just begun: the check's need, or as much as the
-   * next one would leave (pinned between two openers, an opener's time after its start), since waiting
-   * cannot buy more: the need is estimated from recent latencies, which a burst's crowded ones inflate.
+   * next one would leave (pinned between two openers, an opener's time after its start, its end known
+   * as well as this one's), since waiting cannot buy more: the need is estimated from recent latencies,
+   * which a burst's crowded ones inflate.
    * One found under way is a shortcut, taken with time to spare (latencies vary, most under load):
    * twice the need, and at least a third of it left (at 60 s windows a run that starts half a window
    * in then waits for no boundary).
@@ -240,7 +246,7 @@ export class WindowKeeper {
     const left = windowSafeEnd(placed.window, first) - prober.now() - END_MARGIN_MS;
     if (!placed.justBegun) return left >= Math.max(UNDER_WAY_MARGIN * needMs, LEFT_AT_LEAST * windowMs);
     const openerMs = (first.headersAt ?? first.doneAt) - first.sentAt;
-    const asGoodAsNext = windowMs - 2 * (DENSE_MS + openerMs) - END_MARGIN_MS;
+    const asGoodAsNext = (placed.knownMs ?? windowMs) - 2 * (DENSE_MS + openerMs) - END_MARGIN_MS;
     return left >= Math.min(needMs, asGoodAsNext);
   }
 
@@ -348,9 +354,12 @@ export class WindowKeeper {
       // A server that keeps window starts to whole seconds ends one before a full window after the
       // opener: where its Reset says so, the window ends no later than that. (A bucket's Reset is when
       // it is full again, no window's end.)
+      // Such an end is known only to the Reset's resolution (a second, and the clock's doubt): no
+      // window opened later is known to last longer than a full one less that.
       const announced = algorithm === 'fixed-first-request' ? this.#endOf(o) : null;
-      const early = announced !== null && announced.latest < o.sentAt + windowMs ? { sureEndAt: announced.earliest } : {};
-      return { window: { ...base, openedAt: o.sentAt, openedUncertaintyMs: 0, opensAtFirstRequest: true, placeBy: 'timing', ...early }, justBegun: true };
+      const early = announced !== null && announced.latest < o.sentAt + windowMs;
+      const window: WindowContext = { ...base, openedAt: o.sentAt, openedUncertaintyMs: 0, opensAtFirstRequest: true, placeBy: 'timing', ...(early ? { sureEndAt: announced.earliest } : {}) };
+      return { window, justBegun: true, ...(early ? { knownMs: windowMs - (announced.latest - announced.earliest) } : {}) };
     }
     if (previous !== null && boundaryShown(previous, opening, steady ?? null)) {
       // The boundary fell after the one before was sent: the window lasts a full length from there.

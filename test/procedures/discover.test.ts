@@ -53,13 +53,15 @@ describe('exhaustQuota', () => {
   }
   const bounds = { left: 59, batch: 4, perWindow: 125, going: () => true, rateLimited: 429 };
 
-  it('batches while plenty is left, then one at a time, and stops at the first 429', async () => {
+  it('batches never more than Remaining, then one read alone meets the first 429', async () => {
     const { read, widest } = limiter(Infinity);
     const sent = await exhaustQuota(read, bounds);
     expect(sent.at(-1)!.status).toBe(429);
+    expect(sent.filter((o) => o.status === 429)).toHaveLength(1);
     expect(sent.length).toBe(61);
     expect(Math.max(...widest)).toBe(4);
-    expect(widest.slice(-8).every((n) => n === 1)).toBe(true);
+    // The limiter's 60 (Remaining, from the first batch on) in 15 batches of 4, then the 429 alone.
+    expect(widest.slice(-5)).toEqual([1, 2, 3, 4, 1]);
   });
 
   it('a window that turns during the last reads is used up anew, batched again, not read one at a time', async () => {
@@ -69,6 +71,15 @@ describe('exhaustQuota', () => {
     expect(sent.at(-1)!.status).toBe(429);
     expect(sent.length).toBe(57 + 61);
     expect(Math.max(...widest.slice(60))).toBe(4);
+  });
+
+  it('never sends more at once than Remaining shows left', async () => {
+    const { read, widest } = limiter(Infinity);
+    for (let i = 0; i < 57; i++) await read();
+    const sent = await exhaustQuota(read, { ...bounds, left: 3 });
+    // The 3 left at once, then the 429 alone.
+    expect(sent.map((o) => o.status)).toEqual([200, 200, 200, 429]);
+    expect(widest.slice(57)).toEqual([1, 2, 3, 1]);
   });
 
   it('stops at its bound per window when no 429 comes', async () => {

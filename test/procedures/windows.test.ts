@@ -256,6 +256,23 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     expect(windowSafeEnd(result.window, result.first)).toBeLessThanOrEqual(59_500);
   });
 
+  it('takes the window an opener opens just after a whole second where starts are kept to whole seconds: no later one is known to last longer', async () => {
+    // A check that needs more than any such window is known to last (its end known to a second, and
+    // the clock's 10 ms): the window the opener at 40.5 s opens is known to end 58.4 s after it, the
+    // next (opened past 100 s by an opener of a loaded machine, 25 ms a round trip) 59 s less the
+    // opener's lateness; that one is as good as any, and taken.
+    intoWindow(40_500);
+    const sim = simulate({ windows: 'first-request-seconds', latencyMs: 25 });
+    const firstRequest: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, algorithm: learned('fixed-first-request' as const) } };
+    const result = await fresh(sim, keeperOver(sim, firstRequest), 59_500);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.first.sentAt).toBeGreaterThanOrEqual(59_500);
+    expect(result.first.sentAt).toBeLessThan(59_600);
+    expect(result.first.sentAt - 59_500).toBeGreaterThan(10);
+    expect(windowSafeEnd(result.window, result.first)).toBeLessThanOrEqual(119_500);
+  });
+
   it('waits a full window after a request that got no answer: it may have counted in a window none announced', async () => {
     intoWindow(1_000);
     const sim = simulate({ unanswered: [1] });
