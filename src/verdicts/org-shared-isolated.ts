@@ -33,9 +33,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
   const { keyA, keyB, limit, window } = input;
   const expected = `after the first key used the organization's ${limit} requests, the second key of the same organization gets 429`;
   const exhaustedBy = keyA.find((o) => o.status === TOO_MANY_REQUESTS);
-  if (!exhaustedBy) {
-    return finding('inconclusive', { expected, actual: 'the first key was never rejected, so the quota was not shown exhausted', evidence: keyA.slice(-1).map((o) => o.id) });
-  }
+  if (!exhaustedBy) return neverRejected(expected, 'the first key was never rejected, so the quota was not shown exhausted', keyA, input.window);
   const evidence = [exhaustedBy.id, keyB.id, input.keyAAgain?.id];
   if (keyB.status === TOO_MANY_REQUESTS) {
     return finding('pass', { expected, actual: `second key: ${describe(keyB)}, right after ${describe(exhaustedBy)}`, evidence });
@@ -140,9 +138,7 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
   const { exhausted, other, otherLimit } = input;
   const expected = `the other organization is admitted with Remaining ${otherLimit - 1} (its own, untouched quota)`;
   const rejected = exhausted.find((o) => o.status === TOO_MANY_REQUESTS);
-  if (!rejected) {
-    return finding('inconclusive', { expected, actual: 'the first organization was never rejected, so its quota was not shown exhausted', evidence: exhausted.slice(-1).map((o) => o.id) });
-  }
+  if (!rejected) return neverRejected(expected, 'the first organization was never rejected, so its quota was not shown exhausted', exhausted, input.window);
   const evidence = [rejected.id, other.id, input.exhaustedAgain?.id];
   if (other.status === TOO_MANY_REQUESTS) {
     return finding('fail', { expected, actual: `other organization rejected in a fresh window of its own: ${describe(other)}, right after ${describe(rejected)}; the quota is shared across organizations`, evidence });
@@ -164,4 +160,15 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
   }
   const shown = remaining !== null ? `Remaining ${remaining}` : 'no Remaining header; admitted';
   return finding('pass', { expected, actual: `other organization admitted (${shown}) while the first organization's quota was used up`, evidence, notes: [still.note] });
+}
+
+/**
+ * The first party's requests met no 429. Where they ran past their window (its Reset moved on, or
+ * past its safe end), that is why: a spoiled measurement, measured again in the next window.
+ */
+function neverRejected(expected: string, actual: string, requests: readonly Observation[], window: WindowContext | undefined): Finding {
+  const evidence = requests.slice(-1).map((o) => o.id);
+  const integrity = window === undefined ? null : withinOneWindow(requests, window);
+  if (integrity === null || integrity.ok) return finding('inconclusive', { expected, actual, evidence });
+  return finding('inconclusive', { expected, actual: `${actual}: its requests did not fit one window (${integrity.note})`, evidence, notes: ['not within one quota window'], measureAgain: true });
 }

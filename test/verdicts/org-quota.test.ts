@@ -121,11 +121,25 @@ describe('ORG-ISOLATED', () => {
     expect(f.actual).toContain('no Remaining header');
   });
 
+  it('measures again in the next window when the first party was never refused because its window rolled over among its requests', () => {
+    // 60 reads from 200 ms before a boundary: the window turns at the 34th, and none is refused.
+    const seq = sequentialQuota({ limit: 60, sent: 61, serverStartMs: T0 * 1000 + 59_800 });
+    expect(seq.obs.some((o) => o.status === 429)).toBe(false);
+    const f = orgIsolatedVerdict({ exhausted: seq.obs, other: next(seq, { org: 'starter-b' }), otherLimit: 60, window: seq.window });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.actual).toMatch(/^the first organization was never rejected, so its quota was not shown exhausted: its requests did not fit one window \(window rolled over mid-check: Reset went from \d+ to \d+ at request 34\)$/);
+    expect(f.measureAgain).toBe(true);
+    const g = orgSharedVerdict({ keyA: seq.obs, keyB: next(seq, {}), limit: 60, window: seq.window });
+    expect(g.actual).toContain('the first key was never rejected, so the quota was not shown exhausted: its requests did not fit one window');
+    expect(g.measureAgain).toBe(true);
+  });
+
   it('is inconclusive when the first organization was never refused, or the probe was not admitted', () => {
     const seq = sequentialQuota({ limit: 60, sent: 60 });
     const f = orgIsolatedVerdict({ exhausted: seq.obs, other: next(seq, {}), otherLimit: 60 });
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toBe('the first organization was never rejected, so its quota was not shown exhausted');
+    expect(f.measureAgain).toBeUndefined();
     const full = sequentialQuota({ limit: 60 });
     const g = orgIsolatedVerdict({ exhausted: full.obs, other: next(full, { status: 503 }), otherLimit: 60 });
     expect(g.verdict).toBe('inconclusive');
