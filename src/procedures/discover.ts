@@ -5,8 +5,8 @@
  * 1. Counting pairs. Between two counted reads, one request whose counting is in question (HEAD,
  *    404, 403, 401, another read route, one resume upload): the second read's Remaining shows
  *    whether it counted against the read quota.
- * 2. Exhaustion. Reads until the first 429 (in batches while plenty is left, the last stretch one at a
- *    time): its Reset or Retry-After says when the window ends.
+ * 2. Exhaustion. Reads until the first 429 (in batches, never more than Remaining shows left, the 429
+ *    met by one read alone): its Reset or Retry-After says when the window ends.
  * 3. Refill. Shortly after the 429 (well before that end) one more read, and if it is admitted, one
  *    more at once: a bucket gives back one request at a time, a fixed window all of them.
  * 4. Expiry (unless kept brief: see DiscoveryInput.brief). After the announced end, clear of where an aligned boundary could fall just before it
