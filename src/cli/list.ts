@@ -5,7 +5,7 @@
 import { EXIT } from '../util/errors.ts';
 import type { CliCommand } from './command.ts';
 
-export const listCommand: CliCommand<{}> = {
+export const listCommand: CliCommand<object> = {
   name: 'list',
   describe: 'List every check: ID, spec section, requirement, and whether it rests on the spec or a named assumption',
   builder: (argv) => argv,

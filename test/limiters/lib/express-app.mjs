@@ -72,7 +72,7 @@ export function buildExpressApp({ keys, limiter, parseMs, bulkParseMs = 0, strip
     });
   }
   app.use((_req, res) => res.status(404).json(notFoundBody()));
-  // eslint-disable-next-line no-unused-vars
+  // Four parameters: Express knows an error handler by its arity.
   app.use((err, _req, res, _next) => {
     const status = err.status ?? err.statusCode ?? 500;
     if (!res.headersSent) res.status(status).json({ status: 'error', code: status === 400 ? 'BAD_REQUEST' : 'INTERNAL', message: String(err.message ?? err) });
