@@ -32,8 +32,20 @@ const upward = LAYERS.map((layer, i) => ({
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'no import cycles, between folders or files', from: {}, to: { circular: true } },
-    { name: 'no-unknown-folder', severity: 'error', comment: 'every folder of src/ has a place in LAYERS', from: { path: '^src/[^/]+/', pathNot: `^src/(${LAYERS.join('|')})/` }, to: {} },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'no import cycles, between folders or files',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-unknown-folder',
+      severity: 'error',
+      comment: 'every folder of src/ has a place in LAYERS',
+      from: { path: '^src/[^/]+/', pathNot: `^src/(${LAYERS.join('|')})/` },
+      to: {},
+    },
     ...upward,
   ],
   options: {

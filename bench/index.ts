@@ -18,12 +18,27 @@ const results: { name: string; what: string; exitCode: number | null; seconds: n
 for (const bench of BENCHES.filter((b) => only.length === 0 || only.includes(b.name))) {
   process.stdout.write(`\n== ${bench.name}: ${bench.what}\n`);
   const started = Date.now();
-  const run = spawnSync(process.execPath, ['--import', 'tsx', bench.file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', bench.file], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 600_000,
+  });
   process.stdout.write(run.stdout);
-  results.push({ name: bench.name, what: bench.what, exitCode: run.status, seconds: (Date.now() - started) / 1000, output: run.stdout });
+  results.push({
+    name: bench.name,
+    what: bench.what,
+    exitCode: run.status,
+    seconds: (Date.now() - started) / 1000,
+    output: run.stdout,
+  });
 }
 mkdirSync('reports', { recursive: true });
-const load = existsSync('reports/bench-load.json') ? (JSON.parse(readFileSync('reports/bench-load.json', 'utf8')) as unknown) : null;
-writeFileSync('reports/bench.json', `${JSON.stringify({ at: new Date().toISOString(), node: process.version, benches: results, load }, null, 2)}\n`);
+const load = existsSync('reports/bench-load.json')
+  ? (JSON.parse(readFileSync('reports/bench-load.json', 'utf8')) as unknown)
+  : null;
+writeFileSync(
+  'reports/bench.json',
+  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, benches: results, load }, null, 2)}\n`,
+);
 process.stdout.write(`\nwrote reports/bench.json\n`);
 process.exitCode = results.some((r) => r.exitCode !== 0) ? 1 : 0;

@@ -55,7 +55,10 @@ async function startTargetProcess(): Promise<{ edge: string; admin: string; stop
     const t = await startTarget({ edges: 1, windowMs: 60000, parseMs: 0 });
     process.stdout.write(JSON.stringify({ edge: t.edges[0], admin: t.adminUrl }) + '\\n');
     process.on('SIGTERM', () => t.close().then(() => process.exit(0)));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -108,7 +111,13 @@ async function driverThroughput(edge: string, key: string, seconds: number): Pro
 }
 
 async function autocannonThroughput(edge: string, key: string, seconds: number): Promise<number> {
-  const result = await autocannon({ url: `${edge}${PATH}`, connections: CONNECTIONS, pipelining: 1, duration: seconds, headers: { [recruitingApi.headers.apiKey]: key } });
+  const result = await autocannon({
+    url: `${edge}${PATH}`,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration: seconds,
+    headers: { [recruitingApi.headers.apiKey]: key },
+  });
   return result.requests.total / seconds;
 }
 
@@ -145,14 +154,28 @@ async function driverPacing(edge: string, key: string, rate: number, seconds = P
   });
   await driver.close();
   const achievedRps = stats.sent / seconds;
-  return { engine: 'tiergate', targetRps: rate, achievedRps, accuracy: achievedRps / rate, jitterP99Ms: stats.sendLag.percentileMs(99) ?? 0, jitterMaxMs: stats.sendLag.maxMs() ?? 0 };
+  return {
+    engine: 'tiergate',
+    targetRps: rate,
+    achievedRps,
+    accuracy: achievedRps / rate,
+    jitterP99Ms: stats.sendLag.percentileMs(99) ?? 0,
+    jitterMaxMs: stats.sendLag.maxMs() ?? 0,
+  };
 }
 
 async function autocannonPacing(edge: string, key: string, rate: number, seconds = PACING_S): Promise<Pacing> {
   const sends: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url: `${edge}${PATH}`, connections: CONNECTIONS, pipelining: 1, duration: seconds, overallRate: rate, headers: { [recruitingApi.headers.apiKey]: key } },
+      {
+        url: `${edge}${PATH}`,
+        connections: CONNECTIONS,
+        pipelining: 1,
+        duration: seconds,
+        overallRate: rate,
+        headers: { [recruitingApi.headers.apiKey]: key },
+      },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
     // autocannon reports a response's time; its send time is that far before now.
@@ -160,7 +183,14 @@ async function autocannonPacing(edge: string, key: string, rate: number, seconds
   });
   const h = jitter(sends, rate);
   const achievedRps = result.requests.total / seconds;
-  return { engine: 'autocannon', targetRps: rate, achievedRps, accuracy: achievedRps / rate, jitterP99Ms: h.percentileMs(99) ?? 0, jitterMaxMs: h.maxMs() ?? 0 };
+  return {
+    engine: 'autocannon',
+    targetRps: rate,
+    achievedRps,
+    accuracy: achievedRps / rate,
+    jitterP99Ms: h.percentileMs(99) ?? 0,
+    jitterMaxMs: h.maxMs() ?? 0,
+  };
 }
 
 async function soak(edge: string, key: string) {
@@ -177,7 +207,12 @@ async function soak(edge: string, key: string) {
   let tick = 0;
   const sampler = setInterval(() => {
     peak = Math.max(peak, mb());
-    if (++tick % 20 === 0) timeline.push({ atS: Math.round((now() - started) / 1000), rssMb: Math.round(mb()), heapMb: Math.round(process.memoryUsage().heapUsed / 1048576) });
+    if (++tick % 20 === 0)
+      timeline.push({
+        atS: Math.round((now() - started) / 1000),
+        rssMb: Math.round(mb()),
+        heapMb: Math.round(process.memoryUsage().heapUsed / 1048576),
+      });
   }, 250);
   const stats = await driver.run({
     check: 'BENCH',
@@ -200,10 +235,19 @@ async function soak(edge: string, key: string) {
   peak = Math.max(peak, end);
   const fileMb = statSync(join(dir, OBSERVATIONS_FILE)).size / 1024 / 1024;
   rmSync(dir, { recursive: true, force: true });
-  return { requests: stats.completed + stats.failed, seconds: (now() - started) / 1000, rssStartMb: start, rssPeakMb: peak, rssEndMb: end, ndjsonMb: fileMb, timeline };
+  return {
+    requests: stats.completed + stats.failed,
+    seconds: (now() - started) / 1000,
+    rssStartMb: start,
+    rssPeakMb: peak,
+    rssEndMb: end,
+    ndjsonMb: fileMb,
+    timeline,
+  };
 }
 
-type ChildMode = 'tiergate-throughput' | 'autocannon-throughput' | 'soak' | 'busy' | `pacing-${'tiergate' | 'autocannon'}-${number}`;
+type ChildMode =
+  'tiergate-throughput' | 'autocannon-throughput' | 'soak' | 'busy' | `pacing-${'tiergate' | 'autocannon'}-${number}`;
 
 /** Saturate the target from a process of its own (autocannon, few connections) until killed. */
 function busyTarget(edge: string, key: string): () => void {
@@ -220,12 +264,16 @@ function busyTarget(edge: string, key: string): () => void {
  * heap, JIT state or garbage, and the soak's RSS is the driver's alone.
  */
 async function inChild<T>(mode: ChildMode, edge: string, key: string): Promise<T> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', fileURLToPath(import.meta.url), '--child', mode, ...(quick ? ['--quick'] : [])], {
-    cwd: ROOT,
-    // The key travels in the environment, never in arguments.
-    env: { ...process.env, BENCH_EDGE: edge, BENCH_KEY: key },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--expose-gc', fileURLToPath(import.meta.url), '--child', mode, ...(quick ? ['--quick'] : [])],
+    {
+      cwd: ROOT,
+      // The key travels in the environment, never in arguments.
+      env: { ...process.env, BENCH_EDGE: edge, BENCH_KEY: key },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -264,7 +312,13 @@ if (childAt >= 0) {
   const pacingMode = /^pacing-(tiergate|autocannon)-(\d+)$/.exec(mode);
   if (mode === 'busy') {
     // Bounded: the parent kills it after the pacing run; it ends by itself well after that.
-    await autocannon({ url: `${edge}${PATH}`, connections: BUSY_CONNECTIONS, pipelining: 1, duration: 120, headers: { [recruitingApi.headers.apiKey]: key } });
+    await autocannon({
+      url: `${edge}${PATH}`,
+      connections: BUSY_CONNECTIONS,
+      pipelining: 1,
+      duration: 120,
+      headers: { [recruitingApi.headers.apiKey]: key },
+    });
     process.exit(0);
   }
   const result =
@@ -289,12 +343,26 @@ try {
   for (let i = 0; i < ROUNDS; i++) {
     const first = i % 2 === 0 ? 'tiergate' : 'autocannon';
     const a = await inChild<Throughput>(`${first}-throughput`, target.edge, key);
-    const b = await inChild<Throughput>(`${first === 'tiergate' ? 'autocannon' : 'tiergate'}-throughput`, target.edge, key);
+    const b = await inChild<Throughput>(
+      `${first === 'tiergate' ? 'autocannon' : 'tiergate'}-throughput`,
+      target.edge,
+      key,
+    );
     rounds.push(first === 'tiergate' ? { tiergate: a, autocannon: b } : { tiergate: b, autocannon: a });
   }
-  const median = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 50)!;
-  const best = { tiergate: median(rounds.map((r) => r.tiergate.rps)), autocannon: median(rounds.map((r) => r.autocannon.rps)) };
-  const cpu = { tiergate: median(rounds.map((r) => r.tiergate.cpuUsPerRequest)), autocannon: median(rounds.map((r) => r.autocannon.cpuUsPerRequest)) };
+  const median = (xs: number[]) =>
+    percentile(
+      [...xs].sort((x, y) => x - y),
+      50,
+    )!;
+  const best = {
+    tiergate: median(rounds.map((r) => r.tiergate.rps)),
+    autocannon: median(rounds.map((r) => r.autocannon.rps)),
+  };
+  const cpu = {
+    tiergate: median(rounds.map((r) => r.tiergate.cpuUsPerRequest)),
+    autocannon: median(rounds.map((r) => r.autocannon.cpuUsPerRequest)),
+  };
   // Ratios within a round (the two ran back to back), then their median: a machine whose load drifts
   // between rounds moves both sides of a ratio alike.
   const ratio = {
@@ -306,7 +374,8 @@ try {
   for (const rate of [1000, 5000]) {
     for (const engine of ['tiergate', 'autocannon'] as const) {
       const runs: Pacing[] = [];
-      for (let i = 0; i < PACING_RUNS; i++) runs.push(await inChild<Pacing>(`pacing-${engine}-${rate}`, target.edge, key));
+      for (let i = 0; i < PACING_RUNS; i++)
+        runs.push(await inChild<Pacing>(`pacing-${engine}-${rate}`, target.edge, key));
       runs.sort((a, b) => a.jitterP99Ms - b.jitterP99Ms);
       pacing.push(runs[Math.floor((runs.length - 1) / 2)]!);
     }
@@ -335,14 +404,36 @@ try {
     `  rounds (tiergate/autocannon req/s)        ${rounds.map((r) => `${f(r.tiergate.rps)}/${f(r.autocannon.rps)}`).join('  ')}`,
     `pacing (${PACING_S} s, median of ${PACING_RUNS}; busy: ${BUSY_CONNECTIONS}-connection autocannon on the target meanwhile):`,
     `  ${'engine'.padEnd(22)} ${'target'.padStart(8)} ${'achieved'.padStart(11)} ${'accuracy'.padStart(10)} ${'jitter p99'.padStart(12)} ${'jitter max'.padStart(12)}`,
-    ...[...pacing, { ...busy, engine: 'tiergate, target busy' }].map((p) => `  ${p.engine.padEnd(22)} ${f(p.targetRps).padStart(8)} ${f(p.achievedRps).padStart(11)} ${f(p.accuracy, 3).padStart(10)} ${`${f(p.jitterP99Ms, 2)} ms`.padStart(12)} ${`${f(p.jitterMaxMs, 1)} ms`.padStart(12)}`),
+    ...[...pacing, { ...busy, engine: 'tiergate, target busy' }].map(
+      (p) =>
+        `  ${p.engine.padEnd(22)} ${f(p.targetRps).padStart(8)} ${f(p.achievedRps).padStart(11)} ${f(p.accuracy, 3).padStart(10)} ${`${f(p.jitterP99Ms, 2)} ms`.padStart(12)} ${`${f(p.jitterMaxMs, 1)} ms`.padStart(12)}`,
+    ),
     `soak: ${f(soaked.requests)} requests in ${f(soaked.seconds, 1)} s (${f(soaked.requests / soaked.seconds)} req/s), observations (gzip) ${f(soaked.ndjsonMb, 1)} MB`,
     `  RSS start ${f(soaked.rssStartMb)} MB, peak ${f(soaked.rssPeakMb)} MB, end ${f(soaked.rssEndMb)} MB   (aim: flat, ≤ 200 MB)`,
     `  every 5 s, RSS/heap MB: ${soaked.timeline.map((t) => `${t.rssMb}/${t.heapMb}`).join(' ')}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(join(ROOT, 'reports'), { recursive: true });
-  const report = { bench: 'load', quick, node: process.version, at: new Date().toISOString(), summary: { rpsRatio: ratio.rps, cpuPerRequestRatio: ratio.cpu, jitterP99MsAt5000TargetBusy: busy.jitterP99Ms }, throughput: { connections: CONNECTIONS, seconds: THROUGHPUT_S, warmupSeconds: WARMUP_S, rounds, median: best, ratio: ratio.rps, cpuUsPerRequest: cpu, cpuRatio: ratio.cpu }, pacing, pacingTargetBusy: { backgroundConnections: BUSY_CONNECTIONS, runs: busyRuns, median: busy }, soak: soaked };
+  const report = {
+    bench: 'load',
+    quick,
+    node: process.version,
+    at: new Date().toISOString(),
+    summary: { rpsRatio: ratio.rps, cpuPerRequestRatio: ratio.cpu, jitterP99MsAt5000TargetBusy: busy.jitterP99Ms },
+    throughput: {
+      connections: CONNECTIONS,
+      seconds: THROUGHPUT_S,
+      warmupSeconds: WARMUP_S,
+      rounds,
+      median: best,
+      ratio: ratio.rps,
+      cpuUsPerRequest: cpu,
+      cpuRatio: ratio.cpu,
+    },
+    pacing,
+    pacingTargetBusy: { backgroundConnections: BUSY_CONNECTIONS, runs: busyRuns, median: busy },
+    soak: soaked,
+  };
   writeFileSync(join(ROOT, 'reports', 'bench-load.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`wrote reports/bench-load.json\n`);
 } finally {

@@ -32,12 +32,20 @@ const { values } = parseArgs({
     parallel: { type: 'string', default: String(SCENARIO_DEFAULTS.revocation.parallel) },
   },
 });
-const shape = { trials: Number(values.trials), intervalMs: Number(values.interval), settleMs: Number(values.settle), parallel: Number(values.parallel) };
+const shape = {
+  trials: Number(values.trials),
+  intervalMs: Number(values.interval),
+  settleMs: Number(values.settle),
+  parallel: Number(values.parallel),
+};
 const delayMs = Number(values.delay);
 
 const target = await startTarget({ edges: 3, revocationDelayMs: delayMs });
 const admin = new AdminClient(target.adminUrl);
-const org = { ...(await provisionOrg(admin, 'enterprise', 'starter-revocation', REVOCATION_ORG_LIMITS)), tier: 'starter' as const };
+const org = {
+  ...(await provisionOrg(admin, 'enterprise', 'starter-revocation', REVOCATION_ORG_LIMITS)),
+  tier: 'starter' as const,
+};
 const controller = new AbortController();
 const recorder = new ObservationRecorder(null);
 const prober = new HttpProber({
@@ -53,9 +61,28 @@ const prober = new HttpProber({
 });
 try {
   const started = performance.now();
-  const io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: process.cwd(), clock: systemClock, signal: controller.signal };
-  const context = standaloneContext({ contract: recruitingApi, prober, io, orgs: [org], windowMs: 60_000, keyHook: adminApiHook(admin) });
-  const results = await runTask(revocationTask(), context, { tier: org.tier, orgs: [org], scenario: defineScenario({ tier: org.tier, revocation: shape }), checks: null });
+  const io = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    env: {},
+    cwd: process.cwd(),
+    clock: systemClock,
+    signal: controller.signal,
+  };
+  const context = standaloneContext({
+    contract: recruitingApi,
+    prober,
+    io,
+    orgs: [org],
+    windowMs: 60_000,
+    keyHook: adminApiHook(admin),
+  });
+  const results = await runTask(revocationTask(), context, {
+    tier: org.tier,
+    orgs: [org],
+    scenario: defineScenario({ tier: org.tier, revocation: shape }),
+    checks: null,
+  });
   const seconds = (performance.now() - started) / 1000;
   const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
   const data = latency.data as { overall: BoundStats; edges: (BoundStats & { edge: string })[]; skippedSlots: number };
@@ -64,7 +91,10 @@ try {
     `revocation bench: ${shape.trials} trials × 3 edges on loopback, up to ${shape.parallel} at once, probe interval ${shape.intervalMs} ms, propagation ${delayMs} ms (${seconds.toFixed(1)} s, ${recorder.count} probes)`,
     `  median bound width  ${f(data.overall.medianWidthMs)}   (max ${f(data.overall.maxWidthMs)}; aim ≤ 20 ms)`,
     `  upper bound         p50 ${f(data.overall.p50Ms)}   p95 ${f(data.overall.p95Ms)}   p99 ${f(data.overall.p99Ms)}   max ${f(data.overall.maxMs)}`,
-    ...data.edges.map((e) => `    ${e.edge}  p50 ${f(e.p50Ms)}  p95 ${f(e.p95Ms)}  median width ${f(e.medianWidthMs)}  unusable ${e.unusableProbes}`),
+    ...data.edges.map(
+      (e) =>
+        `    ${e.edge}  p50 ${f(e.p50Ms)}  p95 ${f(e.p95Ms)}  median width ${f(e.medianWidthMs)}  unusable ${e.unusableProbes}`,
+    ),
     `  skipped slots ${data.skippedSlots}, unusable probes ${data.overall.unusableProbes}`,
     `  verdicts: ${results.map((r) => `${r.id} ${r.verdict}`).join(', ')}`,
   ];

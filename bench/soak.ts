@@ -20,16 +20,27 @@ const started = performance.now();
 let windowsAgain = 0;
 for (let run = 1; run <= runs; run++) {
   const t0 = performance.now();
-  const child = spawnSync(process.execPath, ['bin/tiergate.js', 'run', '--window', '3s', '--out', out], { env: { ...process.env, CI: 'true' }, encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['bin/tiergate.js', 'run', '--window', '3s', '--out', out], {
+    env: { ...process.env, CI: 'true' },
+    encoding: 'utf8',
+  });
   const code = child.status ?? -1;
   exits.set(code, (exits.get(code) ?? 0) + 1);
   let detail = '';
   let again = '';
   try {
-    const results = JSON.parse(readFileSync(join(out, 'latest', 'results.json'), 'utf8')) as { checks: { id: string; tier: string | null; verdict: string; actual: string; notes: string[] }[] };
-    if (code !== 0) detail = results.checks.filter((c) => c.verdict !== 'pass').map((c) => `\n    ${c.id} [${c.tier}] ${c.verdict}: ${c.actual}`).join('');
+    const results = JSON.parse(readFileSync(join(out, 'latest', 'results.json'), 'utf8')) as {
+      checks: { id: string; tier: string | null; verdict: string; actual: string; notes: string[] }[];
+    };
+    if (code !== 0)
+      detail = results.checks
+        .filter((c) => c.verdict !== 'pass')
+        .map((c) => `\n    ${c.id} [${c.tier}] ${c.verdict}: ${c.actual}`)
+        .join('');
     // A window measured again is the exception a clean run should rarely need: count them.
-    const remeasured = results.checks.filter((c) => c.notes.some((n) => n.startsWith('measured again in the next window'))).map((c) => `${c.id} [${c.tier}]`);
+    const remeasured = results.checks
+      .filter((c) => c.notes.some((n) => n.startsWith('measured again in the next window')))
+      .map((c) => `${c.id} [${c.tier}]`);
     if (remeasured.length > 0) {
       windowsAgain += 1;
       again = `; measured again: ${remeasured.join(', ')}`;
@@ -37,8 +48,15 @@ for (let run = 1; run <= runs; run++) {
   } catch {
     detail = '\n    no results.json';
   }
-  process.stdout.write(`run ${run}/${runs}: exit ${code} in ${((performance.now() - t0) / 1000).toFixed(1)} s${again}${detail}\n`);
+  process.stdout.write(
+    `run ${run}/${runs}: exit ${code} in ${((performance.now() - t0) / 1000).toFixed(1)} s${again}${detail}\n`,
+  );
 }
-const summary = [...exits].sort(([a], [b]) => a - b).map(([code, n]) => `exit ${code} ×${n}`).join(', ');
-process.stdout.write(`soak: ${runs} runs in ${((performance.now() - started) / 1000).toFixed(0)} s: ${summary}; ${windowsAgain} with a check measured again; reports in ${out}\n`);
+const summary = [...exits]
+  .sort(([a], [b]) => a - b)
+  .map(([code, n]) => `exit ${code} ×${n}`)
+  .join(', ');
+process.stdout.write(
+  `soak: ${runs} runs in ${((performance.now() - started) / 1000).toFixed(0)} s: ${summary}; ${windowsAgain} with a check measured again; reports in ${out}\n`,
+);
 process.exit(exits.get(0) === runs ? 0 : 1);

@@ -35,7 +35,9 @@ async function serveInWorker(): Promise<void> {
 async function bench(seconds: number, connections: number): Promise<void> {
   // tsx's loader hooks do not reach worker threads on Node 20: register them in the worker first.
   const self = JSON.stringify(import.meta.url);
-  const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${self}); })`, { eval: true });
+  const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${self}); })`, {
+    eval: true,
+  });
   const ready = await new Promise<Ready>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);

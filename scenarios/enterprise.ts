@@ -6,6 +6,7 @@ import { defineScenario, sustainedLoad } from 'tiergate';
 
 export default defineScenario({
   tier: 'enterprise',
-  description: 'Enterprise tier: announced quotas at or above the published minimums, the connection cap, headers and scopes',
+  description:
+    'Enterprise tier: announced quotas at or above the published minimums, the connection cap, headers and scopes',
   load: sustainedLoad({ fleetOrgs: 3, p95Ms: 500 }),
 });

@@ -19,7 +19,14 @@ export type { FaultName, FaultDefinition } from './reference-server/faults.ts';
 export { VARIANT_NAMES, variantCatalogue } from './reference-server/variants.ts';
 export type { VariantName, VariantDefinition } from './reference-server/variants.ts';
 export { AdminClient, AdminApiError } from './reference-server/admin-client.ts';
-export type { LimiterProfile, ClassProfile, Learned, WindowAlgorithm, ResetFormat, CountingQuestion } from './profile/types.ts';
+export type {
+  LimiterProfile,
+  ClassProfile,
+  Learned,
+  WindowAlgorithm,
+  ResetFormat,
+  CountingQuestion,
+} from './profile/types.ts';
 export { profileDeployment } from './run/profile-run.ts';
 export { runSuite } from './run/run.ts';
 export type { RunOptions } from './run/options.ts';

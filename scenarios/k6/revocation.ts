@@ -68,12 +68,36 @@ export default function probeEdge(): void {
     const open = watch.open();
     if (open.length === 0) return;
     const sentWall = Date.now();
-    const answers = http.batch(open.map((index) => ['HEAD', url, null, { headers: { [contract.headers.apiKey]: keys[index]! }, tags: { name: 'revocation-probe' }, timeout: '10s' }] as const));
+    const answers = http.batch(
+      open.map(
+        (index) =>
+          [
+            'HEAD',
+            url,
+            null,
+            {
+              headers: { [contract.headers.apiKey]: keys[index]! },
+              tags: { name: 'revocation-probe' },
+              timeout: '10s',
+            },
+          ] as const,
+      ),
+    );
     answers.forEach((res, i) => {
       const index = open[i]!;
       const status = res.status > 0 ? res.status : null;
       watch.record(index, status);
-      probeMetric.add(sentWall, probeTags(vantage, edge.label, keys[index]!, status, headerOf(res.headers, 'date'), headerOf(res.headers, contract.headers.edgeNode)));
+      probeMetric.add(
+        sentWall,
+        probeTags(
+          vantage,
+          edge.label,
+          keys[index]!,
+          status,
+          headerOf(res.headers, 'date'),
+          headerOf(res.headers, contract.headers.edgeNode),
+        ),
+      );
     });
     const wait = sentWall + intervalMs - Date.now();
     if (wait > 0) sleep(wait / 1000);

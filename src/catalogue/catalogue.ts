@@ -102,7 +102,8 @@ const definitions: readonly CheckDefinition[] = [
     id: 'CONCURRENCY-CAP',
     title: 'Concurrency cap',
     spec: '§8',
-    requirement: 'With the cap of requests in flight, one more is not served beside them: refused (429 assumed), or held until one of them finishes; the cap itself is admitted.',
+    requirement:
+      'With the cap of requests in flight, one more is not served beside them: refused (429 assumed), or held until one of them finishes; the cap itself is admitted.',
     assumptions: ['concurrency-status'],
   },
   {

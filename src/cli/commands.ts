@@ -10,4 +10,14 @@ import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 
 /** Every command, registered explicitly (no import side effects); k6 mounts its own subcommands. */
-export const commands: readonly Mount[] = [mount(runCommand), mount(profileCommand), mount(listCommand), mount(serveCommand), mount(reportCommand), mount(verifyCommand), k6Command, mount(initCommand), mount(doctorCommand)];
+export const commands: readonly Mount[] = [
+  mount(runCommand),
+  mount(profileCommand),
+  mount(listCommand),
+  mount(serveCommand),
+  mount(reportCommand),
+  mount(verifyCommand),
+  k6Command,
+  mount(initCommand),
+  mount(doctorCommand),
+];

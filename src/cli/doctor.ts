@@ -10,13 +10,19 @@ import { TiergateError, UsageError } from '../util/errors.ts';
 import type { CliCommand } from './command.ts';
 import { stringFlag, type FlagValues } from './flags.ts';
 
-const DOCTOR_FLAGS = { config: stringFlag("the deployment's config to check (keys come from the environment variables it names)", DEFAULTS.configFile) } as const;
+const DOCTOR_FLAGS = {
+  config: stringFlag(
+    "the deployment's config to check (keys come from the environment variables it names)",
+    DEFAULTS.configFile,
+  ),
+} as const;
 
 type DoctorArgs = FlagValues<typeof DOCTOR_FLAGS>;
 
 export const doctorCommand: CliCommand<DoctorArgs> = {
   name: 'doctor',
-  describe: "Check a deployment's config in a few seconds before a long run: edges reachable, keys accepted with their scopes, the server clock",
+  describe:
+    "Check a deployment's config in a few seconds before a long run: edges reachable, keys accepted with their scopes, the server clock",
   builder: (argv) => argv.options(DOCTOR_FLAGS),
   run: async (args, io) => {
     const file = args.config ?? DEFAULTS.configFile;
@@ -26,13 +32,17 @@ export const doctorCommand: CliCommand<DoctorArgs> = {
       import('../run/doctor.ts'),
     ]);
     const config = await loadConfig(file, io.cwd);
-    const outcome = await runDoctor({ kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, io).catch((error: unknown) => {
-      // The loopback rule is the prober's; the fix is in the file.
-      if (error instanceof TiergateError && error.code === 'TG_NOT_LOOPBACK') {
-        throw new UsageError(`${file}: ${error.message}; to test it, set target.allowNonLoopback to true in the file`);
-      }
-      throw error;
-    });
+    const outcome = await runDoctor({ kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, io).catch(
+      (error: unknown) => {
+        // The loopback rule is the prober's; the fix is in the file.
+        if (error instanceof TiergateError && error.code === 'TG_NOT_LOOPBACK') {
+          throw new UsageError(
+            `${file}: ${error.message}; to test it, set target.allowNonLoopback to true in the file`,
+          );
+        }
+        throw error;
+      },
+    );
     io.stdout.write(redactKeys(formatDoctor(outcome)));
     return outcome.exitCode;
   },

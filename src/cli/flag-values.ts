@@ -21,7 +21,8 @@ export function duration(flag: string, raw: string, { wholeSeconds = false } = {
   const ms = parseDurationMs(raw);
   if (ms === null || ms === 0) throw new UsageError(`--${flag} ${raw}: expected a duration like 300ms, 3s or 1m`);
   if (ms > MAX_DURATION_MS) throw new UsageError(`--${flag} ${raw}: at most ${formatDurationMs(MAX_DURATION_MS)}`);
-  if (wholeSeconds && ms % 1000 !== 0) throw new UsageError(`--${flag} ${raw}: windows are whole seconds, like 3s or 60s`);
+  if (wholeSeconds && ms % 1000 !== 0)
+    throw new UsageError(`--${flag} ${raw}: windows are whole seconds, like 3s or 60s`);
   return ms;
 }
 
@@ -41,7 +42,9 @@ export function milliseconds(flag: string, raw: string | undefined, max: number,
   if (raw === undefined) return undefined;
   const ms = parseDurationMs(raw);
   if (ms === null || !Number.isInteger(ms) || ms > max) {
-    throw new UsageError(`--${flag} ${shown(raw)}: expected a duration like ${example}, at most ${formatDurationMs(max)}`);
+    throw new UsageError(
+      `--${flag} ${shown(raw)}: expected a duration like ${example}, at most ${formatDurationMs(max)}`,
+    );
   }
   return ms;
 }
@@ -55,7 +58,8 @@ function wholeNumber(raw: string): number {
 export function count(flag: string, raw: string | undefined, max: number): number | undefined {
   if (raw === undefined) return undefined;
   const value = wholeNumber(raw);
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw new UsageError(`--${flag} ${shown(raw)}: expected a whole number from 1 to ${max}`);
+  if (!Number.isSafeInteger(value) || value < 1 || value > max)
+    throw new UsageError(`--${flag} ${shown(raw)}: expected a whole number from 1 to ${max}`);
   return value;
 }
 
@@ -63,17 +67,23 @@ export function count(flag: string, raw: string | undefined, max: number): numbe
 export function integer(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
   const value = wholeNumber(raw);
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`--${flag} ${shown(raw)}: expected an integer from ${min} to ${max}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new UsageError(`--${flag} ${shown(raw)}: expected an integer from ${min} to ${max}`);
   return value;
 }
 
 /** Comma-separated names, each one of `allowed`; null when the flag is absent. */
 export function list<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T[] | null {
   if (value === undefined) return null;
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = items.filter((i) => !(allowed as readonly string[]).includes(i));
   if (items.length === 0 || unknown.length > 0) {
-    throw new UsageError(`--${flag} ${value}: unknown ${unknown.join(', ') || '(empty)'}; choose from ${allowed.join(', ')}`);
+    throw new UsageError(
+      `--${flag} ${value}: unknown ${unknown.join(', ') || '(empty)'}; choose from ${allowed.join(', ')}`,
+    );
   }
   return items as T[];
 }
@@ -86,16 +96,28 @@ export function orgLimits(flag: string, raw: string | undefined): Partial<OrgLim
   for (const item of raw.split(',').map((s) => s.trim())) {
     const [name = '', value = '', ...rest] = item.split('=').map((s) => s.trim());
     const field = LIMIT_FIELDS.find((f) => f === name);
-    if (!field || rest.length > 0) throw new UsageError(`--${flag} ${shown(raw)}: expected figures named ${LIMIT_FIELDS.join(', ')} (${example})`);
+    if (!field || rest.length > 0)
+      throw new UsageError(`--${flag} ${shown(raw)}: expected figures named ${LIMIT_FIELDS.join(', ')} (${example})`);
     const figure = wholeNumber(value);
-    if (!Number.isSafeInteger(figure) || figure < 1) throw new UsageError(`--${flag} ${raw}: ${field} ${shown(value)} is not a whole number above 0 (${example})`);
-    if (limits[field] !== undefined) throw new UsageError(`--${flag} ${raw}: ${field} given twice; name each figure once`);
+    if (!Number.isSafeInteger(figure) || figure < 1)
+      throw new UsageError(`--${flag} ${raw}: ${field} ${shown(value)} is not a whole number above 0 (${example})`);
+    if (limits[field] !== undefined)
+      throw new UsageError(`--${flag} ${raw}: ${field} given twice; name each figure once`);
     limits[field] = figure;
   }
   return limits;
 }
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2 };
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+};
 const MAX_BYTES = 1024 ** 3;
 
 /** A size: 5MiB, 512KiB or a bare number of bytes (K and M are 1024-based). */
@@ -105,7 +127,9 @@ export function bytes(flag: string, raw: string | undefined): number | undefined
   const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? 'x'];
   const value = match && unit !== undefined ? Math.floor(Number(match[1]) * unit) : NaN;
   if (!Number.isSafeInteger(value) || value < 1 || value > MAX_BYTES) {
-    throw new UsageError(`--${flag} ${shown(raw)}: expected a size like 5MiB, 512KiB or 1048576 (bytes), at most ${formatBytes(MAX_BYTES)}`);
+    throw new UsageError(
+      `--${flag} ${shown(raw)}: expected a size like 5MiB, 512KiB or 1048576 (bytes), at most ${formatBytes(MAX_BYTES)}`,
+    );
   }
   return value;
 }

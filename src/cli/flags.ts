@@ -17,7 +17,12 @@ export function lastGiven<T extends string | number>(value: T | readonly T[]): T
 
 /** A flag taking one string; its default, if it has one, as the help shows it. */
 export function stringFlag(describe: string, defaultDescription?: string) {
-  return { type: 'string', coerce: lastGiven<string>, describe, ...(defaultDescription === undefined ? {} : { defaultDescription }) } as const;
+  return {
+    type: 'string',
+    coerce: lastGiven<string>,
+    describe,
+    ...(defaultDescription === undefined ? {} : { defaultDescription }),
+  } as const;
 }
 
 /** A repeatable flag, each value a string. */
@@ -27,8 +32,14 @@ export function stringsFlag(describe: string) {
 
 export const TIERS = stringFlag(`comma-separated tiers: ${TIER_NAMES.join(', ')}`, 'all');
 export const WINDOW = stringFlag('quota window, whole seconds, e.g. 3s', `${DEFAULTS.windowMs / 1000}s`);
-export const SCENARIO = { ...stringsFlag('scenario files, repeatable'), defaultDescription: 'scenarios/<tier>.ts' } as const;
-export const REPORTS_OUT = stringFlag('reports directory: writes <out>/<run-id>/ and <out>/latest', DEFAULTS.reportsDir);
+export const SCENARIO = {
+  ...stringsFlag('scenario files, repeatable'),
+  defaultDescription: 'scenarios/<tier>.ts',
+} as const;
+export const REPORTS_OUT = stringFlag(
+  'reports directory: writes <out>/<run-id>/ and <out>/latest',
+  DEFAULTS.reportsDir,
+);
 
 /** The target a command opens (`run`, `profile`): a deployment's config, or the embedded reference target. */
 export const TARGET_FLAGS = {
@@ -45,7 +56,10 @@ export const TARGET_FLAGS = {
 /** The reference target's shape, whether embedded (`run`) or standalone (`serve`). */
 export const TARGET_SHAPE_FLAGS = {
   edges: stringFlag('edge listeners of the reference target, sharing one state', String(TARGET_DEFAULTS.edges)),
-  'revocation-delay': stringFlag('a revocation reaches each edge this long after it is made, e.g. 300ms', formatDurationMs(TARGET_DEFAULTS.revocationDelayMs)),
+  'revocation-delay': stringFlag(
+    'a revocation reaches each edge this long after it is made, e.g. 300ms',
+    formatDurationMs(TARGET_DEFAULTS.revocationDelayMs),
+  ),
   'parse-ms': stringFlag(
     'simulated parse time of one resume, ms',
     `${PARSE_MS.shortWindows} with windows under ${formatDurationMs(PARSE_MS.longFromWindowMs)}, else ${PARSE_MS.longWindows}`,
@@ -59,7 +73,11 @@ type ReadonlyLists<V> = V extends readonly (infer E)[] ? readonly E[] : V;
  * optional, lists are read-only. The parsed args of a builder declaring the flags are assignable.
  */
 export type FlagValues<F extends Record<string, Options>> = {
-  readonly [K in keyof F as undefined extends InferredOptionType<F[K]> ? K : never]?: ReadonlyLists<Exclude<InferredOptionType<F[K]>, undefined>>;
+  readonly [K in keyof F as undefined extends InferredOptionType<F[K]> ? K : never]?: ReadonlyLists<
+    Exclude<InferredOptionType<F[K]>, undefined>
+  >;
 } & {
-  readonly [K in keyof F as undefined extends InferredOptionType<F[K]> ? never : K]: ReadonlyLists<InferredOptionType<F[K]>>;
+  readonly [K in keyof F as undefined extends InferredOptionType<F[K]> ? never : K]: ReadonlyLists<
+    InferredOptionType<F[K]>
+  >;
 };

@@ -31,14 +31,30 @@ const SCENARIO_FLAGS = { tiers: TIERS, scenario: SCENARIO } as const;
 
 const SCRIPTS_OUT = { out: stringFlag('directory to write into (required)') } as const;
 const REPORTS = { out: REPORTS_OUT } as const;
-const VANTAGE_SCRIPT = { revocation: { type: 'boolean', describe: 'write revocation.js, the script a revocation vantage point runs, instead of the tier scripts' } } as const;
+const VANTAGE_SCRIPT = {
+  revocation: {
+    type: 'boolean',
+    describe: 'write revocation.js, the script a revocation vantage point runs, instead of the tier scripts',
+  },
+} as const;
 const VANTAGE_OPERATOR = {
-  revocation: { type: 'boolean', describe: 'write a TestRun per --region running revocation.js, the revocation vantage script, instead of the tier TestRuns' },
-  region: stringsFlag('with --revocation: a region to watch from (a value of the topology.kubernetes.io/region node label); repeat for several'),
+  revocation: {
+    type: 'boolean',
+    describe:
+      'write a TestRun per --region running revocation.js, the revocation vantage script, instead of the tier TestRuns',
+  },
+  region: stringsFlag(
+    'with --revocation: a region to watch from (a value of the topology.kubernetes.io/region node label); repeat for several',
+  ),
 } as const;
 const VANTAGE_INGEST = {
-  revocation: stringFlag("a run's folder: judge its revocation trials again with the vantage points' probes in the files (revocation.js output)"),
-  'date-lag': stringFlag("with --revocation: how far a server's Date header may lag its clock", '500ms, as a cache refreshed every 500 ms (Envoy)'),
+  revocation: stringFlag(
+    "a run's folder: judge its revocation trials again with the vantage points' probes in the files (revocation.js output)",
+  ),
+  'date-lag': stringFlag(
+    "with --revocation: how far a server's Date header may lag its clock",
+    '500ms, as a cache refreshed every 500 ms (Envoy)',
+  ),
 } as const;
 
 /** Flags only some actions take; the others accept them hidden, only to refuse them by name. */
@@ -47,7 +63,10 @@ const ACTION_FLAGS = {
   'base-url': stringFlag("the API's base URL", "the Secret's base-url"),
   namespace: stringFlag('Kubernetes namespace'),
   window: WINDOW,
-  image: stringFlag('k6 runner image (the k6 release tiergate checks its flags against; another release must be k6 1.3.0 or later)', K6_RUNNER_IMAGE),
+  image: stringFlag(
+    'k6 runner image (the k6 release tiergate checks its flags against; another release must be k6 1.3.0 or later)',
+    K6_RUNNER_IMAGE,
+  ),
 } as const;
 type ActionFlag = keyof typeof ACTION_FLAGS;
 
@@ -70,30 +89,42 @@ function takingNoFiles<T>(argv: Argv<T>, action: string) {
     .strictOptions()
     .check((args) => {
       const files = args._.slice(2); // after `k6 <action>`
-      if (files.length > 0) throw new UsageError(`k6 ${action}: unexpected ${files.join(' ')} (only ingest takes files)`);
+      if (files.length > 0)
+        throw new UsageError(`k6 ${action}: unexpected ${files.join(' ')} (only ingest takes files)`);
       return true;
     });
 }
 
 /** An action's args: the scenario and action flags every action declares, and its own. */
-type ActionArgs<Own extends Record<string, Options>> = FlagValues<typeof SCENARIO_FLAGS> & FlagValues<typeof ACTION_FLAGS> & FlagValues<Own>;
+type ActionArgs<Own extends Record<string, Options>> = FlagValues<typeof SCENARIO_FLAGS> &
+  FlagValues<typeof ACTION_FLAGS> &
+  FlagValues<Own>;
 type ScriptsArgs = ActionArgs<typeof SCRIPTS_OUT>;
 type ExportArgs = ScriptsArgs & FlagValues<typeof VANTAGE_SCRIPT>;
 type OperatorArgs = ScriptsArgs & FlagValues<typeof VANTAGE_OPERATOR>;
-type IngestArgs = ActionArgs<typeof REPORTS> & FlagValues<typeof VANTAGE_INGEST> & { readonly files?: readonly string[] };
+type IngestArgs = ActionArgs<typeof REPORTS> &
+  FlagValues<typeof VANTAGE_INGEST> & { readonly files?: readonly string[] };
 
 const exportCommand: CliCommand<ExportArgs> = {
   name: 'export',
   describe: 'Bundle one k6 script per tier into --out (with --revocation, the revocation vantage script)',
-  builder: (argv) => takingNoFiles(takingOnly(argv.options(SCRIPTS_OUT).options(VANTAGE_SCRIPT).options(SCENARIO_FLAGS), 'export', []), 'export'),
+  builder: (argv) =>
+    takingNoFiles(
+      takingOnly(argv.options(SCRIPTS_OUT).options(VANTAGE_SCRIPT).options(SCENARIO_FLAGS), 'export', []),
+      'export',
+    ),
   run: async (args, io) => {
     const out = required('out', 'export', args.out);
     if (args.revocation === true) {
       const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
       const { exportRevocationScript } = await import('../k6/export.ts');
       const script = await exportRevocationScript(outDir);
-      io.stdout.write(`${script.path}  (${Buffer.byteLength(script.code)} bytes; imports ${script.imports.join(', ')})\n`);
-      io.stdout.write(`Start it on each vantage point before the run: k6 run -e VANTAGE=NAME -e EDGES=label=URL,... -e TIERGATE_REVOCATION_KEYS=KEY,... --out json=NAME.json ${script.path}\n`);
+      io.stdout.write(
+        `${script.path}  (${Buffer.byteLength(script.code)} bytes; imports ${script.imports.join(', ')})\n`,
+      );
+      io.stdout.write(
+        `Start it on each vantage point before the run: k6 run -e VANTAGE=NAME -e EDGES=label=URL,... -e TIERGATE_REVOCATION_KEYS=KEY,... --out json=NAME.json ${script.path}\n`,
+      );
       io.stdout.write('Then: tiergate k6 ingest --revocation reports/<run-id> NAME.json ...\n');
       return EXIT.pass;
     }
@@ -102,17 +133,30 @@ const exportCommand: CliCommand<ExportArgs> = {
     const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
     const { exportK6Scripts } = await import('../k6/export.ts');
     const bundles = await exportK6Scripts({ outDir, tiers, shapes });
-    for (const b of bundles) io.stdout.write(`${b.path}  (${Buffer.byteLength(b.code)} bytes; imports ${b.imports.join(', ')})\n`);
-    io.stdout.write(`Run one: k6 run -e BASE_URL=http://host:port -e TIERGATE_KEYS=label=KEY,... --out json=out.json ${bundles[0]?.path ?? ''}\n`);
+    for (const b of bundles)
+      io.stdout.write(`${b.path}  (${Buffer.byteLength(b.code)} bytes; imports ${b.imports.join(', ')})\n`);
+    io.stdout.write(
+      `Run one: k6 run -e BASE_URL=http://host:port -e TIERGATE_KEYS=label=KEY,... --out json=out.json ${bundles[0]?.path ?? ''}\n`,
+    );
     return EXIT.pass;
   },
 };
 
 const operatorCommand: CliCommand<OperatorArgs> = {
   name: 'operator',
-  describe: 'Write a k6-operator TestRun per tier and the ConfigMap of its script into --out (with --revocation, a vantage TestRun per --region)',
+  describe:
+    'Write a k6-operator TestRun per tier and the ConfigMap of its script into --out (with --revocation, a vantage TestRun per --region)',
   builder: (argv) =>
-    takingNoFiles(takingOnly(argv.options(SCRIPTS_OUT).options(VANTAGE_OPERATOR).options(SCENARIO_FLAGS), 'operator', ['parallelism', 'base-url', 'namespace', 'window', 'image']), 'operator'),
+    takingNoFiles(
+      takingOnly(argv.options(SCRIPTS_OUT).options(VANTAGE_OPERATOR).options(SCENARIO_FLAGS), 'operator', [
+        'parallelism',
+        'base-url',
+        'namespace',
+        'window',
+        'image',
+      ]),
+      'operator',
+    ),
   run: async (args, io) => {
     const out = required('out', 'operator', args.out);
     if (args.revocation === true) return vantageOperator(args, out, io);
@@ -120,7 +164,10 @@ const operatorCommand: CliCommand<OperatorArgs> = {
     const parallelism = required('parallelism', 'operator', args.parallelism);
     const tiers = tierList(args.tiers);
     const shapes = await loadShapes(args.scenario, tiers, io);
-    const [{ exportK6Scripts }, { writeOperatorManifests, checkParallelism }] = await Promise.all([import('../k6/export.ts'), import('../k6/operator.ts')]);
+    const [{ exportK6Scripts }, { writeOperatorManifests, checkParallelism }] = await Promise.all([
+      import('../k6/export.ts'),
+      import('../k6/operator.ts'),
+    ]);
     // Refuse a bad count or window before anything is written.
     checkParallelism(parallelism);
     const windowMs = windowLength(args.window);
@@ -135,8 +182,11 @@ const operatorCommand: CliCommand<OperatorArgs> = {
       windowS: windowMs === undefined ? null : windowMs / 1000,
       ...(args.image !== undefined ? { image: args.image } : {}),
     });
-    for (const file of [manifests.configMap.file, ...manifests.testRuns.map((r) => r.file)]) io.stdout.write(`${resolve(outDir, file)}\n`);
-    io.stdout.write(`Each TestRun file starts with the commands to apply it and to collect its ${parallelism} runners' output for tiergate k6 ingest.\n`);
+    for (const file of [manifests.configMap.file, ...manifests.testRuns.map((r) => r.file)])
+      io.stdout.write(`${resolve(outDir, file)}\n`);
+    io.stdout.write(
+      `Each TestRun file starts with the commands to apply it and to collect its ${parallelism} runners' output for tiergate k6 ingest.\n`,
+    );
     return EXIT.pass;
   },
 };
@@ -146,7 +196,11 @@ const ingestCommand: CliCommand<IngestArgs> = {
   describe: "Judge k6 --out json output (any number of runners' files, .gz too) and write the usual reports",
   builder: (argv) =>
     takingOnly(
-      argv.positional('files', { type: 'string', array: true, describe: 'k6 --out json files, one or more per runner' }).options(REPORTS).options(VANTAGE_INGEST).options(SCENARIO_FLAGS),
+      argv
+        .positional('files', { type: 'string', array: true, describe: 'k6 --out json files, one or more per runner' })
+        .options(REPORTS)
+        .options(VANTAGE_INGEST)
+        .options(SCENARIO_FLAGS),
       'ingest',
       ['window'],
     ),
@@ -154,7 +208,8 @@ const ingestCommand: CliCommand<IngestArgs> = {
     const files = args.files ?? [];
     if (files.length === 0) throw new UsageError('k6 ingest: name at least one k6 --out json file');
     if (args.revocation !== undefined) return ingestVantages(args, files, io);
-    if (args['date-lag'] !== undefined) throw new UsageError('k6 ingest: --date-lag applies only with --revocation RUN-DIR');
+    if (args['date-lag'] !== undefined)
+      throw new UsageError('k6 ingest: --date-lag applies only with --revocation RUN-DIR');
     const shapes = await loadShapes(args.scenario, tierList(args.tiers), io);
     const [{ parseThresholds }, { ingestK6ToReports }, { stepSummaryTarget }] = await Promise.all([
       import('../config/thresholds.ts'),
@@ -177,8 +232,13 @@ const ingestCommand: CliCommand<IngestArgs> = {
       seal: { command: io.argv ?? null, signingKey: await signingKeyFrom(io) },
     });
     const skipped = ingest.stats.skipped > 0 ? `; ${ingest.stats.skipped} other line(s) (logs) skipped` : '';
-    io.stdout.write(`Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s)${skipped}.\n`);
-    for (const check of results.checks) io.stdout.write(`${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`);
+    io.stdout.write(
+      `Read ${ingest.stats.points} samples (${ingest.stats.responses} responses) from ${ingest.stats.runners} runner(s) in ${ingest.stats.files} file(s)${skipped}.\n`,
+    );
+    for (const check of results.checks)
+      io.stdout.write(
+        `${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`,
+      );
     io.stdout.write(`Verdict: ${results.verdict}. Reports: ${runDir}\n`);
     if (warning) io.stderr.write(`tiergate: warning: ${warning}\n`);
     return exitCodeFor(results.verdict);
@@ -188,26 +248,49 @@ const ingestCommand: CliCommand<IngestArgs> = {
 /** `k6 operator --revocation --region R...`: a vantage TestRun per region, and the ConfigMap of revocation.js. */
 async function vantageOperator(args: OperatorArgs, out: string, io: Io): Promise<number> {
   const inapplicable = (['parallelism', 'base-url', 'window'] as const).filter((flag) => args[flag] !== undefined);
-  if (inapplicable.length > 0) throw new UsageError(`k6 operator --revocation: --${inapplicable.join(', --')} does not apply (one runner per region, the edges from the Secret)`);
-  const [{ exportRevocationScript, bundleRevocationScript }, { vantageManifests, writeManifests }] = await Promise.all([import('../k6/export.ts'), import('../k6/operator.ts')]);
+  if (inapplicable.length > 0)
+    throw new UsageError(
+      `k6 operator --revocation: --${inapplicable.join(', --')} does not apply (one runner per region, the edges from the Secret)`,
+    );
+  const [{ exportRevocationScript, bundleRevocationScript }, { vantageManifests, writeManifests }] = await Promise.all([
+    import('../k6/export.ts'),
+    import('../k6/operator.ts'),
+  ]);
   // Refuse bad regions or names before anything is written.
-  const manifests = vantageManifests({ regions: args.region, code: (await bundleRevocationScript()).code, ...(args.namespace !== undefined ? { namespace: args.namespace } : {}), ...(args.image !== undefined ? { image: args.image } : {}) });
+  const manifests = vantageManifests({
+    regions: args.region,
+    code: (await bundleRevocationScript()).code,
+    ...(args.namespace !== undefined ? { namespace: args.namespace } : {}),
+    ...(args.image !== undefined ? { image: args.image } : {}),
+  });
   const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
   await exportRevocationScript(outDir);
   await writeManifests(outDir, manifests);
-  for (const file of [manifests.configMap.file, ...manifests.testRuns.map((r) => r.file)]) io.stdout.write(`${resolve(outDir, file)}\n`);
-  io.stdout.write('Each TestRun file starts with the commands to apply it before the run and to collect its output for tiergate k6 ingest --revocation.\n');
+  for (const file of [manifests.configMap.file, ...manifests.testRuns.map((r) => r.file)])
+    io.stdout.write(`${resolve(outDir, file)}\n`);
+  io.stdout.write(
+    'Each TestRun file starts with the commands to apply it before the run and to collect its output for tiergate k6 ingest --revocation.\n',
+  );
   return EXIT.pass;
 }
 
 /** `k6 ingest --revocation RUN-DIR FILE...`: the run's trials judged again with every vantage's probes. */
 async function ingestVantages(args: IngestArgs, files: readonly string[], io: Io): Promise<number> {
-  if (args.window !== undefined) throw new UsageError('k6 ingest --revocation: --window does not apply (the run folder says its window)');
+  if (args.window !== undefined)
+    throw new UsageError('k6 ingest --revocation: --window does not apply (the run folder says its window)');
   const dateLagMs = milliseconds('date-lag', args['date-lag'], 5000, '500ms') ?? DEFAULT_DATE_LAG_MS;
   const runDir = resolve(io.cwd, args.revocation!);
   const out = args.out ?? DEFAULTS.reportsDir;
-  const [{ ingestRevocationToReports }, { stepSummaryTarget }] = await Promise.all([import('../run/vantage-report.ts'), import('../report/step-summary.ts')]);
-  const { ingest, results, runDir: written, warning } = await ingestRevocationToReports({
+  const [{ ingestRevocationToReports }, { stepSummaryTarget }] = await Promise.all([
+    import('../run/vantage-report.ts'),
+    import('../report/step-summary.ts'),
+  ]);
+  const {
+    ingest,
+    results,
+    runDir: written,
+    warning,
+  } = await ingestRevocationToReports({
     runDir,
     files: files.map((f) => resolve(io.cwd, f)),
     dateLagMs,
@@ -216,8 +299,13 @@ async function ingestVantages(args: IngestArgs, files: readonly string[], io: Io
     stepSummary: stepSummaryTarget(io),
     seal: { command: io.argv ?? null, signingKey: await signingKeyFrom(io) },
   });
-  io.stdout.write(`Read ${ingest.stats.probes} probes of ${countOf(ingest.vantages.length - 1, 'vantage point')} from ${ingest.stats.files} file(s), with run ${ingest.sourceRunId}'s trials.\n`);
-  for (const check of results.checks) io.stdout.write(`${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`);
+  io.stdout.write(
+    `Read ${ingest.stats.probes} probes of ${countOf(ingest.vantages.length - 1, 'vantage point')} from ${ingest.stats.files} file(s), with run ${ingest.sourceRunId}'s trials.\n`,
+  );
+  for (const check of results.checks)
+    io.stdout.write(
+      `${check.verdict.toUpperCase().padEnd(12)} ${check.id} ${check.tier ?? '(no tier)'}: ${check.actual}\n`,
+    );
   io.stdout.write(`Verdict: ${results.verdict}. Reports: ${written}\n`);
   if (warning) io.stderr.write(`tiergate: warning: ${warning}\n`);
   return exitCodeFor(results.verdict);
@@ -233,9 +321,14 @@ export const k6Command: Mount = (argv, io, exited) =>
     (k6) =>
       ACTIONS.reduce((y, mountAction) => mountAction(y, io, exited), k6)
         // An unknown action gets a line naming the actions, where yargs would say only "Unknown argument".
-        .command('$0 <action>', false, (y) => y.strict(false), (args) => {
-          throw new UsageError(`k6 ${String(args.action)}: unknown action; choose ${ACTION_NAMES.join(', ')}`);
-        }),
+        .command(
+          '$0 <action>',
+          false,
+          (y) => y.strict(false),
+          (args) => {
+            throw new UsageError(`k6 ${String(args.action)}: unknown action; choose ${ACTION_NAMES.join(', ')}`);
+          },
+        ),
   );
 
 function tierList(value: string | undefined): readonly TierName[] {
@@ -248,9 +341,16 @@ function required<T>(flag: string, action: string, value: T | undefined): T {
 }
 
 /** Each tier's scenario load shape: from --scenario files, else the shipped scenarios/<tier>.ts. */
-async function loadShapes(files: readonly string[], tiers: readonly TierName[], io: Io): Promise<Partial<Record<TierName, LoadShape | null>>> {
+async function loadShapes(
+  files: readonly string[],
+  tiers: readonly TierName[],
+  io: Io,
+): Promise<Partial<Record<TierName, LoadShape | null>>> {
   const shapes: Partial<Record<TierName, LoadShape | null>> = {};
-  const [{ defaultScenarioFile, loadScenarioFile }, { parseThresholds }] = await Promise.all([import('../scenario/load.ts'), import('../config/thresholds.ts')]);
+  const [{ defaultScenarioFile, loadScenarioFile }, { parseThresholds }] = await Promise.all([
+    import('../scenario/load.ts'),
+    import('../config/thresholds.ts'),
+  ]);
   const paths = files.length > 0 ? files : tiers.map(defaultScenarioFile);
   for (const path of paths) {
     const scenario = await loadScenarioFile(path, io.cwd);

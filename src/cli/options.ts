@@ -44,18 +44,26 @@ export interface ResolvedTarget {
 /** Validates the target flags: --config (its keys from the environment) or the embedded target. */
 export async function resolveTarget(args: TargetArgs, io: Io): Promise<ResolvedTarget> {
   const faults = repeated('target-fault', args['target-fault'], FAULT_NAMES);
-  if (args.config && faults.length > 0) throw new UsageError('--target-fault applies to the embedded target only; drop it or drop --config');
+  if (args.config && faults.length > 0)
+    throw new UsageError('--target-fault applies to the embedded target only; drop it or drop --config');
   const variants = repeated('target-variant', args['target-variant'], VARIANT_NAMES);
-  if (args.config && variants.length > 0) throw new UsageError('--target-variant applies to the embedded target only; drop it or drop --config');
+  if (args.config && variants.length > 0)
+    throw new UsageError('--target-variant applies to the embedded target only; drop it or drop --config');
   // The config's loader and schema (zod) load only when a config is named.
   const config = args.config ? await (await import('../config/load.ts')).loadConfig(args.config, io.cwd) : null;
   const configTiers = config ? [...new Set(config.orgs.map((o) => o.tier))] : null;
   const tiers: TierName[] = list('tiers', args.tiers, TIER_NAMES) ?? configTiers ?? [...TIER_NAMES];
   if (config) {
     const { orgsFromConfig } = await import('../provision/config-orgs.ts');
-    return { target: { kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, windowMs: config.window, timeoutMs: config.timeout, tiers };
+    return {
+      target: { kind: 'external', config, orgs: orgsFromConfig(config, io.env) },
+      windowMs: config.window,
+      timeoutMs: config.timeout,
+      tiers,
+    };
   }
-  const windowMs = args.window === undefined ? DEFAULTS.windowMs : duration('window', args.window, { wholeSeconds: true });
+  const windowMs =
+    args.window === undefined ? DEFAULTS.windowMs : duration('window', args.window, { wholeSeconds: true });
   const edges = count('edges', args.edges, MAX_EDGES) ?? TARGET_DEFAULTS.edges;
   const delays = targetDelays(args);
   return {

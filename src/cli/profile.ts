@@ -12,13 +12,16 @@ import type { CliCommand } from './command.ts';
 import { TARGET_FLAGS, type FlagValues } from './flags.ts';
 import { resolveTarget } from './options.ts';
 
-const JSON_FLAG = { json: { type: 'boolean', default: false, describe: 'print the profiles as JSON instead of text' } } as const;
+const JSON_FLAG = {
+  json: { type: 'boolean', default: false, describe: 'print the profiles as JSON instead of text' },
+} as const;
 
 type ProfileArgs = FlagValues<typeof TARGET_FLAGS> & FlagValues<typeof JSON_FLAG>;
 
 export const profileCommand: CliCommand<ProfileArgs> = {
   name: 'profile',
-  describe: 'Learn how a deployment limits (Reset format, windows, what counts) without judging it (the embedded reference target unless --config names one)',
+  describe:
+    'Learn how a deployment limits (Reset format, windows, what counts) without judging it (the embedded reference target unless --config names one)',
   builder: (argv) => argv.options(TARGET_FLAGS).options(JSON_FLAG),
   run: async (args, io) => {
     const options = await resolveProfileOptions(args, io);
@@ -34,7 +37,10 @@ export async function resolveProfileOptions(args: ProfileArgs, io: Io): Promise<
   const { target, windowMs, timeoutMs, tiers } = await resolveTarget(args, io);
   if (target.kind === 'external') {
     const missing = tiers.filter((tier) => !target.orgs.some((org) => org.tier === tier));
-    if (missing.length > 0) throw new UsageError(`--tiers ${args.tiers}: ${args.config} has no organization of tier ${missing.join(', ')} to learn on; add one or narrow --tiers`);
+    if (missing.length > 0)
+      throw new UsageError(
+        `--tiers ${args.tiers}: ${args.config} has no organization of tier ${missing.join(', ')} to learn on; add one or narrow --tiers`,
+      );
   }
   return { target, windowMs, tiers, timeoutMs };
 }
@@ -43,7 +49,10 @@ export async function resolveProfileOptions(args: ProfileArgs, io: Io): Promise<
 async function formatProfiles(profiles: readonly LimiterProfile[], json: boolean, io: Io): Promise<string> {
   if (json) return `${JSON.stringify(profiles, null, 2)}\n`;
   if (profiles.length === 0) return 'No limiter profile was learned.\n';
-  const [{ formatProfile }, { ansi, plain }] = await Promise.all([import('../report/profile-text.ts'), import('../report/palette.ts')]);
+  const [{ formatProfile }, { ansi, plain }] = await Promise.all([
+    import('../report/profile-text.ts'),
+    import('../report/palette.ts'),
+  ]);
   const paint = io.stdout.isTTY === true && io.env.CI !== 'true' && !io.env.NO_COLOR ? ansi : plain;
   return profiles.map((p) => `${formatProfile(p, { reasons: true, paint })}\n`).join('\n');
 }

@@ -17,12 +17,20 @@ export const reportCommand: CliCommand<ReportArgs> = {
   describe: "Re-render a run's HTML report and junit.xml from its results.json",
   builder: (argv) =>
     argv
-      .positional('results', { type: 'string', demandOption: true, describe: 'a results.json written by tiergate run, e.g. reports/latest/results.json' })
+      .positional('results', {
+        type: 'string',
+        demandOption: true,
+        describe: 'a results.json written by tiergate run, e.g. reports/latest/results.json',
+      })
       .options(REPORT_FLAGS),
   run: async (args, io) => {
     const file = resolve(io.cwd, args.results);
-    const outDir = args.out === undefined ? undefined : await ensureOutDir(resolve(io.cwd, args.out), `--out ${args.out}`);
-    const [{ renderFromResultsFile }, { displayPath }] = await Promise.all([import('../report/render.ts'), import('../report/terminal-summary.ts')]);
+    const outDir =
+      args.out === undefined ? undefined : await ensureOutDir(resolve(io.cwd, args.out), `--out ${args.out}`);
+    const [{ renderFromResultsFile }, { displayPath }] = await Promise.all([
+      import('../report/render.ts'),
+      import('../report/terminal-summary.ts'),
+    ]);
     const files = await renderFromResultsFile(file, outDir === undefined ? {} : { outDir });
     io.stdout.write(`wrote ${displayPath(files.html, io.cwd)} and ${displayPath(files.junit, io.cwd)}\n`);
     return EXIT.pass;

@@ -23,12 +23,26 @@ const RUN_FLAGS = {
   checks: stringFlag('comma-separated check IDs (tiergate list shows them)'),
   out: REPORTS_OUT,
   'revocation-trials': stringFlag('revocation trials', `the scenario's, ${SCENARIO_DEFAULTS.revocation.trials}`),
-  'revocation-parallel': stringFlag('revocation trials at most at once', `the scenario's, ${SCENARIO_DEFAULTS.revocation.parallel}`),
-  'revocation-confidence': stringFlag('what the revocation trials are to prove: "99%@95%" (99 % within 3 s at 95 % confidence); the trials rise to what it takes', "the config's or scenario's, else none"),
+  'revocation-parallel': stringFlag(
+    'revocation trials at most at once',
+    `the scenario's, ${SCENARIO_DEFAULTS.revocation.parallel}`,
+  ),
+  'revocation-confidence': stringFlag(
+    'what the revocation trials are to prove: "99%@95%" (99 % within 3 s at 95 % confidence); the trials rise to what it takes',
+    "the config's or scenario's, else none",
+  ),
   scenario: SCENARIO,
   'dry-run': { type: 'boolean', default: false, describe: 'print the plan and send nothing' },
-  'keep-bodies': { type: 'boolean', default: false, describe: "keep data reads' bodies in the run folder (customer data: see the README); else their shape only" },
-  engine: { choices: ['harness', 'k6'] as const, default: 'harness' as const, describe: 'who drives sustained load: the harness, or k6 (must be on PATH)' },
+  'keep-bodies': {
+    type: 'boolean',
+    default: false,
+    describe: "keep data reads' bodies in the run folder (customer data: see the README); else their shape only",
+  },
+  engine: {
+    choices: ['harness', 'k6'] as const,
+    default: 'harness' as const,
+    describe: 'who drives sustained load: the harness, or k6 (must be on PATH)',
+  },
 } as const;
 
 type RunArgs = FlagValues<typeof TARGET_FLAGS> & FlagValues<typeof TARGET_SHAPE_FLAGS> & FlagValues<typeof RUN_FLAGS>;
@@ -71,19 +85,36 @@ function revocationFlags(args: RunArgs): RunOptions['revocation'] {
  * --revocation-trials gives, is a mistake, named by where it came from.
  */
 async function checkConfidenceTarget(options: RunOptions): Promise<void> {
-  const [{ revocationOverrides }, { selectedScenarios }] = await Promise.all([import('../run/options.ts'), import('../run/plan-for.ts')]);
+  const [{ revocationOverrides }, { selectedScenarios }] = await Promise.all([
+    import('../run/options.ts'),
+    import('../run/plan-for.ts'),
+  ]);
   const scenario = selectedScenarios(options)[0];
   const overrides = revocationOverrides(options);
   const target = overrides.confidence ?? scenario?.revocation.confidence;
   if (!scenario || !target) return;
-  const source = options.revocation.confidence ? '--revocation-confidence' : overrides.confidence ? 'revocation.confidence (config)' : `the ${scenario.tier} scenario's revocation.confidence`;
+  const source = options.revocation.confidence
+    ? '--revocation-confidence'
+    : overrides.confidence
+      ? 'revocation.confidence (config)'
+      : `the ${scenario.tier} scenario's revocation.confidence`;
   const needed = trialsToProve(target);
-  if (needed > MAX_TRIALS) throw new UsageError(`${source}: ${targetText(target, '3 s')} takes ${needed} trials, none slower, more than the ${MAX_TRIALS} a run allows: ask for less`);
+  if (needed > MAX_TRIALS)
+    throw new UsageError(
+      `${source}: ${targetText(target, '3 s')} takes ${needed} trials, none slower, more than the ${MAX_TRIALS} a run allows: ask for less`,
+    );
   const trials = options.revocation.trials;
-  if (trials !== undefined && trials < needed) throw new UsageError(`${source}: ${targetText(target, '3 s')} takes ${needed} trials, none slower; --revocation-trials ${trials} cannot prove it: raise it or drop it`);
+  if (trials !== undefined && trials < needed)
+    throw new UsageError(
+      `${source}: ${targetText(target, '3 s')} takes ${needed} trials, none slower; --revocation-trials ${trials} cannot prove it: raise it or drop it`,
+    );
 }
 
-export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOptions['listeners']): Promise<RunOptions> {
+export async function resolveRunOptions(
+  args: RunArgs,
+  io: Io,
+  listeners: RunOptions['listeners'],
+): Promise<RunOptions> {
   const { target, windowMs, timeoutMs, tiers } = await resolveTarget(args, io);
   const checks: CheckId[] | null = list('checks', args.checks, CHECK_IDS);
   const { defaultScenarioFile, loadScenarioFile } = await import('../scenario/load.ts');
@@ -93,7 +124,8 @@ export async function resolveRunOptions(args: RunArgs, io: Io, listeners: RunOpt
   const twice = scenarios.find((s, i) => scenarios.findIndex((o) => o.tier === s.tier) !== i);
   if (twice) throw new UsageError(`--scenario: two scenarios for tier ${twice.tier}; give one per tier`);
   const missing = tiers.filter((t) => !scenarios.some((s) => s.tier === t));
-  if (missing.length > 0) throw new UsageError(`--scenario: no scenario for tier ${missing.join(', ')}; add one or narrow --tiers`);
+  if (missing.length > 0)
+    throw new UsageError(`--scenario: no scenario for tier ${missing.join(', ')}; add one or narrow --tiers`);
   const out = args.out ?? DEFAULTS.reportsDir;
   const options: RunOptions = {
     target,

@@ -21,8 +21,14 @@ const SERVE_FLAGS = {
   'admin-port': stringFlag('admin API port; 0 picks a free one', String(TARGET_DEFAULTS.adminPort)),
   window: WINDOW,
   ...TARGET_SHAPE_FLAGS,
-  'revocation-jitter': stringFlag('extra random delay per edge, e.g. 100ms', formatDurationMs(TARGET_DEFAULTS.revocationJitterMs)),
-  'max-upload': stringFlag('largest request body, e.g. 5MiB (K/M are 1024-based)', formatBytes(TARGET_DEFAULTS.maxUploadBytes)),
+  'revocation-jitter': stringFlag(
+    'extra random delay per edge, e.g. 100ms',
+    formatDurationMs(TARGET_DEFAULTS.revocationJitterMs),
+  ),
+  'max-upload': stringFlag(
+    'largest request body, e.g. 5MiB (K/M are 1024-based)',
+    formatBytes(TARGET_DEFAULTS.maxUploadBytes),
+  ),
   fault: stringsFlag('inject a named fault (repeatable); see --list-faults'),
   'list-faults': { type: 'boolean', describe: 'list the faults and exit' },
   variant: stringsFlag('show a conformant variant (repeatable); see --list-variants'),
@@ -32,11 +38,17 @@ const SERVE_FLAGS = {
 type ServeArgs = FlagValues<typeof SERVE_FLAGS>;
 
 /** A repeatable, comma-separable flag of catalogue names; an unknown one is a UsageError. */
-function names<T extends string>(flag: 'fault' | 'variant', values: readonly string[], known: (name: string) => name is T): T[] {
+function names<T extends string>(
+  flag: 'fault' | 'variant',
+  values: readonly string[],
+  known: (name: string) => name is T,
+): T[] {
   const given = values.flatMap((v) => v.split(',')).map((v) => v.trim());
   const unknown = given.filter((n) => !known(n));
   if (unknown.length > 0) {
-    throw new UsageError(`--${flag} ${unknown.join(', ') || '(empty)'}: unknown ${flag}; tiergate serve --list-${flag}s lists them`);
+    throw new UsageError(
+      `--${flag} ${unknown.join(', ') || '(empty)'}: unknown ${flag}; tiergate serve --list-${flag}s lists them`,
+    );
   }
   return given as T[];
 }
@@ -44,7 +56,9 @@ function names<T extends string>(flag: 'fault' | 'variant', values: readonly str
 /** Flags to TargetOptions; the first invalid flag is a UsageError naming it and the fix. */
 export function serveOptions(args: ServeArgs): TargetOptions {
   if (args.host !== undefined && !isLoopbackHost(args.host)) {
-    throw new UsageError(`--host ${args.host || '(empty)'}: the target listens on loopback only; use 127.0.0.1, ::1 or localhost`);
+    throw new UsageError(
+      `--host ${args.host || '(empty)'}: the target listens on loopback only; use 127.0.0.1, ::1 or localhost`,
+    );
   }
   const port = integer('port', args.port, 0, 65535);
   const adminPort = integer('admin-port', args['admin-port'], 0, 65535);

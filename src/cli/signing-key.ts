@@ -11,7 +11,8 @@ import type { Io } from '../util/io.ts';
 
 export const SIGNING_KEY_VARIABLE = 'TIERGATE_SIGNING_KEY';
 
-const FIX = 'give an Ed25519 private key in PEM, or the path of one (openssl genpkey -algorithm ed25519 -out signing.pem)';
+const FIX =
+  'give an Ed25519 private key in PEM, or the path of one (openssl genpkey -algorithm ed25519 -out signing.pem)';
 
 export async function signingKeyFrom(io: Pick<Io, 'env' | 'cwd'>): Promise<KeyObject | null> {
   const value = io.env[SIGNING_KEY_VARIABLE];
@@ -21,7 +22,9 @@ export async function signingKeyFrom(io: Pick<Io, 'env' | 'cwd'>): Promise<KeyOb
     try {
       pem = await readFile(resolve(io.cwd, value.trim()), 'utf8');
     } catch (error) {
-      throw new UsageError(`${SIGNING_KEY_VARIABLE}: not PEM text, and no file can be read at that path (${(error as NodeJS.ErrnoException).code ?? 'error'}); ${FIX}`);
+      throw new UsageError(
+        `${SIGNING_KEY_VARIABLE}: not PEM text, and no file can be read at that path (${(error as NodeJS.ErrnoException).code ?? 'error'}); ${FIX}`,
+      );
     }
   }
   let key: KeyObject;
@@ -30,6 +33,7 @@ export async function signingKeyFrom(io: Pick<Io, 'env' | 'cwd'>): Promise<KeyOb
   } catch {
     throw new UsageError(`${SIGNING_KEY_VARIABLE}: not a private key node:crypto can read; ${FIX}`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new UsageError(`${SIGNING_KEY_VARIABLE}: a ${key.asymmetricKeyType ?? 'symmetric'} key, not Ed25519; ${FIX}`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new UsageError(`${SIGNING_KEY_VARIABLE}: a ${key.asymmetricKeyType ?? 'symmetric'} key, not Ed25519; ${FIX}`);
   return key;
 }

@@ -17,9 +17,15 @@ export const DEFAULT_TARGET_LEVEL = 0.95;
 const FORM = /^\s*(\d{1,2}(?:\.\d{1,4})?)\s*%\s*(?:@\s*(\d{1,2}(?:\.\d{1,4})?)\s*%)?\s*$/;
 
 /** The target the text states, or why it states none (for a one-line error naming the input). */
-export function parseConfidenceTarget(text: string): { ok: true; target: ConfidenceTarget } | { ok: false; problem: string } {
+export function parseConfidenceTarget(
+  text: string,
+): { ok: true; target: ConfidenceTarget } | { ok: false; problem: string } {
   const match = FORM.exec(text);
-  if (!match) return { ok: false, problem: `"${text}" is not a target: write the share within the SLA and the confidence, e.g. "99%@95%" (or "99%", at 95 %)` };
+  if (!match)
+    return {
+      ok: false,
+      problem: `"${text}" is not a target: write the share within the SLA and the confidence, e.g. "99%@95%" (or "99%", at 95 %)`,
+    };
   // Percent to a share, rounded past what the text can say (99.9 / 100 is 0.9990000000000001).
   const fraction = (digits: string) => Number((Number(digits) / 100).toFixed(6));
   const share = fraction(match[1]!);
@@ -31,4 +37,5 @@ export function parseConfidenceTarget(text: string): { ok: true; target: Confide
 const percent = (v: number) => `${Number((v * 100).toFixed(4))} %`;
 
 /** "99 % of revocations within 3 s, at 95 % confidence" */
-export const targetText = (t: ConfidenceTarget, slaText: string): string => `${percent(t.share)} of revocations within ${slaText}, at ${percent(t.level)} confidence`;
+export const targetText = (t: ConfidenceTarget, slaText: string): string =>
+  `${percent(t.share)} of revocations within ${slaText}, at ${percent(t.level)} confidence`;

@@ -66,7 +66,13 @@ function schemaReference(file: string): string {
 
 export function starterConfig(options: StarterOptions): StarterConfig {
   const keys: StarterKey[] = options.orgs.flatMap((org, i) =>
-    KEY_ROLES.map((role) => ({ path: `orgs.${i}.keys.${role}`, env: envNameFor(org.name, role), org: org.name, tier: org.tier, role })),
+    KEY_ROLES.map((role) => ({
+      path: `orgs.${i}.keys.${role}`,
+      env: envNameFor(org.name, role),
+      org: org.name,
+      tier: org.tier,
+      role,
+    })),
   );
   const json = {
     $schema: schemaReference(options.file),
@@ -89,22 +95,36 @@ export function starterConfig(options: StarterOptions): StarterConfig {
  * The figures an Enterprise contract sets, for the Enterprise organizations the file gets: at least
  * the published minimums, and only where the file has such an organization (`input` names the flag).
  */
-export function enterpriseLimits(limits: Partial<OrgLimits>, tiers: readonly TierName[], input: string): Partial<OrgLimits> {
+export function enterpriseLimits(
+  limits: Partial<OrgLimits>,
+  tiers: readonly TierName[],
+  input: string,
+): Partial<OrgLimits> {
   if (!tiers.includes('enterprise')) {
-    throw new UsageError(`${input}: these are an Enterprise contract's figures, and the file gets no Enterprise organization (--tiers ${tiers.join(',')}); add enterprise to --tiers, or leave the figures out`);
+    throw new UsageError(
+      `${input}: these are an Enterprise contract's figures, and the file gets no Enterprise organization (--tiers ${tiers.join(',')}); add enterprise to --tiers, or leave the figures out`,
+    );
   }
   const problems = orgLimitProblems(recruitingApi, 'enterprise', limits);
-  if (problems.length > 0) throw new UsageError(`${input}: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`);
+  if (problems.length > 0)
+    throw new UsageError(`${input}: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`);
   return limits;
 }
 
 /** Writes the file where none is, or over one when `force`; `input` names the flag in the one-line refusal. */
-export async function writeConfigFile(file: string, text: string, options: { readonly force: boolean; readonly input: string }): Promise<void> {
+export async function writeConfigFile(
+  file: string,
+  text: string,
+  options: { readonly force: boolean; readonly input: string },
+): Promise<void> {
   try {
     await writeFile(file, text, { flag: options.force ? 'w' : 'wx' });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new UsageError(`${options.input}: ${file} already exists; pass --force to overwrite it, or name another file`);
+    if (code === 'EEXIST')
+      throw new UsageError(
+        `${options.input}: ${file} already exists; pass --force to overwrite it, or name another file`,
+      );
     throw new UsageError(`${options.input}: cannot write ${file} (${code ?? 'error'}); check the path`);
   }
 }

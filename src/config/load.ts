@@ -46,7 +46,8 @@ export function describeIssues(issues: readonly IssueLike[]): string {
     .join('; ');
 }
 
-const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const record = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 /**
  * Organization names are unique (they label results and lanes), an organization's own limits are
@@ -64,13 +65,20 @@ function crossFieldIssues(json: unknown): IssueLike[] {
     if (typeof name !== 'string') return;
     const seen = firstIndex.get(name);
     if (seen === undefined) firstIndex.set(name, i);
-    else issues.push({ path: ['orgs', i, 'name'], message: `${JSON.stringify(name)} is already the name of orgs.${seen}` });
+    else
+      issues.push({
+        path: ['orgs', i, 'name'],
+        message: `${JSON.stringify(name)} is already the name of orgs.${seen}`,
+      });
   });
   orgs.forEach((org, i) => issues.push(...limitIssues(record(org), i)));
   const revocationOrg = record(root['revocation'])?.['org'];
   if (typeof revocationOrg === 'string' && !firstIndex.has(revocationOrg)) {
     const known = [...firstIndex.keys()].join(', ') || 'none';
-    issues.push({ path: ['revocation', 'org'], message: `${JSON.stringify(revocationOrg)} is not the name of an organization in orgs (${known})` });
+    issues.push({
+      path: ['revocation', 'org'],
+      message: `${JSON.stringify(revocationOrg)} is not the name of an organization in orgs (${known})`,
+    });
   }
   return issues;
 }
@@ -86,13 +94,21 @@ function limitIssues(org: Record<string, unknown> | null, i: number): IssueLike[
       return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? [[field, value]] : [];
     }),
   );
-  return orgLimitProblems(recruitingApi, tier, declared).map((p) => ({ path: ['orgs', i, 'limits', p.field], message: p.message }));
+  return orgLimitProblems(recruitingApi, tier, declared).map((p) => ({
+    path: ['orgs', i, 'limits', p.field],
+    message: p.message,
+  }));
 }
 
 /** Resolve a key from the environment; a missing variable names itself and the fix. */
-export function resolveSecret(ref: EnvRef | string | undefined, env: Readonly<Record<string, string | undefined>>, where: string): string | null {
+export function resolveSecret(
+  ref: EnvRef | string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  where: string,
+): string | null {
   if (ref === undefined) return null;
-  if (typeof ref === 'string') throw new UsageError(`${where}: keys never go in the config file; use {"env": "VARIABLE"}`, 'TG_CONFIG');
+  if (typeof ref === 'string')
+    throw new UsageError(`${where}: keys never go in the config file; use {"env": "VARIABLE"}`, 'TG_CONFIG');
   const value = env[ref.env];
   if (value === undefined || value === '') {
     throw new UsageError(`${where}: environment variable ${ref.env} is not set; export it with the key`, 'TG_ENV');

@@ -23,28 +23,35 @@ export interface DurationRule {
 
 /** A duration field: "300ms", "3s", "1m" or a number of ms. `what` names it in the issue (the path already locates it). */
 export const duration = (what: string, rule: DurationRule = {}) =>
-  z
-    .union([z.string(), z.number()])
-    .transform((value, ctx) => {
-      const ms = parseDurationMs(value);
-      if (ms === null) {
-        ctx.addIssue({ code: 'custom', message: `expected a duration like "300ms", "3s" or "1m" (${what})` });
-        return z.NEVER;
-      }
-      if (rule.wholeSeconds && (ms < 1000 || ms % 1000 !== 0)) {
-        ctx.addIssue({ code: 'custom', message: `expected whole seconds, like "3s" or "60s" (${what} ${JSON.stringify(value)})` });
-        return z.NEVER;
-      }
-      if (ms > (rule.maxMs ?? 86_400_000)) {
-        ctx.addIssue({ code: 'custom', message: `expected at most ${rule.maxMs ?? 86_400_000} ms (${what} ${JSON.stringify(value)})` });
-        return z.NEVER;
-      }
-      if (ms < (rule.minMs ?? 0)) {
-        ctx.addIssue({ code: 'custom', message: `expected at least ${rule.minMs} ms (${what} ${JSON.stringify(value)})` });
-        return z.NEVER;
-      }
-      return ms;
-    });
+  z.union([z.string(), z.number()]).transform((value, ctx) => {
+    const ms = parseDurationMs(value);
+    if (ms === null) {
+      ctx.addIssue({ code: 'custom', message: `expected a duration like "300ms", "3s" or "1m" (${what})` });
+      return z.NEVER;
+    }
+    if (rule.wholeSeconds && (ms < 1000 || ms % 1000 !== 0)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected whole seconds, like "3s" or "60s" (${what} ${JSON.stringify(value)})`,
+      });
+      return z.NEVER;
+    }
+    if (ms > (rule.maxMs ?? 86_400_000)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected at most ${rule.maxMs ?? 86_400_000} ms (${what} ${JSON.stringify(value)})`,
+      });
+      return z.NEVER;
+    }
+    if (ms < (rule.minMs ?? 0)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected at least ${rule.minMs} ms (${what} ${JSON.stringify(value)})`,
+      });
+      return z.NEVER;
+    }
+    return ms;
+  });
 
 const envName = z
   .string()
@@ -89,13 +96,23 @@ const orgSchema = z
     name: z
       .string()
       .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'lower-case letters, digits and dashes')
-      .describe('Label of the organization in results and reports: lower-case letters, digits and dashes, unique in the file'),
+      .describe(
+        'Label of the organization in results and reports: lower-case letters, digits and dashes, unique in the file',
+      ),
     tier: z.enum(TIER_NAMES).describe('The plan tier the organization is on: its quotas are the ones judged'),
     keys: z
       .strictObject({
         primary: keyRef.describe('A key of this organization holding every scope: {"env": "VARIABLE"}'),
-        secondary: keyRef.optional().describe('A second key of the same organization, holding every scope (ORG-SHARED: both keys share one quota)'),
-        unscoped: keyRef.optional().describe('A key of this organization holding no scope (SCOPE-ENFORCED: refused with 403 on every scoped endpoint)'),
+        secondary: keyRef
+          .optional()
+          .describe(
+            'A second key of the same organization, holding every scope (ORG-SHARED: both keys share one quota)',
+          ),
+        unscoped: keyRef
+          .optional()
+          .describe(
+            'A key of this organization holding no scope (SCOPE-ENFORCED: refused with 403 on every scoped endpoint)',
+          ),
       } satisfies Record<KeyRole, unknown>)
       .describe('API keys of this organization, by environment variable name only: a key written here is refused'),
     limits: orgLimitsSchema.optional(),
@@ -117,7 +134,10 @@ const hookTimeout = duration('hook timeout', { minMs: 1, maxMs: 600_000 })
 const httpCall = {
   method: z.enum(HTTP_METHODS).default('POST').describe('HTTP method (default POST)'),
   url: z.string().min(1).describe('URL template: {key}, {keyId} and {env:NAME} are filled in'),
-  headers: z.record(z.string(), z.string()).optional().describe('Header templates, e.g. {"authorization": "Bearer {env:ADMIN_TOKEN}"}'),
+  headers: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('Header templates, e.g. {"authorization": "Bearer {env:ADMIN_TOKEN}"}'),
   body: z
     .union([z.string(), z.record(z.string(), z.unknown())])
     .optional()
@@ -130,7 +150,11 @@ const httpProvision = z
   .strictObject({
     ...httpCall,
     keyPath: z.string().min(1).describe('Dotted path to the new key in the JSON response, e.g. "data.key"'),
-    keyIdPath: z.string().min(1).optional().describe("Dotted path to the new key's id in the JSON response, when the revoke call needs {keyId}"),
+    keyIdPath: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Dotted path to the new key's id in the JSON response, when the revoke call needs {keyId}"),
   })
   .describe('The HTTP call creating a key with every scope in the revocation organization');
 export type HttpProvisionConfig = z.output<typeof httpProvision>;
@@ -146,7 +170,10 @@ const httpHook = z.strictObject({
 
 const commandHook = z.strictObject({
   type: z.literal('command').describe('Provision and revoke keys with shell commands'),
-  provision: z.string().min(1).describe('A shell command printing the new key (and optionally its id, after whitespace) on stdout'),
+  provision: z
+    .string()
+    .min(1)
+    .describe('A shell command printing the new key (and optionally its id, after whitespace) on stdout'),
   revoke: z.string().min(1).describe('A shell command revoking {key} / {keyId}; exit status 0 means revoked'),
   timeout: hookTimeout,
 });
@@ -163,13 +190,20 @@ const disposableHook = z.strictObject({
   keys: z
     .array(disposableKey)
     .min(1)
-    .describe("Keys the trials may revoke, used in order: trials + 1 are needed (each trial's successor, ROTATION, is the next trial's key)"),
+    .describe(
+      "Keys the trials may revoke, used in order: trials + 1 are needed (each trial's successor, ROTATION, is the next trial's key)",
+    ),
   revoke: z
     .discriminatedUnion('type', [
       z.strictObject({ type: z.literal('http').describe('Revoke with an HTTP call'), ...httpCall }),
-      z.strictObject({ type: z.literal('command').describe('Revoke with a shell command'), command: z.string().min(1).describe('A shell command revoking {key} / {keyId}; exit status 0 means revoked') }),
+      z.strictObject({
+        type: z.literal('command').describe('Revoke with a shell command'),
+        command: z.string().min(1).describe('A shell command revoking {key} / {keyId}; exit status 0 means revoked'),
+      }),
     ])
-    .describe('How to revoke a listed key: an HTTP call ({"type": "http", ...}) or a command ({"type": "command", "command": ...})'),
+    .describe(
+      'How to revoke a listed key: an HTTP call ({"type": "http", ...}) or a command ({"type": "command", "command": ...})',
+    ),
   timeout: hookTimeout,
 });
 
@@ -177,7 +211,8 @@ const disposableHook = z.strictObject({
 function stringsIn(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; text: string }[] {
   if (typeof value === 'string') return [{ path, text: value }];
   if (Array.isArray(value)) return value.flatMap((v, i) => stringsIn(v, [...path, i]));
-  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([k, v]) => stringsIn(v, [...path, k]));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => stringsIn(v, [...path, k]));
   return [];
 }
 
@@ -187,7 +222,12 @@ export const revocationHookSchema = z
   .superRefine((hook, ctx) => {
     for (const { path, text } of stringsIn(hook)) {
       if (containsFullKey(text)) {
-        ctx.addIssue({ code: 'custom', path, message: 'keys never go in the config file: use {env:NAME} in the template and export the key in that variable' });
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message:
+            'keys never go in the config file: use {env:NAME} in the template and export the key in that variable',
+        });
       }
     }
   });
@@ -205,11 +245,15 @@ const assumptionsSchema = z
     'head-bootstrap-free': z
       .boolean()
       .optional()
-      .describe('true: HEAD /recruiter/bootstrap must consume no quota (HEAD-BOOTSTRAP fails if it does); false: it is meant to count one read'),
+      .describe(
+        'true: HEAD /recruiter/bootstrap must consume no quota (HEAD-BOOTSTRAP fails if it does); false: it is meant to count one read',
+      ),
     'bulk-counts-per-resume': z
       .boolean()
       .optional()
-      .describe('false: a bulk upload is meant to count one ingest unit per upload, not per resume (QUOTA-INGEST judges it so)'),
+      .describe(
+        'false: a bulk upload is meant to count one ingest unit per upload, not per resume (QUOTA-INGEST judges it so)',
+      ),
   })
   .describe('What the deployment intends where the spec is silent; undeclared, the harness learns it and reports it');
 
@@ -222,25 +266,39 @@ export const configSchema = z.strictObject({
           z
             .url({ protocol: /^https?$/ })
             // The API's paths go from the root: a path or query here would make every request's URL unusable.
-            .refine((url) => /^https?:\/\/[^/?#]+\/?$/.test(url), 'expected an origin like "http://127.0.0.1:8080": no path, query or fragment (tiergate sends the API\'s paths, /recruiter/..., from the root)'),
+            .refine(
+              (url) => /^https?:\/\/[^/?#]+\/?$/.test(url),
+              'expected an origin like "http://127.0.0.1:8080": no path, query or fragment (tiergate sends the API\'s paths, /recruiter/..., from the root)',
+            ),
         )
         .min(1)
-        .describe('Base URLs of the edge nodes, e.g. "http://127.0.0.1:8080"; the first is used for quota checks, revocation is probed on every one'),
-      edgeHeader: z.string().default('x-edge-node').describe('Response header naming the node that answered (default x-edge-node)'),
+        .describe(
+          'Base URLs of the edge nodes, e.g. "http://127.0.0.1:8080"; the first is used for quota checks, revocation is probed on every one',
+        ),
+      edgeHeader: z
+        .string()
+        .default('x-edge-node')
+        .describe('Response header naming the node that answered (default x-edge-node)'),
       allowNonLoopback: z
         .boolean()
         .default(false)
-        .describe('Allow edges that are not loopback addresses; without it tiergate sends traffic to 127.0.0.1, ::1 and localhost only'),
+        .describe(
+          'Allow edges that are not loopback addresses; without it tiergate sends traffic to 127.0.0.1, ::1 and localhost only',
+        ),
     })
     .describe('Where the deployment answers'),
   window: duration('window', { wholeSeconds: true })
     .default(60_000)
     .describe('Length of the quota window, whole seconds: "60s" (the default: the spec\'s figures are per minute)'),
-  timeout: duration('timeout', { minMs: 1, maxMs: 600_000 }).default(5_000).describe('Per-request timeout: "5s" (the default), "500ms" or ms'),
+  timeout: duration('timeout', { minMs: 1, maxMs: 600_000 })
+    .default(5_000)
+    .describe('Per-request timeout: "5s" (the default), "500ms" or ms'),
   orgs: z
     .array(orgSchema)
     .min(1)
-    .describe("The organizations to test, each with its tier and keys; ORG-ISOLATED needs two of a tier, and more spread a tier's quota checks"),
+    .describe(
+      "The organizations to test, each with its tier and keys; ORG-ISOLATED needs two of a tier, and more spread a tier's quota checks",
+    ),
   assumptions: assumptionsSchema.optional(),
   writes: z
     .enum(WRITE_POLICIES)
@@ -259,20 +317,40 @@ export const configSchema = z.strictObject({
       timeout: hookTimeout,
     })
     .optional()
-    .describe('How the run removes what it created and the API cannot remove; without it, those are listed in the report as left behind'),
+    .describe(
+      'How the run removes what it created and the API cannot remove; without it, those are listed in the report as left behind',
+    ),
   revocation: z
     .strictObject({
-      org: z.string().describe('Name of the organization (from orgs) whose keys the hook provisions and revokes; it gets no quota checks'),
-      trials: z.number().int().min(1).max(1000).default(20).describe('Revocation trials (default 20); --revocation-trials wins over it'),
-      interval: duration('revocation.interval', { minMs: 1 }).default(10).describe('Time between probes of each edge during a trial: "10ms" (the default)'),
-      settle: duration('revocation.settle').default(2000).describe('How long every edge is still probed once all have rejected the key (a key admitted again shows here): "2s" (the default)'),
+      org: z
+        .string()
+        .describe(
+          'Name of the organization (from orgs) whose keys the hook provisions and revokes; it gets no quota checks',
+        ),
+      trials: z
+        .number()
+        .int()
+        .min(1)
+        .max(1000)
+        .default(20)
+        .describe('Revocation trials (default 20); --revocation-trials wins over it'),
+      interval: duration('revocation.interval', { minMs: 1 })
+        .default(10)
+        .describe('Time between probes of each edge during a trial: "10ms" (the default)'),
+      settle: duration('revocation.settle')
+        .default(2000)
+        .describe(
+          'How long every edge is still probed once all have rejected the key (a key admitted again shows here): "2s" (the default)',
+        ),
       parallel: z
         .number()
         .int()
         .min(1)
         .max(100)
         .optional()
-        .describe("Trials at most at once, each on a rotation chain of its own (default: the scenario's, 7); fewer where the organization's concurrency cap or a list of disposable keys allows fewer; --revocation-parallel wins over it"),
+        .describe(
+          "Trials at most at once, each on a rotation chain of its own (default: the scenario's, 7); fewer where the organization's concurrency cap or a list of disposable keys allows fewer; --revocation-parallel wins over it",
+        ),
       confidence: z
         .string()
         .transform((text, ctx) => {
@@ -282,11 +360,15 @@ export const configSchema = z.strictObject({
           return z.NEVER;
         })
         .optional()
-        .describe('What the trials are to prove: "99%@95%" is 99 % of revocations in effect on every edge within 3 s, at 95 % confidence (Clopper–Pearson); the trials rise to what that takes, none slower (299 here), and REVOKE-LATENCY passes only once it is proven; --revocation-confidence wins over it'),
+        .describe(
+          'What the trials are to prove: "99%@95%" is 99 % of revocations in effect on every edge within 3 s, at 95 % confidence (Clopper–Pearson); the trials rise to what that takes, none slower (299 here), and REVOKE-LATENCY passes only once it is proven; --revocation-confidence wins over it',
+        ),
       hook: revocationHookSchema,
     })
     .optional()
-    .describe('Key revocation checks (REVOKE-LATENCY, REVOKE-STICKY, ROTATION, AUTH-REVOKED); without it they are skipped'),
+    .describe(
+      'Key revocation checks (REVOKE-LATENCY, REVOKE-STICKY, ROTATION, AUTH-REVOKED); without it they are skipped',
+    ),
 });
 
 export type Config = z.output<typeof configSchema>;

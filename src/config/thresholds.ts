@@ -68,7 +68,10 @@ export function parseThresholdKey(key: string): Parsed<Pick<Threshold, 'metric' 
   if (!match) return { ok: false, problem: `'${key}' is not a metric name with an optional {tag:value} filter` };
   const name = match[1]!;
   if (!Object.hasOwn(THRESHOLD_METRICS, name)) {
-    return { ok: false, problem: `'${key}': unknown metric ${name} (known: ${Object.keys(THRESHOLD_METRICS).join(', ')})` };
+    return {
+      ok: false,
+      problem: `'${key}': unknown metric ${name} (known: ${Object.keys(THRESHOLD_METRICS).join(', ')})`,
+    };
   }
   const metric = name as ThresholdMetric;
   const filter: Partial<Record<Exclude<ThresholdTag, 'scenario'>, string>> = {};
@@ -78,12 +81,14 @@ export function parseThresholdKey(key: string): Parsed<Pick<Threshold, 'metric' 
       const colon = part.indexOf(':');
       const tag = (colon < 0 ? part : part.slice(0, colon)).trim();
       const value = colon < 0 ? '' : unquote(part.slice(colon + 1).trim());
-      if (colon < 0 || tag === '' || value === '') return { ok: false, problem: `'${key}': filter part '${part.trim()}' is not tag:value` };
+      if (colon < 0 || tag === '' || value === '')
+        return { ok: false, problem: `'${key}': filter part '${part.trim()}' is not tag:value` };
       if (!(THRESHOLD_TAGS as readonly string[]).includes(tag)) {
         return { ok: false, problem: `'${key}': unknown tag ${tag} (known: ${THRESHOLD_TAGS.join(', ')})` };
       }
       const name = tag === 'scenario' ? 'phase' : (tag as Exclude<ThresholdTag, 'scenario'>);
-      if (filter[name] !== undefined && filter[name] !== value) return { ok: false, problem: `'${key}': tag ${name} is filtered twice` };
+      if (filter[name] !== undefined && filter[name] !== value)
+        return { ok: false, problem: `'${key}': tag ${name} is filtered twice` };
       filter[name] = value;
     }
   }
@@ -91,10 +96,15 @@ export function parseThresholdKey(key: string): Parsed<Pick<Threshold, 'metric' 
 }
 
 /** `p(95)<300` → aggregation, operator, value (not yet checked against a metric type). */
-export function parseThresholdExpression(source: string): Parsed<Pick<Threshold, 'aggregation' | 'operator' | 'value'>> {
+export function parseThresholdExpression(
+  source: string,
+): Parsed<Pick<Threshold, 'aggregation' | 'operator' | 'value'>> {
   const match = EXPRESSION.exec(source);
   if (!match) {
-    return { ok: false, problem: `'${source}' is not a k6 threshold expression (like 'p(95)<300', 'avg<200', 'rate<0.01', 'count>0')` };
+    return {
+      ok: false,
+      problem: `'${source}' is not a k6 threshold expression (like 'p(95)<300', 'avg<200', 'rate<0.01', 'count>0')`,
+    };
   }
   const [, method, percentile, operator, value] = match;
   let aggregation: Aggregation;
@@ -117,7 +127,10 @@ export function parseThreshold(key: string, source: string): Parsed<Threshold> {
   const allowed = AGGREGATIONS_BY_TYPE[k.value.type];
   if (!allowed.includes(e.value.aggregation.kind)) {
     const names = allowed.map((a) => (a === 'p' ? 'p(N)' : a)).join(', ');
-    return { ok: false, problem: `${key}: '${source}' uses ${aggregationName(e.value.aggregation)}, which a ${k.value.type} metric does not have (use ${names})` };
+    return {
+      ok: false,
+      problem: `${key}: '${source}' uses ${aggregationName(e.value.aggregation)}, which a ${k.value.type} metric does not have (use ${names})`,
+    };
   }
   return { ok: true, value: { key, source, ...k.value, ...e.value } };
 }
@@ -126,7 +139,10 @@ export function parseThreshold(key: string, source: string): Parsed<Threshold> {
  * A scenario's thresholds, all parsed; every malformed one is named in a single UsageError line.
  * `where` prefixes the message, e.g. `scenario starter: load.thresholds`.
  */
-export function parseThresholds(record: Readonly<Record<string, readonly string[]>>, where = 'load.thresholds'): readonly Threshold[] {
+export function parseThresholds(
+  record: Readonly<Record<string, readonly string[]>>,
+  where = 'load.thresholds',
+): readonly Threshold[] {
   const parsed: Threshold[] = [];
   const problems: string[] = [];
   for (const [key, expressions] of Object.entries(record)) {

@@ -3,7 +3,15 @@
  * each customer's contract): which are acceptable for its tier, and the figures it is then held to.
  * One rule for the config file, the reference target's admin API and the checks.
  */
-import { LIMIT_FIELDS, type Contract, type Figure, type LimitField, type LimitFigures, type OrgLimits, type TierName } from './types.ts';
+import {
+  LIMIT_FIELDS,
+  type Contract,
+  type Figure,
+  type LimitField,
+  type LimitFigures,
+  type OrgLimits,
+  type TierName,
+} from './types.ts';
 
 export interface LimitProblem {
   readonly field: LimitField;
@@ -21,17 +29,30 @@ export function orgLimitProblems(contract: Contract, tier: TierName, limits: Par
     const figure = published[field];
     if (value === undefined) return [];
     if (!figure.atLeast && value !== figure.value) {
-      return [{ field, message: `${published.label} has a fixed ${field} figure of ${figure.value}: write ${figure.value}, or leave it out` }];
+      return [
+        {
+          field,
+          message: `${published.label} has a fixed ${field} figure of ${figure.value}: write ${figure.value}, or leave it out`,
+        },
+      ];
     }
     if (figure.atLeast && value < figure.value) {
-      return [{ field, message: `must be at least ${figure.value} for ${published.label} (the published minimum): write the contracted figure` }];
+      return [
+        {
+          field,
+          message: `must be at least ${figure.value} for ${published.label} (the published minimum): write the contracted figure`,
+        },
+      ];
     }
     return [];
   });
 }
 
 /** The figures an organization is held to: its own where it has them (exact: the contract is the figure), else its tier's published ones. */
-export function figuresOf(contract: Contract, org: { readonly tier: TierName; readonly limits?: Partial<OrgLimits> | undefined }): LimitFigures {
+export function figuresOf(
+  contract: Contract,
+  org: { readonly tier: TierName; readonly limits?: Partial<OrgLimits> | undefined },
+): LimitFigures {
   const published = contract.tiers[org.tier];
   const own = (field: LimitField): Figure => {
     const value = org.limits?.[field];

@@ -2,7 +2,14 @@
  * The recruiting API (shared/spec/recruiting-api.md) as the default contract.
  * Section numbers in `spec` fields refer to that document.
  */
-import { TOO_MANY_REQUESTS, type Assumption, type Contract, type Endpoint, type ScopeEntry, type TierLimits } from './types.ts';
+import {
+  TOO_MANY_REQUESTS,
+  type Assumption,
+  type Contract,
+  type Endpoint,
+  type ScopeEntry,
+  type TierLimits,
+} from './types.ts';
 
 const exact = (value: number) => ({ value, atLeast: false }) as const;
 const atLeast = (value: number) => ({ value, atLeast: true }) as const;
@@ -149,7 +156,7 @@ const assumptions: readonly Assumption[] = [
   },
   {
     id: 'scope-status',
-    statement: 'A valid key lacking the endpoint\'s scope is rejected with 403 and a JSON error body.',
+    statement: "A valid key lacking the endpoint's scope is rejected with 403 and a JSON error body.",
     gap: '§7: status codes for a missing scope: not shown.',
   },
   {
@@ -166,7 +173,8 @@ const assumptions: readonly Assumption[] = [
   },
   {
     id: 'bulk-counts-per-resume',
-    statement: 'A bulk upload counts one ingest unit per resume it carries, and is refused whole if they do not all fit.',
+    statement:
+      'A bulk upload counts one ingest unit per resume it carries, and is refused whole if they do not all fit.',
     gap: '§8: limits on batch size: not shown.',
   },
   {
@@ -224,7 +232,12 @@ const contract: Contract = {
   ],
   windowSeconds: 60,
   revocationSlaMs: 3000,
-  statuses: { unauthenticated: 401, forbidden: 403, rateLimited: TOO_MANY_REQUESTS, concurrencyCapped: TOO_MANY_REQUESTS },
+  statuses: {
+    unauthenticated: 401,
+    forbidden: 403,
+    rateLimited: TOO_MANY_REQUESTS,
+    concurrencyCapped: TOO_MANY_REQUESTS,
+  },
   rateLimitErrorCode: 'RATE_LIMIT_EXCEEDED',
   assumptions,
 };

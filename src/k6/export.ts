@@ -72,7 +72,11 @@ const NODE_BUILTINS = new Set(builtinModules);
 const keepNodeBuiltins: Plugin = {
   name: 'tiergate-node-builtins',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('node:') || NODE_BUILTINS.has(args.path.split('/')[0]!) ? { path: args.path, external: true } : undefined));
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('node:') || NODE_BUILTINS.has(args.path.split('/')[0]!)
+        ? { path: args.path, external: true }
+        : undefined,
+    );
   },
 };
 
@@ -93,12 +97,26 @@ const compiledTwins: Plugin = {
   },
 };
 
-export function bundleTier(tier: TierName, shape: LoadShape | null | undefined, scriptsDir = K6_SCRIPTS_DIR): Promise<{ code: string; metaImports: string[] }> {
-  return bundleScript(tier, `the ${tier} tier`, shape ? { TIERGATE_LOAD_SHAPE: JSON.stringify(shape) } : {}, scriptsDir);
+export function bundleTier(
+  tier: TierName,
+  shape: LoadShape | null | undefined,
+  scriptsDir = K6_SCRIPTS_DIR,
+): Promise<{ code: string; metaImports: string[] }> {
+  return bundleScript(
+    tier,
+    `the ${tier} tier`,
+    shape ? { TIERGATE_LOAD_SHAPE: JSON.stringify(shape) } : {},
+    scriptsDir,
+  );
 }
 
 /** One script of scenarios/k6 (`<name>.ts`) bundled, with `define` replacements. */
-async function bundleScript(name: string, what: string, define: Record<string, string>, scriptsDir: string): Promise<{ code: string; metaImports: string[] }> {
+async function bundleScript(
+  name: string,
+  what: string,
+  define: Record<string, string>,
+  scriptsDir: string,
+): Promise<{ code: string; metaImports: string[] }> {
   const result = await build({
     plugins: COMPILED ? [keepNodeBuiltins, compiledTwins] : [keepNodeBuiltins],
     entryPoints: [join(scriptsDir, `${name}.ts`)],
@@ -113,7 +131,9 @@ async function bundleScript(name: string, what: string, define: Record<string, s
     outfile: `${name}.js`,
     logLevel: 'silent',
     legalComments: 'none',
-    banner: { js: `// tiergate k6 script for ${what}: bundled by \`tiergate k6 export\`; edit scenarios/k6/, not this file.` },
+    banner: {
+      js: `// tiergate k6 script for ${what}: bundled by \`tiergate k6 export\`; edit scenarios/k6/, not this file.`,
+    },
   }).catch((error: { errors?: { text: string; location?: { file: string; line: number } | null }[] }) => {
     const first = error.errors?.[0];
     const where = first?.location ? ` (${first.location.file}:${first.location.line})` : '';
@@ -127,19 +147,28 @@ async function bundleScript(name: string, what: string, define: Record<string, s
 
 /** A bundle's problems for k6: anything imported that k6 does not provide. */
 function unfitImports(code: string, metaImports: readonly string[]): string[] {
-  return [...new Set([...metaImports.filter((s) => !isK6Module(s)).map((s) => `imports ${s}, which k6 does not provide`), ...k6BundleProblems(code)])];
+  return [
+    ...new Set([
+      ...metaImports.filter((s) => !isK6Module(s)).map((s) => `imports ${s}, which k6 does not provide`),
+      ...k6BundleProblems(code),
+    ]),
+  ];
 }
 
 /** The revocation vantage script (scenarios/k6/revocation.ts) bundled and checked: it imports only k6 modules. */
 export async function bundleRevocationScript(scriptsDir = K6_SCRIPTS_DIR): Promise<{ readonly code: string }> {
   const { code, metaImports } = await bundleScript('revocation', 'a revocation vantage point', {}, scriptsDir);
   const problems = unfitImports(code, metaImports);
-  if (problems.length > 0) throw new TiergateError('TG_USAGE', `k6 export: revocation.js must import only k6 modules: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new TiergateError('TG_USAGE', `k6 export: revocation.js must import only k6 modules: ${problems.join('; ')}`);
   return { code };
 }
 
 /** The revocation vantage script bundled, checked and written as `revocation.js`; its path and code. */
-export async function exportRevocationScript(outDir: string, scriptsDir = K6_SCRIPTS_DIR): Promise<{ readonly path: string; readonly code: string; readonly imports: readonly string[] }> {
+export async function exportRevocationScript(
+  outDir: string,
+  scriptsDir = K6_SCRIPTS_DIR,
+): Promise<{ readonly path: string; readonly code: string; readonly imports: readonly string[] }> {
   const { code } = await bundleRevocationScript(scriptsDir);
   await mkdir(outDir, { recursive: true });
   const path = join(outDir, 'revocation.js');
@@ -156,9 +185,16 @@ export async function exportK6Scripts(options: K6ExportOptions): Promise<readonl
     const { code, metaImports } = await bundleTier(tier, options.shapes?.[tier], options.scriptsDir);
     const found = unfitImports(code, metaImports);
     problems.push(...found.map((p) => `${tier}.js ${p}`));
-    bundles.push({ tier, file: `${tier}.js`, path: join(options.outDir, `${tier}.js`), code, imports: bundleImports(code) });
+    bundles.push({
+      tier,
+      file: `${tier}.js`,
+      path: join(options.outDir, `${tier}.js`),
+      code,
+      imports: bundleImports(code),
+    });
   }
-  if (problems.length > 0) throw new TiergateError('TG_USAGE', `k6 export: the bundles must import only k6 modules: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new TiergateError('TG_USAGE', `k6 export: the bundles must import only k6 modules: ${problems.join('; ')}`);
   await mkdir(options.outDir, { recursive: true });
   for (const bundle of bundles) await writeFile(bundle.path, bundle.code, 'utf8');
   return bundles;

@@ -68,13 +68,15 @@ interface TierFold {
 
 const tierOf = (tags: Readonly<Record<string, string>>): TierName | null =>
   (TIER_NAMES as readonly string[]).includes(tags.tier ?? '') ? (tags.tier as TierName) : null;
-const phaseOf = (tags: Readonly<Record<string, string>>): LoadPhaseName => loadPhaseName(tags.phase ?? tags.scenario ?? 'default');
+const phaseOf = (tags: Readonly<Record<string, string>>): LoadPhaseName =>
+  loadPhaseName(tags.phase ?? tags.scenario ?? 'default');
 /** k6 reports status 0 when no response came. */
 const statusOf = (raw: string | undefined): number | null => {
   const n = raw === undefined ? 0 : Number(raw);
   return Number.isInteger(n) && n > 0 ? n : null;
 };
-const tagOrNull = (raw: string | undefined): string | null => (raw === undefined || raw === 'none' || raw === '' ? null : raw);
+const tagOrNull = (raw: string | undefined): string | null =>
+  raw === undefined || raw === 'none' || raw === '' ? null : raw;
 
 /** Turns `tiergate_remaining` samples into Observations, ids in read order from 1. */
 export class K6Observations {
@@ -103,14 +105,22 @@ export class K6Observations {
       doneAt: at,
       sentWall: p.timeMs,
       status,
-      rateLimit: { limit: headerValue(tagOrNull(p.tags.limit)), remaining, reset: headerValue(tagOrNull(p.tags.window)), retryAfter: NO_HEADER },
+      rateLimit: {
+        limit: headerValue(tagOrNull(p.tags.limit)),
+        remaining,
+        reset: headerValue(tagOrNull(p.tags.window)),
+        retryAfter: NO_HEADER,
+      },
       date: tagOrNull(p.tags.date),
       edgeNode: null,
       contentType: null,
       bodyBytes: 0,
       bodyExcerpt: '',
       body: null,
-      error: status === null ? { code: p.tags.error_code ? `K6_${p.tags.error_code}` : 'NO_RESPONSE', message: 'k6 recorded no response' } : null,
+      error:
+        status === null
+          ? { code: p.tags.error_code ? `K6_${p.tags.error_code}` : 'NO_RESPONSE', message: 'k6 recorded no response' }
+          : null,
     };
   }
 }
@@ -168,7 +178,9 @@ export async function ingestK6(options: K6IngestOptions): Promise<K6Ingest> {
     }
   });
   if (revocationSamples > 0 && remainingSamples === 0) {
-    throw new UsageError(`k6 ingest: ${options.files.join(', ')} ${options.files.length === 1 ? 'is' : 'are'} the output of the revocation vantage script (revocation.js): judge it with the run it watched, k6 ingest --revocation RUN-DIR FILE...`);
+    throw new UsageError(
+      `k6 ingest: ${options.files.join(', ')} ${options.files.length === 1 ? 'is' : 'are'} the output of the revocation vantage script (revocation.js): judge it with the run it watched, k6 ingest --revocation RUN-DIR FILE...`,
+    );
   }
   const checks: CheckResult[] = [];
   let responses = 0;
@@ -179,7 +191,9 @@ export async function ingestK6(options: K6IngestOptions): Promise<K6Ingest> {
     const perOrg = new Map<string, number>();
     for (const w of summary.windows) perOrg.set(w.org, (perOrg.get(w.org) ?? 0) + 1);
     windowsUsed = Math.max(windowsUsed, ...perOrg.values());
-    const buckets: MetricBucket[] = summary.phases.flatMap((p) => p.buckets.map((b) => ({ tags: bucketTags(f.tier, p.phase, b.status), count: b.count, latency: b.latency })));
+    const buckets: MetricBucket[] = summary.phases.flatMap((p) =>
+      p.buckets.map((b) => ({ tags: bucketTags(f.tier, p.phase, b.status), count: b.count, latency: b.latency })),
+    );
     const starts = summary.phases.map((p) => p.startedAt);
     const ends = summary.phases.map((p) => p.endedAt);
     const durationS = starts.length > 0 ? Math.max(0, Math.max(...ends) - Math.min(...starts)) / 1000 : 0;
@@ -193,10 +207,20 @@ export async function ingestK6(options: K6IngestOptions): Promise<K6Ingest> {
       notes: [
         LATENCY_POLICY.k6,
         `Judged across ${runners.size} k6 runner${runners.size === 1 ? '' : 's'} together (${options.files.length} file${options.files.length === 1 ? '' : 's'}): windows add up every runner's requests to an org, and thresholds are over all samples merged.`,
-        ...(stats.skipped + stats.malformed > 0 ? [`${stats.skipped} non-k6 line(s) skipped and ${stats.malformed} malformed line(s) ignored`] : []),
+        ...(stats.skipped + stats.malformed > 0
+          ? [`${stats.skipped} non-k6 line(s) skipped and ${stats.malformed} malformed line(s) ignored`]
+          : []),
       ],
     });
-    checks.push(checkResult('LOAD-THRESHOLDS', finding, { tier: f.tier, org: null, variant: 'k6', startedWall: Number.isFinite(firstMs) ? firstMs : 0, durationMs: durationS * 1000 }));
+    checks.push(
+      checkResult('LOAD-THRESHOLDS', finding, {
+        tier: f.tier,
+        org: null,
+        variant: 'k6',
+        startedWall: Number.isFinite(firstMs) ? firstMs : 0,
+        durationMs: durationS * 1000,
+      }),
+    );
   }
   const tiers = TIER_NAMES.filter((t) => folds.has(t));
   const order = (c: CheckResult) => (c.tier === null ? TIER_NAMES.length : TIER_NAMES.indexOf(c.tier));
@@ -231,7 +255,11 @@ function k6Summary(f: TierFold, windowS: number, t0: number): LoadSummary {
 }
 
 /** Re-reads the files and writes the observations with the given ids as NDJSON (gzip where `outFile` ends in .gz); returns how many. */
-export async function writeEvidence(files: readonly string[], ids: ReadonlySet<number>, outFile: string): Promise<number> {
+export async function writeEvidence(
+  files: readonly string[],
+  ids: ReadonlySet<number>,
+  outFile: string,
+): Promise<number> {
   const out = observationSink(outFile);
   const factory = new K6Observations();
   let written = 0;

@@ -83,13 +83,22 @@ export async function readK6Points(files: readonly string[], onPoint: (point: K6
           malformed += 1;
           continue;
         }
-        const entry = parsed as { type?: unknown; metric?: unknown; data?: { type?: unknown; time?: unknown; value?: unknown; tags?: unknown } };
+        const entry = parsed as {
+          type?: unknown;
+          metric?: unknown;
+          data?: { type?: unknown; time?: unknown; value?: unknown; tags?: unknown };
+        };
         if (entry.type === 'Metric' && typeof entry.metric === 'string') {
           metrics[entry.metric] = typeof entry.data?.type === 'string' ? entry.data.type : 'unknown';
           k6Lines += 1;
           continue;
         }
-        if (entry.type !== 'Point' || typeof entry.metric !== 'string' || typeof entry.data !== 'object' || entry.data === null) {
+        if (
+          entry.type !== 'Point' ||
+          typeof entry.metric !== 'string' ||
+          typeof entry.data !== 'object' ||
+          entry.data === null
+        ) {
           // JSON log lines (--log-format=json) and anything else that is not a sample.
           skipped += 1;
           continue;
@@ -123,7 +132,9 @@ export function refuseNotK6(stats: K6ReadStats): void {
   const [file, ...more] = stats.notK6;
   if (file === undefined) return;
   const others = more.length > 0 ? ` (and ${more.length} more)` : '';
-  throw new UsageError(`k6 ingest: ${file}${others} holds no k6 Metric or Point line: name a file k6 wrote with --out json=FILE (or a runner's kubectl logs of --out json=-)`);
+  throw new UsageError(
+    `k6 ingest: ${file}${others} holds no k6 Metric or Point line: name a file k6 wrote with --out json=FILE (or a runner's kubectl logs of --out json=-)`,
+  );
 }
 
 function stringTags(tags: unknown): Record<string, string> {

@@ -42,18 +42,31 @@ export interface OperatorOptions {
 export interface OperatorManifests {
   readonly configMap: { readonly file: string; readonly yaml: string };
   /** `tier` null: a revocation vantage point's. */
-  readonly testRuns: readonly { readonly tier: TierName | null; readonly name: string; readonly file: string; readonly yaml: string }[];
+  readonly testRuns: readonly {
+    readonly tier: TierName | null;
+    readonly name: string;
+    readonly file: string;
+    readonly yaml: string;
+  }[];
 }
 
 /** What each runner's `k6 run` gets: samples on stdout as JSON, no end-of-test summary, logs as JSON (k6 1.3.0 and later; version.ts). */
 export const K6_RUNNER_ARGUMENTS = `--out json=- ${NO_SUMMARY_FLAG} --log-format=json`;
 
 function assertName(flag: string, name: string): void {
-  if (!DNS_LABEL.test(name)) throw new UsageError(`${flag} ${name}: expected a Kubernetes name (lower-case letters, digits and '-', at most 63)`);
+  if (!DNS_LABEL.test(name))
+    throw new UsageError(
+      `${flag} ${name}: expected a Kubernetes name (lower-case letters, digits and '-', at most 63)`,
+    );
 }
 
 /** Names checked, the objects' metadata, and the ConfigMap holding `files` (at most 1 MiB). */
-function scriptsConfigMap(options: Pick<OperatorOptions, 'namespace' | 'secretName' | 'configMapName'>, defaultName: string, files: Readonly<Record<string, string>>, comment: string) {
+function scriptsConfigMap(
+  options: Pick<OperatorOptions, 'namespace' | 'secretName' | 'configMapName'>,
+  defaultName: string,
+  files: Readonly<Record<string, string>>,
+  comment: string,
+) {
   const secretName = options.secretName ?? 'tiergate-k6';
   const configMapName = options.configMapName ?? defaultName;
   assertName('--secret', secretName);
@@ -61,17 +74,35 @@ function scriptsConfigMap(options: Pick<OperatorOptions, 'namespace' | 'secretNa
   if (options.namespace !== undefined) assertName('--namespace', options.namespace);
   const metadata = (name: string) => ({ name, ...(options.namespace ? { namespace: options.namespace } : {}) });
   const bytes = Object.values(files).reduce((n, code) => n + Buffer.byteLength(code), 0);
-  if (bytes > CONFIGMAP_MAX_BYTES) throw new UsageError(`k6 operator: the scripts take ${bytes} bytes, over a ConfigMap's 1 MiB; use fewer --tiers per ConfigMap`);
-  const doc = new YAML.Document({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...metadata(configMapName), labels: { 'app.kubernetes.io/name': 'tiergate' } }, data: files });
+  if (bytes > CONFIGMAP_MAX_BYTES)
+    throw new UsageError(
+      `k6 operator: the scripts take ${bytes} bytes, over a ConfigMap's 1 MiB; use fewer --tiers per ConfigMap`,
+    );
+  const doc = new YAML.Document({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { ...metadata(configMapName), labels: { 'app.kubernetes.io/name': 'tiergate' } },
+    data: files,
+  });
   doc.commentBefore = comment;
-  return { secretName, configMapName, metadata, configMap: { file: 'configmap.yaml', yaml: doc.toString({ lineWidth: 0 }) } };
+  return {
+    secretName,
+    configMapName,
+    metadata,
+    configMap: { file: 'configmap.yaml', yaml: doc.toString({ lineWidth: 0 }) },
+  };
 }
 
 export function operatorManifests(options: OperatorOptions): OperatorManifests {
   const { parallelism } = options;
   checkParallelism(parallelism);
   const files = Object.fromEntries(options.bundles.map((b) => [b.file, b.code]));
-  const { secretName, configMapName, metadata, configMap } = scriptsConfigMap(options, 'tiergate-k6-scripts', files, ' The bundled tiergate k6 scripts (tiergate k6 export), one file per tier.');
+  const { secretName, configMapName, metadata, configMap } = scriptsConfigMap(
+    options,
+    'tiergate-k6-scripts',
+    files,
+    ' The bundled tiergate k6 scripts (tiergate k6 export), one file per tier.',
+  );
 
   const testRuns = options.bundles.map((b) => {
     const name = `tiergate-${b.tier}`;
@@ -132,8 +163,16 @@ export interface VantageOperatorOptions {
 
 /** A ConfigMap with revocation.js and a TestRun per region: each runner a revocation vantage point named after its region. */
 export function vantageManifests(options: VantageOperatorOptions): OperatorManifests {
-  if (options.regions.length === 0) throw new UsageError('k6 operator --revocation: name at least one --region to watch from (a value of the topology.kubernetes.io/region node label)');
-  const { secretName, configMapName, metadata, configMap } = scriptsConfigMap(options, 'tiergate-k6-revocation', { 'revocation.js': options.code }, ' The tiergate revocation vantage script (tiergate k6 export --revocation).');
+  if (options.regions.length === 0)
+    throw new UsageError(
+      'k6 operator --revocation: name at least one --region to watch from (a value of the topology.kubernetes.io/region node label)',
+    );
+  const { secretName, configMapName, metadata, configMap } = scriptsConfigMap(
+    options,
+    'tiergate-k6-revocation',
+    { 'revocation.js': options.code },
+    ' The tiergate revocation vantage script (tiergate k6 export --revocation).',
+  );
   const secret = (key: string) => ({ valueFrom: { secretKeyRef: { name: secretName, key } } });
   const ns = options.namespace ? ` -n ${options.namespace}` : '';
   const testRuns = options.regions.map((region) => {
@@ -151,7 +190,11 @@ export function vantageManifests(options: VantageOperatorOptions): OperatorManif
         runner: {
           image: options.image ?? K6_RUNNER_IMAGE,
           nodeSelector: { [REGION_LABEL]: region },
-          env: [{ name: 'VANTAGE', value: region }, { name: 'EDGES', ...secret('edges') }, { name: 'TIERGATE_REVOCATION_KEYS', ...secret('revocation-keys') }],
+          env: [
+            { name: 'VANTAGE', value: region },
+            { name: 'EDGES', ...secret('edges') },
+            { name: 'TIERGATE_REVOCATION_KEYS', ...secret('revocation-keys') },
+          ],
         },
       },
     });

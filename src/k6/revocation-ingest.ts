@@ -24,7 +24,11 @@ import { readK6Points, type K6Point, type K6ReadStats } from './ndjson.ts';
 import { REVOCATION_PROBE_METRIC } from './revocation-watch.ts';
 import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** The run's own name among the vantage points. */
 export const RUN_VANTAGE = 'this run';
@@ -53,7 +57,8 @@ export interface RevocationIngest {
   readonly windowSeconds: number;
 }
 
-const tagOrNull = (raw: string | undefined): string | null => (raw === undefined || raw === 'none' || raw === '' ? null : raw);
+const tagOrNull = (raw: string | undefined): string | null =>
+  raw === undefined || raw === 'none' || raw === '' ? null : raw;
 
 /**
  * A probe sample as an Observation on its vantage's own clock: sent at the sample's value (read
@@ -92,31 +97,63 @@ export function vantageObservation(p: K6Point, id: number): Observation {
 }
 
 /** The run's REVOKE-LATENCY evidence, read back from its folder as verify reads it. */
-async function runEvidence(runDir: string, contract: Contract): Promise<{ evidence: RevocationEvidence; byId: ReadonlyMap<number, Observation>; result: CheckResult; runId: string; windowSeconds: number; span: readonly [number, number] }> {
+async function runEvidence(
+  runDir: string,
+  contract: Contract,
+): Promise<{
+  evidence: RevocationEvidence;
+  byId: ReadonlyMap<number, Observation>;
+  result: CheckResult;
+  runId: string;
+  windowSeconds: number;
+  span: readonly [number, number];
+}> {
   const unfit = (why: string) => new UsageError(`k6 ingest --revocation ${runDir}: ${why}`);
-  if (!(await exists(join(runDir, 'results.json')))) throw unfit("not a run folder (it has no results.json): give the folder a tiergate run wrote, e.g. reports/<run-id>");
+  if (!(await exists(join(runDir, 'results.json'))))
+    throw unfit(
+      'not a run folder (it has no results.json): give the folder a tiergate run wrote, e.g. reports/<run-id>',
+    );
   const results = await loadResults(join(runDir, 'results.json'));
-  if (results.checks.some((c) => c.id === 'REVOKE-LATENCY' && c.variant === 'vantages')) throw unfit("that folder is itself a merge of vantage points; give the run's own folder");
+  if (results.checks.some((c) => c.id === 'REVOKE-LATENCY' && c.variant === 'vantages'))
+    throw unfit("that folder is itself a merge of vantage points; give the run's own folder");
   const result = results.checks.find((c) => c.id === 'REVOKE-LATENCY');
   if (!result) throw unfit('the run has no REVOKE-LATENCY result; give the folder of a run that ran revocation trials');
   const problems: string[] = [];
   const read = await readJudgements(join(runDir, JUDGEMENTS_FILE), problems);
-  if (read === null) throw unfit(`no ${JUDGEMENTS_FILE} (a run of tiergate before it kept its judgements): run the trials again`);
+  if (read === null)
+    throw unfit(`no ${JUDGEMENTS_FILE} (a run of tiergate before it kept its judgements): run the trials again`);
   const { records } = withSharedArgs(read);
-  const record = records.find((r) => r.fn === 'revokeLatencyVerdict' && r.link?.check === 'REVOKE-LATENCY' && r.link.tier === result.tier && r.link.org === result.org);
+  const record = records.find(
+    (r) =>
+      r.fn === 'revokeLatencyVerdict' &&
+      r.link?.check === 'REVOKE-LATENCY' &&
+      r.link.tier === result.tier &&
+      r.link.org === result.org,
+  );
   if (!record?.args) {
-    throw unfit(`its REVOKE-LATENCY was ${result.verdict} without trials to judge (${result.actual}); give the folder of a run whose trials ran`);
+    throw unfit(
+      `its REVOKE-LATENCY was ${result.verdict} without trials to judge (${result.actual}); give the folder of a run whose trials ran`,
+    );
   }
-  if (!(await exists(join(runDir, OBSERVATIONS_FILE)))) throw unfit(`no ${OBSERVATIONS_FILE}: the trials' probes are missing from the folder`);
+  if (!(await exists(join(runDir, OBSERVATIONS_FILE))))
+    throw unfit(`no ${OBSERVATIONS_FILE}: the trials' probes are missing from the folder`);
   const source = await readObservations(join(runDir, OBSERVATIONS_FILE), referenced(record.args));
   let evidence: RevocationEvidence;
   try {
     [evidence] = decodeArgs(record.args, source, contract) as [RevocationEvidence];
   } catch (error) {
-    if (error instanceof MissingObservation) throw unfit(`${error.message}: the folder is not as the run wrote it (tiergate verify names what changed)`);
+    if (error instanceof MissingObservation)
+      throw unfit(`${error.message}: the folder is not as the run wrote it (tiergate verify names what changed)`);
     throw error;
   }
-  return { evidence, byId: source.byId, result, runId: results.runId, windowSeconds: results.windowSeconds, span: [Date.parse(results.startedAt), Date.parse(results.finishedAt)] };
+  return {
+    evidence,
+    byId: source.byId,
+    result,
+    runId: results.runId,
+    windowSeconds: results.windowSeconds,
+    span: [Date.parse(results.startedAt), Date.parse(results.finishedAt)],
+  };
 }
 
 export async function ingestRevocation(options: RevocationIngestOptions): Promise<RevocationIngest> {
@@ -138,16 +175,27 @@ export async function ingestRevocation(options: RevocationIngestOptions): Promis
   });
   const empty = options.files.filter((_, i) => perFile[i] === 0);
   if (empty.length > 0) {
-    throw new UsageError(`k6 ingest --revocation: ${empty.join(', ')} hold${empty.length === 1 ? 's' : ''} no ${REVOCATION_PROBE_METRIC} sample: give the k6 --out json of the revocation script (tiergate k6 export --revocation) only`);
+    throw new UsageError(
+      `k6 ingest --revocation: ${empty.join(', ')} hold${empty.length === 1 ? 's' : ''} no ${REVOCATION_PROBE_METRIC} sample: give the k6 --out json of the revocation script (tiergate k6 export --revocation) only`,
+    );
   }
   const groups = [...byVantage.values()];
   const shared = (name: string) => groups.filter((g) => g.name === name).length > 1;
   const points: VantagePoint[] = groups
-    .map((g) => ({ name: shared(g.name) ? `${g.name} (${basename(options.files[g.file]!)})` : g.name, probes: g.probes }))
+    .map((g) => ({
+      name: shared(g.name) ? `${g.name} (${basename(options.files[g.file]!)})` : g.name,
+      probes: g.probes,
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
-  if (points.some((p) => p.name === RUN_VANTAGE)) throw new UsageError(`k6 ingest --revocation: a vantage is named "${RUN_VANTAGE}", the run's own name: give it another (-e VANTAGE=...)`);
+  if (points.some((p) => p.name === RUN_VANTAGE))
+    throw new UsageError(
+      `k6 ingest --revocation: a vantage is named "${RUN_VANTAGE}", the run's own name: give it another (-e VANTAGE=...)`,
+    );
   const probes = perFile.reduce((a, b) => a + b, 0);
-  const merged: RevocationEvidence = { ...evidence, vantages: { run: RUN_VANTAGE, runProbes, points, dateLagMs: options.dateLagMs } };
+  const merged: RevocationEvidence = {
+    ...evidence,
+    vantages: { run: RUN_VANTAGE, runProbes, points, dateLagMs: options.dateLagMs },
+  };
   const judgements = new JudgementLog(contract);
   const finding = judgements.judge('revokeLatencyVerdict', merged);
   // Walls of the run's own probes (its clock): a vantage's are on clocks of their own. A loop: hundreds of thousands of probes overflow a spread.
@@ -156,7 +204,13 @@ export async function ingestRevocation(options: RevocationIngestOptions): Promis
     startedWall = Math.min(startedWall, o.sentWall);
     finishedWall = Math.max(finishedWall, o.sentWall);
   }
-  const check = checkResult('REVOKE-LATENCY', finding, { tier: result.tier, org: result.org, variant: 'vantages', startedWall, durationMs: finishedWall - startedWall });
+  const check = checkResult('REVOKE-LATENCY', finding, {
+    tier: result.tier,
+    org: result.org,
+    variant: 'vantages',
+    startedWall,
+    durationMs: finishedWall - startedWall,
+  });
   judgements.link(check, finding);
   return {
     check,

@@ -33,7 +33,10 @@ export class KeyWatch {
   constructor(options: WatchOptions) {
     if (options.keys.length === 0) throw new Error('no keys to watch');
     const ambiguous = ambiguousKeys(options.keys);
-    if (ambiguous.length > 0) throw new Error(`keys shown alike (${ambiguous.join(', ')}) cannot be told apart in the records: list keys whose last four characters differ`);
+    if (ambiguous.length > 0)
+      throw new Error(
+        `keys shown alike (${ambiguous.join(', ')}) cannot be told apart in the records: list keys whose last four characters differ`,
+      );
     this.#options = options;
     this.#rejections = options.keys.map(() => 0);
   }
@@ -42,7 +45,8 @@ export class KeyWatch {
   open(): number[] {
     const { settleProbes, watch } = this.#options;
     const open: number[] = [];
-    for (let i = 0; i < this.#rejections.length && open.length < watch; i++) if (this.#rejections[i]! < settleProbes) open.push(i);
+    for (let i = 0; i < this.#rejections.length && open.length < watch; i++)
+      if (this.#rejections[i]! < settleProbes) open.push(i);
     return open;
   }
 
@@ -90,19 +94,29 @@ export function readVantageEnv(env: Readonly<Record<string, string | undefined>>
       .filter((item) => item !== '');
   const edges = list('EDGES').map((item) => {
     const eq = item.indexOf('=');
-    if (eq < 1 || !/^https?:\/\/[^/]+/.test(item.slice(eq + 1))) throw new Error(`EDGES: "${item}" is not label=http(s)-base-url`);
+    if (eq < 1 || !/^https?:\/\/[^/]+/.test(item.slice(eq + 1)))
+      throw new Error(`EDGES: "${item}" is not label=http(s)-base-url`);
     return { label: item.slice(0, eq), url: item.slice(eq + 1).replace(/\/+$/, '') };
   });
-  if (edges.length === 0) throw new Error('EDGES is empty: -e EDGES=edge-0=https://host,edge-1=https://host2 (named as the run names its edges)');
+  if (edges.length === 0)
+    throw new Error(
+      'EDGES is empty: -e EDGES=edge-0=https://host,edge-1=https://host2 (named as the run names its edges)',
+    );
   const keys = list('TIERGATE_REVOCATION_KEYS');
-  if (keys.length === 0) throw new Error("TIERGATE_REVOCATION_KEYS is empty: list the run's revocation.hook.keys in order");
+  if (keys.length === 0)
+    throw new Error("TIERGATE_REVOCATION_KEYS is empty: list the run's revocation.hook.keys in order");
   const intervalMs = whole(env, 'INTERVAL_MS', 50);
   return {
     vantage: env['VANTAGE'] || null,
     edges,
     intervalMs,
     durationS: whole(env, 'DURATION_S', 600),
-    watch: { keys, watch: whole(env, 'WATCH', 14), settleProbes: Math.ceil(whole(env, 'SETTLE_MS', 1000) / intervalMs), rejectStatus },
+    watch: {
+      keys,
+      watch: whole(env, 'WATCH', 14),
+      settleProbes: Math.ceil(whole(env, 'SETTLE_MS', 1000) / intervalMs),
+      rejectStatus,
+    },
   };
 }
 
@@ -119,6 +133,20 @@ export type RevocationProbeTags = {
   readonly edge_node: string;
 };
 
-export function probeTags(vantage: string, edge: string, key: string, status: number | null, date: string | null, edgeNode: string | null): RevocationProbeTags {
-  return { vantage, edge, key: redactKey(key), status: String(status ?? 0), date: date ?? 'none', edge_node: edgeNode ?? 'none' };
+export function probeTags(
+  vantage: string,
+  edge: string,
+  key: string,
+  status: number | null,
+  date: string | null,
+  edgeNode: string | null,
+): RevocationProbeTags {
+  return {
+    vantage,
+    edge,
+    key: redactKey(key),
+    status: String(status ?? 0),
+    date: date ?? 'none',
+    edge_node: edgeNode ?? 'none',
+  };
 }

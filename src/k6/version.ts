@@ -39,6 +39,8 @@ export function parseK6Version(output: string): K6Version | null {
 /** Whether tiergate can drive this k6 (OLDEST_K6 or later; a pre-release of it is not yet it). */
 export function k6Supported(version: K6Version): boolean {
   const oldest = parseK6Version(`k6 v${OLDEST_K6}`)!;
-  const order = [version.major - oldest.major, version.minor - oldest.minor, version.patch - oldest.patch].find((d) => d !== 0) ?? 0;
+  const order =
+    [version.major - oldest.major, version.minor - oldest.minor, version.patch - oldest.patch].find((d) => d !== 0) ??
+    0;
   return order > 0 || (order === 0 && !version.text.includes('-'));
 }

@@ -119,11 +119,15 @@ export class ArrivalRateDriver {
   constructor(options: ArrivalRateOptions) {
     if (options.edges.length === 0) throw new Error('arrival-rate driver: no edges');
     for (const edge of options.edges) {
-      if (!isLoopbackUrl(edge.url)) throw new TiergateError('TG_NOT_LOOPBACK', `load is sent to loopback only; edge ${edge.label} is ${edge.url}`);
+      if (!isLoopbackUrl(edge.url))
+        throw new TiergateError('TG_NOT_LOOPBACK', `load is sent to loopback only; edge ${edge.label} is ${edge.url}`);
     }
     this.#options = options;
     const picker = responseHeaderPicker(options.headers);
-    this.#pools = options.edges.map((edge) => new LoadPool(edge.url, { connections: options.connectionsPerEdge, timeoutMs: options.timeoutMs, picker }));
+    this.#pools = options.edges.map(
+      (edge) =>
+        new LoadPool(edge.url, { connections: options.connectionsPerEdge, timeoutMs: options.timeoutMs, picker }),
+    );
   }
 
   async run(plan: ArrivalPlan): Promise<ArrivalRateStats> {
@@ -239,9 +243,23 @@ export class ArrivalRateDriver {
     for (const pool of this.#pools) pool.abortAll('load phase ended');
   }
 
-  #fire(s: StreamState, intendedAt: number, sentAt: number, done: (c: ResponseCapture<StreamState>, o: Observation) => void): void {
+  #fire(
+    s: StreamState,
+    intendedAt: number,
+    sentAt: number,
+    done: (c: ResponseCapture<StreamState>, o: Observation) => void,
+  ): void {
     const edgeIndex = this.#edgeCursor++ % this.#pools.length;
-    const capture = new ResponseCapture(s, s.tags, this.#options.nextId(), this.#options.edges[edgeIndex]!.label, intendedAt, sentAt, this.#options.wallNow(), done);
+    const capture = new ResponseCapture(
+      s,
+      s.tags,
+      this.#options.nextId(),
+      this.#options.edges[edgeIndex]!.label,
+      intendedAt,
+      sentAt,
+      this.#options.wallNow(),
+      done,
+    );
     this.#pools[edgeIndex]!.send(s.requests[edgeIndex]!, capture);
   }
 

@@ -79,10 +79,7 @@ export class HttpProber {
       if (!options.allowRemote && !isLoopbackUrl(edge.url)) {
         throw new TiergateError('TG_NOT_LOOPBACK', `edge ${edge.label} (${edge.url}) is not a loopback address`);
       }
-      this.#pools.set(
-        edge.label,
-        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs),
-      );
+      this.#pools.set(edge.label, measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs));
     }
   }
 
@@ -138,7 +135,8 @@ export class HttpProber {
       }
       bodyText = Buffer.concat(chunks).toString('utf8');
       // A target echoing the key it was sent must not put it in the record (whatever its shape).
-      if (request.key !== null && request.key.length > 0) bodyText = bodyText.split(request.key).join(redactKey(request.key));
+      if (request.key !== null && request.key.length > 0)
+        bodyText = bodyText.split(request.key).join(redactKey(request.key));
     } catch (caught) {
       error = describeError(caught, abort.timedOut(), this.#options.signal.aborted);
     } finally {
@@ -151,7 +149,12 @@ export class HttpProber {
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
     };
     const contentType = single('content-type');
-    const kept = keepsBody(status, request.path, this.#options.keepBodies === true || request.keepAnswer === true, this.#scopeListPath);
+    const kept = keepsBody(
+      status,
+      request.path,
+      this.#options.keepBodies === true || request.keepAnswer === true,
+      this.#scopeListPath,
+    );
     const observation: Observation = {
       id,
       check: tags.check,
@@ -198,7 +201,10 @@ export class HttpProber {
  * released when the request ends cost far less than AbortSignal.timeout + AbortSignal.any (weak
  * references the garbage collector must sweep), at a revocation probe every few ms per edge.
  */
-function requestAbort(timeoutMs: number, run: AbortSignal): { readonly signal: AbortSignal; timedOut(): boolean; release(): void } {
+function requestAbort(
+  timeoutMs: number,
+  run: AbortSignal,
+): { readonly signal: AbortSignal; timedOut(): boolean; release(): void } {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -231,7 +237,11 @@ function parseJsonBody(contentType: string | null, text: string, bytes: number):
 function describeError(caught: unknown, timedOut: boolean, interrupted: boolean): ObservationError {
   const message = messageOf(caught);
   if (interrupted) return { code: 'INTERRUPTED', message: 'run interrupted before the response arrived' };
-  if (timedOut || caught instanceof undiciErrors.HeadersTimeoutError || caught instanceof undiciErrors.BodyTimeoutError) {
+  if (
+    timedOut ||
+    caught instanceof undiciErrors.HeadersTimeoutError ||
+    caught instanceof undiciErrors.BodyTimeoutError
+  ) {
     return { code: 'TIMEOUT', message };
   }
   if (caught instanceof undiciErrors.ConnectTimeoutError) return { code: 'CONNECT_TIMEOUT', message };

@@ -169,7 +169,8 @@ export class Http1ResponseParser {
           i = data.length;
           break;
         case 'chunk-end':
-          if (data[i] !== (this.#remaining === 2 ? CR : LF)) throw new ResponseParseError('BODY_INVALID', 'a chunk not followed by CRLF');
+          if (data[i] !== (this.#remaining === 2 ? CR : LF))
+            throw new ResponseParseError('BODY_INVALID', 'a chunk not followed by CRLF');
           i += 1;
           this.#remaining -= 1;
           if (this.#remaining === 0) this.#state = 'chunk-size';
@@ -220,7 +221,8 @@ export class Http1ResponseParser {
     for (;;) {
       const head = this.#parseHead(bytes, start);
       if (head === null) {
-        if (bytes.length - start > MAX_HEAD_BYTES) throw new ResponseParseError('HEADERS_OVERFLOW', `a response head over ${MAX_HEAD_BYTES} bytes`);
+        if (bytes.length - start > MAX_HEAD_BYTES)
+          throw new ResponseParseError('HEADERS_OVERFLOW', `a response head over ${MAX_HEAD_BYTES} bytes`);
         this.#pending = Buffer.from(bytes.subarray(start));
         return null;
       }
@@ -241,7 +243,14 @@ export class Http1ResponseParser {
     if (statusEnd - start < 12 || !startsWith(bytes, start, STATUS_LINE)) throw invalid('not an HTTP/1.x status line');
     const minor = bytes[start + 7]!;
     const d = start + 9;
-    if ((minor !== 0x30 && minor !== 0x31) || bytes[start + 8] !== SP || !isDigitCode(bytes[d]!) || !isDigitCode(bytes[d + 1]!) || !isDigitCode(bytes[d + 2]!) || (statusEnd > d + 3 && bytes[d + 3] !== SP)) {
+    if (
+      (minor !== 0x30 && minor !== 0x31) ||
+      bytes[start + 8] !== SP ||
+      !isDigitCode(bytes[d]!) ||
+      !isDigitCode(bytes[d + 1]!) ||
+      !isDigitCode(bytes[d + 2]!) ||
+      (statusEnd > d + 3 && bytes[d + 3] !== SP)
+    ) {
       throw invalid('not an HTTP/1.x status line');
     }
     const status = (bytes[d]! - 0x30) * 100 + (bytes[d + 1]! - 0x30) * 10 + (bytes[d + 2]! - 0x30);
@@ -277,7 +286,8 @@ export class Http1ResponseParser {
       switch (FRAMING.slotOf(bytes, p, colon)) {
         case CONTENT_LENGTH: {
           const length = decimal(bytes, vs, ve);
-          if (length < 0 || (contentLength >= 0 && length !== contentLength)) throw invalid(`Content-Length ${JSON.stringify(bytes.toString('latin1', vs, ve))}`);
+          if (length < 0 || (contentLength >= 0 && length !== contentLength))
+            throw invalid(`Content-Length ${JSON.stringify(bytes.toString('latin1', vs, ve))}`);
           contentLength = length;
           break;
         }
@@ -307,7 +317,13 @@ export class Http1ResponseParser {
     const keepAlive = !close && (minor === 0x31 || keepAliveToken);
     const noBody = this.#headRequest || status < 200 || status === 204 || status === 304;
     // §6.3: Transfer-Encoding overrides Content-Length; a response without either runs until close.
-    const framing = noBody ? 0 : chunked ? 'chunked' : transferEncoding || contentLength < 0 ? 'until-close' : contentLength;
+    const framing = noBody
+      ? 0
+      : chunked
+        ? 'chunked'
+        : transferEncoding || contentLength < 0
+          ? 'until-close'
+          : contentLength;
     return { end: p, status, values, keepAlive: keepAlive && framing !== 'until-close', keepAliveMs, framing };
   }
 
@@ -315,14 +331,18 @@ export class Http1ResponseParser {
   #line(data: Buffer, from: number): { text: string; next: number } | null {
     const lf = data.indexOf(LF, from);
     if (lf < 0) {
-      const kept = this.#pending === null ? Buffer.from(data.subarray(from)) : Buffer.concat([this.#pending, data.subarray(from)]);
-      if (kept.length > MAX_LINE_BYTES) throw new ResponseParseError('BODY_INVALID', `a chunk line over ${MAX_LINE_BYTES} bytes`);
+      const kept =
+        this.#pending === null ? Buffer.from(data.subarray(from)) : Buffer.concat([this.#pending, data.subarray(from)]);
+      if (kept.length > MAX_LINE_BYTES)
+        throw new ResponseParseError('BODY_INVALID', `a chunk line over ${MAX_LINE_BYTES} bytes`);
       this.#pending = kept;
       return null;
     }
-    const line = this.#pending === null ? data.subarray(from, lf) : Buffer.concat([this.#pending, data.subarray(from, lf)]);
+    const line =
+      this.#pending === null ? data.subarray(from, lf) : Buffer.concat([this.#pending, data.subarray(from, lf)]);
     this.#pending = null;
-    if (line.length === 0 || line[line.length - 1] !== CR) throw new ResponseParseError('BODY_INVALID', 'a chunk line that does not end in CRLF');
+    if (line.length === 0 || line[line.length - 1] !== CR)
+      throw new ResponseParseError('BODY_INVALID', 'a chunk line that does not end in CRLF');
     return { text: line.toString('latin1', 0, line.length - 1), next: lf + 1 };
   }
 }

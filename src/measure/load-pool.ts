@@ -54,11 +54,18 @@ const KEEP_ALIVE_MARGIN_MS = 2000;
 const DEFAULT_IDLE_MS = 4000;
 
 /** The request's bytes, checked once: a bad header name or value throws here, before any send. */
-export function prepareRequest(url: string, method: HttpMethod, path: string, headers: Readonly<Record<string, string>>, body: Buffer | null): PreparedRequest {
+export function prepareRequest(
+  url: string,
+  method: HttpMethod,
+  path: string,
+  headers: Readonly<Record<string, string>>,
+  body: Buffer | null,
+): PreparedRequest {
   if (!PATH.test(path)) throw new Error(`invalid request path ${JSON.stringify(path)}`);
   const lines = [`${method} ${path} HTTP/1.1`, `host: ${new URL(url).host}`, 'connection: keep-alive'];
   for (const [name, value] of Object.entries(headers)) {
-    if (!TOKEN.test(name) || !FIELD_VALUE.test(value)) throw new Error(`invalid request header ${JSON.stringify(name)}`);
+    if (!TOKEN.test(name) || !FIELD_VALUE.test(value))
+      throw new Error(`invalid request header ${JSON.stringify(name)}`);
     lines.push(`${name}: ${value}`);
   }
   if (body !== null || BODY_METHODS.has(method)) lines.push(`content-length: ${body?.length ?? 0}`);
@@ -144,7 +151,8 @@ export class LoadPool {
   /** End everything queued or in flight as INTERRUPTED (the phase ended, or the run was interrupted). */
   abortAll(reason: string): void {
     for (const { handler } of this.#queue.splice(0)) handler.onError({ code: 'INTERRUPTED', message: reason });
-    for (const connection of [...this.#all]) if (connection.handler) this.#fail(connection, { code: 'INTERRUPTED', message: reason });
+    for (const connection of [...this.#all])
+      if (connection.handler) this.#fail(connection, { code: 'INTERRUPTED', message: reason });
   }
 
   async close(): Promise<void> {
@@ -203,7 +211,9 @@ export class LoadPool {
       : net.connect({ host, port, onread: { buffer, callback: (bytes) => (read(buffer.subarray(0, bytes)), true) } });
     socket.setNoDelay(true);
     const connection = new Connection(socket, this.#options.picker, this.#events);
-    socket.on('error', (error: NodeJS.ErrnoException) => this.#fail(connection, { code: error.code ?? 'REQUEST_FAILED', message: error.message }));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      this.#fail(connection, { code: error.code ?? 'REQUEST_FAILED', message: error.message }),
+    );
     socket.on('close', () => {
       if (connection.gone) return;
       // A body that runs until close ends here; any other response was cut short.
@@ -212,7 +222,10 @@ export class LoadPool {
     });
     this.#all.push(connection);
     // Sockets in use keep the process alive; the sweep alone must not.
-    this.#sweeper ??= setInterval(() => this.#sweep(), Math.min(250, Math.max(10, this.#options.timeoutMs / 10))).unref();
+    this.#sweeper ??= setInterval(
+      () => this.#sweep(),
+      Math.min(250, Math.max(10, this.#options.timeoutMs / 10)),
+    ).unref();
     return connection;
   }
 
@@ -253,7 +266,8 @@ export class LoadPool {
   #sweep(): void {
     const now = performance.now();
     for (const connection of this.#all.filter((c) => c.deadline <= now)) {
-      if (connection.handler) this.#fail(connection, { code: 'TIMEOUT', message: `no response within ${this.#options.timeoutMs} ms` });
+      if (connection.handler)
+        this.#fail(connection, { code: 'TIMEOUT', message: `no response within ${this.#options.timeoutMs} ms` });
       else void this.#drop(connection);
     }
   }

@@ -19,7 +19,10 @@ export const EXPECTED_STATUSES = { min: 200, max: 299, also: [TOO_MANY_REQUESTS]
  */
 export function isExpectedStatus(status: number | null): boolean {
   if (status === null) return false;
-  return (status >= EXPECTED_STATUSES.min && status <= EXPECTED_STATUSES.max) || (EXPECTED_STATUSES.also as readonly number[]).includes(status);
+  return (
+    (status >= EXPECTED_STATUSES.min && status <= EXPECTED_STATUSES.max) ||
+    (EXPECTED_STATUSES.also as readonly number[]).includes(status)
+  );
 }
 
 export type LatencyBasis = 'intended' | 'sent';

@@ -6,5 +6,11 @@
 import { Pool } from 'undici';
 
 export function measuringPool(url: string, connections: number, timeoutMs: number): Pool {
-  return new Pool(url, { connections, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: timeoutMs });
+  return new Pool(url, {
+    connections,
+    pipelining: 1,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connectTimeout: timeoutMs,
+  });
 }

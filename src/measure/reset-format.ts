@@ -53,14 +53,22 @@ export interface EndEstimate {
  * seconds may be rounded up (express-rate-limit) or exact: the end lies in the second before it.
  * Seconds-until may be rounded either way: within a second of receipt + value.
  */
-export function endEstimateOf(o: Observation, format: ResetFormat, clockOffsetMs: number, offsetUncertaintyMs = 0): EndEstimate | null {
+export function endEstimateOf(
+  o: Observation,
+  format: ResetFormat,
+  clockOffsetMs: number,
+  offsetUncertaintyMs = 0,
+): EndEstimate | null {
   const value = o.rateLimit.reset.value;
   if (value === null || o.headersAt === null) return null;
   // Monotonic time of a server epoch instant: our send time plus how far it lies after our send wall clock.
   const local = (serverMs: number) => o.sentAt + (serverMs - clockOffsetMs - o.sentWall);
   switch (format) {
     case 'epoch-seconds':
-      return { earliest: local(value * 1000 - 1000) - offsetUncertaintyMs, latest: local(value * 1000) + offsetUncertaintyMs };
+      return {
+        earliest: local(value * 1000 - 1000) - offsetUncertaintyMs,
+        latest: local(value * 1000) + offsetUncertaintyMs,
+      };
     case 'epoch-millis':
       return { earliest: local(value) - offsetUncertaintyMs, latest: local(value) + offsetUncertaintyMs };
     case 'seconds-until':
@@ -78,7 +86,9 @@ export function announcedWaitS(o: Observation): number | null {
   // A fractional Retry-After (rate-limiter-flexible's example writes ms / 1000) still tells the wait.
   if (raw && /^\d+(\.\d+)?$/.test(raw)) return Number(raw);
   const body = o.body as { retry_after_seconds?: unknown } | null;
-  return typeof body?.retry_after_seconds === 'number' && Number.isFinite(body.retry_after_seconds) && body.retry_after_seconds >= 0
+  return typeof body?.retry_after_seconds === 'number' &&
+    Number.isFinite(body.retry_after_seconds) &&
+    body.retry_after_seconds >= 0
     ? body.retry_after_seconds
     : null;
 }
@@ -137,10 +147,7 @@ export interface EndPlacing {
  * `now` is read a little after the limiter's, so an end just before a whole second is announced as
  * either second).
  */
-export function resetMovement(
-  sequence: readonly Observation[],
-  placing?: EndPlacing,
-): ResetMovementSeen {
+export function resetMovement(sequence: readonly Observation[], placing?: EndPlacing): ResetMovementSeen {
   const refused = (o: Observation) => o.status === TOO_MANY_REQUESTS;
   const withReset = sequence.filter((o) => o.rateLimit.reset.raw !== null);
   const byArrival = [...withReset].sort((x, y) => arrivalOf(x) - arrivalOf(y));
@@ -162,8 +169,14 @@ export function resetMovement(
     if (changed && countingDown && placing && mayBeAtEnd(a, b, placing)) continue;
     const window = announcedIn.get(a)!;
     const endMs = epochMsOf(b);
-    const apart = endMs === null ? (changed ? a : undefined) : [window.low, window.high].find((o) => Math.abs(endMs - (epochMsOf(o) ?? endMs)) > 1000);
-    if (apart) return { moved: { before: apart, after: b }, rounded, comparedMs: coveredMs(spans), compared: spans.length };
+    const apart =
+      endMs === null
+        ? changed
+          ? a
+          : undefined
+        : [window.low, window.high].find((o) => Math.abs(endMs - (epochMsOf(o) ?? endMs)) > 1000);
+    if (apart)
+      return { moved: { before: apart, after: b }, rounded, comparedMs: coveredMs(spans), compared: spans.length };
     if (rounded === null && endMs !== null && changed) rounded = { before: a, after: b };
     announcedIn.set(b, { low: earlierEnd(window.low, b), high: laterEnd(window.high, b) });
     spans.push([a.sentAt, b.sentAt]);
@@ -211,7 +224,12 @@ function coveredMs(spans: readonly (readonly [number, number])[]): number {
 
 /** Whether `b` was answered once the end `a` announced may have come. */
 function mayBeAtEnd(a: Observation, b: Observation, placing: EndPlacing): boolean {
-  const end = endEstimateOf(a, resetFormatOf(a, placing.windowMs, placing.clockOffsetMs), placing.clockOffsetMs, placing.slackMs);
+  const end = endEstimateOf(
+    a,
+    resetFormatOf(a, placing.windowMs, placing.clockOffsetMs),
+    placing.clockOffsetMs,
+    placing.slackMs,
+  );
   return end !== null && arrivalOf(b) >= end.earliest;
 }
 
@@ -232,11 +250,11 @@ export function windowMayHaveTurned(a: Observation, b: Observation): boolean {
  */
 export function resetMoved(a: Observation, b: Observation): boolean {
   const [va, vb] = [a.rateLimit.reset.value, b.rateLimit.reset.value];
-  if (va === null || vb === null || va >= EPOCH_S_FLOOR || vb >= EPOCH_S_FLOOR) return a.rateLimit.reset.raw !== b.rateLimit.reset.raw;
+  if (va === null || vb === null || va >= EPOCH_S_FLOOR || vb >= EPOCH_S_FLOOR)
+    return a.rateLimit.reset.raw !== b.rateLimit.reset.raw;
   const elapsedS = (arrivalOf(b) - a.sentAt) / 1000;
   return vb > va || va - vb > elapsedS + 1;
 }
-
 
 /**
  * One more 429 of the same window narrows where it ends: its countdown (Retry-After, or a
@@ -267,12 +285,24 @@ export function endSourceOf(sequence: readonly Observation[], placing: EndPlacin
 }
 
 /** When the window a 429 belongs to ends, from the headers `source` allows. */
-export function announcedEnd(rejected: Observation, windowMs: number, clockOffsetMs: number, clockSlackMs = 0, source: EndSource = 'reset-or-wait'): EndEstimate | null {
-  const fromReset = source === 'reset-or-wait' ? endEstimateOf(rejected, resetFormatOf(rejected, windowMs, clockOffsetMs), clockOffsetMs, clockSlackMs) : null;
+export function announcedEnd(
+  rejected: Observation,
+  windowMs: number,
+  clockOffsetMs: number,
+  clockSlackMs = 0,
+  source: EndSource = 'reset-or-wait',
+): EndEstimate | null {
+  const fromReset =
+    source === 'reset-or-wait'
+      ? endEstimateOf(rejected, resetFormatOf(rejected, windowMs, clockOffsetMs), clockOffsetMs, clockSlackMs)
+      : null;
   if (fromReset) return fromReset;
   const wait = announcedWaitS(rejected);
   // A wait beyond two windows is no schedule (RETRY-AFTER judges it): it would only stall the harness.
   if (wait === null || rejected.headersAt === null || wait * 1000 > 2 * windowMs) return null;
   // Retry-After is rounded up to whole seconds: the end lies in the second before it.
-  return { earliest: rejected.sentAt + (Math.ceil(wait) - 1) * 1000, latest: rejected.headersAt + Math.ceil(wait) * 1000 };
+  return {
+    earliest: rejected.sentAt + (Math.ceil(wait) - 1) * 1000,
+    latest: rejected.headersAt + Math.ceil(wait) * 1000,
+  };
 }

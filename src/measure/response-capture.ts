@@ -17,7 +17,9 @@ const OWN_NAMES = { date: 'date', contentType: 'content-type' } as const;
 const SLOT = Object.fromEntries(KEPT.map((header, slot) => [header, slot])) as Record<(typeof KEPT)[number], number>;
 
 export function responseHeaderPicker(names: HeaderNames): HeaderPicker {
-  return new HeaderPicker(KEPT.map((header) => (header === 'date' || header === 'contentType' ? OWN_NAMES[header] : names[header])));
+  return new HeaderPicker(
+    KEPT.map((header) => (header === 'date' || header === 'contentType' ? OWN_NAMES[header] : names[header])),
+  );
 }
 
 /** What every request of one stream in one phase shares. */
@@ -68,7 +70,8 @@ export class ResponseCapture<Owner> implements LoadHandler {
 
   onData(chunk: Buffer): void {
     // The chunk is the socket's, valid for this call only: what is kept is copied.
-    if (this.#excerpt && this.#bytes < EXCERPT_BYTES) this.#excerpt.push(Buffer.from(chunk.subarray(0, EXCERPT_BYTES - this.#bytes)));
+    if (this.#excerpt && this.#bytes < EXCERPT_BYTES)
+      this.#excerpt.push(Buffer.from(chunk.subarray(0, EXCERPT_BYTES - this.#bytes)));
     this.#bytes += chunk.length;
   }
 

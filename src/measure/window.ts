@@ -44,8 +44,12 @@ const RATE_SLACK_MS = 20;
  * opens at the first request, that request's send (the server cannot have seen it earlier, so the
  * window lasts at least a full length from there).
  */
-export function windowStart(window: WindowContext, first: Observation | undefined): { at: number; uncertaintyMs: number } {
-  if (!window.opensAtFirstRequest || first === undefined) return { at: window.openedAt, uncertaintyMs: window.openedUncertaintyMs };
+export function windowStart(
+  window: WindowContext,
+  first: Observation | undefined,
+): { at: number; uncertaintyMs: number } {
+  if (!window.opensAtFirstRequest || first === undefined)
+    return { at: window.openedAt, uncertaintyMs: window.openedUncertaintyMs };
   return { at: first.sentAt, uncertaintyMs: RATE_SLACK_MS };
 }
 

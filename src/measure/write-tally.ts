@@ -64,7 +64,12 @@ export class WriteTally {
   readonly #ingestLimit = new Map<string, number>();
   /** Per `org|kind`, what was admitted (resumes by what each upload carried). */
   readonly #done = new Map<string, { tier: TierName; org: string; kind: FootprintKind; done: number }>();
-  readonly #patterns: readonly { readonly method: HttpMethod; readonly pattern: RegExp; readonly name: string; readonly kind: FootprintKind | undefined }[];
+  readonly #patterns: readonly {
+    readonly method: HttpMethod;
+    readonly pattern: RegExp;
+    readonly name: string;
+    readonly kind: FootprintKind | undefined;
+  }[];
 
   constructor(contract: Contract) {
     this.#patterns = contract.endpoints.map((e) => ({
@@ -84,9 +89,11 @@ export class WriteTally {
     row.sent += 1;
     if (isAdmitted(o)) row.admitted += 1;
     this.#rows.set(key, row);
-    if (matched?.kind && isAdmitted(o) && o.tier !== null && o.org !== null) this.#count(o.tier, o.org, matched.kind, matched.kind === 'resumes' ? (o.resumes ?? 1) : 1);
+    if (matched?.kind && isAdmitted(o) && o.tier !== null && o.org !== null)
+      this.#count(o.tier, o.org, matched.kind, matched.kind === 'resumes' ? (o.resumes ?? 1) : 1);
     const limit = o.rateLimit.limit.value;
-    if (matched?.kind === 'resumes' && o.org !== null && limit !== null) this.#ingestLimit.set(o.org, Math.max(limit, this.#ingestLimit.get(o.org) ?? 0));
+    if (matched?.kind === 'resumes' && o.org !== null && limit !== null)
+      this.#ingestLimit.set(o.org, Math.max(limit, this.#ingestLimit.get(o.org) ?? 0));
   }
 
   #count(tier: TierName, org: string, kind: FootprintKind, n: number): void {
@@ -98,7 +105,11 @@ export class WriteTally {
 
   /** Each planned row beside what was done, its quota bound taken at the Limit the deployment announced; what was done but not planned, as planned 0 (exact). */
   beside(planned: readonly PlannedWrite[]): PlannedAndDone[] {
-    const rows = planned.map((p) => ({ ...p, planned: this.#settled(p), done: this.#done.get(`${p.org}|${p.kind}`)?.done ?? 0 }));
+    const rows = planned.map((p) => ({
+      ...p,
+      planned: this.#settled(p),
+      done: this.#done.get(`${p.org}|${p.kind}`)?.done ?? 0,
+    }));
     for (const d of this.#done.values()) {
       if (!planned.some((p) => p.org === d.org && p.kind === d.kind)) rows.push({ ...d, planned: 0, bound: 'exact' });
     }

@@ -24,11 +24,20 @@ const HEAD_ATTEMPTS = 3;
 
 export const access = defineTask({
   kind: 'access',
-  decides: { 'AUTH-MISSING': '', 'AUTH-MALFORMED': '', 'AUTH-UNKNOWN': '', 'AUTH-KEY-FORMAT': '', 'SCOPE-LIST': '', 'SCOPE-ENFORCED': '', 'HEAD-BOOTSTRAP': '' },
+  decides: {
+    'AUTH-MISSING': '',
+    'AUTH-MALFORMED': '',
+    'AUTH-UNKNOWN': '',
+    'AUTH-KEY-FORMAT': '',
+    'SCOPE-LIST': '',
+    'SCOPE-ENFORCED': '',
+    'HEAD-BOOTSTRAP': '',
+  },
   consumes: 'none',
   orgs: 1,
   placement: 'lane',
-  describe: 'missing, malformed and unknown keys; key formats; the scope list; every scoped endpoint with and without its scope; two HEADs',
+  describe:
+    'missing, malformed and unknown keys; key formats; the scope list; every scoped endpoint with and without its scope; two HEADs',
   run: async (context, task) => {
     const org = task.orgs[0]!;
     task.begin();
@@ -37,7 +46,14 @@ export const access = defineTask({
     const unauthenticated = context.contract.statuses.unauthenticated;
     // One check after another, each timed on its own.
     const authMissing = await timed(context, async () =>
-      context.judgements.judge('authRejected', [await send('AUTH-MISSING', jobs, null), await send('AUTH-MISSING', endpointById(context.contract, 'bootstrap-head'), null)], unauthenticated),
+      context.judgements.judge(
+        'authRejected',
+        [
+          await send('AUTH-MISSING', jobs, null),
+          await send('AUTH-MISSING', endpointById(context.contract, 'bootstrap-head'), null),
+        ],
+        unauthenticated,
+      ),
     );
     const authMalformed = await timed(context, async () => {
       const malformed = ['not-a-key', 'xh_live_short', `xh_prod_${'a'.repeat(32)}`, `Bearer ${'b'.repeat(40)}`];
@@ -47,20 +63,29 @@ export const access = defineTask({
     });
     const authUnknown = await timed(context, async () => {
       const sent: Observation[] = [];
-      for (const format of context.contract.keyFormats) sent.push(await send('AUTH-UNKNOWN', jobs, unissuedKey(format.prefix)));
+      for (const format of context.contract.keyFormats)
+        sent.push(await send('AUTH-UNKNOWN', jobs, unissuedKey(format.prefix)));
       return context.judgements.judge('authRejected', sent, unauthenticated);
     });
     const tierOrgs = context.orgs.filter((o) => o.tier === org.tier);
     const keyFormat = await timed(context, async () =>
       context.judgements.withheld(
         keyFormatVerdict(
-          tierOrgs.flatMap((o) => [o.primary, o.secondary, o.unscoped].flatMap((k) => (k ? [{ label: k.label, key: k.key }] : []))),
+          tierOrgs.flatMap((o) =>
+            [o.primary, o.secondary, o.unscoped].flatMap((k) => (k ? [{ label: k.label, key: k.key }] : [])),
+          ),
           context.contract,
         ),
         'keyFormatVerdict',
       ),
     );
-    const scopeList = await timed(context, async () => context.judgements.judge('scopeListVerdict', await send('SCOPE-LIST', endpointById(context.contract, 'scope-list'), org.primary.key), context.contract));
+    const scopeList = await timed(context, async () =>
+      context.judgements.judge(
+        'scopeListVerdict',
+        await send('SCOPE-LIST', endpointById(context.contract, 'scope-list'), org.primary.key),
+        context.contract,
+      ),
+    );
     const unscopedKey = org.unscoped?.key;
     const scopeEnforced =
       unscopedKey === undefined
@@ -73,14 +98,31 @@ export const access = defineTask({
               if (endpoint.scope === null) continue;
               // The key lacking the scope sends the write as it is (refusing it is what is judged):
               // a deployment that admits it created something, which the ledger keeps.
-              const denied = await send('SCOPE-ENFORCED', endpoint, unscopedKey, ownedWrite(endpoint, unscopedKey, context.runId, null));
-              const admitted = await send('SCOPE-ENFORCED', endpoint, org.primary.key, scopedWrite(context, endpoint, org.primary.key, jobId));
+              const denied = await send(
+                'SCOPE-ENFORCED',
+                endpoint,
+                unscopedKey,
+                ownedWrite(endpoint, unscopedKey, context.runId, null),
+              );
+              const admitted = await send(
+                'SCOPE-ENFORCED',
+                endpoint,
+                org.primary.key,
+                scopedWrite(context, endpoint, org.primary.key, jobId),
+              );
               for (const o of [denied, admitted]) {
                 const made = createdBy(endpoint, o);
                 if (made) createdHere.push(context.created.add({ ...made, tier: org.tier, org: org.label }));
                 if (made?.kind === 'job' && o === admitted) jobId = made.id;
               }
-              rows.push({ endpointId: endpoint.id, method: endpoint.method, path: endpoint.path, scope: endpoint.scope, denied, admitted });
+              rows.push({
+                endpointId: endpoint.id,
+                method: endpoint.method,
+                path: endpoint.path,
+                scope: endpoint.scope,
+                denied,
+                admitted,
+              });
             }
             // Done with what it created (the update went to its own job): archived at once.
             for (const made of createdHere) await archiveJob(context, made);
@@ -99,7 +141,9 @@ export const access = defineTask({
         if (finding.verdict !== 'inconclusive') break;
         // Refused for quota: the next pair needs a window with room, which its first HEAD (counted or not) shows.
         const refused: boolean = [first, second].some((o) => o.status === context.contract.statuses.rateLimited);
-        const opened: FreshWindow | null = refused ? await context.windows.fresh([org], 'read', { first: sendHead, units: [0, 1], needMs: () => 0 }) : null;
+        const opened: FreshWindow | null = refused
+          ? await context.windows.fresh([org], 'read', { first: sendHead, units: [0, 1], needMs: () => 0 })
+          : null;
         first = opened === null ? await sendHead() : opened.ok ? opened.first : null;
       }
       return finding ?? inconclusiveFinding('two HEADs', 'interrupted');
@@ -126,7 +170,12 @@ export const access = defineTask({
  */
 function sender(context: SuiteContext, org: OrgHandle) {
   const edge = context.prober.edges[0]!;
-  return async (check: CheckId, endpoint: Endpoint, key: string | null, request: ProbeRequest = requestFor(endpoint, key, { runId: context.runId })) => {
+  return async (
+    check: CheckId,
+    endpoint: Endpoint,
+    key: string | null,
+    request: ProbeRequest = requestFor(endpoint, key, { runId: context.runId }),
+  ) => {
     const send = () => context.prober.send(edge, request, { check, phase: 'access', tier: org.tier, org: org.label });
     const o = await send();
     if (context.signal.aborted) return o;
@@ -153,4 +202,3 @@ function createdBy(endpoint: Endpoint, o: Observation): { kind: 'job' | 'webhook
   if (endpoint.id === 'webhooks') return { kind: 'webhook', id: createdId(o.body) };
   return null;
 }
-

@@ -17,7 +17,8 @@ export async function cleanUpCreated(context: SuiteContext): Promise<void> {
     if (context.signal.aborted) return;
     if (resource.cleanedUp) continue;
     if (resource.kind === 'job') await archiveJob(context, resource);
-    else if (context.removeWebhook && (await context.removeWebhook(resource, webhookUrl(context.runId)))) context.created.markCleanedUp(resource);
+    else if (context.removeWebhook && (await context.removeWebhook(resource, webhookUrl(context.runId))))
+      context.created.markCleanedUp(resource);
   }
 }
 
@@ -27,7 +28,12 @@ export async function archiveJob(context: SuiteContext, job: CreatedResource): P
   if (job.kind !== 'job' || job.id === null || !org) return;
   const update = endpointById(context.contract, 'jobs-update');
   const archive = () =>
-    context.prober.send(context.prober.edges[0]!, archiveRequest(update, org.primary.key, job.id!), { check: 'CLEANUP', phase: 'archive', tier: job.tier, org: job.org });
+    context.prober.send(context.prober.edges[0]!, archiveRequest(update, org.primary.key, job.id!), {
+      check: 'CLEANUP',
+      phase: 'archive',
+      tier: job.tier,
+      org: job.org,
+    });
   if (isAdmitted(await archiveOnce(context, archive))) context.created.markCleanedUp(job);
 }
 

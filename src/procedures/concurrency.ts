@@ -51,13 +51,21 @@ export const concurrency = defineTask({
   // One measurement holds uploads for about one upload's time, and its reads go around them; more
   // measurements only while the window's quota and time allow.
   rounds: () => 2,
-  describe: "the cap's worth of slow uploads held in flight, a read with one fewer held, then one more read with them all held",
+  describe:
+    "the cap's worth of slow uploads held in flight, a read with one fewer held, then one more read with them all held",
   run: (context, task) => {
     const org = task.orgs[0]!;
     // One upload shows the ingest window fresh, and how long an upload takes before any is held.
-    const upload = () => context.prober.send(context.prober.edges[0]!, requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key, { runId: context.runId }), { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label, phase: 'hold' });
+    const upload = () =>
+      context.prober.send(
+        context.prober.edges[0]!,
+        requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key, { runId: context.runId }),
+        { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label, phase: 'hold' },
+      );
     const uploads = endpointById(context.contract, 'resume-analysis').path;
-    return inFreshWindow(context, task, 'ingest', { first: upload, uploads }, (window, first) => measureCap(context, org, window, first));
+    return inFreshWindow(context, task, 'ingest', { first: upload, uploads }, (window, first) =>
+      measureCap(context, org, window, first),
+    );
   },
 });
 
@@ -71,7 +79,12 @@ interface Seen {
  * The task's body in its fresh ingest window, after the upload that showed it (`first`): measure until
  * one decides, or the quota has no room for another.
  */
-async function measureCap(context: SuiteContext, org: OrgHandle, window: WindowContext, first: Observation): Promise<Decisions<'CONCURRENCY-CAP'>> {
+async function measureCap(
+  context: SuiteContext,
+  org: OrgHandle,
+  window: WindowContext,
+  first: Observation,
+): Promise<Decisions<'CONCURRENCY-CAP'>> {
   const figures = figuresOf(context.contract, org);
   const cap = figures.concurrency.value;
   const profile = context.profileOf(org.tier);
@@ -91,27 +104,54 @@ async function measureCap(context: SuiteContext, org: OrgHandle, window: WindowC
     if (finding.verdict !== 'inconclusive' || data?.measureAgain !== true) break;
   }
   if (finding === null) {
-    const why = context.signal.aborted ? 'interrupted' : `the window's ingest quota has room for ${room}, not the ${units} uploads a measurement spends`;
-    return { 'CONCURRENCY-CAP': inconclusiveFinding(`room for the ${cap} held uploads`, why, [], ['uploads refused for quota would pass for the cap\'s refusals: nothing was held']) };
+    const why = context.signal.aborted
+      ? 'interrupted'
+      : `the window's ingest quota has room for ${room}, not the ${units} uploads a measurement spends`;
+    return {
+      'CONCURRENCY-CAP': inconclusiveFinding(
+        `room for the ${cap} held uploads`,
+        why,
+        [],
+        ["uploads refused for quota would pass for the cap's refusals: nothing was held"],
+      ),
+    };
   }
   if (finding.verdict === 'inconclusive' && attempts > 1) {
-    finding = { ...finding, notes: [...finding.notes, `measured ${attempts} times in the window, as many as its ingest quota (${limit}) has room for`] };
+    finding = {
+      ...finding,
+      notes: [
+        ...finding.notes,
+        `measured ${attempts} times in the window, as many as its ingest quota (${limit}) has room for`,
+      ],
+    };
   }
   // Timings a moment spoiled, the window's quota spent on them: another window may decide it.
-  if (finding.verdict === 'inconclusive' && (finding.data as Partial<ConcurrencyCapData> | undefined)?.measureAgain === true) finding = { ...finding, measureAgain: true };
+  if (
+    finding.verdict === 'inconclusive' &&
+    (finding.data as Partial<ConcurrencyCapData> | undefined)?.measureAgain === true
+  )
+    finding = { ...finding, measureAgain: true };
   return { 'CONCURRENCY-CAP': finding };
 }
 
 async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, seen: Seen): Promise<Finding> {
   const edge = context.prober.edges[0]!;
   const tags = { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label } as const;
-  const send = (request: ProbeRequest, phase: ConcurrencyPhase) => context.prober.send(edge, request, { ...tags, phase });
+  const send = (request: ProbeRequest, phase: ConcurrencyPhase) =>
+    context.prober.send(edge, request, { ...tags, phase });
   const read = requestFor(endpointById(context.contract, 'jobs-list'), org.primary.key);
-  const upload = requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key, { runId: context.runId });
+  const upload = requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key, {
+    runId: context.runId,
+  });
   // Open the connections first (unauthenticated HEADs touch no organization's cap or quota), so the
   // held requests leave at once instead of queueing behind TCP handshakes.
-  await Promise.all(Array.from({ length: cap + 1 }, () => send({ method: 'HEAD', path: '/recruiter/bootstrap', key: null }, 'warm-up')));
-  const uploadTimes = seen.uploads.filter(isAdmitted).map(latencyOf).filter((ms): ms is number => ms !== null);
+  await Promise.all(
+    Array.from({ length: cap + 1 }, () => send({ method: 'HEAD', path: '/recruiter/bootstrap', key: null }, 'warm-up')),
+  );
+  const uploadTimes = seen.uploads
+    .filter(isAdmitted)
+    .map(latencyOf)
+    .filter((ms): ms is number => ms !== null);
   const fastestUploadMs = uploadTimes.length > 0 ? Math.min(...uploadTimes) : null;
   // A round trip slowed by a moment's load leaves no room among held uploads: time it again, a few
   // times at most, before anything is held (the round trips are reads; no upload is spent).
@@ -119,16 +159,20 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
   for (let attempt = 1; attempt <= QUIET_ATTEMPTS && !context.signal.aborted; attempt++) {
     trips = await timeRoundTrips(context, () => send(read, 'round-trip'));
     const slowest = Math.max(...trips.map((o) => latencyOf(o) ?? 0));
-    if (fastestUploadMs === null || !tooFastToHold(slowest, fastestUploadMs) || trips.some((o) => !isAdmitted(o))) break;
+    if (fastestUploadMs === null || !tooFastToHold(slowest, fastestUploadMs) || trips.some((o) => !isAdmitted(o)))
+      break;
     await sleep(QUIET_PAUSE_MS, context.signal);
   }
   seen.roundTrips.push(...trips);
   const refused = trips.find((o) => !isAdmitted(o));
   if (refused) {
     const how = refused.status === null ? 'got no answer' : 'were refused';
-    const finding = inconclusiveFinding('reads admitted, to time a round trip and to test the cap with', `reads ${how} before anything was held: ${describe(refused)}`, trips.map((o) => o.id), [
-      'the extra request is a read: a read refused for its quota would pass for the cap\'s refusal',
-    ]);
+    const finding = inconclusiveFinding(
+      'reads admitted, to time a round trip and to test the cap with',
+      `reads ${how} before anything was held: ${describe(refused)}`,
+      trips.map((o) => o.id),
+      ["the extra request is a read: a read refused for its quota would pass for the cap's refusal"],
+    );
     // A network that lost the reads may not lose them next time: another window may decide.
     return refused.status === null ? { ...finding, measureAgain: true } : finding;
   }
@@ -179,6 +223,9 @@ async function timeRoundTrips(context: SuiteContext, readOnce: () => Promise<Obs
   const refused = trips.find((o) => !isAdmitted(o));
   if (!refused && (left === null || left >= PROBE_READS)) return trips;
   const waitS = refused ? announcedWaitS(refused) : null;
-  await sleep(Math.min(waitS === null ? context.windowMs : waitS * 1000, context.windowMs) + WAIT_MARGIN_MS, context.signal);
+  await sleep(
+    Math.min(waitS === null ? context.windowMs : waitS * 1000, context.windowMs) + WAIT_MARGIN_MS,
+    context.signal,
+  );
   return readAll();
 }

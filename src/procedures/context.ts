@@ -22,7 +22,8 @@ export interface SuiteContext {
   /** null when no way to provision/revoke keys was configured: revocation checks are skipped. */
   readonly keyHook: KeyHook | null;
   /** Creates more organizations of a tier (fleet load); null when the target cannot (external deployments). */
-  readonly provisionOrgs: ((tier: TierName, count: number, limits?: Partial<OrgLimits>) => Promise<readonly OrgHandle[]>) | null;
+  readonly provisionOrgs:
+    ((tier: TierName, count: number, limits?: Partial<OrgLimits>) => Promise<readonly OrgHandle[]>) | null;
   readonly windowMs: number;
   /** Fresh quota windows per organization and class, scheduled from the limiter profile. */
   readonly windows: WindowKeeper;

@@ -27,7 +27,17 @@ import { sleep } from '../util/sleep.ts';
 import { requestFor } from './requests.ts';
 import { carriesRateHeaders, isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
-import { CLOCK_SLACK_MS, announcedEnd, narrowedEnd, resetFormatOf, endSourceOf, endEstimateOf, windowMayHaveTurned, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
+import {
+  CLOCK_SLACK_MS,
+  announcedEnd,
+  narrowedEnd,
+  resetFormatOf,
+  endSourceOf,
+  endEstimateOf,
+  windowMayHaveTurned,
+  roundingAllowanceMs,
+  type EndEstimate,
+} from '../measure/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
 import { firstRound, secondRoundAt, secondRoundHelps } from '../profile/window-algorithm.ts';
 
@@ -54,7 +64,6 @@ export interface DiscoveryInput {
    */
   readonly brief?: boolean;
 }
-
 
 /** Reads sent to exhaust the quota at most: the announced or published Limit, times this, plus a few. */
 const EXHAUST_FACTOR = 2;
@@ -85,7 +94,11 @@ function followUpClearance(o: Observation): number {
  * profile's followUpsVerdict): the middle of [latest end + clearance, earliest end + a window). An
  * end too coarse for that: half a window after its latest (the follow-ups then decide nothing alone).
  */
-export function expiryReadAt(end: { readonly earliest: number; readonly latest: number }, windowMs: number, clearanceMs: number): number {
+export function expiryReadAt(
+  end: { readonly earliest: number; readonly latest: number },
+  windowMs: number,
+  clearanceMs: number,
+): number {
   const from = end.latest + roundingAllowanceMs(windowMs) + clearanceMs;
   const to = end.earliest + windowMs;
   return from < to ? (from + to) / 2 : end.latest + windowMs / 2;
@@ -103,11 +116,16 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     all.push(o);
     return o;
   };
-  const as = (endpoint: Endpoint, key: string | null, path = endpoint.path): ProbeRequest => ({ method: endpoint.method, path, key });
+  const as = (endpoint: Endpoint, key: string | null, path = endpoint.path): ProbeRequest => ({
+    method: endpoint.method,
+    path,
+    key,
+  });
   const jobs = endpointById(contract, 'jobs-list');
   const read = (phase: DiscoveryPhase) => send(as(jobs, input.keys.primary), phase);
   // A server that does not answer teaches nothing: stop at once (the checks will say what they saw).
-  const silent = () => all.slice(-SILENT_AFTER).length === SILENT_AFTER && all.slice(-SILENT_AFTER).every((o) => o.status === null);
+  const silent = () =>
+    all.slice(-SILENT_AFTER).length === SILENT_AFTER && all.slice(-SILENT_AFTER).every((o) => o.status === null);
   /**
    * A read whose answer is needed where it falls: one lost on the way (a flaky network) is sent again
    * at once, until answered or the server is silent. The lost one stays in `all`: where it may have
@@ -122,7 +140,10 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   // 1. Counting pairs.
   const questions: { question: PairQuestion; request: ProbeRequest }[] = [
     { question: 'head', request: as(endpointById(contract, 'bootstrap-head'), input.keys.primary) },
-    { question: 'not-found', request: { method: 'GET', path: '/recruiter/tiergate-profile-not-found', key: input.keys.primary } },
+    {
+      question: 'not-found',
+      request: { method: 'GET', path: '/recruiter/tiergate-profile-not-found', key: input.keys.primary },
+    },
     ...(input.keys.unscoped ? [{ question: 'forbidden' as const, request: as(jobs, input.keys.unscoped) }] : []),
     { question: 'unauthenticated', request: as(jobs, unissuedKey(contract.keyFormats[0]?.prefix ?? 'xh_test_')) },
     { question: 'other-route', request: as(endpointById(contract, 'scope-list'), input.keys.primary) },
@@ -187,7 +208,12 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
    * such boundary, and later reads show nothing more (the first round's still show whether Reset holds
    * still over a second or more).
    */
-  const followUpsOver = async (first: Observation, phase: DiscoveryPhase, count = FOLLOW_UP_READS, untilBack = false) => {
+  const followUpsOver = async (
+    first: Observation,
+    phase: DiscoveryPhase,
+    count = FOLLOW_UP_READS,
+    untilBack = false,
+  ) => {
     const reads: Observation[] = [];
     const span = windowMs - followUpClearance(first);
     for (let k = 1; k <= count && !signal.aborted; k++) {
@@ -197,14 +223,19 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
       const before = (reads.at(-1) ?? first).rateLimit.remaining.value;
       reads.push(o);
       if (!isAdmitted(o)) break;
-      if (untilBack && before !== null && o.rateLimit.remaining.value !== null && o.rateLimit.remaining.value > before) break;
+      if (untilBack && before !== null && o.rateLimit.remaining.value !== null && o.rateLimit.remaining.value > before)
+        break;
     }
     return reads;
   };
   if (rejected && rejected.status === contract.statuses.rateLimited && !signal.aborted) {
     // Where Reset was seen moving, Retry-After alone places the end. (Where the two merely disagree on
     // the 429, either may be wrong: a Retry-After too short, or a Reset that drifts.)
-    const endSource = endSourceOf(exhaustion, { windowMs, clockOffsetMs: input.clockOffsetMs(), slackMs: CLOCK_SLACK_MS });
+    const endSource = endSourceOf(exhaustion, {
+      windowMs,
+      clockOffsetMs: input.clockOffsetMs(),
+      slackMs: CLOCK_SLACK_MS,
+    });
     let end = announcedEnd(rejected, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS, endSource);
     const rejectedAt = rejected.headersAt ?? rejected.doneAt;
 
@@ -241,7 +272,9 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     // (expiryReadAt), and reads spread over the window after it. Without a Reset on it, reads
     // until a 429, whose countdown (narrowed) says where the window that read opened ends.
     const brief = input.brief === true && carriesRateHeaders(rejected);
-    if (brief) expirySkipped = 'not asked: the checks waited for this discovery, and with rate-limit headers they find their windows without it (an organization of its own per tier lets the discovery learn it beside them)';
+    if (brief)
+      expirySkipped =
+        'not asked: the checks waited for this discovery, and with rate-limit headers they find their windows without it (an organization of its own per tier lets the discovery learn it beside them)';
     if (!brief && end !== null && refill.every((r) => r.followUps.length === 0)) {
       const at = expiryReadAt(end, windowMs, 2 * followUpClearance(rejected));
       if (at - prober.now() <= windowMs * MAX_WAIT_WINDOWS + 1000) {
@@ -261,20 +294,28 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
               const second = signal.aborted ? null : await answeredRead('expiry-again');
               // After a boundary, twice as many: where it falls against the grid is the question.
               const count = round.grid?.by === 'boundary' ? 2 * FOLLOW_UP_READS : FOLLOW_UP_READS;
-              if (second && isAdmitted(second)) expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up', count, true)));
+              if (second && isAdmitted(second))
+                expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up', count, true)));
             }
           }
           const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
           const unusable = endEstimateOf(first, format, input.clockOffsetMs()) === null || endSource === 'wait-only';
           if (isAdmitted(first) && unusable) {
             const expiryUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
-            for (let n = 0; n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted && !silent() && prober.now() < expiryUntil; n++) {
+            for (
+              let n = 0;
+              n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted && !silent() && prober.now() < expiryUntil;
+              n++
+            ) {
               const o = await read('expiry-exhaust');
               expiry.push(o);
               if (o.status === contract.statuses.rateLimited) break;
             }
             const last = expiry.at(-1)!;
-            const opened = last.status === contract.statuses.rateLimited ? announcedEnd(last, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS, endSource) : null;
+            const opened =
+              last.status === contract.statuses.rateLimited
+                ? announcedEnd(last, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS, endSource)
+                : null;
             if (opened) {
               const narrowed = await narrowEnd(opened, read, input);
               expiry.push(...narrowed.sent);
@@ -319,7 +360,13 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
  */
 export async function exhaustQuota(
   read: () => Promise<Observation>,
-  bounds: { readonly left: number | null; readonly batch: number; readonly perWindow: number; readonly going: () => boolean; readonly rateLimited: number },
+  bounds: {
+    readonly left: number | null;
+    readonly batch: number;
+    readonly perWindow: number;
+    readonly going: () => boolean;
+    readonly rateLimited: number;
+  },
 ): Promise<Observation[]> {
   const { batch, perWindow, going, rateLimited } = bounds;
   const sent: Observation[] = [];
@@ -334,7 +381,10 @@ export async function exhaustQuota(
     if (size === 1 && answers[0]!.status === rateLimited) break;
     const answered = answers.filter((o) => o.status !== null);
     if (size > 1 && (answered.length === 0 || !answered.every(isAdmitted))) batching = false;
-    const shown = answered.filter(isAdmitted).map((o) => o.rateLimit.remaining.value).filter((r): r is number => r !== null);
+    const shown = answered
+      .filter(isAdmitted)
+      .map((o) => o.rateLimit.remaining.value)
+      .filter((r): r is number => r !== null);
     if (shown.length === 0) continue;
     if (left !== null && Math.max(...shown) > left) inWindow = size;
     left = Math.min(...shown);
@@ -373,6 +423,3 @@ async function narrowEnd(
   }
   return { end, sent };
 }
-
-
-

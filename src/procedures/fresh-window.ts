@@ -44,13 +44,17 @@ export async function inFreshWindow<C extends CheckId>(
   const measure = () => measureOnce(context, task, quotaClass, traffic, body);
   const measured = await measure();
   // A measurement a boundary or the network spoiled is taken again in the next window, once.
-  const spoiled = task.checks.filter((id) => findingOf(measured.decisions[id] as Decision | undefined)?.measureAgain === true);
+  const spoiled = task.checks.filter(
+    (id) => findingOf(measured.decisions[id] as Decision | undefined)?.measureAgain === true,
+  );
   if (spoiled.length === 0 || context.signal.aborted) return measured.decisions;
   const again = await measure();
   const merged: Partial<Record<CheckId, Decision>> = { ...(measured.decisions as Partial<Record<CheckId, Decision>>) };
   // Every check the first measurement left open takes the second's: a series a boundary cut short
   // also leaves the checks that judge its end (the 429's body, Retry-After, the second key) open.
-  const open = task.checks.filter((id) => findingOf(measured.decisions[id] as Decision | undefined)?.verdict === 'inconclusive');
+  const open = task.checks.filter(
+    (id) => findingOf(measured.decisions[id] as Decision | undefined)?.verdict === 'inconclusive',
+  );
   for (const id of open) {
     const before = findingOf(measured.decisions[id] as Decision | undefined)!;
     const decision = again.decisions[id] as Decision | undefined;
@@ -61,7 +65,9 @@ export async function inFreshWindow<C extends CheckId>(
       merged[id] = withNote(measured.decisions[id] as unknown as Decision, `not measured again: ${after.actual}`);
       continue;
     }
-    const why = spoiled.includes(id) ? `the first measurement was spoiled (${before.actual})` : `the first left it open (${before.actual}) with ${spoiled.join(', ')} spoiled`;
+    const why = spoiled.includes(id)
+      ? `the first measurement was spoiled (${before.actual})`
+      : `the first left it open (${before.actual}) with ${spoiled.join(', ')} spoiled`;
     merged[id] = withNote(decision, `measured again in the next window: ${why}`);
   }
   return merged as Decisions<C>;
@@ -69,7 +75,9 @@ export async function inFreshWindow<C extends CheckId>(
 
 function withNote(decision: Decision, note: string): Decision {
   const finding = findingOf(decision)!;
-  return 'finding' in decision ? { ...decision, finding: { ...finding, notes: [...finding.notes, note] } } : { ...finding, notes: [...finding.notes, note] };
+  return 'finding' in decision
+    ? { ...decision, finding: { ...finding, notes: [...finding.notes, note] } }
+    : { ...finding, notes: [...finding.notes, note] };
 }
 
 /** Whether the server's windows start with the check's first request (learned): no upload time goes to finding the start. */
@@ -78,7 +86,8 @@ function opensWithFirst(profile: LimiterProfile | null, quotaClass: QuotaClass):
   return algorithm === 'fixed-first-request' || algorithm === 'refilling';
 }
 
-const findingOf = (decision: Decision | undefined): Finding | undefined => (decision === undefined ? undefined : 'finding' in decision ? decision.finding : decision);
+const findingOf = (decision: Decision | undefined): Finding | undefined =>
+  decision === undefined ? undefined : 'finding' in decision ? decision.finding : decision;
 
 /** One window, shown fresh and long enough by the task's first request, and the task's traffic in it; `ran`: it was sent. */
 async function measureOnce<C extends CheckId>(
@@ -96,11 +105,17 @@ async function measureOnce<C extends CheckId>(
   const steps = task.rounds(limit, underCap(Math.min(...figures.map((f) => f.concurrency.value))));
   // Uploads that cannot all fit one window are not sent: nothing of the task's quota is spent on them.
   const uploadMs = quotaClass === 'ingest' ? context.uploadMs(task.orgs[0]!.tier, traffic.uploads) : null;
-  const fit = uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs, opensWithFirst(profile, quotaClass));
+  const fit =
+    uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs, opensWithFirst(profile, quotaClass));
   if (fit && uploadMs !== null && !fit.fits) {
-    const finding = inconclusiveFinding('uploads that fit one quota window', `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`, [], [
-      'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
-    ]);
+    const finding = inconclusiveFinding(
+      'uploads that fit one quota window',
+      `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`,
+      [],
+      [
+        'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
+      ],
+    );
     return { decisions: allOf(task, finding), ran: false };
   }
   const sync = await context.windows.fresh(task.orgs, quotaClass, {
@@ -110,9 +125,14 @@ async function measureOnce<C extends CheckId>(
     fromStart: traffic.fromStart ?? false,
   });
   if (!sync.ok) {
-    const finding = inconclusiveFinding('a fresh quota window to start in', sync.reason, sync.polls.slice(-2).map((o) => o.id), [
-      "No window could be had that the server showed fresh (its Remaining) and long enough for the check (its Reset); nothing was judged.",
-    ]);
+    const finding = inconclusiveFinding(
+      'a fresh quota window to start in',
+      sync.reason,
+      sync.polls.slice(-2).map((o) => o.id),
+      [
+        'No window could be had that the server showed fresh (its Remaining) and long enough for the check (its Reset); nothing was judged.',
+      ],
+    );
     return { decisions: allOf(task, finding), ran: false };
   }
   task.begin(sync.first);

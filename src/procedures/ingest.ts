@@ -44,7 +44,14 @@ export const ingestSingle = defineTask({
       const sent = await uploadSinglesAfter(context, org, first, upload);
       return {
         // Uploads inside a batch race each other, so the single variant is judged as a burst.
-        'QUOTA-INGEST': context.judgements.judge('quotaExactVerdict', sent, { figure, quotaClass: 'ingest', variant: 'burst', window, unitsPerRequest: 1, later: [] }),
+        'QUOTA-INGEST': context.judgements.judge('quotaExactVerdict', sent, {
+          figure,
+          quotaClass: 'ingest',
+          variant: 'burst',
+          window,
+          unitsPerRequest: 1,
+          later: [],
+        }),
         'HDR-LIMIT': context.judgements.judge('limitHeaderVerdict', sent, figure, 'ingest'),
       };
     });
@@ -59,34 +66,67 @@ export const ingestBulk = defineTask({
   orgs: 1,
   placement: 'lane',
   rounds: bulkInBatches,
-  describe: 'bulk uploads whose resumes add up to Limit, and one more, in batches under the concurrency cap; single uploads over the rest of the window',
+  describe:
+    'bulk uploads whose resumes add up to Limit, and one more, in batches under the concurrency cap; single uploads over the rest of the window',
   run: (context, task) => {
     const org = task.orgs[0]!;
     const bulk = bulkUpload(context, org);
     const uploads = endpointById(context.contract, 'resume-analysis-bulk').path;
-    return inFreshWindow(context, task, 'ingest', { first: bulk.send, units: bulk.units, uploads }, async (window, first) => {
-      const { sent, later } = await uploadBulkAfter(context, org, window, first, bulk);
-      const figure = figuresOf(context.contract, org).ingest;
-      // Uploads inside a batch race each other: judged as a burst, in resumes.
-      return { 'QUOTA-INGEST': context.judgements.judge('quotaExactVerdict', sent, { figure, quotaClass: 'ingest', variant: 'burst', window, unitsPerRequest: bulk.unitsPerRequest, later }) };
-    });
+    return inFreshWindow(
+      context,
+      task,
+      'ingest',
+      { first: bulk.send, units: bulk.units, uploads },
+      async (window, first) => {
+        const { sent, later } = await uploadBulkAfter(context, org, window, first, bulk);
+        const figure = figuresOf(context.contract, org).ingest;
+        // Uploads inside a batch race each other: judged as a burst, in resumes.
+        return {
+          'QUOTA-INGEST': context.judgements.judge('quotaExactVerdict', sent, {
+            figure,
+            quotaClass: 'ingest',
+            variant: 'burst',
+            window,
+            unitsPerRequest: bulk.unitsPerRequest,
+            later,
+          }),
+        };
+      },
+    );
   },
 });
 
-const ingestTags = (org: OrgHandle, variant: 'single' | 'bulk') => ({ check: 'QUOTA-INGEST', phase: variant, tier: org.tier, org: org.label }) as const;
+const ingestTags = (org: OrgHandle, variant: 'single' | 'bulk') =>
+  ({ check: 'QUOTA-INGEST', phase: variant, tier: org.tier, org: org.label }) as const;
 
 function singleUpload(context: SuiteContext, org: OrgHandle): () => Promise<Observation> {
   const edge = context.prober.edges[0]!;
   const endpoint = endpointById(context.contract, 'resume-analysis');
-  return () => context.prober.send(edge, requestFor(endpoint, org.primary.key, { runId: context.runId }), ingestTags(org, 'single'));
+  return () =>
+    context.prober.send(
+      edge,
+      requestFor(endpoint, org.primary.key, { runId: context.runId }),
+      ingestTags(org, 'single'),
+    );
 }
 
 /** After the first upload (it announced the Limit to aim at: Enterprise figures are minimums), the rest in batches. */
-async function uploadSinglesAfter(context: SuiteContext, org: OrgHandle, first: Observation, upload: () => Promise<Observation>): Promise<Observation[]> {
+async function uploadSinglesAfter(
+  context: SuiteContext,
+  org: OrgHandle,
+  first: Observation,
+  upload: () => Promise<Observation>,
+): Promise<Observation[]> {
   const tier = figuresOf(context.contract, org);
   const limit = uploadsToTest(tier.ingest, first);
   const batch = underCap(tier.concurrency.value);
-  const rest = await inBatchesMakingUpLost(limit + EXTRA_AFTER_LIMIT, batch, upload, context.signal, singlesPlan(limit, batch).firstBatch);
+  const rest = await inBatchesMakingUpLost(
+    limit + EXTRA_AFTER_LIMIT,
+    batch,
+    upload,
+    context.signal,
+    singlesPlan(limit, batch).firstBatch,
+  );
   return [first, ...rest];
 }
 
@@ -106,7 +146,12 @@ function bulkUpload(context: SuiteContext, org: OrgHandle): BulkUpload {
   const perRequest = context.declared['bulk-counts-per-resume'] === false;
   const resumes = bulkSize(tier.ingest.value);
   return {
-    send: () => context.prober.send(edge, requestFor(endpoint, org.primary.key, { runId: context.runId, resumes }), ingestTags(org, 'bulk')),
+    send: () =>
+      context.prober.send(
+        edge,
+        requestFor(endpoint, org.primary.key, { runId: context.runId, resumes }),
+        ingestTags(org, 'bulk'),
+      ),
     unitsPerRequest: perRequest ? 1 : resumes,
     units: perRequest ? [1] : [resumes, 1],
   };
@@ -124,12 +169,29 @@ async function uploadBulkAfter(
   // the batch holding the last admissible one holding the one past it too.
   const admissible = Math.floor(uploadsToTest(tier.ingest, first) / bulk.unitsPerRequest);
   const batch = underCap(tier.concurrency.value);
-  const sent = [first, ...(await inBatchesMakingUpLost(admissible, batch, bulk.send, context.signal, bulkPlan(admissible, batch).firstBatch))];
+  const sent = [
+    first,
+    ...(await inBatchesMakingUpLost(
+      admissible,
+      batch,
+      bulk.send,
+      context.signal,
+      bulkPlan(admissible, batch).firstBatch,
+    )),
+  ];
   // No lucky pass: single uploads (one unit each) over the rest of the window.
   const edge = context.prober.edges[0]!;
   const single = endpointById(context.contract, 'resume-analysis');
   const later = sent.some((o) => o.status === context.contract.statuses.rateLimited)
-    ? await watchRestOfWindow(context, { first, window, again: () => context.prober.send(edge, requestFor(single, org.primary.key, { runId: context.runId }), { ...ingestTags(org, 'bulk'), phase: 'after-429' }) })
+    ? await watchRestOfWindow(context, {
+        first,
+        window,
+        again: () =>
+          context.prober.send(edge, requestFor(single, org.primary.key, { runId: context.runId }), {
+            ...ingestTags(org, 'bulk'),
+            phase: 'after-429',
+          }),
+      })
     : [];
   return { sent, later };
 }

@@ -30,10 +30,19 @@ export const isolation = defineTask({
       const figure = figures.read;
       // Exhaust the quota quickly (in batches under the cap) so the check fits well inside one window.
       const limit = limitToTest(figure, first);
-      const rest = await inBatches(limit + EXTRA_AFTER_LIMIT, underCap(figures.concurrency.value), read, context.signal);
+      const rest = await inBatches(
+        limit + EXTRA_AFTER_LIMIT,
+        underCap(figures.concurrency.value),
+        read,
+        context.signal,
+      );
       const sent = [first, ...rest];
       // A server that gives quota back is read on to its first 429 (bounded): the check needs one.
-      while (!sent.some((o) => o.status === context.contract.statuses.rateLimited) && sent.length < OVER_ADMISSION_FACTOR * limit && !context.signal.aborted) {
+      while (
+        !sent.some((o) => o.status === context.contract.statuses.rateLimited) &&
+        sent.length < OVER_ADMISSION_FACTOR * limit &&
+        !context.signal.aborted
+      ) {
         sent.push(await read());
       }
       const probe = await context.prober.send(edge, requestFor(endpoint, other.primary.key), {
@@ -42,11 +51,22 @@ export const isolation = defineTask({
         org: other.label,
       });
       // The bracket: the first organization again, still rejected, shows its window was in force.
-      const again = await context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), { ...tags, phase: 'after-other-org' });
+      const again = await context.prober.send(edge, requestFor(endpoint, exhausted.primary.key), {
+        ...tags,
+        phase: 'after-other-org',
+      });
       // Judged against its exact figure (published, or its own declared); only a minimum ("or more") defers to the announced Limit.
       const otherFigure = figuresOf(context.contract, other).read;
       const otherLimit = otherFigure.atLeast ? limitToTest(otherFigure, probe) : otherFigure.value;
-      return { 'ORG-ISOLATED': context.judgements.judge('orgIsolatedVerdict', { exhausted: sent, other: probe, exhaustedAgain: again, otherLimit, window }) };
+      return {
+        'ORG-ISOLATED': context.judgements.judge('orgIsolatedVerdict', {
+          exhausted: sent,
+          other: probe,
+          exhaustedAgain: again,
+          otherLimit,
+          window,
+        }),
+      };
     });
   },
 });

@@ -8,10 +8,17 @@ import { observationLines } from '../measure/observation-file.ts';
 import { JUDGEMENTS_FILE, type JudgementRecord } from './judgements.ts';
 import type { ObservationSource, referenced } from '../verdicts/replay.ts';
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** The observations the judgements refer to (by id, or a whole tier's), read in one pass; a sustained-load run's others are not kept. */
-export async function readObservations(file: string, wanted: ReturnType<typeof referenced>): Promise<ObservationSource & { readonly malformed: number }> {
+export async function readObservations(
+  file: string,
+  wanted: ReturnType<typeof referenced>,
+): Promise<ObservationSource & { readonly malformed: number }> {
   const byId = new Map<number, Observation>();
   const inOrder: Observation[] = [];
   let malformed = 0;
@@ -50,6 +57,13 @@ export async function readJudgements(file: string, problems: string[]): Promise<
 
 function isJudgement(value: unknown): value is JudgementRecord {
   const r = value as Partial<JudgementRecord> | null;
-  return typeof r === 'object' && r !== null && typeof r.fn === 'string' && (r.args === null || Array.isArray(r.args)) && typeof r.found === 'object' && r.found !== null && 'link' in r;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.fn === 'string' &&
+    (r.args === null || Array.isArray(r.args)) &&
+    typeof r.found === 'object' &&
+    r.found !== null &&
+    'link' in r
+  );
 }
-

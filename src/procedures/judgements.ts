@@ -50,7 +50,7 @@ export const DECIDED_BY: Readonly<Record<CheckId, ReplayableName | Exclude<NotRe
   'HEAD-BOOTSTRAP': 'headBootstrapVerdict',
   'REVOKE-LATENCY': 'revokeLatencyVerdict',
   'REVOKE-STICKY': 'revokeStickyVerdict',
-  'ROTATION': 'rotationVerdict',
+  ROTATION: 'rotationVerdict',
   'LOAD-THRESHOLDS': 'loadThresholdsVerdict',
 };
 
@@ -68,13 +68,19 @@ export interface SameAs {
 }
 
 const isSameAs = (value: unknown): value is SameAs =>
-  typeof value === 'object' && value !== null && Array.isArray((value as SameAs).$sameAs) && (value as SameAs).$sameAs.length === 2;
+  typeof value === 'object' &&
+  value !== null &&
+  Array.isArray((value as SameAs).$sameAs) &&
+  (value as SameAs).$sameAs.length === 2;
 
 /**
  * The records with every argument written once put back where it was referred to (an earlier
  * record's); a reference to nothing earlier is a problem, named.
  */
-export function withSharedArgs(records: readonly JudgementRecord[]): { readonly records: JudgementRecord[]; readonly problems: string[] } {
+export function withSharedArgs(records: readonly JudgementRecord[]): {
+  readonly records: JudgementRecord[];
+  readonly problems: string[];
+} {
   const problems: string[] = [];
   const resolved: JudgementRecord[] = [];
   for (const [index, record] of records.entries()) {
@@ -82,7 +88,8 @@ export function withSharedArgs(records: readonly JudgementRecord[]): { readonly 
       if (!isSameAs(arg)) return arg;
       const [at, i] = arg.$sameAs;
       const earlier = at < index ? resolved[at]?.args?.[i] : undefined;
-      if (earlier === undefined) problems.push(`${JUDGEMENTS_FILE}: record ${index + 1} refers to an argument no earlier record has`);
+      if (earlier === undefined)
+        problems.push(`${JUDGEMENTS_FILE}: record ${index + 1} refers to an argument no earlier record has`);
       return earlier ?? null;
     });
     resolved.push({ ...record, args: args ?? null });
@@ -110,7 +117,8 @@ export interface JudgementRecord {
 
 type Fn<K extends ReplayableName> = (typeof REPLAYABLE)[K];
 
-const sameText = (a: FindingText, b: FindingText) => a.verdict === b.verdict && a.expected === b.expected && a.actual === b.actual;
+const sameText = (a: FindingText, b: FindingText) =>
+  a.verdict === b.verdict && a.expected === b.expected && a.actual === b.actual;
 
 export class JudgementLog {
   readonly #records: JudgementRecord[] = [];

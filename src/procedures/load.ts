@@ -36,7 +36,8 @@ export const load = defineTask({
   placement: 'after',
   optIn: true,
   appliesTo: (scenario) => scenario.load !== null,
-  describe: "the scenario's load phases at a constant arrival rate: at quota, at twice it, and a fleet of organizations",
+  describe:
+    "the scenario's load phases at a constant arrival rate: at quota, at twice it, and a fleet of organizations",
   run: async (context, task) => {
     const org = task.orgs[0]!;
     const shape = task.scenario.load;
@@ -51,7 +52,9 @@ export const load = defineTask({
         // The fleet has the organization's own figures, so that one figure judges every window.
         fleet = [org, ...(await context.provisionOrgs(org.tier, fleetSize - 1, org.limits))];
       } else {
-        notes.push(`fleet phases skipped: this target cannot provision more ${org.tier} organizations (needed ${fleetSize})`);
+        notes.push(
+          `fleet phases skipped: this target cannot provision more ${org.tier} organizations (needed ${fleetSize})`,
+        );
       }
     }
     const phases = shape.phases.filter((p) => p.orgs <= fleet.length);
@@ -59,7 +62,13 @@ export const load = defineTask({
     // on the server's windows.
     const endpoint = endpointById(context.contract, shape.endpoint);
     const phase = phases[0] ? loadPhaseName(phases[0].name) : 'window-sync';
-    const first = () => context.prober.send(context.prober.edges[0]!, requestFor(endpoint, org.primary.key), { check: CHECK, phase, tier: org.tier, org: org.label });
+    const first = () =>
+      context.prober.send(context.prober.edges[0]!, requestFor(endpoint, org.primary.key), {
+        check: CHECK,
+        phase,
+        tier: org.tier,
+        org: org.label,
+      });
     return inFreshWindow(context, task, 'read', { first, fromStart: true }, async (window, opener) => {
       const result = await runPhases(context, { org, fleet, shape, phases, openedAt: window.openedAt, opener });
       const summary = result.aggregator.summary();
@@ -97,7 +106,11 @@ async function runPhases(context: SuiteContext, input: PhaseRunInput) {
   // Enterprise figures are minimums: pace by what the server announces (HEAD is free, by assumption).
   let quota = figure.value;
   if (figure.atLeast) {
-    const head = await context.prober.send(context.prober.edges[0]!, { method: 'HEAD', path: '/recruiter/bootstrap', key: org.primary.key }, { check: CHECK, phase: 'limit-probe', tier: org.tier, org: org.label });
+    const head = await context.prober.send(
+      context.prober.edges[0]!,
+      { method: 'HEAD', path: '/recruiter/bootstrap', key: org.primary.key },
+      { check: CHECK, phase: 'limit-probe', tier: org.tier, org: org.label },
+    );
     quota = limitToTest(figure, head);
   }
   const windowS = context.windowMs / 1000;
@@ -137,7 +150,15 @@ async function runPhases(context: SuiteContext, input: PhaseRunInput) {
     for (const phase of phases) {
       if (context.signal.aborted) break;
       const durationMs = phase.windows * context.windowMs;
-      const stats = await driver.run({ check: CHECK, phase: loadPhaseName(phase.name), request, streams: streamsFor(phase), startAt, durationMs, sink });
+      const stats = await driver.run({
+        check: CHECK,
+        phase: loadPhaseName(phase.name),
+        request,
+        streams: streamsFor(phase),
+        startAt,
+        durationMs,
+        sink,
+      });
       dropped.push({ tags: { tier: org.tier, phase: phase.name }, count: stats.dropped });
       notes.push(
         `${phase.name}: ${stats.sent} sent at ${round((phase.rateMultiple * quota) / windowS)}/s per org × ${phase.orgs} org${phase.orgs === 1 ? '' : 's'} over ${phase.windows} window${phase.windows === 1 ? '' : 's'}; send lag p99 ${round(stats.sendLag.percentileMs(99) ?? 0)} ms`,

@@ -35,8 +35,21 @@ export const readBurst = defineTask({
       // The first read announces the Limit to aim at; what the window's ledger holds is spent already.
       const limit = limitToTest(tier.read, first) - window.prior.length;
       const batch = underCap(tier.concurrency.value);
-      const rest = await inBatches(2 * Math.max(1, limit) - 1, batch, read, context.signal, burstPlan(limit, batch).firstBatch);
-      return { 'QUOTA-READ': context.judgements.judge('quotaExactVerdict', [first, ...rest], { figure: tier.read, quotaClass: 'read', variant: 'burst', window }) };
+      const rest = await inBatches(
+        2 * Math.max(1, limit) - 1,
+        batch,
+        read,
+        context.signal,
+        burstPlan(limit, batch).firstBatch,
+      );
+      return {
+        'QUOTA-READ': context.judgements.judge('quotaExactVerdict', [first, ...rest], {
+          figure: tier.read,
+          quotaClass: 'read',
+          variant: 'burst',
+          window,
+        }),
+      };
     });
   },
 });

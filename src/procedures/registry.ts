@@ -28,5 +28,7 @@ export const TASKS: { readonly [K in TaskKind]: RegisteredTask<K> } = {
 
 /** The task kinds that decide a check (a check may be decided by several: QUOTA-READ by two). */
 export function kindsDeciding(id: CheckId): readonly TaskKind[] {
-  return Object.values(TASKS).filter((t) => declaredChecks(t).includes(id)).map((t) => t.kind);
+  return Object.values(TASKS)
+    .filter((t) => declaredChecks(t).includes(id))
+    .map((t) => t.kind);
 }

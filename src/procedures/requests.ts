@@ -5,7 +5,8 @@ import { resolvePath } from '../contract/lookup.ts';
 import type { ProbeRequest } from '../measure/http-prober.ts';
 
 /** A made-up resume whose candidate is named by the run, so that whatever the parser keeps of it can be told apart. */
-const sampleResume = (runId: string) => `tiergate ${runId}\nSample Resume\nSkills: TypeScript, Node.js, PostgreSQL, Kubernetes\n`;
+const sampleResume = (runId: string) =>
+  `tiergate ${runId}\nSample Resume\nSkills: TypeScript, Node.js, PostgreSQL, Kubernetes\n`;
 
 /** What names an upload: the run it came from (its resumes say tiergate and the run id), and for a bulk upload how many resumes. */
 export interface UploadNaming {
@@ -32,7 +33,10 @@ export function requestFor(endpoint: Endpoint, key: string | null, upload: Uploa
     case 'resume-analysis':
       return {
         ...base,
-        headers: { 'content-type': 'text/plain', 'content-disposition': `attachment; filename="tiergate-${upload.runId}-resume.txt"` },
+        headers: {
+          'content-type': 'text/plain',
+          'content-disposition': `attachment; filename="tiergate-${upload.runId}-resume.txt"`,
+        },
         body: sampleResume(upload.runId),
         resumes: 1,
       };
@@ -41,7 +45,11 @@ export function requestFor(endpoint: Endpoint, key: string | null, upload: Uploa
       return { ...base, headers: JSON_HEADERS, body: bulkBody(upload.runId, resumes), resumes };
     }
     case 'jobs-create':
-      return { ...base, headers: JSON_HEADERS, body: JSON.stringify({ title: 'tiergate scope check', stages: ['screen'] }) };
+      return {
+        ...base,
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ title: 'tiergate scope check', stages: ['screen'] }),
+      };
     case 'jobs-update':
       return { ...base, headers: JSON_HEADERS, body: JSON.stringify({ title: 'tiergate scope check (updated)' }) };
     case 'webhooks':
@@ -57,7 +65,10 @@ export function requestFor(endpoint: Endpoint, key: string | null, upload: Uploa
 
 function bulkBody(runId: string, count: number): string {
   const content = Buffer.from(sampleResume(runId)).toString('base64');
-  const resumes = Array.from({ length: count }, (_, i) => ({ name: `tiergate-${runId}-resume-${i + 1}.txt`, content_base64: content }));
+  const resumes = Array.from({ length: count }, (_, i) => ({
+    name: `tiergate-${runId}-resume-${i + 1}.txt`,
+    content_base64: content,
+  }));
   return JSON.stringify({ resumes });
 }
 
@@ -84,9 +95,17 @@ export function ownedWrite(endpoint: Endpoint, key: string | null, runId: string
     case 'jobs-create':
       return { ...request, body: JSON.stringify({ title: `tiergate ${runId}`, stages: ['screen'] }), keepAnswer: true };
     case 'jobs-update':
-      return { ...request, path: resolvePath(endpoint.path, jobId ?? ABSENT_ID), body: JSON.stringify({ title: `tiergate ${runId} (updated)` }) };
+      return {
+        ...request,
+        path: resolvePath(endpoint.path, jobId ?? ABSENT_ID),
+        body: JSON.stringify({ title: `tiergate ${runId} (updated)` }),
+      };
     case 'webhooks':
-      return { ...request, body: JSON.stringify({ url: webhookUrl(runId), events: ['candidate.scored'] }), keepAnswer: true };
+      return {
+        ...request,
+        body: JSON.stringify({ url: webhookUrl(runId), events: ['candidate.scored'] }),
+        keepAnswer: true,
+      };
     default:
       return request;
   }
@@ -97,7 +116,13 @@ export const webhookUrl = (runId: string) => `https://example.invalid/tiergate/$
 
 /** The archive of a job the run created (§4: PUT /recruiter/jobs/:id updates or archives). */
 export function archiveRequest(endpoint: Endpoint, key: string, jobId: string): ProbeRequest {
-  return { method: endpoint.method, path: resolvePath(endpoint.path, jobId), key, headers: JSON_HEADERS, body: JSON.stringify({ status: 'archived' }) };
+  return {
+    method: endpoint.method,
+    path: resolvePath(endpoint.path, jobId),
+    key,
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ status: 'archived' }),
+  };
 }
 
 /** The id in a create's answer: `{data: {id}}` or `{id}`, as a string; null where there is none. */

@@ -31,7 +31,9 @@ export function revocationCsv(runs: readonly RevocationProbeRun[], rejectStatus:
   for (const run of runs) {
     for (const b of edgeBounds(run, rejectStatus)) {
       lines.push(
-        [b.trial, b.edge, b.edgeNode, b.lowerMs, b.upperMs, b.widthMs, b.unusableProbes, b.revokeCallMs, run.stoppedBy].map(cell).join(','),
+        [b.trial, b.edge, b.edgeNode, b.lowerMs, b.upperMs, b.widthMs, b.unusableProbes, b.revokeCallMs, run.stoppedBy]
+          .map(cell)
+          .join(','),
       );
     }
   }

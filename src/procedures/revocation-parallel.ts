@@ -34,12 +34,23 @@ export function trialsAtOnce(input: ParallelInput): TrialsAtOnce {
       at: Math.floor(input.concurrencyCap / edges),
       why: `the organization's concurrency cap of ${input.concurrencyCap} must hold every trial's ${edges} probes in flight`,
     },
-    { at: input.connectionsPerEdge, why: `the prober holds ${input.connectionsPerEdge} connections per edge, and no trial's probe may wait for another's` },
+    {
+      at: input.connectionsPerEdge,
+      why: `the prober holds ${input.connectionsPerEdge} connections per edge, and no trial's probe may wait for another's`,
+    },
     ...(input.keyCapacity === null
       ? []
-      : [{ at: input.keyCapacity - trials, why: `the hook has ${input.keyCapacity} keys, and ${trials} trials on K rotation chains need ${trials} + K` }]),
+      : [
+          {
+            at: input.keyCapacity - trials,
+            why: `the hook has ${input.keyCapacity} keys, and ${trials} trials on K rotation chains need ${trials} + K`,
+          },
+        ]),
   ].filter((limit) => limit.at < wanted);
   const chains = Math.max(1, Math.min(wanted, ...limits.map((l) => l.at)));
-  const notes = chains < wanted ? [`${countOf(chains, 'trial')} at once, not ${wanted}: ${limits.map((l) => l.why).join('; ')}`] : [];
+  const notes =
+    chains < wanted
+      ? [`${countOf(chains, 'trial')} at once, not ${wanted}: ${limits.map((l) => l.why).join('; ')}`]
+      : [];
   return { chains, notes };
 }

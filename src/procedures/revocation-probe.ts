@@ -17,7 +17,12 @@ import type { CheckId } from '../catalogue/types.ts';
 import type { KeyHandle, KeyHook } from './handles.ts';
 import { redactKey } from '../contract/keys.ts';
 import { bounded } from '../util/bounded.ts';
-import { probeRecord, type ProbeRecord, type ProbeStop, type RevocationProbeRun } from '../measure/revocation-records.ts';
+import {
+  probeRecord,
+  type ProbeRecord,
+  type ProbeStop,
+  type RevocationProbeRun,
+} from '../measure/revocation-records.ts';
 import type { ProbePhase } from '../measure/tags.ts';
 import { messageOf } from '../util/errors.ts';
 
@@ -149,10 +154,14 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
   const unconfirmed = await confirm(o.key.key, 'confirm');
   if (o.successor) {
     const notAdmitted = await confirm(o.successor.key, 'successor-before');
-    if (notAdmitted.length > 0) notes.push(`the successor key was not admitted on ${notAdmitted.join(', ')} before the revoke call`);
+    if (notAdmitted.length > 0)
+      notes.push(`the successor key was not admitted on ${notAdmitted.join(', ')} before the revoke call`);
   }
   if (unconfirmed.length > 0 || signal.aborted) {
-    if (unconfirmed.length > 0) notes.unshift(`the key was not admitted on ${unconfirmed.join(', ')} within ${timing.confirmMs} ms: the revoke hook was not called`);
+    if (unconfirmed.length > 0)
+      notes.unshift(
+        `the key was not admitted on ${unconfirmed.join(', ')} within ${timing.confirmMs} ms: the revoke hook was not called`,
+      );
     return {
       ...base,
       revokeStartedAt: null,
@@ -173,7 +182,13 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
   let stoppedBy: ProbeStop | null = null;
   const stop = (): ProbeStop | null => {
     stoppedBy ??= stopReason(
-      { now: prober.now(), revokeStartedAt: revoke.startedAt, revoke: revoke.state, firstRejections, aborted: signal.aborted },
+      {
+        now: prober.now(),
+        revokeStartedAt: revoke.startedAt,
+        revoke: revoke.state,
+        firstRejections,
+        aborted: signal.aborted,
+      },
       timing,
     );
     return stoppedBy;
@@ -207,7 +222,11 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
     revoke.startedWall = o.wallNow();
     revoke.startedAt = prober.now();
     revoke.state = 'pending';
-    revoking = bounded(o.hook.revokeKey(o.key), timing.revokeTimeoutMs, () => new Error(`the revoke hook did not return within ${timing.revokeTimeoutMs} ms`)).then(
+    revoking = bounded(
+      o.hook.revokeKey(o.key),
+      timing.revokeTimeoutMs,
+      () => new Error(`the revoke hook did not return within ${timing.revokeTimeoutMs} ms`),
+    ).then(
       () => {
         revoke.returnedAt = prober.now();
         revoke.state = 'returned';
@@ -223,7 +242,8 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
   await loops;
   await revoking;
   const reason: ProbeStop = stop() ?? (revoke.state === 'failed' ? 'revoke-failed' : 'max-time');
-  if (reason === 'max-time') notes.push(`probing stopped ${timing.maxMs} ms after the revoke call, before every edge had rejected and settled`);
+  if (reason === 'max-time')
+    notes.push(`probing stopped ${timing.maxMs} ms after the revoke call, before every edge had rejected and settled`);
   if (reason === 'settled' || reason === 'max-time') {
     await Promise.all(edges.map((edge) => send(edge, o.key.key, 'final')));
     const successor = o.successor;

@@ -43,11 +43,17 @@ export interface TrialsOutcome {
 }
 
 /** The first hook failure: no trial starts after it. */
-type Halt = { readonly hook: 'provision'; readonly error: string } | { readonly hook: 'revoke'; readonly trial: number };
+type Halt =
+  { readonly hook: 'provision'; readonly error: string } | { readonly hook: 'revoke'; readonly trial: number };
 
 export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutcome> {
   const runs: RevocationProbeRun[] = [];
-  const provision = () => bounded(o.hook.provisionKey(o.org, o.org.primary.scopes), o.provisionTimeoutMs, () => new Error(`the provisioning hook did not return within ${o.provisionTimeoutMs} ms`));
+  const provision = () =>
+    bounded(
+      o.hook.provisionKey(o.org, o.org.primary.scopes),
+      o.provisionTimeoutMs,
+      () => new Error(`the provisioning hook did not return within ${o.provisionTimeoutMs} ms`),
+    );
   /** Keys provisioned and not (known to be) revoked: revoked at the end, unmeasured. */
   const live = new Set<KeyHandle>();
   /** Trials a chain has taken on (provisioning or running), and trials started (their numbers). */
@@ -124,17 +130,24 @@ export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutco
 
   const problems: string[] = [];
   const notRun = o.trials - runs.length;
-  if (halt?.hook === 'provision') problems.push(`provisioning a key failed: ${halt.error}; ${notRun} of ${o.trials} trials not run`);
-  if (halt?.hook === 'revoke' && notRun > 0) problems.push(`the revoke hook failed in trial ${halt.trial}: the remaining ${notRun} trials were not run`);
+  if (halt?.hook === 'provision')
+    problems.push(`provisioning a key failed: ${halt.error}; ${notRun} of ${o.trials} trials not run`);
+  if (halt?.hook === 'revoke' && notRun > 0)
+    problems.push(`the revoke hook failed in trial ${halt.trial}: the remaining ${notRun} trials were not run`);
   if (halt?.hook === 'revoke' || o.signal.aborted) {
     const why = halt?.hook === 'revoke' ? 'the revoke hook failed' : 'the run was interrupted';
-    if (live.size > 0) problems.push(`keys possibly still live (${why}): ${[...live].map((k) => redactKey(k.key)).join(', ')}`);
+    if (live.size > 0)
+      problems.push(`keys possibly still live (${why}): ${[...live].map((k) => redactKey(k.key)).join(', ')}`);
     return { runs, problems };
   }
   // Clean up: each chain's last successor, and any key the trials never revoked. Unmeasured, best effort.
   for (const key of live) {
     try {
-      await bounded(o.hook.revokeKey(key), o.timing.revokeTimeoutMs, () => new Error(`the revoke hook did not return within ${o.timing.revokeTimeoutMs} ms`));
+      await bounded(
+        o.hook.revokeKey(key),
+        o.timing.revokeTimeoutMs,
+        () => new Error(`the revoke hook did not return within ${o.timing.revokeTimeoutMs} ms`),
+      );
     } catch (error) {
       problems.push(`cleanup: revoking ${redactKey(key.key)} failed: ${messageOf(error)}`);
     }
@@ -173,7 +186,9 @@ export function probingLoadNotes(input: {
   }
   const inFlight = chains * edges;
   if (inFlight > input.concurrencyCap) {
-    notes.push(`${countOf(inFlight, 'probe')} in flight at once (${atOnce}, one per edge) exceed the ${input.tier} concurrency cap of ${input.concurrencyCap}: capped probes would be unusable`);
+    notes.push(
+      `${countOf(inFlight, 'probe')} in flight at once (${atOnce}, one per edge) exceed the ${input.tier} concurrency cap of ${input.concurrencyCap}: capped probes would be unusable`,
+    );
   }
   return notes;
 }

@@ -31,7 +31,11 @@ export interface RevocationTaskOptions {
 export const NO_HOOK_REASON =
   'no way to provision and revoke keys: use the embedded target (admin API), or give revocation.hook (http, command or disposable keys) in the config';
 
-export function revocationTiming(shape: RevocationShape, slaMs: number, options: RevocationTaskOptions = {}): TrialTiming {
+export function revocationTiming(
+  shape: RevocationShape,
+  slaMs: number,
+  options: RevocationTaskOptions = {},
+): TrialTiming {
   return {
     // A zero interval would be a busy loop: one probe per millisecond per edge at most.
     intervalMs: Math.max(1, shape.intervalMs),
@@ -57,7 +61,8 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
     consumes: 'none',
     orgs: 1,
     placement: 'beside',
-    describe: 'keys revoked a few trials at a time, every edge probed until each refuses them, then watched to stay refused',
+    describe:
+      'keys revoked a few trials at a time, every edge probed until each refuses them, then watched to stay refused',
     run: async (context, task) => {
       const org = task.orgs[0]!;
       const shape = trialShape(task.scenario.revocation, context.revocation);
@@ -117,7 +122,10 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
           ...parallel.notes,
         ],
       };
-      const rateLimited = outcome.runs.reduce((n, run) => n + run.probes.filter((p) => p.status === contract.statuses.rateLimited).length, 0);
+      const rateLimited = outcome.runs.reduce(
+        (n, run) => n + run.probes.filter((p) => p.status === contract.statuses.rateLimited).length,
+        0,
+      );
       if (rateLimited > 0) {
         context.emit({
           type: 'warning',
@@ -125,7 +133,8 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
         });
       }
       const reportDir = context.reportDir ?? null;
-      if (reportDir !== null) await writeFile(join(reportDir, REVOCATION_CSV), revocationCsv(outcome.runs, rejectStatus));
+      if (reportDir !== null)
+        await writeFile(join(reportDir, REVOCATION_CSV), revocationCsv(outcome.runs, rejectStatus));
       return {
         'REVOKE-LATENCY': context.judgements.judge('revokeLatencyVerdict', evidence),
         'REVOKE-STICKY': context.judgements.judge('revokeStickyVerdict', evidence),
@@ -135,4 +144,3 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
     },
   });
 }
-

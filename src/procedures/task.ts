@@ -38,7 +38,9 @@ export interface TimedFinding {
  * decision for an undeclared check fails to compile even where TypeScript skips excess-property checks
  * (an inferred return type).
  */
-export type Decisions<C extends CheckId> = { readonly [id in C]?: Decision } & { readonly [id in Exclude<CheckId, C>]?: never };
+export type Decisions<C extends CheckId> = { readonly [id in C]?: Decision } & {
+  readonly [id in Exclude<CheckId, C>]?: never;
+};
 
 /**
  * How many of a check's requests go one after another after its first (a batch counts once), at the
@@ -111,7 +113,9 @@ export type RegisteredTask<K extends TaskKind = TaskKind> = Omit<TaskDefinition<
 };
 
 /** Declares a task kind; the type parameters tie its decisions to the checks it declares. */
-export function defineTask<K extends TaskKind, C extends CheckId>(definition: TaskDefinition<K, C>): TaskDefinition<K, C> {
+export function defineTask<K extends TaskKind, C extends CheckId>(
+  definition: TaskDefinition<K, C>,
+): TaskDefinition<K, C> {
   return Object.freeze(definition);
 }
 
@@ -126,7 +130,12 @@ export function skippedFinding(reason: string): Finding {
 }
 
 /** A check the traffic could not decide, and why. */
-export function inconclusiveFinding(expected: string, actual: string, evidence: readonly number[] = [], notes: readonly string[] = []): Finding {
+export function inconclusiveFinding(
+  expected: string,
+  actual: string,
+  evidence: readonly number[] = [],
+  notes: readonly string[] = [],
+): Finding {
   return { verdict: 'inconclusive', expected, actual, evidence, notes };
 }
 
@@ -147,10 +156,18 @@ export interface TaskInstance {
 }
 
 /** The shared step: runs a task and turns its decisions into the results of its selected checks. */
-export async function runTask(definition: RegisteredTask, context: SuiteContext, instance: TaskInstance): Promise<CheckResult[]> {
+export async function runTask(
+  definition: RegisteredTask,
+  context: SuiteContext,
+  instance: TaskInstance,
+): Promise<CheckResult[]> {
   const declared = declaredChecks(definition);
   const checks = instance.checks === null ? declared : declared.filter((id) => instance.checks!.includes(id));
-  const identity: TaskIdentity = { kind: definition.kind, tier: instance.tier, orgs: instance.orgs.map((o) => o.label) };
+  const identity: TaskIdentity = {
+    kind: definition.kind,
+    tier: instance.tier,
+    orgs: instance.orgs.map((o) => o.label),
+  };
   const span = { startedWall: null as number | null, started: 0, endedAt: null as number | null };
   const run: TaskRun = {
     identity,
@@ -180,7 +197,10 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
   let decisions: Decisions<CheckId> = {};
   let undecided = `the ${definition.kind} task ended without deciding it`;
   try {
-    decisions = definition.uploads === true && context.writes === 'none' ? skippedForWrites(checks) : await definition.run(context, run);
+    decisions =
+      definition.uploads === true && context.writes === 'none'
+        ? skippedForWrites(checks)
+        : await definition.run(context, run);
   } catch (error) {
     undecided = `task ${taskName(identity)} stopped: ${messageOf(error)}`;
     context.emit({ type: 'warning', message: undecided });
@@ -194,7 +214,13 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
     // A declared check the task returned nothing for did not run: inconclusive, never a silent pass.
     const decision: Decision = decisions[id] ?? inconclusiveFinding('the check to run', undecided);
     const { finding, startedWall, durationMs } = 'finding' in decision ? decision : { finding: decision, ...own };
-    const result = checkResult(id, finding, { tier: instance.tier, org, variant: definition.decides[id] ?? '', startedWall, durationMs: finding.verdict === 'skipped' ? 0 : durationMs });
+    const result = checkResult(id, finding, {
+      tier: instance.tier,
+      org,
+      variant: definition.decides[id] ?? '',
+      startedWall,
+      durationMs: finding.verdict === 'skipped' ? 0 : durationMs,
+    });
     context.judgements.linkOrRecord(result, finding);
     return result;
   });
@@ -202,6 +228,8 @@ export async function runTask(definition: RegisteredTask, context: SuiteContext,
 
 /** Every check of a task that uploads, in a run the config allows no writes. */
 function skippedForWrites(checks: readonly CheckId[]): Decisions<CheckId> {
-  const finding = skippedFinding('"writes": "none" in the config: this check uploads sample resumes, which the deployment parses (and may bill); allow it with "writes": "own"');
+  const finding = skippedFinding(
+    '"writes": "none" in the config: this check uploads sample resumes, which the deployment parses (and may bill); allow it with "writes": "own"',
+  );
   return Object.fromEntries(checks.map((id) => [id, finding]));
 }

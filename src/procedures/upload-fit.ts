@@ -32,7 +32,13 @@ export interface UploadFit {
 export function uploadFit(rounds: number, uploadMs: number, windowMs: number, opensWithFirst = false): UploadFit {
   const uploadTimes = rounds + (opensWithFirst ? 1 : 2);
   const budget = windowMs * USABLE_SHARE;
-  return { fits: uploadTimes * uploadMs <= budget, uploadTimes, pinned: !opensWithFirst, needMs: uploadTimes * uploadMs, maxUploadMs: Math.floor(budget / uploadTimes) };
+  return {
+    fits: uploadTimes * uploadMs <= budget,
+    uploadTimes,
+    pinned: !opensWithFirst,
+    needMs: uploadTimes * uploadMs,
+    maxUploadMs: Math.floor(budget / uploadTimes),
+  };
 }
 
 /** "8 upload times one after another (…) = 16s at 2s an upload, over 95% of the 3s window (…)" (one line). */

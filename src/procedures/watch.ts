@@ -21,7 +21,12 @@ const WATCH_REQUESTS = 4;
  */
 export async function watchRestOfWindow(
   context: SuiteContext,
-  watch: { first: Observation; window: WindowContext; again: () => Promise<Observation>; otherRoute?: () => Promise<Observation> },
+  watch: {
+    first: Observation;
+    window: WindowContext;
+    again: () => Promise<Observation>;
+    otherRoute?: () => Promise<Observation>;
+  },
 ): Promise<Observation[]> {
   const later: Observation[] = [await watch.again()];
   if (isAdmitted(later[0]!)) return later;

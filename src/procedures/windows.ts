@@ -25,7 +25,14 @@ import type { Contract, QuotaClass, TierName } from '../contract/types.ts';
 import { sleep } from '../util/sleep.ts';
 import type { HttpProber } from '../measure/http-prober.ts';
 import { carriesRateHeaders, isAdmitted, type Observation } from '../measure/observation.ts';
-import { EPOCH_S_FLOOR, announcedEnd, endEstimateOf, resetFormatOf, roundingAllowanceMs, type EndEstimate } from '../measure/reset-format.ts';
+import {
+  EPOCH_S_FLOOR,
+  announcedEnd,
+  endEstimateOf,
+  resetFormatOf,
+  roundingAllowanceMs,
+  type EndEstimate,
+} from '../measure/reset-format.ts';
 import type { LimiterProfile, WindowPhase } from '../profile/types.ts';
 import { windowSafeEnd, type WindowContext } from '../measure/window.ts';
 import type { OrgHandle } from './handles.ts';
@@ -149,7 +156,13 @@ export class WindowKeeper {
       this.#latencies.set(key, latencies);
     }
     const key = `${o.org}|${quotaClass}`;
-    const seen = this.#seen.get(key) ?? { lastAnsweredAt: -Infinity, before: null, previous: null, last: null, announced: null };
+    const seen = this.#seen.get(key) ?? {
+      lastAnsweredAt: -Infinity,
+      before: null,
+      previous: null,
+      last: null,
+      announced: null,
+    };
     // A window a request opened starts when the server took it, at the latest when it answered.
     seen.lastAnsweredAt = Math.max(seen.lastAnsweredAt, o.headersAt ?? o.doneAt);
     if (o.status !== null) [seen.before, seen.previous, seen.last] = [seen.previous, seen.last, o];
@@ -164,9 +177,13 @@ export class WindowKeeper {
   /** A latency (the median, or `quantile`) of a tier's recent admitted requests of a class (to one endpoint, where `path` says), ms (null: none seen yet). */
   latencyMs(tier: TierName, quotaClass: QuotaClass, path?: string, quantile = 0.5): number | null {
     const prefix = `${tier}|${quotaClass}|`;
-    const lists = [...this.#latencies].filter(([key]) => (path === undefined ? key.startsWith(prefix) : key === prefix + path));
+    const lists = [...this.#latencies].filter(([key]) =>
+      path === undefined ? key.startsWith(prefix) : key === prefix + path,
+    );
     const latencies = lists.flatMap(([, list]) => list).sort((a, b) => a - b);
-    return latencies.length === 0 ? null : latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * quantile))]!;
+    return latencies.length === 0
+      ? null
+      : latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * quantile))]!;
   }
 
   /**
@@ -202,7 +219,11 @@ export class WindowKeeper {
       openers.push(o);
       if (o.status === null) {
         if (openers.slice(-MAX_SILENT).every((p) => p.status === null) && openers.length >= MAX_SILENT) {
-          return { ok: false, reason: `no answer to ${MAX_SILENT} openers in a row (${o.error?.code ?? 'no response'})`, polls: openers };
+          return {
+            ok: false,
+            reason: `no answer to ${MAX_SILENT} openers in a row (${o.error?.code ?? 'no response'})`,
+            polls: openers,
+          };
         }
         // The opener before it still bounds a boundary: had the lost one counted in a new window, the
         // next opener's Remaining would show it (not fresh), so a pin across it stays sound, only wider.
@@ -219,7 +240,14 @@ export class WindowKeeper {
       const wanted = placed !== null && (placed.justBegun || request.fromStart !== true);
       // The need by a slow latency of the class (its 90th percentile): a window under way is a shortcut
       // that a check spilling past its end pays for with a window more.
-      if (wanted && this.#longEnough(placed, o, request.needMs(this.latencyMs(tier, quotaClass, undefined, NEED_QUANTILE) ?? o.doneAt - o.sentAt))) {
+      if (
+        wanted &&
+        this.#longEnough(
+          placed,
+          o,
+          request.needMs(this.latencyMs(tier, quotaClass, undefined, NEED_QUANTILE) ?? o.doneAt - o.sentAt),
+        )
+      ) {
         return { ok: true, window: placed.window, first: o };
       }
       // Fresh, but too short (or its end unknown): the check waits for the one after it, which the next
@@ -275,7 +303,8 @@ export class WindowKeeper {
       // (which would land at the same point of each window, creeping past a window's end). Where the
       // opener shows Remaining, openers go densely from the earliest the boundary may come (the
       // first fresh one pins it, as at an announced end); elsewhere, once it is surely past.
-      const phase = movingReset && profile?.read.algorithm.value === 'fixed-aligned' ? (profile.read.phase.value ?? null) : null;
+      const phase =
+        movingReset && profile?.read.algorithm.value === 'fixed-aligned' ? (profile.read.phase.value ?? null) : null;
       // A bucket that gives quota back a little at a time is full again a window after our last
       // request; openers sent before would each take a token and keep it from filling.
       const refilling = profile?.read.algorithm.value === 'refilling';
@@ -283,29 +312,40 @@ export class WindowKeeper {
         const seen = this.#seen.get(`${org.label}|${quotaClass}`);
         if (!seen) continue;
         const end = movingReset ? null : seen.announced;
-        const counted = seen.last?.rateLimit.remaining.value !== null && seen.last?.rateLimit.remaining.value !== undefined;
+        const counted =
+          seen.last?.rateLimit.remaining.value !== null && seen.last?.rateLimit.remaining.value !== undefined;
         // A request of ours that got no answer may have counted in a window none announced. The
         // opener's own Remaining shows that (not fresh); another organization's window, or one
         // without a Remaining, must surely be over: a full window after it.
-        const unanswered = seen.last !== null && seen.lastAnsweredAt > (seen.last.headersAt ?? seen.last.doneAt) && !(counted && probed);
+        const unanswered =
+          seen.last !== null && seen.lastAnsweredAt > (seen.last.headersAt ?? seen.last.doneAt) && !(counted && probed);
         // Our last request showed a window fresh when it came (a Retry-After wait-out): the opener may
         // find it still long enough, with that request in its ledger.
         const last = seen.last;
-        const openedByLast = probed && takeOpenedByLast && last !== null && isAdmitted(last) && last.rateLimit.limit.value !== null && last.rateLimit.remaining.value === last.rateLimit.limit.value - 1;
+        const openedByLast =
+          probed &&
+          takeOpenedByLast &&
+          last !== null &&
+          isAdmitted(last) &&
+          last.rateLimit.limit.value !== null &&
+          last.rateLimit.remaining.value === last.rateLimit.limit.value - 1;
         const doubt = phase === null ? 0 : phase.doubtMs + ROUNDING_ALLOWANCE_MS;
         const at =
           phase !== null && !unanswered
             ? counted && probed
               ? // Dense openers from the earliest the boundary may come: the first fresh one pins it.
-                Math.max(seen.lastAnsweredAt, this.#boundaryPast(seen.lastAnsweredAt - 2 * doubt - END_MARGIN_MS, phase, doubt, false) - doubt)
+                Math.max(
+                  seen.lastAnsweredAt,
+                  this.#boundaryPast(seen.lastAnsweredAt - 2 * doubt - END_MARGIN_MS, phase, doubt, false) - doubt,
+                )
               : this.#boundaryPast(seen.lastAnsweredAt, phase, doubt, false) + doubt + END_MARGIN_MS
             : end === null || unanswered || refilling
-            ? seen.lastAnsweredAt + windowMs + END_MARGIN_MS
-            : openedByLast
-              ? -Infinity
-              : counted && probed
-                ? end.earliest - LEAD_MS
-                : end.latest + roundingAllowanceMs(windowMs) + END_MARGIN_MS;
+              ? seen.lastAnsweredAt + windowMs + END_MARGIN_MS
+              : openedByLast
+                ? -Infinity
+                : counted && probed
+                  ? end.earliest - LEAD_MS
+                  : end.latest + roundingAllowanceMs(windowMs) + END_MARGIN_MS;
         wake = Math.max(wake, at);
       }
     }
@@ -327,9 +367,17 @@ export class WindowKeeper {
     const seen = this.#seen.get(`${org.label}|${quotaClass}`);
     // seen.last is the opener itself; the request before it opened the window it found.
     const opener = seen?.previous;
-    if (!opener || !isAdmitted(opener) || opener.rateLimit.limit.value !== limit.value || opener.rateLimit.remaining.value !== limit.value - 1) return null;
+    if (
+      !opener ||
+      !isAdmitted(opener) ||
+      opener.rateLimit.limit.value !== limit.value ||
+      opener.rateLimit.remaining.value !== limit.value - 1
+    )
+      return null;
     if (opener.rateLimit.reset.raw !== o.rateLimit.reset.raw) return null;
-    return units.some((u) => remaining.value === limit.value! - 1 - u) ? { prior: [opener], answerBefore: seen?.before ?? null } : null;
+    return units.some((u) => remaining.value === limit.value! - 1 - u)
+      ? { prior: [opener], answerBefore: seen?.before ?? null }
+      : null;
   }
 
   /**
@@ -345,7 +393,8 @@ export class WindowKeeper {
     const quotaClass = quotaClassOfPath(this.#options.contract, o.path);
     const algorithm = profile?.[quotaClass].algorithm.value ?? profile?.read.algorithm.value ?? 'unknown';
     const steady = profile?.read.resetSteady.value;
-    const epochS = resetFormatOf(o, windowMs, this.#options.clockOffsetMs()) === 'epoch-seconds' ? o.rateLimit.reset.value : null;
+    const epochS =
+      resetFormatOf(o, windowMs, this.#options.clockOffsetMs()) === 'epoch-seconds' ? o.rateLimit.reset.value : null;
     const base = { lengthMs: windowMs, resetEpochS: epochS, prior, opensAtFirstRequest: false };
     // The first answer of the window (the ledger's, else the opener's) and the one before it.
     const opening = prior[0] ?? o;
@@ -358,12 +407,28 @@ export class WindowKeeper {
       // window opened later is known to last longer than a full one less that.
       const announced = algorithm === 'fixed-first-request' ? this.#endOf(o) : null;
       const early = announced !== null && announced.latest < o.sentAt + windowMs;
-      const window: WindowContext = { ...base, openedAt: o.sentAt, openedUncertaintyMs: 0, opensAtFirstRequest: true, placeBy: 'timing', ...(early ? { sureEndAt: announced.earliest } : {}) };
-      return { window, justBegun: true, ...(early ? { knownMs: windowMs - (announced.latest - announced.earliest) } : {}) };
+      const window: WindowContext = {
+        ...base,
+        openedAt: o.sentAt,
+        openedUncertaintyMs: 0,
+        opensAtFirstRequest: true,
+        placeBy: 'timing',
+        ...(early ? { sureEndAt: announced.earliest } : {}),
+      };
+      return {
+        window,
+        justBegun: true,
+        ...(early ? { knownMs: windowMs - (announced.latest - announced.earliest) } : {}),
+      };
     }
     if (previous !== null && boundaryShown(previous, opening, steady ?? null)) {
       // The boundary fell after the one before was sent: the window lasts a full length from there.
-      const window: WindowContext = { ...base, openedAt: opening.sentAt, openedUncertaintyMs: opening.sentAt - previous.sentAt, placeBy: steady === true ? 'reset' : 'timing' };
+      const window: WindowContext = {
+        ...base,
+        openedAt: opening.sentAt,
+        openedUncertaintyMs: opening.sentAt - previous.sentAt,
+        placeBy: steady === true ? 'reset' : 'timing',
+      };
       return { window, justBegun: prior.length === 0 };
     }
     const phase = profile?.read.phase.value;
@@ -373,20 +438,38 @@ export class WindowKeeper {
       const doubt = phase.doubtMs + ROUNDING_ALLOWANCE_MS;
       // Within the boundary's doubt the opener may lie in the window before it: wait for the next.
       if (since < doubt + END_MARGIN_MS) return null;
-      return { window: { ...base, openedAt: this.#options.prober.now() - since, openedUncertaintyMs: doubt, placeBy: 'timing' }, justBegun: false };
+      return {
+        window: {
+          ...base,
+          openedAt: this.#options.prober.now() - since,
+          openedUncertaintyMs: doubt,
+          placeBy: 'timing',
+        },
+        justBegun: false,
+      };
     }
     const end = this.#endOf(o);
     if (end === null) return null;
     const placeBy = epochS !== null ? 'reset' : 'timing';
-    return { window: { ...base, openedAt: opening.sentAt, openedUncertaintyMs: 0, placeBy, sureEndAt: end.earliest }, justBegun: false };
+    return {
+      window: { ...base, openedAt: opening.sentAt, openedUncertaintyMs: 0, placeBy, sureEndAt: end.earliest },
+      justBegun: false,
+    };
   }
 
   /** The end of the window a response reports: its Reset in any format, else a 429's Retry-After. */
   #endOf(o: Observation): EndEstimate | null {
     const offset = this.#options.clockOffsetMs();
-    const fromReset = endEstimateOf(o, resetFormatOf(o, this.#options.windowMs, offset), offset, this.#options.clockUncertaintyMs());
+    const fromReset = endEstimateOf(
+      o,
+      resetFormatOf(o, this.#options.windowMs, offset),
+      offset,
+      this.#options.clockUncertaintyMs(),
+    );
     if (fromReset) return fromReset;
-    return o.status === this.#options.contract.statuses.rateLimited ? announcedEnd(o, this.#options.windowMs, offset) : null;
+    return o.status === this.#options.contract.statuses.rateLimited
+      ? announcedEnd(o, this.#options.windowMs, offset)
+      : null;
   }
 
   /**
@@ -401,14 +484,28 @@ export class WindowKeeper {
     if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
     const classes = this.#countersOf(orgs[0]!.tier, quotaClass);
     const algorithm = profile?.read.algorithm.value ?? 'unknown';
-    const lastAnswered = Math.max(...orgs.flatMap((org) => classes.map((c) => this.#seen.get(`${org.label}|${c}`)?.lastAnsweredAt ?? -Infinity)));
+    const lastAnswered = Math.max(
+      ...orgs.flatMap((org) => classes.map((c) => this.#seen.get(`${org.label}|${c}`)?.lastAnsweredAt ?? -Infinity)),
+    );
     // Not known to be aligned: every window holding our last request over first (a full window after it).
     const after = algorithm === 'fixed-aligned' ? lastAnswered : lastAnswered + windowMs;
     if (algorithm === 'fixed-first-request' || algorithm === 'refilling') {
       await sleep(after + END_MARGIN_MS - prober.now(), signal);
       if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
       const first = await request.first();
-      return { ok: true, first, window: { openedAt: first.sentAt, openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: true, prior: [], placeBy: 'timing' } };
+      return {
+        ok: true,
+        first,
+        window: {
+          openedAt: first.sentAt,
+          openedUncertaintyMs: 0,
+          lengthMs: windowMs,
+          resetEpochS: null,
+          opensAtFirstRequest: true,
+          prior: [],
+          placeBy: 'timing',
+        },
+      };
     }
     // Aligned, or unknown (taken as aligned: a window that starts at the first request lasts longer
     // than that). A phase placed by a countdown rounded down lies later than this (see
@@ -417,14 +514,27 @@ export class WindowKeeper {
     const phase = profile?.read.phase.value ?? null;
     const doubt = phase ? phase.doubtMs : this.#options.clockUncertaintyMs();
     const now = prober.now();
-    const next = this.#boundaryPast(after, phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() }, doubt, true);
+    const next = this.#boundaryPast(
+      after,
+      phase ?? { ms: 0, doubtMs: 0, clockOffsetMs: this.#options.clockOffsetMs() },
+      doubt,
+      true,
+    );
     await sleep(next + doubt + END_MARGIN_MS - now, signal);
     if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
     const first = await request.first();
     return {
       ok: true,
       first,
-      window: { openedAt: next - doubt, openedUncertaintyMs: 0, lengthMs: windowMs, resetEpochS: null, opensAtFirstRequest: false, prior: [], placeBy: 'timing' },
+      window: {
+        openedAt: next - doubt,
+        openedUncertaintyMs: 0,
+        lengthMs: windowMs,
+        resetEpochS: null,
+        opensAtFirstRequest: false,
+        prior: [],
+        placeBy: 'timing',
+      },
     };
   }
 
@@ -435,7 +545,8 @@ export class WindowKeeper {
   #boundaryPast(after: number, phase: WindowPhase, doubt: number, fromNow: boolean): number {
     const { windowMs, prober } = this.#options;
     let next = prober.now() + windowMs - this.#sinceBoundary(phase);
-    if (!fromNow && Number.isFinite(after)) next -= Math.max(0, Math.floor((next - doubt - after - END_MARGIN_MS) / windowMs)) * windowMs;
+    if (!fromNow && Number.isFinite(after))
+      next -= Math.max(0, Math.floor((next - doubt - after - END_MARGIN_MS) / windowMs)) * windowMs;
     while (next - doubt <= after + END_MARGIN_MS) next += windowMs;
     return next;
   }
@@ -465,8 +576,13 @@ function boundaryShown(before: Observation, after: Observation, resetSteady: boo
   if (a.limit.value !== b.limit.value || b.remaining.value === null) return false;
   const resetMoved = a.reset.raw !== null && b.reset.raw !== null && a.reset.raw !== b.reset.raw;
   const remainingBefore = before.status !== null && !isAdmitted(before) ? 0 : a.remaining.value;
-  if (remainingBefore !== null && b.remaining.value > remainingBefore) return a.reset.raw === null || b.reset.raw === null || resetMoved;
-  const advanced = resetMoved && a.reset.value !== null && b.reset.value !== null && a.reset.value >= EPOCH_S_FLOOR && b.reset.value > a.reset.value;
+  if (remainingBefore !== null && b.remaining.value > remainingBefore)
+    return a.reset.raw === null || b.reset.raw === null || resetMoved;
+  const advanced =
+    resetMoved &&
+    a.reset.value !== null &&
+    b.reset.value !== null &&
+    a.reset.value >= EPOCH_S_FLOOR &&
+    b.reset.value > a.reset.value;
   return advanced && (resetSteady === true || (resetSteady === null && a.remaining.value === b.remaining.value));
 }
-

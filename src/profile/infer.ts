@@ -6,12 +6,26 @@ import { TOO_MANY_REQUESTS, type QuotaClass } from '../contract/types.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from './record.ts';
-import { resetFormatOf, resetMovement, resetMoved, endEstimateOf, type EndPlacing, type ResetMovement } from '../measure/reset-format.ts';
-import type { ClassProfile, CountingQuestion, LimiterProfile, Learned, ResetFormat, WindowAlgorithm, WindowPhase } from './types.ts';
+import {
+  resetFormatOf,
+  resetMovement,
+  resetMoved,
+  endEstimateOf,
+  type EndPlacing,
+  type ResetMovement,
+} from '../measure/reset-format.ts';
+import type {
+  ClassProfile,
+  CountingQuestion,
+  LimiterProfile,
+  Learned,
+  ResetFormat,
+  WindowAlgorithm,
+  WindowPhase,
+} from './types.ts';
 import { CONCURRENCY_NOT_LEARNED } from './concurrency.ts';
 import { learned, placingOf, undecided } from './learned.ts';
 import { algorithmOf } from './window-algorithm.ts';
-
 
 export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): LimiterProfile {
   // The reads the key holding every scope sent (the pairs' probes are other requests, even on the same path).
@@ -24,7 +38,10 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
   // only "it counted" is evidence.
   const refills = algorithm.value === 'refilling';
   const counts = Object.fromEntries(
-    (['head', 'not-found', 'forbidden', 'unauthenticated'] as const).map((q) => [q, unlessRefilled(countedBy(pair(q), q), refills)]),
+    (['head', 'not-found', 'forbidden', 'unauthenticated'] as const).map((q) => [
+      q,
+      unlessRefilled(countedBy(pair(q), q), refills),
+    ]),
   ) as Record<Exclude<CountingQuestion, 'rejected'>, Learned<boolean>>;
   return {
     tier: record.tier,
@@ -47,7 +64,11 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
       ),
     },
     readSharedAcrossRoutes: unlessRefilled(sharedAcrossRoutes(pair('other-route')), refills, true),
-    classesIndependent: unlessRefilled(classesIndependent(pair('ingest'), record.windowMs, clockOffsetMs), refills, false),
+    classesIndependent: unlessRefilled(
+      classesIndependent(pair('ingest'), record.windowMs, clockOffsetMs),
+      refills,
+      false,
+    ),
     concurrency: CONCURRENCY_NOT_LEARNED,
     observations: record.all.length,
     durationMs: Math.round(record.durationMs),
@@ -60,7 +81,10 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
  */
 function unlessRefilled(answer: Learned<boolean>, refills: boolean, proven = true): Learned<boolean> {
   if (!refills || answer.value === null || answer.value === proven) return answer;
-  return undecided(`${answer.how}; but quota comes back between reads on this server, so an unchanged Remaining proves nothing`, answer.evidence);
+  return undecided(
+    `${answer.how}; but quota comes back between reads on this server, so an unchanged Remaining proves nothing`,
+    answer.evidence,
+  );
 }
 
 function readPath(record: DiscoveryRecord): string {
@@ -68,12 +92,20 @@ function readPath(record: DiscoveryRecord): string {
 }
 
 function headersLearned(reads: readonly Observation[]): Learned<boolean> {
-  const withAll = reads.filter((o) => o.rateLimit.limit.raw !== null && o.rateLimit.remaining.raw !== null && o.rateLimit.reset.raw !== null);
-  const withNone = reads.filter((o) => o.rateLimit.limit.raw === null && o.rateLimit.remaining.raw === null && o.rateLimit.reset.raw === null);
+  const withAll = reads.filter(
+    (o) => o.rateLimit.limit.raw !== null && o.rateLimit.remaining.raw !== null && o.rateLimit.reset.raw !== null,
+  );
+  const withNone = reads.filter(
+    (o) => o.rateLimit.limit.raw === null && o.rateLimit.remaining.raw === null && o.rateLimit.reset.raw === null,
+  );
   if (reads.length === 0) return undecided('no read was answered');
-  if (withAll.length === reads.length) return learned(true, `all ${reads.length} reads carried X-RateLimit-Limit, -Remaining and -Reset`, [reads[0]?.id]);
-  if (withNone.length === reads.length) return learned(false, `none of ${reads.length} reads carried an X-RateLimit header`, [reads[0]?.id]);
-  return learned(true, `${withAll.length} of ${reads.length} reads carried all three X-RateLimit headers`, [withNone[0]?.id ?? reads[0]?.id]);
+  if (withAll.length === reads.length)
+    return learned(true, `all ${reads.length} reads carried X-RateLimit-Limit, -Remaining and -Reset`, [reads[0]?.id]);
+  if (withNone.length === reads.length)
+    return learned(false, `none of ${reads.length} reads carried an X-RateLimit header`, [reads[0]?.id]);
+  return learned(true, `${withAll.length} of ${reads.length} reads carried all three X-RateLimit headers`, [
+    withNone[0]?.id ?? reads[0]?.id,
+  ]);
 }
 
 function commonLimit(obs: readonly Observation[]): number | null {
@@ -114,13 +146,28 @@ function countedBy(p: CountingPair | undefined, question: PairQuestion): Learned
   // The answer in question must be that answer: a 403 that came back 200 says nothing of 403s.
   const meant = MEANT_STATUS[question];
   // A request lost on the way may or may not have reached the server: its pair shows nothing.
-  if (p.probe.status === null) return undecided(`${what}: lost on the way, it may not have reached the server`, [p.probe.id]);
-  if (meant !== undefined && p.probe.status !== meant) return undecided(`${what}, not the ${meant} in question`, [p.probe.id]);
+  if (p.probe.status === null)
+    return undecided(`${what}: lost on the way, it may not have reached the server`, [p.probe.id]);
+  if (meant !== undefined && p.probe.status !== meant)
+    return undecided(`${what}, not the ${meant} in question`, [p.probe.id]);
   if (typeof step === 'string') return undecided(`${what}: ${step}`, [p.before.id, p.probe.id, p.after.id]);
   const ids = [p.before.id, p.probe.id, p.after.id];
-  if (step === 2) return learned(true, `${what}; Remaining went ${p.before.rateLimit.remaining.value} → ${p.after.rateLimit.remaining.value} over it and one read: it counted`, ids);
-  if (step === 1) return learned(false, `${what}; Remaining went ${p.before.rateLimit.remaining.value} → ${p.after.rateLimit.remaining.value}: only the read counted`, ids);
-  return undecided(`${what}; Remaining moved by ${step} over it and one read: other traffic or a window boundary fell between`, ids);
+  if (step === 2)
+    return learned(
+      true,
+      `${what}; Remaining went ${p.before.rateLimit.remaining.value} → ${p.after.rateLimit.remaining.value} over it and one read: it counted`,
+      ids,
+    );
+  if (step === 1)
+    return learned(
+      false,
+      `${what}; Remaining went ${p.before.rateLimit.remaining.value} → ${p.after.rateLimit.remaining.value}: only the read counted`,
+      ids,
+    );
+  return undecided(
+    `${what}; Remaining moved by ${step} over it and one read: other traffic or a window boundary fell between`,
+    ids,
+  );
 }
 
 /** How far Remaining fell from the read before to the read after, or why that cannot be read. */
@@ -139,13 +186,22 @@ function remainingStep(p: CountingPair): number | string {
 function sharedAcrossRoutes(p: CountingPair | undefined): Learned<boolean> {
   if (!p) return undecided('not asked');
   const ids = [p.before.id, p.probe.id, p.after.id];
-  if (!isAdmitted(p.probe)) return undecided(`${p.probe.method} ${p.probe.path} was not admitted (${p.probe.status ?? p.probe.error?.code}); cannot tell`, ids);
+  if (!isAdmitted(p.probe))
+    return undecided(
+      `${p.probe.method} ${p.probe.path} was not admitted (${p.probe.status ?? p.probe.error?.code}); cannot tell`,
+      ids,
+    );
   const step = remainingStep(p);
   if (typeof step === 'string') return undecided(step, ids);
-  if (step === 2) return learned(true, `a read of ${p.probe.path} took one from the same Remaining as ${p.before.path}`, ids);
+  if (step === 2)
+    return learned(true, `a read of ${p.probe.path} took one from the same Remaining as ${p.before.path}`, ids);
   if (step === 1) {
     const own = p.probe.rateLimit.remaining.value;
-    return learned(false, `a read of ${p.probe.path} left ${p.before.path}'s Remaining untouched${own !== null ? ` and showed its own (${own})` : ''}: reads count per route`, ids);
+    return learned(
+      false,
+      `a read of ${p.probe.path} left ${p.before.path}'s Remaining untouched${own !== null ? ` and showed its own (${own})` : ''}: reads count per route`,
+      ids,
+    );
   }
   return undecided(`Remaining moved by ${step}: other traffic or a window boundary fell between`, ids);
 }
@@ -153,11 +209,14 @@ function sharedAcrossRoutes(p: CountingPair | undefined): Learned<boolean> {
 function classesIndependent(p: CountingPair | undefined, windowMs: number, clockOffsetMs: number): Learned<boolean> {
   if (!p) return undecided('not asked');
   const ids = [p.before.id, p.probe.id, p.after.id];
-  if (!isAdmitted(p.probe)) return undecided(`the resume upload was not admitted (${p.probe.status ?? p.probe.error?.code})`, ids);
+  if (!isAdmitted(p.probe))
+    return undecided(`the resume upload was not admitted (${p.probe.status ?? p.probe.error?.code})`, ids);
   const step = remainingStep(p);
-  if (step === 2) return learned(false, 'a resume upload took one from the read Remaining: reads and ingest share one counter', ids);
+  if (step === 2)
+    return learned(false, 'a resume upload took one from the read Remaining: reads and ingest share one counter', ids);
   const phase = windowPhase(p, windowMs, clockOffsetMs);
-  if (step === 1) return learned(true, `a resume upload left the read Remaining untouched: separate counters${phase}`, ids);
+  if (step === 1)
+    return learned(true, `a resume upload left the read Remaining untouched: separate counters${phase}`, ids);
   return undecided(typeof step === 'string' ? step : `Remaining moved by ${step}`, ids);
 }
 
@@ -168,7 +227,9 @@ function windowPhase(p: CountingPair, windowMs: number, clockOffsetMs: number): 
   const readEnd = endEstimateOf(p.after, resetFormatOf(p.after, windowMs, clockOffsetMs), clockOffsetMs);
   if (!ingestEnd || !readEnd) return '';
   const apart = Math.abs((ingestEnd.earliest + ingestEnd.latest) / 2 - (readEnd.earliest + readEnd.latest) / 2);
-  return apart > 1000 ? `, and windows of their own (ends ${Math.round(apart / 100) / 10} s apart)` : ', windows ending together';
+  return apart > 1000
+    ? `, and windows of their own (ends ${Math.round(apart / 100) / 10} s apart)`
+    : ', windows ending together';
 }
 
 /**
@@ -177,11 +238,23 @@ function windowPhase(p: CountingPair, windowMs: number, clockOffsetMs: number): 
  * announcing the very end the reads announce (the same boundaries). Otherwise it stays open, and the
  * ingest checks are scheduled as for an unknown limiter.
  */
-function ingestProfile(p: CountingPair | null, read: Learned<WindowAlgorithm>, windowMs: number, clockOffsetMs: number): ClassProfile {
+function ingestProfile(
+  p: CountingPair | null,
+  read: Learned<WindowAlgorithm>,
+  windowMs: number,
+  clockOffsetMs: number,
+): ClassProfile {
   const quotaClass: QuotaClass = 'ingest';
   const probe = p?.probe ?? null;
   if (!p || !probe || probe.status === null) {
-    return { quotaClass, limit: null, resetFormat: undecided('no resume upload was answered'), resetSteady: undecided('not probed'), algorithm: undecided('not probed'), phase: undecided('not probed') };
+    return {
+      quotaClass,
+      limit: null,
+      resetFormat: undecided('no resume upload was answered'),
+      resetSteady: undecided('not probed'),
+      algorithm: undecided('not probed'),
+      phase: undecided('not probed'),
+    };
   }
   return {
     quotaClass,
@@ -195,9 +268,21 @@ function ingestProfile(p: CountingPair | null, read: Learned<WindowAlgorithm>, w
 
 function ingestAlgorithm(p: CountingPair, read: Learned<WindowAlgorithm>): Learned<WindowAlgorithm> {
   const [upload, after] = [p.probe.rateLimit.reset.raw, p.after.rateLimit.reset.raw];
-  if (read.value !== 'fixed-aligned') return undecided(`one upload cannot show how ingest windows start; the reads' windows are ${read.value ?? 'unknown'}`, [p.probe.id]);
-  if (upload === null || upload !== after) return undecided(`reads are on clock-aligned windows, but the upload's Reset (${upload ?? 'absent'}) is not the reads' (${after ?? 'absent'})`, [p.probe.id, p.after.id]);
-  return learned('fixed-aligned', `the upload announced the reads' own Reset ${upload}, and reads are on clock-aligned windows: the same boundaries`, [p.probe.id, p.after.id]);
+  if (read.value !== 'fixed-aligned')
+    return undecided(
+      `one upload cannot show how ingest windows start; the reads' windows are ${read.value ?? 'unknown'}`,
+      [p.probe.id],
+    );
+  if (upload === null || upload !== after)
+    return undecided(
+      `reads are on clock-aligned windows, but the upload's Reset (${upload ?? 'absent'}) is not the reads' (${after ?? 'absent'})`,
+      [p.probe.id, p.after.id],
+    );
+  return learned(
+    'fixed-aligned',
+    `the upload announced the reads' own Reset ${upload}, and reads are on clock-aligned windows: the same boundaries`,
+    [p.probe.id, p.after.id],
+  );
 }
 
 /** A span a Reset that moves every second cannot hide in. */
@@ -210,9 +295,11 @@ const STEADY_SPAN_MS = 1000;
  * at least a second of them: a Reset that moves once a second could hide in less.
  */
 function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPlacing): Learned<boolean> {
-  const on = (phases: readonly DiscoveryPhase[]) => record.all.filter((o) => o.path === readPathOf && phases.some((p) => p === o.phase));
+  const on = (phases: readonly DiscoveryPhase[]) =>
+    record.all.filter((o) => o.path === readPathOf && phases.some((p) => p === o.phase));
   const opened = record.expiry[0]?.sentAt ?? Infinity;
-  const refusedIn = (phases: readonly DiscoveryPhase[], from: number, to: number) => on(phases).filter((o) => o.status === TOO_MANY_REQUESTS && o.sentAt >= from && o.sentAt < to);
+  const refusedIn = (phases: readonly DiscoveryPhase[], from: number, to: number) =>
+    on(phases).filter((o) => o.status === TOO_MANY_REQUESTS && o.sentAt >= from && o.sentAt < to);
   const stretches = [
     on(['counted', 'exhaust']),
     refusedIn(['exhaust', 'refill', 'narrow'], -Infinity, opened),
@@ -228,18 +315,35 @@ function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPla
     rounded ??= seen.rounded;
     if (seen.moved) {
       const { before: a, after: b } = seen.moved;
-      const how = a.status === TOO_MANY_REQUESTS ? 'while the quota stayed used up (429 then 429)' : `while Remaining counted down ${a.rateLimit.remaining.value} → ${b.rateLimit.remaining.value}`;
-      return learned(false, `Reset went ${a.rateLimit.reset.raw} → ${b.rateLimit.reset.raw} ${how}: it moves within a window`, [a.id, b.id]);
+      const how =
+        a.status === TOO_MANY_REQUESTS
+          ? 'while the quota stayed used up (429 then 429)'
+          : `while Remaining counted down ${a.rateLimit.remaining.value} → ${b.rateLimit.remaining.value}`;
+      return learned(
+        false,
+        `Reset went ${a.rateLimit.reset.raw} → ${b.rateLimit.reset.raw} ${how}: it moves within a window`,
+        [a.id, b.id],
+      );
     }
     comparedMs += seen.comparedMs;
     compared += seen.compared;
   }
   if (rounded) {
     const { before: a, after: b } = rounded;
-    return undecided(`Reset went ${a.rateLimit.reset.raw} → ${b.rateLimit.reset.raw} within a window, and never further: a second of rounding, or a Reset that moves each second, which these reads cannot tell apart`, [a.id, b.id]);
+    return undecided(
+      `Reset went ${a.rateLimit.reset.raw} → ${b.rateLimit.reset.raw} within a window, and never further: a second of rounding, or a Reset that moves each second, which these reads cannot tell apart`,
+      [a.id, b.id],
+    );
   }
-  if (comparedMs < STEADY_SPAN_MS) return undecided(`Reset held still over ${compared} comparisons spanning only ${Math.round(comparedMs)} ms: too short to rule out one that moves each second`);
-  return learned(true, `Reset held still over ${compared} comparisons within windows, spanning ${Math.round(comparedMs)} ms`, []);
+  if (comparedMs < STEADY_SPAN_MS)
+    return undecided(
+      `Reset held still over ${compared} comparisons spanning only ${Math.round(comparedMs)} ms: too short to rule out one that moves each second`,
+    );
+  return learned(
+    true,
+    `Reset held still over ${compared} comparisons within windows, spanning ${Math.round(comparedMs)} ms`,
+    [],
+  );
 }
 
 /**
@@ -250,7 +354,8 @@ function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPla
 function phaseOf(record: DiscoveryRecord, clockOffsetMs: number): Learned<WindowPhase> {
   const end = record.exhaustedEnd;
   const rejected = record.exhaustion.at(-1);
-  if (!end || !rejected || rejected.status === null || isAdmitted(rejected)) return undecided('no used-up window announced its end');
+  if (!end || !rejected || rejected.status === null || isAdmitted(rejected))
+    return undecided('no used-up window announced its end');
   const serverMs = (mono: number) => rejected.sentWall + (mono - rejected.sentAt) + clockOffsetMs;
   const mid = serverMs((end.earliest + end.latest) / 2);
   const W = record.windowMs;

@@ -5,7 +5,14 @@
  * one ended, and where that leaves it open, from a second round placed where the two kinds fall apart.
  */
 import { isAdmitted, type Observation } from '../measure/observation.ts';
-import { announcedEnd, announcedWaitS, endEstimateOf, endSourceOf, resetFormatOf, roundingAllowanceMs } from '../measure/reset-format.ts';
+import {
+  announcedEnd,
+  announcedWaitS,
+  endEstimateOf,
+  endSourceOf,
+  resetFormatOf,
+  roundingAllowanceMs,
+} from '../measure/reset-format.ts';
 import { countedDownFrom, type DiscoveryRecord } from './record.ts';
 import type { Learned, WindowAlgorithm } from './types.ts';
 import { learned, placingOf, undecided } from './learned.ts';
@@ -23,13 +30,16 @@ const END_TOLERANCE_MS = 100;
 export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned<WindowAlgorithm> {
   const rejected = record.exhaustion.at(-1);
   if (!rejected || rejected.status === null || isAdmitted(rejected)) {
-    return undecided(`no 429 within ${record.exhaustion.length} reads: the quota was never shown used up`, rejected ? [rejected.id] : []);
+    return undecided(
+      `no 429 within ${record.exhaustion.length} reads: the quota was never shown used up`,
+      rejected ? [rejected.id] : [],
+    );
   }
   for (const { probe, followUps } of record.refill) {
     if (!isAdmitted(probe)) continue;
     // A read lost on the way is no refusal (the discovery sends it again).
     const refused = followUps.find((o) => o.status !== null && !isAdmitted(o));
-    const after = Math.round((probe.sentAt - (rejected.headersAt ?? rejected.doneAt)));
+    const after = Math.round(probe.sentAt - (rejected.headersAt ?? rejected.doneAt));
     if (refused) {
       return learned(
         'refilling',
@@ -37,15 +47,23 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
         [rejected.id, probe.id, refused.id],
       );
     }
-    return undecided(`a read ${after} ms after the 429 was admitted, before the announced end, and ${followUps.length} more after it: the window ended before its announced end`, [rejected.id, probe.id]);
+    return undecided(
+      `a read ${after} ms after the 429 was admitted, before the announced end, and ${followUps.length} more after it: the window ended before its announced end`,
+      [rejected.id, probe.id],
+    );
   }
   if (record.expirySkipped !== null) return undecided(record.expirySkipped, [rejected.id]);
   const expiry = record.expiry[0];
   if (!expiry || record.expiryDelayMs === null) {
-    return undecided('the 429 announced no usable end (no Reset, no Retry-After): when windows start stays open', [rejected.id]);
+    return undecided('the 429 announced no usable end (no Reset, no Retry-After): when windows start stays open', [
+      rejected.id,
+    ]);
   }
   if (!isAdmitted(expiry)) {
-    return undecided(`a read ${record.expiryDelayMs} ms after the announced end got ${expiry.status ?? expiry.error?.code}: the window outlasted its announcement`, [rejected.id, expiry.id]);
+    return undecided(
+      `a read ${record.expiryDelayMs} ms after the announced end got ${expiry.status ?? expiry.error?.code}: the window outlasted its announcement`,
+      [rejected.id, expiry.id],
+    );
   }
   const round = firstRound(expiry, record.expiryFollowUps, record);
   if (round.learned !== null && !secondRoundHelps(round)) return round.learned;
@@ -53,7 +71,10 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   if (again) return again;
   if (round.learned) return round.learned;
   const end = expiryWindowEnd(record, expiry, clockOffsetMs);
-  if (!end) return undecided('the read after the window carried no Reset and no later 429 told where its window ends', [expiry.id]);
+  if (!end)
+    return undecided('the read after the window carried no Reset and no later 429 told where its window ends', [
+      expiry.id,
+    ]);
   // The two predictions: a full window after the read (it opened one), or a whole number of windows
   // after the previous end (aligned), wherever in its announced interval that end lay. Decided only
   // when the announced end fits one and excludes the other; coarse headers leave it open.
@@ -67,19 +88,35 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   const sayEnd = `between ${Math.round(end.earliest - expiry.sentAt)} and ${Math.round(end.latest - expiry.sentAt)} ms after it was sent`;
   const read = `a read ${record.expiryDelayMs} ms after the previous window ended`;
   if (fitsFull && !fitsAligned) {
-    return learned('fixed-first-request', `${read} opened a window that ends ${sayEnd}, a full window: windows start at the first counted request`, ids);
+    return learned(
+      'fixed-first-request',
+      `${read} opened a window that ends ${sayEnd}, a full window: windows start at the first counted request`,
+      ids,
+    );
   }
   if (fitsAligned && !fitsFull) {
-    return learned('fixed-aligned', `${read} fell in a window that ends ${sayEnd}, whole windows after the previous end: windows are aligned to the clock`, ids);
+    return learned(
+      'fixed-aligned',
+      `${read} fell in a window that ends ${sayEnd}, whole windows after the previous end: windows are aligned to the clock`,
+      ids,
+    );
   }
-  return undecided(`${read} fell in a window ending ${sayEnd}: the announced ends are too coarse to tell a full window after it from whole windows after the previous end`, ids);
+  return undecided(
+    `${read} fell in a window ending ${sayEnd}: the announced ends are too coarse to tell a full window after it from whole windows after the previous end`,
+    ids,
+  );
 }
 
 /**
  * Whether some instant in [from, to] lies a whole number of windows (at least one) after an instant
  * of `base` (an end known only to an interval).
  */
-function alignedEndWithin(from: number, to: number, base: { readonly earliest: number; readonly latest: number }, windowMs: number): boolean {
+function alignedEndWithin(
+  from: number,
+  to: number,
+  base: { readonly earliest: number; readonly latest: number },
+  windowMs: number,
+): boolean {
   for (let n = 1; base.earliest + n * windowMs <= to; n++) {
     if (base.latest + n * windowMs >= from) return true;
   }
@@ -92,14 +129,16 @@ function alignedEndWithin(from: number, to: number, base: { readonly earliest: n
  */
 function expiryWindowEnd(record: DiscoveryRecord, expiry: Observation, clockOffsetMs: number) {
   const source = endSourceOf(record.exhaustion, placingOf(record, clockOffsetMs));
-  const own = source === 'reset-or-wait' ? endEstimateOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs) : null;
+  const own =
+    source === 'reset-or-wait'
+      ? endEstimateOf(expiry, resetFormatOf(expiry, record.windowMs, clockOffsetMs), clockOffsetMs)
+      : null;
   if (own) return { ...own, by: expiry.id };
   if (record.expiryEnd) return record.expiryEnd;
   const later = record.expiry.find((o) => o.status !== null && !isAdmitted(o) && announcedWaitS(o) !== null);
   const end = later ? announcedEnd(later, record.windowMs, clockOffsetMs, 0, source) : null;
   return end && later ? { ...end, by: later.id } : null;
 }
-
 
 /** An interval of monotonic ms. */
 interface Span {
@@ -136,7 +175,8 @@ export function firstRound(first: Observation, followUps: readonly Observation[]
   const { exhaustedEnd: previousEnd, windowMs } = record;
   const reads = [first, ...followUps];
   const values = reads.map((o) => o.rateLimit.remaining.value);
-  if (followUps.length === 0 || !reads.every(isAdmitted) || values.some((v) => v === null)) return { learned: null, grid: null };
+  if (followUps.length === 0 || !reads.every(isAdmitted) || values.some((v) => v === null))
+    return { learned: null, grid: null };
   const last = followUps.at(-1)!;
   const span = Math.round(last.sentAt - first.sentAt);
   const ids = reads.map((o) => o.id);
@@ -144,30 +184,54 @@ export function firstRound(first: Observation, followUps: readonly Observation[]
   const falls = values.some((v, i) => i > 0 && v! < values[i - 1]!);
   const rose = values.findIndex((v, i) => i > 0 && (v! > values[i - 1]! || (falls && v === values[i - 1])));
   // The end as announced, and as much later as a countdown rounded otherwise than up can put it.
-  const ended = previousEnd && { earliest: previousEnd.earliest, latest: previousEnd.latest + roundingAllowanceMs(windowMs) };
+  const ended = previousEnd && {
+    earliest: previousEnd.earliest,
+    latest: previousEnd.latest + roundingAllowanceMs(windowMs),
+  };
   if (rose > 0) {
     const at = Math.round(reads[rose]!.sentAt - first.sentAt);
     const went = `Remaining went ${values.slice(0, rose + 1).join(' → ')} over reads from one opening a window: back up ${at} ms after it`;
     const boundary = boundaryBetween(reads[rose - 1]!, reads[rose]!);
     const fits = boundaryFits(first, boundary, ended, windowMs);
-    if (fits.aligned && !fits.firstRequest) return { learned: learned('fixed-aligned', `${went}, before a full window: windows are aligned to the clock`, ids), grid: null };
+    if (fits.aligned && !fits.firstRequest)
+      return {
+        learned: learned('fixed-aligned', `${went}, before a full window: windows are aligned to the clock`, ids),
+        grid: null,
+      };
     if (fits.firstRequest && !fits.aligned) {
       const how = `${went}, within a second of a full window and where no clock-aligned boundary falls: the window that read opened, its start kept to the whole second`;
       return { learned: learned('fixed-first-request', how, ids), grid: null };
     }
-    return { learned: undecided(`${went}: a clock-aligned boundary and the end of a window the read opened (its start kept to the whole second) both fit there`, ids), grid: { span: boundary, by: 'boundary' } };
+    return {
+      learned: undecided(
+        `${went}: a clock-aligned boundary and the end of a window the read opened (its start kept to the whole second) both fit there`,
+        ids,
+      ),
+      grid: { span: boundary, by: 'boundary' },
+    };
   }
   if (reads.every((o, i) => i === 0 || countedDownFrom(reads[i - 1]!, o, record.all))) {
     // An aligned window that began just before the first read holds them all too: possible where a
     // boundary (the used-up window's end, or whole windows after it, wherever in its interval) can lie
     // between a window before the last read and the first read's answer.
     const before = { earliest: last.sentAt - windowMs, latest: first.headersAt ?? first.doneAt };
-    if (!ended || ended.latest > before.earliest || alignedEndWithin(before.earliest, before.latest, ended, windowMs)) return { learned: null, grid: { span: before, by: 'counted-down' } };
+    if (!ended || ended.latest > before.earliest || alignedEndWithin(before.earliest, before.latest, ended, windowMs))
+      return { learned: null, grid: { span: before, by: 'counted-down' } };
     const how = `Remaining went ${values.join(' → ')} over ${span} ms of reads from one sent after the previous window ended: the window that read opened held for all of them, where an aligned window would have rolled over: windows start at the first counted request`;
     return { learned: learned('fixed-first-request', how, ids), grid: null };
   }
-  if (!falls) return { learned: undecided(`Remaining stayed at ${values[0]} over ${reads.length} admitted reads: it does not show what counts`, ids), grid: null };
-  return { learned: undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids), grid: null };
+  if (!falls)
+    return {
+      learned: undecided(
+        `Remaining stayed at ${values[0]} over ${reads.length} admitted reads: it does not show what counts`,
+        ids,
+      ),
+      grid: null,
+    };
+  return {
+    learned: undecided(`Remaining went ${values.join(' → ')}: other traffic between the reads`, ids),
+    grid: null,
+  };
 }
 
 /** Whether a second round of reads can decide what the first left open. */
@@ -206,9 +270,19 @@ function boundaryBetween(before: Observation, after: Observation): Span {
  * Where a boundary can come from: a clock-aligned grid (whole windows after `grid`; unknown without
  * it), or the end of the window `opener` opened, a full window after it or up to a whole second sooner.
  */
-function boundaryFits(opener: Observation, boundary: Span, grid: Span | null, windowMs: number): { readonly aligned: boolean; readonly firstRequest: boolean } {
-  const firstRequest = boundary.earliest <= (opener.headersAt ?? opener.doneAt) + windowMs && boundary.latest >= opener.sentAt + windowMs - WHOLE_SECOND_MS;
-  const aligned = grid === null ? !firstRequest : alignedEndWithin(boundary.earliest - END_TOLERANCE_MS, boundary.latest + END_TOLERANCE_MS, grid, windowMs);
+function boundaryFits(
+  opener: Observation,
+  boundary: Span,
+  grid: Span | null,
+  windowMs: number,
+): { readonly aligned: boolean; readonly firstRequest: boolean } {
+  const firstRequest =
+    boundary.earliest <= (opener.headersAt ?? opener.doneAt) + windowMs &&
+    boundary.latest >= opener.sentAt + windowMs - WHOLE_SECOND_MS;
+  const aligned =
+    grid === null
+      ? !firstRequest
+      : alignedEndWithin(boundary.earliest - END_TOLERANCE_MS, boundary.latest + END_TOLERANCE_MS, grid, windowMs);
   return { aligned, firstRequest };
 }
 
@@ -221,7 +295,12 @@ function boundaryFits(opener: Observation, boundary: Span, grid: Span | null, wi
  * window would end, and off the grid, is that window. All in one window again, where every whole window
  * after the grid falls among the reads, is a window each first read opened.
  */
-function againVerdict(first: Observation, record: DiscoveryRecord, grid: Span, by: 'counted-down' | 'boundary'): Learned<WindowAlgorithm> | null {
+function againVerdict(
+  first: Observation,
+  record: DiscoveryRecord,
+  grid: Span,
+  by: 'counted-down' | 'boundary',
+): Learned<WindowAlgorithm> | null {
   const [again, ...followUps] = record.expiryAgain;
   const last = record.expiryFollowUps.at(-1);
   if (!again || followUps.length === 0 || !last || !followUps.every(isAdmitted)) return null;
@@ -237,9 +316,18 @@ function againVerdict(first: Observation, record: DiscoveryRecord, grid: Span, b
     const at = Math.round(reads[rose]!.sentAt - again.sentAt);
     const went = `in a second round of reads, from one sent after every window of the first was over, Remaining went ${values.slice(0, rose + 1).join(' → ')}, back up ${at} ms after its first`;
     const fits = boundaryFits(again, boundaryBetween(reads[rose - 1]!, reads[rose]!), grid, W);
-    if (fits.aligned && !fits.firstRequest) return learned('fixed-aligned', `the first round of reads left a clock-aligned window possible; ${went}, whole windows after it: windows are aligned to the clock`, ids);
+    if (fits.aligned && !fits.firstRequest)
+      return learned(
+        'fixed-aligned',
+        `the first round of reads left a clock-aligned window possible; ${went}, whole windows after it: windows are aligned to the clock`,
+        ids,
+      );
     if (fits.firstRequest && !fits.aligned) {
-      return learned('fixed-first-request', `${went}, within a second of a full window after its first read and off every clock-aligned grid the first round allows: windows start at the first counted request, kept to the whole second`, ids);
+      return learned(
+        'fixed-first-request',
+        `${went}, within a second of a full window after its first read and off every clock-aligned grid the first round allows: windows start at the first counted request, kept to the whole second`,
+        ids,
+      );
     }
     return null;
   }
@@ -247,6 +335,9 @@ function againVerdict(first: Observation, record: DiscoveryRecord, grid: Span, b
   // Aligned boundaries the first round allows, and whole windows after them, against the second round's reads.
   const lastAgain = followUps.at(-1)!;
   if (alignedEndWithin(lastAgain.sentAt, (again.headersAt ?? again.doneAt) + W, grid, W)) return null;
-  return learned('fixed-first-request', `two rounds of reads, each from one read sent after the window before ended, counted down over most of a window without a boundary, half a window apart: no clock-aligned grid fits both; windows start at the first counted request`, ids);
+  return learned(
+    'fixed-first-request',
+    `two rounds of reads, each from one read sent after the window before ended, counted down over most of a window without a boundary, half a window apart: no clock-aligned grid fits both; windows start at the first counted request`,
+    ids,
+  );
 }
-

@@ -15,7 +15,12 @@ export function orgsFromConfig(config: Config, env: Readonly<Record<string, stri
       KEY_ROLES.map((role): [string, KeyHandle | null] => {
         try {
           const secret = resolveSecret(org.keys[role], env, `orgs.${i}.keys.${role}`);
-          return [role, secret === null ? null : { label: `${org.name}/${role}`, key: secret, id: null, scopes: role === 'unscoped' ? [] : 'all' }];
+          return [
+            role,
+            secret === null
+              ? null
+              : { label: `${org.name}/${role}`, key: secret, id: null, scopes: role === 'unscoped' ? [] : 'all' },
+          ];
         } catch (error) {
           if (!(error instanceof UsageError)) throw error;
           problems.push(error.message);

@@ -14,11 +14,21 @@ export interface ProvisionRequest {
 }
 
 /** One organization of `tier` labelled `label`, with its three keys. */
-export async function provisionOrg(admin: AdminClient, tier: TierName, label: string, limits?: Partial<OrgLimits>): Promise<OrgHandle> {
+export async function provisionOrg(
+  admin: AdminClient,
+  tier: TierName,
+  label: string,
+  limits?: Partial<OrgLimits>,
+): Promise<OrgHandle> {
   const org = await admin.createOrg(tier, label, limits);
   const key = async (keyLabel: string, scopes: readonly ScopeName[]): Promise<KeyHandle> => {
     const created = await admin.createKey(org.id, scopes, 'test');
-    return { label: `${label}/${keyLabel}`, key: created.key, id: created.id, scopes: scopes.length === SCOPE_NAMES.length ? 'all' : scopes };
+    return {
+      label: `${label}/${keyLabel}`,
+      key: created.key,
+      id: created.id,
+      scopes: scopes.length === SCOPE_NAMES.length ? 'all' : scopes,
+    };
   };
   return {
     label,
@@ -34,7 +44,9 @@ export async function provisionOrg(admin: AdminClient, tier: TierName, label: st
 /** Every tier's organizations, labelled `starter-a`, `starter-b`, ... as the plan names them. */
 export async function provisionTiers(admin: AdminClient, requests: readonly ProvisionRequest[]): Promise<OrgHandle[]> {
   const perTier = await Promise.all(
-    requests.map(({ tier, count }) => Promise.all(orgLabels(tier, count).map((label) => provisionOrg(admin, tier, label)))),
+    requests.map(({ tier, count }) =>
+      Promise.all(orgLabels(tier, count).map((label) => provisionOrg(admin, tier, label))),
+    ),
   );
   return perTier.flat();
 }

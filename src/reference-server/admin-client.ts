@@ -6,10 +6,20 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { SCOPE_NAMES, TIER_NAMES, type OrgLimits, type ScopeName, type TierName } from '../contract/types.ts';
 
-const limits = z.object({ read: z.number(), ingest: z.number(), concurrency: z.number() }) satisfies z.ZodType<OrgLimits>;
+const limits = z.object({
+  read: z.number(),
+  ingest: z.number(),
+  concurrency: z.number(),
+}) satisfies z.ZodType<OrgLimits>;
 const org = z.object({ id: z.string(), tier: z.enum(TIER_NAMES), name: z.string(), limits });
 const env = z.enum(['test', 'live']);
-const createdKey = z.object({ id: z.string(), key: z.string(), redacted: z.string(), scopes: z.array(z.enum(SCOPE_NAMES)), env });
+const createdKey = z.object({
+  id: z.string(),
+  key: z.string(),
+  redacted: z.string(),
+  scopes: z.array(z.enum(SCOPE_NAMES)),
+  env,
+});
 const revocation = z.object({
   id: z.string(),
   /** Epoch ms of the revoke call. */
@@ -28,7 +38,9 @@ const keySummary = z.object({
 const orgList = z.object({ orgs: z.array(org.extend({ keys: z.array(keySummary) })) });
 /** An organization's jobs and webhook subscriptions, as tests compare them before and after a run. */
 const orgData = z.object({
-  jobs: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), updated_at: z.string().optional() }).loose()),
+  jobs: z.array(
+    z.object({ id: z.string(), title: z.string(), status: z.string(), updated_at: z.string().optional() }).loose(),
+  ),
   webhooks: z.array(z.object({ id: z.string(), url: z.string() }).loose()),
   candidates: z.array(z.object({ id: z.string(), name: z.string() }).loose()),
 });
@@ -62,7 +74,12 @@ export class AdminClient {
     this.#base = adminUrl.replace(/\/+$/, '');
   }
 
-  async #call<S extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+  async #call<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<z.infer<S>> {
     const what = `admin API ${method} ${path}`;
     const res = await request(`${this.#base}${path}`, {
       method,
@@ -79,11 +96,19 @@ export class AdminClient {
     if (res.statusCode < 200 || res.statusCode >= 300) {
       const err = errorBody.safeParse(json);
       const message = err.success && err.data.message ? err.data.message : text.slice(0, 200) || '(no body)';
-      throw new AdminApiError(`${what} answered ${res.statusCode}: ${message}`, res.statusCode, err.success ? (err.data.code ?? null) : null);
+      throw new AdminApiError(
+        `${what} answered ${res.statusCode}: ${message}`,
+        res.statusCode,
+        err.success ? (err.data.code ?? null) : null,
+      );
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new AdminApiError(`${what} answered ${res.statusCode} with an unexpected body: ${parsed.error.issues[0]?.message ?? ''}`, res.statusCode, null);
+      throw new AdminApiError(
+        `${what} answered ${res.statusCode} with an unexpected body: ${parsed.error.issues[0]?.message ?? ''}`,
+        res.statusCode,
+        null,
+      );
     }
     return parsed.data;
   }

@@ -6,7 +6,18 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { z } from 'zod';
 import { SCOPE_NAMES, TIER_NAMES, type OrgLimits } from '../contract/types.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
-import { errorReply, httpDate, issueDetails, parseJson, readBody, requestPath, sendReply, tooLargeReply, validationReply, type Reply } from './http-util.ts';
+import {
+  errorReply,
+  httpDate,
+  issueDetails,
+  parseJson,
+  readBody,
+  requestPath,
+  sendReply,
+  tooLargeReply,
+  validationReply,
+  type Reply,
+} from './http-util.ts';
 import { scheduleRevocation } from './revocation.ts';
 import type { TargetRuntime } from './runtime.ts';
 import { resolveOrgLimits, type ApiKeyRecord, type Org } from './state.ts';
@@ -18,7 +29,9 @@ const limit = z.number().int().positive().max(1e9);
 const orgInput = z.strictObject({
   tier: z.enum(TIER_NAMES),
   name: z.string().trim().min(1).max(100),
-  limits: z.strictObject({ read: limit.optional(), ingest: limit.optional(), concurrency: limit.optional() }).optional() satisfies z.ZodType<Partial<OrgLimits> | undefined>,
+  limits: z
+    .strictObject({ read: limit.optional(), ingest: limit.optional(), concurrency: limit.optional() })
+    .optional() satisfies z.ZodType<Partial<OrgLimits> | undefined>,
 });
 const candidateInput = z.strictObject({ name: z.string().trim().min(1).max(200) });
 const keyInput = z.strictObject({
@@ -65,11 +78,16 @@ function keyJson(key: ApiKeyRecord) {
   };
 }
 
-function parsed<S extends z.ZodType>(schema: S, body: Buffer): { ok: true; value: z.infer<S> } | { ok: false; reply: Reply } {
+function parsed<S extends z.ZodType>(
+  schema: S,
+  body: Buffer,
+): { ok: true; value: z.infer<S> } | { ok: false; reply: Reply } {
   const json = parseJson(body);
   if (!json.ok) return json;
   const result = schema.safeParse(json.value);
-  return result.success ? { ok: true, value: result.data } : { ok: false, reply: validationReply(issueDetails(result.error.issues)) };
+  return result.success
+    ? { ok: true, value: result.data }
+    : { ok: false, reply: validationReply(issueDetails(result.error.issues)) };
 }
 
 function createOrg(rt: TargetRuntime, body: Buffer): Reply {
@@ -88,7 +106,10 @@ function createKey(rt: TargetRuntime, orgId: string, body: Buffer): Reply {
   const created = rt.state.createKey(orgId, input.value.scopes, input.value.env, rt.clock.now());
   if (!created) return errorReply(404, 'NOT_FOUND', `no organization with id "${orgId}"`);
   const { record, key } = created;
-  return { status: 201, body: { id: record.id, key, redacted: record.redacted, scopes: [...record.scopes], env: record.env } };
+  return {
+    status: 201,
+    body: { id: record.id, key, redacted: record.redacted, scopes: [...record.scopes], env: record.env },
+  };
 }
 
 /** A candidate of the organization's own: a customer's record, as a deployment would hold one. */
@@ -106,7 +127,11 @@ function revoke(rt: TargetRuntime, keyId: string): Reply {
   const { edges, revocationDelayMs, revocationJitterMs } = rt.options;
   const revocation =
     existing.revocation ??
-    scheduleRevocation(rt.clock.now(), { edges, delayMs: revocationDelayMs, jitterMs: revocationJitterMs, faults: rt.faults }, rt.random);
+    scheduleRevocation(
+      rt.clock.now(),
+      { edges, delayMs: revocationDelayMs, jitterMs: revocationJitterMs, faults: rt.faults },
+      rt.random,
+    );
   const record = rt.state.revokeKey(keyId, revocation) ?? existing;
   const applied = record.revocation ?? revocation;
   return {
@@ -120,11 +145,15 @@ function revoke(rt: TargetRuntime, keyId: string): Reply {
 }
 
 function listOrgs(rt: TargetRuntime): Reply {
-  return { status: 200, body: { orgs: rt.state.orgs().map((org) => ({ ...orgJson(org), keys: rt.state.keysOf(org.id).map(keyJson) })) } };
+  return {
+    status: 200,
+    body: { orgs: rt.state.orgs().map((org) => ({ ...orgJson(org), keys: rt.state.keysOf(org.id).map(keyJson) })) },
+  };
 }
 
 async function route(rt: TargetRuntime, req: IncomingMessage): Promise<Reply> {
-  if (!isLoopbackHost(req.socket.remoteAddress ?? '')) return errorReply(403, 'FORBIDDEN', 'the admin API answers loopback clients only');
+  if (!isLoopbackHost(req.socket.remoteAddress ?? ''))
+    return errorReply(403, 'FORBIDDEN', 'the admin API answers loopback clients only');
   const method = req.method ?? 'GET';
   const path = requestPath(req.url);
   const found = matchAdmin(path);
@@ -134,9 +163,15 @@ async function route(rt: TargetRuntime, req: IncomingMessage): Promise<Reply> {
     return errorReply(405, 'METHOD_NOT_ALLOWED', `${path} accepts ${allow}, not ${method}`, { headers: { allow } });
   }
   if (found.name === 'orgs' && method === 'GET') return listOrgs(rt);
-  if (found.name === 'org-data') return rt.state.org(found.id) ? { status: 200, body: rt.data.snapshot(found.id) } : errorReply(404, 'NOT_FOUND', `no organization with id "${found.id}"`);
+  if (found.name === 'org-data')
+    return rt.state.org(found.id)
+      ? { status: 200, body: rt.data.snapshot(found.id) }
+      : errorReply(404, 'NOT_FOUND', `no organization with id "${found.id}"`);
   const read = await readBody(req, MAX_ADMIN_BODY);
-  if (!read.ok) return read.reason === 'too-large' ? tooLargeReply(MAX_ADMIN_BODY, read.drained) : errorReply(400, 'ABORTED', 'request aborted');
+  if (!read.ok)
+    return read.reason === 'too-large'
+      ? tooLargeReply(MAX_ADMIN_BODY, read.drained)
+      : errorReply(400, 'ABORTED', 'request aborted');
   if (found.name === 'orgs') return createOrg(rt, read.data);
   if (found.name === 'org-keys') return createKey(rt, found.id, read.data);
   if (found.name === 'org-candidates') return createCandidate(rt, found.id, read.data);

@@ -32,7 +32,11 @@ export type AdmissionOutcome =
  * (faults), and per read endpoint under `per-route-quota`.
  */
 export function bucketOf(rt: TargetRuntime, { org, key }: Holder, { quotaClass, route }: Meter): string {
-  const owner = rt.faults.has('per-key-quota') ? `key:${key.id}` : rt.faults.has('global-quota') ? `tier:${org.tier}` : `org:${org.id}`;
+  const owner = rt.faults.has('per-key-quota')
+    ? `key:${key.id}`
+    : rt.faults.has('global-quota')
+      ? `tier:${org.tier}`
+      : `org:${org.id}`;
   const perRoute = route !== null && quotaClass === 'read' && rt.faults.has('per-route-quota');
   return perRoute ? `${owner}:${quotaClass}:${route}` : `${owner}:${quotaClass}`;
 }
@@ -69,7 +73,11 @@ function admittedView(rt: TargetRuntime, quotaClass: QuotaClass, limit: number, 
 /** A 429 always reports Remaining 0 (even when a fault refused early), so it breaks only its own check. */
 function outcomeOf(rt: TargetRuntime, quotaClass: QuotaClass, limit: number, result: Admission): AdmissionOutcome {
   if (result.admitted) return { admitted: true, view: admittedView(rt, quotaClass, limit, result) };
-  return { admitted: false, view: { kind: quotaClass, limit, remaining: 0, resetMs: result.resetMs }, retryAtMs: result.retryAtMs };
+  return {
+    admitted: false,
+    view: { kind: quotaClass, limit, remaining: 0, resetMs: result.resetMs },
+    retryAtMs: result.retryAtMs,
+  };
 }
 
 /** Admit `units` against the holder's bucket, or refuse them all (bulk is refused whole). */
@@ -83,7 +91,13 @@ export function admit(
   const limit = holder.org.limits[meter.quotaClass];
   const bucket = bucketOf(rt, holder, meter);
   if (rt.faults.has('racy-admission')) return racyAdmit(rt, bucket, meter.quotaClass, limit, units, now);
-  const result = rt.limiters[meter.quotaClass].tryConsume(bucket, units, enforcedLimit(rt, limit), now, rt.variants.has('counts-rejected'));
+  const result = rt.limiters[meter.quotaClass].tryConsume(
+    bucket,
+    units,
+    enforcedLimit(rt, limit),
+    now,
+    rt.variants.has('counts-rejected'),
+  );
   return outcomeOf(rt, meter.quotaClass, limit, result);
 }
 
@@ -100,7 +114,12 @@ async function racyAdmit(
   const enforced = enforcedLimit(rt, limit);
   if (limiter.peek(bucket, enforced, now).used + units > enforced) {
     // Over the limit already: the synchronous path refuses (and counts, under counts-rejected).
-    return outcomeOf(rt, quotaClass, limit, limiter.tryConsume(bucket, units, enforced, now, rt.variants.has('counts-rejected')));
+    return outcomeOf(
+      rt,
+      quotaClass,
+      limit,
+      limiter.tryConsume(bucket, units, enforced, now, rt.variants.has('counts-rejected')),
+    );
   }
   await rt.clock.delay(RACY_GAP_MS, rt.closing);
   const usage = limiter.consume(bucket, units, enforced, rt.clock.now());

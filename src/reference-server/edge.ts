@@ -13,7 +13,13 @@ import { authenticate, authFailureMessage } from './auth.ts';
 import { handlers } from './handlers.ts';
 import { errorReply, httpDate, readBody, requestPath, sendReply, tooLargeReply, type Reply } from './http-util.ts';
 import { secondsUntil } from './limiter.ts';
-import { addRateLimitHeaders, rateLimitedReply, rateLimitValues, sendsRateHeaders, type QuotaView } from './rate-headers.ts';
+import {
+  addRateLimitHeaders,
+  rateLimitedReply,
+  rateLimitValues,
+  sendsRateHeaders,
+  type QuotaView,
+} from './rate-headers.ts';
 import { matchRoute } from './routes.ts';
 import type { TargetRuntime } from './runtime.ts';
 import { messageOf } from '../util/errors.ts';
@@ -44,7 +50,11 @@ function respond(x: Exchange, reply: Reply, view: QuotaView): void {
 /** HEAD /recruiter/bootstrap reports the read quota; under the variant `head-counts` it also counts. */
 function meterOf(rt: TargetRuntime, endpoint: Endpoint): Meter & { readonly counts: boolean } {
   if (endpoint.quotaClass !== null) return { quotaClass: endpoint.quotaClass, route: endpoint.id, counts: true };
-  return { quotaClass: 'read', route: endpoint.id, counts: endpoint.method === 'HEAD' && rt.variants.has('head-counts') };
+  return {
+    quotaClass: 'read',
+    route: endpoint.id,
+    counts: endpoint.method === 'HEAD' && rt.variants.has('head-counts'),
+  };
 }
 
 /** A limiter in front of routing and scope checks counts what they refuse against the org's reads. */
@@ -84,7 +94,10 @@ async function holdSlot(x: Exchange, holder: Holder): Promise<(() => void) | nul
   let release: (() => void) | null;
   if (rt.faults.has('no-concurrency-cap')) release = rt.inFlight.hold(id);
   else if (!rt.variants.has('cap-queues')) release = rt.inFlight.acquire(id, cap);
-  else release = await rt.inFlight.queue(id, cap, (granted) => rt.clock.delay(rt.options.parseMs + CAP_QUEUE_EXTRA_MS, AbortSignal.any([granted, rt.closing])));
+  else
+    release = await rt.inFlight.queue(id, cap, (granted) =>
+      rt.clock.delay(rt.options.parseMs + CAP_QUEUE_EXTRA_MS, AbortSignal.any([granted, rt.closing])),
+    );
   if (!release) return null;
   // 'close' comes a tick after 'finish', and also when the connection goes first: one listener is enough.
   res.once('close', release);
@@ -126,7 +139,9 @@ async function handle(x: Exchange): Promise<void> {
   const peek = () => peekView(rt, auth, meter, rt.clock.now());
   if (endpoint.scope !== null && !auth.key.scopes.has(endpoint.scope) && !rt.faults.has('scope-unenforced')) {
     const message = `this key lacks the scope "${endpoint.scope}" that ${endpoint.method} ${endpoint.path} requires`;
-    const reply = errorReply(rt.contract.statuses.forbidden, 'INSUFFICIENT_SCOPE', message, { fields: { required_scope: endpoint.scope } });
+    const reply = errorReply(rt.contract.statuses.forbidden, 'INSUFFICIENT_SCOPE', message, {
+      fields: { required_scope: endpoint.scope },
+    });
     await respondError(x, auth, reply, meter);
     return;
   }
@@ -178,7 +193,11 @@ function fail(x: Exchange, error: unknown): void {
     return;
   }
   const detail = messageOf(error);
-  respond(x, errorReply(500, 'INTERNAL_ERROR', `the target failed: ${detail}`), anonymousView(rt, req.socket.remoteAddress, rt.clock.now()));
+  respond(
+    x,
+    errorReply(500, 'INTERNAL_ERROR', `the target failed: ${detail}`),
+    anonymousView(rt, req.socket.remoteAddress, rt.clock.now()),
+  );
 }
 
 export function edgeListener(rt: TargetRuntime, index: number): RequestListener {
@@ -202,10 +221,20 @@ export function edgeClientError(rt: TargetRuntime, index: number): (error: Error
     if (sendsRateHeaders(rt.faults, 400)) {
       const view = anonymousView(rt, (socket as Duplex & { remoteAddress?: string }).remoteAddress, now);
       const values = rateLimitValues(view, now, rt);
-      lines.push(`${names.limit}: ${values.limit}`, `${names.remaining}: ${values.remaining}`, `${names.reset}: ${values.reset}`);
+      lines.push(
+        `${names.limit}: ${values.limit}`,
+        `${names.remaining}: ${values.remaining}`,
+        `${names.reset}: ${values.reset}`,
+      );
     }
     const body = JSON.stringify({ status: 'error', code: 'BAD_REQUEST', message: 'malformed HTTP request' });
-    const head = ['HTTP/1.1 400 Bad Request', 'content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(body)}`, 'connection: close', ...lines];
+    const head = [
+      'HTTP/1.1 400 Bad Request',
+      'content-type: application/json; charset=utf-8',
+      `content-length: ${Buffer.byteLength(body)}`,
+      'connection: close',
+      ...lines,
+    ];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   };
 }

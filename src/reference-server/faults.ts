@@ -142,7 +142,8 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
     breaks: ['AUTH-UNKNOWN'],
   },
   'token-bucket': {
-    description: 'the quota is a token bucket of capacity Limit refilled at Limit per window: more than Limit are admitted within a window',
+    description:
+      'the quota is a token bucket of capacity Limit refilled at Limit per window: more than Limit are admitted within a window',
     // A bucket has no window: Reset (when full) moves with every request, and Retry-After (one
     // token) cannot agree with it.
     breaks: ['QUOTA-READ', 'QUOTA-INGEST', 'HDR-RESET', 'RETRY-AFTER'],
@@ -156,17 +157,21 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
     breaks: ['QUOTA-READ'],
   },
   'reset-drifts': {
-    description: 'X-RateLimit-Reset is always one full window from now, drifting forward each second (admission stays exact)',
+    description:
+      'X-RateLimit-Reset is always one full window from now, drifting forward each second (admission stays exact)',
     // Retry-After stays truthful, so it disagrees with the drifting Reset.
     breaks: ['HDR-RESET', 'RETRY-AFTER'],
     collateral: {
       checks: ['QUOTA-READ', 'QUOTA-INGEST', 'HDR-REMAINING'],
-      why: "with a Reset that moves, a boundary is placed by Date alone, whose cached value lags under load: on a busy machine a check can start off the boundary",
+      why: 'with a Reset that moves, a boundary is placed by Date alone, whose cached value lags under load: on a busy machine a check can start off the boundary',
     },
     // Measured, 16 such runs at once on two cores: at 2 s windows 14 of 32 left checks undecided (no
     // usable window found); at 3 s, 15 of 16 caught everything (the other's 429 fell where Reset and
     // Retry-After agree).
-    minWindow: { ms: 3000, why: "windows placed by Date's one-second ticks alone need room beside the check's own traffic" },
+    minWindow: {
+      ms: 3000,
+      why: "windows placed by Date's one-second ticks alone need room beside the check's own traffic",
+    },
   },
   'no-rate-headers': {
     description: 'no X-RateLimit-* headers on any response (admission stays exact; 429 keeps its body and Retry-After)',

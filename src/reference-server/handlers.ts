@@ -54,7 +54,9 @@ function jsonInput<S extends z.ZodType>(
   const json = parseJson(body, emptyAs);
   if (!json.ok) return json;
   const result = schema.safeParse(json.value);
-  return result.success ? { ok: true, value: result.data } : { ok: false, reply: validationReply(issueDetails(result.error.issues)) };
+  return result.success
+    ? { ok: true, value: result.data }
+    : { ok: false, reply: validationReply(issueDetails(result.error.issues)) };
 }
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -85,8 +87,10 @@ function webhooks(input: RequestInput): Prepared {
   if (!parsed.ok) return parsed;
   const body = parsed.value;
   const action = body.action ?? (body.id ? 'update' : body.url ? 'subscribe' : 'inspect');
-  if (action === 'subscribe' && !body.url) return { ok: false, reply: validationReply([{ path: 'url', message: 'required to subscribe' }]) };
-  if (action === 'update' && !body.id) return { ok: false, reply: validationReply([{ path: 'id', message: 'required to update' }]) };
+  if (action === 'subscribe' && !body.url)
+    return { ok: false, reply: validationReply([{ path: 'url', message: 'required to subscribe' }]) };
+  if (action === 'update' && !body.id)
+    return { ok: false, reply: validationReply([{ path: 'id', message: 'required to update' }]) };
   return ready(({ rt, org }) => {
     const now = rt.clock.now();
     if (action === 'subscribe') return success(201, rt.data.subscribe(org.id, body.url!, body.events ?? ['*'], now));
@@ -102,7 +106,13 @@ export const handlers: Readonly<Record<EndpointId, EndpointHandler>> = {
   'scope-list': {
     readsBody: false,
     // §2, §5.7: the scopes this organization may grant: all seven.
-    prepare: () => ready(({ rt }) => success(200, rt.contract.scopes.map(({ scope, description }) => ({ scope, description })))),
+    prepare: () =>
+      ready(({ rt }) =>
+        success(
+          200,
+          rt.contract.scopes.map(({ scope, description }) => ({ scope, description })),
+        ),
+      ),
   },
   'bootstrap-head': {
     readsBody: false,
@@ -173,8 +183,13 @@ export const handlers: Readonly<Record<EndpointId, EndpointHandler>> = {
       const count = upload.value.length;
       return ready(async ({ rt }) => {
         // §4 leaves open whether a batch is parsed before the answer: `synchronous-bulk` takes a parse time too.
-        if (rt.variants.has('synchronous-bulk') && rt.options.parseMs > 0) await rt.clock.delay(rt.options.parseMs, rt.closing);
-        return success(202, { batch_id: randomId('batch'), resumes: count, status: rt.variants.has('synchronous-bulk') ? 'parsed' : 'queued' });
+        if (rt.variants.has('synchronous-bulk') && rt.options.parseMs > 0)
+          await rt.clock.delay(rt.options.parseMs, rt.closing);
+        return success(202, {
+          batch_id: randomId('batch'),
+          resumes: count,
+          status: rt.variants.has('synchronous-bulk') ? 'parsed' : 'queued',
+        });
       }, count);
     },
   },

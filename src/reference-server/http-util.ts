@@ -103,7 +103,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
       }
     });
     req.on('end', () =>
-      settle(total > limit ? { ok: false, reason: 'too-large', drained: true } : { ok: true, data: Buffer.concat(chunks, total) }),
+      settle(
+        total > limit
+          ? { ok: false, reason: 'too-large', drained: true }
+          : { ok: true, data: Buffer.concat(chunks, total) },
+      ),
     );
     req.on('error', () => settle({ ok: false, reason: 'aborted' }));
     req.on('close', () => settle({ ok: false, reason: 'aborted' }));

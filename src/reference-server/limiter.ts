@@ -4,7 +4,14 @@
  * token bucket. Pure apart from its counters: time comes in as `now`. Admission is a synchronous
  * check-and-increment, so concurrent requests on one event loop can never over-admit.
  */
-import { bucketReadyAt, bucketTokens, type BucketLevel, type QuotaPolicy, type WindowRule, type WindowSpan } from './window-policy.ts';
+import {
+  bucketReadyAt,
+  bucketTokens,
+  type BucketLevel,
+  type QuotaPolicy,
+  type WindowRule,
+  type WindowSpan,
+} from './window-policy.ts';
 
 /** Seconds from `now` until `atMs`, rounded up and at least 1: waiting it out gets past it. */
 export function secondsUntil(atMs: number, now: number): number {
@@ -156,7 +163,11 @@ export class InFlight {
    * A slot at once while fewer than `cap` are held, else the next one released, first come first
    * served; null when the wait `patience` gives (aborted once a slot is granted) ends first.
    */
-  async queue(key: string, cap: number, patience: (granted: AbortSignal) => Promise<unknown>): Promise<(() => void) | null> {
+  async queue(
+    key: string,
+    cap: number,
+    patience: (granted: AbortSignal) => Promise<unknown>,
+  ): Promise<(() => void) | null> {
     const now = this.acquire(key, cap);
     if (now) return now;
     const entry = this.#entry(key);

@@ -19,7 +19,11 @@ export interface MultipartLimits {
   readonly fields: number;
 }
 
-export function parseMultipart(headers: IncomingHttpHeaders, body: Buffer, limits: MultipartLimits): Promise<MultipartResult> {
+export function parseMultipart(
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+  limits: MultipartLimits,
+): Promise<MultipartResult> {
   return new Promise((resolve) => {
     let settled = false;
     const settle = (result: MultipartResult) => {
@@ -29,7 +33,10 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Buffer, limit
     };
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers, limits: { files: limits.files, fields: limits.fields, parts: limits.files + limits.fields } });
+      parser = busboy({
+        headers,
+        limits: { files: limits.files, fields: limits.fields, parts: limits.files + limits.fields },
+      });
     } catch (error) {
       settle({ ok: false, message: `malformed multipart request: ${messageOf(error)}` });
       return;
@@ -45,7 +52,9 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Buffer, limit
       stream.on('error', () => undefined);
     });
     parser.on('field', (name, value) => fields.set(name, value));
-    parser.on('filesLimit', () => settle({ ok: false, message: `too many files: at most ${limits.files} per request` }));
+    parser.on('filesLimit', () =>
+      settle({ ok: false, message: `too many files: at most ${limits.files} per request` }),
+    );
     parser.on('partsLimit', () => settle({ ok: false, message: 'too many parts in the multipart body' }));
     parser.on('fieldsLimit', () => settle({ ok: false, message: `too many fields: at most ${limits.fields}` }));
     parser.on('error', (error: unknown) =>

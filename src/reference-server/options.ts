@@ -63,7 +63,8 @@ export function resolveTargetOptions(input: TargetOptions = {}): ResolvedTargetO
   const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const merged: Required<TargetOptions> = { ...TARGET_DEFAULTS, ...defined };
   // The parse time suits the window it runs in, unless given.
-  const o: Required<TargetOptions> = input.parseMs === undefined ? { ...merged, parseMs: defaultParseMs(merged.windowMs) } : merged;
+  const o: Required<TargetOptions> =
+    input.parseMs === undefined ? { ...merged, parseMs: defaultParseMs(merged.windowMs) } : merged;
   if (!isLoopbackHost(o.host)) {
     throw new TiergateError('TG_NOT_LOOPBACK', `target host must be a loopback address, got "${o.host}"`);
   }
@@ -89,11 +90,16 @@ export function resolveTargetOptions(input: TargetOptions = {}): ResolvedTargetO
   if (!isInt(o.maxUploadBytes, 1, 1024 * 1024 * 1024)) {
     problems.push(`maxUploadBytes: expected a positive integer up to 1 GiB, got ${o.maxUploadBytes}`);
   }
-  if (!isInt(o.anonymousLimit, 1, 1e9)) problems.push(`anonymousLimit: expected a positive integer, got ${o.anonymousLimit}`);
+  if (!isInt(o.anonymousLimit, 1, 1e9))
+    problems.push(`anonymousLimit: expected a positive integer, got ${o.anonymousLimit}`);
   const unknown = o.faults.filter((f) => !isFaultName(f));
   if (unknown.length > 0) problems.push(`faults: unknown ${unknown.map((f) => `"${f}"`).join(', ')}`);
   const unknownVariants = o.variants.filter((v) => !isVariantName(v));
   if (unknownVariants.length > 0) problems.push(`variants: unknown ${unknownVariants.map((v) => `"${v}"`).join(', ')}`);
   if (problems.length > 0) throw new TiergateError('TG_CONFIG', `invalid target options: ${problems.join('; ')}`);
-  return Object.freeze({ ...o, faults: Object.freeze([...new Set(o.faults)]), variants: Object.freeze([...new Set(o.variants)]) });
+  return Object.freeze({
+    ...o,
+    faults: Object.freeze([...new Set(o.faults)]),
+    variants: Object.freeze([...new Set(o.variants)]),
+  });
 }

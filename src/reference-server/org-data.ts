@@ -1,6 +1,16 @@
 /** Per-organization jobs and webhooks: what the job and webhook endpoints read and change. */
 import { randomId } from './key-material.ts';
-import { candidate, DEFAULT_STAGES, SAMPLE_CANDIDATES, SAMPLE_JOBS, type Candidate, type Criterion, type Job, type JobStatus, type Stage } from './samples.ts';
+import {
+  candidate,
+  DEFAULT_STAGES,
+  SAMPLE_CANDIDATES,
+  SAMPLE_JOBS,
+  type Candidate,
+  type Criterion,
+  type Job,
+  type JobStatus,
+  type Stage,
+} from './samples.ts';
 
 /** Bounded memory under load: beyond these, the oldest created record is dropped. */
 export const MAX_CREATED_JOBS = 200;
@@ -61,7 +71,12 @@ export class OrgData {
   #records(orgId: string): OrgRecords {
     let records = this.#orgs.get(orgId);
     if (!records) {
-      records = { jobs: new Map(SAMPLE_JOBS.map((j) => [j.id, j])), webhooks: new Map(), candidates: new Map(), jobsJson: null };
+      records = {
+        jobs: new Map(SAMPLE_JOBS.map((j) => [j.id, j])),
+        webhooks: new Map(),
+        candidates: new Map(),
+        jobsJson: null,
+      };
       this.#orgs.set(orgId, records);
     }
     return records;
@@ -118,9 +133,17 @@ export class OrgData {
   }
 
   /** The organization's jobs, webhook subscriptions and own candidates as they stand (the admin API's view). */
-  snapshot(orgId: string): { readonly jobs: readonly Job[]; readonly webhooks: readonly Webhook[]; readonly candidates: readonly Candidate[] } {
+  snapshot(orgId: string): {
+    readonly jobs: readonly Job[];
+    readonly webhooks: readonly Webhook[];
+    readonly candidates: readonly Candidate[];
+  } {
     const records = this.#records(orgId);
-    return { jobs: [...records.jobs.values()], webhooks: [...records.webhooks.values()], candidates: [...records.candidates.values()] };
+    return {
+      jobs: [...records.jobs.values()],
+      webhooks: [...records.webhooks.values()],
+      candidates: [...records.candidates.values()],
+    };
   }
 
   /** A candidate of the organization's own (the admin API's), or a sample one; null when neither has the id. */

@@ -53,11 +53,24 @@ export function rateLimitValues(
 }
 
 /** Add the rate-limit headers to a flat name, value list, unless a fault drops them (`sendsRateHeaders`). */
-export function addRateLimitHeaders(headers: string[], ctx: HeaderContext, view: QuotaView, status: number, now: number): void {
+export function addRateLimitHeaders(
+  headers: string[],
+  ctx: HeaderContext,
+  view: QuotaView,
+  status: number,
+  now: number,
+): void {
   if (!sendsRateHeaders(ctx.faults, status)) return;
   const values = rateLimitValues(view, now, ctx, status === TOO_MANY_REQUESTS);
   const names = ctx.contract.headers;
-  headers.push(names.limit, String(values.limit), names.remaining, String(values.remaining), names.reset, String(values.reset));
+  headers.push(
+    names.limit,
+    String(values.limit),
+    names.remaining,
+    String(values.remaining),
+    names.reset,
+    String(values.reset),
+  );
 }
 
 /**

@@ -14,7 +14,12 @@ export type ResumeFormat = 'pdf' | 'docx' | 'text' | 'binary';
 
 export interface ResumeAnalysis {
   readonly analysis_id: string;
-  readonly file: { readonly name: string; readonly content_type: string; readonly bytes: number; readonly format: ResumeFormat };
+  readonly file: {
+    readonly name: string;
+    readonly content_type: string;
+    readonly bytes: number;
+    readonly format: ResumeFormat;
+  };
   readonly candidate_name: string | null;
   readonly score: number;
   readonly skills: readonly string[];

@@ -22,7 +22,8 @@ export function compileRoutes(endpoints: readonly Endpoint[]): RouteTable {
   const exact = new Map<string, RouteMatch>();
   for (const { endpoint, segments } of routes) {
     const key = `${endpoint.method} ${endpoint.path}`;
-    if (!segments.includes(':id') && !exact.has(key)) exact.set(key, Object.freeze({ kind: 'found', endpoint, id: null }));
+    if (!segments.includes(':id') && !exact.has(key))
+      exact.set(key, Object.freeze({ kind: 'found', endpoint, id: null }));
   }
   return { routes, exact };
 }

@@ -30,10 +30,19 @@ export interface TargetRuntime {
   readonly closing: AbortSignal;
 }
 
-export function createRuntime(contract: Contract, options: ResolvedTargetOptions, clock: TargetClock, closing: AbortSignal): TargetRuntime {
+export function createRuntime(
+  contract: Contract,
+  options: ResolvedTargetOptions,
+  clock: TargetClock,
+  closing: AbortSignal,
+): TargetRuntime {
   // Every request being parsed listens on `closing`; a burst puts hundreds in flight.
   setMaxListeners(0, closing);
-  const choice: PolicyChoice = { windowMs: options.windowMs, variants: new Set(options.variants), faults: new Set(options.faults) };
+  const choice: PolicyChoice = {
+    windowMs: options.windowMs,
+    variants: new Set(options.variants),
+    faults: new Set(options.faults),
+  };
   return {
     contract,
     options,

@@ -106,7 +106,12 @@ export interface Candidate {
 }
 
 /** A candidate record: the sample ones, and those the admin API gives an organization. */
-export function candidate(id: string, name: string, recommendation: 'strong-yes' | 'yes' | 'no', score: number): Candidate {
+export function candidate(
+  id: string,
+  name: string,
+  recommendation: 'strong-yes' | 'yes' | 'no',
+  score: number,
+): Candidate {
   return {
     id,
     name,
@@ -141,7 +146,9 @@ export function candidate(id: string, name: string, recommendation: 'strong-yes'
 }
 
 export const SAMPLE_CANDIDATES: ReadonlyMap<string, Candidate> = new Map(
-  [candidate('demo-1', 'Jane Doe', 'strong-yes', 4), candidate('demo-2', 'Sam Rivera', 'yes', 3), candidate('demo-3', 'Lee Chen', 'no', 2)].map(
-    (c) => [c.id, c],
-  ),
+  [
+    candidate('demo-1', 'Jane Doe', 'strong-yes', 4),
+    candidate('demo-2', 'Sam Rivera', 'yes', 3),
+    candidate('demo-3', 'Lee Chen', 'no', 2),
+  ].map((c) => [c.id, c]),
 );

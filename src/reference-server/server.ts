@@ -62,11 +62,17 @@ function shut(server: Server): Promise<void> {
 function newServer(listener: RequestListener, onClientError?: (error: Error, socket: Duplex) => void): Server {
   const server = createServer(listener);
   // A malformed request line or header block: answer 400 as JSON instead of a bare reset.
-  server.on('clientError', onClientError ?? ((_error: Error, socket: Duplex) => {
-    if (!socket.writable) return socket.destroy();
-    const body = JSON.stringify({ status: 'error', code: 'BAD_REQUEST', message: 'malformed HTTP request' });
-    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-  }));
+  server.on(
+    'clientError',
+    onClientError ??
+      ((_error: Error, socket: Duplex) => {
+        if (!socket.writable) return socket.destroy();
+        const body = JSON.stringify({ status: 'error', code: 'BAD_REQUEST', message: 'malformed HTTP request' });
+        socket.end(
+          `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
+      }),
+  );
   return server;
 }
 
@@ -81,7 +87,10 @@ function startFailure(host: string, port: number, role: string, error: unknown):
   return new TiergateError('TG_TARGET_START', `cannot start the target's ${role} on ${host}:${port}: ${reason}`);
 }
 
-export async function startTarget(options: InProcessTargetOptions = {}, contract: Contract = recruitingApi): Promise<RunningTarget> {
+export async function startTarget(
+  options: InProcessTargetOptions = {},
+  contract: Contract = recruitingApi,
+): Promise<RunningTarget> {
   const { clock = realClock, ...targetOptions } = options;
   const resolved = resolveTargetOptions(targetOptions);
   const closing = new AbortController();

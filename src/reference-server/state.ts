@@ -43,9 +43,17 @@ export function resolveOrgLimits(
   custom: Partial<OrgLimits> | undefined,
 ): { ok: true; limits: OrgLimits } | { ok: false; problems: readonly LimitProblem[] } {
   const problems = orgLimitProblems(contract, tier, custom ?? {});
-  if (problems.length > 0) return { ok: false, problems: problems.map((p) => ({ path: `limits.${p.field}`, message: p.message })) };
+  if (problems.length > 0)
+    return { ok: false, problems: problems.map((p) => ({ path: `limits.${p.field}`, message: p.message })) };
   const figures = figuresOf(contract, { tier, limits: custom });
-  return { ok: true, limits: Object.freeze({ read: figures.read.value, ingest: figures.ingest.value, concurrency: figures.concurrency.value }) };
+  return {
+    ok: true,
+    limits: Object.freeze({
+      read: figures.read.value,
+      ingest: figures.ingest.value,
+      concurrency: figures.concurrency.value,
+    }),
+  };
 }
 
 export class TargetState {

@@ -17,6 +17,10 @@ try {
   });
   post({ type: 'ready', edges: target.edges, adminUrl: target.adminUrl, options: target.options });
 } catch (error) {
-  post({ type: 'failed', code: error instanceof TiergateError ? error.code : 'TG_TARGET_START', message: messageOf(error) });
+  post({
+    type: 'failed',
+    code: error instanceof TiergateError ? error.code : 'TG_TARGET_START',
+    message: messageOf(error),
+  });
   port.close();
 }

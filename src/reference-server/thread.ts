@@ -12,7 +12,12 @@ import type { ResolvedTargetOptions, TargetOptions } from './options.ts';
 import type { RunningTarget } from './server.ts';
 
 export type ThreadMessage =
-  | { readonly type: 'ready'; readonly edges: readonly string[]; readonly adminUrl: string; readonly options: ResolvedTargetOptions }
+  | {
+      readonly type: 'ready';
+      readonly edges: readonly string[];
+      readonly adminUrl: string;
+      readonly options: ResolvedTargetOptions;
+    }
   | { readonly type: 'failed'; readonly code: string; readonly message: string }
   | { readonly type: 'closed' };
 
@@ -38,11 +43,18 @@ export async function startTargetThread(options: TargetOptions = {}): Promise<Ru
   const first = await new Promise<ThreadMessage>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new TiergateError('TG_TARGET_START', `the reference target's thread exited (${code}) before it was ready`)));
+    worker.once('exit', (code) =>
+      reject(
+        new TiergateError('TG_TARGET_START', `the reference target's thread exited (${code}) before it was ready`),
+      ),
+    );
   });
   if (first.type !== 'ready') {
     await worker.terminate();
-    throw new TiergateError('TG_TARGET_START', first.type === 'failed' ? first.message : 'the reference target did not start');
+    throw new TiergateError(
+      'TG_TARGET_START',
+      first.type === 'failed' ? first.message : 'the reference target did not start',
+    );
   }
   // A thread that dies later (an uncaught error) must not hang close(): track its exit, and if a
   // clean close takes too long, terminate it.

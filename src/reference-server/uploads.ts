@@ -24,7 +24,11 @@ const fail = (reply: Reply) => ({ ok: false, reply }) as const;
 const badRequest = (message: string) => errorReply(400, 'INVALID_UPLOAD', message);
 
 function unsupported(type: string, accepted: readonly string[]): Reply {
-  return errorReply(415, 'UNSUPPORTED_MEDIA_TYPE', `content type "${type || '(none)'}" is not accepted; send ${accepted.join(', ')}`);
+  return errorReply(
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    `content type "${type || '(none)'}" is not accepted; send ${accepted.join(', ')}`,
+  );
 }
 
 function fileName(headers: IncomingHttpHeaders): string {
@@ -57,7 +61,10 @@ const bulkJson = z.strictObject({
     .max(MAX_BATCH),
 });
 
-export async function bulkResumes(headers: IncomingHttpHeaders, body: Buffer): Promise<UploadResult<readonly UploadedFile[]>> {
+export async function bulkResumes(
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+): Promise<UploadResult<readonly UploadedFile[]>> {
   const type = mediaType(headers['content-type']);
   if (type === 'multipart/form-data') {
     const parsed = await parseMultipart(headers, body, { files: MAX_BATCH, fields: MAX_FIELDS });

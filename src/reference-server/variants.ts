@@ -38,19 +38,23 @@ const definitions: Readonly<Record<VariantName, Omit<VariantDefinition, 'name'>>
     assumptions: ['fixed-windows'],
   },
   'head-counts': {
-    description: 'HEAD /recruiter/bootstrap consumes one read request, and is refused with 429 once the read quota is used up',
+    description:
+      'HEAD /recruiter/bootstrap consumes one read request, and is refused with 429 once the read quota is used up',
     assumptions: ['head-bootstrap-free'],
   },
   'independent-class-windows': {
-    description: 'read and ingest windows are both fixed and clock-aligned, but ingest windows start half a window (whole seconds) later',
+    description:
+      'read and ingest windows are both fixed and clock-aligned, but ingest windows start half a window (whole seconds) later',
     assumptions: ['fixed-windows'],
   },
   'counts-rejected': {
-    description: 'requests refused with 429 are counted too (the hit counter keeps growing past Limit); exactly Limit are still admitted',
+    description:
+      'requests refused with 429 are counted too (the hit counter keeps growing past Limit); exactly Limit are still admitted',
     assumptions: ['counted-requests'],
   },
   'counts-errors': {
-    description: 'a limiter in front of scope checks and routing: 403 and 404 answers to an organization consume one read request (429 once it is used up)',
+    description:
+      'a limiter in front of scope checks and routing: 403 and 404 answers to an organization consume one read request (429 once it is used up)',
     assumptions: ['counted-requests'],
   },
   'cap-queues': {

@@ -38,7 +38,8 @@ export function alignedWindows(windowMs: number, phaseMs = 0): WindowRule {
  * open: [now, now + W).
  */
 export function firstRequestWindows(windowMs: number): WindowRule {
-  return (current, now) => (current && now >= current.startMs && now < current.endMs ? current : { startMs: now, endMs: now + windowMs });
+  return (current, now) =>
+    current && now >= current.startMs && now < current.endMs ? current : { startMs: now, endMs: now + windowMs };
 }
 
 /**
@@ -92,7 +93,10 @@ export interface PolicyChoice {
  * is aligned windows.
  * The anonymous bucket of unauthenticated traffic always keeps aligned windows.
  */
-export function policyFor(quotaClass: QuotaClass | 'anonymous', { windowMs, variants, faults }: PolicyChoice): QuotaPolicy {
+export function policyFor(
+  quotaClass: QuotaClass | 'anonymous',
+  { windowMs, variants, faults }: PolicyChoice,
+): QuotaPolicy {
   if (quotaClass === 'anonymous') return { kind: 'windows', rule: alignedWindows(windowMs) };
   if (faults.has('token-bucket')) return { kind: 'token-bucket', windowMs };
   if (variants.has('first-request-windows')) return { kind: 'windows', rule: firstRequestWindows(windowMs) };

@@ -27,26 +27,52 @@ function announcedFor(
   results: Pick<RunResults, 'profiles'>,
   digest: ObservationDigest,
 ): { readonly values: readonly number[]; readonly text: string } {
-  const seen = digest.announced.filter((a) => a.org === org && a.quotaClass === quotaClass).sort((a, b) => b.count - a.count);
+  const seen = digest.announced
+    .filter((a) => a.org === org && a.quotaClass === quotaClass)
+    .sort((a, b) => b.count - a.count);
   if (seen.length > 0) {
-    return { values: seen.map((a) => a.limit), text: seen.map((a) => `${a.limit} (${ANSWERS.format(a.count)} answer${a.count === 1 ? '' : 's'})`).join(', ') };
+    return {
+      values: seen.map((a) => a.limit),
+      text: seen.map((a) => `${a.limit} (${ANSWERS.format(a.count)} answer${a.count === 1 ? '' : 's'})`).join(', '),
+    };
   }
   const learned = results.profiles.find((p) => p.org === org)?.[quotaClass].limit ?? null;
   if (learned !== null) return { values: [learned], text: `${learned} (limiter profile)` };
   return { values: [], text: digest.available ? 'none seen' : 'not known (the observations file was not available)' };
 }
 
-export function declaredLimitRows(results: Pick<RunResults, 'declaredLimits' | 'profiles'>, digest: ObservationDigest): DeclaredLimitRow[] {
+export function declaredLimitRows(
+  results: Pick<RunResults, 'declaredLimits' | 'profiles'>,
+  digest: ObservationDigest,
+): DeclaredLimitRow[] {
   const byTier = [...results.declaredLimits].sort((a, b) => TIER_NAMES.indexOf(a.tier) - TIER_NAMES.indexOf(b.tier));
   return byTier.flatMap(({ org, tier, limits }) =>
     LIMIT_FIELDS.flatMap((figure): DeclaredLimitRow[] => {
       const declared = limits[figure];
       if (declared === undefined) return [];
       if (figure === 'concurrency') {
-        return [{ tier, org, figure, declared, announced: 'no header announces it (CONCURRENCY-CAP measures it)', agrees: null }];
+        return [
+          {
+            tier,
+            org,
+            figure,
+            declared,
+            announced: 'no header announces it (CONCURRENCY-CAP measures it)',
+            agrees: null,
+          },
+        ];
       }
       const { values, text } = announcedFor(org, figure, results, digest);
-      return [{ tier, org, figure, declared, announced: text, agrees: values.length === 0 ? null : values.every((v) => v === declared) }];
+      return [
+        {
+          tier,
+          org,
+          figure,
+          declared,
+          announced: text,
+          agrees: values.length === 0 ? null : values.every((v) => v === declared),
+        },
+      ];
     }),
   );
 }
@@ -55,6 +81,9 @@ export function declaredLimitRows(results: Pick<RunResults, 'declaredLimits' | '
 export function declaredLimitsText(declared: RunResults['declaredLimits']): string | null {
   if (declared.length === 0) return null;
   return declared
-    .map(({ org, limits }) => `${org} ${LIMIT_FIELDS.flatMap((field) => (limits[field] === undefined ? [] : [`${field} ${limits[field]}`])).join(', ')}`)
+    .map(
+      ({ org, limits }) =>
+        `${org} ${LIMIT_FIELDS.flatMap((field) => (limits[field] === undefined ? [] : [`${field} ${limits[field]}`])).join(', ')}`,
+    )
     .join('; ');
 }

@@ -30,7 +30,11 @@ export interface VerdictView {
   readonly symbol: string;
 }
 
-export const verdictView = (verdict: Verdict): VerdictView => ({ verdict, label: VERDICT_LABEL[verdict], symbol: VERDICT_SYMBOL[verdict] });
+export const verdictView = (verdict: Verdict): VerdictView => ({
+  verdict,
+  label: VERDICT_LABEL[verdict],
+  symbol: VERDICT_SYMBOL[verdict],
+});
 
 export interface EvidenceRowView {
   readonly id: number;
@@ -115,8 +119,20 @@ function evidenceRowView(row: EvidenceRow, gap: number | null): EvidenceRowView 
 
 function missingRow(id: number, gap: number | null): EvidenceRowView {
   return {
-    id, gap, time: '', offset: '', edge: '', request: 'not in the observations file', phase: '', status: '', statusClass: 'missing',
-    limit: '', remaining: '', reset: '', retryAfter: '', missing: true,
+    id,
+    gap,
+    time: '',
+    offset: '',
+    edge: '',
+    request: 'not in the observations file',
+    phase: '',
+    status: '',
+    statusClass: 'missing',
+    limit: '',
+    remaining: '',
+    reset: '',
+    retryAfter: '',
+    missing: true,
   };
 }
 
@@ -146,7 +162,8 @@ const FIGURE_NAMES: Readonly<Record<string, string>> = {
 /** `firstRejectedMs` → "first rejected"; a figure ending in Ms is shown as a duration. */
 function figure(name: string, value: unknown): { name: string; value: string } {
   const isMs = /[a-z]Ms$/.test(name) && typeof value === 'number';
-  const label = FIGURE_NAMES[name] ?? (isMs ? name.slice(0, -2) : name).replace(/([a-z])([A-Z0-9])/g, '$1 $2').toLowerCase();
+  const label =
+    FIGURE_NAMES[name] ?? (isMs ? name.slice(0, -2) : name).replace(/([a-z])([A-Z0-9])/g, '$1 $2').toLowerCase();
   const shown = value === null ? '—' : isMs ? formatMs(value as number) : String(value);
   return { name: label, value: shown };
 }
@@ -160,7 +177,8 @@ function figures(data: FindingData | undefined): ResultView['figures'] {
 }
 
 /** `2026-03-02 10:00:21 UTC` (the raw text when it is not a date). */
-const utcTime = (iso: string): string => (Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`);
+const utcTime = (iso: string): string =>
+  Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
 function charts(result: CheckRecord, label: string): ResultView['charts'] {
   const out: { caption: string; svg: Svg }[] = [];
@@ -189,7 +207,8 @@ function charts(result: CheckRecord, label: string): ResultView['charts'] {
       svg: revocationTrialsChart(revocation, `${label}: revocation bounds per trial and edge`),
     });
     out.push({
-      caption: 'Distribution of the upper bounds per edge (empirical CDF): the curve should reach 100 % left of the SLA line.',
+      caption:
+        'Distribution of the upper bounds per edge (empirical CDF): the curve should reach 100 % left of the SLA line.',
       svg: revocationCdfChart(revocation, `${label}: distribution of the upper bounds`),
     });
   }
@@ -225,7 +244,9 @@ export function checkGroups(
   const assumptionById = new Map(assumptions.map((a) => [a.id, a]));
   const tierIndex = (r: CheckRecord) => (r.tier === null ? tierOrder.length : tierOrder.indexOf(r.tier));
   return ids.map((id) => {
-    const mine = checks.filter((r) => r.id === id).sort((a, b) => tierIndex(a) - tierIndex(b) || a.variant.localeCompare(b.variant));
+    const mine = checks
+      .filter((r) => r.id === id)
+      .sort((a, b) => tierIndex(a) - tierIndex(b) || a.variant.localeCompare(b.variant));
     const first = mine[0]!;
     const verdict = worstVerdict(mine.map((r) => r.verdict)) ?? 'skipped';
     return {

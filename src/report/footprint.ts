@@ -18,7 +18,12 @@ export interface AnnouncedRow {
 export interface FootprintView {
   readonly policy: string;
   readonly announced: readonly AnnouncedRow[];
-  readonly written: readonly { readonly tier: string; readonly endpoint: string; readonly sent: number; readonly admitted: number }[];
+  readonly written: readonly {
+    readonly tier: string;
+    readonly endpoint: string;
+    readonly sent: number;
+    readonly admitted: number;
+  }[];
   readonly created: readonly { readonly text: string }[];
   readonly keys: string;
 }
@@ -41,8 +46,22 @@ export const keptToAnnouncement = (row: Pick<PlannedAndDone, 'planned' | 'bound'
 
 function announcedRow(row: PlannedAndDone): AnnouncedRow {
   const within = keptToAnnouncement(row);
-  const judgement = within ? 'as announced' : row.planned === 0 ? 'not announced' : row.done > row.planned ? 'more than announced' : 'fewer than announced';
-  return { tier: row.tier, org: row.org, what: WHAT[row.kind], announced: `${row.bound === 'at-most' ? 'at most ' : ''}${row.planned}`, done: row.done, within, judgement };
+  const judgement = within
+    ? 'as announced'
+    : row.planned === 0
+      ? 'not announced'
+      : row.done > row.planned
+        ? 'more than announced'
+        : 'fewer than announced';
+  return {
+    tier: row.tier,
+    org: row.org,
+    what: WHAT[row.kind],
+    announced: `${row.bound === 'at-most' ? 'at most ' : ''}${row.planned}`,
+    done: row.done,
+    within,
+    judgement,
+  };
 }
 
 export function footprintView(footprint: Footprint | undefined): FootprintView | null {
@@ -51,7 +70,12 @@ export function footprintView(footprint: Footprint | undefined): FootprintView |
     policy: POLICY[footprint.writes],
     announced: footprint.announced.map(announcedRow),
     keys: `Keys the revocation trials had the hook provision: ${footprint.keys.provisioned}; revoke: ${footprint.keys.revoked}.`,
-    written: footprint.written.map((r) => ({ tier: r.tier ?? '—', endpoint: r.endpoint, sent: r.sent, admitted: r.admitted })),
+    written: footprint.written.map((r) => ({
+      tier: r.tier ?? '—',
+      endpoint: r.endpoint,
+      sent: r.sent,
+      admitted: r.admitted,
+    })),
     created: footprint.created.map((c) => {
       const what = `${c.kind === 'job' ? 'a job' : 'a webhook subscription'}${c.id ? ` (${c.id})` : ''} of ${c.org}`;
       const fate = c.cleanedUp

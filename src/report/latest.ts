@@ -19,7 +19,11 @@ export interface PointLatestOptions {
   readonly symlink?: (target: string, path: string, type: 'dir') => Promise<void>;
 }
 
-export async function pointLatest(outDir: string, runDir: string, options: PointLatestOptions = {}): Promise<LatestPointer> {
+export async function pointLatest(
+  outDir: string,
+  runDir: string,
+  options: PointLatestOptions = {},
+): Promise<LatestPointer> {
   const link = join(outDir, 'latest');
   const makeLink = options.symlink ?? fsSymlink;
   await mkdir(outDir, { recursive: true });

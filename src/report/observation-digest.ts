@@ -105,7 +105,9 @@ export interface ObservationDigest {
   readonly announced: readonly AnnouncedLimit[];
 }
 
-const BUCKET_STEPS_MS = [10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000];
+const BUCKET_STEPS_MS = [
+  10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000,
+];
 const TARGET_BUCKETS = 80;
 /** Distinct Limit values kept per organization and class: a Limit that varies more is shown by its first ones. */
 const LIMIT_VALUES_KEPT = 16;
@@ -119,7 +121,16 @@ export function chooseBucketMs(durationMs: number): number {
 }
 
 export function emptyDigest(bucketMs: number): ObservationDigest {
-  return { available: false, count: 0, malformedLines: 0, evidence: new Map(), bucketMs, timeline: [], latency: [], announced: [] };
+  return {
+    available: false,
+    count: 0,
+    malformedLines: 0,
+    evidence: new Map(),
+    bucketMs,
+    timeline: [],
+    latency: [],
+    announced: [],
+  };
 }
 
 function emptyCounts(): Record<StatusClass, number> {
@@ -128,7 +139,8 @@ function emptyCounts(): Record<StatusClass, number> {
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
 const rawHeader = (headers: Record<string, unknown>, name: string): string | null => str(obj(headers[name]).raw);
 
 function evidenceRow(o: Record<string, unknown>, id: number): EvidenceRow {
@@ -211,7 +223,11 @@ export async function digestObservations(
       const check = str(o.check) ?? '?';
       let histogram = histograms.get(check);
       if (!histogram) {
-        histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: MAX_LATENCY_US, numberOfSignificantValueDigits: 3 });
+        histogram = hdr.build({
+          lowestDiscernibleValue: 1,
+          highestTrackableValue: MAX_LATENCY_US,
+          numberOfSignificantValueDigits: 3,
+        });
         histograms.set(check, histogram);
       }
       histogram.recordValue(Math.min(MAX_LATENCY_US, Math.max(1, Math.round((headersAt - from) * 1000))));
@@ -244,7 +260,12 @@ export async function digestObservations(
  * One answer's Limit, counted for its organization and class. Only admitted and 429 answers: a
  * 401's Limit is the anonymous bucket's (assumption limit-header-class), not the organization's.
  */
-function countAnnounced(announced: Map<string, Map<number, AnnouncedLimit>>, org: string, o: Record<string, unknown>, status: number | null): void {
+function countAnnounced(
+  announced: Map<string, Map<number, AnnouncedLimit>>,
+  org: string,
+  o: Record<string, unknown>,
+  status: number | null,
+): void {
   const limit = num(obj(obj(o.rateLimit).limit).value);
   if (limit === null || !(isAdmittedStatus(status) || status === TOO_MANY_REQUESTS)) return;
   const quotaClass = quotaClassOfPath(recruitingApi, str(o.path) ?? '');

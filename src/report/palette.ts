@@ -42,7 +42,15 @@ export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
 };
 
 /** Series colours in order (edges, percentiles). */
-export const SERIES = [OKABE_ITO.blue, OKABE_ITO.vermillion, OKABE_ITO.bluishGreen, OKABE_ITO.reddishPurple, OKABE_ITO.orange, OKABE_ITO.skyBlue, OKABE_ITO.black] as const;
+export const SERIES = [
+  OKABE_ITO.blue,
+  OKABE_ITO.vermillion,
+  OKABE_ITO.bluishGreen,
+  OKABE_ITO.reddishPurple,
+  OKABE_ITO.orange,
+  OKABE_ITO.skyBlue,
+  OKABE_ITO.black,
+] as const;
 
 export const seriesColour = (i: number): string => SERIES[i % SERIES.length] ?? OKABE_ITO.black;
 

@@ -5,7 +5,15 @@
  * on demand. Pure: profile in, text out.
  */
 import type { QuotaClass } from '../contract/types.ts';
-import type { ClassProfile, ConcurrencyAnswer, CountingQuestion, Learned, LimiterProfile, ResetFormat, WindowAlgorithm } from '../profile/types.ts';
+import type {
+  ClassProfile,
+  ConcurrencyAnswer,
+  CountingQuestion,
+  Learned,
+  LimiterProfile,
+  ResetFormat,
+  WindowAlgorithm,
+} from '../profile/types.ts';
 import { COUNTING_QUESTIONS } from '../profile/types.ts';
 import { formatMs } from './charts/svg.ts';
 import type { Paint } from './palette.ts';
@@ -64,7 +72,14 @@ function concurrencyText(answer: ConcurrencyAnswer | null): string {
 const isDecided = (learned: Learned<unknown>): boolean => learned.value !== null && learned.value !== 'unknown';
 
 function finding<T>(key: string, label: string, learned: Learned<T>, value: (v: T | null) => string): ProfileFinding {
-  return { key, label, value: isDecided(learned) ? value(learned.value) : UNKNOWN, decided: isDecided(learned), how: learned.how, evidence: learned.evidence };
+  return {
+    key,
+    label,
+    value: isDecided(learned) ? value(learned.value) : UNKNOWN,
+    decided: isDecided(learned),
+    how: learned.how,
+    evidence: learned.evidence,
+  };
 }
 
 function classFindings(c: ClassProfile): ProfileFinding[] {
@@ -75,11 +90,16 @@ function classFindings(c: ClassProfile): ProfileFinding[] {
       label: `${name} Limit`,
       value: limitText(c.limit),
       decided: true,
-      how: c.limit === null ? `no ${name} response announced X-RateLimit-Limit` : `announced in X-RateLimit-Limit on ${name} responses`,
+      how:
+        c.limit === null
+          ? `no ${name} response announced X-RateLimit-Limit`
+          : `announced in X-RateLimit-Limit on ${name} responses`,
       evidence: [],
     },
     finding(`${name}.resetFormat`, `${name} Reset`, c.resetFormat, resetText),
-    finding(`${name}.resetSteady`, `${name} Reset within a window`, c.resetSteady, (v) => (v === null ? UNKNOWN : v ? 'holds still' : 'moves')),
+    finding(`${name}.resetSteady`, `${name} Reset within a window`, c.resetSteady, (v) =>
+      v === null ? UNKNOWN : v ? 'holds still' : 'moves',
+    ),
     finding(`${name}.algorithm`, `${name} windows`, c.algorithm, algorithmText),
   ];
 }
@@ -91,7 +111,9 @@ export function profileFindings(profile: LimiterProfile): ProfileFinding[] {
     ...classFindings(profile.read),
     ...classFindings(profile.ingest),
     ...COUNTING_QUESTIONS.map((q) => finding(`counts.${q}`, `${COUNTED_ANSWER[q]} counted`, profile.counts[q], yesNo)),
-    finding('readSharedAcrossRoutes', 'read endpoints', profile.readSharedAcrossRoutes, (v) => (v ? 'one shared counter' : 'a counter per route')),
+    finding('readSharedAcrossRoutes', 'read endpoints', profile.readSharedAcrossRoutes, (v) =>
+      v ? 'one shared counter' : 'a counter per route',
+    ),
     finding('classesIndependent', 'read vs ingest', profile.classesIndependent, (v) =>
       v ? 'independent counters and windows' : 'not independent: they share a counter or a window',
     ),
@@ -152,7 +174,9 @@ export function formatProfile(profile: LimiterProfile, options: FormatProfileOpt
   const lines = [
     paint('bold', `How this server limits (${profileSubtitle(profile)})`),
     row('rate-limit headers', valueOf('headers')),
-    ...classes.map((c) => row(c.name, `${c.limit.padEnd(limitWidth)}${GAP}${c.reset.padEnd(resetWidth)}${GAP}${c.windows}`)),
+    ...classes.map((c) =>
+      row(c.name, `${c.limit.padEnd(limitWidth)}${GAP}${c.reset.padEnd(resetWidth)}${GAP}${c.windows}`),
+    ),
     row('counts', counts),
     row('read endpoints', valueOf('readSharedAcrossRoutes')),
     row('read vs ingest', valueOf('classesIndependent')),

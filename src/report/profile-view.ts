@@ -34,11 +34,15 @@ export interface ProfileCardView {
 const IDS_LISTED = 8;
 
 function idList(evidence: readonly number[]): string {
-  const listed = evidence.slice(0, IDS_LISTED).map((id) => `#${id}`).join(', ');
+  const listed = evidence
+    .slice(0, IDS_LISTED)
+    .map((id) => `#${id}`)
+    .join(', ');
   return evidence.length > IDS_LISTED ? `${listed} and ${evidence.length - IDS_LISTED} more` : listed;
 }
 
-const anchorOf = (profile: LimiterProfile): string => `profile-${profile.tier}-${profile.org}`.replace(/[^A-Za-z0-9_-]/g, '_');
+const anchorOf = (profile: LimiterProfile): string =>
+  `profile-${profile.tier}-${profile.org}`.replace(/[^A-Za-z0-9_-]/g, '_');
 
 export function profileCards(profiles: readonly LimiterProfile[], digest: ObservationDigest): ProfileCardView[] {
   return profiles.map((profile) => {

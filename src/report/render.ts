@@ -44,14 +44,21 @@ const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefau
  * The report as one HTML string: inline CSS, script and SVG, no URL of any kind. Handlebars escapes
  * every value except the stylesheet, the script and the SVG charts (built escaped by charts/svg.ts).
  */
-export function renderHtml(results: ValidResults, digest: ObservationDigest, files: readonly EvidenceFile[] = []): string {
+export function renderHtml(
+  results: ValidResults,
+  digest: ObservationDigest,
+  files: readonly EvidenceFile[] = [],
+): string {
   const view = buildReportView(results, digest, files);
   return redactKeys(template({ ...view, css: REPORT_CSS, script: REPORT_SCRIPT }, RUNTIME));
 }
 
 /** Streams the run's observations file (when present) for the evidence rows (checks' and profiles'), charts and the Limits announced to organizations that declared their own. */
 export async function digestFor(results: RunResults, dir: string): Promise<ObservationDigest> {
-  const wanted = new Set([...results.checks.flatMap((r) => shownEvidence(r.evidence)), ...profileEvidence(results.profiles)]);
+  const wanted = new Set([
+    ...results.checks.flatMap((r) => shownEvidence(r.evidence)),
+    ...profileEvidence(results.profiles),
+  ]);
   const declaring = new Set(results.declaredLimits.map((d) => d.org));
   return digestObservations(resolve(dir, results.observations.file), wanted, results.durationMs, declaring);
 }
@@ -66,9 +73,15 @@ async function writeWhole(file: string, text: string): Promise<void> {
 const writeRedacted = (file: string, text: string) => writeWhole(file, redactKeys(text));
 
 /** junit.xml's and index.html's text for a run whose observations are in `readDir`, as written (keys redacted). */
-export async function renderedReports(results: ValidResults, readDir: string): Promise<{ readonly junit: string; readonly html: string }> {
+export async function renderedReports(
+  results: ValidResults,
+  readDir: string,
+): Promise<{ readonly junit: string; readonly html: string }> {
   // renderHtml redacts already; writeRendered writes these as they are.
-  return { junit: redactKeys(renderJunit(results)), html: renderHtml(results, await digestFor(results, readDir), await evidenceFiles(results, readDir)) };
+  return {
+    junit: redactKeys(renderJunit(results)),
+    html: renderHtml(results, await digestFor(results, readDir), await evidenceFiles(results, readDir)),
+  };
 }
 
 /** The evidence files beside the report (results, observations, revocation.csv) and their SHA-256: the ones there. */
@@ -84,7 +97,11 @@ async function evidenceFiles(results: RunResults, dir: string): Promise<Evidence
   return files;
 }
 
-async function writeRendered(results: ValidResults, readDir: string, outDir: string): Promise<Pick<ReportFiles, 'junit' | 'html'>> {
+async function writeRendered(
+  results: ValidResults,
+  readDir: string,
+  outDir: string,
+): Promise<Pick<ReportFiles, 'junit' | 'html'>> {
   await mkdir(outDir, { recursive: true });
   const files = { junit: join(outDir, REPORT_FILES.junit), html: join(outDir, REPORT_FILES.html) };
   const rendered = await renderedReports(results, readDir);
@@ -115,7 +132,10 @@ export interface RenderFromResultsOptions {
  * missing or invalid), then re-renders index.html and junit.xml beside it or into `outDir`. The
  * observations are read from beside the results file. results.json itself is left as it is.
  */
-export async function renderFromResultsFile(file: string, options: RenderFromResultsOptions = {}): Promise<ReportFiles> {
+export async function renderFromResultsFile(
+  file: string,
+  options: RenderFromResultsOptions = {},
+): Promise<ReportFiles> {
   const results = await loadResults(file);
   const readDir = dirname(file);
   const outDir = options.outDir ?? readDir;

@@ -47,9 +47,15 @@ export interface SlaView {
   readonly verify: string;
 }
 
-type Bracket = { readonly trial: number; readonly edge: string; readonly lowerMs: number | null; readonly upperMs: number | null };
+type Bracket = {
+  readonly trial: number;
+  readonly edge: string;
+  readonly lowerMs: number | null;
+  readonly upperMs: number | null;
+};
 
-const msText = (v: number | null) => (v === null ? 'none seen' : v < 1000 ? `${v.toFixed(1)} ms` : `${(v / 1000).toFixed(3)} s`);
+const msText = (v: number | null) =>
+  v === null ? 'none seen' : v < 1000 ? `${v.toFixed(1)} ms` : `${(v / 1000).toFixed(3)} s`;
 /** The methodology an SLA page carries: how the trials measure and what they prove (and, merged from vantage points, how those were placed). */
 export const SLA_METHOD_TOPICS = ['Revocation latency', 'Revocation confidence', 'Server clock', 'Vantage points'];
 
@@ -71,7 +77,8 @@ function edgeRows(brackets: readonly Bracket[], slaMs: number): SlaEdgeRow[] {
 }
 
 /** The sentence REVOKE-LATENCY wrote of what its trials prove (its data's confidence, in its notes). */
-const provesNote = (result: CheckRecord): string | null => result.notes.find((n) => n.includes('Clopper–Pearson')) ?? null;
+const provesNote = (result: CheckRecord): string | null =>
+  result.notes.find((n) => n.includes('Clopper–Pearson')) ?? null;
 
 export function slaViews(results: ValidResults, files: readonly EvidenceFile[]): SlaView[] {
   return results.checks
@@ -92,15 +99,26 @@ export function slaViews(results: ValidResults, files: readonly EvidenceFile[]):
         edges: edgeRows(brackets, slaMs),
         trials: [...brackets]
           .sort((a, b) => a.trial - b.trial || a.edge.localeCompare(b.edge))
-          .map((b) => ({ trial: b.trial, edge: b.edge, lower: msText(b.lowerMs), upper: msText(b.upperMs), within: b.upperMs !== null && b.upperMs < slaMs })),
+          .map((b) => ({
+            trial: b.trial,
+            edge: b.edge,
+            lower: msText(b.lowerMs),
+            upper: msText(b.upperMs),
+            within: b.upperMs !== null && b.upperMs < slaMs,
+          })),
         run: [
           { label: 'Run', value: results.runId },
           { label: 'Target', value: results.target.edges.join(', ') },
           { label: 'Started', value: results.startedAt },
           { label: 'Finished', value: results.finishedAt },
           // Merged from vantage points: where each one's clock stood against the run's.
-          ...result.notes.filter((n) => n.startsWith('vantage ')).map((n) => ({ label: 'Vantage point', value: n.slice('vantage '.length) })),
-          { label: 'Tool', value: `${results.tool.name} ${results.tool.version}${results.tool.revision ? ` (revision ${results.tool.revision})` : ''}` },
+          ...result.notes
+            .filter((n) => n.startsWith('vantage '))
+            .map((n) => ({ label: 'Vantage point', value: n.slice('vantage '.length) })),
+          {
+            label: 'Tool',
+            value: `${results.tool.name} ${results.tool.version}${results.tool.revision ? ` (revision ${results.tool.revision})` : ''}`,
+          },
         ],
         files,
         // The folder's place and the signer's key are the reader's to name: the report knows neither.

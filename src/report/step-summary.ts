@@ -75,7 +75,10 @@ function attention(checks: readonly CheckResult[]): string[] {
 function targetText(target: RunResults['target']): string {
   const edges = `${target.edges.length} edge${target.edges.length === 1 ? '' : 's'}`;
   if (target.kind === 'external') return `the deployment (${edges})`;
-  const shown = [...target.faults.map((f) => `fault \`${f}\``), ...(target.variants ?? []).map((v) => `variant \`${v}\``)];
+  const shown = [
+    ...target.faults.map((f) => `fault \`${f}\``),
+    ...(target.variants ?? []).map((v) => `variant \`${v}\``),
+  ];
   return `the embedded reference target (${edges}${shown.length > 0 ? `; ${shown.join(', ')}` : ''})`;
 }
 
@@ -112,6 +115,9 @@ export async function appendStepSummary(target: StepSummaryTarget, markdown: str
     await appendFile(target.file, markdown, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new TiergateError('TG_ENV', `${STEP_SUMMARY_ENV}: cannot append to ${target.file} (${code}); unset it or name a writable file`);
+    throw new TiergateError(
+      'TG_ENV',
+      `${STEP_SUMMARY_ENV}: cannot append to ${target.file} (${code}); unset it or name a writable file`,
+    );
   }
 }

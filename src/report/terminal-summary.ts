@@ -16,14 +16,20 @@ import { redactKeys } from '../contract/keys.ts';
 /** Lines of "needs attention" printed before pointing at the report for the rest. */
 const ATTENTION_SHOWN = 12;
 
-export const VERDICT_STYLE: Readonly<Record<Verdict, Style>> = { pass: 'green', fail: 'red', inconclusive: 'yellow', skipped: 'dim' };
+export const VERDICT_STYLE: Readonly<Record<Verdict, Style>> = {
+  pass: 'green',
+  fail: 'red',
+  inconclusive: 'yellow',
+  skipped: 'dim',
+};
 
 /** `✗ fail`, padded to `width` before it is painted (so columns line up with or without colour). */
 export const verdictWord = (verdict: Verdict, paint: Paint, width = 0): string =>
   paint(VERDICT_STYLE[verdict], `${VERDICT_SYMBOL[verdict]} ${VERDICT_LABEL[verdict]}`.padEnd(width));
 
 /** `QUOTA-READ [starter] sequential`. */
-export const resultLabel = (r: Pick<CheckResult, 'id' | 'tier' | 'variant'>): string => `${r.id} [${r.tier ?? 'all'}]${r.variant ? ` ${r.variant}` : ''}`;
+export const resultLabel = (r: Pick<CheckResult, 'id' | 'tier' | 'variant'>): string =>
+  `${r.id} [${r.tier ?? 'all'}]${r.variant ? ` ${r.variant}` : ''}`;
 
 /** Pads by the text's visible width (styles added after padding). */
 const pad = (text: string, width: number): string => text + ' '.repeat(Math.max(0, width - [...text].length));
@@ -36,13 +42,20 @@ export function displayPath(path: string, cwd: string): string {
 
 /** A matrix cell in words: its worst verdict, `+n` when it holds several variants; `—` when the check did not run there. */
 export const cellText = (cell: MatrixCell): string =>
-  cell.worst ? `${verdictWord(cell.worst.verdict, plain)}${cell.results.length > 1 ? ` +${cell.results.length - 1}` : ''}` : '—';
+  cell.worst
+    ? `${verdictWord(cell.worst.verdict, plain)}${cell.results.length > 1 ? ` +${cell.results.length - 1}` : ''}`
+    : '—';
 
 export function matrixTable(results: Pick<RunResults, 'tiers' | 'checks'>, paint: Paint): string[] {
   const matrix = buildMatrix(results);
-  const rows = matrix.rows.map((row) => ({ id: row.id, cells: row.cells.map((c) => ({ text: cellText(c), verdict: c.worst?.verdict ?? null })) }));
+  const rows = matrix.rows.map((row) => ({
+    id: row.id,
+    cells: row.cells.map((c) => ({ text: cellText(c), verdict: c.worst?.verdict ?? null })),
+  }));
   const first = Math.max('check'.length, ...rows.map((r) => r.id.length)) + 2;
-  const widths = matrix.columns.map((col, i) => Math.max(col.length, ...rows.map((r) => [...(r.cells[i]?.text ?? '')].length)) + 2);
+  const widths = matrix.columns.map(
+    (col, i) => Math.max(col.length, ...rows.map((r) => [...(r.cells[i]?.text ?? '')].length)) + 2,
+  );
   const header = pad('check', first) + matrix.columns.map((c, i) => pad(c, widths[i] ?? 0)).join('');
   const lines = [paint('bold', header.trimEnd())];
   for (const row of rows) {
@@ -89,12 +102,19 @@ export const GATE_WORD: Readonly<Record<RunResults['verdict'], string>> = {
 };
 
 /** The whole summary, ending with a newline; every full key redacted. */
-export function terminalSummary(results: RunResults, reportDir: string, options: { paint: Paint; cwd: string }): string {
+export function terminalSummary(
+  results: RunResults,
+  reportDir: string,
+  options: { paint: Paint; cwd: string },
+): string {
   const { paint } = options;
   const c = results.counts;
   const lines = [
     '',
-    paint('bold', `tiergate ${results.runId}: ${results.checks.length} results across ${results.tiers.join(', ') || 'no tiers'}`),
+    paint(
+      'bold',
+      `tiergate ${results.runId}: ${results.checks.length} results across ${results.tiers.join(', ') || 'no tiers'}`,
+    ),
     '',
     ...results.profiles.flatMap((profile) => [formatProfile(profile, { paint }), '']),
     ...declaredLine(results, paint),

@@ -39,7 +39,13 @@ interface TaskLine {
   since: number;
   untilEpochS: number | null;
   /** The task's last progress event, and when it came (monotonic ms); null until one does. */
-  progress: { readonly done: number; readonly total: number; readonly unit: string; readonly etaMs: number | null; readonly at: number } | null;
+  progress: {
+    readonly done: number;
+    readonly total: number;
+    readonly unit: string;
+    readonly etaMs: number | null;
+    readonly at: number;
+  } | null;
 }
 
 /** Live rows shown at most; the rest are summed up in one line. */
@@ -82,37 +88,57 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
   };
   const settleOrgs = (orgs: readonly string[], except: string | null) => {
     for (const task of tasks.values()) {
-      if (task.name !== except && task.status !== 'done' && task.orgs.some((o) => orgs.includes(o))) setStatus(task, 'done');
+      if (task.name !== except && task.status !== 'done' && task.orgs.some((o) => orgs.includes(o)))
+        setStatus(task, 'done');
     }
   };
   const taskLine = (identity: TaskIdentity): TaskLine => {
     const name = taskName(identity);
     let task = tasks.get(name);
-    if (!task) tasks.set(name, (task = { name, orgs: identity.orgs, status: 'waiting', since: io.clock.monotonic(), untilEpochS: null, progress: null }));
+    if (!task)
+      tasks.set(
+        name,
+        (task = {
+          name,
+          orgs: identity.orgs,
+          status: 'waiting',
+          since: io.clock.monotonic(),
+          untilEpochS: null,
+          progress: null,
+        }),
+      );
     return task;
   };
 
-  const verdictCounts = () => VERDICTS.map((v) => paint(VERDICT_STYLE[v], `${VERDICT_SYMBOL[v]} ${counts[v]} ${VERDICT_LABEL[v]}`)).join('  ');
+  const verdictCounts = () =>
+    VERDICTS.map((v) => paint(VERDICT_STYLE[v], `${VERDICT_SYMBOL[v]} ${counts[v]} ${VERDICT_LABEL[v]}`)).join('  ');
 
   const render = () => {
     if (!frame || finished) return;
     const now = io.clock.monotonic();
     const all = [...tasks.values()];
     const done = all.filter((t) => t.status === 'done');
-    const active = all.filter((t) => t.status !== 'done').sort((a, b) => (a.status === b.status ? a.since - b.since : a.status === 'running' ? -1 : 1));
+    const active = all
+      .filter((t) => t.status !== 'done')
+      .sort((a, b) => (a.status === b.status ? a.since - b.since : a.status === 'running' ? -1 : 1));
     const width = Math.max(...all.map((t) => t.name.length), 10);
     const row = (t: TaskLine) => {
       const age = seconds(now - t.since);
-      if (t.status === 'running') return `  ${paint('bold', '▶ running')}  ${t.name.padEnd(width)}  ${paint('dim', t.progress ? `${progressText(t.progress, now)} · ${age}` : age)}`;
+      if (t.status === 'running')
+        return `  ${paint('bold', '▶ running')}  ${t.name.padEnd(width)}  ${paint('dim', t.progress ? `${progressText(t.progress, now)} · ${age}` : age)}`;
       if (t.status === 'waiting') {
-        const until = t.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(t.untilEpochS)}`;
+        const until =
+          t.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(t.untilEpochS)}`;
         return `  ${paint('yellow', '◷ waiting')}  ${t.name.padEnd(width)}  ${paint('dim', `${until} · ${age}`)}`;
       }
       return `  ${paint('green', '✓ done   ')}  ${paint('dim', t.name)}`;
     };
     const shown = active.slice(0, LIVE_ROWS);
     const lines = [
-      paint('bold', start ? `tiergate ${start.runId} · window ${start.windowSeconds} s · ${start.target}` : 'tiergate: starting'),
+      paint(
+        'bold',
+        start ? `tiergate ${start.runId} · window ${start.windowSeconds} s · ${start.target}` : 'tiergate: starting',
+      ),
       `tasks ${done.length}${start ? ` of ${start.tasks}` : ''} done · ${verdictCounts()} · ${seconds(elapsed())}`,
       ...shown.map(row),
       ...(active.length > shown.length ? [paint('dim', `  … and ${active.length - shown.length} more`)] : []),
@@ -143,7 +169,10 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
     switch (event.type) {
       case 'run-start': {
         start = event;
-        if (!frame) out(`tiergate run ${event.runId}: ${event.tasks} tasks on ${event.tiers.join(', ')}; quota window ${event.windowSeconds} s; target ${event.target}`);
+        if (!frame)
+          out(
+            `tiergate run ${event.runId}: ${event.tasks} tasks on ${event.tiers.join(', ')}; quota window ${event.windowSeconds} s; target ${event.target}`,
+          );
         break;
       }
       case 'task-waiting': {
@@ -151,7 +180,10 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
         settleOrgs(task.orgs, task.name);
         setStatus(task, 'waiting');
         task.untilEpochS = event.untilEpochS;
-        if (!frame) out(`${stamp()} waiting  ${task.name}: ${event.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(event.untilEpochS)}`}`);
+        if (!frame)
+          out(
+            `${stamp()} waiting  ${task.name}: ${event.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(event.untilEpochS)}`}`,
+          );
         break;
       }
       case 'task-start': {
@@ -164,7 +196,13 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
       case 'task-progress': {
         // Live only: a CI log gets no line per trial.
         const task = taskLine(event.task);
-        task.progress = { done: event.done, total: event.total, unit: event.unit, etaMs: event.etaMs, at: io.clock.monotonic() };
+        task.progress = {
+          done: event.done,
+          total: event.total,
+          unit: event.unit,
+          etaMs: event.etaMs,
+          at: io.clock.monotonic(),
+        };
         break;
       }
       case 'check-result': {
@@ -172,7 +210,11 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
         counts[r.verdict] += 1;
         if (r.org) settleOrgs([r.org], null);
         const detail =
-          r.verdict === 'pass' ? '' : r.verdict === 'skipped' ? `: ${r.notes[0] ?? 'not run'}` : `: expected ${r.expected}; actual ${r.actual}`;
+          r.verdict === 'pass'
+            ? ''
+            : r.verdict === 'skipped'
+              ? `: ${r.notes[0] ?? 'not run'}`
+              : `: expected ${r.expected}; actual ${r.actual}`;
         const line = `${verdictWord(r.verdict, paint, 14)} ${resultLabel(r)}${detail}`;
         if (!frame) out(`${stamp()} ${line}`);
         else if (r.verdict === 'fail' || r.verdict === 'inconclusive') persist(line);

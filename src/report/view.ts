@@ -17,7 +17,15 @@ import { footprintView, type FootprintView } from './footprint.ts';
 import { slaViews, type EvidenceFile, type SlaView } from './sla.ts';
 
 /** Checks that answer "does every tier get exactly the quotas it is sold?". */
-const TIER_LIMIT_CHECKS: readonly CheckId[] = ['QUOTA-READ', 'QUOTA-INGEST', 'CONCURRENCY-CAP', 'HDR-LIMIT', 'HDR-REMAINING', 'ORG-SHARED', 'ORG-ISOLATED'];
+const TIER_LIMIT_CHECKS: readonly CheckId[] = [
+  'QUOTA-READ',
+  'QUOTA-INGEST',
+  'CONCURRENCY-CAP',
+  'HDR-LIMIT',
+  'HDR-REMAINING',
+  'ORG-SHARED',
+  'ORG-ISOLATED',
+];
 
 export interface ReportView {
   readonly title: string;
@@ -34,9 +42,20 @@ export interface ReportView {
     readonly question: string;
     readonly verdict: VerdictView | null;
     readonly detail: string;
-    readonly chips: readonly { readonly label: string; readonly verdict: VerdictView | null; readonly href: string | null }[];
+    readonly chips: readonly {
+      readonly label: string;
+      readonly verdict: VerdictView | null;
+      readonly href: string | null;
+    }[];
   }[];
-  readonly attention: readonly { readonly name: string; readonly href: string; readonly verdict: VerdictView; readonly expected: string; readonly actual: string; readonly note: string | null }[];
+  readonly attention: readonly {
+    readonly name: string;
+    readonly href: string;
+    readonly verdict: VerdictView;
+    readonly expected: string;
+    readonly actual: string;
+    readonly note: string | null;
+  }[];
   readonly skipped: readonly { readonly name: string; readonly href: string; readonly reason: string }[];
   /** How the server limits: one card per limiter profile (none when the run learned none). */
   readonly profiles: readonly ProfileCardView[];
@@ -53,16 +72,34 @@ export interface ReportView {
       readonly title: string;
       readonly spec: string;
       readonly href: string;
-      readonly cells: readonly { readonly verdict: VerdictView | null; readonly href: string | null; readonly tip: string; readonly more: number }[];
+      readonly cells: readonly {
+        readonly verdict: VerdictView | null;
+        readonly href: string | null;
+        readonly tip: string;
+        readonly more: number;
+      }[];
     }[];
   };
   readonly timeline: Svg | null;
   readonly latency: Svg | null;
-  readonly latencyRows: readonly { readonly check: string; readonly count: number; readonly p50: string; readonly p90: string; readonly p99: string; readonly max: string }[];
+  readonly latencyRows: readonly {
+    readonly check: string;
+    readonly count: number;
+    readonly p50: string;
+    readonly p90: string;
+    readonly p99: string;
+    readonly max: string;
+  }[];
   readonly observationsNote: string | null;
   readonly groups: readonly CheckGroupView[];
   readonly methodology: readonly { readonly topic: string; readonly text: string }[];
-  readonly assumptions: readonly { readonly id: string; readonly anchor: string; readonly statement: string; readonly gap: string; readonly usedBy: readonly string[] }[];
+  readonly assumptions: readonly {
+    readonly id: string;
+    readonly anchor: string;
+    readonly statement: string;
+    readonly gap: string;
+    readonly usedBy: readonly string[];
+  }[];
   readonly generatedBy: string;
 }
 
@@ -76,13 +113,17 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
-const utc = (iso: string): string => (Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`);
+const utc = (iso: string): string =>
+  Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
 function facts(results: RunResults): ReportView['facts'] {
   const t = results.target;
   const clock = results.clock;
   return [
-    { label: 'Target', value: `${t.kind === 'embedded' ? 'embedded reference target' : 'external deployment'}, ${t.edges.length} edge${t.edges.length === 1 ? '' : 's'}` },
+    {
+      label: 'Target',
+      value: `${t.kind === 'embedded' ? 'embedded reference target' : 'external deployment'}, ${t.edges.length} edge${t.edges.length === 1 ? '' : 's'}`,
+    },
     { label: 'Edges', value: t.edges.join(', ') || '—' },
     { label: 'Tiers', value: results.tiers.join(', ') || '—' },
     { label: 'Started', value: utc(results.startedAt) },
@@ -100,12 +141,28 @@ function facts(results: RunResults): ReportView['facts'] {
       warn: clock === null,
     },
     { label: 'Contract', value: `${results.contract.name} v${results.contract.version}` },
-    { label: 'Tool', value: `${results.tool.name} ${results.tool.version}${results.tool.revision ? ` (${results.tool.revision.slice(0, 12)})` : ''}` },
+    {
+      label: 'Tool',
+      value: `${results.tool.name} ${results.tool.version}${results.tool.revision ? ` (${results.tool.revision.slice(0, 12)})` : ''}`,
+    },
     ...(results.k6 ? [{ label: 'Load driven by', value: `k6 v${results.k6.version}` }] : []),
     ...(results.observations.bodies === 'kept'
-      ? [{ label: 'Response bodies', value: "kept whole (--keep-bodies): the run folder holds what the deployment's data reads returned, customer data included", warn: true }]
+      ? [
+          {
+            label: 'Response bodies',
+            value:
+              "kept whole (--keep-bodies): the run folder holds what the deployment's data reads returned, customer data included",
+            warn: true,
+          },
+        ]
       : results.observations.bodies === 'shape'
-        ? [{ label: 'Response bodies', value: 'data reads kept as their shape only (top-level keys and types); error bodies and the scope list whole' }]
+        ? [
+            {
+              label: 'Response bodies',
+              value:
+                'data reads kept as their shape only (top-level keys and types); error bodies and the scope list whole',
+            },
+          ]
         : []),
   ];
 }
@@ -129,7 +186,10 @@ function answers(results: ValidResults): ReportView['answers'] {
   const limits = {
     question: 'Tier limits: does every tier get exactly its quotas?',
     verdict: tierWorst ? verdictView(tierWorst) : null,
-    detail: limitChecks.length > 0 ? `Judged by ${TIER_LIMIT_CHECKS.filter((id) => limitChecks.some((r) => r.id === id)).join(', ')}, per tier:` : 'not measured in this run',
+    detail:
+      limitChecks.length > 0
+        ? `Judged by ${TIER_LIMIT_CHECKS.filter((id) => limitChecks.some((r) => r.id === id)).join(', ')}, per tier:`
+        : 'not measured in this run',
     chips: tierChips,
   };
   const revocations = results.checks.filter((r) => r.id === 'REVOKE-LATENCY');
@@ -149,14 +209,20 @@ function answers(results: ValidResults): ReportView['answers'] {
     question: 'Revocation SLA: is a revoked key refused everywhere in under 3 s?',
     verdict: revWorst ? verdictView(revWorst) : null,
     detail: revDetail,
-    chips: revocations.map((r) => ({ label: r.tier ?? 'all', verdict: verdictView(r.verdict), href: `#${resultAnchor(r)}` })),
+    chips: revocations.map((r) => ({
+      label: r.tier ?? 'all',
+      verdict: verdictView(r.verdict),
+      href: `#${resultAnchor(r)}`,
+    })),
   };
   return [gate, limits, revocation];
 }
 
 function attention(results: RunResults): Pick<ReportView, 'attention' | 'skipped'> {
   const severity: Record<Verdict, number> = { fail: 0, inconclusive: 1, skipped: 2, pass: 3 };
-  const bad = results.checks.filter((r) => r.verdict === 'fail' || r.verdict === 'inconclusive').sort((a, b) => severity[a.verdict] - severity[b.verdict]);
+  const bad = results.checks
+    .filter((r) => r.verdict === 'fail' || r.verdict === 'inconclusive')
+    .sort((a, b) => severity[a.verdict] - severity[b.verdict]);
   return {
     attention: bad.map((r) => ({
       name: resultName(r),
@@ -184,7 +250,10 @@ function matrixView(results: RunResults): ReportView['matrix'] {
       cells: row.cells.map((cell) => ({
         verdict: cell.worst ? verdictView(cell.worst.verdict) : null,
         href: cell.worst ? `#${resultAnchor(cell.worst)}` : null,
-        tip: cell.results.length === 0 ? 'not run for this tier' : cell.results.map((r) => `${r.variant || r.id}: ${r.verdict}`).join('; '),
+        tip:
+          cell.results.length === 0
+            ? 'not run for this tier'
+            : cell.results.map((r) => `${r.variant || r.id}: ${r.verdict}`).join('; '),
         more: Math.max(0, cell.results.length - 1),
       })),
     })),
@@ -204,15 +273,27 @@ const REPORT_METHODOLOGY = [
 ] as const;
 
 function latencyRows(rows: readonly LatencySummary[]): ReportView['latencyRows'] {
-  return rows.map((r) => ({ check: r.check, count: r.count, p50: formatMs(r.p50), p90: formatMs(r.p90), p99: formatMs(r.p99), max: formatMs(r.max) }));
+  return rows.map((r) => ({
+    check: r.check,
+    count: r.count,
+    p50: formatMs(r.p50),
+    p90: formatMs(r.p90),
+    p99: formatMs(r.p99),
+    max: formatMs(r.max),
+  }));
 }
 
 /** `files`: the run folder's evidence files and their SHA-256 (the SLA evidence page lists them). */
-export function buildReportView(results: ValidResults, digest: ObservationDigest, files: readonly EvidenceFile[] = []): ReportView {
+export function buildReportView(
+  results: ValidResults,
+  digest: ObservationDigest,
+  files: readonly EvidenceFile[] = [],
+): ReportView {
   const matrix = matrixView(results);
   const order = matrix.rows.map((r) => r.id);
   const latency = [...digest.latency].sort(
-    (a, b) => (order.indexOf(a.check) + 1 || 999) - (order.indexOf(b.check) + 1 || 999) || a.check.localeCompare(b.check),
+    (a, b) =>
+      (order.indexOf(a.check) + 1 || 999) - (order.indexOf(b.check) + 1 || 999) || a.check.localeCompare(b.check),
   );
   const verdict = verdictView(results.verdict);
   const headline: Record<RunResults['verdict'], string> = {
@@ -221,14 +302,20 @@ export function buildReportView(results: ValidResults, digest: ObservationDigest
     inconclusive: `Nothing failed, but ${results.counts.inconclusive} result${results.counts.inconclusive === 1 ? ' is' : 's are'} inconclusive: not a pass.`,
   };
   let observationsNote: string | null = null;
-  if (!digest.available) observationsNote = 'the observations file was not available when this report was rendered: the charts drawn from it and the evidence tables are missing.';
-  else if (digest.malformedLines > 0) observationsNote = `${digest.malformedLines} line(s) of the observations file could not be read and were left out.`;
+  if (!digest.available)
+    observationsNote =
+      'the observations file was not available when this report was rendered: the charts drawn from it and the evidence tables are missing.';
+  else if (digest.malformedLines > 0)
+    observationsNote = `${digest.malformedLines} line(s) of the observations file could not be read and were left out.`;
   return {
     title: `tiergate ${results.verdict.toUpperCase()}: ${results.runId}`,
     runId: results.runId,
     verdict,
     headline: headline[results.verdict],
-    counts: (['pass', 'fail', 'inconclusive', 'skipped'] as const).map((v) => ({ verdict: verdictView(v), count: results.counts[v] })),
+    counts: (['pass', 'fail', 'inconclusive', 'skipped'] as const).map((v) => ({
+      verdict: verdictView(v),
+      count: results.counts[v],
+    })),
     facts: facts(results),
     interrupted: results.interrupted,
     faults: results.target.faults,

@@ -29,7 +29,14 @@ export type RunEvent =
   | { readonly type: 'task-waiting'; readonly task: TaskIdentity; readonly untilEpochS: number | null }
   | { readonly type: 'task-start'; readonly task: TaskIdentity }
   /** How far a long task is: `done` of `total` `unit` (e.g. 'trials'); `etaMs` is the time left at its pace so far, null before any is done. */
-  | { readonly type: 'task-progress'; readonly task: TaskIdentity; readonly done: number; readonly total: number; readonly unit: string; readonly etaMs: number | null }
+  | {
+      readonly type: 'task-progress';
+      readonly task: TaskIdentity;
+      readonly done: number;
+      readonly total: number;
+      readonly unit: string;
+      readonly etaMs: number | null;
+    }
   | { readonly type: 'check-result'; readonly result: CheckResult }
   | { readonly type: 'warning'; readonly message: string }
   /** Something the user should know before the run spends quota, that is no fault (what the uploads allow). */

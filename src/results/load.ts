@@ -13,7 +13,9 @@ const SHOWN_ISSUES = 5;
 /** `checks[3].verdict: Invalid option …; tool.version: …`: every problem by path, a few at most. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   const lines = issues.slice(0, SHOWN_ISSUES).map((issue) => {
-    const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+    const path = issue.path
+      .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
+      .join('');
     return `${path || '(top level)'}: ${issue.message}`;
   });
   const more = issues.length > SHOWN_ISSUES ? `; and ${issues.length - SHOWN_ISSUES} more` : '';
@@ -21,7 +23,10 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 const resultsFileError = (file: string, problem: string): UsageError =>
-  new UsageError(`${file}: ${problem}; pass the results.json a run wrote, e.g. reports/latest/results.json`, 'TG_RESULTS_FILE');
+  new UsageError(
+    `${file}: ${problem}; pass the results.json a run wrote, e.g. reports/latest/results.json`,
+    'TG_RESULTS_FILE',
+  );
 
 /** Reads and validates a saved results.json. Every problem is a UsageError (TG_RESULTS_FILE) naming the file. */
 export async function loadResults(file: string): Promise<ValidResults> {
@@ -30,7 +35,12 @@ export async function loadResults(file: string): Promise<ValidResults> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a results.json' : `cannot be read (${code ?? String(error)})`;
+    const problem =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory, not a results.json'
+          : `cannot be read (${code ?? String(error)})`;
     throw resultsFileError(file, problem);
   }
   let json: unknown;
@@ -44,7 +54,8 @@ export async function loadResults(file: string): Promise<ValidResults> {
     throw resultsFileError(file, `written in format ${declared}; this tiergate reads ${RESULTS_SCHEMA}`);
   }
   const parsed = resultsSchema.safeParse(json);
-  if (!parsed.success) throw resultsFileError(file, `not a valid ${RESULTS_SCHEMA} file (${describeIssues(parsed.error.issues)})`);
+  if (!parsed.success)
+    throw resultsFileError(file, `not a valid ${RESULTS_SCHEMA} file (${describeIssues(parsed.error.issues)})`);
   return parsed.data;
 }
 
@@ -54,6 +65,7 @@ export async function loadResults(file: string): Promise<ValidResults> {
  */
 export function assertValidResults(results: RunResults): ValidResults {
   const parsed = resultsSchema.safeParse(results);
-  if (!parsed.success) throw new Error(`results do not match the ${RESULTS_SCHEMA} schema: ${describeIssues(parsed.error.issues)}`);
+  if (!parsed.success)
+    throw new Error(`results do not match the ${RESULTS_SCHEMA} schema: ${describeIssues(parsed.error.issues)}`);
   return parsed.data;
 }

@@ -53,7 +53,8 @@ export function signatureHolds(text: string, signature: string, publicKey: KeyOb
   }
 }
 
-export const publicKeyPem = (privateKey: KeyObject): string => createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
+export const publicKeyPem = (privateKey: KeyObject): string =>
+  createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
 
 /** What differs between the files the manifest lists and the files there are (each by name): none when they agree. */
 export function fileDifferences(listed: readonly ManifestFile[], present: readonly ManifestFile[]): string[] {
@@ -65,6 +66,7 @@ export function fileDifferences(listed: readonly ManifestFile[], present: readon
     else if (found.sha256 !== file.sha256) problems.push(`${file.name}: altered (its SHA-256 is not the manifest's)`);
   }
   const names = new Set(listed.map((f) => f.name));
-  for (const file of present) if (!names.has(file.name)) problems.push(`${file.name}: extra (the manifest does not list it)`);
+  for (const file of present)
+    if (!names.has(file.name)) problems.push(`${file.name}: extra (the manifest does not list it)`);
   return problems;
 }

@@ -12,14 +12,27 @@ import type { AssumptionId } from '../contract/types.ts';
 import { CHECK_IDS, VERDICTS, type CheckId } from '../catalogue/types.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
 import type { RemainingData, SeriesPoint } from '../verdicts/hdr-remaining.ts';
-import { FOOTPRINT_KINDS, RESULTS_SCHEMA, type ChartedCheck, type CheckRecord, type HeldTimeline, type QuotaSeries, type RevocationBrackets, type ValidResults } from './types.ts';
+import {
+  FOOTPRINT_KINDS,
+  RESULTS_SCHEMA,
+  type ChartedCheck,
+  type CheckRecord,
+  type HeldTimeline,
+  type QuotaSeries,
+  type RevocationBrackets,
+  type ValidResults,
+} from './types.ts';
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]
   : T extends object
     ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
     : T;
-type Same<A, B> = [DeepReadonly<A>] extends [DeepReadonly<B>] ? ([DeepReadonly<B>] extends [DeepReadonly<A>] ? true : false) : false;
+type Same<A, B> = [DeepReadonly<A>] extends [DeepReadonly<B>]
+  ? [DeepReadonly<B>] extends [DeepReadonly<A>]
+    ? true
+    : false
+  : false;
 
 /** `schema`, which tsc accepts only when it parses exactly T ("Expected 2 arguments": they drifted apart). */
 const exactly =
@@ -51,10 +64,17 @@ const assumptionId = z.enum(ASSUMPTION_IDS);
 const isoTime = z.string().describe('Wall clock, ISO 8601.');
 
 const seriesPoint = exactly<SeriesPoint>()(
-  z.object({ n: z.number(), status: z.number().nullable(), remaining: z.number().nullable(), limit: z.number().nullable() }),
+  z.object({
+    n: z.number(),
+    status: z.number().nullable(),
+    remaining: z.number().nullable(),
+    limit: z.number().nullable(),
+  }),
 );
 const series = z.array(seriesPoint);
-const quotaSeries = exactly<QuotaSeries>()(z.object({ series, limit: z.number().nullable(), first429: z.number().nullable() }));
+const quotaSeries = exactly<QuotaSeries>()(
+  z.object({ series, limit: z.number().nullable(), first429: z.number().nullable() }),
+);
 
 /** The part of each charted check's data the report reads, as its verdict types it. */
 const CHARTED_DATA: Readonly<Record<ChartedCheck, z.ZodType> & Partial<Record<CheckId, z.ZodType>>> = {
@@ -64,13 +84,25 @@ const CHARTED_DATA: Readonly<Record<ChartedCheck, z.ZodType> & Partial<Record<Ch
   'REVOKE-LATENCY': exactly<RevocationBrackets>()(
     z.object({
       slaMs: z.number(),
-      trials: z.array(z.object({ trial: z.number(), edge: z.string(), lowerMs: z.number().nullable(), upperMs: z.number().nullable() })),
+      trials: z.array(
+        z.object({
+          trial: z.number(),
+          edge: z.string(),
+          lowerMs: z.number().nullable(),
+          upperMs: z.number().nullable(),
+        }),
+      ),
     }),
   ),
   'CONCURRENCY-CAP': exactly<HeldTimeline>()(
     z.object({
       timeline: z.array(
-        z.object({ role: z.enum(['held', 'control', 'extra']), sentMs: z.number(), answeredMs: z.number().nullable(), status: z.number().nullable() }),
+        z.object({
+          role: z.enum(['held', 'control', 'extra']),
+          sentMs: z.number(),
+          answeredMs: z.number().nullable(),
+          status: z.number().nullable(),
+        }),
       ),
     }),
   ),
@@ -85,12 +117,16 @@ export const checkResultSchema = z
     title: z.string(),
     spec: z.string().describe("Spec sections it enforces, e.g. '§7.1, §8'."),
     requirement: z.string().describe('The requirement, as one sentence.'),
-    basis: z.enum(['spec', 'assumption']).describe('Whether the requirement rests on the spec alone or on named assumptions.'),
+    basis: z
+      .enum(['spec', 'assumption'])
+      .describe('Whether the requirement rests on the spec alone or on named assumptions.'),
     assumptions: z.array(assumptionId),
     verdict,
     expected: z.string().describe('What the spec (or assumption) requires, concretely for this case.'),
     actual: z.string().describe('What was observed.'),
-    evidence: z.array(z.number().int()).describe('Ids of the observations (the observations file) that decide the verdict.'),
+    evidence: z
+      .array(z.number().int())
+      .describe('Ids of the observations (the observations file) that decide the verdict.'),
     notes: z.array(z.string()).describe('Why a verdict is inconclusive or skipped, or other caveats.'),
     data: z.record(z.string(), z.unknown()).optional().describe('Check-specific figures for charts and tables.'),
     startedAt: isoTime,
@@ -100,7 +136,8 @@ export const checkResultSchema = z
   // Checked, not parsed: the data is kept as written, its other fields included.
   .superRefine((result, ctx) => {
     const parsed = result.data === undefined ? undefined : CHARTED_DATA[result.id]?.safeParse(result.data);
-    for (const issue of parsed?.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message, path: ['data', ...issue.path] });
+    for (const issue of parsed?.error?.issues ?? [])
+      ctx.addIssue({ code: 'custom', message: issue.message, path: ['data', ...issue.path] });
   })
   // What superRefine just checked, said to the type system.
   .transform((result) => result as CheckRecord);
@@ -124,12 +161,20 @@ const classProfileSchema = (quotaClass: string) =>
         z.enum(RESET_FORMATS),
         "How X-RateLimit-Reset is written: 'epoch-seconds' (what §8 specifies), 'epoch-millis', 'seconds-until', 'absent' or 'unreadable'.",
       ),
-      resetSteady: learned(z.boolean(), 'Whether X-RateLimit-Reset holds still within a window (false: it moves while Remaining counts down).'),
+      resetSteady: learned(
+        z.boolean(),
+        'Whether X-RateLimit-Reset holds still within a window (false: it moves while Remaining counts down).',
+      ),
       phase: learned(
         z.object({
           ms: z.number(),
           doubtMs: z.number(),
-          clockOffsetMs: z.number().default(0).describe("The server clock's offset from the harness's (ms) as estimated when the phase was placed; boundaries are found again through this figure."),
+          clockOffsetMs: z
+            .number()
+            .default(0)
+            .describe(
+              "The server clock's offset from the harness's (ms) as estimated when the phase was placed; boundaries are found again through this figure.",
+            ),
         }),
         "Where window boundaries fall on the server's clock: ms past each multiple of the window length, with its doubt.",
       ).default({ value: null, how: 'not recorded (results from before the phase was learned)', evidence: [] }),
@@ -157,7 +202,10 @@ export const limiterProfileSchema = z
         rejected: learned(z.boolean(), 'Whether a 429 answer consumes a read request.'),
       })
       .describe('Which answers consume a read request.'),
-    readSharedAcrossRoutes: learned(z.boolean(), 'Whether the read endpoints draw on one counter (true) or count per route (false).'),
+    readSharedAcrossRoutes: learned(
+      z.boolean(),
+      'Whether the read endpoints draw on one counter (true) or count per route (false).',
+    ),
     classesIndependent: learned(z.boolean(), 'Whether read and ingest have counters and windows of their own.'),
     concurrency: learned(
       z.discriminatedUnion('kind', [
@@ -166,11 +214,18 @@ export const limiterProfileSchema = z
         z.object({ kind: z.literal('no-cap') }),
       ]),
       "How the server answers one request beyond the concurrency cap while the cap is held: 'refuses' (with a status), 'queues' (until a request in flight finishes) or 'no-cap' (admitted). Learned by the CONCURRENCY-CAP check, not by the discovery.",
-    ).default({ value: null, how: 'not recorded (results from before the concurrency answer was learned)', evidence: [] }),
+    ).default({
+      value: null,
+      how: 'not recorded (results from before the concurrency answer was learned)',
+      evidence: [],
+    }),
     observations: z.number().int().describe('How many observations the discovery sent.'),
     durationMs: z.number().describe('How long the discovery took, ms.'),
   })
-  .meta({ title: 'LimiterProfile', description: 'How a server limits, learned from its own answers before it is judged.' });
+  .meta({
+    title: 'LimiterProfile',
+    description: 'How a server limits, learned from its own answers before it is judged.',
+  });
 
 export const resultsSchema = z
   .object({
@@ -189,7 +244,9 @@ export const resultsSchema = z
       variants: z
         .array(z.string())
         .optional()
-        .describe('Conformant variants the embedded target showed (absent in files from before variants: read as none).'),
+        .describe(
+          'Conformant variants the embedded target showed (absent in files from before variants: read as none).',
+        ),
     }),
     startedAt: isoTime,
     finishedAt: isoTime,
@@ -208,12 +265,19 @@ export const resultsSchema = z
       .describe('Quota windows the plan needed at minimum, and the windows the run took.'),
     interrupted: z.boolean(),
     verdict: z.enum(['pass', 'fail', 'inconclusive']).describe("The run's verdict."),
-    counts: z.object({ pass: z.number().int(), fail: z.number().int(), inconclusive: z.number().int(), skipped: z.number().int() }),
+    counts: z.object({
+      pass: z.number().int(),
+      fail: z.number().int(),
+      inconclusive: z.number().int(),
+      skipped: z.number().int(),
+    }),
     checks: z.array(checkResultSchema),
     profiles: z
       .array(limiterProfileSchema)
       .default([])
-      .describe('How the server limits, one profile per tier, learned before the checks judged it (absent in files from before profiles: read as none).'),
+      .describe(
+        'How the server limits, one profile per tier, learned before the checks judged it (absent in files from before profiles: read as none).',
+      ),
     declaredLimits: z
       .array(
         z.object({
@@ -229,7 +293,9 @@ export const resultsSchema = z
         }),
       )
       .default([])
-      .describe("Organizations whose own figures the config declared: their contract, judged exactly (absent in files from before declared limits: read as none)."),
+      .describe(
+        'Organizations whose own figures the config declared: their contract, judged exactly (absent in files from before declared limits: read as none).',
+      ),
     assumptions: z.array(
       z.object({
         id: assumptionId,
@@ -244,7 +310,9 @@ export const resultsSchema = z
       bodies: z
         .enum(['shape', 'kept'])
         .optional()
-        .describe("What observations keep of data reads' bodies: their shape only (top-level keys and types), or, with --keep-bodies, the bodies. Error bodies and the scope list are kept whole either way."),
+        .describe(
+          "What observations keep of data reads' bodies: their shape only (top-level keys and types), or, with --keep-bodies, the bodies. Error bodies and the scope list are kept whole either way.",
+        ),
     }),
     k6: z
       .object({ version: z.string().describe('As `k6 version` printed it, without the leading v: "2.2.0".') })
@@ -252,7 +320,9 @@ export const resultsSchema = z
       .describe('The k6 that drove the load (`run --engine k6`); absent when the harness drove it.'),
     footprint: z
       .object({
-        writes: z.enum(WRITE_POLICIES).describe("The config's writes policy: own (what the checks need, named tiergate) or none."),
+        writes: z
+          .enum(WRITE_POLICIES)
+          .describe("The config's writes policy: own (what the checks need, named tiergate) or none."),
         written: z.array(
           z.object({
             tier: z.enum(TIER_NAMES).nullable(),
@@ -266,7 +336,11 @@ export const resultsSchema = z
             z.object({
               tier: z.enum(TIER_NAMES),
               org: z.string(),
-              kind: z.enum(FOOTPRINT_KINDS).describe('resumes: accepted, single and bulk; jobs-changed: updates and archives of the jobs the run created.'),
+              kind: z
+                .enum(FOOTPRINT_KINDS)
+                .describe(
+                  'resumes: accepted, single and bulk; jobs-changed: updates and archives of the jobs the run created.',
+                ),
               planned: z.number().int().describe('What the plan announced: exactly, or at most (bound).'),
               bound: z.enum(['exact', 'at-most']),
               quota: z
@@ -277,8 +351,13 @@ export const resultsSchema = z
                   resumesPerUnit: z.number().int(),
                 })
                 .optional()
-                .describe("The part of the bound that is the ingest quota's: windows of the Limit the deployment announced (the figure at least, at most maxFactor times it), in resumes per unit counted."),
-              done: z.number().int().describe('Admitted (2xx), from the observations; resumes by what each upload carried.'),
+                .describe(
+                  "The part of the bound that is the ingest quota's: windows of the Limit the deployment announced (the figure at least, at most maxFactor times it), in resumes per unit counted.",
+                ),
+              done: z
+                .number()
+                .int()
+                .describe('Admitted (2xx), from the observations; resumes by what each upload carried.'),
             }),
           )
           .default([])
@@ -289,7 +368,11 @@ export const resultsSchema = z
             tier: z.enum(TIER_NAMES),
             org: z.string(),
             id: z.string().nullable(),
-            cleanedUp: z.boolean().describe('Archived by the run (a job), or removed by the cleanup hook (a webhook subscription); false: left behind.'),
+            cleanedUp: z
+              .boolean()
+              .describe(
+                'Archived by the run (a job), or removed by the cleanup hook (a webhook subscription); false: left behind.',
+              ),
           }),
         ),
         keys: z
@@ -297,7 +380,9 @@ export const resultsSchema = z
           .describe('Keys the revocation trials had the hook provision, and revoke.'),
       })
       .optional()
-      .describe('What the run wrote to the deployment, from its observations, and what it created and cleaned up; absent for k6 runs and older results.'),
+      .describe(
+        'What the run wrote to the deployment, from its observations, and what it created and cleaned up; absent for k6 runs and older results.',
+      ),
   })
   .meta({
     title: 'tiergate results',

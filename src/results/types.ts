@@ -93,7 +93,9 @@ export interface Footprint {
 export type QuotaSeries = Pick<QuotaData, 'series' | 'limit' | 'first429'>;
 
 /** What the report reads of REVOKE-LATENCY's data: every bracket, against the SLA. */
-export type RevocationBrackets = Pick<LatencyData, 'slaMs'> & { readonly trials: readonly Pick<LatencyRow, 'trial' | 'edge' | 'lowerMs' | 'upperMs'>[] };
+export type RevocationBrackets = Pick<LatencyData, 'slaMs'> & {
+  readonly trials: readonly Pick<LatencyRow, 'trial' | 'edge' | 'lowerMs' | 'upperMs'>[];
+};
 
 /** What the report reads of CONCURRENCY-CAP's data: its measurement, request by request. */
 export type HeldTimeline = Pick<ConcurrencyCapData, 'timeline'>;

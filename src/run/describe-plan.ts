@@ -13,7 +13,7 @@ import { trialsToProve } from '../verdicts/support/confidence.ts';
 
 /** The task's line, and under it what it sends (from its declaration). */
 const taskLine = (t: PlannedTask, indent = '') =>
-  `${t.kind} [${t.orgs.join(', ')}]${t.consumes === 'none' ? '' : ` (${t.consumes === "ingest" ? "an" : "a"} ${t.consumes} window)`}: ${t.checks.join(', ')}\n${indent}  ${TASKS[t.kind].describe}`;
+  `${t.kind} [${t.orgs.join(', ')}]${t.consumes === 'none' ? '' : ` (${t.consumes === 'ingest' ? 'an' : 'a'} ${t.consumes} window)`}: ${t.checks.join(', ')}\n${indent}  ${TASKS[t.kind].describe}`;
 
 export interface PlanContext {
   /** How long the target takes to answer an upload, where known before the run (the embedded target's parse time). */
@@ -34,7 +34,11 @@ function revocationShapeLine(shape: Required<RevocationShape>): string {
   return `${trials}; target ${targetText(shape.confidence, sla)}: proving it takes ${trialsToProve(shape.confidence)} trials, none slower (REVOKE-LATENCY passes only once proven)`;
 }
 
-export function describePlan(plan: Plan, windowMs: number, { uploadMs, limitsOf, writes, revocation, bulkCountsPerRequest }: PlanContext): string {
+export function describePlan(
+  plan: Plan,
+  windowMs: number,
+  { uploadMs, limitsOf, writes, revocation, bulkCountsPerRequest }: PlanContext,
+): string {
   const lines: string[] = [];
   for (const tier of plan.tiers) {
     lines.push(`${tier.tier}: organizations ${tier.orgs.join(', ')}`);
@@ -52,12 +56,26 @@ export function describePlan(plan: Plan, windowMs: number, { uploadMs, limitsOf,
     }
     if (tier.collected.length > 0) lines.push(`  over every response: ${tier.collected.join(', ')}`);
   }
-  if (plan.revocation) lines.push(`revocation: ${taskLine(plan.revocation)}`, ...(revocation ? [revocationShapeLine(revocation)] : []));
+  if (plan.revocation)
+    lines.push(`revocation: ${taskLine(plan.revocation)}`, ...(revocation ? [revocationShapeLine(revocation)] : []));
   for (const load of plan.load) lines.push(`load: ${taskLine(load)}`);
-  lines.push(`checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`);
+  lines.push(
+    `checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`,
+  );
   const uploads = plannedUploads(plan, recruitingApi, windowMs, uploadMs, limitsOf);
-  if (uploads.length > 0) lines.push(`uploads (${uploadMs === null ? 'the upload time is measured when the run starts' : `${formatDurationMs(uploadMs)} an upload`}):`, ...uploads.map((u) => `  ${u.line}`));
+  if (uploads.length > 0)
+    lines.push(
+      `uploads (${uploadMs === null ? 'the upload time is measured when the run starts' : `${formatDurationMs(uploadMs)} an upload`}):`,
+      ...uploads.map((u) => `  ${u.line}`),
+    );
   const revocationTrials = revocation ? { trials: revocation.trials, parallel: revocation.parallel } : undefined;
-  lines.push(...plannedWrites(plan, writes, { contract: recruitingApi, ...(limitsOf ? { limitsOf } : {}), bulkCountsPerRequest, ...(revocationTrials ? { revocationTrials } : {}) }));
+  lines.push(
+    ...plannedWrites(plan, writes, {
+      contract: recruitingApi,
+      ...(limitsOf ? { limitsOf } : {}),
+      bulkCountsPerRequest,
+      ...(revocationTrials ? { revocationTrials } : {}),
+    }),
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -82,7 +82,12 @@ export async function runDoctor(target: ExternalTarget, io: Io): Promise<DoctorO
     const at = answering < 0 ? null : { edge: prober.edges[answering]!, origin: config.target.edges[answering]! };
     const keys = await keyFindings(prober, at, namedKeys(target));
     const clock = clockEstimate(offset);
-    const findings = [...reached, ...keys, ...declaredReadFindings(config, observations), clockFinding(clock, answered)];
+    const findings = [
+      ...reached,
+      ...keys,
+      ...declaredReadFindings(config, observations),
+      clockFinding(clock, answered),
+    ];
     const exitCode = io.signal.aborted ? EXIT.interrupted : findings.every((f) => f.ok) ? EXIT.pass : EXIT.fail;
     return { findings, clock, requests: recorder.count, exitCode };
   } finally {
@@ -98,7 +103,9 @@ function namedKeys(target: ExternalTarget): NamedKey[] {
     KEY_ROLES.flatMap((role) => {
       const ref = org.keys[role];
       const key = target.orgs[i]![role];
-      return key && typeof ref === 'object' ? [{ path: `orgs.${i}.keys.${role}`, variable: ref.env, org: org.name, role, key: key.key }] : [];
+      return key && typeof ref === 'object'
+        ? [{ path: `orgs.${i}.keys.${role}`, variable: ref.env, org: org.name, role, key: key.key }]
+        : [];
     }),
   );
 }
@@ -106,14 +113,25 @@ function namedKeys(target: ExternalTarget): NamedKey[] {
 /** One keyless HEAD per edge: any answer of the API is reachable; no answer, or one from something else, is not. */
 async function reach(prober: HttpProber, edge: Edge, url: string, i: number): Promise<DoctorFinding> {
   const head = endpointById(contract, 'bootstrap-head');
-  const o = await prober.send(edge, { method: head.method, path: head.path, key: null }, { check: 'DOCTOR', phase: 'reach', tier: null, org: null });
+  const o = await prober.send(
+    edge,
+    { method: head.method, path: head.path, key: null },
+    { check: 'DOCTOR', phase: 'reach', tier: null, org: null },
+  );
   const input = `target.edges.${i} ${url}`;
-  if (o.status === null) return problem(input, `no answer (${o.error?.code ?? 'error'}); check the URL and that the edge is up`);
+  if (o.status === null)
+    return problem(input, `no answer (${o.error?.code ?? 'error'}); check the URL and that the edge is up`);
   const took = `${Math.round((o.headersAt ?? o.doneAt) - o.sentAt)} ms`;
   if (o.status === 404 || o.status === 405 || o.status >= 500) {
-    return problem(input, `answered ${call(head)} with ${o.status} in ${took}: is this the origin of the recruiting API, and is it healthy?`);
+    return problem(
+      input,
+      `answered ${call(head)} with ${o.status} in ${took}: is this the origin of the recruiting API, and is it healthy?`,
+    );
   }
-  return ok(input, `answers (${o.status} to ${call(head)} without a key, in ${took}${o.edgeNode ? `, node ${o.edgeNode}` : ''})`);
+  return ok(
+    input,
+    `answers (${o.status} to ${call(head)} without a key, in ${took}${o.edgeNode ? `, node ${o.edgeNode}` : ''})`,
+  );
 }
 
 /**
@@ -121,7 +139,11 @@ async function reach(prober: HttpProber, edge: Edge, url: string, i: number): Pr
  * named. Organizations at once, each one's keys one after another: one request in flight per
  * organization, far under any concurrency cap.
  */
-async function keyFindings(prober: HttpProber, at: Omit<KeyProbe, 'send'> | null, keys: readonly NamedKey[]): Promise<DoctorFinding[]> {
+async function keyFindings(
+  prober: HttpProber,
+  at: Omit<KeyProbe, 'send'> | null,
+  keys: readonly NamedKey[],
+): Promise<DoctorFinding[]> {
   const firstNamed = keys.map((k, i) => keys.slice(0, i).find((other) => other.key === k.key) ?? null);
   const distinct = keys.filter((_, i) => firstNamed[i] === null);
   const checked = new Map<NamedKey, DoctorFinding>();
@@ -132,7 +154,13 @@ async function keyFindings(prober: HttpProber, at: Omit<KeyProbe, 'send'> | null
         for (const k of distinct.filter((d) => d.org === org)) {
           const probe: KeyProbe = {
             ...at,
-            send: (endpoint) => prober.send(at.edge, inertRequest(endpoint, k.key), { check: 'DOCTOR', phase: 'key', tier: null, org: k.org }),
+            send: (endpoint) =>
+              prober.send(at.edge, inertRequest(endpoint, k.key), {
+                check: 'DOCTOR',
+                phase: 'key',
+                tier: null,
+                org: k.org,
+              }),
           };
           checked.set(k, await ROLE_CHECKS[k.role](k, probe));
         }
@@ -148,7 +176,10 @@ async function keyFindings(prober: HttpProber, at: Omit<KeyProbe, 'send'> | null
 
 /** The run needs each role's key, and each organization's, to be its own (ORG-SHARED, SCOPE-ENFORCED, ORG-ISOLATED). */
 function duplicateFinding(k: NamedKey, first: NamedKey): DoctorFinding {
-  const fix = first.org === k.org ? `export a different key of ${k.org} in ${k.variable}` : `each organization needs keys of its own: export a key of ${k.org} in ${k.variable}`;
+  const fix =
+    first.org === k.org
+      ? `export a different key of ${k.org} in ${k.variable}`
+      : `each organization needs keys of its own: export a key of ${k.org} in ${k.variable}`;
   return problem(inputOf(k), `the same key as ${first.path} (${first.variable}); ${fix}`);
 }
 
@@ -164,21 +195,38 @@ const jobsList = endpointById(contract, 'jobs-list');
 
 /** An answer that tells nothing of the key's scopes: what it was, and what to do. */
 function unusable(k: NamedKey, endpoint: Endpoint, o: Observation): DoctorFinding | null {
-  if (o.status === null) return problem(inputOf(k), `${call(endpoint)}: no answer (${o.error?.code ?? 'error'}); check the edge, then run tiergate doctor again`);
+  if (o.status === null)
+    return problem(
+      inputOf(k),
+      `${call(endpoint)}: no answer (${o.error?.code ?? 'error'}); check the edge, then run tiergate doctor again`,
+    );
   if (o.status === contract.statuses.unauthenticated) {
-    return problem(inputOf(k), `refused with ${o.status} on ${call(endpoint)}: the key is unknown, revoked or malformed; export a current key of ${k.org} in ${k.variable}`);
+    return problem(
+      inputOf(k),
+      `refused with ${o.status} on ${call(endpoint)}: the key is unknown, revoked or malformed; export a current key of ${k.org} in ${k.variable}`,
+    );
   }
   if (o.status === contract.statuses.rateLimited) {
     const wait = o.rateLimit.retryAfter.value;
-    return problem(inputOf(k), `${call(endpoint)} answered 429: ${k.org}'s quota or concurrency cap is in use; run tiergate doctor again${wait === null ? ' later' : ` in ${wait} s`}`);
+    return problem(
+      inputOf(k),
+      `${call(endpoint)} answered 429: ${k.org}'s quota or concurrency cap is in use; run tiergate doctor again${wait === null ? ' later' : ` in ${wait} s`}`,
+    );
   }
-  if (o.status >= 500) return problem(inputOf(k), `${call(endpoint)} answered ${o.status}: the deployment failed, not the key; run tiergate doctor again when it is healthy`);
+  if (o.status >= 500)
+    return problem(
+      inputOf(k),
+      `${call(endpoint)} answered ${o.status}: the deployment failed, not the key; run tiergate doctor again when it is healthy`,
+    );
   return null;
 }
 
 /** Neither the answer the role expects nor a refusal: likely not the recruiting API at all. */
 function unexpected(k: NamedKey, probe: KeyProbe, endpoint: Endpoint, o: Observation, expected: string): DoctorFinding {
-  return problem(inputOf(k), `${call(endpoint)} answered ${o.status}, not ${expected}: is ${probe.origin} the recruiting API's origin?`);
+  return problem(
+    inputOf(k),
+    `${call(endpoint)} answered ${o.status}, not ${expected}: is ${probe.origin} the recruiting API's origin?`,
+  );
 }
 
 /** jobs.read admitted: the key is known and reads (a server that is not the API cannot pass this). */
@@ -204,7 +252,10 @@ async function primary(k: NamedKey, probe: KeyProbe): Promise<DoctorFinding> {
   }
   if (lacks.length > 0) return lacking(k, lacks);
   const scoped = contract.endpoints.filter((e) => e.scope !== null).length;
-  return ok(inputOf(k), `accepted; holds every scope (none of the ${scoped} scoped endpoints answered ${contract.statuses.forbidden})`);
+  return ok(
+    inputOf(k),
+    `accepted; holds every scope (none of the ${scoped} scoped endpoints answered ${contract.statuses.forbidden})`,
+  );
 }
 
 function lacking(k: NamedKey, endpoints: readonly Endpoint[]): DoctorFinding {
@@ -225,12 +276,20 @@ async function unscoped(k: NamedKey, probe: KeyProbe): Promise<DoctorFinding> {
   const o = await probe.send(jobsList);
   const broken = unusable(k, jobsList, o);
   if (broken) return broken;
-  if (o.status === contract.statuses.forbidden) return ok(inputOf(k), `accepted, holds no scope (${o.status} on ${call(jobsList)}, which needs ${jobsList.scope})`);
+  if (o.status === contract.statuses.forbidden)
+    return ok(inputOf(k), `accepted, holds no scope (${o.status} on ${call(jobsList)}, which needs ${jobsList.scope})`);
   if (!isAdmittedStatus(o.status)) return unexpected(k, probe, jobsList, o, String(contract.statuses.forbidden));
-  return problem(inputOf(k), `admitted on ${call(jobsList)} (${o.status}): this key holds ${jobsList.scope}; SCOPE-ENFORCED needs a key of ${k.org} holding no scope: export one in ${k.variable}`);
+  return problem(
+    inputOf(k),
+    `admitted on ${call(jobsList)} (${o.status}): this key holds ${jobsList.scope}; SCOPE-ENFORCED needs a key of ${k.org} holding no scope: export one in ${k.variable}`,
+  );
 }
 
-const ROLE_CHECKS: Readonly<Record<KeyRole, (k: NamedKey, probe: KeyProbe) => Promise<DoctorFinding>>> = { primary, secondary, unscoped };
+const ROLE_CHECKS: Readonly<Record<KeyRole, (k: NamedKey, probe: KeyProbe) => Promise<DoctorFinding>>> = {
+  primary,
+  secondary,
+  unscoped,
+};
 
 /**
  * Each organization's declared read figure against the X-RateLimit-Limit its admitted reads carried.
@@ -240,12 +299,19 @@ const ROLE_CHECKS: Readonly<Record<KeyRole, (k: NamedKey, probe: KeyProbe) => Pr
 function declaredReadFindings(config: Config, observations: readonly Observation[]): DoctorFinding[] {
   return config.orgs.flatMap((org, i) => {
     const declared = org.limits?.read;
-    const reads = observations.filter((o) => o.org === org.name && isAdmittedStatus(o.status) && quotaClassOfPath(contract, o.path) === 'read');
+    const reads = observations.filter(
+      (o) => o.org === org.name && isAdmittedStatus(o.status) && quotaClassOfPath(contract, o.path) === 'read',
+    );
     if (declared === undefined || reads.length === 0) return [];
     const input = `orgs.${i}.limits.read ${declared}`;
-    const announced = [...new Set(reads.flatMap((o) => (o.rateLimit.limit.value === null ? [] : [o.rateLimit.limit.value])))];
+    const announced = [
+      ...new Set(reads.flatMap((o) => (o.rateLimit.limit.value === null ? [] : [o.rateLimit.limit.value]))),
+    ];
     const counted = `${reads.length} read${reads.length === 1 ? '' : 's'}`;
-    if (announced.length === 0) return [ok(input, `no X-RateLimit-Limit on ${counted} to compare with; the run counts ${org.name}'s reads to it`)];
+    if (announced.length === 0)
+      return [
+        ok(input, `no X-RateLimit-Limit on ${counted} to compare with; the run counts ${org.name}'s reads to it`),
+      ];
     const other = announced.filter((v) => v !== declared);
     if (other.length === 0) return [ok(input, `equals the X-RateLimit-Limit of ${org.name}'s ${counted}`)];
     return [
@@ -261,11 +327,17 @@ function clockFinding(clock: ClockEstimate | null, answered: number): DoctorFind
   if (clock === null) {
     return answered === 0
       ? problem('server clock', 'not measured: nothing answered')
-      : problem('server clock', 'no answer carried a Date header: Reset and window timing are judged on the server clock; have the deployment send Date');
+      : problem(
+          'server clock',
+          'no answer carried a Date header: Reset and window timing are judged on the server clock; have the deployment send Date',
+        );
   }
   const signed = (ms: number) => (Math.abs(ms) < 10_000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
   const ahead = clock.offsetMs >= 0 ? `+${signed(clock.offsetMs)}` : signed(clock.offsetMs);
-  return ok('server clock', `${ahead} ± ${signed(clock.uncertaintyMs)} from ours (Date headers of ${clock.samples} answer${clock.samples === 1 ? '' : 's'}; tiergate judges on the server's clock, so an offset is no problem)`);
+  return ok(
+    'server clock',
+    `${ahead} ± ${signed(clock.uncertaintyMs)} from ours (Date headers of ${clock.samples} answer${clock.samples === 1 ? '' : 's'}; tiergate judges on the server's clock, so an offset is no problem)`,
+  );
 }
 
 /** One line per finding, then the tally. */

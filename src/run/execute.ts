@@ -42,7 +42,10 @@ export async function executePlan(
     // What runs on the organization a discovery holds waits for it (all of the tier, where it runs before
     // the tier); the other lanes start at once.
     const heldBy = (orgs: readonly string[]) =>
-      tier.profile?.runs === 'before-tier' || (tier.profile?.runs === 'first-on-lane' && orgs.includes(tier.profile.org)) ? learned : undefined;
+      tier.profile?.runs === 'before-tier' ||
+      (tier.profile?.runs === 'first-on-lane' && orgs.includes(tier.profile.org))
+        ? learned
+        : undefined;
     const laneOf = async (org: string) => {
       await heldBy([org]);
       await runLane(tier.lanes[org] ?? []);

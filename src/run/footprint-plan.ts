@@ -47,26 +47,47 @@ export interface FootprintInputs {
 export function planFootprint(plan: Plan, policy: WritePolicy, inputs: FootprintInputs): PlannedWrite[] {
   if (policy === 'none') return [];
   const rows = new Map<string, PlannedWrite>();
-  const add = (tier: TierName, org: string, kind: FootprintKind, count: number, bound: PlannedWrite['bound'], quota?: QuotaBound) => {
+  const add = (
+    tier: TierName,
+    org: string,
+    kind: FootprintKind,
+    count: number,
+    bound: PlannedWrite['bound'],
+    quota?: QuotaBound,
+  ) => {
     const key = `${org}|${kind}`;
     const before = rows.get(key);
     // A bound added to an exact figure is a bound.
     const atMost = before?.bound === 'at-most' || bound === 'at-most';
     const merged = quota ?? before?.quota;
-    rows.set(key, { tier, org, kind, planned: (before?.planned ?? 0) + count, bound: atMost ? 'at-most' : 'exact', ...(merged ? { quota: merged } : {}) });
+    rows.set(key, {
+      tier,
+      org,
+      kind,
+      planned: (before?.planned ?? 0) + count,
+      bound: atMost ? 'at-most' : 'exact',
+      ...(merged ? { quota: merged } : {}),
+    });
   };
   for (const tier of plan.tiers) {
     const uploadTasks = new Map<string, PlannedTask[]>();
     for (const task of [...tier.joint, ...Object.values(tier.lanes).flat()]) {
       const org = task.orgs[0]!;
-      if (task.checks.includes('SCOPE-ENFORCED')) for (const [kind, count] of SCOPE_WRITES) add(tier.tier, org, kind, count, 'exact');
+      if (task.checks.includes('SCOPE-ENFORCED'))
+        for (const [kind, count] of SCOPE_WRITES) add(tier.tier, org, kind, count, 'exact');
       if (TASKS[task.kind].uploads === true) uploadTasks.set(org, [...(uploadTasks.get(org) ?? []), task]);
     }
     for (const [org, tasks] of uploadTasks) {
       const figure = figuresOf(inputs.contract, { tier: tier.tier, limits: inputs.limitsOf?.(org) }).ingest.value;
       // Counted per request, a bulk upload spends one of the Limit and carries its resumes.
-      const resumesPerUnit = inputs.bulkCountsPerRequest === true && tasks.some((t) => t.kind === 'ingest-bulk') ? bulkSize(figure) : 1;
-      const quota: QuotaBound = { windows: uploadWindows(tasks.length), figure, maxFactor: MAX_LIMIT_FACTOR, resumesPerUnit };
+      const resumesPerUnit =
+        inputs.bulkCountsPerRequest === true && tasks.some((t) => t.kind === 'ingest-bulk') ? bulkSize(figure) : 1;
+      const quota: QuotaBound = {
+        windows: uploadWindows(tasks.length),
+        figure,
+        maxFactor: MAX_LIMIT_FACTOR,
+        resumesPerUnit,
+      };
       add(tier.tier, org, 'resumes', quota.windows * figure * resumesPerUnit, 'at-most', quota);
     }
     if (tier.profile) add(tier.tier, tier.profile.org, 'resumes', PAIR_ATTEMPTS, 'at-most');
@@ -81,14 +102,19 @@ const KIND_TEXT: Readonly<Record<FootprintKind, string>> = {
   webhooks: 'webhook subscriptions (left behind unless cleanup.webhook removes them)',
 };
 
-export const plannedWriteText = (row: Pick<PlannedWrite, 'kind' | 'planned' | 'bound'>) => `${row.bound === 'at-most' ? 'at most ' : ''}${row.planned} ${KIND_TEXT[row.kind]}`;
+export const plannedWriteText = (row: Pick<PlannedWrite, 'kind' | 'planned' | 'bound'>) =>
+  `${row.bound === 'at-most' ? 'at most ' : ''}${row.planned} ${KIND_TEXT[row.kind]}`;
 
 /** The footprint as the dry run and a deployment run's first lines say it. */
 export function plannedWrites(plan: Plan, policy: WritePolicy, inputs: FootprintInputs): string[] {
   const shape = inputs.revocationTrials;
-  const keys = shape ? `at most ${shape.trials + shape.parallel} keys (one per trial, ${shape.trials} trials, and one more per chain of trials at once, at most ${shape.parallel})` : 'keys (one per trial, and one more per chain of trials at once)';
+  const keys = shape
+    ? `at most ${shape.trials + shape.parallel} keys (one per trial, ${shape.trials} trials, and one more per chain of trials at once, at most ${shape.parallel})`
+    : 'keys (one per trial, and one more per chain of trials at once)';
   const revocation = plan.revocation
-    ? [`  revocation on ${plan.revocation.orgs.join(', ')}: ${keys} provisioned through your revocation hook, each revoked by the end (whatever the writes policy: the hooks are yours)`]
+    ? [
+        `  revocation on ${plan.revocation.orgs.join(', ')}: ${keys} provisioned through your revocation hook, each revoked by the end (whatever the writes policy: the hooks are yours)`,
+      ]
     : [];
   if (policy === 'none') {
     return [
@@ -102,7 +128,13 @@ export function plannedWrites(plan: Plan, policy: WritePolicy, inputs: Footprint
   const rows = planFootprint(plan, policy, inputs);
   for (const tier of plan.tiers) {
     const orgs = [...new Set(rows.filter((r) => r.tier === tier.tier).map((r) => r.org))];
-    const parts = orgs.map((org) => `${org}: ${rows.filter((r) => r.org === org).map(plannedWriteText).join(', ')}`);
+    const parts = orgs.map(
+      (org) =>
+        `${org}: ${rows
+          .filter((r) => r.org === org)
+          .map(plannedWriteText)
+          .join(', ')}`,
+    );
     if (parts.length > 0) lines.push(`  ${tier.tier}: ${parts.join('; ')}`);
   }
   return [...lines, ...revocation];

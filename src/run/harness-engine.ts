@@ -66,7 +66,9 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     const revocationTier = scenarios[0]?.tier;
     const revocationOrg = revocationTier && session.keyHook ? await session.revocationOrg(revocationTier) : null;
     const profileOrgs = await session.profileOrgs(scenarios.map((s) => s.tier));
-    const handles = new Map<string, OrgHandle>([...orgs, ...(revocationOrg ? [revocationOrg] : []), ...profileOrgs].map((o) => [o.label, o]));
+    const handles = new Map<string, OrgHandle>(
+      [...orgs, ...(revocationOrg ? [revocationOrg] : []), ...profileOrgs].map((o) => [o.label, o]),
+    );
     plan = planFor(
       scenarios,
       (tier) => orgs.filter((o) => o.tier === tier).map((o) => o.label),
@@ -77,9 +79,19 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     // Every lane of every tier may hold its tier's cap in flight at once: a shared pool smaller
     // than that would queue a task's requests behind another's and skew the concurrency check.
     // Revocation trials at once keep one probe each in flight per edge beside them.
-    const revocationShapeRun = revocationTier ? trialShape(scenarios[0]!.revocation, revocationOverrides(options)) : null;
-    const connections = [...orgs, ...profileOrgs].reduce((n, o) => n + figuresOf(contract, o).concurrency.value + 2, 0) + (revocationShapeRun?.parallel ?? 0) + 16;
-    const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: connections, keepBodies: options.keepBodies === true });
+    const revocationShapeRun = revocationTier
+      ? trialShape(scenarios[0]!.revocation, revocationOverrides(options))
+      : null;
+    const connections =
+      [...orgs, ...profileOrgs].reduce((n, o) => n + figuresOf(contract, o).concurrency.value + 2, 0) +
+      (revocationShapeRun?.parallel ?? 0) +
+      16;
+    const prober = sessionProber(session, io, {
+      recorder,
+      timeoutMs: options.timeoutMs,
+      connectionsPerEdge: connections,
+      keepBodies: options.keepBodies === true,
+    });
     const clockOffsetMs = () => tally.clockOffsetMs();
     const windows = new WindowKeeper({
       contract,
@@ -93,21 +105,38 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
       profileLearned: (tier) => learning.get(tier) ?? Promise.resolve(null),
     });
     recorder.onObservation((o) => windows.observe(o));
-    emit({ type: 'run-start', runId, tiers: scenarios.map((s) => s.tier), tasks: countTasks(plan), windowSeconds: session.windowMs / 1000, target: session.info.edges[0] ?? '' });
+    emit({
+      type: 'run-start',
+      runId,
+      tiers: scenarios.map((s) => s.tier),
+      tasks: countTasks(plan),
+      windowSeconds: session.windowMs / 1000,
+      target: session.info.edges[0] ?? '',
+    });
     // Uploads that cannot fit a window, said before any quota is spent (their checks are not run); on
     // a deployment, whose upload time is measured as the run goes, the longest each task allows.
-    const uploads = plannedUploads(plan, contract, session.windowMs, session.uploadMs, (label) => handles.get(label)?.limits);
-    for (const { fit, line } of uploads) if (fit === null || !fit.fits) emit({ type: fit === null ? 'notice' : 'warning', message: line });
+    const uploads = plannedUploads(
+      plan,
+      contract,
+      session.windowMs,
+      session.uploadMs,
+      (label) => handles.get(label)?.limits,
+    );
+    for (const { fit, line } of uploads)
+      if (fit === null || !fit.fits) emit({ type: fit === null ? 'notice' : 'warning', message: line });
     // A deployment is told first what the run will write to it (the embedded target is the run's own).
     const footprintInputs = {
       contract,
       limitsOf: (label: string) => handles.get(label)?.limits,
       bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false,
-      ...(revocationShapeRun ? { revocationTrials: { trials: revocationShapeRun.trials, parallel: revocationShapeRun.parallel } } : {}),
+      ...(revocationShapeRun
+        ? { revocationTrials: { trials: revocationShapeRun.trials, parallel: revocationShapeRun.parallel } }
+        : {}),
     };
     plannedFootprint = planFootprint(plan, writePolicy(options), footprintInputs);
     if (options.target.kind === 'external') {
-      for (const line of plannedWrites(plan, writePolicy(options), footprintInputs)) emit({ type: 'notice', message: line });
+      for (const line of plannedWrites(plan, writePolicy(options), footprintInputs))
+        emit({ type: 'notice', message: line });
     }
     const context: SuiteContext = {
       contract,
@@ -154,7 +183,16 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
         if (!org) return Promise.resolve();
         // A discovery the checks wait for is kept brief (with rate-limit headers they need no more).
         const brief = tierPlan.profile?.runs !== 'beside';
-        const learned = learnLimiter(org, { prober, windowMs: session.windowMs, clockOffsetMs, io, emit, brief, uploads: context.writes !== 'none', runId }).then((profile) => {
+        const learned = learnLimiter(org, {
+          prober,
+          windowMs: session.windowMs,
+          clockOffsetMs,
+          io,
+          emit,
+          brief,
+          uploads: context.writes !== 'none',
+          runId,
+        }).then((profile) => {
           if (!profile) return null;
           // CONCURRENCY-CAP may have decided while the discovery ran beside it.
           const cap = results.find((r) => r.id === 'CONCURRENCY-CAP' && r.tier === tierPlan.tier);
@@ -177,7 +215,12 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
         const found = tally.headersOf(tierPlan.tier).verdict();
         // Judged as the responses streamed by; judged again from every observation of the tier.
         judgements.record('headersPresentVerdict', [tierObservations(tierPlan.tier)], found);
-        const result = checkResult(id, found, { tier: tierPlan.tier, org: null, startedWall, durationMs: conformanceMs });
+        const result = checkResult(id, found, {
+          tier: tierPlan.tier,
+          org: null,
+          startedWall,
+          durationMs: conformanceMs,
+        });
         judgements.link(result, found);
         record([result]);
       }
@@ -192,7 +235,11 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
     windows: { needed: plan?.windowsNeeded ?? 0, used: tally.windowsUsed(plan?.tiers.flatMap((t) => t.orgs) ?? []) },
     profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),
     methodology: METHODOLOGY,
-    observations: { file: OBSERVATIONS_FILE, count: recorder.count, bodies: options.keepBodies === true ? 'kept' : 'shape' },
+    observations: {
+      file: OBSERVATIONS_FILE,
+      count: recorder.count,
+      bodies: options.keepBodies === true ? 'kept' : 'shape',
+    },
     footprint: {
       writes: writePolicy(options),
       written: writes.rows(),
@@ -206,7 +253,16 @@ async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun
 /** How the server limits, learned on `org` before its tier's quota tasks; null (and a warning) if discovery stopped. */
 async function learnLimiter(
   org: OrgHandle,
-  run: { readonly prober: HttpProber; readonly windowMs: number; readonly clockOffsetMs: () => number; readonly io: Io; readonly emit: OpenRun['emit']; readonly brief: boolean; readonly uploads: boolean; readonly runId: string },
+  run: {
+    readonly prober: HttpProber;
+    readonly windowMs: number;
+    readonly clockOffsetMs: () => number;
+    readonly io: Io;
+    readonly emit: OpenRun['emit'];
+    readonly brief: boolean;
+    readonly uploads: boolean;
+    readonly runId: string;
+  },
 ): Promise<LimiterProfile | null> {
   const task: TaskIdentity = { kind: 'profile', tier: org.tier, orgs: [org.label] };
   run.emit({ type: 'task-start', task });
@@ -228,7 +284,10 @@ async function learnLimiter(
     return inferProfile(record, run.clockOffsetMs());
   } catch (error) {
     // Without a profile the windows are scheduled as for an unknown limiter: slower, still sound.
-    run.emit({ type: 'warning', message: `${taskName(task)} stopped: ${messageOf(error)}; scheduling as for an unknown limiter` });
+    run.emit({
+      type: 'warning',
+      message: `${taskName(task)} stopped: ${messageOf(error)}; scheduling as for an unknown limiter`,
+    });
     return null;
   }
 }
@@ -242,4 +301,3 @@ function countTasks(plan: Plan): number {
   const perTier = plan.tiers.reduce((n, t) => n + t.joint.length + Object.values(t.lanes).flat().length, 0);
   return perTier + (plan.revocation ? 1 : 0) + plan.load.length;
 }
-

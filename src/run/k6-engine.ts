@@ -59,10 +59,16 @@ export async function requireK6Version(k6: string, io: Io): Promise<K6Version> {
   const version = parseK6Version(printed);
   if (version === null) {
     const shown = printed.trim().split('\n')[0]?.slice(0, 120) ?? '';
-    throw new TiergateError('TG_K6_VERSION', `${k6} printed ${shown === '' ? 'nothing' : `'${shown}'`} for \`k6 version\`: tiergate needs k6 ${OLDEST_K6} or later`);
+    throw new TiergateError(
+      'TG_K6_VERSION',
+      `${k6} printed ${shown === '' ? 'nothing' : `'${shown}'`} for \`k6 version\`: tiergate needs k6 ${OLDEST_K6} or later`,
+    );
   }
   if (!k6Supported(version)) {
-    throw new TiergateError('TG_K6_VERSION', `${k6} is k6 v${version.text}; tiergate needs k6 ${OLDEST_K6} or later (--summary-mode=disabled): upgrade k6`);
+    throw new TiergateError(
+      'TG_K6_VERSION',
+      `${k6} is k6 v${version.text}; tiergate needs k6 ${OLDEST_K6} or later (--summary-mode=disabled): upgrade k6`,
+    );
   }
   return version;
 }
@@ -72,15 +78,18 @@ async function prepare(options: RunOptions, io: Io): Promise<EngineDrive> {
   const k6 = await requireK6(io.env);
   const version = await requireK6Version(k6, io);
   const scenarios = loadScenarios(options);
-  if (scenarios.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: no selected scenario has sustained load (load: null)');
+  if (scenarios.length === 0)
+    throw new TiergateError('TG_USAGE', '--engine k6: no selected scenario has sustained load (load: null)');
   const thresholds: Partial<Record<TierName, readonly Threshold[]>> = {};
-  for (const s of scenarios) thresholds[s.tier] = parseThresholds(s.load.thresholds, `scenario ${s.tier}: load.thresholds`);
+  for (const s of scenarios)
+    thresholds[s.tier] = parseThresholds(s.load.thresholds, `scenario ${s.tier}: load.thresholds`);
   return (run) => drive(run, { k6, version, scenarios, thresholds });
 }
 
 type LoadScenario = Scenario & { readonly load: LoadShape };
 
-const loadScenarios = (options: RunOptions) => options.scenarios.filter((s): s is LoadScenario => options.tiers.includes(s.tier) && s.load !== null);
+const loadScenarios = (options: RunOptions) =>
+  options.scenarios.filter((s): s is LoadScenario => options.tiers.includes(s.tier) && s.load !== null);
 
 interface K6Prepared {
   readonly k6: string;
@@ -89,16 +98,32 @@ interface K6Prepared {
   readonly thresholds: Partial<Record<TierName, readonly Threshold[]>>;
 }
 
-async function drive({ io, session, runId, runDir, emit }: OpenRun, { k6, version, scenarios, thresholds }: K6Prepared): Promise<EngineOutcome> {
+async function drive(
+  { io, session, runId, runDir, emit }: OpenRun,
+  { k6, version, scenarios, thresholds }: K6Prepared,
+): Promise<EngineOutcome> {
   const bundles = await exportK6Scripts({
     outDir: join(runDir, 'k6'),
     tiers: scenarios.map((s) => s.tier),
     shapes: Object.fromEntries(scenarios.map((s) => [s.tier, s.load])),
   });
   const edge = session.edges[0];
-  if (!edge || !isLoopbackUrl(edge.url)) throw new TiergateError('TG_NOT_LOOPBACK', `--engine k6 sends load to loopback only; the target is ${edge?.url ?? '(none)'}`);
-  emit({ type: 'run-start', runId, tiers: scenarios.map((s) => s.tier), tasks: scenarios.length, windowSeconds: session.windowMs / 1000, target: edge.url });
-  const orgs = await session.orgs(scenarios.map((s) => ({ tier: s.tier, count: Math.max(s.orgs, ...s.load.phases.map((p) => p.orgs)) })));
+  if (!edge || !isLoopbackUrl(edge.url))
+    throw new TiergateError(
+      'TG_NOT_LOOPBACK',
+      `--engine k6 sends load to loopback only; the target is ${edge?.url ?? '(none)'}`,
+    );
+  emit({
+    type: 'run-start',
+    runId,
+    tiers: scenarios.map((s) => s.tier),
+    tasks: scenarios.length,
+    windowSeconds: session.windowMs / 1000,
+    target: edge.url,
+  });
+  const orgs = await session.orgs(
+    scenarios.map((s) => ({ tier: s.tier, count: Math.max(s.orgs, ...s.load.phases.map((p) => p.orgs)) })),
+  );
   const outputs: string[] = [];
   for (const scenario of scenarios) {
     if (io.signal.aborted) break;
@@ -113,7 +138,8 @@ async function drive({ io, session, runId, runDir, emit }: OpenRun, { k6, versio
       timeoutMs: lengthMs + K6_GRACE_MS,
     });
     // 99: k6's own per-instance thresholds were crossed; tiergate judges them itself, below.
-    if (code !== 0 && code !== 99) io.stderr.write(`tiergate: k6 exited with code ${code} for ${scenario.tier}; judging the output it wrote\n`);
+    if (code !== 0 && code !== 99)
+      io.stderr.write(`tiergate: k6 exited with code ${code} for ${scenario.tier}; judging the output it wrote\n`);
     outputs.push(output);
   }
   const existing: string[] = [];
@@ -126,7 +152,14 @@ async function drive({ io, session, runId, runDir, emit }: OpenRun, { k6, versio
     }
   }
   if (existing.length === 0) throw new TiergateError('TG_USAGE', '--engine k6: k6 wrote no output to judge');
-  const outcome = { ...(await k6Outcome(await ingestK6({ files: existing, windowS: session.windowMs / 1000, thresholds }), existing, runDir)), k6: { version: version.text } };
+  const outcome = {
+    ...(await k6Outcome(
+      await ingestK6({ files: existing, windowS: session.windowMs / 1000, thresholds }),
+      existing,
+      runDir,
+    )),
+    k6: { version: version.text },
+  };
   // k6 stopped by Ctrl-C wrote partial output: what it shows is reported, never as a verdict.
   return io.signal.aborted ? { ...outcome, checks: outcome.checks.map(asInterrupted) } : outcome;
 }
@@ -157,7 +190,11 @@ function k6Output(k6: string, args: readonly string[], io: Io): Promise<string> 
 const VERSION_TIMEOUT_MS = 10_000;
 
 /** Runs k6, its output relayed to ours; bounded by `timeoutMs` and by Ctrl-C. Resolves to the exit code. */
-function runK6(k6: string, args: readonly string[], options: { env: Record<string, string | undefined>; io: Io; timeoutMs: number }): Promise<number> {
+function runK6(
+  k6: string,
+  args: readonly string[],
+  options: { env: Record<string, string | undefined>; io: Io; timeoutMs: number },
+): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(k6, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => options.io.stdout.write(chunk));

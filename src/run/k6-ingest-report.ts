@@ -19,8 +19,7 @@ export const K6_METHODOLOGY: RunResults['methodology'] = [
   { topic: 'k6 engine', text: LATENCY_POLICY.k6 },
   {
     topic: 'Across runners',
-    text:
-      "Every runner's --out json samples are read together. A quota window is the server's (named by X-RateLimit-Reset), so requests from all runners into one organization's window are added up before admitted is compared with Limit; thresholds are evaluated over all runners' samples merged, where k6 judges each instance alone.",
+    text: "Every runner's --out json samples are read together. A quota window is the server's (named by X-RateLimit-Reset), so requests from all runners into one organization's window are added up before admitted is compared with Limit; thresholds are evaluated over all runners' samples merged, where k6 judges each instance alone.",
   },
 ];
 
@@ -80,6 +79,10 @@ export async function ingestK6ToReports(options: K6ReportOptions): Promise<K6Rep
     },
     outcome,
   );
-  const warning = await publishRun(results, runDir, options.outDir, options.stepSummary, { command: options.seal?.command ?? null, signingKey: options.seal?.signingKey ?? null, config: null });
+  const warning = await publishRun(results, runDir, options.outDir, options.stepSummary, {
+    command: options.seal?.command ?? null,
+    signingKey: options.seal?.signingKey ?? null,
+    config: null,
+  });
   return { ingest, results, runDir, warning };
 }

@@ -22,7 +22,8 @@ export function planFor(
   profileOrgs: Readonly<Partial<Record<TierName, string>>> = {},
 ): Plan {
   const own = new Set(Object.values(profileOrgs));
-  const lanes = (s: Scenario) => labelsOf(s.tier, s.orgs).filter((label) => label !== revocationOrg?.label && !own.has(label));
+  const lanes = (s: Scenario) =>
+    labelsOf(s.tier, s.orgs).filter((label) => label !== revocationOrg?.label && !own.has(label));
   return buildPlan({
     scenarios,
     orgs: Object.fromEntries(scenarios.map((s) => [s.tier, lanes(s)])),
@@ -42,13 +43,16 @@ export function plannedRun(options: RunOptions): Plan {
   const scenarios = selectedScenarios(options);
   const target = options.target;
   const labels = (tier: TierName, count: number) =>
-    target.kind === 'external' ? target.orgs.filter((o) => o.tier === tier).map((o) => o.label) : orgLabels(tier, count);
+    target.kind === 'external'
+      ? target.orgs.filter((o) => o.tier === tier).map((o) => o.label)
+      : orgLabels(tier, count);
   const revocationOrg =
     target.kind === 'external'
       ? (target.orgs.find((o) => o.label === target.config.revocation?.org) ?? null)
       : scenarios[0]
         ? { tier: scenarios[0].tier, label: `${scenarios[0].tier}-revocation` }
         : null;
-  const profileOrgs = target.kind === 'external' ? {} : Object.fromEntries(scenarios.map((s) => [s.tier, embeddedProfileOrg(s.tier)]));
+  const profileOrgs =
+    target.kind === 'external' ? {} : Object.fromEntries(scenarios.map((s) => [s.tier, embeddedProfileOrg(s.tier)]));
   return planFor(scenarios, labels, revocationOrg, options.checks, profileOrgs);
 }

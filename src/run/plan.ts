@@ -77,11 +77,17 @@ export interface PlanInput {
 export function buildPlan(input: PlanInput): Plan {
   const named = (id: CheckId) => input.checks === null || input.checks.includes(id);
   /** Selected by --checks and by the scenario. */
-  const chosen = (id: CheckId, scenario: Scenario) => named(id) && (scenario.checks === 'all' || scenario.checks.includes(id));
+  const chosen = (id: CheckId, scenario: Scenario) =>
+    named(id) && (scenario.checks === 'all' || scenario.checks.includes(id));
   const definitions = Object.values(TASKS) as readonly RegisteredTask[];
   const placed = (placement: RegisteredTask['placement']) => definitions.filter((d) => d.placement === placement);
   // A task lists only the checks selected: the plan says what the run will decide, and no more.
-  const task = (definition: RegisteredTask, tier: TierName, orgs: readonly string[], checks: readonly CheckId[]): PlannedTask => ({
+  const task = (
+    definition: RegisteredTask,
+    tier: TierName,
+    orgs: readonly string[],
+    checks: readonly CheckId[],
+  ): PlannedTask => ({
     kind: definition.kind,
     tier,
     orgs,
@@ -113,8 +119,12 @@ export function buildPlan(input: PlanInput): Plan {
     // Without an organization of its own, the discovery goes first on that lane, and holds it.
     const spare = input.profileOrgs?.[scenario.tier];
     const freeOfJoint = !joint.some((t) => t.orgs.includes(freeLane));
-    const profile: ProfilePlacement = spare ? { org: spare, runs: 'beside' } : { org: freeLane, runs: freeOfJoint ? 'first-on-lane' : 'before-tier' };
-    for (const o of orgs) if (profile.runs === 'before-tier' || (profile.runs === 'first-on-lane' && o === freeLane)) windowsOn[o]! += DISCOVERY_WINDOWS;
+    const profile: ProfilePlacement = spare
+      ? { org: spare, runs: 'beside' }
+      : { org: freeLane, runs: freeOfJoint ? 'first-on-lane' : 'before-tier' };
+    for (const o of orgs)
+      if (profile.runs === 'before-tier' || (profile.runs === 'first-on-lane' && o === freeLane))
+        windowsOn[o]! += DISCOVERY_WINDOWS;
     // Tasks that take no window first (their requests would land in a window another task opened),
     // then those whose last request opens a window, so a task can follow them.
     const order = (d: RegisteredTask) => (d.consumes === 'none' ? 0 : d.lastRequestOpens !== undefined ? 1 : 2);
@@ -133,13 +143,21 @@ export function buildPlan(input: PlanInput): Plan {
         const open = lanes[lane]!.at(-1)?.kind;
         return open === undefined ? undefined : TASKS[open].lastRequestOpens;
       };
-      const preference = (lane: string) => (leftOpen(lane) === undefined ? 0 : leftOpen(lane) === definition.consumes ? -1 : 1);
+      const preference = (lane: string) =>
+        leftOpen(lane) === undefined ? 0 : leftOpen(lane) === definition.consumes ? -1 : 1;
       const lane = [...orgs].sort((x, y) => windowsOn[x]! - windowsOn[y]! || preference(x) - preference(y))[0]!;
       lanes[lane]!.push(task(definition, scenario.tier, [lane], checks));
       windowsOn[lane]! += 1;
     }
     const spends = [...joint, ...Object.values(lanes).flat()].some((t) => t.consumes !== 'none');
-    tiers.push({ tier: scenario.tier, orgs, profile: spends ? profile : null, joint, lanes, collected: COLLECTED.filter((id) => chosen(id, scenario)) });
+    tiers.push({
+      tier: scenario.tier,
+      orgs,
+      profile: spends ? profile : null,
+      joint,
+      lanes,
+      collected: COLLECTED.filter((id) => chosen(id, scenario)),
+    });
   }
   // Beside every lane, on an organization of its own (revocation): selected by --checks alone.
   const revocationOrg = input.revocationOrg;
@@ -154,7 +172,9 @@ export function buildPlan(input: PlanInput): Plan {
     input.scenarios.flatMap((scenario) => {
       const checks = checksFor(definition, scenario);
       const orgs = input.orgs[scenario.tier] ?? [];
-      return checks.length > 0 && orgs.length > 0 ? [task(definition, scenario.tier, orgs.slice(0, definition.orgs), checks)] : [];
+      return checks.length > 0 && orgs.length > 0
+        ? [task(definition, scenario.tier, orgs.slice(0, definition.orgs), checks)]
+        : [];
     }),
   );
   const windowsNeeded = Math.max(
@@ -164,12 +184,19 @@ export function buildPlan(input: PlanInput): Plan {
         (o) =>
           t.joint.filter((j) => j.orgs.includes(o)).length +
           (t.lanes[o] ?? []).filter((k) => k.consumes !== 'none').length +
-          (t.profile?.runs === 'before-tier' || (t.profile?.runs === 'first-on-lane' && t.profile.org === o) ? DISCOVERY_WINDOWS : 0),
+          (t.profile?.runs === 'before-tier' || (t.profile?.runs === 'first-on-lane' && t.profile.org === o)
+            ? DISCOVERY_WINDOWS
+            : 0),
       ),
     ),
   );
   const checks = [
-    ...new Set([...tiers.flatMap((t) => [...t.joint, ...Object.values(t.lanes).flat()].flatMap((k) => k.checks)), ...tiers.flatMap((t) => t.collected), ...beside.flatMap((b) => b.checks), ...after.flatMap((l) => l.checks)]),
+    ...new Set([
+      ...tiers.flatMap((t) => [...t.joint, ...Object.values(t.lanes).flat()].flatMap((k) => k.checks)),
+      ...tiers.flatMap((t) => t.collected),
+      ...beside.flatMap((b) => b.checks),
+      ...after.flatMap((l) => l.checks),
+    ]),
   ].filter(named);
   return { tiers, revocation: beside[0] ?? null, load: after, windowsNeeded, checks };
 }

@@ -15,7 +15,10 @@ import { sealRun, type SealInput } from './seal.ts';
 import { messageOf } from '../util/errors.ts';
 
 /** What an engine measured: its checks and the evidence around them. */
-export type EngineOutcome = Pick<RunResults, 'checks' | 'clock' | 'windows' | 'profiles' | 'methodology' | 'observations' | 'k6' | 'footprint'>;
+export type EngineOutcome = Pick<
+  RunResults,
+  'checks' | 'clock' | 'windows' | 'profiles' | 'methodology' | 'observations' | 'k6' | 'footprint'
+>;
 
 export interface RunFrame {
   readonly runId: string;
@@ -60,7 +63,13 @@ export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promi
 }
 
 /** Writes a run's reports into `runDir`, seals the folder (manifest.json, manifest.sig), points `<outDir>/latest` at it, and appends the step summary (if any). */
-export async function publishRun(results: RunResults, runDir: string, outDir: string, summary: StepSummaryTarget | null, seal: SealInput): Promise<string | null> {
+export async function publishRun(
+  results: RunResults,
+  runDir: string,
+  outDir: string,
+  summary: StepSummaryTarget | null,
+  seal: SealInput,
+): Promise<string | null> {
   await writeReports(results, runDir);
   await sealRun(runDir, results, seal);
   await pointLatest(outDir, runDir);
@@ -77,13 +86,23 @@ export async function publishRun(results: RunResults, runDir: string, outDir: st
 /** A check judged on traffic Ctrl-C cut short: what it found is reported, never as a verdict. */
 export function asInterrupted(result: CheckResult): CheckResult {
   if (result.verdict === 'skipped' || result.verdict === 'inconclusive') return result;
-  return { ...result, verdict: 'inconclusive', notes: [...result.notes, `the run was interrupted while this check ran; it would otherwise have been ${result.verdict}`] };
+  return {
+    ...result,
+    verdict: 'inconclusive',
+    notes: [
+      ...result.notes,
+      `the run was interrupted while this check ran; it would otherwise have been ${result.verdict}`,
+    ],
+  };
 }
 
 /** Catalogue order, then tier order, then variant: reports and JUnit read the same way every run. */
 function orderResults(results: readonly CheckResult[]): CheckResult[] {
   const tierRank = (t: TierName | null) => (t === null ? TIER_NAMES.length : TIER_NAMES.indexOf(t));
   return [...results].sort(
-    (a, b) => CHECK_IDS.indexOf(a.id) - CHECK_IDS.indexOf(b.id) || tierRank(a.tier) - tierRank(b.tier) || a.variant.localeCompare(b.variant),
+    (a, b) =>
+      CHECK_IDS.indexOf(a.id) - CHECK_IDS.indexOf(b.id) ||
+      tierRank(a.tier) - tierRank(b.tier) ||
+      a.variant.localeCompare(b.variant),
   );
 }

@@ -32,7 +32,9 @@ export interface RunOutcome {
 /** The config's organizations of the run's tiers that declare figures of their own. */
 function declaredLimits(options: RunOptions, tiers: readonly TierName[]): RunResults['declaredLimits'] {
   if (options.target.kind !== 'external') return [];
-  return options.target.orgs.flatMap((org) => (org.limits && tiers.includes(org.tier) ? [{ org: org.label, tier: org.tier, limits: org.limits }] : []));
+  return options.target.orgs.flatMap((org) =>
+    org.limits && tiers.includes(org.tier) ? [{ org: org.label, tier: org.tier, limits: org.limits }] : [],
+  );
 }
 
 const ENGINES: Readonly<Record<RunOptions['engine'], RunEngine>> = { harness: harnessEngine, k6: k6Engine };
@@ -43,8 +45,18 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     const limitsOf = (label: string) => orgs.find((o) => o.label === label)?.limits;
     const writes = options.target.kind === 'external' ? options.target.config.writes : 'own';
     const plan = plannedRun(options);
-    const revocation = plan.revocation ? trialShape(selectedScenarios(options)[0]!.revocation, revocationOverrides(options)) : null;
-    io.stdout.write(describePlan(plan, options.windowMs, { uploadMs: options.target.kind === 'embedded' ? options.target.parseMs : null, limitsOf, writes, revocation, bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false }));
+    const revocation = plan.revocation
+      ? trialShape(selectedScenarios(options)[0]!.revocation, revocationOverrides(options))
+      : null;
+    io.stdout.write(
+      describePlan(plan, options.windowMs, {
+        uploadMs: options.target.kind === 'embedded' ? options.target.parseMs : null,
+        limitsOf,
+        writes,
+        revocation,
+        bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false,
+      }),
+    );
     return { results: null, runDir: null, exitCode: EXIT.pass };
   }
   const drive = await ENGINES[options.engine].prepare(options, io);
@@ -77,7 +89,11 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     },
     outcome,
   );
-  const seal = { command: options.seal?.command ?? null, signingKey: options.seal?.signingKey ?? null, config: options.target.kind === 'external' ? options.target.config : null };
+  const seal = {
+    command: options.seal?.command ?? null,
+    signingKey: options.seal?.signingKey ?? null,
+    config: options.target.kind === 'external' ? options.target.config : null,
+  };
   const warning = await publishRun(results, runDir, outDir, stepSummaryTarget(io), seal);
   if (warning) emit({ type: 'warning', message: warning });
   emit({ type: 'run-end', results, reportDir: runDir });

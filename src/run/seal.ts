@@ -10,7 +10,17 @@ import { arch, platform, release } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { redactKeys } from '../contract/keys.ts';
 import type { RunResults } from '../results/types.ts';
-import { MANIFEST_FILE, MANIFEST_SCHEMA, manifestText, publicKeyPem, sha256Of, SIGNATURE_FILE, signManifest, type Manifest, type ManifestFile } from '../results/manifest.ts';
+import {
+  MANIFEST_FILE,
+  MANIFEST_SCHEMA,
+  manifestText,
+  publicKeyPem,
+  sha256Of,
+  SIGNATURE_FILE,
+  signManifest,
+  type Manifest,
+  type ManifestFile,
+} from '../results/manifest.ts';
 
 /** What the run knows of how it was made, beyond its results. */
 export interface SealInput {
@@ -47,7 +57,10 @@ function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

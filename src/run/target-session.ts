@@ -47,12 +47,17 @@ export const REVOCATION_ORG_LIMITS = { read: 1_000_000, ingest: 1_000_000, concu
 
 const edgesOf = (urls: readonly string[]): Edge[] => urls.map((url, i) => ({ label: `edge-${i}`, url }));
 
-export async function openTargetSession(options: Pick<RunOptions, 'target' | 'windowMs'>, env: Readonly<Record<string, string | undefined>>): Promise<TargetSession> {
+export async function openTargetSession(
+  options: Pick<RunOptions, 'target' | 'windowMs'>,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<TargetSession> {
   const target = options.target;
   if (target.kind === 'external') {
     const config = target.config;
     const orgs = target.orgs;
-    const keyHook = config.revocation ? configKeyHook(config.revocation.hook, env, { allowRemote: config.target.allowNonLoopback }) : null;
+    const keyHook = config.revocation
+      ? configKeyHook(config.revocation.hook, env, { allowRemote: config.target.allowNonLoopback })
+      : null;
     return {
       info: { kind: 'external', edges: config.target.edges, faults: [] },
       edges: edgesOf(config.target.edges),
@@ -90,7 +95,10 @@ export async function openTargetSession(options: Pick<RunOptions, 'target' | 'wi
     orgs: (requests) => provisionTiers(admin, requests),
     // Revocation is not about quotas: its organization gets Enterprise limits far above what its
     // probes send, so no limiter that counts them (HEAD, 401) can turn a probe into a 429.
-    revocationOrg: async (tier) => ({ ...(await provisionOrg(admin, 'enterprise', `${tier}-revocation`, REVOCATION_ORG_LIMITS)), tier }),
+    revocationOrg: async (tier) => ({
+      ...(await provisionOrg(admin, 'enterprise', `${tier}-revocation`, REVOCATION_ORG_LIMITS)),
+      tier,
+    }),
     profileOrgs: (tiers) => Promise.all(tiers.map((tier) => provisionOrg(admin, tier, embeddedProfileOrg(tier)))),
     keyHook: adminApiHook(admin),
     // The embedded target is the run's own: its subscriptions go with it.
@@ -102,7 +110,16 @@ export async function openTargetSession(options: Pick<RunOptions, 'target' | 'wi
 }
 
 /** The prober over a session's edges: its edge header, its loopback rule, the run's clock and Ctrl-C. */
-export function sessionProber(session: TargetSession, io: Io, options: { readonly recorder: ObservationRecorder; readonly timeoutMs: number; readonly connectionsPerEdge: number; readonly keepBodies?: boolean }): HttpProber {
+export function sessionProber(
+  session: TargetSession,
+  io: Io,
+  options: {
+    readonly recorder: ObservationRecorder;
+    readonly timeoutMs: number;
+    readonly connectionsPerEdge: number;
+    readonly keepBodies?: boolean;
+  },
+): HttpProber {
   const contract = recruitingApi;
   return new HttpProber({
     edges: session.edges,

@@ -30,14 +30,20 @@ export function plannedUploads(
   uploadMs: number | null,
   limitsOf: (org: string) => Partial<OrgLimits> | undefined = () => undefined,
 ): PlannedUploads[] {
-  const tasks = plan.tiers.flatMap((t) => [...t.joint, ...Object.values(t.lanes).flat()]).filter((t) => t.consumes === 'ingest');
+  const tasks = plan.tiers
+    .flatMap((t) => [...t.joint, ...Object.values(t.lanes).flat()])
+    .filter((t) => t.consumes === 'ingest');
   return tasks.map((task) => {
     const figures = figuresOf(contract, { tier: task.tier, limits: limitsOf(task.orgs[0] ?? '') });
     const rounds = (TASKS[task.kind].rounds ?? (() => 0))(figures.ingest.value, underCap(figures.concurrency.value));
     const what = `${task.kind} [${task.orgs.join(', ')}] (${task.checks.join(', ')})`;
     if (uploadMs === null) {
       const longest = uploadFit(rounds, 0, windowMs);
-      return { task, fit: null, line: `${what}: ${longest.uploadTimes} upload times one after another; fits a ${formatDurationMs(windowMs)} window while an upload takes at most ${formatDurationMs(longest.maxUploadMs)}` };
+      return {
+        task,
+        fit: null,
+        line: `${what}: ${longest.uploadTimes} upload times one after another; fits a ${formatDurationMs(windowMs)} window while an upload takes at most ${formatDurationMs(longest.maxUploadMs)}`,
+      };
     }
     const fit = uploadFit(rounds, uploadMs, windowMs);
     return { task, fit, line: `${what}${fit.fits ? '' : ' cannot be run'}: ${uploadFitText(fit, uploadMs, windowMs)}` };

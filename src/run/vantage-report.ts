@@ -22,8 +22,7 @@ export const VANTAGE_METHODOLOGY: RunResults['methodology'] = [
   ...METHODOLOGY.filter((m) => SLA_METHOD_TOPICS.includes(m.topic)),
   {
     topic: 'Vantage points',
-    text:
-      "The run's revocation trials, judged again with the probes other machines sent to the same keys (the k6 revocation script). Each vantage's clock is set against the run's through the Date headers of the servers both reached (an edge, and the node it names in X-Edge-Node, since nodes behind one address may keep clocks of their own): a response stamped second D, sent at s and answered by h on the sender's clock, puts the server's clock between D − h and D + 1 s (+ the allowed Date lag) − s of the sender's; intersected over every response, and the difference of two senders' offsets to one server is the difference of their clocks, whatever that server's clock says. A vantage's bracket runs from its last admission of the key, at the earliest its clock may stand, to its first rejection after that, at the latest, so it holds wherever in that interval the clocks truly stand, and a 401 in passing never closes it early. The verdict is on the worst bracket of every vantage point × edge.",
+    text: "The run's revocation trials, judged again with the probes other machines sent to the same keys (the k6 revocation script). Each vantage's clock is set against the run's through the Date headers of the servers both reached (an edge, and the node it names in X-Edge-Node, since nodes behind one address may keep clocks of their own): a response stamped second D, sent at s and answered by h on the sender's clock, puts the server's clock between D − h and D + 1 s (+ the allowed Date lag) − s of the sender's; intersected over every response, and the difference of two senders' offsets to one server is the difference of their clocks, whatever that server's clock says. A vantage's bracket runs from its last admission of the key, at the earliest its clock may stand, to its first rejection after that, at the latest, so it holds wherever in that interval the clocks truly stand, and a 401 in passing never closes it early. The verdict is on the worst bracket of every vantage point × edge.",
   },
 ];
 
@@ -64,7 +63,15 @@ export async function ingestRevocationToReports(options: VantageReportOptions): 
       declaredLimits: [],
     },
     {
-      checks: [{ ...ingest.check, notes: [...ingest.check.notes, `merged from run ${ingest.sourceRunId} and ${ingest.stats.files} k6 output file(s)`] }],
+      checks: [
+        {
+          ...ingest.check,
+          notes: [
+            ...ingest.check.notes,
+            `merged from run ${ingest.sourceRunId} and ${ingest.stats.files} k6 output file(s)`,
+          ],
+        },
+      ],
       clock: null,
       windows: { needed: 0, used: 0 },
       profiles: [],
@@ -72,6 +79,10 @@ export async function ingestRevocationToReports(options: VantageReportOptions): 
       observations: { file: OBSERVATIONS_FILE, count: ingest.observations.length, bodies: 'shape' },
     },
   );
-  const warning = await publishRun(results, runDir, options.outDir, options.stepSummary, { command: options.seal?.command ?? null, signingKey: options.seal?.signingKey ?? null, config: null });
+  const warning = await publishRun(results, runDir, options.outDir, options.stepSummary, {
+    command: options.seal?.command ?? null,
+    signingKey: options.seal?.signingKey ?? null,
+    config: null,
+  });
   return { ingest, results, runDir, warning };
 }

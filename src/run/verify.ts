@@ -15,7 +15,14 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countVerdicts, overallVerdict, type CheckResult } from '../catalogue/types.ts';
-import { fileDifferences, MANIFEST_FILE, manifestSchema, SIGNATURE_FILE, signatureHolds, type Manifest } from '../results/manifest.ts';
+import {
+  fileDifferences,
+  MANIFEST_FILE,
+  manifestSchema,
+  SIGNATURE_FILE,
+  signatureHolds,
+  type Manifest,
+} from '../results/manifest.ts';
 import { loadResults } from '../results/load.ts';
 import type { ValidResults } from '../results/types.ts';
 import { REPORT_FILES, renderedReports } from '../report/render.ts';
@@ -24,8 +31,23 @@ import { folderFiles } from './seal.ts';
 import { toolInfo } from './run-id.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { readJudgements, readObservations } from '../procedures/judgement-file.ts';
-import { isNotReplayed, JUDGEMENTS_FILE, mayDecide, NOT_REPLAYED, withSharedArgs, type JudgementRecord } from '../procedures/judgements.ts';
-import { decodeArgs, findingText, isReplayable, referenced, replay, type FindingText, type ObservationSource } from '../verdicts/replay.ts';
+import {
+  isNotReplayed,
+  JUDGEMENTS_FILE,
+  mayDecide,
+  NOT_REPLAYED,
+  withSharedArgs,
+  type JudgementRecord,
+} from '../procedures/judgements.ts';
+import {
+  decodeArgs,
+  findingText,
+  isReplayable,
+  referenced,
+  replay,
+  type FindingText,
+  type ObservationSource,
+} from '../verdicts/replay.ts';
 
 export interface VerifyReport {
   /** What was checked and held, a line each. */
@@ -41,7 +63,11 @@ export interface VerifyOptions {
   readonly publicKey: KeyObject | null;
 }
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 async function readText(file: string): Promise<string | null> {
   try {
@@ -59,10 +85,20 @@ function parsedManifest(text: string): { manifest: Manifest } | { problem: strin
     return { problem: `${MANIFEST_FILE}: not JSON (${messageOf(error)})` };
   }
   const parsed = manifestSchema.safeParse(json);
-  return parsed.success ? { manifest: parsed.data } : { problem: `${MANIFEST_FILE}: not a tiergate manifest (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})` };
+  return parsed.success
+    ? { manifest: parsed.data }
+    : {
+        problem: `${MANIFEST_FILE}: not a tiergate manifest (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})`,
+      };
 }
 
-async function checkSignature(runDir: string, text: string, manifest: Manifest, options: VerifyOptions, report: Lines): Promise<void> {
+async function checkSignature(
+  runDir: string,
+  text: string,
+  manifest: Manifest,
+  options: VerifyOptions,
+  report: Lines,
+): Promise<void> {
   const signature = await readText(join(runDir, SIGNATURE_FILE));
   if (options.publicKey === null) {
     if (signature === null) report.unchecked.push('signature: the run was not signed (no manifest.sig)');
@@ -70,7 +106,8 @@ async function checkSignature(runDir: string, text: string, manifest: Manifest, 
     return;
   }
   if (signature === null) report.problems.push(`${SIGNATURE_FILE}: missing, and --public-key asks for a signed run`);
-  else if (!signatureHolds(text, signature, options.publicKey)) report.problems.push(`${SIGNATURE_FILE}: not a signature of manifest.json by the key --public-key names`);
+  else if (!signatureHolds(text, signature, options.publicKey))
+    report.problems.push(`${SIGNATURE_FILE}: not a signature of manifest.json by the key --public-key names`);
   else report.held.push('signature: manifest.json is signed by the key --public-key names');
 }
 
@@ -82,9 +119,14 @@ function checkNamedKey(text: string, signature: string, manifest: Manifest, repo
   } catch {
     named = null;
   }
-  if (named === null) report.problems.push(`${SIGNATURE_FILE}: there, but the manifest names no public key it could be checked with`);
-  else if (!signatureHolds(text, signature, named)) report.problems.push(`${SIGNATURE_FILE}: not a signature of manifest.json by the key the manifest names`);
-  else report.unchecked.push('signature: holds for the key the manifest names; give --public-key to check that key is the one you trust');
+  if (named === null)
+    report.problems.push(`${SIGNATURE_FILE}: there, but the manifest names no public key it could be checked with`);
+  else if (!signatureHolds(text, signature, named))
+    report.problems.push(`${SIGNATURE_FILE}: not a signature of manifest.json by the key the manifest names`);
+  else
+    report.unchecked.push(
+      'signature: holds for the key the manifest names; give --public-key to check that key is the one you trust',
+    );
 }
 
 interface Lines {
@@ -99,38 +141,58 @@ function checkSummary(results: ValidResults, report: Lines): void {
   const counts = countVerdicts(verdicts);
   const overall = overallVerdict(verdicts);
   const countsDiffer = (Object.keys(counts) as (keyof typeof counts)[]).filter((k) => counts[k] !== results.counts[k]);
-  if (overall !== results.verdict) report.problems.push(`results.json: verdict is ${results.verdict}, but its checks make it ${overall}`);
-  if (countsDiffer.length > 0) report.problems.push(`results.json: counts of ${countsDiffer.join(', ')} are not its checks' counts`);
-  if (overall === results.verdict && countsDiffer.length === 0) report.held.push(`results.json: valid, and its verdict (${overall}) and counts follow from its ${results.checks.length} checks`);
+  if (overall !== results.verdict)
+    report.problems.push(`results.json: verdict is ${results.verdict}, but its checks make it ${overall}`);
+  if (countsDiffer.length > 0)
+    report.problems.push(`results.json: counts of ${countsDiffer.join(', ')} are not its checks' counts`);
+  if (overall === results.verdict && countsDiffer.length === 0)
+    report.held.push(
+      `results.json: valid, and its verdict (${overall}) and counts follow from its ${results.checks.length} checks`,
+    );
 }
 
 /** Why a report may render otherwise: another tiergate made it. */
 async function otherVersion(results: ValidResults): Promise<string> {
   const mine = await toolInfo();
-  const same = mine.version === results.tool.version && (mine.revision === null || results.tool.revision === null || mine.revision === results.tool.revision);
+  const same =
+    mine.version === results.tool.version &&
+    (mine.revision === null || results.tool.revision === null || mine.revision === results.tool.revision);
   const theirs = `${results.tool.version}${results.tool.revision ? ` (${results.tool.revision})` : ''}`;
-  return same ? ' (edited since)' : ` (made by tiergate ${theirs}, this is ${mine.version}${mine.revision ? ` (${mine.revision})` : ''}: verify with that version)`;
+  return same
+    ? ' (edited since)'
+    : ` (made by tiergate ${theirs}, this is ${mine.version}${mine.revision ? ` (${mine.revision})` : ''}: verify with that version)`;
 }
 
 async function checkDerived(runDir: string, results: ValidResults, report: Lines): Promise<void> {
   const rendered = await renderedReports(results, runDir);
-  for (const [name, text] of [[REPORT_FILES.html, rendered.html], [REPORT_FILES.junit, rendered.junit]] as const) {
+  for (const [name, text] of [
+    [REPORT_FILES.html, rendered.html],
+    [REPORT_FILES.junit, rendered.junit],
+  ] as const) {
     const there = await readText(join(runDir, name));
     if (there === null) continue; // a missing file is the manifest's to name
     if (there === text) report.held.push(`${name}: exactly what results.json and the observations render`);
-    else report.problems.push(`${name}: not what results.json and the observations render${await otherVersion(results)}`);
+    else
+      report.problems.push(`${name}: not what results.json and the observations render${await otherVersion(results)}`);
   }
 }
 
-const resultName = (r: Pick<CheckResult, 'id' | 'tier' | 'variant'>) => `${r.id}${r.variant ? `/${r.variant}` : ''} [${r.tier ?? 'all'}]`;
-const linkKey = (r: { readonly check?: string; readonly id?: string; readonly tier: string | null; readonly variant: string; readonly org: string | null }) =>
-  `${r.check ?? r.id}|${r.tier}|${r.variant}|${r.org}`;
+const resultName = (r: Pick<CheckResult, 'id' | 'tier' | 'variant'>) =>
+  `${r.id}${r.variant ? `/${r.variant}` : ''} [${r.tier ?? 'all'}]`;
+const linkKey = (r: {
+  readonly check?: string;
+  readonly id?: string;
+  readonly tier: string | null;
+  readonly variant: string;
+  readonly org: string | null;
+}) => `${r.check ?? r.id}|${r.tier}|${r.variant}|${r.org}`;
 
 const INTERRUPTED = 'the run was interrupted while this check ran; it would otherwise have been ';
 
 /** The verdict the result was judged: an interrupted run's inconclusive result names it in a note. */
 function judgedVerdict(result: CheckResult, interrupted: boolean): string {
-  const note = interrupted && result.verdict === 'inconclusive' ? result.notes.find((n) => n.startsWith(INTERRUPTED)) : undefined;
+  const note =
+    interrupted && result.verdict === 'inconclusive' ? result.notes.find((n) => n.startsWith(INTERRUPTED)) : undefined;
   return note ? note.slice(INTERRUPTED.length) : result.verdict;
 }
 
@@ -149,7 +211,10 @@ async function checkVerdicts(runDir: string, results: ValidResults, report: Line
 async function judgeAgain(runDir: string, results: ValidResults, report: Lines): Promise<void> {
   const read = await readJudgements(join(runDir, JUDGEMENTS_FILE), report.problems);
   if (read === null) {
-    if (results.checks.every(judgedByK6)) report.unchecked.push(`verdicts: judged by k6 from its own aggregates, which the folder does not hold: not judged again`);
+    if (results.checks.every(judgedByK6))
+      report.unchecked.push(
+        `verdicts: judged by k6 from its own aggregates, which the folder does not hold: not judged again`,
+      );
     else report.problems.push(`${JUDGEMENTS_FILE}: missing (every harness run writes one)`);
     return;
   }
@@ -161,11 +226,15 @@ async function judgeAgain(runDir: string, results: ValidResults, report: Lines):
     return;
   }
   const source = await readObservations(observationsFile, referenced(records.flatMap((r) => r.args ?? [])));
-  if (source.malformed > 0) report.problems.push(`${results.observations.file}: ${source.malformed} line(s) are not JSON`);
+  if (source.malformed > 0)
+    report.problems.push(`${results.observations.file}: ${source.malformed} line(s) are not JSON`);
   const byLink = new Map<string, JudgementRecord>();
   for (const record of records) {
     if (!record.link) continue;
-    if (byLink.has(linkKey(record.link))) report.problems.push(`${JUDGEMENTS_FILE}: two judgements for ${resultName({ id: record.link.check, ...record.link })}`);
+    if (byLink.has(linkKey(record.link)))
+      report.problems.push(
+        `${JUDGEMENTS_FILE}: two judgements for ${resultName({ id: record.link.check, ...record.link })}`,
+      );
     byLink.set(linkKey(record.link), record);
   }
   const outcome = { held: 0, notReplayed: [] as string[] };
@@ -178,19 +247,38 @@ async function judgeAgain(runDir: string, results: ValidResults, report: Lines):
     }
     judgeOne(result, record, source, results.interrupted, report, outcome);
   }
-  for (const record of byLink.values()) report.problems.push(`${JUDGEMENTS_FILE}: a judgement for ${resultName({ id: record.link!.check, ...record.link! })}, which results.json does not have`);
-  report.held.push(`verdicts: ${outcome.held} result(s) judged again from the observations by the same functions, each as results.json has it`);
-  if (outcome.notReplayed.length > 0) report.unchecked.push(`verdicts not judged again (${outcome.notReplayed.length}): ${outcome.notReplayed.join('; ')}`);
+  for (const record of byLink.values())
+    report.problems.push(
+      `${JUDGEMENTS_FILE}: a judgement for ${resultName({ id: record.link!.check, ...record.link! })}, which results.json does not have`,
+    );
+  report.held.push(
+    `verdicts: ${outcome.held} result(s) judged again from the observations by the same functions, each as results.json has it`,
+  );
+  if (outcome.notReplayed.length > 0)
+    report.unchecked.push(
+      `verdicts not judged again (${outcome.notReplayed.length}): ${outcome.notReplayed.join('; ')}`,
+    );
 }
 
-function judgeOne(result: CheckResult, record: JudgementRecord, source: ObservationSource, interrupted: boolean, report: Lines, outcome: { held: number; notReplayed: string[] }): void {
+function judgeOne(
+  result: CheckResult,
+  record: JudgementRecord,
+  source: ObservationSource,
+  interrupted: boolean,
+  report: Lines,
+  outcome: { held: number; notReplayed: string[] },
+): void {
   const name = resultName(result);
   const verdict = judgedVerdict(result, interrupted);
   if (!mayDecide(record.fn, result.id, verdict as CheckResult['verdict'])) {
     report.problems.push(`${name}: its judgement (${record.fn}) cannot decide a ${verdict} ${result.id}`);
     return;
   }
-  if (record.found.verdict !== verdict || record.found.expected !== result.expected || record.found.actual !== result.actual) {
+  if (
+    record.found.verdict !== verdict ||
+    record.found.expected !== result.expected ||
+    record.found.actual !== result.actual
+  ) {
     report.problems.push(`${name}: its judgement recorded another finding than results.json has`);
     return;
   }
@@ -212,14 +300,21 @@ function judgeOne(result: CheckResult, record: JudgementRecord, source: Observat
     outcome.held += 1;
     return;
   }
-  const what = !verdictHolds ? `its verdict is ${again.verdict}, results.json says ${result.verdict}` : again.expected !== result.expected ? 'its expectation differs' : 'what it found differs';
-  report.problems.push(`${name}: judged again from the observations, ${what} (now: "${again.actual}"; results.json: "${result.actual}")`);
+  const what = !verdictHolds
+    ? `its verdict is ${again.verdict}, results.json says ${result.verdict}`
+    : again.expected !== result.expected
+      ? 'its expectation differs'
+      : 'what it found differs';
+  report.problems.push(
+    `${name}: judged again from the observations, ${what} (now: "${again.actual}"; results.json: "${result.actual}")`,
+  );
 }
 
 export async function verifyRun(runDir: string, options: VerifyOptions): Promise<VerifyReport> {
   const report: Lines = { held: [], problems: [], unchecked: [] };
   const text = await readText(join(runDir, MANIFEST_FILE));
-  if (text === null) report.problems.push(`${MANIFEST_FILE}: missing (a run folder written by tiergate 0.1 or later has one)`);
+  if (text === null)
+    report.problems.push(`${MANIFEST_FILE}: missing (a run folder written by tiergate 0.1 or later has one)`);
   else {
     const parsed = parsedManifest(text);
     if ('problem' in parsed) report.problems.push(parsed.problem);
@@ -227,7 +322,10 @@ export async function verifyRun(runDir: string, options: VerifyOptions): Promise
       await reported(report, 'files', async () => {
         const differences = fileDifferences(parsed.manifest.files, await folderFiles(runDir));
         report.problems.push(...differences);
-        if (differences.length === 0) report.held.push(`files: the ${parsed.manifest.files.length} the manifest lists, each with its SHA-256, and no other`);
+        if (differences.length === 0)
+          report.held.push(
+            `files: the ${parsed.manifest.files.length} the manifest lists, each with its SHA-256, and no other`,
+          );
       });
       await reported(report, 'signature', () => checkSignature(runDir, text, parsed.manifest, options, report));
     }

@@ -101,7 +101,10 @@ export function sustainedLoad(options: { readonly fleetOrgs: number; readonly p9
  * A task's revocation shape: the run's overrides (flags, then config) where given, then the
  * scenario's, then the defaults for a field the scenario leaves out (`parallel`).
  */
-export function resolveRevocationShape(scenario: RevocationShape, overrides: Partial<RevocationShape>): Required<RevocationShape> {
+export function resolveRevocationShape(
+  scenario: RevocationShape,
+  overrides: Partial<RevocationShape>,
+): Required<RevocationShape> {
   return { ...SCENARIO_DEFAULTS.revocation, ...definedOnly(scenario), ...definedOnly(overrides) };
 }
 

@@ -17,7 +17,9 @@ import type { Scenario } from './define.ts';
 import { parseThresholds } from '../config/thresholds.ts';
 
 const loadShape = z.strictObject({
-  endpoint: z.string().refine((id) => recruitingApi.endpoints.some((e) => e.id === id), 'an endpoint id of the contract, e.g. jobs-list'),
+  endpoint: z
+    .string()
+    .refine((id) => recruitingApi.endpoints.some((e) => e.id === id), 'an endpoint id of the contract, e.g. jobs-list'),
   phases: z
     .array(
       z.strictObject({
@@ -44,14 +46,19 @@ const scenarioShape = z.strictObject({
     settleMs: z.number().min(0).max(600_000),
     parallel: z.number().int().min(1).max(100).optional(),
     // A share and a level, each a fraction in (0, 1): { share: 0.99, level: 0.95 }.
-    confidence: z.strictObject({ share: z.number().gt(0).lt(1), level: z.number().gt(0).lt(1) }).nullable().optional(),
+    confidence: z
+      .strictObject({ share: z.number().gt(0).lt(1), level: z.number().gt(0).lt(1) })
+      .nullable()
+      .optional(),
   }),
   load: loadShape.nullable(),
 });
 
 /** The scenarios shipped in scenarios/, one per tier (compiled into dist/scenarios/ with the rest of tiergate). */
 export function defaultScenarioFile(tier: TierName): string {
-  return fileURLToPath(COMPILED ? new URL(`scenarios/${tier}.js`, MODULES_ROOT) : new URL(`scenarios/${tier}.ts`, PACKAGE_ROOT));
+  return fileURLToPath(
+    COMPILED ? new URL(`scenarios/${tier}.js`, MODULES_ROOT) : new URL(`scenarios/${tier}.ts`, PACKAGE_ROOT),
+  );
 }
 
 const TYPESCRIPT = /\.[cm]?ts$/;
@@ -94,8 +101,13 @@ export async function loadScenarioFile(file: string, cwd: string): Promise<Scena
   }
   const parsed = scenarioShape.safeParse(exported);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(default export)'}: ${i.message}`).join('; ');
-    throw new UsageError(`--scenario ${file}: the default export is not a scenario (${problems}); export default defineScenario({...})`, 'TG_SCENARIO');
+    const problems = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(default export)'}: ${i.message}`)
+      .join('; ');
+    throw new UsageError(
+      `--scenario ${file}: the default export is not a scenario (${problems}); export default defineScenario({...})`,
+      'TG_SCENARIO',
+    );
   }
   const scenario = parsed.data as Scenario;
   // Thresholds are checked here, so a typo is reported before any traffic, not after the run.
@@ -105,7 +117,13 @@ export async function loadScenarioFile(file: string, cwd: string): Promise<Scena
 
 /** Why a scenario file did not load, in a phrase that points at the fix. */
 async function loadFailure(path: string, error: unknown): Promise<string> {
-  if (!(await access(path).then(() => true, () => false))) return 'file not found';
+  if (
+    !(await access(path).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return 'file not found';
   const message = messageOf(error);
   // Syntax errors: tsx (esbuild) says `file:line:col: ERROR: text`; vite says `[CODE] text` and `[ file:line:col ]`.
   const clean = message.replace(/\u001b\[[0-9;]*m/g, '');
@@ -117,6 +135,7 @@ async function loadFailure(path: string, error: unknown): Promise<string> {
   if (/require\(\) ES Module|ERR_REQUIRE|Cannot use import statement/.test(message)) {
     return 'it was loaded as CommonJS: name it .mts, or keep it in a package with "type": "module"';
   }
-  if (/Cannot find (package|module) 'tiergate'/.test(message)) return "it imports 'tiergate', which is not installed beside it: npm install tiergate there, or import from a path";
+  if (/Cannot find (package|module) 'tiergate'/.test(message))
+    return "it imports 'tiergate', which is not installed beside it: npm install tiergate there, or import from a path";
   return message.split('\n')[0] ?? 'unknown error';
 }

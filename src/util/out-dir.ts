@@ -12,12 +12,14 @@ export async function ensureOutDir(dir: string, input: string): Promise<string> 
   let probe = target;
   for (;;) {
     try {
-      if (!(await stat(probe)).isDirectory()) throw new UsageError(`${input}: ${probe} is not a directory; choose another output directory`);
+      if (!(await stat(probe)).isDirectory())
+        throw new UsageError(`${input}: ${probe} is not a directory; choose another output directory`);
       break;
     } catch (error) {
       if (error instanceof UsageError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' || dirname(probe) === probe) throw new UsageError(`${input}: cannot use ${probe} (${code ?? 'error'}); choose another output directory`);
+      if (code !== 'ENOENT' || dirname(probe) === probe)
+        throw new UsageError(`${input}: cannot use ${probe} (${code ?? 'error'}); choose another output directory`);
       missing.unshift(probe);
       probe = dirname(probe);
     }
@@ -27,7 +29,8 @@ export async function ensureOutDir(dir: string, input: string): Promise<string> 
       await mkdir(level);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new UsageError(`${input}: cannot create ${level} (${code ?? 'error'}); choose another output directory`);
+      if (code !== 'EEXIST')
+        throw new UsageError(`${input}: cannot create ${level} (${code ?? 'error'}); choose another output directory`);
     }
   }
   return target;

@@ -16,7 +16,9 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
   const admitted = obs.filter(isAdmitted);
   // A 429 means the rate limiter answered before the key was judged: it proves nothing either way.
   const limited = obs.filter((o) => o.status === TOO_MANY_REQUESTS && expectedStatus !== TOO_MANY_REQUESTS);
-  const wrong = obs.filter((o) => o.status !== null && !isAdmitted(o) && o.status !== expectedStatus && !limited.includes(o));
+  const wrong = obs.filter(
+    (o) => o.status !== null && !isAdmitted(o) && o.status !== expectedStatus && !limited.includes(o),
+  );
   const transport = obs.filter((o) => o.status === null);
   const unclear = [...transport, ...limited].sort((a, b) => a.id - b.id);
   const rejected = obs.filter((o) => o.status === expectedStatus);
@@ -27,7 +29,9 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
   ];
   const notes = [
     ...(transport.length > 0 ? [`${countOf(transport.length, 'request')} got no response`] : []),
-    ...(limited.length > 0 ? [`${countOf(limited.length, 'request')} rate-limited (429) before the key was judged`] : []),
+    ...(limited.length > 0
+      ? [`${countOf(limited.length, 'request')} rate-limited (429) before the key was judged`]
+      : []),
   ];
   const tally = `${expectedStatus} on ${rejected.length} of ${obs.length}`;
 
@@ -47,5 +51,9 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
       notes: [...notes, 'a request without a response, or rate-limited, proves nothing about rejection'],
     });
   }
-  return finding('pass', { expected, actual: `${expectedStatus} on all ${obs.length}`, evidence: obs.slice(0, 5).map((o) => o.id) });
+  return finding('pass', {
+    expected,
+    actual: `${expectedStatus} on all ${obs.length}`,
+    evidence: obs.slice(0, 5).map((o) => o.id),
+  });
 }

@@ -16,9 +16,13 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
   const expected = `${e.rejectStatus} for the revoked key on every edge after the settle period (${countOf(edges, 'edge')} × ${countOf(e.plannedTrials, 'trial')})`;
   const finals = judged.flatMap((run) => run.probes.filter((p) => p.phase === 'final').map((p) => ({ run, p })));
   const missing = judged.flatMap((run) =>
-    run.edges.filter((edge) => !run.probes.some((p) => p.phase === 'final' && p.edge === edge)).map((edge) => `trial ${run.trial}: no final probe on ${edge}`),
+    run.edges
+      .filter((edge) => !run.probes.some((p) => p.phase === 'final' && p.edge === edge))
+      .map((edge) => `trial ${run.trial}: no final probe on ${edge}`),
   );
-  const wrong = finals.filter(({ p }) => p.status !== null && p.status !== e.rejectStatus && p.status !== TOO_MANY_REQUESTS);
+  const wrong = finals.filter(
+    ({ p }) => p.status !== null && p.status !== e.rejectStatus && p.status !== TOO_MANY_REQUESTS,
+  );
   if (wrong.length > 0) {
     const lines = wrong.map(({ run, p }) =>
       isAdmittedStatus(p.status)

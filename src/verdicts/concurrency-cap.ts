@@ -23,7 +23,15 @@ import type { Observation } from '../measure/observation.ts';
 import type { ConcurrencyAnswer, Learned } from '../profile/types.ts';
 import type { CheckResult, Finding } from '../catalogue/types.ts';
 import { TOO_MANY_REQUESTS, describe, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
-import { latencyOf, ms, placeAgainst, serviceFigures, tooFastToHold, type Placement, type ServiceFigures } from './support/held-timing.ts';
+import {
+  latencyOf,
+  ms,
+  placeAgainst,
+  serviceFigures,
+  tooFastToHold,
+  type Placement,
+  type ServiceFigures,
+} from './support/held-timing.ts';
 
 /** A gateway's "too many" (RFC 9110 §15.6.4: overloaded), taken as the cap's refusal too. */
 export const SERVICE_UNAVAILABLE = 503;
@@ -75,10 +83,14 @@ export type ConcurrencyCapData = {
 };
 
 /** The inequalities a timing claim rests on, as the notes state them. */
-const IN_SERVICE = 'every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)';
-const ON_TIME = 'the extra reached the server before any held upload was answered: sent(extra) + 2r < answered(held), for each';
-const WHILE_HELD = 'the extra was answered while every held upload was in service: answered(extra) + r < answered(held), for each';
-const CONTROL_FAST = 'the control was answered while the held uploads sent before it were in service: answered(held) − sent(control) < L − r and answered(control) + r < answered(held), for each';
+const IN_SERVICE =
+  'every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)';
+const ON_TIME =
+  'the extra reached the server before any held upload was answered: sent(extra) + 2r < answered(held), for each';
+const WHILE_HELD =
+  'the extra was answered while every held upload was in service: answered(extra) + r < answered(held), for each';
+const CONTROL_FAST =
+  'the control was answered while the held uploads sent before it were in service: answered(held) − sent(control) < L − r and answered(control) + r < answered(held), for each';
 
 type Evidence = readonly (number | null | undefined)[];
 
@@ -117,7 +129,12 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding<Concu
   const before = placed.placed.answeredWhileHeld.answeredBeforeFirstMs;
   if (before !== null && before > 0) {
     const actual = `the extra got ${input.extra.status}, answered ${ms(before)} before the first held answer, within a round trip (r = ${ms(placed.figures.roundTripMs)}): served beside them or just after one finished, the timings cannot tell`;
-    return j.open(actual, placed.evidence, [`needed: ${WHILE_HELD} (a fail), or answered after a held one (a queue)`], true);
+    return j.open(
+      actual,
+      placed.evidence,
+      [`needed: ${WHILE_HELD} (a fail), or answered after a held one (a queue)`],
+      true,
+    );
   }
   return queuedVerdict(j, placed);
 }
@@ -127,7 +144,8 @@ function judging(input: ConcurrencyCapInput): Judging {
   const { cap, notes } = capJudged(input);
   const figures = serviceFigures(input.roundTrips, [...input.held, ...(input.earlierUploads ?? [])]);
   const expected = `all ${cap} held requests admitted, and one more, sent while they were all in service, refused (${rejectedStatus} assumed) or held until one of them finished`;
-  const data: Judging['data'] = (outcome, answer, measureAgain) => dataOf({ cap, outcome, input, figures, answer, measureAgain });
+  const data: Judging['data'] = (outcome, answer, measureAgain) =>
+    dataOf({ cap, outcome, input, figures, answer, measureAgain });
   return {
     input,
     cap,
@@ -137,7 +155,13 @@ function judging(input: ConcurrencyCapInput): Judging {
     figures,
     data,
     open: (actual, evidence, why, measureAgain) =>
-      finding('inconclusive', { expected, actual, evidence, notes: [...notes, ...why], data: data('undecided', unknown(actual, evidence), measureAgain) }),
+      finding('inconclusive', {
+        expected,
+        actual,
+        evidence,
+        notes: [...notes, ...why],
+        data: data('undecided', unknown(actual, evidence), measureAgain),
+      }),
   };
 }
 
@@ -145,13 +169,17 @@ function judging(input: ConcurrencyCapInput): Judging {
 function capJudged(input: ConcurrencyCapInput): { cap: number; notes: string[] } {
   const { figure, held, capAnnounced } = input;
   if (!figure.atLeast) {
-    const notes = capAnnounced !== undefined && capAnnounced !== figure.value ? [`cap ${capAnnounced} was announced; judged against the ${exactFigureText(figure)}`] : [];
+    const notes =
+      capAnnounced !== undefined && capAnnounced !== figure.value
+        ? [`cap ${capAnnounced} was announced; judged against the ${exactFigureText(figure)}`]
+        : [];
     return { cap: figure.value, notes };
   }
   const cap = capAnnounced ?? held.length;
   const notes: string[] = [];
   if (cap < figure.value) notes.push(`cap ${cap} is below the published minimum ${figure.value}`);
-  if (capAnnounced === undefined) notes.push(`the published cap is at least ${figure.value}; tested with ${held.length} held`);
+  if (capAnnounced === undefined)
+    notes.push(`the published cap is at least ${figure.value}; tested with ${held.length} held`);
   return { cap, notes };
 }
 
@@ -159,7 +187,13 @@ function capJudged(input: ConcurrencyCapInput): { cap: number; notes: string[] }
 function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
   const { held, extra, figure } = j.input;
   const { cap } = j;
-  if (held.length !== cap) return j.open(`${held.length} requests were held, the cap is ${cap}`, [extra.id], ['the test needs exactly the cap in flight'], false);
+  if (held.length !== cap)
+    return j.open(
+      `${held.length} requests were held, the cap is ${cap}`,
+      [extra.id],
+      ['the test needs exactly the cap in flight'],
+      false,
+    );
   // Enterprise: with cap + 1 at most the published minimum in flight, the server must admit them all.
   if (figure.atLeast && cap + 1 <= figure.value) return underMinimumVerdict(j);
   const admitted = held.filter(isAdmitted).length;
@@ -168,19 +202,40 @@ function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
   const lost = held.filter((o) => o.status === null);
   const some = (list: readonly Observation[]) => [...list.slice(0, 3).map((o) => o.id), extra.id];
   if (refused.length === 1 && isAdmitted(extra)) {
-    return j.open(`${tally}; ${describe(refused[0]!)}; the extra got ${extra.status}`, some(refused), ['exactly one of the cap + 1 was refused, but not the extra: the server may have seen the extra first'], true);
+    return j.open(
+      `${tally}; ${describe(refused[0]!)}; the extra got ${extra.status}`,
+      some(refused),
+      ['exactly one of the cap + 1 was refused, but not the extra: the server may have seen the extra first'],
+      true,
+    );
   }
   // A refusal showing the quota used up may be the quota's, not the cap's: no fail on it.
   const quota = refused.filter((o) => o.rateLimit.remaining.value === 0);
   if (quota.length > 0) {
-    return j.open(`${tally}; ${listSome(quota.map((o) => `${describe(o)}, Remaining 0`))}`, some(quota), ['a held upload refused with the ingest quota used up may have been refused for quota, not for the cap'], false);
+    return j.open(
+      `${tally}; ${listSome(quota.map((o) => `${describe(o)}, Remaining 0`))}`,
+      some(quota),
+      ['a held upload refused with the ingest quota used up may have been refused for quota, not for the cap'],
+      false,
+    );
   }
   if (refused.length > 0) {
     const actual = `cap admitted only ${admitted} of ${cap}: ${listSome(refused.map(describe))}; extra got ${outcomeOf(extra)}`;
-    return finding('fail', { expected: j.expected, actual, evidence: some(refused), notes: j.notes, data: j.data('undecided', unknown(actual, []), false) });
+    return finding('fail', {
+      expected: j.expected,
+      actual,
+      evidence: some(refused),
+      notes: j.notes,
+      data: j.data('undecided', unknown(actual, []), false),
+    });
   }
   if (lost.length > 0) {
-    return j.open(`${tally}; ${listSome(lost.map(describe))}; extra got ${outcomeOf(extra)}`, some(lost), ['a held request without a response may never have been admitted: the cap in flight is not shown'], true);
+    return j.open(
+      `${tally}; ${listSome(lost.map(describe))}; extra got ${outcomeOf(extra)}`,
+      some(lost),
+      ['a held request without a response may never have been admitted: the cap in flight is not shown'],
+      true,
+    );
   }
   return null;
 }
@@ -190,12 +245,27 @@ function placeExtra(j: Judging): MetCap | Finding<ConcurrencyCapData> {
   const { held, control, extra, roundTrips } = j.input;
   const { figures } = j;
   const tally = `${j.cap} of ${j.cap} held admitted`;
-  if (extra.status === null || extra.headersAt === null) return j.open(`${tally}; extra got no response (${outcomeOf(extra)})`, [extra.id], [], true);
-  if (![...held, control, extra].every((o) => Number.isFinite(o.sentAt) && (o.headersAt === null || Number.isFinite(o.headersAt)))) {
-    return j.open(`${tally}; extra got ${extra.status}, but the order of the answers is unknown (times missing)`, [extra.id], [], true);
+  if (extra.status === null || extra.headersAt === null)
+    return j.open(`${tally}; extra got no response (${outcomeOf(extra)})`, [extra.id], [], true);
+  if (
+    ![...held, control, extra].every(
+      (o) => Number.isFinite(o.sentAt) && (o.headersAt === null || Number.isFinite(o.headersAt)),
+    )
+  ) {
+    return j.open(
+      `${tally}; extra got ${extra.status}, but the order of the answers is unknown (times missing)`,
+      [extra.id],
+      [],
+      true,
+    );
   }
   if (figures === null) {
-    return j.open(`${tally}; extra got ${extra.status}, but no round trip of a fast read was measured`, [extra.id], ['the timing proof needs the slowest round trip of a fast read and the fastest upload'], true);
+    return j.open(
+      `${tally}; extra got ${extra.status}, but no round trip of a fast read was measured`,
+      [extra.id],
+      ['the timing proof needs the slowest round trip of a fast read and the fastest upload'],
+      true,
+    );
   }
   const placed = placeAgainst(extra, held, figures);
   const figureText = `L ${ms(figures.fastestUploadMs)}, r ${ms(figures.roundTripMs)}`;
@@ -233,22 +303,47 @@ function refusedVerdict(j: Judging, { met, evidence }: MetCap): Finding<Concurre
   const { expected, rejectedStatus } = j;
   const notes = [...j.notes, IN_SERVICE, ON_TIME];
   const status = extra.status!;
-  const answer = learned({ kind: 'refuses', status }, `one request beyond the cap of ${j.cap}, sent with the ${j.cap} held in service, got ${status}`, evidence);
+  const answer = learned(
+    { kind: 'refuses', status },
+    `one request beyond the cap of ${j.cap}, sent with the ${j.cap} held in service, got ${status}`,
+    evidence,
+  );
   if (!isAdmitted(control)) {
     const actual = `the extra got ${status}, ${met}; but the control, the same read with one fewer held, got ${outcomeOf(control)} too`;
-    const why = "a read refused below the cap is refused for something else than the cap (its quota?): the extra's refusal shows nothing";
-    return finding('inconclusive', { expected, actual, evidence: [...evidence, control.id], notes: [...notes, why], data: j.data('undecided', unknown(actual, [control.id]), true) });
+    const why =
+      "a read refused below the cap is refused for something else than the cap (its quota?): the extra's refusal shows nothing";
+    return finding('inconclusive', {
+      expected,
+      actual,
+      evidence: [...evidence, control.id],
+      notes: [...notes, why],
+      data: j.data('undecided', unknown(actual, [control.id]), true),
+    });
   }
   if (![rejectedStatus, TOO_MANY_REQUESTS, SERVICE_UNAVAILABLE].includes(status)) {
     const actual = `the extra got ${status}, ${met}: a refusal, but not one that says "too many"`;
     const why = `§8 does not say how the cap answers; the contract assumes ${rejectedStatus} (concurrency-status). A ${status} cannot be told from a failure of the server, so it neither passes nor fails the cap`;
-    return finding('inconclusive', { expected, actual, evidence, notes: [...notes, why], data: j.data('refused', answer, false) });
+    return finding('inconclusive', {
+      expected,
+      actual,
+      evidence,
+      notes: [...notes, why],
+      data: j.data('refused', answer, false),
+    });
   }
   const gateway =
     status === SERVICE_UNAVAILABLE && rejectedStatus !== SERVICE_UNAVAILABLE
-      ? [`assumption, not spec: the cap answered 503, a gateway's "too many", not the ${rejectedStatus} assumption concurrency-status names; §8 does not say how the cap answers, so this is no fault`]
+      ? [
+          `assumption, not spec: the cap answered 503, a gateway's "too many", not the ${rejectedStatus} assumption concurrency-status names; §8 does not say how the cap answers, so this is no fault`,
+        ]
       : [];
-  return finding('pass', { expected, actual: `all ${j.cap} held admitted; the extra got ${status}, ${met}`, evidence, notes: [...notes, ...gateway], data: j.data('refused', answer, false) });
+  return finding('pass', {
+    expected,
+    actual: `all ${j.cap} held admitted; the extra got ${status}, ${met}`,
+    evidence,
+    notes: [...notes, ...gateway],
+    data: j.data('refused', answer, false),
+  });
 }
 
 /** The extra met the cap full, was admitted, and answered while every held one was in service: cap + 1 at once. */
@@ -262,9 +357,19 @@ function admittedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap)
   }
   const actual = `admitted all ${cap + 1}: the extra got ${extra.status}, ${met}, and was answered ${ms(placed.answeredWhileHeld.answeredBeforeFirstMs!)} before the first of them, more than r`;
   const figureText = `L ${ms(figures.fastestUploadMs)}, r ${ms(figures.roundTripMs)}`;
-  const answer = learned({ kind: 'no-cap' }, `one request beyond the cap of ${cap} was admitted while the ${cap} held were in service (${figureText})`, evidence);
+  const answer = learned(
+    { kind: 'no-cap' },
+    `one request beyond the cap of ${cap} was admitted while the ${cap} held were in service (${figureText})`,
+    evidence,
+  );
   const read = `the extra was a read: the cap is taken to count every request of the organization in flight, on any endpoint (assumption concurrency-status)`;
-  return finding('fail', { expected: j.expected, actual, evidence, notes: [...j.notes, IN_SERVICE, ON_TIME, WHILE_HELD, read], data: j.data('admitted', answer, false) });
+  return finding('fail', {
+    expected: j.expected,
+    actual,
+    evidence,
+    notes: [...j.notes, IN_SERVICE, ON_TIME, WHILE_HELD, read],
+    data: j.data('admitted', answer, false),
+  });
 }
 
 /**
@@ -286,8 +391,15 @@ function queuedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): 
         ? 'it was sent before every held upload could be shown in service'
         : 'it was not answered while they were in service';
     const actual = `${waited}; but ${controlText} and ${why}`;
-    const slow = 'an extra answered late shows a queue only beside a control answered fast with fewer than the cap held: else the server may be merely slow';
-    return finding('inconclusive', { expected, actual, evidence: [...evidence, control.id], notes: [...notes, slow], data: j.data('undecided', unknown(actual, [control.id]), true) });
+    const slow =
+      'an extra answered late shows a queue only beside a control answered fast with fewer than the cap held: else the server may be merely slow';
+    return finding('inconclusive', {
+      expected,
+      actual,
+      evidence: [...evidence, control.id],
+      notes: [...notes, slow],
+      data: j.data('undecided', unknown(actual, [control.id]), true),
+    });
   }
   const how = `one request beyond the cap of ${cap} waited until a held request finished; with ${before.length} held the same read was answered at once`;
   const assumption = `assumption, not spec: one request beyond the cap waited for a slot instead of a ${j.rejectedStatus} at once, so assumption concurrency-status does not hold here; §8 does not say how the cap answers, so this is no fault`;
@@ -312,11 +424,22 @@ function underMinimumVerdict(j: Judging): Finding<ConcurrencyCapData> {
   const rejected = [...held, extra].filter((o) => o.status !== null && !isAdmitted(o));
   if (rejected.length > 0) {
     const actual = `rejected with only ${cap + 1} in flight (${minimum}): ${listSome(rejected.map(describe))}`;
-    return finding('fail', { expected: j.expected, actual, evidence: rejected.slice(0, 4).map((o) => o.id), notes: j.notes, data: j.data('undecided', unknown(actual, []), false) });
+    return finding('fail', {
+      expected: j.expected,
+      actual,
+      evidence: rejected.slice(0, 4).map((o) => o.id),
+      notes: j.notes,
+      data: j.data('undecided', unknown(actual, []), false),
+    });
   }
   const lost = held.filter((o) => o.status === null);
   const actual = `${held.length - lost.length} of ${held.length} held admitted; extra got ${outcomeOf(extra)}; the cap was not reached with ${cap + 1} in flight (${minimum})`;
-  return j.open(actual, [extra.id, ...lost.slice(0, 3).map((o) => o.id)], [`test with at least ${figure.value} held to find the cap`], false);
+  return j.open(
+    actual,
+    [extra.id, ...lost.slice(0, 3).map((o) => o.id)],
+    [`test with at least ${figure.value} held to find the cap`],
+    false,
+  );
 }
 
 /** "3.1 ms before" or "0.4 ms after", of a gap measured as (the other) − (this). */
@@ -368,7 +491,9 @@ function dataOf({ cap, outcome, input, figures, answer, measureAgain }: DataInpu
  * What a CONCURRENCY-CAP result teaches the limiter profile (withConcurrency): the answer its data
  * holds, or, where the task decided nothing (no fresh window, interrupted), unknown with its reason.
  */
-export function learnedConcurrency(result: Pick<CheckResult, 'verdict' | 'actual' | 'data'>): Learned<ConcurrencyAnswer> {
+export function learnedConcurrency(
+  result: Pick<CheckResult, 'verdict' | 'actual' | 'data'>,
+): Learned<ConcurrencyAnswer> {
   const data = result.data as Partial<ConcurrencyCapData> | undefined;
   return data?.answer ?? { value: null, how: `CONCURRENCY-CAP was ${result.verdict}: ${result.actual}`, evidence: [] };
 }

@@ -8,7 +8,11 @@ import { TOO_MANY_REQUESTS, countOf, describeIssues, finding, listSome, notJson 
 import type { Finding } from '../catalogue/types.ts';
 
 /** `data` of ERR-429-BODY: how many 429 bodies fail of how many, and the first failing one's issues. */
-export type RateLimitBodyData = { readonly failing: number; readonly total: number; readonly issues?: readonly string[] };
+export type RateLimitBodyData = {
+  readonly failing: number;
+  readonly total: number;
+  readonly issues?: readonly string[];
+};
 
 export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding<RateLimitBodyData> {
   const expected =

@@ -28,8 +28,16 @@ export function announcedLimit(obs: readonly Observation[]): AnnouncedLimit {
 /** `data` of HDR-LIMIT: the figure judged by (published or declared), and how many responses announced each Limit value. */
 export type LimitHeaderData = { readonly figure: Figure; readonly values: Readonly<Record<string, number>> };
 
-export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, quotaClass: QuotaClass): Finding<LimitHeaderData> {
-  const bound = figure.atLeast ? `at least ${figure.value}, the same on every` : figure.declared ? `${figure.value} (declared in the config) on every` : `${figure.value} on every`;
+export function limitHeaderVerdict(
+  obs: readonly Observation[],
+  figure: Figure,
+  quotaClass: QuotaClass,
+): Finding<LimitHeaderData> {
+  const bound = figure.atLeast
+    ? `at least ${figure.value}, the same on every`
+    : figure.declared
+      ? `${figure.value} (declared in the config) on every`
+      : `${figure.value} on every`;
   const expected = `X-RateLimit-Limit ${bound} ${quotaClass} response`;
   const responses = obs.filter((o) => o.status !== null);
   const withHeader = responses.filter((o) => o.rateLimit.limit.raw !== null);
@@ -51,7 +59,10 @@ export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, 
     if (c) c.count += 1;
     else counts.set(v, { count: 1, first: o.id });
   }
-  const data: LimitHeaderData = { figure, values: Object.fromEntries([...counts].map(([v, c]) => [String(v), c.count])) };
+  const data: LimitHeaderData = {
+    figure,
+    values: Object.fromEntries([...counts].map(([v, c]) => [String(v), c.count])),
+  };
 
   // §8: on every response. None at all is the header missing, not a lack of evidence.
   if (withHeader.length === 0 && responses.length > 0) {
@@ -66,7 +77,8 @@ export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, 
   if (withHeader.length === 0) {
     return finding('inconclusive', {
       expected,
-      actual: responses.length === 0 ? 'no responses' : `none of ${responses.length} responses carried X-RateLimit-Limit`,
+      actual:
+        responses.length === 0 ? 'no responses' : `none of ${responses.length} responses carried X-RateLimit-Limit`,
       evidence: responses.slice(0, 3).map((o) => o.id),
       notes,
       data,
@@ -88,7 +100,9 @@ export function limitHeaderVerdict(obs: readonly Observation[], figure: Figure, 
   for (const [v, c] of sorted) {
     const wrong = figure.atLeast ? v < figure.value : v !== figure.value;
     if (wrong) {
-      problems.push(`Limit ${v} on ${c.count} responses (${figure.atLeast ? `minimum ${figure.value}` : exactFigureText(figure)})`);
+      problems.push(
+        `Limit ${v} on ${c.count} responses (${figure.atLeast ? `minimum ${figure.value}` : exactFigureText(figure)})`,
+      );
       evidence.push(c.first);
     }
   }

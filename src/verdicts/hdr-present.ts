@@ -9,7 +9,9 @@ import { countOf, finding, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 
 /** `data` of HDR-PRESENT: per status, the responses and those lacking a rate-limit header. */
-export type HeadersPresentData = { readonly byStatus: Readonly<Record<string, { readonly total: number; readonly missing: number }>> };
+export type HeadersPresentData = {
+  readonly byStatus: Readonly<Record<string, { readonly total: number; readonly missing: number }>>;
+};
 
 /** Offending responses kept as evidence and for the message; the rest are counted. */
 const KEPT = 20;

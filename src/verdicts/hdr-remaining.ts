@@ -10,7 +10,15 @@
  * request explains the difference. An admission past Remaining 0 fails: it cannot decrement.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, countOf, finding, headerProblem, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
+import {
+  TOO_MANY_REQUESTS,
+  countOf,
+  finding,
+  headerProblem,
+  isAdmitted,
+  listSome,
+  outcomeOf,
+} from './support/finding.ts';
 import { announcedLimit } from './hdr-limit.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
@@ -49,11 +57,18 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
   const notes: string[] = limit.note ? [limit.note] : [];
   // The harness's own requests counted earlier in this window (the ledger) start the countdown lower.
   const spent = spentBefore(obs, window.prior, L).length;
-  if (spent > 0) notes.push(`${countOf(spent, 'request')} of the harness's own counted in this window before the first`);
+  if (spent > 0)
+    notes.push(`${countOf(spent, 'request')} of the harness's own counted in this window before the first`);
 
   const integrity = withinOneWindow(obs, window);
   if (!integrity.ok) {
-    return finding('inconclusive', { expected, actual: integrity.note, notes: [...notes, 'not within one window'], data, measureAgain: true });
+    return finding('inconclusive', {
+      expected,
+      actual: integrity.note,
+      notes: [...notes, 'not within one window'],
+      data,
+      measureAgain: true,
+    });
   }
   // A request without an answer between two admitted ones: the step across it says whether it counted,
   // and either is one less per counted request.
@@ -84,8 +99,10 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
     if (o.status === TOO_MANY_REQUESTS) {
       if (countdownMet429 === null) countdownMet429 = prev !== null && prev.remaining === 0 && gaps === 0;
       if (r.raw === null) absentOn429 += 1;
-      else if (r.value === null) problems.push({ text: `429 at request ${n}: ${headerProblem('Remaining', r)}`, ids: [o.id] });
-      else if (r.value !== 0) problems.push({ text: `429 at request ${n} showed Remaining ${r.value}, not 0`, ids: [o.id] });
+      else if (r.value === null)
+        problems.push({ text: `429 at request ${n}: ${headerProblem('Remaining', r)}`, ids: [o.id] });
+      else if (r.value !== 0)
+        problems.push({ text: `429 at request ${n} showed Remaining ${r.value}, not 0`, ids: [o.id] });
       else zeroOn429.push(o.id);
       continue;
     }
@@ -136,7 +153,9 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
     // Remaining that counts down by one to 0 exactly at the first 429 agrees with what the server
     // admitted: the odd one out is the announced Limit (HDR-LIMIT), or quota spent before the first request.
     if (problems.length === 0 && countdownMet429 === true) {
-      notes.push(`${startProblem.text}; but it counts down by one to 0 at the first 429, as the server admitted: the difference lies with the announced Limit (HDR-LIMIT) or with quota spent before this check's first request`);
+      notes.push(
+        `${startProblem.text}; but it counts down by one to 0 at the first 429, as the server admitted: the difference lies with the announced Limit (HDR-LIMIT) or with quota spent before this check's first request`,
+      );
     } else problems.unshift(startProblem);
   }
 
@@ -152,7 +171,13 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
   const answered = obs.filter((o) => o.status !== null);
   if (prev === null && answered.length > 0 && answered.every((o) => o.rateLimit.remaining.raw === null)) {
     // §8: on every response. None at all is the header missing, not a lack of evidence.
-    return finding('fail', { expected, actual: `none of ${answered.length} responses carried X-RateLimit-Remaining`, evidence: answered.slice(0, 3).map((o) => o.id), notes, data });
+    return finding('fail', {
+      expected,
+      actual: `none of ${answered.length} responses carried X-RateLimit-Remaining`,
+      evidence: answered.slice(0, 3).map((o) => o.id),
+      notes,
+      data,
+    });
   }
   if (unclear.length > 0 || prev === null || first === null) {
     return finding('inconclusive', {

@@ -44,7 +44,9 @@ function newWindowBetween(a: Observation, b: Observation): boolean {
 }
 
 /** `data` of HDR-RESET: a few (request number, Date, Reset) samples, the changes among them. */
-export type ResetData = { readonly samples: readonly { readonly n: number; readonly date: number | null; readonly reset: number }[] };
+export type ResetData = {
+  readonly samples: readonly { readonly n: number; readonly date: number | null; readonly reset: number }[];
+};
 
 interface Sample {
   readonly n: number;
@@ -120,7 +122,10 @@ export function resetEpochVerdict(
       const why = !fresh
         ? 'with no new window between them (Remaining kept counting down, or the quota stayed used up)'
         : `at Date ${s.date}, before the reset ${before.reset} it had announced`;
-      problems.push({ text: `Reset changed from ${before.reset} to ${s.reset} at request ${s.n} ${why}: the reset moved within a window`, ids: [before.id, s.id] });
+      problems.push({
+        text: `Reset changed from ${before.reset} to ${s.reset} at request ${s.n} ${why}: the reset moved within a window`,
+        ids: [before.id, s.id],
+      });
     }
   }
   const base = valid[0];
@@ -128,10 +133,18 @@ export function resetEpochVerdict(
   const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
   const data: ResetData = { samples };
   const notes: string[] = [];
-  if (wobble) notes.push(`Reset flipped between ${wobble.join(' and ')} and back: one window's end rounded two ways, taken as one window`);
+  if (wobble)
+    notes.push(
+      `Reset flipped between ${wobble.join(' and ')} and back: one window's end rounded two ways, taken as one window`,
+    );
   if (absent > 0) notes.push(`${countOf(absent, 'response')} without Reset (judged by HDR-PRESENT)`);
   if (noDate > 0) notes.push(`${countOf(noDate, 'response')} without a Date header could not be placed in time`);
-  if (window && window.resetEpochS !== null && base !== undefined && !valid.some((s) => s.reset === window.resetEpochS)) {
+  if (
+    window &&
+    window.resetEpochS !== null &&
+    base !== undefined &&
+    !valid.some((s) => s.reset === window.resetEpochS)
+  ) {
     notes.push(`the harness learned a window ending at ${window.resetEpochS}; no response showed that Reset`);
   }
 
@@ -146,7 +159,13 @@ export function resetEpochVerdict(
   }
   if (responses > 0 && absent === responses) {
     // §8: on every response. None at all is the header missing, not a lack of evidence.
-    return finding('fail', { expected, actual: `none of ${responses} responses carried X-RateLimit-Reset`, evidence: obs.slice(0, 3).map((o) => o.id), notes, data });
+    return finding('fail', {
+      expected,
+      actual: `none of ${responses} responses carried X-RateLimit-Reset`,
+      evidence: obs.slice(0, 3).map((o) => o.id),
+      notes,
+      data,
+    });
   }
   if (valid.length === 0 || base === undefined) {
     return finding('inconclusive', {

@@ -16,7 +16,12 @@ export interface HeadBootstrapOptions {
   readonly declaredFree?: boolean | null;
 }
 
-export function headBootstrapVerdict(first: Observation, second: Observation, windowSeconds: number, options: HeadBootstrapOptions = {}): Finding {
+export function headBootstrapVerdict(
+  first: Observation,
+  second: Observation,
+  windowSeconds: number,
+  options: HeadBootstrapOptions = {},
+): Finding {
   const evidence = [first.id, second.id];
   const requiredFree = options.declaredFree === true;
   const expected = requiredFree
@@ -28,7 +33,12 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
     }
     // A HEAD that counts is refused like any read once the quota is used up (§8 rule 1): no fault.
     if (o.status === TOO_MANY_REQUESTS) {
-      return finding('inconclusive', { expected, actual: `${describe(o)}: the read quota was used up`, evidence, notes: ['measured again in a fresh window where the budget allows'] });
+      return finding('inconclusive', {
+        expected,
+        actual: `${describe(o)}: the read quota was used up`,
+        evidence,
+        notes: ['measured again in a fresh window where the budget allows'],
+      });
     }
   }
   const problems: string[] = [];
@@ -52,7 +62,9 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
   const resetBefore = windowEndOf(first, windowSeconds);
   const resetAfter = windowEndOf(second, windowSeconds);
   const oneWindow =
-    resetBefore !== null && resetAfter !== null ? resetBefore === resetAfter : sameFixedWindowByDate(first, second, windowSeconds);
+    resetBefore !== null && resetAfter !== null
+      ? resetBefore === resetAfter
+      : sameFixedWindowByDate(first, second, windowSeconds);
   // Without a placement, Remaining still tells: within a window a counted HEAD lowers it, and a
   // rollover raises it to Limit (or Limit − 1 if the HEAD counted). So an unchanged Remaining below
   // Limit − 1 can only be one window in which the HEAD was free.
@@ -63,10 +75,20 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
       expected,
       actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`,
       evidence,
-      notes: ['the HEADs could not be placed by Reset or Date; an unchanged Remaining below Limit − 1 shows one window and no quota used'],
+      notes: [
+        'the HEADs could not be placed by Reset or Date; an unchanged Remaining below Limit − 1 shows one window and no quota used',
+      ],
     });
   }
-  if (!oneWindow && after < before) return counted(expected, evidence, before, after, options.declaredFree ?? null, ' (a rollover would have raised it)');
+  if (!oneWindow && after < before)
+    return counted(
+      expected,
+      evidence,
+      before,
+      after,
+      options.declaredFree ?? null,
+      ' (a rollover would have raised it)',
+    );
   if (!oneWindow) {
     return finding('inconclusive', {
       expected,
@@ -75,7 +97,11 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
     });
   }
   if (after < before) return counted(expected, evidence, before, after, options.declaredFree ?? null, '');
-  return finding('pass', { expected, actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`, evidence });
+  return finding('pass', {
+    expected,
+    actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`,
+    evidence,
+  });
 }
 
 /**
@@ -83,15 +109,29 @@ export function headBootstrapVerdict(first: Observation, second: Observation, wi
  * that says the assumption does not hold, unless the deployment declared HEAD free. More than one
  * read per HEAD is wrong however it is declared.
  */
-function counted(expected: string, evidence: readonly number[], before: number, after: number, declaredFree: boolean | null, why: string): Finding {
+function counted(
+  expected: string,
+  evidence: readonly number[],
+  before: number,
+  after: number,
+  declaredFree: boolean | null,
+  why: string,
+): Finding {
   const fell = `Remaining fell from ${before} to ${after}${why}`;
-  if (before - after > 1) return finding('fail', { expected, actual: `${fell}: one HEAD consumed ${before - after} read requests`, evidence });
+  if (before - after > 1)
+    return finding('fail', {
+      expected,
+      actual: `${fell}: one HEAD consumed ${before - after} read requests`,
+      evidence,
+    });
   if (declaredFree === true) {
     return finding('fail', {
       expected,
       actual: `${fell}: HEAD consumed a read request, though the deployment declares it free`,
       evidence,
-      notes: ['the config declares "assumptions": {"head-bootstrap-free": true}: a HEAD that counts breaks the deployment\'s own declared behaviour'],
+      notes: [
+        'the config declares "assumptions": {"head-bootstrap-free": true}: a HEAD that counts breaks the deployment\'s own declared behaviour',
+      ],
     });
   }
   const declared = declaredFree === false ? ', as the deployment declares' : '';
@@ -99,8 +139,11 @@ function counted(expected: string, evidence: readonly number[], before: number, 
     expected,
     actual: `status 2xx, headers present, no body; ${fell}: HEAD counts as one read${declared}`,
     evidence,
-    notes: declaredFree === false ? [] : [
-      'assumption, not spec: HEAD counts as one read, so assumption head-bootstrap-free does not hold here. §4 gives HEAD /recruiter/bootstrap no counting rule, so this is no fault; every check counted the harness\'s own HEADs in its ledger. To require HEAD to be free, declare "assumptions": {"head-bootstrap-free": true} in the config; to record that it counts, declare false.',
-    ],
+    notes:
+      declaredFree === false
+        ? []
+        : [
+            'assumption, not spec: HEAD counts as one read, so assumption head-bootstrap-free does not hold here. §4 gives HEAD /recruiter/bootstrap no counting rule, so this is no fault; every check counted the harness\'s own HEADs in its ledger. To require HEAD to be free, declare "assumptions": {"head-bootstrap-free": true} in the config; to record that it counts, declare false.',
+          ],
   });
 }

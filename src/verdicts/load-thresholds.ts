@@ -52,7 +52,11 @@ export type LoadThresholdsData = {
     readonly orgs: number;
     readonly count: number;
     readonly durationMs: number;
-    readonly statuses: readonly { readonly status: number | null; readonly count: number; readonly latency: LatencyStats }[];
+    readonly statuses: readonly {
+      readonly status: number | null;
+      readonly count: number;
+      readonly latency: LatencyStats;
+    }[];
     readonly latencyBasis: { readonly intended: number; readonly sent: number };
   }[];
 };
@@ -60,15 +64,24 @@ export type LoadThresholdsData = {
 /** The Limit a window is held to: the figure when exact (published or declared), else what the server announced. */
 export function windowLimit(w: WindowTally, figure: Figure | undefined): { limit: number | null; note: string | null } {
   if (figure && !figure.atLeast) {
-    const note = w.limitHeader !== null && w.limitHeader !== figure.value ? `announced Limit ${w.limitHeader}, judged against the ${exactFigureText(figure)}` : null;
+    const note =
+      w.limitHeader !== null && w.limitHeader !== figure.value
+        ? `announced Limit ${w.limitHeader}, judged against the ${exactFigureText(figure)}`
+        : null;
     return { limit: figure.value, note };
   }
   if (w.limitHeader === null) return { limit: null, note: 'no X-RateLimit-Limit was announced' };
-  const note = figure && w.limitHeader < figure.value ? `announced Limit ${w.limitHeader} is below the published minimum ${figure.value}` : null;
+  const note =
+    figure && w.limitHeader < figure.value
+      ? `announced Limit ${w.limitHeader} is below the published minimum ${figure.value}`
+      : null;
   return { limit: w.limitHeader, note };
 }
 
-export function judgeWindow(w: WindowTally, figure: Figure | undefined): WindowJudgement & { evidence: readonly number[]; note: string | null } {
+export function judgeWindow(
+  w: WindowTally,
+  figure: Figure | undefined,
+): WindowJudgement & { evidence: readonly number[]; note: string | null } {
   const { limit, note } = windowLimit(w, figure);
   const where = `${w.org}, window ending ${new Date(w.endS * 1000).toISOString()}`;
   let problem: string | null = null;
@@ -79,12 +92,31 @@ export function judgeWindow(w: WindowTally, figure: Figure | undefined): WindowJ
   } else if (w.rejectedWithRemaining > 0) {
     problem = `${where}: ${countOf(w.rejectedWithRemaining, '429')} said Remaining > 0`;
     evidence = w.firstRejectedIds;
-  } else if (w.rejected > 0 && w.admitted > 0 && (w.minRemainingAdmitted ?? (limit === null ? 0 : limit - w.admitted)) > 0) {
-    const left = w.minRemainingAdmitted !== null ? `Remaining never reached 0 (lowest ${w.minRemainingAdmitted})` : `${w.admitted} of Limit ${limit} admitted`;
+  } else if (
+    w.rejected > 0 &&
+    w.admitted > 0 &&
+    (w.minRemainingAdmitted ?? (limit === null ? 0 : limit - w.admitted)) > 0
+  ) {
+    const left =
+      w.minRemainingAdmitted !== null
+        ? `Remaining never reached 0 (lowest ${w.minRemainingAdmitted})`
+        : `${w.admitted} of Limit ${limit} admitted`;
     problem = `${where}: 429 before the quota was used up: ${left}`;
     evidence = [...w.lastAdmittedIds.slice(-1), ...w.firstRejectedIds.slice(0, 1)];
   }
-  return { org: w.org, tier: w.tier, endS: w.endS, phases: w.phases, admitted: w.admitted, rejected: w.rejected, other: w.other, limit, problem, evidence, note };
+  return {
+    org: w.org,
+    tier: w.tier,
+    endS: w.endS,
+    phases: w.phases,
+    admitted: w.admitted,
+    rejected: w.rejected,
+    other: w.other,
+    limit,
+    problem,
+    evidence,
+    note,
+  };
 }
 
 export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadThresholdsData> {
@@ -103,7 +135,11 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
   if (problems.length > 0) verdicts.push('fail');
   else if (judged.length === 0) {
     verdicts.push('inconclusive');
-    notes.push(responses === 0 ? 'no response was received under load' : 'no response could be placed in a quota window (no plausible X-RateLimit-Reset or Date)');
+    notes.push(
+      responses === 0
+        ? 'no response was received under load'
+        : 'no response could be placed in a quota window (no plausible X-RateLimit-Reset or Date)',
+    );
   } else if (unjudged.length > 0) {
     verdicts.push('inconclusive');
     notes.push(`${countOf(unjudged.length, 'window')} had no Limit to hold admissions to`);
@@ -121,11 +157,15 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
     verdicts.push('inconclusive');
     notes.push(`no data for ${listSome(noData.map((t) => t.threshold))}: not evaluated, so not passed`);
   }
-  if (input.dropped > 0) notes.push(`${countOf(input.dropped, 'scheduled request')} could not be sent in time (dropped)`);
+  if (input.dropped > 0)
+    notes.push(`${countOf(input.dropped, 'scheduled request')} could not be sent in time (dropped)`);
 
   const orgs = new Set(judged.map((j) => j.org)).size;
   const maxShare = judged.reduce<{ admitted: number; limit: number | null }>(
-    (m, j) => (j.limit !== null && (m.limit === null || j.admitted / j.limit > m.admitted / m.limit) ? { admitted: j.admitted, limit: j.limit } : m),
+    (m, j) =>
+      j.limit !== null && (m.limit === null || j.admitted / j.limit > m.admitted / m.limit)
+        ? { admitted: j.admitted, limit: j.limit }
+        : m,
     { admitted: 0, limit: null },
   );
   const rejected = judged.reduce((n, j) => n + j.rejected, 0);
@@ -134,14 +174,24 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
     (thresholds.length > 0 ? thresholds.map((t) => t.threshold).join(', ') : 'none');
   const windowActual =
     problems.length > 0
-      ? `${countOf(problems.length, 'window')} broke the quota: ${listSome(problems.map((p) => p.problem!), 2)}`
+      ? `${countOf(problems.length, 'window')} broke the quota: ${listSome(
+          problems.map((p) => p.problem!),
+          2,
+        )}`
       : `${countOf(judged.length, 'window')} over ${countOf(orgs, 'org')}: at most ${maxShare.admitted} admitted of Limit ${maxShare.limit ?? '—'}, ${countOf(rejected, '429')} all at Remaining 0`;
   const thresholdActual =
     thresholds.length === 0
       ? 'no thresholds'
       : failedThresholds.length > 0
-        ? `threshold failed: ${listSome(failedThresholds.map((t) => `${t.threshold} (${t.detail})`), 2)}`
-        : `thresholds: ${thresholds.filter((t) => t.verdict === 'pass').length} of ${thresholds.length} pass (${listSome(thresholds.map((t) => t.detail), 3, ', ')})`;
+        ? `threshold failed: ${listSome(
+            failedThresholds.map((t) => `${t.threshold} (${t.detail})`),
+            2,
+          )}`
+        : `thresholds: ${thresholds.filter((t) => t.verdict === 'pass').length} of ${thresholds.length} pass (${listSome(
+            thresholds.map((t) => t.detail),
+            3,
+            ', ',
+          )})`;
   return finding(worst(verdicts), {
     expected,
     actual: `${windowActual}; ${thresholdActual}`,

@@ -33,13 +33,28 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
   const { keyA, keyB, limit, window } = input;
   const expected = `after the first key used the organization's ${limit} requests, the second key of the same organization gets 429`;
   const exhaustedBy = keyA.find((o) => o.status === TOO_MANY_REQUESTS);
-  if (!exhaustedBy) return neverRejected(expected, 'the first key was never rejected, so the quota was not shown exhausted', keyA, input.window);
+  if (!exhaustedBy)
+    return neverRejected(
+      expected,
+      'the first key was never rejected, so the quota was not shown exhausted',
+      keyA,
+      input.window,
+    );
   const evidence = [exhaustedBy.id, keyB.id, input.keyAAgain?.id];
   if (keyB.status === TOO_MANY_REQUESTS) {
-    return finding('pass', { expected, actual: `second key: ${describe(keyB)}, right after ${describe(exhaustedBy)}`, evidence });
+    return finding('pass', {
+      expected,
+      actual: `second key: ${describe(keyB)}, right after ${describe(exhaustedBy)}`,
+      evidence,
+    });
   }
   if (!isAdmitted(keyB)) {
-    return finding('inconclusive', { expected, actual: `second key got ${describe(keyB)}, neither admitted nor 429`, evidence, measureAgain: keyB.status === null });
+    return finding('inconclusive', {
+      expected,
+      actual: `second key got ${describe(keyB)}, neither admitted nor 429`,
+      evidence,
+      measureAgain: keyB.status === null,
+    });
   }
   // A per-key quota gives the second key a fresh counter; Remaining far below that is the
   // organization's own counter, given back a little (a refill), not a quota of the key's own.
@@ -49,7 +64,9 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       expected,
       actual: `second key admitted (${describe(keyB)}) with Remaining ${remainingB}: it drew on a counter already used, not a fresh one of its own`,
       evidence,
-      notes: ['quota given back during the window (a refilling limiter) admits one request on the shared counter; QUOTA-READ judges the refill'],
+      notes: [
+        'quota given back during the window (a refilling limiter) admits one request on the shared counter; QUOTA-READ judges the refill',
+      ],
     });
   }
   if (input.refilling) {
@@ -57,12 +74,20 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       expected,
       actual: `second key admitted (${describe(keyB)}) on a limiter that gives quota back during the window`,
       evidence,
-      notes: ['a request given back between the two keys would admit the second on a shared counter too; QUOTA-READ judges the refill'],
+      notes: [
+        'a request given back between the two keys would admit the second on a shared counter too; QUOTA-READ judges the refill',
+      ],
     });
   }
   const still = stillExhausted(keyA, exhaustedBy, keyB, input.keyAAgain ?? null, window);
   if (!still.ok) {
-    return finding('inconclusive', { expected, actual: `second key admitted (${describe(keyB)})`, evidence, notes: [still.note, 'a window boundary may have fallen between the two keys'], measureAgain: true });
+    return finding('inconclusive', {
+      expected,
+      actual: `second key admitted (${describe(keyB)})`,
+      evidence,
+      notes: [still.note, 'a window boundary may have fallen between the two keys'],
+      measureAgain: true,
+    });
   }
   return finding('fail', {
     expected,
@@ -86,7 +111,10 @@ function stillExhausted(
   window: WindowContext | undefined,
 ): { ok: boolean; note: string } {
   if (again && again.status === TOO_MANY_REQUESTS) {
-    return { ok: true, note: `the first party was rejected again right after (${describe(again)}): its window had not rolled over` };
+    return {
+      ok: true,
+      note: `the first party was rejected again right after (${describe(again)}): its window had not rolled over`,
+    };
   }
   // The server's own word first, where its Reset places windows: two epochs that differ are a rollover.
   if (!window || window.placeBy === 'reset') {
@@ -101,16 +129,25 @@ function stillExhausted(
   if (window) {
     const safeEnd = windowSafeEnd(window, series[0]);
     if ((probe.headersAt ?? probe.doneAt) < safeEnd) {
-      return { ok: true, note: `answered ${Math.round(safeEnd - (probe.headersAt ?? probe.doneAt))} ms before the window's safe end` };
+      return {
+        ok: true,
+        note: `answered ${Math.round(safeEnd - (probe.headersAt ?? probe.doneAt))} ms before the window's safe end`,
+      };
     }
     const integrity = withinOneWindow([...series, probe], window);
     if (integrity.ok) return integrity;
   }
   // A Reset that is no epoch (a countdown) still places two responses sent back to back when it reads the same.
   if (rejected.rateLimit.reset.raw !== null && rejected.rateLimit.reset.raw === probe.rateLimit.reset.raw) {
-    return { ok: true, note: `Reset is not an epoch; the rejection and the request both carry Reset ${probe.rateLimit.reset.raw}` };
+    return {
+      ok: true,
+      note: `Reset is not an epoch; the rejection and the request both carry Reset ${probe.rateLimit.reset.raw}`,
+    };
   }
-  return { ok: false, note: `nothing shows the window of ${describe(rejected)} still in force when ${describe(probe)} was answered` };
+  return {
+    ok: false,
+    note: `nothing shows the window of ${describe(rejected)} still in force when ${describe(probe)} was answered`,
+  };
 }
 
 /** Plausibility bound for a Reset when the window length is not known. */
@@ -138,13 +175,28 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
   const { exhausted, other, otherLimit } = input;
   const expected = `the other organization is admitted with Remaining ${otherLimit - 1} (its own, untouched quota)`;
   const rejected = exhausted.find((o) => o.status === TOO_MANY_REQUESTS);
-  if (!rejected) return neverRejected(expected, 'the first organization was never rejected, so its quota was not shown exhausted', exhausted, input.window);
+  if (!rejected)
+    return neverRejected(
+      expected,
+      'the first organization was never rejected, so its quota was not shown exhausted',
+      exhausted,
+      input.window,
+    );
   const evidence = [rejected.id, other.id, input.exhaustedAgain?.id];
   if (other.status === TOO_MANY_REQUESTS) {
-    return finding('fail', { expected, actual: `other organization rejected in a fresh window of its own: ${describe(other)}, right after ${describe(rejected)}; the quota is shared across organizations`, evidence });
+    return finding('fail', {
+      expected,
+      actual: `other organization rejected in a fresh window of its own: ${describe(other)}, right after ${describe(rejected)}; the quota is shared across organizations`,
+      evidence,
+    });
   }
   if (!isAdmitted(other)) {
-    return finding('inconclusive', { expected, actual: `other organization got ${describe(other)}`, evidence, measureAgain: other.status === null });
+    return finding('inconclusive', {
+      expected,
+      actual: `other organization got ${describe(other)}`,
+      evidence,
+      measureAgain: other.status === null,
+    });
   }
   const remaining = other.rateLimit.remaining.value;
   if (remaining !== null && remaining < otherLimit - 1) {
@@ -156,19 +208,41 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
   }
   const still = stillExhausted(exhausted, rejected, other, input.exhaustedAgain ?? null, input.window);
   if (!still.ok) {
-    return finding('inconclusive', { expected, actual: `other organization admitted (${describe(other)})`, evidence, notes: [still.note], measureAgain: true });
+    return finding('inconclusive', {
+      expected,
+      actual: `other organization admitted (${describe(other)})`,
+      evidence,
+      notes: [still.note],
+      measureAgain: true,
+    });
   }
   const shown = remaining !== null ? `Remaining ${remaining}` : 'no Remaining header; admitted';
-  return finding('pass', { expected, actual: `other organization admitted (${shown}) while the first organization's quota was used up`, evidence, notes: [still.note] });
+  return finding('pass', {
+    expected,
+    actual: `other organization admitted (${shown}) while the first organization's quota was used up`,
+    evidence,
+    notes: [still.note],
+  });
 }
 
 /**
  * The first party's requests met no 429. Where they ran past their window (its Reset moved on, or
  * past its safe end), that is why: a spoiled measurement, measured again in the next window.
  */
-function neverRejected(expected: string, actual: string, requests: readonly Observation[], window: WindowContext | undefined): Finding {
+function neverRejected(
+  expected: string,
+  actual: string,
+  requests: readonly Observation[],
+  window: WindowContext | undefined,
+): Finding {
   const evidence = requests.slice(-1).map((o) => o.id);
   const integrity = window === undefined ? null : withinOneWindow(requests, window);
   if (integrity === null || integrity.ok) return finding('inconclusive', { expected, actual, evidence });
-  return finding('inconclusive', { expected, actual: `${actual}: its requests did not fit one window (${integrity.note})`, evidence, notes: ['not within one quota window'], measureAgain: true });
+  return finding('inconclusive', {
+    expected,
+    actual: `${actual}: its requests did not fit one window (${integrity.note})`,
+    evidence,
+    notes: ['not within one quota window'],
+    measureAgain: true,
+  });
 }

@@ -61,7 +61,9 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
     }
   } else if (announced.value === null) {
     quota = null;
-    notes.push(`the published figure is at least ${figure.value}; without one announced Limit only a shortfall can be judged`);
+    notes.push(
+      `the published figure is at least ${figure.value}; without one announced Limit only a shortfall can be judged`,
+    );
   } else if (announced.value < figure.value) {
     // Exactness is judged against what the server announces; the announcement itself breaks §8.
     quota = announced.value;
@@ -70,13 +72,21 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
     quota = announced.value;
   }
   if (quota !== null && units > 1 && quota % units !== 0) {
-    notes.push(`Limit ${quota} is not a multiple of ${units} per request: a request that does not fit is refused whole`);
+    notes.push(
+      `Limit ${quota} is not a multiple of ${units} per request: a request that does not fit is refused whole`,
+    );
   }
 
   // The ledger: what the harness itself sent in this window before the series, counted by the server.
   const prior = spentBefore(obs, input.window.prior, announced.value);
-  if (prior.length > 0) notes.push(`${countOf(prior.length, 'request')} of the harness's own (${prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')}) counted in this window before the first`);
-  else if (input.window.prior.length > 0) notes.push(`the harness's own ${input.window.prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')} counted on a counter of its own: the first Remaining shows this one untouched`);
+  if (prior.length > 0)
+    notes.push(
+      `${countOf(prior.length, 'request')} of the harness's own (${prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')}) counted in this window before the first`,
+    );
+  else if (input.window.prior.length > 0)
+    notes.push(
+      `the harness's own ${input.window.prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')} counted on a counter of its own: the first Remaining shows this one untouched`,
+    );
   // Requests that got no answer: the Remaining around each (one after another), else the values every
   // admission of the window took, may say whether it counted.
   const around = variant === 'sequential' ? lostByRemaining(obs) : new Map<number, LostReading>();
@@ -96,7 +106,8 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   const left = Math.max(0, (quota ?? figure.value) - prior.length);
   const judged = refillCheck(judge(outcomes, left, units, quota === null, prior.length), obs, input);
 
-  const integrity = freshness(obs, announced.value, prior.length, input.window, units) ?? withinOneWindow(obs, input.window);
+  const integrity =
+    freshness(obs, announced.value, prior.length, input.window, units) ?? withinOneWindow(obs, input.window);
   if (belowMinimum !== null) {
     const announcedBy = obs.find((o) => o.rateLimit.limit.value === belowMinimum);
     return finding('fail', {
@@ -118,7 +129,11 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
         expected: judged.expected,
         actual: `admitted ${inside.length} (${limitText(left, units, false, prior.length)}) among the requests answered while the window surely lasted`,
         evidence: [inside[k - 1]?.id, inside[k]?.id],
-        notes: [...notes, `the series ran past the window (${integrity.note}); judged on the part inside it`, `all of it: ${judged.actual}`],
+        notes: [
+          ...notes,
+          `the series ran past the window (${integrity.note}); judged on the part inside it`,
+          `all of it: ${judged.actual}`,
+        ],
         data,
       });
     }
@@ -135,7 +150,9 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   // upload as one. §8 sells ingest in resumes, so it fails, but a deployment may declare it intended.
   const perRequest =
     judged.verdict === 'fail' && units > 1 && quota !== null && outcomes.admitted.length > Math.floor(quota / units)
-      ? ['bulk uploads look counted one per upload, not per resume (assumption bulk-counts-per-resume): more resumes were ingested than the tier sells. If counting per upload is intended, declare "assumptions": {"bulk-counts-per-resume": false} in the config.']
+      ? [
+          'bulk uploads look counted one per upload, not per resume (assumption bulk-counts-per-resume): more resumes were ingested than the tier sells. If counting per upload is intended, declare "assumptions": {"bulk-counts-per-resume": false} in the config.',
+        ]
       : [];
   return finding(judged.verdict, {
     expected: judged.expected,
@@ -213,7 +230,8 @@ function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly:
     }
   }
 
-  if (problems.length > 0) return { verdict: 'fail', expected, actual: problems.join('; '), evidence, notes: wildNotes(o) };
+  if (problems.length > 0)
+    return { verdict: 'fail', expected, actual: problems.join('; '), evidence, notes: wildNotes(o) };
   if (minimumOnly) {
     return {
       verdict: 'inconclusive',
@@ -227,7 +245,11 @@ function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly:
     return {
       verdict: 'inconclusive',
       expected,
-      actual: `${o.admitted.length} admitted; ${listSome(o.wild.map((n) => `${outcomeOf(o.obs[n - 1]!)} at request ${n}`), 3, ', ')}`,
+      actual: `${o.admitted.length} admitted; ${listSome(
+        o.wild.map((n) => `${outcomeOf(o.obs[n - 1]!)} at request ${n}`),
+        3,
+        ', ',
+      )}`,
       evidence: o.wild.slice(0, 3).map((n) => idOf(o, n)),
       notes: wildNotes(o),
     };
@@ -285,10 +307,22 @@ function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: bool
   }
   const counts = `admitted ${a} of ${sent}; ${r} got 429`;
   if (minimumOnly) {
-    return { verdict: 'inconclusive', expected, actual: `${counts}; no consistent Limit to judge exactness against`, evidence: [], notes: wildNotes(o) };
+    return {
+      verdict: 'inconclusive',
+      expected,
+      actual: `${counts}; no consistent Limit to judge exactness against`,
+      evidence: [],
+      notes: wildNotes(o),
+    };
   }
   if (sent < k + 1) {
-    return { verdict: 'inconclusive', expected, actual: `only ${countOf(sent, 'request')} sent; need at least ${k + 1}`, evidence: [], notes: wildNotes(o) };
+    return {
+      verdict: 'inconclusive',
+      expected,
+      actual: `only ${countOf(sent, 'request')} sent; need at least ${k + 1}`,
+      evidence: [],
+      notes: wildNotes(o),
+    };
   }
   if (o.wild.length > 0) {
     return {
@@ -307,4 +341,3 @@ function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: bool
     notes: [],
   };
 }
-

@@ -68,7 +68,11 @@ export interface FindingText {
   readonly actual: string;
 }
 
-export const findingText = (f: FindingText): FindingText => ({ verdict: f.verdict, expected: f.expected, actual: f.actual });
+export const findingText = (f: FindingText): FindingText => ({
+  verdict: f.verdict,
+  expected: f.expected,
+  actual: f.actual,
+});
 
 const isObservation = (v: object): v is Observation =>
   typeof (v as { id?: unknown }).id === 'number' && 'sentAt' in v && 'rateLimit' in v && 'check' in v && 'phase' in v;
@@ -76,7 +80,8 @@ const isObservation = (v: object): v is Observation =>
 const PROBE_FIELDS = ['id', 'edge', 'phase', 'sentAt', 'headersAt', 'status', 'error', 'edgeNode'].sort().join();
 
 /** A revocation probe's compact record (measure/revocation-records.ts): made from its observation, so written as a reference to it. */
-const isProbeRecord = (v: object): v is ProbeRecord => typeof (v as { id?: unknown }).id === 'number' && Object.keys(v).sort().join() === PROBE_FIELDS;
+const isProbeRecord = (v: object): v is ProbeRecord =>
+  typeof (v as { id?: unknown }).id === 'number' && Object.keys(v).sort().join() === PROBE_FIELDS;
 
 /** Why a value cannot be written down (a function, a class instance): the judgement is then not replayable. */
 export class NotEncodable extends Error {}
@@ -86,7 +91,8 @@ export function encodeArgs(args: readonly unknown[], contract: Contract): unknow
   const encode = (value: unknown): unknown => {
     if (value === undefined) return { $undefined: true };
     if (typeof value === 'number') return Number.isFinite(value) ? value : { $number: String(value) };
-    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') throw new NotEncodable(`a ${typeof value}`);
+    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint')
+      throw new NotEncodable(`a ${typeof value}`);
     if (value === null || typeof value !== 'object') return value;
     if (value === contract) return { $contract: contract.name };
     if (Array.isArray(value)) return value.map(encode);
@@ -94,7 +100,8 @@ export function encodeArgs(args: readonly unknown[], contract: Contract): unknow
     if (value instanceof Set) return { $set: [...value].map(encode) };
     if (value instanceof RegExp) return { $regexp: [value.source, value.flags] };
     const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto !== Object.prototype && proto !== null) throw new NotEncodable(`an instance of ${(value as object).constructor?.name ?? 'a class'}`);
+    if (proto !== Object.prototype && proto !== null)
+      throw new NotEncodable(`an instance of ${(value as object).constructor?.name ?? 'a class'}`);
     if (isObservation(value)) return { $obs: value.id };
     if (isProbeRecord(value)) return { $probe: value.id, phase: value.phase };
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encode(v)]));
@@ -129,14 +136,18 @@ export function decodeArgs(encoded: readonly unknown[], source: ObservationSourc
     }
     if ('$probe' in tagged) {
       const o = observations.get(tagged['$probe'] as number);
-      if (!o) throw new MissingObservation(`observation #${String(tagged['$probe'])} (a revocation probe) is not in the observations file`);
+      if (!o)
+        throw new MissingObservation(
+          `observation #${String(tagged['$probe'])} (a revocation probe) is not in the observations file`,
+        );
       return probeRecord(o, tagged['phase'] as ProbePhase);
     }
     if ('$tierObservations' in tagged) return source.inOrder.filter((o) => o.tier === tagged['$tierObservations']);
     if ('$undefined' in tagged) return undefined;
     if ('$number' in tagged) return Number(tagged['$number']);
     if ('$contract' in tagged) return contract;
-    if ('$map' in tagged) return new Map((tagged['$map'] as [unknown, unknown][]).map(([k, v]) => [decode(k), decode(v)]));
+    if ('$map' in tagged)
+      return new Map((tagged['$map'] as [unknown, unknown][]).map(([k, v]) => [decode(k), decode(v)]));
     if ('$set' in tagged) return new Set((tagged['$set'] as unknown[]).map(decode));
     if ('$regexp' in tagged) return new RegExp(...(tagged['$regexp'] as [string, string]));
     return Object.fromEntries(Object.entries(tagged).map(([k, v]) => [k, decode(v)]));

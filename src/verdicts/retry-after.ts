@@ -7,7 +7,15 @@
  * a cache up to a second stale, and a server may round the wait up.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, finding, headerProblem, isAdmitted, outcomeOf, worst, type JudgedVerdict } from './support/finding.ts';
+import {
+  TOO_MANY_REQUESTS,
+  finding,
+  headerProblem,
+  isAdmitted,
+  outcomeOf,
+  worst,
+  type JudgedVerdict,
+} from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { readReset, serverDateSeconds } from './support/window-integrity.ts';
 
@@ -69,11 +77,13 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
   // 2. Equal to the body's retry_after_seconds.
   const bodyValue = bodyRetryAfter(rejected.body);
   if (bodyValue === null) failures.push('body has no integer retry_after_seconds');
-  else if (ra !== null && bodyValue !== ra) failures.push(`Retry-After ${ra} but body retry_after_seconds ${bodyValue}`);
+  else if (ra !== null && bodyValue !== ra)
+    failures.push(`Retry-After ${ra} but body retry_after_seconds ${bodyValue}`);
 
   // 3. Agrees with Reset, by the server's clock.
   const date = serverDateSeconds(rejected);
-  if (input.windowSeconds === undefined) notes.push('window length not given: Reset taken as plausible up to a day after Date');
+  if (input.windowSeconds === undefined)
+    notes.push('window length not given: Reset taken as plausible up to a day after Date');
   const reading = readReset(rejected, input.windowSeconds ?? DAY_S);
   let untilReset: number | null = null;
   if (ra !== null) {
@@ -116,7 +126,10 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
     waitedMs: waited,
     afterWaitStatus: afterWait?.status ?? null,
   };
-  const verdict: JudgedVerdict = worst([failures.length > 0 ? 'fail' : 'pass', unclear.length > 0 ? 'inconclusive' : 'pass']);
+  const verdict: JudgedVerdict = worst([
+    failures.length > 0 ? 'fail' : 'pass',
+    unclear.length > 0 ? 'inconclusive' : 'pass',
+  ]);
   if (verdict === 'pass') {
     return finding('pass', {
       expected,

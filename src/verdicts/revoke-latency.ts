@@ -13,10 +13,22 @@ import type { Finding } from '../catalogue/types.ts';
 import type { ProbeStop } from '../measure/revocation-records.ts';
 import { clopperPearsonLower, quantileBoundedByMax, trialsToBound, trialsToProve } from './support/confidence.ts';
 import { DEFAULT_TARGET_LEVEL, targetText, type ConfidenceTarget } from '../config/confidence-target.ts';
-import { placeVantage, serverOffsets, seenFrom, vantageBounds, vantageEdges, type Placement, type VantagePoint, type Vantages } from './support/vantage-bounds.ts';
+import {
+  placeVantage,
+  serverOffsets,
+  seenFrom,
+  vantageBounds,
+  vantageEdges,
+  type Placement,
+  type VantagePoint,
+  type Vantages,
+} from './support/vantage-bounds.ts';
 
 /** One row per trial and edge, as the chart and revocation.csv read it: the bounds, rounded to 0.1 ms. */
-export type LatencyRow = Pick<EdgeBounds, 'trial' | 'edge' | 'edgeNode' | 'lowerMs' | 'upperMs' | 'widthMs' | 'unusableProbes' | 'revokeCallMs'>;
+export type LatencyRow = Pick<
+  EdgeBounds,
+  'trial' | 'edge' | 'edgeNode' | 'lowerMs' | 'upperMs' | 'widthMs' | 'unusableProbes' | 'revokeCallMs'
+>;
 
 /** `data` of REVOKE-LATENCY: the SLA, every bracket (the report's charts), the figures per edge and overall, the trials not judged. */
 export type LatencyData = {
@@ -25,7 +37,11 @@ export type LatencyData = {
   readonly trials: readonly LatencyRow[];
   readonly edges: readonly EdgeStats[];
   readonly overall: BoundStats;
-  readonly unjudged: readonly { readonly trial: number; readonly stoppedBy: ProbeStop; readonly revokeError: string | null }[];
+  readonly unjudged: readonly {
+    readonly trial: number;
+    readonly stoppedBy: ProbeStop;
+    readonly revokeError: string | null;
+  }[];
   readonly skippedSlots: number;
   /** What the judged trials prove (verdicts/support/confidence.ts); null where none was judged. */
   readonly confidence: RevocationConfidence | null;
@@ -50,7 +66,12 @@ export type RevocationConfidence = {
 const LEVEL = DEFAULT_TARGET_LEVEL;
 
 /** A trial is within when every edge's upper bound is under the SLA; one straddling it is not. */
-function revocationConfidence(bounds: readonly EdgeBounds[], trials: readonly number[], slaMs: number, target: ConfidenceTarget | null): RevocationConfidence | null {
+function revocationConfidence(
+  bounds: readonly EdgeBounds[],
+  trials: readonly number[],
+  slaMs: number,
+  target: ConfidenceTarget | null,
+): RevocationConfidence | null {
   if (trials.length === 0) return null;
   const within = trials.filter((t) => {
     const own = bounds.filter((b) => b.trial === t);
@@ -64,7 +85,9 @@ function revocationConfidence(bounds: readonly EdgeBounds[], trials: readonly nu
     level,
     lowerBound,
     maxBoundsQuantile: quantileBoundedByMax(trials.length, level),
-    target: target ? { share: target.share, trialsNeeded: trialsToProve(target), reached: lowerBound >= target.share } : null,
+    target: target
+      ? { share: target.share, trialsNeeded: trialsToProve(target), reached: lowerBound >= target.share }
+      : null,
   };
 }
 
@@ -117,7 +140,11 @@ function judgedBounds(e: RevocationEvidence, placed: readonly PlacedPoint[]): Ed
   const run = e.vantages.run;
   return [
     ...own.map((b) => ({ ...b, edge: seenFrom(run, b.edge) })),
-    ...runs.flatMap((trial) => placed.flatMap(({ point, placement }) => (placement.offset ? vantageBounds(trial, point, placement.offset, e.rejectStatus) : []))),
+    ...runs.flatMap((trial) =>
+      placed.flatMap(({ point, placement }) =>
+        placement.offset ? vantageBounds(trial, point, placement.offset, e.rejectStatus) : [],
+      ),
+    ),
   ];
 }
 
@@ -137,7 +164,10 @@ export type VantagePlacement = {
 };
 
 /** How each vantage's clock was placed, or why it could not be (a gap: its view is missing). */
-function vantageNotes(v: Vantages, points: readonly PlacedPoint[]): { readonly notes: string[]; readonly gaps: string[]; readonly placed: VantagePlacement[] } {
+function vantageNotes(
+  v: Vantages,
+  points: readonly PlacedPoint[],
+): { readonly notes: string[]; readonly gaps: string[]; readonly placed: VantagePlacement[] } {
   const notes: string[] = [
     `seen from ${countOf(v.points.length + 1, 'vantage point')} (${[v.run, ...v.points.map((p) => p.name)].join(', ')}); a vantage's clock is set against the run's through the Date headers of the servers (edge, and node where named) both reached (one-second ticks, their edges found by the probes on either side), allowing Date to lag its server's clock by up to ${ms(v.dateLagMs)}; its brackets widen by what that leaves uncertain`,
   ];
@@ -147,11 +177,19 @@ function vantageNotes(v: Vantages, points: readonly PlacedPoint[]): { readonly n
     const o = placement.offset;
     const offsetMs = o === null ? null : Math.round((o.low + o.high) / 2);
     const uncertaintyMs = o === null ? null : Math.ceil((o.high - o.low) / 2);
-    placed.push({ vantage: point.name, offsetMs, uncertaintyMs, edges: vantageEdges(point), probes: point.probes.length });
+    placed.push({
+      vantage: point.name,
+      offsetMs,
+      uncertaintyMs,
+      edges: vantageEdges(point),
+      probes: point.probes.length,
+    });
     if (offsetMs === null || uncertaintyMs === null) gaps.push(`vantage ${point.name}: ${placement.why}`);
     else {
       const where = offsetMs === 0 ? 'level with' : `${ms(Math.abs(offsetMs))} ${offsetMs > 0 ? 'behind' : 'ahead of'}`;
-      notes.push(`vantage ${point.name}: ${countOf(point.probes.length, 'probe')} on ${vantageEdges(point).join(', ')}; its clock is ${where} the run's, ±${ms(uncertaintyMs)} (placed through ${placement.servers.join(', ')})`);
+      notes.push(
+        `vantage ${point.name}: ${countOf(point.probes.length, 'probe')} on ${vantageEdges(point).join(', ')}; its clock is ${where} the run's, ±${ms(uncertaintyMs)} (placed through ${placement.servers.join(', ')})`,
+      );
     }
   }
   return { notes, gaps, placed };
@@ -175,15 +213,24 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
     trials: bounds.map(latencyRow),
     edges: perEdge,
     overall,
-    unjudged: e.runs.filter((r) => !judged.includes(r)).map((r) => ({ trial: r.trial, stoppedBy: r.stoppedBy, revokeError: r.revokeError })),
+    unjudged: e.runs
+      .filter((r) => !judged.includes(r))
+      .map((r) => ({ trial: r.trial, stoppedBy: r.stoppedBy, revokeError: r.revokeError })),
     skippedSlots: e.runs.reduce((n, r) => n + r.skippedSlots, 0),
-    confidence: revocationConfidence(bounds, judged.map((r) => r.trial), e.slaMs, e.target ?? null),
+    confidence: revocationConfidence(
+      bounds,
+      judged.map((r) => r.trial),
+      e.slaMs,
+      e.target ?? null,
+    ),
     ...(e.vantages ? { vantages: seen.placed } : {}),
   };
   const notes = [...(e.methodNotes ?? []), ...seen.notes];
   if (data.confidence) notes.push(confidenceText(data.confidence, e.slaMs));
   if (overall.unusableProbes > 0) {
-    notes.push(`${countOf(overall.unusableProbes, 'unusable probe')} (${overall.rateLimitedProbes} answered 429): they narrow no bracket`);
+    notes.push(
+      `${countOf(overall.unusableProbes, 'unusable probe')} (${overall.rateLimitedProbes} answered 429): they narrow no bracket`,
+    );
   }
 
   const late = bounds.filter((b) => b.lowerMs !== null && b.lowerMs >= e.slaMs);
@@ -234,7 +281,9 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
     });
   }
   return finding('pass', {
-    expected: target ? `${expected}; and ${targetText({ share: target.share, level: data.confidence!.level }, ms(e.slaMs))}` : expected,
+    expected: target
+      ? `${expected}; and ${targetText({ share: target.share, level: data.confidence!.level }, ms(e.slaMs))}`
+      : expected,
     actual:
       `every upper bound under ${ms(e.slaMs)} on ${countOf(edges, e.vantages ? 'vantage point × edge pair' : 'edge')} × ${countOf(judged.length, 'trial')}: ` +
       `p50 ${ms(overall.p50Ms ?? 0)}, p95 ${ms(overall.p95Ms ?? 0)}, max ${ms(overall.maxMs ?? 0)}; median bracket width ${ms(overall.medianWidthMs ?? 0)}`,

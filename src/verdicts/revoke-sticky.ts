@@ -28,7 +28,13 @@ export function readmissions(e: RevocationEvidence): Readmission[] {
       const first = b.firstRejected;
       if (!first) continue;
       const later = run.probes
-        .filter((p) => p.edge === b.edge && (p.phase === 'probe' || p.phase === 'final') && p.sentAt > first.sentAt && isAdmittedStatus(p.status))
+        .filter(
+          (p) =>
+            p.edge === b.edge &&
+            (p.phase === 'probe' || p.phase === 'final') &&
+            p.sentAt > first.sentAt &&
+            isAdmittedStatus(p.status),
+        )
         .sort((x, y) => x.sentAt - y.sentAt);
       for (const probe of later) {
         found.push({
@@ -93,7 +99,8 @@ export function revokeStickyVerdict(e: RevocationEvidence): Finding<StickyData> 
   const gaps = coverageGaps(e);
   const judged = judgedRuns(e.runs);
   const unwatched = judged.flatMap((run) => {
-    if (run.stoppedBy === 'max-time') return [`trial ${run.trial}: probing hit its time bound before every edge had rejected and settled`];
+    if (run.stoppedBy === 'max-time')
+      return [`trial ${run.trial}: probing hit its time bound before every edge had rejected and settled`];
     return edgeBounds(run, e.rejectStatus)
       .filter((b) => b.firstRejected === null)
       .map((b) => `trial ${run.trial}: ${b.edge} never rejected the key`);
@@ -106,7 +113,10 @@ export function revokeStickyVerdict(e: RevocationEvidence): Finding<StickyData> 
       data,
     });
   }
-  const probes = judged.reduce((n, run) => n + run.probes.filter((p) => p.phase === 'probe' || p.phase === 'final').length, 0);
+  const probes = judged.reduce(
+    (n, run) => n + run.probes.filter((p) => p.phase === 'probe' || p.phase === 'final').length,
+    0,
+  );
   return finding('pass', {
     expected,
     actual: `no edge admitted the key after rejecting it, in ${countOf(judged.length, 'trial')} (${probes} probes)`,

@@ -10,7 +10,11 @@ import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome } from 
 import { coverageGaps, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
 import type { Finding } from '../catalogue/types.ts';
 
-type Judgement = { readonly kind: 'ok' | 'rejected' | 'unusable' | 'missing'; readonly probe: ProbeRecord | null; readonly line: string };
+type Judgement = {
+  readonly kind: 'ok' | 'rejected' | 'unusable' | 'missing';
+  readonly probe: ProbeRecord | null;
+  readonly line: string;
+};
 
 const WHEN: Readonly<Record<'successor-before' | 'successor-after', string>> = {
   'successor-before': 'before the old key was revoked',
@@ -27,9 +31,17 @@ function judgeEdge(run: RevocationProbeRun, edge: string, phase: 'successor-befo
   const last = probes.at(-1) ?? null;
   if (!last) return { kind: 'missing', probe: null, line: `${where}: the new key was not probed ${WHEN[phase]}` };
   if (last.status === null || last.status === TOO_MANY_REQUESTS) {
-    return { kind: 'unusable', probe: last, line: `${where}: ${last.status ?? last.error ?? 'no response'} ${WHEN[phase]} (#${last.id})` };
+    return {
+      kind: 'unusable',
+      probe: last,
+      line: `${where}: ${last.status ?? last.error ?? 'no response'} ${WHEN[phase]} (#${last.id})`,
+    };
   }
-  return { kind: 'rejected', probe: last, line: `${where}: the new key got ${last.status} ${WHEN[phase]} (#${last.id})` };
+  return {
+    kind: 'rejected',
+    probe: last,
+    line: `${where}: the new key got ${last.status} ${WHEN[phase]} (#${last.id})`,
+  };
 }
 
 export function rotationVerdict(e: RevocationEvidence): Finding {

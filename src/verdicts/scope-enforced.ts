@@ -3,7 +3,15 @@
  * `scope-status` assumption) and admits one holding it past the scope check.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, finding, isAdmittedStatus, listSome, outcomeOf, worst, type JudgedVerdict } from './support/finding.ts';
+import {
+  TOO_MANY_REQUESTS,
+  finding,
+  isAdmittedStatus,
+  listSome,
+  outcomeOf,
+  worst,
+  type JudgedVerdict,
+} from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 
 export interface ScopePair {

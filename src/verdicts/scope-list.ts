@@ -60,7 +60,11 @@ export function scopeListVerdict(o: Observation, contract: Contract): Finding<Sc
   if (unknown.length > 0) {
     return finding('fail', {
       expected,
-      actual: `unknown scope names: ${listSome(unknown.map((n) => `'${clip(n, 60)}'`), 5, ', ')}`,
+      actual: `unknown scope names: ${listSome(
+        unknown.map((n) => `'${clip(n, 60)}'`),
+        5,
+        ', ',
+      )}`,
       evidence,
       notes,
       data,

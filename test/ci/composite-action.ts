@@ -88,7 +88,11 @@ function readOutputs(text: string): Record<string, string> {
 
 function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number; log: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.stderr.on('data', (c: Buffer) => chunks.push(c));
@@ -99,7 +103,8 @@ function bash(script: string, cwd: string, env: Record<string, string>): Promise
 
 export async function runCompositeAction(file: string, options: CompositeOptions): Promise<CompositeRun> {
   const action = actionFile.parse(parse(await readFile(file, 'utf8')));
-  for (const name of Object.keys(options.inputs)) if (!(name in action.inputs)) throw new Error(`input ${name} is not declared by ${file}`);
+  for (const name of Object.keys(options.inputs))
+    if (!(name in action.inputs)) throw new Error(`input ${name} is not declared by ${file}`);
   const inputs: Record<string, string> = {};
   for (const [name, input] of Object.entries(action.inputs)) {
     const value = options.inputs[name] ?? input.default;
@@ -111,18 +116,32 @@ export async function runCompositeAction(file: string, options: CompositeOptions
   const functions = new Map<string, FunctionDefinition>(
     STATUS_FUNCTIONS.map((name) => [
       name,
-      { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData({ success: !failed, failure: failed, always: true, cancelled: false }[name]) },
+      {
+        name,
+        minArgs: 0,
+        maxArgs: 0,
+        call: () => new data.BooleanData({ success: !failed, failure: failed, always: true, cancelled: false }[name]),
+      },
     ]),
   );
   const evaluate = (expression: string): data.ExpressionData => {
-    const context = JSON.parse(JSON.stringify({ inputs, steps, github: { action_path: options.actionPath, workspace: options.workspace } }), data.reviver) as data.Dictionary;
-    const tree = new Parser(new Lexer(expression).lex().tokens, ['inputs', 'steps', 'github'], [...functions.values()]).parse();
+    const context = JSON.parse(
+      JSON.stringify({ inputs, steps, github: { action_path: options.actionPath, workspace: options.workspace } }),
+      data.reviver,
+    ) as data.Dictionary;
+    const tree = new Parser(
+      new Lexer(expression).lex().tokens,
+      ['inputs', 'steps', 'github'],
+      [...functions.values()],
+    ).parse();
     return new Evaluator(tree, context, functions).evaluate();
   };
   // GitHub's rule: a condition without a status function runs only while every step so far succeeded.
   const shouldRun = (condition: string | undefined): boolean => {
     const bare = (condition ?? 'success()').replace(/^\s*\$\{\{(.*)\}\}\s*$/s, '$1');
-    const gated = STATUS_FUNCTIONS.some((f) => new RegExp(`\\b${f}\\s*\\(`).test(bare)) ? bare : `success() && (${bare})`;
+    const gated = STATUS_FUNCTIONS.some((f) => new RegExp(`\\b${f}\\s*\\(`).test(bare))
+      ? bare
+      : `success() && (${bare})`;
     return truthy(evaluate(gated));
   };
 
@@ -140,13 +159,16 @@ export async function runCompositeAction(file: string, options: CompositeOptions
       if (s.uses !== undefined) {
         const stub = options.stubs[s.uses.replace(/@.*$/, '')];
         if (!stub) throw new Error(`no stub for ${s.uses} (step "${s.name}")`);
-        const given = Object.fromEntries(Object.entries(s.with ?? {}).map(([k, v]) => [k, interpolate(String(v), evaluate)]));
+        const given = Object.fromEntries(
+          Object.entries(s.with ?? {}).map(([k, v]) => [k, interpolate(String(v), evaluate)]),
+        );
         const outputs = stub(given);
         steps[id] = { outputs, outcome: 'success', conclusion: 'success' };
         runs.push({ name: s.name, ran: true, outcome: 'success', with: given, outputs });
         continue;
       }
-      if (s.run === undefined || s.shell !== 'bash') throw new Error(`step "${s.name}": this runner runs only run: steps with shell: bash`);
+      if (s.run === undefined || s.shell !== 'bash')
+        throw new Error(`step "${s.name}": this runner runs only run: steps with shell: bash`);
       const outputFile = join(scratch, `output-${index}`);
       const summaryFile = join(scratch, `summary-${index}`);
       await writeFile(outputFile, '');
@@ -171,7 +193,9 @@ export async function runCompositeAction(file: string, options: CompositeOptions
       steps[id] = { outputs, outcome, conclusion: outcome };
       runs.push({ name: s.name, ran: true, outcome, outputs, exitCode: code, log });
     }
-    const outputs = Object.fromEntries(Object.entries(action.outputs).map(([name, o]) => [name, interpolate(o.value, evaluate)]));
+    const outputs = Object.fromEntries(
+      Object.entries(action.outputs).map(([name, o]) => [name, interpolate(o.value, evaluate)]),
+    );
     return { steps: runs, outputs, summary: summaries.join('') };
   } finally {
     await rm(scratch, { recursive: true, force: true });

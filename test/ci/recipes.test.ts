@@ -34,7 +34,8 @@ async function parsers() {
   return { workflow, action, trace: new workflow.NoOperationTraceWriter() };
 }
 
-const messages = (result: { context: { errors: { getErrors(): { message: string }[] } } }) => result.context.errors.getErrors().map((e) => e.message);
+const messages = (result: { context: { errors: { getErrors(): { message: string }[] } } }) =>
+  result.context.errors.getErrors().map((e) => e.message);
 
 async function yamlFilesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -59,7 +60,10 @@ describe('the CI recipes are valid', () => {
     // A recipe nobody validates would rot: every one is of a kind checked here.
     expect(files.filter((f) => !workflows.includes(f))).toEqual([GITLAB]);
     for (const file of workflows) {
-      const parsed = workflow.parseWorkflow({ name: relative(ROOT, file), content: await readFile(file, 'utf8') }, trace);
+      const parsed = workflow.parseWorkflow(
+        { name: relative(ROOT, file), content: await readFile(file, 'utf8') },
+        trace,
+      );
       expect(messages(parsed), file).toEqual([]);
       const template = await workflow.convertWorkflowTemplate(parsed.context, parsed.value!);
       expect(messages(parsed), file).toEqual([]);
@@ -69,11 +73,17 @@ describe('the CI recipes are valid', () => {
 
   it('the example workflow gives the action only inputs it declares, and, from secrets, every key the example config names', async () => {
     const action = parse(await readFile(ACTION, 'utf8')) as { inputs: Record<string, unknown> };
-    const workflow = parse(await readFile(WORKFLOW, 'utf8')) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] }> };
-    const gate = Object.values(workflow.jobs).flatMap((job) => job.steps).find((s) => s.uses?.endsWith('/tiergate@v1'));
+    const workflow = parse(await readFile(WORKFLOW, 'utf8')) as {
+      jobs: Record<string, { steps: { uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] }>;
+    };
+    const gate = Object.values(workflow.jobs)
+      .flatMap((job) => job.steps)
+      .find((s) => s.uses?.endsWith('/tiergate@v1'));
     expect(Object.keys(gate?.with ?? {}).filter((name) => !(name in action.inputs))).toEqual([]);
     const config = await loadConfig('fixtures/tiergate.config.example.json', ROOT);
-    const keyVariables = config.orgs.flatMap((org) => Object.values(org.keys).flatMap((key) => (typeof key === 'object' ? [key.env] : [])));
+    const keyVariables = config.orgs.flatMap((org) =>
+      Object.values(org.keys).flatMap((key) => (typeof key === 'object' ? [key.env] : [])),
+    );
     expect(Object.entries(gate?.env ?? {})).toEqual(keyVariables.map((name) => [name, `\${{ secrets.${name} }}`]));
   });
 
@@ -83,13 +93,19 @@ describe('the CI recipes are valid', () => {
     try {
       await cp(GITLAB, join(dir, '.gitlab-ci.yml'));
       const bin = join(ROOT, 'node_modules/gitlab-ci-local/dist/index.js');
-      const { stdout } = await promisify(execFile)(process.execPath, [bin, '--cwd', basename(dir), '--list-json'], { cwd: dirname(dir) });
+      const { stdout } = await promisify(execFile)(process.execPath, [bin, '--cwd', basename(dir), '--list-json'], {
+        cwd: dirname(dir),
+      });
       const jobs = JSON.parse(stdout) as { name: string }[];
       expect(jobs.map((j) => j.name)).toEqual(['tiergate']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    const job = (parse(await readFile(GITLAB, 'utf8')) as { tiergate: { artifacts: { when: string; paths: string[]; reports: { junit: string } } } }).tiergate;
+    const job = (
+      parse(await readFile(GITLAB, 'utf8')) as {
+        tiergate: { artifacts: { when: string; paths: string[]; reports: { junit: string } } };
+      }
+    ).tiergate;
     expect(job.artifacts.when).toBe('always');
     expect(job.artifacts.paths.some((p) => job.artifacts.reports.junit.startsWith(p))).toBe(true);
   });
@@ -100,7 +116,10 @@ describe.concurrent('action.yml, its steps run here against the embedded referen
   const ARTIFACT_URL = 'https://github.com/o/r/actions/runs/1/artifacts/2';
 
   /** The action in a fresh workspace, removed when the test ends. */
-  async function run(inputs: Record<string, string>, onTestFinished: TestContext['onTestFinished']): Promise<CompositeRun & { workspace: string }> {
+  async function run(
+    inputs: Record<string, string>,
+    onTestFinished: TestContext['onTestFinished'],
+  ): Promise<CompositeRun & { workspace: string }> {
     const workspace = await mkdtemp(join(tmpdir(), 'tiergate-action-'));
     onTestFinished(() => rm(workspace, { recursive: true, force: true }));
     const result = await runCompositeAction(ACTION, {
@@ -118,7 +137,10 @@ describe.concurrent('action.yml, its steps run here against the embedded referen
 
   const stepNamed = (result: CompositeRun, name: string) => result.steps.find((s) => s.name === name)!;
 
-  it('passes: the summary on the job page, the run kept as an artifact, junit.xml published and linked', async ({ expect, onTestFinished }) => {
+  it('passes: the summary on the job page, the run kept as an artifact, junit.xml published and linked', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const result = await run({}, onTestFinished);
     const { workspace } = result;
     const gate = stepNamed(result, 'Run the gate');
@@ -129,9 +151,17 @@ describe.concurrent('action.yml, its steps run here against the embedded referen
     expect((await stat(join(reportDir, 'index.html'))).isFile()).toBe(true);
 
     expect(stepNamed(result, 'Set up Node.js').ran).toBe(false);
-    expect(stepNamed(result, 'Keep the report').with).toEqual({ name: 'tiergate', path: reportDir, 'if-no-files-found': 'error' });
+    expect(stepNamed(result, 'Keep the report').with).toEqual({
+      name: 'tiergate',
+      path: reportDir,
+      'if-no-files-found': 'error',
+    });
     const junit = stepNamed(result, 'Publish junit.xml').with!;
-    expect(junit).toMatchObject({ report_paths: join(reportDir, 'junit.xml'), check_name: 'tiergate', job_summary: 'false' });
+    expect(junit).toMatchObject({
+      report_paths: join(reportDir, 'junit.xml'),
+      check_name: 'tiergate',
+      job_summary: 'false',
+    });
     expect(await readFile(junit.report_paths!, 'utf8')).toContain('<testcase name="HDR-PRESENT [starter]"');
 
     expect(result.summary).toMatch(/^## tiergate ✓ PASS: every check that ran passed\n/);
@@ -139,14 +169,27 @@ describe.concurrent('action.yml, its steps run here against the embedded referen
     expect(result.summary).toContain('| HDR-PRESENT | ✓ pass |');
     expect(result.summary).toContain(`**Report:** \`${relative(workspace, reportDir)}/index.html\``);
     // A paragraph of its own after tiergate's summary, the last thing on the job's page.
-    expect(result.summary.endsWith(`\n\n**Download:** [the tiergate report](${ARTIFACT_URL}) (index.html, results.json, junit.xml)\n`)).toBe(true);
+    expect(
+      result.summary.endsWith(
+        `\n\n**Download:** [the tiergate report](${ARTIFACT_URL}) (index.html, results.json, junit.xml)\n`,
+      ),
+    ).toBe(true);
   });
 
-  it("fails the step with tiergate's exit code, and still keeps, publishes and summarises the report", async ({ expect, onTestFinished }) => {
-    const result = await run({ args: '--target-fault headers-missing-on-errors', name: 'gate-starter' }, onTestFinished);
+  it("fails the step with tiergate's exit code, and still keeps, publishes and summarises the report", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const result = await run(
+      { args: '--target-fault headers-missing-on-errors', name: 'gate-starter' },
+      onTestFinished,
+    );
     expect(stepNamed(result, 'Run the gate')).toMatchObject({ outcome: 'failure', exitCode: 1 });
     expect(result.outputs['exit-code']).toBe('1');
-    expect(stepNamed(result, 'Keep the report').with).toMatchObject({ name: 'gate-starter', path: result.outputs['report-dir'] });
+    expect(stepNamed(result, 'Keep the report').with).toMatchObject({
+      name: 'gate-starter',
+      path: result.outputs['report-dir'],
+    });
     expect(stepNamed(result, 'Publish junit.xml').ran).toBe(true);
     expect(result.summary).toMatch(/^## tiergate ✗ FAIL: the build must not ship\n/);
     expect(result.summary).toContain('- ✗ fail **HDR-PRESENT [starter]**');
@@ -155,7 +198,10 @@ describe.concurrent('action.yml, its steps run here against the embedded referen
     expect(containsFullKey(result.summary + result.steps.map((s) => s.log ?? '').join(''))).toBe(false);
   });
 
-  it('refuses a window beside a config file, before tiergate runs: no report, nothing kept', async ({ expect, onTestFinished }) => {
+  it('refuses a window beside a config file, before tiergate runs: no report, nothing kept', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const result = await run({ config: 'tiergate.config.json' }, onTestFinished);
     const gate = stepNamed(result, 'Run the gate');
     expect(gate).toMatchObject({ outcome: 'failure', exitCode: 2 });
@@ -185,7 +231,16 @@ const NODE_EOL_MAJORS = new Set([12, 14, 16, 18, 20]);
 describe('the CI recipes run on a Node.js that is still supported', () => {
   it('every action a recipe uses is a major that runs on a supported Node, by the table', async () => {
     const files = [ACTION, ...(await yamlFilesUnder(join(ROOT, 'examples/github-actions')))];
-    const uses = (await Promise.all(files.map(async (file) => [...(await readFile(file, 'utf8')).matchAll(/^\s*(?:-\s*)?uses:\s*([^\s#]+)/gm)].map((m) => ({ file: relative(ROOT, file), ref: m[1]! }))))).flat();
+    const uses = (
+      await Promise.all(
+        files.map(async (file) =>
+          [...(await readFile(file, 'utf8')).matchAll(/^\s*(?:-\s*)?uses:\s*([^\s#]+)/gm)].map((m) => ({
+            file: relative(ROOT, file),
+            ref: m[1]!,
+          })),
+        ),
+      )
+    ).flat();
     expect(uses.length).toBeGreaterThanOrEqual(4);
     const problems = uses.flatMap(({ file, ref }) => {
       const [name, major] = ref.split('@') as [string, string];
@@ -204,6 +259,10 @@ describe('the CI recipes run on a Node.js that is still supported', () => {
     const gitlab = parse(await readFile(GITLAB, 'utf8')) as Record<string, { image?: string }>;
     const images = Object.values(gitlab).flatMap((job) => (typeof job === 'object' && job?.image ? [job.image] : []));
     expect(images.length).toBeGreaterThan(0);
-    for (const image of images) expect({ image, eol: NODE_EOL_MAJORS.has(Number(/^node:(\d+)/.exec(image)?.[1])) }).toEqual({ image, eol: false });
+    for (const image of images)
+      expect({ image, eol: NODE_EOL_MAJORS.has(Number(/^node:(\d+)/.exec(image)?.[1])) }).toEqual({
+        image,
+        eol: false,
+      });
   });
 });

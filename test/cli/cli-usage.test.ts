@@ -31,11 +31,17 @@ describe('tiergate run: flag errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tiergate-config-'));
     writeFileSync(
       join(dir, 'bad.json'),
-      JSON.stringify({ target: { edges: ['not a url'] }, window: 'soon', orgs: [{ name: 'Acme!', tier: 'gold', keys: { primary: 'xh_test_literal' } }], extra: 1 }),
+      JSON.stringify({
+        target: { edges: ['not a url'] },
+        window: 'soon',
+        orgs: [{ name: 'Acme!', tier: 'gold', keys: { primary: 'xh_test_literal' } }],
+        extra: 1,
+      }),
     );
     const result = await runCli(['run', '--config', 'bad.json'], {}, dir);
     expectUsageError(result, /target\.edges\.0/);
-    for (const path of ['window', 'orgs.0.name', 'orgs.0.tier', 'orgs.0.keys.primary', 'extra']) expect(result.stderr).toContain(path);
+    for (const path of ['window', 'orgs.0.name', 'orgs.0.tier', 'orgs.0.keys.primary', 'extra'])
+      expect(result.stderr).toContain(path);
     expect(result.stderr).toContain('{"env": "VARIABLE"}');
   });
 
@@ -43,7 +49,16 @@ describe('tiergate run: flag errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tiergate-config-'));
     writeFileSync(
       join(dir, 'ok.json'),
-      JSON.stringify({ target: { edges: ['http://127.0.0.1:9'] }, orgs: [{ name: 'acme', tier: 'starter', keys: { primary: { env: 'XH_ACME_KEY' }, unscoped: { env: 'XH_ACME_NOSCOPE' } } }] }),
+      JSON.stringify({
+        target: { edges: ['http://127.0.0.1:9'] },
+        orgs: [
+          {
+            name: 'acme',
+            tier: 'starter',
+            keys: { primary: { env: 'XH_ACME_KEY' }, unscoped: { env: 'XH_ACME_NOSCOPE' } },
+          },
+        ],
+      }),
     );
     const result = await runCli(['run', '--config', 'ok.json', '--dry-run'], {}, dir);
     expectUsageError(result, /orgs\.0\.keys\.primary: environment variable XH_ACME_KEY is not set/);
@@ -55,10 +70,13 @@ describe('tiergate run --dry-run and tiergate list', () => {
   it('prints the plan without sending anything', async () => {
     const result = await runCli(['run', '--dry-run', '--window', '3s']);
     expect(result.code).toBe(0);
-    for (const tier of ['starter', 'professional', 'enterprise']) expect(result.stdout).toContain(`${tier}: organizations ${tier}-a, ${tier}-b, ${tier}-c`);
+    for (const tier of ['starter', 'professional', 'enterprise'])
+      expect(result.stdout).toContain(`${tier}: organizations ${tier}-a, ${tier}-b, ${tier}-c`);
     expect(result.stdout).toMatch(/quota windows needed: 3 \(window 3s\)/);
     expect(result.stdout).toContain('revocation: revocation');
-    expect(result.stdout).toContain('beside the lanes: learn how the server limits (two to four windows), on starter-profile');
+    expect(result.stdout).toContain(
+      'beside the lanes: learn how the server limits (two to four windows), on starter-profile',
+    );
   });
 
   it('lists every check with its spec section and basis', async () => {
@@ -71,46 +89,101 @@ describe('tiergate run --dry-run and tiergate list', () => {
 });
 
 describe('defaults: one owner, the same in every command, its help and the README', () => {
-  const runArgs = { scenario: [], 'dry-run': true, 'keep-bodies': false, engine: 'harness', 'target-fault': [], 'target-variant': [] } as const;
+  const runArgs = {
+    scenario: [],
+    'dry-run': true,
+    'keep-bodies': false,
+    engine: 'harness',
+    'target-fault': [],
+    'target-variant': [],
+  } as const;
 
   it("run's embedded target and serve's start alike, the parse time following the window", async () => {
     const { io } = captureIo();
     const long = await resolveRunOptions({ ...runArgs, tiers: 'starter' }, io, []);
-    expect(long).toMatchObject({ windowMs: DEFAULTS.windowMs, timeoutMs: DEFAULTS.timeoutMs, outDir: DEFAULTS.reportsDir });
-    expect(long.target).toMatchObject({ edges: DEFAULTS.edges, revocationDelayMs: DEFAULTS.revocationDelayMs, parseMs: PARSE_MS.longWindows });
+    expect(long).toMatchObject({
+      windowMs: DEFAULTS.windowMs,
+      timeoutMs: DEFAULTS.timeoutMs,
+      outDir: DEFAULTS.reportsDir,
+    });
+    expect(long.target).toMatchObject({
+      edges: DEFAULTS.edges,
+      revocationDelayMs: DEFAULTS.revocationDelayMs,
+      parseMs: PARSE_MS.longWindows,
+    });
     const short = await resolveRunOptions({ ...runArgs, tiers: 'starter', window: '3s' }, io, []);
     expect(short.target).toMatchObject({ parseMs: PARSE_MS.shortWindows });
     for (const run of [long, short]) {
       const served = resolveTargetOptions(serveOptions({ fault: [], variant: [], window: `${run.windowMs / 1000}s` }));
-      expect(run.target).toMatchObject({ edges: served.edges, revocationDelayMs: served.revocationDelayMs, revocationJitterMs: served.revocationJitterMs, parseMs: served.parseMs });
+      expect(run.target).toMatchObject({
+        edges: served.edges,
+        revocationDelayMs: served.revocationDelayMs,
+        revocationJitterMs: served.revocationJitterMs,
+        parseMs: served.parseMs,
+      });
     }
   });
 
   it('--revocation-parallel takes a whole number from 1, and leaves it to the scenario when absent', async () => {
     const { io } = captureIo();
-    expect((await resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-parallel': '2' }, io, [])).revocation).toMatchObject({ parallel: 2 });
+    expect(
+      (await resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-parallel': '2' }, io, [])).revocation,
+    ).toMatchObject({ parallel: 2 });
     expect((await resolveRunOptions({ ...runArgs, tiers: 'starter' }, io, [])).revocation.parallel).toBeUndefined();
-    await expect(resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-parallel': '0' }, io, [])).rejects.toThrow(/--revocation-parallel 0/);
+    await expect(
+      resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-parallel': '0' }, io, []),
+    ).rejects.toThrow(/--revocation-parallel 0/);
   });
 
   it('--revocation-confidence: a target in words; one more trials than --revocation-trials gives would take, or than a run allows, is a usage error', async () => {
     const { io } = captureIo();
-    expect((await resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-confidence': '99%@95%' }, io, [])).revocation).toMatchObject({ confidence: { share: 0.99, level: 0.95 } });
+    expect(
+      (await resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-confidence': '99%@95%' }, io, []))
+        .revocation,
+    ).toMatchObject({ confidence: { share: 0.99, level: 0.95 } });
     // 0.99^299 ≤ 0.05 < 0.99^298: 299 trials, none slower.
-    expect((await resolveRunOptions({ ...runArgs, tiers: 'starter', 'revocation-confidence': '99%', 'revocation-trials': '299' }, io, [])).revocation).toMatchObject({ trials: 299 });
+    expect(
+      (
+        await resolveRunOptions(
+          { ...runArgs, tiers: 'starter', 'revocation-confidence': '99%', 'revocation-trials': '299' },
+          io,
+          [],
+        )
+      ).revocation,
+    ).toMatchObject({ trials: 299 });
     expectUsageError(
       await runCli(['run', '--dry-run', '--revocation-confidence', '99%', '--revocation-trials', '298']),
       /--revocation-confidence: 99 % of revocations within 3 s, at 95 % confidence takes 299 trials, none slower; --revocation-trials 298 cannot prove it/,
     );
     // Beyond what a run allows is said first, whatever --revocation-trials gives.
-    expectUsageError(await runCli(['run', '--dry-run', '--revocation-confidence', '99.9%', '--revocation-trials', '1000']), /takes 2995 trials, none slower, more than the 1000 a run allows/);
-    expectUsageError(await runCli(['run', '--dry-run', '--revocation-confidence', 'most']), /--revocation-confidence: "most" is not a target/);
+    expectUsageError(
+      await runCli(['run', '--dry-run', '--revocation-confidence', '99.9%', '--revocation-trials', '1000']),
+      /takes 2995 trials, none slower, more than the 1000 a run allows/,
+    );
+    expectUsageError(
+      await runCli(['run', '--dry-run', '--revocation-confidence', 'most']),
+      /--revocation-confidence: "most" is not a target/,
+    );
     const plan = await runCli(['run', '--dry-run', '--tiers', 'starter', '--revocation-confidence', '95%']);
-    expect(plan.stdout).toContain('59 trials, at most 7 at once; target 95 % of revocations within 3s, at 95 % confidence: proving it takes 59 trials, none slower');
+    expect(plan.stdout).toContain(
+      '59 trials, at most 7 at once; target 95 % of revocations within 3s, at 95 % confidence: proving it takes 59 trials, none slower',
+    );
   });
 
   it('--scenario: two for one tier is a usage error', async () => {
-    expectUsageError(await runCli(['run', '--dry-run', '--tiers', 'starter', '--scenario', 'scenarios/starter.ts', '--scenario', 'scenarios/starter.ts']), /--scenario: two scenarios for tier starter; give one per tier/);
+    expectUsageError(
+      await runCli([
+        'run',
+        '--dry-run',
+        '--tiers',
+        'starter',
+        '--scenario',
+        'scenarios/starter.ts',
+        '--scenario',
+        'scenarios/starter.ts',
+      ]),
+      /--scenario: two scenarios for tier starter; give one per tier/,
+    );
   });
 
   it('run and serve --help show the target defaults', async () => {
@@ -152,9 +225,21 @@ describe('defaults: one owner, the same in every command, its help and the READM
 
 describe('tiergate k6: a subcommand per action, each with its own --help', () => {
   it.each([
-    ['export', ['--out', '--tiers', '--scenario', '--revocation'], ['--parallelism', '--window', '--image', '--date-lag']],
-    ['operator', ['--out', '--parallelism', '--base-url', '--namespace', '--window', '--image', '--revocation', '--region'], ['--date-lag']],
-    ['ingest', ['[files..]', '--out', '--window', '--tiers', '--revocation', '--date-lag'], ['--parallelism', '--image']],
+    [
+      'export',
+      ['--out', '--tiers', '--scenario', '--revocation'],
+      ['--parallelism', '--window', '--image', '--date-lag'],
+    ],
+    [
+      'operator',
+      ['--out', '--parallelism', '--base-url', '--namespace', '--window', '--image', '--revocation', '--region'],
+      ['--date-lag'],
+    ],
+    [
+      'ingest',
+      ['[files..]', '--out', '--window', '--tiers', '--revocation', '--date-lag'],
+      ['--parallelism', '--image'],
+    ],
   ])('k6 %s --help', async (action, shown, hidden) => {
     const { code, stdout } = await runCli(['k6', action, '--help']);
     expect(code).toBe(0);
@@ -163,15 +248,27 @@ describe('tiergate k6: a subcommand per action, each with its own --help', () =>
   });
 
   it.each([
-    [['k6', 'ingest', '--date-lag', '1s', 'a.json'], /^tiergate: k6 ingest: --date-lag applies only with --revocation RUN-DIR/],
-    [['k6', 'ingest', '--revocation', 'no-such-run', '--date-lag', 'soon', 'a.json'], /^tiergate: --date-lag soon: expected a duration like 500ms/],
+    [
+      ['k6', 'ingest', '--date-lag', '1s', 'a.json'],
+      /^tiergate: k6 ingest: --date-lag applies only with --revocation RUN-DIR/,
+    ],
+    [
+      ['k6', 'ingest', '--revocation', 'no-such-run', '--date-lag', 'soon', 'a.json'],
+      /^tiergate: --date-lag soon: expected a duration like 500ms/,
+    ],
     [['k6', 'ingest', '--revocation', 'no-such-run', 'a.json'], /^tiergate: .*no-such-run.*results\.json/],
-    [['k6', 'ingest', '--revocation', 'no-such-run', '--window', '3s', 'a.json'], /^tiergate: k6 ingest --revocation: --window does not apply/],
+    [
+      ['k6', 'ingest', '--revocation', 'no-such-run', '--window', '3s', 'a.json'],
+      /^tiergate: k6 ingest --revocation: --window does not apply/,
+    ],
   ])('k6 ingest --revocation: a mistake is one line, exit 2 (%j)', async (argv, message) => {
     expectUsageError(await runCli(argv), message);
   });
 
   it('refuses files given to an action that takes none', async () => {
-    expectUsageError(await runCli(['k6', 'export', '--out', 'x', 'runner.ndjson']), /^tiergate: k6 export: unexpected runner\.ndjson \(only ingest takes files\)/);
+    expectUsageError(
+      await runCli(['k6', 'export', '--out', 'x', 'runner.ndjson']),
+      /^tiergate: k6 export: unexpected runner\.ndjson \(only ingest takes files\)/,
+    );
   });
 });

@@ -25,9 +25,15 @@ describe('tiergate doctor', () => {
     const d = await initDeployment(target());
     const { code, stdout, stderr } = await doctor(d);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout).toMatch(/^ok {7}target\.edges\.1 http:\/\/127\.0\.0\.1:\d+: answers \(401 to HEAD \/recruiter\/bootstrap without a key, in \d+ ms, node edge-1\)$/m);
-    expect(stdout).toMatch(/^ok {7}orgs\.0\.keys\.primary \(XH_STARTER_A_KEY: xh_test_…\w{4}\): accepted; holds every scope/m);
-    expect(stdout).toMatch(/^ok {7}orgs\.1\.keys\.unscoped \(XH_STARTER_B_KEY_NOSCOPE: xh_test_…\w{4}\): accepted, holds no scope \(403 on GET \/recruiter\/jobs/m);
+    expect(stdout).toMatch(
+      /^ok {7}target\.edges\.1 http:\/\/127\.0\.0\.1:\d+: answers \(401 to HEAD \/recruiter\/bootstrap without a key, in \d+ ms, node edge-1\)$/m,
+    );
+    expect(stdout).toMatch(
+      /^ok {7}orgs\.0\.keys\.primary \(XH_STARTER_A_KEY: xh_test_…\w{4}\): accepted; holds every scope/m,
+    );
+    expect(stdout).toMatch(
+      /^ok {7}orgs\.1\.keys\.unscoped \(XH_STARTER_B_KEY_NOSCOPE: xh_test_…\w{4}\): accepted, holds no scope \(403 on GET \/recruiter\/jobs/m,
+    );
     expect(stdout).toMatch(/^ok {7}server clock: \+[\d.]+ s ± \d+ ms from ours/m);
     expect(stdout).toMatch(/^all 9 checks ok \(20 requests\)$/m);
     expect(stdout).not.toMatch(FULL_KEY);
@@ -36,7 +42,11 @@ describe('tiergate doctor', () => {
   type Break = (d: Deployment, t: TestTarget) => Promise<Record<string, string>>;
   const withKey = (d: Deployment, variable: string, key: string) => ({ ...d.env, [variable]: key });
   it.each<[string, Break | 'unreachable', RegExp]>([
-    ['an unreachable edge', 'unreachable', /^problem {2}target\.edges\.2 http:\/\/127\.0\.0\.1:\d+: no answer \(ECONNREFUSED\); check the URL and that the edge is up$/],
+    [
+      'an unreachable edge',
+      'unreachable',
+      /^problem {2}target\.edges\.2 http:\/\/127\.0\.0\.1:\d+: no answer \(ECONNREFUSED\); check the URL and that the edge is up$/,
+    ],
     [
       'an unknown key',
       async (d) => withKey(d, variableOf(d, 'starter-b', 'secondary'), unissuedKey('xh_test_')),
@@ -44,12 +54,28 @@ describe('tiergate doctor', () => {
     ],
     [
       'a primary key missing a scope',
-      async (d, t) => withKey(d, variableOf(d, 'starter-a', 'primary'), (await t.admin.createKey(d.orgIds['starter-a']!, SCOPE_NAMES.filter((s) => s !== 'webhook.manage'), 'test')).key),
+      async (d, t) =>
+        withKey(
+          d,
+          variableOf(d, 'starter-a', 'primary'),
+          (
+            await t.admin.createKey(
+              d.orgIds['starter-a']!,
+              SCOPE_NAMES.filter((s) => s !== 'webhook.manage'),
+              'test',
+            )
+          ).key,
+        ),
       /^problem {2}orgs\.0\.keys\.primary \(XH_STARTER_A_KEY: xh_test_…\w{4}\): lacks webhook\.manage \(403 on POST \/recruiter\/webhooks\); a primary key holds every scope: grant it, or export such a key of starter-a in XH_STARTER_A_KEY$/,
     ],
     [
       'an unscoped key holding a scope',
-      async (d, t) => withKey(d, variableOf(d, 'starter-b', 'unscoped'), (await t.admin.createKey(d.orgIds['starter-b']!, ['jobs.read'], 'test')).key),
+      async (d, t) =>
+        withKey(
+          d,
+          variableOf(d, 'starter-b', 'unscoped'),
+          (await t.admin.createKey(d.orgIds['starter-b']!, ['jobs.read'], 'test')).key,
+        ),
       /^problem {2}orgs\.1\.keys\.unscoped \(XH_STARTER_B_KEY_NOSCOPE: xh_test_…\w{4}\): admitted on GET \/recruiter\/jobs \(200\): this key holds jobs\.read; SCOPE-ENFORCED needs a key of starter-b holding no scope: export one in XH_STARTER_B_KEY_NOSCOPE$/,
     ],
     [
@@ -71,18 +97,44 @@ describe('tiergate doctor', () => {
   it('names every unset variable at once, as tiergate run does: exit 2', async () => {
     const d = await initDeployment(target());
     const result = await doctor(d, {});
-    expectUsageError(result, /^tiergate: orgs\.0\.keys\.primary: environment variable XH_STARTER_A_KEY is not set; export it with the key;/);
-    expect([...result.stderr.matchAll(/environment variable (\w+) is not set/g)].map((m) => m[1])).toEqual(d.keys.map((k) => k.env));
+    expectUsageError(
+      result,
+      /^tiergate: orgs\.0\.keys\.primary: environment variable XH_STARTER_A_KEY is not set; export it with the key;/,
+    );
+    expect([...result.stderr.matchAll(/environment variable (\w+) is not set/g)].map((m) => m[1])).toEqual(
+      d.keys.map((k) => k.env),
+    );
     expect(result.stdout).toBe('');
   });
 
   it('exit 2 for a mistake in the flags or the file: one line naming it', async () => {
     const d = await initDeployment(target());
-    expectUsageError(await runCli(['doctor'], d.env, join(d.dir, 'elsewhere')), /^tiergate: --config tiergate\.config\.json: cannot read the file \(ENOENT\); check the path/);
-    expectUsageError(await runCli(['doctor', '--config', CONFIG_FILE, '--tiers', 'starter'], d.env, d.dir), /Unknown argument: tiers/);
-    writeFileSync(join(d.dir, 'remote.json'), JSON.stringify({ target: { edges: ['https://api.example.com'] }, orgs: [{ name: 'a', tier: 'starter', keys: { primary: { env: 'K' } } }] }));
-    expectUsageError(await runCli(['doctor', '--config', 'remote.json'], { K: 'xh_test_k' }, d.dir), /^tiergate: remote\.json: .*https:\/\/api\.example\.com.* is not a loopback address; to test it, set target\.allowNonLoopback to true in the file/);
-    writeFileSync(join(d.dir, 'bad.json'), JSON.stringify({ target: { edges: ['http://127.0.0.1:8080/v1'] }, orgs: [] }));
-    expectUsageError(await runCli(['doctor', '--config', 'bad.json'], {}, d.dir), /^tiergate: bad\.json: target\.edges\.0: expected an origin .*; orgs: /);
+    expectUsageError(
+      await runCli(['doctor'], d.env, join(d.dir, 'elsewhere')),
+      /^tiergate: --config tiergate\.config\.json: cannot read the file \(ENOENT\); check the path/,
+    );
+    expectUsageError(
+      await runCli(['doctor', '--config', CONFIG_FILE, '--tiers', 'starter'], d.env, d.dir),
+      /Unknown argument: tiers/,
+    );
+    writeFileSync(
+      join(d.dir, 'remote.json'),
+      JSON.stringify({
+        target: { edges: ['https://api.example.com'] },
+        orgs: [{ name: 'a', tier: 'starter', keys: { primary: { env: 'K' } } }],
+      }),
+    );
+    expectUsageError(
+      await runCli(['doctor', '--config', 'remote.json'], { K: 'xh_test_k' }, d.dir),
+      /^tiergate: remote\.json: .*https:\/\/api\.example\.com.* is not a loopback address; to test it, set target\.allowNonLoopback to true in the file/,
+    );
+    writeFileSync(
+      join(d.dir, 'bad.json'),
+      JSON.stringify({ target: { edges: ['http://127.0.0.1:8080/v1'] }, orgs: [] }),
+    );
+    expectUsageError(
+      await runCli(['doctor', '--config', 'bad.json'], {}, d.dir),
+      /^tiergate: bad\.json: target\.edges\.0: expected an origin .*; orgs: /,
+    );
   });
 });

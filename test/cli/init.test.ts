@@ -24,7 +24,21 @@ const printedVariables = (stdout: string) => [...stdout.matchAll(/^ {2}(XH_\w+) 
 describe('tiergate init', () => {
   it('writes a config that run loads once the printed variables are set, with the editor schema beside it', async () => {
     const dir = tempDir();
-    const init = await runCli(['init', '--edge', 'http://127.0.0.1:8080', '--edge', 'http://[::1]:8081/', '--tiers', 'starter,enterprise', '--orgs', '2'], {}, dir);
+    const init = await runCli(
+      [
+        'init',
+        '--edge',
+        'http://127.0.0.1:8080',
+        '--edge',
+        'http://[::1]:8081/',
+        '--tiers',
+        'starter,enterprise',
+        '--orgs',
+        '2',
+      ],
+      {},
+      dir,
+    );
     expect({ code: init.code, stderr: init.stderr }).toEqual({ code: 0, stderr: '' });
     expect(init.stdout).toMatch(/^wrote tiergate\.config\.json: 2 edges, 4 organizations, 12 keys$/m);
     expect(init.stdout).toContain('tiergate doctor --config tiergate.config.json');
@@ -36,8 +50,17 @@ describe('tiergate init', () => {
     const json = JSON.parse(readFileSync(file, 'utf8')) as { $schema: string };
     expect(resolve(dirname(file), json.$schema)).toBe(fileURLToPath(CONFIG_SCHEMA_URL));
     const config = await loadConfig('tiergate.config.json', dir);
-    expect(config.target).toEqual({ edges: ['http://127.0.0.1:8080', 'http://[::1]:8081'], edgeHeader: 'x-edge-node', allowNonLoopback: false });
-    expect(config.orgs.map((o) => `${o.tier}:${o.name}`)).toEqual(['starter:starter-a', 'starter:starter-b', 'enterprise:enterprise-a', 'enterprise:enterprise-b']);
+    expect(config.target).toEqual({
+      edges: ['http://127.0.0.1:8080', 'http://[::1]:8081'],
+      edgeHeader: 'x-edge-node',
+      allowNonLoopback: false,
+    });
+    expect(config.orgs.map((o) => `${o.tier}:${o.name}`)).toEqual([
+      'starter:starter-a',
+      'starter:starter-b',
+      'enterprise:enterprise-a',
+      'enterprise:enterprise-b',
+    ]);
     expect(config.revocation).toBeUndefined();
 
     const env = Object.fromEntries(variables.map((name, i) => [name, `xh_test_${String(i).padStart(32, 'k')}`]));
@@ -53,7 +76,11 @@ describe('tiergate init', () => {
     expect(init.code).toBe(0);
     const printed = printedVariables(init.stdout);
     expect(printed).toHaveLength(9);
-    const run = await runCli(['run', '--config', 'tiergate.config.json', '--dry-run'], { [printed[4]!]: `xh_test_${'k'.repeat(32)}` }, dir);
+    const run = await runCli(
+      ['run', '--config', 'tiergate.config.json', '--dry-run'],
+      { [printed[4]!]: `xh_test_${'k'.repeat(32)}` },
+      dir,
+    );
     expectUsageError(run, /environment variable XH_PROFESSIONAL_A_KEY is not set/);
     const named = [...run.stderr.matchAll(/environment variable (\w+) is not set/g)].map((m) => m[1]!);
     expect(named).toEqual(printed.filter((_, i) => i !== 4));
@@ -64,11 +91,18 @@ describe('tiergate init', () => {
     const file = join(dir, 'mine.json');
     writeFileSync(file, '{"hand": "written"}\n');
     const refused = await runCli(['init', '--edge', 'http://127.0.0.1:8080', '--config', 'mine.json'], {}, dir);
-    expectUsageError(refused, /^tiergate: --config mine\.json: .*mine\.json already exists; pass --force to overwrite it/);
+    expectUsageError(
+      refused,
+      /^tiergate: --config mine\.json: .*mine\.json already exists; pass --force to overwrite it/,
+    );
     expect(refused.stdout).toBe('');
     expect(readFileSync(file, 'utf8')).toBe('{"hand": "written"}\n');
 
-    const forced = await runCli(['init', '--edge', 'http://127.0.0.1:8080', '--config', 'mine.json', '--force', '--tiers', 'starter'], {}, dir);
+    const forced = await runCli(
+      ['init', '--edge', 'http://127.0.0.1:8080', '--config', 'mine.json', '--force', '--tiers', 'starter'],
+      {},
+      dir,
+    );
     expect(forced.code).toBe(0);
     expect((await loadConfig('mine.json', dir)).orgs).toHaveLength(3);
   });
@@ -79,16 +113,39 @@ describe('tiergate init', () => {
       await runCli(['init', '--edge', 'https://api.example.com'], {}, dir),
       /--edge https:\/\/api\.example\.com: not a loopback address; .*add --allow-non-loopback/,
     );
-    const allowed = await runCli(['init', '--edge', 'https://api.example.com', '--allow-non-loopback', '--tiers', 'starter'], {}, dir);
+    const allowed = await runCli(
+      ['init', '--edge', 'https://api.example.com', '--allow-non-loopback', '--tiers', 'starter'],
+      {},
+      dir,
+    );
     expect(allowed.code).toBe(0);
-    expect((await loadConfig('tiergate.config.json', dir)).target).toMatchObject({ edges: ['https://api.example.com'], allowNonLoopback: true });
+    expect((await loadConfig('tiergate.config.json', dir)).target).toMatchObject({
+      edges: ['https://api.example.com'],
+      allowNonLoopback: true,
+    });
   });
 
-  it("writes --limits on the Enterprise organizations only, as the config declares them", async () => {
+  it('writes --limits on the Enterprise organizations only, as the config declares them', async () => {
     const dir = tempDir();
-    const init = await runCli(['init', '--edge', 'http://127.0.0.1:8080', '--tiers', 'starter,enterprise', '--orgs', '2', '--limits', 'read=10000, concurrency=250'], {}, dir);
+    const init = await runCli(
+      [
+        'init',
+        '--edge',
+        'http://127.0.0.1:8080',
+        '--tiers',
+        'starter,enterprise',
+        '--orgs',
+        '2',
+        '--limits',
+        'read=10000, concurrency=250',
+      ],
+      {},
+      dir,
+    );
     expect({ code: init.code, stderr: init.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(init.stdout).toContain("The Enterprise organizations declare their contract's figures (read=10000, concurrency=250): the checks hold them to exactly these.");
+    expect(init.stdout).toContain(
+      "The Enterprise organizations declare their contract's figures (read=10000, concurrency=250): the checks hold them to exactly these.",
+    );
     const config = await loadConfig('tiergate.config.json', dir);
     expect(config.orgs.map((o) => [o.name, o.limits])).toEqual([
       ['starter-a', undefined],
@@ -99,9 +156,18 @@ describe('tiergate init', () => {
   });
 
   it.each([
-    [['--limits', 'read=2000'], /^tiergate: --limits read=2000: read must be at least 2500 for Enterprise \/ Custom \(the published minimum\): write the contracted figure$/m],
-    [['--limits', 'read=10000', '--tiers', 'starter'], /--limits read=10000: these are an Enterprise contract's figures, and the file gets no Enterprise organization \(--tiers starter\); add enterprise to --tiers/],
-    [['--limits', 'reads=10000'], /--limits reads=10000: expected figures named read, ingest, concurrency \(e\.g\. --limits read=10000,ingest=2000,concurrency=250\)/],
+    [
+      ['--limits', 'read=2000'],
+      /^tiergate: --limits read=2000: read must be at least 2500 for Enterprise \/ Custom \(the published minimum\): write the contracted figure$/m,
+    ],
+    [
+      ['--limits', 'read=10000', '--tiers', 'starter'],
+      /--limits read=10000: these are an Enterprise contract's figures, and the file gets no Enterprise organization \(--tiers starter\); add enterprise to --tiers/,
+    ],
+    [
+      ['--limits', 'reads=10000'],
+      /--limits reads=10000: expected figures named read, ingest, concurrency \(e\.g\. --limits read=10000,ingest=2000,concurrency=250\)/,
+    ],
     [['--limits', 'read=1e4'], /--limits read=1e4: read 1e4 is not a whole number above 0/],
     [['--limits', 'read=0'], /--limits read=0: read 0 is not a whole number above 0/],
     [['--limits', 'read=3000,read=4000'], /--limits read=3000,read=4000: read given twice/],
@@ -116,7 +182,10 @@ describe('tiergate init', () => {
     [['init'], /^tiergate: init: name the deployment's edges with --edge URL/],
     [['init', '--edge', 'ftp://127.0.0.1'], /--edge ftp:\/\/127\.0\.0\.1: expected an http\(s\) origin/],
     [['init', '--edge', 'http://127.0.0.1:8080/v1'], /--edge http:\/\/127\.0\.0\.1:8080\/v1: .*without a path/],
-    [['init', '--edge', 'http://127.0.0.1:8080', '--edge', 'http://127.0.0.1:8080/'], /--edge http:\/\/127\.0\.0\.1:8080: given twice/],
+    [
+      ['init', '--edge', 'http://127.0.0.1:8080', '--edge', 'http://127.0.0.1:8080/'],
+      /--edge http:\/\/127\.0\.0\.1:8080: given twice/,
+    ],
     [['init', '--edge', 'http://127.0.0.1:8080', '--tiers', 'gold'], /--tiers gold: unknown gold/],
     [['init', '--edge', 'http://127.0.0.1:8080', '--orgs', '27'], /--orgs 27: expected a whole number from 1 to 26/],
   ])('%j', async (argv, mentions) => {

@@ -28,7 +28,19 @@ describe('processIo', () => {
 
   it('a run whose reader went away still writes its reports and exits with its verdict (a failing gate stays failing)', async () => {
     const out = mkdtempSync(join(tmpdir(), 'tiergate-epipe-'));
-    const args = ['run', '--tiers', 'starter', '--checks', 'AUTH-UNKNOWN', '--window', '2s', '--target-fault', 'unknown-key-admitted', '--out', out];
+    const args = [
+      'run',
+      '--tiers',
+      'starter',
+      '--checks',
+      'AUTH-UNKNOWN',
+      '--window',
+      '2s',
+      '--target-fault',
+      'unknown-key-admitted',
+      '--out',
+      out,
+    ];
     const { code, stderr } = await withReaderGone(args);
     expect({ code, stackTrace: /\n\s+at /.test(stderr) }).toEqual({ code: 1, stackTrace: false });
     expect(existsSync(join(out, 'latest', 'results.json'))).toBe(true);

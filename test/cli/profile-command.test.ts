@@ -38,7 +38,10 @@ describe.concurrent('tiergate profile', () => {
     const { code, stdout } = await runCli([...PROFILE, '--json']);
     expect(code).toBe(0);
     const profile = onlyProfile(stdout);
-    expect({ algorithm: profile.read.algorithm.value, head: profile.counts.head.value }).toEqual({ algorithm: 'fixed-aligned', head: false });
+    expect({ algorithm: profile.read.algorithm.value, head: profile.counts.head.value }).toEqual({
+      algorithm: 'fixed-aligned',
+      head: false,
+    });
   }, 60_000);
 
   it('--json, --target-variant head-counts: HEAD counted', async () => {

@@ -12,7 +12,16 @@ function starterConfig(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tiergate-profile-'));
   writeFileSync(
     join(dir, 'ok.json'),
-    JSON.stringify({ target: { edges: ['http://127.0.0.1:9'] }, orgs: [{ name: 'acme', tier: 'starter', keys: { primary: { env: 'XH_ACME_KEY' }, unscoped: { env: 'XH_ACME_NOSCOPE' } } }] }),
+    JSON.stringify({
+      target: { edges: ['http://127.0.0.1:9'] },
+      orgs: [
+        {
+          name: 'acme',
+          tier: 'starter',
+          keys: { primary: { env: 'XH_ACME_KEY' }, unscoped: { env: 'XH_ACME_NOSCOPE' } },
+        },
+      ],
+    }),
   );
   return dir;
 }
@@ -27,9 +36,18 @@ describe('tiergate profile: flag errors', () => {
     [['profile', '--timeout', '0'], /--timeout 0: expected a duration/],
     [['profile', '--tiers', 'gold'], /--tiers gold: unknown gold; choose from starter, professional, enterprise/],
     [['profile', '--target-fault', 'made-up'], /--target-fault made-up: unknown made-up/],
-    [['profile', '--target-variant', 'made-up'], /--target-variant made-up: unknown made-up; choose from first-request-windows/],
-    [['profile', '--config', 'any.json', '--target-fault', 'quota-off-by-one'], /--target-fault applies to the embedded target only/],
-    [['profile', '--config', 'any.json', '--target-variant', 'head-counts'], /--target-variant applies to the embedded target only/],
+    [
+      ['profile', '--target-variant', 'made-up'],
+      /--target-variant made-up: unknown made-up; choose from first-request-windows/,
+    ],
+    [
+      ['profile', '--config', 'any.json', '--target-fault', 'quota-off-by-one'],
+      /--target-fault applies to the embedded target only/,
+    ],
+    [
+      ['profile', '--config', 'any.json', '--target-variant', 'head-counts'],
+      /--target-variant applies to the embedded target only/,
+    ],
     [['profile', '--config', 'missing.json'], /--config missing.json: cannot read the file \(ENOENT\)/],
     [['profile', '--checks', 'QUOTA-READ'], /Unknown argument: checks/],
   ])('%j', async (argv, mentions) => {
@@ -42,7 +60,11 @@ describe('tiergate profile: flag errors', () => {
   });
 
   it('refuses a tier the config has no organization to learn on', async () => {
-    const result = await runCli(['profile', '--config', 'ok.json', '--tiers', 'starter,enterprise'], KEYS, starterConfig());
+    const result = await runCli(
+      ['profile', '--config', 'ok.json', '--tiers', 'starter,enterprise'],
+      KEYS,
+      starterConfig(),
+    );
     expectUsageError(result, /--tiers starter,enterprise: ok\.json has no organization of tier enterprise to learn on/);
     expect(result.stderr).not.toContain(KEYS.XH_ACME_KEY);
   });
@@ -50,7 +72,8 @@ describe('tiergate profile: flag errors', () => {
   it('lists its flags in --help', async () => {
     const result = await runCli(['profile', '--help']);
     expect(result.code).toBe(0);
-    for (const flag of ['--config', '--window', '--tiers', '--target-fault', '--target-variant', '--timeout', '--json']) expect(result.stdout).toContain(flag);
+    for (const flag of ['--config', '--window', '--tiers', '--target-fault', '--target-variant', '--timeout', '--json'])
+      expect(result.stdout).toContain(flag);
   });
 });
 
@@ -58,11 +81,23 @@ describe('resolveProfileOptions', () => {
   it('builds the embedded target from the flags: window, tiers, timeout, faults and variants', async () => {
     const { io } = captureIo();
     const options = await resolveProfileOptions(
-      { ...defaults, window: '3s', timeout: '2s', tiers: 'starter,enterprise', 'target-fault': ['quota-off-by-one'], 'target-variant': ['head-counts', 'counts-rejected'] },
+      {
+        ...defaults,
+        window: '3s',
+        timeout: '2s',
+        tiers: 'starter,enterprise',
+        'target-fault': ['quota-off-by-one'],
+        'target-variant': ['head-counts', 'counts-rejected'],
+      },
       io,
     );
     expect(options).toMatchObject({ windowMs: 3000, timeoutMs: 2000, tiers: ['starter', 'enterprise'] });
-    expect(options.target).toMatchObject({ kind: 'embedded', edges: 3, faults: ['quota-off-by-one'], variants: ['head-counts', 'counts-rejected'] });
+    expect(options.target).toMatchObject({
+      kind: 'embedded',
+      edges: 3,
+      faults: ['quota-off-by-one'],
+      variants: ['head-counts', 'counts-rejected'],
+    });
   });
 
   it('takes window, timeout and tiers from a config', async () => {

@@ -16,7 +16,18 @@ const REGISTER = `data:text/javascript,import { register } from 'node:module'; r
 
 /** The packages and modules only a running command needs. */
 const HEAVY = [
-  ...['undici', 'autocannon', 'handlebars', 'zod', 'esbuild', 'hdr-histogram-js', 'log-update', 'tsx', 'yaml', 'busboy'].map((name) => `/node_modules/${name}/`),
+  ...[
+    'undici',
+    'autocannon',
+    'handlebars',
+    'zod',
+    'esbuild',
+    'hdr-histogram-js',
+    'log-update',
+    'tsx',
+    'yaml',
+    'busboy',
+  ].map((name) => `/node_modules/${name}/`),
   '/dist/reference-server/server.js',
   '/dist/run/run.js',
 ];
@@ -25,10 +36,18 @@ const HEAVY = [
 function loadedBy(args: readonly string[]): Promise<{ code: number; modules: string[] }> {
   const log = join(mkdtempSync(join(tmpdir(), 'tiergate-modules-')), 'modules.txt');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', REGISTER, BIN, ...args], { env: { ...process.env, TIERGATE_MODULE_LOG: log }, timeout: 20_000 }, (error) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      resolve({ code: typeof error?.code === 'number' ? error.code : 0, modules: readFileSync(log, 'utf8').trim().split('\n') });
-    });
+    execFile(
+      process.execPath,
+      ['--import', REGISTER, BIN, ...args],
+      { env: { ...process.env, TIERGATE_MODULE_LOG: log }, timeout: 20_000 },
+      (error) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        resolve({
+          code: typeof error?.code === 'number' ? error.code : 0,
+          modules: readFileSync(log, 'utf8').trim().split('\n'),
+        });
+      },
+    );
   });
 }
 

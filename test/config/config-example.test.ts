@@ -6,10 +6,20 @@ import { parseConfig } from '../../src/config/load.ts';
 
 describe('tiergate.config.json', () => {
   it('fixtures/tiergate.config.example.json parses into typed config', () => {
-    const json: unknown = JSON.parse(readFileSync(new URL('../../fixtures/tiergate.config.example.json', import.meta.url), 'utf8'));
+    const json: unknown = JSON.parse(
+      readFileSync(new URL('../../fixtures/tiergate.config.example.json', import.meta.url), 'utf8'),
+    );
     const config = parseConfig(json, 'tiergate.config.example.json');
     expect(config.window).toBe(60_000);
-    expect(config.orgs.map((o) => o.tier)).toEqual(['starter', 'starter', 'professional', 'professional', 'enterprise', 'enterprise', 'professional']);
+    expect(config.orgs.map((o) => o.tier)).toEqual([
+      'starter',
+      'starter',
+      'professional',
+      'professional',
+      'enterprise',
+      'enterprise',
+      'professional',
+    ]);
     expect(config.orgs.filter((o) => o.limits).map((o) => [o.name, o.limits])).toEqual([
       ['enterprise-a', { read: 10_000, ingest: 2000, concurrency: 250 }],
       ['enterprise-b', { read: 5000 }],
@@ -19,10 +29,18 @@ describe('tiergate.config.json', () => {
   });
 
   it('declared assumptions: only those the checks honour, as booleans, each problem named by path', () => {
-    const json = JSON.parse(readFileSync(new URL('../../fixtures/tiergate.config.example.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-    expect(() => parseConfig({ ...json, assumptions: { 'fixed-windows': false } }, 'mine.json')).toThrow(/assumptions.*fixed-windows/);
-    expect(() => parseConfig({ ...json, assumptions: { 'head-bootstrap-free': 'no' } }, 'mine.json')).toThrow(/assumptions\.head-bootstrap-free/);
-    expect(parseConfig({ ...json, assumptions: { 'bulk-counts-per-resume': false } }, 'mine.json').assumptions).toEqual({ 'bulk-counts-per-resume': false });
+    const json = JSON.parse(
+      readFileSync(new URL('../../fixtures/tiergate.config.example.json', import.meta.url), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(() => parseConfig({ ...json, assumptions: { 'fixed-windows': false } }, 'mine.json')).toThrow(
+      /assumptions.*fixed-windows/,
+    );
+    expect(() => parseConfig({ ...json, assumptions: { 'head-bootstrap-free': 'no' } }, 'mine.json')).toThrow(
+      /assumptions\.head-bootstrap-free/,
+    );
+    expect(parseConfig({ ...json, assumptions: { 'bulk-counts-per-resume': false } }, 'mine.json').assumptions).toEqual(
+      { 'bulk-counts-per-resume': false },
+    );
   });
 
   it('every field of the editor schema has a description, for editors to show where it is written', () => {
@@ -34,7 +52,8 @@ describe('tiergate.config.json', () => {
         if (typeof field['description'] !== 'string') undescribed.push(`${path}.${name}`);
         walk(field, `${path}.${name}`);
       }
-      for (const branch of ['anyOf', 'oneOf'] as const) ((n[branch] ?? []) as unknown[]).forEach((b, i) => walk(b, `${path}(${branch} ${i})`));
+      for (const branch of ['anyOf', 'oneOf'] as const)
+        ((n[branch] ?? []) as unknown[]).forEach((b, i) => walk(b, `${path}(${branch} ${i})`));
       walk(n['items'], `${path}[]`);
     };
     walk(JSON.parse(configJsonSchemaText()), '');
@@ -43,6 +62,8 @@ describe('tiergate.config.json', () => {
 
   it('schemas/config.schema.json is the one the zod schema generates', () => {
     // If this fails: node --import tsx src/results/generate-schema.ts
-    expect(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')).toBe(configJsonSchemaText());
+    expect(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')).toBe(
+      configJsonSchemaText(),
+    );
   });
 });

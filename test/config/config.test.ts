@@ -7,7 +7,11 @@ const HOOK = { type: 'command', provision: './new-key.sh', revoke: './revoke.sh 
 const valid = () => ({
   target: { edges: ['http://127.0.0.1:8080'] },
   orgs: [
-    { name: 'starter-a', tier: 'starter', keys: { primary: { env: 'XH_STARTER_KEY_A' }, secondary: { env: 'XH_STARTER_KEY_A2' } } },
+    {
+      name: 'starter-a',
+      tier: 'starter',
+      keys: { primary: { env: 'XH_STARTER_KEY_A' }, secondary: { env: 'XH_STARTER_KEY_A2' } },
+    },
     { name: 'pro-a', tier: 'professional', keys: { primary: { env: 'XH_PRO_KEY_A' } } },
   ],
 });
@@ -27,7 +31,11 @@ describe('parseConfig', () => {
     const config = parseConfig(valid(), 'tiergate.config.json');
     expect(config.window).toBe(60_000);
     expect(config.timeout).toBe(5_000);
-    expect(config.target).toEqual({ edges: ['http://127.0.0.1:8080'], edgeHeader: 'x-edge-node', allowNonLoopback: false });
+    expect(config.target).toEqual({
+      edges: ['http://127.0.0.1:8080'],
+      edgeHeader: 'x-edge-node',
+      allowNonLoopback: false,
+    });
     expect(config.orgs[0]!.keys.primary).toEqual({ env: 'XH_STARTER_KEY_A' });
     expect(parseConfig({ ...valid(), window: '3s', timeout: 250 }, 'c').window).toBe(3000);
   });
@@ -36,7 +44,9 @@ describe('parseConfig', () => {
     const edges = ['http://127.0.0.1:8080/', 'http://127.0.0.1:8081/v1', 'http://[::1]:8082?x=1'];
     const error = usageError(() => parseConfig({ ...valid(), target: { edges } }, 'c'));
     expect(error.message).not.toContain('target.edges.0');
-    expect(error.message).toMatch(/target\.edges\.1: expected an origin like "http:\/\/127\.0\.0\.1:8080": no path, query or fragment/);
+    expect(error.message).toMatch(
+      /target\.edges\.1: expected an origin like "http:\/\/127\.0\.0\.1:8080": no path, query or fragment/,
+    );
     expect(error.message).toContain('target.edges.2');
   });
 
@@ -49,7 +59,14 @@ describe('parseConfig', () => {
     const error = usageError(() => parseConfig(bad, 'tiergate.config.json'));
     expect(error.code).toBe('TG_CONFIG');
     expect(error.message).toMatch(/^tiergate\.config\.json: /);
-    for (const path of ['target.edges.0: ', 'target.edgeHeader: ', 'window: ', 'orgs.0.name: ', 'orgs.0.tier: ', 'orgs.0.keys.primary.env: ']) {
+    for (const path of [
+      'target.edges.0: ',
+      'target.edgeHeader: ',
+      'window: ',
+      'orgs.0.name: ',
+      'orgs.0.tier: ',
+      'orgs.0.keys.primary.env: ',
+    ]) {
       expect(error.message).toContain(path);
     }
     expect(error.message).toContain('window: expected a duration like "300ms", "3s" or "1m" (window)');
@@ -58,7 +75,9 @@ describe('parseConfig', () => {
   });
 
   it('refuses unknown keys, at the top level and nested', () => {
-    const error = usageError(() => parseConfig({ ...valid(), edges: [], target: { edges: ['http://127.0.0.1:1'], timeout: 5 } }, 'c.json'));
+    const error = usageError(() =>
+      parseConfig({ ...valid(), edges: [], target: { edges: ['http://127.0.0.1:1'], timeout: 5 } }, 'c.json'),
+    );
     expect(error.message).toContain('(top level): Unrecognized key: "edges"');
     expect(error.message).toContain('target: Unrecognized key: "timeout"');
   });
@@ -82,27 +101,54 @@ describe('parseConfig', () => {
 
   it('refuses windows that are not whole seconds, and zero timeouts or intervals', () => {
     const error = usageError(() =>
-      parseConfig({ ...valid(), window: '1500ms', timeout: 0, revocation: { org: 'starter-a', interval: '0ms', hook: HOOK } }, 'c.json'),
+      parseConfig(
+        { ...valid(), window: '1500ms', timeout: 0, revocation: { org: 'starter-a', interval: '0ms', hook: HOOK } },
+        'c.json',
+      ),
     );
     expect(error.message).toContain('window: ');
     expect(error.message).toContain('whole seconds');
     expect(error.message).toContain('timeout: ');
     expect(error.message).toContain('revocation.interval: ');
-    expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', settle: 0, hook: HOOK } }, 'c').revocation?.settle).toBe(0);
+    expect(
+      parseConfig({ ...valid(), revocation: { org: 'starter-a', settle: 0, hook: HOOK } }, 'c').revocation?.settle,
+    ).toBe(0);
   });
 
   it('takes a revocation confidence target in words, and names the field when it is not one', () => {
-    expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', confidence: '99%@95%', hook: HOOK } }, 'c').revocation?.confidence).toEqual({ share: 0.99, level: 0.95 });
-    expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', hook: HOOK } }, 'c').revocation?.confidence).toBeUndefined();
-    expect(usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', confidence: 0.99, hook: HOOK } }, 'c')).message).toContain('revocation.confidence: ');
-    expect(usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', confidence: 'nearly all', hook: HOOK } }, 'c')).message).toContain('revocation.confidence: "nearly all" is not a target');
+    expect(
+      parseConfig({ ...valid(), revocation: { org: 'starter-a', confidence: '99%@95%', hook: HOOK } }, 'c').revocation
+        ?.confidence,
+    ).toEqual({ share: 0.99, level: 0.95 });
+    expect(
+      parseConfig({ ...valid(), revocation: { org: 'starter-a', hook: HOOK } }, 'c').revocation?.confidence,
+    ).toBeUndefined();
+    expect(
+      usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', confidence: 0.99, hook: HOOK } }, 'c'))
+        .message,
+    ).toContain('revocation.confidence: ');
+    expect(
+      usageError(() =>
+        parseConfig({ ...valid(), revocation: { org: 'starter-a', confidence: 'nearly all', hook: HOOK } }, 'c'),
+      ).message,
+    ).toContain('revocation.confidence: "nearly all" is not a target');
   });
 
   it('takes revocation trials at once as a whole number from 1, and leaves it to the scenario when absent', () => {
-    expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', parallel: 2, hook: HOOK } }, 'c').revocation?.parallel).toBe(2);
-    expect(parseConfig({ ...valid(), revocation: { org: 'starter-a', hook: HOOK } }, 'c').revocation?.parallel).toBeUndefined();
-    expect(usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', parallel: 0, hook: HOOK } }, 'c')).message).toContain('revocation.parallel: ');
-    expect(usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', parallel: 1.5, hook: HOOK } }, 'c')).message).toContain('revocation.parallel: ');
+    expect(
+      parseConfig({ ...valid(), revocation: { org: 'starter-a', parallel: 2, hook: HOOK } }, 'c').revocation?.parallel,
+    ).toBe(2);
+    expect(
+      parseConfig({ ...valid(), revocation: { org: 'starter-a', hook: HOOK } }, 'c').revocation?.parallel,
+    ).toBeUndefined();
+    expect(
+      usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', parallel: 0, hook: HOOK } }, 'c'))
+        .message,
+    ).toContain('revocation.parallel: ');
+    expect(
+      usageError(() => parseConfig({ ...valid(), revocation: { org: 'starter-a', parallel: 1.5, hook: HOOK } }, 'c'))
+        .message,
+    ).toContain('revocation.parallel: ');
   });
 
   it('refuses a revocation org not among the orgs, and duplicate org names, with the other problems', () => {
@@ -110,19 +156,25 @@ describe('parseConfig', () => {
     config.orgs.push({ ...config.orgs[0]!, tier: 'enterprise' });
     const error = usageError(() => parseConfig(config, 'c.json'));
     expect(error.message).toContain('window: ');
-    expect(error.message).toContain('revocation.org: "nobody" is not the name of an organization in orgs (starter-a, pro-a)');
+    expect(error.message).toContain(
+      'revocation.org: "nobody" is not the name of an organization in orgs (starter-a, pro-a)',
+    );
     expect(error.message).toContain('orgs.2.name: "starter-a" is already the name of orgs.0');
   });
 });
 
-describe('orgs[].limits: an organization\'s own figures', () => {
+describe("orgs[].limits: an organization's own figures", () => {
   const enterprise = (limits: unknown) => ({
     ...valid(),
     orgs: [...valid().orgs, { name: 'big-co', tier: 'enterprise', keys: { primary: { env: 'XH_BIG_KEY' } }, limits }],
   });
 
   it('takes any of read, ingest and concurrency for Enterprise, at or above the published minimums', () => {
-    expect(parseConfig(enterprise({ read: 10_000, ingest: 2000, concurrency: 250 }), 'c').orgs[2]!.limits).toEqual({ read: 10_000, ingest: 2000, concurrency: 250 });
+    expect(parseConfig(enterprise({ read: 10_000, ingest: 2000, concurrency: 250 }), 'c').orgs[2]!.limits).toEqual({
+      read: 10_000,
+      ingest: 2000,
+      concurrency: 250,
+    });
     expect(parseConfig(enterprise({ read: 2500 }), 'c').orgs[2]!.limits).toEqual({ read: 2500 });
     expect(parseConfig(valid(), 'c').orgs[0]!.limits).toBeUndefined();
   });
@@ -141,7 +193,9 @@ describe('orgs[].limits: an organization\'s own figures', () => {
     Object.assign(config.orgs[0]!, { limits: { read: 60, ingest: 10 } });
     Object.assign(config.orgs[1]!, { limits: { read: 1000 } });
     const error = usageError(() => parseConfig(config, 'c.json'));
-    expect(error.message).toBe('c.json: orgs.1.limits.read: Professional has a fixed read figure of 300: write 300, or leave it out');
+    expect(error.message).toBe(
+      'c.json: orgs.1.limits.read: Professional has a fixed read figure of 300: write 300, or leave it out',
+    );
     Object.assign(config.orgs[1]!, { limits: { read: 300 } });
     expect(parseConfig(config, 'c').orgs.map((o) => o.limits)).toEqual([{ read: 60, ingest: 10 }, { read: 300 }]);
   });
@@ -149,7 +203,13 @@ describe('orgs[].limits: an organization\'s own figures', () => {
   it('refuses figures that are not whole numbers above 0, and unknown fields, with every other problem', () => {
     const config = enterprise({ read: 0, ingest: 2.5, concurrency: '250', burst: 10 });
     const error = usageError(() => parseConfig({ ...config, window: 'soon' }, 'c.json'));
-    for (const path of ['window: ', 'orgs.2.limits.read: ', 'orgs.2.limits.ingest: ', 'orgs.2.limits.concurrency: ', 'orgs.2.limits: Unrecognized key: "burst"']) {
+    for (const path of [
+      'window: ',
+      'orgs.2.limits.read: ',
+      'orgs.2.limits.ingest: ',
+      'orgs.2.limits.concurrency: ',
+      'orgs.2.limits: Unrecognized key: "burst"',
+    ]) {
       expect(error.message).toContain(path);
     }
   });
@@ -190,7 +250,14 @@ describe('revocation hooks never hold a key', () => {
     const json = {
       target: { edges: ['http://127.0.0.1:9'] },
       orgs: [{ name: 'a', tier: 'starter', keys: { primary: { env: 'K' } } }],
-      revocation: { org: 'a', hook: { type: 'http', provision: { url: 'http://127.0.0.1:9/keys', keyPath: 'key' }, revoke: { url: 'http://127.0.0.1:9/revoke', headers: { 'x-admin': key } } } },
+      revocation: {
+        org: 'a',
+        hook: {
+          type: 'http',
+          provision: { url: 'http://127.0.0.1:9/keys', keyPath: 'key' },
+          revoke: { url: 'http://127.0.0.1:9/revoke', headers: { 'x-admin': key } },
+        },
+      },
     };
     let message = '';
     try {

@@ -8,7 +8,15 @@ describe('redactKey / keyFormatOf', () => {
     expect(redactKey(live)).toBe('xh_live_…Ef6h');
     expect(redactKey('xh_test_short')).toBe('xh_test_…(5 chars)');
   });
-  it.each(['xh_live_', 'abcdefghijk_', 'secret', 'a_b', 'xh_live_AB_CDEFGHIJKLMNOPQRSTU', 'Bearer bbbbbbbbbbbbbbbbbbbbbbbb', ''])('never contains the whole of %j', (key) => {
+  it.each([
+    'xh_live_',
+    'abcdefghijk_',
+    'secret',
+    'a_b',
+    'xh_live_AB_CDEFGHIJKLMNOPQRSTU',
+    'Bearer bbbbbbbbbbbbbbbbbbbbbbbb',
+    '',
+  ])('never contains the whole of %j', (key) => {
     const shown = redactKey(key);
     if (key !== '') expect(shown).not.toContain(key);
     expect(shown).toContain('…');

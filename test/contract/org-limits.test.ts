@@ -9,8 +9,14 @@ describe('orgLimitProblems', () => {
 
   it('refuses an Enterprise figure below its minimum, naming the field and the minimum', () => {
     expect(orgLimitProblems(recruitingApi, 'enterprise', { read: 2499, concurrency: 99 })).toEqual([
-      { field: 'read', message: 'must be at least 2500 for Enterprise / Custom (the published minimum): write the contracted figure' },
-      { field: 'concurrency', message: 'must be at least 100 for Enterprise / Custom (the published minimum): write the contracted figure' },
+      {
+        field: 'read',
+        message: 'must be at least 2500 for Enterprise / Custom (the published minimum): write the contracted figure',
+      },
+      {
+        field: 'concurrency',
+        message: 'must be at least 100 for Enterprise / Custom (the published minimum): write the contracted figure',
+      },
     ]);
   });
 
@@ -36,6 +42,8 @@ describe('figuresOf', () => {
 
   it('names an exact figure by where it comes from', () => {
     expect(exactFigureText(recruitingApi.tiers.starter.read)).toBe('published 60');
-    expect(exactFigureText(figuresOf(recruitingApi, { tier: 'enterprise', limits: { read: 10_000 } }).read)).toBe('10000 declared in the config');
+    expect(exactFigureText(figuresOf(recruitingApi, { tier: 'enterprise', limits: { read: 10_000 } }).read)).toBe(
+      '10000 declared in the config',
+    );
   });
 });

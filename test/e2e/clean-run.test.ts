@@ -15,7 +15,9 @@ import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 import { fileText, filesUnder } from '../helpers/run-files.ts';
 
-const TIER_CHECKS = CHECK_IDS.filter((id) => !['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION', 'LOAD-THRESHOLDS'].includes(id));
+const TIER_CHECKS = CHECK_IDS.filter(
+  (id) => !['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION', 'LOAD-THRESHOLDS'].includes(id),
+);
 const FULL_KEY = /xh_(live|test)_[A-Za-z0-9]{32}/;
 /**
  * Customer data, never kept: titles of the reference target's sample jobs, which every job list
@@ -24,7 +26,9 @@ const FULL_KEY = /xh_(live|test)_[A-Za-z0-9]{32}/;
 const CUSTOMER_DATA = /Product Designer|Data Analyst|Sam Rivera|Lee Chen/;
 
 const notPassing = (checks: readonly CheckResult[]) =>
-  checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}[${c.tier}${c.variant ? ` ${c.variant}` : ''}] ${c.verdict}: ${c.actual} ${c.notes.join(' ')}`);
+  checks
+    .filter((c) => c.verdict !== 'pass')
+    .map((c) => `${c.id}[${c.tier}${c.variant ? ` ${c.variant}` : ''}] ${c.verdict}: ${c.actual} ${c.notes.join(' ')}`);
 
 describe('a clean reference target', () => {
   it('passes every check for all three tiers, with revocation, and writes reports without full keys', async () => {
@@ -32,7 +36,10 @@ describe('a clean reference target', () => {
     const { io, stdout, stderr } = captureIo();
     // Uploads of 300 ms: CONCURRENCY-CAP holds uploads only when one takes ten round trips or more, and
     // round trips grow with the other whole-suite files running beside this one (25 ms seen).
-    const outcome = await runSuite(shortRun(outDir, { tiers: ['starter', 'professional', 'enterprise'], windowMs: 4000, parseMs: 300 }), io);
+    const outcome = await runSuite(
+      shortRun(outDir, { tiers: ['starter', 'professional', 'enterprise'], windowMs: 4000, parseMs: 300 }),
+      io,
+    );
     const results = outcome.results!;
     expect(notPassing(results.checks)).toEqual([]);
     expect(results.verdict).toBe('pass');
@@ -41,7 +48,8 @@ describe('a clean reference target', () => {
       const ids = new Set(results.checks.filter((c) => c.tier === tier).map((c) => c.id));
       expect([...TIER_CHECKS].filter((id) => !ids.has(id))).toEqual([]);
     }
-    for (const id of ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION']) expect(results.checks.some((c) => c.id === id)).toBe(true);
+    for (const id of ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION'])
+      expect(results.checks.some((c) => c.id === id)).toBe(true);
     expect(results.windows.needed).toBe(3);
     const runDir = outcome.runDir!;
     for (const file of ['results.json', 'observations.ndjson.gz', 'junit.xml', 'index.html', 'revocation.csv']) {
@@ -50,13 +58,23 @@ describe('a clean reference target', () => {
     expect(JSON.parse(readFileSync(join(outDir, 'latest', 'results.json'), 'utf8')).runId).toBe(results.runId);
     for (const file of filesUnder(runDir)) {
       const text = fileText(file);
-      expect({ file, key: FULL_KEY.exec(text)?.[0] ?? null, data: CUSTOMER_DATA.exec(text)?.[0] ?? null }).toEqual({ file, key: null, data: null });
+      expect({ file, key: FULL_KEY.exec(text)?.[0] ?? null, data: CUSTOMER_DATA.exec(text)?.[0] ?? null }).toEqual({
+        file,
+        key: null,
+        data: null,
+      });
     }
     expect(CUSTOMER_DATA.exec(stdout() + stderr())?.[0] ?? null).toBeNull();
     // The job lists were read, and kept as their shape.
-    const jobLists = fileText(join(runDir, 'observations.ndjson.gz')).split('\n').filter((line) => line.includes('"path":"/recruiter/jobs"') && line.includes('"status":200'));
+    const jobLists = fileText(join(runDir, 'observations.ndjson.gz'))
+      .split('\n')
+      .filter((line) => line.includes('"path":"/recruiter/jobs"') && line.includes('"status":200'));
     expect(jobLists.length).toBeGreaterThan(0);
-    expect(JSON.parse(jobLists[0]!)).toMatchObject({ body: null, bodyExcerpt: '', bodyShape: { kind: 'json-object', keys: { status: 'string', data: 'array' } } });
+    expect(JSON.parse(jobLists[0]!)).toMatchObject({
+      body: null,
+      bodyExcerpt: '',
+      bodyShape: { kind: 'json-object', keys: { status: 'string', data: 'array' } },
+    });
     expect(results.observations.bodies).toBe('shape');
     // What it wrote: the scope checks' jobs archived, and the revocation trials' keys.
     const footprint = results.footprint!;
@@ -66,6 +84,8 @@ describe('a clean reference target', () => {
     // The whole suite's folder, as npm start writes it, verifies: every verdict judged again from the observations.
     const verified = await verifyRun(runDir, { publicKey: null });
     expect(verified.problems).toEqual([]);
-    expect(verified.held.filter((line) => /^verdicts: [1-9]\d* result\(s\) judged again from the observations/.test(line))).toHaveLength(1);
+    expect(
+      verified.held.filter((line) => /^verdicts: [1-9]\d* result\(s\) judged again from the observations/.test(line)),
+    ).toHaveLength(1);
   }, 120_000);
 });

@@ -54,7 +54,13 @@ function deploymentConfig() {
       target: { edges: target().target.edges },
       window: '2s',
       timeout: '2s',
-      orgs: [{ name: 'starter-rev', tier: 'starter', keys: { primary: { env: 'TG_REV_PRIMARY' }, secondary: { env: 'TG_REV_SECONDARY' } } }],
+      orgs: [
+        {
+          name: 'starter-rev',
+          tier: 'starter',
+          keys: { primary: { env: 'TG_REV_PRIMARY' }, secondary: { env: 'TG_REV_SECONDARY' } },
+        },
+      ],
       revocation: {
         org: 'starter-rev',
         trials: CONFIG.trials,
@@ -115,7 +121,8 @@ function probesByTrialAndEdge(observations: readonly Observation[]): Map<number,
     edges.set(o.edge, [...(edges.get(o.edge) ?? []), o]);
     grouped.set(trial, edges);
   }
-  for (const edges of grouped.values()) for (const probes of edges.values()) probes.sort((a, b) => a.intendedAt! - b.intendedAt!);
+  for (const edges of grouped.values())
+    for (const probes of edges.values()) probes.sort((a, b) => a.intendedAt! - b.intendedAt!);
   return grouped;
 }
 
@@ -127,7 +134,11 @@ async function runWith(overrides: RunOptions['revocation']) {
   const env = await deploymentEnv();
   const config = deploymentConfig();
   const { io } = captureIo({ env });
-  const options = configRun(config, env, { scenarios: [defineScenario({ tier: 'starter', revocation: SCENARIO })], checks: CHECKS, revocation: overrides });
+  const options = configRun(config, env, {
+    scenarios: [defineScenario({ tier: 'starter', revocation: SCENARIO })],
+    checks: CHECKS,
+    revocation: overrides,
+  });
   const outcome = await runSuite(options, io);
   const runDir = outcome.runDir!;
   const checks = outcome.results!.checks;
@@ -143,14 +154,19 @@ async function runWith(overrides: RunOptions['revocation']) {
  * What the run recorded about its shape: the trials judged, the probe slot grid's step and the
  * settle period, each from results.json, revocation.csv and observations.ndjson.gz.
  */
-function expectShape(run: Awaited<ReturnType<typeof runWith>>, shape: { trials: number; intervalMs: number; settleMs: number }) {
+function expectShape(
+  run: Awaited<ReturnType<typeof runWith>>,
+  shape: { trials: number; intervalMs: number; settleMs: number },
+) {
   const { outcome, runDir, checks, byId, env } = run;
   const trialNumbers = Array.from({ length: shape.trials }, (_, i) => i + 1);
   // As the verdicts word a count ("one trial", "2 trials").
   const trialWord = countOf(shape.trials, 'trial');
 
   // The reference target is conformant: every revocation check passes on the trials run.
-  expect(Object.fromEntries(checks.map((c) => [c.id, c.verdict]))).toEqual(Object.fromEntries(CHECKS.map((id) => [id, 'pass'])));
+  expect(Object.fromEntries(checks.map((c) => [c.id, c.verdict]))).toEqual(
+    Object.fromEntries(CHECKS.map((id) => [id, 'pass'])),
+  );
   expect(outcome.exitCode).toBe(0);
 
   // results.json: the trials planned and judged, the interval and the settle period the driver used.
@@ -165,7 +181,9 @@ function expectShape(run: Awaited<ReturnType<typeof runWith>>, shape: { trials: 
 
   // revocation.csv: one row per trial and edge, every trial settled.
   const rows = readCsv(runDir);
-  expect(rows.map((r) => `${r.trial}/${r.edge}`)).toEqual(trialNumbers.flatMap((t) => Array.from({ length: EDGES }, (_, e) => `${t}/edge-${e}`)));
+  expect(rows.map((r) => `${r.trial}/${r.edge}`)).toEqual(
+    trialNumbers.flatMap((t) => Array.from({ length: EDGES }, (_, e) => `${t}/edge-${e}`)),
+  );
   expect(new Set(rows.map((r) => r.stoppedBy))).toEqual(new Set(['settled']));
 
   // observations.ndjson.gz: dense-loop probes of exactly these trials, on every edge.
@@ -173,14 +191,25 @@ function expectShape(run: Awaited<ReturnType<typeof runWith>>, shape: { trials: 
   const probes = probesByTrialAndEdge(observations);
   expect([...probes.keys()].sort((a, b) => a - b)).toEqual(trialNumbers);
   for (const [trial, edges] of probes) {
-    expect({ trial, edges: [...edges.keys()].sort() }).toEqual({ trial, edges: Array.from({ length: EDGES }, (_, e) => `edge-${e}`) });
+    expect({ trial, edges: [...edges.keys()].sort() }).toEqual({
+      trial,
+      edges: Array.from({ length: EDGES }, (_, e) => `edge-${e}`),
+    });
 
     // The probe interval: each edge's probes sit on one slot grid, whose step is the interval
     // (a slot that fell while the previous probe was out is skipped, so steps are whole multiples).
     for (const [edge, list] of edges) {
       const steps = list.slice(1).map((p, i) => p.intendedAt! - list[i]!.intendedAt!);
-      expect({ trial, edge, offGrid: steps.filter((s) => s <= 0 || !isMultiple(s, shape.intervalMs)) }).toEqual({ trial, edge, offGrid: [] });
-      expect({ trial, edge, smallestStep: Math.round(Math.min(...steps) * 1000) / 1000 }).toEqual({ trial, edge, smallestStep: shape.intervalMs });
+      expect({ trial, edge, offGrid: steps.filter((s) => s <= 0 || !isMultiple(s, shape.intervalMs)) }).toEqual({
+        trial,
+        edge,
+        offGrid: [],
+      });
+      expect({ trial, edge, smallestStep: Math.round(Math.min(...steps) * 1000) / 1000 }).toEqual({
+        trial,
+        edge,
+        smallestStep: shape.intervalMs,
+      });
     }
 
     // The settle period: the stop rule ends probing once every edge has rejected, the revoke call has
@@ -192,14 +221,21 @@ function expectShape(run: Awaited<ReturnType<typeof runWith>>, shape: { trials: 
     const revokeAt = firstRejection('edge-0').headersAt! - trialRows.find((r) => r.edge === 'edge-0')!.upperMs;
     const settleFrom = revokeAt + Math.max(...trialRows.map((r) => r.upperMs), trialRows[0]!.revokeCallMs);
     const lastSlot = Math.max(...[...edges.values()].flat().map((p) => p.intendedAt!));
-    expect(lastSlot - settleFrom, `trial ${trial}: ms from the start of the settle period to the last probe slot`).toBeLessThan(shape.settleMs + shape.intervalMs);
+    expect(
+      lastSlot - settleFrom,
+      `trial ${trial}: ms from the start of the settle period to the last probe slot`,
+    ).toBeLessThan(shape.settleMs + shape.intervalMs);
   }
 
   // Secrets: keys came from the environment only; none reaches the run directory.
   const secrets = [env['TG_REV_PRIMARY']!, env['TG_REV_SECONDARY']!];
   for (const file of filesUnder(runDir)) {
     const text = fileText(file);
-    expect({ file, fullKey: /xh_(test|live)_[A-Za-z0-9]{32}/.exec(text)?.[0] ?? null, secret: secrets.some((s) => text.includes(s)) }).toEqual({
+    expect({
+      file,
+      fullKey: /xh_(test|live)_[A-Za-z0-9]{32}/.exec(text)?.[0] ?? null,
+      secret: secrets.some((s) => text.includes(s)),
+    }).toEqual({
       file,
       fullKey: null,
       secret: false,
@@ -208,7 +244,7 @@ function expectShape(run: Awaited<ReturnType<typeof runWith>>, shape: { trials: 
 }
 
 describe('Config revocation fields take effect', () => {
-  it('the config file\'s trials, interval and settle shape the trials, not the scenario\'s', async () => {
+  it("the config file's trials, interval and settle shape the trials, not the scenario's", async () => {
     expectShape(await runWith({}), CONFIG);
   }, 60_000);
 

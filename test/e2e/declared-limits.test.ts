@@ -18,7 +18,12 @@ import { useTarget, type TestTarget } from '../helpers/target.ts';
 
 /** Just above the published minimums (2500 / 500 / 100), so that exactness shows and a run stays short. */
 const CONTRACT: OrgLimits = { read: 2600, ingest: 520, concurrency: 110 };
-const QUOTA_CHECKS = ['QUOTA-READ', 'QUOTA-INGEST', 'CONCURRENCY-CAP', 'ORG-ISOLATED'] as const satisfies readonly CheckId[];
+const QUOTA_CHECKS = [
+  'QUOTA-READ',
+  'QUOTA-INGEST',
+  'CONCURRENCY-CAP',
+  'ORG-ISOLATED',
+] as const satisfies readonly CheckId[];
 /** 5 s: Enterprise's burst (5,200 reads) must fit one window beside the other whole-suite files. */
 const WINDOW_MS = 5000;
 /**
@@ -40,30 +45,54 @@ let made = 0;
  * Two Enterprise organizations on `t` with `enforced` figures, three keys each; the config declares
  * `declared` for both.
  */
-async function runDeclared(t: TestTarget, enforced: OrgLimits, declared: Partial<OrgLimits>, checks: readonly CheckId[]) {
+async function runDeclared(
+  t: TestTarget,
+  enforced: OrgLimits,
+  declared: Partial<OrgLimits>,
+  checks: readonly CheckId[],
+) {
   const env: Record<string, string> = {};
   const orgs = [];
   for (const name of ['enterprise-a', 'enterprise-b']) {
     const org = await t.admin.createOrg('enterprise', `${name}-${++made}`, enforced);
     const variable = (role: string) => `XH_${name.replace('-', '_').toUpperCase()}_${role}`;
-    for (const [role, scopes] of [['KEY', SCOPE_NAMES], ['KEY_2', SCOPE_NAMES], ['KEY_NOSCOPE', []]] as const) {
+    for (const [role, scopes] of [
+      ['KEY', SCOPE_NAMES],
+      ['KEY_2', SCOPE_NAMES],
+      ['KEY_NOSCOPE', []],
+    ] as const) {
       env[variable(role)] = (await t.admin.createKey(org.id, scopes, 'test')).key;
     }
     orgs.push({
       name,
       tier: 'enterprise',
-      keys: { primary: { env: variable('KEY') }, secondary: { env: variable('KEY_2') }, unscoped: { env: variable('KEY_NOSCOPE') } },
+      keys: {
+        primary: { env: variable('KEY') },
+        secondary: { env: variable('KEY_2') },
+        unscoped: { env: variable('KEY_NOSCOPE') },
+      },
       limits: declared,
     });
   }
-  const config = parseConfig({ target: { edges: t.target.edges }, window: `${t.windowMs / 1000}s`, timeout: '5s', orgs }, 'declared-limits test config');
+  const config = parseConfig(
+    { target: { edges: t.target.edges }, window: `${t.windowMs / 1000}s`, timeout: '5s', orgs },
+    'declared-limits test config',
+  );
   const { io } = captureIo({ env });
-  const outcome = await runSuite(configRun(config, env, { scenarios: [defineScenario({ tier: 'enterprise', orgs: 2 })], checks }), io);
+  const outcome = await runSuite(
+    configRun(config, env, { scenarios: [defineScenario({ tier: 'enterprise', orgs: 2 })], checks }),
+    io,
+  );
   return { outcome, results: outcome.results! };
 }
 
-const verdicts = (checks: readonly CheckResult[]) => checks.map((c) => `${c.id}${c.variant ? ` ${c.variant}` : ''} ${c.verdict}${c.verdict === 'pass' ? '' : `: ${c.actual} ${c.notes.join(' ')}`}`);
-const find = (checks: readonly CheckResult[], id: CheckId, variant: string) => checks.find((c) => c.id === id && c.variant === variant)!;
+const verdicts = (checks: readonly CheckResult[]) =>
+  checks.map(
+    (c) =>
+      `${c.id}${c.variant ? ` ${c.variant}` : ''} ${c.verdict}${c.verdict === 'pass' ? '' : `: ${c.actual} ${c.notes.join(' ')}`}`,
+  );
+const find = (checks: readonly CheckResult[], id: CheckId, variant: string) =>
+  checks.find((c) => c.id === id && c.variant === variant)!;
 
 describe('limits declared in the config, judged exactly (Enterprise)', () => {
   it('declared as the target enforces them: HDR-LIMIT, the quota, organization and concurrency checks pass, against the declared figures', async () => {
@@ -71,9 +100,15 @@ describe('limits declared in the config, judged exactly (Enterprise)', () => {
     expect(verdicts(results.checks).filter((v) => !v.endsWith(' pass'))).toEqual([]);
     expect(outcome.exitCode).toBe(0);
     expect(new Set(results.checks.map((c) => c.id))).toEqual(new Set(['HDR-LIMIT', ...QUOTA_CHECKS]));
-    expect(find(results.checks, 'HDR-LIMIT', 'read').expected).toBe('X-RateLimit-Limit 2600 (declared in the config) on every read response');
-    expect(find(results.checks, 'HDR-LIMIT', 'ingest').expected).toBe('X-RateLimit-Limit 520 (declared in the config) on every ingest response');
-    expect(find(results.checks, 'QUOTA-READ', 'sequential').notes).toContain('judged against the 2600 declared in the config');
+    expect(find(results.checks, 'HDR-LIMIT', 'read').expected).toBe(
+      'X-RateLimit-Limit 2600 (declared in the config) on every read response',
+    );
+    expect(find(results.checks, 'HDR-LIMIT', 'ingest').expected).toBe(
+      'X-RateLimit-Limit 520 (declared in the config) on every ingest response',
+    );
+    expect(find(results.checks, 'QUOTA-READ', 'sequential').notes).toContain(
+      'judged against the 2600 declared in the config',
+    );
     expect(results.declaredLimits).toEqual([
       { org: 'enterprise-a', tier: 'enterprise', limits: CONTRACT },
       { org: 'enterprise-b', tier: 'enterprise', limits: CONTRACT },

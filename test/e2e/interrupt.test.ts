@@ -26,7 +26,8 @@ it('an interrupted run writes results, JUnit and HTML for the checks that finish
   expect(results.interrupted).toBe(true);
   expect(results.checks.length).toBeGreaterThan(0);
   expect(results.checks.some((c) => c.id === 'QUOTA-READ' && c.verdict === 'pass')).toBe(false);
-  for (const file of ['results.json', 'junit.xml', 'index.html']) expect(existsSync(join(outcome.runDir!, file))).toBe(true);
+  for (const file of ['results.json', 'junit.xml', 'index.html'])
+    expect(existsSync(join(outcome.runDir!, file))).toBe(true);
   expect(JSON.parse(readFileSync(join(outcome.runDir!, 'results.json'), 'utf8')).interrupted).toBe(true);
   // Its folder verifies: each verdict judged again as it would have been (the interruption note names it).
   const verified = await verifyRun(outcome.runDir!, { publicKey: null });

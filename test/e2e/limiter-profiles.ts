@@ -54,7 +54,14 @@ export const VARIANT_PROFILES: Readonly<Record<VariantName, Shown>> = {
 export const FAULT_PROFILES: Readonly<Partial<Record<FaultName, Shown>>> = {
   // A bucket's Reset moves with every admission, but an admission's Reset change that falls after the
   // end the one before announced may be a boundary, so it is not taken as a move: unknown, never wrong.
-  'token-bucket': { algorithm: 'refilling', resetSteady: orUnknown(false), sharedAcrossRoutes: orUnknown(true), head: null, notFound: null, forbidden: null },
+  'token-bucket': {
+    algorithm: 'refilling',
+    resetSteady: orUnknown(false),
+    sharedAcrossRoutes: orUnknown(true),
+    head: null,
+    notFound: null,
+    forbidden: null,
+  },
   'per-route-quota': { sharedAcrossRoutes: false },
   // A countdown in whole seconds places window ends only to the second, as Retry-After does without
   // headers: at 2 s windows on a loaded machine that can be too coarse to tell aligned windows from
@@ -66,13 +73,36 @@ export const FAULT_PROFILES: Readonly<Partial<Record<FaultName, Shown>>> = {
   'reset-drifts': { resetSteady: orUnknown(false), algorithm: orUnknown('fixed-aligned') },
   // Without headers, only Retry-After (whole seconds) places window ends: at 2 s windows that can be
   // too coarse to tell aligned windows from first-request ones, and the profile then says so.
-  'no-rate-headers': { headers: false, resetFormat: 'absent', resetSteady: null, head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, algorithm: null },
+  'no-rate-headers': {
+    headers: false,
+    resetFormat: 'absent',
+    resetSteady: null,
+    head: null,
+    notFound: null,
+    forbidden: null,
+    sharedAcrossRoutes: null,
+    algorithm: null,
+  },
   // Remaining that never moves hides what counts, and whether the reads after the expiry read rolled
   // over (Remaining as high as before is no rollover where it never falls): only the end may tell.
-  'remaining-stuck': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, resetSteady: null, algorithm: orUnknown('fixed-aligned') },
+  'remaining-stuck': {
+    head: null,
+    notFound: null,
+    forbidden: null,
+    sharedAcrossRoutes: null,
+    resetSteady: null,
+    algorithm: orUnknown('fixed-aligned'),
+  },
   // One shared bucket: the tier's other organizations' traffic (the lanes run beside the discovery)
   // moves Remaining and spends the window under it.
-  'global-quota': { head: null, notFound: null, forbidden: null, sharedAcrossRoutes: null, algorithm: null, resetSteady: null },
+  'global-quota': {
+    head: null,
+    notFound: null,
+    forbidden: null,
+    sharedAcrossRoutes: null,
+    algorithm: null,
+    resetSteady: null,
+  },
   'quota-off-by-one': {},
   'scope-unenforced': { forbidden: null },
   'headers-missing-on-errors': { notFound: null, forbidden: null },
@@ -94,7 +124,10 @@ export function shownBy(profile: LimiterProfile): ExpectedProfile {
 }
 
 /** Expected and shown, over the facts asserted for this case (null in the table: not asserted). */
-export function profileComparison(profile: LimiterProfile, shown: Shown): { expected: Partial<ExpectedProfile>; actual: Partial<ExpectedProfile> } {
+export function profileComparison(
+  profile: LimiterProfile,
+  shown: Shown,
+): { expected: Partial<ExpectedProfile>; actual: Partial<ExpectedProfile> } {
   const all = { ...CLEAN, ...shown };
   const actual = shownBy(profile);
   const keys = (Object.keys(all) as (keyof ExpectedProfile)[]).filter((k) => all[k] !== null);

@@ -21,7 +21,10 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 const freshKey = () => `xh_test_${[...randomBytes(32)].map((b) => ALPHANUMERIC[b % 62]).join('')}`;
 
 /** A misbehaving server on loopback for one test; closed when the test finishes. */
-async function serve(handler: Parameters<typeof createServer>[1], onTestFinished: TestContext['onTestFinished']): Promise<{ url: string; server: Server }> {
+async function serve(
+  handler: Parameters<typeof createServer>[1],
+  onTestFinished: TestContext['onTestFinished'],
+): Promise<{ url: string; server: Server }> {
   const server = createServer(handler);
   onTestFinished(() => closeServer(server));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -60,7 +63,10 @@ async function runAgainst(edge: string, mayPass: readonly string[] = ['AUTH-KEY-
   expect(checks.length).toBeGreaterThan(0);
   expect(checks.filter((c) => c.verdict === 'pass' && !mayPass.includes(c.id)).map((c) => c.id)).toEqual([]);
   for (const c of checks.filter((r) => r.verdict === 'fail' || r.verdict === 'inconclusive')) {
-    expect({ id: c.id, hasEvidenceOrReason: c.evidence.length > 0 || c.notes.length > 0 || c.actual.length > 0 }).toEqual({ id: c.id, hasEvidenceOrReason: true });
+    expect({
+      id: c.id,
+      hasEvidenceOrReason: c.evidence.length > 0 || c.notes.length > 0 || c.actual.length > 0,
+    }).toEqual({ id: c.id, hasEvidenceOrReason: true });
   }
   return { outcome, checks };
 }
@@ -94,10 +100,18 @@ describe.concurrent('a misbehaving target', () => {
       res.end(JSON.stringify({ status: 'error', you_sent: req.headers['x-api-key'] ?? null }));
     }, onTestFinished);
     // Everything is refused with 401, so the AUTH checks rightly pass.
-    const { outcome } = await runAgainst(edge.url, ['AUTH-KEY-FORMAT', 'AUTH-MISSING', 'AUTH-MALFORMED', 'AUTH-UNKNOWN']);
+    const { outcome } = await runAgainst(edge.url, [
+      'AUTH-KEY-FORMAT',
+      'AUTH-MISSING',
+      'AUTH-MALFORMED',
+      'AUTH-UNKNOWN',
+    ]);
     const dir = outcome.runDir!;
     for (const file of readdirSync(dir)) {
-      expect({ file, key: /xh_test_[A-Za-z0-9]{32}/.exec(fileText(join(dir, file)))?.[0] ?? null }).toEqual({ file, key: null });
+      expect({ file, key: /xh_test_[A-Za-z0-9]{32}/.exec(fileText(join(dir, file)))?.[0] ?? null }).toEqual({
+        file,
+        key: null,
+      });
     }
   }, 60_000);
 

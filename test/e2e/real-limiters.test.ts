@@ -28,7 +28,15 @@ import { defineScenario } from '../../src/scenario/define.ts';
 import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
 import type { RunOptions } from '../../src/run/options.ts';
 import { runSuite } from '../../src/run/run.ts';
-import { buildConfig, describeDrops, SERVERS, startProxies, startWithKeys, type FlakyOptions, type StartOptions } from '../limiters/run.mjs';
+import {
+  buildConfig,
+  describeDrops,
+  SERVERS,
+  startProxies,
+  startWithKeys,
+  type FlakyOptions,
+  type StartOptions,
+} from '../limiters/run.mjs';
 import { startRedis } from '../limiters/lib/redis-server.mjs';
 import { learnedConcurrency } from '../../src/verdicts/concurrency-cap.ts';
 import { captureIo } from '../helpers/capture-io.ts';
@@ -36,15 +44,33 @@ import { tempReportsDir } from '../helpers/run-options.ts';
 
 const LIMITERS = resolve(dirname(fileURLToPath(import.meta.url)), '../limiters');
 const INSTALLED = existsSync(join(LIMITERS, 'node_modules'));
-const NOT_INSTALLED = 'test/limiters/node_modules is missing: run `npm ci --prefix test/limiters` to test tiergate on the real limiters';
+const NOT_INSTALLED =
+  'test/limiters/node_modules is missing: run `npm ci --prefix test/limiters` to test tiergate on the real limiters';
 const WINDOW_S = 3;
 
 /** What an external starter run reports (id/variant); any check added later is held by the '*' rule. */
 const STARTER_CHECKS = [
-  'AUTH-MISSING', 'AUTH-MALFORMED', 'AUTH-UNKNOWN', 'AUTH-KEY-FORMAT', 'SCOPE-LIST', 'SCOPE-ENFORCED',
-  'HDR-PRESENT', 'HDR-LIMIT/read', 'HDR-LIMIT/ingest', 'HDR-REMAINING', 'HDR-RESET',
-  'QUOTA-READ/sequential', 'QUOTA-READ/burst', 'QUOTA-INGEST/single', 'QUOTA-INGEST/bulk',
-  'CONCURRENCY-CAP', 'ERR-429-BODY', 'RETRY-AFTER', 'ORG-SHARED', 'ORG-ISOLATED', 'HEAD-BOOTSTRAP',
+  'AUTH-MISSING',
+  'AUTH-MALFORMED',
+  'AUTH-UNKNOWN',
+  'AUTH-KEY-FORMAT',
+  'SCOPE-LIST',
+  'SCOPE-ENFORCED',
+  'HDR-PRESENT',
+  'HDR-LIMIT/read',
+  'HDR-LIMIT/ingest',
+  'HDR-REMAINING',
+  'HDR-RESET',
+  'QUOTA-READ/sequential',
+  'QUOTA-READ/burst',
+  'QUOTA-INGEST/single',
+  'QUOTA-INGEST/bulk',
+  'CONCURRENCY-CAP',
+  'ERR-429-BODY',
+  'RETRY-AFTER',
+  'ORG-SHARED',
+  'ORG-ISOLATED',
+  'HEAD-BOOTSTRAP',
 ];
 
 const PASS: readonly Verdict[] = ['pass'];
@@ -87,7 +113,10 @@ const EXPECTED: readonly Expectation[] = [
     more: (checks) => {
       // HEAD counts as a read here: no fault (§4 is silent), and the note says it is an assumption.
       const head = only(checks, 'HEAD-BOOTSTRAP');
-      expect(head.notes.some((n) => n.startsWith('assumption, not spec')), show(head)).toBe(true);
+      expect(
+        head.notes.some((n) => n.startsWith('assumption, not spec')),
+        show(head),
+      ).toBe(true);
       // The test bed's hand-written cap refuses one more at once.
       expect(learnedConcurrency(only(checks, 'CONCURRENCY-CAP')).value).toEqual({ kind: 'refuses', status: 429 });
     },
@@ -192,7 +221,12 @@ const EXPECTED: readonly Expectation[] = [
 ];
 
 /** Each library as it ships, with no concurrency cap: CONCURRENCY-CAP fails, decided from the run's own timings. */
-const NO_CAP: readonly Expectation[] = ['express-rate-limit', 'rate-limiter-flexible', 'fastify-rate-limit', 'token-bucket'].map((library) => ({
+const NO_CAP: readonly Expectation[] = [
+  'express-rate-limit',
+  'rate-limiter-flexible',
+  'fastify-rate-limit',
+  'token-bucket',
+].map((library) => ({
   server: `${library}-no-cap`,
   why: 'no concurrency cap at all, as the library ships: one more than the cap is served beside them',
   checks: ['CONCURRENCY-CAP'],
@@ -209,11 +243,15 @@ const NO_CAP: readonly Expectation[] = ['express-rate-limit', 'rate-limiter-flex
  * kept brief, and with rate-limit headers how windows start stays open, saying why.
  */
 function keptBrief(p: LimiterProfile): void {
-  expect(p.read.algorithm).toMatchObject({ value: null, how: expect.stringMatching(/^not asked: the checks waited for this discovery/) });
+  expect(p.read.algorithm).toMatchObject({
+    value: null,
+    how: expect.stringMatching(/^not asked: the checks waited for this discovery/),
+  });
 }
 
 const keyOf = (c: CheckResult) => (c.variant ? `${c.id}/${c.variant}` : c.id);
-const show = (c: CheckResult) => `${keyOf(c)} ${c.verdict}: ${c.actual}${c.notes.length ? ` [notes: ${c.notes.join(' | ')}]` : ''}`;
+const show = (c: CheckResult) =>
+  `${keyOf(c)} ${c.verdict}: ${c.actual}${c.notes.length ? ` [notes: ${c.notes.join(' | ')}]` : ''}`;
 
 function only(checks: readonly CheckResult[], key: string): CheckResult {
   const found = checks.filter((c) => keyOf(c) === key);
@@ -229,7 +267,12 @@ function allowed(rules: Rules, c: CheckResult): readonly Verdict[] {
 async function runAgainst(expected: Expectation, outDir: string, serverLog: string[]) {
   const { server } = expected;
   const log = { write: (d: string | Uint8Array) => serverLog.push(String(d)) };
-  const running = await startWithKeys(server, { tiers: ['starter'], windowS: WINDOW_S, log, shape: expected.shape ?? {} });
+  const running = await startWithKeys(server, {
+    tiers: ['starter'],
+    windowS: WINDOW_S,
+    log,
+    shape: expected.shape ?? {},
+  });
   const proxies = expected.flaky ? await startProxies(running.urls, expected.flaky) : [];
   try {
     // Every edge the server listens on (edge 0 first), or the flaky proxies in front of them.
@@ -268,7 +311,9 @@ describe.concurrent('tiergate on real rate limiters (test/limiters, starter tier
       const outDir = tempReportsDir();
       const serverLog: string[] = [];
       onTestFailed(() => {
-        process.stderr.write(`[real-limiters] ${expected.server}: reports kept in ${outDir}; server log:\n${serverLog.join('').slice(-4000)}\n`);
+        process.stderr.write(
+          `[real-limiters] ${expected.server}: reports kept in ${outDir}; server log:\n${serverLog.join('').slice(-4000)}\n`,
+        );
       });
       const outcome = await runAgainst(expected, outDir, serverLog);
       expect(outcome.results, 'runSuite returned no results').not.toBeNull();
@@ -279,13 +324,22 @@ describe.concurrent('tiergate on real rate limiters (test/limiters, starter tier
       const keys = checks.map(keyOf);
       expect(keys).toEqual(expect.arrayContaining([...(expected.checks ?? STARTER_CHECKS)]));
       for (const rule of Object.keys(expected.verdicts).filter((r) => r !== '*')) {
-        expect({ rule, matched: checks.some((c) => keyOf(c) === rule || c.id === rule) }).toEqual({ rule, matched: true });
+        expect({ rule, matched: checks.some((c) => keyOf(c) === rule || c.id === rule) }).toEqual({
+          rule,
+          matched: true,
+        });
       }
 
       // Verdicts: every result against its rule, shown with its actual text and notes when off.
       const off = checks
         .filter((c) => !allowed(expected.verdicts, c).includes(c.verdict))
-        .map((c) => ({ check: keyOf(c), verdict: c.verdict, allowed: allowed(expected.verdicts, c).join('|'), actual: c.actual, notes: c.notes }));
+        .map((c) => ({
+          check: keyOf(c),
+          verdict: c.verdict,
+          allowed: allowed(expected.verdicts, c).join('|'),
+          actual: c.actual,
+          notes: c.notes,
+        }));
       expect(off).toEqual([]);
 
       // The limiter profile learned before the checks.
@@ -321,7 +375,8 @@ async function call(base: string, method: string, path: string, key: string | nu
   };
 }
 
-const hasRateLimitHeaders = (r: Awaited<ReturnType<typeof call>>) => r.rateLimit.every((v) => v !== null && /^\d+$/.test(v));
+const hasRateLimitHeaders = (r: Awaited<ReturnType<typeof call>>) =>
+  r.rateLimit.every((v) => v !== null && /^\d+$/.test(v));
 
 describe.concurrent('the test bed as a deployment of issue 17 (conformant-cluster)', () => {
   for (const store of ['memory', 'redis'] as const) {
@@ -338,7 +393,12 @@ describe.concurrent('the test bed as a deployment of issue 17 (conformant-cluste
         }
       }
       // Single uploads held long enough to be sure they are in flight while the cap is probed.
-      const running = await startWithKeys('conformant-cluster', { tiers: ['starter'], windowS: WINDOW_S, shape: { store, parseMs: 2000 }, redisUrl });
+      const running = await startWithKeys('conformant-cluster', {
+        tiers: ['starter'],
+        windowS: WINDOW_S,
+        shape: { store, parseMs: 2000 },
+        redisUrl,
+      });
       try {
         expect(running.urls).toHaveLength(3);
         expect(running.shape).toMatchObject({ edges: 3, parseMs: 2000, bulkParseMs: 2000, store });
@@ -347,7 +407,11 @@ describe.concurrent('the test bed as a deployment of issue 17 (conformant-cluste
         // One store: the org's reads on edge 0, 1, 2 count against one Remaining.
         const reads = [];
         for (const edge of running.urls) reads.push(await call(edge, 'GET', '/recruiter/jobs', key));
-        expect(reads.map((r) => [r.status, r.edge])).toEqual([[200, 'edge-0'], [200, 'edge-1'], [200, 'edge-2']]);
+        expect(reads.map((r) => [r.status, r.edge])).toEqual([
+          [200, 'edge-0'],
+          [200, 'edge-1'],
+          [200, 'edge-2'],
+        ]);
         expect(reads.map((r) => r.remaining)).toEqual([59, 58, 57]);
         // Every kind of answer, on every edge.
         const bulk = '/recruiter/jobs/vendor/resume-analysis/bulk';
@@ -368,7 +432,9 @@ describe.concurrent('the test bed as a deployment of issue 17 (conformant-cluste
         // The cap: five uploads held (2 s each), then reads until one is refused for the cap (the
         // witness that all five are in flight), on another edge than the uploads'.
         const heldFrom = performance.now();
-        const held = Array.from({ length: 5 }, () => call(running.urls[0]!, 'POST', '/recruiter/jobs/vendor/resume-analysis', b!.keys.primary, '{}'));
+        const held = Array.from({ length: 5 }, () =>
+          call(running.urls[0]!, 'POST', '/recruiter/jobs/vendor/resume-analysis', b!.keys.primary, '{}'),
+        );
         let capped: Awaited<ReturnType<typeof call>> | null = null;
         // Polled while the uploads are surely held (less than their 2 s), however long they take to arrive on a busy machine.
         while (capped === null && performance.now() - heldFrom < 1_800) {
@@ -382,7 +448,9 @@ describe.concurrent('the test bed as a deployment of issue 17 (conformant-cluste
         // Each upload answered with the headers: admitted, or refused for the cap where a poll reached the
         // server before it (the polls hold a slot while in flight); most of them admitted.
         const answered = await Promise.all(held);
-        expect(answered.filter((r) => !hasRateLimitHeaders(r) || ![200, 429].includes(r.status)).map((r) => r.what)).toEqual([]);
+        expect(
+          answered.filter((r) => !hasRateLimitHeaders(r) || ![200, 429].includes(r.status)).map((r) => r.what),
+        ).toEqual([]);
         expect(answered.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(4);
       } finally {
         await running.stop();

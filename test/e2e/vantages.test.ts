@@ -40,7 +40,13 @@ const children: ChildProcess[] = [];
 afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
 
 /** A vantage process probing `edges`, on a clock `skewMs` off; resolves once every edge has answered it. */
-async function startVantage(name: string, edges: readonly string[], keys: readonly string[], out: string, skewMs = 0): Promise<{ child: ChildProcess; done: Promise<void> }> {
+async function startVantage(
+  name: string,
+  edges: readonly string[],
+  keys: readonly string[],
+  out: string,
+  skewMs = 0,
+): Promise<{ child: ChildProcess; done: Promise<void> }> {
   const urls = target().target.edges;
   const child = spawn(process.execPath, ['--import', 'tsx', PROCESS], {
     env: {
@@ -73,7 +79,11 @@ describe('revocation seen from several vantage points', () => {
     const primary = await orgWithKey(admin, 'starter');
     const secondary = await keyOf(admin, primary.orgId);
     const disposable = await Promise.all(Array.from({ length: KEYS }, () => keyOf(admin, primary.orgId)));
-    const env: Record<string, string> = { TG_ADMIN_URL: running.adminUrl, TG_PRIMARY: primary.key, TG_SECONDARY: secondary.key };
+    const env: Record<string, string> = {
+      TG_ADMIN_URL: running.adminUrl,
+      TG_PRIMARY: primary.key,
+      TG_SECONDARY: secondary.key,
+    };
     disposable.forEach((k, i) => (env[`TG_DISPOSABLE_${i}`] = k.key));
     const runEdges = ['edge-0', 'edge-1', 'edge-2'];
     const config = parseConfig(
@@ -81,7 +91,13 @@ describe('revocation seen from several vantage points', () => {
         target: { edges: running.edges.slice(0, 3) },
         window: '2s',
         timeout: '2s',
-        orgs: [{ name: 'starter-rev', tier: 'starter', keys: { primary: { env: 'TG_PRIMARY' }, secondary: { env: 'TG_SECONDARY' } } }],
+        orgs: [
+          {
+            name: 'starter-rev',
+            tier: 'starter',
+            keys: { primary: { env: 'TG_PRIMARY' }, secondary: { env: 'TG_SECONDARY' } },
+          },
+        ],
         revocation: {
           org: 'starter-rev',
           trials: TRIALS,
@@ -109,15 +125,27 @@ describe('revocation seen from several vantage points', () => {
 
     const { io } = captureIo({ env });
     const checks = ['REVOKE-LATENCY', 'REVOKE-STICKY', 'AUTH-REVOKED', 'ROTATION'] as const;
-    const run = await runSuite(configRun(config, env, { scenarios: [defineScenario({ tier: 'starter' })], checks }), io);
+    const run = await runSuite(
+      configRun(config, env, { scenarios: [defineScenario({ tier: 'starter' })], checks }),
+      io,
+    );
     // The run probed only the quick edges: its own verdicts pass.
-    expect(run.results!.checks.map((c) => `${c.id} ${c.verdict}`).sort()).toEqual(checks.map((id) => `${id} pass`).sort());
+    expect(run.results!.checks.map((c) => `${c.id} ${c.verdict}`).sort()).toEqual(
+      checks.map((id) => `${id} pass`).sort(),
+    );
     // Each vantage stops once it has seen every key rejected on each of its edges (the slow edge's last 3.5 s after the run's cleanup).
     await Promise.all(vantages.map((v) => v.done));
 
     // The reference target stamps Date from its clock at every answer: no lag to allow for.
     const merge = (names: readonly (keyof typeof files)[], dateLagMs = 0) =>
-      ingestRevocationToReports({ runDir: run.runDir!, files: names.map((n) => files[n]), dateLagMs, outDir: join(dir, 'merged'), now: Date.now(), stepSummary: null });
+      ingestRevocationToReports({
+        runDir: run.runDir!,
+        files: names.map((n) => files[n]),
+        dateLagMs,
+        outDir: join(dir, 'merged'),
+        now: Date.now(),
+        stepSummary: null,
+      });
 
     // Two vantages that see the quick edges only: one table, every bracket under 3 s, PASS.
     const quick = await merge(['near', 'skewed']);
@@ -130,7 +158,9 @@ describe('revocation seen from several vantage points', () => {
     // The skewed vantage's clock is placed 7.3 s ahead of the run's, within the uncertainty the verdict states.
     const skewed = data.vantages!.find((v) => v.vantage === 'skewed')!;
     expect(Math.abs(skewed.offsetMs! + SKEW_MS)).toBeLessThanOrEqual(skewed.uncertaintyMs! + 1);
-    expect(passed.notes.filter((n) => /^vantage skewed: .* its clock is 7\.\d\d s ahead of the run's, ±\d+ ms/.test(n))).toHaveLength(1);
+    expect(
+      passed.notes.filter((n) => /^vantage skewed: .* its clock is 7\.\d\d s ahead of the run's, ±\d+ ms/.test(n)),
+    ).toHaveLength(1);
     expect((await verifyRun(quick.runDir, { publicKey: null })).problems).toEqual([]);
     // Allowing Date the default lag (a cache refreshed every 500 ms) widens every vantage bracket by up to a second: still decided.
     const lagged = (await merge(['near', 'skewed'], DEFAULT_DATE_LAG_MS)).results.checks[0]!;
@@ -140,7 +170,9 @@ describe('revocation seen from several vantage points', () => {
     const all = await merge(['near', 'skewed', 'far']);
     const failed = all.results.checks[0]!;
     expect(failed.verdict, `${failed.actual}\n${failed.notes.join('\n')}`).toBe('fail');
-    expect(failed.actual).toMatch(/^far: edge-3 over 3\.00 s: far: edge-3 still admitted the key 3\.\d\d s after the revoke call in trial \d/);
+    expect(failed.actual).toMatch(
+      /^far: edge-3 over 3\.00 s: far: edge-3 still admitted the key 3\.\d\d s after the revoke call in trial \d/,
+    );
     expect((failed.data as LatencyData).edges.map((e) => e.edge)).toContain('far: edge-3');
     expect((await verifyRun(all.runDir, { publicKey: null })).problems).toEqual([]);
     // A vantage's probes edited (the slow edge admitting nothing) and the hash rewritten: verify judges again and names the verdict that no longer follows.
@@ -148,19 +180,28 @@ describe('revocation seen from several vantage points', () => {
     cpSync(all.runDir, forged, { recursive: true });
     const observationsFile = join(forged, 'observations.ndjson.gz');
     const lines = gunzipSync(readFileSync(observationsFile)).toString('utf8').split('\n');
-    const edited = gzipSync(lines.map((l) => (l.includes('"edge":"edge-3"') ? l.replace('"status":200', '"status":401') : l)).join('\n'));
+    const edited = gzipSync(
+      lines.map((l) => (l.includes('"edge":"edge-3"') ? l.replace('"status":200', '"status":401') : l)).join('\n'),
+    );
     writeFileSync(observationsFile, edited);
     const manifestFile = join(forged, 'manifest.json');
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { files: { name: string; bytes: number; sha256: string }[] };
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
+      files: { name: string; bytes: number; sha256: string }[];
+    };
     const entry = manifest.files.find((f) => f.name === 'observations.ndjson.gz')!;
     Object.assign(entry, { sha256: createHash('sha256').update(edited).digest('hex'), bytes: edited.length });
     writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
     expect((await verifyRun(forged, { publicKey: null })).problems).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^REVOKE-LATENCY\/vantages \[starter\]: judged again from the observations, its verdict is pass, results\.json says fail/)]),
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^REVOKE-LATENCY\/vantages \[starter\]: judged again from the observations, its verdict is pass, results\.json says fail/,
+        ),
+      ]),
     );
     // The SLA evidence page carries the table per vantage point × edge, where each clock stood, and the method.
     const page = readFileSync(join(all.runDir, 'index.html'), 'utf8');
-    for (const text of ['far: edge-3', 'skewed: edge-0', 'this run: edge-2', 'Vantage points', 'ahead of the run']) expect(page, text).toContain(text);
+    for (const text of ['far: edge-3', 'skewed: edge-0', 'this run: edge-2', 'Vantage points', 'ahead of the run'])
+      expect(page, text).toContain(text);
 
     // No key reaches the merged folders: the vantages record the prefix and last four only.
     for (const file of filesUnder(join(dir, 'merged'))) {
@@ -171,16 +212,36 @@ describe('revocation seen from several vantage points', () => {
 
     // What the CLI refuses, each in one line (exit 2): the vantage output judged as load, a merged folder
     // taken for the run's, a file with no probe in it.
-    expectUsageError(await runCli(['k6', 'ingest', '--out', join(dir, 'refused'), files.near]), /^tiergate: k6 ingest: .*near\.json is the output of the revocation vantage script \(revocation\.js\): judge it with the run it watched/);
-    expectUsageError(await runCli(['k6', 'ingest', '--revocation', all.runDir, '--out', join(dir, 'refused'), files.near]), /that folder is itself a merge of vantage points; give the run's own folder/);
+    expectUsageError(
+      await runCli(['k6', 'ingest', '--out', join(dir, 'refused'), files.near]),
+      /^tiergate: k6 ingest: .*near\.json is the output of the revocation vantage script \(revocation\.js\): judge it with the run it watched/,
+    );
+    expectUsageError(
+      await runCli(['k6', 'ingest', '--revocation', all.runDir, '--out', join(dir, 'refused'), files.near]),
+      /that folder is itself a merge of vantage points; give the run's own folder/,
+    );
     const notK6 = join(dir, 'notes.txt');
     writeFileSync(notK6, 'k6 was here\n');
-    expectUsageError(await runCli(['k6', 'ingest', '--revocation', run.runDir!, '--out', join(dir, 'refused'), files.near, notK6]), /notes\.txt holds no tiergate_revocation_probe sample/);
+    expectUsageError(
+      await runCli(['k6', 'ingest', '--revocation', run.runDir!, '--out', join(dir, 'refused'), files.near, notK6]),
+      /notes\.txt holds no tiergate_revocation_probe sample/,
+    );
     // And through the CLI, what the library wrote: exit 1 on the FAIL, with the vantage named.
     // Refused before anything is judged: no run folder is left behind.
     const refused = join(dir, 'refused');
     expect(existsSync(refused) ? readdirSync(refused) : []).toEqual([]);
-    const cli = await runCli(['k6', 'ingest', '--revocation', run.runDir!, '--date-lag', '0ms', '--out', join(dir, 'cli'), files.near, files.far]);
+    const cli = await runCli([
+      'k6',
+      'ingest',
+      '--revocation',
+      run.runDir!,
+      '--date-lag',
+      '0ms',
+      '--out',
+      join(dir, 'cli'),
+      files.near,
+      files.far,
+    ]);
     expect(cli.code).toBe(1);
     expect(cli.stdout).toMatch(/FAIL\s+REVOKE-LATENCY starter: far: edge-3 over 3\.00 s/);
   }, 120_000);

@@ -14,9 +14,17 @@ import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 import { VARIANT_PROFILES, profileComparison } from './limiter-profiles.ts';
 
 /** express-rate-limit's MemoryStore in front of everything: all of the counting variants at once. */
-const EXPRESS_LIKE: readonly VariantName[] = ['first-request-windows', 'head-counts', 'counts-rejected', 'counts-errors'];
+const EXPRESS_LIKE: readonly VariantName[] = [
+  'first-request-windows',
+  'head-counts',
+  'counts-rejected',
+  'counts-errors',
+];
 
-const cases: [string, readonly VariantName[]][] = [...variantCatalogue.map((v) => [v.name, [v.name]] as [string, VariantName[]]), ['express-like', EXPRESS_LIKE]];
+const cases: [string, readonly VariantName[]][] = [
+  ...variantCatalogue.map((v) => [v.name, [v.name]] as [string, VariantName[]]),
+  ['express-like', EXPRESS_LIKE],
+];
 
 /**
  * Bulk uploads that take a parse time too, near the slowest parser the 2 s window allows the starter
@@ -27,24 +35,33 @@ const cases: [string, readonly VariantName[]][] = [...variantCatalogue.map((v) =
 const PARSE_MS: Partial<Record<string, number>> = { 'synchronous-bulk': 250 };
 
 describe.concurrent('variant matrix (starter tier)', () => {
-  it.each(cases)('%s', async (label, variants) => {
-    const { io } = captureIo();
-    const outcome = await runSuite(shortRun(tempReportsDir(), { tiers: ['starter'], variants, parseMs: PARSE_MS[label] }), io);
-    const results = outcome.results!;
-    const wrong = results.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}${c.variant ? `/${c.variant}` : ''} ${c.verdict}: ${c.actual}`);
-    expect(wrong).toEqual([]);
-    // A HEAD that counts keeps the spec; the check that tests the assumption says it broke.
-    const head = results.checks.find((c) => c.id === 'HEAD-BOOTSTRAP')!;
-    expect(head.notes.some((n) => n.startsWith('assumption, not spec'))).toBe(variants.includes('head-counts'));
-    // A cap that queues keeps the spec too: held until a slot frees, against a control answered at once.
-    const cap = results.checks.find((c) => c.id === 'CONCURRENCY-CAP')!;
-    const queues = variants.includes('cap-queues');
-    expect(cap.notes.some((n) => n.startsWith('assumption, not spec'))).toBe(queues);
-    expect(learnedConcurrency(cap).value).toEqual(queues ? { kind: 'queues' } : { kind: 'refuses', status: 429 });
-    expect(results.profiles).toHaveLength(1);
-    expect(results.profiles[0]!.concurrency.value).toEqual(learnedConcurrency(cap).value);
-    const shown = Object.assign({}, ...variants.map((v) => VARIANT_PROFILES[v]));
-    const comparison = profileComparison(results.profiles[0]!, shown);
-    expect(comparison.actual).toEqual(comparison.expected);
-  }, 90_000);
+  it.each(cases)(
+    '%s',
+    async (label, variants) => {
+      const { io } = captureIo();
+      const outcome = await runSuite(
+        shortRun(tempReportsDir(), { tiers: ['starter'], variants, parseMs: PARSE_MS[label] }),
+        io,
+      );
+      const results = outcome.results!;
+      const wrong = results.checks
+        .filter((c) => c.verdict !== 'pass')
+        .map((c) => `${c.id}${c.variant ? `/${c.variant}` : ''} ${c.verdict}: ${c.actual}`);
+      expect(wrong).toEqual([]);
+      // A HEAD that counts keeps the spec; the check that tests the assumption says it broke.
+      const head = results.checks.find((c) => c.id === 'HEAD-BOOTSTRAP')!;
+      expect(head.notes.some((n) => n.startsWith('assumption, not spec'))).toBe(variants.includes('head-counts'));
+      // A cap that queues keeps the spec too: held until a slot frees, against a control answered at once.
+      const cap = results.checks.find((c) => c.id === 'CONCURRENCY-CAP')!;
+      const queues = variants.includes('cap-queues');
+      expect(cap.notes.some((n) => n.startsWith('assumption, not spec'))).toBe(queues);
+      expect(learnedConcurrency(cap).value).toEqual(queues ? { kind: 'queues' } : { kind: 'refuses', status: 429 });
+      expect(results.profiles).toHaveLength(1);
+      expect(results.profiles[0]!.concurrency.value).toEqual(learnedConcurrency(cap).value);
+      const shown = Object.assign({}, ...variants.map((v) => VARIANT_PROFILES[v]));
+      const comparison = profileComparison(results.profiles[0]!, shown);
+      expect(comparison.actual).toEqual(comparison.expected);
+    },
+    90_000,
+  );
 });

@@ -14,7 +14,11 @@ import { expectUsageError, runCli } from '../helpers/cli.ts';
 import { renderFromResultsFile } from '../../src/report/render.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'tiergate-verify-'));
-const pair = () => generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const pair = () =>
+  generateKeyPairSync('ed25519', {
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
 const signer = pair();
 const stranger = pair();
 writeFileSync(join(work, 'signer.pub'), signer.publicKey);
@@ -32,7 +36,20 @@ const verify = (dir: string, key = 'signer.pub') => runCli(['verify', dir, '--pu
 
 beforeAll(async () => {
   const out = join(work, 'reports');
-  const run = await runCli(['run', '--window', '2s', '--tiers', 'starter', '--checks', 'AUTH-MISSING,HDR-PRESENT,AUTH-KEY-FORMAT', '--out', out], { TIERGATE_SIGNING_KEY: signer.privateKey });
+  const run = await runCli(
+    [
+      'run',
+      '--window',
+      '2s',
+      '--tiers',
+      'starter',
+      '--checks',
+      'AUTH-MISSING,HDR-PRESENT,AUTH-KEY-FORMAT',
+      '--out',
+      out,
+    ],
+    { TIERGATE_SIGNING_KEY: signer.privateKey },
+  );
   expect(run.code).toBe(0);
   runDir = realpathSync(join(out, 'latest'));
 }, 60_000);
@@ -43,12 +60,26 @@ describe('tiergate verify', () => {
     expect(result.stdout).toContain('✓ signature: manifest.json is signed by the key --public-key names');
     expect(result.stdout).toMatch(/✓ files: the 5 the manifest lists/);
     // AUTH-MISSING and HDR-PRESENT judged again from the observations; AUTH-KEY-FORMAT's input is the keys.
-    expect(result.stdout).toContain('✓ verdicts: 2 result(s) judged again from the observations by the same functions, each as results.json has it');
-    expect(result.stdout).toContain('- verdicts not judged again (1): AUTH-KEY-FORMAT [starter]: its input is the API keys themselves, which a run never writes down');
+    expect(result.stdout).toContain(
+      '✓ verdicts: 2 result(s) judged again from the observations by the same functions, each as results.json has it',
+    );
+    expect(result.stdout).toContain(
+      '- verdicts not judged again (1): AUTH-KEY-FORMAT [starter]: its input is the API keys themselves, which a run never writes down',
+    );
     expect(result.code).toBe(0);
-    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as { command: string[]; files: { name: string }[]; publicKey: string };
+    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as {
+      command: string[];
+      files: { name: string }[];
+      publicKey: string;
+    };
     expect(manifest.command.slice(0, 3)).toEqual(['run', '--window', '2s']);
-    expect(manifest.files.map((f) => f.name)).toEqual(['index.html', 'judgements.ndjson.gz', 'junit.xml', 'observations.ndjson.gz', 'results.json']);
+    expect(manifest.files.map((f) => f.name)).toEqual([
+      'index.html',
+      'judgements.ndjson.gz',
+      'junit.xml',
+      'observations.ndjson.gz',
+      'results.json',
+    ]);
     expect(manifest.publicKey).toBe(signer.publicKey);
   });
 
@@ -69,7 +100,7 @@ describe('tiergate verify', () => {
     expect(result.stdout).toContain('✗ observations.ndjson.gz: altered');
   });
 
-  it("one observation edited and its hash rewritten in manifest.json: the check whose verdict no longer follows is named", async () => {
+  it('one observation edited and its hash rewritten in manifest.json: the check whose verdict no longer follows is named', async () => {
     const copy = copyOfRun();
     const file = join(copy, 'observations.ndjson.gz');
     const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
@@ -79,7 +110,9 @@ describe('tiergate verify', () => {
     const edited = gzipSync(lines.join('\n'));
     writeFileSync(file, edited);
     const manifestFile = join(copy, 'manifest.json');
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { files: { name: string; bytes: number; sha256: string }[] };
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
+      files: { name: string; bytes: number; sha256: string }[];
+    };
     const entry = manifest.files.find((f) => f.name === 'observations.ndjson.gz')!;
     entry.sha256 = createHash('sha256').update(edited).digest('hex');
     entry.bytes = edited.length;
@@ -87,7 +120,9 @@ describe('tiergate verify', () => {
     const result = await runCli(['verify', copy]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/✓ files: the 5 the manifest lists/);
-    expect(result.stdout).toContain('✗ AUTH-MISSING [starter]: judged again from the observations, its verdict is fail, results.json says pass');
+    expect(result.stdout).toContain(
+      '✗ AUTH-MISSING [starter]: judged again from the observations, its verdict is fail, results.json says pass',
+    );
   });
 
   describe('a folder made consistent again after an edit (hashes rewritten, reports rendered again, unsigned): the verdicts still tell', () => {
@@ -98,25 +133,47 @@ describe('tiergate verify', () => {
       rmSync(join(copy, 'manifest.sig'));
       if (existsSync(join(copy, 'results.json'))) await renderFromResultsFile(join(copy, 'results.json'));
       const manifestFile = join(copy, 'manifest.json');
-      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { files: { name: string; bytes: number; sha256: string }[]; publicKey: string | null };
-      manifest.files = manifest.files.filter((f) => existsSync(join(copy, f.name))).map((f) => {
-        const bytes = readFileSync(join(copy, f.name));
-        return { name: f.name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
-      });
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
+        files: { name: string; bytes: number; sha256: string }[];
+        publicKey: string | null;
+      };
+      manifest.files = manifest.files
+        .filter((f) => existsSync(join(copy, f.name)))
+        .map((f) => {
+          const bytes = readFileSync(join(copy, f.name));
+          return { name: f.name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+        });
       manifest.publicKey = null;
       writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
       return copy;
     }
-    const editResults = (copy: string, change: (results: { checks: { id: string; verdict: string }[]; counts: Record<string, number> }) => void) => {
+    const editResults = (
+      copy: string,
+      change: (results: { checks: { id: string; verdict: string }[]; counts: Record<string, number> }) => void,
+    ) => {
       const file = join(copy, 'results.json');
-      const results = JSON.parse(readFileSync(file, 'utf8')) as { checks: { id: string; verdict: string }[]; counts: Record<string, number> };
+      const results = JSON.parse(readFileSync(file, 'utf8')) as {
+        checks: { id: string; verdict: string }[];
+        counts: Record<string, number>;
+      };
       change(results);
       writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     };
     const editJudgements = (copy: string, change: (records: { fn: string; args: unknown }[]) => unknown[]) => {
       const file = join(copy, 'judgements.ndjson.gz');
-      const records = gunzipSync(readFileSync(file)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { fn: string; args: unknown });
-      writeFileSync(file, gzipSync(change(records).map((r) => JSON.stringify(r)).join('\n')));
+      const records = gunzipSync(readFileSync(file))
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { fn: string; args: unknown });
+      writeFileSync(
+        file,
+        gzipSync(
+          change(records)
+            .map((r) => JSON.stringify(r))
+            .join('\n'),
+        ),
+      );
     };
 
     it('a result turned skipped, its counts kept consistent', async () => {
@@ -129,7 +186,9 @@ describe('tiergate verify', () => {
       );
       const result = await runCli(['verify', copy]);
       expect(result.code).toBe(1);
-      expect(result.stdout).toContain('✗ AUTH-MISSING [starter]: its judgement recorded another finding than results.json has');
+      expect(result.stdout).toContain(
+        '✗ AUTH-MISSING [starter]: its judgement recorded another finding than results.json has',
+      );
     });
 
     it('a result removed: its judgement is named as one for a result results.json lacks', async () => {
@@ -141,33 +200,53 @@ describe('tiergate verify', () => {
       );
       const result = await runCli(['verify', copy]);
       expect(result.code).toBe(1);
-      expect(result.stdout).toContain('✗ judgements.ndjson.gz: a judgement for AUTH-MISSING [starter], which results.json does not have');
+      expect(result.stdout).toContain(
+        '✗ judgements.ndjson.gz: a judgement for AUTH-MISSING [starter], which results.json does not have',
+      );
     });
 
     it('the judgements removed, or one stripped of its input: named', async () => {
       const removed = await runCli(['verify', await forged((c) => rmSync(join(c, 'judgements.ndjson.gz')))]);
       expect(removed.code).toBe(1);
       expect(removed.stdout).toContain('✗ judgements.ndjson.gz: missing (every harness run writes one)');
-      const stripped = await runCli(['verify', await forged((c) => editJudgements(c, (records) => records.map((r) => (r.fn === 'authRejected' ? { ...r, args: null } : r))))]);
+      const stripped = await runCli([
+        'verify',
+        await forged((c) =>
+          editJudgements(c, (records) => records.map((r) => (r.fn === 'authRejected' ? { ...r, args: null } : r))),
+        ),
+      ]);
       expect(stripped.code).toBe(1);
-      expect(stripped.stdout).toContain('✗ AUTH-MISSING [starter]: its judgement (authRejected) has no input, though a run always writes one');
+      expect(stripped.stdout).toContain(
+        '✗ AUTH-MISSING [starter]: its judgement (authRejected) has no input, though a run always writes one',
+      );
     });
 
     it('a verdict claimed for the procedure (no input, so nothing to judge again): refused, the procedure never passes a check', async () => {
-      const copy = await forged((c) => editJudgements(c, (records) => records.map((r) => (r.fn === 'authRejected' ? { ...r, fn: 'procedure', args: null } : r))));
+      const copy = await forged((c) =>
+        editJudgements(c, (records) =>
+          records.map((r) => (r.fn === 'authRejected' ? { ...r, fn: 'procedure', args: null } : r)),
+        ),
+      );
       const result = await runCli(['verify', copy]);
       expect(result.code).toBe(1);
-      expect(result.stdout).toContain('✗ AUTH-MISSING [starter]: its judgement (procedure) cannot decide a pass AUTH-MISSING');
+      expect(result.stdout).toContain(
+        '✗ AUTH-MISSING [starter]: its judgement (procedure) cannot decide a pass AUTH-MISSING',
+      );
     });
 
     it('observations named outside the folder: refused', async () => {
       const copy = await forged((c) => {
         const file = join(c, 'results.json');
-        writeFileSync(file, readFileSync(file, 'utf8').replace('"file": "observations.ndjson.gz"', '"file": "../observations.ndjson.gz"'));
+        writeFileSync(
+          file,
+          readFileSync(file, 'utf8').replace('"file": "observations.ndjson.gz"', '"file": "../observations.ndjson.gz"'),
+        );
       });
       const result = await runCli(['verify', copy]);
       expect(result.code).toBe(1);
-      expect(result.stdout).toContain('✗ results.json: observations.file "../observations.ndjson.gz" is not a file of this folder');
+      expect(result.stdout).toContain(
+        '✗ results.json: observations.file "../observations.ndjson.gz" is not a file of this folder',
+      );
       expect(result.stderr).toBe('');
     });
 
@@ -204,11 +283,24 @@ describe('tiergate verify', () => {
 
   it('usage mistakes: one line, exit 2', async () => {
     expectUsageError(await runCli(['verify', join(work, 'nowhere')]), /nowhere: not a run folder/);
-    expectUsageError(await runCli(['verify', runDir, '--public-key', join(work, 'absent.pub')]), /--public-key .*absent\.pub: cannot read the file/);
+    expectUsageError(
+      await runCli(['verify', runDir, '--public-key', join(work, 'absent.pub')]),
+      /--public-key .*absent\.pub: cannot read the file/,
+    );
     writeFileSync(join(work, 'not-a-key.pub'), 'hello\n');
-    expectUsageError(await runCli(['verify', runDir, '--public-key', join(work, 'not-a-key.pub')]), /--public-key .*: not a public key in PEM/);
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-    const bad = await runCli(['run', '--window', '2s', '--tiers', 'starter', '--checks', 'AUTH-MISSING', '--out', join(work, 'bad')], { TIERGATE_SIGNING_KEY: rsa.privateKey });
+    expectUsageError(
+      await runCli(['verify', runDir, '--public-key', join(work, 'not-a-key.pub')]),
+      /--public-key .*: not a public key in PEM/,
+    );
+    const rsa = generateKeyPairSync('rsa', {
+      modulusLength: 1024,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const bad = await runCli(
+      ['run', '--window', '2s', '--tiers', 'starter', '--checks', 'AUTH-MISSING', '--out', join(work, 'bad')],
+      { TIERGATE_SIGNING_KEY: rsa.privateKey },
+    );
     expectUsageError(bad, /^tiergate: TIERGATE_SIGNING_KEY: a rsa key, not Ed25519/);
     expect(bad.stderr).not.toContain('PRIVATE KEY');
   });

@@ -42,9 +42,11 @@ export async function initDeployment(t: TestTarget, extraEdges: readonly string[
   });
   writeFileSync(file, starter.text);
   const orgIds: Record<string, string> = {};
-  for (const name of ['starter-a', 'starter-b']) orgIds[name] = (await t.admin.createOrg('starter', `${name}-${++made}`)).id;
+  for (const name of ['starter-a', 'starter-b'])
+    orgIds[name] = (await t.admin.createOrg('starter', `${name}-${++made}`)).id;
   const env: Record<string, string> = {};
-  for (const k of starter.keys) env[k.env] = (await t.admin.createKey(orgIds[k.org]!, k.role === 'unscoped' ? [] : SCOPE_NAMES, 'test')).key;
+  for (const k of starter.keys)
+    env[k.env] = (await t.admin.createKey(orgIds[k.org]!, k.role === 'unscoped' ? [] : SCOPE_NAMES, 'test')).key;
   return { dir, env, keys: starter.keys, orgIds };
 }
 

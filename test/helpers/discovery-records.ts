@@ -7,7 +7,8 @@ import { T0, obs, type ObsInit } from './observations.ts';
 export const W = 3000;
 
 /** A read answered with Remaining `remaining` (Limit 60, Reset T0 + 3). */
-export const read = (remaining: number | null, init: ObsInit = {}) => obs({ limit: 60, remaining, reset: T0 + 3, serverMs: T0 * 1000 + 100, ...init });
+export const read = (remaining: number | null, init: ObsInit = {}) =>
+  obs({ limit: 60, remaining, reset: T0 + 3, serverMs: T0 * 1000 + 100, ...init });
 
 /** A pair whose request in question took `step - 1` from Remaining (step 1: free; 2: counted). */
 export function pair(question: PairQuestion, before: number, step: number, probe: ObsInit = {}): CountingPair {

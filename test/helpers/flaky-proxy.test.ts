@@ -35,7 +35,10 @@ beforeAll(async () => {
       res.sendDate = false;
       const digest = createHash('sha256').update(Buffer.concat(body)).digest('hex');
       // Every byte value, odd header casing, a trailer-free fixed-length body.
-      const payload = Buffer.concat([Buffer.from(`${req.method} ${req.url} ${digest}\n`), Buffer.from(Array.from({ length: 256 }, (_, i) => i))]);
+      const payload = Buffer.concat([
+        Buffer.from(`${req.method} ${req.url} ${digest}\n`),
+        Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+      ]);
       res.setHeader('X-Odd-CASE', 'a\tb');
       res.setHeader('content-length', String(req.method === 'HEAD' ? 0 : payload.length));
       res.end(req.method === 'HEAD' ? undefined : payload);
@@ -72,10 +75,20 @@ const REQUESTS: readonly Buffer[] = [
   Buffer.from('GET /a HTTP/1.1\r\nHost: x\r\n\r\n'),
   Buffer.from('HEAD /recruiter/bootstrap HTTP/1.1\r\nHost: x\r\nX-Api-Key: xh_test_not-a-real-key\r\n\r\n'),
   // A body holding a blank line, a request line, and every byte value.
-  withBody('POST /b HTTP/1.1\r\nHost: x\r\n', Buffer.concat([Buffer.from('\r\n\r\nGET /no HTTP/1.1\r\n\r\n'), Buffer.from(Array.from({ length: 256 }, (_, i) => i))])),
+  withBody(
+    'POST /b HTTP/1.1\r\nHost: x\r\n',
+    Buffer.concat([
+      Buffer.from('\r\n\r\nGET /no HTTP/1.1\r\n\r\n'),
+      Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+    ]),
+  ),
   // Chunked, with an extension and a trailer.
-  Buffer.from('POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTrailer: X-T\r\n\r\n5;ext=1\r\nhello\r\n1\r\n\n\r\n0\r\nX-T: 1\r\n\r\n'),
-  Buffer.from('PUT /recruiter/jobs/job-1 HTTP/1.1\r\nHost: x\r\ncontent-length: 2\r\ncontent-type: application/json\r\n\r\n{}'),
+  Buffer.from(
+    'POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTrailer: X-T\r\n\r\n5;ext=1\r\nhello\r\n1\r\n\n\r\n0\r\nX-T: 1\r\n\r\n',
+  ),
+  Buffer.from(
+    'PUT /recruiter/jobs/job-1 HTTP/1.1\r\nHost: x\r\ncontent-length: 2\r\ncontent-type: application/json\r\n\r\n{}',
+  ),
 ];
 
 /** Sends raw requests on one connection, one after another (or all at once), reading raw answers. */
@@ -111,7 +124,9 @@ class RawClient {
     for (;;) {
       const end = this.#buffer.indexOf('\r\n\r\n');
       if (end !== -1) {
-        const length = head ? 0 : Number(/content-length: (\d+)/i.exec(this.#buffer.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+        const length = head
+          ? 0
+          : Number(/content-length: (\d+)/i.exec(this.#buffer.subarray(0, end).toString('latin1'))?.[1] ?? 0);
         if (this.#buffer.length >= end + 4 + length) {
           const out = this.#buffer.subarray(0, end + 4 + length);
           this.#buffer = this.#buffer.subarray(end + 4 + length);
@@ -192,9 +207,15 @@ describe('flaky proxy: drops what its rule picks, unanswered', () => {
     }
     client.end();
     expect(seen).toEqual(['4 ECONNRESET', '8 ECONNRESET', '12 ECONNRESET', '16 ECONNRESET', '20 ECONNRESET']);
-    expect(proxy.drops.map((d) => `${d.n} ${d.method} ${d.path}`)).toEqual([4, 8, 12, 16, 20].map((n) => `${n} GET /r/${n}`));
+    expect(proxy.drops.map((d) => `${d.n} ${d.method} ${d.path}`)).toEqual(
+      [4, 8, 12, 16, 20].map((n) => `${n} GET /r/${n}`),
+    );
     // Dropped at the request: the server never saw them.
-    expect(upstream.paths).toEqual(Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => n % 4 !== 0).map((n) => `GET /r/${n}`));
+    expect(upstream.paths).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1)
+        .filter((n) => n % 4 !== 0)
+        .map((n) => `GET /r/${n}`),
+    );
   });
 
   it("'seeded': the same requests lost for the same seed, about one in N, on a keep-alive pool as tiergate's prober uses", async () => {
@@ -228,7 +249,13 @@ describe('flaky proxy: drops what its rule picks, unanswered', () => {
   });
 
   it("dropAt 'response', how 'close': the server answers (and counts) it, the client gets a closed socket and no answer", async () => {
-    const proxy = await startTestFlakyProxy({ target: upstream.url, dropOneIn: 3, pick: 'every', dropAt: 'response', how: 'close' });
+    const proxy = await startTestFlakyProxy({
+      target: upstream.url,
+      dropOneIn: 3,
+      pick: 'every',
+      dropAt: 'response',
+      how: 'close',
+    });
     upstream.reset();
     const client = new RawClient(proxy.url);
     const answers: (string | null)[] = [];

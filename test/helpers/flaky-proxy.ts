@@ -20,6 +20,11 @@ export async function startTestFlakyProxy(options: FlakyProxyOptions): Promise<F
 }
 
 /** One proxy per edge (seeds seed, seed + 1, …, so the edges do not drop in step). */
-export async function startTestFlakyProxies(edges: readonly string[], options: Omit<FlakyProxyOptions, 'target'>): Promise<FlakyProxy[]> {
-  return Promise.all(edges.map((target, i) => startTestFlakyProxy({ ...options, target, seed: (options.seed ?? 1) + i })));
+export async function startTestFlakyProxies(
+  edges: readonly string[],
+  options: Omit<FlakyProxyOptions, 'target'>,
+): Promise<FlakyProxy[]> {
+  return Promise.all(
+    edges.map((target, i) => startTestFlakyProxy({ ...options, target, seed: (options.seed ?? 1) + i })),
+  );
 }

@@ -83,7 +83,10 @@ export function windowEndAt(serverS: number, windowS = 60): number {
 }
 
 /** §7 body, as a correct server sends it. */
-export function rateLimitBody(retryAfterSeconds: number, message = 'Rate limit exceeded; retry later'): Record<string, unknown> {
+export function rateLimitBody(
+  retryAfterSeconds: number,
+  message = 'Rate limit exceeded; retry later',
+): Record<string, unknown> {
   return { status: 'error', code: 'RATE_LIMIT_EXCEEDED', message, retry_after_seconds: retryAfterSeconds };
 }
 
@@ -148,7 +151,14 @@ export function obs(init: ObsInit = {}): Observation {
     rateLimit: { limit, remaining, reset, retryAfter },
     date,
     edgeNode: init.edgeNode !== undefined ? init.edgeNode : responded ? 'edge-0' : null,
-    contentType: init.contentType !== undefined ? init.contentType : body !== null ? 'application/json; charset=utf-8' : text ? 'text/plain' : null,
+    contentType:
+      init.contentType !== undefined
+        ? init.contentType
+        : body !== null
+          ? 'application/json; charset=utf-8'
+          : text
+            ? 'text/plain'
+            : null,
     bodyBytes: init.bodyBytes ?? Buffer.byteLength(text),
     bodyExcerpt: text.slice(0, 512),
     body,
@@ -235,7 +245,12 @@ export function sequentialQuota(options: SequenceOptions): Sequence {
     const serverS = Math.floor(serverMs / 1000);
     const admit = used < admitPerWindow;
     if (admit) used += 1;
-    const resetValue = options.resetStyle === 'millis' ? windowEnd * 1000 : options.resetStyle === 'delta' ? windowEnd - serverS : windowEnd;
+    const resetValue =
+      options.resetStyle === 'millis'
+        ? windowEnd * 1000
+        : options.resetStyle === 'delta'
+          ? windowEnd - serverS
+          : windowEnd;
     const base: ObsInit = {
       check: options.check ?? 'QUOTA-READ',
       phase: options.phase ?? 'sequential',
@@ -250,7 +265,9 @@ export function sequentialQuota(options: SequenceOptions): Sequence {
       limit: options.limit,
       remaining: admit ? (options.remainingAt?.(used) ?? Math.max(0, options.limit - used)) : 0,
       reset: resetValue,
-      ...(admit ? {} : { retryAfter: Math.max(1, windowEnd - serverS), body: rateLimitBody(Math.max(1, windowEnd - serverS)) }),
+      ...(admit
+        ? {}
+        : { retryAfter: Math.max(1, windowEnd - serverS), body: rateLimitBody(Math.max(1, windowEnd - serverS)) }),
     };
     out.push(obs(options.tweak ? options.tweak(n, base) : base));
   }
@@ -298,7 +315,9 @@ export function burstQuota(options: BurstOptions): Sequence {
   const windowEnd = T0 + W;
   const arrival = (n: number) => ((n * 7919) % 13) + 3;
   const order = Array.from({ length: sent }, (_, i) => i + 1);
-  const byArrival = [...order].sort((a, b) => batchOf(a, batch) - batchOf(b, batch) || arrival(a) - arrival(b) || a - b);
+  const byArrival = [...order].sort(
+    (a, b) => batchOf(a, batch) - batchOf(b, batch) || arrival(a) - arrival(b) || a - b,
+  );
   const admitted = new Set(options.admittedIndices ?? byArrival.slice(0, options.limit));
   const failures = new Set(options.failures ?? []);
   let count = 0;
@@ -311,7 +330,12 @@ export function burstQuota(options: BurstOptions): Sequence {
       const serverMs = serverStartMs + (sentAt - start) + latency / 2;
       const serverS = Math.floor(serverMs / 1000);
       const status = failures.has(n) ? null : (options.statuses?.[n] ?? (admitted.has(n) ? 200 : 429));
-      const reset = options.resetStyle === 'millis' ? windowEnd * 1000 : options.resetStyle === 'delta' ? windowEnd - serverS : windowEnd;
+      const reset =
+        options.resetStyle === 'millis'
+          ? windowEnd * 1000
+          : options.resetStyle === 'delta'
+            ? windowEnd - serverS
+            : windowEnd;
       return obs({
         phase: 'burst',
         sentAt,
@@ -326,7 +350,15 @@ export function burstQuota(options: BurstOptions): Sequence {
       });
     }),
     windowEnd,
-    window: { openedAt: start - 10, openedUncertaintyMs: 8, lengthMs: W * 1000, resetEpochS: windowEnd, opensAtFirstRequest: false, prior: [], placeBy: 'reset' },
+    window: {
+      openedAt: start - 10,
+      openedUncertaintyMs: 8,
+      lengthMs: W * 1000,
+      resetEpochS: windowEnd,
+      opensAtFirstRequest: false,
+      prior: [],
+      placeBy: 'reset',
+    },
   };
 }
 
@@ -373,9 +405,12 @@ export interface HeldMeasurement {
 export function heldMeasurement(options: ConcurrencyOptions): HeldMeasurement {
   const r = options.roundTripMs ?? 1;
   const margin = options.marginMs ?? 40;
-  const uploadMs = (i: number) => (typeof options.uploadMs === 'function' ? options.uploadMs(i) : (options.uploadMs ?? 200));
+  const uploadMs = (i: number) =>
+    typeof options.uploadMs === 'function' ? options.uploadMs(i) : (options.uploadMs ?? 200);
   const tags = { check: 'CONCURRENCY-CAP', tier: 'starter', org: 'starter-a' } as const;
-  const roundTrips = (options.roundTripsMs ?? [r, r, r]).map((latencyMs) => obs({ ...tags, phase: 'round-trip', latencyMs, limit: 60, remaining: 50 }));
+  const roundTrips = (options.roundTripsMs ?? [r, r, r]).map((latencyMs) =>
+    obs({ ...tags, phase: 'round-trip', latencyMs, limit: 60, remaining: 50 }),
+  );
   const start = clock + 5;
   const upload = (i: number, sentAt: number) => {
     const status = options.heldStatus ? options.heldStatus(i) : 200;
@@ -393,15 +428,36 @@ export function heldMeasurement(options: ConcurrencyOptions): HeldMeasurement {
   };
   const first = Array.from({ length: options.cap - 1 }, (_, k) => upload(k + 1, start + k * 0.05));
   const read = (phase: 'control' | 'extra', sentAt: number, latencyMs: number, status: number | null) =>
-    obs({ ...tags, phase, sentAt, latencyMs, status, limit: 60, remaining: status === 200 ? 45 : status === null ? null : 45 });
-  const control = read('control', start + margin, options.controlLatencyMs ?? r, options.controlStatus === undefined ? 200 : options.controlStatus);
+    obs({
+      ...tags,
+      phase,
+      sentAt,
+      latencyMs,
+      status,
+      limit: 60,
+      remaining: status === 200 ? 45 : status === null ? null : 45,
+    });
+  const control = read(
+    'control',
+    start + margin,
+    options.controlLatencyMs ?? r,
+    options.controlStatus === undefined ? 200 : options.controlStatus,
+  );
   const last = upload(options.cap, (control.headersAt ?? control.doneAt) + r);
-  const extra = read('extra', last.sentAt + margin, options.extraLatencyMs ?? r, options.extraStatus === undefined ? 429 : options.extraStatus);
+  const extra = read(
+    'extra',
+    last.sentAt + margin,
+    options.extraLatencyMs ?? r,
+    options.extraStatus === undefined ? 429 : options.extraStatus,
+  );
   return { roundTrips, held: [...first, last], control, extra };
 }
 
 /** A learned window for hand-built observations: opened just before `firstSentAt`. */
-export function windowFrom(firstSentAt: number, options: { windowS?: number; resetEpochS?: number | null } = {}): WindowContext {
+export function windowFrom(
+  firstSentAt: number,
+  options: { windowS?: number; resetEpochS?: number | null } = {},
+): WindowContext {
   const W = options.windowS ?? 60;
   return {
     openedAt: firstSentAt - 10,

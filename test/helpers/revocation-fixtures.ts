@@ -57,20 +57,25 @@ export function run(spec: RunSpec): RevocationProbeRun {
   const last = Math.max(0, ...Object.values(spec.probes).flatMap((t) => t.map(([o]) => o)));
   for (const edge of edges) {
     probes.push(record(edge, 'confirm', -100, 200));
-    if (spec.successor !== false) probes.push(record(edge, 'successor-before', -90, spec.successorBefore?.[edge] ?? 200));
+    if (spec.successor !== false)
+      probes.push(record(edge, 'successor-before', -90, spec.successorBefore?.[edge] ?? 200));
   }
-  for (const edge of edges) for (const [offset, status] of spec.probes[edge]!) probes.push(record(edge, 'probe', offset, status));
+  for (const edge of edges)
+    for (const [offset, status] of spec.probes[edge]!) probes.push(record(edge, 'probe', offset, status));
   const finished = stoppedBy === 'settled' || stoppedBy === 'max-time';
   if (finished) {
     for (const edge of edges) probes.push(record(edge, 'final', last + 20, spec.finals?.[edge] ?? 401));
-    if (spec.successor !== false) for (const edge of edges) probes.push(record(edge, 'successor-after', last + 30, spec.successorAfter?.[edge] ?? 200));
+    if (spec.successor !== false)
+      for (const edge of edges)
+        probes.push(record(edge, 'successor-after', last + 30, spec.successorAfter?.[edge] ?? 200));
   }
   return {
     trial: spec.trial ?? 1,
     edges,
     key: 'xh_test_…AAAA',
     successorKey: spec.successor === false ? null : 'xh_test_…BBBB',
-    successorError: spec.successor === false ? 'the provision command exited with status 1: quota of keys reached' : null,
+    successorError:
+      spec.successor === false ? 'the provision command exited with status 1: quota of keys reached' : null,
     intervalMs: 10,
     settleMs: 500,
     maxMs: 8500,
@@ -90,6 +95,10 @@ export function cleanRun(trial = 1): RevocationProbeRun {
   return run({ trial, probes: Object.fromEntries(EDGES.map((e) => [e, clean(300)])) });
 }
 
-export function evidence(runs: readonly RevocationProbeRun[], plannedTrials = runs.length, problems: readonly string[] = []): RevocationEvidence {
+export function evidence(
+  runs: readonly RevocationProbeRun[],
+  plannedTrials = runs.length,
+  problems: readonly string[] = [],
+): RevocationEvidence {
   return { runs, plannedTrials, problems, slaMs: 3000, rejectStatus: 401 };
 }

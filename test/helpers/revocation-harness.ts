@@ -36,7 +36,13 @@ export interface Harness {
  * (its trials then run several at once); without, Starter's cap of 5 holds one trial's probes only.
  */
 export async function startHarness(
-  options: { faults?: FaultName[]; variants?: VariantName[]; revocationDelayMs?: number; edges?: number; limits?: OrgLimits } = {},
+  options: {
+    faults?: FaultName[];
+    variants?: VariantName[];
+    revocationDelayMs?: number;
+    edges?: number;
+    limits?: OrgLimits;
+  } = {},
 ): Promise<Harness> {
   const target = await startTarget({
     edges: options.edges ?? 3,
@@ -78,7 +84,8 @@ export async function startHarness(
     admin,
     org,
     observations,
-    context: (keyHook, reportDir = null) => standaloneContext({ contract: recruitingApi, prober, io, orgs: [org], windowMs: 60_000, keyHook, reportDir }),
+    context: (keyHook, reportDir = null) =>
+      standaloneContext({ contract: recruitingApi, prober, io, orgs: [org], windowMs: 60_000, keyHook, reportDir }),
     close: async () => {
       controller.abort();
       await prober.close();
@@ -88,8 +95,18 @@ export async function startHarness(
 }
 
 /** The revocation task, as the run starts it, over `shape` on `org`. */
-export function runRevocation(context: SuiteContext, org: OrgHandle, shape: RevocationShape, options: RevocationTaskOptions = {}): Promise<CheckResult[]> {
-  return runTask(revocationTask(options), context, { tier: org.tier, orgs: [org], scenario: defineScenario({ tier: org.tier, revocation: shape }), checks: null });
+export function runRevocation(
+  context: SuiteContext,
+  org: OrgHandle,
+  shape: RevocationShape,
+  options: RevocationTaskOptions = {},
+): Promise<CheckResult[]> {
+  return runTask(revocationTask(options), context, {
+    tier: org.tier,
+    orgs: [org],
+    scenario: defineScenario({ tier: org.tier, revocation: shape }),
+    checks: null,
+  });
 }
 
 /** The admin API hook, also keeping what the target says each revocation does per edge (epoch ms). */
@@ -97,7 +114,11 @@ export function recordingAdminHook(admin: AdminClient, revocations: AdminRevocat
   return {
     kind: 'admin-api',
     provisionKey: async (org, scopes) => {
-      const created = await admin.createKey(org.id!, scopes === 'all' ? recruitingApi.scopes.map((s) => s.scope) : scopes, 'test');
+      const created = await admin.createKey(
+        org.id!,
+        scopes === 'all' ? recruitingApi.scopes.map((s) => s.scope) : scopes,
+        'test',
+      );
       return { label: `${org.label}/k`, key: created.key, id: created.id, scopes };
     },
     revokeKey: async (key) => {

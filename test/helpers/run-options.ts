@@ -28,7 +28,15 @@ export function tempReportsDir(): string {
 export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
   const tiers = run.tiers ?? ['starter'];
   return {
-    target: { kind: 'embedded', edges: 3, revocationDelayMs: 100, revocationJitterMs: 0, parseMs: run.parseMs ?? 200, faults: run.faults ?? [], variants: run.variants ?? [] },
+    target: {
+      kind: 'embedded',
+      edges: 3,
+      revocationDelayMs: 100,
+      revocationJitterMs: 0,
+      parseMs: run.parseMs ?? 200,
+      faults: run.faults ?? [],
+      variants: run.variants ?? [],
+    },
     windowMs: run.windowMs ?? 2000,
     tiers,
     checks: run.checks === undefined ? null : run.checks,
@@ -46,7 +54,11 @@ export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
 export function configRun(
   config: Config,
   env: Readonly<Record<string, string>>,
-  run: { readonly scenarios: readonly Scenario[]; readonly checks?: readonly CheckId[] | null; readonly revocation?: RunOptions['revocation'] },
+  run: {
+    readonly scenarios: readonly Scenario[];
+    readonly checks?: readonly CheckId[] | null;
+    readonly revocation?: RunOptions['revocation'];
+  },
 ): RunOptions {
   return {
     target: { kind: 'external', config, orgs: orgsFromConfig(config, env) },

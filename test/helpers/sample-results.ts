@@ -6,7 +6,13 @@
  */
 import { join } from 'node:path';
 import { checkResult, skipped } from '../../src/verdicts/support/result.ts';
-import { countVerdicts, overallVerdict, type CheckId, type CheckResult, type Finding } from '../../src/catalogue/types.ts';
+import {
+  countVerdicts,
+  overallVerdict,
+  type CheckId,
+  type CheckResult,
+  type Finding,
+} from '../../src/catalogue/types.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { TierName } from '../../src/contract/types.ts';
 import type { HeaderValue, Observation } from '../../src/measure/observation.ts';
@@ -80,7 +86,10 @@ function observation(o: ObservationInput): Observation {
     edgeNode: null,
     contentType: 'application/json',
     bodyBytes: o.status === 429 ? 112 : 48,
-    bodyExcerpt: o.status === 429 ? '{"status":"error","code":"RATE_LIMIT_EXCEEDED","message":"Rate limit exceeded","retry_after_seconds":41}' : '{}',
+    bodyExcerpt:
+      o.status === 429
+        ? '{"status":"error","code":"RATE_LIMIT_EXCEEDED","message":"Rate limit exceeded","retry_after_seconds":41}'
+        : '{}',
     body: null,
     error: o.status === null ? { code: 'TIMEOUT', message: 'no response headers within 5000 ms' } : null,
   };
@@ -96,8 +105,15 @@ export function sampleObservations(): Observation[] {
     const rejected = n >= 60;
     out.push(
       observation({
-        id: id++, check: 'QUOTA-READ', phase: 'sequential', sentAt: 2000 + n * 9, latencyMs: 1.5 + rnd() * 2,
-        status: rejected ? 429 : 200, limit: 60, remaining: rejected ? 0 : 60 - n, retryAfter: rejected ? 58 : null,
+        id: id++,
+        check: 'QUOTA-READ',
+        phase: 'sequential',
+        sentAt: 2000 + n * 9,
+        latencyMs: 1.5 + rnd() * 2,
+        status: rejected ? 429 : 200,
+        limit: 60,
+        remaining: rejected ? 0 : 60 - n,
+        retryAfter: rejected ? 58 : null,
       }),
     );
   }
@@ -106,8 +122,14 @@ export function sampleObservations(): Observation[] {
     for (let i = 0; i < 10; i += 1) {
       out.push(
         observation({
-          id: id++, check: i < 6 ? 'AUTH-MALFORMED' : 'SCOPE-ENFORCED', phase: 'access', tier, org: `${tier}-a`, edge: `edge-${i % 3}`,
-          sentAt: 400 + i * 20 + (tier === 'starter' ? 0 : tier === 'professional' ? 300 : 600), latencyMs: 0.8 + rnd(),
+          id: id++,
+          check: i < 6 ? 'AUTH-MALFORMED' : 'SCOPE-ENFORCED',
+          phase: 'access',
+          tier,
+          org: `${tier}-a`,
+          edge: `edge-${i % 3}`,
+          sentAt: 400 + i * 20 + (tier === 'starter' ? 0 : tier === 'professional' ? 300 : 600),
+          latencyMs: 0.8 + rnd(),
           status: i < 6 ? 401 : 403,
         }),
       );
@@ -117,23 +139,49 @@ export function sampleObservations(): Observation[] {
   for (let n = 1; n <= 300; n += 1) {
     out.push(
       observation({
-        id: id++, check: 'QUOTA-READ', phase: 'sequential', tier: 'professional', org: 'professional-a', sentAt: 70_000 + n * 6,
-        latencyMs: 1.2 + rnd() * 3, status: 200, limit: 300, remaining: 300 - n,
+        id: id++,
+        check: 'QUOTA-READ',
+        phase: 'sequential',
+        tier: 'professional',
+        org: 'professional-a',
+        sentAt: 70_000 + n * 6,
+        latencyMs: 1.2 + rnd() * 3,
+        status: 200,
+        limit: 300,
+        remaining: 300 - n,
       }),
     );
   }
   out.push(
     observation({
-      id: id++, check: 'QUOTA-READ', phase: 'sequential', tier: 'professional', org: 'professional-a', sentAt: 71_810,
-      latencyMs: 1.4, status: 429, limit: 300, remaining: 0, retryAfter: 49,
+      id: id++,
+      check: 'QUOTA-READ',
+      phase: 'sequential',
+      tier: 'professional',
+      org: 'professional-a',
+      sentAt: 71_810,
+      latencyMs: 1.4,
+      status: 429,
+      limit: 300,
+      remaining: 0,
+      retryAfter: 49,
     }),
   );
   // 393–452: revocation probes on three edges, one timing out.
   for (let i = 0; i < 60; i += 1) {
     out.push(
       observation({
-        id: id++, check: 'REVOKE-LATENCY', phase: 'probe/1', org: 'starter-revocation', edge: `edge-${i % 3}`, path: '/recruiter/bootstrap',
-        method: 'HEAD', sentAt: 120_000 + i * 50, latencyMs: 0.6 + rnd() * 4, status: i === 37 ? null : i < 24 ? 200 : 401, limit: i < 24 ? 60 : null,
+        id: id++,
+        check: 'REVOKE-LATENCY',
+        phase: 'probe/1',
+        org: 'starter-revocation',
+        edge: `edge-${i % 3}`,
+        path: '/recruiter/bootstrap',
+        method: 'HEAD',
+        sentAt: 120_000 + i * 50,
+        latencyMs: 0.6 + rnd() * 4,
+        status: i === 37 ? null : i < 24 ? 200 : 401,
+        limit: i < 24 ? 60 : null,
         remaining: i < 24 ? 40 : null,
       }),
     );
@@ -143,8 +191,16 @@ export function sampleObservations(): Observation[] {
     const n = id - 453;
     out.push(
       observation({
-        id: id++, check: 'PROFILE', phase: step.phase, method: step.method ?? 'GET', path: step.path ?? '/recruiter/jobs', sentAt: 20 + n * 182,
-        latencyMs: 0.9 + rnd() * 2, status: step.status, limit: step.limit === undefined ? 60 : step.limit, remaining: step.remaining,
+        id: id++,
+        check: 'PROFILE',
+        phase: step.phase,
+        method: step.method ?? 'GET',
+        path: step.path ?? '/recruiter/jobs',
+        sentAt: 20 + n * 182,
+        latencyMs: 0.9 + rnd() * 2,
+        status: step.status,
+        limit: step.limit === undefined ? 60 : step.limit,
+        remaining: step.remaining,
         reset: step.limit === 10 ? RESET_S : step.limit === null ? null : READ_RESET_S,
       }),
     );
@@ -156,7 +212,14 @@ export function sampleObservations(): Observation[] {
 const READ_RESET_S = SAMPLE_START_MS / 1000 + 61;
 
 /** What the starter discovery sent, in order (ids 453–475), and what it was answered. */
-const DISCOVERY: readonly { phase: DiscoveryPhase; method?: Observation['method']; path?: string; status: number; limit?: number | null; remaining: number | null }[] = [
+const DISCOVERY: readonly {
+  phase: DiscoveryPhase;
+  method?: Observation['method'];
+  path?: string;
+  status: number;
+  limit?: number | null;
+  remaining: number | null;
+}[] = [
   { phase: 'counted', status: 200, remaining: 59 },
   { phase: 'head', method: 'HEAD', path: '/recruiter/bootstrap', status: 200, remaining: 58 },
   { phase: 'not-found', path: '/recruiter/jobs/job_missing', status: 404, remaining: 58 },
@@ -167,7 +230,14 @@ const DISCOVERY: readonly { phase: DiscoveryPhase; method?: Observation['method'
   { phase: 'counted', status: 200, remaining: 55 },
   { phase: 'other-route', path: '/recruiter/candidates/cand_1', status: 200, remaining: 54 },
   { phase: 'other-route', path: '/recruiter/settings/services-api-scopes', status: 200, remaining: 53 },
-  { phase: 'ingest', method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', status: 200, limit: 10, remaining: 9 },
+  {
+    phase: 'ingest',
+    method: 'POST',
+    path: '/recruiter/jobs/vendor/resume-analysis',
+    status: 200,
+    limit: 10,
+    remaining: 9,
+  },
   { phase: 'counted', status: 200, remaining: 52 },
   ...Array.from({ length: 11 }, (_, i) => ({ phase: 'exhaust' as const, status: 200, remaining: 51 - i })),
 ];
@@ -182,13 +252,29 @@ export const SAMPLE_PROFILE: LimiterProfile = {
   tier: 'starter',
   org: 'starter-a',
   windowMs: 60_000,
-  headers: { value: true, how: 'X-RateLimit-Limit, -Remaining and -Reset on 22 of 23 responses (all but the 401)', evidence: [453, 454] },
+  headers: {
+    value: true,
+    how: 'X-RateLimit-Limit, -Remaining and -Reset on 22 of 23 responses (all but the 401)',
+    evidence: [453, 454],
+  },
   read: {
     quotaClass: 'read',
     limit: 60,
-    resetFormat: { value: 'epoch-seconds', how: 'Reset 1772445661: an epoch in seconds, 61 s after Date', evidence: [453] },
-    resetSteady: { value: true, how: 'Reset held still over 12 reads while Remaining counted down', evidence: [453, 464] },
-    phase: { value: { ms: 0, doubtMs: 120, clockOffsetMs: 0 }, how: 'the used-up window ended 0 ms (±120) past a multiple of 60 s on the server\'s clock', evidence: [460] },
+    resetFormat: {
+      value: 'epoch-seconds',
+      how: 'Reset 1772445661: an epoch in seconds, 61 s after Date',
+      evidence: [453],
+    },
+    resetSteady: {
+      value: true,
+      how: 'Reset held still over 12 reads while Remaining counted down',
+      evidence: [453, 464],
+    },
+    phase: {
+      value: { ms: 0, doubtMs: 120, clockOffsetMs: 0 },
+      how: "the used-up window ended 0 ms (±120) past a multiple of 60 s on the server's clock",
+      evidence: [460],
+    },
     algorithm: {
       value: 'fixed-first-request',
       how: 'Reset fell 60 s after the first read (rounded up to a whole second), not on a multiple of 60 s, and stayed constant over 21 reads',
@@ -198,25 +284,57 @@ export const SAMPLE_PROFILE: LimiterProfile = {
   ingest: {
     quotaClass: 'ingest',
     limit: 10,
-    resetFormat: { value: 'epoch-seconds', how: 'Reset 1772445660: an epoch in seconds, 60 s after Date', evidence: [463] },
+    resetFormat: {
+      value: 'epoch-seconds',
+      how: 'Reset 1772445660: an epoch in seconds, 60 s after Date',
+      evidence: [463],
+    },
     resetSteady: { value: null, how: 'one upload cannot show it; taken as for reads', evidence: [463] },
     phase: { value: null, how: 'one upload cannot show it', evidence: [463] },
-    algorithm: { value: 'fixed-aligned', how: 'Reset 1772445660 is a multiple of 60 s, not 60 s after the first upload', evidence: [463] },
+    algorithm: {
+      value: 'fixed-aligned',
+      how: 'Reset 1772445660 is a multiple of 60 s, not 60 s after the first upload',
+      evidence: [463],
+    },
   },
   counts: {
     head: { value: true, how: 'Remaining fell from 59 to 58 across the HEAD', evidence: [453, 454] },
-    'not-found': { value: false, how: 'Remaining 58 on the 404 and 57 on the next read: the 404 took nothing', evidence: [455, 456] },
-    forbidden: { value: false, how: 'Remaining 57 on the 403 and 56 on the next read: the 403 took nothing', evidence: [457, 458] },
-    unauthenticated: { value: false, how: 'the read after the 401 had Remaining 55, one below the read before it', evidence: [458, 459, 460] },
-    rejected: { value: null, how: 'the discovery stopped before the read quota ran out: no 429 was seen to count or not', evidence: [] },
+    'not-found': {
+      value: false,
+      how: 'Remaining 58 on the 404 and 57 on the next read: the 404 took nothing',
+      evidence: [455, 456],
+    },
+    forbidden: {
+      value: false,
+      how: 'Remaining 57 on the 403 and 56 on the next read: the 403 took nothing',
+      evidence: [457, 458],
+    },
+    unauthenticated: {
+      value: false,
+      how: 'the read after the 401 had Remaining 55, one below the read before it',
+      evidence: [458, 459, 460],
+    },
+    rejected: {
+      value: null,
+      how: 'the discovery stopped before the read quota ran out: no 429 was seen to count or not',
+      evidence: [],
+    },
   },
-  readSharedAcrossRoutes: { value: true, how: 'reads on three routes drew Remaining down by one each: 55, 54, 53', evidence: [460, 461, 462] },
+  readSharedAcrossRoutes: {
+    value: true,
+    how: 'reads on three routes drew Remaining down by one each: 55, 54, 53',
+    evidence: [460, 461, 462],
+  },
   classesIndependent: {
     value: true,
     how: 'an upload left read Remaining alone (53, then 52), and the ingest Reset differs from the read Reset',
     evidence: [462, 463, 464],
   },
-  concurrency: { value: { kind: 'refuses', status: 429 }, how: 'one request beyond the cap, sent with the cap in service, got 429', evidence: [] },
+  concurrency: {
+    value: { kind: 'refuses', status: 429 },
+    how: 'one request beyond the cap, sent with the cap in service, got 429',
+    evidence: [],
+  },
   observations: 23,
   durationMs: 4200,
 };
@@ -241,7 +359,15 @@ function quotaSeries(limit: number, first429: number, sent: number) {
 /** CONCURRENCY-CAP's measurement: four uploads held, the control, the fifth, the extra refused at once. */
 function heldTimeline() {
   const upload = (sentMs: number) => ({ role: 'held' as const, sentMs, answeredMs: sentMs + 201.4, status: 200 });
-  return [upload(0), upload(0.1), upload(0.1), upload(0.2), upload(22.9), { role: 'control' as const, sentMs: 20.8, answeredMs: 21.7, status: 200 }, { role: 'extra' as const, sentMs: 43.9, answeredMs: 45, status: 429 }];
+  return [
+    upload(0),
+    upload(0.1),
+    upload(0.1),
+    upload(0.2),
+    upload(22.9),
+    { role: 'control' as const, sentMs: 20.8, answeredMs: 21.7, status: 200 },
+    { role: 'extra' as const, sentMs: 43.9, answeredMs: 45, status: 429 },
+  ];
 }
 
 function revocationTrials() {
@@ -271,61 +397,158 @@ export function sampleResults(options: SampleOptions = {}): ValidResults {
   let offset = 0;
   const add = (id: CheckId, tier: TierName | null, finding: Finding, variant = '') => {
     offset += 1500;
-    checks.push(checkResult(id, finding, { tier, org: tier ? `${tier}-a` : null, variant, startedWall: SAMPLE_START_MS + offset, durationMs: 120 + (offset % 900) }));
+    checks.push(
+      checkResult(id, finding, {
+        tier,
+        org: tier ? `${tier}-a` : null,
+        variant,
+        startedWall: SAMPLE_START_MS + offset,
+        durationMs: 120 + (offset % 900),
+      }),
+    );
   };
-  const pass = (expected: string, actual: string, evidence: number[] = []): Finding => ({ verdict: 'pass', expected, actual, evidence, notes: [] });
+  const pass = (expected: string, actual: string, evidence: number[] = []): Finding => ({
+    verdict: 'pass',
+    expected,
+    actual,
+    evidence,
+    notes: [],
+  });
   const tiers = ['starter', 'professional', 'enterprise'] as const;
   const limits = { starter: 60, professional: 300, enterprise: 2500 } as const;
 
-  for (const tier of tiers) add('AUTH-MISSING', tier, pass('401 on every request without X-API-Key', '401 on 2 of 2 requests'));
-  for (const tier of tiers) add('AUTH-MALFORMED', tier, pass('401 on each of 4 malformed keys', '401 on 4 of 4 requests', [62, 63, 64, 65]));
-  add('AUTH-KEY-FORMAT', null, pass('every configured key is xh_live_ or xh_test_ + 32 alphanumerics', '9 of 9 keys match'));
-  for (const tier of tiers) add('SCOPE-ENFORCED', tier, pass('403 without the scope, admitted with it, on 7 endpoints', '7 of 7 endpoints enforce their scope', [68, 69, 70, 71]));
-  for (const tier of tiers) add('HDR-PRESENT', tier, pass('the three X-RateLimit headers on every response', `present on ${tier === 'starter' ? 131 : 310} of ${tier === 'starter' ? 131 : 310} responses`));
+  for (const tier of tiers)
+    add('AUTH-MISSING', tier, pass('401 on every request without X-API-Key', '401 on 2 of 2 requests'));
+  for (const tier of tiers)
+    add('AUTH-MALFORMED', tier, pass('401 on each of 4 malformed keys', '401 on 4 of 4 requests', [62, 63, 64, 65]));
+  add(
+    'AUTH-KEY-FORMAT',
+    null,
+    pass('every configured key is xh_live_ or xh_test_ + 32 alphanumerics', '9 of 9 keys match'),
+  );
+  for (const tier of tiers)
+    add(
+      'SCOPE-ENFORCED',
+      tier,
+      pass(
+        '403 without the scope, admitted with it, on 7 endpoints',
+        '7 of 7 endpoints enforce their scope',
+        [68, 69, 70, 71],
+      ),
+    );
+  for (const tier of tiers)
+    add(
+      'HDR-PRESENT',
+      tier,
+      pass(
+        'the three X-RateLimit headers on every response',
+        `present on ${tier === 'starter' ? 131 : 310} of ${tier === 'starter' ? 131 : 310} responses`,
+      ),
+    );
   add('HDR-LIMIT', 'starter', pass('X-RateLimit-Limit 60 on reads', 'Limit 60 on 61 of 61 reads'));
   add('HDR-LIMIT', 'professional', pass('X-RateLimit-Limit 300 on reads', 'Limit 300 on 301 of 301 reads'));
   add('HDR-LIMIT', 'enterprise', {
-    verdict: 'inconclusive', expected: 'X-RateLimit-Limit at least 2500 on reads', actual: 'no response carried X-RateLimit-Limit on the enterprise org', evidence: [],
+    verdict: 'inconclusive',
+    expected: 'X-RateLimit-Limit at least 2500 on reads',
+    actual: 'no response carried X-RateLimit-Limit on the enterprise org',
+    evidence: [],
     notes: ['Every enterprise read timed out before headers arrived; nothing to judge the Limit by.'],
   });
   add('HDR-REMAINING', 'professional', {
-    ...pass('Remaining 299, 298, … one less per admitted request (Limit 300), never negative, 0 on every 429', 'decremented by one on each of 300 admitted requests; 0 on the 429'),
+    ...pass(
+      'Remaining 299, 298, … one less per admitted request (Limit 300), never negative, 0 on every 429',
+      'decremented by one on each of 300 admitted requests; 0 on the 429',
+    ),
     data: { series: quotaSeries(300, 301, 301) },
   });
-  add('HDR-RESET', 'starter', pass('Reset = epoch seconds in (Date, Date + 60 s], constant in a window', 'Reset 1772445660 on 61 of 61 responses, 58 s after Date'));
+  add(
+    'HDR-RESET',
+    'starter',
+    pass(
+      'Reset = epoch seconds in (Date, Date + 60 s], constant in a window',
+      'Reset 1772445660 on 61 of 61 responses, 58 s after Date',
+    ),
+  );
   add('HDR-RESET', 'professional', {
-    verdict: 'inconclusive', expected: 'Reset constant within one window', actual: 'two Reset values (1772445720, 1772445780): the check straddled a window boundary',
-    evidence: [391, 392], notes: ['The window rolled over during the check: a later run, started at a fresh window, decides it.'],
+    verdict: 'inconclusive',
+    expected: 'Reset constant within one window',
+    actual: 'two Reset values (1772445720, 1772445780): the check straddled a window boundary',
+    evidence: [391, 392],
+    notes: ['The window rolled over during the check: a later run, started at a fresh window, decides it.'],
   });
   const leak = options.leakKey ? `; the request used key ${options.leakKey}` : '';
-  add('QUOTA-READ', 'starter', {
-    verdict: 'fail',
-    expected: 'requests 1–60 admitted, 429 at request 61 (Limit 60)',
-    actual: `429 1 request early (at request 60, Limit 60)${leak}`,
-    evidence: [59, 60],
-    notes: options.leakKey ? [`org starter-a, key ${options.leakKey}`] : [],
-    data: { series: quotaSeries(60, 60, 61), limit: 60, first429: 60 },
-  }, 'sequential');
-  add('QUOTA-READ', 'starter', pass('requests 1–60 admitted in one burst, the rest 429', '60 admitted, 4 rejected with 429', []), 'burst');
-  add('QUOTA-READ', 'professional', {
-    ...pass('requests 1–300 admitted, 429 at request 301 (Limit 300)', 'requests 1–300 admitted, 429 at request 301', [391, 392]),
-    data: { series: quotaSeries(300, 301, 301), limit: 300, first429: 301 },
-  }, 'sequential');
-  add('QUOTA-READ', 'enterprise', {
-    verdict: 'inconclusive', expected: 'requests 1–2500 admitted, 429 at request 2501 (Limit at least 2500)',
-    actual: '2500 admitted; no consistent Limit to judge exactness against', evidence: [],
-    notes: ['the published figure is at least 2500; without one announced Limit only a shortfall can be judged'],
-  }, 'sequential');
+  add(
+    'QUOTA-READ',
+    'starter',
+    {
+      verdict: 'fail',
+      expected: 'requests 1–60 admitted, 429 at request 61 (Limit 60)',
+      actual: `429 1 request early (at request 60, Limit 60)${leak}`,
+      evidence: [59, 60],
+      notes: options.leakKey ? [`org starter-a, key ${options.leakKey}`] : [],
+      data: { series: quotaSeries(60, 60, 61), limit: 60, first429: 60 },
+    },
+    'sequential',
+  );
+  add(
+    'QUOTA-READ',
+    'starter',
+    pass('requests 1–60 admitted in one burst, the rest 429', '60 admitted, 4 rejected with 429', []),
+    'burst',
+  );
+  add(
+    'QUOTA-READ',
+    'professional',
+    {
+      ...pass(
+        'requests 1–300 admitted, 429 at request 301 (Limit 300)',
+        'requests 1–300 admitted, 429 at request 301',
+        [391, 392],
+      ),
+      data: { series: quotaSeries(300, 301, 301), limit: 300, first429: 301 },
+    },
+    'sequential',
+  );
+  add(
+    'QUOTA-READ',
+    'enterprise',
+    {
+      verdict: 'inconclusive',
+      expected: 'requests 1–2500 admitted, 429 at request 2501 (Limit at least 2500)',
+      actual: '2500 admitted; no consistent Limit to judge exactness against',
+      evidence: [],
+      notes: ['the published figure is at least 2500; without one announced Limit only a shortfall can be judged'],
+    },
+    'sequential',
+  );
   add('QUOTA-INGEST', 'starter', {
     ...pass('resumes 1–10 admitted, 429 at resume 11 (Limit 10)', 'resumes 1–10 admitted, 429 at resume 11'),
     data: { series: quotaSeries(10, 11, 12), limit: 10, first429: 11 },
   });
   for (const tier of tiers) {
-    const held = pass(`${limits[tier] === 60 ? 5 : limits[tier] === 300 ? 25 : 100} in flight admitted, one more rejected (429)`, 'as expected');
+    const held = pass(
+      `${limits[tier] === 60 ? 5 : limits[tier] === 300 ? 25 : 100} in flight admitted, one more rejected (429)`,
+      'as expected',
+    );
     add('CONCURRENCY-CAP', tier, tier === 'starter' ? { ...held, data: { timeline: heldTimeline() } } : held);
   }
-  add('ERR-429-BODY', 'starter', pass('status "error", code "RATE_LIMIT_EXCEEDED", integer retry_after_seconds', '2 of 2 429 bodies conform', [60, 61]));
-  add('RETRY-AFTER', 'starter', pass('Retry-After = retry_after_seconds, agrees with Reset, waiting it out succeeds', 'Retry-After 58 = body 58; admitted 58.2 s later'));
+  add(
+    'ERR-429-BODY',
+    'starter',
+    pass(
+      'status "error", code "RATE_LIMIT_EXCEEDED", integer retry_after_seconds',
+      '2 of 2 429 bodies conform',
+      [60, 61],
+    ),
+  );
+  add(
+    'RETRY-AFTER',
+    'starter',
+    pass(
+      'Retry-After = retry_after_seconds, agrees with Reset, waiting it out succeeds',
+      'Retry-After 58 = body 58; admitted 58.2 s later',
+    ),
+  );
   add('REVOKE-LATENCY', 'starter', {
     verdict: 'pass',
     expected: 'every edge rejects the revoked key within 3 s of the revoke call',
@@ -334,8 +557,20 @@ export function sampleResults(options: SampleOptions = {}): ValidResults {
     notes: ['probe 429 (edge-1) was an unusable probe, not a rejection'],
     data: { trials: revocationTrials(), slaMs: 3000 },
   });
-  checks.push(skipped('ROTATION', 'no key hook configured: a new key cannot be provisioned', { tier: 'starter', org: 'starter-a', startedWall: SAMPLE_START_MS }));
-  checks.push(skipped('LOAD-THRESHOLDS', 'the enterprise scenario has no sustained load', { tier: 'enterprise', org: 'enterprise-a', startedWall: SAMPLE_START_MS }));
+  checks.push(
+    skipped('ROTATION', 'no key hook configured: a new key cannot be provisioned', {
+      tier: 'starter',
+      org: 'starter-a',
+      startedWall: SAMPLE_START_MS,
+    }),
+  );
+  checks.push(
+    skipped('LOAD-THRESHOLDS', 'the enterprise scenario has no sustained load', {
+      tier: 'enterprise',
+      org: 'enterprise-a',
+      startedWall: SAMPLE_START_MS,
+    }),
+  );
 
   const verdicts = checks.map((c) => c.verdict);
   return assertValidResults({

@@ -24,7 +24,11 @@ export interface LoadTestContext {
   readonly edges: readonly string[];
 }
 
-export async function loadTestContext(tier: TierName, target: TargetOptions, { fleet = true, connectionsPerEdge = 4 } = {}): Promise<LoadTestContext> {
+export async function loadTestContext(
+  tier: TierName,
+  target: TargetOptions,
+  { fleet = true, connectionsPerEdge = 4 } = {},
+): Promise<LoadTestContext> {
   const running = await startTarget({ edges: 2, parseMs: 0, ...target });
   const admin = new AdminClient(running.adminUrl);
   const { io } = captureIo();
@@ -54,7 +58,11 @@ export async function loadTestContext(tier: TierName, target: TargetOptions, { f
     windowMs: running.options.windowMs,
     provisionOrgs: fleet
       ? (fleetTier, count, limits) =>
-          Promise.all(Array.from({ length: count }, () => provisionOrg(admin, fleetTier, `${fleetTier}-fleet-${++fleetCount}`, limits)))
+          Promise.all(
+            Array.from({ length: count }, () =>
+              provisionOrg(admin, fleetTier, `${fleetTier}-fleet-${++fleetCount}`, limits),
+            ),
+          )
       : null,
   });
   return { context, org, edges: running.edges };

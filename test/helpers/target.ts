@@ -71,7 +71,11 @@ export async function orgWithKey(
 }
 
 /** Another key of an existing organization. */
-export async function keyOf(admin: AdminClient, orgId: string, scopes: readonly ScopeName[] = SCOPE_NAMES): Promise<OrgKey> {
+export async function keyOf(
+  admin: AdminClient,
+  orgId: string,
+  scopes: readonly ScopeName[] = SCOPE_NAMES,
+): Promise<OrgKey> {
   const created = await admin.createKey(orgId, scopes, 'test');
   return { orgId, keyId: created.id, key: created.key };
 }
@@ -106,7 +110,12 @@ function headerText(value: string | string[] | undefined): string | undefined {
 export async function call(base: string, path: string, options: CallOptions = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers['x-api-key'] = options.key;
-  const res = await request(`${base}${path}`, { method: options.method ?? 'GET', headers, body: options.body ?? null, signal: options.signal ?? null });
+  const res = await request(`${base}${path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body ?? null,
+    signal: options.signal ?? null,
+  });
   const text = await res.body.text();
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers)) {
@@ -140,14 +149,20 @@ export async function sequential(n: number, send: (i: number) => Promise<Answer>
 }
 
 /** One resume, as the single-upload endpoint takes it. */
-export const resumeUpload = { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nTypeScript\n' } as const;
+export const resumeUpload = {
+  method: 'POST',
+  headers: { 'content-type': 'text/plain' },
+  body: 'Jane Doe\nTypeScript\n',
+} as const;
 
 /** A bulk upload of `n` resumes. */
 export const bulkUpload = (n: number) =>
   ({
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ resumes: Array.from({ length: n }, (_, i) => ({ name: `r${i}.txt`, content_base64: 'SmFuZSBEb2U=' })) }),
+    body: JSON.stringify({
+      resumes: Array.from({ length: n }, (_, i) => ({ name: `r${i}.txt`, content_base64: 'SmFuZSBEb2U=' })),
+    }),
   }) as const;
 
 export const statuses = (answers: readonly Answer[]) => answers.map((a) => a.status);
@@ -160,11 +175,16 @@ export function multipart(files: readonly { field: string; name: string; type: s
 } {
   const boundary = `----tiergate-test-${files.length}-boundary`;
   const parts = files.flatMap((f) => [
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`,
+    ),
     f.content,
     Buffer.from('\r\n'),
   ]);
-  return { body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 export interface Tracked {

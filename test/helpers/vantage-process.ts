@@ -17,7 +17,13 @@ import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 const env = process.env;
 const skewMs = Number(env['SKEW_MS'] ?? 0);
 const now = () => Date.now() + skewMs;
-const { edges, intervalMs, durationS, watch: options, vantage: named } = readVantageEnv(env, recruitingApi.statuses.unauthenticated);
+const {
+  edges,
+  intervalMs,
+  durationS,
+  watch: options,
+  vantage: named,
+} = readVantageEnv(env, recruitingApi.statuses.unauthenticated);
 const keys = options.keys;
 const vantage = named ?? 'vantage';
 const out = createWriteStream(env['OUT']!);
@@ -25,11 +31,20 @@ const end = Date.now() + durationS * 1000;
 let stopping = false;
 process.on('SIGTERM', () => (stopping = true));
 
-out.write(`${JSON.stringify({ type: 'Metric', metric: REVOCATION_PROBE_METRIC, data: { type: 'trend', contains: 'default', thresholds: [], submetrics: null } })}\n`);
+out.write(
+  `${JSON.stringify({ type: 'Metric', metric: REVOCATION_PROBE_METRIC, data: { type: 'trend', contains: 'default', thresholds: [], submetrics: null } })}\n`,
+);
 
-async function probe(edge: { label: string; url: string }, key: string): Promise<{ status: number | null; date: string | null; node: string | null }> {
+async function probe(
+  edge: { label: string; url: string },
+  key: string,
+): Promise<{ status: number | null; date: string | null; node: string | null }> {
   try {
-    const res = await request(`${edge.url}/recruiter/bootstrap`, { method: 'HEAD', headers: { [recruitingApi.headers.apiKey]: key }, headersTimeout: 10_000 });
+    const res = await request(`${edge.url}/recruiter/bootstrap`, {
+      method: 'HEAD',
+      headers: { [recruitingApi.headers.apiKey]: key },
+      headersTimeout: 10_000,
+    });
     await res.body.dump();
     const header = (name: string) => {
       const value = res.headers[name];
@@ -56,7 +71,9 @@ async function probeEdge(edge: { label: string; url: string }): Promise<void> {
         const inWall = now();
         watch.record(index, answer.status);
         const tags = probeTags(vantage, edge.label, keys[index]!, answer.status, answer.date, answer.node);
-        out.write(`${JSON.stringify({ type: 'Point', metric: REVOCATION_PROBE_METRIC, data: { time: new Date(inWall).toISOString(), value: sentWall, tags } })}\n`);
+        out.write(
+          `${JSON.stringify({ type: 'Point', metric: REVOCATION_PROBE_METRIC, data: { time: new Date(inWall).toISOString(), value: sentWall, tags } })}\n`,
+        );
       }),
     );
     if (first && ++answered === edges.length) process.stdout.write('probing\n');

@@ -4,16 +4,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { bundleImports, exportK6Scripts, exportRevocationScript, isK6Module, k6BundleProblems, K6_SCRIPTS_DIR } from '../../src/k6/export.ts';
+import {
+  bundleImports,
+  exportK6Scripts,
+  exportRevocationScript,
+  isK6Module,
+  k6BundleProblems,
+  K6_SCRIPTS_DIR,
+} from '../../src/k6/export.ts';
 import { sustainedLoad } from '../../src/scenario/define.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tiergate-k6-bundle-'));
 
 function diagnostics(configFile: string): string[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(configFile, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(String(d.messageText)); } });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configFile,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(String(d.messageText));
+      },
+    },
+  );
   if (!parsed) throw new Error(`cannot read ${configFile}`);
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
 describe('the k6 scripts', () => {
@@ -26,7 +44,11 @@ describe('the k6 scripts', () => {
     writeFileSync(join(dir, 'bad.ts'), "import http from 'k6/http';\nhttp.get(process.env.BASE_URL ?? '');\n");
     writeFileSync(
       join(dir, 'tsconfig.json'),
-      JSON.stringify({ extends: join(K6_SCRIPTS_DIR, 'tsconfig.json'), compilerOptions: { typeRoots: [join(K6_SCRIPTS_DIR, '../../node_modules/@types')] }, include: ['./*.ts'] }),
+      JSON.stringify({
+        extends: join(K6_SCRIPTS_DIR, 'tsconfig.json'),
+        compilerOptions: { typeRoots: [join(K6_SCRIPTS_DIR, '../../node_modules/@types')] },
+        include: ['./*.ts'],
+      }),
     );
     expect(diagnostics(join(dir, 'tsconfig.json')).join('\n')).toMatch(/Cannot find name 'process'/);
   }, 30_000);
@@ -67,9 +89,14 @@ describe('exportK6Scripts', () => {
 
   it('refuses, writing nothing, a script that pulls in a Node module', async () => {
     const scripts = tmp();
-    writeFileSync(join(scripts, 'starter.ts'), "import { readFileSync } from 'node:fs';\nimport http from 'k6/http';\nexport default function () { http.get(readFileSync('/x', 'utf8')); }\n");
+    writeFileSync(
+      join(scripts, 'starter.ts'),
+      "import { readFileSync } from 'node:fs';\nimport http from 'k6/http';\nexport default function () { http.get(readFileSync('/x', 'utf8')); }\n",
+    );
     const out = join(tmp(), 'out');
-    await expect(exportK6Scripts({ outDir: out, tiers: ['starter'], scriptsDir: scripts })).rejects.toThrow(/starter\.js imports node:fs, which k6 does not provide/);
+    await expect(exportK6Scripts({ outDir: out, tiers: ['starter'], scriptsDir: scripts })).rejects.toThrow(
+      /starter\.js imports node:fs, which k6 does not provide/,
+    );
     expect(() => readdirSync(out)).toThrow();
   });
 });
@@ -81,7 +108,10 @@ describe('k6BundleProblems', () => {
     ['import fs from "node:fs";', ['imports node:fs, which k6 does not provide']],
     ['import "lodash";', ['imports lodash, which k6 does not provide']],
     ['export { x } from "./local.js";', ['imports ./local.js, which k6 does not provide']],
-    ['const m = await import("https://jslib.k6.io/x.js");', ['imports https://jslib.k6.io/x.js, which k6 does not provide']],
+    [
+      'const m = await import("https://jslib.k6.io/x.js");',
+      ['imports https://jslib.k6.io/x.js, which k6 does not provide'],
+    ],
     ['const z = require("zod");', ['imports zod, which k6 does not provide']],
     ['const name = "k6/http"; await import(name);', ['imports a computed module name, which cannot be checked']],
   ])('%s', (code, problems) => {

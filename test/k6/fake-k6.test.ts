@@ -17,7 +17,10 @@ const TABLE = JSON.parse(readFileSync(new URL('./fixtures/k6-run-flags.json', im
 };
 
 function k6(version: string, ...args: string[]) {
-  const run = spawnSync(process.execPath, [FAKE, ...args], { env: { ...process.env, FAKE_K6_VERSION: version }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [FAKE, ...args], {
+    env: { ...process.env, FAKE_K6_VERSION: version },
+    encoding: 'utf8',
+  });
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
 
@@ -29,7 +32,10 @@ describe('the stand-in k6', () => {
   });
 
   it('refuses what k6 v2 removed, and takes what each release defines', () => {
-    expect(k6('2.0.0', 'run', '--quiet', '--no-summary', '--out', 'json=x.json', 's.js')).toMatchObject({ code: 255, err: 'Error: unknown flag: --no-summary\n' });
+    expect(k6('2.0.0', 'run', '--quiet', '--no-summary', '--out', 'json=x.json', 's.js')).toMatchObject({
+      code: 255,
+      err: 'Error: unknown flag: --no-summary\n',
+    });
     expect(k6('2.2.0', 'run', '--summary-mode=legacy', 's.js').code).toBe(255);
     expect(k6('1.2.0', 'run', '--summary-mode=disabled', 's.js').code).toBe(255);
     // Past the flags it wants --out json=FILE (exit 2 here): the flags themselves were taken.
@@ -47,16 +53,27 @@ describe('what tiergate hands k6', () => {
     const operatorFlags = K6_RUNNER_ARGUMENTS.split(/\s+/).filter((t) => t.startsWith('--'));
     for (const version of supported) {
       const { flags, summaryModes } = TABLE.versions[version]!;
-      for (const arg of [...runFlags, ...operatorFlags]) expect({ version, arg, defined: flags.includes(arg.split('=')[0]!) }).toEqual({ version, arg, defined: true });
+      for (const arg of [...runFlags, ...operatorFlags])
+        expect({ version, arg, defined: flags.includes(arg.split('=')[0]!) }).toEqual({ version, arg, defined: true });
       expect({ version, disabled: summaryModes?.includes('disabled') }).toEqual({ version, disabled: true });
     }
   });
 
   it('reads versions as k6 prints them, and supports none older than the oldest', () => {
-    expect(parseK6Version('k6 v2.2.0 (commit/0123456789, go1.26.1, linux/amd64)\nExtensions:\n  x')).toMatchObject({ text: '2.2.0' });
+    expect(parseK6Version('k6 v2.2.0 (commit/0123456789, go1.26.1, linux/amd64)\nExtensions:\n  x')).toMatchObject({
+      text: '2.2.0',
+    });
     expect(parseK6Version('k6 v1.3.0 (go1.25.1, linux/amd64)')).toMatchObject({ text: '1.3.0' });
     expect(parseK6Version('k6 (devel)')).toBeNull();
-    expect(['1.2.9', '1.3.0-rc1', '0.57.0'].map((v) => k6Supported(parseK6Version(`k6 v${v}`)!))).toEqual([false, false, false]);
-    expect(['1.3.0', '1.10.0', '2.0.0'].map((v) => k6Supported(parseK6Version(`k6 v${v}`)!))).toEqual([true, true, true]);
+    expect(['1.2.9', '1.3.0-rc1', '0.57.0'].map((v) => k6Supported(parseK6Version(`k6 v${v}`)!))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(['1.3.0', '1.10.0', '2.0.0'].map((v) => k6Supported(parseK6Version(`k6 v${v}`)!))).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 });

@@ -17,14 +17,21 @@ import { K6Output } from './k6-output.ts';
 import { runObservations } from '../helpers/run-files.ts';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'tiergate-k6-ingest-'));
-const THRESHOLDS = { starter: parseThresholds({ 'http_req_duration{expected_response:true}': ['p(95)<300'], http_req_failed: ['rate<0.01'] }) };
+const THRESHOLDS = {
+  starter: parseThresholds({
+    'http_req_duration{expected_response:true}': ['p(95)<300'],
+    http_req_failed: ['rate<0.01'],
+  }),
+};
 
 describe('ingestK6', () => {
   it('fails a window that two runners together pushed over Limit, though each alone stayed under it', async () => {
     const d = dir();
     // Runner 1 saw Remaining 59..25, runner 2 saw 24..0 and then ten more admissions at 0: 35 + 35 = 70 > 60.
     const one = new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
-    const two = new K6Output().window('starter-a', 35, { from: 24, instance: '2', startS: 5 }).write(join(d, 'runner-2.ndjson'));
+    const two = new K6Output()
+      .window('starter-a', 35, { from: 24, instance: '2', startS: 5 })
+      .write(join(d, 'runner-2.ndjson'));
     for (const file of [one, two]) {
       const alone = await ingestK6({ files: [file], windowS: 60, thresholds: THRESHOLDS });
       expect(alone.checks[0]!.verdict).toBe('pass');
@@ -40,7 +47,10 @@ describe('ingestK6', () => {
 
   it('passes runners that share an org’s quota exactly, and keeps orgs and windows apart', async () => {
     const d = dir();
-    const one = new K6Output().window('starter-a', 30, { from: 59, instance: '1' }).window('starter-b', 60, { instance: '1', rejected: 5 }).write(join(d, 'a.ndjson'));
+    const one = new K6Output()
+      .window('starter-a', 30, { from: 59, instance: '1' })
+      .window('starter-b', 60, { instance: '1', rejected: 5 })
+      .write(join(d, 'a.ndjson'));
     const two = new K6Output()
       .window('starter-a', 30, { from: 29, instance: '2', rejected: 20, startS: 10 })
       // The next window of the same org: a fresh quota.
@@ -58,7 +68,10 @@ describe('ingestK6', () => {
 
   it('fails a 429 that said Remaining > 0 on any runner', async () => {
     const d = dir();
-    const file = new K6Output().window('starter-a', 10, { instance: '1' }).response({ org: 'starter-a', status: 429, remaining: 49, atS: 9 }).write(join(d, 'r.ndjson'));
+    const file = new K6Output()
+      .window('starter-a', 10, { instance: '1' })
+      .response({ org: 'starter-a', status: 429, remaining: 49, atS: 9 })
+      .write(join(d, 'r.ndjson'));
     const { checks } = await ingestK6({ files: [file], windowS: 60, thresholds: THRESHOLDS });
     expect(checks[0]!.verdict).toBe('fail');
     expect(checks[0]!.actual).toMatch(/said Remaining > 0/);
@@ -67,10 +80,15 @@ describe('ingestK6', () => {
   it('evaluates thresholds over every runner’s samples merged, which k6 judges per instance', async () => {
     const d = dir();
     const one = new K6Output().window('starter-a', 30, { from: 59, instance: '1' }).write(join(d, 'a.ndjson'));
-    const two = new K6Output().window('starter-a', 30, { from: 29, instance: '2', startS: 10 }).write(join(d, 'b.ndjson'));
+    const two = new K6Output()
+      .window('starter-a', 30, { from: 29, instance: '2', startS: 10 })
+      .write(join(d, 'b.ndjson'));
     // Per instance, 30 responses each pass `count<=40`; the run as a whole made 60.
-    const thresholds = { starter: parseThresholds({ http_reqs: ['count<=40'], 'http_req_duration{phase:over-quota}': ['max<10'] }) };
-    for (const file of [one, two]) expect((await ingestK6({ files: [file], windowS: 60, thresholds })).checks[0]!.verdict).toBe('pass');
+    const thresholds = {
+      starter: parseThresholds({ http_reqs: ['count<=40'], 'http_req_duration{phase:over-quota}': ['max<10'] }),
+    };
+    for (const file of [one, two])
+      expect((await ingestK6({ files: [file], windowS: 60, thresholds })).checks[0]!.verdict).toBe('pass');
     const { checks } = await ingestK6({ files: [one, two], windowS: 60, thresholds });
     expect(checks[0]!.verdict).toBe('fail');
     expect(checks[0]!.actual).toMatch(/threshold failed: http_reqs count<=40 \(count = 60 over 60 responses\)/);
@@ -96,11 +114,22 @@ describe('ingestK6', () => {
   it('writes results.json, the cited observations and the reports', async () => {
     const d = dir();
     const one = new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
-    const two = new K6Output().window('starter-a', 35, { from: 24, instance: '2', startS: 5 }).write(join(d, 'runner-2.ndjson'));
+    const two = new K6Output()
+      .window('starter-a', 35, { from: 24, instance: '2', startS: 5 })
+      .write(join(d, 'runner-2.ndjson'));
     const outDir = join(d, 'reports');
-    const { results, runDir } = await ingestK6ToReports({ files: [one, two], windowS: 60, thresholds: THRESHOLDS, outDir, now: Date.now(), runId: 'k6-test-run', stepSummary: null });
+    const { results, runDir } = await ingestK6ToReports({
+      files: [one, two],
+      windowS: 60,
+      thresholds: THRESHOLDS,
+      outDir,
+      now: Date.now(),
+      runId: 'k6-test-run',
+      stepSummary: null,
+    });
     expect(results).toMatchObject({ verdict: 'fail', tiers: ['starter'], counts: { fail: 1 } });
-    for (const file of ['results.json', 'junit.xml', 'index.html', 'observations.ndjson.gz']) expect(existsSync(join(runDir, file))).toBe(true);
+    for (const file of ['results.json', 'junit.xml', 'index.html', 'observations.ndjson.gz'])
+      expect(existsSync(join(runDir, file))).toBe(true);
     const cited = runObservations<{ id: number; org: string }>(runDir);
     expect(cited.map((o) => o.id).sort()).toEqual([...results.checks[0]!.evidence].sort());
     expect(cited.every((o) => o.org === 'starter-a')).toBe(true);
@@ -109,12 +138,23 @@ describe('ingestK6', () => {
     // aggregated output, which the folder does not hold, and verify says so.
     const verified = await verifyRun(runDir, { publicKey: null });
     expect(verified.problems).toEqual([]);
-    expect(verified.unchecked.join('\n')).toContain('verdicts: judged by k6 from its own aggregates, which the folder does not hold: not judged again');
+    expect(verified.unchecked.join('\n')).toContain(
+      'verdicts: judged by k6 from its own aggregates, which the folder does not hold: not judged again',
+    );
   });
 
   it('an unreadable file is refused before any run folder is made', async () => {
     const outDir = join(dir(), 'reports');
-    await expect(ingestK6ToReports({ files: [join(outDir, 'missing.json')], windowS: 60, thresholds: THRESHOLDS, outDir, now: Date.now(), stepSummary: null })).rejects.toThrow(/missing\.json/);
+    await expect(
+      ingestK6ToReports({
+        files: [join(outDir, 'missing.json')],
+        windowS: 60,
+        thresholds: THRESHOLDS,
+        outDir,
+        now: Date.now(),
+        stepSummary: null,
+      }),
+    ).rejects.toThrow(/missing\.json/);
     expect(existsSync(outDir)).toBe(false);
   });
 
@@ -123,8 +163,20 @@ describe('ingestK6', () => {
     const outDir = join(d, 'reports');
     const good = new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
     const notK6 = join(d, 'app.log');
-    writeFileSync(notK6, 'time="2026-11-26T10:00:00Z" level=info msg="starting"\n{"level":"info","msg":"a JSON log line"}\n');
-    await expect(ingestK6ToReports({ files: [good, notK6], windowS: 60, thresholds: THRESHOLDS, outDir, now: Date.now(), stepSummary: null })).rejects.toMatchObject({
+    writeFileSync(
+      notK6,
+      'time="2026-11-26T10:00:00Z" level=info msg="starting"\n{"level":"info","msg":"a JSON log line"}\n',
+    );
+    await expect(
+      ingestK6ToReports({
+        files: [good, notK6],
+        windowS: 60,
+        thresholds: THRESHOLDS,
+        outDir,
+        now: Date.now(),
+        stepSummary: null,
+      }),
+    ).rejects.toMatchObject({
       name: 'UsageError',
       message: `k6 ingest: ${notK6} holds no k6 Metric or Point line: name a file k6 wrote with --out json=FILE (or a runner's kubectl logs of --out json=-)`,
     });
@@ -136,7 +188,14 @@ describe('ingestK6', () => {
     const one = new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
     const outDir = join(d, 'reports');
     // A directory where the summary file should be: appending to it fails.
-    const { results, warning } = await ingestK6ToReports({ files: [one], windowS: 60, thresholds: THRESHOLDS, outDir, now: Date.now(), stepSummary: { file: d, cwd: d } });
+    const { results, warning } = await ingestK6ToReports({
+      files: [one],
+      windowS: 60,
+      thresholds: THRESHOLDS,
+      outDir,
+      now: Date.now(),
+      stepSummary: { file: d, cwd: d },
+    });
     expect(results.verdict).toBe('pass');
     expect(warning).toMatch(/GITHUB_STEP_SUMMARY: cannot append to/);
     expect(existsSync(join(outDir, 'latest', 'results.json'))).toBe(true);
@@ -149,7 +208,10 @@ describe('tiergate k6 ingest (CLI)', () => {
     new K6Output().window('starter-a', 35, { from: 59, instance: '1' }).write(join(d, 'runner-1.ndjson'));
     new K6Output().window('starter-a', 35, { from: 24, instance: '2', startS: 5 }).write(join(d, 'runner-2.ndjson'));
     const cap = captureIo({ cwd: d });
-    const code = await main(['k6', 'ingest', 'runner-1.ndjson', 'runner-2.ndjson', '--out', 'out', '--tiers', 'starter'], cap.io);
+    const code = await main(
+      ['k6', 'ingest', 'runner-1.ndjson', 'runner-2.ndjson', '--out', 'out', '--tiers', 'starter'],
+      cap.io,
+    );
     expect({ code, stderr: cap.stderr() }).toEqual({ code: 1, stderr: '' });
     expect(cap.stdout()).toMatch(/FAIL\s+LOAD-THRESHOLDS starter: .*70 admitted, over Limit 60/);
     expect(existsSync(join(d, 'out', 'latest', 'index.html'))).toBe(true);

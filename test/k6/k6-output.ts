@@ -39,7 +39,13 @@ export class K6Output {
     if (!this.#declared.has(metric)) {
       this.#declared.add(metric);
       const [type, contains] = METRIC_TYPES[metric] ?? ['trend', 'default'];
-      this.#lines.push(JSON.stringify({ type: 'Metric', data: { name: metric, type, contains, thresholds: [], submetrics: null }, metric }));
+      this.#lines.push(
+        JSON.stringify({
+          type: 'Metric',
+          data: { name: metric, type, contains, thresholds: [], submetrics: null },
+          metric,
+        }),
+      );
     }
     // k6 writes nanosecond RFC 3339 times with the runner's offset.
     const time = new Date(atMs).toISOString().replace(/\.(\d{3})Z$/, '.$1421337+00:00');
@@ -50,11 +56,35 @@ export class K6Output {
     const windowS = r.windowS ?? 60;
     const atMs = (T0_S + r.atS) * 1000;
     const reset = (Math.floor((T0_S + r.atS) / windowS) + 1) * windowS;
-    const common = { phase: r.phase ?? 'over-quota', scenario: r.phase ?? 'over-quota', tier: r.tier ?? 'starter', ...(r.instance ? { instance_id: r.instance } : {}) };
+    const common = {
+      phase: r.phase ?? 'over-quota',
+      scenario: r.phase ?? 'over-quota',
+      tier: r.tier ?? 'starter',
+      ...(r.instance ? { instance_id: r.instance } : {}),
+    };
     const expected = (r.status >= 200 && r.status < 300) || r.status === 429;
-    this.#point('http_reqs', atMs, 1, { ...common, org: r.org, status: String(r.status), method: 'GET', name: 'http://127.0.0.1:8080/recruiter/jobs', expected_response: String(expected) });
-    this.#point('http_req_duration', atMs, r.latencyMs ?? 3.25, { ...common, org: r.org, status: String(r.status), method: 'GET', name: 'http://127.0.0.1:8080/recruiter/jobs', expected_response: String(expected) });
-    this.#point('http_req_failed', atMs, expected ? 0 : 1, { ...common, org: r.org, status: String(r.status), expected_response: String(expected) });
+    this.#point('http_reqs', atMs, 1, {
+      ...common,
+      org: r.org,
+      status: String(r.status),
+      method: 'GET',
+      name: 'http://127.0.0.1:8080/recruiter/jobs',
+      expected_response: String(expected),
+    });
+    this.#point('http_req_duration', atMs, r.latencyMs ?? 3.25, {
+      ...common,
+      org: r.org,
+      status: String(r.status),
+      method: 'GET',
+      name: 'http://127.0.0.1:8080/recruiter/jobs',
+      expected_response: String(expected),
+    });
+    this.#point('http_req_failed', atMs, expected ? 0 : 1, {
+      ...common,
+      org: r.org,
+      status: String(r.status),
+      expected_response: String(expected),
+    });
     this.#point('tiergate_remaining', atMs, r.remaining ?? -1, {
       ...common,
       org: r.org,
@@ -67,16 +97,34 @@ export class K6Output {
   }
 
   /** `count` admitted responses (Remaining counting down from `from`), then `rejected` 429s at Remaining 0. */
-  window(org: string, count: number, options: { from?: number; rejected?: number; startS?: number; instance?: string; latencyMs?: number; phase?: string } = {}): this {
+  window(
+    org: string,
+    count: number,
+    options: {
+      from?: number;
+      rejected?: number;
+      startS?: number;
+      instance?: string;
+      latencyMs?: number;
+      phase?: string;
+    } = {},
+  ): this {
     const from = options.from ?? 59;
     let at = options.startS ?? 1;
-    for (let i = 0; i < count; i++) this.response({ org, status: 200, remaining: Math.max(0, from - i), atS: (at += 0.1), ...pick(options) });
-    for (let i = 0; i < (options.rejected ?? 0); i++) this.response({ org, status: 429, remaining: 0, atS: (at += 0.1), latencyMs: 1.5, ...pick(options, false) });
+    for (let i = 0; i < count; i++)
+      this.response({ org, status: 200, remaining: Math.max(0, from - i), atS: (at += 0.1), ...pick(options) });
+    for (let i = 0; i < (options.rejected ?? 0); i++)
+      this.response({ org, status: 429, remaining: 0, atS: (at += 0.1), latencyMs: 1.5, ...pick(options, false) });
     return this;
   }
 
   dropped(count: number, phase = 'over-quota', instance?: string): this {
-    this.#point('dropped_iterations', (T0_S + 30) * 1000, count, { phase, scenario: phase, tier: 'starter', ...(instance ? { instance_id: instance } : {}) });
+    this.#point('dropped_iterations', (T0_S + 30) * 1000, count, {
+      phase,
+      scenario: phase,
+      tier: 'starter',
+      ...(instance ? { instance_id: instance } : {}),
+    });
     return this;
   }
 
@@ -96,5 +144,9 @@ export class K6Output {
 }
 
 function pick(o: { instance?: string; latencyMs?: number; phase?: string }, withLatency = true) {
-  return { ...(o.instance ? { instance: o.instance } : {}), ...(withLatency && o.latencyMs !== undefined ? { latencyMs: o.latencyMs } : {}), ...(o.phase ? { phase: o.phase } : {}) };
+  return {
+    ...(o.instance ? { instance: o.instance } : {}),
+    ...(withLatency && o.latencyMs !== undefined ? { latencyMs: o.latencyMs } : {}),
+    ...(o.phase ? { phase: o.phase } : {}),
+  };
 }

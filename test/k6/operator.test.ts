@@ -11,8 +11,16 @@ import { NEWEST_TESTED_K6 } from '../../src/k6/version.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 
 const bundles = [
-  { tier: 'starter' as const, file: 'starter.js', code: 'import http from "k6/http";\nexport default function () {}\n' },
-  { tier: 'enterprise' as const, file: 'enterprise.js', code: 'import http from "k6/http";\nexport default function () {}\n' },
+  {
+    tier: 'starter' as const,
+    file: 'starter.js',
+    code: 'import http from "k6/http";\nexport default function () {}\n',
+  },
+  {
+    tier: 'enterprise' as const,
+    file: 'enterprise.js',
+    code: 'import http from "k6/http";\nexport default function () {}\n',
+  },
 ];
 
 describe('operatorManifests', () => {
@@ -29,7 +37,10 @@ describe('operatorManifests', () => {
     expect(run.spec.arguments).toBe('--out json=- --summary-mode=disabled --log-format=json');
     // A pinned runner image: the k6 release the flags were checked against, never a moving `latest`.
     expect(run.spec.runner.image).toBe(`grafana/k6:${NEWEST_TESTED_K6}`);
-    expect(YAML.parse(operatorManifests({ parallelism: 1, bundles, image: 'grafana/k6:1.8.1' }).testRuns[0]!.yaml).spec.runner.image).toBe('grafana/k6:1.8.1');
+    expect(
+      YAML.parse(operatorManifests({ parallelism: 1, bundles, image: 'grafana/k6:1.8.1' }).testRuns[0]!.yaml).spec
+        .runner.image,
+    ).toBe('grafana/k6:1.8.1');
     // Keys and the base URL come from a Secret, never from the manifest.
     expect(run.spec.runner.env).toEqual([
       { name: 'BASE_URL', valueFrom: { secretKeyRef: { name: 'tiergate-k6', key: 'base-url' } } },
@@ -54,7 +65,9 @@ describe('operatorManifests', () => {
   });
 
   it('refuses a namespace that is not a Kubernetes name', () => {
-    expect(() => operatorManifests({ parallelism: 1, bundles, namespace: 'Load Tests' })).toThrow(/--namespace Load Tests: expected a Kubernetes name/);
+    expect(() => operatorManifests({ parallelism: 1, bundles, namespace: 'Load Tests' })).toThrow(
+      /--namespace Load Tests: expected a Kubernetes name/,
+    );
   });
 });
 
@@ -62,11 +75,23 @@ describe('tiergate k6 operator (CLI)', () => {
   it('writes the ConfigMap and one TestRun per tier', async () => {
     const out = mkdtempSync(join(tmpdir(), 'tiergate-k6-operator-'));
     const cap = captureIo();
-    const code = await main(['k6', 'operator', '--parallelism', '3', '--out', out, '--tiers', 'starter,professional'], cap.io);
+    const code = await main(
+      ['k6', 'operator', '--parallelism', '3', '--out', out, '--tiers', 'starter,professional'],
+      cap.io,
+    );
     expect({ code, stderr: cap.stderr() }).toEqual({ code: 0, stderr: '' });
-    expect(readdirSync(out).sort()).toEqual(['configmap.yaml', 'professional.js', 'starter.js', 'tiergate-professional.yaml', 'tiergate-starter.yaml']);
+    expect(readdirSync(out).sort()).toEqual([
+      'configmap.yaml',
+      'professional.js',
+      'starter.js',
+      'tiergate-professional.yaml',
+      'tiergate-starter.yaml',
+    ]);
     const run = YAML.parse(readFileSync(join(out, 'tiergate-professional.yaml'), 'utf8'));
-    expect(run).toMatchObject({ kind: 'TestRun', spec: { parallelism: 3, script: { configMap: { file: 'professional.js' } } } });
+    expect(run).toMatchObject({
+      kind: 'TestRun',
+      spec: { parallelism: 3, script: { configMap: { file: 'professional.js' } } },
+    });
     const cm = YAML.parse(readFileSync(join(out, 'configmap.yaml'), 'utf8'));
     expect(cm.data['starter.js']).toBe(readFileSync(join(out, 'starter.js'), 'utf8'));
   });
@@ -74,35 +99,76 @@ describe('tiergate k6 operator (CLI)', () => {
 
 describe('revocation vantage points on k6-operator', () => {
   it('a TestRun per region: one runner scheduled there, named after it, the edges and keys from the Secret, never in the manifest', () => {
-    const m = vantageManifests({ regions: ['eu-west-1', 'us-east-1'], code: 'import http from "k6/http";\n', namespace: 'load' });
-    expect(m.testRuns.map((r) => r.file)).toEqual(['tiergate-revocation-eu-west-1.yaml', 'tiergate-revocation-us-east-1.yaml']);
+    const m = vantageManifests({
+      regions: ['eu-west-1', 'us-east-1'],
+      code: 'import http from "k6/http";\n',
+      namespace: 'load',
+    });
+    expect(m.testRuns.map((r) => r.file)).toEqual([
+      'tiergate-revocation-eu-west-1.yaml',
+      'tiergate-revocation-us-east-1.yaml',
+    ]);
     const run = YAML.parse(m.testRuns[0]!.yaml);
     expect(run).toMatchObject({
       kind: 'TestRun',
       metadata: { name: 'tiergate-revocation-eu-west-1', namespace: 'load' },
-      spec: { parallelism: 1, script: { configMap: { name: 'tiergate-k6-revocation', file: 'revocation.js' } }, runner: { nodeSelector: { [REGION_LABEL]: 'eu-west-1' } } },
+      spec: {
+        parallelism: 1,
+        script: { configMap: { name: 'tiergate-k6-revocation', file: 'revocation.js' } },
+        runner: { nodeSelector: { [REGION_LABEL]: 'eu-west-1' } },
+      },
     });
     expect(run.spec.runner.env).toEqual([
       { name: 'VANTAGE', value: 'eu-west-1' },
       { name: 'EDGES', valueFrom: { secretKeyRef: { name: 'tiergate-k6', key: 'edges' } } },
-      { name: 'TIERGATE_REVOCATION_KEYS', valueFrom: { secretKeyRef: { name: 'tiergate-k6', key: 'revocation-keys' } } },
+      {
+        name: 'TIERGATE_REVOCATION_KEYS',
+        valueFrom: { secretKeyRef: { name: 'tiergate-k6', key: 'revocation-keys' } },
+      },
     ]);
-    expect(m.testRuns[0]!.yaml).toContain('tiergate k6 ingest --revocation reports/<run-id> eu-west-1.ndjson us-east-1.ndjson');
+    expect(m.testRuns[0]!.yaml).toContain(
+      'tiergate k6 ingest --revocation reports/<run-id> eu-west-1.ndjson us-east-1.ndjson',
+    );
     expect(YAML.parse(m.configMap.yaml).data['revocation.js']).toBe('import http from "k6/http";\n');
   });
 
   it('refuses no region, or one that cannot name a Kubernetes object', () => {
     expect(() => vantageManifests({ regions: [], code: '' })).toThrow(/name at least one --region/);
-    expect(() => vantageManifests({ regions: ['EU West'], code: '' })).toThrow(/--region tiergate-revocation-EU West: expected a Kubernetes name/);
+    expect(() => vantageManifests({ regions: ['EU West'], code: '' })).toThrow(
+      /--region tiergate-revocation-EU West: expected a Kubernetes name/,
+    );
   });
 
   it('tiergate k6 operator --revocation --region writes revocation.js, its ConfigMap and a TestRun per region; the tier flags are refused', async () => {
     const out = mkdtempSync(join(tmpdir(), 'tiergate-k6-vantages-'));
-    const cli = await runCli(['k6', 'operator', '--revocation', '--region', 'eu-west-1', '--region', 'ap-south-1', '--out', out]);
+    const cli = await runCli([
+      'k6',
+      'operator',
+      '--revocation',
+      '--region',
+      'eu-west-1',
+      '--region',
+      'ap-south-1',
+      '--out',
+      out,
+    ]);
     expect({ code: cli.code, stderr: cli.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(readdirSync(out).sort()).toEqual(['configmap.yaml', 'revocation.js', 'tiergate-revocation-ap-south-1.yaml', 'tiergate-revocation-eu-west-1.yaml']);
-    expect(YAML.parse(readFileSync(join(out, 'configmap.yaml'), 'utf8')).data['revocation.js']).toBe(readFileSync(join(out, 'revocation.js'), 'utf8'));
-    expectUsageError(await runCli(['k6', 'operator', '--revocation', '--region', 'eu-west-1', '--parallelism', '2', '--out', out]), /k6 operator --revocation: --parallelism does not apply/);
-    expectUsageError(await runCli(['k6', 'operator', '--region', 'eu-west-1', '--parallelism', '2', '--out', out]), /k6 operator: --region applies only with --revocation/);
+    expect(readdirSync(out).sort()).toEqual([
+      'configmap.yaml',
+      'revocation.js',
+      'tiergate-revocation-ap-south-1.yaml',
+      'tiergate-revocation-eu-west-1.yaml',
+    ]);
+    expect(YAML.parse(readFileSync(join(out, 'configmap.yaml'), 'utf8')).data['revocation.js']).toBe(
+      readFileSync(join(out, 'revocation.js'), 'utf8'),
+    );
+    expectUsageError(
+      await runCli(['k6', 'operator', '--revocation', '--region', 'eu-west-1', '--parallelism', '2', '--out', out]),
+      /k6 operator --revocation: --parallelism does not apply/,
+    );
+    expectUsageError(
+      await runCli(['k6', 'operator', '--region', 'eu-west-1', '--parallelism', '2', '--out', out]),
+      /k6 operator: --region applies only with --revocation/,
+    );
   }, 30_000);
 });

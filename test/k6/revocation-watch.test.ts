@@ -50,7 +50,10 @@ describe('KeyWatch', () => {
 });
 
 describe('readVantageEnv', () => {
-  const base = { EDGES: 'edge-0=http://127.0.0.1:1/,edge-1=https://api.example', TIERGATE_REVOCATION_KEYS: `${KEYS[0]},${KEYS[1]}` };
+  const base = {
+    EDGES: 'edge-0=http://127.0.0.1:1/,edge-1=https://api.example',
+    TIERGATE_REVOCATION_KEYS: `${KEYS[0]},${KEYS[1]}`,
+  };
 
   test('defaults: 50 ms slots, 14 keys at once, settled after a second of rejections, 600 s at most', () => {
     expect(readVantageEnv(base, 401)).toEqual({
@@ -63,7 +66,9 @@ describe('readVantageEnv', () => {
       durationS: 600,
       watch: { keys: [KEYS[0], KEYS[1]], watch: 14, settleProbes: 20, rejectStatus: 401 },
     });
-    expect(readVantageEnv({ ...base, VANTAGE: 'eu', INTERVAL_MS: '25', SETTLE_MS: '300', WATCH: '2' }, 401)).toMatchObject({ vantage: 'eu', intervalMs: 25, watch: { watch: 2, settleProbes: 12 } });
+    expect(
+      readVantageEnv({ ...base, VANTAGE: 'eu', INTERVAL_MS: '25', SETTLE_MS: '300', WATCH: '2' }, 401),
+    ).toMatchObject({ vantage: 'eu', intervalMs: 25, watch: { watch: 2, settleProbes: 12 } });
   });
 
   test.each([

@@ -13,7 +13,11 @@ import { exportK6Scripts } from '../../src/k6/export.ts';
 import { sustainedLoad } from '../../src/scenario/define.ts';
 
 interface Stub {
-  requests: { method: string; url: string; params: { headers: Record<string, string>; tags: Record<string, string> } }[];
+  requests: {
+    method: string;
+    url: string;
+    params: { headers: Record<string, string>; tags: Record<string, string> };
+  }[];
   samples: { metric: string; value: number; tags: Record<string, string> }[];
   callback: unknown;
   iteration: number;
@@ -21,7 +25,11 @@ interface Stub {
 }
 
 const STUBS = {
-  'package.json': JSON.stringify({ name: 'k6', type: 'module', exports: { '.': './index.js', './http': './http.js', './metrics': './metrics.js', './execution': './execution.js' } }),
+  'package.json': JSON.stringify({
+    name: 'k6',
+    type: 'module',
+    exports: { '.': './index.js', './http': './http.js', './metrics': './metrics.js', './execution': './execution.js' },
+  }),
   'index.js': 'export const sleep = () => {};\n',
   'http.js': `const s = () => globalThis.__k6stub;
 export default {
@@ -32,7 +40,8 @@ export default {
   expectedStatuses(...args) { return { expectedStatuses: args }; },
   setResponseCallback(cb) { s().callback = cb; },
 };\n`,
-  'metrics.js': 'export class Trend { constructor(name) { this.name = name; } add(value, tags) { globalThis.__k6stub.samples.push({ metric: this.name, value, tags }); } }\n',
+  'metrics.js':
+    'export class Trend { constructor(name) { this.name = name; } add(value, tags) { globalThis.__k6stub.samples.push({ metric: this.name, value, tags }); } }\n',
   'execution.js': 'export default { scenario: { get iterationInTest() { return globalThis.__k6stub.iteration; } } };\n',
 };
 
@@ -46,21 +55,38 @@ async function loadScript(env: Record<string, string>, shape = sustainedLoad({ f
   g.__k6stub = stub;
   g.__ENV = { ...env };
   const module = (await import(/* @vite-ignore */ pathToFileURL(join(dir, 'starter.js')).href)) as {
-    options: { scenarios: Record<string, Record<string, unknown>>; thresholds: Record<string, string[]>; discardResponseBodies: boolean };
+    options: {
+      scenarios: Record<string, Record<string, unknown>>;
+      thresholds: Record<string, string[]>;
+      discardResponseBodies: boolean;
+    };
     hit: () => void;
     default: () => void;
   };
   return { module, stub, env: g.__ENV };
 }
 
-const ENV = { BASE_URL: 'http://127.0.0.1:8080/', TIERGATE_KEYS: 'starter-a=KEY_A, starter-b=KEY_B,starter-c=KEY_C', WINDOW_S: '2' };
+const ENV = {
+  BASE_URL: 'http://127.0.0.1:8080/',
+  TIERGATE_KEYS: 'starter-a=KEY_A, starter-b=KEY_B,starter-c=KEY_C',
+  WINDOW_S: '2',
+};
 
 describe('the bundled starter script', () => {
   it('runs each phase as a constant-arrival-rate scenario at its multiple of the quota, one after another', async () => {
     const { module } = await loadScript(ENV);
     const { scenarios } = module.options;
     expect(Object.keys(scenarios)).toEqual(['at-quota', 'over-quota', 'fleet']);
-    expect(scenarios['at-quota']).toMatchObject({ executor: 'constant-arrival-rate', rate: 60, timeUnit: '2s', duration: '4s', startTime: '0s', exec: 'hit', env: { TIERGATE_PHASE_ORGS: '1' }, tags: { phase: 'at-quota', tier: 'starter' } });
+    expect(scenarios['at-quota']).toMatchObject({
+      executor: 'constant-arrival-rate',
+      rate: 60,
+      timeUnit: '2s',
+      duration: '4s',
+      startTime: '0s',
+      exec: 'hit',
+      env: { TIERGATE_PHASE_ORGS: '1' },
+      tags: { phase: 'at-quota', tier: 'starter' },
+    });
     expect(scenarios['over-quota']).toMatchObject({ rate: 120, timeUnit: '2s', duration: '4s', startTime: '4s' });
     expect(scenarios.fleet).toMatchObject({ rate: 180, startTime: '8s', env: { TIERGATE_PHASE_ORGS: '3' } });
     expect(module.options.thresholds).toEqual(sustainedLoad({ fleetOrgs: 3 }).thresholds);
@@ -89,7 +115,14 @@ describe('the bundled starter script', () => {
     expect(stub.samples[0]).toEqual({
       metric: 'tiergate_remaining',
       value: 12,
-      tags: { org: 'starter-a', tier: 'starter', status: '200', window: '1764000060', limit: '60', date: 'Mon, 24 Nov 2025 16:00:01 GMT' },
+      tags: {
+        org: 'starter-a',
+        tier: 'starter',
+        status: '200',
+        window: '1764000060',
+        limit: '60',
+        date: 'Mon, 24 Nov 2025 16:00:01 GMT',
+      },
     });
     expect(stub.samples[3]).toMatchObject({ value: 0, tags: { org: 'starter-a', status: '429' } });
     // Samples carry the label, never the key.

@@ -41,10 +41,16 @@ function classLimiter(cls) {
         retryAfter = Math.max(0, Math.ceil((req.rateLimit.resetTime.getTime() - Date.now()) / 1000));
         res.setHeader('Retry-After', String(retryAfter));
       }
-      res.status(options.statusCode).json(rateLimitedBody(retryAfter, `${cls} quota of ${req.rateLimit.limit} per ${args.windowS}s exceeded`));
+      res
+        .status(options.statusCode)
+        .json(rateLimitedBody(retryAfter, `${cls} quota of ${req.rateLimit.limit} per ${args.windowS}s exceeded`));
     },
   });
 }
 const limiters = { read: classLimiter('read'), ingest: classLimiter('ingest') };
 
-await serveExpress(args, { keys, limiter: (req, res, next) => limiters[req.quotaClass](req, res, next), name: `express-rate-limit headers=${args.headers}` });
+await serveExpress(args, {
+  keys,
+  limiter: (req, res, next) => limiters[req.quotaClass](req, res, next),
+  name: `express-rate-limit headers=${args.headers}`,
+});

@@ -77,7 +77,9 @@ app.setErrorHandler((err, _req, reply) => {
     return reply.code(429).send(err.body);
   }
   const status = err.statusCode ?? 500;
-  return reply.code(status).send({ status: 'error', code: status === 400 ? 'BAD_REQUEST' : 'INTERNAL', message: err.message });
+  return reply
+    .code(status)
+    .send({ status: 'error', code: status === 400 ? 'BAD_REQUEST' : 'INTERNAL', message: err.message });
 });
 
 const pluginOptions = (cls) => ({
@@ -86,7 +88,9 @@ const pluginOptions = (cls) => ({
   keyGenerator: (req) => (req.auth?.ok ? `org:${req.auth.org.id}` : `anon:${req.ip}`),
   // context.ttl is ms; the library's own Retry-After is Math.ceil(ttl / 1000): the body says the same.
   errorResponseBuilder: (_req, context) =>
-    new RateLimited(rateLimitedBody(Math.ceil(context.ttl / 1000), `${cls} quota of ${context.max} per ${args.windowS}s exceeded`)),
+    new RateLimited(
+      rateLimitedBody(Math.ceil(context.ttl / 1000), `${cls} quota of ${context.max} per ${args.windowS}s exceeded`),
+    ),
 });
 
 /** 401, the concurrency cap, the scope: after the limiter (preHandler), so their answers carry its headers. */
@@ -95,7 +99,9 @@ async function gate(req, reply, scope) {
   const { org } = req.auth;
   if (!inflight.enter(org)) {
     reply.header('retry-after', String(CAP_RETRY_AFTER_S));
-    return reply.code(429).send(rateLimitedBody(CAP_RETRY_AFTER_S, `more than ${org.limits.concurrency} requests in flight`));
+    return reply
+      .code(429)
+      .send(rateLimitedBody(CAP_RETRY_AFTER_S, `more than ${org.limits.concurrency} requests in flight`));
   }
   let left = false;
   reply.raw.on('close', () => {
@@ -114,7 +120,13 @@ function addRoutes(instance, routes, routeConfig) {
       config: routeConfig ? routeConfig(route) : undefined,
       preHandler: async (req, reply) => gate(req, reply, route.scope),
       handler: async (req, reply) => {
-        const out = await route.handle({ org: req.auth.org, params: req.params, body: req.body, parseMs: args.parseMs, bulkParseMs: args.bulkParseMs });
+        const out = await route.handle({
+          org: req.auth.org,
+          params: req.params,
+          body: req.body,
+          parseMs: args.parseMs,
+          bulkParseMs: args.bulkParseMs,
+        });
         reply.code(out.status);
         return out.body;
       },

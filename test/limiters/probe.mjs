@@ -20,7 +20,11 @@ async function req(base, method, path, key, body) {
   const headers = {};
   if (key) headers['x-api-key'] = key;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   const h = (n) => res.headers.get(n);
   return {
@@ -57,7 +61,13 @@ async function counts(base, key, probe) {
 async function probeServer(name) {
   const dir = mkdtempSync(join(tmpdir(), 'tiergate-probe-'));
   const keysFile = join(dir, 'keys.json');
-  const server = await startServer(name, { tiers: ['starter'], windowS: W, keysFile, log: null, extra: ['--orgs-per-tier', '8'] });
+  const server = await startServer(name, {
+    tiers: ['starter'],
+    windowS: W,
+    keysFile,
+    log: null,
+    extra: ['--orgs-per-tier', '8'],
+  });
   const out = { server: name };
   try {
     const orgs = JSON.parse(readFileSync(keysFile, 'utf8')).orgs;
@@ -84,7 +94,9 @@ async function probeServer(name) {
     out.sharedAcrossRoutes = await counts(base, k(4), () => req(base, 'GET', '/recruiter/candidates/cand-1', k(4)));
     const hdrOn401 = await req(base, 'GET', '/recruiter/jobs', null);
     out.headersOn401 = `${hdrOn401.status} Limit ${hdrOn401.limit} Remaining ${hdrOn401.remaining}`;
-    const ingest = await req(base, 'POST', '/recruiter/jobs/vendor/resume-analysis/bulk', k(4), { resumes: [{}, {}, {}] });
+    const ingest = await req(base, 'POST', '/recruiter/jobs/vendor/resume-analysis/bulk', k(4), {
+      resumes: [{}, {}, {}],
+    });
     const ingest2 = await req(base, 'POST', '/recruiter/jobs/vendor/resume-analysis/bulk', k(4), { resumes: [] });
     out.bulk = `bulk of 3 → ${ingest.status} Limit ${ingest.limit} Remaining ${ingest.remaining}; empty bulk → ${ingest2.status} Remaining ${ingest2.remaining}`;
 
@@ -93,7 +105,10 @@ async function probeServer(name) {
     const limit = Number(first.limit) || 60;
     let last = null;
     for (let i = 0; i < limit + 1 && i < 400; i++) last = await req(base, 'GET', '/recruiter/jobs', k(5));
-    out.on429 = last.status === 429 ? `Remaining ${last.remaining}, Retry-After "${last.retryAfter}", body ${last.body}` : `no 429 after ${limit + 1} (status ${last.status})`;
+    out.on429 =
+      last.status === 429
+        ? `Remaining ${last.remaining}, Retry-After "${last.retryAfter}", body ${last.body}`
+        : `no 429 after ${limit + 1} (status ${last.status})`;
 
     // Steady reads over exactly one window from the first (org 6): how many are admitted in W?
     const t0 = Date.now();
@@ -121,5 +136,6 @@ for (const name of names) {
   }
   const r = await probeServer(name);
   process.stdout.write(`\n== ${name}\n`);
-  for (const [key, value] of Object.entries(r)) if (key !== 'server') process.stdout.write(`  ${key.padEnd(20)} ${value}\n`);
+  for (const [key, value] of Object.entries(r))
+    if (key !== 'server') process.stdout.write(`  ${key.padEnd(20)} ${value}\n`);
 }

@@ -37,7 +37,8 @@ const usage = (msg) => {
   process.stderr.write(`${msg}\n`);
   process.exit(2);
 };
-if (!['integer', 'readme'].includes(args['retry-after'])) usage(`--retry-after ${args['retry-after']}: integer or readme`);
+if (!['integer', 'readme'].includes(args['retry-after']))
+  usage(`--retry-after ${args['retry-after']}: integer or readme`);
 if (!['memory', 'redis'].includes(args.store)) usage(`--store ${args.store}: memory or redis`);
 if (args.store === 'redis' && !/^redis:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/?$/.test(args['redis-url'] ?? '')) {
   usage('--store redis needs --redis-url redis://127.0.0.1:PORT (a redis-server on loopback)');
@@ -60,7 +61,12 @@ for (const cls of ['read', 'ingest']) {
 /** An ioredis client, connected (bounded wait), failing requests at once while the store is down. */
 async function connectRedis(url) {
   const { Redis } = await import('ioredis');
-  const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 5000 });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 5000,
+  });
   client.on('error', (err) => process.stderr.write(`redis: ${err.message}\n`));
   await client.connect();
   await client.ping();

@@ -66,9 +66,18 @@ export interface FlakyOptions {
 }
 
 export declare function envName(org: string, role: KeyRole): string;
-export declare function startServer(name: string, options: StartOptions & { readonly keysFile: string }): Promise<RunningServer>;
-export declare function startWithKeys(name: string, options: StartOptions): Promise<RunningServer & { readonly orgs: readonly ServerOrg[] }>;
-export declare function resolveShape(name: string, overrides?: StartOptions['shape']): Shape & { readonly bulkParseMs: number };
+export declare function startServer(
+  name: string,
+  options: StartOptions & { readonly keysFile: string },
+): Promise<RunningServer>;
+export declare function startWithKeys(
+  name: string,
+  options: StartOptions,
+): Promise<RunningServer & { readonly orgs: readonly ServerOrg[] }>;
+export declare function resolveShape(
+  name: string,
+  overrides?: StartOptions['shape'],
+): Shape & { readonly bulkParseMs: number };
 /** A flaky proxy in front of each edge (seed + i for edge i). */
 export declare function startProxies(edges: readonly string[], options: FlakyOptions): Promise<FlakyProxy[]>;
 export declare function describeDrops(proxies: readonly FlakyProxy[]): string[];

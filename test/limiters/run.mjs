@@ -33,20 +33,68 @@ const REPO = resolve(HERE, '../..');
 const TIERGATE = join(REPO, 'bin/tiergate.js');
 
 export const SERVERS = {
-  'express-rate-limit': { file: 'express-rate-limit.mjs', args: [], what: 'express + express-rate-limit (legacyHeaders + draft-6), MemoryStore' },
-  'rate-limiter-flexible': { file: 'rate-limiter-flexible.mjs', args: [], what: 'express + rate-limiter-flexible RateLimiterMemory, README headers' },
-  'fastify-rate-limit': { file: 'fastify-rate-limit.mjs', args: ['--mode', 'careful'], what: 'fastify + @fastify/rate-limit, one registration per class (careful)' },
-  'token-bucket': { file: 'token-bucket.mjs', args: [], what: 'express + limiter TokenBucket (refills during the window: breaks the spec)' },
-  'no-headers': { file: 'express-rate-limit.mjs', args: ['--headers', 'none'], what: 'express-rate-limit with no rate-limit headers (gateway without headers)' },
+  'express-rate-limit': {
+    file: 'express-rate-limit.mjs',
+    args: [],
+    what: 'express + express-rate-limit (legacyHeaders + draft-6), MemoryStore',
+  },
+  'rate-limiter-flexible': {
+    file: 'rate-limiter-flexible.mjs',
+    args: [],
+    what: 'express + rate-limiter-flexible RateLimiterMemory, README headers',
+  },
+  'fastify-rate-limit': {
+    file: 'fastify-rate-limit.mjs',
+    args: ['--mode', 'careful'],
+    what: 'fastify + @fastify/rate-limit, one registration per class (careful)',
+  },
+  'token-bucket': {
+    file: 'token-bucket.mjs',
+    args: [],
+    what: 'express + limiter TokenBucket (refills during the window: breaks the spec)',
+  },
+  'no-headers': {
+    file: 'express-rate-limit.mjs',
+    args: ['--headers', 'none'],
+    what: 'express-rate-limit with no rate-limit headers (gateway without headers)',
+  },
   // Extra variants (not among the five asked for):
-  'fastify-per-route': { file: 'fastify-rate-limit.mjs', args: ['--mode', 'per-route'], what: '@fastify/rate-limit, per-route config with groupId' },
-  'fastify-global': { file: 'fastify-rate-limit.mjs', args: ['--mode', 'global'], what: "@fastify/rate-limit's default: one global registration" },
-  'rlf-readme-retry-after': { file: 'rate-limiter-flexible.mjs', args: ['--retry-after', 'readme'], what: "rate-limiter-flexible with the README's fractional Retry-After" },
+  'fastify-per-route': {
+    file: 'fastify-rate-limit.mjs',
+    args: ['--mode', 'per-route'],
+    what: '@fastify/rate-limit, per-route config with groupId',
+  },
+  'fastify-global': {
+    file: 'fastify-rate-limit.mjs',
+    args: ['--mode', 'global'],
+    what: "@fastify/rate-limit's default: one global registration",
+  },
+  'rlf-readme-retry-after': {
+    file: 'rate-limiter-flexible.mjs',
+    args: ['--retry-after', 'readme'],
+    what: "rate-limiter-flexible with the README's fractional Retry-After",
+  },
   // Each library as it ships: no concurrency cap at all (CONCURRENCY-CAP must fail, decided).
-  'express-rate-limit-no-cap': { file: 'express-rate-limit.mjs', args: ['--no-cap'], what: 'express-rate-limit with no concurrency cap' },
-  'rate-limiter-flexible-no-cap': { file: 'rate-limiter-flexible.mjs', args: ['--no-cap'], what: 'rate-limiter-flexible with no concurrency cap' },
-  'fastify-rate-limit-no-cap': { file: 'fastify-rate-limit.mjs', args: ['--mode', 'careful', '--no-cap'], what: '@fastify/rate-limit (careful) with no concurrency cap' },
-  'token-bucket-no-cap': { file: 'token-bucket.mjs', args: ['--no-cap'], what: 'limiter TokenBucket with no concurrency cap' },
+  'express-rate-limit-no-cap': {
+    file: 'express-rate-limit.mjs',
+    args: ['--no-cap'],
+    what: 'express-rate-limit with no concurrency cap',
+  },
+  'rate-limiter-flexible-no-cap': {
+    file: 'rate-limiter-flexible.mjs',
+    args: ['--no-cap'],
+    what: 'rate-limiter-flexible with no concurrency cap',
+  },
+  'fastify-rate-limit-no-cap': {
+    file: 'fastify-rate-limit.mjs',
+    args: ['--mode', 'careful', '--no-cap'],
+    what: '@fastify/rate-limit (careful) with no concurrency cap',
+  },
+  'token-bucket-no-cap': {
+    file: 'token-bucket.mjs',
+    args: ['--no-cap'],
+    what: 'limiter TokenBucket with no concurrency cap',
+  },
   // The deployment the product owner measured (issue 17): conformant, three edges, one store.
   'conformant-cluster': {
     file: 'rate-limiter-flexible.mjs',
@@ -77,14 +125,16 @@ function shapeArgs(name, shape, redisUrl) {
   const args = ['--edges', String(shape.edges), '--bulk-parse-ms', String(shape.bulkParseMs)];
   if (shape.parseMs !== null) args.push('--parse-ms', String(shape.parseMs));
   if (shape.store === 'redis') {
-    if (SERVERS[name].file !== 'rate-limiter-flexible.mjs') throw new Error(`${name}: --store redis is rate-limiter-flexible's (RateLimiterRedis) only`);
+    if (SERVERS[name].file !== 'rate-limiter-flexible.mjs')
+      throw new Error(`${name}: --store redis is rate-limiter-flexible's (RateLimiterRedis) only`);
     args.push('--store', 'redis', '--redis-url', redisUrl);
   }
   return args;
 }
 
 /** The environment variable that carries an org's key of one role (primary, secondary, unscoped). */
-export const envName = (org, role) => `XH_${org.toUpperCase().replace(/-/g, '_')}_KEY${role === 'primary' ? '' : role === 'secondary' ? '_2' : '_NOSCOPE'}`;
+export const envName = (org, role) =>
+  `XH_${org.toUpperCase().replace(/-/g, '_')}_KEY${role === 'primary' ? '' : role === 'secondary' ? '_2' : '_NOSCOPE'}`;
 
 function usage(msg) {
   if (msg) process.stderr.write(`${msg}\n`);
@@ -101,10 +151,26 @@ function usage(msg) {
  * wait): `urls` are its edges, edge 0 (= `url`) first. `shape` overrides the entry's (resolveShape);
  * `redisUrl` is needed for shape.store 'redis'.
  */
-export function startServer(name, { tiers, windowS, keysFile, log, extra = [], shape: overrides = {}, redisUrl = null }) {
+export function startServer(
+  name,
+  { tiers, windowS, keysFile, log, extra = [], shape: overrides = {}, redisUrl = null },
+) {
   const spec = SERVERS[name];
   const shape = resolveShape(name, overrides);
-  const argv = [join(HERE, spec.file), ...spec.args, '--port', '0', '--keys', keysFile, '--window', String(windowS), '--tiers', tiers.join(','), ...shapeArgs(name, shape, redisUrl), ...extra];
+  const argv = [
+    join(HERE, spec.file),
+    ...spec.args,
+    '--port',
+    '0',
+    '--keys',
+    keysFile,
+    '--window',
+    String(windowS),
+    '--tiers',
+    tiers.join(','),
+    ...shapeArgs(name, shape, redisUrl),
+    ...extra,
+  ];
   const child = spawn(process.execPath, argv, {
     cwd: HERE,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -179,13 +245,20 @@ export function buildConfig(edges, orgsFromKeys, windowS, assumptions = null) {
     orgs: orgsFromKeys.map((o) => ({
       name: o.name,
       tier: o.tier,
-      ...(DECLARED_TIERS.has(o.tier) && o.limits ? { limits: { read: o.limits.read, ingest: o.limits.ingest, concurrency: o.limits.concurrency } } : {}),
-      keys: { primary: { env: envName(o.name, 'primary') }, secondary: { env: envName(o.name, 'secondary') }, unscoped: { env: envName(o.name, 'unscoped') } },
+      ...(DECLARED_TIERS.has(o.tier) && o.limits
+        ? { limits: { read: o.limits.read, ingest: o.limits.ingest, concurrency: o.limits.concurrency } }
+        : {}),
+      keys: {
+        primary: { env: envName(o.name, 'primary') },
+        secondary: { env: envName(o.name, 'secondary') },
+        unscoped: { env: envName(o.name, 'unscoped') },
+      },
     })),
     ...(assumptions ? { assumptions } : {}),
   };
   const env = {};
-  for (const o of orgsFromKeys) for (const role of ['primary', 'secondary', 'unscoped']) env[envName(o.name, role)] = o.keys[role];
+  for (const o of orgsFromKeys)
+    for (const role of ['primary', 'secondary', 'unscoped']) env[envName(o.name, role)] = o.keys[role];
   return { config, env };
 }
 
@@ -198,7 +271,11 @@ export function writeConfig(file, edges, orgsFromKeys, windowS, assumptions = nu
 
 function runTiergate(argv, env, { timeoutMs, log, verbose }) {
   return new Promise((res) => {
-    const child = spawn(process.execPath, [TIERGATE, ...argv], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [TIERGATE, ...argv], {
+      cwd: REPO,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.on('data', (d) => {
       log.write(d);
       if (verbose) process.stdout.write(d);
@@ -223,7 +300,9 @@ const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 export function printResults(results, { width = 400 } = {}) {
   const lines = [];
-  lines.push(`run ${results.runId}: verdict ${results.verdict}  pass ${results.counts.pass} fail ${results.counts.fail} inconclusive ${results.counts.inconclusive} skipped ${results.counts.skipped}; windows needed ${results.windows.needed}, used ${results.windows.used}`);
+  lines.push(
+    `run ${results.runId}: verdict ${results.verdict}  pass ${results.counts.pass} fail ${results.counts.fail} inconclusive ${results.counts.inconclusive} skipped ${results.counts.skipped}; windows needed ${results.windows.needed}, used ${results.windows.used}`,
+  );
   for (const p of results.profiles ?? []) {
     const v = (l) => (l.value === null ? `? (${l.how})` : String(l.value));
     lines.push(
@@ -236,7 +315,9 @@ export function printResults(results, { width = 400 } = {}) {
     const verdict = c.verdict.toUpperCase();
     const notes = c.notes?.length ? ` [notes: ${c.notes.join(' | ')}]` : '';
     const basis = c.basis === 'assumption' ? `A:${c.assumptions.join('+')}` : 'spec';
-    lines.push(`${verdict.padEnd(12)} ${id.padEnd(26)} ${where.padEnd(24)} ${basis.padEnd(14)} ${clip(`${c.actual}${notes}`, width)}`);
+    lines.push(
+      `${verdict.padEnd(12)} ${id.padEnd(26)} ${where.padEnd(24)} ${basis.padEnd(14)} ${clip(`${c.actual}${notes}`, width)}`,
+    );
   }
   return lines.join('\n');
 }
@@ -288,16 +369,23 @@ function parseCommandLine() {
     },
   });
   if (values.list) return { list: true };
-  if (positionals.length !== 1 || !SERVERS[positionals[0]]) usage(positionals.length ? `unknown server ${positionals[0]}` : 'name a server');
+  if (positionals.length !== 1 || !SERVERS[positionals[0]])
+    usage(positionals.length ? `unknown server ${positionals[0]}` : 'name a server');
   const name = positionals[0];
-  const tiers = values.tiers.split(',').map((t) => t.trim()).filter(Boolean);
+  const tiers = values.tiers
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   for (const t of tiers) if (!TIER_PREFIX[t]) usage(`--tiers: ${t}? (${Object.keys(TIER_PREFIX).join(', ')})`);
   const windowS = Number(values.window);
   if (!Number.isInteger(windowS) || windowS < 1 || windowS > 600) usage('--window: whole seconds');
   let assumptions = null;
   if (values.declare) {
     assumptions = {};
-    for (const item of values.declare.split(',').map((x) => x.trim()).filter(Boolean)) {
+    for (const item of values.declare
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)) {
       const m = /^([a-z-]+)=(true|false)$/.exec(item);
       if (!m) usage(`--declare ${item}: expected name=true|false, e.g. head-bootstrap-free=false`);
       assumptions[m[1]] = m[2] === 'true';
@@ -305,8 +393,10 @@ function parseCommandLine() {
   }
   const timeoutMs = Number(values['timeout-s']) * 1000;
   if (!(timeoutMs > 0 && timeoutMs <= 3_600_000)) usage('--timeout-s: 1..3600');
-  if (values.store !== undefined && !['memory', 'redis'].includes(values.store)) usage(`--store ${values.store}: memory or redis`);
-  if (values.store === 'redis' && SERVERS[name].file !== 'rate-limiter-flexible.mjs') usage(`--store redis: ${name} is not a rate-limiter-flexible server`);
+  if (values.store !== undefined && !['memory', 'redis'].includes(values.store))
+    usage(`--store ${values.store}: memory or redis`);
+  if (values.store === 'redis' && SERVERS[name].file !== 'rate-limiter-flexible.mjs')
+    usage(`--store redis: ${name} is not a rate-limiter-flexible server`);
   const shape = {
     edges: int(values.edges, '--edges', 1, 16),
     parseMs: int(values['parse-ms'], '--parse-ms', 0, 60_000),
@@ -314,10 +404,30 @@ function parseCommandLine() {
     store: values.store,
   };
   const dropOneIn = int(values['drop-one-in'], '--drop-one-in', 2, 1_000_000);
-  if (!['request', 'response'].includes(values['drop-at'])) usage(`--drop-at ${values['drop-at']}: request or response`);
+  if (!['request', 'response'].includes(values['drop-at']))
+    usage(`--drop-at ${values['drop-at']}: request or response`);
   if (!['reset', 'close'].includes(values['drop-how'])) usage(`--drop-how ${values['drop-how']}: reset or close`);
-  const flaky = dropOneIn ? { dropOneIn, seed: int(values['drop-seed'], '--drop-seed', 0, 2 ** 31), dropAt: values['drop-at'], how: values['drop-how'] } : null;
-  return { name, tiers, windowS, assumptions, timeoutMs, shape, flaky, checks: values.checks, out: values.out, verbose: values.verbose, width: Number(values.width) };
+  const flaky = dropOneIn
+    ? {
+        dropOneIn,
+        seed: int(values['drop-seed'], '--drop-seed', 0, 2 ** 31),
+        dropAt: values['drop-at'],
+        how: values['drop-how'],
+      }
+    : null;
+  return {
+    name,
+    tiers,
+    windowS,
+    assumptions,
+    timeoutMs,
+    shape,
+    flaky,
+    checks: values.checks,
+    out: values.out,
+    verbose: values.verbose,
+    width: Number(values.width),
+  };
 }
 
 async function main() {
@@ -356,12 +466,17 @@ async function main() {
       `  server ${server.urls.join(', ')}; orgs ${orgs.map((o) => o.name).join(', ')}; window ${windowS}s; ` +
         `parse ${s.parseMs ?? SERVER_DEFAULT_PARSE_MS} ms, bulk ${s.bulkParseMs} ms; store ${s.store}${redis ? ` (${redis.url})` : ''}; reports in ${out}\n`,
     );
-    if (flaky) process.stdout.write(`  flaky network: one request in ${flaky.dropOneIn} dropped at the ${flaky.dropAt} (${flaky.how}), seeds ${flaky.seed}..${flaky.seed + proxies.length - 1}; tiergate sees ${edges.join(', ')}\n`);
+    if (flaky)
+      process.stdout.write(
+        `  flaky network: one request in ${flaky.dropOneIn} dropped at the ${flaky.dropAt} (${flaky.how}), seeds ${flaky.seed}..${flaky.seed + proxies.length - 1}; tiergate sees ${edges.join(', ')}\n`,
+      );
     const argv = ['run', '--config', configFile, '--out', out, '--tiers', tiers.join(',')];
     if (args.checks) argv.push('--checks', args.checks);
     const started = Date.now();
     const { code, signal } = await runTiergate(argv, env, { timeoutMs, log, verbose: args.verbose });
-    process.stdout.write(`  tiergate exit ${code ?? signal} after ${((Date.now() - started) / 1000).toFixed(1)} s (log: ${join(out, 'run.log')})\n`);
+    process.stdout.write(
+      `  tiergate exit ${code ?? signal} after ${((Date.now() - started) / 1000).toFixed(1)} s (log: ${join(out, 'run.log')})\n`,
+    );
     for (const line of describeDrops(proxies)) process.stdout.write(`  ${line}\n`);
     const resultsFile = join(out, 'latest', 'results.json');
     if (!existsSync(resultsFile)) {

@@ -58,4 +58,9 @@ function limiter(req, res, next) {
   res.status(429).json(rateLimitedBody(seconds, `${cls} quota of ${size} per ${args.windowS}s exceeded`));
 }
 
-await serveExpress(args, { keys, limiter, name: 'limiter TokenBucket', stripRateLimitHeaders: args['strip-rate-headers'] });
+await serveExpress(args, {
+  keys,
+  limiter,
+  name: 'limiter TokenBucket',
+  stripRateLimitHeaders: args['strip-rate-headers'],
+});

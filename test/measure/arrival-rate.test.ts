@@ -8,7 +8,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
-import { ArrivalRateDriver, dueOffsetMs, scheduledCount, type ArrivalPlan, type ArrivalRateOptions } from '../../src/measure/arrival-rate.ts';
+import {
+  ArrivalRateDriver,
+  dueOffsetMs,
+  scheduledCount,
+  type ArrivalPlan,
+  type ArrivalRateOptions,
+} from '../../src/measure/arrival-rate.ts';
 import type { Observation } from '../../src/measure/observation.ts';
 import { loadPhaseName } from '../../src/measure/tags.ts';
 
@@ -29,17 +35,38 @@ async function server(delayMs = 0, reject = false) {
       inFlight -= 1;
       if (reject) {
         // Header names in mixed case and one sent twice: the driver must match names as HTTP does.
-        res.writeHead(429, [['X-RateLimit-Limit', '60'], ['X-RateLimit-Remaining', '0'], ['Retry-After', '12'], ['X-Edge-Node', 'edge-7'], ['X-Edge-Node', 'edge-8'], ['Content-Type', 'application/json']]);
+        res.writeHead(429, [
+          ['X-RateLimit-Limit', '60'],
+          ['X-RateLimit-Remaining', '0'],
+          ['Retry-After', '12'],
+          ['X-Edge-Node', 'edge-7'],
+          ['X-Edge-Node', 'edge-8'],
+          ['Content-Type', 'application/json'],
+        ]);
         res.end(`{"error":"rate_limited","pad":"${'x'.repeat(1000)}"}`);
         return;
       }
-      res.writeHead(200, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1764000060', 'content-type': 'application/json' });
+      res.writeHead(200, {
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': '7',
+        'x-ratelimit-reset': '1764000060',
+        'content-type': 'application/json',
+      });
       res.end('{"status":"success"}');
     }, delayMs);
   });
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); }));
-  return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, stats: () => ({ inFlight, maxInFlight, received, keys }) };
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        s.closeAllConnections();
+        s.close(() => resolve());
+      }),
+  );
+  return {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    stats: () => ({ inFlight, maxInFlight, received, keys }),
+  };
 }
 
 function driver(url: string, overrides: Partial<ArrivalRateOptions> = {}) {
@@ -98,7 +125,15 @@ describe('ArrivalRateDriver', () => {
       expect(o.doneAt).toBeGreaterThanOrEqual(o.sentAt);
     }
     const first = seen[0]!;
-    expect(first).toMatchObject({ status: 200, check: 'LOAD-THRESHOLDS', phase: 'test', org: 'starter-a', tier: 'starter', path: '/recruiter/jobs', error: null });
+    expect(first).toMatchObject({
+      status: 200,
+      check: 'LOAD-THRESHOLDS',
+      phase: 'test',
+      org: 'starter-a',
+      tier: 'starter',
+      path: '/recruiter/jobs',
+      error: null,
+    });
     expect(first.rateLimit.limit.value).toBe(60);
     expect(first.rateLimit.remaining.value).toBe(7);
     expect(first.rateLimit.reset.value).toBe(1764000060);
@@ -113,11 +148,23 @@ describe('ArrivalRateDriver', () => {
     const target = await server(0, true);
     const { d, now } = driver(target.url);
     const seen: Observation[] = [];
-    await d.run(plan({ startAt: now(), durationMs: 50, streams: [{ org: 'a', tier: 'starter', key: KEY, ratePerS: 40, maxInFlight: 2 }], sink: (o) => seen.push(o) }));
+    await d.run(
+      plan({
+        startAt: now(),
+        durationMs: 50,
+        streams: [{ org: 'a', tier: 'starter', key: KEY, ratePerS: 40, maxInFlight: 2 }],
+        sink: (o) => seen.push(o),
+      }),
+    );
     expect(seen).toHaveLength(2);
     const o = seen[0]!;
     expect(o).toMatchObject({ status: 429, edgeNode: 'edge-7, edge-8', contentType: 'application/json' });
-    expect(o.rateLimit).toEqual({ limit: { raw: '60', value: 60 }, remaining: { raw: '0', value: 0 }, reset: { raw: null, value: null }, retryAfter: { raw: '12', value: 12 } });
+    expect(o.rateLimit).toEqual({
+      limit: { raw: '60', value: 60 },
+      remaining: { raw: '0', value: 0 },
+      reset: { raw: null, value: null },
+      retryAfter: { raw: '12', value: 12 },
+    });
     expect(o.bodyBytes).toBe(1033);
     expect(o.bodyExcerpt).toHaveLength(512);
     expect(o.bodyExcerpt.startsWith('{"error":"rate_limited"')).toBe(true);
@@ -147,7 +194,15 @@ describe('ArrivalRateDriver', () => {
     const target = await server(30);
     const { d, now } = driver(target.url);
     const seen: Observation[] = [];
-    const stats = await d.run(plan({ startAt: now() + 10, durationMs: 300, streams: [{ org: 'a', tier: null, key: null, ratePerS: 200, maxInFlight: 2 }], overrunMs: 0, sink: (o) => seen.push(o) }));
+    const stats = await d.run(
+      plan({
+        startAt: now() + 10,
+        durationMs: 300,
+        streams: [{ org: 'a', tier: null, key: null, ratePerS: 200, maxInFlight: 2 }],
+        overrunMs: 0,
+        sink: (o) => seen.push(o),
+      }),
+    );
     expect(target.stats().maxInFlight).toBeLessThanOrEqual(2);
     // 60 were due; two at a time at 30 ms each, far fewer fit: the rest are dropped at the deadline.
     expect(stats.dropped).toBeGreaterThan(0);
@@ -181,7 +236,14 @@ describe('ArrivalRateDriver', () => {
     const url = target.url;
     const { d, now } = driver(url.replace(/:\d+$/, ':1'), { timeoutMs: 500 });
     const seen: Observation[] = [];
-    const stats = await d.run(plan({ startAt: now(), durationMs: 50, streams: [{ org: 'a', tier: null, key: null, ratePerS: 40, maxInFlight: 2 }], sink: (o) => seen.push(o) }));
+    const stats = await d.run(
+      plan({
+        startAt: now(),
+        durationMs: 50,
+        streams: [{ org: 'a', tier: null, key: null, ratePerS: 40, maxInFlight: 2 }],
+        sink: (o) => seen.push(o),
+      }),
+    );
     expect(stats.failed).toBe(2);
     expect(seen.every((o) => o.status === null && o.error !== null)).toBe(true);
   });

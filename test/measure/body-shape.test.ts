@@ -9,14 +9,25 @@ describe('what a run keeps of a body', () => {
     expect(keepsBody(200, '/recruiter/candidates/c-1', false, SCOPES)).toBe(false);
     expect(keepsBody(202, '/recruiter/jobs/vendor/resume-analysis', false, SCOPES)).toBe(false);
     expect(keepsBody(200, SCOPES, false, SCOPES)).toBe(true);
-    for (const status of [400, 401, 403, 404, 429, 503]) expect(keepsBody(status, '/recruiter/jobs', false, SCOPES)).toBe(true);
+    for (const status of [400, 401, 403, 404, 429, 503])
+      expect(keepsBody(status, '/recruiter/jobs', false, SCOPES)).toBe(true);
     expect(keepsBody(200, '/recruiter/jobs', true, SCOPES)).toBe(true);
   });
 
   it('gives a JSON object its top-level keys and their types, never their values', () => {
-    const text = JSON.stringify({ status: 'success', data: [{ title: 'MARKER-7f3a' }], total: 1, next: null, ok: true, meta: { a: 1 } });
+    const text = JSON.stringify({
+      status: 'success',
+      data: [{ title: 'MARKER-7f3a' }],
+      total: 1,
+      next: null,
+      ok: true,
+      meta: { a: 1 },
+    });
     const shape = shapeOf('application/json; charset=utf-8', text, text.length, 16 * 1024);
-    expect(shape).toEqual({ kind: 'json-object', keys: { status: 'string', data: 'array', total: 'number', next: 'null', ok: 'boolean', meta: 'object' } });
+    expect(shape).toEqual({
+      kind: 'json-object',
+      keys: { status: 'string', data: 'array', total: 'number', next: 'null', ok: 'boolean', meta: 'object' },
+    });
     expect(JSON.stringify(shape)).not.toContain('MARKER');
   });
 

@@ -22,11 +22,23 @@ test("HEAD probes one after another reuse the pool's connections instead of open
   const controller = new AbortController();
   const edge = { label: 'edge-0', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   const recorder = new ObservationRecorder(null);
-  const prober = new HttpProber({ edges: [edge], contract: recruitingApi, clock: systemClock, epoch: 0, recorder, timeoutMs: 5000, connectionsPerEdge: 4, signal: controller.signal });
+  const prober = new HttpProber({
+    edges: [edge],
+    contract: recruitingApi,
+    clock: systemClock,
+    epoch: 0,
+    recorder,
+    timeoutMs: 5000,
+    connectionsPerEdge: 4,
+    signal: controller.signal,
+  });
   try {
     const tags = { check: 'WINDOW-SYNC', phase: 'window-sync', tier: null, org: null } as const;
     const statuses: (number | null)[] = [];
-    for (let i = 0; i < 20; i++) statuses.push((await prober.send(prober.edges[0]!, { method: 'HEAD', path: '/recruiter/bootstrap', key: null }, tags)).status);
+    for (let i = 0; i < 20; i++)
+      statuses.push(
+        (await prober.send(prober.edges[0]!, { method: 'HEAD', path: '/recruiter/bootstrap', key: null }, tags)).status,
+      );
     expect(statuses).toEqual(Array.from({ length: 20 }, () => 401));
     expect(connections).toBeLessThanOrEqual(prober.connectionsPerEdge);
   } finally {

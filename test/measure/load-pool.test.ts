@@ -21,7 +21,13 @@ async function server(handle: (req: IncomingMessage, res: ServerResponse) => voi
     socket.on('close', () => connections.delete(socket));
   });
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        s.closeAllConnections();
+        s.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, opened: () => opened };
 }
 
@@ -64,7 +70,9 @@ function send(p: LoadPool, request = prepareRequest('http://127.0.0.1', 'GET', '
 describe('prepareRequest', () => {
   it('builds the request bytes once: request line, host, headers, and Content-Length for a body', () => {
     const r = prepareRequest('http://127.0.0.1:8080', 'POST', '/v1/jobs?x=1', { 'x-api-key': 'k' }, Buffer.from('{}'));
-    expect(r.bytes.toString()).toBe('POST /v1/jobs?x=1 HTTP/1.1\r\nhost: 127.0.0.1:8080\r\nconnection: keep-alive\r\nx-api-key: k\r\ncontent-length: 2\r\n\r\n{}');
+    expect(r.bytes.toString()).toBe(
+      'POST /v1/jobs?x=1 HTTP/1.1\r\nhost: 127.0.0.1:8080\r\nconnection: keep-alive\r\nx-api-key: k\r\ncontent-length: 2\r\n\r\n{}',
+    );
     expect(prepareRequest('http://[::1]:1', 'HEAD', '/', {}, null)).toMatchObject({ head: true });
   });
 
@@ -89,7 +97,8 @@ describe('LoadPool', () => {
     });
     const p = pool(target.url);
     const request = prepareRequest(target.url, 'POST', '/jobs', { 'x-api-key': 'secret' }, Buffer.from('{"a":1}'));
-    for (let i = 1; i <= 5; i++) expect(await send(p, request)).toEqual({ status: 200, values: [String(i)], bytes: 2, error: null });
+    for (let i = 1; i <= 5; i++)
+      expect(await send(p, request)).toEqual({ status: 200, values: [String(i)], bytes: 2, error: null });
     expect(seen[0]).toEqual({ method: 'POST', url: '/jobs', key: 'secret', body: '{"a":1}' });
     expect(target.opened()).toBe(1);
   });

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { observationLines, observationSink } from '../../src/measure/observation-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tiergate-observation-file-'));
-const lines = Array.from({ length: 5000 }, (_, i) => JSON.stringify({ id: i + 1, check: 'QUOTA-READ', phase: 'sequential', status: i % 7 === 0 ? 429 : 200 }));
+const lines = Array.from({ length: 5000 }, (_, i) =>
+  JSON.stringify({ id: i + 1, check: 'QUOTA-READ', phase: 'sequential', status: i % 7 === 0 ? 429 : 200 }),
+);
 
 async function collect(file: string): Promise<string[]> {
   const read: string[] = [];

@@ -4,7 +4,9 @@ import { CLIENT_WALL_AT_ZERO, httpDate, obs } from '../helpers/observations.ts';
 
 /** Responses to requests sent every 137 ms, 6 ms round trip, from a server `offsetMs` ahead of us. */
 function responses(offsetMs: number, count: number) {
-  return Array.from({ length: count }, (_, i) => obs({ sentAt: 1000 + i * 137, latencyMs: 6, clockOffsetMs: offsetMs }));
+  return Array.from({ length: count }, (_, i) =>
+    obs({ sentAt: 1000 + i * 137, latencyMs: 6, clockOffsetMs: offsetMs }),
+  );
 }
 
 function fold(list: ReturnType<typeof responses>): OffsetInterval | null {
@@ -59,6 +61,10 @@ describe('server clock estimate', () => {
 
   it('has no estimate before any sample', () => {
     expect(clockEstimate(null)).toBeNull();
-    expect(clockEstimate({ low: 100, high: 300, samples: 2 })).toEqual({ offsetMs: 200, uncertaintyMs: 100, samples: 2 });
+    expect(clockEstimate({ low: 100, high: 300, samples: 2 })).toEqual({
+      offsetMs: 200,
+      uncertaintyMs: 100,
+      samples: 2,
+    });
   });
 });

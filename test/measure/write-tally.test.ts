@@ -13,7 +13,9 @@ describe('WriteTally: what a run wrote, from its observations', () => {
     tally.observe(obs({ method: 'PUT', path: '/recruiter/jobs/job-7f3a', status: 200 }));
     tally.observe(obs({ method: 'PUT', path: '/recruiter/jobs/tiergate-absent-1', status: 404 }));
     tally.observe(obs({ method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', status: null }));
-    tally.observe(obs({ method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', status: 202, tier: 'enterprise' }));
+    tally.observe(
+      obs({ method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', status: 202, tier: 'enterprise' }),
+    );
     expect(tally.rows()).toEqual([
       { tier: 'starter', endpoint: 'POST /recruiter/jobs/create', sent: 2, admitted: 1 },
       { tier: 'starter', endpoint: 'PUT /recruiter/jobs/:id', sent: 2, admitted: 1 },
@@ -32,8 +34,20 @@ describe('WriteTally: beside what the plan announced', () => {
   it('counts resumes by what each admitted upload carried, and restates a quota bound at the Limit announced (within 20 times the figure)', () => {
     resetObservations();
     const tally = new WriteTally(recruitingApi);
-    for (const o of [upload(200, 2000), upload(202, 2000, 10, '/recruiter/jobs/vendor/resume-analysis/bulk'), upload(429, 2000)]) tally.observe(o);
-    const planned: PlannedWrite = { tier: 'enterprise', org: 'enterprise-a', kind: 'resumes', planned: 5 * 500 + 3, bound: 'at-most', quota: { windows: 5, figure: 500, maxFactor: 20, resumesPerUnit: 1 } };
+    for (const o of [
+      upload(200, 2000),
+      upload(202, 2000, 10, '/recruiter/jobs/vendor/resume-analysis/bulk'),
+      upload(429, 2000),
+    ])
+      tally.observe(o);
+    const planned: PlannedWrite = {
+      tier: 'enterprise',
+      org: 'enterprise-a',
+      kind: 'resumes',
+      planned: 5 * 500 + 3,
+      bound: 'at-most',
+      quota: { windows: 5, figure: 500, maxFactor: 20, resumesPerUnit: 1 },
+    };
     // Announced 2000: five windows of 2000, and the 3 exact resumes beside them.
     expect(tally.beside([planned])).toEqual([{ ...planned, planned: 5 * 2000 + 3, done: 11 }]);
   });
@@ -42,7 +56,14 @@ describe('WriteTally: beside what the plan announced', () => {
     resetObservations();
     const high = new WriteTally(recruitingApi);
     high.observe(upload(200, 1_000_000));
-    const planned: PlannedWrite = { tier: 'enterprise', org: 'enterprise-a', kind: 'resumes', planned: 3 * 500, bound: 'at-most', quota: { windows: 3, figure: 500, maxFactor: 20, resumesPerUnit: 1 } };
+    const planned: PlannedWrite = {
+      tier: 'enterprise',
+      org: 'enterprise-a',
+      kind: 'resumes',
+      planned: 3 * 500,
+      bound: 'at-most',
+      quota: { windows: 3, figure: 500, maxFactor: 20, resumesPerUnit: 1 },
+    };
     expect(high.beside([planned])[0]!.planned).toBe(3 * 500 * 20);
     const low = new WriteTally(recruitingApi);
     low.observe(upload(200, 50));

@@ -44,14 +44,26 @@ async function ok(command: string, args: readonly string[], cwd: string): Promis
 
 const npxTiergate = (...args: string[]) => sh('npx', ['tiergate', ...args], project);
 const checksRun = (out: string) =>
-  (JSON.parse(readFileSync(join(project, out, 'latest', 'results.json'), 'utf8')) as { checks: { id: string; verdict: string }[] }).checks.map((c) => `${c.id} ${c.verdict}`);
+  (
+    JSON.parse(readFileSync(join(project, out, 'latest', 'results.json'), 'utf8')) as {
+      checks: { id: string; verdict: string }[];
+    }
+  ).checks.map((c) => `${c.id} ${c.verdict}`);
 
 /** The project's own files, written before any command runs (tsx reads tsconfig.json as it loads a scenario). */
 function writeProjectFiles(): void {
   const files = {
     // A scenario of its own: TypeScript, importing tiergate as the README says.
-    'my-starter.ts': ["import { defineScenario, type CheckId } from 'tiergate';", '', "const checks: CheckId[] = ['AUTH-MISSING'];", "export default defineScenario({ tier: 'starter', orgs: 2, checks });"],
-    'broken.ts': ["import { defineScenario } from 'tiergate';", "export default defineScenario({ tier: 'starter', orgs: });"],
+    'my-starter.ts': [
+      "import { defineScenario, type CheckId } from 'tiergate';",
+      '',
+      "const checks: CheckId[] = ['AUTH-MISSING'];",
+      "export default defineScenario({ tier: 'starter', orgs: 2, checks });",
+    ],
+    'broken.ts': [
+      "import { defineScenario } from 'tiergate';",
+      "export default defineScenario({ tier: 'starter', orgs: });",
+    ],
     'use-library.ts': [
       "import { runSuite, type Io, type RunOptions } from 'tiergate';",
       'export const gate = async (options: RunOptions, io: Io): Promise<number> => (await runSuite(options, io)).exitCode;',
@@ -60,7 +72,15 @@ function writeProjectFiles(): void {
     ],
     'tsconfig.json': [
       JSON.stringify({
-        compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(REPO, 'node_modules/@types')] },
+        compilerOptions: {
+          module: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(REPO, 'node_modules/@types')],
+        },
         files: ['use-library.ts', 'my-starter.ts'],
       }),
     ],
@@ -75,8 +95,15 @@ beforeAll(async () => {
   const [tarball] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   shipped = tarball!.files.map((f) => f.path).sort();
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'tiergate-user', version: '1.0.0', private: true }));
-  await ok('npm', ['install', join(work, tarball!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'tiergate-user', version: '1.0.0', private: true }),
+  );
+  await ok(
+    'npm',
+    ['install', join(work, tarball!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+    project,
+  );
   writeProjectFiles();
 }, 150_000);
 
@@ -84,9 +111,19 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the npm package', () => {
   it('ships the compiled CLI and library, the scenarios, the k6 sources and the schemas, nothing else', () => {
-    const allowed = /^(package\.json|README\.md|bin\/tiergate\.js|dist\/.+\.(js|d\.ts)|scenarios\/(starter|professional|enterprise)\.ts|scenarios\/k6\/.+\.ts|schemas\/[a-z]+\.schema\.json)$/;
+    const allowed =
+      /^(package\.json|README\.md|bin\/tiergate\.js|dist\/.+\.(js|d\.ts)|scenarios\/(starter|professional|enterprise)\.ts|scenarios\/k6\/.+\.ts|schemas\/[a-z]+\.schema\.json)$/;
     expect(shipped.filter((path) => !allowed.test(path))).toEqual([]);
-    for (const path of ['bin/tiergate.js', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/reference-server/thread-entry.js', 'dist/scenarios/starter.js', 'scenarios/k6/starter.ts', 'schemas/config.schema.json']) {
+    for (const path of [
+      'bin/tiergate.js',
+      'dist/cli.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/reference-server/thread-entry.js',
+      'dist/scenarios/starter.js',
+      'scenarios/k6/starter.ts',
+      'schemas/config.schema.json',
+    ]) {
       expect(shipped).toContain(path);
     }
     expect(shipped.filter((path) => path.startsWith('dist/results/generate-schema'))).toEqual([]);
@@ -100,13 +137,35 @@ describe('the npm package', () => {
     });
 
     it('npx tiergate run, on the shipped scenarios', async () => {
-      const ran = await npxTiergate('run', '--window', '2s', '--tiers', 'starter', '--checks', 'AUTH-MISSING,HDR-PRESENT', '--out', 'reports-shipped');
+      const ran = await npxTiergate(
+        'run',
+        '--window',
+        '2s',
+        '--tiers',
+        'starter',
+        '--checks',
+        'AUTH-MISSING,HDR-PRESENT',
+        '--out',
+        'reports-shipped',
+      );
       expect(ran.code, ran.stdout + ran.stderr).toBe(0);
       expect(checksRun('reports-shipped').sort()).toEqual(['AUTH-MISSING pass', 'HDR-PRESENT pass']);
     });
 
     it("npx tiergate run --scenario my-starter.ts: the project's own TypeScript scenario, importing tiergate", async () => {
-      const ran = await npxTiergate('run', '--window', '2s', '--tiers', 'starter', '--checks', 'AUTH-MISSING,HDR-PRESENT', '--scenario', 'my-starter.ts', '--out', 'reports-mine');
+      const ran = await npxTiergate(
+        'run',
+        '--window',
+        '2s',
+        '--tiers',
+        'starter',
+        '--checks',
+        'AUTH-MISSING,HDR-PRESENT',
+        '--scenario',
+        'my-starter.ts',
+        '--out',
+        'reports-mine',
+      );
       expect(ran.code, ran.stdout + ran.stderr).toBe(0);
       // The scenario's checks narrowed the run: it was loaded, and used.
       expect(checksRun('reports-mine')).toEqual(['AUTH-MISSING pass']);
@@ -114,7 +173,11 @@ describe('the npm package', () => {
 
     it('a scenario that does not compile is one line naming the place, exit 2', async () => {
       // The bin npx runs, without npm's own warnings on stderr.
-      const ran = await sh(join(project, 'node_modules/.bin/tiergate'), ['run', '--dry-run', '--scenario', 'broken.ts', '--tiers', 'starter'], project);
+      const ran = await sh(
+        join(project, 'node_modules/.bin/tiergate'),
+        ['run', '--dry-run', '--scenario', 'broken.ts', '--tiers', 'starter'],
+        project,
+      );
       expectUsageError(ran, /--scenario broken\.ts: cannot load it \(.*broken\.ts:2:\d+\)/);
     });
 
@@ -126,7 +189,11 @@ describe('the npm package', () => {
     });
 
     it("import { runSuite } from 'tiergate' type-checks, with real types", async () => {
-      const checked = await sh(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
+      const checked = await sh(
+        process.execPath,
+        [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+        project,
+      );
       expect(checked.stdout + checked.stderr).toBe('');
       expect(checked.code).toBe(0);
     });

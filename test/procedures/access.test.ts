@@ -19,12 +19,23 @@ describe('the access task', () => {
     const tags = { check: 'PROFILE', phase: 'exhaust', tier: org.tier, org: org.label } as const;
     // The quota (60) used up by bursts of 70 at once, not one read after another: on a loaded machine 80
     // sequential reads could straddle a 2 s boundary and never meet the 429.
-    const burst = () => Promise.all(Array.from({ length: 70 }, () => context.prober.send(context.prober.edges[0]!, jobs, tags)));
+    const burst = () =>
+      Promise.all(Array.from({ length: 70 }, () => context.prober.send(context.prober.edges[0]!, jobs, tags)));
     let statuses = (await burst()).map((o) => o.status);
     for (let i = 0; i < 4 && !statuses.includes(429); i++) statuses = (await burst()).map((o) => o.status);
     expect(statuses).toContain(429);
-    const results = await runTask(access, context, { tier: 'starter', orgs: [org], scenario: defineScenario({ tier: 'starter' }), checks: null });
+    const results = await runTask(access, context, {
+      tier: 'starter',
+      orgs: [org],
+      scenario: defineScenario({ tier: 'starter' }),
+      checks: null,
+    });
     const verdicts = Object.fromEntries(results.map((r) => [r.id, r.verdict]));
-    expect(verdicts).toMatchObject({ 'SCOPE-LIST': 'pass', 'SCOPE-ENFORCED': 'pass', 'HEAD-BOOTSTRAP': 'pass', 'AUTH-MISSING': 'pass' });
+    expect(verdicts).toMatchObject({
+      'SCOPE-LIST': 'pass',
+      'SCOPE-ENFORCED': 'pass',
+      'HEAD-BOOTSTRAP': 'pass',
+      'AUTH-MISSING': 'pass',
+    });
   });
 });

@@ -41,11 +41,17 @@ describe('batchPlan', () => {
     }
     return out;
   };
-  const together = (batches: number[][], a: number, b: number) => batches.some((batch) => batch.includes(a) && batch.includes(b));
+  const together = (batches: number[][], a: number, b: number) =>
+    batches.some((batch) => batch.includes(a) && batch.includes(b));
 
   it('as few batches as the total needs, the first past the quota sharing its batch with the last admissible', () => {
     // Starter singles: 12 after the first, the 10th past the quota; Enterprise: 602 of 119, the 600th.
-    for (const [total, size, straddle, batches] of [[12, 4, 10, 3], [602, 119, 600, 6], [119, 99, 60, 2], [20, 4, 20, 5]] as const) {
+    for (const [total, size, straddle, batches] of [
+      [12, 4, 10, 3],
+      [602, 119, 600, 6],
+      [119, 99, 60, 2],
+      [20, 4, 20, 5],
+    ] as const) {
       const plan = batchPlan(total, size, straddle);
       expect(plan.batches).toBe(batches);
       expect(together(batchesOf(total, size, plan.firstBatch), straddle - 1, straddle)).toBe(true);

@@ -12,12 +12,25 @@ import { defineScenario } from '../../src/scenario/define.ts';
 import { loadTestContext } from '../helpers/suite-context.ts';
 
 async function capResult(target: TargetOptions) {
-  const { context, org } = await loadTestContext('starter', { windowMs: 2000, parseMs: 200, ...target }, { fleet: false, connectionsPerEdge: 8 });
-  const [result] = await runTask(concurrency, context, { tier: 'starter', orgs: [org], scenario: defineScenario({ tier: 'starter' }), checks: null });
+  const { context, org } = await loadTestContext(
+    'starter',
+    { windowMs: 2000, parseMs: 200, ...target },
+    { fleet: false, connectionsPerEdge: 8 },
+  );
+  const [result] = await runTask(concurrency, context, {
+    tier: 'starter',
+    orgs: [org],
+    scenario: defineScenario({ tier: 'starter' }),
+    checks: null,
+  });
   return result!;
 }
 
-const shown = (r: { verdict: string; actual: string; notes: readonly string[] }) => ({ verdict: r.verdict, actual: r.actual, notes: r.notes });
+const shown = (r: { verdict: string; actual: string; notes: readonly string[] }) => ({
+  verdict: r.verdict,
+  actual: r.actual,
+  notes: r.notes,
+});
 
 describe('the concurrency task', () => {
   it('passes the clean target: the extra refused with 429 while the cap was in service', async () => {

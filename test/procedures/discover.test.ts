@@ -84,7 +84,11 @@ describe('exhaustQuota', () => {
 
   it('stops at its bound per window when no 429 comes', async () => {
     const { read } = limiter(Infinity);
-    const sent = await exhaustQuota(async () => ({ ...(await read()), status: 200 }), { ...bounds, left: null, perWindow: 30 });
+    const sent = await exhaustQuota(async () => ({ ...(await read()), status: 200 }), {
+      ...bounds,
+      left: null,
+      perWindow: 30,
+    });
     expect(sent.length).toBe(30);
   });
 });
@@ -99,10 +103,33 @@ describe('discover behind a network that loses requests', () => {
     const controller = new AbortController();
     onTestFinished(() => controller.abort());
     const recorder = new ObservationRecorder(null);
-    const prober = new HttpProber({ edges: [{ label: 'edge-0', url: proxy.url }], contract: recruitingApi, clock: systemClock, epoch: 0, recorder, timeoutMs: 5000, connectionsPerEdge: 4, signal: controller.signal });
+    const prober = new HttpProber({
+      edges: [{ label: 'edge-0', url: proxy.url }],
+      contract: recruitingApi,
+      clock: systemClock,
+      epoch: 0,
+      recorder,
+      timeoutMs: 5000,
+      connectionsPerEdge: 4,
+      signal: controller.signal,
+    });
     onTestFinished(() => prober.close());
-    const record = await discover({ prober, contract: recruitingApi, tier: 'starter', org: 'starter-a', keys: { primary: org.key, unscoped: unscoped.key }, windowMs: W, clockOffsetMs: () => 0, signal: controller.signal, runId: 'test' });
-    return { profile: inferProfile(record), lost: record.all.filter((o) => o.status === null).length, dropped: proxy.dropped };
+    const record = await discover({
+      prober,
+      contract: recruitingApi,
+      tier: 'starter',
+      org: 'starter-a',
+      keys: { primary: org.key, unscoped: unscoped.key },
+      windowMs: W,
+      clockOffsetMs: () => 0,
+      signal: controller.signal,
+      runId: 'test',
+    });
+    return {
+      profile: inferProfile(record),
+      lost: record.all.filter((o) => o.status === null).length,
+      dropped: proxy.dropped,
+    };
   }
 
   for (const dropAt of ['request', 'response'] as const) {
@@ -121,7 +148,16 @@ describe('discover behind a network that loses requests', () => {
         unauthenticated: profile.counts.unauthenticated.value,
         shared: profile.readSharedAcrossRoutes.value,
         independent: profile.classesIndependent.value,
-      }).toEqual({ algorithm: 'fixed-aligned', resetFormat: 'epoch-seconds', head: false, notFound: false, forbidden: false, unauthenticated: false, shared: true, independent: true });
+      }).toEqual({
+        algorithm: 'fixed-aligned',
+        resetFormat: 'epoch-seconds',
+        head: false,
+        notFound: false,
+        forbidden: false,
+        unauthenticated: false,
+        shared: true,
+        independent: true,
+      });
     }, 20_000);
   }
 });

@@ -14,8 +14,21 @@ import { obs, windowFrom } from '../helpers/observations.ts';
 
 const org = { label: 'starter-a', tier: 'starter', primary: { key: 'k' } } as unknown as OrgHandle;
 const pass: Finding = { verdict: 'pass', expected: 'x', actual: 'exact', evidence: [], notes: [] };
-const spoiled: Finding = { verdict: 'inconclusive', expected: 'x', actual: 'window rolled over mid-check', evidence: [], notes: [], measureAgain: true };
-const stuck: Finding = { verdict: 'inconclusive', expected: 'x', actual: 'no consistent Limit', evidence: [], notes: [] };
+const spoiled: Finding = {
+  verdict: 'inconclusive',
+  expected: 'x',
+  actual: 'window rolled over mid-check',
+  evidence: [],
+  notes: [],
+  measureAgain: true,
+};
+const stuck: Finding = {
+  verdict: 'inconclusive',
+  expected: 'x',
+  actual: 'no consistent Limit',
+  evidence: [],
+  notes: [],
+};
 
 /** A context whose keeper hands out a window at once, counting how often it was asked. */
 function contextOf(asked: { count: number }): SuiteContext {
@@ -36,7 +49,13 @@ function contextOf(asked: { count: number }): SuiteContext {
   } as unknown as SuiteContext;
 }
 
-const task = { identity: { kind: 'read-sequential', tier: 'starter', orgs: ['starter-a'] }, orgs: [org], checks: ['QUOTA-READ', 'HDR-RESET'], rounds: () => 1, begin: () => {} } as unknown as TaskRun<'QUOTA-READ' | 'HDR-RESET'>;
+const task = {
+  identity: { kind: 'read-sequential', tier: 'starter', orgs: ['starter-a'] },
+  orgs: [org],
+  checks: ['QUOTA-READ', 'HDR-RESET'],
+  rounds: () => 1,
+  begin: () => {},
+} as unknown as TaskRun<'QUOTA-READ' | 'HDR-RESET'>;
 const traffic = { first: async () => obs({}) };
 
 describe('inFreshWindow', () => {
@@ -48,17 +67,26 @@ describe('inFreshWindow', () => {
     ];
     const decisions = await inFreshWindow(contextOf(asked), task, 'read', traffic, async () => outcomes.shift()!);
     expect(asked.count).toBe(2);
-    expect(decisions['QUOTA-READ']).toMatchObject({ verdict: 'pass', notes: ['measured again in the next window: the first measurement was spoiled (window rolled over mid-check)'] });
+    expect(decisions['QUOTA-READ']).toMatchObject({
+      verdict: 'pass',
+      notes: ['measured again in the next window: the first measurement was spoiled (window rolled over mid-check)'],
+    });
     expect(decisions['HDR-RESET']).toMatchObject({ actual: 'exact' });
   });
 
   it('does not measure again what the server itself left open, nor more than once', async () => {
     const asked = { count: 0 };
-    const decisions = await inFreshWindow(contextOf(asked), task, 'read', traffic, async () => ({ 'QUOTA-READ': stuck, 'HDR-RESET': pass }));
+    const decisions = await inFreshWindow(contextOf(asked), task, 'read', traffic, async () => ({
+      'QUOTA-READ': stuck,
+      'HDR-RESET': pass,
+    }));
     expect(asked.count).toBe(1);
     expect(decisions['QUOTA-READ']).toBe(stuck);
     const twice = { count: 0 };
-    const again = await inFreshWindow(contextOf(twice), task, 'read', traffic, async () => ({ 'QUOTA-READ': spoiled, 'HDR-RESET': pass }));
+    const again = await inFreshWindow(contextOf(twice), task, 'read', traffic, async () => ({
+      'QUOTA-READ': spoiled,
+      'HDR-RESET': pass,
+    }));
     expect(twice.count).toBe(2);
     expect(again['QUOTA-READ']).toMatchObject({ verdict: 'inconclusive' });
   });
@@ -70,7 +98,13 @@ describe('inFreshWindow', () => {
       { 'QUOTA-READ': pass, 'HDR-RESET': { ...pass, actual: 'second' } },
     ];
     const decisions = await inFreshWindow(contextOf(asked), task, 'read', traffic, async () => outcomes.shift()!);
-    expect(decisions['HDR-RESET']).toMatchObject({ verdict: 'pass', actual: 'second', notes: ['measured again in the next window: the first left it open (no consistent Limit) with QUOTA-READ spoiled'] });
+    expect(decisions['HDR-RESET']).toMatchObject({
+      verdict: 'pass',
+      actual: 'second',
+      notes: [
+        'measured again in the next window: the first left it open (no consistent Limit) with QUOTA-READ spoiled',
+      ],
+    });
   });
 
   it('keeps the first measurement where no second could be had, saying why', async () => {
@@ -78,9 +112,16 @@ describe('inFreshWindow', () => {
     const context = contextOf(asked);
     const fresh = context.windows.fresh.bind(context.windows);
     // The first window is handed out; the second is not.
-    (context.windows as { fresh: typeof fresh }).fresh = async (...args) => (asked.count === 0 ? fresh(...args) : (asked.count++, { ok: false, reason: 'no window within 11 s', polls: [] }));
-    const decisions = await inFreshWindow(context, task, 'read', traffic, async () => ({ 'QUOTA-READ': spoiled, 'HDR-RESET': pass }));
+    (context.windows as { fresh: typeof fresh }).fresh = async (...args) =>
+      asked.count === 0 ? fresh(...args) : (asked.count++, { ok: false, reason: 'no window within 11 s', polls: [] });
+    const decisions = await inFreshWindow(context, task, 'read', traffic, async () => ({
+      'QUOTA-READ': spoiled,
+      'HDR-RESET': pass,
+    }));
     expect(asked.count).toBe(2);
-    expect(decisions['QUOTA-READ']).toMatchObject({ actual: 'window rolled over mid-check', notes: ['not measured again: no window within 11 s'] });
+    expect(decisions['QUOTA-READ']).toMatchObject({
+      actual: 'window rolled over mid-check',
+      notes: ['not measured again: no window within 11 s'],
+    });
   });
 });

@@ -13,7 +13,11 @@ describe('JudgementLog', () => {
     const log = new JudgementLog(recruitingApi);
     const missing = log.judge('authRejected', [obs({ status: 401 }), obs({ status: 401 })], 401);
     const unknown = log.judge('authRejected', [obs({ status: 401 }), obs({ status: 401 })], 401);
-    expect([missing.verdict, missing.expected, missing.actual]).toEqual([unknown.verdict, unknown.expected, unknown.actual]);
+    expect([missing.verdict, missing.expected, missing.actual]).toEqual([
+      unknown.verdict,
+      unknown.expected,
+      unknown.actual,
+    ]);
     expect(log.link(checkResult('AUTH-MISSING', missing, context), missing)).toBe(true);
     expect(log.link(checkResult('AUTH-UNKNOWN', unknown, context), unknown)).toBe(true);
     expect(log.records.map((r) => [r.link?.check, r.args?.[0]])).toEqual([
@@ -30,7 +34,13 @@ describe('JudgementLog', () => {
     const copied = { ...again, notes: [...again.notes, 'measured again'] };
     expect(log.link(checkResult('AUTH-MISSING', copied, context), copied)).toBe(true);
     expect(log.records.map((r) => r.link?.check ?? null)).toEqual([null, 'AUTH-MISSING']);
-    const made = { verdict: 'inconclusive' as const, expected: 'uploads that fit', actual: 'not run', evidence: [], notes: [] };
+    const made = {
+      verdict: 'inconclusive' as const,
+      expected: 'uploads that fit',
+      actual: 'not run',
+      evidence: [],
+      notes: [],
+    };
     expect(log.link(checkResult('QUOTA-INGEST', made, context), made)).toBe(false);
     // Every result gets a record: one the procedure made is recorded so.
     log.linkOrRecord(checkResult('QUOTA-INGEST', made, context), made);
@@ -55,6 +65,10 @@ describe('JudgementLog', () => {
     const log = new JudgementLog(recruitingApi);
     const found = { verdict: 'pass' as const, expected: 'keys match', actual: 'all 3 match', evidence: [], notes: [] };
     expect(log.withheld(found, 'keyFormatVerdict')).toBe(found);
-    expect(log.records[0]).toMatchObject({ fn: 'keyFormatVerdict', args: null, why: 'its input is the API keys themselves, which a run never writes down' });
+    expect(log.records[0]).toMatchObject({
+      fn: 'keyFormatVerdict',
+      args: null,
+      why: 'its input is the API keys themselves, which a run never writes down',
+    });
   });
 });

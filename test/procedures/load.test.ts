@@ -21,7 +21,12 @@ const shape = (phases: LoadShape['phases']): LoadShape => ({ endpoint: 'jobs-lis
 
 /** The load task, as the run starts it, with `shape` as the scenario's load. */
 const runLoad = (context: SuiteContext, org: OrgHandle, loadShape: LoadShape) =>
-  runTask(load, context, { tier: org.tier, orgs: [org], scenario: defineScenario({ tier: org.tier, load: loadShape }), checks: null });
+  runTask(load, context, {
+    tier: org.tier,
+    orgs: [org],
+    scenario: defineScenario({ tier: org.tier, load: loadShape }),
+    checks: null,
+  });
 
 interface WindowRow {
   org: string;
@@ -45,7 +50,9 @@ describe('loadTask', () => {
       ]),
     );
     expect(result!.id).toBe('LOAD-THRESHOLDS');
-    expect({ verdict: result!.verdict, actual: result!.actual, notes: result!.notes }).toMatchObject({ verdict: 'pass' });
+    expect({ verdict: result!.verdict, actual: result!.actual, notes: result!.notes }).toMatchObject({
+      verdict: 'pass',
+    });
     const windows = result!.data!.windows as WindowRow[];
     expect(windows.every((w) => w.limit === 300 && w.admitted <= 300 && w.problem === null)).toBe(true);
     // 2× quota: one window admitted exactly Limit and rejected the rest.
@@ -58,7 +65,11 @@ describe('loadTask', () => {
   });
 
   it('fails against quota-off-by-one: a window admits Limit + 1', async () => {
-    const { context, org } = await loadTestContext('starter', { windowMs: 2000, faults: ['quota-off-by-one'] }, { fleet: false });
+    const { context, org } = await loadTestContext(
+      'starter',
+      { windowMs: 2000, faults: ['quota-off-by-one'] },
+      { fleet: false },
+    );
     const [result] = await runLoad(context, org, shape([{ name: 'over-quota', rateMultiple: 2, windows: 1, orgs: 1 }]));
     expect(result!.verdict).toBe('fail');
     expect(result!.actual).toMatch(/61 admitted, over Limit 60/);
@@ -67,10 +78,14 @@ describe('loadTask', () => {
 
   it('skips the fleet phase with a note when the target cannot provision orgs', async () => {
     const { context, org } = await loadTestContext('starter', { windowMs: 2000 }, { fleet: false });
-    const [result] = await runLoad(context, org, shape([
+    const [result] = await runLoad(
+      context,
+      org,
+      shape([
         { name: 'at-quota', rateMultiple: 1, windows: 1, orgs: 1 },
         { name: 'fleet', rateMultiple: 1, windows: 1, orgs: 4 },
-      ]));
+      ]),
+    );
     expect(result!.notes.some((n) => /fleet phases skipped/.test(n))).toBe(true);
     expect((result!.data!.phases as { phase: string }[]).map((p) => p.phase)).toEqual(['at-quota']);
     // At quota and no 2× phase: no 429 to judge 429 latency by, so that threshold has no data.

@@ -9,7 +9,9 @@ const endpoint = (id: Parameters<typeof endpointById>[1]) => endpointById(recrui
 describe('requestFor', () => {
   it('a single upload: its file name and its candidate say tiergate and the run id; it carries one resume', () => {
     const request = requestFor(endpoint('resume-analysis'), 'k', { runId: '20261126-230151-894b' });
-    expect(request.headers?.['content-disposition']).toBe('attachment; filename="tiergate-20261126-230151-894b-resume.txt"');
+    expect(request.headers?.['content-disposition']).toBe(
+      'attachment; filename="tiergate-20261126-230151-894b-resume.txt"',
+    );
     expect(String(request.body).split('\n')[0]).toBe('tiergate 20261126-230151-894b');
     expect(request.resumes).toBe(1);
   });
@@ -17,7 +19,11 @@ describe('requestFor', () => {
   it('a bulk upload: each resume named by the run, and the count recorded', () => {
     const request = requestFor(endpoint('resume-analysis-bulk'), 'k', { runId: 'r1', resumes: 3 });
     const body = JSON.parse(String(request.body)) as { resumes: { name: string; content_base64: string }[] };
-    expect(body.resumes.map((r) => r.name)).toEqual(['tiergate-r1-resume-1.txt', 'tiergate-r1-resume-2.txt', 'tiergate-r1-resume-3.txt']);
+    expect(body.resumes.map((r) => r.name)).toEqual([
+      'tiergate-r1-resume-1.txt',
+      'tiergate-r1-resume-2.txt',
+      'tiergate-r1-resume-3.txt',
+    ]);
     expect(Buffer.from(body.resumes[0]!.content_base64, 'base64').toString('utf8')).toMatch(/^tiergate r1\n/);
     expect(request.resumes).toBe(3);
   });

@@ -31,7 +31,9 @@ afterEach(async () => {
 });
 
 /** Per trial, from its probes: when its first was sent and its last answered, and its probes per edge. */
-function trialsOf(observations: readonly Observation[]): Map<number, { start: number; end: number; byEdge: Map<string, Observation[]> }> {
+function trialsOf(
+  observations: readonly Observation[],
+): Map<number, { start: number; end: number; byEdge: Map<string, Observation[]> }> {
   const trials = new Map<number, { start: number; end: number; byEdge: Map<string, Observation[]> }>();
   for (const o of observations) {
     const trial = Number(/\/(\d+)$/.exec(o.phase)?.[1]);
@@ -73,7 +75,12 @@ function chainsOf(runs: readonly RevocationProbeRun[]): number[][] {
     .filter((r) => !successors.has(r.key))
     .map((head) => {
       const chain: number[] = [];
-      for (let run: RevocationProbeRun | undefined = head; run && chain.length <= runs.length; run = byKey.get(run.successorKey ?? '')) chain.push(run.trial);
+      for (
+        let run: RevocationProbeRun | undefined = head;
+        run && chain.length <= runs.length;
+        run = byKey.get(run.successorKey ?? '')
+      )
+        chain.push(run.trial);
       return chain;
     });
 }
@@ -81,7 +88,12 @@ function chainsOf(runs: readonly RevocationProbeRun[]): number[][] {
 const verdicts = (results: readonly CheckResult[]) => Object.fromEntries(results.map((r) => [r.id, r.verdict]));
 const notesOf = (results: readonly CheckResult[]) => results.find((r) => r.id === 'REVOKE-LATENCY')!.notes.join('\n');
 
-function trialsOptions(h: Harness, hook: Parameters<typeof runRevocationTrials>[0]['hook'], chains: number, signal = new AbortController().signal) {
+function trialsOptions(
+  h: Harness,
+  hook: Parameters<typeof runRevocationTrials>[0]['hook'],
+  chains: number,
+  signal = new AbortController().signal,
+) {
   const head = endpointById(recruitingApi, 'bootstrap-head');
   return {
     prober: h.context(null).prober,
@@ -102,9 +114,13 @@ describe('trials at once', () => {
   test('three rotation chains: never more than three trials at once, one probe per edge per trial, numbered by start', async () => {
     harness = await startHarness({ limits: OWN_LIMITS });
     const revocations: AdminRevocation[] = [];
-    const outcome = await runRevocationTrials(trialsOptions(harness, recordingAdminHook(harness.admin, revocations), 3));
+    const outcome = await runRevocationTrials(
+      trialsOptions(harness, recordingAdminHook(harness.admin, revocations), 3),
+    );
     expect(outcome.problems).toEqual([]);
-    expect(outcome.runs.map((r) => [r.trial, r.stoppedBy])).toEqual(Array.from({ length: SHAPE.trials }, (_, i) => [i + 1, 'settled']));
+    expect(outcome.runs.map((r) => [r.trial, r.stoppedBy])).toEqual(
+      Array.from({ length: SHAPE.trials }, (_, i) => [i + 1, 'settled']),
+    );
     // The first trial runs alone until its revoke call returned; then the other chains join it.
     expect(mostAtOnce(harness.observations)).toBe(3);
     expect(oneProbePerEdgePerTrial(harness.observations)).toBe(true);
@@ -117,7 +133,8 @@ describe('trials at once', () => {
     expect(chains).toHaveLength(3);
     expect(chains.flat().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     for (const chain of chains) {
-      for (let i = 1; i < chain.length; i++) expect(trials.get(chain[i]!)!.start).toBeGreaterThanOrEqual(trials.get(chain[i - 1]!)!.end);
+      for (let i = 1; i < chain.length; i++)
+        expect(trials.get(chain[i]!)!.start).toBeGreaterThanOrEqual(trials.get(chain[i - 1]!)!.end);
     }
     // Every successor was proven on every edge before and after its predecessor's revocation.
     for (const run of outcome.runs) {
@@ -131,26 +148,51 @@ describe('trials at once', () => {
   test('the task runs four at once, says so in its notes, and reports its progress after every trial', async () => {
     harness = await startHarness({ limits: OWN_LIMITS });
     const events: RunEvent[] = [];
-    const context = { ...harness.context(recordingAdminHook(harness.admin, [])), emit: (e: RunEvent) => events.push(e) };
+    const context = {
+      ...harness.context(recordingAdminHook(harness.admin, [])),
+      emit: (e: RunEvent) => events.push(e),
+    };
     const results = await runRevocation(context, harness.org, { ...SHAPE, parallel: 4 });
-    expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'pass', 'REVOKE-STICKY': 'pass', 'AUTH-REVOKED': 'pass', ROTATION: 'pass' });
+    expect(verdicts(results)).toEqual({
+      'REVOKE-LATENCY': 'pass',
+      'REVOKE-STICKY': 'pass',
+      'AUTH-REVOKED': 'pass',
+      ROTATION: 'pass',
+    });
     expect(mostAtOnce(harness.observations)).toBe(4);
     expect(oneProbePerEdgePerTrial(harness.observations)).toBe(true);
     expect(notesOf(results)).toContain('about 1200 per second (4 trials at once, each probing 3 edges every 10 ms)');
     const progress = events.filter((e) => e.type === 'task-progress');
-    expect(progress.map((e) => [e.done, e.total, e.unit])).toEqual(Array.from({ length: SHAPE.trials }, (_, i) => [i + 1, SHAPE.trials, 'trials']));
-    expect(progress.every((e) => e.task.kind === 'revocation' && e.task.orgs[0] === harness!.org.label && typeof e.etaMs === 'number')).toBe(true);
+    expect(progress.map((e) => [e.done, e.total, e.unit])).toEqual(
+      Array.from({ length: SHAPE.trials }, (_, i) => [i + 1, SHAPE.trials, 'trials']),
+    );
+    expect(
+      progress.every(
+        (e) => e.task.kind === 'revocation' && e.task.orgs[0] === harness!.org.label && typeof e.etaMs === 'number',
+      ),
+    ).toBe(true);
     expect(progress.at(-1)!.etaMs).toBe(0);
   });
 
   test("the organization's concurrency cap holds every trial's probes: fewer at once, and a note says why", async () => {
     // A Starter organization (its tier's cap of 5) on two edges: two trials' probes fit, not three.
     harness = await startHarness({ edges: 2 });
-    const results = await runRevocation(harness.context(recordingAdminHook(harness.admin, [])), harness.org, { ...SHAPE, trials: 4, parallel: 4 });
-    expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'pass', 'REVOKE-STICKY': 'pass', 'AUTH-REVOKED': 'pass', ROTATION: 'pass' });
+    const results = await runRevocation(harness.context(recordingAdminHook(harness.admin, [])), harness.org, {
+      ...SHAPE,
+      trials: 4,
+      parallel: 4,
+    });
+    expect(verdicts(results)).toEqual({
+      'REVOKE-LATENCY': 'pass',
+      'REVOKE-STICKY': 'pass',
+      'AUTH-REVOKED': 'pass',
+      ROTATION: 'pass',
+    });
     expect(mostAtOnce(harness.observations)).toBe(2);
     expect(harness.observations.filter((o) => o.status === 429)).toEqual([]);
-    expect(notesOf(results)).toContain("2 trials at once, not 4: the organization's concurrency cap of 5 must hold every trial's 2 probes in flight");
+    expect(notesOf(results)).toContain(
+      "2 trials at once, not 4: the organization's concurrency cap of 5 must hold every trial's 2 probes in flight",
+    );
   });
 
   test('a list of disposable keys too short for four chains: as many chains as it feeds, every trial run, said in the notes', async () => {
@@ -158,7 +200,9 @@ describe('trials at once', () => {
     const admin = harness.admin;
     const orgId = harness.org.id!;
     // Seven trials on two chains need nine keys.
-    const keys = await Promise.all(Array.from({ length: SHAPE.trials + 2 }, async () => admin.createKey(orgId, SCOPE_NAMES, 'test')));
+    const keys = await Promise.all(
+      Array.from({ length: SHAPE.trials + 2 }, async () => admin.createKey(orgId, SCOPE_NAMES, 'test')),
+    );
     const revoked: string[] = [];
     const hook = disposableListHook(
       keys.map((k) => ({ key: k.key, id: k.id })),
@@ -168,9 +212,16 @@ describe('trials at once', () => {
       },
     );
     const results = await runRevocation(harness.context(hook), harness.org, { ...SHAPE, parallel: 4 });
-    expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'pass', 'REVOKE-STICKY': 'pass', 'AUTH-REVOKED': 'pass', ROTATION: 'pass' });
+    expect(verdicts(results)).toEqual({
+      'REVOKE-LATENCY': 'pass',
+      'REVOKE-STICKY': 'pass',
+      'AUTH-REVOKED': 'pass',
+      ROTATION: 'pass',
+    });
     expect(mostAtOnce(harness.observations)).toBe(2);
-    expect(notesOf(results)).toContain(`2 trials at once, not 4: the hook has ${SHAPE.trials + 2} keys, and ${SHAPE.trials} trials on K rotation chains need ${SHAPE.trials} + K`);
+    expect(notesOf(results)).toContain(
+      `2 trials at once, not 4: the hook has ${SHAPE.trials + 2} keys, and ${SHAPE.trials} trials on K rotation chains need ${SHAPE.trials} + K`,
+    );
     expect(notesOf(results)).not.toContain('not run');
     // Every listed key revoked: by a trial, or each chain's last successor in clean-up.
     expect(revoked.sort()).toEqual(keys.map((k) => k.id).sort());
@@ -185,7 +236,10 @@ describe('trials at once', () => {
     // flight when the first ends (on timing alone, under load, all three could settle together).
     let calls = 0;
     const interrupted = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve()));
-    const hook = { ...admin, revokeKey: async (key: KeyHandle) => (++calls === 1 ? admin.revokeKey(key) : interrupted) };
+    const hook = {
+      ...admin,
+      revokeKey: async (key: KeyHandle) => (++calls === 1 ? admin.revokeKey(key) : interrupted),
+    };
     const options = trialsOptions(harness, hook, 3, controller.signal);
     // Interrupted when the first trial ends: the other two chains' first trials are in flight.
     const outcome = await runRevocationTrials({ ...options, onTrial: () => controller.abort() });

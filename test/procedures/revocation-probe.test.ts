@@ -35,16 +35,42 @@ describe('stopReason', () => {
 test('probing load: says what a trial sends and whether the tier could carry it were HEAD counted', () => {
   const t = revocationTiming({ trials: 20, intervalMs: 10, settleMs: 2000 }, 3000);
   expect(t).toMatchObject({ maxMs: 10_000, leadMs: 30, confirmMs: 2000 });
-  const starter = probingLoadNotes({ edges: 3, chains: 1, timing: t, windowMs: 60_000, readQuota: 60, concurrencyCap: 5, tier: 'starter' });
+  const starter = probingLoadNotes({
+    edges: 3,
+    chains: 1,
+    timing: t,
+    windowMs: 60_000,
+    readQuota: 60,
+    concurrencyCap: 5,
+    tier: 'starter',
+  });
   expect(starter[0]).toContain('about 300 per second');
   expect(starter[0]).toContain('609 to 3009 per trial');
   expect(starter[1]).toContain('could not carry even the shortest trial');
-  const enterprise = probingLoadNotes({ edges: 3, chains: 1, timing: t, windowMs: 60_000, readQuota: 2500, concurrencyCap: 2, tier: 'enterprise' });
+  const enterprise = probingLoadNotes({
+    edges: 3,
+    chains: 1,
+    timing: t,
+    windowMs: 60_000,
+    readQuota: 2500,
+    concurrencyCap: 2,
+    tier: 'enterprise',
+  });
   expect(enterprise).toHaveLength(2);
   expect(enterprise[1]).toContain('exceed the enterprise concurrency cap of 2');
   // Four trials at once: four times the probes per second, and four of the shortest trials on one quota.
-  const four = probingLoadNotes({ edges: 3, chains: 4, timing: t, windowMs: 60_000, readQuota: 2000, concurrencyCap: 1000, tier: 'enterprise' });
-  expect(four[0]).toContain('about 1200 per second (4 trials at once, each probing 3 edges every 10 ms), 609 to 3009 per trial');
+  const four = probingLoadNotes({
+    edges: 3,
+    chains: 4,
+    timing: t,
+    windowMs: 60_000,
+    readQuota: 2000,
+    concurrencyCap: 1000,
+    tier: 'enterprise',
+  });
+  expect(four[0]).toContain(
+    'about 1200 per second (4 trials at once, each probing 3 edges every 10 ms), 609 to 3009 per trial',
+  );
   expect(four[1]).toContain('could not carry even 4 of the shortest trials at once');
   expect(four).toHaveLength(2);
 });
@@ -58,7 +84,9 @@ describe('trialsAtOnce', () => {
   test("every trial's probes in flight fit under the organization's concurrency cap", () => {
     const capped = trialsAtOnce({ ...input, concurrencyCap: 7 });
     expect(capped.chains).toBe(2);
-    expect(capped.notes).toEqual(["2 trials at once, not 4: the organization's concurrency cap of 7 must hold every trial's 3 probes in flight"]);
+    expect(capped.notes).toEqual([
+      "2 trials at once, not 4: the organization's concurrency cap of 7 must hold every trial's 3 probes in flight",
+    ]);
     // Even one trial over the cap: one at a time (probingLoadNotes says its probes exceed the cap).
     expect(trialsAtOnce({ ...input, concurrencyCap: 2 }).chains).toBe(1);
   });

@@ -86,7 +86,8 @@ describe('the clean target', () => {
       const results = await runRevocation(harness.context(adminApiHook(harness.admin), dir), harness.org, SHAPE);
       const checks = byId(results);
       expect(Object.keys(checks).sort()).toEqual(['AUTH-REVOKED', 'REVOKE-LATENCY', 'REVOKE-STICKY', 'ROTATION']);
-      for (const r of results) expect({ id: r.id, verdict: r.verdict, actual: r.actual }).toMatchObject({ verdict: 'pass' });
+      for (const r of results)
+        expect({ id: r.id, verdict: r.verdict, actual: r.actual }).toMatchObject({ verdict: 'pass' });
       const rows = (checks['REVOKE-LATENCY']!.data as { trials: LatencyRow[] }).trials;
       expect(rows).toHaveLength(SHAPE.trials * 3);
       const csv = await readFile(join(dir, 'revocation.csv'), 'utf8');
@@ -112,10 +113,14 @@ describe('the clean target', () => {
 describe('revocation faults', () => {
   test('slow-revocation: REVOKE-LATENCY fails naming the slow edge', async () => {
     harness = await startHarness({ revocationDelayMs: DELAY_MS, faults: ['slow-revocation'] });
-    const results = byId(await runRevocation(harness.context(adminApiHook(harness.admin)), harness.org, { ...SHAPE, settleMs: 300 }));
+    const results = byId(
+      await runRevocation(harness.context(adminApiHook(harness.admin)), harness.org, { ...SHAPE, settleMs: 300 }),
+    );
     const latency = results['REVOKE-LATENCY']!;
     expect(latency.verdict).toBe('fail');
-    expect(latency.actual).toMatch(/^edge-2 over 3\.00 s: edge-2 still admitted the key 3\.\d\d s after the revoke call in trial \d/);
+    expect(latency.actual).toMatch(
+      /^edge-2 over 3\.00 s: edge-2 still admitted the key 3\.\d\d s after the revoke call in trial \d/,
+    );
     const rows = (latency.data as { trials: LatencyRow[] }).trials;
     for (const row of rows) {
       if (row.edge === 'edge-2') expect(row.lowerMs!).toBeGreaterThanOrEqual(3000);
@@ -128,7 +133,9 @@ describe('revocation faults', () => {
 
   test('revocation-flaps: REVOKE-STICKY fails, showing the re-admission on the flapping edge', async () => {
     harness = await startHarness({ revocationDelayMs: DELAY_MS, faults: ['revocation-flaps'] });
-    const results = byId(await runRevocation(harness.context(adminApiHook(harness.admin)), harness.org, { ...SHAPE, settleMs: 500 }));
+    const results = byId(
+      await runRevocation(harness.context(adminApiHook(harness.admin)), harness.org, { ...SHAPE, settleMs: 500 }),
+    );
     const sticky = results['REVOKE-STICKY']!;
     expect(sticky.verdict).toBe('fail');
     expect(sticky.actual).toMatch(/^edge-2 admitted the key again in trial 1: 200 \(#\d+\)/);
@@ -157,9 +164,12 @@ describe('probes that prove nothing', () => {
       await new Promise((resolve) => setTimeout(resolve, msLeft + 50));
       first = await context.prober.send(edge, head, tags);
     }
-    for (let remaining = first.rateLimit.remaining.value!; remaining > 9; remaining--) await context.prober.send(edge, head, tags);
+    for (let remaining = first.rateLimit.remaining.value!; remaining > 9; remaining--)
+      await context.prober.send(edge, head, tags);
     const events: RunEvent[] = [];
-    const results = byId(await runRevocation({ ...context, emit: (e: RunEvent) => events.push(e) }, harness.org, { ...SHAPE, trials: 1 }));
+    const results = byId(
+      await runRevocation({ ...context, emit: (e: RunEvent) => events.push(e) }, harness.org, { ...SHAPE, trials: 1 }),
+    );
     const latency = results['REVOKE-LATENCY']!;
     const data = latency.data as { overall: { rateLimitedProbes: number }; trials: LatencyRow[] };
     for (const row of data.trials) {
@@ -180,7 +190,9 @@ describe('probes that prove nothing', () => {
         revoked += 1;
       },
     };
-    const results = byId(await runRevocation(harness.context(hook), harness.org, { ...SHAPE, trials: 1 }, { confirmMs: 200 }));
+    const results = byId(
+      await runRevocation(harness.context(hook), harness.org, { ...SHAPE, trials: 1 }, { confirmMs: 200 }),
+    );
     expect(results['REVOKE-LATENCY']!.verdict).toBe('inconclusive');
     expect(results['REVOKE-LATENCY']!.actual).toContain('the key was not admitted on edge-0, edge-1, edge-2');
     expect(results['ROTATION']!.verdict).toBe('fail'); // the "successor" is rejected before any revocation

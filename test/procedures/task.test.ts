@@ -17,7 +17,14 @@ import type { RunEvent } from '../../src/results/events.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 
 const pass: Finding = { verdict: 'pass', expected: 'x', actual: 'x', evidence: [1], notes: [] };
-const org: OrgHandle = { label: 'starter-a', tier: 'starter', id: null, primary: { label: 'primary', key: 'k', id: null, scopes: 'all' }, secondary: null, unscoped: null };
+const org: OrgHandle = {
+  label: 'starter-a',
+  tier: 'starter',
+  id: null,
+  primary: { label: 'primary', key: 'k', id: null, scopes: 'all' },
+  secondary: null,
+  unscoped: null,
+};
 
 function fakeContext(events: RunEvent[]): SuiteContext {
   let now = 1000;
@@ -59,7 +66,12 @@ describe('the task registry', () => {
 describe('runTask', () => {
   it('adds the declared variant, tier, org and the task span; an undecided check is inconclusive', async () => {
     const events: RunEvent[] = [];
-    const results = await runTask(probe, fakeContext(events), { tier: 'starter', orgs: [org], scenario: defineScenario({ tier: 'starter' }), checks: null });
+    const results = await runTask(probe, fakeContext(events), {
+      tier: 'starter',
+      orgs: [org],
+      scenario: defineScenario({ tier: 'starter' }),
+      checks: null,
+    });
     expect(results.map((r) => [r.id, r.variant, r.verdict, r.org])).toEqual([
       ['QUOTA-READ', 'burst', 'pass', 'starter-a'],
       ['HDR-LIMIT', 'read', 'pass', 'starter-a'],
@@ -67,13 +79,20 @@ describe('runTask', () => {
     ]);
     expect(results[2]!.actual).toBe('the read-burst task ended without deciding it');
     expect(results[0]!.durationMs).toBeGreaterThan(0);
-    expect(events).toEqual([{ type: 'task-start', task: { kind: 'read-burst', tier: 'starter', orgs: ['starter-a'] } }]);
+    expect(events).toEqual([
+      { type: 'task-start', task: { kind: 'read-burst', tier: 'starter', orgs: ['starter-a'] } },
+    ]);
   });
 
   it('a task that throws: a warning, and each selected check inconclusive with the reason and its variant', async () => {
     const events: RunEvent[] = [];
     const throwing = defineTask({ ...probe, run: async () => Promise.reject(new Error('the target answered 500')) });
-    const results = await runTask(throwing, fakeContext(events), { tier: 'starter', orgs: [org], scenario: defineScenario({ tier: 'starter' }), checks: null });
+    const results = await runTask(throwing, fakeContext(events), {
+      tier: 'starter',
+      orgs: [org],
+      scenario: defineScenario({ tier: 'starter' }),
+      checks: null,
+    });
     const why = 'task read-burst starter-a stopped: the target answered 500';
     expect(results.map((r) => [r.id, r.variant, r.verdict, r.actual])).toEqual([
       ['QUOTA-READ', 'burst', 'inconclusive', why],
@@ -84,7 +103,12 @@ describe('runTask', () => {
   });
 
   it('reports only the selected checks', async () => {
-    const results = await runTask(probe, fakeContext([]), { tier: 'starter', orgs: [org], scenario: defineScenario({ tier: 'starter' }), checks: ['HDR-LIMIT'] });
+    const results = await runTask(probe, fakeContext([]), {
+      tier: 'starter',
+      orgs: [org],
+      scenario: defineScenario({ tier: 'starter' }),
+      checks: ['HDR-LIMIT'],
+    });
     expect(results.map((r) => r.id)).toEqual(['HDR-LIMIT']);
   });
 });

@@ -19,7 +19,12 @@ const ORG = { label: 'starter-a', tier: 'starter', primary: { key: 'xh_test_prim
 const learned = <T>(value: T) => ({ value, how: '', evidence: [] });
 const ALIGNED: LimiterProfile = {
   ...SAMPLE_PROFILE,
-  read: { ...SAMPLE_PROFILE.read, algorithm: learned('fixed-aligned' as const), resetSteady: learned(true), phase: learned({ ms: 0, doubtMs: 100, clockOffsetMs: 0 }) },
+  read: {
+    ...SAMPLE_PROFILE.read,
+    algorithm: learned('fixed-aligned' as const),
+    resetSteady: learned(true),
+    phase: learned({ ms: 0, doubtMs: 100, clockOffsetMs: 0 }),
+  },
 };
 
 interface SimOptions {
@@ -50,7 +55,12 @@ function simulate(options: SimOptions = {}) {
   const windowAt = (key: string, t: number) => {
     const window = windows.get(key);
     if (window && t >= window.start && t < window.end) return window;
-    const start = options.windows === 'first-request' ? t : options.windows === 'first-request-seconds' ? Math.floor(t / 1000) * 1000 : Math.floor(t / W) * W;
+    const start =
+      options.windows === 'first-request'
+        ? t
+        : options.windows === 'first-request-seconds'
+          ? Math.floor(t / 1000) * 1000
+          : Math.floor(t / W) * W;
     const next = { start, end: start + W, count: window === undefined ? (options.countedBefore ?? 0) : 0 };
     windows.set(key, next);
     return next;
@@ -74,8 +84,25 @@ function simulate(options: SimOptions = {}) {
       w.count += 1;
       const admitted = w.count <= LIMIT;
       const remaining = options.remainingStuck ? LIMIT - 1 : Math.max(0, LIMIT - w.count);
-      const headers = options.headers === false ? { limit: null, remaining: null, reset: null } : { limit: LIMIT, remaining, reset: options.resetDrifts ? Math.ceil(at / 1000) + W / 1000 : Math.ceil(w.end / 1000) };
-      const o = obs({ org, tier: 'starter', path: '/recruiter/jobs', status: admitted ? 200 : 429, sentAt, sentWall: at, latencyMs: latency, serverMs: at, ...headers });
+      const headers =
+        options.headers === false
+          ? { limit: null, remaining: null, reset: null }
+          : {
+              limit: LIMIT,
+              remaining,
+              reset: options.resetDrifts ? Math.ceil(at / 1000) + W / 1000 : Math.ceil(w.end / 1000),
+            };
+      const o = obs({
+        org,
+        tier: 'starter',
+        path: '/recruiter/jobs',
+        status: admitted ? 200 : 429,
+        sentAt,
+        sentWall: at,
+        latencyMs: latency,
+        serverMs: at,
+        ...headers,
+      });
       sent.push(o);
       return o;
     },
@@ -119,11 +146,21 @@ async function settle<T>(work: Promise<T>, windows = 3): Promise<T> {
   return (result as { value: T }).value;
 }
 
-const readOf = (sim: ReturnType<typeof simulate>, org: OrgHandle = ORG) => () =>
-  sim.prober.send(sim.prober.edges[0]!, { method: 'GET', path: '/recruiter/jobs', key: org.primary.key }, { check: 'QUOTA-READ', phase: 'sequential', tier: 'starter', org: org.label });
+const readOf =
+  (sim: ReturnType<typeof simulate>, org: OrgHandle = ORG) =>
+  () =>
+    sim.prober.send(
+      sim.prober.edges[0]!,
+      { method: 'GET', path: '/recruiter/jobs', key: org.primary.key },
+      { check: 'QUOTA-READ', phase: 'sequential', tier: 'starter', org: org.label },
+    );
 
 /** Runs fresh() to its end on the fake clock; the opener is a read. */
-async function fresh(sim: ReturnType<typeof simulate>, keeper: WindowKeeper, needMs = 1_000): Promise<FreshWindow & { at: number }> {
+async function fresh(
+  sim: ReturnType<typeof simulate>,
+  keeper: WindowKeeper,
+  needMs = 1_000,
+): Promise<FreshWindow & { at: number }> {
   const result = await settle(keeper.fresh([ORG], 'read', { first: readOf(sim), units: [1], needMs: () => needMs }));
   return { ...result, at: Date.now() - sim.epoch };
 }
@@ -155,7 +192,12 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     expect(sim.sent).toHaveLength(1);
     expect(result.first).toBe(sim.sent[0]);
     // Reset T0 + 120 may be rounded up: the window is sure to last until a second before it (less the clock's ±10 ms).
-    expect(result.window).toMatchObject({ prior: [], placeBy: 'reset', resetEpochS: T0 + 120, sureEndAt: W - 5_000 - 1_000 - 10 });
+    expect(result.window).toMatchObject({
+      prior: [],
+      placeBy: 'reset',
+      resetEpochS: T0 + 120,
+      sureEndAt: W - 5_000 - 1_000 - 10,
+    });
   });
 
   it('waits for the next window when less than a third of this one is left, and pins its boundary between two openers', async () => {
@@ -169,7 +211,11 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     expect(before.rateLimit.remaining.value).toBeLessThan(LIMIT - 1);
     expect(first.rateLimit.remaining.value).toBe(LIMIT - 1);
     expect(result.first).toBe(first);
-    expect(result.window).toMatchObject({ openedAt: first.sentAt, openedUncertaintyMs: first.sentAt - before.sentAt, prior: [] });
+    expect(result.window).toMatchObject({
+      openedAt: first.sentAt,
+      openedUncertaintyMs: first.sentAt - before.sentAt,
+      prior: [],
+    });
     expect(result.window.sureEndAt).toBeUndefined();
     // Openers go shortly before the announced end (its earliest), not all the way through the window.
     expect(sim.sent.length).toBeLessThan(200);
@@ -185,7 +231,7 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     expect(result.at).toBeGreaterThanOrEqual(W - 1_000);
   });
 
-  it("takes the window our last request showed fresh (a Retry-After wait-out), that request in its ledger", async () => {
+  it('takes the window our last request showed fresh (a Retry-After wait-out), that request in its ledger', async () => {
     intoWindow(500);
     const sim = simulate();
     const keeper = keeperOver(sim);
@@ -209,7 +255,10 @@ describe('WindowKeeper: the server shows the window fresh', () => {
   it('opens a window with the opener where the profile says windows start at the first request', async () => {
     intoWindow(40_000);
     const sim = simulate({ windows: 'first-request' });
-    const firstRequest: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, algorithm: learned('fixed-first-request' as const) } };
+    const firstRequest: LimiterProfile = {
+      ...ALIGNED,
+      read: { ...ALIGNED.read, algorithm: learned('fixed-first-request' as const) },
+    };
     const result = await fresh(sim, keeperOver(sim, firstRequest), 50_000);
     expect(result.ok && result.window).toMatchObject({ opensAtFirstRequest: true, openedAt: 0 });
     expect(sim.sent).toHaveLength(1);
@@ -228,7 +277,10 @@ describe('WindowKeeper: the server shows the window fresh', () => {
   it('places a window that starts with the opener from the opener itself, not between it and an opener a full window before (a bucket)', async () => {
     intoWindow(10_000);
     const sim = simulate({ windows: 'first-request' });
-    const refilling: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, algorithm: learned('refilling' as const), resetSteady: learned(null) } };
+    const refilling: LimiterProfile = {
+      ...ALIGNED,
+      read: { ...ALIGNED.read, algorithm: learned('refilling' as const), resetSteady: learned(null) },
+    };
     // Learned only once the first opener went (the discovery runs beside): that one finds a read of
     // ours counted before it; the next waits a full window for the bucket to fill.
     let profile: LimiterProfile | null = null;
@@ -239,7 +291,11 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     const result = await settle(keeper.fresh([ORG], 'read', { first, units: [1], needMs: () => 35_000 }));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.window).toMatchObject({ opensAtFirstRequest: true, openedUncertaintyMs: 0, openedAt: result.first.sentAt });
+    expect(result.window).toMatchObject({
+      opensAtFirstRequest: true,
+      openedUncertaintyMs: 0,
+      openedAt: result.first.sentAt,
+    });
     // The opener a full window after the one that found the bucket short.
     expect(result.first.sentAt).toBeLessThan(W + 1_000);
   });
@@ -248,7 +304,10 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     // The opener at 40.5 s opens a window the server starts at 40 s: it ends at 100 s, 59.5 s after it.
     intoWindow(40_500);
     const sim = simulate({ windows: 'first-request-seconds' });
-    const firstRequest: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, algorithm: learned('fixed-first-request' as const) } };
+    const firstRequest: LimiterProfile = {
+      ...ALIGNED,
+      read: { ...ALIGNED.read, algorithm: learned('fixed-first-request' as const) },
+    };
     const result = await fresh(sim, keeperOver(sim, firstRequest), 50_000);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -263,7 +322,10 @@ describe('WindowKeeper: the server shows the window fresh', () => {
     // opener's lateness; that one is as good as any, and taken.
     intoWindow(40_500);
     const sim = simulate({ windows: 'first-request-seconds', latencyMs: 25 });
-    const firstRequest: LimiterProfile = { ...ALIGNED, read: { ...ALIGNED.read, algorithm: learned('fixed-first-request' as const) } };
+    const firstRequest: LimiterProfile = {
+      ...ALIGNED,
+      read: { ...ALIGNED.read, algorithm: learned('fixed-first-request' as const) },
+    };
     const result = await fresh(sim, keeperOver(sim, firstRequest), 59_500);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -319,7 +381,9 @@ describe('WindowKeeper: boundaries where the server shows little', () => {
     const keeper = keeperOver(sim);
     // The other organization's last read opened a window ending at 60 s (Reset rounded up, 61 s at the latest).
     await settle(readOf(sim, other)());
-    const result = await settle(keeper.fresh([ORG, other], 'read', { first: readOf(sim), units: [1], needMs: () => 1_000 }));
+    const result = await settle(
+      keeper.fresh([ORG, other], 'read', { first: readOf(sim), units: [1], needMs: () => 1_000 }),
+    );
     expect(result.ok).toBe(true);
     expect(sim.sent[1]!.sentAt).toBeGreaterThan(W + 1_000);
   });
@@ -340,8 +404,18 @@ describe('WindowKeeper on a Reset that drifts (always a full window from now)', 
     intoWindow(10_000);
     const sim = simulate({ resetDrifts: true });
     let profile: LimiterProfile | null = null;
-    const learnedLate = new Promise<LimiterProfile>((resolve) => setTimeout(() => resolve((profile = DRIFTING)), 4 * W));
-    const result = await search(sim, keeperOver(sim, null, () => profile, () => learnedLate));
+    const learnedLate = new Promise<LimiterProfile>((resolve) =>
+      setTimeout(() => resolve((profile = DRIFTING)), 4 * W),
+    );
+    const result = await search(
+      sim,
+      keeperOver(
+        sim,
+        null,
+        () => profile,
+        () => learnedLate,
+      ),
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     // Pinned just past a boundary of the aligned windows (multiples of W on the server's clock).
@@ -353,7 +427,11 @@ describe('WindowKeeper on a Reset that drifts (always a full window from now)', 
 });
 
 describe('WindowKeeper on a server without rate-limit headers (waits by the clock)', () => {
-  const NO_HEADERS: LimiterProfile = { ...ALIGNED, headers: learned(false), read: { ...ALIGNED.read, phase: learned({ ms: 0, doubtMs: 500, clockOffsetMs: 0 }) } };
+  const NO_HEADERS: LimiterProfile = {
+    ...ALIGNED,
+    headers: learned(false),
+    read: { ...ALIGNED.read, phase: learned({ ms: 0, doubtMs: 500, clockOffsetMs: 0 }) },
+  };
 
   it('waits for the profile, then past the next boundary and its doubt, and places the window by that boundary', async () => {
     intoWindow(59_800);

@@ -19,16 +19,33 @@ describe('how windows start', () => {
   function learnedAfterExpiry(
     remaining: readonly number[],
     exhaustedEnd: EndEstimate,
-    options: { readonly expiryDelayMs?: number; readonly expiry?: ObsInit; readonly sentAt?: (i: number) => number; readonly noReset?: boolean } = {},
+    options: {
+      readonly expiryDelayMs?: number;
+      readonly expiry?: ObsInit;
+      readonly sentAt?: (i: number) => number;
+      readonly noReset?: boolean;
+    } = {},
   ) {
     const reset = options.noReset ? { reset: null } : {};
     const expiry = [read(59, { sentAt: 10_000, ...reset, ...options.expiry })];
-    const followUps = remaining.map((r, i) => read(r, { sentAt: options.sentAt?.(i) ?? 10_000 + (i + 1) * 700, ...reset }));
-    return algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: options.expiryDelayMs ?? 1500, expiryFollowUps: followUps, exhaustedEnd }));
+    const followUps = remaining.map((r, i) =>
+      read(r, { sentAt: options.sentAt?.(i) ?? 10_000 + (i + 1) * 700, ...reset }),
+    );
+    return algorithmOf(
+      record({
+        exhaustion: [read(1), rejected()],
+        expiry,
+        expiryDelayMs: options.expiryDelayMs ?? 1500,
+        expiryFollowUps: followUps,
+        exhaustedEnd,
+      }),
+    );
   }
 
   it('leaves how windows start open, with the reason, where a brief discovery sent no expiry read', () => {
-    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expirySkipped: 'not asked: the checks waited' }));
+    const learned = algorithmOf(
+      record({ exhaustion: [read(1), rejected()], expirySkipped: 'not asked: the checks waited' }),
+    );
     expect(learned).toMatchObject({ value: null, how: 'not asked: the checks waited' });
   });
 
@@ -50,7 +67,13 @@ describe('how windows start', () => {
     // The second follow-up fell 2 below the first: the read sent between them got no answer.
     const followUps = [58, 56, 55, 54].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
     const lost = obs({ status: null, sentAt: 11_000 });
-    const base = record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd });
+    const base = record({
+      exhaustion: [read(1), rejected()],
+      expiry,
+      expiryDelayMs: 1500,
+      expiryFollowUps: followUps,
+      exhaustedEnd,
+    });
     expect(algorithmOf({ ...base, all: [...base.all, lost] }).value).toBe('fixed-first-request');
     // Without a lost request between them, a step of two is other traffic: nothing is concluded.
     expect(algorithmOf(base).value).toBeNull();
@@ -58,35 +81,52 @@ describe('how windows start', () => {
 
   it('a read lost after the refill probe is no refusal: it does not make a fixed window a bucket', () => {
     const lost = obs({ status: null });
-    expect(algorithmOf(record({ exhaustion: [read(1), rejected()], refill: [{ probe: read(0), followUps: [lost] }] })).value).not.toBe('refilling');
+    expect(
+      algorithmOf(record({ exhaustion: [read(1), rejected()], refill: [{ probe: read(0), followUps: [lost] }] })).value,
+    ).not.toBe('refilling');
   });
 
   it('not first request on the same reads when the previous end is too coarse to rule out an aligned window that began just before them', () => {
     // Ended 1.5 to 3.5 s before the read (a countdown read either way): an aligned boundary may lie 0 to 200 ms before it.
-    expect(learnedAfterExpiry([58, 57, 56, 55], { earliest: 6_500, latest: 8_500 }, { noReset: true }).value).toBeNull();
+    expect(
+      learnedAfterExpiry([58, 57, 56, 55], { earliest: 6_500, latest: 8_500 }, { noReset: true }).value,
+    ).toBeNull();
   });
 
   it('not first request when the reads span less than a window past the latest previous end: the aligned window that began there holds them all', () => {
     // Slow round trips (260 ms) kept the reads to 1.4 s; the previous end may lie at 8,150, a window before 11,150.
-    const learned = learnedAfterExpiry([58, 57, 56, 55], { earliest: 8_000, latest: 8_150 }, {
-      expiry: { sentAt: 9_600, headersAt: 9_860 },
-      sentAt: (i) => 9_950 + i * 350,
-      expiryDelayMs: 1450,
-      noReset: true,
-    });
+    const learned = learnedAfterExpiry(
+      [58, 57, 56, 55],
+      { earliest: 8_000, latest: 8_150 },
+      {
+        expiry: { sentAt: 9_600, headersAt: 9_860 },
+        sentAt: (i) => 9_950 + i * 350,
+        expiryDelayMs: 1450,
+        noReset: true,
+      },
+    );
     expect(learned.value).toBeNull();
   });
 
   it('not first request when a countdown rounded down could put the previous end within a window before the last read', () => {
     // Announced to end by 9,600; rounded down, it may end as late as 9,900 (a tenth of the 3 s window), past 12,800 less a window.
-    expect(learnedAfterExpiry([58, 57, 56, 55], { earliest: 9_400, latest: 9_600 }, { expiryDelayMs: 400, noReset: true }).value).toBeNull();
+    expect(
+      learnedAfterExpiry([58, 57, 56, 55], { earliest: 9_400, latest: 9_600 }, { expiryDelayMs: 400, noReset: true })
+        .value,
+    ).toBeNull();
   });
 
   it('a second round half a window later tells when the first could not: Remaining back up is aligned, all in one window again is first request', () => {
     // The first round: a read at 10,000 and reads over 2.8 s, counting down: fits an aligned window that began just before it.
     const expiry = [read(59, { sentAt: 10_000 })];
     const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
-    const base = { exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 6500, expiryFollowUps: followUps, exhaustedEnd: { earliest: 3_500, latest: 8_500 } };
+    const base = {
+      exhaustion: [read(1), rejected()],
+      expiry,
+      expiryDelayMs: 6500,
+      expiryFollowUps: followUps,
+      exhaustedEnd: { earliest: 3_500, latest: 8_500 },
+    };
     expect(algorithmOf(record(base)).value).toBeNull();
     // Half a window past its end: aligned boundaries (near 13,000 and 16,000) fall among these reads.
     const rolled = [59, 58, 59, 58, 57].map((r, i) => read(r, { sentAt: 14_500 + i * 700 }));
@@ -122,7 +162,13 @@ describe('how windows start', () => {
     const exhaustedEnd = { earliest: 8_300, latest: 9_300 };
     const expiry = [read(59, { sentAt: 10_000 })];
     const followUps = [58, 57, 56, 59].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
-    const base = { exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps, exhaustedEnd };
+    const base = {
+      exhaustion: [read(1), rejected()],
+      expiry,
+      expiryDelayMs: 1500,
+      expiryFollowUps: followUps,
+      exhaustedEnd,
+    };
     expect(algorithmOf(record(base)).value).toBeNull();
     const first = firstRound(expiry[0]!, followUps, record(base));
     expect(secondRoundAt(first, expiry[0]!, W)).toBe(17_950);
@@ -138,7 +184,9 @@ describe('how windows start', () => {
   it('clock-aligned: Remaining back up among the reads, before a full window had passed', () => {
     const expiry = [read(59, { sentAt: 10_000 })];
     const followUps = [58, 59, 58, 57].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
-    const learned = algorithmOf(record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps }));
+    const learned = algorithmOf(
+      record({ exhaustion: [read(1), rejected()], expiry, expiryDelayMs: 1500, expiryFollowUps: followUps }),
+    );
     expect(learned.value).toBe('fixed-aligned');
     expect(learned.how).toContain('back up 1400 ms after it');
   });
@@ -150,22 +198,47 @@ describe('how windows start', () => {
     const ended = { earliest: 7_500, latest: 8_500 };
     // First request: the 429 right after says wait a full window.
     const full = obs({ ...bare, status: 429, retryAfter: 3, sentAt: 10_050 });
-    expect(algorithmOf(record({ exhaustion: [rejected()], expiry: [opened, full], expiryDelayMs: 1500, exhaustedEnd: ended })).value).toBe('fixed-first-request');
+    expect(
+      algorithmOf(
+        record({ exhaustion: [rejected()], expiry: [opened, full], expiryDelayMs: 1500, exhaustedEnd: ended }),
+      ).value,
+    ).toBe('fixed-first-request');
     // Aligned: only what is left of a window that began half a window earlier.
     const half = obs({ ...bare, status: 429, retryAfter: 2, sentAt: 10_050 });
-    expect(algorithmOf(record({ exhaustion: [rejected()], expiry: [opened, half], expiryDelayMs: 1500, exhaustedEnd: ended })).value).toBe('fixed-aligned');
+    expect(
+      algorithmOf(
+        record({ exhaustion: [rejected()], expiry: [opened, half], expiryDelayMs: 1500, exhaustedEnd: ended }),
+      ).value,
+    ).toBe('fixed-aligned');
     // Too coarse to tell (a 1 s window, whole seconds): open.
-    expect(algorithmOf(record({ windowMs: 1000, exhaustion: [rejected()], expiry: [opened, obs({ ...bare, status: 429, retryAfter: 1, sentAt: 10_050 })], expiryDelayMs: 500, exhaustedEnd: { earliest: 9000, latest: 9500 } })).value).toBeNull();
+    expect(
+      algorithmOf(
+        record({
+          windowMs: 1000,
+          exhaustion: [rejected()],
+          expiry: [opened, obs({ ...bare, status: 429, retryAfter: 1, sentAt: 10_050 })],
+          expiryDelayMs: 500,
+          exhaustedEnd: { earliest: 9000, latest: 9500 },
+        }),
+      ).value,
+    ).toBeNull();
   });
 
   it('with a Reset seen moving within a window: the window the expiry read opened ends where the Retry-After after it says, not its Reset', () => {
     // Remaining counted down while Reset moved on: it says nothing of where a window ends.
-    const drifting = [read(3, { sentAt: 1_000, reset: T0 + 5 }), read(2, { sentAt: 1_600, reset: T0 + 7 }), read(0, { status: 429, retryAfter: 2, sentAt: 2_200, reset: T0 + 7 })];
+    const drifting = [
+      read(3, { sentAt: 1_000, reset: T0 + 5 }),
+      read(2, { sentAt: 1_600, reset: T0 + 7 }),
+      read(0, { status: 429, retryAfter: 2, sentAt: 2_200, reset: T0 + 7 }),
+    ];
     const opened = obs({ limit: 60, remaining: null, reset: T0 + 14, sentAt: 10_000 });
     const ended = { earliest: 7_500, latest: 8_500 };
     // Its Reset says more than a window from the 429, its Retry-After only what is left of an aligned one.
     const half = obs({ limit: 60, remaining: 0, status: 429, reset: T0 + 15, retryAfter: 2, sentAt: 10_050 });
-    expect(algorithmOf(record({ exhaustion: drifting, expiry: [opened, half], expiryDelayMs: 1500, exhaustedEnd: ended })).value).toBe('fixed-aligned');
+    expect(
+      algorithmOf(record({ exhaustion: drifting, expiry: [opened, half], expiryDelayMs: 1500, exhaustedEnd: ended }))
+        .value,
+    ).toBe('fixed-aligned');
   });
 
   it('stays open when the quota was never shown used up', () => {
@@ -174,4 +247,3 @@ describe('how windows start', () => {
     expect(learned.how).toContain('no 429 within 2 reads');
   });
 });
-

@@ -18,7 +18,14 @@ import { runRevocation, startHarness, type Harness } from '../helpers/revocation
 
 const KEY = `xh_test_${'A1b2C3d4'.repeat(4)}`;
 const handle: KeyHandle = { label: 'k', key: KEY, id: 'key_123', scopes: 'all' };
-const org: OrgHandle = { label: 'starter-x', tier: 'starter', id: 'org_1', primary: handle, secondary: null, unscoped: null };
+const org: OrgHandle = {
+  label: 'starter-x',
+  tier: 'starter',
+  id: 'org_1',
+  primary: handle,
+  secondary: null,
+  unscoped: null,
+};
 const ADMIN_CLI = fileURLToPath(new URL('../helpers/admin-cli.mjs', import.meta.url));
 const SHAPE = { trials: 2, intervalMs: 10, settleMs: 300 };
 
@@ -35,7 +42,9 @@ const usageError = (build: () => unknown): UsageError => {
 describe('templates', () => {
   test('placeholders are filled; JSON braces are not placeholders', () => {
     const env = { TOKEN: 's3cret' };
-    expect(fillTemplate('{"key":"{key}","id":"{keyId}","t":"{env:TOKEN}"}', { key: 'K', keyId: 'I' }, env)).toBe('{"key":"K","id":"I","t":"s3cret"}');
+    expect(fillTemplate('{"key":"{key}","id":"{keyId}","t":"{env:TOKEN}"}', { key: 'K', keyId: 'I' }, env)).toBe(
+      '{"key":"K","id":"I","t":"s3cret"}',
+    );
     expect(() => fillTemplate('/keys/{keyId}', { key: 'K', keyId: null }, env)).toThrow(/has no id/);
   });
 
@@ -75,7 +84,13 @@ describe('hook configuration', () => {
     const error = usageError(() => parseConfig(config, 'tiergate.config.json'));
     expect(error.code).toBe('TG_CONFIG');
     expect(error.message).toContain('revocation.hook.revoke');
-    const ok = parseConfig({ ...config, revocation: { org: 'a', hook: { type: 'command', provision: 'p', revoke: 'r {key}', timeout: '2s' } } }, 'x');
+    const ok = parseConfig(
+      {
+        ...config,
+        revocation: { org: 'a', hook: { type: 'command', provision: 'p', revoke: 'r {key}', timeout: '2s' } },
+      },
+      'x',
+    );
     expect(ok.revocation?.hook).toEqual({ type: 'command', provision: 'p', revoke: 'r {key}', timeout: 2000 });
   });
 
@@ -85,7 +100,11 @@ describe('hook configuration', () => {
         {
           type: 'http',
           provision: { method: 'POST', url: 'http://127.0.0.1:1/keys', keyPath: 'key' },
-          revoke: { method: 'POST', url: 'http://127.0.0.1:1/keys/{keyId}/revoke', headers: { authorization: 'Bearer {env:ADMIN_TOKEN}' } },
+          revoke: {
+            method: 'POST',
+            url: 'http://127.0.0.1:1/keys/{keyId}/revoke',
+            headers: { authorization: 'Bearer {env:ADMIN_TOKEN}' },
+          },
           timeout: 1000,
         },
         {},
@@ -94,10 +113,20 @@ describe('hook configuration', () => {
     expect(http.code).toBe('TG_CONFIG');
     expect(http.message).toContain('revocation.hook.revoke.headers.authorization: environment variable ADMIN_TOKEN');
     expect(http.message).toContain('revocation.hook.provision.keyIdPath: required');
-    const command = usageError(() => configKeyHook({ type: 'command', provision: 'mk {key}', revoke: 'rm {key}', timeout: 1000 }, {}));
+    const command = usageError(() =>
+      configKeyHook({ type: 'command', provision: 'mk {key}', revoke: 'rm {key}', timeout: 1000 }, {}),
+    );
     expect(command.message).toContain('revocation.hook.provision: {key} is not known here');
     const disposable = usageError(() =>
-      configKeyHook({ type: 'disposable', keys: [{ env: 'K1' }, { env: 'K2' }], revoke: { type: 'command', command: 'rm {keyId}' }, timeout: 1000 }, { K1: KEY }),
+      configKeyHook(
+        {
+          type: 'disposable',
+          keys: [{ env: 'K1' }, { env: 'K2' }],
+          revoke: { type: 'command', command: 'rm {keyId}' },
+          timeout: 1000,
+        },
+        { K1: KEY },
+      ),
     );
     expect(disposable.message).toContain('revocation.hook.keys.1.env: environment variable K2 is not set');
     expect(disposable.message).toContain('revocation.hook.keys.0.id: required');
@@ -105,7 +134,12 @@ describe('hook configuration', () => {
 
   test('an HTTP hook refuses a non-loopback URL unless remote targets are allowed, before sending anything', async () => {
     const hook = configKeyHook(
-      { type: 'disposable', keys: [{ env: 'K1' }], revoke: { type: 'http', method: 'POST', url: 'https://admin.example.com/revoke' }, timeout: 1000 },
+      {
+        type: 'disposable',
+        keys: [{ env: 'K1' }],
+        revoke: { type: 'http', method: 'POST', url: 'https://admin.example.com/revoke' },
+        timeout: 1000,
+      },
       { K1: KEY },
     );
     await expect(hook.revokeKey(handle)).rejects.toMatchObject({ code: 'TG_NOT_LOOPBACK' });
@@ -120,7 +154,10 @@ describe('hook configuration', () => {
 
 describe('command hooks that fail', () => {
   test('a failing revoke command rejects with its redacted output', async () => {
-    const hook = commandHook({ provision: 'true', revoke: 'echo "cannot revoke {key}" >&2; exit 3', timeout: 5000 }, process.env);
+    const hook = commandHook(
+      { provision: 'true', revoke: 'echo "cannot revoke {key}" >&2; exit 3', timeout: 5000 },
+      process.env,
+    );
     const error = await hook.revokeKey(handle).then(
       () => null,
       (e: unknown) => e as { code: string; message: string },
@@ -131,15 +168,24 @@ describe('command hooks that fail', () => {
   });
 
   test('a hanging command is killed at its timeout, grandchildren too', async () => {
-    const hook = commandHook({ provision: 'true', revoke: 'echo started; sleep 30; sleep 30', timeout: 1500 }, process.env);
+    const hook = commandHook(
+      { provision: 'true', revoke: 'echo started; sleep 30; sleep 30', timeout: 1500 },
+      process.env,
+    );
     const started = performance.now();
-    await expect(hook.revokeKey(handle)).rejects.toMatchObject({ code: 'HOOK_TIMEOUT', message: expect.stringContaining('timed out after 1500 ms: started') });
+    await expect(hook.revokeKey(handle)).rejects.toMatchObject({
+      code: 'HOOK_TIMEOUT',
+      message: expect.stringContaining('timed out after 1500 ms: started'),
+    });
     // Bounded by the timeout, not by the 60 s the command would take.
     expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   test('a command that exits while a background child holds its output still returns', async () => {
-    const hook = commandHook({ provision: '(sleep 30 &); echo "{env:K}"', revoke: 'true', timeout: 20_000 }, { ...process.env, K: KEY });
+    const hook = commandHook(
+      { provision: '(sleep 30 &); echo "{env:K}"', revoke: 'true', timeout: 20_000 },
+      { ...process.env, K: KEY },
+    );
     const started = performance.now();
     expect((await hook.provisionKey(org, 'all')).key).toBe(KEY);
     expect(performance.now() - started).toBeLessThan(20_000);
@@ -158,11 +204,21 @@ describe('hooks driving the reference target', () => {
   test('a command hook provisions and revokes through a CLI', async () => {
     harness = await startHarness();
     const hook = configKeyHook(
-      { type: 'command', provision: `node ${ADMIN_CLI} provision`, revoke: `node ${ADMIN_CLI} revoke {keyId}`, timeout: 10_000 },
+      {
+        type: 'command',
+        provision: `node ${ADMIN_CLI} provision`,
+        revoke: `node ${ADMIN_CLI} revoke {keyId}`,
+        timeout: 10_000,
+      },
       env(harness),
     );
     const results = await runRevocation(harness.context(hook), harness.org, SHAPE);
-    expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'pass', 'REVOKE-STICKY': 'pass', 'AUTH-REVOKED': 'pass', ROTATION: 'pass' });
+    expect(verdicts(results)).toEqual({
+      'REVOKE-LATENCY': 'pass',
+      'REVOKE-STICKY': 'pass',
+      'AUTH-REVOKED': 'pass',
+      ROTATION: 'pass',
+    });
   });
 
   test('an HTTP hook provisions and revokes through the admin API', async () => {
@@ -183,19 +239,36 @@ describe('hooks driving the reference target', () => {
       env(harness),
     );
     const results = await runRevocation(harness.context(hook), harness.org, SHAPE);
-    expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'pass', 'REVOKE-STICKY': 'pass', 'AUTH-REVOKED': 'pass', ROTATION: 'pass' });
+    expect(verdicts(results)).toEqual({
+      'REVOKE-LATENCY': 'pass',
+      'REVOKE-STICKY': 'pass',
+      'AUTH-REVOKED': 'pass',
+      ROTATION: 'pass',
+    });
   });
 
   test('a revoke hook that errors: inconclusive with its output, and no further trials', async () => {
     harness = await startHarness();
     const hook = configKeyHook(
-      { type: 'command', provision: `node ${ADMIN_CLI} provision`, revoke: 'echo "revoke refused for {key}" >&2; exit 1', timeout: 5000 },
+      {
+        type: 'command',
+        provision: `node ${ADMIN_CLI} provision`,
+        revoke: 'echo "revoke refused for {key}" >&2; exit 1',
+        timeout: 5000,
+      },
       env(harness),
     );
     const results = await runRevocation(harness.context(hook), harness.org, { ...SHAPE, trials: 3 });
-    expect(verdicts(results)).toEqual({ 'REVOKE-LATENCY': 'inconclusive', 'REVOKE-STICKY': 'inconclusive', 'AUTH-REVOKED': 'inconclusive', ROTATION: 'inconclusive' });
+    expect(verdicts(results)).toEqual({
+      'REVOKE-LATENCY': 'inconclusive',
+      'REVOKE-STICKY': 'inconclusive',
+      'AUTH-REVOKED': 'inconclusive',
+      ROTATION: 'inconclusive',
+    });
     const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
-    expect(latency.actual).toMatch(/trial 1: the revoke hook failed: the revoke command exited with status 1: revoke refused for xh_test_…\w{4}/);
+    expect(latency.actual).toMatch(
+      /trial 1: the revoke hook failed: the revoke command exited with status 1: revoke refused for xh_test_…\w{4}/,
+    );
     expect(latency.notes.join('\n')).toContain('the remaining 2 trials were not run');
     expect(JSON.stringify(results)).not.toMatch(/xh_test_[A-Za-z0-9]{32}/);
   });
@@ -203,7 +276,11 @@ describe('hooks driving the reference target', () => {
   test('a revoke hook that hangs: inconclusive at its timeout, never a hang', async () => {
     harness = await startHarness();
     // Provisioning through the admin API, so that only the revoke command runs against the 500 ms timeout.
-    const hook = { ...adminApiHook(harness.admin), kind: 'command' as const, revokeKey: commandRevoker('sleep 30', 500, process.env, 'revocation.hook.revoke') };
+    const hook = {
+      ...adminApiHook(harness.admin),
+      kind: 'command' as const,
+      revokeKey: commandRevoker('sleep 30', 500, process.env, 'revocation.hook.revoke'),
+    };
     const results = await runRevocation(harness.context(hook), harness.org, SHAPE);
     const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
     expect(latency.verdict).toBe('inconclusive');

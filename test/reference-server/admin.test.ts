@@ -11,10 +11,18 @@ const post = (body: string) => ({ method: 'POST', headers: { 'content-type': 'ap
 describe('admin API', () => {
   it('creates orgs with the published figures, and Enterprise orgs with custom figures at or above the minimum', async () => {
     const { admin } = target();
-    expect(await admin.createOrg('starter', 'acme')).toMatchObject({ tier: 'starter', name: 'acme', limits: { read: 60, ingest: 10, concurrency: 5 } });
+    expect(await admin.createOrg('starter', 'acme')).toMatchObject({
+      tier: 'starter',
+      name: 'acme',
+      limits: { read: 60, ingest: 10, concurrency: 5 },
+    });
     expect((await admin.createOrg('professional', 'p')).limits).toEqual({ read: 300, ingest: 60, concurrency: 25 });
     expect((await admin.createOrg('enterprise', 'e')).limits).toEqual({ read: 2500, ingest: 500, concurrency: 100 });
-    expect((await admin.createOrg('enterprise', 'big', { read: 10_000 })).limits).toEqual({ read: 10_000, ingest: 500, concurrency: 100 });
+    expect((await admin.createOrg('enterprise', 'big', { read: 10_000 })).limits).toEqual({
+      read: 10_000,
+      ingest: 500,
+      concurrency: 100,
+    });
   });
 
   it('refuses unknown tiers, figures below the minimum or on fixed tiers, and unknown fields, with details', async () => {
@@ -27,7 +35,10 @@ describe('admin API', () => {
     };
     expect(await refused({ tier: 'gold', name: 'x' })).toEqual(['tier']);
     expect(await refused({ tier: 'starter' })).toEqual(['name']);
-    expect(await refused({ tier: 'enterprise', name: 'x', limits: { read: 100, ingest: 499 } })).toEqual(['limits.read', 'limits.ingest']);
+    expect(await refused({ tier: 'enterprise', name: 'x', limits: { read: 100, ingest: 499 } })).toEqual([
+      'limits.read',
+      'limits.ingest',
+    ]);
     expect(await refused({ tier: 'starter', name: 'x', limits: { read: 61 } })).toEqual(['limits.read']);
     expect(await refused({ tier: 'starter', name: 'x', color: 'red' })).toEqual(['(body)']);
     const badJson = await call(t.adminUrl, '/admin/orgs', post('{"tier":'));
@@ -57,17 +68,29 @@ describe('admin API', () => {
   it('refuses unknown scopes and environments (400), unknown orgs and keys (404), routes (404) and methods (405)', async () => {
     const { admin, target: t } = target();
     const org = await admin.createOrg('starter', 'errors');
-    const badScope = await call(t.adminUrl, `/admin/orgs/${org.id}/keys`, post(JSON.stringify({ scopes: ['jobs.read', 'jobs.delete'], env: 'test' })));
+    const badScope = await call(
+      t.adminUrl,
+      `/admin/orgs/${org.id}/keys`,
+      post(JSON.stringify({ scopes: ['jobs.read', 'jobs.delete'], env: 'test' })),
+    );
     expect(badScope.status).toBe(400);
     expect(badScope.json.errors.map((e: { path: string }) => e.path)).toEqual(['scopes.1']);
-    const badEnv = await call(t.adminUrl, `/admin/orgs/${org.id}/keys`, post(JSON.stringify({ scopes: [], env: 'prod' })));
+    const badEnv = await call(
+      t.adminUrl,
+      `/admin/orgs/${org.id}/keys`,
+      post(JSON.stringify({ scopes: [], env: 'prod' })),
+    );
     expect(badEnv.json.errors.map((e: { path: string }) => e.path)).toEqual(['env']);
     expect((await call(t.adminUrl, '/admin/orgs/org_nope/keys', post('{"scopes":[]}'))).status).toBe(404);
     expect((await call(t.adminUrl, '/admin/keys/key_nope/revoke', { method: 'POST' })).status).toBe(404);
     const unknown = await call(t.adminUrl, '/admin/things');
     expect([unknown.status, unknown.json.code]).toEqual([404, 'NOT_FOUND']);
     const wrongMethod = await call(t.adminUrl, '/admin/orgs', { method: 'DELETE' });
-    expect([wrongMethod.status, wrongMethod.headers['allow'], wrongMethod.json.code]).toEqual([405, 'GET, POST', 'METHOD_NOT_ALLOWED']);
+    expect([wrongMethod.status, wrongMethod.headers['allow'], wrongMethod.json.code]).toEqual([
+      405,
+      'GET, POST',
+      'METHOD_NOT_ALLOWED',
+    ]);
     expect((await call(t.adminUrl, `/admin/keys/x/revoke`, { method: 'GET' })).status).toBe(405);
     // The edge API is not served on the admin listener, nor the admin API on an edge.
     expect((await call(t.adminUrl, '/recruiter/jobs')).status).toBe(404);

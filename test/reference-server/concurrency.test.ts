@@ -15,7 +15,13 @@ const clock = new ManualClock();
 const target = useTarget({ edges: 2, parseMs: PARSE_MS, clock });
 const UPLOAD = '/recruiter/jobs/vendor/resume-analysis';
 const upload = (key: string, signal?: AbortSignal) =>
-  ({ method: 'POST', key, headers: { 'content-type': 'text/plain' }, body: 'Jane Doe\nGo, SQL\n', ...(signal ? { signal } : {}) }) as const;
+  ({
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'text/plain' },
+    body: 'Jane Doe\nGo, SQL\n',
+    ...(signal ? { signal } : {}),
+  }) as const;
 
 /** `n` slow uploads, alternating between the two edges, once all of them are in flight. */
 async function hold(t: TestTarget, key: string, n: number, signal?: AbortSignal): Promise<Tracked[]> {
@@ -71,7 +77,10 @@ describe('concurrency cap per organization', () => {
     for (let i = 0; i < 100 && !admitted; i++) {
       const attempt = track(call(t.edge(), UPLOAD, upload(org.key)));
       // An answer before the clock moves is a refusal.
-      const inFlight = await Promise.race([attempt.answer.then(() => false), clock.untilPending(gone + 1).then(() => true)]);
+      const inFlight = await Promise.race([
+        attempt.answer.then(() => false),
+        clock.untilPending(gone + 1).then(() => true),
+      ]);
       if (inFlight) admitted = attempt;
       else await sleep(10);
     }

@@ -19,7 +19,8 @@ describe('access faults', () => {
     const PARSE_MS = 1500;
     const clock = new ManualClock();
     const t = await startTestTarget({ edges: 1, parseMs: PARSE_MS, faults: ['no-concurrency-cap'], clock });
-    const upload = (key: string) => ({ method: 'POST', key, headers: { 'content-type': 'text/plain' }, body: 'Jane' }) as const;
+    const upload = (key: string) =>
+      ({ method: 'POST', key, headers: { 'content-type': 'text/plain' }, body: 'Jane' }) as const;
     const org = await orgWithKey(t.admin, 'starter', ['resume.parse']);
     const probe = await keyOf(t.admin, org.orgId, []);
     const held = Array.from({ length: 5 }, () => track(call(t.edge(), UPLOAD, upload(org.key))));
@@ -58,7 +59,13 @@ describe('access faults', () => {
 describe('revocation faults', () => {
   it(`slow-revocation: the last edge applies a revocation only after ${SLOW_REVOCATION_MS} ms`, async () => {
     const clock = new ManualClock();
-    const t = await startTestTarget({ edges: 3, windowMs: 60_000, revocationDelayMs: 200, faults: ['slow-revocation'], clock });
+    const t = await startTestTarget({
+      edges: 3,
+      windowMs: 60_000,
+      revocationDelayMs: 200,
+      faults: ['slow-revocation'],
+      clock,
+    });
     const { key, keyId } = await orgWithKey(t.admin, 'enterprise', ['jobs.read']);
     const r = await t.admin.revokeKey(keyId);
     expect(r.edges.map((e) => e.effectiveAt - r.revokedAt)).toEqual([200, 200, SLOW_REVOCATION_MS]);
@@ -80,7 +87,13 @@ describe('revocation faults', () => {
 
   it('revocation-flaps: the last edge admits the key again for a while after rejecting it', async () => {
     const clock = new ManualClock();
-    const t = await startTestTarget({ edges: 2, windowMs: 60_000, revocationDelayMs: 200, faults: ['revocation-flaps'], clock });
+    const t = await startTestTarget({
+      edges: 2,
+      windowMs: 60_000,
+      revocationDelayMs: 200,
+      faults: ['revocation-flaps'],
+      clock,
+    });
     const { key, keyId } = await orgWithKey(t.admin, 'enterprise', ['jobs.read']);
     const r = await t.admin.revokeKey(keyId);
     expect(r.edges.map((e) => e.effectiveAt - r.revokedAt)).toEqual([200, 200]);
@@ -90,7 +103,9 @@ describe('revocation faults', () => {
     const seen: [number, number, number][] = [];
     for (const at of [effectiveAt - 1, effectiveAt, from - 1, from, until - 1, until, until + 60_000]) {
       clock.set(at);
-      const [first, last] = await Promise.all(t.target.edges.map(async (url) => (await call(url, JOBS, { key })).status));
+      const [first, last] = await Promise.all(
+        t.target.edges.map(async (url) => (await call(url, JOBS, { key })).status),
+      );
       seen.push([at - effectiveAt, first!, last!]);
     }
     // The last edge: admitted, rejected, admitted again for FLAP_FOR_MS, then rejected for good; the other edge is sticky.

@@ -7,7 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { rateLimitErrorBody } from '../../src/contract/error-body.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { call, keyOf, orgWithKey, raw, sequential, startTestTarget, statuses, type TestTarget, resumeUpload } from '../helpers/target.ts';
+import {
+  call,
+  keyOf,
+  orgWithKey,
+  raw,
+  sequential,
+  startTestTarget,
+  statuses,
+  type TestTarget,
+  resumeUpload,
+} from '../helpers/target.ts';
 
 const JOBS = '/recruiter/jobs';
 const CANDIDATE = '/recruiter/candidates/demo-1';
@@ -15,7 +25,8 @@ const UPLOAD = '/recruiter/jobs/vendor/resume-analysis';
 const upload = resumeUpload;
 
 const clock = new ManualClock();
-const withFault = (fault: FaultName | null, windowMs = 2000): Promise<TestTarget> => startTestTarget({ windowMs, faults: fault ? [fault] : [], clock });
+const withFault = (fault: FaultName | null, windowMs = 2000): Promise<TestTarget> =>
+  startTestTarget({ windowMs, faults: fault ? [fault] : [], clock });
 
 describe('token-bucket', () => {
   const W = 2000;
@@ -68,7 +79,11 @@ describe('per-route-quota', () => {
       const t = await withFault(fault);
       const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read', 'candidate.read', 'resume.parse']);
       const jobs = await sequential(61, () => call(t.edge(), JOBS, { key }));
-      const answers = [...jobs, await call(t.edge(), CANDIDATE, { key }), await call(t.edge(), UPLOAD, { ...upload, key })];
+      const answers = [
+        ...jobs,
+        await call(t.edge(), CANDIDATE, { key }),
+        await call(t.edge(), UPLOAD, { ...upload, key }),
+      ];
       expect(statuses(answers.slice(59, 61))).toEqual([200, 429]);
       expect([answers[61]!.status, answers[61]!.remaining]).toEqual(expected);
       // Ingest keeps one quota per organization either way.
@@ -115,7 +130,8 @@ describe('no-rate-headers', () => {
     const own = await orgWithKey(t.admin, 'starter', ['jobs.read']);
     const answers = await sequential(61, () => call(t.edge(), JOBS, { key: own.key }));
     expect(statuses(answers)).toEqual([...Array<number>(60).fill(200), 429]);
-    for (const a of [...others, ...answers]) expect(Object.keys(a.headers).filter((h) => h.startsWith('x-ratelimit-'))).toEqual([]);
+    for (const a of [...others, ...answers])
+      expect(Object.keys(a.headers).filter((h) => h.startsWith('x-ratelimit-'))).toEqual([]);
     const refused = answers[60]!;
     const wait = rateLimitErrorBody.parse(refused.json).retry_after_seconds;
     expect(Number(refused.headers['retry-after'])).toBe(wait);

@@ -6,7 +6,19 @@
 import { describe, expect, it } from 'vitest';
 import { RACY_GAP_MS, type FaultName } from '../../src/reference-server/faults.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { call, count, keyOf, orgWithKey, sequential, startTestTarget, statuses, type Answer, type TestTarget, resumeUpload, bulkUpload } from '../helpers/target.ts';
+import {
+  call,
+  count,
+  keyOf,
+  orgWithKey,
+  sequential,
+  startTestTarget,
+  statuses,
+  type Answer,
+  type TestTarget,
+  resumeUpload,
+  bulkUpload,
+} from '../helpers/target.ts';
 
 const JOBS = '/recruiter/jobs';
 const UPLOAD = '/recruiter/jobs/vendor/resume-analysis';
@@ -14,7 +26,8 @@ const upload = resumeUpload;
 const bulk = bulkUpload;
 
 const clock = new ManualClock();
-const withFault = (fault: FaultName | null): Promise<TestTarget> => startTestTarget({ faults: fault ? [fault] : [], clock });
+const withFault = (fault: FaultName | null): Promise<TestTarget> =>
+  startTestTarget({ faults: fault ? [fault] : [], clock });
 
 /** `n` sequential reads by one fresh starter org. */
 async function starterReads(t: TestTarget, n: number): Promise<Answer[]> {

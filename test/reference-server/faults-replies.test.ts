@@ -11,7 +11,8 @@ import { call, orgWithKey, sequential, startTestTarget, type Answer, type TestTa
 
 const JOBS = '/recruiter/jobs';
 const clock = new ManualClock();
-const withFault = (fault: FaultName, windowMs = 2000): Promise<TestTarget> => startTestTarget({ windowMs, faults: [fault], clock });
+const withFault = (fault: FaultName, windowMs = 2000): Promise<TestTarget> =>
+  startTestTarget({ windowMs, faults: [fault], clock });
 
 /** Exhaust a fresh starter org's reads; the last answer is the 429. */
 async function exhaust(t: TestTarget): Promise<{ answers: Answer[]; key: string }> {
@@ -68,7 +69,12 @@ describe('reply faults', () => {
       await call(t.edge(), JOBS, { key }),
       await call(t.edge(), '/nowhere', { key }),
       await call(t.edge(), JOBS, { method: 'PATCH', key }),
-      await call(t.edge(), '/recruiter/jobs/create', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: '[' }),
+      await call(t.edge(), '/recruiter/jobs/create', {
+        method: 'POST',
+        key,
+        headers: { 'content-type': 'application/json' },
+        body: '[',
+      }),
     ];
     expect(errors.map((a) => a.status)).toEqual([401, 403, 404, 405, 400]);
     for (const a of errors) expect([a.limit, a.remaining, a.reset].every(Number.isNaN)).toBe(true);

@@ -29,7 +29,6 @@ function expectJsonError(a: Answer, status: number, code: string): void {
   expect(a.headers['content-type']).toMatch(/^application\/json/);
 }
 
-
 describe('headers on every status', () => {
   it('401, 403, 404, 405, 413, 415, 400, 200 and HEAD all carry X-RateLimit-*, X-Edge-Node and Date', async () => {
     const { admin, edge } = target();
@@ -42,8 +41,18 @@ describe('headers on every status', () => {
       forbidden: await call(edge(), '/recruiter/jobs', { key }),
       notFound: await call(edge(), '/recruiter/nothing-here', { key }),
       notAllowed: await call(edge(), '/recruiter/jobs', { method: 'DELETE', key }),
-      tooLarge: await call(edge(), UPLOAD, { method: 'POST', key, headers: { 'content-type': 'text/plain' }, body: Buffer.alloc(MAX_UPLOAD + 1, 97) }),
-      unsupported: await call(edge(), UPLOAD, { method: 'POST', key, headers: { 'content-type': 'image/gif' }, body: 'GIF89a' }),
+      tooLarge: await call(edge(), UPLOAD, {
+        method: 'POST',
+        key,
+        headers: { 'content-type': 'text/plain' },
+        body: Buffer.alloc(MAX_UPLOAD + 1, 97),
+      }),
+      unsupported: await call(edge(), UPLOAD, {
+        method: 'POST',
+        key,
+        headers: { 'content-type': 'image/gif' },
+        body: 'GIF89a',
+      }),
       badJson: await call(edge(), '/recruiter/jobs/create', { method: 'POST', key, headers: json, body: '{"title":' }),
       head: await call(edge(), '/recruiter/bootstrap', { method: 'HEAD', key }),
       ok: await call(edge(), '/recruiter/jobs/create', { method: 'POST', key, headers: json, body: '{"title":"QA"}' }),
@@ -100,7 +109,13 @@ describe('bad input never crashes the target', () => {
     const { admin, edge } = target();
     const { key } = await orgWithKey(admin, 'starter');
     expectJsonError(await call(edge(), '/recruiter/candidates/%E0%A4%A', { key }), 404, 'NOT_FOUND');
-    for (const bad of ['xh_live_', `xh_prod_${'a'.repeat(32)}`, `xh_live_${'a'.repeat(31)}!`, `xh_live_${'a'.repeat(33)}`, ' ']) {
+    for (const bad of [
+      'xh_live_',
+      `xh_prod_${'a'.repeat(32)}`,
+      `xh_live_${'a'.repeat(31)}!`,
+      `xh_live_${'a'.repeat(33)}`,
+      ' ',
+    ]) {
       const a = await call(edge(), '/recruiter/jobs', { key: bad });
       expectJsonError(a, 401, 'UNAUTHENTICATED');
       expectHeaders(a);
@@ -111,7 +126,12 @@ describe('bad input never crashes the target', () => {
   it('answers a malformed multipart body and a bulk JSON body of the wrong shape with 400', async () => {
     const { admin, edge } = target();
     const { key } = await orgWithKey(admin, 'starter');
-    const broken = await call(edge(), UPLOAD, { method: 'POST', key, headers: { 'content-type': 'multipart/form-data' }, body: 'x' });
+    const broken = await call(edge(), UPLOAD, {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'multipart/form-data' },
+      body: 'x',
+    });
     expectJsonError(broken, 400, 'INVALID_UPLOAD');
     const wrong = await call(edge(), `${UPLOAD}/bulk`, {
       method: 'POST',

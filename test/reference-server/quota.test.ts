@@ -7,7 +7,18 @@
 import { describe, expect, it } from 'vitest';
 import { rateLimitErrorBody } from '../../src/contract/error-body.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { call, count, keyOf, orgWithKey, sequential, statuses, useTarget, type Answer, resumeUpload, bulkUpload } from '../helpers/target.ts';
+import {
+  call,
+  count,
+  keyOf,
+  orgWithKey,
+  sequential,
+  statuses,
+  useTarget,
+  type Answer,
+  resumeUpload,
+  bulkUpload,
+} from '../helpers/target.ts';
 
 const W = 2000;
 /** Where in its window each test starts: not on a second, so rounding shows. */
@@ -141,7 +152,11 @@ describe('windows, Reset and Retry-After', () => {
       const refused = await call(edge(), JOBS, { key });
       expect([refused.status, refused.reset]).toEqual([429, end / 1000]);
       expect(refused.date).toBe(dateNow());
-      waits.push([Number(refused.headers['retry-after']), rateLimitErrorBody.parse(refused.json).retry_after_seconds, end - at]);
+      waits.push([
+        Number(refused.headers['retry-after']),
+        rateLimitErrorBody.parse(refused.json).retry_after_seconds,
+        end - at,
+      ]);
     }
     expect(waits).toEqual([
       [2, 2, 1700],
@@ -191,7 +206,12 @@ describe('per organization, not per key', () => {
     const answers = [
       await call(edge(), '/recruiter/bootstrap', { method: 'HEAD', key }),
       await call(edge(), JOBS, { key: unscoped.key }),
-      await call(edge(), '/recruiter/jobs/create', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: '{' }),
+      await call(edge(), '/recruiter/jobs/create', {
+        method: 'POST',
+        key,
+        headers: { 'content-type': 'application/json' },
+        body: '{',
+      }),
       await call(edge(), '/recruiter/bootstrap', { method: 'HEAD', key }),
       await call(edge(), JOBS, { key }),
       await call(edge(), '/recruiter/bootstrap', { method: 'HEAD', key }),

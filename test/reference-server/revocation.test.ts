@@ -10,7 +10,13 @@ import { call, orgWithKey, useTarget } from '../helpers/target.ts';
 const DELAY_MS = 800;
 const JITTER_MS = 400;
 const clock = new ManualClock();
-const target = useTarget({ windowMs: 60_000, edges: 3, revocationDelayMs: DELAY_MS, revocationJitterMs: JITTER_MS, clock });
+const target = useTarget({
+  windowMs: 60_000,
+  edges: 3,
+  revocationDelayMs: DELAY_MS,
+  revocationJitterMs: JITTER_MS,
+  clock,
+});
 
 /** The status each edge answers the key with, now. */
 async function statusesOnEdges(edges: readonly string[], key: string): Promise<number[]> {
@@ -21,7 +27,11 @@ describe('edge nodes', () => {
   it('each edge names itself and all share one organization state and quota', async () => {
     const t = target();
     const { key } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
-    const answers = [await call(t.edge(0), '/recruiter/jobs', { key }), await call(t.edge(1), '/recruiter/jobs', { key }), await call(t.edge(2), '/recruiter/jobs', { key })];
+    const answers = [
+      await call(t.edge(0), '/recruiter/jobs', { key }),
+      await call(t.edge(1), '/recruiter/jobs', { key }),
+      await call(t.edge(2), '/recruiter/jobs', { key }),
+    ];
     expect(answers.map((a) => a.headers['x-edge-node'])).toEqual(['edge-0', 'edge-1', 'edge-2']);
     expect(answers.map((a) => [a.status, a.remaining])).toEqual([
       [200, 59],
@@ -45,7 +55,9 @@ describe('edge nodes', () => {
     }
     // Step through every edge's last admitted and first refused millisecond, earliest first; at each
     // step every edge answers by its own schedule.
-    const moments = [...new Set(revocation.edges.flatMap((e) => [e.effectiveAt - 1, e.effectiveAt]))].sort((a, b) => a - b);
+    const moments = [...new Set(revocation.edges.flatMap((e) => [e.effectiveAt - 1, e.effectiveAt]))].sort(
+      (a, b) => a - b,
+    );
     for (const at of [revocation.revokedAt, ...moments, revocation.revokedAt + 60_000]) {
       clock.set(at);
       const expected = revocation.edges.map((e) => (at < e.effectiveAt ? 200 : 401));

@@ -28,13 +28,34 @@ describe('tiergate serve', () => {
     [['--revocation-delay', 'soon'], 'tiergate: --revocation-delay soon: expected a duration like 300ms, at most 10m'],
     [['--revocation-jitter=-5ms'], 'tiergate: --revocation-jitter -5ms: expected a duration like 100ms, at most 10m'],
     [['--parse-ms', '2m'], 'tiergate: --parse-ms 2m: expected a duration like 500 (ms), at most 1m'],
-    [['--max-upload', '5 parsecs'], 'tiergate: --max-upload 5 parsecs: expected a size like 5MiB, 512KiB or 1048576 (bytes), at most 1024MiB'],
-    [['--fault', 'quota-off-by-one', '--fault', 'gremlins'], 'tiergate: --fault gremlins: unknown fault; tiergate serve --list-faults lists them'],
-    [['--fault', 'head-consumes-quota'], 'tiergate: --fault head-consumes-quota: unknown fault; tiergate serve --list-faults lists them'],
-    [['--variant', 'head-counts,sliding-log'], 'tiergate: --variant sliding-log: unknown variant; tiergate serve --list-variants lists them'],
-    [['--variant', 'quota-off-by-one'], 'tiergate: --variant quota-off-by-one: unknown variant; tiergate serve --list-variants lists them'],
-    [['--host', '0.0.0.0'], 'tiergate: --host 0.0.0.0: the target listens on loopback only; use 127.0.0.1, ::1 or localhost'],
-    [['--port', '4000', '--admin-port', '4001', '--edges', '3'], 'tiergate: invalid target options: adminPort: 4001 collides with the edge ports 4000-4002'],
+    [
+      ['--max-upload', '5 parsecs'],
+      'tiergate: --max-upload 5 parsecs: expected a size like 5MiB, 512KiB or 1048576 (bytes), at most 1024MiB',
+    ],
+    [
+      ['--fault', 'quota-off-by-one', '--fault', 'gremlins'],
+      'tiergate: --fault gremlins: unknown fault; tiergate serve --list-faults lists them',
+    ],
+    [
+      ['--fault', 'head-consumes-quota'],
+      'tiergate: --fault head-consumes-quota: unknown fault; tiergate serve --list-faults lists them',
+    ],
+    [
+      ['--variant', 'head-counts,sliding-log'],
+      'tiergate: --variant sliding-log: unknown variant; tiergate serve --list-variants lists them',
+    ],
+    [
+      ['--variant', 'quota-off-by-one'],
+      'tiergate: --variant quota-off-by-one: unknown variant; tiergate serve --list-variants lists them',
+    ],
+    [
+      ['--host', '0.0.0.0'],
+      'tiergate: --host 0.0.0.0: the target listens on loopback only; use 127.0.0.1, ::1 or localhost',
+    ],
+    [
+      ['--port', '4000', '--admin-port', '4001', '--edges', '3'],
+      'tiergate: invalid target options: adminPort: 4001 collides with the edge ports 4000-4002',
+    ],
   ])('%j is one clear line and exit 2', async (args, line) => {
     expect(await usage(args)).toBe(line);
   });
@@ -60,7 +81,28 @@ describe('tiergate serve', () => {
 
   it('prints each edge and the admin URL with a curl example, serves, and stops on Ctrl-C', async () => {
     const cap = captureIo({ env: {} });
-    const exit = main(['serve', '--port', '0', '--edges', '2', '--window', '2s', '--revocation-delay', '300ms', '--parse-ms', '0', '--fault', 'scope-unenforced', '--variant', 'head-counts,counts-errors', '--variant', 'head-counts'], cap.io);
+    const exit = main(
+      [
+        'serve',
+        '--port',
+        '0',
+        '--edges',
+        '2',
+        '--window',
+        '2s',
+        '--revocation-delay',
+        '300ms',
+        '--parse-ms',
+        '0',
+        '--fault',
+        'scope-unenforced',
+        '--variant',
+        'head-counts,counts-errors',
+        '--variant',
+        'head-counts',
+      ],
+      cap.io,
+    );
     let out = '';
     for (let i = 0; i < 400 && !out.includes('Ctrl-C to stop.'); i++) {
       await sleep(10);
@@ -71,7 +113,9 @@ describe('tiergate serve', () => {
     expect(edges).toHaveLength(2);
     expect(adminUrl).toBeDefined();
     expect(out).toContain('faults: scope-unenforced, variants: head-counts, counts-errors\n');
-    expect(out).toMatch(new RegExp(`curl -s -X POST ${adminUrl}/admin/orgs .*&& curl -s -X POST ${adminUrl}/admin/orgs/\\$ORG/keys`));
+    expect(out).toMatch(
+      new RegExp(`curl -s -X POST ${adminUrl}/admin/orgs .*&& curl -s -X POST ${adminUrl}/admin/orgs/\\$ORG/keys`),
+    );
 
     const admin = new AdminClient(adminUrl!);
     const org = await admin.createOrg('starter', 'cli');

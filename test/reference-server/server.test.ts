@@ -38,7 +38,9 @@ describe('startTarget', () => {
     const port = Number(new URL(first.edge()).port);
     const error = await startTarget({ port, edges: 1 }).catch((e: unknown) => e);
     expect(code(error)).toBe('TG_TARGET_START');
-    expect((error as Error).message).toBe(`cannot start the target's edge-0 on 127.0.0.1:${port}: the port is already in use (pick another, or 0 for a free one)`);
+    expect((error as Error).message).toBe(
+      `cannot start the target's edge-0 on 127.0.0.1:${port}: the port is already in use (pick another, or 0 for a free one)`,
+    );
     const adminTaken = await startTarget({ adminPort: port }).catch((e: unknown) => e);
     expect(code(adminTaken)).toBe('TG_TARGET_START');
     expect((adminTaken as Error).message).toContain('admin API');
@@ -46,9 +48,16 @@ describe('startTarget', () => {
 
   it('refuses non-loopback hosts and invalid options before opening any socket', async () => {
     expect(code(await startTarget({ host: '0.0.0.0' }).catch((e: unknown) => e))).toBe('TG_NOT_LOOPBACK');
-    const invalid = await startTarget({ edges: 0, windowMs: 1500, faults: ['nope' as never], variants: ['sliding-log' as never] }).catch((e: unknown) => e);
+    const invalid = await startTarget({
+      edges: 0,
+      windowMs: 1500,
+      faults: ['nope' as never],
+      variants: ['sliding-log' as never],
+    }).catch((e: unknown) => e);
     expect(code(invalid)).toBe('TG_CONFIG');
-    expect((invalid as Error).message).toMatch(/edges: .*windowMs: .*faults: unknown "nope"; variants: unknown "sliding-log"/);
+    expect((invalid as Error).message).toMatch(
+      /edges: .*windowMs: .*faults: unknown "nope"; variants: unknown "sliding-log"/,
+    );
   });
 
   it('close() ends keep-alive sockets and aborts simulated parse work at once', async () => {

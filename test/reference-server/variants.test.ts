@@ -10,7 +10,18 @@ import type { FaultName } from '../../src/reference-server/faults.ts';
 import type { VariantName } from '../../src/reference-server/variants.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
 import { InFlight } from '../../src/reference-server/limiter.ts';
-import { call, keyOf, orgWithKey, sequential, startTestTarget, statuses, track, type TestTarget, resumeUpload, bulkUpload } from '../helpers/target.ts';
+import {
+  call,
+  keyOf,
+  orgWithKey,
+  sequential,
+  startTestTarget,
+  statuses,
+  track,
+  type TestTarget,
+  resumeUpload,
+  bulkUpload,
+} from '../helpers/target.ts';
 
 const JOBS = '/recruiter/jobs';
 const HEAD = { method: 'HEAD' } as const;
@@ -224,7 +235,12 @@ describe('counts-errors', () => {
       await call(t.edge(), UPLOAD, { ...upload, key: unscoped.key }),
       await call(t.edge(), '/recruiter/nowhere', { key }),
       await call(t.edge(), JOBS, { method: 'DELETE', key }),
-      await call(t.edge(), '/recruiter/jobs/create', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: '{' }),
+      await call(t.edge(), '/recruiter/jobs/create', {
+        method: 'POST',
+        key,
+        headers: { 'content-type': 'application/json' },
+        body: '{',
+      }),
       await call(t.edge(), BOOTSTRAP, { ...HEAD, key }),
       await call(t.edge(), JOBS, { key }),
     ];
@@ -247,7 +263,11 @@ describe('counts-errors', () => {
     const { key, orgId } = await orgWithKey(t.admin, 'starter', ['jobs.read']);
     const unscoped = await keyOf(t.admin, orgId, []);
     const reads = await sequential(60, () => call(t.edge(), JOBS, { key }));
-    const answers = [...reads, await call(t.edge(), JOBS, { key: unscoped.key }), await call(t.edge(), '/recruiter/nowhere', { key })];
+    const answers = [
+      ...reads,
+      await call(t.edge(), JOBS, { key: unscoped.key }),
+      await call(t.edge(), '/recruiter/nowhere', { key }),
+    ];
     expect(statuses(answers.slice(58))).toEqual([200, 200, 429, 429]);
     for (const refused of answers.slice(60)) {
       expect(refused.remaining).toBe(0);

@@ -148,11 +148,16 @@ describe('token buckets', () => {
 });
 
 describe('policyFor', () => {
-  const choose = (variants: VariantName[], faults: FaultName[] = []) => ({ windowMs: W, variants: new Set(variants), faults: new Set(faults) });
+  const choose = (variants: VariantName[], faults: FaultName[] = []) => ({
+    windowMs: W,
+    variants: new Set(variants),
+    faults: new Set(faults),
+  });
   const resetAt = (policy: ReturnType<typeof policyFor>, now: number) => limiterFor(policy).peek('b', 10, now).resetMs;
 
   it('aligned windows by default, for both classes and the anonymous bucket', () => {
-    for (const cls of ['read', 'ingest', 'anonymous'] as const) expect(resetAt(policyFor(cls, choose([])), T0 + 5)).toBe(T0 + W);
+    for (const cls of ['read', 'ingest', 'anonymous'] as const)
+      expect(resetAt(policyFor(cls, choose([])), T0 + 5)).toBe(T0 + W);
   });
 
   it('independent-class-windows shifts ingest only', () => {

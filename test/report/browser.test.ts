@@ -88,7 +88,12 @@ describe('the HTML report in a browser', () => {
     const ids = [...new Set(run.results.checks.map((c) => c.id))];
     const rows = page.locator('table.matrix tbody tr');
     expect(await rows.count()).toBe(ids.length);
-    expect(await page.locator('table.matrix thead th.tier').allTextContents()).toEqual(['starter', 'professional', 'enterprise', 'all']);
+    expect(await page.locator('table.matrix thead th.tier').allTextContents()).toEqual([
+      'starter',
+      'professional',
+      'enterprise',
+      'all',
+    ]);
     expect(await page.locator('table.matrix a.cell-link').count()).toBe(
       new Set(run.results.checks.map((c) => `${c.id} ${c.tier ?? 'all'}`)).size,
     );
@@ -109,7 +114,9 @@ describe('the HTML report in a browser', () => {
     expect(await count('svg.concurrency-chart rect[data-role]')).toBe(7);
     // Every chart has a visible size once its details are open.
     await page.evaluate(OPEN_ALL);
-    const boxes: { width: number; height: number }[] = await page.locator('svg.chart').evaluateAll((svgs) => svgs.map((s) => s.getBoundingClientRect().toJSON()));
+    const boxes: { width: number; height: number }[] = await page
+      .locator('svg.chart')
+      .evaluateAll((svgs) => svgs.map((s) => s.getBoundingClientRect().toJSON()));
     for (const box of boxes) {
       expect(box.width).toBeGreaterThan(300);
       expect(box.height).toBeGreaterThan(100);
@@ -153,7 +160,10 @@ describe('the HTML report in a browser', () => {
     const card = section.locator('article.profile-card');
     expect(await card.count()).toBe(1);
     expect(await card.locator('tr.finding').count()).toBe(17);
-    expect(await card.locator('tr.finding.undecided > th').allTextContents()).toEqual(['ingest Reset within a window', '429 counted']);
+    expect(await card.locator('tr.finding.undecided > th').allTextContents()).toEqual([
+      'ingest Reset within a window',
+      '429 counted',
+    ]);
     // From the contents to the section.
     await page.locator('nav.toc a[href="#limiter"]').click();
     await expect.poll(() => section.evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBeLessThan(200);
@@ -172,31 +182,40 @@ describe('the HTML report in a browser', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  it.runIf(available)('prints the SLA evidence: its own page, claim, method, bounds, every trial and the evidence hashes, nothing behind a click; to PDF', async () => {
-    await page.emulateMedia({ media: 'print' });
-    const sla = page.locator('#sla article.sla-page');
-    expect(await sla.count()).toBe(1);
-    // In the page (this project type-checks without the DOM library): the computed break before it.
-    const breakBefore = await sla.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { breakBefore: string } }).getComputedStyle(el).breakBefore);
-    expect(breakBefore).toBe('page');
-    const text = (await sla.innerText()).replace(/\s+/g, ' ');
-    expect(text).toContain('A revoked API key stops working on every edge node in under 3 s (spec §5.9, §8.3).');
-    expect(text).toContain('Revocation latency');
-    expect(text).toContain('lower bound = send time of the last admitted probe');
-    // The sample's 20 trials on 3 edges: one row per edge, one per trial and edge, each visible on paper.
-    expect(await sla.locator('table.sla-edges tbody tr').count()).toBe(3);
-    expect(await sla.locator('table.sla-trials tbody tr').count()).toBe(60);
-    expect(await sla.locator('details').count()).toBe(0);
-    // The hash shown is the file's, computed here.
-    const resultsHash = createHash('sha256').update(readFileSync(run.files.results)).digest('hex');
-    expect(await sla.locator('table.sla-files').innerText()).toContain(resultsHash);
-    expect(text).toContain("tiergate verify <the folder of run 20260302-100000-5a1e> [--public-key <the signer's public key, for a signed run>]");
-    const pdf = await page.pdf({ format: 'A4', printBackground: true });
-    await mkdir(SCREENSHOTS, { recursive: true });
-    writeFileSync(new URL('sla-evidence.pdf', SCREENSHOTS), pdf);
-    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    // The report, then the SLA page on pages of its own: more than one page.
-    expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBeGreaterThan(1);
-    await page.emulateMedia({ media: 'screen' });
-  });
+  it.runIf(available)(
+    'prints the SLA evidence: its own page, claim, method, bounds, every trial and the evidence hashes, nothing behind a click; to PDF',
+    async () => {
+      await page.emulateMedia({ media: 'print' });
+      const sla = page.locator('#sla article.sla-page');
+      expect(await sla.count()).toBe(1);
+      // In the page (this project type-checks without the DOM library): the computed break before it.
+      const breakBefore = await sla.evaluate(
+        (el) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { breakBefore: string } }).getComputedStyle(el)
+            .breakBefore,
+      );
+      expect(breakBefore).toBe('page');
+      const text = (await sla.innerText()).replace(/\s+/g, ' ');
+      expect(text).toContain('A revoked API key stops working on every edge node in under 3 s (spec §5.9, §8.3).');
+      expect(text).toContain('Revocation latency');
+      expect(text).toContain('lower bound = send time of the last admitted probe');
+      // The sample's 20 trials on 3 edges: one row per edge, one per trial and edge, each visible on paper.
+      expect(await sla.locator('table.sla-edges tbody tr').count()).toBe(3);
+      expect(await sla.locator('table.sla-trials tbody tr').count()).toBe(60);
+      expect(await sla.locator('details').count()).toBe(0);
+      // The hash shown is the file's, computed here.
+      const resultsHash = createHash('sha256').update(readFileSync(run.files.results)).digest('hex');
+      expect(await sla.locator('table.sla-files').innerText()).toContain(resultsHash);
+      expect(text).toContain(
+        "tiergate verify <the folder of run 20260302-100000-5a1e> [--public-key <the signer's public key, for a signed run>]",
+      );
+      const pdf = await page.pdf({ format: 'A4', printBackground: true });
+      await mkdir(SCREENSHOTS, { recursive: true });
+      writeFileSync(new URL('sla-evidence.pdf', SCREENSHOTS), pdf);
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      // The report, then the SLA page on pages of its own: more than one page.
+      expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBeGreaterThan(1);
+      await page.emulateMedia({ media: 'screen' });
+    },
+  );
 });

@@ -48,8 +48,17 @@ describe('junit.xml', () => {
 
   it('has one testcase per check result (check × tier × variant), in one suite per tier', () => {
     const expected = run.results.checks.map(testcaseName).sort();
-    expect(cases().map((c) => c['@_name']).sort()).toEqual(expected);
-    expect(suites.map((s) => s['@_name'])).toEqual(['tiergate.starter', 'tiergate.professional', 'tiergate.enterprise', 'tiergate.all']);
+    expect(
+      cases()
+        .map((c) => c['@_name'])
+        .sort(),
+    ).toEqual(expected);
+    expect(suites.map((s) => s['@_name'])).toEqual([
+      'tiergate.starter',
+      'tiergate.professional',
+      'tiergate.enterprise',
+      'tiergate.all',
+    ]);
     for (const suite of suites) expect(Number(suite['@_tests'])).toBe(suite.testcase.length);
   });
 
@@ -73,7 +82,9 @@ describe('junit.xml', () => {
   it('gives a failure expected and actual, and marks inconclusive as an error saying so', () => {
     const failed = cases().find((c) => c['@_name'] === 'QUOTA-READ [starter] sequential')!;
     expect(verdictOf(failed)).toBe('fail');
-    expect(failed.failure?.['@_message']).toMatch(/^expected requests 1–60 admitted, 429 at request 61 \(Limit 60\); actual 429 1 request early/);
+    expect(failed.failure?.['@_message']).toMatch(
+      /^expected requests 1–60 admitted, 429 at request 61 \(Limit 60\); actual 429 1 request early/,
+    );
     expect(failed.failure?.['@_type']).toBe('QUOTA-READ');
 
     for (const c of cases().filter((c) => verdictOf(c) === 'inconclusive')) {

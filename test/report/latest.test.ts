@@ -32,7 +32,10 @@ describe('pointLatest', () => {
     const refuse = async () => {
       throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
     };
-    expect(await pointLatest(out, await runDir('run-1'), { symlink: refuse })).toEqual({ path: join(out, 'latest'), kind: 'copy' });
+    expect(await pointLatest(out, await runDir('run-1'), { symlink: refuse })).toEqual({
+      path: join(out, 'latest'),
+      kind: 'copy',
+    });
     expect((await lstat(join(out, 'latest'))).isDirectory()).toBe(true);
     expect(await readFile(join(out, 'latest', 'index.html'), 'utf8')).toBe('<p>run-1</p>');
 

@@ -22,11 +22,26 @@ const ODD: LimiterProfile = {
     phase: open('no used-up window announced its end'),
     algorithm: { value: 'refilling', how: 'a request was admitted again 1 s after the first 429', evidence: [5, 6] },
   },
-  ingest: { quotaClass: 'ingest', limit: null, resetFormat: open('no upload was answered'), resetSteady: open('no upload was answered'), phase: open('no upload was answered'), algorithm: { value: 'unknown', how: 'no upload was answered', evidence: [] } },
+  ingest: {
+    quotaClass: 'ingest',
+    limit: null,
+    resetFormat: open('no upload was answered'),
+    resetSteady: open('no upload was answered'),
+    phase: open('no upload was answered'),
+    algorithm: { value: 'unknown', how: 'no upload was answered', evidence: [] },
+  },
   counts: { ...SAMPLE_PROFILE.counts, head: open('without Remaining, a HEAD cannot be seen to count') },
-  readSharedAcrossRoutes: { value: false, how: 'the second route admitted a full Limit after the first was used up', evidence: [7] },
+  readSharedAcrossRoutes: {
+    value: false,
+    how: 'the second route admitted a full Limit after the first was used up',
+    evidence: [7],
+  },
   classesIndependent: { value: false, how: 'uploads drew the read quota down', evidence: [8] },
-  concurrency: { value: { kind: 'queues' }, how: 'one request beyond the cap of 100 waited until a held request finished', evidence: [9, 10] },
+  concurrency: {
+    value: { kind: 'queues' },
+    how: 'one request beyond the cap of 100 waited until a held request finished',
+    evidence: [9, 10],
+  },
   observations: 1,
   durationMs: 12_500,
 };
@@ -55,8 +70,14 @@ describe('formatProfile', () => {
     // Nothing to explain: no reasons block.
     const decided: LimiterProfile = {
       ...SAMPLE_PROFILE,
-      ingest: { ...SAMPLE_PROFILE.ingest, resetSteady: { value: true, how: 'Reset held still over 3 uploads', evidence: [10, 11, 12] } },
-      counts: { ...SAMPLE_PROFILE.counts, rejected: { value: true, how: 'Remaining kept falling past 0', evidence: [9] } },
+      ingest: {
+        ...SAMPLE_PROFILE.ingest,
+        resetSteady: { value: true, how: 'Reset held still over 3 uploads', evidence: [10, 11, 12] },
+      },
+      counts: {
+        ...SAMPLE_PROFILE.counts,
+        rejected: { value: true, how: 'Remaining kept falling past 0', evidence: [9] },
+      },
     };
     expect(formatProfile(decided, { reasons: true })).not.toContain('unknown');
   });
@@ -64,13 +85,24 @@ describe('formatProfile', () => {
   it('says so on the class line when Reset moves within a window, keeping the columns', () => {
     const moving: LimiterProfile = {
       ...SAMPLE_PROFILE,
-      read: { ...SAMPLE_PROFILE.read, resetSteady: { value: false, how: 'Reset rose from 1772445661 to 1772445662 while Remaining counted down', evidence: [453, 460] } },
+      read: {
+        ...SAMPLE_PROFILE.read,
+        resetSteady: {
+          value: false,
+          how: 'Reset rose from 1772445661 to 1772445662 while Remaining counted down',
+          evidence: [453, 460],
+        },
+      },
     };
     expect(formatProfile(moving).split('\n').slice(2, 4)).toEqual([
       '  read                Limit 60   Reset epoch-seconds (moves within a window)   windows fixed, start at the first counted request',
       '  ingest              Limit 10   Reset epoch-seconds                           windows fixed, aligned to the clock',
     ]);
-    expect(profileFindings(moving).find((f) => f.key === 'read.resetSteady')).toMatchObject({ value: 'moves', decided: true, evidence: [453, 460] });
+    expect(profileFindings(moving).find((f) => f.key === 'read.resetSteady')).toMatchObject({
+      value: 'moves',
+      decided: true,
+      evidence: [453, 460],
+    });
   });
 
   it('words every other answer, and treats an `unknown` algorithm as undecided', () => {
@@ -107,24 +139,50 @@ describe('profileFindings', () => {
     const findings = profileFindings(SAMPLE_PROFILE);
     expect(findings.map((f) => f.label)).toEqual([
       'rate-limit headers',
-      'read Limit', 'read Reset', 'read Reset within a window', 'read windows',
-      'ingest Limit', 'ingest Reset', 'ingest Reset within a window', 'ingest windows',
-      'HEAD counted', '404 counted', '403 counted', '401 counted', '429 counted',
-      'read endpoints', 'read vs ingest', 'beyond the cap',
+      'read Limit',
+      'read Reset',
+      'read Reset within a window',
+      'read windows',
+      'ingest Limit',
+      'ingest Reset',
+      'ingest Reset within a window',
+      'ingest windows',
+      'HEAD counted',
+      '404 counted',
+      '403 counted',
+      '401 counted',
+      '429 counted',
+      'read endpoints',
+      'read vs ingest',
+      'beyond the cap',
     ]);
     expect(new Set(findings.map((f) => f.key)).size).toBe(findings.length);
     expect(findings.filter((f) => !f.decided).map((f) => f.key)).toEqual(['ingest.resetSteady', 'counts.rejected']);
-    expect(findings.find((f) => f.key === 'read.resetSteady')).toMatchObject({ value: 'holds still', evidence: [453, 464] });
-    expect(findings.find((f) => f.key === 'ingest.resetSteady')).toMatchObject({ value: 'unknown', how: 'one upload cannot show it; taken as for reads' });
+    expect(findings.find((f) => f.key === 'read.resetSteady')).toMatchObject({
+      value: 'holds still',
+      evidence: [453, 464],
+    });
+    expect(findings.find((f) => f.key === 'ingest.resetSteady')).toMatchObject({
+      value: 'unknown',
+      how: 'one upload cannot show it; taken as for reads',
+    });
     expect(findings.find((f) => f.key === 'counts.head')).toMatchObject({ value: 'yes', evidence: [453, 454] });
     expect(findings.find((f) => f.key === 'read.algorithm')?.value).toBe('fixed, start at the first counted request');
   });
 
   it("words the concurrency cap's answer, learned by CONCURRENCY-CAP and open until it ran", () => {
-    const answer = (concurrency: LimiterProfile['concurrency']) => profileFindings({ ...SAMPLE_PROFILE, concurrency }).find((f) => f.key === 'concurrency');
-    expect(answer({ value: { kind: 'refuses', status: 503 }, how: 'got 503', evidence: [1] })).toMatchObject({ value: 'refused with 503', decided: true });
-    expect(answer({ value: { kind: 'queues' }, how: 'waited', evidence: [1] })).toMatchObject({ value: 'queued until a request in flight finished' });
-    expect(answer({ value: { kind: 'no-cap' }, how: 'admitted', evidence: [1] })).toMatchObject({ value: 'admitted: no cap' });
+    const answer = (concurrency: LimiterProfile['concurrency']) =>
+      profileFindings({ ...SAMPLE_PROFILE, concurrency }).find((f) => f.key === 'concurrency');
+    expect(answer({ value: { kind: 'refuses', status: 503 }, how: 'got 503', evidence: [1] })).toMatchObject({
+      value: 'refused with 503',
+      decided: true,
+    });
+    expect(answer({ value: { kind: 'queues' }, how: 'waited', evidence: [1] })).toMatchObject({
+      value: 'queued until a request in flight finished',
+    });
+    expect(answer({ value: { kind: 'no-cap' }, how: 'admitted', evidence: [1] })).toMatchObject({
+      value: 'admitted: no cap',
+    });
     expect(answer(CONCURRENCY_NOT_LEARNED)).toMatchObject({
       value: 'unknown',
       decided: false,

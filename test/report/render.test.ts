@@ -9,7 +9,8 @@ import { SAMPLE_PROFILE, sampleResults } from '../helpers/sample-results.ts';
 import { LEAKED_KEY, LEAKED_KEY_REDACTED, writeSampleRun, type SampleRun } from './fixtures.ts';
 
 /** Every attribute that makes a browser fetch something, with its value. */
-const FETCHING_ATTRIBUTE = /\s(src|href|srcset|action|formaction|poster|data|xlink:href|background|ping)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/gi;
+const FETCHING_ATTRIBUTE =
+  /\s(src|href|srcset|action|formaction|poster|data|xlink:href|background|ping)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/gi;
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -32,7 +33,11 @@ function sectionOf(html: string, id: string): string {
 
 /** Each answer row of the limiter section: its label, value, whether it was left open, and its HTML. */
 function findingRows(section: string) {
-  return [...section.matchAll(/<tr class="finding( undecided)?">\s*<th scope="row">([^<]*)<\/th>\s*<td class="value">([^<]*)<\/td>([\s\S]*?)<\/td>\s*<\/tr>\s*(?=<tr class="finding|<\/tbody>)/g)].map((m) => ({
+  return [
+    ...section.matchAll(
+      /<tr class="finding( undecided)?">\s*<th scope="row">([^<]*)<\/th>\s*<td class="value">([^<]*)<\/td>([\s\S]*?)<\/td>\s*<\/tr>\s*(?=<tr class="finding|<\/tbody>)/g,
+    ),
+  ].map((m) => ({
     undecided: m[1] !== undefined,
     label: m[2]!,
     value: m[3]!,
@@ -49,7 +54,12 @@ describe('writeReports', () => {
 
   it('writes results.json (valid, pretty), junit.xml and index.html into the run directory', async () => {
     run = await writeSampleRun();
-    expect((await readdir(run.runDir)).sort()).toEqual(['index.html', 'junit.xml', 'observations.ndjson.gz', 'results.json']);
+    expect((await readdir(run.runDir)).sort()).toEqual([
+      'index.html',
+      'junit.xml',
+      'observations.ndjson.gz',
+      'results.json',
+    ]);
     const text = await readFile(run.files.results, 'utf8');
     expect(text.startsWith('{\n  "schema": "tiergate/results@1",')).toBe(true);
     const parsed = resultsSchema.safeParse(JSON.parse(text));
@@ -155,13 +165,20 @@ describe('writeReports', () => {
     expect(head.html).toContain('<p class="how">Remaining fell from 59 to 58 across the HEAD</p>');
     expect(head.html).toContain('<summary>observations #453, #454</summary>');
     expect(head.html).toContain('<caption>Deciding observations (2)</caption>');
-    expect(head.html).toMatch(/<tr class="s-ok"><td class="num">454<\/td>.*<code>HEAD \/recruiter\/bootstrap<\/code>.*<td class="num">58<\/td>/);
+    expect(head.html).toMatch(
+      /<tr class="s-ok"><td class="num">454<\/td>.*<code>HEAD \/recruiter\/bootstrap<\/code>.*<td class="num">58<\/td>/,
+    );
     // Left open: "unknown", the reason, no evidence.
     const rejected = rows.find((r) => r.label === '429 counted')!;
     expect(rejected.undecided).toBe(true);
-    expect(rejected.html).toContain('the discovery stopped before the read quota ran out: no 429 was seen to count or not');
+    expect(rejected.html).toContain(
+      'the discovery stopped before the read quota ran out: no 429 was seen to count or not',
+    );
     expect(rejected.html).not.toContain('<details');
-    expect(rows.filter((r) => r.undecided).map((r) => r.label)).toEqual(['ingest Reset within a window', '429 counted']);
+    expect(rows.filter((r) => r.undecided).map((r) => r.label)).toEqual([
+      'ingest Reset within a window',
+      '429 counted',
+    ]);
   });
 
   it('shows an evidence id that is not in the observations file as such, and escapes what a profile says', async () => {
@@ -182,18 +199,29 @@ describe('writeReports', () => {
   });
 
   it("names the embedded target's faults and conformant variants in banners, and neither when it has none", () => {
-    const banners = (html: string) => [...html.matchAll(/<div class="banner banner-info"><strong>([^<]*)<\/strong> ([\s\S]*?)<\/div>/g)].map((m) => ({ title: m[1]!, body: m[2]! }));
+    const banners = (html: string) =>
+      [...html.matchAll(/<div class="banner banner-info"><strong>([^<]*)<\/strong> ([\s\S]*?)<\/div>/g)].map((m) => ({
+        title: m[1]!,
+        body: m[2]!,
+      }));
     const base = sampleResults();
     expect(banners(renderHtml(base, emptyDigest(1000)))).toEqual([]);
 
     const target = { ...base.target, faults: ['reset-drifts'], variants: ['first-request-windows', 'head-counts'] };
     const shown = banners(renderHtml({ ...base, target }, emptyDigest(1000)));
-    expect(shown.map((b) => b.title)).toEqual(['Faults injected into the embedded target:', 'Conformant variants of the embedded target:']);
+    expect(shown.map((b) => b.title)).toEqual([
+      'Faults injected into the embedded target:',
+      'Conformant variants of the embedded target:',
+    ]);
     expect(shown[0]!.body).toMatch(/^<code>reset-drifts<\/code>\. Failures are expected/);
-    expect(shown[1]!.body).toMatch(/^<code>first-request-windows<\/code>, <code>head-counts<\/code>\. Each keeps every promise of the spec/);
+    expect(shown[1]!.body).toMatch(
+      /^<code>first-request-windows<\/code>, <code>head-counts<\/code>\. Each keeps every promise of the spec/,
+    );
 
     // Variants alone: their banner, and no fault banner.
-    const variantsOnly = banners(renderHtml({ ...base, target: { ...base.target, variants: ['counts-errors'] } }, emptyDigest(1000)));
+    const variantsOnly = banners(
+      renderHtml({ ...base, target: { ...base.target, variants: ['counts-errors'] } }, emptyDigest(1000)),
+    );
     expect(variantsOnly.map((b) => b.title)).toEqual(['Conformant variants of the embedded target:']);
   });
 
@@ -222,7 +250,12 @@ describe('writeReports', () => {
 
   it('escapes every value from the results: markup in a result stays text', () => {
     const results = sampleResults();
-    const hostile = { ...results, checks: results.checks.map((c, i) => (i === 0 ? { ...c, actual: '<script>alert(1)</script>', notes: ['<img src=x onerror=alert(2)>'] } : c)) };
+    const hostile = {
+      ...results,
+      checks: results.checks.map((c, i) =>
+        i === 0 ? { ...c, actual: '<script>alert(1)</script>', notes: ['<img src=x onerror=alert(2)>'] } : c,
+      ),
+    };
     const html = renderHtml(hostile, emptyDigest(1000));
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).toContain('&lt;img src&#x3D;x onerror&#x3D;alert(2)&gt;');

@@ -16,7 +16,9 @@ const summary = (r: RunResults = results) => stepSummary(r, REPORT_DIR, '/work/p
 function withFailure(change: Partial<CheckResult>): RunResults {
   return {
     ...results,
-    checks: results.checks.map((c) => (c.id === 'QUOTA-READ' && c.tier === 'starter' && c.variant === 'sequential' ? { ...c, ...change } : c)),
+    checks: results.checks.map((c) =>
+      c.id === 'QUOTA-READ' && c.tier === 'starter' && c.variant === 'sequential' ? { ...c, ...change } : c,
+    ),
   };
 }
 
@@ -54,7 +56,9 @@ describe('stepSummary', () => {
   });
 
   it('ends with the report path, relative to the workspace', () => {
-    expect(summary().trimEnd().split('\n').at(-1)).toBe('**Report:** `reports/20260302-100000-5a1e/index.html` (results.json and junit.xml beside it)');
+    expect(summary().trimEnd().split('\n').at(-1)).toBe(
+      '**Report:** `reports/20260302-100000-5a1e/index.html` (results.json and junit.xml beside it)',
+    );
   });
 
   it('never writes a full key, escaped or not', () => {
@@ -64,24 +68,44 @@ describe('stepSummary', () => {
   });
 
   it("keeps the target's text inert: markup escaped, one line, cut when long", () => {
-    const text = summary(withFailure({ actual: 'body <img src=x onerror=alert(1)> | *loud* `code` [link](http://x)\n## not a heading', expected: 'x'.repeat(1000) }));
-    expect(text).toContain('  - actual: body \\<img src=x onerror=alert(1)\\> \\| \\*loud\\* \\`code\\` \\[link\\](http://x) ## not a heading');
+    const text = summary(
+      withFailure({
+        actual: 'body <img src=x onerror=alert(1)> | *loud* `code` [link](http://x)\n## not a heading',
+        expected: 'x'.repeat(1000),
+      }),
+    );
+    expect(text).toContain(
+      '  - actual: body \\<img src=x onerror=alert(1)\\> \\| \\*loud\\* \\`code\\` \\[link\\](http://x) ## not a heading',
+    );
     expect(text).toContain(`  - expected: ${'x'.repeat(400)}…\n`);
     expect(text).not.toMatch(/^## not a heading/m);
   });
 
   it('says a pass plainly and lists nothing to attend to', () => {
     const checks = results.checks.filter((c) => c.verdict === 'pass');
-    const text = summary({ ...results, checks, verdict: 'pass', counts: { pass: checks.length, fail: 0, inconclusive: 0, skipped: 0 } });
+    const text = summary({
+      ...results,
+      checks,
+      verdict: 'pass',
+      counts: { pass: checks.length, fail: 0, inconclusive: 0, skipped: 0 },
+    });
     expect(text.split('\n')[0]).toBe('## tiergate ✓ PASS: every check that ran passed');
     expect(text).not.toContain('Needs attention');
   });
 
   it('says when the run was interrupted, and names faults and variants of the embedded target', () => {
-    const text = summary({ ...results, interrupted: true, target: { ...results.target, faults: ['quota-early'], variants: ['head-counts'] } });
+    const text = summary({
+      ...results,
+      interrupted: true,
+      target: { ...results.target, faults: ['quota-early'], variants: ['head-counts'] },
+    });
     expect(text).toContain('**Interrupted:** only what finished is reported.');
-    expect(text).toContain('against the embedded reference target (3 edges; fault `quota-early`, variant `head-counts`)');
-    expect(summary({ ...results, target: { kind: 'external', edges: ['http://127.0.0.1:8080'], faults: [] } })).toContain('against the deployment (1 edge)');
+    expect(text).toContain(
+      'against the embedded reference target (3 edges; fault `quota-early`, variant `head-counts`)',
+    );
+    expect(
+      summary({ ...results, target: { kind: 'external', edges: ['http://127.0.0.1:8080'], faults: [] } }),
+    ).toContain('against the deployment (1 edge)');
   });
 });
 
@@ -94,7 +118,10 @@ describe('the step summary at the edge', () => {
   it('is written only where GitHub names a file', () => {
     expect(stepSummaryTarget({ env: {}, cwd: '/w' })).toBeNull();
     expect(stepSummaryTarget({ env: { GITHUB_STEP_SUMMARY: '' }, cwd: '/w' })).toBeNull();
-    expect(stepSummaryTarget({ env: { GITHUB_STEP_SUMMARY: '/tmp/s.md' }, cwd: '/w' })).toEqual({ file: '/tmp/s.md', cwd: '/w' });
+    expect(stepSummaryTarget({ env: { GITHUB_STEP_SUMMARY: '/tmp/s.md' }, cwd: '/w' })).toEqual({
+      file: '/tmp/s.md',
+      cwd: '/w',
+    });
   });
 
   it('appends, keeping what other steps wrote', async () => {
@@ -109,6 +136,9 @@ describe('the step summary at the edge', () => {
   it('names the variable and the file when it cannot append', async () => {
     dir = await mkdtemp(join(tmpdir(), 'tiergate-summary-'));
     const file = join(dir, 'missing', 'summary.md');
-    await expect(appendStepSummary({ file, cwd: dir }, 'x')).rejects.toMatchObject({ code: 'TG_ENV', message: expect.stringContaining(`GITHUB_STEP_SUMMARY: cannot append to ${file}`) });
+    await expect(appendStepSummary({ file, cwd: dir }, 'x')).rejects.toMatchObject({
+      code: 'TG_ENV',
+      message: expect.stringContaining(`GITHUB_STEP_SUMMARY: cannot append to ${file}`),
+    });
   });
 });

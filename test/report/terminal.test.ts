@@ -8,16 +8,32 @@ import { LEAKED_KEY, LEAKED_KEY_REDACTED } from './fixtures.ts';
 import { memoryIo, type MemoryIo } from './memory-io.ts';
 
 const results = sampleResults({ leakKey: LEAKED_KEY });
-const byLabel = (id: string, tier: string, variant = '') => results.checks.find((c) => c.id === id && c.tier === tier && c.variant === variant)!;
+const byLabel = (id: string, tier: string, variant = '') =>
+  results.checks.find((c) => c.id === id && c.tier === tier && c.variant === variant)!;
 
 /** A short run: two tasks on starter-a, one result each, a warning, the end. */
 function play(io: MemoryIo, listener: (event: RunEvent) => void) {
-  listener({ type: 'run-start', runId: results.runId, tiers: ['starter'], tasks: 2, windowSeconds: 60, target: 'http://127.0.0.1:41001' });
-  listener({ type: 'notice', message: 'ingest-single [starter-c] (QUOTA-INGEST): 5 upload times one after another; fits a 1m window while an upload takes at most 10.8s' });
+  listener({
+    type: 'run-start',
+    runId: results.runId,
+    tiers: ['starter'],
+    tasks: 2,
+    windowSeconds: 60,
+    target: 'http://127.0.0.1:41001',
+  });
+  listener({
+    type: 'notice',
+    message:
+      'ingest-single [starter-c] (QUOTA-INGEST): 5 upload times one after another; fits a 1m window while an upload takes at most 10.8s',
+  });
   listener({ type: 'task-start', task: { kind: 'access', tier: 'starter', orgs: ['starter-a'] } });
   io.advance(1200);
   listener({ type: 'check-result', result: byLabel('AUTH-MISSING', 'starter') });
-  listener({ type: 'task-waiting', task: { kind: 'read-sequential', tier: 'starter', orgs: ['starter-a'] }, untilEpochS: Date.parse('2026-03-02T10:01:00Z') / 1000 });
+  listener({
+    type: 'task-waiting',
+    task: { kind: 'read-sequential', tier: 'starter', orgs: ['starter-a'] },
+    untilEpochS: Date.parse('2026-03-02T10:01:00Z') / 1000,
+  });
   io.advance(3000);
   listener({ type: 'task-start', task: { kind: 'read-sequential', tier: 'starter', orgs: ['starter-a'] } });
   io.advance(800);
@@ -70,9 +86,20 @@ describe('terminalReporter on a TTY', () => {
     const io = memoryIo({ tty: true });
     const reporter = terminalReporter(io);
     const { listener } = reporter;
-    listener({ type: 'run-start', runId: results.runId, tiers: ['starter'], tasks: 2, windowSeconds: 60, target: 'http://127.0.0.1:41001' });
+    listener({
+      type: 'run-start',
+      runId: results.runId,
+      tiers: ['starter'],
+      tasks: 2,
+      windowSeconds: 60,
+      target: 'http://127.0.0.1:41001',
+    });
     listener({ type: 'task-start', task: { kind: 'access', tier: 'starter', orgs: ['starter-a'] } });
-    listener({ type: 'task-waiting', task: { kind: 'read-sequential', tier: 'starter', orgs: ['starter-b'] }, untilEpochS: null });
+    listener({
+      type: 'task-waiting',
+      task: { kind: 'read-sequential', tier: 'starter', orgs: ['starter-b'] },
+      untilEpochS: null,
+    });
     const frame = io.out();
     expect(frame).toContain('▶ running');
     expect(frame).toContain('access starter-a');
@@ -94,18 +121,31 @@ describe('terminalReporter on a TTY', () => {
     expect(out).not.toContain(LEAKED_KEY);
   });
 
-  it("shows how far a task that reports progress is, its estimate counting down between events", () => {
+  it('shows how far a task that reports progress is, its estimate counting down between events', () => {
     const io = memoryIo({ tty: true });
     const reporter = terminalReporter(io);
     const { listener } = reporter;
     const revocation = { kind: 'revocation', tier: 'starter', orgs: ['starter-revocation'] } as const;
-    const frameSince = (from: number) => io.out().slice(from).replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
-    listener({ type: 'run-start', runId: results.runId, tiers: ['starter'], tasks: 2, windowSeconds: 3, target: 'http://127.0.0.1:41001' });
+    const frameSince = (from: number) =>
+      io
+        .out()
+        .slice(from)
+        .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+    listener({
+      type: 'run-start',
+      runId: results.runId,
+      tiers: ['starter'],
+      tasks: 2,
+      windowSeconds: 3,
+      target: 'http://127.0.0.1:41001',
+    });
     listener({ type: 'task-start', task: revocation });
     io.advance(2000);
     let from = io.out().length;
     listener({ type: 'task-progress', task: revocation, done: 6, total: 20, unit: 'trials', etaMs: 8000 });
-    expect(frameSince(from)).toMatch(/▶ running\s+revocation starter-revocation\s+6 of 20 trials done, about 8 s left · 2 s/);
+    expect(frameSince(from)).toMatch(
+      /▶ running\s+revocation starter-revocation\s+6 of 20 trials done, about 8 s left · 2 s/,
+    );
     // Another task's event redraws the block: three seconds on, five are left.
     io.advance(3000);
     from = io.out().length;
@@ -123,7 +163,15 @@ describe('terminalReporter on a TTY', () => {
     const reporter = terminalReporter(io);
     const revocation = { kind: 'revocation', tier: 'starter', orgs: ['starter-revocation'] } as const;
     reporter.listener({ type: 'task-start', task: revocation });
-    for (let done = 1; done <= 3; done++) reporter.listener({ type: 'task-progress', task: revocation, done, total: 3, unit: 'trials', etaMs: 1000 * (3 - done) });
+    for (let done = 1; done <= 3; done++)
+      reporter.listener({
+        type: 'task-progress',
+        task: revocation,
+        done,
+        total: 3,
+        unit: 'trials',
+        etaMs: 1000 * (3 - done),
+      });
     reporter.finish();
     expect(io.out()).toBe('[   0.0 s] running  revocation starter-revocation\n');
   });
@@ -141,7 +189,7 @@ describe('terminalReporter on a TTY', () => {
 });
 
 describe('terminalSummary', () => {
-  it("prints how the server limits before the verdict table, one block per profile", () => {
+  it('prints how the server limits before the verdict table, one block per profile', () => {
     const out = terminalSummary(results, '/work/project/reports/run', { paint: plain, cwd: '/work/project' });
     const lines = out.split('\n');
     const title = lines.indexOf('How this server limits (starter, learned on starter-a in 4.2 s, 23 requests)');
@@ -160,8 +208,16 @@ describe('terminalSummary', () => {
   });
 
   it('prints no profile block when the run learned none', () => {
-    const out = terminalSummary({ ...results, profiles: [] }, '/work/project/reports/run', { paint: plain, cwd: '/work/project' });
+    const out = terminalSummary({ ...results, profiles: [] }, '/work/project/reports/run', {
+      paint: plain,
+      cwd: '/work/project',
+    });
     expect(out).not.toContain('How this server limits');
-    expect(out.split('\n').slice(0, 4)).toEqual(['', `tiergate ${results.runId}: ${results.checks.length} results across starter, professional, enterprise`, '', expect.stringMatching(/^check\s+starter/)]);
+    expect(out.split('\n').slice(0, 4)).toEqual([
+      '',
+      `tiergate ${results.runId}: ${results.checks.length} results across starter, professional, enterprise`,
+      '',
+      expect.stringMatching(/^check\s+starter/),
+    ]);
   });
 });

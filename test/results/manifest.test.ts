@@ -1,7 +1,17 @@
 /** The manifest's pure parts: the signature over its exact bytes, and what differs between listed and present files. */
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fileDifferences, MANIFEST_SCHEMA, manifestSchema, manifestText, publicKeyPem, sha256Of, signatureHolds, signManifest, type Manifest } from '../../src/results/manifest.ts';
+import {
+  fileDifferences,
+  MANIFEST_SCHEMA,
+  manifestSchema,
+  manifestText,
+  publicKeyPem,
+  sha256Of,
+  signatureHolds,
+  signManifest,
+  type Manifest,
+} from '../../src/results/manifest.ts';
 
 const file = (name: string, text: string) => ({ name, bytes: Buffer.byteLength(text), sha256: sha256Of(text) });
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -44,7 +54,7 @@ describe('manifest', () => {
     const listed = [file('a.json', 'a'), file('b.xml', 'b'), file('c.gz', 'c')];
     expect(fileDifferences(listed, listed)).toEqual([]);
     expect(fileDifferences(listed, [file('a.json', 'a'), file('b.xml', 'B'), file('d.txt', 'd')])).toEqual([
-      'b.xml: altered (its SHA-256 is not the manifest\'s)',
+      "b.xml: altered (its SHA-256 is not the manifest's)",
       'c.gz: missing (the manifest lists it)',
       'd.txt: extra (the manifest does not list it)',
     ]);

@@ -48,7 +48,10 @@ describe('loadResults', () => {
     run = await writeSampleRun({ observations: false });
     expect((await loadResults(run.files.results)).profiles).toEqual([SAMPLE_PROFILE]);
     const old = join(run.root, 'old.json');
-    const { profiles: _dropped, ...before } = JSON.parse(await readFile(run.files.results, 'utf8')) as Record<string, unknown>;
+    const { profiles: _dropped, ...before } = JSON.parse(await readFile(run.files.results, 'utf8')) as Record<
+      string,
+      unknown
+    >;
     await writeFile(old, JSON.stringify(before));
     const loaded = await loadResults(old);
     expect(loaded.profiles).toEqual([]);
@@ -84,14 +87,18 @@ describe('loadResults', () => {
     await expect(loadResults(invalid)).rejects.toThrow(/checks\[3\]\.verdict/);
 
     const badProfile = join(run.root, 'bad-profile.json');
-    const withProfile = JSON.parse(await readFile(run.files.results, 'utf8')) as { profiles: { counts: { head: { value: unknown } } }[] };
+    const withProfile = JSON.parse(await readFile(run.files.results, 'utf8')) as {
+      profiles: { counts: { head: { value: unknown } } }[];
+    };
     withProfile.profiles[0]!.counts.head.value = 'sometimes';
     await writeFile(badProfile, JSON.stringify(withProfile));
     await expect(loadResults(badProfile)).rejects.toThrow(/profiles\[0\]\.counts\.head\.value/);
 
     // The data a chart reads is checked against its verdict's type; the rest of `data` is kept as written.
     const badData = join(run.root, 'bad-data.json');
-    const withData = JSON.parse(await readFile(run.files.results, 'utf8')) as { checks: { id: string; data?: { series?: { n: unknown }[]; note?: string } }[] };
+    const withData = JSON.parse(await readFile(run.files.results, 'utf8')) as {
+      checks: { id: string; data?: { series?: { n: unknown }[]; note?: string } }[];
+    };
     const quota = withData.checks.findIndex((c) => c.id === 'QUOTA-READ' && c.data !== undefined);
     withData.checks[quota]!.data!.note = 'a field no reader knows';
     await writeFile(badData, JSON.stringify(withData));

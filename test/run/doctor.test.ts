@@ -31,7 +31,9 @@ describe('runDoctor', () => {
     expect(outcome.findings.map((f) => f.input.split(' ')[0])).toEqual([
       'target.edges.0',
       'target.edges.1',
-      ...['orgs.0', 'orgs.1'].flatMap((org) => ['primary', 'secondary', 'unscoped'].map((role) => `${org}.keys.${role}`)),
+      ...['orgs.0', 'orgs.1'].flatMap((org) =>
+        ['primary', 'secondary', 'unscoped'].map((role) => `${org}.keys.${role}`),
+      ),
       'server',
     ]);
     // One per edge; per organization: seven for the primary key, one each for the others.
@@ -47,7 +49,12 @@ describe('runDoctor', () => {
     const key = deployment.env[variableOf(deployment, 'starter-a', 'primary')]!;
     const reads = await call(t.edge(), '/recruiter/bootstrap', { method: 'HEAD', key });
     expect(reads.limit - reads.remaining).toBe(3);
-    const ingest = await call(t.edge(), '/recruiter/jobs/vendor/resume-analysis', { method: 'POST', key, headers: { 'content-type': 'text/plain' }, body: '' });
+    const ingest = await call(t.edge(), '/recruiter/jobs/vendor/resume-analysis', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'text/plain' },
+      body: '',
+    });
     expect(ingest.remaining).toBe(recruitingApi.tiers.starter.ingest.value);
   });
 
@@ -56,7 +63,10 @@ describe('runDoctor', () => {
     const env: Record<string, string> = {};
     const orgs = [];
     // Both organizations have 10000 reads on the target; the config declares 10000 for one, 12000 for the other.
-    for (const [name, declared] of [['big-a', 10_000], ['big-b', 12_000]] as const) {
+    for (const [name, declared] of [
+      ['big-a', 10_000],
+      ['big-b', 12_000],
+    ] as const) {
       const org = await t.admin.createOrg('enterprise', name, { read: 10_000 });
       const variable = `XH_${name.replace('-', '_').toUpperCase()}_KEY`;
       env[variable] = (await t.admin.createKey(org.id, SCOPE_NAMES, 'test')).key;
@@ -72,10 +82,13 @@ describe('runDoctor', () => {
       {
         ok: false,
         input: 'orgs.1.limits.read 12000',
-        detail: "big-b's reads were answered with X-RateLimit-Limit 10000: HDR-LIMIT and QUOTA-READ hold it to 12000; write the read figure of big-b's contract here, or have the deployment enforce 12000",
+        detail:
+          "big-b's reads were answered with X-RateLimit-Limit 10000: HDR-LIMIT and QUOTA-READ hold it to 12000; write the read figure of big-b's contract here, or have the deployment enforce 12000",
       },
     ]);
     expect(outcome.exitCode).toBe(1);
-    expect(formatDoctor(outcome)).toContain("problem  orgs.1.limits.read 12000: big-b's reads were answered with X-RateLimit-Limit 10000");
+    expect(formatDoctor(outcome)).toContain(
+      "problem  orgs.1.limits.read 12000: big-b's reads were answered with X-RateLimit-Limit 10000",
+    );
   });
 });

@@ -6,8 +6,16 @@ import { buildPlan } from '../../src/run/plan.ts';
 import { orgLabels } from '../../src/provision/provision.ts';
 import { planFootprint, plannedWrites } from '../../src/run/footprint-plan.ts';
 
-const plan = buildPlan({ scenarios: [defineScenario({ tier: 'starter' })], orgs: { starter: orgLabels('starter', 3) }, checks: ['SCOPE-ENFORCED', 'QUOTA-INGEST', 'CONCURRENCY-CAP'], revocationOrg: null });
-const tasksOn = (org: string) => [...plan.tiers[0]!.joint, ...Object.values(plan.tiers[0]!.lanes).flat()].filter((t) => t.orgs[0] === org).map((t) => t.kind);
+const plan = buildPlan({
+  scenarios: [defineScenario({ tier: 'starter' })],
+  orgs: { starter: orgLabels('starter', 3) },
+  checks: ['SCOPE-ENFORCED', 'QUOTA-INGEST', 'CONCURRENCY-CAP'],
+  revocationOrg: null,
+});
+const tasksOn = (org: string) =>
+  [...plan.tiers[0]!.joint, ...Object.values(plan.tiers[0]!.lanes).flat()]
+    .filter((t) => t.orgs[0] === org)
+    .map((t) => t.kind);
 
 describe('planFootprint', () => {
   it("writes: own: the scope check's writes exactly; 2n + 1 windows of the ingest quota for n upload tasks, at most", () => {
@@ -21,29 +29,46 @@ describe('planFootprint', () => {
     // Starter ingests 10 a minute: n upload tasks on an organization (2n + 1) × 10, the scope check two
     // resumes, and the discovery one upload per attempt at its ingest question (three at most).
     for (const org of orgLabels('starter', 3)) {
-      const uploadTasks = tasksOn(org).filter((k) => k === 'ingest-single' || k === 'ingest-bulk' || k === 'concurrency').length;
+      const uploadTasks = tasksOn(org).filter(
+        (k) => k === 'ingest-single' || k === 'ingest-bulk' || k === 'concurrency',
+      ).length;
       const scopeResumes = org === scoped ? 2 : 0;
       const discovery = plan.tiers[0]!.profile?.org === org ? 3 : 0;
       const resumes = rows.find((r) => r.org === org && r.kind === 'resumes');
       if (uploadTasks + scopeResumes + discovery === 0) expect(resumes).toBeUndefined();
       else {
-        expect(resumes).toMatchObject({ tier: 'starter', org, kind: 'resumes', planned: (uploadTasks > 0 ? (2 * uploadTasks + 1) * 10 : 0) + scopeResumes + discovery, bound: uploadTasks + discovery > 0 ? 'at-most' : 'exact' });
-        expect(resumes!.quota).toEqual(uploadTasks > 0 ? { windows: 2 * uploadTasks + 1, figure: 10, maxFactor: 20, resumesPerUnit: 1 } : undefined);
+        expect(resumes).toMatchObject({
+          tier: 'starter',
+          org,
+          kind: 'resumes',
+          planned: (uploadTasks > 0 ? (2 * uploadTasks + 1) * 10 : 0) + scopeResumes + discovery,
+          bound: uploadTasks + discovery > 0 ? 'at-most' : 'exact',
+        });
+        expect(resumes!.quota).toEqual(
+          uploadTasks > 0 ? { windows: 2 * uploadTasks + 1, figure: 10, maxFactor: 20, resumesPerUnit: 1 } : undefined,
+        );
       }
     }
     expect(rows.some((r) => r.kind === 'resumes' && r.bound === 'at-most')).toBe(true);
   });
 
   it("by an organization's declared figures; where bulk uploads count per request, in a bulk upload's resumes", () => {
-    const single = [...plan.tiers[0]!.joint, ...Object.values(plan.tiers[0]!.lanes).flat()].find((t) => t.kind === 'ingest-single')!.orgs[0]!;
-    const row = (inputs: Parameters<typeof planFootprint>[2]) => planFootprint(plan, 'own', inputs).find((r) => r.org === single && r.kind === 'resumes')!;
+    const single = [...plan.tiers[0]!.joint, ...Object.values(plan.tiers[0]!.lanes).flat()].find(
+      (t) => t.kind === 'ingest-single',
+    )!.orgs[0]!;
+    const row = (inputs: Parameters<typeof planFootprint>[2]) =>
+      planFootprint(plan, 'own', inputs).find((r) => r.org === single && r.kind === 'resumes')!;
     const base = row({ contract: recruitingApi });
     const declared = row({ contract: recruitingApi, limitsOf: () => ({ ingest: 12 }) });
     // The ingest figure 10 → 12: each of the quota's windows holds two resumes more.
     expect(declared.quota).toMatchObject({ figure: 12, resumesPerUnit: 1 });
     expect(declared.planned - base.planned).toBe(base.quota!.windows * 2);
-    const bulk = [...plan.tiers[0]!.joint, ...Object.values(plan.tiers[0]!.lanes).flat()].find((t) => t.kind === 'ingest-bulk')!.orgs[0]!;
-    const perRequest = planFootprint(plan, 'own', { contract: recruitingApi, bulkCountsPerRequest: true }).find((r) => r.org === bulk && r.kind === 'resumes')!;
+    const bulk = [...plan.tiers[0]!.joint, ...Object.values(plan.tiers[0]!.lanes).flat()].find(
+      (t) => t.kind === 'ingest-bulk',
+    )!.orgs[0]!;
+    const perRequest = planFootprint(plan, 'own', { contract: recruitingApi, bulkCountsPerRequest: true }).find(
+      (r) => r.org === bulk && r.kind === 'resumes',
+    )!;
     // Starter's bulk uploads carry 5 resumes (the largest divisor of 10 up to half of it).
     expect(perRequest.quota).toMatchObject({ figure: 10, resumesPerUnit: 5 });
     expect(perRequest.planned).toBeGreaterThanOrEqual(perRequest.quota!.windows * 10 * 5);
@@ -60,14 +85,22 @@ describe('plannedWrites', () => {
     expect(policy).toMatch(/^writes: own: what the checks need, named tiergate and the run id/);
     expect(rest).toEqual([]);
     expect(starter).toMatch(/^ {2}starter: /);
-    expect(starter).toContain('1 jobs created, 2 job updates (its own job: updated, then archived), 1 webhook subscriptions');
+    expect(starter).toContain(
+      '1 jobs created, 2 job updates (its own job: updated, then archived), 1 webhook subscriptions',
+    );
     expect(starter).toMatch(/at most \d+ resumes accepted/);
   });
 
-  it('the revocation hook\'s keys, with figures when the trials are known, whatever the writes policy', () => {
-    const withRevocation = buildPlan({ scenarios: [defineScenario({ tier: 'starter' })], orgs: { starter: orgLabels('starter', 3) }, checks: ['REVOKE-LATENCY'], revocationOrg: { tier: 'starter', label: 'starter-revocation' } });
+  it("the revocation hook's keys, with figures when the trials are known, whatever the writes policy", () => {
+    const withRevocation = buildPlan({
+      scenarios: [defineScenario({ tier: 'starter' })],
+      orgs: { starter: orgLabels('starter', 3) },
+      checks: ['REVOKE-LATENCY'],
+      revocationOrg: { tier: 'starter', label: 'starter-revocation' },
+    });
     const inputs = { contract: recruitingApi, revocationTrials: { trials: 20, parallel: 7 } };
-    const line = '  revocation on starter-revocation: at most 27 keys (one per trial, 20 trials, and one more per chain of trials at once, at most 7) provisioned through your revocation hook, each revoked by the end (whatever the writes policy: the hooks are yours)';
+    const line =
+      '  revocation on starter-revocation: at most 27 keys (one per trial, 20 trials, and one more per chain of trials at once, at most 7) provisioned through your revocation hook, each revoked by the end (whatever the writes policy: the hooks are yours)';
     expect(plannedWrites(withRevocation, 'own', inputs).at(-1)).toBe(line);
     expect(plannedWrites(withRevocation, 'none', inputs).at(-1)).toBe(line);
   });

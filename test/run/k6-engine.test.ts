@@ -25,19 +25,39 @@ function fakeK6(version = NEWEST_TESTED_K6): { bin: string; log: string; env: Re
   copyFileSync(new URL('../k6/fixtures/fake-k6.mjs', import.meta.url), join(bin, 'k6'));
   chmodSync(join(bin, 'k6'), 0o755);
   const log = join(bin, 'calls.ndjson');
-  return { bin, log, env: { PATH: `${bin}:${dirname(process.execPath)}`, FAKE_K6_LOG: log, FAKE_K6_VERSION: version, FAKE_K6_FLAGS: FLAGS } };
+  return {
+    bin,
+    log,
+    env: {
+      PATH: `${bin}:${dirname(process.execPath)}`,
+      FAKE_K6_LOG: log,
+      FAKE_K6_VERSION: version,
+      FAKE_K6_FLAGS: FLAGS,
+    },
+  };
 }
 
-const callsOf = (log: string) => readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { args: string[] });
+const callsOf = (log: string) =>
+  readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { args: string[] });
 
-const withLoad = (outDir: string) => ({ ...shortRun(outDir), engine: 'k6' as const, scenarios: [defineScenario({ tier: 'starter', load: sustainedLoad({ fleetOrgs: 2 }) })] });
+const withLoad = (outDir: string) => ({
+  ...shortRun(outDir),
+  engine: 'k6' as const,
+  scenarios: [defineScenario({ tier: 'starter', load: sustainedLoad({ fleetOrgs: 2 }) })],
+});
 
 describe('runSuite with the k6 engine', () => {
   it('without k6 on PATH, throws TG_K6_MISSING in one line that says how to run the exported scripts', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'tiergate-no-k6-'));
     const { io } = captureIo({ env: { PATH: empty } });
     expect(await findK6(io.env)).toBeNull();
-    await expect(runSuite(withLoad(tempReportsDir()), io)).rejects.toMatchObject({ code: 'TG_K6_MISSING', message: K6_MISSING_MESSAGE });
+    await expect(runSuite(withLoad(tempReportsDir()), io)).rejects.toMatchObject({
+      code: 'TG_K6_MISSING',
+      message: K6_MISSING_MESSAGE,
+    });
     expect(K6_MISSING_MESSAGE).not.toContain('\n');
     expect(K6_MISSING_MESSAGE).toMatch(/k6 is not on PATH.*tiergate k6 export --out DIR/);
   });
@@ -54,9 +74,14 @@ describe('runSuite with the k6 engine', () => {
     expect(call.args.join(' ')).not.toMatch(/xh_(test|live)_/);
     expect(call.args.at(-1)).toMatch(/k6[/\\]starter\.js$/);
     const [check] = outcome.results!.checks;
-    expect({ id: check!.id, variant: check!.variant, verdict: check!.verdict, actual: check!.actual }).toMatchObject({ id: 'LOAD-THRESHOLDS', variant: 'k6', verdict: 'pass' });
+    expect({ id: check!.id, variant: check!.variant, verdict: check!.verdict, actual: check!.actual }).toMatchObject({
+      id: 'LOAD-THRESHOLDS',
+      variant: 'k6',
+      verdict: 'pass',
+    });
     expect(outcome.exitCode).toBe(0);
-    for (const file of ['results.json', 'index.html', 'junit.xml', 'k6-starter.json', 'k6/starter.js']) expect(existsSync(join(outcome.runDir!, file))).toBe(true);
+    for (const file of ['results.json', 'index.html', 'junit.xml', 'k6-starter.json', 'k6/starter.js'])
+      expect(existsSync(join(outcome.runDir!, file))).toBe(true);
     expect(readFileSync(join(outcome.runDir!, 'results.json'), 'utf8')).not.toMatch(/xh_(test|live)_[A-Za-z0-9]{32}/);
   });
 
@@ -64,8 +89,14 @@ describe('runSuite with the k6 engine', () => {
     for (const version of ['1.3.0', '1.8.1', '2.0.0', '2.2.0']) {
       const { io } = captureIo({ env: fakeK6(version).env });
       const outcome = await runSuite(withLoad(tempReportsDir()), io);
-      expect({ version, exit: outcome.exitCode, k6: outcome.results!.k6 }).toEqual({ version, exit: 0, k6: { version } });
-      const written = JSON.parse(readFileSync(join(outcome.runDir!, 'results.json'), 'utf8')) as { k6?: { version: string } };
+      expect({ version, exit: outcome.exitCode, k6: outcome.results!.k6 }).toEqual({
+        version,
+        exit: 0,
+        k6: { version },
+      });
+      const written = JSON.parse(readFileSync(join(outcome.runDir!, 'results.json'), 'utf8')) as {
+        k6?: { version: string };
+      };
       expect(written.k6).toEqual({ version });
       expect(readFileSync(join(outcome.runDir!, 'index.html'), 'utf8')).toContain(`k6 v${version}`);
     }
@@ -75,7 +106,9 @@ describe('runSuite with the k6 engine', () => {
     const { io } = captureIo({ env: fakeK6('1.2.0').env });
     await expect(runSuite(withLoad(tempReportsDir()), io)).rejects.toMatchObject({
       code: 'TG_K6_VERSION',
-      message: expect.stringMatching(/is k6 v1\.2\.0; tiergate needs k6 1\.3\.0 or later \(--summary-mode=disabled\): upgrade k6$/),
+      message: expect.stringMatching(
+        /is k6 v1\.2\.0; tiergate needs k6 1\.3\.0 or later \(--summary-mode=disabled\): upgrade k6$/,
+      ),
     });
   });
 

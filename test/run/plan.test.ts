@@ -111,7 +111,9 @@ describe('buildPlan', () => {
     expect(onLane.windowsNeeded).toBe(3);
     const twoOrgs = plan({ profileOrgs: {}, orgs: { starter: orgLabels('starter', 2) } });
     expect(twoOrgs.tiers[0]!.profile).toEqual({ org: 'starter-b', runs: 'before-tier' });
-    expect(twoOrgs.windowsNeeded).toBe(plan({ orgs: { starter: orgLabels('starter', 2) } }).windowsNeeded + DISCOVERY_WINDOWS);
+    expect(twoOrgs.windowsNeeded).toBe(
+      plan({ orgs: { starter: orgLabels('starter', 2) } }).windowsNeeded + DISCOVERY_WINDOWS,
+    );
     expect(DISCOVERY_WINDOWS).toBe(1);
     // A tier that spends no quota learns nothing.
     expect(plan({ checks: ['AUTH-MISSING'] }).tiers[0]!.profile).toBeNull();
@@ -124,7 +126,11 @@ describe('buildPlan', () => {
 
   it('--checks: plans only the tasks that decide a selected check, and lists only those checks', () => {
     const p = plan({ checks: ['QUOTA-READ'] });
-    expect(allTasks(p).map((t) => t.kind).sort()).toEqual(['read-burst', 'read-sequential']);
+    expect(
+      allTasks(p)
+        .map((t) => t.kind)
+        .sort(),
+    ).toEqual(['read-burst', 'read-sequential']);
     for (const t of allTasks(p)) expect(t.checks).toEqual(['QUOTA-READ']);
     expect(p.tiers[0]!.collected).toEqual([]);
     expect(p.checks).toEqual(['QUOTA-READ']);
@@ -137,11 +143,15 @@ describe('buildPlan', () => {
     expect(headers.windowsNeeded).toBe(0);
 
     const limit = plan({ checks: ['HDR-LIMIT', 'AUTH-MISSING'] as CheckId[] });
-    expect(allTasks(limit).map((t) => t.kind).sort()).toEqual(['access', 'ingest-single', 'read-sequential']);
+    expect(
+      allTasks(limit)
+        .map((t) => t.kind)
+        .sort(),
+    ).toEqual(['access', 'ingest-single', 'read-sequential']);
     expect([...limit.checks].sort()).toEqual(['AUTH-MISSING', 'HDR-LIMIT']);
   });
 
-  it('honours the scenario\'s own check list, HDR-PRESENT included', () => {
+  it("honours the scenario's own check list, HDR-PRESENT included", () => {
     const p = plan({ scenarios: [scenario('starter', { checks: ['CONCURRENCY-CAP'] })] });
     expect(allTasks(p).map((t) => t.kind)).toEqual(['concurrency']);
     expect(p.tiers[0]!.collected).toEqual([]);
@@ -163,10 +173,15 @@ describe('buildPlan', () => {
   });
 
   it('plans sustained load only when LOAD-THRESHOLDS is asked for, on tiers with an org', () => {
-    const withLoad = [scenario('starter', { load: sustainedLoad({ fleetOrgs: 2 }) }), scenario('enterprise', { load: sustainedLoad({ fleetOrgs: 2 }) })];
+    const withLoad = [
+      scenario('starter', { load: sustainedLoad({ fleetOrgs: 2 }) }),
+      scenario('enterprise', { load: sustainedLoad({ fleetOrgs: 2 }) }),
+    ];
     expect(plan({ scenarios: withLoad }).load).toEqual([]);
     const p = plan({ scenarios: withLoad, checks: ['LOAD-THRESHOLDS'] });
-    expect(p.load).toEqual([{ kind: 'load', tier: 'starter', orgs: ['starter-a'], checks: ['LOAD-THRESHOLDS'], consumes: 'read' }]);
+    expect(p.load).toEqual([
+      { kind: 'load', tier: 'starter', orgs: ['starter-a'], checks: ['LOAD-THRESHOLDS'], consumes: 'read' },
+    ]);
     expect(p.checks).toEqual(['LOAD-THRESHOLDS']);
   });
 

@@ -12,18 +12,26 @@ import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 
 const RUNS = 10;
 /** Every check a tier's own lanes decide: all but revocation's and the opt-in load. */
-const TIER_CHECKS = CHECK_IDS.filter((id) => !kindsDeciding(id).some((kind) => kind === 'revocation' || kind === 'load'));
+const TIER_CHECKS = CHECK_IDS.filter(
+  (id) => !kindsDeciding(id).some((kind) => kind === 'revocation' || kind === 'load'),
+);
 
 const notPassing = (checks: readonly CheckResult[]) =>
-  checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}[${c.tier}${c.variant ? ` ${c.variant}` : ''}] ${c.verdict}: ${c.actual} ${c.notes.join(' ')}`);
+  checks
+    .filter((c) => c.verdict !== 'pass')
+    .map((c) => `${c.id}[${c.tier}${c.variant ? ` ${c.variant}` : ''}] ${c.verdict}: ${c.actual} ${c.notes.join(' ')}`);
 
 describe('a clean reference target, run after run', () => {
-  it(`passes every check of every tier ${RUNS} runs in a row`, async () => {
-    for (let run = 1; run <= RUNS; run++) {
-      const { io } = captureIo();
-      const tiers = ['starter', 'professional', 'enterprise'] as const;
-      const outcome = await runSuite(shortRun(tempReportsDir(), { tiers, checks: TIER_CHECKS, windowMs: 4000 }), io);
-      expect({ run, failures: notPassing(outcome.results!.checks) }).toEqual({ run, failures: [] });
-    }
-  }, RUNS * 60_000);
+  it(
+    `passes every check of every tier ${RUNS} runs in a row`,
+    async () => {
+      for (let run = 1; run <= RUNS; run++) {
+        const { io } = captureIo();
+        const tiers = ['starter', 'professional', 'enterprise'] as const;
+        const outcome = await runSuite(shortRun(tempReportsDir(), { tiers, checks: TIER_CHECKS, windowMs: 4000 }), io);
+        expect({ run, failures: notPassing(outcome.results!.checks) }).toEqual({ run, failures: [] });
+      }
+    },
+    RUNS * 60_000,
+  );
 });

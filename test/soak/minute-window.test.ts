@@ -13,10 +13,16 @@ import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 it('passes every check of every tier with 60 s windows and uploads that take 2 s', async () => {
   const { io } = captureIo();
   const run = shortRun(tempReportsDir(), { tiers: TIER_NAMES, windowMs: 60_000, parseMs: 2000 });
-  const options = { ...run, target: { ...run.target, variants: ['synchronous-bulk'] as const }, scenarios: TIER_NAMES.map((tier) => defineScenario({ tier })) };
+  const options = {
+    ...run,
+    target: { ...run.target, variants: ['synchronous-bulk'] as const },
+    scenarios: TIER_NAMES.map((tier) => defineScenario({ tier })),
+  };
   const outcome = await runSuite(options, io);
   const results = outcome.results!;
   const summary = `wall ${(results.durationMs / 1000).toFixed(1)} s; windows needed ${results.windows.needed} (${results.windows.needed * 60} s), used ${results.windows.used}`;
   console.log(`60 s windows: ${summary}`);
-  expect(results.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}[${c.tier}] ${c.verdict}: ${c.actual}`)).toEqual([]);
+  expect(
+    results.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}[${c.tier}] ${c.verdict}: ${c.actual}`),
+  ).toEqual([]);
 }, 900_000);

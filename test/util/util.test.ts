@@ -13,9 +13,12 @@ describe('parseDurationMs', () => {
     [42, 42],
   ] as const)('%j is %i ms', (input, ms) => expect(parseDurationMs(input)).toBe(ms));
 
-  it.each(['', 'fast', '-1s', '1h', '3 seconds', '1e3', '.5s', Number.NaN, -5, Number.POSITIVE_INFINITY])('refuses %j', (input) => {
-    expect(parseDurationMs(input)).toBeNull();
-  });
+  it.each(['', 'fast', '-1s', '1h', '3 seconds', '1e3', '.5s', Number.NaN, -5, Number.POSITIVE_INFINITY])(
+    'refuses %j',
+    (input) => {
+      expect(parseDurationMs(input)).toBeNull();
+    },
+  );
 
   it('formats back readably', () => {
     expect(formatDurationMs(120_000)).toBe('2m');
@@ -25,14 +28,31 @@ describe('parseDurationMs', () => {
 });
 
 describe('isLoopbackHost', () => {
-  it.each(['localhost', 'LOCALHOST', '127.0.0.1', '127.255.255.254', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '[::ffff:7f00:1]'])(
-    'accepts %s',
-    (host) => expect(isLoopbackHost(host)).toBe(true),
-  );
-  it.each(['example.com', 'edge.localhost', 'localhost.example.com', '127.0.0.1.nip.io', '128.0.0.1', '0.0.0.0', '::', '10.0.0.1', '::ffff:10.0.0.1', '[::ffff:a00:1]', 'fe80::1%eth0', ''])(
-    'refuses %s',
-    (host) => expect(isLoopbackHost(host)).toBe(false),
-  );
+  it.each([
+    'localhost',
+    'LOCALHOST',
+    '127.0.0.1',
+    '127.255.255.254',
+    '::1',
+    '[::1]',
+    '0:0:0:0:0:0:0:1',
+    '::ffff:127.0.0.1',
+    '[::ffff:7f00:1]',
+  ])('accepts %s', (host) => expect(isLoopbackHost(host)).toBe(true));
+  it.each([
+    'example.com',
+    'edge.localhost',
+    'localhost.example.com',
+    '127.0.0.1.nip.io',
+    '128.0.0.1',
+    '0.0.0.0',
+    '::',
+    '10.0.0.1',
+    '::ffff:10.0.0.1',
+    '[::ffff:a00:1]',
+    'fe80::1%eth0',
+    '',
+  ])('refuses %s', (host) => expect(isLoopbackHost(host)).toBe(false));
   it('judges URLs by their host, and refuses what does not parse', () => {
     expect(isLoopbackUrl('http://127.0.0.1:8080/x')).toBe(true);
     expect(isLoopbackUrl('http://[::ffff:127.0.0.1]:8080/')).toBe(true);

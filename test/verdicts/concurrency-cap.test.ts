@@ -4,7 +4,12 @@
  * extra sent too early, too late, or among uploads too fast to hold anything.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { concurrencyCapVerdict, learnedConcurrency, type ConcurrencyCapData, type ConcurrencyCapInput } from '../../src/verdicts/concurrency-cap.ts';
+import {
+  concurrencyCapVerdict,
+  learnedConcurrency,
+  type ConcurrencyCapData,
+  type ConcurrencyCapInput,
+} from '../../src/verdicts/concurrency-cap.ts';
 import type { Figure } from '../../src/contract/types.ts';
 import type { Finding } from '../../src/catalogue/types.ts';
 import { heldMeasurement, resetObservations, type ConcurrencyOptions } from '../helpers/observations.ts';
@@ -20,21 +25,31 @@ function judge(options: Partial<ConcurrencyOptions> = {}, more: Partial<Concurre
   return { ...m, f, data: f.data as ConcurrencyCapData };
 }
 
-const decision = (f: Finding<ConcurrencyCapData>) => ({ verdict: f.verdict, outcome: f.data?.outcome, measureAgain: f.data?.measureAgain });
+const decision = (f: Finding<ConcurrencyCapData>) => ({
+  verdict: f.verdict,
+  outcome: f.data?.outcome,
+  measureAgain: f.data?.measureAgain,
+});
 
 describe('CONCURRENCY-CAP: the extra met the cap full', () => {
   it('passes a 429: every held upload in service before the extra arrived, and it arrived before any was answered', () => {
     const { f, data, extra, held } = judge();
     expect(decision(f)).toEqual({ verdict: 'pass', outcome: 'refused', measureAgain: false });
-    expect(f.expected).toBe('all 5 held requests admitted, and one more, sent while they were all in service, refused (429 assumed) or held until one of them finished');
-    expect(f.actual).toMatch(/^all 5 held admitted; the extra got 429, sent [\d.]+ ms before the first held answer, with every held one in service \(the last answered [\d.]+ ms after it was sent, < L − r = 199 ms; L 200 ms, r 1 ms\)$/);
+    expect(f.expected).toBe(
+      'all 5 held requests admitted, and one more, sent while they were all in service, refused (429 assumed) or held until one of them finished',
+    );
+    expect(f.actual).toMatch(
+      /^all 5 held admitted; the extra got 429, sent [\d.]+ ms before the first held answer, with every held one in service \(the last answered [\d.]+ ms after it was sent, < L − r = 199 ms; L 200 ms, r 1 ms\)$/,
+    );
     // The inequalities the claim rests on are written into the evidence.
     expect(f.notes).toEqual([
       'every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)',
       'the extra reached the server before any held upload was answered: sent(extra) + 2r < answered(held), for each',
     ]);
     expect(f.evidence).toEqual([extra.id, held[0]!.id, held[4]!.id]);
-    expect([data.cap, data.extraStatus, data.controlStatus, data.roundTripMs, data.fastestUploadMs]).toEqual([5, 429, 200, 1, 200]);
+    expect([data.cap, data.extraStatus, data.controlStatus, data.roundTripMs, data.fastestUploadMs]).toEqual([
+      5, 429, 200, 1, 200,
+    ]);
     expect(data.timeline.map((row) => row.role)).toEqual(['held', 'held', 'held', 'held', 'held', 'control', 'extra']);
     expect(learnedConcurrency(f).value).toEqual({ kind: 'refuses', status: 429 });
   });
@@ -50,7 +65,9 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
     const { f } = judge({ extraStatus: 500 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'refused', measureAgain: false });
     expect(f.actual).toMatch(/^the extra got 500, sent .*: a refusal, but not one that says "too many"$/);
-    expect(f.notes.at(-1)).toBe('§8 does not say how the cap answers; the contract assumes 429 (concurrency-status). A 500 cannot be told from a failure of the server, so it neither passes nor fails the cap');
+    expect(f.notes.at(-1)).toBe(
+      '§8 does not say how the cap answers; the contract assumes 429 (concurrency-status). A 500 cannot be told from a failure of the server, so it neither passes nor fails the cap',
+    );
     expect(learnedConcurrency(f).value).toEqual({ kind: 'refuses', status: 500 });
     // A contract naming another status for the cap passes it.
     expect(judge({ extraStatus: 500 }, { rejectedStatus: 500 }).f.verdict).toBe('pass');
@@ -59,7 +76,9 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
   it('fails an extra admitted and answered while every held upload was in service, with the inequalities', () => {
     const { f, extra } = judge({ extraStatus: 200 });
     expect(decision(f)).toEqual({ verdict: 'fail', outcome: 'admitted', measureAgain: false });
-    expect(f.actual).toMatch(/^admitted all 6: the extra got 200, sent [\d.]+ ms before the first held answer, .*, and was answered [\d.]+ ms before the first of them, more than r$/);
+    expect(f.actual).toMatch(
+      /^admitted all 6: the extra got 200, sent [\d.]+ ms before the first held answer, .*, and was answered [\d.]+ ms before the first of them, more than r$/,
+    );
     expect(f.notes.slice(-2)).toEqual([
       'the extra was answered while every held upload was in service: answered(extra) + r < answered(held), for each',
       'the extra was a read: the cap is taken to count every request of the organization in flight, on any endpoint (assumption concurrency-status)',
@@ -72,10 +91,18 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
     // The extra leaves about 83 ms after the first uploads, which finish at 200 ms: answered just after.
     const { f, control } = judge({ extraStatus: 200, extraLatencyMs: 125 });
     expect(decision(f)).toEqual({ verdict: 'pass', outcome: 'queued', measureAgain: false });
-    expect(f.actual).toMatch(/the extra got 200, answered [\d.]+ ms after the first held answer .*; the control, the same read with 4 held, got 200, answered [\d.]+ ms before the first of those: held until a slot freed$/);
+    expect(f.actual).toMatch(
+      /the extra got 200, answered [\d.]+ ms after the first held answer .*; the control, the same read with 4 held, got 200, answered [\d.]+ ms before the first of those: held until a slot freed$/,
+    );
     expect(f.evidence).toContain(control.id);
-    expect(f.notes.some((n) => n.startsWith('the control was answered while the held uploads sent before it were in service'))).toBe(true);
-    expect(f.notes.some((n) => n.startsWith('assumption, not spec: one request beyond the cap waited for a slot'))).toBe(true);
+    expect(
+      f.notes.some((n) =>
+        n.startsWith('the control was answered while the held uploads sent before it were in service'),
+      ),
+    ).toBe(true);
+    expect(
+      f.notes.some((n) => n.startsWith('assumption, not spec: one request beyond the cap waited for a slot')),
+    ).toBe(true);
     expect(learnedConcurrency(f).value).toEqual({ kind: 'queues' });
   });
 
@@ -83,7 +110,9 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
     // r = 20 ms; the extra is answered 10 ms before the first held upload: beside them, or just after one finished.
     const { f } = judge({ extraStatus: 200, roundTripMs: 20, uploadMs: 2000, extraLatencyMs: 1870 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(f.actual).toMatch(/^the extra got 200, answered 10 ms before the first held answer, within a round trip \(r = 20 ms\)/);
+    expect(f.actual).toMatch(
+      /^the extra got 200, answered 10 ms before the first held answer, within a round trip \(r = 20 ms\)/,
+    );
   });
 
   it('does not take a late answer for a queue without a control answered fast', () => {
@@ -109,8 +138,12 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
     for (const extraStatus of [200, 429]) {
       const { f, held, extra } = judge({ extraStatus, uploadMs: (i) => (i === 5 ? 260 : 200) });
       expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-      expect(f.actual).toMatch(/^the extra was sent too early \(L 200 ms, r 1 ms\): held 200 POST \/recruiter\/jobs\/vendor\/resume-analysis \(#\d+\) was answered [\d.]+ ms after it, not less than L − r = 199 ms, so it may not yet have been in service$/);
-      expect(f.notes).toEqual(['needed: every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)']);
+      expect(f.actual).toMatch(
+        /^the extra was sent too early \(L 200 ms, r 1 ms\): held 200 POST \/recruiter\/jobs\/vendor\/resume-analysis \(#\d+\) was answered [\d.]+ ms after it, not less than L − r = 199 ms, so it may not yet have been in service$/,
+      );
+      expect(f.notes).toEqual([
+        'needed: every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)',
+      ]);
       expect(f.evidence).toEqual([extra.id, held[4]!.id]);
     }
   });
@@ -127,7 +160,9 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
     for (const extraStatus of [200, 429]) {
       const { f, extra, held } = judge({ extraStatus, marginMs: 110 });
       expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-      expect(f.actual).toMatch(/^the extra was sent too late \(L 200 ms, r 1 ms\): [\d.]+ ms after held 200 POST .* was answered, not more than 2r = 2 ms before, so a slot may have freed before it arrived$/);
+      expect(f.actual).toMatch(
+        /^the extra was sent too late \(L 200 ms, r 1 ms\): [\d.]+ ms after held 200 POST .* was answered, not more than 2r = 2 ms before, so a slot may have freed before it arrived$/,
+      );
       expect(f.evidence).toEqual([extra.id, held[0]!.id]);
     }
   });
@@ -135,15 +170,21 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
   it('uploads too fast to hold: says so with the figures, and measures no more', () => {
     const { f } = judge({ extraStatus: 200, uploadMs: 8, marginMs: 3 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: false });
-    expect(f.actual).toBe("the uploads are too fast to hold: the fastest took 8 ms, a fast read's round trip up to 1 ms");
+    expect(f.actual).toBe(
+      "the uploads are too fast to hold: the fastest took 8 ms, a fast read's round trip up to 1 ms",
+    );
   });
 
   it('uploads too fast to hold only at a slow moment (the quickest timed read was fast enough): measured again', () => {
     // r = 40 ms (the slowest read) makes 200 ms uploads too fast to hold; the quickest read, 4 ms, would not.
     const { f } = judge({ extraStatus: 429, roundTripsMs: [40, 4, 5], marginMs: 30 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(f.actual).toBe("the uploads are too fast to hold: the fastest took 200 ms, a fast read's round trip up to 40 ms");
-    expect(f.notes).toEqual(["the fastest of those reads took 4 ms, a moment's load: measured again, a quieter moment may decide it"]);
+    expect(f.actual).toBe(
+      "the uploads are too fast to hold: the fastest took 200 ms, a fast read's round trip up to 40 ms",
+    );
+    expect(f.notes).toEqual([
+      "the fastest of those reads took 4 ms, a moment's load: measured again, a quieter moment may decide it",
+    ]);
     // All three slow: the uploads are too fast for this network, and measuring again would not help.
     expect(decision(judge({ extraStatus: 429, roundTripsMs: [40, 40, 40], marginMs: 30 }).f).measureAgain).toBe(false);
   });
@@ -162,7 +203,9 @@ describe('CONCURRENCY-CAP: the held uploads', () => {
   it('fails a held upload refused below the cap', () => {
     const { f, held, extra } = judge({ heldStatus: (i) => (i === 3 ? 429 : 200) });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe(`cap admitted only 4 of 5: 429 POST /recruiter/jobs/vendor/resume-analysis (#${held[2]!.id}); extra got 429`);
+    expect(f.actual).toBe(
+      `cap admitted only 4 of 5: 429 POST /recruiter/jobs/vendor/resume-analysis (#${held[2]!.id}); extra got 429`,
+    );
     expect(f.evidence).toEqual([held[2]!.id, extra.id]);
   });
 
@@ -171,7 +214,9 @@ describe('CONCURRENCY-CAP: the held uploads', () => {
     const quota = { ...m.held[2]!, rateLimit: { ...m.held[2]!.rateLimit, remaining: { raw: '0', value: 0 } } };
     const f = concurrencyCapVerdict({ ...m, held: m.held.map((o, i) => (i === 2 ? quota : o)), figure: STARTER });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.notes).toEqual(['a held upload refused with the ingest quota used up may have been refused for quota, not for the cap']);
+    expect(f.notes).toEqual([
+      'a held upload refused with the ingest quota used up may have been refused for quota, not for the cap',
+    ]);
   });
 
   it('is inconclusive when exactly one held was refused and the extra admitted (the server may have seen the extra first)', () => {
@@ -189,7 +234,11 @@ describe('CONCURRENCY-CAP: the held uploads', () => {
 
 describe('CONCURRENCY-CAP: Enterprise, "100 or more"', () => {
   const enterprise = (cap: number, options: Partial<ConcurrencyOptions>, capAnnounced?: number) =>
-    concurrencyCapVerdict({ ...heldMeasurement({ cap, ...options }), figure: ENTERPRISE, ...(capAnnounced === undefined ? {} : { capAnnounced }) });
+    concurrencyCapVerdict({
+      ...heldMeasurement({ cap, ...options }),
+      figure: ENTERPRISE,
+      ...(capAnnounced === undefined ? {} : { capAnnounced }),
+    });
 
   it('judges the cap announced when it is at least the minimum', () => {
     expect(enterprise(120, {}, 120).verdict).toBe('pass');
@@ -216,7 +265,11 @@ describe('learnedConcurrency', () => {
   it("reads the answer from the finding's data, or says why there is none", () => {
     const { f } = judge();
     expect(learnedConcurrency(f)).toEqual(f.data!.answer);
-    expect(learnedConcurrency({ verdict: 'inconclusive', actual: 'interrupted' })).toEqual({ value: null, how: 'CONCURRENCY-CAP was inconclusive: interrupted', evidence: [] });
+    expect(learnedConcurrency({ verdict: 'inconclusive', actual: 'interrupted' })).toEqual({
+      value: null,
+      how: 'CONCURRENCY-CAP was inconclusive: interrupted',
+      evidence: [],
+    });
   });
 });
 
@@ -230,8 +283,18 @@ describe('CONCURRENCY-CAP with missing times', () => {
 
   it('times that are not numbers: the order of the answers is unknown', () => {
     const m = heldMeasurement({ cap: 5, extraStatus: 200 });
-    const f = concurrencyCapVerdict({ ...m, held: [{ ...m.held[0]!, headersAt: Number.NaN }, ...m.held.slice(1)], figure: STARTER });
-    expect(decision(f as Finding<ConcurrencyCapData>)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(f.actual).toBe('5 of 5 held admitted; extra got 200, but the order of the answers is unknown (times missing)');
+    const f = concurrencyCapVerdict({
+      ...m,
+      held: [{ ...m.held[0]!, headersAt: Number.NaN }, ...m.held.slice(1)],
+      figure: STARTER,
+    });
+    expect(decision(f as Finding<ConcurrencyCapData>)).toEqual({
+      verdict: 'inconclusive',
+      outcome: 'undecided',
+      measureAgain: true,
+    });
+    expect(f.actual).toBe(
+      '5 of 5 held admitted; extra got 200, but the order of the answers is unknown (times missing)',
+    );
   });
 });

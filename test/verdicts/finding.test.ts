@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, describe as describeObs, finding, headerProblem, listSome, notJson, outcomeOf, worst } from '../../src/verdicts/support/finding.ts';
+import {
+  countOf,
+  describe as describeObs,
+  finding,
+  headerProblem,
+  listSome,
+  notJson,
+  outcomeOf,
+  worst,
+} from '../../src/verdicts/support/finding.ts';
 import { headerValue } from '../../src/measure/observation.ts';
 import { obs } from '../helpers/observations.ts';
 
@@ -38,6 +47,8 @@ describe('finding helpers', () => {
     expect(listSome(['a', 'b', 'c', 'd', 'e'])).toBe('a; b; c and 2 more');
     expect(countOf(1, 'request')).toBe('one request');
     expect(countOf(0, 'request')).toBe('0 requests');
-    expect(notJson(obs({ bodyText: 'x'.repeat(200), contentType: 'text/plain' }))).toMatch(/^body is not JSON \(Content-Type text\/plain\): 'x{79}…'$/);
+    expect(notJson(obs({ bodyText: 'x'.repeat(200), contentType: 'text/plain' }))).toMatch(
+      /^body is not JSON \(Content-Type text\/plain\): 'x{79}…'$/,
+    );
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { headBootstrapVerdict } from '../../src/verdicts/head-bootstrap.ts';
 import { T0, httpDate, obs, type ObsInit } from '../helpers/observations.ts';
 
-const head = (init: ObsInit = {}) => obs({ check: 'HEAD-BOOTSTRAP', phase: 'access', method: 'HEAD', remaining: 60, ...init });
+const head = (init: ObsInit = {}) =>
+  obs({ check: 'HEAD-BOOTSTRAP', phase: 'access', method: 'HEAD', remaining: 60, ...init });
 
 describe('HEAD-BOOTSTRAP', () => {
   it('passes: 200, the three headers, no body, Remaining unchanged by a second HEAD', () => {
@@ -24,7 +25,9 @@ describe('HEAD-BOOTSTRAP', () => {
   it('passes a HEAD that counts one read (the spec names no counting rule), saying the assumption broke', () => {
     const f = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('status 2xx, headers present, no body; Remaining fell from 60 to 59: HEAD counts as one read');
+    expect(f.actual).toBe(
+      'status 2xx, headers present, no body; Remaining fell from 60 to 59: HEAD counts as one read',
+    );
     expect(f.notes[0]).toContain('assumption, not spec');
   });
 
@@ -32,7 +35,9 @@ describe('HEAD-BOOTSTRAP', () => {
     const free = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60, { declaredFree: true });
     expect(free.verdict).toBe('fail');
     expect(free.actual).toContain('though the deployment declares it free');
-    const counting = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60, { declaredFree: false });
+    const counting = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60, {
+      declaredFree: false,
+    });
     expect(counting.verdict).toBe('pass');
     expect(counting.actual).toContain('as the deployment declares');
     expect(counting.notes).toEqual([]);
@@ -53,7 +58,9 @@ describe('HEAD-BOOTSTRAP', () => {
     expect(f.actual).toContain("X-RateLimit-Limit 'sixty' is not an integer on #");
     expect(f.actual).toContain(`X-RateLimit-Reset absent on #${missing.id}`);
     const unauthorized = head({ status: 401 });
-    expect(headBootstrapVerdict(unauthorized, head(), 60).actual).toContain(`401 HEAD /recruiter/bootstrap (#${unauthorized.id}) is not a success`);
+    expect(headBootstrapVerdict(unauthorized, head(), 60).actual).toContain(
+      `401 HEAD /recruiter/bootstrap (#${unauthorized.id}) is not a success`,
+    );
   });
 
   it('with a delta Reset and one stale Date, judges by Remaining: unchanged below Limit − 1 passes, a fall fails', () => {
@@ -61,10 +68,17 @@ describe('HEAD-BOOTSTRAP', () => {
     const pass = headBootstrapVerdict(head({ ...placeless, remaining: 54 }), head({ ...placeless, remaining: 54 }), 60);
     expect(pass.verdict).toBe('pass');
     expect(pass.notes.join(' ')).toContain('unchanged Remaining below Limit − 1');
-    const fell = headBootstrapVerdict(head({ ...placeless, remaining: 54 }), head({ ...placeless, remaining: 53 }), 60, { declaredFree: true });
+    const fell = headBootstrapVerdict(
+      head({ ...placeless, remaining: 54 }),
+      head({ ...placeless, remaining: 53 }),
+      60,
+      { declaredFree: true },
+    );
     expect(fell.verdict).toBe('fail');
     expect(fell.actual).toContain('a rollover would have raised it');
-    expect(headBootstrapVerdict(head({ ...placeless, remaining: 59 }), head({ ...placeless, remaining: 59 }), 60).verdict).toBe('inconclusive');
+    expect(
+      headBootstrapVerdict(head({ ...placeless, remaining: 59 }), head({ ...placeless, remaining: 59 }), 60).verdict,
+    ).toBe('inconclusive');
   });
 
   it('is inconclusive when the window rolled over between the two HEADs', () => {
@@ -78,21 +92,41 @@ describe('HEAD-BOOTSTRAP', () => {
   it('places the HEADs by a Reset in milliseconds (HDR-RESET judges the unit), and still judges', () => {
     const ms = (T0 + 60) * 1000;
     // In the last second of a window, where Date alone could not rule a rollover out.
-    const f = headBootstrapVerdict(head({ reset: ms, date: httpDate(T0 + 59) }), head({ reset: ms, date: httpDate(T0 + 59) }), 60);
+    const f = headBootstrapVerdict(
+      head({ reset: ms, date: httpDate(T0 + 59) }),
+      head({ reset: ms, date: httpDate(T0 + 59) }),
+      60,
+    );
     expect(f.verdict).toBe('pass');
-    const fell = headBootstrapVerdict(head({ reset: ms, remaining: 40 }), head({ reset: ms, remaining: 39 }), 60, { declaredFree: true });
+    const fell = headBootstrapVerdict(head({ reset: ms, remaining: 40 }), head({ reset: ms, remaining: 39 }), 60, {
+      declaredFree: true,
+    });
     expect(fell.verdict).toBe('fail');
-    const rolled = headBootstrapVerdict(head({ reset: ms, date: httpDate(T0 + 59) }), head({ reset: ms + 60_000, date: httpDate(T0 + 60) }), 60);
+    const rolled = headBootstrapVerdict(
+      head({ reset: ms, date: httpDate(T0 + 59) }),
+      head({ reset: ms + 60_000, date: httpDate(T0 + 60) }),
+      60,
+    );
     expect(rolled.verdict).toBe('inconclusive');
   });
 
   it('places the HEADs by Date when Reset is a delta', () => {
-    const f = headBootstrapVerdict(head({ reset: 50, date: httpDate(T0 + 10) }), head({ reset: 49, date: httpDate(T0 + 11) }), 60);
+    const f = headBootstrapVerdict(
+      head({ reset: 50, date: httpDate(T0 + 10) }),
+      head({ reset: 49, date: httpDate(T0 + 11) }),
+      60,
+    );
     expect(f.verdict).toBe('pass');
     // A second before a boundary (and a stale Date), Date cannot rule a rollover out.
-    const edge = headBootstrapVerdict(head({ reset: 1, date: httpDate(T0 + 59) }), head({ reset: 1, date: httpDate(T0 + 59) }), 60);
+    const edge = headBootstrapVerdict(
+      head({ reset: 1, date: httpDate(T0 + 59) }),
+      head({ reset: 1, date: httpDate(T0 + 59) }),
+      60,
+    );
     expect(edge.verdict).toBe('inconclusive');
-    expect(headBootstrapVerdict(head({ reset: 7, date: null }), head({ reset: 7, date: null }), 60).verdict).toBe('inconclusive');
+    expect(headBootstrapVerdict(head({ reset: 7, date: null }), head({ reset: 7, date: null }), 60).verdict).toBe(
+      'inconclusive',
+    );
   });
 
   it('is inconclusive when a HEAD got no response', () => {

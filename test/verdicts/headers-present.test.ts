@@ -4,12 +4,25 @@ import { obs } from '../helpers/observations.ts';
 
 describe('HDR-PRESENT', () => {
   it('passes all three on every response: 2xx, 429, 401, 403 and HEAD', () => {
-    const list = [obs({ status: 200 }), obs({ status: 200, method: 'HEAD' }), obs({ status: 429 }), obs({ status: 401 }), obs({ status: 403 })];
+    const list = [
+      obs({ status: 200 }),
+      obs({ status: 200, method: 'HEAD' }),
+      obs({ status: 429 }),
+      obs({ status: 401 }),
+      obs({ status: 403 }),
+    ];
     const f = headersPresentVerdict(list);
     expect(f.verdict).toBe('pass');
     expect(f.actual).toBe('all three on all 5 responses (statuses 200, 401, 403, 429)');
     expect(f.evidence).toEqual([list[0]!.id, list[2]!.id, list[3]!.id, list[4]!.id]);
-    expect(f.data).toEqual({ byStatus: { '200': { total: 2, missing: 0 }, '429': { total: 1, missing: 0 }, '401': { total: 1, missing: 0 }, '403': { total: 1, missing: 0 } } });
+    expect(f.data).toEqual({
+      byStatus: {
+        '200': { total: 2, missing: 0 },
+        '429': { total: 1, missing: 0 },
+        '401': { total: 1, missing: 0 },
+        '403': { total: 1, missing: 0 },
+      },
+    });
   });
 
   it('fails a 4xx without the headers, and a HEAD missing one', () => {
@@ -23,7 +36,7 @@ describe('HDR-PRESENT', () => {
     expect(f.evidence).toEqual([unauth.id, head.id]);
   });
 
-  it('counts a garbage value as present (its value is other checks\' business)', () => {
+  it("counts a garbage value as present (its value is other checks' business)", () => {
     expect(headersPresentVerdict([obs({ reset: 'soon', limit: '' })]).verdict).toBe('pass');
   });
 

@@ -9,12 +9,16 @@ import { obs, resetObservations } from '../helpers/observations.ts';
 
 beforeEach(() => resetObservations());
 
-const upload = (sentAt: number, latencyMs: number, status: number | null = 200) => obs({ method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', sentAt, latencyMs, status });
+const upload = (sentAt: number, latencyMs: number, status: number | null = 200) =>
+  obs({ method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', sentAt, latencyMs, status });
 const read = (sentAt: number, latencyMs: number, status = 200) => obs({ sentAt, latencyMs, status });
 
 describe('serviceFigures', () => {
   it('r is the slowest answered fast read, L the fastest admitted upload, S = L − r', () => {
-    const figures = serviceFigures([read(0, 1), read(2, 3), read(6, 2), read(9, 50, 429), obs({ status: null })], [upload(10, 210), upload(10, 205), upload(10, 5, 429)]);
+    const figures = serviceFigures(
+      [read(0, 1), read(2, 3), read(6, 2), read(9, 50, 429), obs({ status: null })],
+      [upload(10, 210), upload(10, 205), upload(10, 5, 429)],
+    );
     // A refused read is a round trip too; a refused upload took no upload's time.
     expect(figures).toEqual({ roundTripMs: 50, fastestUploadMs: 205, serviceMs: 155 });
   });

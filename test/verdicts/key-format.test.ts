@@ -7,7 +7,13 @@ const TEST = `xh_test_${'0011aAbB'.repeat(4)}`;
 
 describe('AUTH-KEY-FORMAT', () => {
   it('passes live and test keys of prefix + 32 alphanumerics', () => {
-    const f = keyFormatVerdict([{ label: 'starter-a/primary', key: LIVE }, { label: 'starter-a/secondary', key: TEST }], recruitingApi);
+    const f = keyFormatVerdict(
+      [
+        { label: 'starter-a/primary', key: LIVE },
+        { label: 'starter-a/secondary', key: TEST },
+      ],
+      recruitingApi,
+    );
     expect(f.verdict).toBe('pass');
     expect(f.expected).toBe('every key is xh_live_ + ^[A-Za-z0-9]{32}$ or xh_test_ + ^[A-Za-z0-9]{32}$');
     expect(f.actual).toBe('all 2 keys match (live, test)');
@@ -41,7 +47,10 @@ describe('AUTH-KEY-FORMAT', () => {
 
   it('never shows a key that is all prefix or too short to redact', () => {
     const keys = ['abcdefghijk_', 'a_b', 'sk_AB_CDEFGHIJKLMNOPQRSTUVWXYZ0123'];
-    const f = keyFormatVerdict(keys.map((key, i) => ({ label: `k${i}`, key })), recruitingApi);
+    const f = keyFormatVerdict(
+      keys.map((key, i) => ({ label: `k${i}`, key })),
+      recruitingApi,
+    );
     expect(f.verdict).toBe('fail');
     const shown = JSON.stringify(f);
     for (const key of keys) expect(shown).not.toContain(key);

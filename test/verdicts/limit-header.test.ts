@@ -52,7 +52,7 @@ describe('HDR-LIMIT', () => {
     expect(above.actual).toBe('Limit 4000 on all 2 responses');
   });
 
-  it('declared in the config: the organization\'s figure is the contract, exactly, even on Enterprise', () => {
+  it("declared in the config: the organization's figure is the contract, exactly, even on Enterprise", () => {
     const declared: Figure = { value: 10_000, atLeast: false, declared: true };
     const same = limitHeaderVerdict([obs({ limit: 10_000 }), obs({ limit: 10_000 })], declared, 'read');
     expect(same.verdict).toBe('pass');
@@ -63,7 +63,9 @@ describe('HDR-LIMIT', () => {
     expect(other.actual).toBe('Limit 2500 on 2 responses (10000 declared in the config)');
     expect(other.evidence).toEqual([a.id]);
     // Above the declared figure is no better: the announced Limit differs from the contract.
-    expect(limitHeaderVerdict([obs({ limit: 12_000 })], declared, 'ingest').actual).toBe('Limit 12000 on 1 responses (10000 declared in the config)');
+    expect(limitHeaderVerdict([obs({ limit: 12_000 })], declared, 'ingest').actual).toBe(
+      'Limit 12000 on 1 responses (10000 declared in the config)',
+    );
     // The published minimum alone would have passed both.
     expect(limitHeaderVerdict([obs({ limit: 2500 })], ENTERPRISE, 'read').verdict).toBe('pass');
   });
@@ -78,8 +80,14 @@ describe('HDR-LIMIT', () => {
   });
 
   it('announcedLimit: one agreed integer, or null with the reason', () => {
-    expect(announcedLimit([obs({ limit: 60 }), obs({ limit: 60 }), obs({ status: null })])).toEqual({ value: 60, note: null });
-    expect(announcedLimit([obs({ limit: 60 }), obs({ limit: 61 })])).toEqual({ value: null, note: 'X-RateLimit-Limit varied: 60, 61' });
+    expect(announcedLimit([obs({ limit: 60 }), obs({ limit: 60 }), obs({ status: null })])).toEqual({
+      value: 60,
+      note: null,
+    });
+    expect(announcedLimit([obs({ limit: 60 }), obs({ limit: 61 })])).toEqual({
+      value: null,
+      note: 'X-RateLimit-Limit varied: 60, 61',
+    });
     expect(announcedLimit([obs({ limit: 'x' })]).value).toBeNull();
   });
 });

@@ -9,21 +9,60 @@ import { loadPhaseName } from '../../src/measure/tags.ts';
 import { obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
 
 const STARTER: Figure = { value: 60, atLeast: false };
-const PASSING: ThresholdOutcome = { threshold: 'http_req_failed rate<0.01', verdict: 'pass', observed: 0, samples: 1, detail: 'rate = 0' };
+const PASSING: ThresholdOutcome = {
+  threshold: 'http_req_failed rate<0.01',
+  verdict: 'pass',
+  observed: 0,
+  samples: 1,
+  detail: 'rate = 0',
+};
 
 beforeEach(() => resetObservations());
 
 /** `admitted` 2xx with Remaining counting down from `limit - 1`, then `rejected` 429s at Remaining `rejectedRemaining`. */
-function windowOf(admitted: number, rejected: number, init: ObsInit & { limitValue?: number; rejectedRemaining?: number } = {}): Observation[] {
+function windowOf(
+  admitted: number,
+  rejected: number,
+  init: ObsInit & { limitValue?: number; rejectedRemaining?: number } = {},
+): Observation[] {
   const limit = init.limitValue ?? 60;
   const out: Observation[] = [];
-  for (let i = 0; i < admitted; i++) out.push(obs({ check: 'LOAD-THRESHOLDS', phase: loadPhaseName('over-quota'), limit, remaining: Math.max(0, limit - 1 - i), intendedAt: null, ...init }));
-  for (let i = 0; i < rejected; i++) out.push(obs({ check: 'LOAD-THRESHOLDS', phase: loadPhaseName('over-quota'), status: 429, limit, remaining: init.rejectedRemaining ?? 0, ...init }));
+  for (let i = 0; i < admitted; i++)
+    out.push(
+      obs({
+        check: 'LOAD-THRESHOLDS',
+        phase: loadPhaseName('over-quota'),
+        limit,
+        remaining: Math.max(0, limit - 1 - i),
+        intendedAt: null,
+        ...init,
+      }),
+    );
+  for (let i = 0; i < rejected; i++)
+    out.push(
+      obs({
+        check: 'LOAD-THRESHOLDS',
+        phase: loadPhaseName('over-quota'),
+        status: 429,
+        limit,
+        remaining: init.rejectedRemaining ?? 0,
+        ...init,
+      }),
+    );
   return out;
 }
 
-function judge(observations: readonly Observation[], thresholds: readonly ThresholdOutcome[] = [PASSING], figure: Figure = STARTER) {
-  return loadThresholdsVerdict({ summary: summarizeObservations(observations, 60), thresholds, figures: { starter: figure }, dropped: 0 });
+function judge(
+  observations: readonly Observation[],
+  thresholds: readonly ThresholdOutcome[] = [PASSING],
+  figure: Figure = STARTER,
+) {
+  return loadThresholdsVerdict({
+    summary: summarizeObservations(observations, 60),
+    thresholds,
+    figures: { starter: figure },
+    dropped: 0,
+  });
 }
 
 describe('loadThresholdsVerdict', () => {
@@ -74,18 +113,32 @@ describe('loadThresholdsVerdict', () => {
     expect(judge(headerless(70), [PASSING], declared).verdict).toBe('pass');
     expect(judge(headerless(71), [PASSING], declared).actual).toMatch(/71 admitted, over Limit 70/);
     // Against the published minimum alone, a window without a Limit is not judged.
-    expect(judge(headerless(71), [PASSING], { value: 50, atLeast: true }).notes).toContain('no X-RateLimit-Limit was announced');
+    expect(judge(headerless(71), [PASSING], { value: 50, atLeast: true }).notes).toContain(
+      'no X-RateLimit-Limit was announced',
+    );
   });
 
   it('fails when a threshold fails, even with every window right', () => {
-    const failing: ThresholdOutcome = { threshold: 'http_req_duration p(95)<1', verdict: 'fail', observed: 4, samples: 100, detail: 'p(95) = 4 ms over 100 responses' };
+    const failing: ThresholdOutcome = {
+      threshold: 'http_req_duration p(95)<1',
+      verdict: 'fail',
+      observed: 4,
+      samples: 100,
+      detail: 'p(95) = 4 ms over 100 responses',
+    };
     const f = judge(windowOf(60, 0), [PASSING, failing]);
     expect(f.verdict).toBe('fail');
     expect(f.actual).toMatch(/threshold failed: http_req_duration p\(95\)<1 \(p\(95\) = 4 ms/);
   });
 
   it('is inconclusive, not passed, when a threshold had no data', () => {
-    const empty: ThresholdOutcome = { threshold: 'http_req_duration{status:429} p(95)<100', verdict: 'no-data', observed: null, samples: 0, detail: 'no responses matched' };
+    const empty: ThresholdOutcome = {
+      threshold: 'http_req_duration{status:429} p(95)<100',
+      verdict: 'no-data',
+      observed: null,
+      samples: 0,
+      detail: 'no responses matched',
+    };
     const f = judge(windowOf(60, 0), [PASSING, empty]);
     expect(f.verdict).toBe('inconclusive');
     expect(f.notes.join(' ')).toMatch(/no data for http_req_duration\{status:429\} p\(95\)<100/);

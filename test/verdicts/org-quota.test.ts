@@ -15,7 +15,9 @@ describe('ORG-SHARED', () => {
     const keyB = next(seq, { status: 429, remaining: 0, key: 'xh_test_…zz99' });
     const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe(`second key: 429 GET /recruiter/jobs (#${keyB.id}), right after 429 GET /recruiter/jobs (#${seq.obs[60]!.id})`);
+    expect(f.actual).toBe(
+      `second key: 429 GET /recruiter/jobs (#${keyB.id}), right after 429 GET /recruiter/jobs (#${seq.obs[60]!.id})`,
+    );
     expect(f.evidence).toEqual([seq.obs[60]!.id, keyB.id]);
   });
 
@@ -24,13 +26,20 @@ describe('ORG-SHARED', () => {
     const keyB = next(seq, { status: 200, remaining: 59 });
     const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain("Remaining 59) while the first key's quota was used up: the quota is per key, not per organization");
+    expect(f.actual).toContain(
+      "Remaining 59) while the first key's quota was used up: the quota is per key, not per organization",
+    );
     expect(f.evidence).toEqual([seq.obs[60]!.id, keyB.id]);
   });
 
   it('is inconclusive when the window rolled over before the second key asked', () => {
     const seq = sequentialQuota({ limit: 60 });
-    const keyB = next(seq, { status: 200, remaining: 59, reset: seq.windowEnd + 60, serverMs: seq.windowEnd * 1000 + 5 });
+    const keyB = next(seq, {
+      status: 200,
+      remaining: 59,
+      reset: seq.windowEnd + 60,
+      serverMs: seq.windowEnd * 1000 + 5,
+    });
     const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
     expect(f.verdict).toBe('inconclusive');
     expect(f.notes[0]).toContain('window rolled over mid-check');
@@ -51,11 +60,23 @@ describe('ORG-SHARED', () => {
     const seq = sequentialQuota({ limit: 60, tweak: (_n, init) => ({ ...init, reset: null }) });
     const keyB = next(seq, { status: 200, remaining: null, reset: null });
     const again = next(seq, { status: 429, remaining: null, reset: null });
-    const f = orgSharedVerdict({ keyA: seq.obs, keyB, keyAAgain: again, limit: 60, window: { ...seq.window, lengthMs: 1 } });
+    const f = orgSharedVerdict({
+      keyA: seq.obs,
+      keyB,
+      keyAAgain: again,
+      limit: 60,
+      window: { ...seq.window, lengthMs: 1 },
+    });
     expect(f.verdict).toBe('fail');
     expect(f.notes[0]).toContain('rejected again right after');
     // Without the bracket, and past the window's safe end by timing: nothing decides.
-    const g = orgSharedVerdict({ keyA: seq.obs, keyB, keyAAgain: next(seq, { status: 200, reset: null }), limit: 60, window: { ...seq.window, lengthMs: 1 } });
+    const g = orgSharedVerdict({
+      keyA: seq.obs,
+      keyB,
+      keyAAgain: next(seq, { status: 200, reset: null }),
+      limit: 60,
+      window: { ...seq.window, lengthMs: 1 },
+    });
     expect(g.verdict).toBe('inconclusive');
   });
 
@@ -73,7 +94,9 @@ describe('ORG-ISOLATED', () => {
     const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
     expect(f.verdict).toBe('pass');
     expect(f.expected).toBe('the other organization is admitted with Remaining 59 (its own, untouched quota)');
-    expect(f.actual).toBe("other organization admitted (Remaining 59) while the first organization's quota was used up");
+    expect(f.actual).toBe(
+      "other organization admitted (Remaining 59) while the first organization's quota was used up",
+    );
     expect(f.evidence).toEqual([seq.obs[60]!.id, other.id]);
   });
 
@@ -85,21 +108,31 @@ describe('ORG-ISOLATED', () => {
     expect(f.actual).toContain('the quota is shared across organizations');
   });
 
-  it('fails when the other organization was charged for the first one\'s requests', () => {
+  it("fails when the other organization was charged for the first one's requests", () => {
     const seq = sequentialQuota({ limit: 60 });
     const other = next(seq, { status: 200, remaining: 20, org: 'starter-b' });
     const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('other organization admitted with Remaining 20: 39 of its requests were spent by the first organization');
+    expect(f.actual).toBe(
+      'other organization admitted with Remaining 20: 39 of its requests were spent by the first organization',
+    );
   });
 
   it('is inconclusive when the window rolled over before the probe (a shared quota would pass too)', () => {
     const seq = sequentialQuota({ limit: 60 });
-    const other = next(seq, { status: 200, remaining: 59, org: 'starter-b', reset: seq.windowEnd + 60, serverMs: seq.windowEnd * 1000 + 5 });
+    const other = next(seq, {
+      status: 200,
+      remaining: 59,
+      org: 'starter-b',
+      reset: seq.windowEnd + 60,
+      serverMs: seq.windowEnd * 1000 + 5,
+    });
     const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
     expect(f.verdict).toBe('inconclusive');
     expect(f.notes[0]).toContain('a window rolled over mid-check');
-    expect(orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60, window: seq.window }).verdict).toBe('inconclusive');
+    expect(orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60, window: seq.window }).verdict).toBe(
+      'inconclusive',
+    );
   });
 
   it('is not thrown off by a Reset given as a delta, which ticks every second', () => {
@@ -107,16 +140,31 @@ describe('ORG-ISOLATED', () => {
     const seq = sequentialQuota({ limit: 60, resetStyle: 'delta', serverStartMs: (T0 + 20) * 1000 + 900 });
     expect(new Set(seq.obs.map((o) => o.rateLimit.reset.raw)).size).toBe(2);
     const last = seq.obs.at(-1)!;
-    const other = next(seq, { status: 200, remaining: 59, org: 'starter-b', reset: last.rateLimit.reset.raw, serverMs: Date.parse(last.date!) + 100 });
+    const other = next(seq, {
+      status: 200,
+      remaining: 59,
+      org: 'starter-b',
+      reset: last.rateLimit.reset.raw,
+      serverMs: Date.parse(last.date!) + 100,
+    });
     expect(orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 }).verdict).toBe('pass');
     expect(orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60, window: seq.window }).verdict).toBe('pass');
   });
 
   it('passes without any rate-limit header when the first organization is rejected again right after', () => {
-    const seq = sequentialQuota({ limit: 60, tweak: (_n, init) => ({ ...init, reset: null, remaining: null, limit: null }) });
+    const seq = sequentialQuota({
+      limit: 60,
+      tweak: (_n, init) => ({ ...init, reset: null, remaining: null, limit: null }),
+    });
     const other = next(seq, { status: 200, remaining: null, reset: null, limit: null, org: 'starter-b' });
     const again = next(seq, { status: 429, remaining: null, reset: null, limit: null });
-    const f = orgIsolatedVerdict({ exhausted: seq.obs, other, exhaustedAgain: again, otherLimit: 60, window: { ...seq.window, lengthMs: 1 } });
+    const f = orgIsolatedVerdict({
+      exhausted: seq.obs,
+      other,
+      exhaustedAgain: again,
+      otherLimit: 60,
+      window: { ...seq.window, lengthMs: 1 },
+    });
     expect(f.verdict).toBe('pass');
     expect(f.actual).toContain('no Remaining header');
   });
@@ -125,12 +173,21 @@ describe('ORG-ISOLATED', () => {
     // 60 reads from 200 ms before a boundary: the window turns at the 34th, and none is refused.
     const seq = sequentialQuota({ limit: 60, sent: 61, serverStartMs: T0 * 1000 + 59_800 });
     expect(seq.obs.some((o) => o.status === 429)).toBe(false);
-    const f = orgIsolatedVerdict({ exhausted: seq.obs, other: next(seq, { org: 'starter-b' }), otherLimit: 60, window: seq.window });
+    const f = orgIsolatedVerdict({
+      exhausted: seq.obs,
+      other: next(seq, { org: 'starter-b' }),
+      otherLimit: 60,
+      window: seq.window,
+    });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toMatch(/^the first organization was never rejected, so its quota was not shown exhausted: its requests did not fit one window \(window rolled over mid-check: Reset went from \d+ to \d+ at request 34\)$/);
+    expect(f.actual).toMatch(
+      /^the first organization was never rejected, so its quota was not shown exhausted: its requests did not fit one window \(window rolled over mid-check: Reset went from \d+ to \d+ at request 34\)$/,
+    );
     expect(f.measureAgain).toBe(true);
     const g = orgSharedVerdict({ keyA: seq.obs, keyB: next(seq, {}), limit: 60, window: seq.window });
-    expect(g.actual).toContain('the first key was never rejected, so the quota was not shown exhausted: its requests did not fit one window');
+    expect(g.actual).toContain(
+      'the first key was never rejected, so the quota was not shown exhausted: its requests did not fit one window',
+    );
     expect(g.measureAgain).toBe(true);
   });
 

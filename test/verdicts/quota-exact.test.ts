@@ -57,7 +57,10 @@ describe('QUOTA-READ sequential', () => {
       limit: 60,
       admitted: 59,
       sent: 62,
-      tweak: (n, init) => (n === 62 ? { ...init, status: 200, remaining: 0, retryAfter: null, body: { status: 'success', data: [] } } : init),
+      tweak: (n, init) =>
+        n === 62
+          ? { ...init, status: 200, remaining: 0, retryAfter: null, body: { status: 'success', data: [] } }
+          : init,
     });
     const f = sequential(obs, window);
     expect(f.verdict).toBe('fail');
@@ -75,7 +78,12 @@ describe('QUOTA-READ sequential', () => {
   });
 
   it('judges a rollover that hides an early 429 inconclusive too', () => {
-    const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 61, serverStartMs: (T0 + 60) * 1000 - 100 });
+    const { obs, window } = sequentialQuota({
+      limit: 60,
+      admitted: 59,
+      sent: 61,
+      serverStartMs: (T0 + 60) * 1000 - 100,
+    });
     expect(sequential(obs, window).verdict).toBe('inconclusive');
   });
 
@@ -89,12 +97,15 @@ describe('QUOTA-READ sequential', () => {
     expect(f.actual).toContain('429 at request 60');
   });
 
-  it.each(['millis', 'delta'] as const)('still judges the count when Reset is %s, placing requests by timing', (resetStyle) => {
-    const { obs, window } = sequentialQuota({ limit: 60, resetStyle });
-    const f = sequential(obs, window);
-    expect(f.verdict).toBe('pass');
-    expect(f.notes.join(' ')).toContain('by timing, all 61 requests fell inside the window');
-  });
+  it.each(['millis', 'delta'] as const)(
+    'still judges the count when Reset is %s, placing requests by timing',
+    (resetStyle) => {
+      const { obs, window } = sequentialQuota({ limit: 60, resetStyle });
+      const f = sequential(obs, window);
+      expect(f.verdict).toBe('pass');
+      expect(f.notes.join(' ')).toContain('by timing, all 61 requests fell inside the window');
+    },
+  );
 
   it('is inconclusive when Reset is unusable and the requests outlast the learned window', () => {
     const { obs, window } = sequentialQuota({ limit: 60, resetStyle: 'millis' });
@@ -105,16 +116,22 @@ describe('QUOTA-READ sequential', () => {
 
   it('reads whether a request without an answer counted from the Remaining around it', () => {
     // Request 30 got no answer; Remaining went 31 -> 29 across it: the server admitted it.
-    const counted = sequentialQuota({ limit: 60, tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET' } : init) });
+    const counted = sequentialQuota({
+      limit: 60,
+      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET' } : init),
+    });
     const f = sequential(counted.obs, counted.window);
     expect(f.verdict).toBe('pass');
-    expect(f.notes).toContain('ECONNRESET at request 30: Remaining 31 → 29 across it, so it counted (admitted, its answer lost)');
+    expect(f.notes).toContain(
+      'ECONNRESET at request 30: Remaining 31 → 29 across it, so it counted (admitted, its answer lost)',
+    );
     // Remaining went 31 -> 30 across it: it never reached the limiter, and the 429 comes one request later.
     const notCounted = sequentialQuota({
       limit: 60,
       sent: 62,
       remainingAt: (n) => (n < 30 ? 60 - n : Math.max(0, 61 - n)),
-      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET' } : n === 61 ? { ...init, status: 200 } : init),
+      tweak: (n, init) =>
+        n === 30 ? { ...init, status: null, error: 'ECONNRESET' } : n === 61 ? { ...init, status: 200 } : init,
     });
     const g = sequential(notCounted.obs, notCounted.window);
     expect(g.verdict).toBe('pass');
@@ -195,7 +212,12 @@ describe('QUOTA-READ Enterprise (figures are minimums)', () => {
     const f = sequential(ok.obs, ok.window, ENTERPRISE_READ);
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toContain('no consistent Limit to judge exactness against');
-    const short = sequentialQuota({ limit: 2600, admitted: 2000, sent: 2001, tweak: (n, init) => ({ ...init, limit: varying(n) }) });
+    const short = sequentialQuota({
+      limit: 2600,
+      admitted: 2000,
+      sent: 2001,
+      tweak: (n, init) => ({ ...init, limit: varying(n) }),
+    });
     expect(sequential(short.obs, short.window, ENTERPRISE_READ).verdict).toBe('fail');
   });
 });
@@ -271,7 +293,11 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
   });
 
   it('treats transport failures as wildcards: inconclusive when they could make it exact', () => {
-    const { obs, window } = burstQuota({ limit: 60, admittedIndices: Array.from({ length: 59 }, (_, i) => i + 1), failures: [60] });
+    const { obs, window } = burstQuota({
+      limit: 60,
+      admittedIndices: Array.from({ length: 59 }, (_, i) => i + 1),
+      failures: [60],
+    });
     const f = burst(obs, window);
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toBe('admitted 59 of 120; 60 got 429; 1 unclear');
@@ -285,7 +311,9 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const f = burst(obs, window);
     expect(f.verdict).toBe('pass');
     expect(f.actual).toBe('admitted 60 of 120; 59 got 429');
-    expect(f.notes).toContain('TIMEOUT at request 100: not admitted: the 60 admitted answers carry every value of Remaining an admission takes under Limit 60 (60), one each');
+    expect(f.notes).toContain(
+      'TIMEOUT at request 100: not admitted: the 60 admitted answers carry every value of Remaining an admission takes under Limit 60 (60), one each',
+    );
   });
 
   it('reads a lost request admitted early in the burst by the value missing among later admissions', () => {
@@ -313,13 +341,28 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const early = burstQuota({ limit: 60, admittedIndices: first59, failures: [6] });
     expect(burst(early.obs, early.window).verdict).toBe('inconclusive');
     // Duplicated values (a racy counter) tell nothing either.
-    const racy = burstQuota({ limit: 60, failures: [100], admittedIndices: Array.from({ length: 60 }, (_, i) => i + 1) });
-    const dup = racy.obs.map((o, i) => (i === 10 ? { ...o, rateLimit: { ...o.rateLimit, remaining: headerValue(String(racy.obs[11]!.rateLimit.remaining.value)) } } : o));
+    const racy = burstQuota({
+      limit: 60,
+      failures: [100],
+      admittedIndices: Array.from({ length: 60 }, (_, i) => i + 1),
+    });
+    const dup = racy.obs.map((o, i) =>
+      i === 10
+        ? {
+            ...o,
+            rateLimit: { ...o.rateLimit, remaining: headerValue(String(racy.obs[11]!.rateLimit.remaining.value)) },
+          }
+        : o,
+    );
     expect(burst(dup, racy.window).verdict).toBe('inconclusive');
   });
 
   it('still fails over-admission whatever the wildcards were', () => {
-    const { obs, window } = burstQuota({ limit: 60, admittedIndices: Array.from({ length: 61 }, (_, i) => i + 1), failures: [100, 101] });
+    const { obs, window } = burstQuota({
+      limit: 60,
+      admittedIndices: Array.from({ length: 61 }, (_, i) => i + 1),
+      failures: [100, 101],
+    });
     expect(burst(obs, window).verdict).toBe('fail');
   });
 
@@ -332,7 +375,15 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
 
   it('is inconclusive when the window rolled over during the burst', () => {
     const { obs, window } = burstQuota({ limit: 60 });
-    const rolled = obs.map((o, i) => (i >= 100 ? { ...o, rateLimit: { ...o.rateLimit, reset: headerValue(String(T0 + 120)) }, date: new Date((T0 + 60) * 1000).toUTCString() } : o));
+    const rolled = obs.map((o, i) =>
+      i >= 100
+        ? {
+            ...o,
+            rateLimit: { ...o.rateLimit, reset: headerValue(String(T0 + 120)) },
+            date: new Date((T0 + 60) * 1000).toUTCString(),
+          }
+        : o,
+    );
     const f = burst(rolled, window);
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toContain('window rolled over mid-check');
@@ -348,19 +399,38 @@ describe('QUOTA-INGEST bulk (units per request)', () => {
   const STARTER_INGEST: Figure = { value: 10, atLeast: false };
 
   it('counts units: two bulk uploads of 5 fill Limit 10, the third is 429', () => {
-    const { obs, window } = sequentialQuota({ limit: 10, admitted: 2, path: '/recruiter/jobs/vendor/resume-analysis/bulk' });
-    const f = quotaExactVerdict(obs, { figure: STARTER_INGEST, quotaClass: 'ingest', variant: 'sequential', window, unitsPerRequest: 5 });
+    const { obs, window } = sequentialQuota({
+      limit: 10,
+      admitted: 2,
+      path: '/recruiter/jobs/vendor/resume-analysis/bulk',
+    });
+    const f = quotaExactVerdict(obs, {
+      figure: STARTER_INGEST,
+      quotaClass: 'ingest',
+      variant: 'sequential',
+      window,
+      unitsPerRequest: 5,
+    });
     expect(f.verdict).toBe('pass');
     expect(f.expected).toBe('requests 1–2 admitted, 429 at request 3 (Limit 10 units at 5 per request)');
     expect(f.data).toMatchObject({ admittedUnits: 10, unitsPerRequest: 5 });
   });
 
-  it.each([Number.NaN, 0, -3, Number.POSITIVE_INFINITY])('takes a nonsensical unitsPerRequest (%s) as 1', (unitsPerRequest) => {
-    const { obs, window } = sequentialQuota({ limit: 10 });
-    const f = quotaExactVerdict(obs, { figure: STARTER_INGEST, quotaClass: 'ingest', variant: 'sequential', window, unitsPerRequest });
-    expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('requests 1–10 admitted, 429 at request 11 (Limit 10)');
-  });
+  it.each([Number.NaN, 0, -3, Number.POSITIVE_INFINITY])(
+    'takes a nonsensical unitsPerRequest (%s) as 1',
+    (unitsPerRequest) => {
+      const { obs, window } = sequentialQuota({ limit: 10 });
+      const f = quotaExactVerdict(obs, {
+        figure: STARTER_INGEST,
+        quotaClass: 'ingest',
+        variant: 'sequential',
+        window,
+        unitsPerRequest,
+      });
+      expect(f.verdict).toBe('pass');
+      expect(f.expected).toBe('requests 1–10 admitted, 429 at request 11 (Limit 10)');
+    },
+  );
 });
 
 describe('QUOTA-READ: the ledger and the watched window', () => {
@@ -384,7 +454,7 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
     expect(f.notes.join(' ')).toContain('counted on a counter of its own');
   });
 
-  it('keeps in the ledger a read of the check\'s own route, whatever Remaining shows: 429 at request 60 is exact after it, even with Remaining stuck', () => {
+  it("keeps in the ledger a read of the check's own route, whatever Remaining shows: 429 at request 60 is exact after it, even with Remaining stuck", () => {
     // Remaining stuck at 59 on every admission; the harness's own read opened the window and counted.
     const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 60, remainingAt: () => 59 });
     const read = sequentialQuota({ limit: 60, sent: 1 }).obs[0]!;
@@ -397,8 +467,16 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
     const { obs, window } = sequentialQuota({ limit: 60 });
     const last = obs.at(-1)!;
     const refill = sequentialQuota({ limit: 60, sent: 1, serverStartMs: Date.parse(last.date!) + 1000 }).obs[0]!;
-    const later = [{ ...refill, sentAt: last.doneAt + 1000, headersAt: last.doneAt + 1004, doneAt: last.doneAt + 1005 }];
-    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
+    const later = [
+      { ...refill, sentAt: last.doneAt + 1000, headersAt: last.doneAt + 1004, doneAt: last.doneAt + 1005 },
+    ];
+    const f = quotaExactVerdict(obs, {
+      figure: STARTER_READ,
+      quotaClass: 'read',
+      variant: 'sequential',
+      window,
+      later,
+    });
     expect(f.verdict).toBe('fail');
     expect(f.actual).toContain('the quota refills during the window');
     expect(f.evidence).toContain(later[0]!.id);
@@ -407,9 +485,21 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
   it('a read of another route admitted right after the 429 is a quota counted per route', () => {
     const { obs, window } = sequentialQuota({ limit: 60 });
     const last = obs.at(-1)!;
-    const other = sequentialQuota({ limit: 60, sent: 1, path: '/recruiter/settings/services-api-scopes', phase: 'other-route', serverStartMs: Date.parse(last.date!) }).obs[0]!;
+    const other = sequentialQuota({
+      limit: 60,
+      sent: 1,
+      path: '/recruiter/settings/services-api-scopes',
+      phase: 'other-route',
+      serverStartMs: Date.parse(last.date!),
+    }).obs[0]!;
     const later = [{ ...other, sentAt: last.doneAt + 1, headersAt: last.doneAt + 5, doneAt: last.doneAt + 6 }];
-    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
+    const f = quotaExactVerdict(obs, {
+      figure: STARTER_READ,
+      quotaClass: 'read',
+      variant: 'sequential',
+      window,
+      later,
+    });
     expect(f.verdict).toBe('fail');
     expect(f.actual).toContain('the quota is counted per route, not per organization');
   });
@@ -419,14 +509,33 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
     const { obs, window } = sequentialQuota({ limit: 60 });
     const end = obs.at(-1)!.rateLimit.reset.value!;
     const beforeSafeEnd = window.openedAt + window.lengthMs - 500;
-    const at = (o: Observation) => [{ ...o, sentAt: beforeSafeEnd, headersAt: beforeSafeEnd + 4, doneAt: beforeSafeEnd + 5 }];
+    const at = (o: Observation) => [
+      { ...o, sentAt: beforeSafeEnd, headersAt: beforeSafeEnd + 4, doneAt: beforeSafeEnd + 5 },
+    ];
     const next = sequentialQuota({ limit: 60, sent: 1, serverStartMs: end * 1000 + 100 }).obs[0]!;
     expect(next.rateLimit.reset.value).toBe(end + 60);
-    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later: at(next) });
+    const f = quotaExactVerdict(obs, {
+      figure: STARTER_READ,
+      quotaClass: 'read',
+      variant: 'sequential',
+      window,
+      later: at(next),
+    });
     expect(f.verdict).toBe('pass');
     // Dated 20 s before the announced end, a "new window" is quota given back mid-window.
-    const early = sequentialQuota({ limit: 60, sent: 1, serverStartMs: (end - 20) * 1000, tweak: (_n, init) => ({ ...init, reset: end + 40 }) }).obs[0]!;
-    const g = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later: at(early) });
+    const early = sequentialQuota({
+      limit: 60,
+      sent: 1,
+      serverStartMs: (end - 20) * 1000,
+      tweak: (_n, init) => ({ ...init, reset: end + 40 }),
+    }).obs[0]!;
+    const g = quotaExactVerdict(obs, {
+      figure: STARTER_READ,
+      quotaClass: 'read',
+      variant: 'sequential',
+      window,
+      later: at(early),
+    });
     expect(g.verdict).toBe('fail');
     expect(g.actual).toContain('the quota refills during the window');
   });
@@ -437,7 +546,13 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
     const fresh = sequentialQuota({ limit: 60, sent: 1 }).obs[0]!;
     const after = window.openedAt + window.lengthMs + 10;
     const later = [{ ...fresh, sentAt: after, headersAt: after + 4, doneAt: after + 5 }];
-    const f = quotaExactVerdict(obs, { figure: STARTER_READ, quotaClass: 'read', variant: 'sequential', window, later });
+    const f = quotaExactVerdict(obs, {
+      figure: STARTER_READ,
+      quotaClass: 'read',
+      variant: 'sequential',
+      window,
+      later,
+    });
     expect(last.status).toBe(429);
     expect(f.verdict).toBe('pass');
   });
@@ -451,12 +566,24 @@ describe('QUOTA-INGEST: a series that ran past its window', () => {
     // Placed by timing alone (a server whose Reset places nothing).
     const window = { ...burst13.window, placeBy: 'timing' as const };
     const late = obs.map((o, i) => (i < 11 ? o : { ...o, doneAt: window.openedAt + window.lengthMs + 100 }));
-    const f = quotaExactVerdict(late, { figure: { value: 10, atLeast: false }, quotaClass: 'ingest', variant: 'burst', window });
+    const f = quotaExactVerdict(late, {
+      figure: { value: 10, atLeast: false },
+      quotaClass: 'ingest',
+      variant: 'burst',
+      window,
+    });
     expect(f.verdict).toBe('fail');
     expect(f.actual).toBe('admitted 11 (Limit 10) among the requests answered while the window surely lasted');
     // Too few inside to show anything: undecided, as before.
     const early = obs.map((o, i) => (i < 5 ? o : { ...o, doneAt: window.openedAt + window.lengthMs + 100 }));
-    expect(quotaExactVerdict(early, { figure: { value: 10, atLeast: false }, quotaClass: 'ingest', variant: 'burst', window }).verdict).toBe('inconclusive');
+    expect(
+      quotaExactVerdict(early, {
+        figure: { value: 10, atLeast: false },
+        quotaClass: 'ingest',
+        variant: 'burst',
+        window,
+      }).verdict,
+    ).toBe('inconclusive');
   });
 });
 

@@ -33,7 +33,9 @@ describe('ERR-429-BODY', () => {
   });
 
   it('fails status and message of the wrong type, all reported', () => {
-    const f = rateLimitBodyVerdict([obs({ status: 429, body: { status: 'fail', code: 'RATE_LIMIT_EXCEEDED', message: 42, retry_after_seconds: 3 } })]);
+    const f = rateLimitBodyVerdict([
+      obs({ status: 429, body: { status: 'fail', code: 'RATE_LIMIT_EXCEEDED', message: 42, retry_after_seconds: 3 } }),
+    ]);
     expect(f.verdict).toBe('fail');
     expect(f.actual).toContain('status: ');
     expect(f.actual).toContain('message: ');

@@ -14,7 +14,12 @@ describe('HDR-REMAINING', () => {
 
   it('fails Remaining skipping a value', () => {
     // The 10th admitted request shows 49 instead of 50 (the counter double-counted it), so 59 fill the window.
-    const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 61, remainingAt: (i) => (i >= 10 ? 59 - i : 60 - i) });
+    const { obs, window } = sequentialQuota({
+      limit: 60,
+      admitted: 59,
+      sent: 61,
+      remainingAt: (i) => (i >= 10 ? 59 - i : 60 - i),
+    });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('fail');
     expect(f.actual).toBe('after request 9 Remaining went 51 -> 49 (skipped)');
@@ -27,7 +32,9 @@ describe('HDR-REMAINING', () => {
     expect(f.verdict).toBe('fail');
     expect(f.actual).toBe('after request 19 Remaining went 41 -> 41 (stalled)');
     const rose = sequentialQuota({ limit: 60, remainingAt: (i) => (i === 5 ? 57 : 60 - i) });
-    expect(remainingDecrementsVerdict(rose.obs, rose.window).actual).toContain('after request 4 Remaining went 56 -> 57 (rose)');
+    expect(remainingDecrementsVerdict(rose.obs, rose.window).actual).toContain(
+      'after request 4 Remaining went 56 -> 57 (rose)',
+    );
   });
 
   it('fails a first Remaining that is not Limit − 1', () => {
@@ -39,7 +46,10 @@ describe('HDR-REMAINING', () => {
   });
 
   it('fails a 429 that reports quota left', () => {
-    const { obs, window } = sequentialQuota({ limit: 60, tweak: (n, init) => (n === 61 ? { ...init, remaining: 3 } : init) });
+    const { obs, window } = sequentialQuota({
+      limit: 60,
+      tweak: (n, init) => (n === 61 ? { ...init, remaining: 3 } : init),
+    });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('fail');
     expect(f.actual).toBe('429 at request 61 showed Remaining 3, not 0');
@@ -47,11 +57,18 @@ describe('HDR-REMAINING', () => {
   });
 
   it('fails a negative or garbage Remaining', () => {
-    const negative = sequentialQuota({ limit: 60, admitted: 61, tweak: (n, init) => (n === 61 ? { ...init, remaining: '-1' } : init) });
+    const negative = sequentialQuota({
+      limit: 60,
+      admitted: 61,
+      tweak: (n, init) => (n === 61 ? { ...init, remaining: '-1' } : init),
+    });
     const f = remainingDecrementsVerdict(negative.obs, negative.window);
     expect(f.verdict).toBe('fail');
     expect(f.actual).toContain("request 61: Remaining '-1' is negative");
-    const garbage = sequentialQuota({ limit: 60, tweak: (n, init) => (n === 7 ? { ...init, remaining: 'lots' } : init) });
+    const garbage = sequentialQuota({
+      limit: 60,
+      tweak: (n, init) => (n === 7 ? { ...init, remaining: 'lots' } : init),
+    });
     const g = remainingDecrementsVerdict(garbage.obs, garbage.window);
     expect(g.verdict).toBe('fail');
     expect(g.actual).toContain("request 7: Remaining 'lots' is not an integer");
@@ -68,17 +85,21 @@ describe('HDR-REMAINING', () => {
     // Request 30 got no response, but the server counted it: Remaining goes 31 -> 29 across it.
     const { obs, window } = sequentialQuota({
       limit: 60,
-      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'TIMEOUT', limit: null, remaining: null, reset: null } : init),
+      tweak: (n, init) =>
+        n === 30 ? { ...init, status: null, error: 'TIMEOUT', limit: null, remaining: null, reset: null } : init,
     });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.notes).toContain('TIMEOUT at request 30: Remaining 31 → 29 across it, so it counted (admitted, its answer lost)');
+    expect(f.notes).toContain(
+      'TIMEOUT at request 30: Remaining 31 → 29 across it, so it counted (admitted, its answer lost)',
+    );
   });
 
   it('is inconclusive, to be measured again, where no Remaining after a lost request says whether it counted', () => {
     const { obs, window } = sequentialQuota({
       limit: 60,
-      tweak: (n, init) => (n === 60 ? { ...init, status: null, error: 'TIMEOUT', limit: null, remaining: null, reset: null } : init),
+      tweak: (n, init) =>
+        n === 60 ? { ...init, status: null, error: 'TIMEOUT', limit: null, remaining: null, reset: null } : init,
     });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('inconclusive');
@@ -91,7 +112,8 @@ describe('HDR-REMAINING', () => {
     const { obs, window } = sequentialQuota({
       limit: 60,
       remainingAt: (used) => (used === 31 ? 30 : 60 - used),
-      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET', limit: null, remaining: null, reset: null } : init),
+      tweak: (n, init) =>
+        n === 30 ? { ...init, status: null, error: 'ECONNRESET', limit: null, remaining: null, reset: null } : init,
     });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('inconclusive');
@@ -100,7 +122,8 @@ describe('HDR-REMAINING', () => {
     const twice = sequentialQuota({
       limit: 60,
       remainingAt: (used) => (used === 31 ? 30 : used >= 40 ? 59 - used : 60 - used),
-      tweak: (n, init) => (n === 30 ? { ...init, status: null, error: 'ECONNRESET', limit: null, remaining: null, reset: null } : init),
+      tweak: (n, init) =>
+        n === 30 ? { ...init, status: null, error: 'ECONNRESET', limit: null, remaining: null, reset: null } : init,
     });
     expect(remainingDecrementsVerdict(twice.obs, twice.window).verdict).toBe('fail');
   });
@@ -122,7 +145,10 @@ describe('HDR-REMAINING', () => {
   });
 
   it('is inconclusive without a consistent Limit or any observation', () => {
-    const { obs, window } = sequentialQuota({ limit: 60, tweak: (n, init) => ({ ...init, limit: n % 2 === 0 ? 60 : 61 }) });
+    const { obs, window } = sequentialQuota({
+      limit: 60,
+      tweak: (n, init) => ({ ...init, limit: n % 2 === 0 ? 60 : 61 }),
+    });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('inconclusive');
     expect(f.notes.join(' ')).toContain('X-RateLimit-Limit varied: 60, 61');
@@ -147,12 +173,14 @@ describe('HDR-REMAINING', () => {
     expect(f.actual).toContain('after request 59 Remaining went 0 -> 0 (stalled)');
   });
 
-  it('lays a wrong announced Limit at HDR-LIMIT\'s door when Remaining counts down to the real 429', () => {
+  it("lays a wrong announced Limit at HDR-LIMIT's door when Remaining counts down to the real 429", () => {
     // Limit says 61; the server admits 60 and Remaining goes 59 … 0, then 429.
     const { obs, window } = sequentialQuota({ limit: 61, admitted: 60, remainingAt: (i) => 60 - i });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.notes.join(' ')).toContain('first admitted response (request 1) showed Remaining 59, expected 60 (Limit 61); but it counts down by one to 0 at the first 429');
+    expect(f.notes.join(' ')).toContain(
+      'first admitted response (request 1) showed Remaining 59, expected 60 (Limit 61); but it counts down by one to 0 at the first 429',
+    );
     // Without a 429 to check the countdown against, the mismatch stands.
     const noEnd = sequentialQuota({ limit: 61, admitted: 60, sent: 50, remainingAt: (i) => 60 - i });
     expect(remainingDecrementsVerdict(noEnd.obs, noEnd.window).verdict).toBe('fail');

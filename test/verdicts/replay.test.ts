@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { Observation } from '../../src/measure/observation.ts';
 import { probeRecord } from '../../src/measure/revocation-records.ts';
-import { decodeArgs, encodeArgs, isReplayable, MissingObservation, NotEncodable, referenced, replay, tierObservations } from '../../src/verdicts/replay.ts';
+import {
+  decodeArgs,
+  encodeArgs,
+  isReplayable,
+  MissingObservation,
+  NotEncodable,
+  referenced,
+  replay,
+  tierObservations,
+} from '../../src/verdicts/replay.ts';
 import { authRejected } from '../../src/verdicts/auth-missing-malformed-unknown.ts';
 import { obs, resetObservations } from '../helpers/observations.ts';
 
@@ -18,15 +27,29 @@ describe('encodeArgs and decodeArgs', () => {
     resetObservations();
     const a = obs({ status: 401 });
     const b = obs({ status: 200, tier: 'professional' });
-    const args = [[a, b, a], { first: a, byEdge: new Map([['edge-0', [b]]]), seen: new Set([1, 2]), none: undefined, far: Infinity }, recruitingApi];
+    const args = [
+      [a, b, a],
+      { first: a, byEdge: new Map([['edge-0', [b]]]), seen: new Set([1, 2]), none: undefined, far: Infinity },
+      recruitingApi,
+    ];
     const encoded = encodeArgs(args, recruitingApi);
     expect(JSON.parse(JSON.stringify(encoded))).toEqual([
       [{ $obs: a.id }, { $obs: b.id }, { $obs: a.id }],
-      { first: { $obs: a.id }, byEdge: { $map: [['edge-0', [{ $obs: b.id }]]] }, seen: { $set: [1, 2] }, none: { $undefined: true }, far: { $number: 'Infinity' } },
+      {
+        first: { $obs: a.id },
+        byEdge: { $map: [['edge-0', [{ $obs: b.id }]]] },
+        seen: { $set: [1, 2] },
+        none: { $undefined: true },
+        far: { $number: 'Infinity' },
+      },
       { $contract: recruitingApi.name },
     ]);
     const source = fromFile([a, b]);
-    const [list, object, contract] = decodeArgs(JSON.parse(JSON.stringify(encoded)) as unknown[], source, recruitingApi) as [Observation[], Record<string, unknown>, unknown];
+    const [list, object, contract] = decodeArgs(
+      JSON.parse(JSON.stringify(encoded)) as unknown[],
+      source,
+      recruitingApi,
+    ) as [Observation[], Record<string, unknown>, unknown];
     expect(list[0]).toBe(source.byId.get(a.id));
     expect(list[2]).toBe(list[0]);
     expect(object['first']).toBe(list[0]);
@@ -58,7 +81,12 @@ describe('encodeArgs and decodeArgs', () => {
 
 describe('referenced', () => {
   it('names the observation ids and whole tiers an encoding refers to, at any depth', () => {
-    const encoded = [[{ $obs: 3 }, { nested: { $probe: 9, phase: 'probe' } }], tierObservations('starter'), { $map: [['k', { $obs: 4 }]] }, 401];
+    const encoded = [
+      [{ $obs: 3 }, { nested: { $probe: 9, phase: 'probe' } }],
+      tierObservations('starter'),
+      { $map: [['k', { $obs: 4 }]] },
+      401,
+    ];
     expect(referenced(encoded)).toEqual({ ids: new Set([3, 9, 4]), tiers: new Set(['starter']) });
   });
 });

@@ -9,7 +9,15 @@ import { T0, httpDate, obs, sequentialQuota } from '../helpers/observations.ts';
  */
 function withASecondLater(o: Observation): Observation[] {
   const dateS = Date.parse(o.date!) / 1000;
-  return [o, obs({ status: 429, date: httpDate(dateS + 1), reset: o.rateLimit.reset.value!, latencyMs: o.headersAt! - o.sentAt })];
+  return [
+    o,
+    obs({
+      status: 429,
+      date: httpDate(dateS + 1),
+      reset: o.rateLimit.reset.value!,
+      latencyMs: o.headersAt! - o.sentAt,
+    }),
+  ];
 }
 
 describe('HDR-RESET', () => {
@@ -54,7 +62,9 @@ describe('HDR-RESET', () => {
     const seq = [0, 1, 2].map((s) => obs({ serverMs: (T0 + 10 + s) * 1000 + 5, reset: T0 + 70 + s }));
     const f = resetEpochVerdict(seq, 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain(`Reset changed from ${T0 + 70} to ${T0 + 71} at request 2 at Date ${T0 + 11}, before the reset ${T0 + 70} it had announced`);
+    expect(f.actual).toContain(
+      `Reset changed from ${T0 + 70} to ${T0 + 71} at request 2 at Date ${T0 + 11}, before the reset ${T0 + 70} it had announced`,
+    );
     expect(f.evidence).toEqual([seq[0]!.id, seq[1]!.id]);
   });
 
@@ -67,14 +77,18 @@ describe('HDR-RESET', () => {
     ];
     const f = resetEpochVerdict(seq, 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe(`Reset went back from ${T0 + 120} to ${T0 + 60} at request 3 (Date ${T0 + 60} then ${T0 + 59})`);
+    expect(f.actual).toBe(
+      `Reset went back from ${T0 + 120} to ${T0 + 60} at request 3 (Date ${T0 + 60} then ${T0 + 59})`,
+    );
     expect(f.evidence).toEqual([seq[1]!.id, seq[2]!.id]);
   });
 
   it('fails a Reset in the past or beyond one window after Date', () => {
     const past = resetEpochVerdict([obs({ serverMs: (T0 + 61) * 1000, reset: T0 + 60 })], 60);
     expect(past.verdict).toBe('fail');
-    expect(past.actual).toContain(`Reset ${T0 + 60} is not after the response's Date ${T0 + 61} (1 s in the past, where the answer took 0.0 s)`);
+    expect(past.actual).toContain(
+      `Reset ${T0 + 60} is not after the response's Date ${T0 + 61} (1 s in the past, where the answer took 0.0 s)`,
+    );
     const far = resetEpochVerdict([obs({ serverMs: (T0 + 1) * 1000, reset: T0 + 120 })], 60);
     expect(far.verdict).toBe('fail');
     expect(far.actual).toContain(`is 119 s after the response's Date ${T0 + 1}, beyond one 60 s window`);
@@ -83,14 +97,24 @@ describe('HDR-RESET', () => {
   it('takes a Reset equal to a Date stamped after the boundary as that window, but not one a second older', () => {
     // Admitted at T0 + 59.999 in the window ending at T0 + 60, its Date stamped at T0 + 60.002.
     const secondBefore = obs({ serverMs: (T0 + 59) * 1000 + 2, reset: T0 + 60, remaining: 1 });
-    expect(resetEpochVerdict([secondBefore, obs({ serverMs: (T0 + 60) * 1000 + 2, reset: T0 + 60, remaining: 0 })], 60).verdict).toBe('pass');
+    expect(
+      resetEpochVerdict([secondBefore, obs({ serverMs: (T0 + 60) * 1000 + 2, reset: T0 + 60, remaining: 0 })], 60)
+        .verdict,
+    ).toBe('pass');
     expect(resetEpochVerdict([obs({ serverMs: (T0 + 61) * 1000 + 2, reset: T0 + 60 })], 60).verdict).toBe('fail');
   });
 
   it('allows a Reset before Date by as much as the answer took (an upload parsed for seconds)', () => {
     // Admitted at T0 + 59.5, parsed for 2.1 s, answered with Date T0 + 61: its window ended at T0 + 60.
-    expect(resetEpochVerdict(withASecondLater(obs({ serverMs: (T0 + 61) * 1000 + 600, latencyMs: 2100, reset: T0 + 60 })), 60).verdict).toBe('pass');
-    expect(resetEpochVerdict([obs({ serverMs: (T0 + 63) * 1000 + 600, latencyMs: 2100, reset: T0 + 60 })], 60).verdict).toBe('fail');
+    expect(
+      resetEpochVerdict(
+        withASecondLater(obs({ serverMs: (T0 + 61) * 1000 + 600, latencyMs: 2100, reset: T0 + 60 })),
+        60,
+      ).verdict,
+    ).toBe('pass');
+    expect(
+      resetEpochVerdict([obs({ serverMs: (T0 + 63) * 1000 + 600, latencyMs: 2100, reset: T0 + 60 })], 60).verdict,
+    ).toBe('fail');
   });
 
   it('tolerates a Date one second stale (cached), not two', () => {
@@ -104,7 +128,10 @@ describe('HDR-RESET', () => {
     expect(resetEpochVerdict(ahead, 60).verdict).toBe('pass');
     expect(resetEpochVerdict(behind, 60).verdict).toBe('pass');
     // A server whose Reset is computed on a clock 30 s behind its own Date: in the past, a fail.
-    const skewedServer = sequentialQuota({ limit: 5, tweak: (_n, init) => ({ ...init, serverMs: init.serverMs! + 75_000 }) });
+    const skewedServer = sequentialQuota({
+      limit: 5,
+      tweak: (_n, init) => ({ ...init, serverMs: init.serverMs! + 75_000 }),
+    });
     const f = resetEpochVerdict(skewedServer.obs, 60);
     expect(f.verdict).toBe('fail');
     expect(f.actual).toContain('is not after the response');
@@ -127,7 +154,10 @@ describe('HDR-RESET', () => {
   });
 
   it('leaves absent Resets to HDR-PRESENT, noting them', () => {
-    const f = resetEpochVerdict([...withASecondLater(obs({ serverMs: (T0 + 10) * 1000, reset: T0 + 60 })), obs({ reset: null, status: 401 })], 60);
+    const f = resetEpochVerdict(
+      [...withASecondLater(obs({ serverMs: (T0 + 10) * 1000, reset: T0 + 60 })), obs({ reset: null, status: 401 })],
+      60,
+    );
     expect(f.verdict).toBe('pass');
     expect(f.notes).toContain('one response without Reset (judged by HDR-PRESENT)');
   });
@@ -140,14 +170,18 @@ describe('HDR-RESET: evidence over time', () => {
     const f = resetEpochVerdict(seq, 60, window);
     expect(f.verdict).toBe('inconclusive');
     expect(f.measureAgain).toBe(true);
-    expect(f.actual).toBe(`Reset ${T0 + 60} over 61 responses, all in one second of the server's clock (Date ${T0}) or split by new windows: a Reset that moves within a window could not show`);
+    expect(f.actual).toBe(
+      `Reset ${T0 + 60} over 61 responses, all in one second of the server's clock (Date ${T0}) or split by new windows: a Reset that moves within a window could not show`,
+    );
   });
 
   it('does not take seconds split by a new window as one window (Remaining back up between them)', () => {
     const a = obs({ serverMs: (T0 + 59) * 1000 + 900, reset: T0 + 60, remaining: 0 });
     const b = obs({ serverMs: (T0 + 60) * 1000 + 100, reset: T0 + 120, remaining: 59 });
     expect(resetEpochVerdict([a, b], 60).verdict).toBe('inconclusive');
-    expect(resetEpochVerdict([a, b, obs({ serverMs: (T0 + 61) * 1000, reset: T0 + 120, remaining: 58 })], 60).verdict).toBe('pass');
+    expect(
+      resetEpochVerdict([a, b, obs({ serverMs: (T0 + 61) * 1000, reset: T0 + 120, remaining: 58 })], 60).verdict,
+    ).toBe('pass');
   });
 
   it('asks for no second of evidence at one-second windows, where a window is within a second anyway', () => {
@@ -157,7 +191,8 @@ describe('HDR-RESET: evidence over time', () => {
 
 describe('HDR-RESET: rounding', () => {
   it('takes a Reset flipping by a second and back as one window rounded two ways, not a moving Reset', () => {
-    const at = (s: number, reset: number, remaining: number) => obs({ serverMs: (T0 + 10) * 1000 + s * 400, reset, remaining });
+    const at = (s: number, reset: number, remaining: number) =>
+      obs({ serverMs: (T0 + 10) * 1000 + s * 400, reset, remaining });
     const f = resetEpochVerdict([at(0, T0 + 60, 59), at(1, T0 + 61, 58), at(2, T0 + 60, 57), at(3, T0 + 61, 56)], 60);
     expect(f.verdict).toBe('pass');
     expect(f.notes.join(' ')).toContain('rounded two ways');

@@ -5,7 +5,15 @@ import type { ObsInit } from '../helpers/observations.ts';
 
 /** A 429 at server time T0 + 20 s in the window ending T0 + 60: the honest wait is 40 s. */
 function rejected(init: ObsInit = {}) {
-  return obs({ status: 429, serverMs: (T0 + 20) * 1000 + 300, reset: T0 + 60, retryAfter: 40, body: rateLimitBody(40), remaining: 0, ...init });
+  return obs({
+    status: 429,
+    serverMs: (T0 + 20) * 1000 + 300,
+    reset: T0 + 60,
+    retryAfter: 40,
+    body: rateLimitBody(40),
+    remaining: 0,
+    ...init,
+  });
 }
 /** The request sent after waiting `waitS` from the 429's receipt. */
 function after(r: ReturnType<typeof rejected>, waitS: number, init: ObsInit = {}) {
@@ -44,7 +52,9 @@ describe('RETRY-AFTER', () => {
 
   it('allows one second of rounding between Retry-After and Reset − Date', () => {
     const r = rejected({ retryAfter: 41, body: rateLimitBody(41) });
-    expect(retryAfterVerdict({ rejected: r, afterWait: after(r, 41), waitedMs: null, windowSeconds: 60 }).verdict).toBe('pass');
+    expect(retryAfterVerdict({ rejected: r, afterWait: after(r, 41), waitedMs: null, windowSeconds: 60 }).verdict).toBe(
+      'pass',
+    );
   });
 
   it('judges Reset − Date by the server clock when the client is 30 s off', () => {
@@ -60,31 +70,54 @@ describe('RETRY-AFTER', () => {
     const f = retryAfterVerdict({ rejected: date, afterWait: null, waitedMs: null, windowSeconds: 60 });
     expect(f.verdict).toBe('fail');
     expect(f.actual).toContain("Retry-After 'Mon, 24 Nov 2025 16:01:00 GMT' is an HTTP-date, not seconds");
-    const garbage = rejected({ retryAfter: '40s', body: { status: 'error', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' } });
+    const garbage = rejected({
+      retryAfter: '40s',
+      body: { status: 'error', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' },
+    });
     const g = retryAfterVerdict({ rejected: garbage, afterWait: null, waitedMs: null, windowSeconds: 60 });
     expect(g.verdict).toBe('fail');
     expect(g.actual).toContain("Retry-After '40s' is not an integer");
     expect(g.actual).toContain('body has no integer retry_after_seconds');
-    const absent = retryAfterVerdict({ rejected: rejected({ retryAfter: null }), afterWait: null, waitedMs: null, windowSeconds: 60 });
+    const absent = retryAfterVerdict({
+      rejected: rejected({ retryAfter: null }),
+      afterWait: null,
+      waitedMs: null,
+      windowSeconds: 60,
+    });
     expect(absent.actual).toContain('no Retry-After header');
   });
 
   it('is inconclusive when the wait was not honoured or not tried', () => {
     const r = rejected();
-    const short = retryAfterVerdict({ rejected: r, afterWait: after(r, 30, { status: 429 }), waitedMs: null, windowSeconds: 60 });
+    const short = retryAfterVerdict({
+      rejected: r,
+      afterWait: after(r, 30, { status: 429 }),
+      waitedMs: null,
+      windowSeconds: 60,
+    });
     expect(short.verdict).toBe('inconclusive');
     expect(short.actual).toBe('waited only 30000 ms of the 40 s told');
     const none = retryAfterVerdict({ rejected: r, afterWait: null, waitedMs: null, windowSeconds: 60 });
     expect(none.verdict).toBe('inconclusive');
     expect(none.actual).toBe('no request was sent after waiting');
-    const lost = retryAfterVerdict({ rejected: r, afterWait: after(r, 40, { status: null }), waitedMs: null, windowSeconds: 60 });
+    const lost = retryAfterVerdict({
+      rejected: r,
+      afterWait: after(r, 40, { status: null }),
+      waitedMs: null,
+      windowSeconds: 60,
+    });
     expect(lost.verdict).toBe('inconclusive');
     expect(lost.actual).toBe('after waiting, got ECONNRESET: neither admitted nor 429');
   });
 
   it('is inconclusive when the wait cannot be measured (NaN)', () => {
     const r = rejected();
-    const f = retryAfterVerdict({ rejected: r, afterWait: after(r, 40, { status: 429 }), waitedMs: Number.NaN, windowSeconds: 60 });
+    const f = retryAfterVerdict({
+      rejected: r,
+      afterWait: after(r, 40, { status: 429 }),
+      waitedMs: Number.NaN,
+      windowSeconds: 60,
+    });
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toContain('how long the harness waited is unknown');
   });

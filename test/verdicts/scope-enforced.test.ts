@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { scopeEnforcedVerdict, type ScopePair } from '../../src/verdicts/scope-enforced.ts';
 import { obs } from '../helpers/observations.ts';
 
-function pair(id: string, path: string, scope: string, denied: number | null, admitted: number | null, method: 'GET' | 'POST' = 'GET'): ScopePair {
+function pair(
+  id: string,
+  path: string,
+  scope: string,
+  denied: number | null,
+  admitted: number | null,
+  method: 'GET' | 'POST' = 'GET',
+): ScopePair {
   const call = (status: number | null) => obs({ check: 'SCOPE-ENFORCED', phase: 'access', method, path, status });
   return { endpointId: id, method, path, scope, denied: call(denied), admitted: call(admitted) };
 }
@@ -18,7 +25,9 @@ describe('SCOPE-ENFORCED', () => {
     expect(f.verdict).toBe('pass');
     expect(f.actual).toBe('all 3 endpoints answered 403 without the scope and admitted the key holding it');
     expect(f.evidence).toEqual(pairs.flatMap((p) => [p.denied!.id, p.admitted!.id]));
-    expect(f.data).toMatchObject({ rows: [{ endpoint: 'jobs-list', deniedStatus: 403, admittedStatus: 200, outcome: 'pass' }, {}, {}] });
+    expect(f.data).toMatchObject({
+      rows: [{ endpoint: 'jobs-list', deniedStatus: 403, admittedStatus: 200, outcome: 'pass' }, {}, {}],
+    });
   });
 
   it('fails an endpoint that admits a key lacking its scope, citing that request', () => {
@@ -46,17 +55,24 @@ describe('SCOPE-ENFORCED', () => {
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toBe('0 of 2 endpoints enforce their scope; 2 could not be judged');
     expect(f.notes).toContain('GET /recruiter/jobs: 429 to the key lacking jobs.read');
-    expect(f.notes).toContain('GET /recruiter/candidates/cand-1: no response to the key holding candidate.read (ECONNRESET)');
+    expect(f.notes).toContain(
+      'GET /recruiter/candidates/cand-1: no response to the key holding candidate.read (ECONNRESET)',
+    );
   });
 
   it('is inconclusive with a half-missing pair or no pairs', () => {
     const half: ScopePair = { ...pair('jobs-list', '/recruiter/jobs', 'jobs.read', 403, 200), admitted: null };
-    expect(scopeEnforcedVerdict([half], 403).notes).toEqual(['GET /recruiter/jobs: no request with a key holding jobs.read']);
+    expect(scopeEnforcedVerdict([half], 403).notes).toEqual([
+      'GET /recruiter/jobs: no request with a key holding jobs.read',
+    ]);
     expect(scopeEnforcedVerdict([], 403).verdict).toBe('inconclusive');
   });
 
   it('fail outweighs inconclusive', () => {
-    const f = scopeEnforcedVerdict([pair('a', '/a', 'jobs.read', 429, 200), pair('b', '/b', 'jobs.create', 200, 200)], 403);
+    const f = scopeEnforcedVerdict(
+      [pair('a', '/a', 'jobs.read', 429, 200), pair('b', '/b', 'jobs.create', 200, 200)],
+      403,
+    );
     expect(f.verdict).toBe('fail');
   });
 });

@@ -3,7 +3,8 @@ import { scopeListVerdict } from '../../src/verdicts/scope-list.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { obs } from '../helpers/observations.ts';
 
-const listing = (body: unknown, status = 200) => obs({ check: 'SCOPE-LIST', path: '/recruiter/settings/services-api-scopes', status, body });
+const listing = (body: unknown, status = 200) =>
+  obs({ check: 'SCOPE-LIST', path: '/recruiter/settings/services-api-scopes', status, body });
 const entry = (scope: string) => ({ scope, description: `permits ${scope}` });
 
 describe('SCOPE-LIST', () => {
@@ -20,12 +21,18 @@ describe('SCOPE-LIST', () => {
     const empty = scopeListVerdict(listing({ status: 'success', data: [] }), recruitingApi);
     expect(empty.verdict).toBe('pass');
     expect(empty.notes).toEqual(['the organization may grant no scopes (empty list)']);
-    const twice = scopeListVerdict(listing({ status: 'success', data: [entry('jobs.read'), entry('jobs.read')] }), recruitingApi);
+    const twice = scopeListVerdict(
+      listing({ status: 'success', data: [entry('jobs.read'), entry('jobs.read')] }),
+      recruitingApi,
+    );
     expect(twice.notes).toEqual(['listed more than once: jobs.read']);
   });
 
   it('fails unknown scope names', () => {
-    const f = scopeListVerdict(listing({ status: 'success', data: [entry('jobs.read'), entry('admin.everything')] }), recruitingApi);
+    const f = scopeListVerdict(
+      listing({ status: 'success', data: [entry('jobs.read'), entry('admin.everything')] }),
+      recruitingApi,
+    );
     expect(f.verdict).toBe('fail');
     expect(f.actual).toBe("unknown scope names: 'admin.everything'");
   });
@@ -33,7 +40,11 @@ describe('SCOPE-LIST', () => {
   it.each([
     ['data not an array', { status: 'success', data: { scope: 'jobs.read' } }, 'data: '],
     ['an entry without description', { status: 'success', data: [{ scope: 'jobs.read' }] }, 'data.0.description: '],
-    ['a numeric scope', { status: 'success', data: [entry('jobs.read'), { scope: 7, description: 'x' }] }, 'data.1.scope: '],
+    [
+      'a numeric scope',
+      { status: 'success', data: [entry('jobs.read'), { scope: 7, description: 'x' }] },
+      'data.1.scope: ',
+    ],
     ['status other than success', { status: 'ok', data: [] }, 'status: '],
     ['no envelope at all', [entry('jobs.read')], '(body): '],
   ])('fails a body with %s, naming the path', (_what, body, path) => {

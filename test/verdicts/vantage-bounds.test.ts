@@ -18,7 +18,13 @@ const EDGE_CLOCK_MS = 1234;
 const KEY = 'xh_test_…AAAA';
 
 /** Probes every 25 ms from 2 s before the revoke call to 4 s after, by a sender whose clock is `skewMs` ahead; rejected from `rejectAtMs` after the revoke call. */
-function probes(edge: string, skewMs: number, rejectAtMs: number, key = KEY, node = { name: edge, clockMs: EDGE_CLOCK_MS }): Observation[] {
+function probes(
+  edge: string,
+  skewMs: number,
+  rejectAtMs: number,
+  key = KEY,
+  node = { name: edge, clockMs: EDGE_CLOCK_MS },
+): Observation[] {
   const out: Observation[] = [];
   for (let t = -2000; t <= 4000; t += 25) {
     const sentWall = REVOKE_WALL + t + skewMs;
@@ -79,7 +85,9 @@ describe('a vantage clock placed against the run’s', () => {
   test('a vantage that probed no edge the run probed cannot be placed: the verdict is inconclusive and says why', () => {
     const { found } = judged([point('island', 0, { 'edge-9': 300 })]);
     expect(found.verdict).toBe('inconclusive');
-    expect(found.actual).toContain('vantage island: it reached no server (edge, and node where named) with a Date header that the run reached too');
+    expect(found.actual).toContain(
+      'vantage island: it reached no server (edge, and node where named) with a Date header that the run reached too',
+    );
   });
 
   test('behind one edge, two nodes whose clocks are 700 ms apart: a vantage is placed through the node both reached, never across nodes', () => {
@@ -96,7 +104,9 @@ describe('a vantage clock placed against the run’s', () => {
   });
 
   test('a server whose Date headers disagree with themselves places nothing; the others still place the vantage', () => {
-    const stepped = probes('edge-1', 0, 300).map((p, i) => (i > 100 ? { ...p, date: new Date(Date.parse(p.date!) + 5000).toUTCString() } : p));
+    const stepped = probes('edge-1', 0, 300).map((p, i) =>
+      i > 100 ? { ...p, date: new Date(Date.parse(p.date!) + 5000).toUTCString() } : p,
+    );
     const run = serverOffsets([...probes('edge-0', 0, 300), ...stepped], 0);
     expect(run.get('edge-1 (node edge-1)')).toBeNull();
     const placed = placeVantage(run, point('v', 2500, { 'edge-0': 300, 'edge-1': 300 }), 0);
@@ -108,25 +118,48 @@ describe('a vantage clock placed against the run’s', () => {
 
 describe('REVOKE-LATENCY seen from several vantage points', () => {
   test('quick edges from every vantage, one of them 7.3 s ahead: pass, on one table of vantage point × edge', () => {
-    const { found, data } = judged([point('near', 0, { 'edge-0': 300, 'edge-1': 300, 'edge-2': 300 }), point('skewed', 7300, { 'edge-0': 300, 'edge-1': 320, 'edge-2': 300 })]);
+    const { found, data } = judged([
+      point('near', 0, { 'edge-0': 300, 'edge-1': 300, 'edge-2': 300 }),
+      point('skewed', 7300, { 'edge-0': 300, 'edge-1': 320, 'edge-2': 300 }),
+    ]);
     expect(found.verdict).toBe('pass');
-    expect(data.edges.map((e) => e.edge)).toEqual(['near: edge-0', 'near: edge-1', 'near: edge-2', 'skewed: edge-0', 'skewed: edge-1', 'skewed: edge-2', 'this run: edge-0', 'this run: edge-1', 'this run: edge-2']);
+    expect(data.edges.map((e) => e.edge)).toEqual([
+      'near: edge-0',
+      'near: edge-1',
+      'near: edge-2',
+      'skewed: edge-0',
+      'skewed: edge-1',
+      'skewed: edge-2',
+      'this run: edge-0',
+      'this run: edge-1',
+      'this run: edge-2',
+    ]);
     // Each vantage bracket holds the moment the data were made with (300 or 320 ms).
     for (const row of data.trials.filter((r) => !r.edge.startsWith('this run'))) {
       const truth = row.edge === 'skewed: edge-1' ? 320 : 300;
       expect(row.lowerMs!).toBeLessThanOrEqual(truth);
       expect(row.upperMs!).toBeGreaterThanOrEqual(truth);
     }
-    expect(data.vantages!.map((v) => [v.vantage, Math.abs(v.offsetMs! + (v.vantage === 'skewed' ? 7300 : 0)) <= v.uncertaintyMs!])).toEqual([
+    expect(
+      data.vantages!.map((v) => [
+        v.vantage,
+        Math.abs(v.offsetMs! + (v.vantage === 'skewed' ? 7300 : 0)) <= v.uncertaintyMs!,
+      ]),
+    ).toEqual([
       ['near', true],
       ['skewed', true],
     ]);
   });
 
   test('one vantage sees a fourth edge reject 3.4 s after the revoke call: fail, naming the vantage and the edge', () => {
-    const { found } = judged([point('near', 0, { 'edge-0': 300 }), point('far', -2500, { 'edge-0': 300, 'edge-3': 3400 })]);
+    const { found } = judged([
+      point('near', 0, { 'edge-0': 300 }),
+      point('far', -2500, { 'edge-0': 300, 'edge-3': 3400 }),
+    ]);
     expect(found.verdict).toBe('fail');
-    expect(found.actual).toMatch(/^far: edge-3 over 3\.00 s: far: edge-3 still admitted the key 3\.\d\d s after the revoke call in trial 1/);
+    expect(found.actual).toMatch(
+      /^far: edge-3 over 3\.00 s: far: edge-3 still admitted the key 3\.\d\d s after the revoke call in trial 1/,
+    );
   });
 
   test('the same slow edge with a second of Date lag allowed: the bracket straddles 3 s, never a fail', () => {
@@ -145,7 +178,10 @@ describe('REVOKE-LATENCY seen from several vantage points', () => {
   });
 
   test('a vantage that stops probing soon after the rejections still closes its bracket with the default Date lag: pass, every bracket wider but under 3 s', () => {
-    const settledEarly = (name: string, skewMs: number): VantagePoint => ({ name, probes: probes('edge-0', skewMs, 300).filter((p) => p.sentWall - skewMs <= REVOKE_WALL + 500) });
+    const settledEarly = (name: string, skewMs: number): VantagePoint => ({
+      name,
+      probes: probes('edge-0', skewMs, 300).filter((p) => p.sentWall - skewMs <= REVOKE_WALL + 500),
+    });
     const { found, data } = judged([settledEarly('near', 0), settledEarly('skewed', 7300)], 500);
     expect(found.verdict, found.actual).toBe('pass');
     const near = data.trials.find((r) => r.edge === 'near: edge-0')!;
@@ -155,7 +191,11 @@ describe('REVOKE-LATENCY seen from several vantage points', () => {
 
   test('an edge that rejects, admits again, then rejects for good: the bracket ends at the rejection after the last admission', () => {
     const flapping = point('v', 0, { 'edge-0': 300 });
-    const flapped = flapping.probes.map((p) => (p.sentWall - REVOKE_WALL >= 300 && p.sentWall - REVOKE_WALL < 600 ? { ...p, status: p.sentWall - REVOKE_WALL < 400 ? 401 : 200 } : p));
+    const flapped = flapping.probes.map((p) =>
+      p.sentWall - REVOKE_WALL >= 300 && p.sentWall - REVOKE_WALL < 600
+        ? { ...p, status: p.sentWall - REVOKE_WALL < 400 ? 401 : 200 }
+        : p,
+    );
     const { data } = judged([{ name: 'v', probes: flapped }]);
     const row = data.trials.find((r) => r.edge === 'v: edge-0')!;
     expect(row.lowerMs!).toBeGreaterThanOrEqual(500);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { readReset, sameFixedWindowByDate, serverDateSeconds, windowEndOf, withinOneWindow } from '../../src/verdicts/support/window-integrity.ts';
+import {
+  readReset,
+  sameFixedWindowByDate,
+  serverDateSeconds,
+  windowEndOf,
+  withinOneWindow,
+} from '../../src/verdicts/support/window-integrity.ts';
 import { CLIENT_WALL_AT_ZERO, T0, httpDate, obs, sequentialQuota, windowFrom } from '../helpers/observations.ts';
 
 describe('serverDateSeconds / readReset', () => {
@@ -59,7 +65,9 @@ describe('withinOneWindow', () => {
 
   it('mentions a learned window the server does not confirm', () => {
     const { obs: seq, window } = sequentialQuota({ limit: 5 });
-    expect(withinOneWindow(seq, { ...window, resetEpochS: T0 }).note).toContain(`the window the harness learned ends at ${T0}`);
+    expect(withinOneWindow(seq, { ...window, resetEpochS: T0 }).note).toContain(
+      `the window the harness learned ends at ${T0}`,
+    );
   });
 });
 
@@ -81,7 +89,10 @@ describe('sameFixedWindowByDate', () => {
 describe('withinOneWindow on broken timing', () => {
   it('never places a request with NaN times inside the window', () => {
     const w = withinOneWindow([obs({ reset: 'x', sentAt: Number.NaN, doneAt: Number.NaN })], windowFrom(0));
-    expect(w).toEqual({ ok: false, note: '1 of 1 responses lack a plausible epoch Reset; by timing, request 1 has no usable send or finish time' });
+    expect(w).toEqual({
+      ok: false,
+      note: '1 of 1 responses lack a plausible epoch Reset; by timing, request 1 has no usable send or finish time',
+    });
     const unknown = withinOneWindow([obs({ reset: 'x', sentAt: 5 })], { ...windowFrom(0), openedAt: Number.NaN });
     expect(unknown.ok).toBe(false);
   });
@@ -89,7 +100,8 @@ describe('withinOneWindow on broken timing', () => {
 
 describe('windowEndOf', () => {
   it('reads Reset as epoch seconds, or as epoch milliseconds, against Date; nothing else', () => {
-    const at = (reset: number | string, date: string | null = httpDate(T0 + 5)) => windowEndOf(obs({ reset, date }), 60);
+    const at = (reset: number | string, date: string | null = httpDate(T0 + 5)) =>
+      windowEndOf(obs({ reset, date }), 60);
     expect(at(T0 + 60)).toBe(T0 + 60);
     expect(at((T0 + 60) * 1000)).toBe(T0 + 60);
     expect(at((T0 + 600) * 1000)).toBeNull();

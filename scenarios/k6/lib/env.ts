@@ -38,14 +38,18 @@ export function parseKeys(raw: string, tier: string): OrgKey[] {
     .map((item, i) => {
       const eq = item.indexOf('=');
       // A key never contains '=', so `label=key` is unambiguous.
-      return eq > 0 ? { label: item.slice(0, eq).trim(), key: item.slice(eq + 1).trim() } : { label: `${tier}-${String.fromCharCode(97 + (i % 26))}${i >= 26 ? i : ''}`, key: item };
+      return eq > 0
+        ? { label: item.slice(0, eq).trim(), key: item.slice(eq + 1).trim() }
+        : { label: `${tier}-${String.fromCharCode(97 + (i % 26))}${i >= 26 ? i : ''}`, key: item };
     });
 }
 
 export function readEnv(env: { readonly [name: string]: string | undefined }, tier: string): K6Env {
   const baseUrl = (env.BASE_URL ?? '').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new Error('BASE_URL is not set to an http(s) URL: k6 run -e BASE_URL=http://host:port ...');
+  if (!/^https?:\/\/[^/]+/.test(baseUrl))
+    throw new Error('BASE_URL is not set to an http(s) URL: k6 run -e BASE_URL=http://host:port ...');
   const keys = parseKeys(env.TIERGATE_KEYS ?? '', tier);
-  if (keys.length === 0) throw new Error('TIERGATE_KEYS is empty: k6 run -e TIERGATE_KEYS=label=key,... (one key per organization)');
+  if (keys.length === 0)
+    throw new Error('TIERGATE_KEYS is empty: k6 run -e TIERGATE_KEYS=label=key,... (one key per organization)');
   return { baseUrl, keys, windowS: positive('WINDOW_S', env.WINDOW_S), limit: positive('LIMIT', env.LIMIT) };
 }

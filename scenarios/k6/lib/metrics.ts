@@ -18,7 +18,12 @@ export const REMAINING_METRIC = 'tiergate_remaining';
 
 const remaining = new Trend(REMAINING_METRIC);
 
-export function recordResponse(res: RefinedResponse<ResponseType | undefined>, names: HeaderNames, org: string, tier: string): void {
+export function recordResponse(
+  res: RefinedResponse<ResponseType | undefined>,
+  names: HeaderNames,
+  org: string,
+  tier: string,
+): void {
   const value = headerValue(headerOf(res.headers, names.remaining)).value;
   remaining.add(value ?? -1, {
     org,

@@ -37,7 +37,8 @@ function scenarioName(phase: string): string {
 export function tierScript(tier: TierName): TierScript {
   const contract = recruitingApi;
   const env = readEnv(__ENV, tier);
-  const shape: LoadShape = typeof TIERGATE_LOAD_SHAPE !== 'undefined' ? TIERGATE_LOAD_SHAPE : sustainedLoad({ fleetOrgs: env.keys.length });
+  const shape: LoadShape =
+    typeof TIERGATE_LOAD_SHAPE !== 'undefined' ? TIERGATE_LOAD_SHAPE : sustainedLoad({ fleetOrgs: env.keys.length });
   const endpoint = endpointById(contract, shape.endpoint);
   const figure = contract.tiers[tier][endpoint.quotaClass ?? 'read'];
   const limit = env.limit ?? figure.value;
@@ -73,7 +74,9 @@ export function tierScript(tier: TierName): TierScript {
   for (const [metric, expressions] of Object.entries(shape.thresholds)) thresholds[metric] = [...expressions];
 
   // A 429 at or above quota is the expected answer, not a failed request (§7, §8 rule 1).
-  http.setResponseCallback(http.expectedStatuses({ min: EXPECTED_STATUSES.min, max: EXPECTED_STATUSES.max }, ...EXPECTED_STATUSES.also));
+  http.setResponseCallback(
+    http.expectedStatuses({ min: EXPECTED_STATUSES.min, max: EXPECTED_STATUSES.max }, ...EXPECTED_STATUSES.also),
+  );
 
   const hit = (): void => {
     const orgs = Number(__ENV.TIERGATE_PHASE_ORGS ?? '1');

@@ -12,14 +12,21 @@ export interface AdminApiHookOptions {
   readonly timeoutMs?: number;
 }
 
-export function adminApiHook(admin: Pick<AdminClient, 'createKey' | 'revokeKey'>, options: AdminApiHookOptions = {}): KeyHook {
+export function adminApiHook(
+  admin: Pick<AdminClient, 'createKey' | 'revokeKey'>,
+  options: AdminApiHookOptions = {},
+): KeyHook {
   const timeoutMs = options.timeoutMs ?? 10_000;
   let provisioned = 0;
   return {
     kind: 'admin-api',
     async provisionKey(org: OrgHandle, scopes: readonly ScopeName[] | 'all'): Promise<KeyHandle> {
       if (org.id === null) throw new HookError('HOOK_FAILED', `organization ${org.label} has no admin API id`);
-      const created = await withTimeout(admin.createKey(org.id, scopes === 'all' ? SCOPE_NAMES : scopes, 'test'), timeoutMs, 'the admin API key creation');
+      const created = await withTimeout(
+        admin.createKey(org.id, scopes === 'all' ? SCOPE_NAMES : scopes, 'test'),
+        timeoutMs,
+        'the admin API key creation',
+      );
       provisioned += 1;
       return { label: `${org.label}/revocation-${provisioned}`, key: created.key, id: created.id, scopes };
     },

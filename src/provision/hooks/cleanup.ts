@@ -10,9 +10,17 @@ import { runCommand } from './command.ts';
 import type { Env } from './template.ts';
 
 /** Removes one subscription; resolves true once the command exited 0. */
-export function commandWebhookRemover(command: string, timeoutMs: number, env: Env): (webhook: CreatedResource, url: string) => Promise<boolean> {
+export function commandWebhookRemover(
+  command: string,
+  timeoutMs: number,
+  env: Env,
+): (webhook: CreatedResource, url: string) => Promise<boolean> {
   return async (webhook, url) => {
-    const result = await runCommand(command, env, timeoutMs, { TIERGATE_WEBHOOK_URL: url, TIERGATE_WEBHOOK_ID: webhook.id ?? '', TIERGATE_ORG: webhook.org });
+    const result = await runCommand(command, env, timeoutMs, {
+      TIERGATE_WEBHOOK_URL: url,
+      TIERGATE_WEBHOOK_ID: webhook.id ?? '',
+      TIERGATE_ORG: webhook.org,
+    });
     return result.code === 0;
   };
 }

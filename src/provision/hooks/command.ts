@@ -10,7 +10,15 @@ import { spawn } from 'node:child_process';
 import type { ScopeName } from '../../contract/types.ts';
 import type { KeyHandle, KeyHook, OrgHandle } from '../../procedures/handles.ts';
 import { HookError, redactOutput } from './hook-error.ts';
-import { assertNoProblems, envSecrets, fillTemplate, shellQuote, templateProblems, type Env, type TemplateValues } from './template.ts';
+import {
+  assertNoProblems,
+  envSecrets,
+  fillTemplate,
+  shellQuote,
+  templateProblems,
+  type Env,
+  type TemplateValues,
+} from './template.ts';
 
 export interface CommandHookConfig {
   readonly provision: string;
@@ -31,7 +39,12 @@ const OUTPUT_KEEP = 64 * 1024;
 const EXIT_GRACE_MS = 200;
 
 /** Runs `command` with `sh -c` in its own process group; on timeout the group is killed and the call resolves at once. */
-export function runCommand(command: string, env: Env, timeoutMs: number, extraEnv: Readonly<Record<string, string>> = {}): Promise<CommandResult> {
+export function runCommand(
+  command: string,
+  env: Env,
+  timeoutMs: number,
+  extraEnv: Readonly<Record<string, string>> = {},
+): Promise<CommandResult> {
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', command], {
       env: { ...env, ...extraEnv },
@@ -47,7 +60,8 @@ export function runCommand(command: string, env: Env, timeoutMs: number, extraEn
       clearTimeout(timer);
       resolve({ ...result, stdout, stderr });
     };
-    const keep = (current: string, chunk: Buffer) => (current.length < OUTPUT_KEEP ? current + chunk.toString('utf8') : current);
+    const keep = (current: string, chunk: Buffer) =>
+      current.length < OUTPUT_KEEP ? current + chunk.toString('utf8') : current;
     child.stdout.on('data', (chunk: Buffer) => (stdout = keep(stdout, chunk)));
     child.stderr.on('data', (chunk: Buffer) => (stderr = keep(stderr, chunk)));
     const timer = setTimeout(() => {
@@ -85,11 +99,17 @@ function killGroup(pid: number | undefined): void {
 }
 
 /** A failed or timed-out command as a HookError with its redacted output. */
-export function commandError(what: string, result: CommandResult, timeoutMs: number, secrets: readonly (string | null)[]): HookError {
+export function commandError(
+  what: string,
+  result: CommandResult,
+  timeoutMs: number,
+  secrets: readonly (string | null)[],
+): HookError {
   const output = redactOutput(`${result.stderr} ${result.stdout}`, secrets);
   const shown = output === '' ? '(no output)' : output;
   if (result.timedOut) return new HookError('HOOK_TIMEOUT', `${what} timed out after ${timeoutMs} ms: ${shown}`);
-  const how = result.code !== null ? `exited with status ${result.code}` : `was killed by ${result.signal ?? 'a signal'}`;
+  const how =
+    result.code !== null ? `exited with status ${result.code}` : `was killed by ${result.signal ?? 'a signal'}`;
   return new HookError('HOOK_FAILED', `${what} ${how}: ${shown}`);
 }
 
@@ -100,7 +120,10 @@ export function parseProvisionOutput(stdout: string): { key: string; id: string 
     try {
       const json = JSON.parse(text) as { key?: unknown; id?: unknown };
       if (typeof json.key === 'string' && json.key !== '') {
-        return { key: json.key, id: typeof json.id === 'string' || typeof json.id === 'number' ? String(json.id) : null };
+        return {
+          key: json.key,
+          id: typeof json.id === 'string' || typeof json.id === 'number' ? String(json.id) : null,
+        };
       }
     } catch {
       // not JSON: read it as a line
@@ -113,14 +136,20 @@ export function parseProvisionOutput(stdout: string): { key: string; id: string 
 }
 
 /** Revokes `key` with a command template; resolves when it exits 0. */
-export function commandRevoker(template: string, timeoutMs: number, env: Env, path: string): (key: KeyHandle) => Promise<void> {
+export function commandRevoker(
+  template: string,
+  timeoutMs: number,
+  env: Env,
+  path: string,
+): (key: KeyHandle) => Promise<void> {
   assertNoProblems(templateProblems(template, path, env, ['key', 'keyId']));
   const secrets = envSecrets([template], env);
   return async (key) => {
     const values: TemplateValues = { key: key.key, keyId: key.id };
     const command = fillTemplate(template, values, env, shellQuote);
     const result = await runCommand(command, env, timeoutMs, keyEnv(key.key, key.id));
-    if (result.timedOut || result.code !== 0) throw commandError('the revoke command', result, timeoutMs, [key.key, ...secrets]);
+    if (result.timedOut || result.code !== 0)
+      throw commandError('the revoke command', result, timeoutMs, [key.key, ...secrets]);
   };
 }
 
@@ -144,7 +173,8 @@ export function commandHook(config: CommandHookConfig, env: Env, path = 'revocat
         TIERGATE_ORG: org.id ?? org.label,
         TIERGATE_SCOPES: scopes === 'all' ? 'all' : scopes.join(','),
       });
-      if (result.timedOut || result.code !== 0) throw commandError('the provision command', result, config.timeout, secrets);
+      if (result.timedOut || result.code !== 0)
+        throw commandError('the provision command', result, config.timeout, secrets);
       const parsed = parseProvisionOutput(result.stdout);
       if (!parsed) throw new HookError('HOOK_OUTPUT', 'the provision command printed no key on stdout');
       provisioned += 1;

@@ -21,7 +21,11 @@ export function disposableListHook(keys: readonly DisposableKey[], revoke: (key:
     capacity: keys.length,
     async provisionKey(org: OrgHandle, scopes: readonly ScopeName[] | 'all'): Promise<KeyHandle> {
       const entry = keys[next];
-      if (!entry) throw new HookError('HOOK_EXHAUSTED', `all ${keys.length} disposable keys are used; list more in revocation.hook.keys`);
+      if (!entry)
+        throw new HookError(
+          'HOOK_EXHAUSTED',
+          `all ${keys.length} disposable keys are used; list more in revocation.hook.keys`,
+        );
       next += 1;
       return { label: `${org.label}/disposable-${next}`, key: entry.key, id: entry.id, scopes };
     },

@@ -25,8 +25,10 @@ export function configKeyHook(config: RevocationHookConfig, env: Env, options: H
       const needsId = revokeTemplate.includes('{keyId}');
       const keys = config.keys.map((ref, i) => {
         const key = env[ref.env];
-        if (key === undefined || key === '') problems.push(`${PATH}.keys.${i}.env: environment variable ${ref.env} is not set`);
-        if (needsId && ref.id === undefined) problems.push(`${PATH}.keys.${i}.id: required, since the revoke call uses {keyId}`);
+        if (key === undefined || key === '')
+          problems.push(`${PATH}.keys.${i}.env: environment variable ${ref.env} is not set`);
+        if (needsId && ref.id === undefined)
+          problems.push(`${PATH}.keys.${i}.id: required, since the revoke call uses {keyId}`);
         return { key: key ?? '', id: ref.id ?? null };
       });
       let revoke: ((key: KeyHandle) => Promise<void>) | null = null;

@@ -30,7 +30,9 @@ const OUTPUT_CHARS = 400;
 /** Hook output fit to show: secrets and keys redacted, whitespace collapsed, clipped. */
 export function redactOutput(text: string, secrets: readonly (string | null | undefined)[]): string {
   let out = text;
-  const sorted = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4).sort((a, b) => b.length - a.length);
+  const sorted = secrets
+    .filter((s): s is string => typeof s === 'string' && s.length >= 4)
+    .sort((a, b) => b.length - a.length);
   for (const secret of sorted) out = out.split(secret).join(redactKey(secret));
   out = redactKeys(out).replace(/\s+/g, ' ').trim();
   return out.length <= OUTPUT_CHARS ? out : `${out.slice(0, OUTPUT_CHARS - 1)}…`;

@@ -47,18 +47,34 @@ function templatesOf(call: HttpCallConfig): string[] {
 }
 
 /** Every problem of one call's templates, by config path. */
-export function httpCallProblems(call: HttpCallConfig, path: string, env: Env, known: readonly KeyPlaceholder[]): string[] {
+export function httpCallProblems(
+  call: HttpCallConfig,
+  path: string,
+  env: Env,
+  known: readonly KeyPlaceholder[],
+): string[] {
   return [
     ...templateProblems(call.url, `${path}.url`, env, known),
-    ...Object.entries(call.headers ?? {}).flatMap(([name, value]) => templateProblems(value, `${path}.headers.${name}`, env, known)),
+    ...Object.entries(call.headers ?? {}).flatMap(([name, value]) =>
+      templateProblems(value, `${path}.headers.${name}`, env, known),
+    ),
     ...stringsOf(call.body).flatMap((value) => templateProblems(value, `${path}.body`, env, known)),
   ];
 }
 
-async function send(call: HttpCallConfig, values: TemplateValues, env: Env, timeoutMs: number, allowRemote: boolean): Promise<HttpResponse> {
+async function send(
+  call: HttpCallConfig,
+  values: TemplateValues,
+  env: Env,
+  timeoutMs: number,
+  allowRemote: boolean,
+): Promise<HttpResponse> {
   const url = fillTemplate(call.url, values, env);
   if (!allowRemote && !isLoopbackUrl(url)) {
-    throw new TiergateError('TG_NOT_LOOPBACK', `hook URL ${new URL(url).origin} is not a loopback address; allow remote targets in the config`);
+    throw new TiergateError(
+      'TG_NOT_LOOPBACK',
+      `hook URL ${new URL(url).origin} is not a loopback address; allow remote targets in the config`,
+    );
   }
   const headers: Record<string, string> = Object.fromEntries(
     Object.entries(call.headers ?? {}).map(([name, value]) => [name.toLowerCase(), fillTemplate(value, values, env)]),
@@ -78,7 +94,11 @@ async function send(call: HttpCallConfig, values: TemplateValues, env: Env, time
     }
     return { status: response.statusCode, text };
   } catch (error) {
-    if (signal.aborted) throw new HookError('HOOK_TIMEOUT', `${call.method} ${new URL(url).pathname} did not answer within ${timeoutMs} ms`);
+    if (signal.aborted)
+      throw new HookError(
+        'HOOK_TIMEOUT',
+        `${call.method} ${new URL(url).pathname} did not answer within ${timeoutMs} ms`,
+      );
     throw new HookError('HOOK_FAILED', `${call.method} ${new URL(url).pathname} failed: ${messageOf(error)}`);
   }
 }
@@ -95,7 +115,10 @@ export function readPath(json: unknown, path: string): unknown {
 
 function failure(what: string, response: HttpResponse, secrets: readonly (string | null)[]): HookError {
   const output = redactOutput(response.text, secrets);
-  return new HookError('HOOK_FAILED', `${what} answered ${response.status}: ${output === '' ? '(empty body)' : output}`);
+  return new HookError(
+    'HOOK_FAILED',
+    `${what} answered ${response.status}: ${output === '' ? '(empty body)' : output}`,
+  );
 }
 
 /** Revokes `key` with an HTTP call; resolves on a 2xx answer. */
@@ -110,11 +133,17 @@ export function httpRevoker(
   const secrets = envSecrets(templatesOf(call), env);
   return async (key) => {
     const response = await send(call, { key: key.key, keyId: key.id }, env, timeoutMs, options.allowRemote ?? false);
-    if (response.status < 200 || response.status >= 300) throw failure('the revoke call', response, [key.key, ...secrets]);
+    if (response.status < 200 || response.status >= 300)
+      throw failure('the revoke call', response, [key.key, ...secrets]);
   };
 }
 
-export function httpHook(config: HttpHookConfig, env: Env, path = 'revocation.hook', options: HttpHookOptions = {}): KeyHook {
+export function httpHook(
+  config: HttpHookConfig,
+  env: Env,
+  path = 'revocation.hook',
+  options: HttpHookOptions = {},
+): KeyHook {
   const revokeUses = (name: KeyPlaceholder) => templatesOf(config.revoke).some((t) => t.includes(`{${name}}`));
   assertNoProblems([
     ...httpCallProblems(config.provision, `${path}.provision`, env, []),
@@ -139,7 +168,10 @@ export function httpHook(config: HttpHookConfig, env: Env, path = 'revocation.ho
       }
       const key = readPath(json, config.provision.keyPath);
       if (typeof key !== 'string' || key === '') {
-        throw new HookError('HOOK_OUTPUT', `the provision call's response has no string at ${config.provision.keyPath}`);
+        throw new HookError(
+          'HOOK_OUTPUT',
+          `the provision call's response has no string at ${config.provision.keyPath}`,
+        );
       }
       const id = config.provision.keyIdPath === undefined ? null : readPath(json, config.provision.keyIdPath);
       provisioned += 1;

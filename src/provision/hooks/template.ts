@@ -43,7 +43,9 @@ export function templateProblems(template: string, path: string, env: Env, known
         problems.push(`${path}: environment variable ${variable} (in {${name}}) is not set`);
       }
     } else if (!known.includes(name as KeyPlaceholder)) {
-      problems.push(`${path}: {${name}} is not known here${name === 'key' || name === 'keyId' ? ' (no key exists yet when provisioning)' : ''}`);
+      problems.push(
+        `${path}: {${name}} is not known here${name === 'key' || name === 'keyId' ? ' (no key exists yet when provisioning)' : ''}`,
+      );
     }
   }
   return problems;
@@ -58,7 +60,12 @@ export function assertNoProblems(problems: readonly string[]): void {
  * Fills a template. `quote` transforms each substituted value (shell quoting for commands).
  * A `{keyId}` the key does not have is an error naming the fix.
  */
-export function fillTemplate(template: string, values: TemplateValues, env: Env, quote: (value: string) => string = (v) => v): string {
+export function fillTemplate(
+  template: string,
+  values: TemplateValues,
+  env: Env,
+  quote: (value: string) => string = (v) => v,
+): string {
   return template.replace(PLACEHOLDER, (_, name: string) => {
     if (name === 'key') {
       if (values.key === undefined) throw new Error('{key} is not known when provisioning');
@@ -66,7 +73,9 @@ export function fillTemplate(template: string, values: TemplateValues, env: Env,
     }
     if (name === 'keyId') {
       if (values.keyId === undefined || values.keyId === null) {
-        throw new Error('the template needs {keyId}, but the key has no id (give keyIdPath, print the id after the key, or give "id" with each disposable key)');
+        throw new Error(
+          'the template needs {keyId}, but the key has no id (give keyIdPath, print the id after the key, or give "id" with each disposable key)',
+        );
       }
       return quote(values.keyId);
     }
@@ -88,7 +97,12 @@ export function fillJson(value: unknown, values: TemplateValues, env: Env): unkn
 
 /** The secrets a template would reveal once filled: the values of the variables it names. */
 export function envSecrets(templates: readonly string[], env: Env): string[] {
-  const names = new Set(templates.flatMap(placeholders).filter((p) => p.startsWith('env:')).map((p) => p.slice(4)));
+  const names = new Set(
+    templates
+      .flatMap(placeholders)
+      .filter((p) => p.startsWith('env:'))
+      .map((p) => p.slice(4)),
+  );
   return [...names].flatMap((name) => (env[name] ? [env[name]] : []));
 }
 

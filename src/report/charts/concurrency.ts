@@ -6,7 +6,24 @@
 import type { CheckRecord, HeldTimeline } from '../../results/types.ts';
 import { statusClass, STATUS_CLASS_LABEL } from '../observation-digest.ts';
 import { STATUS_COLOUR } from '../palette.ts';
-import { axes, chart, el, formatAxisMs, formatMs, frame, group, legend, linear, niceMax, niceTicks, text, tooltip, topFor, type LegendItem, type Svg } from './svg.ts';
+import {
+  axes,
+  chart,
+  el,
+  formatAxisMs,
+  formatMs,
+  frame,
+  group,
+  legend,
+  linear,
+  niceMax,
+  niceTicks,
+  text,
+  tooltip,
+  topFor,
+  type LegendItem,
+  type Svg,
+} from './svg.ts';
 
 /** CONCURRENCY-CAP's timeline, when its measurement recorded one. */
 export function concurrencyChartData(result: CheckRecord): HeldTimeline | null {
@@ -18,7 +35,11 @@ const ROLE_LABEL = { held: 'held', control: 'control', extra: 'extra' } as const
 export function concurrencyTimelineChart(data: HeldTimeline, title: string): Svg {
   const rows = data.timeline;
   const present = [...new Set(rows.map((r) => statusClass(r.status)))];
-  const items: LegendItem[] = present.map((cls) => ({ label: STATUS_CLASS_LABEL[cls], colour: STATUS_COLOUR[cls], shape: 'square' }));
+  const items: LegendItem[] = present.map((cls) => ({
+    label: STATUS_CLASS_LABEL[cls],
+    colour: STATUS_COLOUR[cls],
+    shape: 'square',
+  }));
   const top = topFor(items);
   // Many held rows (Enterprise's hundred) get thin bars rather than a tall chart.
   const rowHeight = rows.length > 30 ? 3 : 16;
@@ -51,8 +72,14 @@ export function concurrencyTimelineChart(data: HeldTimeline, title: string): Svg
       'fill-opacity': row.role === 'held' ? 0.55 : 1,
       'data-role': row.role,
     });
-    parts.push(group({ class: 'request' }, [bar, tooltip(`${label}: sent at ${formatMs(row.sentMs)}, ${answered}, ${row.status ?? 'no response'}`)]));
-    if (row.role !== 'held' || rowHeight > 8) parts.push(text(f.left - 6, y(i) + 3.5, label, { class: 'row-label', 'text-anchor': 'end' }));
+    parts.push(
+      group({ class: 'request' }, [
+        bar,
+        tooltip(`${label}: sent at ${formatMs(row.sentMs)}, ${answered}, ${row.status ?? 'no response'}`),
+      ]),
+    );
+    if (row.role !== 'held' || rowHeight > 8)
+      parts.push(text(f.left - 6, y(i) + 3.5, label, { class: 'row-label', 'text-anchor': 'end' }));
   });
   parts.push(legend(f, items));
   return chart(f, title, 'concurrency-chart', parts);

@@ -4,7 +4,23 @@
  */
 import type { LatencySummary } from '../observation-digest.ts';
 import { OKABE_ITO } from '../palette.ts';
-import { chart, el, formatAxisMs, formatMs, frame, group, legend, log10, logTicks, marker, text, tooltip, topFor, type Shape, type Svg } from './svg.ts';
+import {
+  chart,
+  el,
+  formatAxisMs,
+  formatMs,
+  frame,
+  group,
+  legend,
+  log10,
+  logTicks,
+  marker,
+  text,
+  tooltip,
+  topFor,
+  type Shape,
+  type Svg,
+} from './svg.ts';
 
 const PERCENTILES = [
   { key: 'p50', label: 'p50', colour: OKABE_ITO.blue, shape: 'circle' },
@@ -33,7 +49,12 @@ export function latencyChart(rows: readonly LatencySummary[], title: string): Sv
     parts.push(text(x(t), bottom + 15, formatAxisMs(t), { class: 'tick', 'text-anchor': 'middle' }));
   }
   parts.push(el('line', { x1: f.left, x2: f.width - f.right, y1: bottom, y2: bottom, class: 'axis' }));
-  parts.push(text((f.left + f.width - f.right) / 2, f.height - 4, 'latency to response headers (log scale)', { class: 'axis-label', 'text-anchor': 'middle' }));
+  parts.push(
+    text((f.left + f.width - f.right) / 2, f.height - 4, 'latency to response headers (log scale)', {
+      class: 'axis-label',
+      'text-anchor': 'middle',
+    }),
+  );
 
   rows.forEach((row, i) => {
     const cy = f.top + 6 + i * ROW + ROW / 2;
@@ -42,7 +63,11 @@ export function latencyChart(rows: readonly LatencySummary[], title: string): Sv
       el('line', { x1: x(row.p50), x2: x(row.max), y1: cy, y2: cy, class: 'range' }),
     ];
     for (const p of PERCENTILES) items.push(marker(p.shape, x(row[p.key]), cy, 4, p.colour, { 'data-p': p.key }));
-    items.push(tooltip(`${row.check}: ${row.count} responses; p50 ${formatMs(row.p50)}, p90 ${formatMs(row.p90)}, p99 ${formatMs(row.p99)}, max ${formatMs(row.max)}`));
+    items.push(
+      tooltip(
+        `${row.check}: ${row.count} responses; p50 ${formatMs(row.p50)}, p90 ${formatMs(row.p90)}, p99 ${formatMs(row.p99)}, max ${formatMs(row.max)}`,
+      ),
+    );
     parts.push(group({ class: 'latency-row' }, items));
   });
   parts.push(legend(f, items));

@@ -7,7 +7,24 @@ import type { CheckRecord, QuotaSeries } from '../../results/types.ts';
 import type { SeriesPoint } from '../../verdicts/hdr-remaining.ts';
 import { statusClass, STATUS_CLASS_LABEL, type StatusClass } from '../observation-digest.ts';
 import { STATUS_COLOUR, THRESHOLD } from '../palette.ts';
-import { axes, chart, el, frame, group, legend, linear, linePath, marker, niceMax, niceTicks, text, topFor, type LegendItem, type Shape, type Svg } from './svg.ts';
+import {
+  axes,
+  chart,
+  el,
+  frame,
+  group,
+  legend,
+  linear,
+  linePath,
+  marker,
+  niceMax,
+  niceTicks,
+  text,
+  topFor,
+  type LegendItem,
+  type Shape,
+  type Svg,
+} from './svg.ts';
 
 /** What the chart draws: a series, the Limit it is held to, and its first 429. */
 export type QuotaChartData = Pick<QuotaSeries, 'series' | 'first429'> & { readonly limit: number };
@@ -32,7 +49,9 @@ export function quotaChartData(result: CheckRecord): QuotaChartData | null {
     case 'QUOTA-INGEST': {
       const data = result.data;
       if (!data || data.series.length === 0) return null;
-      return data.limit !== null ? { series: data.series, limit: data.limit, first429: data.first429 } : fromSeries(data.series);
+      return data.limit !== null
+        ? { series: data.series, limit: data.limit, first429: data.first429 }
+        : fromSeries(data.series);
     }
     case 'HDR-REMAINING':
       return result.data && result.data.series.length > 0 ? fromSeries(result.data.series) : null;
@@ -44,7 +63,9 @@ export function quotaChartData(result: CheckRecord): QuotaChartData | null {
 /** A bare series: the Limit and first 429 are read off the series itself. */
 function fromSeries(series: readonly SeriesPoint[]): QuotaChartData | null {
   const limit = announced(series);
-  return limit === null ? null : { series, limit, first429: series.find((p) => p.status === TOO_MANY_REQUESTS)?.n ?? null };
+  return limit === null
+    ? null
+    : { series, limit, first429: series.find((p) => p.status === TOO_MANY_REQUESTS)?.n ?? null };
 }
 
 const shapeOf = (cls: StatusClass): Shape => (cls === 'ok' ? 'circle' : cls === 'rate-limited' ? 'diamond' : 'square');
@@ -79,10 +100,25 @@ export function quotaChart(data: QuotaChartData, title: string): Svg {
 
   // The Limit: every request up to here may succeed, the next must be a 429.
   const lx = x(data.limit + 0.5);
-  parts.push(el('line', { x1: lx, x2: lx, y1: top, y2: bottom, stroke: THRESHOLD, 'stroke-width': 1.5, 'stroke-dasharray': '5 4' }));
+  parts.push(
+    el('line', {
+      x1: lx,
+      x2: lx,
+      y1: top,
+      y2: bottom,
+      stroke: THRESHOLD,
+      'stroke-width': 1.5,
+      'stroke-dasharray': '5 4',
+    }),
+  );
   parts.push(text(lx - 4, top + 10, `Limit ${data.limit}`, { class: 'annotation threshold', 'text-anchor': 'end' }));
 
-  parts.push(el('path', { d: linePath(series.map((p) => [x(p.n), p.remaining === null ? null : y(p.remaining)])), class: 'series-line' }));
+  parts.push(
+    el('path', {
+      d: linePath(series.map((p) => [x(p.n), p.remaining === null ? null : y(p.remaining)])),
+      class: 'series-line',
+    }),
+  );
   for (const p of series) {
     const cls = statusClass(p.status);
     // A missing Remaining header is drawn on the axis as a hollow mark: visible, not mistaken for 0.
@@ -102,7 +138,14 @@ export function quotaChart(data: QuotaChartData, title: string): Svg {
     const late = data.first429 > data.limit + 1;
     parts.push(
       group({ class: 'first-429' }, [
-        el('line', { x1: fx, x2: fx, y1: top + 16, y2: bottom, stroke: STATUS_COLOUR['rate-limited'], 'stroke-width': 2 }),
+        el('line', {
+          x1: fx,
+          x2: fx,
+          y1: top + 16,
+          y2: bottom,
+          stroke: STATUS_COLOUR['rate-limited'],
+          'stroke-width': 2,
+        }),
         text(fx + 5, top + 26, `first 429: #${data.first429}${early ? ' (early)' : late ? ' (late)' : ''}`, {
           class: `annotation ${early || late ? 'bad' : ''}`,
           'text-anchor': fx > f.width * 0.7 ? 'end' : 'start',

@@ -43,12 +43,17 @@ function edgeStyles(data: RevocationBrackets): EdgeStyle[] {
 }
 
 const yMaxOf = (data: RevocationBrackets): number =>
-  niceMax(Math.max(data.slaMs * 1.15, ...data.trials.map((t) => t.upperMs ?? 0), ...data.trials.map((t) => t.lowerMs ?? 0)));
+  niceMax(
+    Math.max(data.slaMs * 1.15, ...data.trials.map((t) => t.upperMs ?? 0), ...data.trials.map((t) => t.lowerMs ?? 0)),
+  );
 
 /** Upper bound per trial and edge, with the [lower, upper] bracket, against the SLA line. */
 export function revocationTrialsChart(data: RevocationBrackets, title: string): Svg {
   const styles = edgeStyles(data);
-  const items: LegendItem[] = [...styles.map((s) => ({ label: s.edge, colour: s.colour, shape: s.shape })), { label: 'SLA', colour: THRESHOLD, dashed: true }];
+  const items: LegendItem[] = [
+    ...styles.map((s) => ({ label: s.edge, colour: s.colour, shape: s.shape })),
+    { label: 'SLA', colour: THRESHOLD, dashed: true },
+  ];
   const top = topFor(items);
   const f = frame(720, 226 + top, { top, right: 20 });
   const trials = [...new Set(data.trials.map((t) => t.trial))].sort((a, b) => a - b);
@@ -71,8 +76,23 @@ export function revocationTrialsChart(data: RevocationBrackets, title: string): 
     }),
   ];
   const sy = y(data.slaMs);
-  parts.push(el('line', { x1: f.left, x2: f.width - f.right, y1: sy, y2: sy, stroke: THRESHOLD, 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
-  parts.push(text(f.width - f.right - 4, sy - 5, `SLA ${formatMs(data.slaMs)}`, { class: 'annotation threshold', 'text-anchor': 'end' }));
+  parts.push(
+    el('line', {
+      x1: f.left,
+      x2: f.width - f.right,
+      y1: sy,
+      y2: sy,
+      stroke: THRESHOLD,
+      'stroke-width': 1.5,
+      'stroke-dasharray': '6 4',
+    }),
+  );
+  parts.push(
+    text(f.width - f.right - 4, sy - 5, `SLA ${formatMs(data.slaMs)}`, {
+      class: 'annotation threshold',
+      'text-anchor': 'end',
+    }),
+  );
 
   styles.forEach((style, e) => {
     const dx = styles.length > 1 ? (e / (styles.length - 1) - 0.5) * slot : 0;
@@ -84,7 +104,17 @@ export function revocationTrialsChart(data: RevocationBrackets, title: string): 
         `trial ${t.trial}, ${t.edge}: rejected between ${t.lowerMs === null ? '?' : formatMs(t.lowerMs)} and ${t.upperMs === null ? 'never (no rejection seen)' : formatMs(t.upperMs)}`,
       );
       if (t.lowerMs !== null && t.upperMs !== null) {
-        points.push(el('line', { x1: cx, x2: cx, y1: y(t.lowerMs), y2: y(t.upperMs), stroke: style.colour, 'stroke-width': 2, 'stroke-opacity': 0.45 }));
+        points.push(
+          el('line', {
+            x1: cx,
+            x2: cx,
+            y1: y(t.lowerMs),
+            y2: y(t.upperMs),
+            stroke: style.colour,
+            'stroke-width': 2,
+            'stroke-opacity': 0.45,
+          }),
+        );
       }
       const cy = t.upperMs === null ? f.top : y(t.upperMs);
       points.push(
@@ -110,7 +140,11 @@ export function revocationCdfChart(data: RevocationBrackets, title: string): Svg
   const items: LegendItem[] = styles.map((style, i) => {
     const mine = bounds[i] ?? [];
     const under = mine.filter((b) => b !== null && b < data.slaMs).length;
-    return { label: `${style.edge} ${Math.round((under / Math.max(1, mine.length)) * 100)}% < SLA`, colour: style.colour, shape: style.shape };
+    return {
+      label: `${style.edge} ${Math.round((under / Math.max(1, mine.length)) * 100)}% < SLA`,
+      colour: style.colour,
+      shape: style.shape,
+    };
   });
   const top = topFor(items);
   const f = frame(720, 206 + top, { top, right: 20 });
@@ -129,7 +163,17 @@ export function revocationCdfChart(data: RevocationBrackets, title: string): Svg
     }),
   ];
   const sx = x(data.slaMs);
-  parts.push(el('line', { x1: sx, x2: sx, y1: f.top, y2: f.height - f.bottom, stroke: THRESHOLD, 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
+  parts.push(
+    el('line', {
+      x1: sx,
+      x2: sx,
+      y1: f.top,
+      y2: f.height - f.bottom,
+      stroke: THRESHOLD,
+      'stroke-width': 1.5,
+      'stroke-dasharray': '6 4',
+    }),
+  );
   parts.push(text(sx + 4, f.top + 10, `SLA ${formatMs(data.slaMs)}`, { class: 'annotation threshold' }));
 
   styles.forEach((style, i) => {

@@ -48,7 +48,11 @@ export interface Frame {
   readonly bottom: number;
 }
 
-export const frame = (width: number, height: number, margins: Partial<Omit<Frame, 'width' | 'height'>> = {}): Frame => ({
+export const frame = (
+  width: number,
+  height: number,
+  margins: Partial<Omit<Frame, 'width' | 'height'>> = {},
+): Frame => ({
   width,
   height,
   left: margins.left ?? 52,
@@ -172,7 +176,10 @@ export function axes(f: Frame, a: Axes): Svg {
   }
   parts.push(el('line', { x1: f.left, x2: f.width - f.right, y1: bottom, y2: bottom, class: 'axis' }));
   parts.push(el('line', { x1: f.left, x2: f.left, y1: f.top, y2: bottom, class: 'axis' }));
-  if (a.xLabel) parts.push(text((f.left + f.width - f.right) / 2, f.height - 4, a.xLabel, { class: 'axis-label', 'text-anchor': 'middle' }));
+  if (a.xLabel)
+    parts.push(
+      text((f.left + f.width - f.right) / 2, f.height - 4, a.xLabel, { class: 'axis-label', 'text-anchor': 'middle' }),
+    );
   if (a.yLabel) parts.push(text(f.left, f.top - 10, a.yLabel, { class: 'axis-label', 'text-anchor': 'start' }));
   return group({ class: 'axes' }, parts);
 }
@@ -221,7 +228,15 @@ export function legend(f: Frame, items: readonly LegendItem[]): Svg {
     for (const item of row) {
       parts.push(
         item.dashed
-          ? el('line', { x1: x, x2: x + 14, y1: y, y2: y, stroke: item.colour, 'stroke-width': 2, 'stroke-dasharray': '4 3' })
+          ? el('line', {
+              x1: x,
+              x2: x + 14,
+              y1: y,
+              y2: y,
+              stroke: item.colour,
+              'stroke-width': 2,
+              'stroke-dasharray': '4 3',
+            })
           : marker(item.shape ?? 'square', x + 7, y, 5, item.colour),
       );
       parts.push(text(x + 19, y + 4, item.label, { class: 'legend' }));
@@ -242,9 +257,17 @@ export function marker(shape: Shape, x: number, y: number, r: number, colour: st
     case 'square':
       return el('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: colour, ...attrs });
     case 'triangle':
-      return el('path', { d: `M${fmt(x)},${fmt(y - r * 1.15)}L${fmt(x + r * 1.1)},${fmt(y + r * 0.85)}L${fmt(x - r * 1.1)},${fmt(y + r * 0.85)}Z`, fill: colour, ...attrs });
+      return el('path', {
+        d: `M${fmt(x)},${fmt(y - r * 1.15)}L${fmt(x + r * 1.1)},${fmt(y + r * 0.85)}L${fmt(x - r * 1.1)},${fmt(y + r * 0.85)}Z`,
+        fill: colour,
+        ...attrs,
+      });
     case 'diamond':
-      return el('path', { d: `M${fmt(x)},${fmt(y - r * 1.3)}L${fmt(x + r * 1.1)},${fmt(y)}L${fmt(x)},${fmt(y + r * 1.3)}L${fmt(x - r * 1.1)},${fmt(y)}Z`, fill: colour, ...attrs });
+      return el('path', {
+        d: `M${fmt(x)},${fmt(y - r * 1.3)}L${fmt(x + r * 1.1)},${fmt(y)}L${fmt(x)},${fmt(y + r * 1.3)}L${fmt(x - r * 1.1)},${fmt(y)}Z`,
+        fill: colour,
+        ...attrs,
+      });
   }
 }
 

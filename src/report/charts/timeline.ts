@@ -24,14 +24,20 @@ export function timelineChart(buckets: readonly TimelineBucket[], bucketMs: numb
       const n = bucket.counts[cls];
       if (n === 0) continue;
       bars.push(
-        el('rect', {
-          x: x(bucket.startMs),
-          y: y(base + n),
-          width: barWidth,
-          height: Math.max(0.5, y(base) - y(base + n)),
-          fill: STATUS_COLOUR[cls],
-          'data-status': cls,
-        }, tooltip(`${seconds(bucket.startMs)}–${seconds(bucket.startMs + bucketMs)}: ${n} × ${STATUS_CLASS_LABEL[cls]}`)),
+        el(
+          'rect',
+          {
+            x: x(bucket.startMs),
+            y: y(base + n),
+            width: barWidth,
+            height: Math.max(0.5, y(base) - y(base + n)),
+            fill: STATUS_COLOUR[cls],
+            'data-status': cls,
+          },
+          tooltip(
+            `${seconds(bucket.startMs)}–${seconds(bucket.startMs + bucketMs)}: ${n} × ${STATUS_CLASS_LABEL[cls]}`,
+          ),
+        ),
       );
       base += n;
     }

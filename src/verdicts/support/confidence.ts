@@ -61,4 +61,5 @@ export function trialsToBound(quantile: number, level = 0.95): number {
  * Trials that prove a target, none slower: the least N whose Clopper–Pearson bound from N of N,
  * (1 − level)^(1/N), reaches the share: the same N as bounding that quantile by the slowest.
  */
-export const trialsToProve = (target: { readonly share: number; readonly level: number }): number => trialsToBound(target.share, target.level);
+export const trialsToProve = (target: { readonly share: number; readonly level: number }): number =>
+  trialsToBound(target.share, target.level);

@@ -29,13 +29,21 @@ export interface ServiceFigures {
 
 /** Time to the response headers, ms; null without a response. */
 export function latencyOf(o: Observation): number | null {
-  return o.headersAt === null || !Number.isFinite(o.headersAt) || !Number.isFinite(o.sentAt) ? null : o.headersAt - o.sentAt;
+  return o.headersAt === null || !Number.isFinite(o.headersAt) || !Number.isFinite(o.sentAt)
+    ? null
+    : o.headersAt - o.sentAt;
 }
 
 /** r from the fast reads that were answered, L from the uploads admitted; null without either. */
-export function serviceFigures(fastReads: readonly Observation[], uploads: readonly Observation[]): ServiceFigures | null {
+export function serviceFigures(
+  fastReads: readonly Observation[],
+  uploads: readonly Observation[],
+): ServiceFigures | null {
   const trips = fastReads.map(latencyOf).filter((ms): ms is number => ms !== null);
-  const uploadTimes = uploads.filter(isAdmitted).map(latencyOf).filter((ms): ms is number => ms !== null);
+  const uploadTimes = uploads
+    .filter(isAdmitted)
+    .map(latencyOf)
+    .filter((ms): ms is number => ms !== null);
   if (trips.length === 0 || uploadTimes.length === 0) return null;
   const roundTripMs = Math.max(...trips);
   const fastestUploadMs = Math.min(...uploadTimes);
@@ -45,9 +53,17 @@ export function serviceFigures(fastReads: readonly Observation[], uploads: reado
 /** How a request `x` fell against the requests held before it; each part with the figure that decides it. */
 export interface Placement {
   /** Every held one in service before x arrived: max h_i − s_x (null: none held), against S. */
-  readonly inService: { readonly ok: boolean; readonly latestAnswerAfterSendMs: number | null; readonly latest: Observation | null };
+  readonly inService: {
+    readonly ok: boolean;
+    readonly latestAnswerAfterSendMs: number | null;
+    readonly latest: Observation | null;
+  };
   /** x on the server before any held one was answered: min h_i − s_x (null: none held), against 2r. */
-  readonly arrived: { readonly ok: boolean; readonly sentBeforeFirstAnswerMs: number | null; readonly first: Observation | null };
+  readonly arrived: {
+    readonly ok: boolean;
+    readonly sentBeforeFirstAnswerMs: number | null;
+    readonly first: Observation | null;
+  };
   /** x answered while every held one was in service: min h_i − h_x (null: none held or x unanswered), against r. */
   readonly answeredWhileHeld: { readonly ok: boolean; readonly answeredBeforeFirstMs: number | null };
 }
@@ -55,16 +71,33 @@ export interface Placement {
 /** Places `x` against `held` (every one answered), by the inequalities above. */
 export function placeAgainst(x: Observation, held: readonly Observation[], figures: ServiceFigures): Placement {
   const answers = held.map((o) => ({ o, at: o.headersAt ?? Number.NaN }));
-  const latest = answers.reduce<{ o: Observation; at: number } | null>((best, a) => (best === null || a.at > best.at ? a : best), null);
-  const first = answers.reduce<{ o: Observation; at: number } | null>((best, a) => (best === null || a.at < best.at ? a : best), null);
+  const latest = answers.reduce<{ o: Observation; at: number } | null>(
+    (best, a) => (best === null || a.at > best.at ? a : best),
+    null,
+  );
+  const first = answers.reduce<{ o: Observation; at: number } | null>(
+    (best, a) => (best === null || a.at < best.at ? a : best),
+    null,
+  );
   const afterSend = latest === null ? null : latest.at - x.sentAt;
   const beforeFirst = first === null ? null : first.at - x.sentAt;
   const answeredBefore = first === null || x.headersAt === null ? null : first.at - x.headersAt;
   const r = figures.roundTripMs;
   return {
-    inService: { ok: afterSend === null || afterSend < figures.serviceMs, latestAnswerAfterSendMs: afterSend, latest: latest?.o ?? null },
-    arrived: { ok: beforeFirst === null || beforeFirst > 2 * r, sentBeforeFirstAnswerMs: beforeFirst, first: first?.o ?? null },
-    answeredWhileHeld: { ok: x.headersAt !== null && (answeredBefore === null || answeredBefore > r), answeredBeforeFirstMs: answeredBefore },
+    inService: {
+      ok: afterSend === null || afterSend < figures.serviceMs,
+      latestAnswerAfterSendMs: afterSend,
+      latest: latest?.o ?? null,
+    },
+    arrived: {
+      ok: beforeFirst === null || beforeFirst > 2 * r,
+      sentBeforeFirstAnswerMs: beforeFirst,
+      first: first?.o ?? null,
+    },
+    answeredWhileHeld: {
+      ok: x.headersAt !== null && (answeredBefore === null || answeredBefore > r),
+      answeredBeforeFirstMs: answeredBefore,
+    },
   };
 }
 

@@ -46,11 +46,18 @@ export function lostByRemaining(series: readonly Observation[]): ReadonlyMap<num
     const [before, lost, after] = [series[i - 1]!, series[i]!, series[i + 1]!];
     if (lost.status !== null || !isAdmitted(before) || !isAdmitted(after)) continue;
     const [a, b] = [before.rateLimit, after.rateLimit];
-    if (a.remaining.value === null || b.remaining.value === null || a.limit.value !== b.limit.value || a.reset.raw !== b.reset.raw) continue;
+    if (
+      a.remaining.value === null ||
+      b.remaining.value === null ||
+      a.limit.value !== b.limit.value ||
+      a.reset.raw !== b.reset.raw
+    )
+      continue;
     const fall = a.remaining.value - b.remaining.value;
     // One fewer shows only that it had not counted yet: reaching the limiter after the next request,
     // it would show as one fall too many further on.
-    if (fall === 2 || (fall === 1 && !countedLater(series, i + 1))) read.set(i, { by: 'neighbours', fate: fall === 2 ? 'counted' : 'not-counted', before, after });
+    if (fall === 2 || (fall === 1 && !countedLater(series, i + 1)))
+      read.set(i, { by: 'neighbours', fate: fall === 2 ? 'counted' : 'not-counted', before, after });
   }
   return read;
 }
@@ -68,7 +75,13 @@ function countedLater(series: readonly Observation[], from: number): boolean {
     // A lost one between: its own reading speaks for it.
     if (!isAdmitted(a) || !isAdmitted(b)) continue;
     const [ra, rb] = [a.rateLimit, b.rateLimit];
-    if (ra.remaining.value === null || rb.remaining.value === null || ra.limit.value !== rb.limit.value || ra.reset.raw !== rb.reset.raw) return true;
+    if (
+      ra.remaining.value === null ||
+      rb.remaining.value === null ||
+      ra.limit.value !== rb.limit.value ||
+      ra.reset.raw !== rb.reset.raw
+    )
+      return true;
     if (ra.remaining.value - rb.remaining.value !== 1) return true;
   }
   return false;
@@ -103,7 +116,15 @@ export function lostByAdmissions(
   if (countedLost > 0 && missing.length > 0) return new Map();
   const admittedLost = missing.length === 0 ? new Set<number>() : takers(lost, missing, admitted, series);
   if (admittedLost === null) return new Map();
-  const reading = (fate: 'counted' | 'not-admitted'): LostReading => ({ by: 'admissions', fate, admitted: admitted.length, values: slots, lost: lost.length, missing: missing.length, limit });
+  const reading = (fate: 'counted' | 'not-admitted'): LostReading => ({
+    by: 'admissions',
+    fate,
+    admitted: admitted.length,
+    values: slots,
+    lost: lost.length,
+    missing: missing.length,
+    limit,
+  });
   return new Map(lost.map((i) => [i, reading(admittedLost.has(i) ? 'counted' : 'not-admitted')]));
 }
 
@@ -115,7 +136,12 @@ export function lostByAdmissions(
  * before it was sent (the quota was spent by then). Values are matched highest first, each to the
  * request whose range closes soonest (a greedy matching of points to intervals, the largest there is).
  */
-function takers(lost: readonly number[], missing: readonly number[], admitted: readonly Observation[], series: readonly Observation[]): Set<number> | null {
+function takers(
+  lost: readonly number[],
+  missing: readonly number[],
+  admitted: readonly Observation[],
+  series: readonly Observation[],
+): Set<number> | null {
   const answeredBy = (o: Observation) => o.headersAt ?? o.doneAt;
   const ranges = lost.flatMap((i) => {
     const x = series[i]!;
@@ -139,7 +165,8 @@ export function lostNote(n: number, lost: Observation, reading: LostReading): st
   const what = lost.error?.code ?? 'no answer';
   if (reading.by === 'admissions') {
     const every = `every value of Remaining an admission takes under Limit ${reading.limit} (${reading.values})`;
-    if (reading.missing === 0) return `${what} at request ${n}: not admitted: the ${reading.admitted} admitted answers carry ${every}, one each`;
+    if (reading.missing === 0)
+      return `${what} at request ${n}: not admitted: the ${reading.admitted} admitted answers carry ${every}, one each`;
     const but = `the ${reading.admitted} admitted answers carry distinct values of Remaining, ${every} but ${reading.missing}, each of which one of the ${reading.lost} requests lost could take where the server's order allows`;
     return `${what} at request ${n}: ${reading.fate === 'counted' ? 'admitted, its answer lost' : 'not admitted'}: ${but}`;
   }

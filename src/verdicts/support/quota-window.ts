@@ -39,12 +39,21 @@ export interface Judged {
  * of those the check's counter had spent before it. (Not the same-route ones: a Remaining that does
  * not count down would drop them too.)
  */
-export function spentBefore(obs: readonly Observation[], prior: readonly Observation[], limit: number | null): readonly Observation[] {
+export function spentBefore(
+  obs: readonly Observation[],
+  prior: readonly Observation[],
+  limit: number | null,
+): readonly Observation[] {
   const first = obs[0];
-  const sameRoute = prior.filter((o) => first !== undefined && o.method === first.method && o.path === first.path && isAdmitted(o));
+  const sameRoute = prior.filter(
+    (o) => first !== undefined && o.method === first.method && o.path === first.path && isAdmitted(o),
+  );
   const elsewhere = prior.filter((o) => !sameRoute.includes(o));
   if (elsewhere.length === 0 || limit === null) return prior;
-  const shown = obs.filter(isAdmitted).map((o) => o.rateLimit.remaining.value).filter((r): r is number => r !== null);
+  const shown = obs
+    .filter(isAdmitted)
+    .map((o) => o.rateLimit.remaining.value)
+    .filter((r): r is number => r !== null);
   if (shown.length === 0) return prior;
   const spent = limit - 1 - Math.max(...shown) - sameRoute.length;
   return spent >= 0 && spent <= elsewhere.length ? [...sameRoute, ...elsewhere.slice(0, spent)] : prior;
@@ -56,13 +65,25 @@ export function spentBefore(obs: readonly Observation[], prior: readonly Observa
  * the ledger. Lower, and the window was not fresh (the server's window outlasts the one configured,
  * say): nothing here can be judged.
  */
-export function freshness(obs: readonly Observation[], limit: number | null, spent: number, window: WindowContext, units = 1): WindowIntegrity | null {
+export function freshness(
+  obs: readonly Observation[],
+  limit: number | null,
+  spent: number,
+  window: WindowContext,
+  units = 1,
+): WindowIntegrity | null {
   if (!window.opensAtFirstRequest || limit === null) return null;
-  const shown = obs.filter(isAdmitted).map((o) => o.rateLimit.remaining.value).filter((r): r is number => r !== null);
+  const shown = obs
+    .filter(isAdmitted)
+    .map((o) => o.rateLimit.remaining.value)
+    .filter((r): r is number => r !== null);
   if (shown.length === 0) return null;
   const highest = Math.max(...shown);
   if (highest >= limit - units - spent) return null;
-  return { ok: false, note: `the window was not fresh: the highest Remaining admitted was ${highest}, where a window opened by the first request shows ${limit - units - spent}` };
+  return {
+    ok: false,
+    note: `the window was not fresh: the highest Remaining admitted was ${highest}, where a window opened by the first request shows ${limit - units - spent}`,
+  };
 }
 
 /**
@@ -78,7 +99,15 @@ function nextWindowOf(rejected: Observation, windowSeconds: number): (o: Observa
     const own = windowEndOf(o, windowSeconds);
     const date = serverDateSeconds(o);
     const { limit, remaining } = o.rateLimit;
-    return end !== null && own !== null && date !== null && own > end && date >= end - 1 && limit.value !== null && remaining.value === limit.value - 1;
+    return (
+      end !== null &&
+      own !== null &&
+      date !== null &&
+      own > end &&
+      date >= end - 1 &&
+      limit.value !== null &&
+      remaining.value === limit.value - 1
+    );
   };
 }
 
@@ -97,7 +126,9 @@ export function refillCheck(judged: Judged, obs: readonly Observation[], input: 
   const admittedInside = later.find((o) => isAdmitted(o) && (o.headersAt ?? o.doneAt) < safeEnd && !next(o));
   const watched = `${countOf(later.length, 'request')} after the 429, up to ${Math.round((Math.max(...later.map((o) => o.sentAt)) - start) / 100) / 10} s into the window (sure to last ${Math.round((safeEnd - start) / 100) / 10} s)`;
   if (!admittedInside) {
-    return judged.verdict === 'pass' ? { ...judged, notes: [...judged.notes, `watched the rest of the window: ${watched}, none admitted`] } : judged;
+    return judged.verdict === 'pass'
+      ? { ...judged, notes: [...judged.notes, `watched the rest of the window: ${watched}, none admitted`] }
+      : judged;
   }
   const into = Math.round((admittedInside.sentAt - start) / 10) / 100;
   // The watch's read of another route of the class (phase 'other-route'); the rest repeat the check's own request.

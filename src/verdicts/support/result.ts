@@ -12,7 +12,11 @@ export interface ResultContext {
   readonly durationMs: number;
 }
 
-export function checkResult<Data extends FindingData>(id: CheckId, finding: Finding<Data>, context: ResultContext): CheckResult<Data> {
+export function checkResult<Data extends FindingData>(
+  id: CheckId,
+  finding: Finding<Data>,
+  context: ResultContext,
+): CheckResult<Data> {
   const definition = checkDefinition(id);
   // Whether to measure again is the run's business, not the result's.
   const { measureAgain: _measureAgain, ...judged } = finding;

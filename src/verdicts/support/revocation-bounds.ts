@@ -40,7 +40,6 @@ export interface EdgeBounds {
   readonly revokeCallMs: number | null;
 }
 
-
 export function unusableCounts(probes: readonly ProbeRecord[], rejectStatus: number): UnusableCounts {
   let rateLimited = 0;
   let transport = 0;
@@ -68,13 +67,16 @@ export function edgeBounds(run: RevocationProbeRun, rejectStatus: number): EdgeB
     // A rejection answered before the revoke call began cannot be the revocation (a transient 401):
     // it never closes the bracket, or a key an edge never revoked could pass on it.
     const firstRejected =
-      probes.find((p) => p.status === rejectStatus && p.headersAt !== null && revokeAt !== null && p.headersAt >= revokeAt) ?? null;
+      probes.find(
+        (p) => p.status === rejectStatus && p.headersAt !== null && revokeAt !== null && p.headersAt >= revokeAt,
+      ) ?? null;
     const before = firstRejected ? probes.filter((p) => bySend(p, firstRejected) < 0) : probes;
     const lastAdmitted = before.filter((p) => isAdmittedStatus(p.status)).at(-1) ?? null;
     const lowerMs = revokeAt === null ? null : Math.max(0, lastAdmitted ? lastAdmitted.sentAt - revokeAt : 0);
     const upperMs = revokeAt === null || !firstRejected ? null : firstRejected.headersAt! - revokeAt;
     const unusable = unusableCounts(probes, rejectStatus);
-    const named = firstRejected?.edgeNode ?? lastAdmitted?.edgeNode ?? probes.find((p) => p.edgeNode !== null)?.edgeNode ?? null;
+    const named =
+      firstRejected?.edgeNode ?? lastAdmitted?.edgeNode ?? probes.find((p) => p.edgeNode !== null)?.edgeNode ?? null;
     return {
       trial: run.trial,
       edge,

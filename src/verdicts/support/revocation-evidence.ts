@@ -27,7 +27,12 @@ export interface RevocationEvidence {
 
 /** Runs whose revoke call returned and whose probing ran its course: the only ones judged. */
 export function judgedRuns(runs: readonly RevocationProbeRun[]): RevocationProbeRun[] {
-  return runs.filter((r) => r.revokeStartedAt !== null && r.revokeReturnedAt !== null && (r.stoppedBy === 'settled' || r.stoppedBy === 'max-time'));
+  return runs.filter(
+    (r) =>
+      r.revokeStartedAt !== null &&
+      r.revokeReturnedAt !== null &&
+      (r.stoppedBy === 'settled' || r.stoppedBy === 'max-time'),
+  );
 }
 
 const STOP_WORDS: Readonly<Record<ProbeStop, string>> = {
@@ -41,7 +46,12 @@ const STOP_WORDS: Readonly<Record<ProbeStop, string>> = {
 /** "trial 2: the revoke hook failed: <output>". */
 export function describeStop(run: RevocationProbeRun): string {
   const why = STOP_WORDS[run.stoppedBy];
-  const detail = run.stoppedBy === 'revoke-failed' && run.revokeError ? `: ${run.revokeError}` : run.stoppedBy === 'not-confirmed' && run.notes[0] ? ` (${run.notes[0]})` : '';
+  const detail =
+    run.stoppedBy === 'revoke-failed' && run.revokeError
+      ? `: ${run.revokeError}`
+      : run.stoppedBy === 'not-confirmed' && run.notes[0]
+        ? ` (${run.notes[0]})`
+        : '';
   return `trial ${run.trial}: ${why}${detail}`;
 }
 
@@ -52,7 +62,8 @@ export function describeStop(run: RevocationProbeRun): string {
 export function coverageGaps(e: RevocationEvidence): string[] {
   const gaps: string[] = [];
   if (e.runs.length === 0) gaps.push('no trial ran');
-  else if (e.runs.length < e.plannedTrials) gaps.push(`${e.runs.length} of ${countOf(e.plannedTrials, 'planned trial')} ran`);
+  else if (e.runs.length < e.plannedTrials)
+    gaps.push(`${e.runs.length} of ${countOf(e.plannedTrials, 'planned trial')} ran`);
   const judged = new Set(judgedRuns(e.runs));
   for (const run of e.runs) if (!judged.has(run)) gaps.push(describeStop(run));
   return [...gaps, ...e.problems];

@@ -6,7 +6,13 @@
 import { LatencyHistogram } from '../../measure/histogram.ts';
 import { isExpectedStatus } from '../../measure/outcome.ts';
 import type { LoadSummary } from '../../measure/aggregate.ts';
-import { aggregationName, compare, describeThreshold, type Threshold, type ThresholdTag } from '../../config/thresholds.ts';
+import {
+  aggregationName,
+  compare,
+  describeThreshold,
+  type Threshold,
+  type ThresholdTag,
+} from '../../config/thresholds.ts';
 
 export type BucketTag = Exclude<ThresholdTag, 'scenario'>;
 
@@ -102,12 +108,20 @@ export function evaluateThreshold(threshold: Threshold, data: ThresholdData): Th
     case 'http_req_failed': {
       const failed = selected.filter((b) => b.tags.expected_response !== 'true').reduce((n, b) => n + b.count, 0);
       const observed = count === 0 ? null : failed / count;
-      return judged(observed, count, count === 0 ? 'no responses matched' : `rate = ${fmt(observed)} (${failed} of ${count} failed)`);
+      return judged(
+        observed,
+        count,
+        count === 0 ? 'no responses matched' : `rate = ${fmt(observed)} (${failed} of ${count} failed)`,
+      );
     }
     case 'http_req_duration': {
       const latency = LatencyHistogram.merged(selected.map((b) => b.latency));
       const observed = trendValue(latency, threshold);
-      return judged(observed, latency.count, latency.count === 0 ? 'no responses matched' : `${agg} = ${fmt(observed)} ms over ${latency.count} responses`);
+      return judged(
+        observed,
+        latency.count,
+        latency.count === 0 ? 'no responses matched' : `${agg} = ${fmt(observed)} ms over ${latency.count} responses`,
+      );
     }
   }
 }

@@ -87,16 +87,30 @@ export interface Placement {
  * difference is θv − θr, within [θv.low − θr.high, θv.high − θr.low]; every shared edge bounds the same
  * difference, so their intervals intersect.
  */
-export function placeVantage(run: ReadonlyMap<string, Interval | null>, point: VantagePoint, dateLagMs: number): Placement {
+export function placeVantage(
+  run: ReadonlyMap<string, Interval | null>,
+  point: VantagePoint,
+  dateLagMs: number,
+): Placement {
   const own = serverOffsets(point.probes, dateLagMs);
   const shared = [...own.keys()].filter((server) => run.has(server)).sort();
   if (shared.length === 0) {
-    return { vantage: point.name, offset: null, servers: [], why: 'it reached no server (edge, and node where named) with a Date header that the run reached too, so its clock cannot be set against the run’s' };
+    return {
+      vantage: point.name,
+      offset: null,
+      servers: [],
+      why: 'it reached no server (edge, and node where named) with a Date header that the run reached too, so its clock cannot be set against the run’s',
+    };
   }
   // A server whose Date headers disagree with themselves (a clock stepped) places nothing; the others still do.
   const consistent = shared.filter((server) => own.get(server) && run.get(server));
   if (consistent.length === 0) {
-    return { vantage: point.name, offset: null, servers: shared, why: `the Date headers of ${shared.join(', ')} disagree with themselves over the run (a clock stepped), so its clock cannot be placed` };
+    return {
+      vantage: point.name,
+      offset: null,
+      servers: shared,
+      why: `the Date headers of ${shared.join(', ')} disagree with themselves over the run (a clock stepped), so its clock cannot be placed`,
+    };
   }
   let low = Number.NEGATIVE_INFINITY;
   let high = Number.POSITIVE_INFINITY;
@@ -106,7 +120,13 @@ export function placeVantage(run: ReadonlyMap<string, Interval | null>, point: V
     low = Math.max(low, v.low - r.high);
     high = Math.min(high, v.high - r.low);
   }
-  if (low > high) return { vantage: point.name, offset: null, servers: consistent, why: `the servers ${consistent.join(', ')} place its clock in intervals that do not meet (a clock stepped, or Date lags more than allowed)` };
+  if (low > high)
+    return {
+      vantage: point.name,
+      offset: null,
+      servers: consistent,
+      why: `the servers ${consistent.join(', ')} place its clock in intervals that do not meet (a clock stepped, or Date lags more than allowed)`,
+    };
   return { vantage: point.name, offset: { low, high }, servers: consistent, why: null };
 }
 
@@ -127,17 +147,31 @@ const bySend = (a: Observation, b: Observation) => a.sentWall - b.sentWall || a.
  * interval the clocks truly stand. A rejection that surely came before the revoke call began is not
  * this trial's: the bracket closes on the first one that may have come after.
  */
-export function vantageBounds(run: RevocationProbeRun, point: VantagePoint, offset: Interval, rejectStatus: number): EdgeBounds[] {
+export function vantageBounds(
+  run: RevocationProbeRun,
+  point: VantagePoint,
+  offset: Interval,
+  rejectStatus: number,
+): EdgeBounds[] {
   const revokeWall = run.revokeStartedWall;
-  const revokeCallMs = run.revokeStartedAt !== null && run.revokeReturnedAt !== null ? run.revokeReturnedAt - run.revokeStartedAt : null;
+  const revokeCallMs =
+    run.revokeStartedAt !== null && run.revokeReturnedAt !== null ? run.revokeReturnedAt - run.revokeStartedAt : null;
   return vantageEdges(point).map((edge): EdgeBounds => {
     const probes = point.probes.filter((p) => p.edge === edge && p.key === run.key).sort(bySend);
     const lastAdmittedAt = probes.findLastIndex((p) => isAdmittedStatus(p.status));
     const lastAdmitted = lastAdmittedAt < 0 ? undefined : probes[lastAdmittedAt];
     const firstRejected =
-      revokeWall === null ? undefined : probes.slice(lastAdmittedAt + 1).find((p) => p.status === rejectStatus && p.headersAt !== null && receivedWall(p) + offset.high >= revokeWall);
-    const lowerMs = revokeWall === null ? null : Math.max(0, lastAdmitted ? lastAdmitted.sentWall + offset.low - revokeWall : 0);
-    const upperMs = revokeWall === null || !firstRejected ? null : receivedWall(firstRejected) + offset.high - revokeWall;
+      revokeWall === null
+        ? undefined
+        : probes
+            .slice(lastAdmittedAt + 1)
+            .find(
+              (p) => p.status === rejectStatus && p.headersAt !== null && receivedWall(p) + offset.high >= revokeWall,
+            );
+    const lowerMs =
+      revokeWall === null ? null : Math.max(0, lastAdmitted ? lastAdmitted.sentWall + offset.low - revokeWall : 0);
+    const upperMs =
+      revokeWall === null || !firstRejected ? null : receivedWall(firstRejected) + offset.high - revokeWall;
     const unusable = unusableCounts(
       probes.map((p) => probeRecord(p, 'probe')),
       rejectStatus,

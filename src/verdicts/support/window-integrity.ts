@@ -52,7 +52,11 @@ export function resetNotBeforeRequest(reset: number, date: number, o: Observatio
 export function readReset(o: Observation, windowSeconds: number): ResetReading {
   const { raw, value } = o.rateLimit.reset;
   if (value === null) {
-    return { reset: null, basis: null, note: raw === null ? 'no X-RateLimit-Reset' : `Reset '${raw}' is not an integer` };
+    return {
+      reset: null,
+      basis: null,
+      note: raw === null ? 'no X-RateLimit-Reset' : `Reset '${raw}' is not an integer`,
+    };
   }
   const date = serverDateSeconds(o);
   if (date !== null) {
@@ -65,8 +69,16 @@ export function readReset(o: Observation, windowSeconds: number): ResetReading {
   const ok =
     value >= EPOCH_S_FLOOR && value <= EPOCH_S_MAX && Math.abs(value - client) <= windowSeconds + SKEW_TOLERANCE_S;
   return ok
-    ? { reset: value, basis: 'client-clock', note: `no Date header; Reset ${value} judged against the client clock (±1 day)` }
-    : { reset: null, basis: 'client-clock', note: `no Date header; Reset ${value} is not an epoch near the client clock` };
+    ? {
+        reset: value,
+        basis: 'client-clock',
+        note: `no Date header; Reset ${value} judged against the client clock (±1 day)`,
+      }
+    : {
+        reset: null,
+        basis: 'client-clock',
+        note: `no Date header; Reset ${value} is not an epoch near the client clock`,
+      };
 }
 
 /**
@@ -118,7 +130,8 @@ export function withinOneWindow(obs: readonly Observation[], window: WindowConte
   // A window the check's first request opened lasts a full length from it, whatever Reset says; and a
   // Reset that moves within a window places nothing (HDR-RESET's finding): judged by timing alone.
   if (window.opensAtFirstRequest) return byTiming(obs, window, 'the window opened with the first request');
-  if (window.placeBy === 'timing') return byTiming(obs, window, 'placed by timing (no Reset that holds still within a window)');
+  if (window.placeBy === 'timing')
+    return byTiming(obs, window, 'placed by timing (no Reset that holds still within a window)');
 
   let previous: number | null = null;
   let plausible = 0;
@@ -164,7 +177,9 @@ function byTiming(obs: readonly Observation[], window: WindowContext, why: strin
   if (![start.at, window.lengthMs, start.uncertaintyMs].every(Number.isFinite)) {
     return { ok: false, note: `${why}; and the learned window's timing is unknown` };
   }
-  const opened = window.opensAtFirstRequest ? 'opened with the first request' : `uncertainty ±${start.uncertaintyMs} ms`;
+  const opened = window.opensAtFirstRequest
+    ? 'opened with the first request'
+    : `uncertainty ±${start.uncertaintyMs} ms`;
   for (const [i, o] of obs.entries()) {
     // NaN compares false with everything: it would pass both tests below.
     if (!Number.isFinite(o.sentAt) || !Number.isFinite(o.doneAt)) {

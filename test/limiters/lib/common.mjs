@@ -34,7 +34,10 @@ export const DECLARED_TIERS = new Set(['enterprise']);
 /** Short org label prefix per tier (the runner's config uses the same names). */
 export const TIER_PREFIX = { starter: 'starter', professional: 'pro', enterprise: 'ent' };
 
-export const INGEST_PATHS = new Set(['/recruiter/jobs/vendor/resume-analysis', '/recruiter/jobs/vendor/resume-analysis/bulk']);
+export const INGEST_PATHS = new Set([
+  '/recruiter/jobs/vendor/resume-analysis',
+  '/recruiter/jobs/vendor/resume-analysis/bulk',
+]);
 /** Quota class of a request path: the two resume-analysis endpoints are ingest, everything else read. */
 export const quotaClass = (path) => (INGEST_PATHS.has(stripQuery(path)) ? 'ingest' : 'read');
 export const stripQuery = (url) => {
@@ -72,14 +75,28 @@ export function parseCommandLine(extra = {}) {
   const parseMs = Number(values['parse-ms']);
   const perTier = Number(values['orgs-per-tier']);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${values.port}: expected 0..65535`);
-  if (!Number.isInteger(windowS) || windowS < 1 || windowS > 3600) fail(`--window ${values.window}: whole seconds 1..3600`);
+  if (!Number.isInteger(windowS) || windowS < 1 || windowS > 3600)
+    fail(`--window ${values.window}: whole seconds 1..3600`);
   if (!Number.isFinite(parseMs) || parseMs < 0 || parseMs > 60_000) fail(`--parse-ms ${values['parse-ms']}: 0..60000`);
   if (!Number.isInteger(perTier) || perTier < 1 || perTier > 10) fail(`--orgs-per-tier: 1..10`);
-  const tiers = values.tiers.split(',').map((t) => t.trim()).filter(Boolean);
+  const tiers = values.tiers
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   for (const t of tiers) if (!TIERS[t]) fail(`--tiers: unknown tier ${t} (${Object.keys(TIERS).join(', ')})`);
   capEnforced = !values['no-cap'];
   const shape = parseShape(values, fail);
-  return { ...values, port, windowS, windowMs: windowS * 1000, parseMs, perTier, tiers, keysFile: values.keys, ...shape };
+  return {
+    ...values,
+    port,
+    windowS,
+    windowMs: windowS * 1000,
+    parseMs,
+    perTier,
+    tiers,
+    keysFile: values.keys,
+    ...shape,
+  };
 }
 
 /** The deployment's shape: how many edges answer, how long a bulk upload is held before its 202. */
@@ -91,7 +108,8 @@ function parseShape(values, fail) {
   const edges = Number(values.edges);
   const bulkParseMs = Number(values['bulk-parse-ms']);
   if (!Number.isInteger(edges) || edges < 1 || edges > 16) fail(`--edges ${values.edges}: 1..16`);
-  if (!Number.isFinite(bulkParseMs) || bulkParseMs < 0 || bulkParseMs > 60_000) fail(`--bulk-parse-ms ${values['bulk-parse-ms']}: 0..60000`);
+  if (!Number.isFinite(bulkParseMs) || bulkParseMs < 0 || bulkParseMs > 60_000)
+    fail(`--bulk-parse-ms ${values['bulk-parse-ms']}: 0..60000`);
   return { edges, bulkParseMs };
 }
 
@@ -151,7 +169,12 @@ export function rateLimitedBody(retryAfterSeconds, message = 'Rate limit exceede
 export const authErrorBody = (reason) => ({
   status: 'error',
   code: 'UNAUTHORIZED',
-  message: reason === 'missing' ? 'X-API-Key header required' : reason === 'malformed' ? 'malformed API key' : 'unknown API key',
+  message:
+    reason === 'missing'
+      ? 'X-API-Key header required'
+      : reason === 'malformed'
+        ? 'malformed API key'
+        : 'unknown API key',
 });
 export const scopeErrorBody = (scope) => ({ status: 'error', code: 'FORBIDDEN', message: `key lacks scope ${scope}` });
 export const notFoundBody = () => ({ status: 'error', code: 'NOT_FOUND', message: 'no such endpoint' });
@@ -194,16 +217,30 @@ export const ROUTES = [
     scope: 'resume.parse.bulk',
     handle: async ({ body, bulkParseMs = 0 }) => {
       const n = bulkCount(body);
-      if (n === null) return { status: 400, body: { status: 'error', code: 'VALIDATION_FAILED', message: 'expected {"resumes":[…]} with at least one resume' } };
+      if (n === null)
+        return {
+          status: 400,
+          body: {
+            status: 'error',
+            code: 'VALIDATION_FAILED',
+            message: 'expected {"resumes":[…]} with at least one resume',
+          },
+        };
       if (bulkParseMs > 0) await sleep(bulkParseMs);
-      return { status: 202, body: { status: 'success', data: { batch_id: `b_${randomUUID().slice(0, 8)}`, queued: n } } };
+      return {
+        status: 202,
+        body: { status: 'success', data: { batch_id: `b_${randomUUID().slice(0, 8)}`, queued: n } },
+      };
     },
   },
   {
     method: 'GET',
     path: '/recruiter/jobs',
     scope: 'jobs.read',
-    handle: async () => ({ status: 200, body: { status: 'success', data: [{ id: 'job-1', title: 'Backend Engineer', state: 'active' }] } }),
+    handle: async () => ({
+      status: 200,
+      body: { status: 'success', data: [{ id: 'job-1', title: 'Backend Engineer', state: 'active' }] },
+    }),
   },
   {
     method: 'POST',
@@ -221,7 +258,10 @@ export const ROUTES = [
     method: 'GET',
     path: '/recruiter/candidates/:id',
     scope: 'candidate.read',
-    handle: async ({ params }) => ({ status: 200, body: { status: 'success', data: { id: params.id, transcripts: [], scorecards: [] } } }),
+    handle: async ({ params }) => ({
+      status: 200,
+      body: { status: 'success', data: { id: params.id, transcripts: [], scorecards: [] } },
+    }),
   },
   {
     method: 'POST',

@@ -48,7 +48,9 @@ export function buildExpressApp({ keys, limiter, parseMs, bulkParseMs = 0, strip
     const { org } = req.auth;
     if (!inflight.enter(org)) {
       res.set('Retry-After', String(CAP_RETRY_AFTER_S));
-      return res.status(429).json(rateLimitedBody(CAP_RETRY_AFTER_S, `more than ${org.limits.concurrency} requests in flight`));
+      return res
+        .status(429)
+        .json(rateLimitedBody(CAP_RETRY_AFTER_S, `more than ${org.limits.concurrency} requests in flight`));
     }
     let left = false;
     res.on('close', () => {
@@ -75,7 +77,14 @@ export function buildExpressApp({ keys, limiter, parseMs, bulkParseMs = 0, strip
   // Four parameters: Express knows an error handler by its arity.
   app.use((err, _req, res, _next) => {
     const status = err.status ?? err.statusCode ?? 500;
-    if (!res.headersSent) res.status(status).json({ status: 'error', code: status === 400 ? 'BAD_REQUEST' : 'INTERNAL', message: String(err.message ?? err) });
+    if (!res.headersSent)
+      res
+        .status(status)
+        .json({
+          status: 'error',
+          code: status === 400 ? 'BAD_REQUEST' : 'INTERNAL',
+          message: String(err.message ?? err),
+        });
   });
   return app;
 }
@@ -110,8 +119,17 @@ export async function listen(app, port, edges = 1) {
  * Build the app, listen on its edges, say so, and close on a signal: what every express server of
  * the test bed does once its limiter is made. `onClose` closes what it opened beside (a store).
  */
-export async function serveExpress(args, { keys, limiter, name, stripRateLimitHeaders = false, onClose = async () => {} }) {
-  const app = buildExpressApp({ keys, parseMs: args.parseMs, bulkParseMs: args.bulkParseMs, limiter, stripRateLimitHeaders });
+export async function serveExpress(
+  args,
+  { keys, limiter, name, stripRateLimitHeaders = false, onClose = async () => {} },
+) {
+  const app = buildExpressApp({
+    keys,
+    parseMs: args.parseMs,
+    bulkParseMs: args.bulkParseMs,
+    limiter,
+    stripRateLimitHeaders,
+  });
   const { servers, close } = await listen(app, args.port, args.edges);
   announce(servers, name, `window=${args.windowS}s`);
   onShutdown(async () => {

@@ -41,4 +41,6 @@ export interface FlakyProxy {
 
 export declare function startFlakyProxy(options: FlakyProxyOptions): Promise<FlakyProxy>;
 /** Whether request n (from 1) is dropped: a pure function of n and the options. */
-export declare function dropDecider(options: Pick<FlakyProxyOptions, 'dropOneIn' | 'pick' | 'seed'>): (n: number) => boolean;
+export declare function dropDecider(
+  options: Pick<FlakyProxyOptions, 'dropOneIn' | 'pick' | 'seed'>,
+): (n: number) => boolean;

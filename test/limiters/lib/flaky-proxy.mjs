@@ -44,7 +44,8 @@ const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/;
 /** Whether request `n` (1-based) is dropped: a pure function of n and the options. */
 export function dropDecider({ dropOneIn, pick = 'seeded', seed = 1 }) {
   if (!dropOneIn) return () => false;
-  if (!Number.isInteger(dropOneIn) || dropOneIn < 2) throw new RangeError(`dropOneIn ${dropOneIn}: an integer ≥ 2, or 0 for none`);
+  if (!Number.isInteger(dropOneIn) || dropOneIn < 2)
+    throw new RangeError(`dropOneIn ${dropOneIn}: an integer ≥ 2, or 0 for none`);
   if (pick === 'every') return (n) => n % dropOneIn === 0;
   if (pick !== 'seeded') throw new RangeError(`pick ${pick}: 'seeded' or 'every'`);
   const threshold = Math.floor(2 ** 32 / dropOneIn);
@@ -69,18 +70,29 @@ function parseTarget(target) {
   } catch {
     throw new TypeError(`target ${target}: expected http://127.0.0.1:PORT`);
   }
-  if (url.protocol !== 'http:' || !LOOPBACK.test(url.hostname) || !url.port) throw new TypeError(`target ${target}: expected http://127.0.0.1:PORT (loopback only)`);
+  if (url.protocol !== 'http:' || !LOOPBACK.test(url.hostname) || !url.port)
+    throw new TypeError(`target ${target}: expected http://127.0.0.1:PORT (loopback only)`);
   return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) };
 }
 
 /** Start the proxy: resolves {url, port, dropped, requests, drops, close()}. */
 export async function startFlakyProxy(options) {
-  const { target, dropOneIn = 0, pick = 'seeded', seed = 1, dropAt = 'request', how = 'reset', holdMs = 0, port = 0 } = options;
+  const {
+    target,
+    dropOneIn = 0,
+    pick = 'seeded',
+    seed = 1,
+    dropAt = 'request',
+    how = 'reset',
+    holdMs = 0,
+    port = 0,
+  } = options;
   const upstreamAddress = parseTarget(target);
   const drop = dropDecider({ dropOneIn, pick, seed });
   if (!['request', 'response'].includes(dropAt)) throw new RangeError(`dropAt ${dropAt}: 'request' or 'response'`);
   if (!['reset', 'close'].includes(how)) throw new RangeError(`how ${how}: 'reset' or 'close'`);
-  if (!(Number.isFinite(holdMs) && holdMs >= 0 && holdMs <= 600_000)) throw new RangeError(`holdMs ${holdMs}: 0..600000`);
+  if (!(Number.isFinite(holdMs) && holdMs >= 0 && holdMs <= 600_000))
+    throw new RangeError(`holdMs ${holdMs}: 0..600000`);
 
   let requests = 0;
   let connections = 0;
@@ -99,7 +111,8 @@ export async function startFlakyProxy(options) {
       if (cut) return;
       cut = true;
       const finish = () => {
-        if (how === 'reset' && typeof client.resetAndDestroy === 'function' && !client.destroyed) client.resetAndDestroy();
+        if (how === 'reset' && typeof client.resetAndDestroy === 'function' && !client.destroyed)
+          client.resetAndDestroy();
         else client.destroy();
         upstream.destroy();
       };

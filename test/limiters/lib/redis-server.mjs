@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const REDIS_MISSING = 'redis-server is not installed (Debian: apt-get install redis-server): the Redis store mode is skipped';
+export const REDIS_MISSING =
+  'redis-server is not installed (Debian: apt-get install redis-server): the Redis store mode is skipped';
 
 /** Whether redis-server can be started here: null when it can, else the reason. */
 export function redisUnavailable() {
@@ -37,7 +38,22 @@ export async function startRedis({ log = null } = {}) {
   for (let attempt = 1; attempt <= 3; attempt++) {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'tiergate-redis-'));
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--protected-mode',
+      'yes',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--daemonize',
+      'no',
+    ];
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const stop = () =>
       new Promise((resolve) => {

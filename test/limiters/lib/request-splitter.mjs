@@ -149,7 +149,8 @@ export class RequestSplitter {
     for (let j = from; j < chunk.length; j++) {
       window.push(chunk[j]);
       if (window.length > 4) window.shift();
-      if (window.length === 4 && window[0] === 0x0d && window[1] === 0x0a && window[2] === 0x0d && window[3] === 0x0a) return j + 1;
+      if (window.length === 4 && window[0] === 0x0d && window[1] === 0x0a && window[2] === 0x0d && window[3] === 0x0a)
+        return j + 1;
     }
     return -1;
   }
