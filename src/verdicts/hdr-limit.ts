@@ -28,26 +28,25 @@ export function announcedLimit(obs: readonly Observation[]): AnnouncedLimit {
 /** `data` of HDR-LIMIT: the figure judged by (published or declared), and how many responses announced each Limit value. */
 export type LimitHeaderData = { readonly figure: Figure; readonly values: Readonly<Record<string, number>> };
 
-export function limitHeaderVerdict(
-  obs: readonly Observation[],
-  figure: Figure,
-  quotaClass: QuotaClass,
-): Finding<LimitHeaderData> {
+/** How many responses announced one integer Limit, and the first that did. */
+type LimitTally = { count: number; first: number };
+
+/** The sentence HDR-LIMIT holds responses to: the figure's bound, on every response of the class. */
+function limitExpected(figure: Figure, quotaClass: QuotaClass): string {
   const bound = figure.atLeast
     ? `at least ${figure.value}, the same on every`
     : figure.declared
       ? `${figure.value} (declared in the config) on every`
       : `${figure.value} on every`;
-  const expected = `X-RateLimit-Limit ${bound} ${quotaClass} response`;
-  const responses = obs.filter((o) => o.status !== null);
-  const withHeader = responses.filter((o) => o.rateLimit.limit.raw !== null);
-  const notes: string[] = [];
-  const absent = responses.length - withHeader.length;
-  if (absent > 0) notes.push(`${absent} responses carried no Limit (judged by HDR-PRESENT)`);
-  const orgs = new Set(responses.map((o) => o.org));
-  if (orgs.size > 1) notes.push(`responses from ${orgs.size} organizations: ${[...orgs].join(', ')}`);
+  return `X-RateLimit-Limit ${bound} ${quotaClass} response`;
+}
 
-  const counts = new Map<number, { count: number; first: number }>();
+/** Each integer Limit announced, with its tally; and the responses whose Limit was no integer. */
+function tallyLimits(withHeader: readonly Observation[]): {
+  counts: Map<number, LimitTally>;
+  garbage: Observation[];
+} {
+  const counts = new Map<number, LimitTally>();
   const garbage: Observation[] = [];
   for (const o of withHeader) {
     const v = o.rateLimit.limit.value;
@@ -59,6 +58,53 @@ export function limitHeaderVerdict(
     if (c) c.count += 1;
     else counts.set(v, { count: 1, first: o.id });
   }
+  return { counts, garbage };
+}
+
+/** Every way the Limits break §8 (no integer, varying, off the figure), with the responses that show it. */
+function limitProblems(
+  garbage: readonly Observation[],
+  sorted: readonly (readonly [number, LimitTally])[],
+  figure: Figure,
+): { problems: string[]; evidence: number[] } {
+  const problems: string[] = [];
+  const evidence: number[] = [];
+  for (const o of garbage.slice(0, 3)) {
+    problems.push(`${headerProblem('Limit', o.rateLimit.limit)} (#${o.id})`);
+    evidence.push(o.id);
+  }
+  if (garbage.length > 3) problems.push(`${garbage.length - 3} more non-integer Limits`);
+  if (sorted.length > 1) {
+    problems.push(`Limit varied: ${sorted.map(([v, c]) => `${v} on ${c.count} (first #${c.first})`).join(', ')}`);
+    evidence.push(...sorted.map(([, c]) => c.first));
+  }
+  for (const [v, c] of sorted) {
+    const wrong = figure.atLeast ? v < figure.value : v !== figure.value;
+    if (wrong) {
+      problems.push(
+        `Limit ${v} on ${c.count} responses (${figure.atLeast ? `minimum ${figure.value}` : exactFigureText(figure)})`,
+      );
+      evidence.push(c.first);
+    }
+  }
+  return { problems, evidence };
+}
+
+export function limitHeaderVerdict(
+  obs: readonly Observation[],
+  figure: Figure,
+  quotaClass: QuotaClass,
+): Finding<LimitHeaderData> {
+  const expected = limitExpected(figure, quotaClass);
+  const responses = obs.filter((o) => o.status !== null);
+  const withHeader = responses.filter((o) => o.rateLimit.limit.raw !== null);
+  const notes: string[] = [];
+  const absent = responses.length - withHeader.length;
+  if (absent > 0) notes.push(`${absent} responses carried no Limit (judged by HDR-PRESENT)`);
+  const orgs = new Set(responses.map((o) => o.org));
+  if (orgs.size > 1) notes.push(`responses from ${orgs.size} organizations: ${[...orgs].join(', ')}`);
+
+  const { counts, garbage } = tallyLimits(withHeader);
   const data: LimitHeaderData = {
     figure,
     values: Object.fromEntries([...counts].map(([v, c]) => [String(v), c.count])),
@@ -85,28 +131,8 @@ export function limitHeaderVerdict(
     });
   }
 
-  const problems: string[] = [];
-  const evidence: number[] = [];
-  for (const o of garbage.slice(0, 3)) {
-    problems.push(`${headerProblem('Limit', o.rateLimit.limit)} (#${o.id})`);
-    evidence.push(o.id);
-  }
-  if (garbage.length > 3) problems.push(`${garbage.length - 3} more non-integer Limits`);
   const sorted = [...counts].sort((a, b) => b[1].count - a[1].count);
-  if (sorted.length > 1) {
-    problems.push(`Limit varied: ${sorted.map(([v, c]) => `${v} on ${c.count} (first #${c.first})`).join(', ')}`);
-    evidence.push(...sorted.map(([, c]) => c.first));
-  }
-  for (const [v, c] of sorted) {
-    const wrong = figure.atLeast ? v < figure.value : v !== figure.value;
-    if (wrong) {
-      problems.push(
-        `Limit ${v} on ${c.count} responses (${figure.atLeast ? `minimum ${figure.value}` : exactFigureText(figure)})`,
-      );
-      evidence.push(c.first);
-    }
-  }
-
+  const { problems, evidence } = limitProblems(garbage, sorted, figure);
   if (problems.length > 0) {
     return finding('fail', { expected, actual: listSome(problems, 4), evidence, notes, data });
   }

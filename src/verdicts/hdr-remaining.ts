@@ -22,7 +22,7 @@ import {
 import { announcedLimit } from './hdr-limit.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
-import { lostByRemaining, lostNote } from './support/lost-requests.ts';
+import { lostByRemaining, lostNote, type LostReading } from './support/lost-requests.ts';
 import { withinOneWindow } from './support/window-integrity.ts';
 import { spentBefore } from './support/quota-window.ts';
 
@@ -46,119 +46,161 @@ export function seriesOf(obs: readonly Observation[]): SeriesPoint[] {
   }));
 }
 
-export function remainingDecrementsVerdict(obs: readonly Observation[], window: WindowContext): Finding<RemainingData> {
-  const limit = announcedLimit(obs);
-  const L = limit.value;
-  const expected =
-    L !== null
-      ? `Remaining ${L - 1}, ${L - 2}, … one less per admitted request (Limit ${L}), never negative, 0 on every 429`
-      : 'Remaining Limit−1, Limit−2, … one less per admitted request, never negative, 0 on every 429';
-  const data: RemainingData = { series: seriesOf(obs) };
-  const notes: string[] = limit.note ? [limit.note] : [];
-  // The harness's own requests counted earlier in this window (the ledger) start the countdown lower.
-  const spent = spentBefore(obs, window.prior, L).length;
-  if (spent > 0)
-    notes.push(`${countOf(spent, 'request')} of the harness's own counted in this window before the first`);
+/** A problem in the series, with the responses that show it. */
+type SeriesProblem = { text: string; ids: number[] };
 
-  const integrity = withinOneWindow(obs, window);
-  if (!integrity.ok) {
-    return finding('inconclusive', {
-      expected,
-      actual: integrity.note,
-      notes: [...notes, 'not within one window'],
-      data,
-      measureAgain: true,
-    });
-  }
-  // A request without an answer between two admitted ones: the step across it says whether it counted,
-  // and either is one less per counted request.
-  const lost = lostByRemaining(obs);
-  for (const [i, reading] of lost) notes.push(lostNote(i + 1, obs[i]!, reading));
-
-  const problems: { text: string; ids: number[] }[] = [];
-  const unclear: string[] = [];
-  let prev: { n: number; remaining: number; id: number } | null = null;
-  let gaps = 0;
+/** What walking the series in send order gathers: its problems, its unclear requests, and where the countdown stood. */
+interface RemainingWalk {
+  /** The Limit every response agreed on, else null. */
+  readonly L: number | null;
+  /** The harness's own requests counted in this window before the first. */
+  readonly spent: number;
+  readonly problems: SeriesProblem[];
+  readonly unclear: string[];
+  prev: { n: number; remaining: number; id: number } | null;
+  gaps: number;
   /**
    * Requests of unknown counting before the last admission whose count has not shown yet: one can
    * reach the limiter late (after a later request), so its decrement may come at any later step.
    */
-  let pending = 0;
-  let admitted = 0;
-  let first: { remaining: number; id: number } | null = null;
-  const zeroOn429: number[] = [];
-  let absentOn429 = 0;
+  pending: number;
+  admitted: number;
+  first: { remaining: number; id: number } | null;
+  readonly zeroOn429: number[];
+  absentOn429: number;
   /** A first Remaining off the announced Limit; forgiven if the countdown matches what was admitted. */
-  let startProblem: { text: string; ids: number[] } | null = null;
+  startProblem: SeriesProblem | null;
   /** Whether the last admission before the first 429 showed Remaining 0 (the countdown met the 429). */
-  let countdownMet429: boolean | null = null;
+  countdownMet429: boolean | null;
+}
 
+/** The sentence HDR-REMAINING holds the series to, by the announced Limit where there is one. */
+function remainingExpected(L: number | null): string {
+  return L !== null
+    ? `Remaining ${L - 1}, ${L - 2}, … one less per admitted request (Limit ${L}), never negative, 0 on every 429`
+    : 'Remaining Limit−1, Limit−2, … one less per admitted request, never negative, 0 on every 429';
+}
+
+/** Walks the series in send order, judging each 429 and each admission's step from the one before. */
+function walkRemaining(
+  obs: readonly Observation[],
+  L: number | null,
+  spent: number,
+  lost: ReadonlyMap<number, LostReading>,
+): RemainingWalk {
+  const w: RemainingWalk = {
+    L,
+    spent,
+    problems: [],
+    unclear: [],
+    prev: null,
+    gaps: 0,
+    pending: 0,
+    admitted: 0,
+    first: null,
+    zeroOn429: [],
+    absentOn429: 0,
+    startProblem: null,
+    countdownMet429: null,
+  };
   for (const [i, o] of obs.entries()) {
     const n = i + 1;
-    const r = o.rateLimit.remaining;
-    if (o.status === TOO_MANY_REQUESTS) {
-      if (countdownMet429 === null) countdownMet429 = prev !== null && prev.remaining === 0 && gaps === 0;
-      if (r.raw === null) absentOn429 += 1;
-      else if (r.value === null)
-        problems.push({ text: `429 at request ${n}: ${headerProblem('Remaining', r)}`, ids: [o.id] });
-      else if (r.value !== 0)
-        problems.push({ text: `429 at request ${n} showed Remaining ${r.value}, not 0`, ids: [o.id] });
-      else zeroOn429.push(o.id);
-      continue;
-    }
-    if (!isAdmitted(o)) {
-      gaps += 1;
-      if (!lost.has(i)) unclear.push(`request ${n}: ${outcomeOf(o)} (may or may not have counted)`);
-      continue;
-    }
-    admitted += 1;
-    if (r.value === null) {
-      gaps += 1;
-      if (r.raw === null) unclear.push(`request ${n}: no Remaining header`);
-      else problems.push({ text: `request ${n}: ${headerProblem('Remaining', r)}`, ids: [o.id] });
-      continue;
-    }
-    const v = r.value;
-    if (prev === null) {
-      first = { remaining: v, id: o.id };
-      if (L !== null && (v > L - 1 - spent || v < L - 1 - spent - gaps)) {
-        startProblem = {
-          text: `first admitted response (request ${n}) showed Remaining ${v}, expected ${L - 1 - spent} (Limit ${L}${spent > 0 ? `, ${spent} spent before` : ''})`,
-          ids: [o.id],
-        };
-      }
-      if (L === null) unclear.push('no consistent Limit: the first Remaining could not be checked');
-    } else {
-      const hi = prev.remaining - 1;
-      const lo = prev.remaining - 1 - gaps - pending;
-      // An admission past the Limit cannot decrement a Remaining of 0: "one less per counted request"
-      // fails with it (as QUOTA-READ does).
-      if (v < lo || v > hi) {
-        const how = v === prev.remaining ? ' (stalled)' : v > prev.remaining ? ' (rose)' : ' (skipped)';
-        const unclearBefore = gaps + pending;
-        const between = unclearBefore > 0 ? ` across ${countOf(unclearBefore, 'unclear request')}` : '';
-        problems.push({
-          text: `after request ${prev.n} Remaining went ${prev.remaining} -> ${v}${how}${between}`,
-          ids: [prev.id, o.id],
-        });
-      }
-      pending = Math.max(0, pending + gaps - Math.max(0, hi - v));
-    }
-    prev = { n, remaining: v, id: o.id };
-    gaps = 0;
+    if (o.status === TOO_MANY_REQUESTS) judge429(w, o, n);
+    else if (!isAdmitted(o)) {
+      w.gaps += 1;
+      if (!lost.has(i)) w.unclear.push(`request ${n}: ${outcomeOf(o)} (may or may not have counted)`);
+    } else stepAdmitted(w, o, n);
   }
+  return w;
+}
 
-  if (absentOn429 > 0) notes.push(`${countOf(absentOn429, '429')} carried no Remaining (judged by HDR-PRESENT)`);
-  if (startProblem !== null) {
+/** A 429 must show Remaining 0; the first one also says whether the countdown met it. */
+function judge429(w: RemainingWalk, o: Observation, n: number): void {
+  const r = o.rateLimit.remaining;
+  if (w.countdownMet429 === null) w.countdownMet429 = w.prev !== null && w.prev.remaining === 0 && w.gaps === 0;
+  if (r.raw === null) w.absentOn429 += 1;
+  else if (r.value === null)
+    w.problems.push({ text: `429 at request ${n}: ${headerProblem('Remaining', r)}`, ids: [o.id] });
+  else if (r.value !== 0)
+    w.problems.push({ text: `429 at request ${n} showed Remaining ${r.value}, not 0`, ids: [o.id] });
+  else w.zeroOn429.push(o.id);
+}
+
+/** An admission: its Remaining is judged as the first of the series or as a step from the one before. */
+function stepAdmitted(w: RemainingWalk, o: Observation, n: number): void {
+  w.admitted += 1;
+  const r = o.rateLimit.remaining;
+  if (r.value === null) {
+    w.gaps += 1;
+    if (r.raw === null) w.unclear.push(`request ${n}: no Remaining header`);
+    else w.problems.push({ text: `request ${n}: ${headerProblem('Remaining', r)}`, ids: [o.id] });
+    return;
+  }
+  const v = r.value;
+  if (w.prev === null) judgeFirstRemaining(w, v, n, o.id);
+  else judgeStep(w, w.prev, v, o.id);
+  w.prev = { n, remaining: v, id: o.id };
+  w.gaps = 0;
+}
+
+/** The first admitted Remaining should be Limit − 1, less what was spent before (and any unclear requests). */
+function judgeFirstRemaining(w: RemainingWalk, v: number, n: number, id: number): void {
+  const { L, spent, gaps } = w;
+  w.first = { remaining: v, id };
+  if (L !== null && (v > L - 1 - spent || v < L - 1 - spent - gaps)) {
+    w.startProblem = {
+      text: `first admitted response (request ${n}) showed Remaining ${v}, expected ${L - 1 - spent} (Limit ${L}${spent > 0 ? `, ${spent} spent before` : ''})`,
+      ids: [id],
+    };
+  }
+  if (L === null) w.unclear.push('no consistent Limit: the first Remaining could not be checked');
+}
+
+/** One less than the admission before, allowing a decrement for each request of unknown counting since. */
+function judgeStep(w: RemainingWalk, prev: { n: number; remaining: number; id: number }, v: number, id: number): void {
+  const hi = prev.remaining - 1;
+  const lo = prev.remaining - 1 - w.gaps - w.pending;
+  // An admission past the Limit cannot decrement a Remaining of 0: "one less per counted request"
+  // fails with it (as QUOTA-READ does).
+  if (v < lo || v > hi) {
+    const how = v === prev.remaining ? ' (stalled)' : v > prev.remaining ? ' (rose)' : ' (skipped)';
+    const unclearBefore = w.gaps + w.pending;
+    const between = unclearBefore > 0 ? ` across ${countOf(unclearBefore, 'unclear request')}` : '';
+    w.problems.push({
+      text: `after request ${prev.n} Remaining went ${prev.remaining} -> ${v}${how}${between}`,
+      ids: [prev.id, id],
+    });
+  }
+  w.pending = Math.max(0, w.pending + w.gaps - Math.max(0, hi - v));
+}
+
+/** Notes the 429s without Remaining, and forgives a first Remaining off the Limit when the countdown met the first 429. */
+function settleStart(w: RemainingWalk, notes: string[]): void {
+  if (w.absentOn429 > 0) notes.push(`${countOf(w.absentOn429, '429')} carried no Remaining (judged by HDR-PRESENT)`);
+  if (w.startProblem !== null) {
     // Remaining that counts down by one to 0 exactly at the first 429 agrees with what the server
     // admitted: the odd one out is the announced Limit (HDR-LIMIT), or quota spent before the first request.
-    if (problems.length === 0 && countdownMet429 === true) {
+    if (w.problems.length === 0 && w.countdownMet429 === true) {
       notes.push(
-        `${startProblem.text}; but it counts down by one to 0 at the first 429, as the server admitted: the difference lies with the announced Limit (HDR-LIMIT) or with quota spent before this check's first request`,
+        `${w.startProblem.text}; but it counts down by one to 0 at the first 429, as the server admitted: the difference lies with the announced Limit (HDR-LIMIT) or with quota spent before this check's first request`,
       );
-    } else problems.unshift(startProblem);
+    } else w.problems.unshift(w.startProblem);
   }
+}
 
+/** What HDR-REMAINING's finding is written from, besides the walk. */
+interface RemainingCase {
+  readonly obs: readonly Observation[];
+  readonly expected: string;
+  readonly notes: readonly string[];
+  readonly data: RemainingData;
+  readonly integrityNote: string;
+}
+
+/** The finding a walked series comes to: its problems, a missing header, unclear requests, or a pass. */
+function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<RemainingData> {
+  const { obs, expected, notes, data } = c;
+  const { problems, unclear, prev, first, zeroOn429 } = w;
   if (problems.length > 0) {
     return finding('fail', {
       expected,
@@ -192,9 +234,40 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
   const on429 = zeroOn429.length > 0 ? `; 0 on ${countOf(zeroOn429.length, '429')}` : '';
   return finding('pass', {
     expected,
-    actual: `Remaining ${first.remaining} -> ${prev.remaining} by one over ${admitted} admitted requests${on429}`,
+    actual: `Remaining ${first.remaining} -> ${prev.remaining} by one over ${w.admitted} admitted requests${on429}`,
     evidence: [first.id, prev.id, zeroOn429[0]],
-    notes: [...notes, integrity.note],
+    notes: [...notes, c.integrityNote],
     data,
   });
+}
+
+export function remainingDecrementsVerdict(obs: readonly Observation[], window: WindowContext): Finding<RemainingData> {
+  const limit = announcedLimit(obs);
+  const L = limit.value;
+  const expected = remainingExpected(L);
+  const data: RemainingData = { series: seriesOf(obs) };
+  const notes: string[] = limit.note ? [limit.note] : [];
+  // The harness's own requests counted earlier in this window (the ledger) start the countdown lower.
+  const spent = spentBefore(obs, window.prior, L).length;
+  if (spent > 0)
+    notes.push(`${countOf(spent, 'request')} of the harness's own counted in this window before the first`);
+
+  const integrity = withinOneWindow(obs, window);
+  if (!integrity.ok) {
+    return finding('inconclusive', {
+      expected,
+      actual: integrity.note,
+      notes: [...notes, 'not within one window'],
+      data,
+      measureAgain: true,
+    });
+  }
+  // A request without an answer between two admitted ones: the step across it says whether it counted,
+  // and either is one less per counted request.
+  const lost = lostByRemaining(obs);
+  for (const [i, reading] of lost) notes.push(lostNote(i + 1, obs[i]!, reading));
+
+  const walk = walkRemaining(obs, L, spent, lost);
+  settleStart(walk, notes);
+  return concludeRemaining({ obs, expected, notes, data, integrityNote: integrity.note }, walk);
 }

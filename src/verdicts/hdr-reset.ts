@@ -55,14 +55,21 @@ interface Sample {
   readonly id: number;
 }
 
-export function resetEpochVerdict(
-  obs: readonly Observation[],
-  windowSeconds: number,
-  window?: WindowContext,
-): Finding<ResetData> {
-  const W = windowSeconds;
-  const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, changing only when a new window begins`;
-  const problems: { text: string; ids: number[] }[] = [];
+/** A problem with Reset, with the responses that show it. */
+type ResetProblem = { text: string; ids: number[] };
+
+/** Every response's Reset judged on its own; those placed by a Date header kept as samples. */
+interface ResetReadings {
+  readonly problems: ResetProblem[];
+  readonly valid: Sample[];
+  readonly responses: number;
+  readonly absent: number;
+  readonly noDate: number;
+}
+
+/** Judges each response's Reset alone (an integer epoch in its Date's window), and keeps those that pass with a Date. */
+function readResets(obs: readonly Observation[], W: number): ResetReadings {
+  const problems: ResetProblem[] = [];
   const valid: Sample[] = [];
   let responses = 0;
   let absent = 0;
@@ -91,14 +98,22 @@ export function resetEpochVerdict(
     if (date === null) noDate += 1;
     else valid.push({ n, date, reset: v, id: o.id });
   }
+  return { problems, valid, responses, absent, noDate };
+}
 
+/** The Resets' changes over the series, and the first that went back and the first that moved within a window. */
+function judgeRollover(
+  valid: readonly Sample[],
+  obs: readonly Observation[],
+  wobble: readonly [number, number] | null,
+): { changes: Sample[]; problems: ResetProblem[] } {
   // Rollover: a Reset changes only with a new window, and not before the reset it announced.
   // Windows only advance: a Reset earlier than the one before it (edges or backends whose clocks
   // disagree) means two windows were in force at once.
   const changes: Sample[] = [];
+  const problems: ResetProblem[] = [];
   let wentBack = false;
   let moved = false;
-  const wobble = roundingWobble(valid);
   for (const [i, s] of valid.entries()) {
     const before = valid[i - 1];
     if (before === undefined || s.reset === before.reset) continue;
@@ -128,10 +143,13 @@ export function resetEpochVerdict(
       });
     }
   }
-  const base = valid[0];
+  return { changes, problems };
+}
 
-  const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
-  const data: ResetData = { samples };
+/** What the verdict says alongside: a rounding wobble, responses without Reset or Date, a learned window no response showed. */
+function resetNotes(read: ResetReadings, wobble: readonly [number, number] | null, window?: WindowContext): string[] {
+  const { valid, absent, noDate } = read;
+  const base = valid[0];
   const notes: string[] = [];
   if (wobble)
     notes.push(
@@ -147,6 +165,27 @@ export function resetEpochVerdict(
   ) {
     notes.push(`the harness learned a window ending at ${window.resetEpochS}; no response showed that Reset`);
   }
+  return notes;
+}
+
+export function resetEpochVerdict(
+  obs: readonly Observation[],
+  windowSeconds: number,
+  window?: WindowContext,
+): Finding<ResetData> {
+  const W = windowSeconds;
+  const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, changing only when a new window begins`;
+  const read = readResets(obs, W);
+  const { valid, responses, absent } = read;
+  const wobble = roundingWobble(valid);
+  const rollover = judgeRollover(valid, obs, wobble);
+  const changes = rollover.changes;
+  const problems = [...read.problems, ...rollover.problems];
+  const base = valid[0];
+
+  const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
+  const data: ResetData = { samples };
+  const notes = resetNotes(read, wobble, window);
 
   if (problems.length > 0) {
     return finding('fail', {

@@ -16,17 +16,13 @@ export interface HeadBootstrapOptions {
   readonly declaredFree?: boolean | null;
 }
 
-export function headBootstrapVerdict(
+/** An inconclusive finding when either HEAD got no answer or was refused for quota, else null. */
+function refusedOrUnanswered(
   first: Observation,
   second: Observation,
-  windowSeconds: number,
-  options: HeadBootstrapOptions = {},
-): Finding {
-  const evidence = [first.id, second.id];
-  const requiredFree = options.declaredFree === true;
-  const expected = requiredFree
-    ? 'a 2xx status, the three X-RateLimit headers, no body, and Remaining unchanged by a second HEAD (HEAD declared free)'
-    : 'a 2xx status, the three X-RateLimit headers and no body; a HEAD consumes at most one read request';
+  expected: string,
+  evidence: number[],
+): Finding | null {
   for (const o of [first, second]) {
     if (o.status === null) {
       return finding('inconclusive', { expected, actual: `no response: ${describe(o)}`, evidence });
@@ -41,6 +37,11 @@ export function headBootstrapVerdict(
       });
     }
   }
+  return null;
+}
+
+/** What either HEAD got wrong of §4: a status other than 2xx, a body, a missing or malformed rate-limit header. */
+function headProblems(first: Observation, second: Observation): string[] {
   const problems: string[] = [];
   for (const o of [first, second]) {
     if (o.status === null || o.status < 200 || o.status >= 300) problems.push(`${describe(o)} is not a success`);
@@ -54,17 +55,38 @@ export function headBootstrapVerdict(
       if (problem) problems.push(`${problem} on #${o.id}`);
     }
   }
-  if (problems.length > 0) return finding('fail', { expected, actual: problems.join('; '), evidence });
-  const before = first.rateLimit.remaining.value!;
-  const after = second.rateLimit.remaining.value!;
+  return problems;
+}
+
+/** Whether the two HEADs fell in one quota window, placed by Reset where it can be, else by Date. */
+function inOneWindow(first: Observation, second: Observation, windowSeconds: number): boolean {
   // Placed by Reset when both are epochs (seconds, or milliseconds: HDR-RESET judges the unit);
   // else (a delta or garbage) by Date.
   const resetBefore = windowEndOf(first, windowSeconds);
   const resetAfter = windowEndOf(second, windowSeconds);
-  const oneWindow =
-    resetBefore !== null && resetAfter !== null
-      ? resetBefore === resetAfter
-      : sameFixedWindowByDate(first, second, windowSeconds);
+  return resetBefore !== null && resetAfter !== null
+    ? resetBefore === resetAfter
+    : sameFixedWindowByDate(first, second, windowSeconds);
+}
+
+export function headBootstrapVerdict(
+  first: Observation,
+  second: Observation,
+  windowSeconds: number,
+  options: HeadBootstrapOptions = {},
+): Finding {
+  const evidence = [first.id, second.id];
+  const requiredFree = options.declaredFree === true;
+  const expected = requiredFree
+    ? 'a 2xx status, the three X-RateLimit headers, no body, and Remaining unchanged by a second HEAD (HEAD declared free)'
+    : 'a 2xx status, the three X-RateLimit headers and no body; a HEAD consumes at most one read request';
+  const unjudgeable = refusedOrUnanswered(first, second, expected, evidence);
+  if (unjudgeable) return unjudgeable;
+  const problems = headProblems(first, second);
+  if (problems.length > 0) return finding('fail', { expected, actual: problems.join('; '), evidence });
+  const before = first.rateLimit.remaining.value!;
+  const after = second.rateLimit.remaining.value!;
+  const oneWindow = inOneWindow(first, second, windowSeconds);
   // Without a placement, Remaining still tells: within a window a counted HEAD lowers it, and a
   // rollover raises it to Limit (or Limit − 1 if the HEAD counted). So an unchanged Remaining below
   // Limit − 1 can only be one window in which the HEAD was free.

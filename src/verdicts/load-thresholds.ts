@@ -119,6 +119,57 @@ export function judgeWindow(
   };
 }
 
+/** The windows' side of the verdict in words: those that broke the quota, else how full the fullest came. */
+function windowActual(judged: readonly WindowJudgement[], problems: readonly WindowJudgement[]): string {
+  const orgs = new Set(judged.map((j) => j.org)).size;
+  const maxShare = judged.reduce<{ admitted: number; limit: number | null }>(
+    (m, j) =>
+      j.limit !== null && (m.limit === null || j.admitted / j.limit > m.admitted / m.limit)
+        ? { admitted: j.admitted, limit: j.limit }
+        : m,
+    { admitted: 0, limit: null },
+  );
+  const rejected = judged.reduce((n, j) => n + j.rejected, 0);
+  return problems.length > 0
+    ? `${countOf(problems.length, 'window')} broke the quota: ${listSome(
+        problems.map((p) => p.problem!),
+        2,
+      )}`
+    : `${countOf(judged.length, 'window')} over ${countOf(orgs, 'org')}: at most ${maxShare.admitted} admitted of Limit ${maxShare.limit ?? '—'}, ${countOf(rejected, '429')} all at Remaining 0`;
+}
+
+/** The thresholds' side of the verdict in words: those that failed, else how many passed. */
+function thresholdActual(
+  thresholds: readonly ThresholdOutcome[],
+  failedThresholds: readonly ThresholdOutcome[],
+): string {
+  return thresholds.length === 0
+    ? 'no thresholds'
+    : failedThresholds.length > 0
+      ? `threshold failed: ${listSome(
+          failedThresholds.map((t) => `${t.threshold} (${t.detail})`),
+          2,
+        )}`
+      : `thresholds: ${thresholds.filter((t) => t.verdict === 'pass').length} of ${thresholds.length} pass (${listSome(
+          thresholds.map((t) => t.detail),
+          3,
+          ', ',
+        )})`;
+}
+
+/** Each load phase's statuses and latency, as the result's data lists them. */
+function phaseData(phases: LoadSummary['phases']): LoadThresholdsData['phases'] {
+  return phases.map((p) => ({
+    tier: p.tier,
+    phase: p.phase,
+    orgs: p.orgs,
+    count: p.count,
+    durationMs: Math.max(0, p.endedAt - p.startedAt),
+    statuses: p.buckets.map((b) => ({ status: b.status, count: b.count, latency: b.latency.stats() })),
+    latencyBasis: p.latencyBasis,
+  }));
+}
+
 export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadThresholdsData> {
   const { summary, thresholds } = input;
   const notes = [...(input.notes ?? [])];
@@ -160,41 +211,12 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
   if (input.dropped > 0)
     notes.push(`${countOf(input.dropped, 'scheduled request')} could not be sent in time (dropped)`);
 
-  const orgs = new Set(judged.map((j) => j.org)).size;
-  const maxShare = judged.reduce<{ admitted: number; limit: number | null }>(
-    (m, j) =>
-      j.limit !== null && (m.limit === null || j.admitted / j.limit > m.admitted / m.limit)
-        ? { admitted: j.admitted, limit: j.limit }
-        : m,
-    { admitted: 0, limit: null },
-  );
-  const rejected = judged.reduce((n, j) => n + j.rejected, 0);
   const expected =
     'per org per window: admitted ≤ Limit, and 429 only once Remaining reached 0; thresholds: ' +
     (thresholds.length > 0 ? thresholds.map((t) => t.threshold).join(', ') : 'none');
-  const windowActual =
-    problems.length > 0
-      ? `${countOf(problems.length, 'window')} broke the quota: ${listSome(
-          problems.map((p) => p.problem!),
-          2,
-        )}`
-      : `${countOf(judged.length, 'window')} over ${countOf(orgs, 'org')}: at most ${maxShare.admitted} admitted of Limit ${maxShare.limit ?? '—'}, ${countOf(rejected, '429')} all at Remaining 0`;
-  const thresholdActual =
-    thresholds.length === 0
-      ? 'no thresholds'
-      : failedThresholds.length > 0
-        ? `threshold failed: ${listSome(
-            failedThresholds.map((t) => `${t.threshold} (${t.detail})`),
-            2,
-          )}`
-        : `thresholds: ${thresholds.filter((t) => t.verdict === 'pass').length} of ${thresholds.length} pass (${listSome(
-            thresholds.map((t) => t.detail),
-            3,
-            ', ',
-          )})`;
   return finding(worst(verdicts), {
     expected,
-    actual: `${windowActual}; ${thresholdActual}`,
+    actual: `${windowActual(judged, problems)}; ${thresholdActual(thresholds, failedThresholds)}`,
     evidence: [...problems.flatMap((p) => p.evidence)].slice(0, 12),
     notes,
     data: {
@@ -203,15 +225,7 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
       windows: judged.slice(0, WINDOWS_IN_DATA).map(({ evidence: _e, note: _n, ...w }) => w),
       windowsTotal: judged.length,
       thresholds,
-      phases: summary.phases.map((p) => ({
-        tier: p.tier,
-        phase: p.phase,
-        orgs: p.orgs,
-        count: p.count,
-        durationMs: Math.max(0, p.endedAt - p.startedAt),
-        statuses: p.buckets.map((b) => ({ status: b.status, count: b.count, latency: b.latency.stats() })),
-        latencyBasis: p.latencyBasis,
-      })),
+      phases: phaseData(summary.phases),
     },
   });
 }

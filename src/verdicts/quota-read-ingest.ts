@@ -9,12 +9,13 @@
  * inconclusive when one does but the wildcards keep it from being proven.
  */
 import { exactFigureText } from '../contract/org-limits.ts';
+import type { Figure } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
 import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
-import { announcedLimit } from './hdr-limit.ts';
+import { announcedLimit, type AnnouncedLimit } from './hdr-limit.ts';
 import { seriesOf, type SeriesPoint } from './hdr-remaining.ts';
 import type { Finding } from '../catalogue/types.ts';
-import { withinOneWindow } from './support/window-integrity.ts';
+import { withinOneWindow, type WindowIntegrity } from './support/window-integrity.ts';
 import { windowSafeEnd } from '../measure/window.ts';
 import { freshness, refillCheck, spentBefore, type Judged, type QuotaExactInput } from './support/quota-window.ts';
 import { lostByAdmissions, lostByRemaining, lostNote, type LostReading } from './support/lost-requests.ts';
@@ -41,14 +42,13 @@ interface Outcomes {
   readonly wild: readonly number[];
 }
 
-export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExactInput): Finding<QuotaData> {
-  const { figure, variant } = input;
-  const requestedUnits = input.unitsPerRequest ?? 1;
-  // NaN, Infinity, 0 or a negative count would make every request number NaN: take one per request.
-  const units = Number.isFinite(requestedUnits) && requestedUnits >= 1 ? Math.floor(requestedUnits) : 1;
-  const announced = announcedLimit(obs);
-  const notes: string[] = announced.note ? [announced.note] : [];
-
+/** The Limit the series is judged by (null: only a shortfall can be judged), an announced Limit below the published minimum, and notes on both. */
+function quotaToJudge(
+  figure: Figure,
+  announced: AnnouncedLimit,
+  units: number,
+): { quota: number | null; belowMinimum: number | null; notes: string[] } {
+  const notes: string[] = [];
   let quota: number | null;
   /** Enterprise: the server announced less than the published minimum. A fail whatever it admitted. */
   let belowMinimum: number | null = null;
@@ -76,21 +76,110 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
       `Limit ${quota} is not a multiple of ${units} per request: a request that does not fit is refused whole`,
     );
   }
+  return { quota, belowMinimum, notes };
+}
 
-  // The ledger: what the harness itself sent in this window before the series, counted by the server.
-  const prior = spentBefore(obs, input.window.prior, announced.value);
+/** What the ledger says of the harness's own requests this window before the series: counted here, or on a counter of their own. */
+function ledgerNotes(prior: readonly Observation[], sentBefore: readonly Observation[]): string[] {
   if (prior.length > 0)
-    notes.push(
+    return [
       `${countOf(prior.length, 'request')} of the harness's own (${prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')}) counted in this window before the first`,
-    );
-  else if (input.window.prior.length > 0)
-    notes.push(
-      `the harness's own ${input.window.prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')} counted on a counter of its own: the first Remaining shows this one untouched`,
-    );
+    ];
+  if (sentBefore.length > 0)
+    return [
+      `the harness's own ${sentBefore.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')} counted on a counter of its own: the first Remaining shows this one untouched`,
+    ];
+  return [];
+}
+
+/** Each request that got no answer and what may say whether it counted. */
+function lostRequests(
+  obs: readonly Observation[],
+  variant: QuotaExactInput['variant'],
+  prior: readonly Observation[],
+  announced: number | null,
+  units: number,
+): Map<number, LostReading> {
   // Requests that got no answer: the Remaining around each (one after another), else the values every
   // admission of the window took, may say whether it counted.
   const around = variant === 'sequential' ? lostByRemaining(obs) : new Map<number, LostReading>();
-  const lost = new Map([...around, ...lostByAdmissions(obs, prior.filter(isAdmitted), announced.value, units, around)]);
+  return new Map([...around, ...lostByAdmissions(obs, prior.filter(isAdmitted), announced, units, around)]);
+}
+
+/** What every way of concluding QUOTA-READ/INGEST is written from. */
+interface QuotaCase {
+  readonly obs: readonly Observation[];
+  readonly input: QuotaExactInput;
+  readonly judged: Judged;
+  readonly notes: readonly string[];
+  readonly data: QuotaData;
+  /** The Limit judged by; null where only a shortfall can be judged. */
+  readonly quota: number | null;
+  /** The quota left to the series once the ledger's requests are taken off. */
+  readonly left: number;
+  readonly units: number;
+  /** The harness's own requests counted in this window before the series. */
+  readonly spent: number;
+}
+
+/** An announced Limit below the published minimum fails, whatever the series shows. */
+function failBelowMinimum(c: QuotaCase, belowMinimum: number, integrityNote: string): Finding<QuotaData> {
+  const { obs, judged, input } = c;
+  const announcedBy = obs.find((o) => o.rateLimit.limit.value === belowMinimum);
+  return finding('fail', {
+    expected: `Limit at least ${input.figure.value} (published minimum); ${judged.expected}`,
+    actual: `Limit ${belowMinimum} is below the published minimum ${input.figure.value}; ${judged.verdict === 'pass' ? 'otherwise exact: ' : ''}${judged.actual}`,
+    evidence: [announcedBy?.id, ...judged.evidence],
+    notes: [...c.notes, ...judged.notes, integrityNote],
+    data: c.data,
+  });
+}
+
+/** A series not within one window: a fail if it over-admitted while the window surely lasted, else inconclusive. */
+function judgeOutsideWindow(c: QuotaCase, integrity: WindowIntegrity): Finding<QuotaData> {
+  const { obs, input, judged, notes, data, quota, left, units } = c;
+  // More admitted than the quota among the requests answered while the window surely lasted is an
+  // over-admission whatever came after; anything else needs the whole series in one window.
+  const safeEnd = windowSafeEnd(input.window, obs[0]);
+  const inside = obs.filter((o) => o.doneAt <= safeEnd && isAdmitted(o));
+  const k = Math.floor(left / units);
+  if (quota !== null && !integrity.rolledOver && inside.length > k) {
+    return finding('fail', {
+      expected: judged.expected,
+      actual: `admitted ${inside.length} (${limitText(left, units, false, c.spent)}) among the requests answered while the window surely lasted`,
+      evidence: [inside[k - 1]?.id, inside[k]?.id],
+      notes: [
+        ...notes,
+        `the series ran past the window (${integrity.note}); judged on the part inside it`,
+        `all of it: ${judged.actual}`,
+      ],
+      data,
+    });
+  }
+  return finding('inconclusive', {
+    expected: judged.expected,
+    actual: integrity.note,
+    evidence: judged.evidence,
+    notes: [...notes, 'not within one quota window', `had it been: ${judged.actual}`],
+    data,
+    measureAgain: true,
+  });
+}
+
+export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExactInput): Finding<QuotaData> {
+  const { figure, variant } = input;
+  const requestedUnits = input.unitsPerRequest ?? 1;
+  // NaN, Infinity, 0 or a negative count would make every request number NaN: take one per request.
+  const units = Number.isFinite(requestedUnits) && requestedUnits >= 1 ? Math.floor(requestedUnits) : 1;
+  const announced = announcedLimit(obs);
+  const notes: string[] = announced.note ? [announced.note] : [];
+  const { quota, belowMinimum, notes: quotaNotes } = quotaToJudge(figure, announced, units);
+  notes.push(...quotaNotes);
+
+  // The ledger: what the harness itself sent in this window before the series, counted by the server.
+  const prior = spentBefore(obs, input.window.prior, announced.value);
+  notes.push(...ledgerNotes(prior, input.window.prior));
+  const lost = lostRequests(obs, variant, prior, announced.value, units);
   for (const [i, reading] of [...lost].sort(([a], [b]) => a - b)) notes.push(lostNote(i + 1, obs[i]!, reading));
   const outcomes = classify(obs, lost);
   const first429 = outcomes.rejected[0] ?? null;
@@ -108,44 +197,9 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
 
   const integrity =
     freshness(obs, announced.value, prior.length, input.window, units) ?? withinOneWindow(obs, input.window);
-  if (belowMinimum !== null) {
-    const announcedBy = obs.find((o) => o.rateLimit.limit.value === belowMinimum);
-    return finding('fail', {
-      expected: `Limit at least ${figure.value} (published minimum); ${judged.expected}`,
-      actual: `Limit ${belowMinimum} is below the published minimum ${figure.value}; ${judged.verdict === 'pass' ? 'otherwise exact: ' : ''}${judged.actual}`,
-      evidence: [announcedBy?.id, ...judged.evidence],
-      notes: [...notes, ...judged.notes, integrity.note],
-      data,
-    });
-  }
-  if (!integrity.ok) {
-    // More admitted than the quota among the requests answered while the window surely lasted is an
-    // over-admission whatever came after; anything else needs the whole series in one window.
-    const safeEnd = windowSafeEnd(input.window, obs[0]);
-    const inside = obs.filter((o) => o.doneAt <= safeEnd && isAdmitted(o));
-    const k = Math.floor(left / units);
-    if (quota !== null && !integrity.rolledOver && inside.length > k) {
-      return finding('fail', {
-        expected: judged.expected,
-        actual: `admitted ${inside.length} (${limitText(left, units, false, prior.length)}) among the requests answered while the window surely lasted`,
-        evidence: [inside[k - 1]?.id, inside[k]?.id],
-        notes: [
-          ...notes,
-          `the series ran past the window (${integrity.note}); judged on the part inside it`,
-          `all of it: ${judged.actual}`,
-        ],
-        data,
-      });
-    }
-    return finding('inconclusive', {
-      expected: judged.expected,
-      actual: integrity.note,
-      evidence: judged.evidence,
-      notes: [...notes, 'not within one quota window', `had it been: ${judged.actual}`],
-      data,
-      measureAgain: true,
-    });
-  }
+  const c: QuotaCase = { obs, input, judged, notes, data, quota, left, units, spent: prior.length };
+  if (belowMinimum !== null) return failBelowMinimum(c, belowMinimum, integrity.note);
+  if (!integrity.ok) return judgeOutsideWindow(c, integrity);
   // Bulk uploads admitted past the Limit in resumes: the likeliest reading is a server counting each
   // upload as one. §8 sells ingest in resumes, so it fails, but a deployment may declare it intended.
   const perRequest =

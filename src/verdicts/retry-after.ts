@@ -17,7 +17,7 @@ import {
   type JudgedVerdict,
 } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
-import { readReset, serverDateSeconds } from './support/window-integrity.ts';
+import { readReset, serverDateSeconds, type ResetReading } from './support/window-integrity.ts';
 
 export interface RetryAfterInput {
   /** A 429 response. */
@@ -43,6 +43,83 @@ export type RetryAfterData = {
   readonly afterWaitStatus: number | null;
 };
 
+/** What the checks gather: sub-failures, what kept a check from being made, and notes. */
+interface RetryAfterFindings {
+  readonly failures: string[];
+  readonly unclear: string[];
+  readonly notes: string[];
+}
+
+/** Retry-After must be an integer number of seconds; an HTTP-date is named as such. */
+function checkSeconds(f: RetryAfterFindings, header: Observation['rateLimit']['retryAfter']): void {
+  if (header.value !== null) return;
+  const raw = header.raw?.trim() ?? '';
+  if (header.raw !== null && !/^[-\d.\s]*$/.test(raw) && Number.isFinite(Date.parse(raw))) {
+    f.failures.push(`Retry-After '${raw}' is an HTTP-date, not seconds`);
+    f.notes.push('HTTP allows an HTTP-date in Retry-After, but §7 specifies a number of seconds');
+  } else {
+    f.failures.push(header.raw === null ? 'no Retry-After header' : (headerProblem('Retry-After', header) ?? ''));
+  }
+}
+
+/** The body's retry_after_seconds must be an integer equal to Retry-After; returns it. */
+function checkBody(f: RetryAfterFindings, ra: number | null, body: unknown): number | null {
+  const bodyValue = bodyRetryAfter(body);
+  if (bodyValue === null) f.failures.push('body has no integer retry_after_seconds');
+  else if (ra !== null && bodyValue !== ra)
+    f.failures.push(`Retry-After ${ra} but body retry_after_seconds ${bodyValue}`);
+  return bodyValue;
+}
+
+/** Retry-After must be within a second of Reset − Date; returns Date, the Reset reading and their difference. */
+function checkReset(
+  f: RetryAfterFindings,
+  rejected: Observation,
+  ra: number | null,
+  windowSeconds: number | undefined,
+): { date: number | null; reading: ResetReading; untilReset: number | null } {
+  const date = serverDateSeconds(rejected);
+  if (windowSeconds === undefined)
+    f.notes.push('window length not given: Reset taken as plausible up to a day after Date');
+  const reading = readReset(rejected, windowSeconds ?? DAY_S);
+  let untilReset: number | null = null;
+  if (ra !== null) {
+    if (date === null) f.notes.push('no Date header: agreement with Reset not checked');
+    else if (reading.reset === null) f.notes.push(`agreement with Reset not checked: ${reading.note}`);
+    else {
+      untilReset = reading.reset - date;
+      if (ra < untilReset - 1 || ra > untilReset + 1) {
+        f.failures.push(`Retry-After ${ra} but Reset is ${untilReset} s after Date`);
+      }
+    }
+  }
+  return { date, reading, untilReset };
+}
+
+/** The request sent after waiting Retry-After out must be admitted; returns how long the harness waited, ms. */
+function checkTruthful(f: RetryAfterFindings, input: RetryAfterInput, ra: number | null): number | null {
+  const { rejected, afterWait } = input;
+  let waited: number | null = null;
+  if (ra === null) f.unclear.push('no integer Retry-After to wait out');
+  else if (afterWait === null) f.unclear.push('no request was sent after waiting');
+  else {
+    waited = input.waitedMs ?? afterWait.sentAt - (rejected.headersAt ?? rejected.doneAt);
+    // NaN compares false with everything: without this it would pass for a full wait.
+    if (!Number.isFinite(waited)) {
+      f.unclear.push('how long the harness waited is unknown');
+      waited = null;
+    } else if (waited < ra * 1000) f.unclear.push(`waited only ${Math.round(waited)} ms of the ${ra} s told`);
+    else if (isAdmitted(afterWait)) {
+      // truthful
+    } else if (afterWait.status === TOO_MANY_REQUESTS) {
+      const again = afterWait.rateLimit.retryAfter;
+      const told = again.value !== null ? ` with Retry-After ${again.value}` : '';
+      f.failures.push(`waited ${ra} s as told; still 429${told}`);
+    } else f.unclear.push(`after waiting, got ${outcomeOf(afterWait)}: neither admitted nor 429`);
+  }
+  return waited;
+}
+
 export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterData> {
   const { rejected, afterWait } = input;
   const expected =
@@ -57,65 +134,21 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
     });
   }
 
-  const failures: string[] = [];
-  const unclear: string[] = [];
-  const notes: string[] = [];
-  const header = rejected.rateLimit.retryAfter;
-  const ra = header.value;
+  const f: RetryAfterFindings = { failures: [], unclear: [], notes: [] };
+  const { failures, unclear, notes } = f;
+  const ra = rejected.rateLimit.retryAfter.value;
 
   // 1. An integer number of seconds.
-  if (ra === null) {
-    const raw = header.raw?.trim() ?? '';
-    if (header.raw !== null && !/^[-\d.\s]*$/.test(raw) && Number.isFinite(Date.parse(raw))) {
-      failures.push(`Retry-After '${raw}' is an HTTP-date, not seconds`);
-      notes.push('HTTP allows an HTTP-date in Retry-After, but §7 specifies a number of seconds');
-    } else {
-      failures.push(header.raw === null ? 'no Retry-After header' : (headerProblem('Retry-After', header) ?? ''));
-    }
-  }
+  checkSeconds(f, rejected.rateLimit.retryAfter);
 
   // 2. Equal to the body's retry_after_seconds.
-  const bodyValue = bodyRetryAfter(rejected.body);
-  if (bodyValue === null) failures.push('body has no integer retry_after_seconds');
-  else if (ra !== null && bodyValue !== ra)
-    failures.push(`Retry-After ${ra} but body retry_after_seconds ${bodyValue}`);
+  const bodyValue = checkBody(f, ra, rejected.body);
 
   // 3. Agrees with Reset, by the server's clock.
-  const date = serverDateSeconds(rejected);
-  if (input.windowSeconds === undefined)
-    notes.push('window length not given: Reset taken as plausible up to a day after Date');
-  const reading = readReset(rejected, input.windowSeconds ?? DAY_S);
-  let untilReset: number | null = null;
-  if (ra !== null) {
-    if (date === null) notes.push('no Date header: agreement with Reset not checked');
-    else if (reading.reset === null) notes.push(`agreement with Reset not checked: ${reading.note}`);
-    else {
-      untilReset = reading.reset - date;
-      if (ra < untilReset - 1 || ra > untilReset + 1) {
-        failures.push(`Retry-After ${ra} but Reset is ${untilReset} s after Date`);
-      }
-    }
-  }
+  const { date, reading, untilReset } = checkReset(f, rejected, ra, input.windowSeconds);
 
   // 4. Truthful: waiting it out succeeds.
-  let waited: number | null = null;
-  if (ra === null) unclear.push('no integer Retry-After to wait out');
-  else if (afterWait === null) unclear.push('no request was sent after waiting');
-  else {
-    waited = input.waitedMs ?? afterWait.sentAt - (rejected.headersAt ?? rejected.doneAt);
-    // NaN compares false with everything: without this it would pass for a full wait.
-    if (!Number.isFinite(waited)) {
-      unclear.push('how long the harness waited is unknown');
-      waited = null;
-    } else if (waited < ra * 1000) unclear.push(`waited only ${Math.round(waited)} ms of the ${ra} s told`);
-    else if (isAdmitted(afterWait)) {
-      // truthful
-    } else if (afterWait.status === TOO_MANY_REQUESTS) {
-      const again = afterWait.rateLimit.retryAfter;
-      const told = again.value !== null ? ` with Retry-After ${again.value}` : '';
-      failures.push(`waited ${ra} s as told; still 429${told}`);
-    } else unclear.push(`after waiting, got ${outcomeOf(afterWait)}: neither admitted nor 429`);
-  }
+  const waited = checkTruthful(f, input, ra);
 
   const data: RetryAfterData = {
     retryAfter: ra,

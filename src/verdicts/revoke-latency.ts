@@ -10,7 +10,7 @@ import { countOf, finding, listSome } from './support/finding.ts';
 import { coverageGaps, edgeName, judgedRuns, ms, type RevocationEvidence } from './support/revocation-evidence.ts';
 import { boundStats, statsPerEdge, type BoundStats, type EdgeStats } from './support/revocation-stats.ts';
 import type { Finding } from '../catalogue/types.ts';
-import type { ProbeStop } from '../measure/revocation-records.ts';
+import type { ProbeStop, RevocationProbeRun } from '../measure/revocation-records.ts';
 import { clopperPearsonLower, quantileBoundedByMax, trialsToBound, trialsToProve } from './support/confidence.ts';
 import { DEFAULT_TARGET_LEVEL, targetText, type ConfidenceTarget } from '../config/confidence-target.ts';
 import {
@@ -197,17 +197,16 @@ function vantageNotes(
 
 const perEdgeCount = (bounds: readonly EdgeBounds[]) => new Set(bounds.map((b) => b.edge)).size;
 
-export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData> {
-  const placed = e.vantages ? placements(e.vantages) : [];
-  const bounds = judgedBounds(e, placed);
-  const judged = judgedRuns(e.runs);
-  const edges = e.vantages ? perEdgeCount(bounds) : (e.runs[0]?.edges.length ?? 0);
-  const seen = e.vantages ? vantageNotes(e.vantages, placed) : { notes: [], gaps: [], placed: [] };
-  const from = e.vantages ? `, seen from every one of ${countOf(e.vantages.points.length + 1, 'vantage point')}` : '';
-  const expected = `every edge rejects the revoked key < ${ms(e.slaMs)} after the revoke call (upper bound of the bracket)${from}, in each of ${countOf(e.plannedTrials, 'trial')}`;
+/** The result's data: the SLA, every bracket, the figures per edge and overall, the trials not judged, the confidence. */
+function latencyData(
+  e: RevocationEvidence,
+  bounds: readonly EdgeBounds[],
+  judged: readonly RevocationProbeRun[],
+  placed: readonly VantagePlacement[],
+): LatencyData {
   const overall = boundStats(bounds, e.slaMs);
   const perEdge = statsPerEdge(bounds, e.slaMs);
-  const data: LatencyData = {
+  return {
     slaMs: e.slaMs,
     intervalMs: e.runs[0]?.intervalMs ?? null,
     trials: bounds.map(latencyRow),
@@ -223,8 +222,67 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
       e.slaMs,
       e.target ?? null,
     ),
-    ...(e.vantages ? { vantages: seen.placed } : {}),
+    ...(e.vantages ? { vantages: placed } : {}),
   };
+}
+
+/** What every REVOKE-LATENCY outcome is written from. */
+interface LatencyCase {
+  readonly e: RevocationEvidence;
+  readonly expected: string;
+  readonly notes: readonly string[];
+  readonly data: LatencyData;
+  /** What the evidence does not cover: trials missing or not judged, problems, vantage points not placed. */
+  readonly gaps: readonly string[];
+}
+
+/** A fail naming every edge that still admitted the key at or past the SLA, slowest first. */
+function failLate(c: LatencyCase, late: readonly EdgeBounds[]): Finding<LatencyData> {
+  const { e } = c;
+  const sorted = [...late].sort((a, b) => b.lowerMs! - a.lowerMs!);
+  const lines = sorted.map(
+    (b) =>
+      `${edgeName(b.edge, b.edgeNode)} still admitted the key ${ms(b.lowerMs!)} after the revoke call in trial ${b.trial} (#${b.lastAdmitted?.id ?? '?'})` +
+      (b.upperMs === null ? ', and never rejected it' : `, first rejected it by ${ms(b.upperMs)}`),
+  );
+  const slowEdges = [...new Set(late.map((b) => b.edge))].sort();
+  return finding('fail', {
+    expected: c.expected,
+    actual: `${slowEdges.join(', ')} over ${ms(e.slaMs)}: ${listSome(lines)}`,
+    evidence: sorted.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
+    notes: [...c.notes, ...c.gaps],
+    data: c.data,
+  });
+}
+
+/** Inconclusive: brackets open or straddling the SLA, or gaps in what was covered. */
+function inconclusiveOpen(c: LatencyCase, open: readonly EdgeBounds[], judgedTrials: number): Finding<LatencyData> {
+  const { gaps } = c;
+  const lines = open.map((b) =>
+    b.upperMs === null
+      ? `${edgeName(b.edge, b.edgeNode)} in trial ${b.trial}: no rejection seen (${countOf(b.unusableProbes, 'unusable probe')}; last admitted at ${ms(b.lowerMs ?? 0)})`
+      : `${edgeName(b.edge, b.edgeNode)} in trial ${b.trial}: rejected between ${ms(b.lowerMs ?? 0)} and ${ms(b.upperMs)}, a bracket straddling the SLA`,
+  );
+  const summary = judgedTrials === 0 ? 'no trial could be judged' : `${countOf(judgedTrials, 'trial')} judged`;
+  return finding('inconclusive', {
+    expected: c.expected,
+    actual: `${summary}${lines.length > 0 ? `; ${listSome(lines)}` : ''}${gaps.length > 0 ? `; ${listSome(gaps, 2)}` : ''}`,
+    evidence: open.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
+    notes: [...c.notes, ...gaps],
+    data: c.data,
+  });
+}
+
+export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData> {
+  const placed = e.vantages ? placements(e.vantages) : [];
+  const bounds = judgedBounds(e, placed);
+  const judged = judgedRuns(e.runs);
+  const edges = e.vantages ? perEdgeCount(bounds) : (e.runs[0]?.edges.length ?? 0);
+  const seen = e.vantages ? vantageNotes(e.vantages, placed) : { notes: [], gaps: [], placed: [] };
+  const from = e.vantages ? `, seen from every one of ${countOf(e.vantages.points.length + 1, 'vantage point')}` : '';
+  const expected = `every edge rejects the revoked key < ${ms(e.slaMs)} after the revoke call (upper bound of the bracket)${from}, in each of ${countOf(e.plannedTrials, 'trial')}`;
+  const data = latencyData(e, bounds, judged, seen.placed);
+  const overall = data.overall;
   const notes = [...(e.methodNotes ?? []), ...seen.notes];
   if (data.confidence) notes.push(confidenceText(data.confidence, e.slaMs));
   if (overall.unusableProbes > 0) {
@@ -232,42 +290,13 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
       `${countOf(overall.unusableProbes, 'unusable probe')} (${overall.rateLimitedProbes} answered 429): they narrow no bracket`,
     );
   }
+  const c: LatencyCase = { e, expected, notes, data, gaps: [...coverageGaps(e), ...seen.gaps] };
 
   const late = bounds.filter((b) => b.lowerMs !== null && b.lowerMs >= e.slaMs);
-  if (late.length > 0) {
-    const sorted = [...late].sort((a, b) => b.lowerMs! - a.lowerMs!);
-    const lines = sorted.map(
-      (b) =>
-        `${edgeName(b.edge, b.edgeNode)} still admitted the key ${ms(b.lowerMs!)} after the revoke call in trial ${b.trial} (#${b.lastAdmitted?.id ?? '?'})` +
-        (b.upperMs === null ? ', and never rejected it' : `, first rejected it by ${ms(b.upperMs)}`),
-    );
-    const slowEdges = [...new Set(late.map((b) => b.edge))].sort();
-    return finding('fail', {
-      expected,
-      actual: `${slowEdges.join(', ')} over ${ms(e.slaMs)}: ${listSome(lines)}`,
-      evidence: sorted.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
-      notes: [...notes, ...coverageGaps(e), ...seen.gaps],
-      data,
-    });
-  }
+  if (late.length > 0) return failLate(c, late);
 
-  const gaps = [...coverageGaps(e), ...seen.gaps];
   const open = bounds.filter((b) => b.upperMs === null || b.upperMs >= e.slaMs);
-  if (gaps.length > 0 || open.length > 0 || bounds.length === 0) {
-    const lines = open.map((b) =>
-      b.upperMs === null
-        ? `${edgeName(b.edge, b.edgeNode)} in trial ${b.trial}: no rejection seen (${countOf(b.unusableProbes, 'unusable probe')}; last admitted at ${ms(b.lowerMs ?? 0)})`
-        : `${edgeName(b.edge, b.edgeNode)} in trial ${b.trial}: rejected between ${ms(b.lowerMs ?? 0)} and ${ms(b.upperMs)}, a bracket straddling the SLA`,
-    );
-    const summary = judged.length === 0 ? 'no trial could be judged' : `${countOf(judged.length, 'trial')} judged`;
-    return finding('inconclusive', {
-      expected,
-      actual: `${summary}${lines.length > 0 ? `; ${listSome(lines)}` : ''}${gaps.length > 0 ? `; ${listSome(gaps, 2)}` : ''}`,
-      evidence: open.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
-      notes: [...notes, ...gaps],
-      data,
-    });
-  }
+  if (c.gaps.length > 0 || open.length > 0 || bounds.length === 0) return inconclusiveOpen(c, open, judged.length);
 
   // Every trial within, and yet the bound short of the target asked for (trials cut short): not proven.
   const target = data.confidence?.target;
