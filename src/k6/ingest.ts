@@ -149,26 +149,7 @@ export async function ingestK6(options: K6IngestOptions): Promise<K6Ingest> {
     firstMs = Math.min(firstMs, p.timeMs);
     lastMs = Math.max(lastMs, p.timeMs);
     if (p.metric === 'http_req_duration') {
-      const phases = fold(tierOf(p.tags)).phases;
-      const name = phaseOf(p.tags);
-      let phase = phases.get(name);
-      if (!phase) {
-        phase = { orgs: new Set(), count: 0, firstMs: p.timeMs, lastMs: p.timeMs, statuses: new Map() };
-        phases.set(name, phase);
-      }
-      phase.count += 1;
-      phase.firstMs = Math.min(phase.firstMs, p.timeMs - p.value);
-      phase.lastMs = Math.max(phase.lastMs, p.timeMs);
-      if (p.tags.org) phase.orgs.add(p.tags.org);
-      const status = statusOf(p.tags.status);
-      const key = String(status ?? '');
-      let bucket = phase.statuses.get(key);
-      if (!bucket) {
-        bucket = { status, count: 0, latency: new LatencyHistogram() };
-        phase.statuses.set(key, bucket);
-      }
-      bucket.count += 1;
-      bucket.latency.record(p.value);
+      foldRequestDuration(fold(tierOf(p.tags)).phases, p);
     } else if (p.metric === 'dropped_iterations') {
       const dropped = fold(tierOf(p.tags)).dropped;
       dropped.set(phaseOf(p.tags), (dropped.get(phaseOf(p.tags)) ?? 0) + p.value);
@@ -185,42 +166,14 @@ export async function ingestK6(options: K6IngestOptions): Promise<K6Ingest> {
   const checks: CheckResult[] = [];
   let responses = 0;
   let windowsUsed = 0;
+  const judged: JudgedRun = { options, contract, runners: runners.size, stats, firstMs };
   for (const f of folds.values()) {
     const summary = k6Summary(f, options.windowS, firstMs);
     responses += summary.phases.reduce((n, p) => n + p.count, 0);
     const perOrg = new Map<string, number>();
     for (const w of summary.windows) perOrg.set(w.org, (perOrg.get(w.org) ?? 0) + 1);
     windowsUsed = Math.max(windowsUsed, ...perOrg.values());
-    const buckets: MetricBucket[] = summary.phases.flatMap((p) =>
-      p.buckets.map((b) => ({ tags: bucketTags(f.tier, p.phase, b.status), count: b.count, latency: b.latency })),
-    );
-    const starts = summary.phases.map((p) => p.startedAt);
-    const ends = summary.phases.map((p) => p.endedAt);
-    const durationS = starts.length > 0 ? Math.max(0, Math.max(...ends) - Math.min(...starts)) / 1000 : 0;
-    const dropped = [...f.dropped.entries()].map(([phase, count]) => ({ tags: { tier: f.tier ?? '', phase }, count }));
-    const thresholds = f.tier ? (options.thresholds[f.tier] ?? []) : [];
-    const finding = loadThresholdsVerdict({
-      summary,
-      thresholds: evaluateThresholds(thresholds, { buckets, dropped, durationS }),
-      figures: f.tier ? { [f.tier]: contract.tiers[f.tier].read } : {},
-      dropped: dropped.reduce((n, d) => n + d.count, 0),
-      notes: [
-        LATENCY_POLICY.k6,
-        `Judged across ${runners.size} k6 runner${runners.size === 1 ? '' : 's'} together (${options.files.length} file${options.files.length === 1 ? '' : 's'}): windows add up every runner's requests to an org, and thresholds are over all samples merged.`,
-        ...(stats.skipped + stats.malformed > 0
-          ? [`${stats.skipped} non-k6 line(s) skipped and ${stats.malformed} malformed line(s) ignored`]
-          : []),
-      ],
-    });
-    checks.push(
-      checkResult('LOAD-THRESHOLDS', finding, {
-        tier: f.tier,
-        org: null,
-        variant: 'k6',
-        startedWall: Number.isFinite(firstMs) ? firstMs : 0,
-        durationMs: durationS * 1000,
-      }),
-    );
+    checks.push(tierCheck(f, summary, judged));
   }
   const tiers = TIER_NAMES.filter((t) => folds.has(t));
   const order = (c: CheckResult) => (c.tier === null ? TIER_NAMES.length : TIER_NAMES.indexOf(c.tier));
@@ -232,6 +185,72 @@ export async function ingestK6(options: K6IngestOptions): Promise<K6Ingest> {
     finishedWall: Number.isFinite(lastMs) ? lastMs : 0,
     windowsUsed,
   };
+}
+
+/** One `http_req_duration` sample, counted in its phase: the phase's span, orgs, and status buckets. */
+function foldRequestDuration(phases: Map<string, PhaseFold>, p: K6Point): void {
+  const name = phaseOf(p.tags);
+  let phase = phases.get(name);
+  if (!phase) {
+    phase = { orgs: new Set(), count: 0, firstMs: p.timeMs, lastMs: p.timeMs, statuses: new Map() };
+    phases.set(name, phase);
+  }
+  phase.count += 1;
+  phase.firstMs = Math.min(phase.firstMs, p.timeMs - p.value);
+  phase.lastMs = Math.max(phase.lastMs, p.timeMs);
+  if (p.tags.org) phase.orgs.add(p.tags.org);
+  const status = statusOf(p.tags.status);
+  const key = String(status ?? '');
+  let bucket = phase.statuses.get(key);
+  if (!bucket) {
+    bucket = { status, count: 0, latency: new LatencyHistogram() };
+    phase.statuses.set(key, bucket);
+  }
+  bucket.count += 1;
+  bucket.latency.record(p.value);
+}
+
+/** What every tier's verdict is judged with: the options, the contract, and what the files held. */
+interface JudgedRun {
+  readonly options: K6IngestOptions;
+  readonly contract: Contract;
+  readonly runners: number;
+  readonly stats: K6ReadStats;
+  /** Epoch ms of the first sample (+Infinity when there was none). */
+  readonly firstMs: number;
+}
+
+/** A tier's LOAD-THRESHOLDS result: its windows, and its scenario's thresholds over every runner's samples. */
+function tierCheck(f: TierFold, summary: LoadSummary, run: JudgedRun): CheckResult {
+  const { options, contract, runners, stats, firstMs } = run;
+  const buckets: MetricBucket[] = summary.phases.flatMap((p) =>
+    p.buckets.map((b) => ({ tags: bucketTags(f.tier, p.phase, b.status), count: b.count, latency: b.latency })),
+  );
+  const starts = summary.phases.map((p) => p.startedAt);
+  const ends = summary.phases.map((p) => p.endedAt);
+  const durationS = starts.length > 0 ? Math.max(0, Math.max(...ends) - Math.min(...starts)) / 1000 : 0;
+  const dropped = [...f.dropped.entries()].map(([phase, count]) => ({ tags: { tier: f.tier ?? '', phase }, count }));
+  const thresholds = f.tier ? (options.thresholds[f.tier] ?? []) : [];
+  const finding = loadThresholdsVerdict({
+    summary,
+    thresholds: evaluateThresholds(thresholds, { buckets, dropped, durationS }),
+    figures: f.tier ? { [f.tier]: contract.tiers[f.tier].read } : {},
+    dropped: dropped.reduce((n, d) => n + d.count, 0),
+    notes: [
+      LATENCY_POLICY.k6,
+      `Judged across ${runners} k6 runner${runners === 1 ? '' : 's'} together (${options.files.length} file${options.files.length === 1 ? '' : 's'}): windows add up every runner's requests to an org, and thresholds are over all samples merged.`,
+      ...(stats.skipped + stats.malformed > 0
+        ? [`${stats.skipped} non-k6 line(s) skipped and ${stats.malformed} malformed line(s) ignored`]
+        : []),
+    ],
+  });
+  return checkResult('LOAD-THRESHOLDS', finding, {
+    tier: f.tier,
+    org: null,
+    variant: 'k6',
+    startedWall: Number.isFinite(firstMs) ? firstMs : 0,
+    durationMs: durationS * 1000,
+  });
 }
 
 /** The aggregator's windows, with phases (latency, statuses) from k6's own request durations. */

@@ -111,6 +111,14 @@ interface StreamState {
   inFlight: number;
 }
 
+/** Requests the plan sends over all its streams: their schedules' sum, capped by `maxRequests`. */
+function scheduledTotal(states: readonly StreamState[], maxRequests: number | undefined): number {
+  return Math.min(
+    states.reduce((n, s) => n + s.count, 0),
+    maxRequests ?? Number.POSITIVE_INFINITY,
+  );
+}
+
 export class ArrivalRateDriver {
   readonly #options: ArrivalRateOptions;
   readonly #pools: LoadPool[];
@@ -132,27 +140,8 @@ export class ArrivalRateDriver {
 
   async run(plan: ArrivalPlan): Promise<ArrivalRateStats> {
     const { now, signal } = this.#options;
-    const states: StreamState[] = plan.streams.map((stream) => ({
-      stream,
-      tags: {
-        check: plan.check,
-        phase: plan.phase,
-        tier: stream.tier,
-        org: stream.org,
-        key: stream.key === null ? null : redactKey(stream.key),
-        method: plan.request.method,
-        path: plan.request.path,
-        now,
-      },
-      requests: this.#requestsFor(plan.request, stream.key),
-      count: scheduledCount(stream.ratePerS, plan.durationMs),
-      next: stream.sentAlready ?? 0,
-      inFlight: 0,
-    }));
-    const scheduled = Math.min(
-      states.reduce((n, s) => n + s.count, 0),
-      plan.maxRequests ?? Number.POSITIVE_INFINITY,
-    );
+    const states = this.#streamStates(plan);
+    const scheduled = scheduledTotal(states, plan.maxRequests);
     const deadline = plan.startAt + plan.durationMs + (plan.overrunMs ?? DEFAULT_OVERRUN_MS);
     const sendLag = new LatencyHistogram();
     let sent = 0;
@@ -225,6 +214,28 @@ export class ArrivalRateDriver {
     }
     await this.#drain(() => states.every((s) => s.inFlight === 0));
     return { scheduled, sent, completed, failed, dropped: scheduled - sent, startAt: plan.startAt, endedAt, sendLag };
+  }
+
+  /** Each stream's schedule state: its capture tags, its prepared requests, its count and cursor. */
+  #streamStates(plan: ArrivalPlan): StreamState[] {
+    const { now } = this.#options;
+    return plan.streams.map((stream) => ({
+      stream,
+      tags: {
+        check: plan.check,
+        phase: plan.phase,
+        tier: stream.tier,
+        org: stream.org,
+        key: stream.key === null ? null : redactKey(stream.key),
+        method: plan.request.method,
+        path: plan.request.path,
+        now,
+      },
+      requests: this.#requestsFor(plan.request, stream.key),
+      count: scheduledCount(stream.ratePerS, plan.durationMs),
+      next: stream.sentAlready ?? 0,
+      inFlight: 0,
+    }));
   }
 
   /** A stream's request to each edge, built once: the key travels in it, never in an Observation. */

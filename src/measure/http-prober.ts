@@ -5,10 +5,10 @@
 import { setMaxListeners } from 'node:events';
 import { errors as undiciErrors, type Pool } from 'undici';
 import { measuringPool } from './pool.ts';
-import type { Contract, HttpMethod, TierName } from '../contract/types.ts';
+import type { Contract, HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
 import { redactKey } from '../contract/keys.ts';
 import type { Clock } from '../util/io.ts';
-import { headerValue, type Observation, type ObservationError } from './observation.ts';
+import { headerValue, type Observation, type ObservationError, type RateLimitHeaders } from './observation.ts';
 import type { ObservationRecorder } from './recorder.ts';
 import type { CheckTag, PhaseTag } from './tags.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
@@ -109,7 +109,7 @@ export class HttpProber {
     const sentAt = this.now();
     let headersAt: number | null = null;
     let status: number | null = null;
-    let responseHeaders: Record<string, string | string[] | undefined> = {};
+    let responseHeaders: ResponseHeaders = {};
     let bodyText = '';
     let bodyBytes = 0;
     let error: ObservationError | null = null;
@@ -133,28 +133,15 @@ export class HttpProber {
         bodyBytes += buffer.length;
         if (bodyBytes <= BODY_KEEP_BYTES) chunks.push(buffer);
       }
-      bodyText = Buffer.concat(chunks).toString('utf8');
-      // A target echoing the key it was sent must not put it in the record (whatever its shape).
-      if (request.key !== null && request.key.length > 0)
-        bodyText = bodyText.split(request.key).join(redactKey(request.key));
+      bodyText = redactEcho(Buffer.concat(chunks).toString('utf8'), request.key);
     } catch (caught) {
       error = describeError(caught, abort.timedOut(), this.#options.signal.aborted);
     } finally {
       abort.release();
     }
     const doneAt = this.now();
-    const header = (name: string) => responseHeaders[name];
-    const single = (name: string): string | null => {
-      const value = header(name);
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    };
-    const contentType = single('content-type');
-    const kept = keepsBody(
-      status,
-      request.path,
-      this.#options.keepBodies === true || request.keepAnswer === true,
-      this.#scopeListPath,
-    );
+    const contentType = singleHeader(responseHeaders, 'content-type');
+    const kept = this.#keepsBody(status, request);
     const observation: Observation = {
       id,
       check: tags.check,
@@ -171,14 +158,9 @@ export class HttpProber {
       doneAt,
       sentWall,
       status,
-      rateLimit: {
-        limit: headerValue(header(contract.headers.limit)),
-        remaining: headerValue(header(contract.headers.remaining)),
-        reset: headerValue(header(contract.headers.reset)),
-        retryAfter: headerValue(header(contract.headers.retryAfter)),
-      },
-      date: single('date'),
-      edgeNode: single(contract.headers.edgeNode),
+      rateLimit: rateLimitOf(responseHeaders, contract.headers),
+      date: singleHeader(responseHeaders, 'date'),
+      edgeNode: singleHeader(responseHeaders, contract.headers.edgeNode),
       contentType,
       bodyBytes,
       bodyExcerpt: kept ? bodyText.slice(0, EXCERPT_CHARS) : '',
@@ -189,6 +171,16 @@ export class HttpProber {
     };
     recorder.record(observation);
     return observation;
+  }
+
+  /** Whether an answer's body is kept as it came (else only its shape is recorded). */
+  #keepsBody(status: number | null, request: ProbeRequest): boolean {
+    return keepsBody(
+      status,
+      request.path,
+      this.#options.keepBodies === true || request.keepAnswer === true,
+      this.#scopeListPath,
+    );
   }
 
   async close(): Promise<void> {
@@ -221,6 +213,29 @@ function requestAbort(
       clearTimeout(timer);
       run.removeEventListener('abort', interrupt);
     },
+  };
+}
+
+type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** A target echoing the key it was sent must not put it in the record (whatever its shape). */
+function redactEcho(bodyText: string, key: string | null): string {
+  return key !== null && key.length > 0 ? bodyText.split(key).join(redactKey(key)) : bodyText;
+}
+
+/** One response header as a single string (repeated values joined), null when absent. */
+function singleHeader(headers: ResponseHeaders, name: string): string | null {
+  const value = headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The rate-limit headers of a response, under the contract's header names. */
+function rateLimitOf(headers: ResponseHeaders, names: HeaderNames): RateLimitHeaders {
+  return {
+    limit: headerValue(headers[names.limit]),
+    remaining: headerValue(headers[names.remaining]),
+    reset: headerValue(headers[names.reset]),
+    retryAfter: headerValue(headers[names.retryAfter]),
   };
 }
 

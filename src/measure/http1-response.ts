@@ -104,6 +104,44 @@ function decimal(bytes: Buffer, start: number, end: number): number {
   return n;
 }
 
+/** The status code of the status line `bytes[start, statusEnd)`; throws when it is no HTTP/1.x status line. */
+function statusCode(bytes: Buffer, start: number, statusEnd: number): number {
+  // HTTP/1.x SP 3DIGIT [SP reason]
+  if (statusEnd - start < 12 || !startsWith(bytes, start, STATUS_LINE)) throw invalid('not an HTTP/1.x status line');
+  const minor = bytes[start + 7]!;
+  const d = start + 9;
+  if (
+    (minor !== 0x30 && minor !== 0x31) ||
+    bytes[start + 8] !== SP ||
+    !isDigitCode(bytes[d]!) ||
+    !isDigitCode(bytes[d + 1]!) ||
+    !isDigitCode(bytes[d + 2]!) ||
+    (statusEnd > d + 3 && bytes[d + 3] !== SP)
+  ) {
+    throw invalid('not an HTTP/1.x status line');
+  }
+  return (bytes[d]! - 0x30) * 100 + (bytes[d + 1]! - 0x30) * 10 + (bytes[d + 2]! - 0x30);
+}
+
+const CLOSE_BIT = 1;
+const KEEP_ALIVE_BIT = 2;
+
+/** The `close` (CLOSE_BIT) and `keep-alive` (KEEP_ALIVE_BIT) tokens of a Connection value `bytes[start, end)`. */
+function connectionTokens(bytes: Buffer, start: number, end: number): number {
+  let tokens = 0;
+  for (const token of bytes.toString('latin1', start, end).toLowerCase().split(',')) {
+    if (token.trim() === 'close') tokens |= CLOSE_BIT;
+    else if (token.trim() === 'keep-alive') tokens |= KEEP_ALIVE_BIT;
+  }
+  return tokens;
+}
+
+/** A body's framing (§6.3) from the head's Transfer-Encoding and Content-Length. */
+function bodyFraming(chunked: boolean, transferEncoding: boolean, contentLength: number): Head['framing'] {
+  // §6.3: Transfer-Encoding overrides Content-Length; a response without either runs until close.
+  return chunked ? 'chunked' : transferEncoding || contentLength < 0 ? 'until-close' : contentLength;
+}
+
 export class Http1ResponseParser {
   readonly #picker: HeaderPicker;
   #sink: ResponseSink | null = null;
@@ -239,21 +277,8 @@ export class Http1ResponseParser {
   #parseHead(bytes: Buffer, start: number): Head | null {
     const statusEnd = lineEnd(bytes, start);
     if (statusEnd < 0) return null;
-    // HTTP/1.x SP 3DIGIT [SP reason]
-    if (statusEnd - start < 12 || !startsWith(bytes, start, STATUS_LINE)) throw invalid('not an HTTP/1.x status line');
+    const status = statusCode(bytes, start, statusEnd);
     const minor = bytes[start + 7]!;
-    const d = start + 9;
-    if (
-      (minor !== 0x30 && minor !== 0x31) ||
-      bytes[start + 8] !== SP ||
-      !isDigitCode(bytes[d]!) ||
-      !isDigitCode(bytes[d + 1]!) ||
-      !isDigitCode(bytes[d + 2]!) ||
-      (statusEnd > d + 3 && bytes[d + 3] !== SP)
-    ) {
-      throw invalid('not an HTTP/1.x status line');
-    }
-    const status = (bytes[d]! - 0x30) * 100 + (bytes[d + 1]! - 0x30) * 10 + (bytes[d + 2]! - 0x30);
     const values = new Array<string | null>(this.#picker.size).fill(null);
     let contentLength = -1;
     let chunked = false;
@@ -299,10 +324,9 @@ export class Http1ResponseParser {
           // Usually the one token: matched in place, without a string.
           if (CONNECTION_TOKENS.slotOf(bytes, vs, ve) === KEEP_ALIVE_TOKEN) keepAliveToken = true;
           else {
-            for (const token of bytes.toString('latin1', vs, ve).toLowerCase().split(',')) {
-              if (token.trim() === 'close') close = true;
-              else if (token.trim() === 'keep-alive') keepAliveToken = true;
-            }
+            const tokens = connectionTokens(bytes, vs, ve);
+            if (tokens & CLOSE_BIT) close = true;
+            if (tokens & KEEP_ALIVE_BIT) keepAliveToken = true;
           }
           break;
         case KEEP_ALIVE: {
@@ -316,14 +340,7 @@ export class Http1ResponseParser {
     }
     const keepAlive = !close && (minor === 0x31 || keepAliveToken);
     const noBody = this.#headRequest || status < 200 || status === 204 || status === 304;
-    // §6.3: Transfer-Encoding overrides Content-Length; a response without either runs until close.
-    const framing = noBody
-      ? 0
-      : chunked
-        ? 'chunked'
-        : transferEncoding || contentLength < 0
-          ? 'until-close'
-          : contentLength;
+    const framing = noBody ? 0 : bodyFraming(chunked, transferEncoding, contentLength);
     return { end: p, status, values, keepAlive: keepAlive && framing !== 'until-close', keepAliveMs, framing };
   }
 

@@ -217,33 +217,12 @@ export async function digestObservations(
     if (!counts) buckets.set(index, (counts = emptyCounts()));
     counts[statusClass(status)] += 1;
 
-    const headersAt = num(o.headersAt);
-    if (headersAt !== null) {
-      const from = num(o.intendedAt) ?? sentAt;
-      const check = str(o.check) ?? '?';
-      let histogram = histograms.get(check);
-      if (!histogram) {
-        histogram = hdr.build({
-          lowestDiscernibleValue: 1,
-          highestTrackableValue: MAX_LATENCY_US,
-          numberOfSignificantValueDigits: 3,
-        });
-        histograms.set(check, histogram);
-      }
-      histogram.recordValue(Math.min(MAX_LATENCY_US, Math.max(1, Math.round((headersAt - from) * 1000))));
-    }
+    recordLatency(histograms, o, sentAt);
   }
 
   const timeline = toTimeline(buckets, bucketMs);
 
-  const latency: LatencySummary[] = [];
-  for (const [check, h] of histograms) {
-    // HDR percentiles are the top of their bucket, which may lie above the exact maximum: clamp, so
-    // a table never shows p99 > max.
-    const at = (p: number) => Math.min(h.getValueAtPercentile(p), h.maxValue) / 1000;
-    latency.push({ check, count: h.totalCount, p50: at(50), p90: at(90), p99: at(99), max: h.maxValue / 1000 });
-    h.destroy();
-  }
+  const latency = latencySummaries(histograms);
   return {
     available: true,
     count,
@@ -254,6 +233,37 @@ export async function digestObservations(
     latency,
     announced: [...announced.values()].flatMap((values) => [...values.values()]),
   };
+}
+
+/** An answer's latency (headersAt − (intendedAt ?? sentAt)), into its check's histogram; none without headers. */
+function recordLatency(histograms: Map<string, hdr.Histogram>, o: Record<string, unknown>, sentAt: number): void {
+  const headersAt = num(o.headersAt);
+  if (headersAt === null) return;
+  const from = num(o.intendedAt) ?? sentAt;
+  const check = str(o.check) ?? '?';
+  let histogram = histograms.get(check);
+  if (!histogram) {
+    histogram = hdr.build({
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: MAX_LATENCY_US,
+      numberOfSignificantValueDigits: 3,
+    });
+    histograms.set(check, histogram);
+  }
+  histogram.recordValue(Math.min(MAX_LATENCY_US, Math.max(1, Math.round((headersAt - from) * 1000))));
+}
+
+/** Each check's latency percentiles, in milliseconds; destroys the histograms it reads. */
+function latencySummaries(histograms: ReadonlyMap<string, hdr.Histogram>): LatencySummary[] {
+  const latency: LatencySummary[] = [];
+  for (const [check, h] of histograms) {
+    // HDR percentiles are the top of their bucket, which may lie above the exact maximum: clamp, so
+    // a table never shows p99 > max.
+    const at = (p: number) => Math.min(h.getValueAtPercentile(p), h.maxValue) / 1000;
+    latency.push({ check, count: h.totalCount, p50: at(50), p90: at(90), p99: at(99), max: h.maxValue / 1000 });
+    h.destroy();
+  }
+  return latency;
 }
 
 /**

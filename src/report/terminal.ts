@@ -66,80 +66,128 @@ function progressText(p: NonNullable<TaskLine['progress']>, now: number): string
   return `${done}, ${left < 1000 ? 'under 1 s left' : `about ${seconds(left)} left`}`;
 }
 
-export function terminalReporter(io: Io, options: TerminalReporterOptions = {}): TerminalReporter {
-  const live = options.live ?? (io.stdout.isTTY === true && io.env.CI !== 'true');
-  const paint: Paint = live && !io.env.NO_COLOR ? ansi : plain;
-  const frame = live ? createLogUpdate(io.stdout, { showCursor: true }) : null;
-  const tasks = new Map<string, TaskLine>();
-  const counts: Record<Verdict, number> = { pass: 0, fail: 0, inconclusive: 0, skipped: 0 };
-  let start: Extract<RunEvent, { type: 'run-start' }> | null = null;
-  const epoch = io.clock.monotonic();
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let finished = false;
+/** One task's row in the live block: running (with its progress), waiting (for which window), or done. */
+function taskRow(t: TaskLine, now: number, width: number, paint: Paint): string {
+  const age = seconds(now - t.since);
+  if (t.status === 'running')
+    return `  ${paint('bold', '▶ running')}  ${t.name.padEnd(width)}  ${paint('dim', t.progress ? `${progressText(t.progress, now)} · ${age}` : age)}`;
+  if (t.status === 'waiting') {
+    const until =
+      t.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(t.untilEpochS)}`;
+    return `  ${paint('yellow', '◷ waiting')}  ${t.name.padEnd(width)}  ${paint('dim', `${until} · ${age}`)}`;
+  }
+  return `  ${paint('green', '✓ done   ')}  ${paint('dim', t.name)}`;
+}
 
-  const elapsed = () => io.clock.monotonic() - epoch;
-  const stamp = () => `[${(elapsed() / 1000).toFixed(1).padStart(6)} s]`;
-  const out = (text: string) => io.stdout.write(`${redactKeys(text)}\n`);
+/** The plain line a check result gets: its verdict, its label, and what was expected when it did not pass. */
+function checkLine(r: Extract<RunEvent, { type: 'check-result' }>['result'], paint: Paint): string {
+  const detail =
+    r.verdict === 'pass'
+      ? ''
+      : r.verdict === 'skipped'
+        ? `: ${r.notes[0] ?? 'not run'}`
+        : `: expected ${r.expected}; actual ${r.actual}`;
+  return `${verdictWord(r.verdict, paint, 14)} ${resultLabel(r)}${detail}`;
+}
 
-  const setStatus = (task: TaskLine, status: TaskStatus) => {
+/** The reporter's state (tasks, verdict counts, the live block and its timer) and how each event changes it. */
+class TerminalDisplay {
+  readonly #io: Io;
+  readonly #paint: Paint;
+  readonly #frame: ReturnType<typeof createLogUpdate> | null;
+  readonly #tasks = new Map<string, TaskLine>();
+  readonly #counts: Record<Verdict, number> = { pass: 0, fail: 0, inconclusive: 0, skipped: 0 };
+  #start: Extract<RunEvent, { type: 'run-start' }> | null = null;
+  readonly #epoch: number;
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #finished = false;
+
+  constructor(io: Io, options: TerminalReporterOptions) {
+    this.#io = io;
+    const live = options.live ?? (io.stdout.isTTY === true && io.env.CI !== 'true');
+    this.#paint = live && !io.env.NO_COLOR ? ansi : plain;
+    this.#frame = live ? createLogUpdate(io.stdout, { showCursor: true }) : null;
+    this.#epoch = io.clock.monotonic();
+  }
+
+  /** Monotonic ms since the reporter was made. */
+  #elapsed(): number {
+    return this.#io.clock.monotonic() - this.#epoch;
+  }
+
+  /** The elapsed-time prefix of a plain line. */
+  #stamp(): string {
+    return `[${(this.#elapsed() / 1000).toFixed(1).padStart(6)} s]`;
+  }
+
+  /** One line to stdout, keys redacted. */
+  #out(text: string): void {
+    this.#io.stdout.write(`${redactKeys(text)}\n`);
+  }
+
+  /** Changes a task's status, and when it changed, if it is a new one. */
+  #setStatus(task: TaskLine, status: TaskStatus): void {
     if (task.status === status) return;
     task.status = status;
-    task.since = io.clock.monotonic();
-  };
-  const settleOrgs = (orgs: readonly string[], except: string | null) => {
-    for (const task of tasks.values()) {
+    task.since = this.#io.clock.monotonic();
+  }
+
+  /** Marks done every other task on one of these organizations. */
+  #settleOrgs(orgs: readonly string[], except: string | null): void {
+    for (const task of this.#tasks.values()) {
       if (task.name !== except && task.status !== 'done' && task.orgs.some((o) => orgs.includes(o)))
-        setStatus(task, 'done');
+        this.#setStatus(task, 'done');
     }
-  };
-  const taskLine = (identity: TaskIdentity): TaskLine => {
+  }
+
+  /** The task's line, made (waiting) on first sight. */
+  #taskLine(identity: TaskIdentity): TaskLine {
     const name = taskName(identity);
-    let task = tasks.get(name);
+    let task = this.#tasks.get(name);
     if (!task)
-      tasks.set(
+      this.#tasks.set(
         name,
         (task = {
           name,
           orgs: identity.orgs,
           status: 'waiting',
-          since: io.clock.monotonic(),
+          since: this.#io.clock.monotonic(),
           untilEpochS: null,
           progress: null,
         }),
       );
     return task;
-  };
+  }
 
-  const verdictCounts = () =>
-    VERDICTS.map((v) => paint(VERDICT_STYLE[v], `${VERDICT_SYMBOL[v]} ${counts[v]} ${VERDICT_LABEL[v]}`)).join('  ');
+  /** The verdicts so far, one coloured count per verdict. */
+  #verdictCounts(): string {
+    const paint = this.#paint;
+    return VERDICTS.map((v) =>
+      paint(VERDICT_STYLE[v], `${VERDICT_SYMBOL[v]} ${this.#counts[v]} ${VERDICT_LABEL[v]}`),
+    ).join('  ');
+  }
 
-  const render = () => {
-    if (!frame || finished) return;
-    const now = io.clock.monotonic();
-    const all = [...tasks.values()];
+  /** Redraws the live block (on a TTY, until the run ends). */
+  readonly #render = (): void => {
+    const frame = this.#frame;
+    if (!frame || this.#finished) return;
+    const paint = this.#paint;
+    const start = this.#start;
+    const now = this.#io.clock.monotonic();
+    const all = [...this.#tasks.values()];
     const done = all.filter((t) => t.status === 'done');
     const active = all
       .filter((t) => t.status !== 'done')
       .sort((a, b) => (a.status === b.status ? a.since - b.since : a.status === 'running' ? -1 : 1));
     const width = Math.max(...all.map((t) => t.name.length), 10);
-    const row = (t: TaskLine) => {
-      const age = seconds(now - t.since);
-      if (t.status === 'running')
-        return `  ${paint('bold', '▶ running')}  ${t.name.padEnd(width)}  ${paint('dim', t.progress ? `${progressText(t.progress, now)} · ${age}` : age)}`;
-      if (t.status === 'waiting') {
-        const until =
-          t.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(t.untilEpochS)}`;
-        return `  ${paint('yellow', '◷ waiting')}  ${t.name.padEnd(width)}  ${paint('dim', `${until} · ${age}`)}`;
-      }
-      return `  ${paint('green', '✓ done   ')}  ${paint('dim', t.name)}`;
-    };
+    const row = (t: TaskLine) => taskRow(t, now, width, paint);
     const shown = active.slice(0, LIVE_ROWS);
     const lines = [
       paint(
         'bold',
         start ? `tiergate ${start.runId} · window ${start.windowSeconds} s · ${start.target}` : 'tiergate: starting',
       ),
-      `tasks ${done.length}${start ? ` of ${start.tasks}` : ''} done · ${verdictCounts()} · ${seconds(elapsed())}`,
+      `tasks ${done.length}${start ? ` of ${start.tasks}` : ''} done · ${this.#verdictCounts()} · ${seconds(this.#elapsed())}`,
       ...shown.map(row),
       ...(active.length > shown.length ? [paint('dim', `  … and ${active.length - shown.length} more`)] : []),
       ...done.slice(-Math.max(0, Math.min(RECENT_DONE, LIVE_ROWS - shown.length))).map(row),
@@ -148,105 +196,128 @@ export function terminalReporter(io: Io, options: TerminalReporterOptions = {}):
   };
 
   /** A line that stays: above the live block on a TTY, in sequence otherwise. */
-  const persist = (text: string, stream: 'stdout' | 'stderr' = 'stdout') => {
-    if (frame) frame.clear();
-    if (stream === 'stderr') io.stderr.write(`${redactKeys(text)}\n`);
-    else out(text);
-    render();
-  };
+  #persist(text: string, stream: 'stdout' | 'stderr' = 'stdout'): void {
+    if (this.#frame) this.#frame.clear();
+    if (stream === 'stderr') this.#io.stderr.write(`${redactKeys(text)}\n`);
+    else this.#out(text);
+    this.#render();
+  }
 
-  const stopTimer = () => {
-    if (timer) clearInterval(timer);
-    timer = null;
-  };
+  /** Stops the live block's refresh. */
+  #stopTimer(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
 
-  const listener: RunListener = (event) => {
-    if (finished) return;
-    if (frame && !timer) {
-      timer = setInterval(render, REFRESH_MS);
-      timer.unref?.();
+  /** The run listener: updates the state for one event and redraws. */
+  readonly listener: RunListener = (event) => {
+    if (this.#finished) return;
+    if (this.#frame && !this.#timer) {
+      this.#timer = setInterval(this.#render, REFRESH_MS);
+      this.#timer.unref?.();
     }
     switch (event.type) {
       case 'run-start': {
-        start = event;
-        if (!frame)
-          out(
+        this.#start = event;
+        if (!this.#frame)
+          this.#out(
             `tiergate run ${event.runId}: ${event.tasks} tasks on ${event.tiers.join(', ')}; quota window ${event.windowSeconds} s; target ${event.target}`,
           );
         break;
       }
-      case 'task-waiting': {
-        const task = taskLine(event.task);
-        settleOrgs(task.orgs, task.name);
-        setStatus(task, 'waiting');
-        task.untilEpochS = event.untilEpochS;
-        if (!frame)
-          out(
-            `${stamp()} waiting  ${task.name}: ${event.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(event.untilEpochS)}`}`,
-          );
+      case 'task-waiting':
+        this.#onTaskWaiting(event);
         break;
-      }
       case 'task-start': {
-        const task = taskLine(event.task);
-        settleOrgs(task.orgs, task.name);
-        setStatus(task, 'running');
-        if (!frame) out(`${stamp()} running  ${task.name}`);
+        const task = this.#taskLine(event.task);
+        this.#settleOrgs(task.orgs, task.name);
+        this.#setStatus(task, 'running');
+        if (!this.#frame) this.#out(`${this.#stamp()} running  ${task.name}`);
         break;
       }
-      case 'task-progress': {
-        // Live only: a CI log gets no line per trial.
-        const task = taskLine(event.task);
-        task.progress = {
-          done: event.done,
-          total: event.total,
-          unit: event.unit,
-          etaMs: event.etaMs,
-          at: io.clock.monotonic(),
-        };
+      case 'task-progress':
+        this.#onTaskProgress(event);
         break;
-      }
-      case 'check-result': {
-        const r = event.result;
-        counts[r.verdict] += 1;
-        if (r.org) settleOrgs([r.org], null);
-        const detail =
-          r.verdict === 'pass'
-            ? ''
-            : r.verdict === 'skipped'
-              ? `: ${r.notes[0] ?? 'not run'}`
-              : `: expected ${r.expected}; actual ${r.actual}`;
-        const line = `${verdictWord(r.verdict, paint, 14)} ${resultLabel(r)}${detail}`;
-        if (!frame) out(`${stamp()} ${line}`);
-        else if (r.verdict === 'fail' || r.verdict === 'inconclusive') persist(line);
+      case 'check-result':
+        this.#onCheckResult(event);
         break;
-      }
       case 'warning':
-        persist(`${frame ? '' : `${stamp()} `}${paint('yellow', 'warning:')} ${event.message}`, 'stderr');
+        this.#persist(
+          `${this.#frame ? '' : `${this.#stamp()} `}${this.#paint('yellow', 'warning:')} ${event.message}`,
+          'stderr',
+        );
         break;
       case 'notice':
-        persist(`${frame ? '' : `${stamp()} `}note: ${event.message}`);
+        this.#persist(`${this.#frame ? '' : `${this.#stamp()} `}note: ${event.message}`);
         break;
-      case 'run-end': {
-        for (const task of tasks.values()) setStatus(task, 'done');
-        stopTimer();
-        if (frame) frame.clear();
-        io.stdout.write(terminalSummary(event.results, event.reportDir, { paint, cwd: io.cwd }));
-        finished = true;
+      case 'run-end':
+        this.#onRunEnd(event);
         break;
-      }
     }
-    if (event.type !== 'run-end') render();
+    if (event.type !== 'run-end') this.#render();
   };
 
+  /** A task waits for a quota window: it is the one running on its organizations now. */
+  #onTaskWaiting(event: Extract<RunEvent, { type: 'task-waiting' }>): void {
+    const task = this.#taskLine(event.task);
+    this.#settleOrgs(task.orgs, task.name);
+    this.#setStatus(task, 'waiting');
+    task.untilEpochS = event.untilEpochS;
+    if (!this.#frame)
+      this.#out(
+        `${this.#stamp()} waiting  ${task.name}: ${event.untilEpochS === null ? 'for a fresh quota window' : `for the quota window at ${clockTime(event.untilEpochS)}`}`,
+      );
+  }
+
+  /** A task's progress, kept for its live row. */
+  #onTaskProgress(event: Extract<RunEvent, { type: 'task-progress' }>): void {
+    // Live only: a CI log gets no line per trial.
+    const task = this.#taskLine(event.task);
+    task.progress = {
+      done: event.done,
+      total: event.total,
+      unit: event.unit,
+      etaMs: event.etaMs,
+      at: this.#io.clock.monotonic(),
+    };
+  }
+
+  /** A check's result: counted; a line for it (on a TTY, only for a failure or an inconclusive one). */
+  #onCheckResult(event: Extract<RunEvent, { type: 'check-result' }>): void {
+    const r = event.result;
+    this.#counts[r.verdict] += 1;
+    if (r.org) this.#settleOrgs([r.org], null);
+    const line = checkLine(r, this.#paint);
+    if (!this.#frame) this.#out(`${this.#stamp()} ${line}`);
+    else if (r.verdict === 'fail' || r.verdict === 'inconclusive') this.#persist(line);
+  }
+
+  /** The run ended: every task is done, the live block goes, the summary table is written. */
+  #onRunEnd(event: Extract<RunEvent, { type: 'run-end' }>): void {
+    for (const task of this.#tasks.values()) this.#setStatus(task, 'done');
+    this.#stopTimer();
+    if (this.#frame) this.#frame.clear();
+    this.#io.stdout.write(terminalSummary(event.results, event.reportDir, { paint: this.#paint, cwd: this.#io.cwd }));
+    this.#finished = true;
+  }
+
+  /** Stops the live display (idempotent). */
+  finish(): void {
+    this.#stopTimer();
+    if (this.#frame && !this.#finished) {
+      this.#render();
+      this.#frame.done();
+    }
+    this.#finished = true;
+  }
+}
+
+export function terminalReporter(io: Io, options: TerminalReporterOptions = {}): TerminalReporter {
+  const display = new TerminalDisplay(io, options);
   return {
-    listener,
+    listener: display.listener,
     finish() {
-      stopTimer();
-      if (frame && !finished) {
-        render();
-        frame.done();
-      }
-      finished = true;
+      display.finish();
     },
   };
 }

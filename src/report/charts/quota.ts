@@ -21,7 +21,9 @@ import {
   niceTicks,
   text,
   topFor,
+  type Frame,
   type LegendItem,
+  type Scale,
   type Shape,
   type Svg,
 } from './svg.ts';
@@ -70,6 +72,50 @@ function fromSeries(series: readonly SeriesPoint[]): QuotaChartData | null {
 
 const shapeOf = (cls: StatusClass): Shape => (cls === 'ok' ? 'circle' : cls === 'rate-limited' ? 'diamond' : 'square');
 
+/** The Limit's dashed line and label, between `top` and `bottom`. */
+function limitMarks(limit: number, x: Scale, top: number, bottom: number): Svg[] {
+  // The Limit: every request up to here may succeed, the next must be a 429.
+  const lx = x(limit + 0.5);
+  return [
+    el('line', {
+      x1: lx,
+      x2: lx,
+      y1: top,
+      y2: bottom,
+      stroke: THRESHOLD,
+      'stroke-width': 1.5,
+      'stroke-dasharray': '5 4',
+    }),
+    text(lx - 4, top + 10, `Limit ${limit}`, { class: 'annotation threshold', 'text-anchor': 'end' }),
+  ];
+}
+
+/** The first 429's line and label (early or late against the Limit), or a note that none came. */
+function first429Mark(data: QuotaChartData, x: Scale, f: Frame, bottom: number): Svg {
+  const top = f.top;
+  if (data.first429 !== null) {
+    const fx = x(data.first429);
+    const early = data.first429 <= data.limit;
+    const late = data.first429 > data.limit + 1;
+    return group({ class: 'first-429' }, [
+      el('line', {
+        x1: fx,
+        x2: fx,
+        y1: top + 16,
+        y2: bottom,
+        stroke: STATUS_COLOUR['rate-limited'],
+        'stroke-width': 2,
+      }),
+      text(fx + 5, top + 26, `first 429: #${data.first429}${early ? ' (early)' : late ? ' (late)' : ''}`, {
+        class: `annotation ${early || late ? 'bad' : ''}`,
+        'text-anchor': fx > f.width * 0.7 ? 'end' : 'start',
+        dx: fx > f.width * 0.7 ? -10 : 0,
+      }),
+    ]);
+  }
+  return text(f.width - f.right, top + 26, 'no 429 observed', { class: 'annotation bad', 'text-anchor': 'end' });
+}
+
 export function quotaChart(data: QuotaChartData, title: string): Svg {
   const series = [...data.series].sort((a, b) => a.n - b.n);
   const present = [...new Set(series.map((p) => statusClass(p.status)))];
@@ -98,20 +144,7 @@ export function quotaChart(data: QuotaChartData, title: string): Svg {
     }),
   ];
 
-  // The Limit: every request up to here may succeed, the next must be a 429.
-  const lx = x(data.limit + 0.5);
-  parts.push(
-    el('line', {
-      x1: lx,
-      x2: lx,
-      y1: top,
-      y2: bottom,
-      stroke: THRESHOLD,
-      'stroke-width': 1.5,
-      'stroke-dasharray': '5 4',
-    }),
-  );
-  parts.push(text(lx - 4, top + 10, `Limit ${data.limit}`, { class: 'annotation threshold', 'text-anchor': 'end' }));
+  parts.push(...limitMarks(data.limit, x, top, bottom));
 
   parts.push(
     el('path', {
@@ -132,30 +165,7 @@ export function quotaChart(data: QuotaChartData, title: string): Svg {
     );
   }
 
-  if (data.first429 !== null) {
-    const fx = x(data.first429);
-    const early = data.first429 <= data.limit;
-    const late = data.first429 > data.limit + 1;
-    parts.push(
-      group({ class: 'first-429' }, [
-        el('line', {
-          x1: fx,
-          x2: fx,
-          y1: top + 16,
-          y2: bottom,
-          stroke: STATUS_COLOUR['rate-limited'],
-          'stroke-width': 2,
-        }),
-        text(fx + 5, top + 26, `first 429: #${data.first429}${early ? ' (early)' : late ? ' (late)' : ''}`, {
-          class: `annotation ${early || late ? 'bad' : ''}`,
-          'text-anchor': fx > f.width * 0.7 ? 'end' : 'start',
-          dx: fx > f.width * 0.7 ? -10 : 0,
-        }),
-      ]),
-    );
-  } else {
-    parts.push(text(f.width - f.right, top + 26, 'no 429 observed', { class: 'annotation bad', 'text-anchor': 'end' }));
-  }
+  parts.push(first429Mark(data, x, f, bottom));
 
   parts.push(legend(f, items));
   return chart(f, title, 'quota-chart', parts);

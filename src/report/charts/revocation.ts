@@ -22,6 +22,7 @@ import {
   tooltip,
   topFor,
   type LegendItem,
+  type Scale,
   type Shape,
   type Svg,
 } from './svg.ts';
@@ -46,6 +47,41 @@ const yMaxOf = (data: RevocationBrackets): number =>
   niceMax(
     Math.max(data.slaMs * 1.15, ...data.trials.map((t) => t.upperMs ?? 0), ...data.trials.map((t) => t.lowerMs ?? 0)),
   );
+
+type Trial = RevocationBrackets['trials'][number];
+
+/** One trial on one edge: its [lower, upper] bracket, its upper bound's mark (ringed over the SLA), its tooltip. */
+function trialMarks(t: Trial, style: EdgeStyle, cx: number, y: Scale, top: number, slaMs: number): Svg[] {
+  const marks: Svg[] = [];
+  const over = t.upperMs === null || t.upperMs >= slaMs;
+  const tip = tooltip(
+    `trial ${t.trial}, ${t.edge}: rejected between ${t.lowerMs === null ? '?' : formatMs(t.lowerMs)} and ${t.upperMs === null ? 'never (no rejection seen)' : formatMs(t.upperMs)}`,
+  );
+  if (t.lowerMs !== null && t.upperMs !== null) {
+    marks.push(
+      el('line', {
+        x1: cx,
+        x2: cx,
+        y1: y(t.lowerMs),
+        y2: y(t.upperMs),
+        stroke: style.colour,
+        'stroke-width': 2,
+        'stroke-opacity': 0.45,
+      }),
+    );
+  }
+  const cy = t.upperMs === null ? top : y(t.upperMs);
+  marks.push(
+    marker(style.shape, cx, cy, 3.5, t.upperMs === null ? 'none' : style.colour, {
+      stroke: over ? THRESHOLD : t.upperMs === null ? style.colour : null,
+      'stroke-width': over ? 1.5 : null,
+      'data-edge': t.edge,
+      'data-trial': t.trial,
+    }),
+  );
+  marks.push(tip);
+  return marks;
+}
 
 /** Upper bound per trial and edge, with the [lower, upper] bracket, against the SLA line. */
 export function revocationTrialsChart(data: RevocationBrackets, title: string): Svg {
@@ -98,34 +134,7 @@ export function revocationTrialsChart(data: RevocationBrackets, title: string): 
     const dx = styles.length > 1 ? (e / (styles.length - 1) - 0.5) * slot : 0;
     const points: Svg[] = [];
     for (const t of data.trials.filter((t) => t.edge === style.edge)) {
-      const cx = x(index.get(t.trial) ?? 0) + dx;
-      const over = t.upperMs === null || t.upperMs >= data.slaMs;
-      const tip = tooltip(
-        `trial ${t.trial}, ${t.edge}: rejected between ${t.lowerMs === null ? '?' : formatMs(t.lowerMs)} and ${t.upperMs === null ? 'never (no rejection seen)' : formatMs(t.upperMs)}`,
-      );
-      if (t.lowerMs !== null && t.upperMs !== null) {
-        points.push(
-          el('line', {
-            x1: cx,
-            x2: cx,
-            y1: y(t.lowerMs),
-            y2: y(t.upperMs),
-            stroke: style.colour,
-            'stroke-width': 2,
-            'stroke-opacity': 0.45,
-          }),
-        );
-      }
-      const cy = t.upperMs === null ? f.top : y(t.upperMs);
-      points.push(
-        marker(style.shape, cx, cy, 3.5, t.upperMs === null ? 'none' : style.colour, {
-          stroke: over ? THRESHOLD : t.upperMs === null ? style.colour : null,
-          'stroke-width': over ? 1.5 : null,
-          'data-edge': t.edge,
-          'data-trial': t.trial,
-        }),
-      );
-      points.push(tip);
+      points.push(...trialMarks(t, style, x(index.get(t.trial) ?? 0) + dx, y, f.top, data.slaMs));
     }
     parts.push(group({ class: 'edge-series' }, points));
   });
