@@ -42,6 +42,7 @@ export const access = defineTask({
     const org = task.orgs[0]!;
     task.begin();
     const send = sender(context, org);
+    const a: AccessRun = { context, org, send };
     const jobs = endpointById(context.contract, 'jobs-list');
     const unauthenticated = context.contract.statuses.unauthenticated;
     // One check after another, each timed on its own.
@@ -90,64 +91,8 @@ export const access = defineTask({
     const scopeEnforced =
       unscopedKey === undefined
         ? skippedFinding('no key lacking scopes was configured for this organization')
-        : await timed(context, async () => {
-            const rows = [];
-            let jobId: string | null = null;
-            const createdHere: CreatedResource[] = [];
-            for (const endpoint of context.contract.endpoints) {
-              if (endpoint.scope === null) continue;
-              // The key lacking the scope sends the write as it is (refusing it is what is judged):
-              // a deployment that admits it created something, which the ledger keeps.
-              const denied = await send(
-                'SCOPE-ENFORCED',
-                endpoint,
-                unscopedKey,
-                ownedWrite(endpoint, unscopedKey, context.runId, null),
-              );
-              const admitted = await send(
-                'SCOPE-ENFORCED',
-                endpoint,
-                org.primary.key,
-                scopedWrite(context, endpoint, org.primary.key, jobId),
-              );
-              for (const o of [denied, admitted]) {
-                const made = createdBy(endpoint, o);
-                if (made) createdHere.push(context.created.add({ ...made, tier: org.tier, org: org.label }));
-                if (made?.kind === 'job' && o === admitted) jobId = made.id;
-              }
-              rows.push({
-                endpointId: endpoint.id,
-                method: endpoint.method,
-                path: endpoint.path,
-                scope: endpoint.scope,
-                denied,
-                admitted,
-              });
-            }
-            // Done with what it created (the update went to its own job): archived at once.
-            for (const made of createdHere) await archiveJob(context, made);
-            return context.judgements.judge('scopeEnforcedVerdict', rows, context.contract.statuses.forbidden);
-          });
-    const headBootstrap = await timed(context, async () => {
-      const head = endpointById(context.contract, 'bootstrap-head');
-      const options = { declaredFree: context.declared['head-bootstrap-free'] ?? null };
-      // Two HEADs a window boundary fell between decide nothing: measure again, a few times at most.
-      const sendHead = () => send('HEAD-BOOTSTRAP', head, org.primary.key);
-      let finding: Finding | null = null;
-      let first: Observation | null = await sendHead();
-      for (let attempt = 1; attempt <= HEAD_ATTEMPTS && first !== null && !context.signal.aborted; attempt++) {
-        const second = await sendHead();
-        finding = context.judgements.judge('headBootstrapVerdict', first, second, context.windowMs / 1000, options);
-        if (finding.verdict !== 'inconclusive') break;
-        // Refused for quota: the next pair needs a window with room, which its first HEAD (counted or not) shows.
-        const refused: boolean = [first, second].some((o) => o.status === context.contract.statuses.rateLimited);
-        const opened: FreshWindow | null = refused
-          ? await context.windows.fresh([org], 'read', { first: sendHead, units: [0, 1], needMs: () => 0 })
-          : null;
-        first = opened === null ? await sendHead() : opened.ok ? opened.first : null;
-      }
-      return finding ?? inconclusiveFinding('two HEADs', 'interrupted');
-    });
+        : await timed(context, () => judgeScopeEnforced(a, unscopedKey));
+    const headBootstrap = await timed(context, () => judgeHeadBootstrap(a));
     return {
       'AUTH-MISSING': authMissing,
       'AUTH-MALFORMED': authMalformed,
@@ -159,6 +104,75 @@ export const access = defineTask({
     };
   },
 });
+
+/** What the access checks share: the run, the organization checked, and its sender. */
+interface AccessRun {
+  readonly context: SuiteContext;
+  readonly org: OrgHandle;
+  readonly send: ReturnType<typeof sender>;
+}
+
+/** SCOPE-ENFORCED: every scoped endpoint, with a key lacking its scope and with one holding it. */
+async function judgeScopeEnforced({ context, org, send }: AccessRun, unscopedKey: string): Promise<Finding> {
+  const rows = [];
+  let jobId: string | null = null;
+  const createdHere: CreatedResource[] = [];
+  for (const endpoint of context.contract.endpoints) {
+    if (endpoint.scope === null) continue;
+    // The key lacking the scope sends the write as it is (refusing it is what is judged):
+    // a deployment that admits it created something, which the ledger keeps.
+    const denied = await send(
+      'SCOPE-ENFORCED',
+      endpoint,
+      unscopedKey,
+      ownedWrite(endpoint, unscopedKey, context.runId, null),
+    );
+    const admitted = await send(
+      'SCOPE-ENFORCED',
+      endpoint,
+      org.primary.key,
+      scopedWrite(context, endpoint, org.primary.key, jobId),
+    );
+    for (const o of [denied, admitted]) {
+      const made = createdBy(endpoint, o);
+      if (made) createdHere.push(context.created.add({ ...made, tier: org.tier, org: org.label }));
+      if (made?.kind === 'job' && o === admitted) jobId = made.id;
+    }
+    rows.push({
+      endpointId: endpoint.id,
+      method: endpoint.method,
+      path: endpoint.path,
+      scope: endpoint.scope,
+      denied,
+      admitted,
+    });
+  }
+  // Done with what it created (the update went to its own job): archived at once.
+  for (const made of createdHere) await archiveJob(context, made);
+  return context.judgements.judge('scopeEnforcedVerdict', rows, context.contract.statuses.forbidden);
+}
+
+/** HEAD-BOOTSTRAP: two HEADs in a row, measured again while a window boundary spoils the pair. */
+async function judgeHeadBootstrap({ context, org, send }: AccessRun): Promise<Finding> {
+  const head = endpointById(context.contract, 'bootstrap-head');
+  const options = { declaredFree: context.declared['head-bootstrap-free'] ?? null };
+  // Two HEADs a window boundary fell between decide nothing: measure again, a few times at most.
+  const sendHead = () => send('HEAD-BOOTSTRAP', head, org.primary.key);
+  let finding: Finding | null = null;
+  let first: Observation | null = await sendHead();
+  for (let attempt = 1; attempt <= HEAD_ATTEMPTS && first !== null && !context.signal.aborted; attempt++) {
+    const second = await sendHead();
+    finding = context.judgements.judge('headBootstrapVerdict', first, second, context.windowMs / 1000, options);
+    if (finding.verdict !== 'inconclusive') break;
+    // Refused for quota: the next pair needs a window with room, which its first HEAD (counted or not) shows.
+    const refused: boolean = [first, second].some((o) => o.status === context.contract.statuses.rateLimited);
+    const opened: FreshWindow | null = refused
+      ? await context.windows.fresh([org], 'read', { first: sendHead, units: [0, 1], needMs: () => 0 })
+      : null;
+    first = opened === null ? await sendHead() : opened.ok ? opened.first : null;
+  }
+  return finding ?? inconclusiveFinding('two HEADs', 'interrupted');
+}
 
 /**
  * Sends one request of an access check. These checks judge statuses, not counts, so one sent again

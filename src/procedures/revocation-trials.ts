@@ -13,7 +13,7 @@ import type { KeyHandle, KeyHook, OrgHandle } from './handles.ts';
 import { redactKey } from '../contract/keys.ts';
 import type { RevocationProbeRun } from '../measure/revocation-records.ts';
 import { bounded } from '../util/bounded.ts';
-import { runTrial, type TrialTiming } from './revocation-probe.ts';
+import { runTrial, type TrialOptions, type TrialTiming } from './revocation-probe.ts';
 import { messageOf } from '../util/errors.ts';
 import { countOf } from '../verdicts/support/finding.ts';
 
@@ -46,102 +46,132 @@ export interface TrialsOutcome {
 type Halt =
   { readonly hook: 'provision'; readonly error: string } | { readonly hook: 'revoke'; readonly trial: number };
 
-export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutcome> {
-  const runs: RevocationProbeRun[] = [];
-  const provision = () =>
-    bounded(
-      o.hook.provisionKey(o.org, o.org.primary.scopes),
-      o.provisionTimeoutMs,
-      () => new Error(`the provisioning hook did not return within ${o.provisionTimeoutMs} ms`),
-    );
+/** What the chains share: the options, the runs, the keys left live, and the count of trials. */
+interface Chains {
+  readonly o: TrialsOptions;
+  readonly runs: RevocationProbeRun[];
   /** Keys provisioned and not (known to be) revoked: revoked at the end, unmeasured. */
-  const live = new Set<KeyHandle>();
+  readonly live: Set<KeyHandle>;
   /** Trials a chain has taken on (provisioning or running), and trials started (their numbers). */
-  let taken = 0;
-  let started = 0;
+  taken: number;
+  started: number;
   // Set inside the chains: typed wide, so the checks after them are not narrowed to null.
-  let halt = null as Halt | null;
+  halt: Halt | null;
+  /** Called when a revoke call has returned: the other chains may start. */
+  readonly hookWorks: () => void;
+  readonly hookProven: Promise<void>;
+}
+
+/** The chains' shared state before any of them starts. */
+function newChains(o: TrialsOptions): Chains {
   let hookWorks = () => {};
   const hookProven = new Promise<void>((resolve) => (hookWorks = resolve));
+  return { o, runs: [], live: new Set<KeyHandle>(), taken: 0, started: 0, halt: null, hookWorks, hookProven };
+}
 
-  /** Chain `index` probes on its own phase of the slot grid. */
-  const chain = async (index: number): Promise<void> => {
-    let current: KeyHandle | null = null;
-    while (taken < o.trials && halt === null && !o.signal.aborted) {
-      taken += 1;
-      if (current === null) {
-        try {
-          current = await provision();
-          live.add(current);
-        } catch (error) {
-          taken -= 1;
-          halt ??= { hook: 'provision', error: messageOf(error) };
-          return;
-        }
-      }
-      let successor: KeyHandle | null = null;
-      let successorError: string | null = null;
-      try {
-        successor = await provision();
-        live.add(successor);
-      } catch (error) {
-        successorError = messageOf(error);
-      }
-      // Another chain's hook failed, or Ctrl-C, while this one provisioned: its keys stay live.
-      if (halt !== null || o.signal.aborted) {
-        taken -= 1;
-        return;
-      }
-      const trial = ++started;
-      const key: KeyHandle = current;
-      const run = await runTrial({
-        prober: o.prober,
-        hook: o.hook,
-        trial,
-        key,
-        successor,
-        successorError,
-        timing: o.timing,
-        request: o.request,
-        rejectStatus: o.rejectStatus,
-        tags: { tier: o.org.tier, org: o.org.label },
-        wallNow: o.wallNow,
-        signal: o.signal,
-        onRevoked: hookWorks,
-        ...(o.chains > 1 ? { slotPhaseMs: (index * o.timing.intervalMs) / o.chains } : {}),
-      });
-      runs.push(run);
-      o.onTrial?.(run, runs.length);
-      if (run.revokeStartedAt !== null && run.stoppedBy !== 'revoke-failed') live.delete(key);
-      if (run.stoppedBy === 'revoke-failed') {
-        halt ??= { hook: 'revoke', trial };
-        return;
-      }
-      current = successor;
-    }
+/** Provisions one key for the organization, bounded. */
+function provisionKey(o: TrialsOptions): Promise<KeyHandle> {
+  return bounded(
+    o.hook.provisionKey(o.org, o.org.primary.scopes),
+    o.provisionTimeoutMs,
+    () => new Error(`the provisioning hook did not return within ${o.provisionTimeoutMs} ms`),
+  );
+}
+
+/** The options of trial `trial` on chain `index`, which probes on its own phase of the slot grid. */
+function chainTrialOptions(
+  c: Chains,
+  index: number,
+  keys: Pick<TrialOptions, 'trial' | 'key' | 'successor' | 'successorError'>,
+): TrialOptions {
+  const { o } = c;
+  return {
+    prober: o.prober,
+    hook: o.hook,
+    trial: keys.trial,
+    key: keys.key,
+    successor: keys.successor,
+    successorError: keys.successorError,
+    timing: o.timing,
+    request: o.request,
+    rejectStatus: o.rejectStatus,
+    tags: { tier: o.org.tier, org: o.org.label },
+    wallNow: o.wallNow,
+    signal: o.signal,
+    onRevoked: c.hookWorks,
+    ...(o.chains > 1 ? { slotPhaseMs: (index * o.timing.intervalMs) / o.chains } : {}),
   };
-  const first = chain(0);
-  const others = Array.from({ length: o.chains - 1 }, async (_, i) => {
-    await Promise.race([hookProven, first]);
-    await chain(i + 1);
+}
+
+/** Chain `index` probes on its own phase of the slot grid. */
+async function runChain(c: Chains, index: number): Promise<void> {
+  const { o } = c;
+  let current: KeyHandle | null = null;
+  while (c.taken < o.trials && c.halt === null && !o.signal.aborted) {
+    c.taken += 1;
+    if (current === null) {
+      try {
+        current = await provisionKey(o);
+        c.live.add(current);
+      } catch (error) {
+        c.taken -= 1;
+        c.halt ??= { hook: 'provision', error: messageOf(error) };
+        return;
+      }
+    }
+    let successor: KeyHandle | null = null;
+    let successorError: string | null = null;
+    try {
+      successor = await provisionKey(o);
+      c.live.add(successor);
+    } catch (error) {
+      successorError = messageOf(error);
+    }
+    // Another chain's hook failed, or Ctrl-C, while this one provisioned: its keys stay live.
+    if (c.halt !== null || o.signal.aborted) {
+      c.taken -= 1;
+      return;
+    }
+    const trial = ++c.started;
+    const key: KeyHandle = current;
+    const run = await runTrial(chainTrialOptions(c, index, { trial, key, successor, successorError }));
+    c.runs.push(run);
+    o.onTrial?.(run, c.runs.length);
+    if (run.revokeStartedAt !== null && run.stoppedBy !== 'revoke-failed') c.live.delete(key);
+    if (run.stoppedBy === 'revoke-failed') {
+      c.halt ??= { hook: 'revoke', trial };
+      return;
+    }
+    current = successor;
+  }
+}
+
+/** Runs every chain: the first alone until a revoke call has returned (or it ended), then the others. */
+async function runChains(c: Chains): Promise<void> {
+  const first = runChain(c, 0);
+  const others = Array.from({ length: c.o.chains - 1 }, async (_, i) => {
+    await Promise.race([c.hookProven, first]);
+    await runChain(c, i + 1);
   });
   await Promise.all([first, ...others]);
-  runs.sort((a, b) => a.trial - b.trial);
+}
 
+/** Why fewer trials ran than planned, from the first hook failure. */
+function haltProblems(c: Chains): string[] {
+  const { o, halt } = c;
   const problems: string[] = [];
-  const notRun = o.trials - runs.length;
+  const notRun = o.trials - c.runs.length;
   if (halt?.hook === 'provision')
     problems.push(`provisioning a key failed: ${halt.error}; ${notRun} of ${o.trials} trials not run`);
   if (halt?.hook === 'revoke' && notRun > 0)
     problems.push(`the revoke hook failed in trial ${halt.trial}: the remaining ${notRun} trials were not run`);
-  if (halt?.hook === 'revoke' || o.signal.aborted) {
-    const why = halt?.hook === 'revoke' ? 'the revoke hook failed' : 'the run was interrupted';
-    if (live.size > 0)
-      problems.push(`keys possibly still live (${why}): ${[...live].map((k) => redactKey(k.key)).join(', ')}`);
-    return { runs, problems };
-  }
-  // Clean up: each chain's last successor, and any key the trials never revoked. Unmeasured, best effort.
-  for (const key of live) {
+  return problems;
+}
+
+/** Revokes every key still live, unmeasured, best effort; each failure becomes a problem. */
+async function revokeLiveKeys(c: Chains, problems: string[]): Promise<void> {
+  const { o } = c;
+  for (const key of c.live) {
     try {
       await bounded(
         o.hook.revokeKey(key),
@@ -152,6 +182,23 @@ export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutco
       problems.push(`cleanup: revoking ${redactKey(key.key)} failed: ${messageOf(error)}`);
     }
   }
+}
+
+export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutcome> {
+  const c = newChains(o);
+  await runChains(c);
+  const runs = c.runs;
+  runs.sort((a, b) => a.trial - b.trial);
+
+  const problems = haltProblems(c);
+  if (c.halt?.hook === 'revoke' || o.signal.aborted) {
+    const why = c.halt?.hook === 'revoke' ? 'the revoke hook failed' : 'the run was interrupted';
+    if (c.live.size > 0)
+      problems.push(`keys possibly still live (${why}): ${[...c.live].map((k) => redactKey(k.key)).join(', ')}`);
+    return { runs, problems };
+  }
+  // Clean up: each chain's last successor, and any key the trials never revoked. Unmeasured, best effort.
+  await revokeLiveKeys(c, problems);
   return { runs, problems };
 }
 

@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { endpointById } from '../contract/lookup.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import type { RevocationEvidence } from '../verdicts/support/revocation-evidence.ts';
+import type { RevocationProbeRun } from '../measure/revocation-records.ts';
+import type { SuiteContext } from './context.ts';
+import type { OrgHandle } from './handles.ts';
 import { REVOCATION_CSV, revocationCsv } from './revocation-csv.ts';
 import type { TrialTiming } from './revocation-probe.ts';
 import { probingLoadNotes, runRevocationTrials } from './revocation-trials.ts';
@@ -122,25 +125,41 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
           ...parallel.notes,
         ],
       };
-      const rateLimited = outcome.runs.reduce(
-        (n, run) => n + run.probes.filter((p) => p.status === contract.statuses.rateLimited).length,
-        0,
-      );
-      if (rateLimited > 0) {
-        context.emit({
-          type: 'warning',
-          message: `revocation probing on ${org.label}: ${rateLimited} probes answered 429 and are unusable; HEAD /recruiter/bootstrap may count against the quota here (assumption head-bootstrap-free), or ${parallel.chains * prober.edges.length} probes at once hit the concurrency cap`,
-        });
-      }
+      warnOfRateLimitedProbes(context, org, outcome.runs, parallel.chains);
       const reportDir = context.reportDir ?? null;
       if (reportDir !== null)
         await writeFile(join(reportDir, REVOCATION_CSV), revocationCsv(outcome.runs, rejectStatus));
-      return {
-        'REVOKE-LATENCY': context.judgements.judge('revokeLatencyVerdict', evidence),
-        'REVOKE-STICKY': context.judgements.judge('revokeStickyVerdict', evidence),
-        'AUTH-REVOKED': context.judgements.judge('authRevokedVerdict', evidence),
-        ROTATION: context.judgements.judge('rotationVerdict', evidence),
-      };
+      return judgeRevocation(context, evidence);
     },
   });
+}
+
+/** Warns when probes were answered 429: they are unusable, and say the probing load was too much here. */
+function warnOfRateLimitedProbes(
+  context: SuiteContext,
+  org: OrgHandle,
+  runs: readonly RevocationProbeRun[],
+  chains: number,
+): void {
+  const { contract, prober } = context;
+  const rateLimited = runs.reduce(
+    (n, run) => n + run.probes.filter((p) => p.status === contract.statuses.rateLimited).length,
+    0,
+  );
+  if (rateLimited > 0) {
+    context.emit({
+      type: 'warning',
+      message: `revocation probing on ${org.label}: ${rateLimited} probes answered 429 and are unusable; HEAD /recruiter/bootstrap may count against the quota here (assumption head-bootstrap-free), or ${chains * prober.edges.length} probes at once hit the concurrency cap`,
+    });
+  }
+}
+
+/** The four revocation verdicts on the trials' evidence. */
+function judgeRevocation(context: SuiteContext, evidence: RevocationEvidence) {
+  return {
+    'REVOKE-LATENCY': context.judgements.judge('revokeLatencyVerdict', evidence),
+    'REVOKE-STICKY': context.judgements.judge('revokeStickyVerdict', evidence),
+    'AUTH-REVOKED': context.judgements.judge('authRevokedVerdict', evidence),
+    ROTATION: context.judgements.judge('rotationVerdict', evidence),
+  };
 }
