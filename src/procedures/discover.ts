@@ -37,6 +37,7 @@ import {
   windowMayHaveTurned,
   roundingAllowanceMs,
   type EndEstimate,
+  type EndSource,
 } from '../measure/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
 import { firstRound, secondRoundAt, secondRoundHelps } from '../profile/window-algorithm.ts';
@@ -104,228 +105,70 @@ export function expiryReadAt(
   return from < to ? (from + to) / 2 : end.latest + windowMs / 2;
 }
 
-export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> {
-  const { prober, contract, windowMs, signal } = input;
-  const edge = prober.edges[0]!;
-  const own = figuresOf(contract, { tier: input.tier, limits: input.limits });
-  const figures = { read: own.read, ingest: own.ingest };
-  const all: Observation[] = [];
-  const started = prober.now();
-  const send = async (request: ProbeRequest, phase: DiscoveryPhase) => {
-    const o = await prober.send(edge, request, { check: 'PROFILE', phase, tier: input.tier, org: input.org });
-    all.push(o);
-    return o;
-  };
-  const as = (endpoint: Endpoint, key: string | null, path = endpoint.path): ProbeRequest => ({
-    method: endpoint.method,
-    path,
-    key,
-  });
-  const jobs = endpointById(contract, 'jobs-list');
-  const read = (phase: DiscoveryPhase) => send(as(jobs, input.keys.primary), phase);
-  // A server that does not answer teaches nothing: stop at once (the checks will say what they saw).
-  const silent = () =>
-    all.slice(-SILENT_AFTER).length === SILENT_AFTER && all.slice(-SILENT_AFTER).every((o) => o.status === null);
+/** The discovery's own sending: every request recorded in `all`, reads on the jobs list with the primary key. */
+interface Session {
+  readonly input: DiscoveryInput;
+  /** Every request the discovery sent, in order. */
+  readonly all: Observation[];
+  send(request: ProbeRequest, phase: DiscoveryPhase): Promise<Observation>;
+  read(phase: DiscoveryPhase): Promise<Observation>;
   /**
    * A read whose answer is needed where it falls: one lost on the way (a flaky network) is sent again
    * at once, until answered or the server is silent. The lost one stays in `all`: where it may have
    * counted, inference allows for it (see profile/infer.ts lostBetween).
    */
-  const answeredRead = async (phase: DiscoveryPhase) => {
-    let o = await read(phase);
-    while (o.status === null && !signal.aborted && !silent()) o = await read(phase);
-    return o;
-  };
+  answeredRead(phase: DiscoveryPhase): Promise<Observation>;
+  /** A server that does not answer teaches nothing: stop at once (the checks will say what they saw). */
+  silent(): boolean;
+}
 
-  // 1. Counting pairs.
-  const questions: { question: PairQuestion; request: ProbeRequest }[] = [
-    { question: 'head', request: as(endpointById(contract, 'bootstrap-head'), input.keys.primary) },
-    {
-      question: 'not-found',
-      request: { method: 'GET', path: '/recruiter/tiergate-profile-not-found', key: input.keys.primary },
+function openSession(input: DiscoveryInput): Session {
+  const { prober, contract, signal } = input;
+  const edge = prober.edges[0]!;
+  const all: Observation[] = [];
+  const jobs = endpointById(contract, 'jobs-list');
+  const session: Session = {
+    input,
+    all,
+    send: async (request, phase) => {
+      const o = await prober.send(edge, request, { check: 'PROFILE', phase, tier: input.tier, org: input.org });
+      all.push(o);
+      return o;
     },
-    ...(input.keys.unscoped ? [{ question: 'forbidden' as const, request: as(jobs, input.keys.unscoped) }] : []),
-    { question: 'unauthenticated', request: as(jobs, unissuedKey(contract.keyFormats[0]?.prefix ?? 'xh_test_')) },
-    { question: 'other-route', request: as(endpointById(contract, 'scope-list'), input.keys.primary) },
-    ...(input.uploads === false
-      ? []
-      : [
-          {
-            question: 'ingest' as const,
-            request: requestFor(endpointById(contract, 'resume-analysis'), input.keys.primary, { runId: input.runId }),
-          },
-        ]),
-  ];
-  const pairs: CountingPair[] = [];
-  let before = await answeredRead('counted');
-  for (const { question, request } of questions) {
-    if (signal.aborted || before.status === null) break;
-    let pair: CountingPair | null = null;
-    for (let attempt = 1; attempt <= PAIR_ATTEMPTS && !signal.aborted && before.status !== null; attempt++) {
-      const probe = await send(request, question);
-      const after = await read('counted');
-      pair = { question, before, probe, after };
-      // Spoiled, asked again from a fresh read before: a window boundary between the reads (Remaining
-      // back up, or the announced end moved), or an answer lost (a lost probe may have counted unseen).
-      const lost = probe.status === null || after.status === null;
-      if (!lost && !windowMayHaveTurned(before, after)) break;
-      before = after.status === null ? await answeredRead('counted') : after;
-    }
-    if (pair === null) break;
-    pairs.push(pair);
-    before = pair.after.status === null ? before : pair.after;
-  }
+    read: (phase) => session.send(requestOf(jobs, input.keys.primary), phase),
+    answeredRead: async (phase) => {
+      let o = await session.read(phase);
+      while (o.status === null && !signal.aborted && !session.silent()) o = await session.read(phase);
+      return o;
+    },
+    silent: () =>
+      all.slice(-SILENT_AFTER).length === SILENT_AFTER && all.slice(-SILENT_AFTER).every((o) => o.status === null),
+  };
+  return session;
+}
 
-  // 2. Exhaustion: reads until the first 429, bounded by the Limit announced (or published).
+const requestOf = (endpoint: Endpoint, key: string | null, path = endpoint.path): ProbeRequest => ({
+  method: endpoint.method,
+  path,
+  key,
+});
+
+export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> {
+  const { prober, contract, windowMs } = input;
+  const own = figuresOf(contract, { tier: input.tier, limits: input.limits });
+  const figures = { read: own.read, ingest: own.ingest };
+  const started = prober.now();
+  const session = openSession(input);
+  const { pairs, before } = await askCountingPairs(session, countingQuestions(input));
+  // Exhaustion: bounded by the Limit announced (or published).
   const announced = before.rateLimit.limit.value;
   const limit = Math.min(announced ?? figures.read.value, figures.read.value * 20);
-  // Bounded in time: a server too slow to answer Limit reads within two windows is not exhausted
-  // this way (the algorithm then stays open).
-  const exhaustUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
-  const exhaustion =
-    before.status === null
-      ? []
-      : await exhaustQuota(() => read('exhaust'), {
-          left: before.rateLimit.remaining.value,
-          // The organization is the discovery's alone: one slot of the cap stays free.
-          batch: Math.max(1, Math.min(FILL_BATCH, own.concurrency.value - 1)),
-          perWindow: limit * EXHAUST_FACTOR + EXHAUST_EXTRA,
-          going: () => !signal.aborted && !silent() && prober.now() < exhaustUntil,
-          rateLimited: contract.statuses.rateLimited,
-        });
+  const exhaustion = before.status === null ? [] : await exhaust(session, before, limit, own.concurrency.value);
   const rejected = exhaustion.at(-1);
-  const refill: RefillProbe[] = [];
-  const expiry: Observation[] = [];
-  let expiryDelayMs: number | null = null;
-  let exhaustedEnd: DiscoveryRecord['exhaustedEnd'] = null;
-  let expiryEnd: DiscoveryRecord['expiryEnd'] = null;
-  let expirySkipped: string | null = null;
-  const expiryFollowUps: Observation[] = [];
-  const expiryAgain: Observation[] = [];
-  /**
-   * `count` reads spread over a window after `first`, the last clear of its end by a few round trips;
-   * stops at a refusal, and (`untilBack`) once Remaining comes back up: the inference places the first
-   * such boundary, and later reads show nothing more (the first round's still show whether Reset holds
-   * still over a second or more).
-   */
-  const followUpsOver = async (
-    first: Observation,
-    phase: DiscoveryPhase,
-    count = FOLLOW_UP_READS,
-    untilBack = false,
-  ) => {
-    const reads: Observation[] = [];
-    const span = windowMs - followUpClearance(first);
-    for (let k = 1; k <= count && !signal.aborted; k++) {
-      await sleep(first.sentAt + (span * k) / count - prober.now(), signal);
-      if (signal.aborted) break;
-      const o = await answeredRead(phase);
-      const before = (reads.at(-1) ?? first).rateLimit.remaining.value;
-      reads.push(o);
-      if (!isAdmitted(o)) break;
-      if (untilBack && before !== null && o.rateLimit.remaining.value !== null && o.rateLimit.remaining.value > before)
-        break;
-    }
-    return reads;
-  };
-  if (rejected && rejected.status === contract.statuses.rateLimited && !signal.aborted) {
-    // Where Reset was seen moving, Retry-After alone places the end. (Where the two merely disagree on
-    // the 429, either may be wrong: a Retry-After too short, or a Reset that drifts.)
-    const endSource = endSourceOf(exhaustion, {
-      windowMs,
-      clockOffsetMs: input.clockOffsetMs(),
-      slackMs: CLOCK_SLACK_MS,
-    });
-    let end = announcedEnd(rejected, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS, endSource);
-    const rejectedAt = rejected.headersAt ?? rejected.doneAt;
-
-    // 3. Refill: reads well inside the window (never past the earliest announced end). The first
-    // comes after about one request's worth of refill time, so a bucket has one to give back.
-    const perRequest = windowMs / Math.max(1, limit);
-    for (const [i, delay] of [Math.min(Math.max(1.5 * perRequest, 20), windowMs / 8), windowMs / 4].entries()) {
-      const at = rejectedAt + delay;
-      // Where only Retry-After places the end (to a whole second: it may come at once), the first
-      // probe goes all the same: a bucket (whose Reset moves) shows itself only this way, and a
-      // boundary shows as reads admitted on and on, not refused right after.
-      if (end !== null && at >= end.earliest - 100 && !(i === 0 && endSource === 'wait-only')) break;
-      await sleep(at - prober.now(), signal);
-      if (signal.aborted) break;
-      const probe = await answeredRead('refill');
-      const followUps: Observation[] = [];
-      if (isAdmitted(probe)) {
-        const bound = Math.ceil((prober.now() - rejectedAt) / perRequest) + 2;
-        while (followUps.length < bound && !signal.aborted && !silent()) {
-          const o = await answeredRead('refill-follow-up');
-          followUps.push(o);
-          if (!isAdmitted(o)) break;
-        }
-      }
-      refill.push({ probe, followUps });
-      if (followUps.length > 0) break;
-    }
-
-    // A countdown in whole seconds places the end only to a second: more 429s at chosen instants narrow it.
-    if (end !== null && refill.every((r) => r.followUps.length === 0)) end = (await narrowEnd(end, read, input)).end;
-    exhaustedEnd = end;
-
-    // 4. Expiry: one read after the announced end, where no aligned boundary can hide just before it
-    // (expiryReadAt), and reads spread over the window after it. Without a Reset on it, reads
-    // until a 429, whose countdown (narrowed) says where the window that read opened ends.
-    const brief = input.brief === true && carriesRateHeaders(rejected);
-    if (brief)
-      expirySkipped =
-        'not asked: the checks waited for this discovery, and with rate-limit headers they find their windows without it (an organization of its own per tier lets the discovery learn it beside them)';
-    if (!brief && end !== null && refill.every((r) => r.followUps.length === 0)) {
-      const at = expiryReadAt(end, windowMs, 2 * followUpClearance(rejected));
-      if (at - prober.now() <= windowMs * MAX_WAIT_WINDOWS + 1000) {
-        await sleep(at - prober.now(), signal);
-        if (!signal.aborted) {
-          expiryDelayMs = Math.round(prober.now() - end.latest);
-          const first = await answeredRead('expiry');
-          expiry.push(first);
-          if (isAdmitted(first) && first.rateLimit.remaining.value !== null) {
-            expiryFollowUps.push(...(await followUpsOver(first, 'expiry-follow-up')));
-            // All in one window, counting down (a window the read opened, or an aligned one that began
-            // just before it), or back up where either kind fits: a second round, placed where the two
-            // kinds' boundaries fall apart (secondRoundAt), tells them apart.
-            const round = firstRound(first, expiryFollowUps, { exhaustedEnd, windowMs, all });
-            if (secondRoundHelps(round)) {
-              await sleep(secondRoundAt(round, first, windowMs) - prober.now(), signal);
-              const second = signal.aborted ? null : await answeredRead('expiry-again');
-              // After a boundary, twice as many: where it falls against the grid is the question.
-              const count = round.grid?.by === 'boundary' ? 2 * FOLLOW_UP_READS : FOLLOW_UP_READS;
-              if (second && isAdmitted(second))
-                expiryAgain.push(second, ...(await followUpsOver(second, 'expiry-again-follow-up', count, true)));
-            }
-          }
-          const format = resetFormatOf(first, windowMs, input.clockOffsetMs());
-          const unusable = endEstimateOf(first, format, input.clockOffsetMs()) === null || endSource === 'wait-only';
-          if (isAdmitted(first) && unusable) {
-            const expiryUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
-            for (
-              let n = 0;
-              n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted && !silent() && prober.now() < expiryUntil;
-              n++
-            ) {
-              const o = await read('expiry-exhaust');
-              expiry.push(o);
-              if (o.status === contract.statuses.rateLimited) break;
-            }
-            const last = expiry.at(-1)!;
-            const opened =
-              last.status === contract.statuses.rateLimited
-                ? announcedEnd(last, windowMs, input.clockOffsetMs(), CLOCK_SLACK_MS, endSource)
-                : null;
-            if (opened) {
-              const narrowed = await narrowEnd(opened, read, input);
-              expiry.push(...narrowed.sent);
-              expiryEnd = { ...narrowed.end, by: narrowed.sent.at(-1)?.id ?? last.id };
-            }
-          }
-        }
-      }
-    }
-  }
+  const afterwards =
+    rejected && rejected.status === contract.statuses.rateLimited && !input.signal.aborted
+      ? await afterTheRefusal(session, exhaustion, rejected, limit)
+      : NOTHING_AFTER;
   return {
     tier: input.tier,
     org: input.org,
@@ -333,17 +176,309 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     figures,
     pairs,
     exhaustion,
-    refill,
-    expiry,
-    expiryDelayMs,
-    exhaustedEnd,
-    expiryEnd,
-    expiryFollowUps,
-    expiryAgain,
-    expirySkipped,
-    all,
+    ...afterwards,
+    all: session.all,
     durationMs: prober.now() - started,
   };
+}
+
+/** 1. The requests whose counting is in question, each asked between two counted reads. */
+function countingQuestions(input: DiscoveryInput): { question: PairQuestion; request: ProbeRequest }[] {
+  const { contract, keys } = input;
+  const jobs = endpointById(contract, 'jobs-list');
+  return [
+    { question: 'head', request: requestOf(endpointById(contract, 'bootstrap-head'), keys.primary) },
+    {
+      question: 'not-found',
+      request: { method: 'GET', path: '/recruiter/tiergate-profile-not-found', key: keys.primary },
+    },
+    ...(keys.unscoped ? [{ question: 'forbidden' as const, request: requestOf(jobs, keys.unscoped) }] : []),
+    {
+      question: 'unauthenticated',
+      request: requestOf(jobs, unissuedKey(contract.keyFormats[0]?.prefix ?? 'xh_test_')),
+    },
+    { question: 'other-route', request: requestOf(endpointById(contract, 'scope-list'), keys.primary) },
+    ...(input.uploads === false
+      ? []
+      : [
+          {
+            question: 'ingest' as const,
+            request: requestFor(endpointById(contract, 'resume-analysis'), keys.primary, { runId: input.runId }),
+          },
+        ]),
+  ];
+}
+
+/**
+ * 1. Counting pairs: each question between two counted reads, asked again (up to PAIR_ATTEMPTS) where
+ * spoiled. Returns the pairs and the last counted read, which the exhaustion starts from.
+ */
+async function askCountingPairs(
+  session: Session,
+  questions: readonly { question: PairQuestion; request: ProbeRequest }[],
+): Promise<{ pairs: CountingPair[]; before: Observation }> {
+  const { signal } = session.input;
+  const pairs: CountingPair[] = [];
+  let before = await session.answeredRead('counted');
+  for (const { question, request } of questions) {
+    if (signal.aborted || before.status === null) break;
+    let pair: CountingPair | null = null;
+    for (let attempt = 1; attempt <= PAIR_ATTEMPTS && !signal.aborted && before.status !== null; attempt++) {
+      const probe = await session.send(request, question);
+      const after = await session.read('counted');
+      pair = { question, before, probe, after };
+      // Spoiled, asked again from a fresh read before: a window boundary between the reads (Remaining
+      // back up, or the announced end moved), or an answer lost (a lost probe may have counted unseen).
+      const lost = probe.status === null || after.status === null;
+      if (!lost && !windowMayHaveTurned(before, after)) break;
+      before = after.status === null ? await session.answeredRead('counted') : after;
+    }
+    if (pair === null) break;
+    pairs.push(pair);
+    before = pair.after.status === null ? before : pair.after;
+  }
+  return { pairs, before };
+}
+
+/** 2. Exhaustion: reads until the first 429 (exhaustQuota), from the last counted read's Remaining. */
+function exhaust(session: Session, before: Observation, limit: number, cap: number): Promise<Observation[]> {
+  const { prober, windowMs, signal, contract } = session.input;
+  // Bounded in time: a server too slow to answer Limit reads within two windows is not exhausted
+  // this way (the algorithm then stays open).
+  const exhaustUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
+  return exhaustQuota(() => session.read('exhaust'), {
+    left: before.rateLimit.remaining.value,
+    // The organization is the discovery's alone: one slot of the cap stays free.
+    batch: Math.max(1, Math.min(FILL_BATCH, cap - 1)),
+    perWindow: limit * EXHAUST_FACTOR + EXHAUST_EXTRA,
+    going: () => !signal.aborted && !session.silent() && prober.now() < exhaustUntil,
+    rateLimited: contract.statuses.rateLimited,
+  });
+}
+
+/** What the discovery learns after the first 429: the refill, the used-up window's end, the expiry. */
+type AfterTheRefusal = Pick<
+  DiscoveryRecord,
+  | 'refill'
+  | 'expiry'
+  | 'expiryDelayMs'
+  | 'exhaustedEnd'
+  | 'expiryEnd'
+  | 'expiryFollowUps'
+  | 'expiryAgain'
+  | 'expirySkipped'
+>;
+
+const NOTHING_AFTER: AfterTheRefusal = {
+  refill: [],
+  expiry: [],
+  expiryDelayMs: null,
+  exhaustedEnd: null,
+  expiryEnd: null,
+  expiryFollowUps: [],
+  expiryAgain: [],
+  expirySkipped: null,
+};
+
+/** 3 and 4: the refill probes, the used-up window's end (narrowed), and the expiry reads. */
+async function afterTheRefusal(
+  session: Session,
+  exhaustion: readonly Observation[],
+  rejected: Observation,
+  limit: number,
+): Promise<AfterTheRefusal> {
+  const { windowMs, clockOffsetMs } = session.input;
+  // Where Reset was seen moving, Retry-After alone places the end. (Where the two merely disagree on
+  // the 429, either may be wrong: a Retry-After too short, or a Reset that drifts.)
+  const endSource = endSourceOf(exhaustion, { windowMs, clockOffsetMs: clockOffsetMs(), slackMs: CLOCK_SLACK_MS });
+  const announced = announcedEnd(rejected, windowMs, clockOffsetMs(), CLOCK_SLACK_MS, endSource);
+  const refill = await probeRefill(session, rejected, announced, endSource, limit);
+  const refilled = refill.some((r) => r.followUps.length > 0);
+  // A countdown in whole seconds places the end only to a second: more 429s at chosen instants narrow it.
+  const exhaustedEnd =
+    announced !== null && !refilled ? (await narrowEnd(announced, session.read, session.input)).end : announced;
+  // 4. Expiry, unless kept brief.
+  const brief = session.input.brief === true && carriesRateHeaders(rejected);
+  const expirySkipped = brief
+    ? 'not asked: the checks waited for this discovery, and with rate-limit headers they find their windows without it (an organization of its own per tier lets the discovery learn it beside them)'
+    : null;
+  const expiry =
+    !brief && exhaustedEnd !== null && !refilled
+      ? await readExpiry(session, { rejected, exhaustedEnd, endSource, limit })
+      : NO_EXPIRY;
+  return { refill, exhaustedEnd, expirySkipped, ...expiry };
+}
+
+/**
+ * 3. Refill: reads well inside the window (never past the earliest announced end). The first comes
+ * after about one request's worth of refill time, so a bucket has one to give back; one admitted is
+ * followed by reads at once until one is refused.
+ */
+async function probeRefill(
+  session: Session,
+  rejected: Observation,
+  end: EndEstimate | null,
+  endSource: EndSource,
+  limit: number,
+): Promise<RefillProbe[]> {
+  const { prober, windowMs, signal } = session.input;
+  const rejectedAt = rejected.headersAt ?? rejected.doneAt;
+  const perRequest = windowMs / Math.max(1, limit);
+  const refill: RefillProbe[] = [];
+  for (const [i, delay] of [Math.min(Math.max(1.5 * perRequest, 20), windowMs / 8), windowMs / 4].entries()) {
+    const at = rejectedAt + delay;
+    // Where only Retry-After places the end (to a whole second: it may come at once), the first
+    // probe goes all the same: a bucket (whose Reset moves) shows itself only this way, and a
+    // boundary shows as reads admitted on and on, not refused right after.
+    if (end !== null && at >= end.earliest - 100 && !(i === 0 && endSource === 'wait-only')) break;
+    await sleep(at - prober.now(), signal);
+    if (signal.aborted) break;
+    const probe = await session.answeredRead('refill');
+    const followUps = isAdmitted(probe) ? await readsUntilRefused(session, rejectedAt, perRequest) : [];
+    refill.push({ probe, followUps });
+    if (followUps.length > 0) break;
+  }
+  return refill;
+}
+
+/** Reads at once after an admitted refill probe, until one is refused: bounded by the refill time since the 429. */
+async function readsUntilRefused(session: Session, rejectedAt: number, perRequest: number): Promise<Observation[]> {
+  const { prober, signal } = session.input;
+  const followUps: Observation[] = [];
+  const bound = Math.ceil((prober.now() - rejectedAt) / perRequest) + 2;
+  while (followUps.length < bound && !signal.aborted && !session.silent()) {
+    const o = await session.answeredRead('refill-follow-up');
+    followUps.push(o);
+    if (!isAdmitted(o)) break;
+  }
+  return followUps;
+}
+
+type ExpiryReads = Pick<DiscoveryRecord, 'expiry' | 'expiryDelayMs' | 'expiryEnd' | 'expiryFollowUps' | 'expiryAgain'>;
+
+const NO_EXPIRY: ExpiryReads = {
+  expiry: [],
+  expiryDelayMs: null,
+  expiryEnd: null,
+  expiryFollowUps: [],
+  expiryAgain: [],
+};
+
+/**
+ * 4. Expiry: one read after the announced end, where no aligned boundary can hide just before it
+ * (expiryReadAt), and reads spread over the window after it. Without a Reset on it, reads until a
+ * 429, whose countdown (narrowed) says where the window that read opened ends.
+ */
+async function readExpiry(
+  session: Session,
+  used: { rejected: Observation; exhaustedEnd: EndEstimate; endSource: EndSource; limit: number },
+): Promise<ExpiryReads> {
+  const { prober, windowMs, signal, clockOffsetMs } = session.input;
+  const { rejected, exhaustedEnd, endSource } = used;
+  const at = expiryReadAt(exhaustedEnd, windowMs, 2 * followUpClearance(rejected));
+  if (at - prober.now() > windowMs * MAX_WAIT_WINDOWS + 1000) return NO_EXPIRY;
+  await sleep(at - prober.now(), signal);
+  if (signal.aborted) return NO_EXPIRY;
+  const expiryDelayMs = Math.round(prober.now() - exhaustedEnd.latest);
+  const first = await session.answeredRead('expiry');
+  const rounds =
+    isAdmitted(first) && first.rateLimit.remaining.value !== null
+      ? await expiryRounds(session, first, exhaustedEnd)
+      : { expiryFollowUps: [], expiryAgain: [] };
+  const format = resetFormatOf(first, windowMs, clockOffsetMs());
+  const unusable = endEstimateOf(first, format, clockOffsetMs()) === null || endSource === 'wait-only';
+  const opened = isAdmitted(first) && unusable ? await endOfWindowOpened(session, endSource, used.limit) : null;
+  return {
+    expiry: [first, ...(opened?.sent ?? [])],
+    expiryDelayMs,
+    expiryEnd: opened?.end ?? null,
+    ...rounds,
+  };
+}
+
+/**
+ * The reads spread over the window after the expiry read; where they leave the kind of window open (all
+ * in one window, counting down: a window the read opened, or an aligned one that began just before it;
+ * or back up where either kind fits), a second round, placed where the two kinds' boundaries fall
+ * apart (secondRoundAt), tells them apart.
+ */
+async function expiryRounds(
+  session: Session,
+  first: Observation,
+  exhaustedEnd: EndEstimate,
+): Promise<Pick<DiscoveryRecord, 'expiryFollowUps' | 'expiryAgain'>> {
+  const { prober, windowMs, signal } = session.input;
+  const expiryFollowUps = await followUpsOver(session, first, 'expiry-follow-up');
+  const round = firstRound(first, expiryFollowUps, { exhaustedEnd, windowMs, all: session.all });
+  if (!secondRoundHelps(round)) return { expiryFollowUps, expiryAgain: [] };
+  await sleep(secondRoundAt(round, first, windowMs) - prober.now(), signal);
+  const second = signal.aborted ? null : await session.answeredRead('expiry-again');
+  if (!second || !isAdmitted(second)) return { expiryFollowUps, expiryAgain: [] };
+  // After a boundary, twice as many: where it falls against the grid is the question.
+  const count = round.grid?.by === 'boundary' ? 2 * FOLLOW_UP_READS : FOLLOW_UP_READS;
+  const again = await followUpsOver(session, second, 'expiry-again-follow-up', count, true);
+  return { expiryFollowUps, expiryAgain: [second, ...again] };
+}
+
+/**
+ * Where the window the expiry read opened ends, when its own Reset cannot say: reads until a 429
+ * (bounded in count and time), whose countdown is narrowed. Every read sent, and the end (with the
+ * observation that placed it) where a 429 came.
+ */
+async function endOfWindowOpened(
+  session: Session,
+  endSource: EndSource,
+  limit: number,
+): Promise<{ sent: Observation[]; end: DiscoveryRecord['expiryEnd'] }> {
+  const { prober, windowMs, signal, contract, clockOffsetMs } = session.input;
+  const sent: Observation[] = [];
+  const expiryUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
+  for (
+    let n = 0;
+    n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted && !session.silent() && prober.now() < expiryUntil;
+    n++
+  ) {
+    const o = await session.read('expiry-exhaust');
+    sent.push(o);
+    if (o.status === contract.statuses.rateLimited) break;
+  }
+  const last = sent.at(-1);
+  const opened =
+    last && last.status === contract.statuses.rateLimited
+      ? announcedEnd(last, windowMs, clockOffsetMs(), CLOCK_SLACK_MS, endSource)
+      : null;
+  if (!last || !opened) return { sent, end: null };
+  const narrowed = await narrowEnd(opened, session.read, session.input);
+  return { sent: [...sent, ...narrowed.sent], end: { ...narrowed.end, by: narrowed.sent.at(-1)?.id ?? last.id } };
+}
+
+/**
+ * `count` reads spread over a window after `first`, the last clear of its end by a few round trips;
+ * stops at a refusal, and (`untilBack`) once Remaining comes back up: the inference places the first
+ * such boundary, and later reads show nothing more (the first round's still show whether Reset holds
+ * still over a second or more).
+ */
+async function followUpsOver(
+  session: Session,
+  first: Observation,
+  phase: DiscoveryPhase,
+  count = FOLLOW_UP_READS,
+  untilBack = false,
+): Promise<Observation[]> {
+  const { prober, windowMs, signal } = session.input;
+  const reads: Observation[] = [];
+  const span = windowMs - followUpClearance(first);
+  for (let k = 1; k <= count && !signal.aborted; k++) {
+    await sleep(first.sentAt + (span * k) / count - prober.now(), signal);
+    if (signal.aborted) break;
+    const o = await session.answeredRead(phase);
+    const before = (reads.at(-1) ?? first).rateLimit.remaining.value;
+    reads.push(o);
+    if (!isAdmitted(o)) break;
+    const back = before !== null && o.rateLimit.remaining.value !== null && o.rateLimit.remaining.value > before;
+    if (untilBack && back) break;
+  }
+  return reads;
 }
 
 /**
