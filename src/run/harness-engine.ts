@@ -44,193 +44,282 @@ import { tierObservations } from '../verdicts/replay.ts';
 
 export const harnessEngine: RunEngine = { prepare: async () => runHarness };
 
-async function runHarness({ options, io, session, runDir, runId, emit }: OpenRun): Promise<EngineOutcome> {
-  const contract = recruitingApi;
-  const scenarios = selectedScenarios(options);
-  const startedWall = io.clock.now();
+/** What the run accumulates as it goes: observations and their tallies, results, learned profiles. */
+interface RunState {
+  readonly recorder: ObservationRecorder;
+  readonly tally: RunTally;
+  readonly writes: WriteTally;
+  readonly created: CreatedLedger;
+  readonly judgements: JudgementLog;
+  readonly results: CheckResult[];
+  readonly profiles: Map<TierName, LimiterProfile>;
+  /** Each tier's discovery while it runs: the keeper waits for it only on a server without rate-limit headers. */
+  readonly learning: Map<TierName, Promise<LimiterProfile | null>>;
+}
+
+function openRunState(runDir: string): RunState {
   const recorder = new ObservationRecorder(join(runDir, OBSERVATIONS_FILE));
   const tally = new RunTally();
   recorder.onObservation((o) => tally.observe(o));
   const writes = new WriteTally(recruitingApi);
   recorder.onObservation((o) => writes.observe(o));
-  const created = new CreatedLedger();
-  const judgements = new JudgementLog(contract);
-  const results: CheckResult[] = [];
-  const profiles = new Map<TierName, LimiterProfile>();
-  /** Each tier's discovery while it runs: the keeper waits for it only on a server without rate-limit headers. */
-  const learning = new Map<TierName, Promise<LimiterProfile | null>>();
+  return {
+    recorder,
+    tally,
+    writes,
+    created: new CreatedLedger(),
+    judgements: new JudgementLog(recruitingApi),
+    results: [],
+    profiles: new Map(),
+    learning: new Map(),
+  };
+}
+
+async function runHarness(run: OpenRun): Promise<EngineOutcome> {
+  const { options, runDir } = run;
+  const state = openRunState(runDir);
+  const startedWall = run.io.clock.now();
   let plan: Plan | null = null;
   let plannedFootprint: readonly PlannedWrite[] = [];
   try {
-    const orgs = await session.orgs(scenarios.map((s) => ({ tier: s.tier, count: s.orgs })));
-    const revocationTier = scenarios[0]?.tier;
-    const revocationOrg = revocationTier && session.keyHook ? await session.revocationOrg(revocationTier) : null;
-    const profileOrgs = await session.profileOrgs(scenarios.map((s) => s.tier));
-    const handles = new Map<string, OrgHandle>(
-      [...orgs, ...(revocationOrg ? [revocationOrg] : []), ...profileOrgs].map((o) => [o.label, o]),
-    );
-    plan = planFor(
-      scenarios,
-      (tier) => orgs.filter((o) => o.tier === tier).map((o) => o.label),
-      revocationOrg,
-      options.checks,
-      Object.fromEntries(profileOrgs.map((o) => [o.tier, o.label])),
-    );
-    // Every lane of every tier may hold its tier's cap in flight at once: a shared pool smaller
-    // than that would queue a task's requests behind another's and skew the concurrency check.
-    // Revocation trials at once keep one probe each in flight per edge beside them.
-    const revocationShapeRun = revocationTier
-      ? trialShape(scenarios[0]!.revocation, revocationOverrides(options))
-      : null;
-    const connections =
-      [...orgs, ...profileOrgs].reduce((n, o) => n + figuresOf(contract, o).concurrency.value + 2, 0) +
-      (revocationShapeRun?.parallel ?? 0) +
-      16;
-    const prober = sessionProber(session, io, {
-      recorder,
-      timeoutMs: options.timeoutMs,
-      connectionsPerEdge: connections,
-      keepBodies: options.keepBodies === true,
-    });
-    const clockOffsetMs = () => tally.clockOffsetMs();
-    const windows = new WindowKeeper({
-      contract,
-      prober,
-      windowMs: session.windowMs,
-      signal: io.signal,
-      clockOffsetMs,
-      clockUncertaintyMs: () => tally.clockUncertaintyMs(),
-      wallNow: () => io.clock.now(),
-      profileOf: (tier) => profiles.get(tier) ?? null,
-      profileLearned: (tier) => learning.get(tier) ?? Promise.resolve(null),
-    });
-    recorder.onObservation((o) => windows.observe(o));
-    emit({
-      type: 'run-start',
-      runId,
-      tiers: scenarios.map((s) => s.tier),
-      tasks: countTasks(plan),
-      windowSeconds: session.windowMs / 1000,
-      target: session.info.edges[0] ?? '',
-    });
-    // Uploads that cannot fit a window, said before any quota is spent (their checks are not run); on
-    // a deployment, whose upload time is measured as the run goes, the longest each task allows.
-    const uploads = plannedUploads(
-      plan,
-      contract,
-      session.windowMs,
-      session.uploadMs,
-      (label) => handles.get(label)?.limits,
-    );
-    for (const { fit, line } of uploads)
-      if (fit === null || !fit.fits) emit({ type: fit === null ? 'notice' : 'warning', message: line });
-    // A deployment is told first what the run will write to it (the embedded target is the run's own).
-    const footprintInputs = {
-      contract,
-      limitsOf: (label: string) => handles.get(label)?.limits,
-      bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false,
-      ...(revocationShapeRun
-        ? { revocationTrials: { trials: revocationShapeRun.trials, parallel: revocationShapeRun.parallel } }
-        : {}),
-    };
-    plannedFootprint = planFootprint(plan, writePolicy(options), footprintInputs);
-    if (options.target.kind === 'external') {
-      for (const line of plannedWrites(plan, writePolicy(options), footprintInputs))
-        emit({ type: 'notice', message: line });
-    }
-    const context: SuiteContext = {
-      contract,
-      prober,
-      io,
-      orgs: [...handles.values()],
-      keyHook: session.keyHook && created.counting(session.keyHook),
-      provisionOrgs: session.provisionOrgs,
-      windowMs: session.windowMs,
-      windows,
-      profileOf: (tier) => profiles.get(tier) ?? null,
-      declared: declaredAssumptions(options),
-      uploadMs: (tier, path) => {
-        const measured = windows.latencyMs(tier, 'ingest', path);
-        return measured === null ? session.uploadMs : Math.max(measured, session.uploadMs ?? 0);
-      },
-      clockOffsetMs,
-      emit,
-      signal: io.signal,
-      reportDir: runDir,
-      recorder,
-      timeoutMs: options.timeoutMs,
-      revocation: revocationOverrides(options),
-      writes: writePolicy(options),
-      runId,
-      created,
-      removeWebhook: session.removeWebhook,
-      judgements,
-    };
-    const record = (batch: readonly CheckResult[]) => {
-      for (const result of batch) {
-        results.push(result);
-        // The cap's answer is learned by CONCURRENCY-CAP, not by the discovery: fold it into the tier's profile.
-        const profile = result.id === 'CONCURRENCY-CAP' && result.tier !== null ? profiles.get(result.tier) : undefined;
-        if (profile) profiles.set(profile.tier, withConcurrency(profile, learnedConcurrency(result)));
-        emit({ type: 'check-result', result });
-      }
-    };
-    const started = prober.now();
-    let conformanceMs = 0;
-    try {
-      const learn = (tierPlan: Plan['tiers'][number]) => {
-        const org = handles.get(tierPlan.profile?.org ?? '');
-        if (!org) return Promise.resolve();
-        // A discovery the checks wait for is kept brief (with rate-limit headers they need no more).
-        const brief = tierPlan.profile?.runs !== 'beside';
-        const learned = learnLimiter(org, {
-          prober,
-          windowMs: session.windowMs,
-          clockOffsetMs,
-          io,
-          emit,
-          brief,
-          uploads: context.writes !== 'none',
-          runId,
-        }).then((profile) => {
-          if (!profile) return null;
-          // CONCURRENCY-CAP may have decided while the discovery ran beside it.
-          const cap = results.find((r) => r.id === 'CONCURRENCY-CAP' && r.tier === tierPlan.tier);
-          const learnedProfile = { ...profile, tier: tierPlan.tier };
-          profiles.set(tierPlan.tier, cap ? withConcurrency(learnedProfile, learnedConcurrency(cap)) : learnedProfile);
-          return profiles.get(tierPlan.tier)!;
-        });
-        learning.set(tierPlan.tier, learned);
-        return learned.then(() => {});
-      };
-      await executePlan(plan, context, { orgs: handles, scenarios }, record, learn);
-      await cleanUpCreated(context);
-    } finally {
-      conformanceMs = prober.now() - started;
-      await prober.close();
-    }
-    // HDR-PRESENT is judged over every response a tier's checks received.
-    for (const tierPlan of plan.tiers) {
-      for (const id of tierPlan.collected) {
-        const found = tally.headersOf(tierPlan.tier).verdict();
-        // Judged as the responses streamed by; judged again from every observation of the tier.
-        judgements.record('headersPresentVerdict', [tierObservations(tierPlan.tier)], found);
-        const result = checkResult(id, found, {
-          tier: tierPlan.tier,
-          org: null,
-          startedWall,
-          durationMs: conformanceMs,
-        });
-        judgements.link(result, found);
-        record([result]);
-      }
-    }
+    const suite = await buildSuiteContext(run, state);
+    plan = suite.plan;
+    plannedFootprint = announceRun(run, suite);
+    const conformanceMs = await executeSuite(run, state, suite);
+    judgeCollected(state, plan, recordResults(state, run.emit), { startedWall, durationMs: conformanceMs });
   } finally {
-    await recorder.close();
-    await judgements.write(join(runDir, JUDGEMENTS_FILE));
+    await state.recorder.close();
+    await state.judgements.write(join(runDir, JUDGEMENTS_FILE));
   }
+  return engineOutcome(state, plan, options, plannedFootprint);
+}
+
+/** The suite as provisioned and planned: its organizations, plan, prober and the context every task gets. */
+interface Suite {
+  readonly plan: Plan;
+  readonly scenarios: ReturnType<typeof selectedScenarios>;
+  readonly handles: Map<string, OrgHandle>;
+  readonly prober: HttpProber;
+  readonly context: SuiteContext;
+  readonly revocationShape: ReturnType<typeof trialShape> | null;
+}
+
+/**
+ * Provision the organizations, plan the run, open the prober and the window keeper, and gather what
+ * every task is given (the suite context).
+ */
+async function buildSuiteContext(run: OpenRun, state: RunState): Promise<Suite> {
+  const { options, io, session, runDir, runId, emit } = run;
+  const contract = recruitingApi;
+  const scenarios = selectedScenarios(options);
+  const orgs = await session.orgs(scenarios.map((s) => ({ tier: s.tier, count: s.orgs })));
+  const revocationTier = scenarios[0]?.tier;
+  const revocationOrg = revocationTier && session.keyHook ? await session.revocationOrg(revocationTier) : null;
+  const profileOrgs = await session.profileOrgs(scenarios.map((s) => s.tier));
+  const handles = new Map<string, OrgHandle>(
+    [...orgs, ...(revocationOrg ? [revocationOrg] : []), ...profileOrgs].map((o) => [o.label, o]),
+  );
+  const plan = planFor(
+    scenarios,
+    (tier) => orgs.filter((o) => o.tier === tier).map((o) => o.label),
+    revocationOrg,
+    options.checks,
+    Object.fromEntries(profileOrgs.map((o) => [o.tier, o.label])),
+  );
+  const revocationShape = revocationTier ? trialShape(scenarios[0]!.revocation, revocationOverrides(options)) : null;
+  const prober = sessionProber(session, io, {
+    recorder: state.recorder,
+    timeoutMs: options.timeoutMs,
+    connectionsPerEdge: connectionsPerEdge([...orgs, ...profileOrgs], revocationShape?.parallel ?? 0),
+    keepBodies: options.keepBodies === true,
+  });
+  const clockOffsetMs = () => state.tally.clockOffsetMs();
+  const windows = new WindowKeeper({
+    contract,
+    prober,
+    windowMs: session.windowMs,
+    signal: io.signal,
+    clockOffsetMs,
+    clockUncertaintyMs: () => state.tally.clockUncertaintyMs(),
+    wallNow: () => io.clock.now(),
+    profileOf: (tier) => state.profiles.get(tier) ?? null,
+    profileLearned: (tier) => state.learning.get(tier) ?? Promise.resolve(null),
+  });
+  state.recorder.onObservation((o) => windows.observe(o));
+  const context: SuiteContext = {
+    contract,
+    prober,
+    io,
+    orgs: [...handles.values()],
+    keyHook: session.keyHook && state.created.counting(session.keyHook),
+    provisionOrgs: session.provisionOrgs,
+    windowMs: session.windowMs,
+    windows,
+    profileOf: (tier) => state.profiles.get(tier) ?? null,
+    declared: declaredAssumptions(options),
+    uploadMs: (tier, path) => {
+      const measured = windows.latencyMs(tier, 'ingest', path);
+      return measured === null ? session.uploadMs : Math.max(measured, session.uploadMs ?? 0);
+    },
+    clockOffsetMs,
+    emit,
+    signal: io.signal,
+    reportDir: runDir,
+    recorder: state.recorder,
+    timeoutMs: options.timeoutMs,
+    revocation: revocationOverrides(options),
+    writes: writePolicy(options),
+    runId,
+    created: state.created,
+    removeWebhook: session.removeWebhook,
+    judgements: state.judgements,
+  };
+  return { plan, scenarios, handles, prober, context, revocationShape };
+}
+
+/**
+ * Connections per edge: every lane of every tier may hold its tier's cap in flight at once (a shared
+ * pool smaller than that would queue a task's requests behind another's and skew the concurrency
+ * check); revocation trials at once keep one probe each in flight per edge beside them.
+ */
+function connectionsPerEdge(orgs: readonly OrgHandle[], revocationParallel: number): number {
+  return orgs.reduce((n, o) => n + figuresOf(recruitingApi, o).concurrency.value + 2, 0) + revocationParallel + 16;
+}
+
+/**
+ * Say what the run will do before it spends anything: its start, uploads that cannot fit a window
+ * (their checks are not run), and on a deployment what it will write there. Returns the footprint
+ * announced, which the results set beside what was written.
+ */
+function announceRun(run: OpenRun, suite: Suite): readonly PlannedWrite[] {
+  const { options, session, runId, emit } = run;
+  const { plan, scenarios, handles, revocationShape } = suite;
+  const contract = recruitingApi;
+  emit({
+    type: 'run-start',
+    runId,
+    tiers: scenarios.map((s) => s.tier),
+    tasks: countTasks(plan),
+    windowSeconds: session.windowMs / 1000,
+    target: session.info.edges[0] ?? '',
+  });
+  // On a deployment, whose upload time is measured as the run goes, the longest each task allows.
+  const uploads = plannedUploads(
+    plan,
+    contract,
+    session.windowMs,
+    session.uploadMs,
+    (label) => handles.get(label)?.limits,
+  );
+  for (const { fit, line } of uploads)
+    if (fit === null || !fit.fits) emit({ type: fit === null ? 'notice' : 'warning', message: line });
+  // A deployment is told first what the run will write to it (the embedded target is the run's own).
+  const footprintInputs = {
+    contract,
+    limitsOf: (label: string) => handles.get(label)?.limits,
+    bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false,
+    ...(revocationShape
+      ? { revocationTrials: { trials: revocationShape.trials, parallel: revocationShape.parallel } }
+      : {}),
+  };
+  if (options.target.kind === 'external') {
+    for (const line of plannedWrites(plan, writePolicy(options), footprintInputs))
+      emit({ type: 'notice', message: line });
+  }
+  return planFootprint(plan, writePolicy(options), footprintInputs);
+}
+
+/** Record a batch of results as they come, folding the cap's answer (CONCURRENCY-CAP) into its tier's profile. */
+function recordResults(state: RunState, emit: OpenRun['emit']): (batch: readonly CheckResult[]) => void {
+  return (batch) => {
+    for (const result of batch) {
+      state.results.push(result);
+      // The cap's answer is learned by CONCURRENCY-CAP, not by the discovery: fold it into the tier's profile.
+      const profile =
+        result.id === 'CONCURRENCY-CAP' && result.tier !== null ? state.profiles.get(result.tier) : undefined;
+      if (profile) state.profiles.set(profile.tier, withConcurrency(profile, learnedConcurrency(result)));
+      emit({ type: 'check-result', result });
+    }
+  };
+}
+
+/** Run the plan (each tier's discovery with it) and clean up what it created; the conformance time, ms. */
+async function executeSuite(run: OpenRun, state: RunState, suite: Suite): Promise<number> {
+  const { plan, context, handles, scenarios, prober } = suite;
+  const started = prober.now();
+  let conformanceMs = 0;
+  try {
+    const record = recordResults(state, run.emit);
+    await executePlan(plan, context, { orgs: handles, scenarios }, record, learnerFor(run, state, suite));
+    await cleanUpCreated(context);
+  } finally {
+    conformanceMs = prober.now() - started;
+    await prober.close();
+  }
+  return conformanceMs;
+}
+
+/** Each tier's discovery, started when the plan reaches it: its profile goes to the run state when learned. */
+function learnerFor(run: OpenRun, state: RunState, suite: Suite): (tierPlan: Plan['tiers'][number]) => Promise<void> {
+  return (tierPlan) => {
+    const org = suite.handles.get(tierPlan.profile?.org ?? '');
+    if (!org) return Promise.resolve();
+    // A discovery the checks wait for is kept brief (with rate-limit headers they need no more).
+    const brief = tierPlan.profile?.runs !== 'beside';
+    const learned = learnLimiter(org, {
+      prober: suite.prober,
+      windowMs: run.session.windowMs,
+      clockOffsetMs: suite.context.clockOffsetMs,
+      io: run.io,
+      emit: run.emit,
+      brief,
+      uploads: suite.context.writes !== 'none',
+      runId: run.runId,
+    }).then((profile) => {
+      if (!profile) return null;
+      // CONCURRENCY-CAP may have decided while the discovery ran beside it.
+      const cap = state.results.find((r) => r.id === 'CONCURRENCY-CAP' && r.tier === tierPlan.tier);
+      const learnedProfile = { ...profile, tier: tierPlan.tier };
+      state.profiles.set(
+        tierPlan.tier,
+        cap ? withConcurrency(learnedProfile, learnedConcurrency(cap)) : learnedProfile,
+      );
+      return state.profiles.get(tierPlan.tier)!;
+    });
+    state.learning.set(tierPlan.tier, learned);
+    return learned.then(() => {});
+  };
+}
+
+/** HDR-PRESENT, judged over every response a tier's checks received. */
+function judgeCollected(
+  state: RunState,
+  plan: Plan,
+  record: (batch: readonly CheckResult[]) => void,
+  timing: { startedWall: number; durationMs: number },
+): void {
+  for (const tierPlan of plan.tiers) {
+    for (const id of tierPlan.collected) {
+      const found = state.tally.headersOf(tierPlan.tier).verdict();
+      // Judged as the responses streamed by; judged again from every observation of the tier.
+      state.judgements.record('headersPresentVerdict', [tierObservations(tierPlan.tier)], found);
+      const result = checkResult(id, found, { tier: tierPlan.tier, org: null, ...timing });
+      state.judgements.link(result, found);
+      record([result]);
+    }
+  }
+}
+
+/** What the engine hands the publisher: the results, the clock, windows, profiles and footprint. */
+function engineOutcome(
+  state: RunState,
+  plan: Plan | null,
+  options: RunOptions,
+  plannedFootprint: readonly PlannedWrite[],
+): EngineOutcome {
+  const { tally, profiles, recorder, writes, created } = state;
   return {
-    checks: results,
+    checks: state.results,
     clock: tally.clock(),
     windows: { needed: plan?.windowsNeeded ?? 0, used: tally.windowsUsed(plan?.tiers.flatMap((t) => t.orgs) ?? []) },
     profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),

@@ -75,109 +75,165 @@ export interface PlanInput {
 }
 
 export function buildPlan(input: PlanInput): Plan {
-  const named = (id: CheckId) => input.checks === null || input.checks.includes(id);
-  /** Selected by --checks and by the scenario. */
-  const chosen = (id: CheckId, scenario: Scenario) =>
-    named(id) && (scenario.checks === 'all' || scenario.checks.includes(id));
-  const definitions = Object.values(TASKS) as readonly RegisteredTask[];
-  const placed = (placement: RegisteredTask['placement']) => definitions.filter((d) => d.placement === placement);
-  // A task lists only the checks selected: the plan says what the run will decide, and no more.
-  const task = (
-    definition: RegisteredTask,
-    tier: TierName,
-    orgs: readonly string[],
-    checks: readonly CheckId[],
-  ): PlannedTask => ({
-    kind: definition.kind,
-    tier,
-    orgs,
-    checks,
-    consumes: definition.consumes,
-  });
-  /** The checks of a definition a tier's scenario runs: none where it does not apply, or is opt-in and not named. */
-  const checksFor = (definition: RegisteredTask, scenario: Scenario) => {
-    if (definition.appliesTo && !definition.appliesTo(scenario)) return [];
-    if (definition.optIn && input.checks === null) return [];
-    return declaredChecks(definition).filter((id) => chosen(id, scenario));
-  };
-  const tiers: TierPlan[] = [];
-  for (const scenario of input.scenarios) {
+  const selection = selectionOf(input);
+  const tiers = input.scenarios.flatMap((scenario) => {
     const orgs = input.orgs[scenario.tier] ?? [];
-    if (orgs.length === 0) continue;
-    const lanes: Record<string, PlannedTask[]> = Object.fromEntries(orgs.map((o) => [o, []]));
-    const joint: PlannedTask[] = [];
-    const windowsOn: Record<string, number> = Object.fromEntries(orgs.map((o) => [o, 0]));
-    for (const definition of placed('joint')) {
-      const checks = checksFor(definition, scenario);
-      if (checks.length === 0 || orgs.length < definition.orgs) continue;
-      const taskOrgs = orgs.slice(0, definition.orgs);
-      joint.push(task(definition, scenario.tier, taskOrgs, checks));
-      for (const o of taskOrgs) windowsOn[o]! += 1;
-    }
-    // Tasks that take no window go on the last lane, which the joint tasks leave free.
-    const freeLane = orgs[orgs.length - 1]!;
-    // Without an organization of its own, the discovery goes first on that lane, and holds it.
-    const spare = input.profileOrgs?.[scenario.tier];
-    const freeOfJoint = !joint.some((t) => t.orgs.includes(freeLane));
-    const profile: ProfilePlacement = spare
-      ? { org: spare, runs: 'beside' }
-      : { org: freeLane, runs: freeOfJoint ? 'first-on-lane' : 'before-tier' };
-    for (const o of orgs)
-      if (profile.runs === 'before-tier' || (profile.runs === 'first-on-lane' && o === freeLane))
-        windowsOn[o]! += DISCOVERY_WINDOWS;
-    // Tasks that take no window first (their requests would land in a window another task opened),
-    // then those whose last request opens a window, so a task can follow them.
-    const order = (d: RegisteredTask) => (d.consumes === 'none' ? 0 : d.lastRequestOpens !== undefined ? 1 : 2);
-    const laneTasks = placed('lane').sort((x, y) => order(x) - order(y));
-    for (const definition of laneTasks) {
-      const checks = checksFor(definition, scenario);
-      if (checks.length === 0) continue;
-      if (definition.consumes === 'none') {
-        lanes[freeLane]!.push(task(definition, scenario.tier, [freeLane], checks));
-        continue;
-      }
-      // Least-loaded lane. Among equals, a task of the class a lane's tail leaves open (read-sequential's
-      // Retry-After wait-out opens the next read window) goes right after it, so that request counts in
-      // its window's ledger instead of costing a window of its own; any other task keeps off that lane.
-      const leftOpen = (lane: string) => {
-        const open = lanes[lane]!.at(-1)?.kind;
-        return open === undefined ? undefined : TASKS[open].lastRequestOpens;
-      };
-      const preference = (lane: string) =>
-        leftOpen(lane) === undefined ? 0 : leftOpen(lane) === definition.consumes ? -1 : 1;
-      const lane = [...orgs].sort((x, y) => windowsOn[x]! - windowsOn[y]! || preference(x) - preference(y))[0]!;
-      lanes[lane]!.push(task(definition, scenario.tier, [lane], checks));
-      windowsOn[lane]! += 1;
-    }
-    const spends = [...joint, ...Object.values(lanes).flat()].some((t) => t.consumes !== 'none');
-    tiers.push({
-      tier: scenario.tier,
-      orgs,
-      profile: spends ? profile : null,
-      joint,
-      lanes,
-      collected: COLLECTED.filter((id) => chosen(id, scenario)),
-    });
-  }
+    return orgs.length === 0 ? [] : [tierPlanOf(scenario, orgs, selection, input.profileOrgs?.[scenario.tier])];
+  });
   // Beside every lane, on an organization of its own (revocation): selected by --checks alone.
   const revocationOrg = input.revocationOrg;
   const beside = revocationOrg
     ? placed('beside').flatMap((definition) => {
-        const checks = declaredChecks(definition).filter(named);
-        return checks.length > 0 ? [task(definition, revocationOrg.tier, [revocationOrg.label], checks)] : [];
+        const checks = declaredChecks(definition).filter(selection.named);
+        return checks.length > 0 ? [plannedTask(definition, revocationOrg.tier, [revocationOrg.label], checks)] : [];
       })
     : [];
   // After every lane (sustained load): opt-in, for a scenario it applies to, on a tier with an organization to drive.
   const after = placed('after').flatMap((definition) =>
     input.scenarios.flatMap((scenario) => {
-      const checks = checksFor(definition, scenario);
+      const checks = selection.checksFor(definition, scenario);
       const orgs = input.orgs[scenario.tier] ?? [];
       return checks.length > 0 && orgs.length > 0
-        ? [task(definition, scenario.tier, orgs.slice(0, definition.orgs), checks)]
+        ? [plannedTask(definition, scenario.tier, orgs.slice(0, definition.orgs), checks)]
         : [];
     }),
   );
-  const windowsNeeded = Math.max(
+  const checks = [
+    ...new Set([
+      ...tiers.flatMap((t) => [...t.joint, ...Object.values(t.lanes).flat()].flatMap((k) => k.checks)),
+      ...tiers.flatMap((t) => t.collected),
+      ...beside.flatMap((b) => b.checks),
+      ...after.flatMap((l) => l.checks),
+    ]),
+  ].filter(selection.named);
+  return { tiers, revocation: beside[0] ?? null, load: after, windowsNeeded: windowsNeededBy(tiers), checks };
+}
+
+/** Which checks the run decides: named by --checks (null: every one), and by the scenario. */
+interface Selection {
+  readonly named: (id: CheckId) => boolean;
+  /** Selected by --checks and by the scenario. */
+  readonly chosen: (id: CheckId, scenario: Scenario) => boolean;
+  /** The checks of a definition a tier's scenario runs: none where it does not apply, or is opt-in and not named. */
+  readonly checksFor: (definition: RegisteredTask, scenario: Scenario) => readonly CheckId[];
+}
+
+function selectionOf(input: PlanInput): Selection {
+  const named = (id: CheckId) => input.checks === null || input.checks.includes(id);
+  const chosen = (id: CheckId, scenario: Scenario) =>
+    named(id) && (scenario.checks === 'all' || scenario.checks.includes(id));
+  const checksFor = (definition: RegisteredTask, scenario: Scenario) => {
+    if (definition.appliesTo && !definition.appliesTo(scenario)) return [];
+    if (definition.optIn && input.checks === null) return [];
+    return declaredChecks(definition).filter((id) => chosen(id, scenario));
+  };
+  return { named, chosen, checksFor };
+}
+
+/** The registered task definitions of one placement. */
+function placed(placement: RegisteredTask['placement']): readonly RegisteredTask[] {
+  return (Object.values(TASKS) as readonly RegisteredTask[]).filter((d) => d.placement === placement);
+}
+
+/** A task lists only the checks selected: the plan says what the run will decide, and no more. */
+function plannedTask(
+  definition: RegisteredTask,
+  tier: TierName,
+  orgs: readonly string[],
+  checks: readonly CheckId[],
+): PlannedTask {
+  return { kind: definition.kind, tier, orgs, checks, consumes: definition.consumes };
+}
+
+/** One tier's plan: its joint tasks, where its discovery runs, and its lanes. */
+function tierPlanOf(
+  scenario: Scenario,
+  orgs: readonly string[],
+  selection: Selection,
+  spare: string | undefined,
+): TierPlan {
+  const lanes: Record<string, PlannedTask[]> = Object.fromEntries(orgs.map((o) => [o, []]));
+  const joint: PlannedTask[] = [];
+  const windowsOn: Record<string, number> = Object.fromEntries(orgs.map((o) => [o, 0]));
+  for (const definition of placed('joint')) {
+    const checks = selection.checksFor(definition, scenario);
+    if (checks.length === 0 || orgs.length < definition.orgs) continue;
+    const taskOrgs = orgs.slice(0, definition.orgs);
+    joint.push(plannedTask(definition, scenario.tier, taskOrgs, checks));
+    for (const o of taskOrgs) windowsOn[o]! += 1;
+  }
+  // Tasks that take no window go on the last lane, which the joint tasks leave free.
+  const freeLane = orgs[orgs.length - 1]!;
+  // Without an organization of its own, the discovery goes first on that lane, and holds it.
+  const freeOfJoint = !joint.some((t) => t.orgs.includes(freeLane));
+  const profile: ProfilePlacement = spare
+    ? { org: spare, runs: 'beside' }
+    : { org: freeLane, runs: freeOfJoint ? 'first-on-lane' : 'before-tier' };
+  for (const o of orgs)
+    if (profile.runs === 'before-tier' || (profile.runs === 'first-on-lane' && o === freeLane))
+      windowsOn[o]! += DISCOVERY_WINDOWS;
+  placeLaneTasks(scenario, orgs, selection, { lanes, windowsOn, freeLane });
+  const spends = [...joint, ...Object.values(lanes).flat()].some((t) => t.consumes !== 'none');
+  return {
+    tier: scenario.tier,
+    orgs,
+    profile: spends ? profile : null,
+    joint,
+    lanes,
+    collected: COLLECTED.filter((id) => selection.chosen(id, scenario)),
+  };
+}
+
+/**
+ * The lane tasks of a tier, each on a lane: tasks that take no window first, on the free lane (their
+ * requests would land in a window another task opened), then those whose last request opens a window,
+ * so a task can follow them, each on the least-loaded lane.
+ */
+function placeLaneTasks(
+  scenario: Scenario,
+  orgs: readonly string[],
+  selection: Selection,
+  into: { lanes: Record<string, PlannedTask[]>; windowsOn: Record<string, number>; freeLane: string },
+): void {
+  const { lanes, windowsOn, freeLane } = into;
+  const order = (d: RegisteredTask) => (d.consumes === 'none' ? 0 : d.lastRequestOpens !== undefined ? 1 : 2);
+  const laneTasks = [...placed('lane')].sort((x, y) => order(x) - order(y));
+  for (const definition of laneTasks) {
+    const checks = selection.checksFor(definition, scenario);
+    if (checks.length === 0) continue;
+    if (definition.consumes === 'none') {
+      lanes[freeLane]!.push(plannedTask(definition, scenario.tier, [freeLane], checks));
+      continue;
+    }
+    const lane = leastLoadedLane(orgs, lanes, windowsOn, definition);
+    lanes[lane]!.push(plannedTask(definition, scenario.tier, [lane], checks));
+    windowsOn[lane]! += 1;
+  }
+}
+
+/**
+ * Least-loaded lane. Among equals, a task of the class a lane's tail leaves open (read-sequential's
+ * Retry-After wait-out opens the next read window) goes right after it, so that request counts in
+ * its window's ledger instead of costing a window of its own; any other task keeps off that lane.
+ */
+function leastLoadedLane(
+  orgs: readonly string[],
+  lanes: Readonly<Record<string, readonly PlannedTask[]>>,
+  windowsOn: Readonly<Record<string, number>>,
+  definition: RegisteredTask,
+): string {
+  const leftOpen = (lane: string) => {
+    const open = lanes[lane]!.at(-1)?.kind;
+    return open === undefined ? undefined : TASKS[open].lastRequestOpens;
+  };
+  const preference = (lane: string) =>
+    leftOpen(lane) === undefined ? 0 : leftOpen(lane) === definition.consumes ? -1 : 1;
+  return [...orgs].sort((x, y) => windowsOn[x]! - windowsOn[y]! || preference(x) - preference(y))[0]!;
+}
+
+/** The windows the busiest organization needs: its joint tasks, its lane's tasks that spend quota, its discovery. */
+function windowsNeededBy(tiers: readonly TierPlan[]): number {
+  return Math.max(
     0,
     ...tiers.flatMap((t) =>
       t.orgs.map(
@@ -190,13 +246,4 @@ export function buildPlan(input: PlanInput): Plan {
       ),
     ),
   );
-  const checks = [
-    ...new Set([
-      ...tiers.flatMap((t) => [...t.joint, ...Object.values(t.lanes).flat()].flatMap((k) => k.checks)),
-      ...tiers.flatMap((t) => t.collected),
-      ...beside.flatMap((b) => b.checks),
-      ...after.flatMap((l) => l.checks),
-    ]),
-  ].filter(named);
-  return { tiers, revocation: beside[0] ?? null, load: after, windowsNeeded, checks };
 }

@@ -78,13 +78,11 @@ export function buildExpressApp({ keys, limiter, parseMs, bulkParseMs = 0, strip
   app.use((err, _req, res, _next) => {
     const status = err.status ?? err.statusCode ?? 500;
     if (!res.headersSent)
-      res
-        .status(status)
-        .json({
-          status: 'error',
-          code: status === 400 ? 'BAD_REQUEST' : 'INTERNAL',
-          message: String(err.message ?? err),
-        });
+      res.status(status).json({
+        status: 'error',
+        code: status === 400 ? 'BAD_REQUEST' : 'INTERNAL',
+        message: String(err.message ?? err),
+      });
   });
   return app;
 }
