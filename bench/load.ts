@@ -247,7 +247,11 @@ async function soak(edge: string, key: string) {
 }
 
 type ChildMode =
-  'tiergate-throughput' | 'autocannon-throughput' | 'soak' | 'busy' | `pacing-${'tiergate' | 'autocannon'}-${number}`;
+  | 'tiergate-throughput'
+  | 'autocannon-throughput'
+  | 'soak'
+  | 'busy'
+  | `pacing-${'tiergate' | 'autocannon'}-${number}`;
 
 /** Saturate the target from a process of its own (autocannon, few connections) until killed. */
 function busyTarget(edge: string, key: string): () => void {

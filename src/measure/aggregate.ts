@@ -165,26 +165,30 @@ export class LoadAggregator {
   }
 
   summary(): LoadSummary {
-    const phases = [...this.#phases.values()].map((p): PhaseSummary => ({
-      tier: p.tier,
-      phase: p.phase,
-      orgs: p.orgs.size,
-      count: p.count,
-      startedAt: p.startedAt,
-      endedAt: p.endedAt,
-      startedWall: p.startedWall,
-      buckets: [...p.buckets.values()].map((b) => ({ ...b })),
-      latencyBasis: { intended: p.intended, sent: p.sent },
-      unattributed: p.unattributed,
-      unattributedIds: [...p.unattributedIds],
-    }));
+    const phases = [...this.#phases.values()].map(
+      (p): PhaseSummary => ({
+        tier: p.tier,
+        phase: p.phase,
+        orgs: p.orgs.size,
+        count: p.count,
+        startedAt: p.startedAt,
+        endedAt: p.endedAt,
+        startedWall: p.startedWall,
+        buckets: [...p.buckets.values()].map((b) => ({ ...b })),
+        latencyBasis: { intended: p.intended, sent: p.sent },
+        unattributed: p.unattributed,
+        unattributedIds: [...p.unattributedIds],
+      }),
+    );
     const windows = [...this.#windows.values()]
-      .map((w): WindowTally => ({
-        ...w,
-        phases: [...w.phases],
-        lastAdmittedIds: [...w.lastAdmittedIds],
-        firstRejectedIds: [...w.firstRejectedIds],
-      }))
+      .map(
+        (w): WindowTally => ({
+          ...w,
+          phases: [...w.phases],
+          lastAdmittedIds: [...w.lastAdmittedIds],
+          firstRejectedIds: [...w.firstRejectedIds],
+        }),
+      )
       .sort((a, b) => a.endS - b.endS || a.org.localeCompare(b.org));
     return { windowS: this.#windowS, phases, windows };
   }

@@ -23,7 +23,8 @@ export interface SuiteContext {
   readonly keyHook: KeyHook | null;
   /** Creates more organizations of a tier (fleet load); null when the target cannot (external deployments). */
   readonly provisionOrgs:
-    ((tier: TierName, count: number, limits?: Partial<OrgLimits>) => Promise<readonly OrgHandle[]>) | null;
+    | ((tier: TierName, count: number, limits?: Partial<OrgLimits>) => Promise<readonly OrgHandle[]>)
+    | null;
   readonly windowMs: number;
   /** Fresh quota windows per organization and class, scheduled from the limiter profile. */
   readonly windows: WindowKeeper;

@@ -44,7 +44,8 @@ export interface TrialsOutcome {
 
 /** The first hook failure: no trial starts after it. */
 type Halt =
-  { readonly hook: 'provision'; readonly error: string } | { readonly hook: 'revoke'; readonly trial: number };
+  | { readonly hook: 'provision'; readonly error: string }
+  | { readonly hook: 'revoke'; readonly trial: number };
 
 /** What the chains share: the options, the runs, the keys left live, and the count of trials. */
 interface Chains {

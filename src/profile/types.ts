@@ -66,7 +66,9 @@ export interface WindowPhase {
  * held: refused with a status, queued until a request in flight finishes, or admitted (no cap).
  */
 export type ConcurrencyAnswer =
-  { readonly kind: 'refuses'; readonly status: number } | { readonly kind: 'queues' } | { readonly kind: 'no-cap' };
+  | { readonly kind: 'refuses'; readonly status: number }
+  | { readonly kind: 'queues' }
+  | { readonly kind: 'no-cap' };
 
 export interface LimiterProfile {
   readonly tier: TierName;
