@@ -5,14 +5,15 @@
  */
 import { LIMIT_FIELDS, type LimitField, type OrgLimits } from '../contract/types.ts';
 import { UsageError } from '../util/errors.ts';
+import { TARGET_LIMITS } from '../reference-server/options.ts';
 import { formatDurationMs, parseDurationMs } from '../util/duration.ts';
 
 /** Longer than this is surely a typo, and past 2^31 ms Node's timers fire at once. */
 export const MAX_DURATION_MS = 600_000;
 
 /** The reference target's limits on its window (whole seconds) and on edges. */
-const MAX_WINDOW_MS = 24 * 3600_000;
-export const MAX_EDGES = 32;
+const MAX_WINDOW_MS = TARGET_LIMITS.windowMs;
+export const MAX_EDGES = TARGET_LIMITS.edges;
 
 const shown = (raw: string) => raw || '(empty)';
 

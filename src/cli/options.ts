@@ -9,7 +9,7 @@ import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import type { RunOptions } from '../run/options.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
-import { TARGET_DEFAULTS } from '../reference-server/options.ts';
+import { TARGET_DEFAULTS, TARGET_LIMITS } from '../reference-server/options.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import { count, duration, list, MAX_EDGES, milliseconds, MAX_DURATION_MS } from './flag-values.ts';
 import type { FlagValues, TARGET_FLAGS, TARGET_SHAPE_FLAGS } from './flags.ts';
@@ -23,7 +23,7 @@ function repeated<T extends string>(flag: string, values: readonly string[], all
 type TargetArgs = FlagValues<typeof TARGET_FLAGS> & FlagValues<typeof TARGET_SHAPE_FLAGS>;
 
 /** The reference target bounds a resume's parse time to a minute. */
-const MAX_PARSE_MS = 60_000;
+const MAX_PARSE_MS = TARGET_LIMITS.parseMs;
 
 /** --revocation-delay and --parse-ms of the reference target, for `run` and `serve` alike; undefined when absent. */
 export function targetDelays(args: FlagValues<typeof TARGET_SHAPE_FLAGS>) {

@@ -277,8 +277,8 @@ export const configSchema = z.strictObject({
         ),
       edgeHeader: z
         .string()
-        .default('x-edge-node')
-        .describe('Response header naming the node that answered (default x-edge-node)'),
+        .default(recruitingApi.headers.edgeNode)
+        .describe(`Response header naming the node that answered (default ${recruitingApi.headers.edgeNode})`),
       allowNonLoopback: z
         .boolean()
         .default(false)

@@ -51,8 +51,16 @@ export const TARGET_DEFAULTS: ResolvedTargetOptions = Object.freeze({
   variants: Object.freeze([]) as readonly VariantName[],
 });
 
-const MAX_EDGES = 32;
-const MAX_DELAY_MS = 600_000;
+/** What the reference target accepts, stated once: its options are checked against these, and so are the CLI's flags. */
+export const TARGET_LIMITS = {
+  edges: 32,
+  /** Windows in whole seconds, up to a day. */
+  windowMs: 24 * 3600_000,
+  parseMs: 60_000,
+  delayMs: 600_000,
+} as const;
+const MAX_EDGES = TARGET_LIMITS.edges;
+const MAX_DELAY_MS = TARGET_LIMITS.delayMs;
 
 function isInt(value: number, min: number, max: number): boolean {
   return Number.isInteger(value) && value >= min && value <= max;
@@ -77,7 +85,7 @@ export function resolveTargetOptions(input: TargetOptions = {}): ResolvedTargetO
   if (o.port > 0 && o.adminPort >= o.port && o.adminPort < o.port + o.edges) {
     problems.push(`adminPort: ${o.adminPort} collides with the edge ports ${o.port}-${o.port + o.edges - 1}`);
   }
-  if (!isInt(o.windowMs, 1000, 24 * 3600_000) || o.windowMs % 1000 !== 0) {
+  if (!isInt(o.windowMs, 1000, TARGET_LIMITS.windowMs) || o.windowMs % 1000 !== 0) {
     problems.push(`windowMs: expected whole seconds (a multiple of 1000, at least 1000), got ${o.windowMs}`);
   }
   if (!isInt(o.revocationDelayMs, 0, MAX_DELAY_MS)) {
@@ -86,7 +94,8 @@ export function resolveTargetOptions(input: TargetOptions = {}): ResolvedTargetO
   if (!isInt(o.revocationJitterMs, 0, MAX_DELAY_MS)) {
     problems.push(`revocationJitterMs: expected an integer 0-${MAX_DELAY_MS}, got ${o.revocationJitterMs}`);
   }
-  if (!isInt(o.parseMs, 0, 60_000)) problems.push(`parseMs: expected an integer 0-60000, got ${o.parseMs}`);
+  if (!isInt(o.parseMs, 0, TARGET_LIMITS.parseMs))
+    problems.push(`parseMs: expected an integer 0-${TARGET_LIMITS.parseMs}, got ${o.parseMs}`);
   if (!isInt(o.maxUploadBytes, 1, 1024 * 1024 * 1024)) {
     problems.push(`maxUploadBytes: expected a positive integer up to 1 GiB, got ${o.maxUploadBytes}`);
   }

@@ -11,6 +11,8 @@ import { WRITE_POLICIES } from '../contract/writes.ts';
 import type { AssumptionId } from '../contract/types.ts';
 import { CHECK_IDS, VERDICTS, type CheckId } from '../catalogue/types.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
+import { FAULT_NAMES } from '../reference-server/faults.ts';
+import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import type { RemainingData, SeriesPoint } from '../verdicts/hdr-remaining.ts';
 import {
   FOOTPRINT_KINDS,
@@ -240,9 +242,9 @@ export const resultsSchema = z
     target: z.object({
       kind: z.enum(['embedded', 'external']),
       edges: z.array(z.string()).describe('Edge base URLs, in edge order.'),
-      faults: z.array(z.string()).describe('Faults injected into the embedded target.'),
+      faults: z.array(z.enum(FAULT_NAMES)).describe('Faults injected into the embedded target.'),
       variants: z
-        .array(z.string())
+        .array(z.enum(VARIANT_NAMES))
         .optional()
         .describe(
           'Conformant variants the embedded target showed (absent in files from before variants: read as none).',

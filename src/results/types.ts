@@ -14,15 +14,17 @@ export type { ClockEstimate } from '../measure/server-clock.ts';
 import type { PlannedAndDone, WrittenRow } from '../measure/write-tally.ts';
 export { FOOTPRINT_KINDS, type FootprintKind, type PlannedAndDone, type PlannedWrite } from '../measure/write-tally.ts';
 import type { WritePolicy } from '../contract/writes.ts';
+import type { FaultName } from '../reference-server/faults.ts';
+import type { VariantName } from '../reference-server/variants.ts';
 
 export interface TargetInfo {
   readonly kind: 'embedded' | 'external';
   /** Edge base URLs, in edge order. */
   readonly edges: readonly string[];
   /** Faults injected into the embedded target. */
-  readonly faults: readonly string[];
+  readonly faults: readonly FaultName[];
   /** Conformant variants the embedded target showed; absent: none. */
-  readonly variants?: readonly string[];
+  readonly variants?: readonly VariantName[];
 }
 
 /** An organization's own figures, as the config declared them (`orgs[].limits`): its contract, judged exactly. */

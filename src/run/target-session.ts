@@ -90,7 +90,7 @@ export async function openTargetSession(
     edges: edgesOf(running.edges),
     windowMs: options.windowMs,
     allowRemote: false,
-    edgeHeader: 'x-edge-node',
+    edgeHeader: recruitingApi.headers.edgeNode,
     uploadMs: target.parseMs,
     orgs: (requests) => provisionTiers(admin, requests),
     // Revocation is not about quotas: its organization gets Enterprise limits far above what its

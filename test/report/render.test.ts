@@ -207,7 +207,11 @@ describe('writeReports', () => {
     const base = sampleResults();
     expect(banners(renderHtml(base, emptyDigest(1000)))).toEqual([]);
 
-    const target = { ...base.target, faults: ['reset-drifts'], variants: ['first-request-windows', 'head-counts'] };
+    const target = {
+      ...base.target,
+      faults: ['reset-drifts' as const],
+      variants: ['first-request-windows' as const, 'head-counts' as const],
+    };
     const shown = banners(renderHtml({ ...base, target }, emptyDigest(1000)));
     expect(shown.map((b) => b.title)).toEqual([
       'Faults injected into the embedded target:',
