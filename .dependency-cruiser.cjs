@@ -1,7 +1,7 @@
 /**
  * The layers of src/, lowest first: a folder may import its own files and the folders before it,
  * never one after it, and no module may sit in an import cycle. `npm test` runs `npm run deps`,
- * which fails on either. The README's layout table lists the same folders in the same order.
+ * which fails on either. docs/architecture.md's layout table lists the same folders in the same order.
  */
 const LAYERS = [
   'util',

@@ -1,5 +1,5 @@
 // Lint: typescript-eslint's recommended rules, and the structure rules the codebase keeps: no function
-// over 80 lines, no block nested over 4 deep (README, "Style"). Formatting is Biome's (biome.json).
+// over 80 lines, no block nested over 4 deep (docs/architecture.md, "Style"). Formatting is Biome's (biome.json).
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
