@@ -213,9 +213,12 @@ function steadiness(record: DiscoveryRecord, readPathOf: string, placing: EndPla
   const on = (phases: readonly DiscoveryPhase[]) => record.all.filter((o) => o.path === readPathOf && phases.some((p) => p === o.phase));
   const opened = record.expiry[0]?.sentAt ?? Infinity;
   const refusedIn = (phases: readonly DiscoveryPhase[], from: number, to: number) => on(phases).filter((o) => o.status === TOO_MANY_REQUESTS && o.sentAt >= from && o.sentAt < to);
+  // A refusal before an admitted read of the exhaustion lies in an earlier window (the window turned
+  // between them, and the exhaustion read on): only the last window's refusals are one window.
+  const lastAdmitted = Math.max(-Infinity, ...record.exhaustion.filter(isAdmitted).map((o) => o.sentAt));
   const stretches = [
     on(['counted', 'exhaust']),
-    refusedIn(['exhaust', 'refill', 'narrow'], -Infinity, opened),
+    refusedIn(['exhaust', 'refill', 'narrow'], lastAdmitted, opened),
     on(['expiry', 'expiry-follow-up']),
     on(['expiry-again', 'expiry-again-follow-up']),
     refusedIn(['expiry-exhaust', 'narrow'], opened, Infinity),

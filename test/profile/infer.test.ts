@@ -94,6 +94,13 @@ describe('Reset and headers', () => {
     // Refusals of one window: the quota stayed used up, yet Reset moved.
     const refusals = inferProfile(record({ exhaustion: [spaced(1, 0), spaced(0, 1, { status: 429 })], refill: [{ probe: read(0, { status: 429, phase: 'refill', sentAt: 2_500, reset: T0 + 7 }), followUps: [] }] }));
     expect(refusals.read.resetSteady.how).toContain('while the quota stayed used up');
+    // A 429 (one early, in a batch), the window turning, and the exhaustion reading the next window to
+    // its own 429: the two refusals lie in two windows, not one whose Reset moved.
+    const twoWindows = inferProfile(record({
+      exhaustion: [spaced(1, 0), spaced(0, 1, { status: 429 }), spaced(59, 2, { reset: T0 + 8 }), spaced(58, 3, { reset: T0 + 8 }), spaced(0, 4, { status: 429, reset: T0 + 8 })],
+      refill: [{ probe: read(0, { status: 429, phase: 'refill', sentAt: 4_000, reset: T0 + 8 }), followUps: [] }],
+    }));
+    expect(twoWindows.read.resetSteady.value).not.toBe(false);
     // A Reset that changes once the end it announced may have come is a boundary, not a move (a
     // window that had counted one request shows no Remaining back up).
     const boundary = inferProfile(record({ exhaustion: [spaced(3, 0, { reset: T0 + 3 }), spaced(2, 1, { reset: T0 + 6 }), spaced(1, 2, { reset: T0 + 6 }), spaced(0, 3, { reset: T0 + 6 })] }));
