@@ -57,6 +57,8 @@ export interface Finding<Data extends FindingData = FindingData> {
 export interface CheckDefinition {
   readonly id: CheckId;
   readonly title: string;
+  /** What it asserts, in a few words: the README's check table (docs generated from the catalogue). */
+  readonly asserts: string;
   /** Spec sections it enforces, e.g. '§7.1, §8'. */
   readonly spec: string;
   /** The requirement, as one sentence. */
