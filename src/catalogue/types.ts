@@ -31,6 +31,24 @@ export const CHECK_IDS = [
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
+/**
+ * The variants a check is measured in (QUOTA-READ sequentially and as a burst, QUOTA-INGEST with
+ * single and bulk uploads, HDR-LIMIT per quota class), or judged from (LOAD-THRESHOLDS by k6's own
+ * aggregates, REVOKE-LATENCY merged over vantage points); '' for a check measured one way only.
+ */
+export const CHECK_VARIANTS = [
+  '',
+  'sequential',
+  'burst',
+  'single',
+  'bulk',
+  'read',
+  'ingest',
+  'k6',
+  'vantages',
+] as const;
+export type CheckVariant = (typeof CHECK_VARIANTS)[number];
+
 /** Check-specific figures for charts and tables (kept JSON-serialisable); each verdict exports its shape. */
 export type FindingData = Readonly<Record<string, unknown>>;
 
@@ -70,7 +88,7 @@ export interface CheckDefinition {
 export interface CheckResult<Data extends FindingData = FindingData> extends Finding<Data> {
   readonly id: CheckId;
   /** Variant within a check, e.g. 'sequential' or 'burst' for QUOTA-READ; '' when none. */
-  readonly variant: string;
+  readonly variant: CheckVariant;
   readonly tier: TierName | null;
   readonly org: string | null;
   readonly title: string;

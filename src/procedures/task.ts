@@ -6,7 +6,7 @@
  * checks dropped, undecided ones, and those of a task that threw, reported inconclusive, never passed).
  */
 import type { QuotaClass, TierName } from '../contract/types.ts';
-import type { CheckId, CheckResult, Finding } from '../catalogue/types.ts';
+import type { CheckId, CheckResult, CheckVariant, Finding } from '../catalogue/types.ts';
 import type { TaskKind } from '../catalogue/task-kinds.ts';
 import { taskName, type TaskIdentity } from '../results/events.ts';
 import { messageOf } from '../util/errors.ts';
@@ -77,7 +77,7 @@ export interface TaskRun<C extends CheckId = CheckId> {
 export interface TaskDefinition<K extends TaskKind = TaskKind, C extends CheckId = CheckId> {
   readonly kind: K;
   /** The checks it decides, each with the variant its result is reported under ('' for none). */
-  readonly decides: Readonly<Record<C, string>>;
+  readonly decides: Readonly<Record<C, CheckVariant>>;
   /** The quota class it spends on its organizations, or 'none'. */
   readonly consumes: QuotaClass | 'none';
   /** How many organizations of its tier it occupies. */
@@ -109,7 +109,7 @@ export interface TaskDefinition<K extends TaskKind = TaskKind, C extends CheckId
 
 /** A definition as the registry and the plan hold it: its checks widened to any check ID. */
 export type RegisteredTask<K extends TaskKind = TaskKind> = Omit<TaskDefinition<K, CheckId>, 'decides'> & {
-  readonly decides: Readonly<Partial<Record<CheckId, string>>>;
+  readonly decides: Readonly<Partial<Record<CheckId, CheckVariant>>>;
 };
 
 /** Declares a task kind; the type parameters tie its decisions to the checks it declares. */

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { QUOTA_CLASSES, TIER_NAMES } from '../contract/types.ts';
 import { WRITE_POLICIES } from '../contract/writes.ts';
 import type { AssumptionId } from '../contract/types.ts';
-import { CHECK_IDS, VERDICTS, type CheckId } from '../catalogue/types.ts';
+import { CHECK_IDS, CHECK_VARIANTS, VERDICTS, type CheckId } from '../catalogue/types.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
@@ -113,7 +113,7 @@ const CHARTED_DATA: Readonly<Record<ChartedCheck, z.ZodType> & Partial<Record<Ch
 export const checkResultSchema = z
   .object({
     id: z.enum(CHECK_IDS).describe('Stable check ID (see `tiergate list`).'),
-    variant: z.string().describe("Variant within the check, e.g. 'sequential' or 'burst'; '' when none."),
+    variant: z.enum(CHECK_VARIANTS).describe("Variant within the check, e.g. 'sequential' or 'burst'; '' when none."),
     tier: tierName.nullable().describe('Tier the check ran for; null when it is not tier-specific.'),
     org: z.string().nullable().describe('Organization label within the run.'),
     title: z.string(),

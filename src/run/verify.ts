@@ -177,7 +177,8 @@ async function checkDerived(runDir: string, results: ValidResults, report: Lines
   }
 }
 
-const resultName = (r: Pick<CheckResult, 'id' | 'tier' | 'variant'>) =>
+/** A result's name, or a judgement's (read from the file as written: its variant any string). */
+const resultName = (r: { readonly id: string; readonly tier: string | null; readonly variant: string }) =>
   `${r.id}${r.variant ? `/${r.variant}` : ''} [${r.tier ?? 'all'}]`;
 const linkKey = (r: {
   readonly check?: string;

@@ -10,6 +10,7 @@ import {
   countVerdicts,
   overallVerdict,
   type CheckId,
+  type CheckVariant,
   type CheckResult,
   type Finding,
 } from '../../src/catalogue/types.ts';
@@ -395,7 +396,7 @@ export interface SampleOptions {
 export function sampleResults(options: SampleOptions = {}): ValidResults {
   const checks: CheckResult[] = [];
   let offset = 0;
-  const add = (id: CheckId, tier: TierName | null, finding: Finding, variant = '') => {
+  const add = (id: CheckId, tier: TierName | null, finding: Finding, variant: CheckVariant = '') => {
     offset += 1500;
     checks.push(
       checkResult(id, finding, {

@@ -1,12 +1,12 @@
 /** Turns a pure Finding into a CheckResult: the catalogue's requirement, spec and basis attached. */
 import type { TierName } from '../../contract/types.ts';
 import { checkDefinition } from '../../catalogue/catalogue.ts';
-import type { CheckId, CheckResult, Finding, FindingData } from '../../catalogue/types.ts';
+import type { CheckId, CheckResult, CheckVariant, Finding, FindingData } from '../../catalogue/types.ts';
 
 export interface ResultContext {
   readonly tier: TierName | null;
   readonly org: string | null;
-  readonly variant?: string;
+  readonly variant?: CheckVariant;
   /** Wall clock ms when the check's traffic started. */
   readonly startedWall: number;
   readonly durationMs: number;
