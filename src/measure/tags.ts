@@ -28,7 +28,7 @@ export type ProbePhase = 'confirm' | 'probe' | 'final' | 'successor-before' | 's
 type RevocationPhase = `${ProbePhase}/${number}`;
 
 /**
- * The limiter discovery's steps (procedures/discover.ts): counted reads around each request in
+ * The limiter discovery's steps (profile/discover.ts): counted reads around each request in
  * question (named by its question, profile/record.ts's PairQuestion), then exhaustion, refill,
  * expiry and narrowing reads.
  */

@@ -11,7 +11,7 @@ import type { Observation } from '../measure/observation.ts';
 import type { SuiteContext } from './context.ts';
 import type { FreshWindow } from './windows.ts';
 import type { OrgHandle } from './handles.ts';
-import { createdId, inertRequest, ownedWrite, requestFor } from './requests.ts';
+import { createdId, inertRequest, ownedWrite, requestFor } from '../measure/requests.ts';
 import type { ProbeRequest } from '../measure/http-prober.ts';
 import { isAdmitted } from '../measure/observation.ts';
 import { waitOutRefusal } from './refusal-wait.ts';

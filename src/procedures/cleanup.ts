@@ -9,7 +9,7 @@ import { endpointById } from '../contract/lookup.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import { waitOutRefusal } from './refusal-wait.ts';
 import type { SuiteContext } from './context.ts';
-import { archiveRequest, webhookUrl } from './requests.ts';
+import { archiveRequest, webhookUrl } from '../measure/requests.ts';
 import type { CreatedResource } from '../results/types.ts';
 
 export async function cleanUpCreated(context: SuiteContext): Promise<void> {

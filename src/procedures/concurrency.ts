@@ -25,7 +25,7 @@ import { holdMarginMs, latencyOf, tooFastToHold } from '../verdicts/support/held
 import type { Finding } from '../catalogue/types.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
-import { requestFor } from './requests.ts';
+import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { defineTask, inconclusiveFinding, type Decisions } from './task.ts';
 

@@ -12,7 +12,7 @@ import type { Observation } from '../measure/observation.ts';
 import type { WindowContext } from '../measure/window.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
-import { requestFor } from './requests.ts';
+import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { batchPlan, inBatchesMakingUpLost, underCap } from './batches.ts';
 import { EXTRA_AFTER_LIMIT, uploadsToTest } from './announced-limit.ts';

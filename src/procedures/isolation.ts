@@ -1,7 +1,7 @@
 /** ORG-ISOLATED: exhaust one org's read quota, then one read by another org of the tier must be untouched. */
 import { endpointById } from '../contract/lookup.ts';
 import { figuresOf } from '../contract/org-limits.ts';
-import { requestFor } from './requests.ts';
+import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { EXTRA_AFTER_LIMIT, OVER_ADMISSION_FACTOR, limitToTest } from './announced-limit.ts';
 import { inBatches, underCap } from './batches.ts';

@@ -19,7 +19,7 @@ import { loadPhaseName } from '../measure/tags.ts';
 import type { LoadPhase, LoadShape } from '../scenario/define.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
-import { requestFor } from './requests.ts';
+import { requestFor } from '../measure/requests.ts';
 import { limitToTest } from './announced-limit.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { defineTask, skippedFinding } from './task.ts';

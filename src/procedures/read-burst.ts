@@ -5,7 +5,7 @@
  */
 import { endpointById } from '../contract/lookup.ts';
 import { figuresOf } from '../contract/org-limits.ts';
-import { requestFor } from './requests.ts';
+import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { batchPlan, inBatches, underCap } from './batches.ts';
 import { limitToTest } from './announced-limit.ts';

@@ -12,7 +12,7 @@ import { sleep } from '../util/sleep.ts';
 import type { Observation } from '../measure/observation.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from './handles.ts';
-import { requestFor } from './requests.ts';
+import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from './fresh-window.ts';
 import { sendPastLimit } from './announced-limit.ts';
 import { watchRestOfWindow } from './watch.ts';

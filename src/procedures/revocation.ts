@@ -17,7 +17,7 @@ import type { TrialTiming } from './revocation-probe.ts';
 import { probingLoadNotes, runRevocationTrials } from './revocation-trials.ts';
 import { resolveRevocationShape, type RevocationShape } from '../scenario/define.ts';
 import { trialsAtOnce } from './revocation-parallel.ts';
-import { requestFor } from './requests.ts';
+import { requestFor } from '../measure/requests.ts';
 import { defineTask, skippedFinding } from './task.ts';
 import { trialsToProve } from '../verdicts/support/confidence.ts';
 

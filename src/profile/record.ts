@@ -1,5 +1,5 @@
 /**
- * What a discovery recorded (procedures/discover.ts sends; profile/infer.ts judges): the observations of
+ * What a discovery recorded (discover.ts sends; infer.ts judges): the observations of
  * each step, grouped by the question they answer.
  */
 import type { Figure, TierName } from '../contract/types.ts';
@@ -36,7 +36,7 @@ export interface DiscoveryRecord {
   readonly exhaustion: readonly Observation[];
   readonly refill: readonly RefillProbe[];
   /**
-   * The read sent after the announced end (procedures/discover.ts expiryReadAt); when it carries no usable Reset, the reads
+   * The read sent after the announced end (discover.ts expiryReadAt); when it carries no usable Reset, the reads
    * after it until a 429, whose Retry-After tells where the new window ends.
    */
   readonly expiry: readonly Observation[];

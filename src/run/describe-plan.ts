@@ -42,7 +42,7 @@ export function describePlan(
   const lines: string[] = [];
   for (const tier of plan.tiers) {
     lines.push(`${tier.tier}: organizations ${tier.orgs.join(', ')}`);
-    // The limiter profile (procedures/discover.ts): beside the lanes on an organization of its own, or first on a lane.
+    // The limiter profile (profile/discover.ts): beside the lanes on an organization of its own, or first on a lane.
     const learn = 'learn how the server limits (two to four windows)';
     const brief = `learn how the server limits, kept brief: the window it uses up (${DISCOVERY_WINDOWS}; how windows start stays open where the server shows rate-limit headers)`;
     if (tier.profile?.runs === 'beside') lines.push(`  beside the lanes: ${learn}, on ${tier.profile.org}`);

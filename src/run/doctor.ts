@@ -22,7 +22,7 @@ import type { Edge, HttpProber } from '../measure/http-prober.ts';
 import { isAdmittedStatus, type Observation } from '../measure/observation.ts';
 import { ObservationRecorder } from '../measure/recorder.ts';
 import { clockEstimate, narrowOffset, type ClockEstimate, type OffsetInterval } from '../measure/server-clock.ts';
-import { inertRequest } from '../procedures/requests.ts';
+import { inertRequest } from '../measure/requests.ts';
 import type { ExternalTarget } from './options.ts';
 import { openTargetSession, sessionProber } from './target-session.ts';
 

@@ -18,7 +18,7 @@ import type { QuotaBound } from '../measure/write-tally.ts';
 import { MAX_LIMIT_FACTOR } from '../procedures/announced-limit.ts';
 import { bulkSize } from '../procedures/ingest.ts';
 import { TASKS } from '../procedures/registry.ts';
-import { PAIR_ATTEMPTS } from '../procedures/discover.ts';
+import { PAIR_ATTEMPTS } from '../profile/discover.ts';
 import type { Plan, PlannedTask } from './plan.ts';
 
 /** Windows n upload tasks on one organization may spend quota in: the one under way, then each task's own and one measured again. */

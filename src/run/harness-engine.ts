@@ -28,8 +28,7 @@ import { cleanUpCreated } from '../procedures/cleanup.ts';
 import { WriteTally, type PlannedWrite } from '../measure/write-tally.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 import type { LimiterProfile } from '../profile/types.ts';
-import { discover } from '../procedures/discover.ts';
-import { inferProfile } from '../profile/infer.ts';
+import { learnLimiter, type LearnOptions } from '../profile/learn.ts';
 import { withConcurrency } from '../profile/concurrency.ts';
 import { learnedConcurrency } from '../verdicts/concurrency-cap.ts';
 import { messageOf } from '../util/errors.ts';
@@ -266,7 +265,7 @@ function learnerFor(run: OpenRun, state: RunState, suite: Suite): (tierPlan: Pla
     if (!org) return Promise.resolve();
     // A discovery the checks wait for is kept brief (with rate-limit headers they need no more).
     const brief = tierPlan.profile?.runs !== 'beside';
-    const learned = learnLimiter(org, {
+    const learned = learnBeside(org, {
       prober: suite.prober,
       windowMs: run.session.windowMs,
       clockOffsetMs: suite.context.clockOffsetMs,
@@ -340,37 +339,14 @@ function engineOutcome(
 }
 
 /** How the server limits, learned on `org` before its tier's quota tasks; null (and a warning) if discovery stopped. */
-async function learnLimiter(
+async function learnBeside(
   org: OrgHandle,
-  run: {
-    readonly prober: HttpProber;
-    readonly windowMs: number;
-    readonly clockOffsetMs: () => number;
-    readonly io: Io;
-    readonly emit: OpenRun['emit'];
-    readonly brief: boolean;
-    readonly uploads: boolean;
-    readonly runId: string;
-  },
+  run: { readonly io: Io; readonly emit: OpenRun['emit'] } & Omit<LearnOptions, 'signal'>,
 ): Promise<LimiterProfile | null> {
   const task: TaskIdentity = { kind: 'profile', tier: org.tier, orgs: [org.label] };
   run.emit({ type: 'task-start', task });
   try {
-    const record = await discover({
-      prober: run.prober,
-      contract: recruitingApi,
-      tier: org.tier,
-      org: org.label,
-      keys: { primary: org.primary.key, unscoped: org.unscoped?.key ?? null },
-      ...(org.limits ? { limits: org.limits } : {}),
-      windowMs: run.windowMs,
-      clockOffsetMs: run.clockOffsetMs,
-      signal: run.io.signal,
-      brief: run.brief,
-      uploads: run.uploads,
-      runId: run.runId,
-    });
-    return inferProfile(record, run.clockOffsetMs());
+    return await learnLimiter(org, { ...run, signal: run.io.signal });
   } catch (error) {
     // Without a profile the windows are scheduled as for an unknown limiter: slower, still sound.
     run.emit({

@@ -21,7 +21,7 @@ export interface PlannedTask {
 }
 
 /**
- * Where a tier's limiter profile is learned (procedures/discover.ts): on an organization of its own,
+ * Where a tier's limiter profile is learned (profile/discover.ts): on an organization of its own,
  * beside every lane from the start (`beside`); where the tier has none to spare, first on a lane no
  * joint task shares (`first-on-lane`); with no such lane, before any task of the tier (`before-tier`).
  * A discovery the checks wait for is kept brief: the window it uses up (how windows start stays open

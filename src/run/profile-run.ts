@@ -1,16 +1,14 @@
 /**
  * `tiergate profile`: learn how a deployment limits, without running the suite. Opens the target
  * (embedded or --config), and on each tier's first organization runs the discovery the suite runs
- * before its checks (src/procedures/discover.ts), then infers the profile. Nothing is judged.
+ * beside its checks (learnLimiter, src/profile/learn.ts). Nothing is judged.
  */
-import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { TierName } from '../contract/types.ts';
 import { EXIT } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { ObservationRecorder } from '../measure/recorder.ts';
 import { clockEstimate, narrowOffset, type OffsetInterval } from '../measure/server-clock.ts';
-import { discover } from '../procedures/discover.ts';
-import { inferProfile } from '../profile/infer.ts';
+import { learnLimiter } from '../profile/learn.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { RunOptions } from './options.ts';
 import { openTargetSession, sessionProber } from './target-session.ts';
@@ -30,7 +28,6 @@ export interface ProfileOutcome {
 }
 
 export async function profileDeployment(options: ProfileOptions, io: Io): Promise<ProfileOutcome> {
-  const contract = recruitingApi;
   // Names the resume each discovery uploads: tiergate and an id of this profiling run.
   const runId = newRunId(Date.now());
   const session = await openTargetSession(options, io.env);
@@ -49,20 +46,9 @@ export async function profileDeployment(options: ProfileOptions, io: Io): Promis
     for (const tier of options.tiers) {
       const org = orgs.find((o) => o.tier === tier);
       if (!org || io.signal.aborted) continue;
-      const record = await discover({
-        prober,
-        contract,
-        tier,
-        org: org.label,
-        keys: { primary: org.primary.key, unscoped: org.unscoped?.key ?? null },
-        ...(org.limits ? { limits: org.limits } : {}),
-        windowMs: session.windowMs,
-        clockOffsetMs,
-        signal: io.signal,
-        uploads: options.target.kind !== 'external' || options.target.config.writes !== 'none',
-        runId,
-      });
-      profiles.push(inferProfile(record, clockOffsetMs()));
+      const uploads = options.target.kind !== 'external' || options.target.config.writes !== 'none';
+      const { windowMs } = session;
+      profiles.push(await learnLimiter(org, { prober, windowMs, clockOffsetMs, signal: io.signal, uploads, runId }));
     }
     const complete = profiles.length === options.tiers.length && !io.signal.aborted;
     return { profiles, exitCode: complete ? EXIT.pass : io.signal.aborted ? EXIT.interrupted : EXIT.inconclusive };

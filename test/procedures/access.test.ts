@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { access } from '../../src/procedures/access.ts';
 import { endpointById } from '../../src/contract/lookup.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
-import { requestFor } from '../../src/procedures/requests.ts';
+import { requestFor } from '../../src/measure/requests.ts';
 import { runTask } from '../../src/procedures/task.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import { loadTestContext } from '../helpers/suite-context.ts';

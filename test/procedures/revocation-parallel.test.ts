@@ -10,7 +10,7 @@ import type { Observation } from '../../src/measure/observation.ts';
 import type { RevocationProbeRun } from '../../src/measure/revocation-records.ts';
 import { runRevocationTrials } from '../../src/procedures/revocation-trials.ts';
 import { revocationTiming } from '../../src/procedures/revocation.ts';
-import { requestFor } from '../../src/procedures/requests.ts';
+import { requestFor } from '../../src/measure/requests.ts';
 import { endpointById } from '../../src/contract/lookup.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { SCOPE_NAMES } from '../../src/contract/types.ts';

@@ -12,7 +12,7 @@ import type { LatencyRow } from '../../src/verdicts/revoke-latency.ts';
 import { edgeBounds, edgeProbes } from '../../src/verdicts/support/revocation-bounds.ts';
 import { runRevocationTrials } from '../../src/procedures/revocation-trials.ts';
 import { adminApiHook } from '../../src/provision/hooks/admin-api.ts';
-import { requestFor } from '../../src/procedures/requests.ts';
+import { requestFor } from '../../src/measure/requests.ts';
 import { revocationTiming } from '../../src/procedures/revocation.ts';
 import { endpointById } from '../../src/contract/lookup.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';

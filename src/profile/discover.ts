@@ -24,7 +24,7 @@ import type { Contract, Endpoint, OrgLimits, TierName } from '../contract/types.
 import { figuresOf } from '../contract/org-limits.ts';
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { sleep } from '../util/sleep.ts';
-import { requestFor } from './requests.ts';
+import { requestFor } from '../measure/requests.ts';
 import { carriesRateHeaders, isAdmitted, type Observation } from '../measure/observation.ts';
 import type { DiscoveryPhase } from '../measure/tags.ts';
 import {
@@ -39,8 +39,8 @@ import {
   type EndEstimate,
   type EndSource,
 } from '../measure/reset-format.ts';
-import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from '../profile/record.ts';
-import { firstRound, secondRoundAt, secondRoundHelps } from '../profile/window-algorithm.ts';
+import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from './record.ts';
+import { firstRound, secondRoundAt, secondRoundHelps } from './window-algorithm.ts';
 
 export interface DiscoveryInput {
   readonly prober: HttpProber;

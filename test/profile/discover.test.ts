@@ -4,7 +4,7 @@
  * And what it learns behind a network that loses requests: the same as on a clean one.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { discover, exhaustQuota, expiryReadAt } from '../../src/procedures/discover.ts';
+import { discover, exhaustQuota, expiryReadAt } from '../../src/profile/discover.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { HttpProber } from '../../src/measure/http-prober.ts';
 import { ObservationRecorder } from '../../src/measure/recorder.ts';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpointById } from '../../src/contract/lookup.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
-import { ABSENT_ID, inertRequest, ownedWrite, requestFor } from '../../src/procedures/requests.ts';
+import { ABSENT_ID, inertRequest, ownedWrite, requestFor } from '../../src/measure/requests.ts';
 
 const endpoint = (id: Parameters<typeof endpointById>[1]) => endpointById(recruitingApi, id);
 
