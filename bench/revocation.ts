@@ -14,14 +14,14 @@ import { systemClock } from '../src/util/io.ts';
 import { ObservationRecorder } from '../src/measure/recorder.ts';
 import { adminApiHook } from '../src/provision/hooks/admin-api.ts';
 import { provisionOrg } from '../src/provision/provision.ts';
-import { revocationTask } from '../src/procedures/revocation.ts';
-import { runTask } from '../src/procedures/task.ts';
+import { revocationTask } from '../src/revocation/task.ts';
+import { runTask } from '../src/suite/task.ts';
 import { defineScenario, SCENARIO_DEFAULTS } from '../src/scenario/define.ts';
 import { REVOCATION_ORG_LIMITS } from '../src/run/target-session.ts';
 import type { BoundStats } from '../src/verdicts/support/revocation-stats.ts';
 import { AdminClient } from '../src/reference-server/admin-client.ts';
 import { startTarget } from '../src/reference-server/server.ts';
-import { standaloneContext } from '../src/procedures/standalone.ts';
+import { standaloneContext } from '../src/suite/standalone.ts';
 
 const { values } = parseArgs({
   options: {

@@ -1,6 +1,6 @@
 /**
  * The kinds of task a run schedules, by name. What each decides, spends and sends is declared once,
- * in its module under procedures/ (`defineTask`); the registry there is keyed by these names, so a
+ * in its module under tasks/ (`defineTask`); the registry there is keyed by these names, so a
  * name here without a definition, or a definition without a name, does not compile.
  */
 export const TASK_KINDS = [

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Endpoint } from '../contract/types.ts';
 import { resolvePath } from '../contract/lookup.ts';
-import type { ProbeRequest } from '../measure/http-prober.ts';
+import type { ProbeRequest } from './http-prober.ts';
 
 /** A made-up resume whose candidate is named by the run, so that whatever the parser keeps of it can be told apart. */
 const sampleResume = (runId: string) =>

@@ -6,7 +6,7 @@
 import { resolveSecret } from '../config/load.ts';
 import { KEY_ROLES, type Config } from '../config/schema.ts';
 import { UsageError } from '../util/errors.ts';
-import type { KeyHandle, OrgHandle } from '../procedures/handles.ts';
+import type { KeyHandle, OrgHandle } from '../contract/handles.ts';
 
 export function orgsFromConfig(config: Config, env: Readonly<Record<string, string | undefined>>): OrgHandle[] {
   const problems: string[] = [];

@@ -6,7 +6,7 @@
  */
 import { SCOPE_NAMES, type OrgLimits, type ScopeName, type TierName } from '../contract/types.ts';
 import type { AdminClient } from '../reference-server/admin-client.ts';
-import type { KeyHandle, OrgHandle } from '../procedures/handles.ts';
+import type { KeyHandle, OrgHandle } from '../contract/handles.ts';
 
 export interface ProvisionRequest {
   readonly tier: TierName;

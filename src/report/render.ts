@@ -20,7 +20,7 @@ import { REPORT_SCRIPT, REPORT_TEMPLATE } from './template.ts';
 import { buildReportView } from './view.ts';
 import type { EvidenceFile } from './sla.ts';
 import { sha256Of } from '../results/manifest.ts';
-import { REVOCATION_CSV } from '../procedures/revocation-csv.ts';
+import { REVOCATION_CSV } from '../revocation/csv.ts';
 
 export { pointLatest, type LatestPointer } from './latest.ts';
 

@@ -1,7 +1,7 @@
 /** `tiergate run --dry-run`: the plan as text, before any socket opens. */
 import { formatDurationMs } from '../util/duration.ts';
 import { DISCOVERY_WINDOWS, type Plan, type PlannedTask } from './plan.ts';
-import { TASKS } from '../procedures/registry.ts';
+import { TASKS } from '../tasks/registry.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { plannedUploads } from './upload-plan.ts';
 import type { OrgLimits } from '../contract/types.ts';

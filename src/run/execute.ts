@@ -5,11 +5,11 @@
  */
 import type { CheckResult } from '../catalogue/types.ts';
 import type { PlannedTask, Plan, TierPlan } from './plan.ts';
-import type { SuiteContext } from '../procedures/context.ts';
-import type { OrgHandle } from '../procedures/handles.ts';
+import type { SuiteContext } from '../suite/context.ts';
+import type { OrgHandle } from '../contract/handles.ts';
 import { defineScenario, type Scenario } from '../scenario/define.ts';
-import { TASKS } from '../procedures/registry.ts';
-import { runTask, type TaskInstance } from '../procedures/task.ts';
+import { TASKS } from '../tasks/registry.ts';
+import { runTask, type TaskInstance } from '../suite/task.ts';
 import { asInterrupted } from './publish.ts';
 
 /** What the plan's labels stand for in this run: the provisioned organizations and each tier's scenario. */

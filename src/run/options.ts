@@ -4,7 +4,7 @@ import type { CheckId } from '../catalogue/types.ts';
 import type { Config } from '../config/schema.ts';
 import type { RevocationShape, Scenario } from '../scenario/define.ts';
 import type { RunListener } from '../results/events.ts';
-import type { OrgHandle } from '../procedures/handles.ts';
+import type { OrgHandle } from '../contract/handles.ts';
 import type { FaultName } from '../reference-server/faults.ts';
 import type { VariantName } from '../reference-server/variants.ts';
 import type { KeyObject } from 'node:crypto';

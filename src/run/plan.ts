@@ -8,8 +8,8 @@ import type { TierName } from '../contract/types.ts';
 import type { CheckId } from '../catalogue/types.ts';
 import type { Scenario } from '../scenario/define.ts';
 import type { TaskKind } from '../catalogue/task-kinds.ts';
-import { TASKS } from '../procedures/registry.ts';
-import { declaredChecks, type RegisteredTask } from '../procedures/task.ts';
+import { TASKS } from '../tasks/registry.ts';
+import { declaredChecks, type RegisteredTask } from '../suite/task.ts';
 
 export interface PlannedTask {
   readonly kind: TaskKind;

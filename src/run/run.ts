@@ -11,7 +11,7 @@ import type { TierName } from '../contract/types.ts';
 import type { RunResults } from '../results/types.ts';
 import type { RunEvent } from '../results/events.ts';
 import { declaredAssumptions, revocationOverrides, type RunOptions } from './options.ts';
-import { trialShape } from '../procedures/revocation.ts';
+import { trialShape } from '../revocation/task.ts';
 import { describePlan } from './describe-plan.ts';
 import { openTargetSession } from './target-session.ts';
 import { newRunId } from './run-id.ts';

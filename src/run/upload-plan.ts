@@ -1,13 +1,13 @@
 /**
  * The plan's uploads: for each ingest task, whether its uploads fit one window at the target's upload
- * time (procedures/upload-fit.ts), said before any quota is spent, in the dry run and when the run
+ * time (suite/upload-fit.ts), said before any quota is spent, in the dry run and when the run
  * starts. Where the upload time is not known yet (a deployment), the longest it may be.
  */
 import type { Contract, OrgLimits } from '../contract/types.ts';
 import { figuresOf } from '../contract/org-limits.ts';
-import { TASKS } from '../procedures/registry.ts';
-import { underCap } from '../procedures/batches.ts';
-import { uploadFit, uploadFitText, type UploadFit } from '../procedures/upload-fit.ts';
+import { TASKS } from '../tasks/registry.ts';
+import { underCap } from '../suite/batches.ts';
+import { uploadFit, uploadFitText, type UploadFit } from '../suite/upload-fit.ts';
 import { formatDurationMs } from '../util/duration.ts';
 import type { Plan, PlannedTask } from './plan.ts';
 

@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ingestRevocation, type RevocationIngest, type RevocationIngestOptions } from '../k6/revocation-ingest.ts';
 import { observationSink, OBSERVATIONS_FILE } from '../measure/observation-file.ts';
-import { JUDGEMENTS_FILE } from '../procedures/judgements.ts';
+import { JUDGEMENTS_FILE } from '../suite/judgements.ts';
 import type { RunResults } from '../results/types.ts';
 import type { StepSummaryTarget } from '../report/step-summary.ts';
 import type { RunSeal } from './options.ts';

@@ -30,7 +30,7 @@ import { messageOf } from '../util/errors.ts';
 import { folderFiles } from './seal.ts';
 import { toolInfo } from './run-id.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
-import { readJudgements, readObservations } from '../procedures/judgement-file.ts';
+import { readJudgements, readObservations } from '../suite/judgement-file.ts';
 import {
   isNotReplayed,
   JUDGEMENTS_FILE,
@@ -38,7 +38,7 @@ import {
   NOT_REPLAYED,
   withSharedArgs,
   type JudgementRecord,
-} from '../procedures/judgements.ts';
+} from '../suite/judgements.ts';
 import {
   decodeArgs,
   findingText,

@@ -16,7 +16,7 @@ import type { CheckId, CheckResult } from '../../src/catalogue/types.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { SCOPE_NAMES } from '../../src/contract/types.ts';
 import type { Observation } from '../../src/measure/observation.ts';
-import { REVOCATION_CSV_COLUMNS } from '../../src/procedures/revocation-csv.ts';
+import { REVOCATION_CSV_COLUMNS } from '../../src/revocation/csv.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import type { RunOptions } from '../../src/run/options.ts';
 import { runSuite } from '../../src/run/run.ts';

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { faultCatalogue } from '../../src/reference-server/faults.ts';
-import { TASKS } from '../../src/procedures/registry.ts';
+import { TASKS } from '../../src/tasks/registry.ts';
 import { checksFor, kindsFor } from '../helpers/fault-checks.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { verifyRun } from '../../src/run/verify.ts';

@@ -2,8 +2,8 @@
 import type { CheckId } from '../../src/catalogue/types.ts';
 import type { TaskKind } from '../../src/catalogue/task-kinds.ts';
 import type { FaultDefinition } from '../../src/reference-server/faults.ts';
-import { TASKS, kindsDeciding } from '../../src/procedures/registry.ts';
-import { declaredChecks } from '../../src/procedures/task.ts';
+import { TASKS, kindsDeciding } from '../../src/tasks/registry.ts';
+import { declaredChecks } from '../../src/suite/task.ts';
 
 /** The task kinds a fault's run needs: those deciding a check it breaks; null: every kind (HDR-PRESENT is judged over every response). */
 export function kindsFor(fault: FaultDefinition): TaskKind[] | null {

@@ -388,7 +388,7 @@ export interface ConcurrencyOptions {
   readonly controlLatencyMs?: number;
 }
 
-/** The CONCURRENCY-CAP traffic shape (procedures/concurrency.ts), every time as the options say. */
+/** The CONCURRENCY-CAP traffic shape (tasks/concurrency.ts), every time as the options say. */
 export interface HeldMeasurement {
   /** Fast reads one after another before anything was held. */
   readonly roundTrips: Observation[];

@@ -9,14 +9,14 @@ import type { TierName } from '../../src/contract/types.ts';
 import { HttpProber } from '../../src/measure/http-prober.ts';
 import { systemClock } from '../../src/util/io.ts';
 import { ObservationRecorder } from '../../src/measure/recorder.ts';
-import type { SuiteContext } from '../../src/procedures/context.ts';
-import type { OrgHandle } from '../../src/procedures/handles.ts';
+import type { SuiteContext } from '../../src/suite/context.ts';
+import type { OrgHandle } from '../../src/contract/handles.ts';
 import { provisionOrg } from '../../src/provision/provision.ts';
 import { AdminClient } from '../../src/reference-server/admin-client.ts';
 import type { TargetOptions } from '../../src/reference-server/options.ts';
 import { startTarget } from '../../src/reference-server/server.ts';
 import { captureIo } from './capture-io.ts';
-import { standaloneContext } from '../../src/procedures/standalone.ts';
+import { standaloneContext } from '../../src/suite/standalone.ts';
 
 export interface LoadTestContext {
   readonly context: SuiteContext;

@@ -13,7 +13,7 @@ import { disposableListHook } from '../../src/provision/hooks/disposable.ts';
 import { configKeyHook } from '../../src/provision/hooks/from-config.ts';
 import { redactOutput } from '../../src/provision/hooks/hook-error.ts';
 import { fillTemplate, shellQuote, templateProblems } from '../../src/provision/hooks/template.ts';
-import type { KeyHandle, OrgHandle } from '../../src/procedures/handles.ts';
+import type { KeyHandle, OrgHandle } from '../../src/contract/handles.ts';
 import { runRevocation, startHarness, type Harness } from '../helpers/revocation-harness.ts';
 
 const KEY = `xh_test_${'A1b2C3d4'.repeat(4)}`;

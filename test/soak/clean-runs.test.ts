@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CHECK_IDS, type CheckResult } from '../../src/catalogue/types.ts';
-import { kindsDeciding } from '../../src/procedures/registry.ts';
+import { kindsDeciding } from '../../src/tasks/registry.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';

@@ -5,7 +5,7 @@ import { revokeStickyVerdict } from '../../src/verdicts/revoke-sticky.ts';
 import { authRevokedVerdict } from '../../src/verdicts/auth-revoked.ts';
 import { rotationVerdict } from '../../src/verdicts/rotation.ts';
 import { edgeBounds, percentile } from '../../src/verdicts/support/revocation-bounds.ts';
-import { revocationCsv } from '../../src/procedures/revocation-csv.ts';
+import { revocationCsv } from '../../src/revocation/csv.ts';
 import { clean, cleanRun, EDGES, evidence, REVOKE_AT, RTT, run } from '../helpers/revocation-fixtures.ts';
 
 const all = (e: ReturnType<typeof evidence>) => ({

@@ -4,7 +4,7 @@
  */
 import { SCOPE_NAMES, type ScopeName } from '../../contract/types.ts';
 import type { AdminClient } from '../../reference-server/admin-client.ts';
-import type { KeyHandle, KeyHook, OrgHandle } from '../../procedures/handles.ts';
+import type { KeyHandle, KeyHook, OrgHandle } from '../../contract/handles.ts';
 import { HookError, withTimeout } from './hook-error.ts';
 
 export interface AdminApiHookOptions {

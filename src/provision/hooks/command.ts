@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ScopeName } from '../../contract/types.ts';
-import type { KeyHandle, KeyHook, OrgHandle } from '../../procedures/handles.ts';
+import type { KeyHandle, KeyHook, OrgHandle } from '../../contract/handles.ts';
 import { HookError, redactOutput } from './hook-error.ts';
 import {
   assertNoProblems,

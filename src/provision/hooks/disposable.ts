@@ -5,7 +5,7 @@
  * remaining trials are not run.
  */
 import type { ScopeName } from '../../contract/types.ts';
-import type { KeyHandle, KeyHook, OrgHandle } from '../../procedures/handles.ts';
+import type { KeyHandle, KeyHook, OrgHandle } from '../../contract/handles.ts';
 import { HookError } from './hook-error.ts';
 
 export interface DisposableKey {

@@ -5,7 +5,7 @@
  */
 import type { RevocationHookConfig } from '../../config/schema.ts';
 import { UsageError } from '../../util/errors.ts';
-import type { KeyHandle, KeyHook } from '../../procedures/handles.ts';
+import type { KeyHandle, KeyHook } from '../../contract/handles.ts';
 import { commandHook, commandRevoker } from './command.ts';
 import { disposableListHook } from './disposable.ts';
 import { httpHook, httpRevoker, type HttpHookOptions } from './http.ts';

@@ -9,7 +9,7 @@ import type { HttpCallConfig, HttpProvisionConfig } from '../../config/schema.ts
 import type { ScopeName } from '../../contract/types.ts';
 import { messageOf, TiergateError } from '../../util/errors.ts';
 import { isLoopbackUrl } from '../../util/loopback.ts';
-import type { KeyHandle, KeyHook, OrgHandle } from '../../procedures/handles.ts';
+import type { KeyHandle, KeyHook, OrgHandle } from '../../contract/handles.ts';
 import { HookError, redactOutput } from './hook-error.ts';
 import {
   assertNoProblems,

@@ -1,0 +1,347 @@
+/**
+ * One revocation trial (§5.8, §5.9, §8.3). The driver records, it never judges:
+ * 1. confirm the key, and its successor (ROTATION), are admitted on every edge;
+ * 2. probe every edge on a fixed slot grid (`intervalMs`), at most one probe in flight per edge
+ *    (a slot that falls while the edge's probe is still out is skipped and counted);
+ * 3. `leadMs` into the probing, call the revoke hook, recording when it was called and returned;
+ * 4. keep probing until every edge has rejected the key and then for `settleMs` (flapping), never
+ *    longer than `maxMs` after the revoke call;
+ * 5. one final probe per edge (AUTH-REVOKED), and the successor once more on every edge.
+ * Every probe goes through the HttpProber, so every one is in the observations file.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TierName } from '../contract/types.ts';
+import type { Edge, HttpProber, ProbeRequest } from '../measure/http-prober.ts';
+import { isAdmittedStatus } from '../measure/observation.ts';
+import type { CheckId } from '../catalogue/types.ts';
+import type { KeyHandle, KeyHook } from '../contract/handles.ts';
+import { redactKey } from '../contract/keys.ts';
+import { bounded } from '../util/bounded.ts';
+import {
+  probeRecord,
+  type ProbeRecord,
+  type ProbeStop,
+  type RevocationProbeRun,
+} from '../measure/revocation-records.ts';
+import type { ProbePhase } from '../measure/tags.ts';
+import { messageOf } from '../util/errors.ts';
+
+export interface TrialTiming {
+  /** Probe slot spacing per edge, ms. */
+  readonly intervalMs: number;
+  /** How long to keep probing after every edge rejected, ms. */
+  readonly settleMs: number;
+  /** Probing never lasts longer than this after the revoke call, ms. */
+  readonly maxMs: number;
+  /** How long to try to see a key admitted on every edge before revoking, ms. */
+  readonly confirmMs: number;
+  /** How long probing runs before the revoke call, ms. */
+  readonly leadMs: number;
+  /** Guard on the revoke hook, on top of the hook's own timeout, ms. */
+  readonly revokeTimeoutMs: number;
+}
+
+export interface TrialOptions {
+  readonly prober: HttpProber;
+  readonly hook: Pick<KeyHook, 'revokeKey'>;
+  readonly trial: number;
+  readonly key: KeyHandle;
+  readonly successor: KeyHandle | null;
+  readonly successorError: string | null;
+  readonly timing: TrialTiming;
+  /** The probe request for a key (HEAD /recruiter/bootstrap). */
+  readonly request: (key: string) => ProbeRequest;
+  /** Status meaning "rejected as revoked" (401 by the auth-status assumption). */
+  readonly rejectStatus: number;
+  readonly tags: { readonly tier: TierName | null; readonly org: string | null };
+  /** Client wall clock, epoch ms. */
+  readonly wallNow: () => number;
+  readonly signal: AbortSignal;
+  /** Called when the revoke hook has returned without error. */
+  readonly onRevoked?: () => void;
+  /**
+   * Where the slot grid falls on the prober's clock, modulo `intervalMs`: trials running at once on
+   * different phases take turns instead of sending together. Absent: the grid starts at once.
+   */
+  readonly slotPhaseMs?: number;
+}
+
+/** What the dense loop's stop rule sees. */
+export interface LoopView {
+  readonly now: number;
+  readonly revokeStartedAt: number | null;
+  readonly revoke: 'not-called' | 'pending' | 'returned' | 'failed';
+  /** Per edge, when its first rejection arrived (headersAt), or null. */
+  readonly firstRejections: readonly (number | null)[];
+  readonly aborted: boolean;
+}
+
+/** The dense loop's stop rule; null: keep probing. Pure. */
+export function stopReason(view: LoopView, timing: Pick<TrialTiming, 'settleMs' | 'maxMs'>): ProbeStop | null {
+  if (view.aborted) return 'aborted';
+  if (view.revoke === 'failed') return 'revoke-failed';
+  if (view.revokeStartedAt === null) return null;
+  if (view.now >= view.revokeStartedAt + timing.maxMs) return 'max-time';
+  const rejections = view.firstRejections;
+  if (view.revoke !== 'returned' || rejections.some((r) => r === null)) return null;
+  const lastEdge = Math.max(...(rejections as number[]));
+  return view.now >= lastEdge + timing.settleMs ? 'settled' : null;
+}
+
+const PHASE_CHECK: Readonly<Record<ProbePhase, CheckId>> = {
+  confirm: 'REVOKE-LATENCY',
+  probe: 'REVOKE-LATENCY',
+  final: 'AUTH-REVOKED',
+  'successor-before': 'ROTATION',
+  'successor-after': 'ROTATION',
+};
+
+const CONFIRM_RETRY_MS = 50;
+const MAX_CONFIRM_ROUNDS = 100;
+
+/** The first moment from `now` on at `phaseMs` modulo `intervalMs` (`now` itself without a phase). */
+function gridStart(now: number, intervalMs: number, phaseMs: number | undefined): number {
+  if (phaseMs === undefined) return now;
+  return now + ((((phaseMs - now) % intervalMs) + intervalMs) % intervalMs);
+}
+
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return;
+  await sleep(ms, undefined, { signal }).catch(() => undefined);
+}
+
+/** What a trial's phases share: its options, and the probes and notes it records. */
+interface Trial {
+  readonly o: TrialOptions;
+  readonly probes: ProbeRecord[];
+  readonly notes: string[];
+}
+
+/** Sends one probe through the prober and records it; `intendedAt`: the probe's slot, so that late sends show in the observations file. */
+async function sendProbe(
+  t: Trial,
+  edge: Edge,
+  key: string,
+  phase: ProbePhase,
+  intendedAt?: number,
+): Promise<ProbeRecord> {
+  const { o } = t;
+  const observation = await o.prober.send(edge, o.request(key), {
+    check: PHASE_CHECK[phase],
+    phase: `${phase}/${o.trial}`,
+    tier: o.tags.tier,
+    org: o.tags.org,
+    ...(intendedAt === undefined ? {} : { intendedAt }),
+  });
+  const record = probeRecord(observation, phase);
+  t.probes.push(record);
+  return record;
+}
+
+/** Probe the edges not yet admitting, every CONFIRM_RETRY_MS, until all admit or the time is up. */
+async function confirmAdmitted(t: Trial, key: string, phase: ProbePhase): Promise<string[]> {
+  const { prober, timing, signal } = t.o;
+  let pending = [...prober.edges];
+  const deadline = prober.now() + timing.confirmMs;
+  for (let round = 0; round < MAX_CONFIRM_ROUNDS && pending.length > 0 && !signal.aborted; round++) {
+    const answers = await Promise.all(pending.map((edge) => sendProbe(t, edge, key, phase)));
+    pending = pending.filter((_, i) => !isAdmittedStatus(answers[i]!.status));
+    if (pending.length === 0 || prober.now() + CONFIRM_RETRY_MS > deadline) break;
+    await pause(CONFIRM_RETRY_MS, signal);
+  }
+  return pending.map((e) => e.label);
+}
+
+/** The run's fields known before any probe. */
+function runBase(o: TrialOptions) {
+  return {
+    trial: o.trial,
+    edges: o.prober.edges.map((e) => e.label),
+    key: redactKey(o.key.key),
+    successorKey: o.successor ? redactKey(o.successor.key) : null,
+    successorError: o.successorError,
+    intervalMs: o.timing.intervalMs,
+    settleMs: o.timing.settleMs,
+    maxMs: o.timing.maxMs,
+  };
+}
+
+/** Confirms the key, then its successor, admitted on every edge; the edges that never admitted the key. */
+async function confirmKeys(t: Trial): Promise<string[]> {
+  const unconfirmed = await confirmAdmitted(t, t.o.key.key, 'confirm');
+  if (t.o.successor) {
+    const notAdmitted = await confirmAdmitted(t, t.o.successor.key, 'successor-before');
+    if (notAdmitted.length > 0)
+      t.notes.push(`the successor key was not admitted on ${notAdmitted.join(', ')} before the revoke call`);
+  }
+  return unconfirmed;
+}
+
+/** The run of a trial that never called the revoke hook: the key unconfirmed, or Ctrl-C. */
+function unrevokedRun(t: Trial, base: ReturnType<typeof runBase>, unconfirmed: readonly string[]): RevocationProbeRun {
+  if (unconfirmed.length > 0)
+    t.notes.unshift(
+      `the key was not admitted on ${unconfirmed.join(', ')} within ${t.o.timing.confirmMs} ms: the revoke hook was not called`,
+    );
+  return {
+    ...base,
+    revokeStartedAt: null,
+    revokeStartedWall: null,
+    revokeReturnedAt: null,
+    revokeError: null,
+    stoppedBy: t.o.signal.aborted ? 'aborted' : 'not-confirmed',
+    skippedSlots: 0,
+    probes: t.probes,
+    notes: t.notes,
+  };
+}
+
+/** What the dense loop's edges and its revoke call share. */
+interface DenseLoop {
+  readonly t: Trial;
+  /** Per edge, when its first rejection after the revoke call arrived (headersAt), or null. */
+  readonly firstRejections: (number | null)[];
+  readonly revoke: RevokeCall;
+  skippedSlots: number;
+  stoppedBy: ProbeStop | null;
+  readonly startAt: number;
+  readonly hardEnd: number;
+  readonly maxSlots: number;
+}
+
+/** The dense loop's state: one slot grid for all edges, and its hard bounds. */
+function denseLoop(t: Trial): DenseLoop {
+  const { prober, timing } = t.o;
+  const startAt = gridStart(prober.now(), timing.intervalMs, t.o.slotPhaseMs);
+  // Hard bounds, whatever the hook does: slots and time.
+  const hardEnd = startAt + timing.leadMs + timing.revokeTimeoutMs + timing.maxMs;
+  const maxSlots = Math.ceil((hardEnd - startAt) / timing.intervalMs) + 1;
+  return {
+    t,
+    firstRejections: prober.edges.map(() => null),
+    revoke: { state: 'not-called', startedAt: null, startedWall: null, returnedAt: null, error: null },
+    skippedSlots: 0,
+    stoppedBy: null,
+    startAt,
+    hardEnd,
+    maxSlots,
+  };
+}
+
+/** The stop rule on the loop as it stands; once it says stop, it says so for good. */
+function loopStop(d: DenseLoop): ProbeStop | null {
+  const { prober, signal, timing } = d.t.o;
+  d.stoppedBy ??= stopReason(
+    {
+      now: prober.now(),
+      revokeStartedAt: d.revoke.startedAt,
+      revoke: d.revoke.state,
+      firstRejections: d.firstRejections,
+      aborted: signal.aborted,
+    },
+    timing,
+  );
+  return d.stoppedBy;
+}
+
+/** One edge's sequential prober: probes the key at each slot not yet begun until the loop stops. */
+async function probeEdgeUntilStopped(d: DenseLoop, edge: Edge, index: number): Promise<void> {
+  const { prober, timing, signal, key, rejectStatus } = d.t.o;
+  let slot = d.startAt;
+  for (let sent = 0; sent < d.maxSlots && loopStop(d) === null && prober.now() < d.hardEnd; sent++) {
+    await pause(slot - prober.now(), signal);
+    if (loopStop(d) !== null) return;
+    const record = await sendProbe(d.t, edge, key.key, 'probe', slot);
+    if (record.status === rejectStatus && d.firstRejections[index] === null && d.revoke.startedAt !== null) {
+      d.firstRejections[index] = record.headersAt;
+    }
+    // The next slot not yet begun; the ones that began while this probe was out are skipped.
+    const elapsed = prober.now() - slot;
+    const advance = Math.max(1, Math.ceil(elapsed / timing.intervalMs));
+    d.skippedSlots += advance - 1;
+    slot += advance * timing.intervalMs;
+  }
+}
+
+/** Calls the revoke hook, bounded, recording when it was called and returned, or how it failed. */
+function callRevokeHook(d: DenseLoop): Promise<void> {
+  const { o } = d.t;
+  const { prober, timing } = o;
+  const revoke = d.revoke;
+  revoke.startedWall = o.wallNow();
+  revoke.startedAt = prober.now();
+  revoke.state = 'pending';
+  return bounded(
+    o.hook.revokeKey(o.key),
+    timing.revokeTimeoutMs,
+    () => new Error(`the revoke hook did not return within ${timing.revokeTimeoutMs} ms`),
+  ).then(
+    () => {
+      revoke.returnedAt = prober.now();
+      revoke.state = 'returned';
+      o.onRevoked?.();
+    },
+    (error: unknown) => {
+      revoke.returnedAt = prober.now();
+      revoke.error = messageOf(error);
+      revoke.state = 'failed';
+    },
+  );
+}
+
+/** Probes every edge on the slot grid, revokes `leadMs` in, and watches every edge until refused and settled. */
+async function probeThroughRevocation(t: Trial): Promise<{ d: DenseLoop; reason: ProbeStop }> {
+  const { prober, timing, signal } = t.o;
+  // The dense loop: one slot grid for all edges, each edge its own sequential prober.
+  const d = denseLoop(t);
+  const loops = Promise.all(prober.edges.map((edge, index) => probeEdgeUntilStopped(d, edge, index)));
+
+  await pause(d.startAt + timing.leadMs - prober.now(), signal);
+  let revoking: Promise<void> = Promise.resolve();
+  if (!signal.aborted) revoking = callRevokeHook(d);
+  await loops;
+  await revoking;
+  const reason: ProbeStop = loopStop(d) ?? (d.revoke.state === 'failed' ? 'revoke-failed' : 'max-time');
+  return { d, reason };
+}
+
+/** One final probe per edge (AUTH-REVOKED), and the successor once more on every edge. */
+async function probeAfterRevocation(t: Trial): Promise<void> {
+  const { prober, key } = t.o;
+  await Promise.all(prober.edges.map((edge) => sendProbe(t, edge, key.key, 'final')));
+  const successor = t.o.successor;
+  if (successor) await Promise.all(prober.edges.map((edge) => sendProbe(t, edge, successor.key, 'successor-after')));
+}
+
+export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
+  const t: Trial = { o, probes: [], notes: [] };
+  const base = runBase(o);
+  const unconfirmed = await confirmKeys(t);
+  if (unconfirmed.length > 0 || o.signal.aborted) return unrevokedRun(t, base, unconfirmed);
+
+  const { d, reason } = await probeThroughRevocation(t);
+  if (reason === 'max-time')
+    t.notes.push(
+      `probing stopped ${o.timing.maxMs} ms after the revoke call, before every edge had rejected and settled`,
+    );
+  if (reason === 'settled' || reason === 'max-time') await probeAfterRevocation(t);
+  return {
+    ...base,
+    revokeStartedAt: d.revoke.startedAt,
+    revokeStartedWall: d.revoke.startedWall,
+    revokeReturnedAt: d.revoke.returnedAt,
+    revokeError: d.revoke.error,
+    stoppedBy: reason,
+    skippedSlots: d.skippedSlots,
+    probes: t.probes,
+    notes: t.notes,
+  };
+}
+
+interface RevokeCall {
+  state: LoopView['revoke'];
+  startedAt: number | null;
+  startedWall: number | null;
+  returnedAt: number | null;
+  error: string | null;
+}

@@ -1,0 +1,147 @@
+/**
+ * Quota checks start in a fresh window of the quota class they measure and must finish inside it
+ * (README "How it measures"). This wraps a task's traffic: its first request goes to the window keeper
+ * (windows/keeper.ts), which sends it until the server shows it in a window fresh on the task's
+ * organizations and long enough for the check; then the task begins and runs the rest. If no such
+ * window could be had, every check of the task is inconclusive with the reason. A check a window
+ * boundary or the network spoiled (Finding.measureAgain) is measured again in the next window, once.
+ */
+import type { QuotaClass } from '../contract/types.ts';
+import type { WindowContext } from '../measure/window.ts';
+import type { Observation } from '../measure/observation.ts';
+import type { CheckId, Finding } from '../catalogue/types.ts';
+import type { SuiteContext } from './context.ts';
+import { inconclusiveFinding, type Decision, type Decisions, type TaskRun } from './task.ts';
+import { underCap } from './batches.ts';
+import { figuresOf } from '../contract/org-limits.ts';
+import { uploadFit, uploadFitText } from './upload-fit.ts';
+import { limitFromAnnounced, uploadsFromAnnounced } from './announced-limit.ts';
+import type { LimiterProfile } from '../profile/types.ts';
+
+/** A quota check's traffic, as the window keeper needs to know it. */
+export interface QuotaTraffic {
+  /** The check's first request, sent alone: the server's answer shows the window fresh, and when it ends. */
+  readonly first: () => Promise<Observation>;
+  /** Units that first request may count (default one; a bulk upload's resumes, or one where counted per upload). */
+  readonly units?: readonly number[];
+  /** Only a window that begins with the first request (see WindowRequest.fromStart). */
+  readonly fromStart?: boolean;
+  /** The path the task's uploads go to (ingest): their measured time decides whether they fit a window. */
+  readonly uploads?: string;
+}
+
+/** A quota task's traffic once its window is open: its first request was sent already. */
+export type QuotaBody<C extends CheckId> = (window: WindowContext, first: Observation) => Promise<Decisions<C>>;
+
+export async function inFreshWindow<C extends CheckId>(
+  context: SuiteContext,
+  task: TaskRun<C>,
+  quotaClass: QuotaClass,
+  traffic: QuotaTraffic,
+  body: QuotaBody<C>,
+): Promise<Decisions<C>> {
+  context.emit({ type: 'task-waiting', task: task.identity, untilEpochS: null });
+  const measure = () => measureOnce(context, task, quotaClass, traffic, body);
+  const measured = await measure();
+  // A measurement a boundary or the network spoiled is taken again in the next window, once.
+  const spoiled = task.checks.filter(
+    (id) => findingOf(measured.decisions[id] as Decision | undefined)?.measureAgain === true,
+  );
+  if (spoiled.length === 0 || context.signal.aborted) return measured.decisions;
+  const again = await measure();
+  const merged: Partial<Record<CheckId, Decision>> = { ...(measured.decisions as Partial<Record<CheckId, Decision>>) };
+  // Every check the first measurement left open takes the second's: a series a boundary cut short
+  // also leaves the checks that judge its end (the 429's body, Retry-After, the second key) open.
+  const open = task.checks.filter(
+    (id) => findingOf(measured.decisions[id] as Decision | undefined)?.verdict === 'inconclusive',
+  );
+  for (const id of open) {
+    const before = findingOf(measured.decisions[id] as Decision | undefined)!;
+    const decision = again.decisions[id] as Decision | undefined;
+    const after = findingOf(decision);
+    if (!decision || !after) continue;
+    // Not measured again (no window could be had, or the uploads no longer fit): the first measurement stands.
+    if (!again.ran) {
+      merged[id] = withNote(measured.decisions[id] as unknown as Decision, `not measured again: ${after.actual}`);
+      continue;
+    }
+    const why = spoiled.includes(id)
+      ? `the first measurement was spoiled (${before.actual})`
+      : `the first left it open (${before.actual}) with ${spoiled.join(', ')} spoiled`;
+    merged[id] = withNote(decision, `measured again in the next window: ${why}`);
+  }
+  return merged as Decisions<C>;
+}
+
+function withNote(decision: Decision, note: string): Decision {
+  const finding = findingOf(decision)!;
+  return 'finding' in decision
+    ? { ...decision, finding: { ...finding, notes: [...finding.notes, note] } }
+    : { ...finding, notes: [...finding.notes, note] };
+}
+
+/** Whether the server's windows start with the check's first request (learned): no upload time goes to finding the start. */
+function opensWithFirst(profile: LimiterProfile | null, quotaClass: QuotaClass): boolean {
+  const algorithm = profile?.[quotaClass].algorithm.value ?? profile?.read.algorithm.value ?? null;
+  return algorithm === 'fixed-first-request' || algorithm === 'refilling';
+}
+
+const findingOf = (decision: Decision | undefined): Finding | undefined =>
+  decision === undefined ? undefined : 'finding' in decision ? decision.finding : decision;
+
+/** One window, shown fresh and long enough by the task's first request, and the task's traffic in it; `ran`: it was sent. */
+async function measureOnce<C extends CheckId>(
+  context: SuiteContext,
+  task: TaskRun<C>,
+  quotaClass: QuotaClass,
+  traffic: QuotaTraffic,
+  body: QuotaBody<C>,
+): Promise<{ readonly decisions: Decisions<C>; readonly ran: boolean }> {
+  const figures = task.orgs.map((o) => figuresOf(context.contract, o));
+  const profile = context.profileOf(task.orgs[0]!.tier);
+  const learned = profile?.[quotaClass].limit ?? null;
+  const toTest = quotaClass === 'ingest' ? uploadsFromAnnounced : limitFromAnnounced;
+  const limit = Math.max(...figures.map((f) => toTest(f[quotaClass], learned)));
+  const steps = task.rounds(limit, underCap(Math.min(...figures.map((f) => f.concurrency.value))));
+  // Uploads that cannot all fit one window are not sent: nothing of the task's quota is spent on them.
+  const uploadMs = quotaClass === 'ingest' ? context.uploadMs(task.orgs[0]!.tier, traffic.uploads) : null;
+  const fit =
+    uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs, opensWithFirst(profile, quotaClass));
+  if (fit && uploadMs !== null && !fit.fits) {
+    const finding = inconclusiveFinding(
+      'uploads that fit one quota window',
+      `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`,
+      [],
+      [
+        'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
+      ],
+    );
+    return { decisions: allOf(task, finding), ran: false };
+  }
+  const sync = await context.windows.fresh(task.orgs, quotaClass, {
+    first: traffic.first,
+    units: traffic.units ?? [1],
+    needMs: (latencyMs) => steps * latencyMs,
+    fromStart: traffic.fromStart ?? false,
+  });
+  if (!sync.ok) {
+    const finding = inconclusiveFinding(
+      'a fresh quota window to start in',
+      sync.reason,
+      sync.polls.slice(-2).map((o) => o.id),
+      [
+        'No window could be had that the server showed fresh (its Remaining) and long enough for the check (its Reset); nothing was judged.',
+      ],
+    );
+    return { decisions: allOf(task, finding), ran: false };
+  }
+  task.begin(sync.first);
+  return { decisions: await body(sync.window, sync.first), ran: true };
+}
+
+/** The same finding for every check of the task. */
+function allOf<C extends CheckId>(task: TaskRun<C>, finding: Finding): Decisions<C> {
+  const undecided: Partial<Record<CheckId, Finding>> = {};
+  for (const id of task.checks) undecided[id] = finding;
+  return undecided as Decisions<C>;
+}

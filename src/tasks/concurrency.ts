@@ -1,0 +1,231 @@
+/**
+ * CONCURRENCY-CAP: hold the cap's worth of slow uploads in flight and send one more request, a fast
+ * read, at a moment planned from the run's own timings, so that the verdict can show from those
+ * timings alone that every held upload was in service when it arrived (verdicts/concurrency-cap.ts).
+ * Nothing here depends on how the server treats a malformed request, or on what it counts.
+ *
+ * One measurement: fast reads one after another (the round trip r); one fewer than the cap of uploads
+ * sent together; a margin later the control, the same read with those held; the last upload; a margin
+ * later the extra. The margin comes from r and the fastest upload seen (support/held-timing.ts). A
+ * measurement whose extra went too early or too late is repeated while the window's ingest quota has
+ * room for another cap of uploads (uploads refused for quota would pass for the cap's refusals).
+ */
+import { endpointById } from '../contract/lookup.ts';
+import type { WindowContext } from '../measure/window.ts';
+import { sleep } from '../util/sleep.ts';
+import { figuresOf } from '../contract/org-limits.ts';
+import type { ProbeRequest } from '../measure/http-prober.ts';
+import { isAdmitted, type Observation } from '../measure/observation.ts';
+import { announcedWaitS } from '../measure/reset-format.ts';
+import { uploadsToTest } from '../suite/announced-limit.ts';
+import type { ConcurrencyPhase } from '../measure/tags.ts';
+import type { ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
+import { describe } from '../verdicts/support/finding.ts';
+import { holdMarginMs, latencyOf, tooFastToHold } from '../verdicts/support/held-timing.ts';
+import type { Finding } from '../catalogue/types.ts';
+import type { SuiteContext } from '../suite/context.ts';
+import type { OrgHandle } from '../contract/handles.ts';
+import { requestFor } from '../measure/requests.ts';
+import { inFreshWindow } from '../suite/fresh-window.ts';
+import { defineTask, inconclusiveFinding, type Decisions } from '../suite/task.ts';
+
+/** Fast reads timed before each measurement; the slowest is its round trip. */
+const ROUND_TRIP_READS = 3;
+/** Round trips timed again at most this many times, this far apart, while too slow to place a request among held uploads. */
+const QUIET_ATTEMPTS = 5;
+const QUIET_PAUSE_MS = 100;
+/** Measurements per task at most (each spends a cap of ingest units). */
+const MAX_ATTEMPTS = 3;
+/** Reads each measurement sends besides the timed ones: the control and the extra. */
+const PROBE_READS = 2;
+/** Past a wait the server announced: timers and its rounding. */
+const WAIT_MARGIN_MS = 100;
+
+export const concurrency = defineTask({
+  kind: 'concurrency',
+  decides: { 'CONCURRENCY-CAP': '' },
+  consumes: 'ingest',
+  uploads: true,
+  orgs: 1,
+  placement: 'lane',
+  // One measurement holds uploads for about one upload's time, and its reads go around them; more
+  // measurements only while the window's quota and time allow.
+  rounds: () => 2,
+  describe:
+    "the cap's worth of slow uploads held in flight, a read with one fewer held, then one more read with them all held",
+  run: (context, task) => {
+    const org = task.orgs[0]!;
+    // One upload shows the ingest window fresh, and how long an upload takes before any is held.
+    const upload = () =>
+      context.prober.send(
+        context.prober.edges[0]!,
+        requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key, { runId: context.runId }),
+        { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label, phase: 'hold' },
+      );
+    const uploads = endpointById(context.contract, 'resume-analysis').path;
+    return inFreshWindow(context, task, 'ingest', { first: upload, uploads }, (window, first) =>
+      measureCap(context, org, window, first),
+    );
+  },
+});
+
+/** What the measurements so far saw: the round trips and uploads every later one plans and judges by. */
+interface Seen {
+  readonly roundTrips: Observation[];
+  readonly uploads: Observation[];
+}
+
+/**
+ * The task's body in its fresh ingest window, after the upload that showed it (`first`): measure until
+ * one decides, or the quota has no room for another.
+ */
+async function measureCap(
+  context: SuiteContext,
+  org: OrgHandle,
+  window: WindowContext,
+  first: Observation,
+): Promise<Decisions<'CONCURRENCY-CAP'>> {
+  const figures = figuresOf(context.contract, org);
+  const cap = figures.concurrency.value;
+  const profile = context.profileOf(org.tier);
+  const limit = uploadsToTest(figures.ingest, first);
+  // Where one counter holds both classes, the reads spend the ingest quota too.
+  const units = cap + (profile?.classesIndependent.value === false ? ROUND_TRIP_READS + PROBE_READS : 0);
+  // What is left in the window: the server's own Remaining after the first upload, else the figure less what counted.
+  let room = first.rateLimit.remaining.value ?? limit - window.prior.length - 1;
+  const seen: Seen = { roundTrips: [], uploads: [first] };
+  let finding: Finding | null = null;
+  let attempts = 0;
+  while (attempts < MAX_ATTEMPTS && room >= units && !context.signal.aborted) {
+    attempts += 1;
+    room -= units;
+    finding = await measureOnce(context, org, cap, seen);
+    const data = finding.data as Partial<ConcurrencyCapData> | undefined;
+    if (finding.verdict !== 'inconclusive' || data?.measureAgain !== true) break;
+  }
+  if (finding === null) {
+    const why = context.signal.aborted
+      ? 'interrupted'
+      : `the window's ingest quota has room for ${room}, not the ${units} uploads a measurement spends`;
+    return {
+      'CONCURRENCY-CAP': inconclusiveFinding(
+        `room for the ${cap} held uploads`,
+        why,
+        [],
+        ["uploads refused for quota would pass for the cap's refusals: nothing was held"],
+      ),
+    };
+  }
+  if (finding.verdict === 'inconclusive' && attempts > 1) {
+    finding = {
+      ...finding,
+      notes: [
+        ...finding.notes,
+        `measured ${attempts} times in the window, as many as its ingest quota (${limit}) has room for`,
+      ],
+    };
+  }
+  // Timings a moment spoiled, the window's quota spent on them: another window may decide it.
+  if (
+    finding.verdict === 'inconclusive' &&
+    (finding.data as Partial<ConcurrencyCapData> | undefined)?.measureAgain === true
+  )
+    finding = { ...finding, measureAgain: true };
+  return { 'CONCURRENCY-CAP': finding };
+}
+
+async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, seen: Seen): Promise<Finding> {
+  const edge = context.prober.edges[0]!;
+  const tags = { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label } as const;
+  const send = (request: ProbeRequest, phase: ConcurrencyPhase) =>
+    context.prober.send(edge, request, { ...tags, phase });
+  const read = requestFor(endpointById(context.contract, 'jobs-list'), org.primary.key);
+  const upload = requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key, {
+    runId: context.runId,
+  });
+  // Open the connections first (unauthenticated HEADs touch no organization's cap or quota), so the
+  // held requests leave at once instead of queueing behind TCP handshakes.
+  await Promise.all(
+    Array.from({ length: cap + 1 }, () => send({ method: 'HEAD', path: '/recruiter/bootstrap', key: null }, 'warm-up')),
+  );
+  const uploadTimes = seen.uploads
+    .filter(isAdmitted)
+    .map(latencyOf)
+    .filter((ms): ms is number => ms !== null);
+  const fastestUploadMs = uploadTimes.length > 0 ? Math.min(...uploadTimes) : null;
+  // A round trip slowed by a moment's load leaves no room among held uploads: time it again, a few
+  // times at most, before anything is held (the round trips are reads; no upload is spent).
+  let trips: Observation[] = [];
+  for (let attempt = 1; attempt <= QUIET_ATTEMPTS && !context.signal.aborted; attempt++) {
+    trips = await timeRoundTrips(context, () => send(read, 'round-trip'));
+    const slowest = Math.max(...trips.map((o) => latencyOf(o) ?? 0));
+    if (fastestUploadMs === null || !tooFastToHold(slowest, fastestUploadMs) || trips.some((o) => !isAdmitted(o)))
+      break;
+    await sleep(QUIET_PAUSE_MS, context.signal);
+  }
+  seen.roundTrips.push(...trips);
+  const refused = trips.find((o) => !isAdmitted(o));
+  if (refused) {
+    const how = refused.status === null ? 'got no answer' : 'were refused';
+    const finding = inconclusiveFinding(
+      'reads admitted, to time a round trip and to test the cap with',
+      `reads ${how} before anything was held: ${describe(refused)}`,
+      trips.map((o) => o.id),
+      ["the extra request is a read: a read refused for its quota would pass for the cap's refusal"],
+    );
+    // A network that lost the reads may not lose them next time: another window may decide.
+    return refused.status === null ? { ...finding, measureAgain: true } : finding;
+  }
+  // This measurement's own round trips bound its network: an earlier one's slow moment is not its own.
+  const roundTripMs = Math.max(...trips.map((o) => latencyOf(o) ?? 0));
+  const marginMs = holdMarginMs(roundTripMs, fastestUploadMs);
+
+  const first = Array.from({ length: cap - 1 }, () => send(upload, 'hold'));
+  await sleep(marginMs, context.signal);
+  const control = await send(read, 'control');
+  // The control's slot frees once its answer is sent: a round trip later, surely.
+  await sleep(roundTripMs, context.signal);
+  const last = send(upload, 'hold');
+  await sleep(marginMs, context.signal);
+  const extra = await send(read, 'extra');
+  const held = await Promise.all([...first, last]);
+
+  const earlierUploads = [...seen.uploads];
+  seen.uploads.push(...held);
+  return context.judgements.judge('concurrencyCapVerdict', {
+    held,
+    extra,
+    control,
+    roundTrips: trips,
+    earlierUploads,
+    figure: figuresOf(context.contract, org).concurrency,
+    rejectedStatus: context.contract.statuses.concurrencyCapped,
+  });
+}
+
+/**
+ * Fast reads one after another. Refused (the read quota used up by an earlier check), or leaving
+ * none for the control and the extra: wait for the read window to pass (the refusal's Retry-After,
+ * else a window) and read again, once.
+ */
+async function timeRoundTrips(context: SuiteContext, readOnce: () => Promise<Observation>): Promise<Observation[]> {
+  const readAll = async () => {
+    const trips: Observation[] = [];
+    for (let i = 0; i < ROUND_TRIP_READS && !context.signal.aborted; i++) {
+      // A read lost on the way times nothing: sent again, once.
+      const o = await readOnce();
+      trips.push(o.status === null && !context.signal.aborted ? await readOnce() : o);
+    }
+    return trips;
+  };
+  const trips = await readAll();
+  const left = trips[trips.length - 1]?.rateLimit.remaining.value ?? null;
+  const refused = trips.find((o) => !isAdmitted(o));
+  if (!refused && (left === null || left >= PROBE_READS)) return trips;
+  const waitS = refused ? announcedWaitS(refused) : null;
+  await sleep(
+    Math.min(waitS === null ? context.windowMs : waitS * 1000, context.windowMs) + WAIT_MARGIN_MS,
+    context.signal,
+  );
+  return readAll();
+}

@@ -1,0 +1,108 @@
+/** The dense loop's stop rule, the probing-load notes and how many trials run at once: pure. */
+import { describe, expect, test } from 'vitest';
+import { stopReason, type LoopView } from '../../src/revocation/probe.ts';
+import { probingLoadNotes } from '../../src/revocation/trials.ts';
+import { revocationTiming } from '../../src/revocation/task.ts';
+import { trialsAtOnce } from '../../src/revocation/parallel.ts';
+
+const timing = { settleMs: 500, maxMs: 8500 };
+const view = (over: Partial<LoopView>): LoopView => ({
+  now: 1000,
+  revokeStartedAt: 100,
+  revoke: 'returned',
+  firstRejections: [400, 410, 420],
+  aborted: false,
+  ...over,
+});
+
+describe('stopReason', () => {
+  test('keeps probing until every edge rejected and the settle period passed after the last', () => {
+    expect(stopReason(view({ now: 919 }), timing)).toBeNull();
+    expect(stopReason(view({ now: 920 }), timing)).toBe('settled');
+    expect(stopReason(view({ now: 5000, firstRejections: [400, null, 420] }), timing)).toBeNull();
+  });
+  test('waits for the revoke call to return before settling', () => {
+    expect(stopReason(view({ revoke: 'pending' }), timing)).toBeNull();
+    expect(stopReason(view({ revoke: 'not-called', revokeStartedAt: null }), timing)).toBeNull();
+  });
+  test('stops at the time bound, on a failed hook, and when aborted', () => {
+    expect(stopReason(view({ now: 8600, firstRejections: [null, null, null] }), timing)).toBe('max-time');
+    expect(stopReason(view({ revoke: 'failed' }), timing)).toBe('revoke-failed');
+    expect(stopReason(view({ aborted: true }), timing)).toBe('aborted');
+  });
+});
+
+test('probing load: says what a trial sends and whether the tier could carry it were HEAD counted', () => {
+  const t = revocationTiming({ trials: 20, intervalMs: 10, settleMs: 2000 }, 3000);
+  expect(t).toMatchObject({ maxMs: 10_000, leadMs: 30, confirmMs: 2000 });
+  const starter = probingLoadNotes({
+    edges: 3,
+    chains: 1,
+    timing: t,
+    windowMs: 60_000,
+    readQuota: 60,
+    concurrencyCap: 5,
+    tier: 'starter',
+  });
+  expect(starter[0]).toContain('about 300 per second');
+  expect(starter[0]).toContain('609 to 3009 per trial');
+  expect(starter[1]).toContain('could not carry even the shortest trial');
+  const enterprise = probingLoadNotes({
+    edges: 3,
+    chains: 1,
+    timing: t,
+    windowMs: 60_000,
+    readQuota: 2500,
+    concurrencyCap: 2,
+    tier: 'enterprise',
+  });
+  expect(enterprise).toHaveLength(2);
+  expect(enterprise[1]).toContain('exceed the enterprise concurrency cap of 2');
+  // Four trials at once: four times the probes per second, and four of the shortest trials on one quota.
+  const four = probingLoadNotes({
+    edges: 3,
+    chains: 4,
+    timing: t,
+    windowMs: 60_000,
+    readQuota: 2000,
+    concurrencyCap: 1000,
+    tier: 'enterprise',
+  });
+  expect(four[0]).toContain(
+    'about 1200 per second (4 trials at once, each probing 3 edges every 10 ms), 609 to 3009 per trial',
+  );
+  expect(four[1]).toContain('could not carry even 4 of the shortest trials at once');
+  expect(four).toHaveLength(2);
+});
+
+describe('trialsAtOnce', () => {
+  const input = { requested: 4, trials: 20, edges: 3, concurrencyCap: 1000, connectionsPerEdge: 8, keyCapacity: null };
+  test('as many as asked, never more than the trials', () => {
+    expect(trialsAtOnce(input)).toEqual({ chains: 4, notes: [] });
+    expect(trialsAtOnce({ ...input, trials: 2 })).toEqual({ chains: 2, notes: [] });
+  });
+  test("every trial's probes in flight fit under the organization's concurrency cap", () => {
+    const capped = trialsAtOnce({ ...input, concurrencyCap: 7 });
+    expect(capped.chains).toBe(2);
+    expect(capped.notes).toEqual([
+      "2 trials at once, not 4: the organization's concurrency cap of 7 must hold every trial's 3 probes in flight",
+    ]);
+    // Even one trial over the cap: one at a time (probingLoadNotes says its probes exceed the cap).
+    expect(trialsAtOnce({ ...input, concurrencyCap: 2 }).chains).toBe(1);
+  });
+  test("no trial's probe waits for a connection another trial holds", () => {
+    const few = trialsAtOnce({ ...input, connectionsPerEdge: 3 });
+    expect(few.chains).toBe(3);
+    expect(few.notes[0]).toContain('the prober holds 3 connections per edge');
+  });
+  test('a list of disposable keys: N trials on K chains need N + K keys', () => {
+    expect(trialsAtOnce({ ...input, keyCapacity: 24 })).toEqual({ chains: 4, notes: [] });
+    const short = trialsAtOnce({ ...input, keyCapacity: 22, concurrencyCap: 9 });
+    expect(short.chains).toBe(2);
+    expect(short.notes).toEqual([
+      "2 trials at once, not 4: the organization's concurrency cap of 9 must hold every trial's 3 probes in flight; the hook has 22 keys, and 20 trials on K rotation chains need 20 + K",
+    ]);
+    // Too few for even one chain: one, and the trials stop where the list runs out (a problem of the run).
+    expect(trialsAtOnce({ ...input, keyCapacity: 20 })).toMatchObject({ chains: 1 });
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * CONCURRENCY-CAP against the reference target, 2 s windows and 200 ms uploads: decided from the
+ * run's own timings whatever the cap does. Refused at once (the clean target), held until a slot
+ * frees (`cap-queues`, a conformant variant), or not capped at all (`no-concurrency-cap`).
+ */
+import { describe, expect, it } from 'vitest';
+import { concurrency } from '../../src/tasks/concurrency.ts';
+import { runTask } from '../../src/suite/task.ts';
+import { learnedConcurrency, type ConcurrencyCapData } from '../../src/verdicts/concurrency-cap.ts';
+import type { TargetOptions } from '../../src/reference-server/options.ts';
+import { defineScenario } from '../../src/scenario/define.ts';
+import { loadTestContext } from '../helpers/suite-context.ts';
+
+async function capResult(target: TargetOptions) {
+  const { context, org } = await loadTestContext(
+    'starter',
+    { windowMs: 2000, parseMs: 200, ...target },
+    { fleet: false, connectionsPerEdge: 8 },
+  );
+  const [result] = await runTask(concurrency, context, {
+    tier: 'starter',
+    orgs: [org],
+    scenario: defineScenario({ tier: 'starter' }),
+    checks: null,
+  });
+  return result!;
+}
+
+const shown = (r: { verdict: string; actual: string; notes: readonly string[] }) => ({
+  verdict: r.verdict,
+  actual: r.actual,
+  notes: r.notes,
+});
+
+describe('the concurrency task', () => {
+  it('passes the clean target: the extra refused with 429 while the cap was in service', async () => {
+    const result = await capResult({});
+    expect(shown(result)).toMatchObject({ verdict: 'pass' });
+    const data = result.data as ConcurrencyCapData;
+    expect([data.outcome, data.extraStatus, data.controlStatus]).toEqual(['refused', 429, 200]);
+    expect(learnedConcurrency(result).value).toEqual({ kind: 'refuses', status: 429 });
+  });
+
+  it('passes cap-queues: the extra held until a slot freed, the control answered at once', async () => {
+    const result = await capResult({ variants: ['cap-queues'] });
+    expect(shown(result)).toMatchObject({ verdict: 'pass' });
+    const data = result.data as ConcurrencyCapData;
+    expect([data.outcome, data.extraStatus, data.controlStatus]).toEqual(['queued', 200, 200]);
+    expect(result.notes.some((n) => n.startsWith('assumption, not spec'))).toBe(true);
+    expect(learnedConcurrency(result).value).toEqual({ kind: 'queues' });
+  });
+
+  it('fails no-concurrency-cap: the extra admitted while the cap was in service, decided', async () => {
+    const result = await capResult({ faults: ['no-concurrency-cap'] });
+    expect(shown(result)).toMatchObject({ verdict: 'fail' });
+    const data = result.data as ConcurrencyCapData;
+    expect([data.outcome, data.extraStatus]).toEqual(['admitted', 200]);
+    expect(learnedConcurrency(result).value).toEqual({ kind: 'no-cap' });
+  });
+});
