@@ -3,14 +3,13 @@
  * observations beside them, and, for `tiergate k6 ingest`, the usual reports (results.json,
  * junit.xml, index.html) in `<outDir>/<run-id>/`, with `<outDir>/latest` pointing at it.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LATENCY_POLICY } from '../measure/outcome.ts';
 import type { RunResults } from '../results/types.ts';
 import { newRunId } from './run-id.ts';
 import { refuseNotK6 } from '../k6/ndjson.ts';
 import { ingestK6, writeEvidence, type K6Ingest, type K6IngestOptions } from '../k6/ingest.ts';
-import { publishRun, runResults, type EngineOutcome } from './publish.ts';
+import { openRunFolder, publishResults, sealOf, type EngineOutcome } from './publish.ts';
 import type { StepSummaryTarget } from '../report/step-summary.ts';
 import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
 import type { RunSeal } from './options.ts';
@@ -62,10 +61,9 @@ export async function ingestK6ToReports(options: K6ReportOptions): Promise<K6Rep
   const ingest = await ingestK6(options);
   refuseNotK6(ingest.stats);
   const runId = options.runId ?? newRunId(options.now);
-  const runDir = join(options.outDir, runId);
-  await mkdir(runDir, { recursive: true });
+  const runDir = await openRunFolder(options.outDir, runId);
   const outcome = await k6Outcome(ingest, options.files, runDir);
-  const results = await runResults(
+  const { results, warning } = await publishResults(
     {
       runId,
       // The samples say which target they came from only by URL, in each sample; the run has no session.
@@ -78,11 +76,7 @@ export async function ingestK6ToReports(options: K6ReportOptions): Promise<K6Rep
       declaredLimits: [],
     },
     outcome,
+    { runDir, outDir: options.outDir, summary: options.stepSummary, seal: sealOf(options.seal) },
   );
-  const warning = await publishRun(results, runDir, options.outDir, options.stepSummary, {
-    command: options.seal?.command ?? null,
-    signingKey: options.seal?.signingKey ?? null,
-    config: null,
-  });
   return { ingest, results, runDir, warning };
 }

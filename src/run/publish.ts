@@ -12,7 +12,10 @@ import { appendStepSummary, stepSummary, type StepSummaryTarget } from '../repor
 import { RESULTS_SCHEMA, type RunResults, type TargetInfo } from '../results/types.ts';
 import { toolInfo } from './run-id.ts';
 import { sealRun, type SealInput } from './seal.ts';
+import type { RunSeal } from './options.ts';
 import { messageOf } from '../util/errors.ts';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 
 /** What an engine measured: its checks and the evidence around them. */
 export type EngineOutcome = Pick<
@@ -105,4 +108,35 @@ function orderResults(results: readonly CheckResult[]): CheckResult[] {
       tierRank(a.tier) - tierRank(b.tier) ||
       a.variant.localeCompare(b.variant),
   );
+}
+
+/** A run's folder, `<outDir>/<run-id>/`, created. */
+export async function openRunFolder(outDir: string, runId: string): Promise<string> {
+  const runDir = join(outDir, runId);
+  await mkdir(runDir, { recursive: true });
+  return runDir;
+}
+
+/** Where and how a run is published: its folder, the folder `latest` lives in, the job's step summary, the seal. */
+export interface Publishing {
+  readonly runDir: string;
+  readonly outDir: string;
+  readonly summary: StepSummaryTarget | null;
+  readonly seal: SealInput;
+}
+
+/** The seal of a run: the command and signing key it was given, and the validated config it ran by (none for ingests). */
+export function sealOf(seal: RunSeal | undefined, config: unknown = null): SealInput {
+  return { command: seal?.command ?? null, signingKey: seal?.signingKey ?? null, config };
+}
+
+/** RunResults from what the run measured, written as its reports and sealed (publishRun); a step summary that failed, as a warning. */
+export async function publishResults(
+  frame: RunFrame,
+  outcome: EngineOutcome,
+  publishing: Publishing,
+): Promise<{ readonly results: RunResults; readonly warning: string | null }> {
+  const results = await runResults(frame, outcome);
+  const { runDir, outDir, summary, seal } = publishing;
+  return { results, warning: await publishRun(results, runDir, outDir, summary, seal) };
 }

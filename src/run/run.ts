@@ -3,8 +3,7 @@
  * (id, folder), open the target session, let the engine drive it, then results, reports and
  * `latest`. An interrupted run (io.signal) still writes the report of what finished, and says so.
  */
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { EXIT, exitCodeFor } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import type { TierName } from '../contract/types.ts';
@@ -19,7 +18,7 @@ import { harnessEngine } from './harness-engine.ts';
 import { k6Engine } from './k6-engine.ts';
 import type { RunEngine } from './engine.ts';
 import { plannedRun, selectedScenarios } from './plan-for.ts';
-import { publishRun, runResults, type EngineOutcome } from './publish.ts';
+import { openRunFolder, publishResults, sealOf, type EngineOutcome } from './publish.ts';
 import { stepSummaryTarget } from '../report/step-summary.ts';
 
 export interface RunOutcome {
@@ -65,8 +64,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
   };
   const runId = options.runId ?? newRunId(io.clock.now());
   const outDir = resolve(io.cwd, options.outDir);
-  const runDir = join(outDir, runId);
-  await mkdir(runDir, { recursive: true });
+  const runDir = await openRunFolder(outDir, runId);
   const startedWall = io.clock.now();
   const session = await openTargetSession(options, io.env);
   let outcome: EngineOutcome;
@@ -76,25 +74,23 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     await session.close();
   }
   const tiers = selectedScenarios(options).map((s) => s.tier);
-  const results = await runResults(
-    {
-      runId,
-      target: session.info,
-      startedWall,
-      finishedWall: io.clock.now(),
-      windowSeconds: session.windowMs / 1000,
-      tiers,
-      interrupted: io.signal.aborted,
-      declaredLimits: declaredLimits(options, tiers),
-    },
-    outcome,
-  );
-  const seal = {
-    command: options.seal?.command ?? null,
-    signingKey: options.seal?.signingKey ?? null,
-    config: options.target.kind === 'external' ? options.target.config : null,
+  const frame = {
+    runId,
+    target: session.info,
+    startedWall,
+    finishedWall: io.clock.now(),
+    windowSeconds: session.windowMs / 1000,
+    tiers,
+    interrupted: io.signal.aborted,
+    declaredLimits: declaredLimits(options, tiers),
   };
-  const warning = await publishRun(results, runDir, outDir, stepSummaryTarget(io), seal);
+  const config = options.target.kind === 'external' ? options.target.config : null;
+  const { results, warning } = await publishResults(frame, outcome, {
+    runDir,
+    outDir,
+    summary: stepSummaryTarget(io),
+    seal: sealOf(options.seal, config),
+  });
   if (warning) emit({ type: 'warning', message: warning });
   emit({ type: 'run-end', results, reportDir: runDir });
   return { results, runDir, exitCode: exitCodeFor(results.verdict, results.interrupted) };

@@ -4,7 +4,6 @@
  * refers to, its judgement, results.json, the reports, and the seal, so `tiergate verify` judges it
  * again like any run.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ingestRevocation, type RevocationIngest, type RevocationIngestOptions } from '../k6/revocation-ingest.ts';
 import { observationSink, OBSERVATIONS_FILE } from '../measure/observation-file.ts';
@@ -12,7 +11,7 @@ import { JUDGEMENTS_FILE } from '../suite/judgements.ts';
 import type { RunResults } from '../results/types.ts';
 import type { StepSummaryTarget } from '../report/step-summary.ts';
 import type { RunSeal } from './options.ts';
-import { publishRun, runResults } from './publish.ts';
+import { openRunFolder, publishResults, sealOf } from './publish.ts';
 import { newRunId } from './run-id.ts';
 import { METHODOLOGY } from './methodology.ts';
 import { SLA_METHOD_TOPICS } from '../report/sla.ts';
@@ -45,13 +44,12 @@ export async function ingestRevocationToReports(options: VantageReportOptions): 
   // Judged first: a folder or files unfit are a usage error that leaves no empty run folder behind.
   const ingest = await ingestRevocation(options);
   const runId = options.runId ?? newRunId(options.now);
-  const runDir = join(options.outDir, runId);
-  await mkdir(runDir, { recursive: true });
+  const runDir = await openRunFolder(options.outDir, runId);
   const sink = observationSink(join(runDir, OBSERVATIONS_FILE));
   for (const o of ingest.observations) sink.write(`${JSON.stringify(o)}\n`);
   await sink.end();
   await ingest.judgements.write(join(runDir, JUDGEMENTS_FILE));
-  const results = await runResults(
+  const { results, warning } = await publishResults(
     {
       runId,
       target: { kind: 'external', edges: [...ingest.edges], faults: [] },
@@ -78,11 +76,7 @@ export async function ingestRevocationToReports(options: VantageReportOptions): 
       methodology: VANTAGE_METHODOLOGY,
       observations: { file: OBSERVATIONS_FILE, count: ingest.observations.length, bodies: 'shape' },
     },
+    { runDir, outDir: options.outDir, summary: options.stepSummary, seal: sealOf(options.seal) },
   );
-  const warning = await publishRun(results, runDir, options.outDir, options.stepSummary, {
-    command: options.seal?.command ?? null,
-    signingKey: options.seal?.signingKey ?? null,
-    config: null,
-  });
   return { ingest, results, runDir, warning };
 }
