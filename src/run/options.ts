@@ -57,12 +57,12 @@ export interface RunSeal {
   readonly signingKey: KeyObject | null;
 }
 
-/** Revocation trials, interval, settle, trials at once and the confidence target: the flags first, then the config file's (the scenario's come after both). */
 /** What the deployment's config declares where the spec is silent (none for the embedded target). */
 export function declaredAssumptions(options: RunOptions): Readonly<Partial<Record<AssumptionId, boolean>>> {
   return options.target.kind === 'external' ? (options.target.config.assumptions ?? {}) : {};
 }
 
+/** Revocation trials, interval, settle, trials at once and the confidence target: the flags first, then the config file's (the scenario's come after both). */
 export function revocationOverrides(options: RunOptions): Partial<RevocationShape> {
   const fromConfig = options.target.kind === 'external' ? options.target.config.revocation : undefined;
   return {
