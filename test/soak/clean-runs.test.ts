@@ -4,17 +4,13 @@
  * row are `npm run soak`.
  */
 import { describe, expect, it } from 'vitest';
-import { CHECK_IDS, type CheckResult } from '../../src/catalogue/types.ts';
-import { kindsDeciding } from '../../src/tasks/registry.ts';
+import type { CheckResult } from '../../src/catalogue/types.ts';
+import { TIER_CHECKS } from '../helpers/check-lists.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 
 const RUNS = 10;
-/** Every check a tier's own lanes decide: all but revocation's and the opt-in load. */
-const TIER_CHECKS = CHECK_IDS.filter(
-  (id) => !kindsDeciding(id).some((kind) => kind === 'revocation' || kind === 'load'),
-);
 
 const notPassing = (checks: readonly CheckResult[]) =>
   checks
