@@ -85,19 +85,16 @@ function revocationFlags(args: RunArgs): RunOptions['revocation'] {
  * --revocation-trials gives, is a mistake, named by where it came from.
  */
 async function checkConfidenceTarget(options: RunOptions): Promise<void> {
-  const [{ revocationOverrides }, { selectedScenarios }] = await Promise.all([
-    import('../run/options.ts'),
-    import('../run/plan-for.ts'),
-  ]);
-  const scenario = selectedScenarios(options)[0];
-  const overrides = revocationOverrides(options);
-  const target = overrides.confidence ?? scenario?.revocation.confidence;
-  if (!scenario || !target) return;
-  const source = options.revocation.confidence
-    ? '--revocation-confidence'
-    : overrides.confidence
-      ? 'revocation.confidence (config)'
-      : `the ${scenario.tier} scenario's revocation.confidence`;
+  const { resolvedRevocation, selectedScenarios } = await import('../run/plan-for.ts');
+  const resolved = resolvedRevocation(options);
+  const target = resolved?.shape.confidence;
+  if (!resolved || !target) return;
+  const sources = {
+    flag: '--revocation-confidence',
+    config: 'revocation.confidence (config)',
+    scenario: `the ${selectedScenarios(options)[0]!.tier} scenario's revocation.confidence`,
+  } as const;
+  const source = sources[resolved.confidenceFrom ?? 'scenario'];
   const needed = trialsToProve(target);
   if (needed > MAX_TRIALS)
     throw new UsageError(

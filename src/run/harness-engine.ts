@@ -20,7 +20,7 @@ import { executePlan } from './execute.ts';
 import { plannedUploads } from './upload-plan.ts';
 import { planFootprint, plannedWrites } from './footprint-plan.ts';
 import { METHODOLOGY } from './methodology.ts';
-import { declaredAssumptions, revocationOverrides, type RunOptions } from './options.ts';
+import { declaredAssumptions, type RunOptions } from './options.ts';
 import type { Plan } from './plan.ts';
 import { WindowKeeper } from '../windows/keeper.ts';
 import { CreatedLedger } from '../suite/created.ts';
@@ -35,8 +35,8 @@ import { messageOf } from '../util/errors.ts';
 import type { OpenRun, RunEngine } from './engine.ts';
 import { sessionProber } from './target-session.ts';
 import type { EngineOutcome } from './publish.ts';
-import { planFor, selectedScenarios } from './plan-for.ts';
-import { trialShape } from '../revocation/task.ts';
+import { planFor, resolvedRevocation, selectedScenarios } from './plan-for.ts';
+import type { RevocationShape } from '../scenario/define.ts';
 import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
 import { JudgementLog, JUDGEMENTS_FILE } from '../suite/judgements.ts';
 import { tierObservations } from '../verdicts/replay.ts';
@@ -100,7 +100,7 @@ interface Suite {
   readonly handles: Map<string, OrgHandle>;
   readonly prober: HttpProber;
   readonly context: SuiteContext;
-  readonly revocationShape: ReturnType<typeof trialShape> | null;
+  readonly revocationShape: Required<RevocationShape> | null;
 }
 
 /**
@@ -125,7 +125,7 @@ async function buildSuiteContext(run: OpenRun, state: RunState): Promise<Suite> 
     options.checks,
     Object.fromEntries(profileOrgs.map((o) => [o.tier, o.label])),
   );
-  const revocationShape = revocationTier ? trialShape(scenarios[0]!.revocation, revocationOverrides(options)) : null;
+  const revocationShape = resolvedRevocation(options)?.shape ?? null;
   const prober = sessionProber(session, io, {
     recorder: state.recorder,
     timeoutMs: options.timeoutMs,
@@ -166,7 +166,7 @@ async function buildSuiteContext(run: OpenRun, state: RunState): Promise<Suite> 
     reportDir: runDir,
     recorder: state.recorder,
     timeoutMs: options.timeoutMs,
-    revocation: revocationOverrides(options),
+    revocation: revocationShape ?? {},
     writes: writePolicy(options),
     runId,
     created: state.created,

@@ -2,7 +2,9 @@
 import type { TierName } from '../contract/types.ts';
 import type { Scenario } from '../scenario/define.ts';
 import { orgLabels } from '../provision/provision.ts';
-import type { RunOptions } from './options.ts';
+import { revocationOverrides, type RunOptions } from './options.ts';
+import { trialShape } from '../revocation/task.ts';
+import type { RevocationShape } from '../scenario/define.ts';
 import { buildPlan, type Plan } from './plan.ts';
 
 /** The scenarios of the tiers the run selected. */
@@ -55,4 +57,32 @@ export function plannedRun(options: RunOptions): Plan {
   const profileOrgs =
     target.kind === 'external' ? {} : Object.fromEntries(scenarios.map((s) => [s.tier, embeddedProfileOrg(s.tier)]));
   return planFor(scenarios, labels, revocationOrg, options.checks, profileOrgs);
+}
+
+/** Where a revocation setting came from, in the order they take precedence. */
+export type RevocationSource = 'flag' | 'config' | 'scenario';
+
+/** The revocation task's shape as the run will use it, and where its confidence target came from (null: none). */
+export interface ResolvedRevocation {
+  readonly shape: Required<RevocationShape>;
+  readonly confidenceFrom: RevocationSource | null;
+}
+
+/**
+ * The revocation shape, resolved once: each setting from the flags, else the config file, else the
+ * first selected scenario (whose tier the revocation task runs on), else the defaults; the trials
+ * raised to what a confidence target takes. Null where no scenario is selected.
+ */
+export function resolvedRevocation(options: RunOptions): ResolvedRevocation | null {
+  const scenario = selectedScenarios(options)[0];
+  if (!scenario) return null;
+  const overrides = revocationOverrides(options);
+  const confidenceFrom: RevocationSource | null = options.revocation.confidence
+    ? 'flag'
+    : overrides.confidence
+      ? 'config'
+      : scenario.revocation.confidence
+        ? 'scenario'
+        : null;
+  return { shape: trialShape(scenario.revocation, overrides), confidenceFrom };
 }

@@ -9,15 +9,14 @@ import type { Io } from '../util/io.ts';
 import type { TierName } from '../contract/types.ts';
 import type { RunResults } from '../results/types.ts';
 import type { RunEvent } from '../results/events.ts';
-import { declaredAssumptions, revocationOverrides, type RunOptions } from './options.ts';
-import { trialShape } from '../revocation/task.ts';
+import { declaredAssumptions, type RunOptions } from './options.ts';
 import { describePlan } from './describe-plan.ts';
 import { openTargetSession } from './target-session.ts';
 import { newRunId } from './run-id.ts';
 import { harnessEngine } from './harness-engine.ts';
 import { k6Engine } from './k6-engine.ts';
 import type { RunEngine } from './engine.ts';
-import { plannedRun, selectedScenarios } from './plan-for.ts';
+import { plannedRun, resolvedRevocation, selectedScenarios } from './plan-for.ts';
 import { openRunFolder, publishResults, sealOf, type EngineOutcome } from './publish.ts';
 import { stepSummaryTarget } from '../report/step-summary.ts';
 
@@ -44,9 +43,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     const limitsOf = (label: string) => orgs.find((o) => o.label === label)?.limits;
     const writes = options.target.kind === 'external' ? options.target.config.writes : 'own';
     const plan = plannedRun(options);
-    const revocation = plan.revocation
-      ? trialShape(selectedScenarios(options)[0]!.revocation, revocationOverrides(options))
-      : null;
+    const revocation = plan.revocation ? (resolvedRevocation(options)?.shape ?? null) : null;
     io.stdout.write(
       describePlan(plan, options.windowMs, {
         uploadMs: options.target.kind === 'embedded' ? options.target.parseMs : null,

@@ -51,7 +51,7 @@ export interface SuiteContext {
   readonly recorder: ObservationRecorder | null;
   /** Per-request timeout of the load driver, ms. */
   readonly timeoutMs: number;
-  /** Revocation trials, interval and settle the run gives (flags, then config); the scenario's fill the rest. */
+  /** The revocation shape the run gives (resolved once: flags, then config, then scenario: run/plan-for.ts resolvedRevocation); where partial (a task run alone), the scenario's fill the rest. */
   readonly revocation: Partial<RevocationShape>;
   /**
    * What the run may write (config `writes`): with `none`, tasks that upload are skipped and scope
