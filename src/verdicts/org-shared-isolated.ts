@@ -33,7 +33,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
   const { keyA, keyB, limit, window } = input;
   const expected = `after the first key used the organization's ${limit} requests, the second key of the same organization gets 429`;
   const exhaustedBy = keyA.find((o) => o.status === TOO_MANY_REQUESTS);
-  if (!exhaustedBy) return neverRejected(expected, 'the first key was never rejected, so the quota was not shown exhausted', keyA, input.window);
+  if (!exhaustedBy) return neverRejected(expected, 'the first key was never rejected, so the quota was not shown exhausted', keyA, window);
   const evidence = [exhaustedBy.id, keyB.id, input.keyAAgain?.id];
   if (keyB.status === TOO_MANY_REQUESTS) {
     return finding('pass', { expected, actual: `second key: ${describe(keyB)}, right after ${describe(exhaustedBy)}`, evidence });
