@@ -47,10 +47,11 @@ const lines = await Promise.all(
       : results.checks.filter((c) => c.verdict !== 'pass');
     const profile = results.profiles[0];
     const algorithm = profile?.read.algorithm;
-    const open = algorithm && algorithm.value === null ? `: ${algorithm.how}` : '';
-    const learned = profile
-      ? `Reset steady ${profile.read.resetSteady.value}, windows ${algorithm!.value}${open}`
-      : 'no profile';
+    const open = algorithm?.value === null ? `: ${algorithm.how}` : '';
+    const learned =
+      profile && algorithm
+        ? `Reset steady ${profile.read.resetSteady.value}, windows ${algorithm.value}${open}`
+        : 'no profile';
     const verdict =
       short.length === 0 ? (fault ? 'caught' : 'all pass') : short.map((c) => `${c.id} ${c.verdict}`).join(', ');
     return { asExpected: short.length === 0, line: `${verdict} (${learned})` };

@@ -32,7 +32,10 @@ export interface DiscoveryRecord {
   readonly windowMs: number;
   readonly figures: { readonly read: Figure; readonly ingest: Figure };
   readonly pairs: readonly CountingPair[];
-  /** Reads until the first 429 (inclusive), or until the bound. */
+  /**
+   * Reads until a 429 (inclusive), or until the bound (exhaustQuota). It may span windows: a window
+   * that turned before the last 429 was read on, and a 429 inside a batch may lie in an earlier one.
+   */
   readonly exhaustion: readonly Observation[];
   readonly refill: readonly RefillProbe[];
   /**
