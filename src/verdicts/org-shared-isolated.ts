@@ -38,7 +38,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       expected,
       'the first key was never rejected, so the quota was not shown exhausted',
       keyA,
-      input.window,
+      window,
     );
   const evidence = [exhaustedBy.id, keyB.id, input.keyAAgain?.id];
   if (keyB.status === TOO_MANY_REQUESTS) {
