@@ -14,6 +14,7 @@ const LAYERS = [
   'profile',
   'windows',
   'verdicts',
+  'checks',
   'results',
   'provision',
   'suite',

@@ -1,34 +1,12 @@
 /** Verdicts and check results: what checks produce and reports render. */
 import type { AssumptionId, TierName } from '../contract/types.ts';
+import { CHECK_IDS } from './check-ids.ts';
 
 export const VERDICTS = ['pass', 'fail', 'inconclusive', 'skipped'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-export const CHECK_IDS = [
-  'AUTH-MISSING',
-  'AUTH-MALFORMED',
-  'AUTH-UNKNOWN',
-  'AUTH-REVOKED',
-  'AUTH-KEY-FORMAT',
-  'SCOPE-LIST',
-  'SCOPE-ENFORCED',
-  'HDR-PRESENT',
-  'HDR-LIMIT',
-  'HDR-REMAINING',
-  'HDR-RESET',
-  'QUOTA-READ',
-  'QUOTA-INGEST',
-  'CONCURRENCY-CAP',
-  'ERR-429-BODY',
-  'RETRY-AFTER',
-  'ORG-SHARED',
-  'ORG-ISOLATED',
-  'HEAD-BOOTSTRAP',
-  'REVOKE-LATENCY',
-  'REVOKE-STICKY',
-  'ROTATION',
-  'LOAD-THRESHOLDS',
-] as const;
+export { CHECK_IDS };
+/** A check's stable ID: one module per check in src/checks/ declares it. */
 export type CheckId = (typeof CHECK_IDS)[number];
 
 /**
@@ -70,19 +48,6 @@ export interface Finding<Data extends FindingData = FindingData> {
    * The run's, not the result's: never written to results.json.
    */
   readonly measureAgain?: boolean;
-}
-
-export interface CheckDefinition {
-  readonly id: CheckId;
-  readonly title: string;
-  /** What it asserts, in a few words: the README's check table (docs generated from the catalogue). */
-  readonly asserts: string;
-  /** Spec sections it enforces, e.g. '§7.1, §8'. */
-  readonly spec: string;
-  /** The requirement, as one sentence. */
-  readonly requirement: string;
-  /** Assumptions it rests on; empty when it rests on the spec alone. */
-  readonly assumptions: readonly AssumptionId[];
 }
 
 export interface CheckResult<Data extends FindingData = FindingData> extends Finding<Data> {

@@ -11,7 +11,7 @@ export const listCommand: CliCommand<object> = {
   builder: (argv) => argv,
   run: async (_args, io) => {
     const [{ allChecks }, { recruitingApi }] = await Promise.all([
-      import('../catalogue/catalogue.ts'),
+      import('../checks/catalogue.ts'),
       import('../contract/recruiting-api.ts'),
     ]);
     const width = Math.max(...allChecks().map((c) => c.id.length));

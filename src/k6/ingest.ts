@@ -11,7 +11,7 @@
  * into the same LoadAggregator the harness uses; `writeEvidence` re-reads the files for the few
  * observations a verdict cites, so reports can show them.
  */
-import { checkResult } from '../verdicts/support/result.ts';
+import { checkResult } from '../checks/result.ts';
 import { loadThresholdsVerdict } from '../verdicts/load-thresholds.ts';
 import type { CheckResult } from '../catalogue/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';

@@ -18,7 +18,7 @@ import { readJudgements, readObservations } from '../suite/judgement-file.ts';
 import { UsageError } from '../util/errors.ts';
 import { decodeArgs, MissingObservation, referenced } from '../verdicts/replay.ts';
 import type { RevocationEvidence } from '../verdicts/support/revocation-evidence.ts';
-import { checkResult } from '../verdicts/support/result.ts';
+import { checkResult } from '../checks/result.ts';
 import type { VantagePoint } from '../verdicts/support/vantage-bounds.ts';
 import { readK6Points, type K6Point, type K6ReadStats } from './ndjson.ts';
 import { REVOCATION_PROBE_METRIC } from './revocation-watch.ts';

@@ -2,6 +2,7 @@
  * The HTML report's view model: everything the template shows, computed here so the template
  * stays declarative. Pure: results + the observations digest in, plain data (and SVG) out.
  */
+import { allChecks, reportOf } from '../checks/catalogue.ts';
 import type { CheckId, CheckResult, Verdict } from '../catalogue/types.ts';
 import type { RunResults, ValidResults } from '../results/types.ts';
 import { latencyChart } from './charts/latency.ts';
@@ -16,16 +17,10 @@ import { declaredLimitRows, type DeclaredLimitRow } from './declared-limits.ts';
 import { footprintView, type FootprintView } from './footprint.ts';
 import { slaViews, type EvidenceFile, type SlaView } from './sla.ts';
 
-/** Checks that answer "does every tier get exactly the quotas it is sold?". */
-const TIER_LIMIT_CHECKS: readonly CheckId[] = [
-  'QUOTA-READ',
-  'QUOTA-INGEST',
-  'CONCURRENCY-CAP',
-  'HDR-LIMIT',
-  'HDR-REMAINING',
-  'ORG-SHARED',
-  'ORG-ISOLATED',
-];
+/** Checks that answer "does every tier get exactly the quotas it is sold?" (their modules say so). */
+const TIER_LIMIT_CHECKS: readonly CheckId[] = allChecks()
+  .filter((c) => reportOf(c.id).answersTierLimits === true)
+  .map((c) => c.id);
 
 export interface ReportView {
   readonly title: string;

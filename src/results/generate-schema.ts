@@ -1,6 +1,6 @@
 /**
  * Regenerates schemas/results.schema.json and schemas/config.schema.json from their zod schemas:
- *   node --import tsx src/results/generate-schema.ts
+ *   npm run generate
  * A test fails when the committed file and the schema differ.
  */
 import { writeFile } from 'node:fs/promises';

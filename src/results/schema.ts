@@ -1,6 +1,6 @@
 /**
  * results.json as a zod schema: the one definition from which `loadResults` validates saved runs and
- * `schemas/results.schema.json` is generated (regenerate: `node --import tsx src/results/generate-schema.ts`).
+ * `schemas/results.schema.json` is generated (regenerate: `npm run generate`).
  * Objects accept unknown keys (and drop them on load) so that a reader of `tiergate/results@1` accepts
  * results from a later tiergate that only added optional fields; a breaking change bumps the `@1`.
  * A check's `data` is checked where the report reads it (its charts), against its verdict's type.
@@ -9,7 +9,9 @@ import { z } from 'zod';
 import { QUOTA_CLASSES, TIER_NAMES } from '../contract/types.ts';
 import { WRITE_POLICIES } from '../contract/writes.ts';
 import type { AssumptionId } from '../contract/types.ts';
-import { CHECK_IDS, CHECK_VARIANTS, VERDICTS, type CheckId } from '../catalogue/types.ts';
+import { reportOf } from '../checks/catalogue.ts';
+import type { ChartKind } from '../checks/define.ts';
+import { CHECK_IDS, CHECK_VARIANTS, VERDICTS } from '../catalogue/types.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
@@ -17,7 +19,7 @@ import type { RemainingData, SeriesPoint } from '../verdicts/hdr-remaining.ts';
 import {
   FOOTPRINT_KINDS,
   RESULTS_SCHEMA,
-  type ChartedCheck,
+  type ChartData,
   type CheckRecord,
   type HeldTimeline,
   type QuotaSeries,
@@ -78,12 +80,11 @@ const quotaSeries = exactly<QuotaSeries>()(
   z.object({ series, limit: z.number().nullable(), first429: z.number().nullable() }),
 );
 
-/** The part of each charted check's data the report reads, as its verdict types it. */
-const CHARTED_DATA: Readonly<Record<ChartedCheck, z.ZodType> & Partial<Record<CheckId, z.ZodType>>> = {
-  'QUOTA-READ': quotaSeries,
-  'QUOTA-INGEST': quotaSeries,
-  'HDR-REMAINING': exactly<RemainingData>()(z.object({ series })),
-  'REVOKE-LATENCY': exactly<RevocationBrackets>()(
+/** The part of a check's data the report reads, by what it draws (the check module's `report.draws`), as its verdict types it. */
+const CHART_DATA: { readonly [K in ChartKind]: z.ZodType<ChartData[K]> } = {
+  'quota-series': quotaSeries,
+  'remaining-series': exactly<RemainingData>()(z.object({ series })),
+  'revocation-brackets': exactly<RevocationBrackets>()(
     z.object({
       slaMs: z.number(),
       trials: z.array(
@@ -96,7 +97,7 @@ const CHARTED_DATA: Readonly<Record<ChartedCheck, z.ZodType> & Partial<Record<Ch
       ),
     }),
   ),
-  'CONCURRENCY-CAP': exactly<HeldTimeline>()(
+  'held-timeline': exactly<HeldTimeline>()(
     z.object({
       timeline: z.array(
         z.object({
@@ -137,7 +138,9 @@ export const checkResultSchema = z
   .meta({ title: 'CheckResult' })
   // Checked, not parsed: the data is kept as written, its other fields included.
   .superRefine((result, ctx) => {
-    const parsed = result.data === undefined ? undefined : CHARTED_DATA[result.id]?.safeParse(result.data);
+    const draws = reportOf(result.id).draws;
+    const parsed =
+      result.data === undefined || draws === undefined ? undefined : CHART_DATA[draws].safeParse(result.data);
     for (const issue of parsed?.error?.issues ?? [])
       ctx.addIssue({ code: 'custom', message: issue.message, path: ['data', ...issue.path] });
   })

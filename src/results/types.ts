@@ -1,6 +1,7 @@
 /** results.json: the run's record, from which every report is rendered. Versioned by `schema`. */
 import type { Assumption, OrgLimits, TierName } from '../contract/types.ts';
-import type { CheckId, CheckResult, FindingData, Verdict } from '../catalogue/types.ts';
+import type { CheckResult, Verdict } from '../catalogue/types.ts';
+import type { ChartKind } from '../checks/define.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { ClockEstimate } from '../measure/server-clock.ts';
 import type { RemainingData } from '../verdicts/hdr-remaining.ts';
@@ -102,19 +103,22 @@ export type RevocationBrackets = Pick<LatencyData, 'slaMs'> & {
 /** What the report reads of CONCURRENCY-CAP's data: its measurement, request by request. */
 export type HeldTimeline = Pick<ConcurrencyCapData, 'timeline'>;
 
-/** The checks whose data the report reads (its charts). */
-export type ChartedCheck = 'QUOTA-READ' | 'QUOTA-INGEST' | 'HDR-REMAINING' | 'REVOKE-LATENCY' | 'CONCURRENCY-CAP';
+/** The part of a check's data the report reads, by what its module says the report draws from it. */
+export interface ChartData {
+  readonly 'quota-series': QuotaSeries;
+  readonly 'remaining-series': RemainingData;
+  readonly 'held-timeline': HeldTimeline;
+  readonly 'revocation-brackets': RevocationBrackets;
+}
+
+/** A check's charted data, with what it draws. */
+export type ChartedData = { readonly [K in ChartKind]: { readonly kind: K; readonly data: ChartData[K] } }[ChartKind];
 
 /**
- * A check's result as validated results hold it: where the report reads the data, that part is
- * typed as its verdict exports it (and was checked); the rest of `data` is shown as it is.
+ * A check's result as validated results hold it: where its module says the report draws its data,
+ * that part was checked against its chart's type (results/schema.ts; read it with `chartedData`).
  */
-export type CheckRecord =
-  | (CheckResult<QuotaSeries & FindingData> & { readonly id: 'QUOTA-READ' | 'QUOTA-INGEST' })
-  | (CheckResult<RemainingData & FindingData> & { readonly id: 'HDR-REMAINING' })
-  | (CheckResult<RevocationBrackets & FindingData> & { readonly id: 'REVOKE-LATENCY' })
-  | (CheckResult<HeldTimeline & FindingData> & { readonly id: 'CONCURRENCY-CAP' })
-  | (CheckResult & { readonly id: Exclude<CheckId, ChartedCheck> });
+export type CheckRecord = CheckResult;
 
 /** Results checked against the schema, as written or read back: what the reports render. */
 export interface ValidResults extends Omit<RunResults, 'checks'> {

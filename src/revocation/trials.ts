@@ -6,7 +6,7 @@
  * chains need N + K keys (which matters for a list of disposable keys). The first chain runs alone
  * until a revoke call has returned: a broken hook costs one trial's keys, not every chain's. Each
  * chain probes on its own phase of the slot grid, so the trials at once take turns on the edges.
- * Records only; verdicts are src/verdicts/revoke-*.ts, auth-revoked.ts and rotation.ts.
+ * Records only; verdicts are src/verdicts/revoke-*.ts and rotation.ts, and src/checks/auth-revoked.ts.
  */
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import type { KeyHandle, KeyHook, OrgHandle } from '../contract/handles.ts';

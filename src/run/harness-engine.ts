@@ -4,7 +4,7 @@
  * observations file; the checks cite them by id.
  */
 import { join } from 'node:path';
-import { checkResult } from '../verdicts/support/result.ts';
+import { checkResult } from '../checks/result.ts';
 import type { CheckResult } from '../catalogue/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';

@@ -31,23 +31,9 @@ import { folderFiles } from './seal.ts';
 import { toolInfo } from './run-id.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { readJudgements, readObservations } from '../suite/judgement-file.ts';
-import {
-  isNotReplayed,
-  JUDGEMENTS_FILE,
-  mayDecide,
-  NOT_REPLAYED,
-  withSharedArgs,
-  type JudgementRecord,
-} from '../suite/judgements.ts';
-import {
-  decodeArgs,
-  findingText,
-  isReplayable,
-  referenced,
-  replay,
-  type FindingText,
-  type ObservationSource,
-} from '../verdicts/replay.ts';
+import { JUDGEMENTS_FILE, withSharedArgs, type JudgementRecord } from '../suite/judgements.ts';
+import { decodeArgs, findingText, referenced, type FindingText, type ObservationSource } from '../verdicts/replay.ts';
+import { isNotReplayed, isReplayable, mayDecide, NOT_REPLAYED, replay } from '../checks/verdict-table.ts';
 
 export interface VerifyReport {
   /** What was checked and held, a line each. */

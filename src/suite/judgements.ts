@@ -6,61 +6,14 @@
  * actual (a measurement taken again supersedes the first). Written beside the observations as
  * judgements.ndjson.gz, for `tiergate verify` to judge again.
  */
-import type { CheckId, CheckResult, Finding, Verdict } from '../catalogue/types.ts';
+import { NOT_REPLAYED, REPLAYABLE, type NotReplayedName, type ReplayableName } from '../checks/verdict-table.ts';
+import type { CheckResult, Finding } from '../catalogue/types.ts';
 import type { Contract, TierName } from '../contract/types.ts';
 import { observationSink } from '../measure/observation-file.ts';
-import { encodeArgs, findingText, REPLAYABLE, type FindingText, type ReplayableName } from '../verdicts/replay.ts';
+import { encodeArgs, findingText, type FindingText } from '../verdicts/replay.ts';
 import { redactKeys } from '../contract/keys.ts';
 
 export const JUDGEMENTS_FILE = 'judgements.ndjson.gz';
-
-/** The judgements written without their input, and why: verify lists them as not judged again. */
-export const NOT_REPLAYED = {
-  keyFormatVerdict: 'its input is the API keys themselves, which a run never writes down',
-  loadThresholdsVerdict: 'it judges histograms aggregated as the load ran, not observations one by one',
-  procedure: 'the procedure decided it, with no verdict function (not run, skipped, or undecided, with the reason)',
-} as const;
-
-export type NotReplayedName = keyof typeof NOT_REPLAYED;
-
-/**
- * The judgement each check's result may rest on: the verdict function that decides it, and for the
- * two not judged again, their withheld name. A record naming another (a forged "procedure" pass)
- * does not verify. The procedure itself only ever leaves a check skipped or inconclusive.
- */
-export const DECIDED_BY: Readonly<Record<CheckId, ReplayableName | Exclude<NotReplayedName, 'procedure'>>> = {
-  'AUTH-MISSING': 'authRejected',
-  'AUTH-MALFORMED': 'authRejected',
-  'AUTH-UNKNOWN': 'authRejected',
-  'AUTH-REVOKED': 'authRevokedVerdict',
-  'AUTH-KEY-FORMAT': 'keyFormatVerdict',
-  'SCOPE-LIST': 'scopeListVerdict',
-  'SCOPE-ENFORCED': 'scopeEnforcedVerdict',
-  'HDR-PRESENT': 'headersPresentVerdict',
-  'HDR-LIMIT': 'limitHeaderVerdict',
-  'HDR-REMAINING': 'remainingDecrementsVerdict',
-  'HDR-RESET': 'resetEpochVerdict',
-  'QUOTA-READ': 'quotaExactVerdict',
-  'QUOTA-INGEST': 'quotaExactVerdict',
-  'CONCURRENCY-CAP': 'concurrencyCapVerdict',
-  'ERR-429-BODY': 'rateLimitBodyVerdict',
-  'RETRY-AFTER': 'retryAfterVerdict',
-  'ORG-SHARED': 'orgSharedVerdict',
-  'ORG-ISOLATED': 'orgIsolatedVerdict',
-  'HEAD-BOOTSTRAP': 'headBootstrapVerdict',
-  'REVOKE-LATENCY': 'revokeLatencyVerdict',
-  'REVOKE-STICKY': 'revokeStickyVerdict',
-  ROTATION: 'rotationVerdict',
-  'LOAD-THRESHOLDS': 'loadThresholdsVerdict',
-};
-
-/** Whether a judgement named `fn` may stand for a result of `check` with `verdict`. */
-export function mayDecide(fn: string, check: CheckId, verdict: Verdict): boolean {
-  if (fn === 'procedure') return verdict === 'skipped' || verdict === 'inconclusive';
-  return DECIDED_BY[check] === fn;
-}
-
-export const isNotReplayed = (name: string): name is NotReplayedName => Object.hasOwn(NOT_REPLAYED, name);
 
 /** An argument written before, by an earlier judgement: `[record, argument]`, both counted from 0. */
 export interface SameAs {

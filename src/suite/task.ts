@@ -11,7 +11,7 @@ import type { TaskKind } from '../catalogue/task-kinds.ts';
 import { taskName, type TaskIdentity } from '../results/events.ts';
 import { messageOf } from '../util/errors.ts';
 import type { Scenario } from '../scenario/define.ts';
-import { checkResult } from '../verdicts/support/result.ts';
+import { checkResult } from '../checks/result.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from '../contract/handles.ts';
 import type { Observation } from '../measure/observation.ts';

@@ -13,53 +13,6 @@ import type { Finding } from '../catalogue/types.ts';
 import type { Observation } from '../measure/observation.ts';
 import { probeRecord, type ProbeRecord } from '../measure/revocation-records.ts';
 import type { ProbePhase } from '../measure/tags.ts';
-import { authRejected } from './auth-missing-malformed-unknown.ts';
-import { authRevokedVerdict } from './auth-revoked.ts';
-import { concurrencyCapVerdict } from './concurrency-cap.ts';
-import { rateLimitBodyVerdict } from './err-429-body.ts';
-import { limitHeaderVerdict } from './hdr-limit.ts';
-import { headersPresentVerdict } from './hdr-present.ts';
-import { remainingDecrementsVerdict } from './hdr-remaining.ts';
-import { resetEpochVerdict } from './hdr-reset.ts';
-import { headBootstrapVerdict } from './head-bootstrap.ts';
-import { orgIsolatedVerdict, orgSharedVerdict } from './org-shared-isolated.ts';
-import { quotaExactVerdict } from './quota-read-ingest.ts';
-import { retryAfterVerdict } from './retry-after.ts';
-import { revokeLatencyVerdict } from './revoke-latency.ts';
-import { revokeStickyVerdict } from './revoke-sticky.ts';
-import { rotationVerdict } from './rotation.ts';
-import { scopeEnforcedVerdict } from './scope-enforced.ts';
-import { scopeListVerdict } from './scope-list.ts';
-
-/**
- * The verdict functions a run's judgements can name, by name. AUTH-KEY-FORMAT's is not among them:
- * it judges the keys themselves, which a run never writes down; LOAD-THRESHOLDS judges histograms
- * aggregated as the load ran, not observations one by one.
- */
-export const REPLAYABLE = {
-  authRejected,
-  authRevokedVerdict,
-  concurrencyCapVerdict,
-  rateLimitBodyVerdict,
-  limitHeaderVerdict,
-  headersPresentVerdict,
-  remainingDecrementsVerdict,
-  resetEpochVerdict,
-  headBootstrapVerdict,
-  orgIsolatedVerdict,
-  orgSharedVerdict,
-  quotaExactVerdict,
-  retryAfterVerdict,
-  revokeLatencyVerdict,
-  revokeStickyVerdict,
-  rotationVerdict,
-  scopeEnforcedVerdict,
-  scopeListVerdict,
-} as const satisfies Record<string, (...args: never[]) => Finding>;
-
-export type ReplayableName = keyof typeof REPLAYABLE;
-
-export const isReplayable = (name: string): name is ReplayableName => Object.hasOwn(REPLAYABLE, name);
 
 /** What a finding says, as results.json holds it and a replay is compared by. */
 export interface FindingText {
@@ -170,10 +123,4 @@ export function referenced(encoded: readonly unknown[]): { readonly ids: Set<num
   };
   encoded.forEach(walk);
   return { ids, tiers };
-}
-
-/** Judges again: the named function on the decoded arguments. */
-export function replay(name: ReplayableName, args: readonly unknown[]): Finding {
-  const fn = REPLAYABLE[name] as (...a: readonly unknown[]) => Finding;
-  return fn(...args);
 }

@@ -61,7 +61,7 @@ describe('tiergate.config.json', () => {
   });
 
   it('schemas/config.schema.json is the one the zod schema generates', () => {
-    // If this fails: node --import tsx src/results/generate-schema.ts
+    // If this fails: npm run generate
     expect(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')).toBe(
       configJsonSchemaText(),
     );

@@ -5,7 +5,7 @@
  * item left unknown); and the observations file its evidence points at.
  */
 import { join } from 'node:path';
-import { checkResult, skipped } from '../../src/verdicts/support/result.ts';
+import { checkResult, skipped } from '../../src/checks/result.ts';
 import {
   countVerdicts,
   overallVerdict,

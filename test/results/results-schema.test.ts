@@ -10,7 +10,7 @@ import { writeSampleRun, type SampleRun } from '../report/fixtures.ts';
 describe('results.json schema', () => {
   it('the committed schemas/results.schema.json is the one the zod schema generates', async () => {
     const committed = await readFile(new URL('../../schemas/results.schema.json', import.meta.url), 'utf8');
-    // If this fails: node --import tsx src/results/generate-schema.ts
+    // If this fails: npm run generate
     expect(committed).toBe(resultsJsonSchemaText());
   });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { JudgementLog, withSharedArgs, type JudgementRecord } from '../../src/suite/judgements.ts';
-import { checkResult } from '../../src/verdicts/support/result.ts';
+import { checkResult } from '../../src/checks/result.ts';
 import { obs, resetObservations } from '../helpers/observations.ts';
 
 const context = { tier: 'starter', org: 'starter-a', variant: '', startedWall: 0, durationMs: 0 } as const;

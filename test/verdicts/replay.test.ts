@@ -6,13 +6,12 @@ import { probeRecord } from '../../src/measure/revocation-records.ts';
 import {
   decodeArgs,
   encodeArgs,
-  isReplayable,
   MissingObservation,
   NotEncodable,
   referenced,
-  replay,
   tierObservations,
 } from '../../src/verdicts/replay.ts';
+import { isReplayable, replay } from '../../src/checks/verdict-table.ts';
 import { authRejected } from '../../src/verdicts/auth-missing-malformed-unknown.ts';
 import { obs, resetObservations } from '../helpers/observations.ts';
 

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { revokeLatencyVerdict } from '../../src/verdicts/revoke-latency.ts';
 import { revokeStickyVerdict } from '../../src/verdicts/revoke-sticky.ts';
-import { authRevokedVerdict } from '../../src/verdicts/auth-revoked.ts';
+import { authRevokedVerdict } from '../../src/checks/auth-revoked.ts';
 import { rotationVerdict } from '../../src/verdicts/rotation.ts';
 import { edgeBounds, percentile } from '../../src/verdicts/support/revocation-bounds.ts';
 import { revocationCsv } from '../../src/revocation/csv.ts';

@@ -3,6 +3,7 @@
  * the extra), each a bar from its send to its answer coloured by status. The extra's bar ending before
  * every held bar is cap + 1 served at once; ending where the first held bar ends, a request queued.
  */
+import { chartedData } from '../../results/charted.ts';
 import type { CheckRecord, HeldTimeline } from '../../results/types.ts';
 import { statusClass, STATUS_CLASS_LABEL } from '../observation-digest.ts';
 import { STATUS_COLOUR } from '../palette.ts';
@@ -27,7 +28,8 @@ import {
 
 /** CONCURRENCY-CAP's timeline, when its measurement recorded one. */
 export function concurrencyChartData(result: CheckRecord): HeldTimeline | null {
-  return result.id === 'CONCURRENCY-CAP' && result.data && result.data.timeline.length > 0 ? result.data : null;
+  const charted = chartedData(result);
+  return charted?.kind === 'held-timeline' && charted.data.timeline.length > 0 ? charted.data : null;
 }
 
 const ROLE_LABEL = { held: 'held', control: 'control', extra: 'extra' } as const;

@@ -3,6 +3,7 @@
  * a line at request #Limit (the last that may succeed) and the first 429 marked.
  */
 import { TOO_MANY_REQUESTS } from '../../contract/types.ts';
+import { chartedData } from '../../results/charted.ts';
 import type { CheckRecord, QuotaSeries } from '../../results/types.ts';
 import type { SeriesPoint } from '../../verdicts/hdr-remaining.ts';
 import { statusClass, STATUS_CLASS_LABEL, type StatusClass } from '../observation-digest.ts';
@@ -41,25 +42,17 @@ function announced(series: readonly SeriesPoint[]): number | null {
 }
 
 /**
- * The chart of a quota check (QUOTA-READ, QUOTA-INGEST), held to the Limit it judged by, or of
- * HDR-REMAINING's bare series, held to the Limit most responses announced; null when there is no
- * series, or no Limit to draw.
+ * The chart of a quota check's series (QUOTA-READ, QUOTA-INGEST), held to the Limit it judged by, or
+ * of a bare Remaining series (HDR-REMAINING), held to the Limit most responses announced; null when
+ * there is no series, or no Limit to draw.
  */
 export function quotaChartData(result: CheckRecord): QuotaChartData | null {
-  switch (result.id) {
-    case 'QUOTA-READ':
-    case 'QUOTA-INGEST': {
-      const data = result.data;
-      if (!data || data.series.length === 0) return null;
-      return data.limit !== null
-        ? { series: data.series, limit: data.limit, first429: data.first429 }
-        : fromSeries(data.series);
-    }
-    case 'HDR-REMAINING':
-      return result.data && result.data.series.length > 0 ? fromSeries(result.data.series) : null;
-    default:
-      return null;
-  }
+  const charted = chartedData(result);
+  if (charted?.kind === 'remaining-series')
+    return charted.data.series.length > 0 ? fromSeries(charted.data.series) : null;
+  if (charted?.kind !== 'quota-series' || charted.data.series.length === 0) return null;
+  const { series, limit, first429 } = charted.data;
+  return limit !== null ? { series, limit, first429 } : fromSeries(series);
 }
 
 /** A bare series: the Limit and first 429 are read off the series itself. */

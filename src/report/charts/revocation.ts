@@ -2,6 +2,7 @@
  * Revocation (§5.9, §8.3): per trial and edge, the bracket [lower, upper] in which the edge began
  * rejecting the revoked key, against the SLA line; and the distribution (CDF) of the upper bounds.
  */
+import { chartedData } from '../../results/charted.ts';
 import type { CheckRecord, RevocationBrackets } from '../../results/types.ts';
 import { seriesColour, THRESHOLD } from '../palette.ts';
 import {
@@ -29,7 +30,8 @@ import {
 
 /** REVOKE-LATENCY's brackets, when it judged any. */
 export function revocationChartData(result: CheckRecord): RevocationBrackets | null {
-  return result.id === 'REVOKE-LATENCY' && result.data && result.data.trials.length > 0 ? result.data : null;
+  const charted = chartedData(result);
+  return charted?.kind === 'revocation-brackets' && charted.data.trials.length > 0 ? charted.data : null;
 }
 
 interface EdgeStyle {

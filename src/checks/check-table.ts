@@ -1,12 +1,12 @@
 /**
  * The README's table of checks, written from the catalogue (regenerate:
- * `node --import tsx src/catalogue/generate-check-table.ts`; a test fails when the README's is stale).
+ * `npm run generate`; a test fails when the README's is stale).
  */
 import { allChecks } from './catalogue.ts';
 
 /** Where the table lies in the README. */
 export const CHECK_TABLE_MARKERS = {
-  begin: '<!-- check table: generated from src/catalogue -->',
+  begin: '<!-- check table: generated from src/checks -->',
   end: '<!-- end of check table -->',
 } as const;
 

@@ -1,12 +1,14 @@
 /**
  * AUTH-REVOKED (§5.9; 401 by the auth-status assumption): after the settle period, a revoked key is
  * rejected on every edge. One final probe per edge per judged trial: an admission or another
- * status fails; a 429 or no response proves nothing (inconclusive). Pure.
+ * status fails; a 429 or no response proves nothing (inconclusive). The verdict is pure, and held
+ * here with the check's catalogue entry (its module, `verdictOf`).
  */
 import type { ProbeRecord } from '../measure/revocation-records.ts';
-import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome } from './support/finding.ts';
-import { coverageGaps, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome } from '../verdicts/support/finding.ts';
+import { coverageGaps, judgedRuns, type RevocationEvidence } from '../verdicts/support/revocation-evidence.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { defineCheck, verdictOf } from './define.ts';
 
 const outcome = (p: ProbeRecord) => (p.status !== null ? String(p.status) : (p.error ?? 'no response'));
 
@@ -53,3 +55,14 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
     evidence: finals.slice(0, 5).map(({ p }) => p.id),
   });
 }
+
+export const check = defineCheck({
+  id: 'AUTH-REVOKED',
+  title: 'Revoked key rejected',
+  asserts: 'a revoked key: 401 (assumed), on every edge',
+  spec: '§5.9',
+  requirement: 'A revoked key is rejected on every edge.',
+  assumptions: ['auth-status'],
+  verdict: verdictOf({ authRevokedVerdict }),
+  report: {},
+});

@@ -1,7 +1,7 @@
 /** Turns a pure Finding into a CheckResult: the catalogue's requirement, spec and basis attached. */
-import type { TierName } from '../../contract/types.ts';
-import { checkDefinition } from '../../catalogue/catalogue.ts';
-import type { CheckId, CheckResult, CheckVariant, Finding, FindingData } from '../../catalogue/types.ts';
+import type { TierName } from '../contract/types.ts';
+import { checkDefinition } from './catalogue.ts';
+import type { CheckId, CheckResult, CheckVariant, Finding, FindingData } from '../catalogue/types.ts';
 
 export interface ResultContext {
   readonly tier: TierName | null;

@@ -2,12 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHECK_IDS } from '../../src/catalogue/types.ts';
-import { CHECK_TABLE_MARKERS, checkTableMarkdown, withCheckTable } from '../../src/catalogue/check-table.ts';
+import { CHECK_TABLE_MARKERS, checkTableMarkdown, withCheckTable } from '../../src/checks/check-table.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 describe("the README's check table", () => {
-  it('is the one the catalogue writes (if this fails: node --import tsx src/catalogue/generate-check-table.ts)', () => {
+  it('is the one the catalogue writes (if this fails: npm run generate)', () => {
     expect(withCheckTable(readme, checkTableMarkdown())).toBe(readme);
   });
 

@@ -1,6 +1,6 @@
 /**
  * Rewrites the README's check table from the catalogue:
- *   node --import tsx src/catalogue/generate-check-table.ts
+ *   npm run generate
  * A test fails when the committed README and the catalogue differ.
  */
 import { readFile, writeFile } from 'node:fs/promises';
