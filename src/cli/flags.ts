@@ -1,14 +1,12 @@
 /**
  * The flags more than one command takes, each declared once: its type and its help, with the
- * default in the help generated from the constant that owns it (src/config/defaults.ts, the
- * reference target's TARGET_DEFAULTS). An absent flag stays undefined in the parsed args, and the
- * command takes its default from that same constant.
+ * default in the help generated from the constant that owns it (src/config/defaults.ts). An absent
+ * flag stays undefined in the parsed args, and the command takes its default from that same
+ * constant. The target's flags are in options tables (options.ts) with how each is parsed.
  */
 import type { InferredOptionType, Options } from 'yargs';
 import { TIER_NAMES } from '../contract/types.ts';
-import { DEFAULTS, PARSE_MS } from '../config/defaults.ts';
-import { TARGET_DEFAULTS } from '../reference-server/options.ts';
-import { formatDurationMs } from '../util/duration.ts';
+import { DEFAULTS } from '../config/defaults.ts';
 
 /** yargs makes a repeated flag an array; for a single-valued flag the last one given wins, as its type says. */
 export function lastGiven<T extends string | number>(value: T | readonly T[]): T {
@@ -41,32 +39,7 @@ export const REPORTS_OUT = stringFlag(
   DEFAULTS.reportsDir,
 );
 
-/** The target a command opens (`run`, `profile`): a deployment's config, or the embedded reference target. */
-export const TARGET_FLAGS = {
-  config: stringFlag(
-    "a deployment's tiergate.config.json (keys come from the environment): its window and timeout apply, --tiers defaults to its organizations' tiers, and the embedded target's flags do not apply",
-  ),
-  tiers: TIERS,
-  window: WINDOW,
-  timeout: stringFlag('per-request timeout', formatDurationMs(DEFAULTS.timeoutMs)),
-  'target-fault': stringsFlag('inject a fault into the embedded target (serve --list-faults)'),
-  'target-variant': stringsFlag('show a conformant variant on the embedded target (serve --list-variants)'),
-} as const;
-
-/** The reference target's shape, whether embedded (`run`) or standalone (`serve`). */
-export const TARGET_SHAPE_FLAGS = {
-  edges: stringFlag('edge listeners of the reference target, sharing one state', String(TARGET_DEFAULTS.edges)),
-  'revocation-delay': stringFlag(
-    'a revocation reaches each edge this long after it is made, e.g. 300ms',
-    formatDurationMs(TARGET_DEFAULTS.revocationDelayMs),
-  ),
-  'parse-ms': stringFlag(
-    'simulated parse time of one resume, ms',
-    `${PARSE_MS.shortWindows} with windows under ${formatDurationMs(PARSE_MS.longFromWindowMs)}, else ${PARSE_MS.longWindows}`,
-  ),
-} as const;
-
-type ReadonlyLists<V> = V extends readonly (infer E)[] ? readonly E[] : V;
+export type ReadonlyLists<V> = V extends readonly (infer E)[] ? readonly E[] : V;
 
 /**
  * What a command's resolver takes from yargs for these flags: a flag that may be absent is

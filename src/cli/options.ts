@@ -1,37 +1,76 @@
 /**
- * What the commands that open a target (`run`, `profile`) share: validating the target flags into
- * the target, window, timeout and tiers; and the reference target's delays, which `serve` takes too.
- * Every mistake is one line (UsageError), exit 2.
+ * What the commands that open a target (`run`, `profile`) share: the target's options (flags, help,
+ * parsing: one table) resolved into the target, window, timeout and tiers; and the reference
+ * target's shape, which `serve` takes too. Every mistake is one line (UsageError), exit 2.
  */
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
-import { DEFAULTS, defaultParseMs } from '../config/defaults.ts';
+import { DEFAULTS, defaultParseMs, PARSE_MS } from '../config/defaults.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import type { RunOptions } from '../run/options.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { TARGET_DEFAULTS, TARGET_LIMITS } from '../reference-server/options.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
+import { formatDurationMs } from '../util/duration.ts';
 import { count, duration, list, MAX_EDGES, milliseconds, MAX_DURATION_MS } from './flag-values.ts';
-import type { FlagValues, TARGET_FLAGS, TARGET_SHAPE_FLAGS } from './flags.ts';
+import { stringFlag, stringsFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
+import { asGiven, option, parseOptions, type FlagsOf, type OptionTable } from './option-table.ts';
 
 /** A repeatable flag (`--target-fault a --target-fault b`, or `a,b`), each value one of `allowed`. */
 function repeated<T extends string>(flag: string, values: readonly string[], allowed: readonly T[]): T[] {
   return list(flag, values.length > 0 ? values.join(',') : undefined, allowed) ?? [];
 }
 
-/** The target flags; `run` adds the embedded target's shape (edges, delays). */
-type TargetArgs = FlagValues<typeof TARGET_FLAGS> & FlagValues<typeof TARGET_SHAPE_FLAGS>;
-
 /** The reference target bounds a resume's parse time to a minute. */
 const MAX_PARSE_MS = TARGET_LIMITS.parseMs;
 
-/** --revocation-delay and --parse-ms of the reference target, for `run` and `serve` alike; undefined when absent. */
-export function targetDelays(args: FlagValues<typeof TARGET_SHAPE_FLAGS>) {
-  return {
-    revocationDelayMs: milliseconds('revocation-delay', args['revocation-delay'], MAX_DURATION_MS, '300ms'),
-    parseMs: milliseconds('parse-ms', args['parse-ms'], MAX_PARSE_MS, '500 (ms)'),
-  };
-}
+/** The target a command opens (`run`, `profile`): a deployment's config, or the embedded reference target. */
+export const TARGET_OPTIONS = {
+  config: asGiven(
+    stringFlag(
+      "a deployment's tiergate.config.json (keys come from the environment): its window and timeout apply, --tiers defaults to its organizations' tiers, and the embedded target's flags do not apply",
+    ),
+  ),
+  tiers: option(TIERS, (given, name) => list(name, given, TIER_NAMES)),
+  window: option(WINDOW, (given, name) =>
+    given === undefined ? undefined : duration(name, given, { wholeSeconds: true }),
+  ),
+  timeout: option(stringFlag('per-request timeout', formatDurationMs(DEFAULTS.timeoutMs)), (given, name) =>
+    given === undefined ? undefined : duration(name, given),
+  ),
+  'target-fault': option(stringsFlag('inject a fault into the embedded target (serve --list-faults)'), (given, name) =>
+    repeated(name, given, FAULT_NAMES),
+  ),
+  'target-variant': option(
+    stringsFlag('show a conformant variant on the embedded target (serve --list-variants)'),
+    (given, name) => repeated(name, given, VARIANT_NAMES),
+  ),
+} as const satisfies OptionTable;
+
+/** The reference target's shape, whether embedded (`run`) or standalone (`serve`); undefined when absent. */
+export const TARGET_SHAPE_OPTIONS = {
+  edges: option(
+    stringFlag('edge listeners of the reference target, sharing one state', String(TARGET_DEFAULTS.edges)),
+    (given, name) => count(name, given, MAX_EDGES),
+  ),
+  'revocation-delay': option(
+    stringFlag(
+      'a revocation reaches each edge this long after it is made, e.g. 300ms',
+      formatDurationMs(TARGET_DEFAULTS.revocationDelayMs),
+    ),
+    (given, name) => milliseconds(name, given, MAX_DURATION_MS, '300ms'),
+  ),
+  'parse-ms': option(
+    stringFlag(
+      'simulated parse time of one resume, ms',
+      `${PARSE_MS.shortWindows} with windows under ${formatDurationMs(PARSE_MS.longFromWindowMs)}, else ${PARSE_MS.longWindows}`,
+    ),
+    (given, name) => milliseconds(name, given, MAX_PARSE_MS, '500 (ms)'),
+  ),
+} as const satisfies OptionTable;
+
+export type TargetArgs = FlagValues<FlagsOf<typeof TARGET_OPTIONS>>;
+export type TargetShapeArgs = FlagValues<FlagsOf<typeof TARGET_SHAPE_OPTIONS>>;
 
 export interface ResolvedTarget {
   readonly target: RunOptions['target'];
@@ -41,18 +80,20 @@ export interface ResolvedTarget {
   readonly tiers: TierName[];
 }
 
-/** Validates the target flags: --config (its keys from the environment) or the embedded target. */
-export async function resolveTarget(args: TargetArgs, io: Io): Promise<ResolvedTarget> {
-  const faults = repeated('target-fault', args['target-fault'], FAULT_NAMES);
-  if (args.config && faults.length > 0)
+/**
+ * The target flags resolved: --config (its keys from the environment, its window and timeout), or
+ * the embedded target shaped by the shape flags (`run`; `profile` has none: the target's defaults).
+ */
+export async function resolveTarget(args: TargetArgs & Partial<TargetShapeArgs>, io: Io): Promise<ResolvedTarget> {
+  const given = parseOptions(TARGET_OPTIONS, args);
+  if (given.config && given['target-fault'].length > 0)
     throw new UsageError('--target-fault applies to the embedded target only; drop it or drop --config');
-  const variants = repeated('target-variant', args['target-variant'], VARIANT_NAMES);
-  if (args.config && variants.length > 0)
+  if (given.config && given['target-variant'].length > 0)
     throw new UsageError('--target-variant applies to the embedded target only; drop it or drop --config');
   // The config's loader and schema (zod) load only when a config is named.
-  const config = args.config ? await (await import('../config/load.ts')).loadConfig(args.config, io.cwd) : null;
+  const config = given.config ? await (await import('../config/load.ts')).loadConfig(given.config, io.cwd) : null;
   const configTiers = config ? [...new Set(config.orgs.map((o) => o.tier))] : null;
-  const tiers: TierName[] = list('tiers', args.tiers, TIER_NAMES) ?? configTiers ?? [...TIER_NAMES];
+  const tiers: TierName[] = given.tiers ?? configTiers ?? [...TIER_NAMES];
   if (config) {
     const { orgsFromConfig } = await import('../provision/config-orgs.ts');
     return {
@@ -62,22 +103,20 @@ export async function resolveTarget(args: TargetArgs, io: Io): Promise<ResolvedT
       tiers,
     };
   }
-  const windowMs =
-    args.window === undefined ? DEFAULTS.windowMs : duration('window', args.window, { wholeSeconds: true });
-  const edges = count('edges', args.edges, MAX_EDGES) ?? TARGET_DEFAULTS.edges;
-  const delays = targetDelays(args);
+  const windowMs = given.window ?? DEFAULTS.windowMs;
+  const shape = parseOptions(TARGET_SHAPE_OPTIONS, { 'revocation-delay': undefined, 'parse-ms': undefined, ...args });
   return {
     target: {
       kind: 'embedded',
-      edges,
-      revocationDelayMs: delays.revocationDelayMs ?? TARGET_DEFAULTS.revocationDelayMs,
+      edges: shape.edges ?? TARGET_DEFAULTS.edges,
+      revocationDelayMs: shape['revocation-delay'] ?? TARGET_DEFAULTS.revocationDelayMs,
       revocationJitterMs: TARGET_DEFAULTS.revocationJitterMs,
-      parseMs: delays.parseMs ?? defaultParseMs(windowMs),
-      faults,
-      variants,
+      parseMs: shape['parse-ms'] ?? defaultParseMs(windowMs),
+      faults: given['target-fault'],
+      variants: given['target-variant'],
     },
     windowMs,
-    timeoutMs: args.timeout === undefined ? DEFAULTS.timeoutMs : duration('timeout', args.timeout),
+    timeoutMs: given.timeout ?? DEFAULTS.timeoutMs,
     tiers,
   };
 }

@@ -9,20 +9,21 @@ import type { Io } from '../util/io.ts';
 import type { ProfileOptions } from '../run/profile-run.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { CliCommand } from './command.ts';
-import { TARGET_FLAGS, type FlagValues } from './flags.ts';
-import { resolveTarget } from './options.ts';
+import type { FlagValues } from './flags.ts';
+import { flagsOf } from './option-table.ts';
+import { resolveTarget, TARGET_OPTIONS, type TargetArgs } from './options.ts';
 
 const JSON_FLAG = {
   json: { type: 'boolean', default: false, describe: 'print the profiles as JSON instead of text' },
 } as const;
 
-type ProfileArgs = FlagValues<typeof TARGET_FLAGS> & FlagValues<typeof JSON_FLAG>;
+type ProfileArgs = TargetArgs & FlagValues<typeof JSON_FLAG>;
 
 export const profileCommand: CliCommand<ProfileArgs> = {
   name: 'profile',
   describe:
     'Learn how a deployment limits (Reset format, windows, what counts) without judging it (the embedded reference target unless --config names one)',
-  builder: (argv) => argv.options(TARGET_FLAGS).options(JSON_FLAG),
+  builder: (argv) => argv.options(flagsOf(TARGET_OPTIONS)).options(JSON_FLAG),
   run: async (args, io) => {
     const options = await resolveProfileOptions(args, io);
     const { profileDeployment } = await import('../run/profile-run.ts');

@@ -4,57 +4,80 @@
  * `--help` and the other commands do not load it.
  */
 import { resolve } from 'node:path';
-import { CHECK_IDS, type CheckId } from '../catalogue/types.ts';
-import { DEFAULTS } from '../config/defaults.ts';
+import { CHECK_IDS } from '../catalogue/types.ts';
+import { DEFAULTS, REVOCATION_LIMITS } from '../config/defaults.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import { SCENARIO_DEFAULTS, type Scenario } from '../scenario/define.ts';
 import type { RunOptions } from '../run/options.ts';
 import type { CliCommand } from './command.ts';
 import { count, list } from './flag-values.ts';
-import { REPORTS_OUT, stringFlag, SCENARIO, TARGET_FLAGS, TARGET_SHAPE_FLAGS, type FlagValues } from './flags.ts';
-import { resolveTarget } from './options.ts';
+import { REPORTS_OUT, stringFlag, SCENARIO, type FlagValues } from './flags.ts';
+import { asGiven, flagsOf, option, parseOptions, type FlagsOf, type OptionTable } from './option-table.ts';
+import {
+  resolveTarget,
+  TARGET_OPTIONS,
+  TARGET_SHAPE_OPTIONS,
+  type TargetArgs,
+  type TargetShapeArgs,
+} from './options.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
 import { signingKeyFrom } from './signing-key.ts';
-import { parseConfidenceTarget, targetText } from '../config/confidence-target.ts';
+import { parseConfidenceTarget, targetText, type ConfidenceTarget } from '../config/confidence-target.ts';
 import { trialsToProve } from '../verdicts/support/confidence.ts';
 
-const RUN_FLAGS = {
-  checks: stringFlag('comma-separated check IDs (tiergate list shows them)'),
-  out: REPORTS_OUT,
-  'revocation-trials': stringFlag('revocation trials', `the scenario's, ${SCENARIO_DEFAULTS.revocation.trials}`),
-  'revocation-parallel': stringFlag(
-    'revocation trials at most at once',
-    `the scenario's, ${SCENARIO_DEFAULTS.revocation.parallel}`,
+const { trials: MAX_TRIALS, parallel: MAX_PARALLEL } = REVOCATION_LIMITS;
+
+/** The confidence target a flag names, "99%@95%"; undefined when absent. */
+function confidenceTarget(given: string | undefined, name: string): ConfidenceTarget | undefined {
+  if (given === undefined) return undefined;
+  const parsed = parseConfidenceTarget(given);
+  if (!parsed.ok) throw new UsageError(`--${name}: ${parsed.problem}`);
+  return parsed.target;
+}
+
+/** `run`'s own options; the target's are TARGET_OPTIONS and TARGET_SHAPE_OPTIONS (options.ts). */
+const RUN_OPTIONS = {
+  checks: option(stringFlag('comma-separated check IDs (tiergate list shows them)'), (given, name) =>
+    list(name, given, CHECK_IDS),
   ),
-  'revocation-confidence': stringFlag(
-    'what the revocation trials are to prove: "99%@95%" (99 % within 3 s at 95 % confidence); the trials rise to what it takes',
-    "the config's or scenario's, else none",
+  out: option(REPORTS_OUT, (given) => given ?? DEFAULTS.reportsDir),
+  'revocation-trials': option(
+    stringFlag('revocation trials', `the scenario's, ${SCENARIO_DEFAULTS.revocation.trials}`),
+    (given, name) => count(name, given, MAX_TRIALS),
   ),
-  scenario: SCENARIO,
-  'dry-run': { type: 'boolean', default: false, describe: 'print the plan and send nothing' },
-  'keep-bodies': {
+  'revocation-parallel': option(
+    stringFlag('revocation trials at most at once', `the scenario's, ${SCENARIO_DEFAULTS.revocation.parallel}`),
+    (given, name) => count(name, given, MAX_PARALLEL),
+  ),
+  'revocation-confidence': option(
+    stringFlag(
+      'what the revocation trials are to prove: "99%@95%" (99 % within 3 s at 95 % confidence); the trials rise to what it takes',
+      "the config's or scenario's, else none",
+    ),
+    confidenceTarget,
+  ),
+  scenario: asGiven(SCENARIO),
+  'dry-run': asGiven({ type: 'boolean', default: false, describe: 'print the plan and send nothing' }),
+  'keep-bodies': asGiven({
     type: 'boolean',
     default: false,
     describe: "keep data reads' bodies in the run folder (customer data: see the README); else their shape only",
-  },
-  engine: {
+  }),
+  engine: asGiven({
     choices: ['harness', 'k6'] as const,
     default: 'harness' as const,
     describe: 'who drives sustained load: the harness, or k6 (must be on PATH)',
-  },
-} as const;
+  }),
+} as const satisfies OptionTable;
 
-type RunArgs = FlagValues<typeof TARGET_FLAGS> & FlagValues<typeof TARGET_SHAPE_FLAGS> & FlagValues<typeof RUN_FLAGS>;
-
-/** Revocation trials per run, and at once: more is surely a typo. */
-const MAX_TRIALS = 1000;
-const MAX_PARALLEL = 100;
+type RunArgs = TargetArgs & TargetShapeArgs & FlagValues<FlagsOf<typeof RUN_OPTIONS>>;
 
 export const runCommand: CliCommand<RunArgs> = {
   name: 'run',
   describe: 'Run the conformance suite (against the embedded reference target unless --config names a deployment)',
-  builder: (argv) => argv.options(TARGET_FLAGS).options(TARGET_SHAPE_FLAGS).options(RUN_FLAGS),
+  builder: (argv) =>
+    argv.options(flagsOf(TARGET_OPTIONS)).options(flagsOf(TARGET_SHAPE_OPTIONS)).options(flagsOf(RUN_OPTIONS)),
   run: async (args, io) => {
     const { terminalReporter } = await import('../report/terminal.ts');
     const reporter = terminalReporter(io);
@@ -68,16 +91,6 @@ export const runCommand: CliCommand<RunArgs> = {
     }
   },
 };
-
-function revocationFlags(args: RunArgs): RunOptions['revocation'] {
-  const trials = count('revocation-trials', args['revocation-trials'], MAX_TRIALS);
-  const parallel = count('revocation-parallel', args['revocation-parallel'], MAX_PARALLEL);
-  const text = args['revocation-confidence'];
-  if (text === undefined) return { trials, parallel };
-  const parsed = parseConfidenceTarget(text);
-  if (!parsed.ok) throw new UsageError(`--revocation-confidence: ${parsed.problem}`);
-  return { trials, parallel, confidence: parsed.target };
-}
 
 /**
  * The confidence target the revocation task will have (flag, then config, then scenario), checked
@@ -113,9 +126,9 @@ export async function resolveRunOptions(
   listeners: RunOptions['listeners'],
 ): Promise<RunOptions> {
   const { target, windowMs, timeoutMs, tiers } = await resolveTarget(args, io);
-  const checks: CheckId[] | null = list('checks', args.checks, CHECK_IDS);
+  const given = parseOptions(RUN_OPTIONS, args);
   const { defaultScenarioFile, loadScenarioFile } = await import('../scenario/load.ts');
-  const files = args.scenario.length > 0 ? args.scenario : tiers.map(defaultScenarioFile);
+  const files = given.scenario.length > 0 ? given.scenario : tiers.map(defaultScenarioFile);
   const scenarios: Scenario[] = [];
   for (const file of files) scenarios.push(await loadScenarioFile(file, io.cwd));
   const twice = scenarios.find((s, i) => scenarios.findIndex((o) => o.tier === s.tier) !== i);
@@ -123,20 +136,24 @@ export async function resolveRunOptions(
   const missing = tiers.filter((t) => !scenarios.some((s) => s.tier === t));
   if (missing.length > 0)
     throw new UsageError(`--scenario: no scenario for tier ${missing.join(', ')}; add one or narrow --tiers`);
-  const out = args.out ?? DEFAULTS.reportsDir;
+  const confidence = given['revocation-confidence'];
   const options: RunOptions = {
     target,
     windowMs,
     tiers,
-    checks,
+    checks: given.checks,
     scenarios,
-    outDir: args['dry-run'] ? out : await ensureOutDir(resolve(io.cwd, out), `--out ${out}`),
+    outDir: given['dry-run'] ? given.out : await ensureOutDir(resolve(io.cwd, given.out), `--out ${given.out}`),
     timeoutMs,
-    revocation: revocationFlags(args),
+    revocation: {
+      trials: given['revocation-trials'],
+      parallel: given['revocation-parallel'],
+      ...(confidence === undefined ? {} : { confidence }),
+    },
     listeners,
-    dryRun: args['dry-run'],
-    engine: args.engine,
-    keepBodies: args['keep-bodies'],
+    dryRun: given['dry-run'],
+    engine: given.engine,
+    keepBodies: given['keep-bodies'],
     seal: { command: io.argv ?? null, signingKey: await signingKeyFrom(io) },
   };
   await checkConfidenceTarget(options);

@@ -11,16 +11,17 @@ import { formatVariantList, isVariantName, type VariantName } from '../reference
 import { formatDurationMs } from '../util/duration.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import type { CliCommand } from './command.ts';
-import { bytes, formatBytes, integer, MAX_DURATION_MS, MAX_EDGES, milliseconds, windowLength } from './flag-values.ts';
-import { stringFlag, stringsFlag, TARGET_SHAPE_FLAGS, WINDOW, type FlagValues } from './flags.ts';
-import { targetDelays } from './options.ts';
+import { bytes, formatBytes, integer, MAX_DURATION_MS, milliseconds, windowLength } from './flag-values.ts';
+import { stringFlag, stringsFlag, WINDOW, type FlagValues } from './flags.ts';
+import { flagsOf, parseOptions } from './option-table.ts';
+import { TARGET_SHAPE_OPTIONS } from './options.ts';
 
 const SERVE_FLAGS = {
   host: stringFlag('loopback address to listen on', TARGET_DEFAULTS.host),
   port: stringFlag('edge i listens on port+i; 0 picks free ports', String(TARGET_DEFAULTS.port)),
   'admin-port': stringFlag('admin API port; 0 picks a free one', String(TARGET_DEFAULTS.adminPort)),
   window: WINDOW,
-  ...TARGET_SHAPE_FLAGS,
+  ...flagsOf(TARGET_SHAPE_OPTIONS),
   'revocation-jitter': stringFlag(
     'extra random delay per edge, e.g. 100ms',
     formatDurationMs(TARGET_DEFAULTS.revocationJitterMs),
@@ -62,18 +63,17 @@ export function serveOptions(args: ServeArgs): TargetOptions {
   }
   const port = integer('port', args.port, 0, 65535);
   const adminPort = integer('admin-port', args['admin-port'], 0, 65535);
-  const edges = integer('edges', args.edges, 1, MAX_EDGES);
+  const shape = parseOptions(TARGET_SHAPE_OPTIONS, args);
   const windowMs = windowLength(args.window);
-  const delays = targetDelays(args);
   const options: TargetOptions = {
     host: args.host,
     port,
     adminPort,
-    edges,
+    edges: shape.edges,
     windowMs,
-    revocationDelayMs: delays.revocationDelayMs,
+    revocationDelayMs: shape['revocation-delay'],
     revocationJitterMs: milliseconds('revocation-jitter', args['revocation-jitter'], MAX_DURATION_MS, '100ms'),
-    parseMs: delays.parseMs ?? defaultParseMs(windowMs ?? TARGET_DEFAULTS.windowMs),
+    parseMs: shape['parse-ms'] ?? defaultParseMs(windowMs ?? TARGET_DEFAULTS.windowMs),
     maxUploadBytes: bytes('max-upload', args['max-upload']),
     faults: names<FaultName>('fault', args.fault, isFaultName),
     variants: names<VariantName>('variant', args.variant, isVariantName),

@@ -11,6 +11,7 @@ import { recruitingApi } from '../contract/recruiting-api.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import { containsFullKey } from '../contract/keys.ts';
 import { parseConfidenceTarget } from './confidence-target.ts';
+import { REVOCATION_LIMITS } from './defaults.ts';
 
 export interface DurationRule {
   /** Smallest value accepted, ms (default 0). */
@@ -331,7 +332,7 @@ export const configSchema = z.strictObject({
         .number()
         .int()
         .min(1)
-        .max(1000)
+        .max(REVOCATION_LIMITS.trials)
         .default(20)
         .describe('Revocation trials (default 20); --revocation-trials wins over it'),
       interval: duration('revocation.interval', { minMs: 1 })
@@ -346,7 +347,7 @@ export const configSchema = z.strictObject({
         .number()
         .int()
         .min(1)
-        .max(100)
+        .max(REVOCATION_LIMITS.parallel)
         .optional()
         .describe(
           "Trials at most at once, each on a rotation chain of its own (default: the scenario's, 7); fewer where the organization's concurrency cap or a list of disposable keys allows fewer; --revocation-parallel wins over it",

@@ -15,6 +15,7 @@ import { messageOf, UsageError } from '../util/errors.ts';
 import { COMPILED, MODULES_ROOT, PACKAGE_ROOT } from '../util/own-files.ts';
 import type { Scenario } from './define.ts';
 import { parseThresholds } from '../config/thresholds.ts';
+import { REVOCATION_LIMITS } from '../config/defaults.ts';
 
 const loadShape = z.strictObject({
   endpoint: z
@@ -41,10 +42,10 @@ const scenarioShape = z.strictObject({
   checks: z.union([z.literal('all'), z.array(z.enum(CHECK_IDS))]),
   quota: z.strictObject({ variants: z.array(z.enum(['sequential', 'burst'])) }),
   revocation: z.strictObject({
-    trials: z.number().int().min(1).max(1000),
+    trials: z.number().int().min(1).max(REVOCATION_LIMITS.trials),
     intervalMs: z.number().min(1).max(10_000),
     settleMs: z.number().min(0).max(600_000),
-    parallel: z.number().int().min(1).max(100).optional(),
+    parallel: z.number().int().min(1).max(REVOCATION_LIMITS.parallel).optional(),
     // A share and a level, each a fraction in (0, 1): { share: 0.99, level: 0.95 }.
     confidence: z
       .strictObject({ share: z.number().gt(0).lt(1), level: z.number().gt(0).lt(1) })
