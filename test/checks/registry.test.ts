@@ -6,10 +6,10 @@ import { allChecks } from '../../src/checks/catalogue.ts';
 import {
   checkIdsSource,
   checkModulesInOrder,
-  listedOrder,
   registrySource,
   type ModuleFile,
 } from '../../src/checks/registry-source.ts';
+import { listedNames } from '../../src/util/generated-list.ts';
 import { isNotReplayed, isReplayable, mayDecide, NOT_REPLAYED, REPLAYABLE } from '../../src/checks/verdict-table.ts';
 
 const checksDir = new URL('../../src/checks/', import.meta.url);
@@ -31,13 +31,20 @@ describe('the check registry', () => {
 
   it('lists every module in src/checks/ that declares a check, and nothing else', () => {
     const declaring = files.filter((f) => /^export const check = defineCheck\(/m.test(f.source)).map((f) => f.file);
-    expect([...listedOrder(registry)].sort()).toEqual(declaring.sort());
-    expect(listedOrder(registry)).not.toContain('define.ts');
+    expect(
+      checkModulesInOrder(files, registry)
+        .map((m) => m.file)
+        .sort(),
+    ).toEqual(declaring.sort());
+    expect(listedNames(registry)).toHaveLength(declaring.length);
     expect(allChecks().map((c) => c.id)).toEqual([...CHECK_IDS]);
   });
 
   it('keeps the catalogue order: a new check goes last, a removed one goes', () => {
-    const previous = registrySource([moduleFile('B-CHECK'), moduleFile('A-CHECK')]);
+    const previous = registrySource([
+      ...checkModulesInOrder([moduleFile('B-CHECK'), moduleFile('A-CHECK')], '  bCheck,\n'),
+    ]);
+    expect(listedNames(previous)).toEqual(['bCheck', 'aCheck']);
     const next = checkModulesInOrder([moduleFile('A-CHECK'), moduleFile('C-CHECK'), moduleFile('B-CHECK')], previous);
     expect(next.map((m) => m.file)).toEqual(['b-check.ts', 'a-check.ts', 'c-check.ts']);
     expect(checkModulesInOrder([moduleFile('A-CHECK')], previous).map((m) => m.file)).toEqual(['a-check.ts']);
@@ -46,7 +53,7 @@ describe('the check registry', () => {
 
   it('names a module that declares no ID', () => {
     const noId = { file: 'broken.ts', source: 'export const check = defineCheck({\n  title: "x",\n});\n' };
-    expect(() => checkIdsSource(checkModulesInOrder([noId], ''))).toThrow('src/checks/broken.ts declares no check id');
+    expect(() => checkModulesInOrder([noId], '')).toThrow('src/checks/broken.ts declares no check id');
   });
 });
 
