@@ -1,7 +1,7 @@
 /** tiergate's library API: the CLI is a thin layer over these. */
 export * from './contract/index.ts';
 export * from './catalogue/types.ts';
-export { catalogue, checkDefinition, allChecks } from './checks/catalogue.ts';
+export { catalogue, checkDefinition, allChecks, type CheckDefinition } from './checks/catalogue.ts';
 export type { Observation, HeaderValue, RateLimitHeaders } from './measure/observation.ts';
 export type { CheckTag, PhaseTag, LoadPhaseName } from './measure/tags.ts';
 export type { RunResults, ClockEstimate, TargetInfo } from './results/types.ts';

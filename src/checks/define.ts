@@ -12,8 +12,7 @@ import type { Finding } from '../catalogue/types.ts';
  * request number, the same for Remaining alone, a held-uploads timeline, revocation brackets per
  * edge. results/schema.ts checks each kind's data, report/details.ts draws it.
  */
-export const CHART_KINDS = ['quota-series', 'remaining-series', 'held-timeline', 'revocation-brackets'] as const;
-export type ChartKind = (typeof CHART_KINDS)[number];
+export type ChartKind = 'quota-series' | 'remaining-series' | 'held-timeline' | 'revocation-brackets';
 
 export interface CheckDeclaration<Id extends string = string> {
   /** Stable ID: results, filters and the README cite it. */
@@ -48,8 +47,9 @@ export interface CheckDeclaration<Id extends string = string> {
 export type VerdictFn = (...args: never[]) => Finding;
 
 /**
- * A verdict function by name, loaded when a run first judges: the catalogue stays cheap to load
- * (`tiergate list` loads no verdict, nor the schemas two of them validate bodies with).
+ * A verdict function by name, loaded by the judging machinery (the judgement log, `tiergate verify`:
+ * verdict-table.ts), not by the catalogue: `tiergate list` and `--help` load none of src/verdicts/,
+ * nor zod, with which two of them validate bodies.
  */
 export interface VerdictRef<N extends string = string, F extends VerdictFn = VerdictFn> {
   readonly name: N;

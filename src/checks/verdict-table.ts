@@ -17,8 +17,9 @@ export type ReplayableName = keyof ReplayableTable;
 const judged = allChecks().filter((c) => !('notJudgedAgain' in c));
 
 /**
- * Loaded here, once, by whoever judges (the suite's judgement log, verify): the catalogue alone
- * loads no verdict (define.ts `VerdictRef`).
+ * Loaded here, once, when the judging machinery loads (the suite's judgement log, verify): a
+ * top-level await, so an importer of this module (the run, the library's entry point) has every
+ * verdict at hand; the catalogue alone loads none of src/verdicts/ (define.ts `VerdictRef`).
  */
 export const REPLAYABLE = Object.fromEntries(
   await Promise.all(judged.map(async (c) => [c.verdict.name, await c.verdict.load()] as const)),

@@ -12,7 +12,7 @@ import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { TARGET_DEFAULTS, TARGET_LIMITS } from '../reference-server/options.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import { formatDurationMs } from '../util/duration.ts';
-import { count, duration, list, MAX_EDGES, milliseconds, MAX_DURATION_MS } from './flag-values.ts';
+import { count, duration, list, MAX_EDGES, milliseconds } from './flag-values.ts';
 import { stringFlag, stringsFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
 import { asGiven, option, parseOptions, type FlagsOf, type OptionTable } from './option-table.ts';
 
@@ -58,7 +58,7 @@ export const TARGET_SHAPE_OPTIONS = {
       'a revocation reaches each edge this long after it is made, e.g. 300ms',
       formatDurationMs(TARGET_DEFAULTS.revocationDelayMs),
     ),
-    (given, name) => milliseconds(name, given, MAX_DURATION_MS, '300ms'),
+    (given, name) => milliseconds(name, given, TARGET_LIMITS.delayMs, '300ms'),
   ),
   'parse-ms': option(
     stringFlag(

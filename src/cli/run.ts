@@ -43,11 +43,14 @@ const RUN_OPTIONS = {
   ),
   out: option(REPORTS_OUT, (given) => given ?? DEFAULTS.reportsDir),
   'revocation-trials': option(
-    stringFlag('revocation trials', `the scenario's, ${SCENARIO_DEFAULTS.revocation.trials}`),
+    stringFlag('revocation trials', `the config's or scenario's, ${SCENARIO_DEFAULTS.revocation.trials}`),
     (given, name) => count(name, given, MAX_TRIALS),
   ),
   'revocation-parallel': option(
-    stringFlag('revocation trials at most at once', `the scenario's, ${SCENARIO_DEFAULTS.revocation.parallel}`),
+    stringFlag(
+      'revocation trials at most at once',
+      `the config's or scenario's, ${SCENARIO_DEFAULTS.revocation.parallel}`,
+    ),
     (given, name) => count(name, given, MAX_PARALLEL),
   ),
   'revocation-confidence': option(

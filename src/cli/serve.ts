@@ -6,37 +6,20 @@
 import { TiergateError, UsageError, EXIT } from '../util/errors.ts';
 import { defaultParseMs } from '../config/defaults.ts';
 import { formatFaultList, isFaultName, type FaultName } from '../reference-server/faults.ts';
-import { resolveTargetOptions, TARGET_DEFAULTS, type TargetOptions } from '../reference-server/options.ts';
+import {
+  resolveTargetOptions,
+  TARGET_DEFAULTS,
+  TARGET_LIMITS,
+  type TargetOptions,
+} from '../reference-server/options.ts';
 import { formatVariantList, isVariantName, type VariantName } from '../reference-server/variants.ts';
 import { formatDurationMs } from '../util/duration.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import type { CliCommand } from './command.ts';
-import { bytes, formatBytes, integer, MAX_DURATION_MS, milliseconds, windowLength } from './flag-values.ts';
+import { bytes, formatBytes, integer, milliseconds, windowLength } from './flag-values.ts';
 import { stringFlag, stringsFlag, WINDOW, type FlagValues } from './flags.ts';
-import { flagsOf, parseOptions } from './option-table.ts';
+import { asGiven, flagsOf, option, parseOptions, type FlagsOf, type OptionTable } from './option-table.ts';
 import { TARGET_SHAPE_OPTIONS } from './options.ts';
-
-const SERVE_FLAGS = {
-  host: stringFlag('loopback address to listen on', TARGET_DEFAULTS.host),
-  port: stringFlag('edge i listens on port+i; 0 picks free ports', String(TARGET_DEFAULTS.port)),
-  'admin-port': stringFlag('admin API port; 0 picks a free one', String(TARGET_DEFAULTS.adminPort)),
-  window: WINDOW,
-  ...flagsOf(TARGET_SHAPE_OPTIONS),
-  'revocation-jitter': stringFlag(
-    'extra random delay per edge, e.g. 100ms',
-    formatDurationMs(TARGET_DEFAULTS.revocationJitterMs),
-  ),
-  'max-upload': stringFlag(
-    'largest request body, e.g. 5MiB (K/M are 1024-based)',
-    formatBytes(TARGET_DEFAULTS.maxUploadBytes),
-  ),
-  fault: stringsFlag('inject a named fault (repeatable); see --list-faults'),
-  'list-faults': { type: 'boolean', describe: 'list the faults and exit' },
-  variant: stringsFlag('show a conformant variant (repeatable); see --list-variants'),
-  'list-variants': { type: 'boolean', describe: 'list the conformant variants and exit' },
-} as const;
-
-type ServeArgs = FlagValues<typeof SERVE_FLAGS>;
 
 /** A repeatable, comma-separable flag of catalogue names; an unknown one is a UsageError. */
 function names<T extends string>(
@@ -54,29 +37,63 @@ function names<T extends string>(
   return given as T[];
 }
 
+/** The target listens on loopback only. */
+function loopbackHost(given: string | undefined, name: string): string | undefined {
+  if (given !== undefined && !isLoopbackHost(given))
+    throw new UsageError(
+      `--${name} ${given || '(empty)'}: the target listens on loopback only; use 127.0.0.1, ::1 or localhost`,
+    );
+  return given;
+}
+
+/** `serve`'s options: the reference target's, its shape shared with `run` (TARGET_SHAPE_OPTIONS). */
+const SERVE_OPTIONS = {
+  host: option(stringFlag('loopback address to listen on', TARGET_DEFAULTS.host), loopbackHost),
+  port: option(
+    stringFlag('edge i listens on port+i; 0 picks free ports', String(TARGET_DEFAULTS.port)),
+    (given, name) => integer(name, given, 0, 65535),
+  ),
+  'admin-port': option(
+    stringFlag('admin API port; 0 picks a free one', String(TARGET_DEFAULTS.adminPort)),
+    (given, name) => integer(name, given, 0, 65535),
+  ),
+  window: option(WINDOW, (given) => windowLength(given)),
+  ...TARGET_SHAPE_OPTIONS,
+  'revocation-jitter': option(
+    stringFlag('extra random delay per edge, e.g. 100ms', formatDurationMs(TARGET_DEFAULTS.revocationJitterMs)),
+    (given, name) => milliseconds(name, given, TARGET_LIMITS.delayMs, '100ms'),
+  ),
+  'max-upload': option(
+    stringFlag('largest request body, e.g. 5MiB (K/M are 1024-based)', formatBytes(TARGET_DEFAULTS.maxUploadBytes)),
+    (given, name) => bytes(name, given),
+  ),
+  fault: option(stringsFlag('inject a named fault (repeatable); see --list-faults'), (given) =>
+    names<FaultName>('fault', given, isFaultName),
+  ),
+  'list-faults': asGiven({ type: 'boolean', describe: 'list the faults and exit' }),
+  variant: option(stringsFlag('show a conformant variant (repeatable); see --list-variants'), (given) =>
+    names<VariantName>('variant', given, isVariantName),
+  ),
+  'list-variants': asGiven({ type: 'boolean', describe: 'list the conformant variants and exit' }),
+} as const satisfies OptionTable;
+
+type ServeArgs = FlagValues<FlagsOf<typeof SERVE_OPTIONS>>;
+
 /** Flags to TargetOptions; the first invalid flag is a UsageError naming it and the fix. */
 export function serveOptions(args: ServeArgs): TargetOptions {
-  if (args.host !== undefined && !isLoopbackHost(args.host)) {
-    throw new UsageError(
-      `--host ${args.host || '(empty)'}: the target listens on loopback only; use 127.0.0.1, ::1 or localhost`,
-    );
-  }
-  const port = integer('port', args.port, 0, 65535);
-  const adminPort = integer('admin-port', args['admin-port'], 0, 65535);
-  const shape = parseOptions(TARGET_SHAPE_OPTIONS, args);
-  const windowMs = windowLength(args.window);
+  const given = parseOptions(SERVE_OPTIONS, args);
   const options: TargetOptions = {
-    host: args.host,
-    port,
-    adminPort,
-    edges: shape.edges,
-    windowMs,
-    revocationDelayMs: shape['revocation-delay'],
-    revocationJitterMs: milliseconds('revocation-jitter', args['revocation-jitter'], MAX_DURATION_MS, '100ms'),
-    parseMs: shape['parse-ms'] ?? defaultParseMs(windowMs ?? TARGET_DEFAULTS.windowMs),
-    maxUploadBytes: bytes('max-upload', args['max-upload']),
-    faults: names<FaultName>('fault', args.fault, isFaultName),
-    variants: names<VariantName>('variant', args.variant, isVariantName),
+    host: given.host,
+    port: given.port,
+    adminPort: given['admin-port'],
+    edges: given.edges,
+    windowMs: given.window,
+    revocationDelayMs: given['revocation-delay'],
+    revocationJitterMs: given['revocation-jitter'],
+    parseMs: given['parse-ms'] ?? defaultParseMs(given.window ?? TARGET_DEFAULTS.windowMs),
+    maxUploadBytes: given['max-upload'],
+    faults: given.fault,
+    variants: given.variant,
   };
   try {
     resolveTargetOptions(options);
@@ -96,7 +113,7 @@ function untilAborted(signal: AbortSignal): Promise<void> {
 export const serveCommand: CliCommand<ServeArgs> = {
   name: 'serve',
   describe: 'Run the reference target (edges, admin API, faults, variants) until Ctrl-C',
-  builder: (argv) => argv.options(SERVE_FLAGS),
+  builder: (argv) => argv.options(flagsOf(SERVE_OPTIONS)),
   run: async (args, io) => {
     if (args['list-faults'] === true) {
       io.stdout.write(formatFaultList());

@@ -1,6 +1,6 @@
 /**
  * The fault catalogue of the reference target. Each fault breaks exactly one promise of the spec
- * (named by the checks of src/catalogue/catalogue.ts it is meant to fail); the clean target keeps them all.
+ * (named by the checks, src/checks/, it is meant to fail); the clean target keeps them all.
  */
 import type { CheckId } from '../catalogue/types.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { FindingData, Verdict } from '../catalogue/types.ts';
 import type { Assumption } from '../contract/types.ts';
-import type { CheckRecord } from '../results/types.ts';
+import type { CheckResult } from '../catalogue/types.ts';
 import { concurrencyChartData, concurrencyTimelineChart } from './charts/concurrency.ts';
 import { quotaChart, quotaChartData } from './charts/quota.ts';
 import { revocationCdfChart, revocationChartData, revocationTrialsChart } from './charts/revocation.ts';
@@ -180,7 +180,7 @@ function figures(data: FindingData | undefined): ResultView['figures'] {
 const utcTime = (iso: string): string =>
   Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
-function charts(result: CheckRecord, label: string): ResultView['charts'] {
+function charts(result: CheckResult, label: string): ResultView['charts'] {
   const out: { caption: string; svg: Svg }[] = [];
   const quota = quotaChartData(result);
   if (quota) {
@@ -215,7 +215,7 @@ function charts(result: CheckRecord, label: string): ResultView['charts'] {
   return out;
 }
 
-function resultView(result: CheckRecord, digest: ObservationDigest): ResultView {
+function resultView(result: CheckResult, digest: ObservationDigest): ResultView {
   const tier = result.tier ?? 'all tiers';
   return {
     anchor: resultAnchor(result),
@@ -236,13 +236,13 @@ function resultView(result: CheckRecord, digest: ObservationDigest): ResultView 
 
 export function checkGroups(
   ids: readonly string[],
-  checks: readonly CheckRecord[],
+  checks: readonly CheckResult[],
   assumptions: readonly Assumption[],
   digest: ObservationDigest,
   tierOrder: readonly string[],
 ): CheckGroupView[] {
   const assumptionById = new Map(assumptions.map((a) => [a.id, a]));
-  const tierIndex = (r: CheckRecord) => (r.tier === null ? tierOrder.length : tierOrder.indexOf(r.tier));
+  const tierIndex = (r: CheckResult) => (r.tier === null ? tierOrder.length : tierOrder.indexOf(r.tier));
   return ids.map((id) => {
     const mine = checks
       .filter((r) => r.id === id)

@@ -4,7 +4,8 @@
  * per edge the bounds, every trial's bracket, the SHA-256 of the evidence files, and how to check the
  * folder with `tiergate verify`. Nothing in it needs a script or a click: it prints as it reads.
  */
-import type { CheckRecord, ValidResults } from '../results/types.ts';
+import type { CheckResult } from '../catalogue/types.ts';
+import type { ValidResults } from '../results/types.ts';
 import { verdictView, type VerdictView } from './details.ts';
 import { resultAnchor } from './matrix.ts';
 import { revocationChartData } from './charts/revocation.ts';
@@ -77,7 +78,7 @@ function edgeRows(brackets: readonly Bracket[], slaMs: number): SlaEdgeRow[] {
 }
 
 /** The sentence REVOKE-LATENCY wrote of what its trials prove (its data's confidence, in its notes). */
-const provesNote = (result: CheckRecord): string | null =>
+const provesNote = (result: CheckResult): string | null =>
   result.notes.find((n) => n.includes('Clopper–Pearson')) ?? null;
 
 export function slaViews(results: ValidResults, files: readonly EvidenceFile[]): SlaView[] {

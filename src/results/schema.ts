@@ -11,7 +11,7 @@ import { WRITE_POLICIES } from '../contract/writes.ts';
 import type { AssumptionId } from '../contract/types.ts';
 import { reportOf } from '../checks/catalogue.ts';
 import type { ChartKind } from '../checks/define.ts';
-import { CHECK_IDS, CHECK_VARIANTS, VERDICTS } from '../catalogue/types.ts';
+import { CHECK_IDS, CHECK_VARIANTS, VERDICTS, type CheckResult } from '../catalogue/types.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
@@ -20,7 +20,6 @@ import {
   FOOTPRINT_KINDS,
   RESULTS_SCHEMA,
   type ChartData,
-  type CheckRecord,
   type HeldTimeline,
   type QuotaSeries,
   type RevocationBrackets,
@@ -145,7 +144,7 @@ export const checkResultSchema = z
       ctx.addIssue({ code: 'custom', message: issue.message, path: ['data', ...issue.path] });
   })
   // What superRefine just checked, said to the type system.
-  .transform((result) => result as CheckRecord);
+  .transform((result) => result as CheckResult);
 
 /** One answer of the limiter profile (`Learned<T>`): the value with its evidence, or null with the reason. */
 const learned = <T extends z.ZodType>(value: T, question: string) =>

@@ -115,12 +115,10 @@ export interface ChartData {
 export type ChartedData = { readonly [K in ChartKind]: { readonly kind: K; readonly data: ChartData[K] } }[ChartKind];
 
 /**
- * A check's result as validated results hold it: where its module says the report draws its data,
- * that part was checked against its chart's type (results/schema.ts; read it with `chartedData`).
+ * Results checked against the schema, as written or read back: what the reports render. Where a
+ * check's module says the report draws its data, that part was checked against its chart's type
+ * (results/schema.ts; read it with `chartedData`).
  */
-export type CheckRecord = CheckResult;
-
-/** Results checked against the schema, as written or read back: what the reports render. */
 export interface ValidResults extends Omit<RunResults, 'checks'> {
-  readonly checks: readonly CheckRecord[];
+  readonly checks: readonly CheckResult[];
 }

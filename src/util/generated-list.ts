@@ -4,6 +4,28 @@
  * was, what is new goes last (by name), what is gone goes. Tests compare the committed files with
  * what these write, so a stale one fails.
  */
+import { readdir } from 'node:fs/promises';
+
+/** An export of a module, as importing it gives it. */
+export interface ModuleExport {
+  readonly file: string;
+  readonly name: string;
+  readonly value: unknown;
+}
+
+/**
+ * Every export of the `.ts` modules of `dir` but the generators (imported: what a module declares is
+ * what it exports, however it is written), file by file in name order.
+ */
+export async function moduleExports(dir: URL): Promise<ModuleExport[]> {
+  const files = (await readdir(dir)).filter((file) => file.endsWith('.ts') && !file.startsWith('generate-')).sort();
+  const found: ModuleExport[] = [];
+  for (const file of files) {
+    const exports = (await import(new URL(file, dir).href)) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(exports)) found.push({ file, name, value });
+  }
+  return found;
+}
 
 /** One entry: the module it is exported from, its name there, and the literal it stands for (an ID, a kind). */
 export interface Listed {

@@ -3,57 +3,62 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHECK_IDS } from '../../src/catalogue/types.ts';
 import { allChecks } from '../../src/checks/catalogue.ts';
-import {
-  checkIdsSource,
-  checkModulesInOrder,
-  registrySource,
-  type ModuleFile,
-} from '../../src/checks/registry-source.ts';
-import { listedNames } from '../../src/util/generated-list.ts';
+import { checkIdsSource, checkModulesInOrder, registrySource } from '../../src/checks/registry-source.ts';
+import { listedNames, moduleExports, type ModuleExport } from '../../src/util/generated-list.ts';
 import { isNotReplayed, isReplayable, mayDecide, NOT_REPLAYED, REPLAYABLE } from '../../src/checks/verdict-table.ts';
 
 const checksDir = new URL('../../src/checks/', import.meta.url);
 const read = (url: URL) => readFileSync(url, 'utf8');
-const files: ModuleFile[] = readdirSync(checksDir).map((file) => ({ file, source: read(new URL(file, checksDir)) }));
 const registry = read(new URL('registry.ts', checksDir));
+const exports = await moduleExports(checksDir);
 
-const moduleFile = (id: string, file = `${id.toLowerCase()}.ts`): ModuleFile => ({
-  file,
-  source: `import { defineCheck } from './define.ts';\n\nexport const check = defineCheck({\n  id: '${id}',\n});\n`,
+/** A module's export as importing it gives it: a check declared `id`, or anything else. */
+const declared = (id: string, name = 'check'): ModuleExport => ({
+  file: `${id.toLowerCase()}.ts`,
+  name,
+  value: { id, verdict: { name: 'v', load: async () => () => null } },
 });
 
 describe('the check registry', () => {
   it('is the one the check modules write (if this fails: npm run generate)', () => {
-    const modules = checkModulesInOrder(files, registry);
+    const modules = checkModulesInOrder(exports, registry);
     expect(registrySource(modules)).toBe(registry);
     expect(checkIdsSource(modules)).toBe(read(new URL('../catalogue/check-ids.ts', checksDir)));
   });
 
-  it('lists every module in src/checks/ that declares a check, and nothing else', () => {
-    const declaring = files.filter((f) => /^export const check = defineCheck\(/m.test(f.source)).map((f) => f.file);
-    expect(
-      checkModulesInOrder(files, registry)
-        .map((m) => m.file)
-        .sort(),
-    ).toEqual(declaring.sort());
-    expect(listedNames(registry)).toHaveLength(declaring.length);
+  it('lists every module in src/checks/ that exports a check, and nothing else', () => {
+    const files = readdirSync(checksDir).filter((f) => f.endsWith('.ts'));
+    const listed = checkModulesInOrder(exports, registry).map((m) => m.file);
+    expect(listed).toHaveLength(allChecks().length);
+    expect(files.filter((f) => !listed.includes(f)).sort()).toEqual([
+      'catalogue.ts',
+      'check-table.ts',
+      'define.ts',
+      'generate-check-table.ts',
+      'generate-registry.ts',
+      'registry-source.ts',
+      'registry.ts',
+      'result.ts',
+      'verdict-table.ts',
+    ]);
     expect(allChecks().map((c) => c.id)).toEqual([...CHECK_IDS]);
   });
 
   it('keeps the catalogue order: a new check goes last, a removed one goes', () => {
-    const previous = registrySource([
-      ...checkModulesInOrder([moduleFile('B-CHECK'), moduleFile('A-CHECK')], '  bCheck,\n'),
-    ]);
+    const previous = registrySource(checkModulesInOrder([declared('B-CHECK'), declared('A-CHECK')], '  bCheck,\n'));
     expect(listedNames(previous)).toEqual(['bCheck', 'aCheck']);
-    const next = checkModulesInOrder([moduleFile('A-CHECK'), moduleFile('C-CHECK'), moduleFile('B-CHECK')], previous);
+    const next = checkModulesInOrder([declared('A-CHECK'), declared('C-CHECK'), declared('B-CHECK')], previous);
     expect(next.map((m) => m.file)).toEqual(['b-check.ts', 'a-check.ts', 'c-check.ts']);
-    expect(checkModulesInOrder([moduleFile('A-CHECK')], previous).map((m) => m.file)).toEqual(['a-check.ts']);
+    expect(checkModulesInOrder([declared('A-CHECK')], previous).map((m) => m.file)).toEqual(['a-check.ts']);
     expect(checkIdsSource(next)).toContain("'B-CHECK',\n  'A-CHECK',\n  'C-CHECK',");
   });
 
-  it('names a module that declares no ID', () => {
-    const noId = { file: 'broken.ts', source: 'export const check = defineCheck({\n  title: "x",\n});\n' };
-    expect(() => checkModulesInOrder([noId], '')).toThrow('src/checks/broken.ts declares no check id');
+  it('names a module that exports its check under another name, which the registry would miss', () => {
+    const other: ModuleExport = { file: 'define.ts', name: 'defineCheck', value: () => null };
+    expect(checkModulesInOrder([other, declared('A-CHECK')], '').map((m) => m.literal)).toEqual(['A-CHECK']);
+    expect(() => checkModulesInOrder([declared('A-CHECK', 'aCheck')], '')).toThrow(
+      'src/checks/a-check.ts exports a check as aCheck: export it as check',
+    );
   });
 });
 

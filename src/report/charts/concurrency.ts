@@ -4,7 +4,8 @@
  * every held bar is cap + 1 served at once; ending where the first held bar ends, a request queued.
  */
 import { chartedData } from '../../results/charted.ts';
-import type { CheckRecord, HeldTimeline } from '../../results/types.ts';
+import type { CheckResult } from '../../catalogue/types.ts';
+import type { HeldTimeline } from '../../results/types.ts';
 import { statusClass, STATUS_CLASS_LABEL } from '../observation-digest.ts';
 import { STATUS_COLOUR } from '../palette.ts';
 import {
@@ -27,7 +28,7 @@ import {
 } from './svg.ts';
 
 /** CONCURRENCY-CAP's timeline, when its measurement recorded one. */
-export function concurrencyChartData(result: CheckRecord): HeldTimeline | null {
+export function concurrencyChartData(result: CheckResult): HeldTimeline | null {
   const charted = chartedData(result);
   return charted?.kind === 'held-timeline' && charted.data.timeline.length > 0 ? charted.data : null;
 }

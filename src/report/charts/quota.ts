@@ -4,7 +4,8 @@
  */
 import { TOO_MANY_REQUESTS } from '../../contract/types.ts';
 import { chartedData } from '../../results/charted.ts';
-import type { CheckRecord, QuotaSeries } from '../../results/types.ts';
+import type { CheckResult } from '../../catalogue/types.ts';
+import type { QuotaSeries } from '../../results/types.ts';
 import type { SeriesPoint } from '../../verdicts/hdr-remaining.ts';
 import { statusClass, STATUS_CLASS_LABEL, type StatusClass } from '../observation-digest.ts';
 import { STATUS_COLOUR, THRESHOLD } from '../palette.ts';
@@ -46,7 +47,7 @@ function announced(series: readonly SeriesPoint[]): number | null {
  * of a bare Remaining series (HDR-REMAINING), held to the Limit most responses announced; null when
  * there is no series, or no Limit to draw.
  */
-export function quotaChartData(result: CheckRecord): QuotaChartData | null {
+export function quotaChartData(result: CheckResult): QuotaChartData | null {
   const charted = chartedData(result);
   if (charted?.kind === 'remaining-series')
     return charted.data.series.length > 0 ? fromSeries(charted.data.series) : null;

@@ -3,7 +3,8 @@
  * rejecting the revoked key, against the SLA line; and the distribution (CDF) of the upper bounds.
  */
 import { chartedData } from '../../results/charted.ts';
-import type { CheckRecord, RevocationBrackets } from '../../results/types.ts';
+import type { CheckResult } from '../../catalogue/types.ts';
+import type { RevocationBrackets } from '../../results/types.ts';
 import { seriesColour, THRESHOLD } from '../palette.ts';
 import {
   axes,
@@ -29,7 +30,7 @@ import {
 } from './svg.ts';
 
 /** REVOKE-LATENCY's brackets, when it judged any. */
-export function revocationChartData(result: CheckRecord): RevocationBrackets | null {
+export function revocationChartData(result: CheckResult): RevocationBrackets | null {
   const charted = chartedData(result);
   return charted?.kind === 'revocation-brackets' && charted.data.trials.length > 0 ? charted.data : null;
 }
