@@ -84,7 +84,7 @@ export interface ResolvedTarget {
  * The target flags resolved: --config (its keys from the environment, its window and timeout), or
  * the embedded target shaped by the shape flags (`run`; `profile` has none: the target's defaults).
  */
-export async function resolveTarget(args: TargetArgs & Partial<TargetShapeArgs>, io: Io): Promise<ResolvedTarget> {
+export async function resolveTarget(args: TargetArgs & TargetShapeArgs, io: Io): Promise<ResolvedTarget> {
   const given = parseOptions(TARGET_OPTIONS, args);
   if (given.config && given['target-fault'].length > 0)
     throw new UsageError('--target-fault applies to the embedded target only; drop it or drop --config');
@@ -104,7 +104,7 @@ export async function resolveTarget(args: TargetArgs & Partial<TargetShapeArgs>,
     };
   }
   const windowMs = given.window ?? DEFAULTS.windowMs;
-  const shape = parseOptions(TARGET_SHAPE_OPTIONS, { 'revocation-delay': undefined, 'parse-ms': undefined, ...args });
+  const shape = parseOptions(TARGET_SHAPE_OPTIONS, args);
   return {
     target: {
       kind: 'embedded',

@@ -269,7 +269,8 @@ type AfterTheRefusal = Pick<
   | 'expirySkipped'
 >;
 
-const NOTHING_AFTER: AfterTheRefusal = {
+/** A discovery that learned nothing after the refusal (kept brief, or no 429): tests build records from it too. */
+export const NOTHING_AFTER: AfterTheRefusal = {
   refill: [],
   expiry: [],
   expiryDelayMs: null,

@@ -4,7 +4,7 @@
  * was, what is new goes last (by name), what is gone goes. Tests compare the committed files with
  * what these write, so a stale one fails.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 
 /** An export of a module, as importing it gives it. */
 export interface ModuleExport {
@@ -91,4 +91,27 @@ export function literalsListSource(source: ListSource, items: readonly Listed[],
     ...tail,
     '',
   ].join('\n');
+}
+
+/** How a folder's lists are made: its entries in order, the module importing them, the module of their literals. */
+export interface ListMaker {
+  order(exports: readonly ModuleExport[], previous: string): Listed[];
+  list(items: readonly Listed[]): string;
+  literals(items: readonly Listed[]): string;
+}
+
+/**
+ * Rewrites the list of the modules of `dir` and the module of their literals (`npm run generate`),
+ * the order kept from the list it replaces; says what it wrote.
+ */
+export async function writeLists(
+  dir: URL,
+  files: { readonly list: string; readonly literals: string },
+  make: ListMaker,
+) {
+  const [listUrl, literalsUrl] = [new URL(files.list, dir), new URL(files.literals, dir)];
+  const items = make.order(await moduleExports(dir), await readFile(listUrl, 'utf8').catch(() => ''));
+  await writeFile(listUrl, make.list(items));
+  await writeFile(literalsUrl, make.literals(items));
+  process.stdout.write(`wrote ${listUrl.pathname} and ${literalsUrl.pathname}\n`);
 }

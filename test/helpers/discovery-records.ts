@@ -1,6 +1,7 @@
 /** Hand-built discovery records for the profile's inference tests (3 s windows, Limit 60). */
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from '../../src/profile/record.ts';
+import { NOTHING_AFTER } from '../../src/profile/discover.ts';
 import type { Observation } from '../../src/measure/observation.ts';
 import { T0, obs, type ObsInit } from './observations.ts';
 
@@ -24,14 +25,7 @@ export function record(parts: Partial<DiscoveryRecord>): DiscoveryRecord {
     figures: { read: recruitingApi.tiers.starter.read, ingest: recruitingApi.tiers.starter.ingest },
     pairs: [],
     exhaustion: [],
-    refill: [],
-    expiry: [],
-    expiryDelayMs: null,
-    exhaustedEnd: null,
-    expiryEnd: null,
-    expiryFollowUps: [],
-    expiryAgain: [],
-    expirySkipped: null,
+    ...NOTHING_AFTER,
     all: [],
     durationMs: 1000,
   };
