@@ -263,13 +263,37 @@ async function probeEdgeUntilStopped(d: DenseLoop, edge: Edge, index: number): P
   }
 }
 
+/** Most tries at reading both clocks without a pause between them; then the last reading stands. */
+const PAIRED_READ_TRIES = 4;
+/** A gap between the two monotonic reads longer than this is a pause (a GC, a busy core), ms. */
+const PAIRED_READ_GAP_MS = 0.5;
+
+/**
+ * The monotonic and the wall clock read at one moment: the wall clock between two monotonic reads,
+ * read again while a pause falls between them (bounded). A pause between a lone pair would set the
+ * wall time that stands beside the brackets (server times, other vantages) that pause away from
+ * them. `at` is the later monotonic read: the revoke call begins after it.
+ */
+export function readTogether(monotonic: () => number, wall: () => number): { at: number; wall: number } {
+  let before = monotonic();
+  let read = wall();
+  let after = monotonic();
+  for (let tries = 1; tries < PAIRED_READ_TRIES && after - before > PAIRED_READ_GAP_MS; tries++) {
+    before = monotonic();
+    read = wall();
+    after = monotonic();
+  }
+  return { at: after, wall: read };
+}
+
 /** Calls the revoke hook, bounded, recording when it was called and returned, or how it failed. */
 function callRevokeHook(d: DenseLoop): Promise<void> {
   const { o } = d.t;
   const { prober, timing } = o;
   const revoke = d.revoke;
-  revoke.startedWall = o.wallNow();
-  revoke.startedAt = prober.now();
+  const start = readTogether(() => prober.now(), o.wallNow);
+  revoke.startedWall = start.wall;
+  revoke.startedAt = start.at;
   revoke.state = 'pending';
   return bounded(
     o.hook.revokeKey(o.key),

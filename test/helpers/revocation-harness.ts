@@ -16,6 +16,7 @@ import { AdminClient, type AdminRevocation } from '../../src/reference-server/ad
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import type { VariantName } from '../../src/reference-server/variants.ts';
 import { startTarget, type RunningTarget } from '../../src/reference-server/server.ts';
+import { realClock } from '../../src/reference-server/clock.ts';
 import { standaloneContext } from '../../src/suite/standalone.ts';
 import { revocationTask, type RevocationTaskOptions } from '../../src/revocation/task.ts';
 import { runTask } from '../../src/suite/task.ts';
@@ -27,6 +28,12 @@ export interface Harness {
   readonly admin: AdminClient;
   readonly org: OrgHandle;
   readonly observations: Observation[];
+  /**
+   * The wall clock (epoch ms) the target reads too, kept on the monotonic clock the probes are timed
+   * by: a test setting the target's revocation times beside the probes then compares one clock with
+   * itself, not Date.now with a monotonic clock a system clock step can move it away from.
+   */
+  readonly wallNow: () => number;
   context(keyHook: KeyHook | null, reportDir?: string | null): SuiteContext;
   close(): Promise<void>;
 }
@@ -44,7 +51,10 @@ export async function startHarness(
     limits?: OrgLimits;
   } = {},
 ): Promise<Harness> {
+  const wallOrigin = Date.now() - systemClock.monotonic();
+  const wallNow = () => Math.floor(wallOrigin + systemClock.monotonic());
   const target = await startTarget({
+    clock: { now: wallNow, delay: realClock.delay },
     edges: options.edges ?? 3,
     revocationDelayMs: options.revocationDelayMs ?? 300,
     windowMs: 60_000,
@@ -84,6 +94,7 @@ export async function startHarness(
     admin,
     org,
     observations,
+    wallNow,
     context: (keyHook, reportDir = null) =>
       standaloneContext({ contract: recruitingApi, prober, io, orgs: [org], windowMs: 60_000, keyHook, reportDir }),
     close: async () => {

@@ -1,6 +1,6 @@
-/** The dense loop's stop rule, the probing-load notes and how many trials run at once: pure. */
+/** The dense loop's stop rule, reading both clocks at one moment, the probing-load notes and how many trials run at once: pure. */
 import { describe, expect, test } from 'vitest';
-import { stopReason, type LoopView } from '../../src/revocation/probe.ts';
+import { readTogether, stopReason, type LoopView } from '../../src/revocation/probe.ts';
 import { probingLoadNotes } from '../../src/revocation/trials.ts';
 import { revocationTiming } from '../../src/revocation/task.ts';
 import { trialsAtOnce } from '../../src/revocation/parallel.ts';
@@ -29,6 +29,22 @@ describe('stopReason', () => {
     expect(stopReason(view({ now: 8600, firstRejections: [null, null, null] }), timing)).toBe('max-time');
     expect(stopReason(view({ revoke: 'failed' }), timing)).toBe('revoke-failed');
     expect(stopReason(view({ aborted: true }), timing)).toBe('aborted');
+  });
+});
+
+describe('readTogether', () => {
+  const reads = (values: number[]) => () => values.shift()!;
+  test('reads the wall clock between two monotonic reads and keeps the later one', () => {
+    expect(readTogether(reads([10, 10.2]), reads([5000]))).toEqual({ at: 10.2, wall: 5000 });
+  });
+  test('reads both again while a pause falls between the monotonic reads', () => {
+    // A 4.5 ms pause (a GC) around the first wall read: that pair would set the wall time 4.5 ms early.
+    expect(readTogether(reads([10, 14.5, 20, 20.1]), reads([5000, 5010]))).toEqual({ at: 20.1, wall: 5010 });
+  });
+  test('is bounded: after four paused pairs the last stands', () => {
+    const monotonic = reads([0, 5, 10, 15, 20, 25, 30, 35, 40, 45]);
+    const wall = reads([1, 2, 3, 4, 5]);
+    expect(readTogether(monotonic, wall)).toEqual({ at: 35, wall: 4 });
   });
 });
 

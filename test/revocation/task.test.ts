@@ -23,7 +23,10 @@ import { recordingAdminHook, runRevocation, startHarness, type Harness } from '.
 
 const DELAY_MS = 300;
 const SHAPE = { trials: 2, intervalMs: 10, settleMs: 400 };
-/** Date.now() is whole ms on both sides (the target's revocation time and our wall clock at the revoke call). */
+/**
+ * The harness's wall clock is whole ms on both sides (the target's revocation time and ours at the
+ * revoke call), and our wall read may sit up to half a millisecond before the revoke call's start.
+ */
 const CLOCK_GRAIN_MS = 2;
 
 let harness: Harness | null = null;
@@ -49,7 +52,7 @@ describe('the clean target', () => {
       request: (key) => requestFor(head, key),
       rejectStatus: 401,
       provisionTimeoutMs: 10_000,
-      wallNow: Date.now,
+      wallNow: harness.wallNow,
       signal: new AbortController().signal,
     });
     expect(outcome.problems).toEqual([]);
