@@ -40,7 +40,7 @@ import {
   type EndSource,
 } from '../measure/reset-format.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from './record.ts';
-import { firstRound, secondRoundAt, secondRoundHelps } from './window-algorithm.ts';
+import { firstRound, secondRoundAt, secondRoundHelps, usedUpEnd } from './window-algorithm.ts';
 
 export interface DiscoveryInput {
   readonly prober: HttpProber;
@@ -384,7 +384,7 @@ async function readExpiry(
   const first = await session.answeredRead('expiry');
   const rounds =
     isAdmitted(first) && first.rateLimit.remaining.value !== null
-      ? await expiryRounds(session, first, exhaustedEnd)
+      ? await expiryRounds(session, first, usedUpEnd(exhaustedEnd, rejected, windowMs, clockOffsetMs()))
       : { expiryFollowUps: [], expiryAgain: [] };
   const format = resetFormatOf(first, windowMs, clockOffsetMs());
   const unusable = endEstimateOf(first, format, clockOffsetMs()) === null || endSource === 'wait-only';
@@ -401,12 +401,13 @@ async function readExpiry(
  * The reads spread over the window after the expiry read; where they leave the kind of window open (all
  * in one window, counting down: a window the read opened, or an aligned one that began just before it;
  * or back up where either kind fits), a second round, placed where the two kinds' boundaries fall
- * apart (secondRoundAt), tells them apart.
+ * apart (secondRoundAt), tells them apart. `exhaustedEnd` is the used-up window's end as the inference
+ * will lean on it (usedUpEnd), so a second round goes wherever the inference will need one.
  */
 async function expiryRounds(
   session: Session,
   first: Observation,
-  exhaustedEnd: EndEstimate,
+  exhaustedEnd: EndEstimate | null,
 ): Promise<Pick<DiscoveryRecord, 'expiryFollowUps' | 'expiryAgain'>> {
   const { prober, windowMs, signal } = session.input;
   const expiryFollowUps = await followUpsOver(session, first, 'expiry-follow-up');

@@ -8,8 +8,10 @@ import { isAdmitted, type Observation } from '../measure/observation.ts';
 import {
   announcedEnd,
   announcedWaitS,
+  CLOCK_SLACK_MS,
   endEstimateOf,
   endSourceOf,
+  type EndEstimate,
   resetFormatOf,
   roundingAllowanceMs,
 } from '../measure/reset-format.ts';
@@ -65,7 +67,8 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
       [rejected.id, expiry.id],
     );
   }
-  const round = firstRound(expiry, record.expiryFollowUps, record);
+  const usedUp = { ...record, exhaustedEnd: usedUpEnd(record.exhaustedEnd, rejected, record.windowMs, clockOffsetMs) };
+  const round = firstRound(expiry, record.expiryFollowUps, usedUp);
   if (round.learned !== null && !secondRoundHelps(round)) return round.learned;
   const again = round.grid === null ? null : againVerdict(expiry, record, round.grid.span, round.grid.by);
   if (again) return again;
@@ -78,7 +81,7 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   // The two predictions: a full window after the read (it opened one), or a whole number of windows
   // after the previous end (aligned), wherever in its announced interval that end lay. Decided only
   // when the announced end fits one and excludes the other; coarse headers leave it open.
-  const base = record.exhaustedEnd;
+  const base = usedUp.exhaustedEnd;
   if (!base) return undecided('the used-up window announced no end', [rejected.id]);
   const W = record.windowMs;
   const full = expiry.sentAt + W;
@@ -105,6 +108,26 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
     `${read} fell in a window ending ${sayEnd}: the announced ends are too coarse to tell a full window after it from whole windows after the previous end`,
     ids,
   );
+}
+
+/**
+ * The used-up window's end as the inference leans on it: the discovery's (from Reset where Reset held
+ * still over the exhaustion, narrowed), widened to where the 429's Retry-After puts it where the two
+ * disagree. A Reset that moves each second holds still over an exhaustion shorter than a second, and
+ * then announces an end a full window after the 429 wherever the window truly ends; a Retry-After can
+ * be wrong too. Where they disagree either may be, so both stand: the algorithm is left open more
+ * often, never learned from an end that was not.
+ */
+export function usedUpEnd(
+  end: EndEstimate | null,
+  rejected: Observation,
+  windowMs: number,
+  clockOffsetMs: number,
+): EndEstimate | null {
+  const wait = announcedEnd(rejected, windowMs, clockOffsetMs, CLOCK_SLACK_MS, 'wait-only');
+  if (!end || !wait) return end;
+  const agree = wait.earliest <= end.latest + END_TOLERANCE_MS && wait.latest >= end.earliest - END_TOLERANCE_MS;
+  return agree ? end : { earliest: Math.min(end.earliest, wait.earliest), latest: Math.max(end.latest, wait.latest) };
 }
 
 /**

@@ -3,6 +3,7 @@ import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { CountingPair, DiscoveryRecord, PairQuestion } from '../../src/profile/record.ts';
 import { NOTHING_AFTER } from '../../src/profile/discover.ts';
 import type { Observation } from '../../src/measure/observation.ts';
+import type { EndEstimate } from '../../src/measure/reset-format.ts';
 import { T0, obs, type ObsInit } from './observations.ts';
 
 export const W = 3000;
@@ -42,4 +43,10 @@ export function record(parts: Partial<DiscoveryRecord>): DiscoveryRecord {
 }
 
 /** The 429 that ends an exhaustion (Retry-After 2). */
-export const rejected = () => read(0, { status: 429, retryAfter: 2 });
+export const rejected = (init: ObsInit = {}) => read(0, { status: 429, retryAfter: 2, ...init });
+
+/**
+ * That 429, sent where its Retry-After agrees with the used-up window's end `end` as the discovery
+ * narrowed it (the end lies 1 to 2 s after it): the inference widens an end the two disagree on.
+ */
+export const rejectedBefore = (end: EndEstimate) => rejected({ sentAt: end.earliest - 1500 });

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { algorithmOf, firstRound, secondRoundAt } from '../../src/profile/window-algorithm.ts';
 import type { EndEstimate } from '../../src/measure/reset-format.ts';
 import { T0, obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
-import { W, read, record, rejected } from '../helpers/discovery-records.ts';
+import { W, read, record, rejected, rejectedBefore } from '../helpers/discovery-records.ts';
 
 beforeEach(() => resetObservations());
 
@@ -33,7 +33,7 @@ describe('how windows start', () => {
     );
     return algorithmOf(
       record({
-        exhaustion: [read(1), rejected()],
+        exhaustion: [read(1), rejectedBefore(exhaustedEnd)],
         expiry,
         expiryDelayMs: options.expiryDelayMs ?? 1500,
         expiryFollowUps: followUps,
@@ -68,7 +68,7 @@ describe('how windows start', () => {
     const followUps = [58, 56, 55, 54].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
     const lost = obs({ status: null, sentAt: 11_000 });
     const base = record({
-      exhaustion: [read(1), rejected()],
+      exhaustion: [read(1), rejectedBefore(exhaustedEnd)],
       expiry,
       expiryDelayMs: 1500,
       expiryFollowUps: followUps,
@@ -157,6 +157,29 @@ describe('how windows start', () => {
     expect(both.how).toContain('both fit there');
   });
 
+  it('an end the 429s Reset and Retry-After disagree on is widened to both: a Reset that drifts each second learns nothing', () => {
+    // The reads of the test before, after a 429 whose Retry-After ends the used-up window 1 s after it
+    // (6.3 s), where its Reset (a full window on, held still over an exhaustion under a second) put it
+    // at 8.3 to 8.5 s: aligned boundaries may then fall at 9.3 to 11.5 s, so 12.1 to 12.8 s fits both.
+    const exhaustedEnd = { earliest: 8_300, latest: 8_500 };
+    const followUps = [58, 57, 56, 59].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
+    const learned = (exhaustion: ReturnType<typeof read>[]) =>
+      algorithmOf(
+        record({
+          exhaustion,
+          expiry: [read(59, { sentAt: 10_000 })],
+          expiryDelayMs: 1500,
+          expiryFollowUps: followUps,
+          exhaustedEnd,
+        }),
+      );
+    const drifted = learned([read(1), rejected({ sentAt: 5_300, retryAfter: 1 })]);
+    expect(drifted.value).toBeNull();
+    expect(drifted.how).toContain('both fit there');
+    // The same reads after a 429 whose Retry-After agrees: the end stands, and the window is the read's.
+    expect(learned([read(1), rejectedBefore(exhaustedEnd)]).value).toBe('fixed-first-request');
+  });
+
   it('a second round after a boundary that fit either kind: on the grid it allows is aligned, at the end of a window its first read opened is first request', () => {
     // First round: back up between 12,100 and 12,800, where the grid (previous end known to a second) and a whole-second window both fit.
     const exhaustedEnd = { earliest: 8_300, latest: 9_300 };
@@ -200,14 +223,24 @@ describe('how windows start', () => {
     const full = obs({ ...bare, status: 429, retryAfter: 3, sentAt: 10_050 });
     expect(
       algorithmOf(
-        record({ exhaustion: [rejected()], expiry: [opened, full], expiryDelayMs: 1500, exhaustedEnd: ended }),
+        record({
+          exhaustion: [rejectedBefore(ended)],
+          expiry: [opened, full],
+          expiryDelayMs: 1500,
+          exhaustedEnd: ended,
+        }),
       ).value,
     ).toBe('fixed-first-request');
     // Aligned: only what is left of a window that began half a window earlier.
     const half = obs({ ...bare, status: 429, retryAfter: 2, sentAt: 10_050 });
     expect(
       algorithmOf(
-        record({ exhaustion: [rejected()], expiry: [opened, half], expiryDelayMs: 1500, exhaustedEnd: ended }),
+        record({
+          exhaustion: [rejectedBefore(ended)],
+          expiry: [opened, half],
+          expiryDelayMs: 1500,
+          exhaustedEnd: ended,
+        }),
       ).value,
     ).toBe('fixed-aligned');
     // Too coarse to tell (a 1 s window, whole seconds): open.
@@ -215,7 +248,7 @@ describe('how windows start', () => {
       algorithmOf(
         record({
           windowMs: 1000,
-          exhaustion: [rejected()],
+          exhaustion: [rejected({ sentAt: 8_500, retryAfter: 1 })],
           expiry: [opened, obs({ ...bare, status: 429, retryAfter: 1, sentAt: 10_050 })],
           expiryDelayMs: 500,
           exhaustedEnd: { earliest: 9000, latest: 9500 },
