@@ -163,11 +163,13 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   // Exhaustion: bounded by the Limit announced (or published).
   const announced = before.rateLimit.limit.value;
   const limit = Math.min(announced ?? figures.read.value, figures.read.value * 20);
-  const exhaustion = before.status === null ? [] : await exhaust(session, before, limit, own.concurrency.value);
+  // The organization is the discovery's alone: one slot of the cap stays free.
+  const batch = Math.max(1, Math.min(FILL_BATCH, own.concurrency.value - 1));
+  const exhaustion = before.status === null ? [] : await exhaust(session, before, limit, batch);
   const rejected = exhaustion.at(-1);
   const afterwards =
     rejected && rejected.status === contract.statuses.rateLimited && !input.signal.aborted
-      ? await afterTheRefusal(session, exhaustion, rejected, limit)
+      ? await afterTheRefusal(session, exhaustion, rejected, { limit, batch })
       : NOTHING_AFTER;
   return {
     tier: input.tier,
@@ -241,15 +243,14 @@ async function askCountingPairs(
 }
 
 /** 2. Exhaustion: reads until the first 429 (exhaustQuota), from the last counted read's Remaining. */
-function exhaust(session: Session, before: Observation, limit: number, cap: number): Promise<Observation[]> {
+function exhaust(session: Session, before: Observation, limit: number, batch: number): Promise<Observation[]> {
   const { prober, windowMs, signal, contract } = session.input;
   // Bounded in time: a server too slow to answer Limit reads within two windows is not exhausted
   // this way (the algorithm then stays open).
   const exhaustUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
   return exhaustQuota(() => session.read('exhaust'), {
     left: before.rateLimit.remaining.value,
-    // The organization is the discovery's alone: one slot of the cap stays free.
-    batch: Math.max(1, Math.min(FILL_BATCH, cap - 1)),
+    batch,
     perWindow: limit * EXHAUST_FACTOR + EXHAUST_EXTRA,
     going: () => !signal.aborted && !session.silent() && prober.now() < exhaustUntil,
     rateLimited: contract.statuses.rateLimited,
@@ -286,14 +287,14 @@ async function afterTheRefusal(
   session: Session,
   exhaustion: readonly Observation[],
   rejected: Observation,
-  limit: number,
+  reads: { readonly limit: number; readonly batch: number },
 ): Promise<AfterTheRefusal> {
   const { windowMs, clockOffsetMs } = session.input;
   // Where Reset was seen moving, Retry-After alone places the end. (Where the two merely disagree on
   // the 429, either may be wrong: a Retry-After too short, or a Reset that drifts.)
   const endSource = endSourceOf(exhaustion, { windowMs, clockOffsetMs: clockOffsetMs(), slackMs: CLOCK_SLACK_MS });
   const announced = announcedEnd(rejected, windowMs, clockOffsetMs(), CLOCK_SLACK_MS, endSource);
-  const refill = await probeRefill(session, rejected, announced, endSource, limit);
+  const refill = await probeRefill(session, rejected, announced, endSource, reads);
   const refilled = refill.some((r) => r.followUps.length > 0);
   // A countdown in whole seconds places the end only to a second: more 429s at chosen instants narrow it.
   const exhaustedEnd =
@@ -305,7 +306,7 @@ async function afterTheRefusal(
     : null;
   const expiry =
     !brief && exhaustedEnd !== null && !refilled
-      ? await readExpiry(session, { rejected, exhaustedEnd, endSource, limit })
+      ? await readExpiry(session, { rejected, exhaustedEnd, endSource, limit: reads.limit })
       : NO_EXPIRY;
   return { refill, exhaustedEnd, expirySkipped, ...expiry };
 }
@@ -320,11 +321,11 @@ async function probeRefill(
   rejected: Observation,
   end: EndEstimate | null,
   endSource: EndSource,
-  limit: number,
+  reads: { readonly limit: number; readonly batch: number },
 ): Promise<RefillProbe[]> {
   const { prober, windowMs, signal } = session.input;
   const rejectedAt = rejected.headersAt ?? rejected.doneAt;
-  const perRequest = windowMs / Math.max(1, limit);
+  const perRequest = windowMs / Math.max(1, reads.limit);
   const refill: RefillProbe[] = [];
   for (const [i, delay] of [Math.min(Math.max(1.5 * perRequest, 20), windowMs / 8), windowMs / 4].entries()) {
     const at = rejectedAt + delay;
@@ -335,22 +336,33 @@ async function probeRefill(
     await sleep(at - prober.now(), signal);
     if (signal.aborted) break;
     const probe = await session.answeredRead('refill');
-    const followUps = isAdmitted(probe) ? await readsUntilRefused(session, rejectedAt, perRequest) : [];
+    const followUps = isAdmitted(probe) ? await readsUntilRefused(session, rejectedAt, perRequest, reads.batch) : [];
     refill.push({ probe, followUps });
     if (followUps.length > 0) break;
   }
   return refill;
 }
 
-/** Reads at once after an admitted refill probe, until one is refused: bounded by the refill time since the 429. */
-async function readsUntilRefused(session: Session, rejectedAt: number, perRequest: number): Promise<Observation[]> {
+/**
+ * Reads at once after an admitted refill probe, until one is refused: bounded by the refill time since
+ * the 429. Sent `batch` at a time: one after another, a bucket giving back a request per round trip or
+ * faster (a loaded machine's round trips) would admit every one, and a bucket would pass for a window
+ * that ended early. A window that did end admits them all (the bound is well under its Limit).
+ */
+async function readsUntilRefused(
+  session: Session,
+  rejectedAt: number,
+  perRequest: number,
+  batch: number,
+): Promise<Observation[]> {
   const { prober, signal } = session.input;
   const followUps: Observation[] = [];
   const bound = Math.ceil((prober.now() - rejectedAt) / perRequest) + 2;
   while (followUps.length < bound && !signal.aborted && !session.silent()) {
-    const o = await session.answeredRead('refill-follow-up');
-    followUps.push(o);
-    if (!isAdmitted(o)) break;
+    const size = Math.min(batch, bound - followUps.length);
+    const answers = await Promise.all(Array.from({ length: size }, () => session.answeredRead('refill-follow-up')));
+    followUps.push(...answers);
+    if (answers.some((o) => !isAdmitted(o))) break;
   }
   return followUps;
 }

@@ -20,8 +20,8 @@ export interface CountingPair {
 export interface RefillProbe {
   readonly probe: Observation;
   /**
-   * After an admitted probe, reads sent at once until one is refused (bounded by the quota the
-   * elapsed time could have refilled, plus two): a bucket gives back a few, a fresh window all.
+   * After an admitted probe, reads sent at once, a few together, until one is refused (bounded by the
+   * quota the elapsed time could have refilled, plus two): a bucket gives back a few, a fresh window all.
    */
   readonly followUps: readonly Observation[];
 }
