@@ -5,8 +5,9 @@
  * Nothing here depends on how the server treats a malformed request, or on what it counts.
  *
  * One measurement: fast reads one after another (the round trip r); one fewer than the cap of uploads
- * sent together; a margin later the control, the same read with those held; the last upload; a margin
- * later the extra. The margin comes from r and the fastest upload seen (support/held-timing.ts). A
+ * sent together; a margin later the control, the same read with those held; the last upload; then the
+ * extra, placed from when the uploads really left (extraSendAt). The margin and the extra's place come
+ * from r and the fastest upload seen (support/held-timing.ts). A
  * measurement whose extra went too early or too late is repeated while the window's ingest quota has
  * room for another cap of uploads (uploads refused for quota would pass for the cap's refusals).
  */
@@ -21,7 +22,7 @@ import { uploadsToTest } from '../suite/announced-limit.ts';
 import type { ConcurrencyPhase } from '../measure/tags.ts';
 import type { ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
 import { describe } from '../verdicts/support/finding.ts';
-import { holdMarginMs, latencyOf, tooFastToHold } from '../verdicts/support/held-timing.ts';
+import { extraSendAt, holdMarginMs, latencyOf, tooFastToHold } from '../verdicts/support/held-timing.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { SuiteContext } from '../suite/context.ts';
 import type { OrgHandle } from '../contract/handles.ts';
@@ -180,13 +181,16 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
   const roundTripMs = Math.max(...trips.map((o) => latencyOf(o) ?? 0));
   const marginMs = holdMarginMs(roundTripMs, fastestUploadMs);
 
+  const heldAt = context.prober.now();
   const first = Array.from({ length: cap - 1 }, () => send(upload, 'hold'));
   await sleep(marginMs, context.signal);
   const control = await send(read, 'control');
   // The control's slot frees once its answer is sent: a round trip later, surely.
   await sleep(roundTripMs, context.signal);
+  const lastAt = context.prober.now();
   const last = send(upload, 'hold');
-  await sleep(marginMs, context.signal);
+  const extraAt = extraSendAt({ heldAt, lastAt }, roundTripMs, fastestUploadMs);
+  await sleep(extraAt - context.prober.now(), context.signal);
   const extra = await send(read, 'extra');
   const held = await Promise.all([...first, last]);
 

@@ -4,7 +4,13 @@
  * plans from them.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { holdMarginMs, placeAgainst, serviceFigures, tooFastToHold } from '../../src/verdicts/support/held-timing.ts';
+import {
+  extraSendAt,
+  holdMarginMs,
+  placeAgainst,
+  serviceFigures,
+  tooFastToHold,
+} from '../../src/verdicts/support/held-timing.ts';
 import { obs, resetObservations } from '../helpers/observations.ts';
 
 beforeEach(() => resetObservations());
@@ -76,5 +82,27 @@ describe('the margin a measurement plans', () => {
   it('uploads too fast to hold anything among: L under 10r', () => {
     expect(tooFastToHold(10, 99)).toBe(true);
     expect(tooFastToHold(10, 100)).toBe(false);
+  });
+
+  describe('when the extra goes', () => {
+    // r 5 ms, L 50 ms: the margin is 10 ms; the control leaves at 10, is answered by 15, the last upload leaves at 20.
+    const figures = { roundTripMs: 5, fastestUploadMs: 50, serviceMs: 45 };
+    it('on time: where a margin after the last upload puts it, a third of the way from in service to 2r before the answers', () => {
+      expect(extraSendAt({ heldAt: 0, lastAt: 20 }, 5, 50)).toBe(30);
+    });
+    it('after timers fired 8 ms late: from when the uploads really left, so the lateness does not carry over', () => {
+      const at = extraSendAt({ heldAt: 0, lastAt: 28 }, 5, 50);
+      expect(at).toBeCloseTo(35.33, 2);
+      // A margin after the last upload (and its timer late again) would have left it 4 ms before the first answer.
+      const held = [upload(0, 50), upload(28, 50)];
+      expect(placeAgainst(read(at, 5), held, figures).arrived.ok).toBe(true);
+      expect(placeAgainst(read(28 + 10 + 8, 5), held, figures).arrived.ok).toBe(false);
+    });
+    it('already past the place (the answers too near): as soon as the last upload is in service', () => {
+      expect(extraSendAt({ heldAt: 0, lastAt: 40 }, 5, 50)).toBe(45);
+    });
+    it('before any upload was seen: the first margin after the last upload', () => {
+      expect(extraSendAt({ heldAt: 0, lastAt: 20 }, 5, null)).toBe(70);
+    });
   });
 });

@@ -114,6 +114,25 @@ export function holdMarginMs(roundTripMs: number, fastestUploadMs: number | null
   return Math.max(MIN_MARGIN_ROUND_TRIPS * roundTripMs, spreadMarginMs(roundTripMs, fastestUploadMs));
 }
 
+/**
+ * When to send the extra, on the prober's clock: a third of the way from when the last held upload is
+ * surely in service (a round trip after it left) to two round trips before the first held answer can
+ * come (the fastest upload after the first ones left). Reckoned from when they really left, so a timer
+ * that fired late before it (a loaded machine) does not carry over into the extra's place; a third,
+ * not the middle, since a late timer is what is left to allow for. Nominally where a margin after the
+ * last upload put it (m = (L − 4r) / 3), or a little earlier. L unknown: the first margin after it.
+ */
+export function extraSendAt(
+  sent: { readonly heldAt: number; readonly lastAt: number },
+  roundTripMs: number,
+  fastestUploadMs: number | null,
+): number {
+  if (fastestUploadMs === null) return sent.lastAt + holdMarginMs(roundTripMs, null);
+  const inService = sent.lastAt + roundTripMs;
+  const beforeAnswers = sent.heldAt + fastestUploadMs - 2 * roundTripMs;
+  return inService + Math.max(0, beforeAnswers - inService) / 3;
+}
+
 /** Uploads too fast to hold anything among: the margin would be under two round trips (L < 10r). */
 export function tooFastToHold(roundTripMs: number, fastestUploadMs: number): boolean {
   return spreadMarginMs(roundTripMs, fastestUploadMs) < MIN_MARGIN_ROUND_TRIPS * roundTripMs;
