@@ -39,8 +39,14 @@ import {
   type EndEstimate,
   type EndSource,
 } from '../measure/reset-format.ts';
-import type { CountingPair, DiscoveryRecord, PairQuestion, RefillProbe } from './record.ts';
-import { firstRound, secondRoundAt, secondRoundHelps, usedUpEnd } from './window-algorithm.ts';
+import {
+  quotaRefused,
+  type CountingPair,
+  type DiscoveryRecord,
+  type PairQuestion,
+  type RefillProbe,
+} from './record.ts';
+import { firstRound, secondRoundAt, secondRoundHelps, usedUpEnds } from './window-algorithm.ts';
 
 export interface DiscoveryInput {
   readonly prober: HttpProber;
@@ -336,7 +342,13 @@ async function probeRefill(
     await sleep(at - prober.now(), signal);
     if (signal.aborted) break;
     const probe = await session.answeredRead('refill');
-    const followUps = isAdmitted(probe) ? await readsUntilRefused(session, rejectedAt, perRequest, reads.batch) : [];
+    const followUps = isAdmitted(probe)
+      ? await readsUntilRefused(() => session.answeredRead('refill-follow-up'), {
+          count: Math.ceil((prober.now() - rejectedAt) / perRequest) + 2,
+          batch: reads.batch,
+          going: () => !signal.aborted && !session.silent(),
+        })
+      : [];
     refill.push({ probe, followUps });
     if (followUps.length > 0) break;
   }
@@ -344,25 +356,26 @@ async function probeRefill(
 }
 
 /**
- * Reads at once after an admitted refill probe, until one is refused: bounded by the refill time since
- * the 429. Sent `batch` at a time: one after another, a bucket giving back a request per round trip or
- * faster (a loaded machine's round trips) would admit every one, and a bucket would pass for a window
- * that ended early. A window that did end admits them all (the bound is well under its Limit).
+ * Reads at once after an admitted refill probe, until one is refused for its quota: at most `count`
+ * (the refill time since the 429 allows, plus two), `batch` at a time. One after another, a bucket
+ * giving back a request per round trip or faster (a loaded machine's round trips) would admit every
+ * one, and pass for a window that ended early; a window that did end admits them all (the bound is
+ * well under its Limit). A refusal that is not the quota's (a concurrency cap counting a slot the
+ * server still holds) makes it one at a time from there, as the exhaustion goes on after one.
  */
-async function readsUntilRefused(
-  session: Session,
-  rejectedAt: number,
-  perRequest: number,
-  batch: number,
+export async function readsUntilRefused(
+  read: () => Promise<Observation>,
+  bounds: { readonly count: number; readonly batch: number; readonly going: () => boolean },
 ): Promise<Observation[]> {
-  const { prober, signal } = session.input;
   const followUps: Observation[] = [];
-  const bound = Math.ceil((prober.now() - rejectedAt) / perRequest) + 2;
-  while (followUps.length < bound && !signal.aborted && !session.silent()) {
-    const size = Math.min(batch, bound - followUps.length);
-    const answers = await Promise.all(Array.from({ length: size }, () => session.answeredRead('refill-follow-up')));
+  let size = bounds.batch;
+  while (followUps.length < bounds.count && bounds.going()) {
+    const count = Math.min(size, bounds.count - followUps.length);
+    const answers = await Promise.all(Array.from({ length: count }, read));
     followUps.push(...answers);
-    if (answers.some((o) => !isAdmitted(o))) break;
+    const refused = answers.filter((o) => !isAdmitted(o));
+    if (refused.some(quotaRefused) || (refused.length > 0 && count === 1)) break;
+    if (refused.length > 0) size = 1;
   }
   return followUps;
 }
@@ -396,7 +409,7 @@ async function readExpiry(
   const first = await session.answeredRead('expiry');
   const rounds =
     isAdmitted(first) && first.rateLimit.remaining.value !== null
-      ? await expiryRounds(session, first, usedUpEnd(exhaustedEnd, rejected, windowMs, clockOffsetMs()))
+      ? await expiryRounds(session, first, usedUpEnds(exhaustedEnd, rejected, windowMs))
       : { expiryFollowUps: [], expiryAgain: [] };
   const format = resetFormatOf(first, windowMs, clockOffsetMs());
   const unusable = endEstimateOf(first, format, clockOffsetMs()) === null || endSource === 'wait-only';
@@ -413,18 +426,21 @@ async function readExpiry(
  * The reads spread over the window after the expiry read; where they leave the kind of window open (all
  * in one window, counting down: a window the read opened, or an aligned one that began just before it;
  * or back up where either kind fits), a second round, placed where the two kinds' boundaries fall
- * apart (secondRoundAt), tells them apart. `exhaustedEnd` is the used-up window's end as the inference
- * will lean on it (usedUpEnd), so a second round goes wherever the inference will need one.
+ * apart (secondRoundAt), tells them apart. `usedUp`: the used-up window's ends the inference will judge
+ * the reads against (usedUpEnds: two where the 429's Reset and Retry-After disagree), so a second round
+ * goes wherever the inference will need one.
  */
 async function expiryRounds(
   session: Session,
   first: Observation,
-  exhaustedEnd: EndEstimate | null,
+  usedUp: readonly (EndEstimate | null)[],
 ): Promise<Pick<DiscoveryRecord, 'expiryFollowUps' | 'expiryAgain'>> {
   const { prober, windowMs, signal } = session.input;
   const expiryFollowUps = await followUpsOver(session, first, 'expiry-follow-up');
-  const round = firstRound(first, expiryFollowUps, { exhaustedEnd, windowMs, all: session.all });
-  if (!secondRoundHelps(round)) return { expiryFollowUps, expiryAgain: [] };
+  const round = usedUp
+    .map((exhaustedEnd) => firstRound(first, expiryFollowUps, { exhaustedEnd, windowMs, all: session.all }))
+    .find(secondRoundHelps);
+  if (!round) return { expiryFollowUps, expiryAgain: [] };
   await sleep(secondRoundAt(round, first, windowMs) - prober.now(), signal);
   const second = signal.aborted ? null : await session.answeredRead('expiry-again');
   if (!second || !isAdmitted(second)) return { expiryFollowUps, expiryAgain: [] };

@@ -4,6 +4,7 @@
  */
 import type { Figure, TierName } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
+import { TOO_MANY_REQUESTS } from '../contract/types.ts';
 import type { EndEstimate } from '../measure/reset-format.ts';
 import type { CountingQuestion } from './types.ts';
 
@@ -80,4 +81,13 @@ export function countedDownFrom(a: Observation, b: Observation, all: readonly Ob
   if (ra === null || rb === null) return false;
   const step = ra - rb;
   return step >= 1 && step <= 1 + lostBetween(a, b, all);
+}
+
+/**
+ * A read refused for its quota: 429 with nothing left (Remaining 0, or none said). A 429 that shows
+ * quota left is a concurrency cap's (a slot the server still holds), and another status is no quota's
+ * refusal either: neither says how quota comes back.
+ */
+export function quotaRefused(o: Observation): boolean {
+  return o.status === TOO_MANY_REQUESTS && (o.rateLimit.remaining.value ?? 0) === 0;
 }

@@ -8,14 +8,13 @@ import { isAdmitted, type Observation } from '../measure/observation.ts';
 import {
   announcedEnd,
   announcedWaitS,
-  CLOCK_SLACK_MS,
   endEstimateOf,
   endSourceOf,
   type EndEstimate,
   resetFormatOf,
   roundingAllowanceMs,
 } from '../measure/reset-format.ts';
-import { countedDownFrom, type DiscoveryRecord } from './record.ts';
+import { countedDownFrom, quotaRefused, type DiscoveryRecord } from './record.ts';
 import type { Learned, WindowAlgorithm } from './types.ts';
 import { learned, placingOf, undecided } from './learned.ts';
 
@@ -40,13 +39,20 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   for (const { probe, followUps } of record.refill) {
     if (!isAdmitted(probe)) continue;
     // A read lost on the way is no refusal (the discovery sends it again).
-    const refused = followUps.find((o) => o.status !== null && !isAdmitted(o));
+    const refused = followUps.find(quotaRefused);
     const after = Math.round(probe.sentAt - (rejected.headersAt ?? rejected.doneAt));
     if (refused) {
       return learned(
         'refilling',
         `a read ${after} ms after the 429 was admitted, well before the announced end, and the ${followUps.indexOf(refused) + 1}. read right after it got ${refused.status}: quota comes back a little at a time (token bucket, GCRA or sliding counter)`,
         [rejected.id, probe.id, refused.id],
+      );
+    }
+    const other = followUps.find((o) => o.status !== null && !isAdmitted(o));
+    if (other) {
+      return undecided(
+        `a read ${after} ms after the 429 was admitted, before the announced end, and the ${followUps.indexOf(other) + 1}. read right after it got ${other.status} with Remaining ${other.rateLimit.remaining.raw ?? 'unsaid'}: refused, but not for its quota, so how quota comes back stays open`,
+        [rejected.id, probe.id, other.id],
       );
     }
     return undecided(
@@ -67,8 +73,31 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
       [rejected.id, expiry.id],
     );
   }
-  const usedUp = { ...record, exhaustedEnd: usedUpEnd(record.exhaustedEnd, rejected, record.windowMs, clockOffsetMs) };
-  const round = firstRound(expiry, record.expiryFollowUps, usedUp);
+  const ends = usedUpEnds(record.exhaustedEnd, rejected, record.windowMs);
+  const [first, second] = ends.map((end) => fromTheReadsAfter(record, rejected, expiry, end, clockOffsetMs));
+  if (!second || first!.value === second.value) return first!;
+  // The 429's Reset and Retry-After put the used-up window's end apart: either may be wrong (a Reset
+  // that moves each second holds still over an exhaustion shorter than a second, and announces an end
+  // a full window after the 429). Decided only where the reads say the same from either end.
+  const say = (end: EndEstimate | null) =>
+    end === null
+      ? 'nowhere'
+      : `${Math.round(end.earliest - rejected.sentAt)} to ${Math.round(end.latest - rejected.sentAt)} ms after it`;
+  return undecided(
+    `the 429's Reset put the used-up window's end ${say(ends[0]!)}, its Retry-After ${say(ends[1]!)}: from the one the reads say ${first!.value ?? 'nothing'}, from the other ${second.value ?? 'nothing'}`,
+    [...new Set([rejected.id, ...first!.evidence, ...second.evidence])],
+  );
+}
+
+/** What the reads after the used-up window (ended at `usedUp`) say of how windows start. */
+function fromTheReadsAfter(
+  record: DiscoveryRecord,
+  rejected: Observation,
+  expiry: Observation,
+  usedUp: EndEstimate | null,
+  clockOffsetMs: number,
+): Learned<WindowAlgorithm> {
+  const round = firstRound(expiry, record.expiryFollowUps, { ...record, exhaustedEnd: usedUp });
   if (round.learned !== null && !secondRoundHelps(round)) return round.learned;
   const again = round.grid === null ? null : againVerdict(expiry, record, round.grid.span, round.grid.by);
   if (again) return again;
@@ -81,12 +110,11 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
   // The two predictions: a full window after the read (it opened one), or a whole number of windows
   // after the previous end (aligned), wherever in its announced interval that end lay. Decided only
   // when the announced end fits one and excludes the other; coarse headers leave it open.
-  const base = usedUp.exhaustedEnd;
-  if (!base) return undecided('the used-up window announced no end', [rejected.id]);
+  if (!usedUp) return undecided('the used-up window announced no end', [rejected.id]);
   const W = record.windowMs;
   const full = expiry.sentAt + W;
   const fitsFull = end.earliest - END_TOLERANCE_MS <= full && full <= end.latest + END_TOLERANCE_MS;
-  const fitsAligned = alignedEndWithin(end.earliest - END_TOLERANCE_MS, end.latest + END_TOLERANCE_MS, base, W);
+  const fitsAligned = alignedEndWithin(end.earliest - END_TOLERANCE_MS, end.latest + END_TOLERANCE_MS, usedUp, W);
   const ids = [rejected.id, expiry.id, end.by];
   const sayEnd = `between ${Math.round(end.earliest - expiry.sentAt)} and ${Math.round(end.latest - expiry.sentAt)} ms after it was sent`;
   const read = `a read ${record.expiryDelayMs} ms after the previous window ended`;
@@ -111,23 +139,23 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
 }
 
 /**
- * The used-up window's end as the inference leans on it: the discovery's (from Reset where Reset held
- * still over the exhaustion, narrowed), widened to where the 429's Retry-After puts it where the two
- * disagree. A Reset that moves each second holds still over an exhaustion shorter than a second, and
- * then announces an end a full window after the 429 wherever the window truly ends; a Retry-After can
- * be wrong too. Where they disagree either may be, so both stand: the algorithm is left open more
- * often, never learned from an end that was not.
+ * Where the used-up window ends, for the reads after it to be judged against: the discovery's end
+ * (from Reset where Reset held still over the exhaustion, narrowed) alone, or with the end the 429's
+ * Retry-After gives where the two disagree (beyond the rounding a countdown may carry, and the
+ * tolerance): then the reads decide only what they say from both. Retry-After is relative, so it
+ * needs no clock; it is rounded to whole seconds, up (to nearest or down: the allowance).
  */
-export function usedUpEnd(
+export function usedUpEnds(
   end: EndEstimate | null,
   rejected: Observation,
   windowMs: number,
-  clockOffsetMs: number,
-): EndEstimate | null {
-  const wait = announcedEnd(rejected, windowMs, clockOffsetMs, CLOCK_SLACK_MS, 'wait-only');
-  if (!end || !wait) return end;
-  const agree = wait.earliest <= end.latest + END_TOLERANCE_MS && wait.latest >= end.earliest - END_TOLERANCE_MS;
-  return agree ? end : { earliest: Math.min(end.earliest, wait.earliest), latest: Math.max(end.latest, wait.latest) };
+): readonly [EndEstimate | null] | readonly [EndEstimate, EndEstimate] {
+  const wait = announcedEnd(rejected, windowMs, 0, 0, 'wait-only');
+  if (!end || !wait) return [end];
+  const earliest = Math.max(rejected.sentAt, wait.earliest);
+  const latest = wait.latest + roundingAllowanceMs(windowMs);
+  const agree = earliest <= end.latest + END_TOLERANCE_MS && latest >= end.earliest - END_TOLERANCE_MS;
+  return agree ? [end] : [end, { earliest, latest }];
 }
 
 /**

@@ -4,7 +4,7 @@
  * And what it learns behind a network that loses requests: the same as on a clean one.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { discover, exhaustQuota, expiryReadAt } from '../../src/profile/discover.ts';
+import { discover, exhaustQuota, expiryReadAt, readsUntilRefused } from '../../src/profile/discover.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { HttpProber } from '../../src/measure/http-prober.ts';
 import { ObservationRecorder } from '../../src/measure/recorder.ts';
@@ -90,6 +90,49 @@ describe('exhaustQuota', () => {
       perWindow: 30,
     });
     expect(sent.length).toBe(30);
+  });
+});
+
+describe('readsUntilRefused', () => {
+  /**
+   * A bucket that gives one request back for each round trip since the last read arrived: a read
+   * arriving alone finds one, reads arriving together share one. (A loaded machine's round trips are
+   * as long as a bucket's refill.)
+   */
+  function bucket() {
+    let tokens = 0;
+    let inFlight = 0;
+    return async () => {
+      if (inFlight === 0) tokens += 1;
+      const admitted = tokens > 0;
+      if (admitted) tokens -= 1;
+      inFlight += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inFlight -= 1;
+      return obs({ status: admitted ? 200 : 429, limit: 60, remaining: 0 });
+    };
+  }
+  const going = () => true;
+
+  it('a few together: a bucket that keeps up with reads one after another refuses some of them', async () => {
+    const alone = await readsUntilRefused(bucket(), { count: 8, batch: 1, going });
+    expect(alone.map((o) => o.status)).toEqual(Array(8).fill(200));
+    const together = await readsUntilRefused(bucket(), { count: 8, batch: 4, going });
+    expect(together.map((o) => o.status)).toEqual([200, 429, 429, 429]);
+  });
+
+  it('a refusal with quota left (a concurrency cap) is no refusal of the quota: one at a time from there', async () => {
+    let inFlight = 0;
+    const capped = async () => {
+      inFlight += 1;
+      const within = inFlight <= 2;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inFlight -= 1;
+      return obs({ status: within ? 200 : 429, limit: 60, remaining: 40 });
+    };
+    const reads = await readsUntilRefused(capped, { count: 7, batch: 4, going });
+    // Two refused in the first four; then one at a time, each admitted, up to the bound.
+    expect(reads.map((o) => o.status)).toEqual([200, 200, 429, 429, 200, 200, 200]);
   });
 });
 

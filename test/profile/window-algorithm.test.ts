@@ -79,6 +79,18 @@ describe('how windows start', () => {
     expect(algorithmOf(base).value).toBeNull();
   });
 
+  it('a read refused with quota left after the refill probe (a concurrency cap) does not make a fixed window a bucket', () => {
+    const capped = read(40, { status: 429 });
+    const learned = algorithmOf(
+      record({ exhaustion: [read(1), rejected()], refill: [{ probe: read(0), followUps: [read(41), capped] }] }),
+    );
+    expect(learned.value).toBeNull();
+    expect(learned.how).toContain(
+      'the 2. read right after it got 429 with Remaining 40: refused, but not for its quota',
+    );
+    expect(learned.evidence).toContain(capped.id);
+  });
+
   it('a read lost after the refill probe is no refusal: it does not make a fixed window a bucket', () => {
     const lost = obs({ status: null });
     expect(
@@ -120,12 +132,13 @@ describe('how windows start', () => {
     // The first round: a read at 10,000 and reads over 2.8 s, counting down: fits an aligned window that began just before it.
     const expiry = [read(59, { sentAt: 10_000 })];
     const followUps = [58, 57, 56, 55].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
+    const exhaustedEnd = { earliest: 3_500, latest: 8_500 };
     const base = {
-      exhaustion: [read(1), rejected()],
+      exhaustion: [read(1), rejectedBefore(exhaustedEnd)],
       expiry,
       expiryDelayMs: 6500,
       expiryFollowUps: followUps,
-      exhaustedEnd: { earliest: 3_500, latest: 8_500 },
+      exhaustedEnd,
     };
     expect(algorithmOf(record(base)).value).toBeNull();
     // Half a window past its end: aligned boundaries (near 13,000 and 16,000) fall among these reads.
@@ -157,10 +170,12 @@ describe('how windows start', () => {
     expect(both.how).toContain('both fit there');
   });
 
-  it('an end the 429s Reset and Retry-After disagree on is widened to both: a Reset that drifts each second learns nothing', () => {
-    // The reads of the test before, after a 429 whose Retry-After ends the used-up window 1 s after it
-    // (6.3 s), where its Reset (a full window on, held still over an exhaustion under a second) put it
-    // at 8.3 to 8.5 s: aligned boundaries may then fall at 9.3 to 11.5 s, so 12.1 to 12.8 s fits both.
+  it("an end the 429's Reset and Retry-After disagree on: decided only where the reads say the same from both", () => {
+    // The reads of the test before, after a 429 whose Retry-After ends the used-up window 0 to 1 s
+    // after it (5.3 to 6.6 s, rounding allowed for), where its Reset (a full window on, held still over
+    // an exhaustion under a second) put it at 8.3 to 8.5 s. From the Reset's end: first request; from
+    // the Retry-After's: aligned boundaries fall at 8.3 to 9.6 s, and 12.1 to 12.8 s is whole windows
+    // after them too.
     const exhaustedEnd = { earliest: 8_300, latest: 8_500 };
     const followUps = [58, 57, 56, 59].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
     const learned = (exhaustion: ReturnType<typeof read>[]) =>
@@ -175,9 +190,13 @@ describe('how windows start', () => {
       );
     const drifted = learned([read(1), rejected({ sentAt: 5_300, retryAfter: 1 })]);
     expect(drifted.value).toBeNull();
-    expect(drifted.how).toContain('both fit there');
+    expect(drifted.how).toContain("the 429's Reset put the used-up window's end 3000 to 3200 ms after it");
+    expect(drifted.how).toContain('from the one the reads say fixed-first-request, from the other nothing');
     // The same reads after a 429 whose Retry-After agrees: the end stands, and the window is the read's.
     expect(learned([read(1), rejectedBefore(exhaustedEnd)]).value).toBe('fixed-first-request');
+    // A Retry-After rounded otherwise than up may end the window up to a tenth of a window (at most a
+    // second) later than it says: one that says 1 s at 6.95 s still agrees with the same Reset.
+    expect(learned([read(1), rejected({ sentAt: 6_950, retryAfter: 1 })]).value).toBe('fixed-first-request');
   });
 
   it('a second round after a boundary that fit either kind: on the grid it allows is aligned, at the end of a window its first read opened is first request', () => {
@@ -186,7 +205,7 @@ describe('how windows start', () => {
     const expiry = [read(59, { sentAt: 10_000 })];
     const followUps = [58, 57, 56, 59].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
     const base = {
-      exhaustion: [read(1), rejected()],
+      exhaustion: [read(1), rejectedBefore(exhaustedEnd)],
       expiry,
       expiryDelayMs: 1500,
       expiryFollowUps: followUps,
@@ -260,9 +279,9 @@ describe('how windows start', () => {
   it('with a Reset seen moving within a window: the window the expiry read opened ends where the Retry-After after it says, not its Reset', () => {
     // Remaining counted down while Reset moved on: it says nothing of where a window ends.
     const drifting = [
-      read(3, { sentAt: 1_000, reset: T0 + 5 }),
-      read(2, { sentAt: 1_600, reset: T0 + 7 }),
-      read(0, { status: 429, retryAfter: 2, sentAt: 2_200, reset: T0 + 7 }),
+      read(3, { sentAt: 5_000, reset: T0 + 9 }),
+      read(2, { sentAt: 5_600, reset: T0 + 11 }),
+      read(0, { status: 429, retryAfter: 2, sentAt: 6_200, reset: T0 + 11 }),
     ];
     const opened = obs({ limit: 60, remaining: null, reset: T0 + 14, sentAt: 10_000 });
     const ended = { earliest: 7_500, latest: 8_500 };
