@@ -87,16 +87,24 @@ describe('the margin a measurement plans', () => {
   describe('when the extra goes', () => {
     // r 5 ms, L 50 ms: the margin is 10 ms; the control leaves at 10, is answered by 15, the last upload leaves at 20.
     const figures = { roundTripMs: 5, fastestUploadMs: 50, serviceMs: 45 };
-    it('on time: where a margin after the last upload puts it, a third of the way from in service to 2r before the answers', () => {
+    const placed = (at: number, lastAt: number) =>
+      placeAgainst(read(at, 5), [upload(0, 50), upload(lastAt, 50)], figures);
+    it('on time: a margin after the last upload', () => {
       expect(extraSendAt({ heldAt: 0, lastAt: 20 }, 5, 50)).toBe(30);
+      // r 2 ms, L 200 ms: a margin of 64 ms after the last upload (sent at 68), as planned.
+      expect(extraSendAt({ heldAt: 0, lastAt: 68 }, 2, 200)).toBe(132);
     });
-    it('after timers fired 8 ms late: from when the uploads really left, so the lateness does not carry over', () => {
-      const at = extraSendAt({ heldAt: 0, lastAt: 28 }, 5, 50);
-      expect(at).toBeCloseTo(35.33, 2);
-      // A margin after the last upload (and its timer late again) would have left it 4 ms before the first answer.
-      const held = [upload(0, 50), upload(28, 50)];
-      expect(placeAgainst(read(at, 5), held, figures).arrived.ok).toBe(true);
-      expect(placeAgainst(read(28 + 10 + 8, 5), held, figures).arrived.ok).toBe(false);
+    it('after timers fired 12 ms late: placed from when the uploads really left, where the planned margin would not be', () => {
+      const at = extraSendAt({ heldAt: 0, lastAt: 32 }, 5, 50);
+      // A third of the way from in service (37) to 2r before the first answer (40).
+      expect(at).toBe(38);
+      expect([placed(at, 32).inService.ok, placed(at, 32).arrived.ok]).toEqual([true, true]);
+      // A margin after the last upload would be 8 ms before the first held answer, not more than 2r.
+      expect(placed(32 + 10, 32).arrived.ok).toBe(false);
+    });
+    it('late by less: a margin before two round trips ahead of the first answer', () => {
+      // r 2 ms, L 200 ms, the last upload 30 ms late (at 98): at 132, not 162.
+      expect(extraSendAt({ heldAt: 0, lastAt: 98 }, 2, 200)).toBe(132);
     });
     it('already past the place (the answers too near): as soon as the last upload is in service', () => {
       expect(extraSendAt({ heldAt: 0, lastAt: 40 }, 5, 50)).toBe(45);

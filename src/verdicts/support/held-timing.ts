@@ -104,7 +104,7 @@ export function placeAgainst(x: Observation, held: readonly Observation[], figur
 /**
  * How long after sending held uploads to send the request placed among them. The measurement sends
  * one fewer than the cap, the control a margin later, the last upload a round trip after the control's
- * answer, and the extra a margin after that, all before the first upload is answered: 2m + 4r < L.
+ * answer, and the extra a margin after that (extraSendAt), all before the first upload is answered: 2m + 4r < L.
  * And the margin must cover a round trip and the spread of upload times (m > r + spread), so the
  * middle of what is left: m = (L − 4r) / 3, never under two round trips. Before any upload was
  * seen (L unknown), many round trips: 10r, at least 20 ms (timers and the event loop's own jitter).
@@ -115,22 +115,24 @@ export function holdMarginMs(roundTripMs: number, fastestUploadMs: number | null
 }
 
 /**
- * When to send the extra, on the prober's clock: a third of the way from when the last held upload is
- * surely in service (a round trip after it left) to two round trips before the first held answer can
- * come (the fastest upload after the first ones left). Reckoned from when they really left, so a timer
- * that fired late before it (a loaded machine) does not carry over into the extra's place; a third,
- * not the middle, since a late timer is what is left to allow for. Nominally where a margin after the
- * last upload put it (m = (L − 4r) / 3), or a little earlier. L unknown: the first margin after it.
+ * When to send the extra, on the prober's clock, reckoned from when the uploads really left: a margin
+ * after the last upload, as planned, unless a timer that fired late before it (a loaded machine) left
+ * less than a margin before two round trips ahead of the first held answer (the fastest upload after
+ * the first ones left); then a margin before that, and never less than a third of the way from when
+ * the last upload is surely in service (a round trip after it left), so the early side keeps room too.
+ * L unknown: the first margin after the last upload.
  */
 export function extraSendAt(
   sent: { readonly heldAt: number; readonly lastAt: number },
   roundTripMs: number,
   fastestUploadMs: number | null,
 ): number {
-  if (fastestUploadMs === null) return sent.lastAt + holdMarginMs(roundTripMs, null);
+  const marginMs = holdMarginMs(roundTripMs, fastestUploadMs);
+  if (fastestUploadMs === null) return sent.lastAt + marginMs;
   const inService = sent.lastAt + roundTripMs;
   const beforeAnswers = sent.heldAt + fastestUploadMs - 2 * roundTripMs;
-  return inService + Math.max(0, beforeAnswers - inService) / 3;
+  const third = inService + Math.max(0, beforeAnswers - inService) / 3;
+  return Math.max(third, Math.min(sent.lastAt + marginMs, beforeAnswers - marginMs));
 }
 
 /** Uploads too fast to hold anything among: the margin would be under two round trips (L < 10r). */
