@@ -105,7 +105,7 @@ function trialsOptions(
     request: (key: string) => requestFor(head, key),
     rejectStatus: 401,
     provisionTimeoutMs: 10_000,
-    wallNow: Date.now,
+    wallNow: h.wallNow,
     signal,
   };
 }
