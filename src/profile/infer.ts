@@ -33,7 +33,8 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
   const reads = record.all.filter((o) => o.status !== null && o.path === readPath(record) && !probes.has(o.id));
   const headers = headersLearned(reads);
   const pair = (q: PairQuestion) => record.pairs.find((p) => p.question === q);
-  const algorithm = algorithmOf(record, clockOffsetMs);
+  const resetSteady = steadiness(record, readPath(record), placingOf(record, clockOffsetMs));
+  const algorithm = algorithmOf(record, clockOffsetMs, resetSteady.value === true);
   // A limiter that gives quota back between two reads can hide a decrement, never invent one: there
   // only "it counted" is evidence.
   const refills = algorithm.value === 'refilling';
@@ -52,7 +53,7 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
       quotaClass: 'read',
       limit: commonLimit(reads),
       resetFormat: formatOf(reads, record.windowMs, clockOffsetMs),
-      resetSteady: steadiness(record, readPath(record), placingOf(record, clockOffsetMs)),
+      resetSteady,
       algorithm,
       phase: phaseOf(record, clockOffsetMs),
     },

@@ -26,9 +26,14 @@ const END_TOLERANCE_MS = 100;
  * right after it gives back quota one request at a time: refilling. Else the read sent after the
  * announced end (clear of where an aligned boundary could fall) and the reads spread over a window
  * after it show where its own window ends: a full window after it (first request), or sooner, whole
- * windows after the previous end (clock-aligned).
+ * windows after the previous end (clock-aligned). `resetHeldStill`: the discovery saw Reset hold still
+ * within windows (the profile's steadiness), so the used-up window ended where its Reset said.
  */
-export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned<WindowAlgorithm> {
+export function algorithmOf(
+  record: DiscoveryRecord,
+  clockOffsetMs = 0,
+  resetHeldStill = false,
+): Learned<WindowAlgorithm> {
   const rejected = record.exhaustion.at(-1);
   if (!rejected || rejected.status === null || isAdmitted(rejected)) {
     return undecided(
@@ -73,7 +78,9 @@ export function algorithmOf(record: DiscoveryRecord, clockOffsetMs = 0): Learned
       [rejected.id, expiry.id],
     );
   }
-  const ends = usedUpEnds(record.exhaustedEnd, rejected, record.windowMs);
+  // A Reset the discovery saw hold still (over a second and more, within windows) does not drift: where
+  // the 429's Retry-After disagrees with it, that is what is wrong (RETRY-AFTER judges it).
+  const ends = resetHeldStill ? [record.exhaustedEnd] : usedUpEnds(record.exhaustedEnd, rejected, record.windowMs);
   const [first, second] = ends.map((end) => fromTheReadsAfter(record, rejected, expiry, end, clockOffsetMs));
   if (!second || first!.value === second.value) return first!;
   // The 429's Reset and Retry-After put the used-up window's end apart: either may be wrong (a Reset

@@ -178,7 +178,7 @@ describe('how windows start', () => {
     // after them too.
     const exhaustedEnd = { earliest: 8_300, latest: 8_500 };
     const followUps = [58, 57, 56, 59].map((r, i) => read(r, { sentAt: 10_000 + (i + 1) * 700 }));
-    const learned = (exhaustion: ReturnType<typeof read>[]) =>
+    const learned = (exhaustion: ReturnType<typeof read>[], resetHeldStill = false) =>
       algorithmOf(
         record({
           exhaustion,
@@ -187,9 +187,14 @@ describe('how windows start', () => {
           expiryFollowUps: followUps,
           exhaustedEnd,
         }),
+        0,
+        resetHeldStill,
       );
     const drifted = learned([read(1), rejected({ sentAt: 5_300, retryAfter: 1 })]);
     expect(drifted.value).toBeNull();
+    // Where the discovery saw Reset hold still within windows, it does not drift: the Retry-After is
+    // what is wrong (a Retry-After too short), and the end stands as Reset said.
+    expect(learned([read(1), rejected({ sentAt: 5_300, retryAfter: 1 })], true).value).toBe('fixed-first-request');
     expect(drifted.how).toContain("the 429's Reset put the used-up window's end 3000 to 3200 ms after it");
     expect(drifted.how).toContain('from the one the reads say fixed-first-request, from the other nothing');
     // The same reads after a 429 whose Retry-After agrees: the end stands, and the window is the read's.
