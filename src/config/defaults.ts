@@ -20,14 +20,14 @@ export const DEFAULTS = Object.freeze({
   configFile: 'tiergate.config.json',
 });
 
+/** Revocation trials a run may ask for, and at once (flags, config and scenarios alike): more is surely a typo. */
+export const REVOCATION_LIMITS = Object.freeze({ trials: 1000, parallel: 100 });
+
 /**
  * Simulated parse time of one resume on the reference target, by window length. Uploads must stay in
  * flight long enough for CONCURRENCY-CAP to see them held while the extra is answered, yet a tier's
  * single uploads (Enterprise: 500, in batches under the cap) must fit a window.
  */
-/** Revocation trials a run may ask for, and at once (flags, config and scenarios alike): more is surely a typo. */
-export const REVOCATION_LIMITS = Object.freeze({ trials: 1000, parallel: 100 });
-
 export const PARSE_MS = Object.freeze({ shortWindows: 200, longWindows: 500, longFromWindowMs: 10_000 });
 
 export function defaultParseMs(windowMs: number): number {
