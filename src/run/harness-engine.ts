@@ -156,8 +156,8 @@ async function buildSuiteContext(run: OpenRun, state: RunState): Promise<Suite> 
     windows,
     profileOf: (tier) => state.profiles.get(tier) ?? null,
     declared: declaredAssumptions(options),
-    uploadMs: (tier, path) => {
-      const measured = windows.latencyMs(tier, 'ingest', path);
+    uploadMs: (tier, path, quantile) => {
+      const measured = windows.latencyMs(tier, 'ingest', path, quantile);
       return measured === null ? session.uploadMs : Math.max(measured, session.uploadMs ?? 0);
     },
     clockOffsetMs,

@@ -37,10 +37,10 @@ export interface SuiteContext {
   readonly declared: Readonly<Partial<Record<AssumptionId, boolean>>>;
   /**
    * How long an upload takes on the tier, ms, to plan ingest checks by: the run's recent admitted
-   * uploads (to `path`, where given; sent alone and in batches: the median), and at least the embedded
-   * target's parse time; null before any was seen on a deployment.
+   * uploads (to `path`, where given; sent alone and in batches: the median, or `quantile` of them: 0
+   * the fastest), and at least the embedded target's parse time; null before any was seen on a deployment.
    */
-  uploadMs(tier: TierName, path?: string): number | null;
+  uploadMs(tier: TierName, path?: string, quantile?: number): number | null;
   /** Current estimate of the server clock minus ours, ms (0 until a Date header was seen). */
   clockOffsetMs(): number;
   readonly emit: RunListener;

@@ -4,7 +4,9 @@
  * (windows/keeper.ts), which sends it until the server shows it in a window fresh on the task's
  * organizations and long enough for the check; then the task begins and runs the rest. If no such
  * window could be had, every check of the task is inconclusive with the reason. A check a window
- * boundary or the network spoiled (Finding.measureAgain) is measured again in the next window, once.
+ * boundary or the network spoiled (Finding.measureAgain) is measured again in the next window, once;
+ * so are uploads too slow at the moment to fit a window that the fastest recent one would fit, a
+ * window later (nothing of the quota was spent on them).
  */
 import type { QuotaClass } from '../contract/types.ts';
 import type { WindowContext } from '../measure/window.ts';
@@ -15,6 +17,7 @@ import { inconclusiveFinding, type Decision, type Decisions, type TaskRun } from
 import { underCap } from './batches.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import { uploadFit, uploadFitText } from './upload-fit.ts';
+import { sleep } from '../util/sleep.ts';
 import { limitFromAnnounced, uploadsFromAnnounced } from './announced-limit.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 
@@ -48,6 +51,8 @@ export async function inFreshWindow<C extends CheckId>(
     (id) => findingOf(measured.decisions[id] as Decision | undefined)?.measureAgain === true,
   );
   if (spoiled.length === 0 || context.signal.aborted) return measured.decisions;
+  // Not run (uploads slow at the moment): a window later, at a quieter moment, they may fit.
+  if (!measured.ran) await sleep(context.windowMs, context.signal);
   const again = await measure();
   const merged: Partial<Record<CheckId, Decision>> = { ...(measured.decisions as Partial<Record<CheckId, Decision>>) };
   // Every check the first measurement left open takes the second's: a series a boundary cut short
@@ -108,15 +113,22 @@ async function measureOnce<C extends CheckId>(
   const fit =
     uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs, opensWithFirst(profile, quotaClass));
   if (fit && uploadMs !== null && !fit.fits) {
+    // Uploads slowed by a moment's load (the run's own other tasks): where the fastest recent one
+    // would fit, a quieter moment may let them, a window later.
+    const fastest = context.uploadMs(task.orgs[0]!.tier, traffic.uploads, 0);
+    const quieter =
+      fastest !== null && uploadFit(steps, fastest, context.windowMs, opensWithFirst(profile, quotaClass)).fits;
     const finding = inconclusiveFinding(
       'uploads that fit one quota window',
       `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`,
       [],
       [
-        'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
+        quieter
+          ? `the fastest recent upload took ${Math.round(fastest)} ms, which would fit: the uploads were slow at the moment`
+          : 'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
       ],
     );
-    return { decisions: allOf(task, finding), ran: false };
+    return { decisions: allOf(task, quieter ? { ...finding, measureAgain: true } : finding), ran: false };
   }
   const sync = await context.windows.fresh(task.orgs, quotaClass, {
     first: traffic.first,

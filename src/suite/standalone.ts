@@ -38,7 +38,7 @@ export function standaloneContext(input: StandaloneInput): SuiteContext {
     ...input,
     windows,
     profileOf: () => null,
-    uploadMs: (tier, path) => windows.latencyMs(tier, 'ingest', path),
+    uploadMs: (tier, path, quantile) => windows.latencyMs(tier, 'ingest', path, quantile),
     declared: {},
     clockOffsetMs: () => 0,
     emit: () => {},

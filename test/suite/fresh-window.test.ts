@@ -124,4 +124,64 @@ describe('inFreshWindow', () => {
       notes: ['not measured again: no window within 11 s'],
     });
   });
+
+  describe('uploads too slow to fit a window', () => {
+    // Six batches under the cap, the first upload and one to find the window's start: 8 upload times
+    // in 95% of a 100 ms window, 11.9 ms each at most.
+    const ingestTask = { ...task, rounds: () => 6 } as unknown as TaskRun<'QUOTA-READ' | 'HDR-RESET'>;
+    /** A context whose uploads took `medians` (one per time it is asked), the fastest of them `fastestMs`. */
+    function slowUploads(asked: { count: number }, medians: number[], fastestMs: number): SuiteContext {
+      const uploadMs = (_tier: string, _path?: string, quantile?: number) =>
+        quantile === 0 ? fastestMs : medians.length > 1 ? medians.shift()! : medians[0]!;
+      return { ...contextOf(asked), windowMs: 100, uploadMs } as unknown as SuiteContext;
+    }
+
+    it('where the fastest recent one would fit: not run, and a window later run, once they fit', async () => {
+      const asked = { count: 0 };
+      const decisions = await inFreshWindow(
+        slowUploads(asked, [20, 10], 10),
+        ingestTask,
+        'ingest',
+        traffic,
+        async () => ({
+          'QUOTA-READ': pass,
+          'HDR-RESET': pass,
+        }),
+      );
+      expect(asked.count).toBe(1);
+      expect(decisions['QUOTA-READ']).toMatchObject({ verdict: 'pass' });
+      expect(findingNotes(decisions['QUOTA-READ'])).toEqual([
+        "measured again in the next window: the first measurement was spoiled (not run: 8 upload times one after another (the first, 6 batches under the cap, one to find the window's start) = 160ms at 20ms an upload, over 95% of the 100ms window (it fits up to 11ms an upload))",
+      ]);
+    });
+
+    it('still too slow a window later: not run, saying so', async () => {
+      const asked = { count: 0 };
+      const decisions = await inFreshWindow(slowUploads(asked, [20], 10), ingestTask, 'ingest', traffic, async () => ({
+        'QUOTA-READ': pass,
+        'HDR-RESET': pass,
+      }));
+      expect(asked.count).toBe(0);
+      expect(decisions['QUOTA-READ']).toMatchObject({ verdict: 'inconclusive' });
+      expect(findingNotes(decisions['QUOTA-READ'])).toContain(
+        'the fastest recent upload took 10 ms, which would fit: the uploads were slow at the moment',
+      );
+      expect(findingNotes(decisions['QUOTA-READ']).at(-1)).toMatch(/^not measured again: not run: /);
+    });
+
+    it('where even the fastest would not fit: not run, and not tried again', async () => {
+      const asked = { count: 0 };
+      const decisions = await inFreshWindow(slowUploads(asked, [20], 15), ingestTask, 'ingest', traffic, async () => ({
+        'QUOTA-READ': pass,
+        'HDR-RESET': pass,
+      }));
+      expect(asked.count).toBe(0);
+      expect(findingNotes(decisions['QUOTA-READ'])).toEqual([
+        'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
+      ]);
+    });
+  });
 });
+
+const findingNotes = (decision: unknown): string[] =>
+  ((decision as { finding?: Finding }).finding ?? (decision as Finding)).notes as string[];
