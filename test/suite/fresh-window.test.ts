@@ -129,25 +129,23 @@ describe('inFreshWindow', () => {
     // Six batches under the cap, the first upload and one to find the window's start: 8 upload times
     // in 95% of a 100 ms window, 11.9 ms each at most.
     const ingestTask = { ...task, rounds: () => 6 } as unknown as TaskRun<'QUOTA-READ' | 'HDR-RESET'>;
-    /** A context whose uploads took `medians` (one per time it is asked), the fastest of them `fastestMs`. */
-    function slowUploads(asked: { count: number }, medians: number[], fastestMs: number): SuiteContext {
+    /**
+     * The ingest task where uploads took `medians` (one per time it is asked), the fastest of them
+     * `fastestMs`; its traffic passes both checks. `asked`: how often the keeper was asked for a window.
+     */
+    function withUploads(asked: { count: number }, medians: number[], fastestMs: number) {
       const uploadMs = (_tier: string, _path?: string, quantile?: number) =>
         quantile === 0 ? fastestMs : medians.length > 1 ? medians.shift()! : medians[0]!;
-      return { ...contextOf(asked), windowMs: 100, uploadMs } as unknown as SuiteContext;
+      const context = { ...contextOf(asked), windowMs: 100, uploadMs } as unknown as SuiteContext;
+      return inFreshWindow(context, ingestTask, 'ingest', traffic, async () => ({
+        'QUOTA-READ': pass,
+        'HDR-RESET': pass,
+      }));
     }
 
     it('where the fastest recent one would fit: not run, and a window later run, once they fit', async () => {
       const asked = { count: 0 };
-      const decisions = await inFreshWindow(
-        slowUploads(asked, [20, 10], 10),
-        ingestTask,
-        'ingest',
-        traffic,
-        async () => ({
-          'QUOTA-READ': pass,
-          'HDR-RESET': pass,
-        }),
-      );
+      const decisions = await withUploads(asked, [20, 10], 10);
       expect(asked.count).toBe(1);
       expect(decisions['QUOTA-READ']).toMatchObject({ verdict: 'pass' });
       expect(findingNotes(decisions['QUOTA-READ'])).toEqual([
@@ -157,10 +155,7 @@ describe('inFreshWindow', () => {
 
     it('still too slow a window later: not run, saying so', async () => {
       const asked = { count: 0 };
-      const decisions = await inFreshWindow(slowUploads(asked, [20], 10), ingestTask, 'ingest', traffic, async () => ({
-        'QUOTA-READ': pass,
-        'HDR-RESET': pass,
-      }));
+      const decisions = await withUploads(asked, [20], 10);
       expect(asked.count).toBe(0);
       expect(decisions['QUOTA-READ']).toMatchObject({ verdict: 'inconclusive' });
       expect(findingNotes(decisions['QUOTA-READ'])).toContain(
@@ -171,10 +166,7 @@ describe('inFreshWindow', () => {
 
     it('where even the fastest would not fit: not run, and not tried again', async () => {
       const asked = { count: 0 };
-      const decisions = await inFreshWindow(slowUploads(asked, [20], 15), ingestTask, 'ingest', traffic, async () => ({
-        'QUOTA-READ': pass,
-        'HDR-RESET': pass,
-      }));
+      const decisions = await withUploads(asked, [20], 15);
       expect(asked.count).toBe(0);
       expect(findingNotes(decisions['QUOTA-READ'])).toEqual([
         'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
