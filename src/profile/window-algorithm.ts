@@ -80,9 +80,13 @@ export function algorithmOf(
   }
   // A Reset the discovery saw hold still (over a second and more, within windows) does not drift: where
   // the 429's Retry-After disagrees with it, that is what is wrong (RETRY-AFTER judges it).
-  const ends = resetHeldStill ? [record.exhaustedEnd] : usedUpEnds(record.exhaustedEnd, rejected, record.windowMs);
-  const [first, second] = ends.map((end) => fromTheReadsAfter(record, rejected, expiry, end, clockOffsetMs));
-  if (!second || first!.value === second.value) return first!;
+  const [usedUp, byRetryAfter] = resetHeldStill
+    ? ([record.exhaustedEnd] as const)
+    : usedUpEnds(record.exhaustedEnd, rejected, record.windowMs);
+  const first = fromTheReadsAfter(record, rejected, expiry, usedUp, clockOffsetMs);
+  if (!byRetryAfter) return first;
+  const second = fromTheReadsAfter(record, rejected, expiry, byRetryAfter, clockOffsetMs);
+  if (first.value === second.value) return first;
   // The 429's Reset and Retry-After put the used-up window's end apart: either may be wrong (a Reset
   // that moves each second holds still over an exhaustion shorter than a second, and announces an end
   // a full window after the 429). Decided only where the reads say the same from either end.
@@ -91,8 +95,8 @@ export function algorithmOf(
       ? 'nowhere'
       : `${Math.round(end.earliest - rejected.sentAt)} to ${Math.round(end.latest - rejected.sentAt)} ms after it`;
   return undecided(
-    `the 429's Reset put the used-up window's end ${say(ends[0]!)}, its Retry-After ${say(ends[1]!)}: from the one the reads say ${first!.value ?? 'nothing'}, from the other ${second.value ?? 'nothing'}`,
-    [...new Set([rejected.id, ...first!.evidence, ...second.evidence])],
+    `the 429's Reset put the used-up window's end ${say(usedUp)}, its Retry-After ${say(byRetryAfter)}: from the one the reads say ${first.value ?? 'nothing'}, from the other ${second.value ?? 'nothing'}`,
+    [...new Set([rejected.id, ...first.evidence, ...second.evidence])],
   );
 }
 

@@ -110,14 +110,13 @@ async function measureOnce<C extends CheckId>(
   const steps = task.rounds(limit, underCap(Math.min(...figures.map((f) => f.concurrency.value))));
   // Uploads that cannot all fit one window are not sent: nothing of the task's quota is spent on them.
   const uploadMs = quotaClass === 'ingest' ? context.uploadMs(task.orgs[0]!.tier, traffic.uploads) : null;
-  const fit =
-    uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs, opensWithFirst(profile, quotaClass));
+  const opens = opensWithFirst(profile, quotaClass);
+  const fit = uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs, opens);
   if (fit && uploadMs !== null && !fit.fits) {
     // Uploads slowed by a moment's load (the run's own other tasks): where the fastest recent one
     // would fit, a quieter moment may let them, a window later.
     const fastest = context.uploadMs(task.orgs[0]!.tier, traffic.uploads, 0);
-    const quieter =
-      fastest !== null && uploadFit(steps, fastest, context.windowMs, opensWithFirst(profile, quotaClass)).fits;
+    const quieter = fastest !== null && uploadFit(steps, fastest, context.windowMs, opens).fits;
     const finding = inconclusiveFinding(
       'uploads that fit one quota window',
       `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`,

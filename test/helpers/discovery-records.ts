@@ -47,6 +47,7 @@ export const rejected = (init: ObsInit = {}) => read(0, { status: 429, retryAfte
 
 /**
  * That 429, sent where its Retry-After agrees with the used-up window's end `end` as the discovery
- * narrowed it (the end lies 1 to 2 s after it): the inference widens an end the two disagree on.
+ * narrowed it (the end lies 1 to 2 s after it): where the two disagree, the inference judges the
+ * reads from each end (usedUpEnds).
  */
 export const rejectedBefore = (end: EndEstimate) => rejected({ sentAt: end.earliest - 1500 });

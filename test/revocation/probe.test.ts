@@ -1,4 +1,7 @@
-/** The dense loop's stop rule, reading both clocks at one moment, the probing-load notes and how many trials run at once: pure. */
+/**
+ * The dense loop's stop rule, reading both clocks at one moment, the probing-load notes and how many
+ * trials run at once: pure.
+ */
 import { describe, expect, test } from 'vitest';
 import { readTogether, stopReason, type LoopView } from '../../src/revocation/probe.ts';
 import { probingLoadNotes } from '../../src/revocation/trials.ts';

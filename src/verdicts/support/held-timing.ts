@@ -104,7 +104,8 @@ export function placeAgainst(x: Observation, held: readonly Observation[], figur
 /**
  * How long after sending held uploads to send the request placed among them. The measurement sends
  * one fewer than the cap, the control a margin later, the last upload a round trip after the control's
- * answer, and the extra a margin after that (extraSendAt), all before the first upload is answered: 2m + 4r < L.
+ * answer, and the extra a margin after that (extraSendAt), all before the first upload is answered:
+ * 2m + 4r < L.
  * And the margin must cover a round trip and the spread of upload times (m > r + spread), so the
  * middle of what is left: m = (L − 4r) / 3, never under two round trips. Before any upload was
  * seen (L unknown), many round trips: 10r, at least 20 ms (timers and the event loop's own jitter).
