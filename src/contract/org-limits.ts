@@ -13,6 +13,12 @@ import {
   type TierName,
 } from './types.ts';
 
+/**
+ * A Limit a server announces is believed up to this multiple of the published figure: the server's
+ * figure sets how many requests go out, and a bogus one must not turn a check into a flood.
+ */
+export const MAX_LIMIT_FACTOR = 20;
+
 export interface LimitProblem {
   readonly field: LimitField;
   readonly message: string;

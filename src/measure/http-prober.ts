@@ -15,6 +15,7 @@ import { isLoopbackUrl } from '../util/loopback.ts';
 import { keepsBody, shapeOf } from './body-shape.ts';
 import { endpointById } from '../contract/lookup.ts';
 import { messageOf, TiergateError } from '../util/errors.ts';
+import type { NetworkMeter } from './network.ts';
 
 export interface Edge {
   readonly label: string;
@@ -58,9 +59,17 @@ export interface ProberOptions {
   readonly allowRemote?: boolean;
   /** Keep every body as it came (`--keep-bodies`), data reads included; else their shape only. */
   readonly keepBodies?: boolean;
+  /** Told the round trip of every request without a body sent while few others were in flight on its edge (QUIET_IN_FLIGHT). */
+  readonly network?: NetworkMeter;
 }
 
 const BODY_KEEP_BYTES = 64 * 1024;
+/**
+ * A request sent while fewer than this many others were in flight on its edge times the network:
+ * a few lanes' series side by side, yes; a burst's answers, which wait behind each other on the
+ * server, no (that is the server's work).
+ */
+const QUIET_IN_FLIGHT = 4;
 const EXCERPT_CHARS = 512;
 const JSON_PARSE_MAX_BYTES = 16 * 1024;
 
@@ -69,6 +78,8 @@ export class HttpProber {
   readonly #options: ProberOptions;
   /** The scope list's path: its body is kept, as SCOPE-LIST reads it (and it holds no customer data). */
   readonly #scopeListPath: string;
+  /** Requests in flight per edge: a round trip is the network's only for one sent into a quiet edge. */
+  readonly #inFlight = new Map<string, number>();
 
   constructor(options: ProberOptions) {
     this.#options = options;
@@ -105,6 +116,8 @@ export class HttpProber {
     if (request.key !== null) headers[contract.headers.apiKey] = request.key;
     const id = recorder.nextId();
     const abort = requestAbort(timeoutMs, this.#options.signal);
+    const alone = (this.#inFlight.get(edge.label) ?? 0) < QUIET_IN_FLIGHT && request.body === undefined;
+    this.#inFlight.set(edge.label, (this.#inFlight.get(edge.label) ?? 0) + 1);
     const sentWall = clock.now();
     const sentAt = this.now();
     let headersAt: number | null = null;
@@ -138,8 +151,10 @@ export class HttpProber {
       error = describeError(caught, abort.timedOut(), this.#options.signal.aborted);
     } finally {
       abort.release();
+      this.#inFlight.set(edge.label, (this.#inFlight.get(edge.label) ?? 1) - 1);
     }
     const doneAt = this.now();
+    if (alone && headersAt !== null) this.#options.network?.roundTrip(edge.label, headersAt - sentAt);
     const contentType = singleHeader(responseHeaders, 'content-type');
     const kept = this.#keepsBody(status, request);
     const observation: Observation = {

@@ -21,7 +21,7 @@
 import { endpointById } from '../contract/lookup.ts';
 import { unissuedKey } from '../contract/keys.ts';
 import type { Contract, Endpoint, OrgLimits, TierName } from '../contract/types.ts';
-import { figuresOf } from '../contract/org-limits.ts';
+import { MAX_LIMIT_FACTOR, figuresOf } from '../contract/org-limits.ts';
 import type { HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { sleep } from '../util/sleep.ts';
 import { requestFor } from '../measure/requests.ts';
@@ -168,7 +168,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
   const { pairs, before } = await askCountingPairs(session, countingQuestions(input));
   // Exhaustion: bounded by the Limit announced (or published).
   const announced = before.rateLimit.limit.value;
-  const limit = Math.min(announced ?? figures.read.value, figures.read.value * 20);
+  const limit = Math.min(announced ?? figures.read.value, figures.read.value * MAX_LIMIT_FACTOR);
   // The organization is the discovery's alone: one slot of the cap stays free.
   const batch = Math.max(1, Math.min(FILL_BATCH, own.concurrency.value - 1));
   const exhaustion = before.status === null ? [] : await exhaust(session, before, limit, batch);

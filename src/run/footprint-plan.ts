@@ -15,7 +15,7 @@ import type { WritePolicy } from '../contract/writes.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import type { FootprintKind, PlannedWrite } from '../results/types.ts';
 import type { QuotaBound } from '../measure/write-tally.ts';
-import { MAX_LIMIT_FACTOR } from '../suite/announced-limit.ts';
+import { MAX_LIMIT_FACTOR } from '../contract/org-limits.ts';
 import { bulkSize } from '../tasks/ingest.ts';
 import { TASKS } from '../tasks/registry.ts';
 import { PAIR_ATTEMPTS } from '../profile/discover.ts';

@@ -10,6 +10,7 @@ import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import { ObservationRecorder } from '../measure/recorder.ts';
+import { NetworkMeter, eventLoopLateness } from '../measure/network.ts';
 import type { HttpProber } from '../measure/http-prober.ts';
 import type { Io } from '../util/io.ts';
 import { RunTally } from './run-tally.ts';
@@ -54,6 +55,8 @@ interface RunState {
   readonly profiles: Map<TierName, LimiterProfile>;
   /** Each tier's discovery while it runs: the keeper waits for it only on a server without rate-limit headers. */
   readonly learning: Map<TierName, Promise<LimiterProfile | null>>;
+  /** The round trips of the run, and the margins they call for. */
+  readonly network: NetworkMeter;
 }
 
 function openRunState(runDir: string): RunState {
@@ -71,6 +74,7 @@ function openRunState(runDir: string): RunState {
     results: [],
     profiles: new Map(),
     learning: new Map(),
+    network: new NetworkMeter(eventLoopLateness()),
   };
 }
 
@@ -87,6 +91,7 @@ async function runHarness(run: OpenRun): Promise<EngineOutcome> {
     const conformanceMs = await executeSuite(run, state, suite);
     judgeCollected(state, plan, recordResults(state, run.emit), { startedWall, durationMs: conformanceMs });
   } finally {
+    state.network.close();
     await state.recorder.close();
     await state.judgements.write(join(runDir, JUDGEMENTS_FILE));
   }
@@ -126,7 +131,9 @@ async function buildSuiteContext(run: OpenRun, state: RunState): Promise<Suite> 
     Object.fromEntries(profileOrgs.map((o) => [o.tier, o.label])),
   );
   const revocationShape = resolvedRevocation(options)?.shape ?? null;
+  const network = state.network;
   const prober = sessionProber(session, io, {
+    network,
     recorder: state.recorder,
     timeoutMs: options.timeoutMs,
     connectionsPerEdge: connectionsPerEdge([...orgs, ...profileOrgs], revocationShape?.parallel ?? 0),
@@ -143,11 +150,14 @@ async function buildSuiteContext(run: OpenRun, state: RunState): Promise<Suite> 
     wallNow: () => io.clock.now(),
     profileOf: (tier) => state.profiles.get(tier) ?? null,
     profileLearned: (tier) => state.learning.get(tier) ?? Promise.resolve(null),
+    // Quota series go to the first edge: its round trips place their windows.
+    margins: () => network.margins(session.edges[0]?.label),
   });
   state.recorder.onObservation((o) => windows.observe(o));
   const context: SuiteContext = {
     contract,
     prober,
+    network,
     io,
     orgs: [...handles.values()],
     keyHook: session.keyHook && state.created.counting(session.keyHook),

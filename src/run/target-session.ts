@@ -5,6 +5,7 @@
 import { commandWebhookRemover } from '../provision/hooks/cleanup.ts';
 import type { TierName } from '../contract/types.ts';
 import { HttpProber, type Edge } from '../measure/http-prober.ts';
+import type { NetworkMeter } from '../measure/network.ts';
 import type { ObservationRecorder } from '../measure/recorder.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { Io } from '../util/io.ts';
@@ -118,6 +119,7 @@ export function sessionProber(
     readonly timeoutMs: number;
     readonly connectionsPerEdge: number;
     readonly keepBodies?: boolean;
+    readonly network?: NetworkMeter;
   },
 ): HttpProber {
   const contract = recruitingApi;
@@ -132,5 +134,6 @@ export function sessionProber(
     signal: io.signal,
     allowRemote: session.allowRemote,
     keepBodies: options.keepBodies === true,
+    ...(options.network ? { network: options.network } : {}),
   });
 }

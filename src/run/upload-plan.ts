@@ -35,7 +35,13 @@ export function plannedUploads(
     .filter((t) => t.consumes === 'ingest');
   return tasks.map((task) => {
     const figures = figuresOf(contract, { tier: task.tier, limits: limitsOf(task.orgs[0] ?? '') });
-    const rounds = (TASKS[task.kind].rounds ?? (() => 0))(figures.ingest.value, underCap(figures.concurrency.value));
+    // An ingest task's rounds are its batches: no round trip or window changes them.
+    const planning = { roundTripMs: uploadMs ?? 0, windowMs, bulk: 'auto' } as const;
+    const rounds = (TASKS[task.kind].rounds ?? (() => 0))(
+      figures.ingest.value,
+      underCap(figures.concurrency.value),
+      planning,
+    );
     const what = `${task.kind} [${task.orgs.join(', ')}] (${task.checks.join(', ')})`;
     if (uploadMs === null) {
       const longest = uploadFit(rounds, 0, windowMs);

@@ -7,9 +7,18 @@ import type { CheckId } from '../catalogue/types.ts';
 import type { ConfidenceTarget } from '../config/confidence-target.ts';
 
 export interface QuotaShape {
-  /** 'sequential' sends Limit+1 one at a time; 'burst' releases 2 × Limit at once in batches ≤ the cap. */
+  /** 'sequential' sends Limit+1 one at a time (its bulk together where it cannot fit a window so); 'burst' releases 2 × Limit at once in batches ≤ the cap. */
   readonly variants: readonly ('sequential' | 'burst')[];
+  /**
+   * The sequential series: one at a time where it fits half a window at the measured round trip, else
+   * its bulk together and a tail one at a time ('auto', the default); or always the bulk together at
+   * the cap with the shortest tail ('always').
+   */
+  readonly bulk?: BulkPolicy;
 }
+
+export const BULK_POLICIES = ['auto', 'always'] as const;
+export type BulkPolicy = (typeof BULK_POLICIES)[number];
 
 export interface RevocationShape {
   readonly trials: number;

@@ -13,7 +13,7 @@ import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { messageOf, UsageError } from '../util/errors.ts';
 import { COMPILED, MODULES_ROOT, PACKAGE_ROOT } from '../util/own-files.ts';
-import type { Scenario } from './define.ts';
+import { BULK_POLICIES, type Scenario } from './define.ts';
 import { parseThresholds } from '../config/thresholds.ts';
 import { REVOCATION_LIMITS } from '../config/defaults.ts';
 
@@ -40,7 +40,10 @@ const scenarioShape = z.strictObject({
   description: z.string(),
   orgs: z.number().int().min(1).max(26),
   checks: z.union([z.literal('all'), z.array(z.enum(CHECK_IDS))]),
-  quota: z.strictObject({ variants: z.array(z.enum(['sequential', 'burst'])) }),
+  quota: z.strictObject({
+    variants: z.array(z.enum(['sequential', 'burst'])),
+    bulk: z.enum(BULK_POLICIES).optional(),
+  }),
   revocation: z.strictObject({
     trials: z.number().int().min(1).max(REVOCATION_LIMITS.trials),
     intervalMs: z.number().min(1).max(10_000),

@@ -2,6 +2,7 @@
 import type { AssumptionId, Contract, OrgLimits, TierName } from '../contract/types.ts';
 import type { KeyHook, OrgHandle } from '../contract/handles.ts';
 import type { HttpProber } from '../measure/http-prober.ts';
+import type { NetworkMeter } from '../measure/network.ts';
 import type { Io } from '../util/io.ts';
 import type { RunListener } from '../results/events.ts';
 import type { LimiterProfile } from '../profile/types.ts';
@@ -16,6 +17,8 @@ import type { JudgementLog } from './judgements.ts';
 export interface SuiteContext {
   readonly contract: Contract;
   readonly prober: HttpProber;
+  /** The round trips measured on this run, and every margin that depends on them. */
+  readonly network: NetworkMeter;
   readonly io: Io;
   /** Every organization the run provisioned, the revocation one included. */
   readonly orgs: readonly OrgHandle[];

@@ -18,8 +18,10 @@ import { underCap } from './batches.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import { uploadFit, uploadFitText } from './upload-fit.ts';
 import { sleep } from '../util/sleep.ts';
+import { formatDurationMs } from '../util/duration.ts';
 import { limitFromAnnounced, uploadsFromAnnounced } from './announced-limit.ts';
 import type { LimiterProfile } from '../profile/types.ts';
+import { NEED_QUANTILE } from '../windows/keeper.ts';
 
 /** A quota check's traffic, as the window keeper needs to know it. */
 export interface QuotaTraffic {
@@ -94,6 +96,20 @@ function opensWithFirst(profile: LimiterProfile | null, quotaClass: QuotaClass):
 const findingOf = (decision: Decision | undefined): Finding | undefined =>
   decision === undefined ? undefined : 'finding' in decision ? decision.finding : decision;
 
+/**
+ * The round trip a quota task's reads are planned by: a slow one (p90) of the network's to the edge
+ * its series go to, as measured on this run; before any was measured, a slow one of the class's
+ * recent requests.
+ */
+export function plannedLatencyMs(context: SuiteContext, task: TaskRun, quotaClass: QuotaClass): number {
+  const network = context.network.figures(context.prober.edges[0]?.label);
+  if (network.samples > 0) return network.p90Ms;
+  return context.windows.latencyMs(task.orgs[0]!.tier, quotaClass, undefined, NEED_QUANTILE) ?? 0;
+}
+
+/** A task whose round trips one after another would take more than this share of a window is not sent. */
+const FIT_SHARE = 0.8;
+
 /** One window, shown fresh and long enough by the task's first request, and the task's traffic in it; `ran`: it was sent. */
 async function measureOnce<C extends CheckId>(
   context: SuiteContext,
@@ -107,32 +123,16 @@ async function measureOnce<C extends CheckId>(
   const learned = profile?.[quotaClass].limit ?? null;
   const toTest = quotaClass === 'ingest' ? uploadsFromAnnounced : limitFromAnnounced;
   const limit = Math.max(...figures.map((f) => toTest(f[quotaClass], learned)));
-  const steps = task.rounds(limit, underCap(Math.min(...figures.map((f) => f.concurrency.value))));
-  // Uploads that cannot all fit one window are not sent: nothing of the task's quota is spent on them.
-  const uploadMs = quotaClass === 'ingest' ? context.uploadMs(task.orgs[0]!.tier, traffic.uploads) : null;
-  const opens = opensWithFirst(profile, quotaClass);
-  const fit = uploadMs === null ? null : uploadFit(steps, uploadMs, context.windowMs, opens);
-  if (fit && uploadMs !== null && !fit.fits) {
-    // Uploads slowed by a moment's load (the run's own other tasks): where the fastest recent one
-    // would fit, a quieter moment may let them, a window later.
-    const fastest = context.uploadMs(task.orgs[0]!.tier, traffic.uploads, 0);
-    const quieter = fastest !== null && uploadFit(steps, fastest, context.windowMs, opens).fits;
-    const finding = inconclusiveFinding(
-      'uploads that fit one quota window',
-      `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`,
-      [],
-      [
-        quieter
-          ? `the fastest recent upload took ${Math.round(fastest)} ms, which would fit: the uploads were slow at the moment`
-          : 'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
-      ],
-    );
-    return { decisions: allOf(task, quieter ? { ...finding, measureAgain: true } : finding), ran: false };
-  }
+  const batch = underCap(Math.min(...figures.map((f) => f.concurrency.value)));
+  const rounds = (roundTripMs: number) =>
+    task.rounds(limit, batch, { roundTripMs, windowMs: context.windowMs, bulk: task.scenario.quota.bulk ?? 'auto' });
+  const unfit =
+    quotaClass === 'ingest' ? uploadsUnfit(context, task, traffic, rounds) : readsUnfit(context, task, rounds);
+  if (unfit) return { decisions: allOf(task, unfit), ran: false };
   const sync = await context.windows.fresh(task.orgs, quotaClass, {
     first: traffic.first,
     units: traffic.units ?? [1],
-    needMs: (latencyMs) => steps * latencyMs,
+    needMs: (latencyMs) => rounds(latencyMs) * latencyMs,
     fromStart: traffic.fromStart ?? false,
   });
   if (!sync.ok) {
@@ -148,6 +148,54 @@ async function measureOnce<C extends CheckId>(
   }
   task.begin(sync.first);
   return { decisions: await body(sync.window, sync.first), ran: true };
+}
+
+/** Reads whose round trips one after another cannot fit a window at the latency measured: not sent, with the figures. */
+function readsUnfit(context: SuiteContext, task: TaskRun, rounds: (roundTripMs: number) => number): Finding | null {
+  const latencyMs = plannedLatencyMs(context, task, 'read');
+  const needMs = rounds(latencyMs) * latencyMs;
+  if (needMs <= FIT_SHARE * context.windowMs) return null;
+  return inconclusiveFinding(
+    'reads that fit one quota window',
+    `not run: ${rounds(latencyMs)} round trips one after another at ${Math.round(latencyMs)} ms = ${formatDurationMs(needMs)}, over ${Math.round(FIT_SHARE * 100)}% of the ${formatDurationMs(context.windowMs)} window`,
+    [],
+    [
+      'a check that cannot finish inside one window cannot be judged; a larger concurrency cap, a longer window or a nearer vantage point would let it',
+    ],
+  );
+}
+
+/**
+ * Uploads that cannot all fit one window are not sent: nothing of the task's quota is spent on them.
+ * Where the fastest recent upload would fit, they were slowed by a moment's load (the run's own other
+ * tasks): measured again a window later.
+ */
+function uploadsUnfit(
+  context: SuiteContext,
+  task: TaskRun,
+  traffic: QuotaTraffic,
+  rounds: (roundTripMs: number) => number,
+): Finding | null {
+  const tier = task.orgs[0]!.tier;
+  const uploadMs = context.uploadMs(tier, traffic.uploads);
+  if (uploadMs === null) return null;
+  const opens = opensWithFirst(context.profileOf(tier), 'ingest');
+  const steps = rounds(uploadMs);
+  const fit = uploadFit(steps, uploadMs, context.windowMs, opens);
+  if (fit.fits) return null;
+  const fastest = context.uploadMs(tier, traffic.uploads, 0);
+  const quieter = fastest !== null && uploadFit(steps, fastest, context.windowMs, opens).fits;
+  const finding = inconclusiveFinding(
+    'uploads that fit one quota window',
+    `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`,
+    [],
+    [
+      quieter
+        ? `the fastest recent upload took ${Math.round(fastest)} ms, which would fit: the uploads were slow at the moment`
+        : 'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
+    ],
+  );
+  return quieter ? { ...finding, measureAgain: true } : finding;
 }
 
 /** The same finding for every check of the task. */

@@ -8,15 +8,18 @@ import { WindowKeeper } from '../windows/keeper.ts';
 import type { ObservationRecorder } from '../measure/recorder.ts';
 import { CreatedLedger } from './created.ts';
 import { JudgementLog } from './judgements.ts';
+import { NetworkMeter } from '../measure/network.ts';
 
 export type StandaloneInput = Pick<SuiteContext, 'contract' | 'prober' | 'io' | 'orgs' | 'windowMs'> &
-  Partial<Pick<SuiteContext, 'keyHook' | 'provisionOrgs' | 'reportDir' | 'timeoutMs' | 'writes'>> & {
+  Partial<Pick<SuiteContext, 'keyHook' | 'provisionOrgs' | 'reportDir' | 'timeoutMs' | 'writes' | 'network'>> & {
     /** The prober's recorder: the window keeper sees every answer through it. */
     readonly recorder?: ObservationRecorder;
   };
 
 export function standaloneContext(input: StandaloneInput): SuiteContext {
   const { contract, prober, windowMs, io, recorder } = input;
+  // The prober's round trips reach it only where the caller built the prober with it.
+  const network = input.network ?? new NetworkMeter();
   const windows = new WindowKeeper({
     contract,
     prober,
@@ -27,6 +30,7 @@ export function standaloneContext(input: StandaloneInput): SuiteContext {
     wallNow: Date.now,
     profileOf: () => null,
     profileLearned: async () => null,
+    margins: () => network.margins(),
   });
   recorder?.onObservation((o) => windows.observe(o));
   return {
@@ -36,6 +40,7 @@ export function standaloneContext(input: StandaloneInput): SuiteContext {
     timeoutMs: 5000,
     writes: 'own',
     ...input,
+    network,
     windows,
     profileOf: () => null,
     uploadMs: (tier, path, quantile) => windows.latencyMs(tier, 'ingest', path, quantile),

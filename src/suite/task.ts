@@ -10,7 +10,7 @@ import type { CheckId, CheckResult, CheckVariant, Finding } from '../catalogue/t
 import type { TaskKind } from '../catalogue/task-kinds.ts';
 import { taskName, type TaskIdentity } from '../results/events.ts';
 import { messageOf } from '../util/errors.ts';
-import type { Scenario } from '../scenario/define.ts';
+import type { BulkPolicy, Scenario } from '../scenario/define.ts';
 import { checkResult } from '../checks/result.ts';
 import type { SuiteContext } from './context.ts';
 import type { OrgHandle } from '../contract/handles.ts';
@@ -44,9 +44,18 @@ export type Decisions<C extends CheckId> = { readonly [id in C]?: Decision } & {
 
 /**
  * How many of a check's requests go one after another after its first (a batch counts once), at the
- * tier's Limit of the class and the batch size its concurrency cap allows.
+ * tier's Limit of the class, the batch size its concurrency cap allows, and (a series whose shape
+ * depends on them: suite/series-shape.ts) the round trip it is planned by and the window.
  */
-export type RoundTrips = (limit: number, batch: number) => number;
+export type RoundTrips = (limit: number, batch: number, planning: SeriesPlanning) => number;
+
+/** What a series' shape is planned by besides its Limit and cap. */
+export interface SeriesPlanning {
+  /** The slow round trip of the class's requests, ms. */
+  readonly roundTripMs: number;
+  readonly windowMs: number;
+  readonly bulk: BulkPolicy;
+}
 
 /** A planned task bound to the run: its organizations resolved, its scenario, its selected checks. */
 export interface TaskRun<C extends CheckId = CheckId> {

@@ -15,7 +15,8 @@ import type { OrgHandle } from '../contract/handles.ts';
 import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from '../suite/fresh-window.ts';
 import { batchPlan, inBatchesMakingUpLost, underCap } from '../suite/batches.ts';
-import { EXTRA_AFTER_LIMIT, uploadsToTest } from '../suite/announced-limit.ts';
+import { uploadsToTest } from '../suite/announced-limit.ts';
+import { EXTRA_AFTER_LIMIT } from '../suite/series-shape.ts';
 import { watchRestOfWindow } from '../suite/watch.ts';
 import { defineTask, type RoundTrips } from '../suite/task.ts';
 

@@ -3,7 +3,8 @@ import { endpointById } from '../contract/lookup.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from '../suite/fresh-window.ts';
-import { EXTRA_AFTER_LIMIT, OVER_ADMISSION_FACTOR, limitToTest } from '../suite/announced-limit.ts';
+import { OVER_ADMISSION_FACTOR, limitToTest } from '../suite/announced-limit.ts';
+import { EXTRA_AFTER_LIMIT } from '../suite/series-shape.ts';
 import { inBatches, underCap } from '../suite/batches.ts';
 import { defineTask, type RoundTrips } from '../suite/task.ts';
 

@@ -13,14 +13,19 @@ import type { Observation } from '../measure/observation.ts';
 import type { SuiteContext } from '../suite/context.ts';
 import type { OrgHandle } from '../contract/handles.ts';
 import { requestFor } from '../measure/requests.ts';
-import { inFreshWindow } from '../suite/fresh-window.ts';
-import { sendPastLimit } from '../suite/announced-limit.ts';
+import { inFreshWindow, plannedLatencyMs } from '../suite/fresh-window.ts';
+import { sendPastLimit, type SentSeries } from '../suite/announced-limit.ts';
+import { seriesShape } from '../suite/series-shape.ts';
+import { underCap } from '../suite/batches.ts';
+import { isQuotaRefusal } from '../verdicts/support/released-together.ts';
 import { watchRestOfWindow } from '../suite/watch.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
-import { defineTask, inconclusiveFinding, skippedFinding, type RoundTrips } from '../suite/task.ts';
+import { defineTask, inconclusiveFinding, skippedFinding, type RoundTrips, type TaskRun } from '../suite/task.ts';
+import type { WindowContext } from '../measure/window.ts';
 
-/** After the first, reads one after another to Limit and one past it, then the second key. */
-const oneByOne: RoundTrips = (limit) => limit + 1;
+/** After the first, the series to Limit and past it (its bulk together where it cannot fit one at a time). */
+const seriesRounds: RoundTrips = (limit, batch, planning) =>
+  seriesShape({ left: limit - 1, batch, ...planning }).rounds;
 
 export const readSequential = defineTask({
   kind: 'read-sequential',
@@ -36,10 +41,10 @@ export const readSequential = defineTask({
   consumes: 'read',
   orgs: 1,
   placement: 'lane',
-  rounds: oneByOne,
+  rounds: seriesRounds,
   lastRequestOpens: 'read',
   describe:
-    'reads one at a time to Limit and past it; the second key, the rest of the window, then Retry-After waited out',
+    'reads to Limit and past it, one at a time (where they cannot fit half a window so, a bulk together and a tail one at a time from two before the Limit); the second key, the rest of the window, then Retry-After waited out',
   run: (context, task) => {
     const org = task.orgs[0]!;
     const endpoint = endpointById(context.contract, 'jobs-list');
@@ -48,8 +53,9 @@ export const readSequential = defineTask({
     const read = () => context.prober.send(edge, requestFor(endpoint, org.primary.key), tags);
     return inFreshWindow(context, task, 'read', { first: read }, async (window, first) => {
       const figure = figuresOf(context.contract, org).read;
-      const { sent, limit } = await sendPastLimit(figure, first, read, context.signal, window.prior.length);
-      const exhausted = sent.some((o) => o.status === context.contract.statuses.rateLimited);
+      const { sent, limit, together } = await sendSeries(context, task, { first, window, read });
+      const refusals = sent.filter(isQuotaRefusal(together));
+      const exhausted = refusals.length > 0;
       const shared =
         org.secondary && exhausted
           ? await context.prober.send(edge, requestFor(endpoint, org.secondary.key), { ...tags, check: 'ORG-SHARED' })
@@ -69,9 +75,9 @@ export const readSequential = defineTask({
         : [];
       // The checks' time is the window's traffic; the Retry-After wait that follows is RETRY-AFTER's evidence, not their span.
       task.end();
-      const rejections = sent.filter((o) => o.status === context.contract.statuses.rateLimited);
+      // A cap's refusal among the bulk is not §7's quota refusal: ERR-429-BODY and RETRY-AFTER judge the quota's.
       const lastRejected =
-        [...rejections, ...later.filter((o) => o.status === context.contract.statuses.rateLimited)].at(-1) ?? null;
+        [...refusals, ...later.filter((o) => o.status === context.contract.statuses.rateLimited)].at(-1) ?? null;
       const retry = lastRejected ? await waitOutRetryAfter(context, org, lastRejected) : null;
       return {
         'QUOTA-READ': context.judgements.judge('quotaExactVerdict', sent, {
@@ -80,11 +86,12 @@ export const readSequential = defineTask({
           variant: 'sequential',
           window,
           later,
+          together,
         }),
-        'HDR-REMAINING': context.judgements.judge('remainingDecrementsVerdict', sent, window),
+        'HDR-REMAINING': context.judgements.judge('remainingDecrementsVerdict', sent, window, together),
         'HDR-LIMIT': context.judgements.judge('limitHeaderVerdict', sent, figure, 'read'),
         'HDR-RESET': context.judgements.judge('resetEpochVerdict', [...sent, ...later], window.lengthMs / 1000, window),
-        'ERR-429-BODY': context.judgements.judge('rateLimitBodyVerdict', rejections),
+        'ERR-429-BODY': context.judgements.judge('rateLimitBodyVerdict', refusals),
         'ORG-SHARED': shared
           ? context.judgements.judge('orgSharedVerdict', {
               keyA: sent,
@@ -118,8 +125,26 @@ export const readSequential = defineTask({
   },
 });
 
-/** Past the time Retry-After gives, as a client adding jitter would (§7 rule 2). */
-const RETRY_MARGIN_MS = 20;
+/** The series past the Limit, shaped by the round trip the task's window was planned by (suite/series-shape.ts). */
+function sendSeries(
+  context: SuiteContext,
+  task: TaskRun,
+  series: { readonly first: Observation; readonly window: WindowContext; readonly read: () => Promise<Observation> },
+): Promise<SentSeries> {
+  const figures = figuresOf(context.contract, task.orgs[0]!);
+  const roundTripMs = plannedLatencyMs(context, task, 'read');
+  return sendPastLimit(figures.read, series.first, series.read, context.signal, {
+    spent: series.window.prior.length,
+    shapeFor: (left) =>
+      seriesShape({
+        left,
+        batch: underCap(figures.concurrency.value),
+        roundTripMs,
+        windowMs: context.windowMs,
+        bulk: task.scenario.quota.bulk ?? 'auto',
+      }),
+  });
+}
 
 /** Wait as told (header, else body), bounded by a window and a second, then try once (twice where the first got no answer). */
 async function waitOutRetryAfter(
@@ -130,8 +155,9 @@ async function waitOutRetryAfter(
   const told = announcedWaitS(rejected);
   if (told === null || told * 1000 > context.windowMs + 1000) return { afterWait: null, waitedMs: null };
   const receivedAt = rejected.headersAt ?? rejected.doneAt;
-  // A timer may fire a millisecond early against the monotonic clock: wait a little past the time told.
-  const waitMs = Math.max(0, receivedAt + told * 1000 + RETRY_MARGIN_MS - context.prober.now());
+  // A timer may fire a millisecond early against the monotonic clock: wait a little past the time
+  // told, as a client adding jitter would (§7 rule 2).
+  const waitMs = Math.max(0, receivedAt + told * 1000 + context.network.margins().waitOutMs - context.prober.now());
   await sleep(waitMs, context.signal);
   if (context.signal.aborted) return { afterWait: null, waitedMs: null };
   const endpoint = endpointById(context.contract, 'jobs-list');

@@ -25,6 +25,7 @@ import type { WindowContext } from '../measure/window.ts';
 import { lostByRemaining, lostNote, type LostReading } from './support/lost-requests.ts';
 import { withinOneWindow } from './support/window-integrity.ts';
 import { spentBefore } from './support/quota-window.ts';
+import { togetherText, uncountedTogether, type ReleasedTogether } from './support/released-together.ts';
 
 export interface SeriesPoint {
   /** 1-based request number in send order. */
@@ -72,6 +73,8 @@ interface RemainingWalk {
   startProblem: SeriesProblem | null;
   /** Whether the last admission before the first 429 showed Remaining 0 (the countdown met the 429). */
   countdownMet429: boolean | null;
+  /** Parts released together whose values of Remaining came more than once (a counter read apart from its decrement). */
+  readonly repeated: string[];
 }
 
 /** The sentence HDR-REMAINING holds the series to, by the announced Limit where there is one. */
@@ -87,6 +90,7 @@ function walkRemaining(
   L: number | null,
   spent: number,
   lost: ReadonlyMap<number, LostReading>,
+  together: readonly ReleasedTogether[],
 ): RemainingWalk {
   const w: RemainingWalk = {
     L,
@@ -102,8 +106,16 @@ function walkRemaining(
     absentOn429: 0,
     startProblem: null,
     countdownMet429: null,
+    repeated: [],
   };
-  for (const [i, o] of obs.entries()) {
+  for (let i = 0; i < obs.length; i++) {
+    const part = together.find((t) => t.from === i);
+    if (part) {
+      stepTogether(w, obs, part);
+      i = part.to - 1;
+      continue;
+    }
+    const o = obs[i]!;
     const n = i + 1;
     if (o.status === TOO_MANY_REQUESTS) judge429(w, o, n);
     else if (!isAdmitted(o)) {
@@ -174,6 +186,80 @@ function judgeStep(w: RemainingWalk, prev: { n: number; remaining: number; id: n
   w.pending = Math.max(0, w.pending + w.gaps - Math.max(0, hi - v));
 }
 
+/**
+ * Requests released together, judged as one step: in any order among them, every admission takes a
+ * value of Remaining from one below the count before them down to one per admission lower (wider by
+ * the requests whose counting is unknown), each value once. A value given twice, within those bounds,
+ * is a counter read apart from its decrement: what Remaining says is what remained when it was read
+ * (§8), so it is a finding in the notes, and the count after them (the next step) still has to be
+ * exact. A refusal with quota left among them is a cap's: it counted nothing and is not a quota 429.
+ */
+function stepTogether(w: RemainingWalk, obs: readonly Observation[], part: ReleasedTogether): void {
+  const values: { v: number; id: number }[] = [];
+  let unclear = 0;
+  for (let i = part.from; i < part.to; i++) {
+    const o = obs[i]!;
+    if (uncountedTogether([part], o, i)) continue;
+    if (o.status === TOO_MANY_REQUESTS) judge429(w, o, i + 1);
+    else if (isAdmitted(o) && o.rateLimit.remaining.value !== null)
+      values.push({ v: o.rateLimit.remaining.value, id: o.id });
+    else {
+      unclear += 1;
+      if (isAdmitted(o) && o.rateLimit.remaining.raw !== null)
+        w.problems.push({
+          text: `request ${i + 1}: ${headerProblem('Remaining', o.rateLimit.remaining)}`,
+          ids: [o.id],
+        });
+      else
+        w.unclear.push(
+          `request ${i + 1}: ${isAdmitted(o) ? 'no Remaining header' : `${outcomeOf(o)} (may or may not have counted)`}`,
+        );
+    }
+  }
+  const admitted =
+    values.length +
+    obs.slice(part.from, part.to).filter((o) => isAdmitted(o) && o.rateLimit.remaining.value === null).length;
+  w.admitted += admitted;
+  if (values.length === 0) {
+    w.gaps += unclear + admitted;
+    return;
+  }
+  const base = w.prev?.remaining ?? (w.L === null ? null : w.L - w.spent);
+  const doubt = w.gaps + w.pending + unclear;
+  const where = togetherText(part);
+  if (base !== null) judgeTogetherValues(w, values, { base, admitted, doubt, where });
+  const seen = new Set<number>();
+  const twice = values.filter(({ v }) => seen.has(v) || !seen.add(v));
+  if (twice.length > 0)
+    w.repeated.push(`${countOf(twice.length, 'value')} of Remaining came again among ${where} (e.g. ${twice[0]!.v})`);
+  const lowest = Math.min(...values.map(({ v }) => v));
+  const byCount = base === null ? lowest : base - admitted;
+  w.first ??= { remaining: Math.max(...values.map(({ v }) => v)), id: values[0]!.id };
+  w.prev = { n: part.to, remaining: Math.min(byCount, lowest), id: values.find(({ v }) => v === lowest)!.id };
+  w.pending = Math.max(0, doubt - Math.max(0, byCount - lowest));
+  w.gaps = 0;
+}
+
+/** Every value within one below `base` down to one per admission lower (and `doubt` more). */
+function judgeTogetherValues(
+  w: RemainingWalk,
+  values: readonly { v: number; id: number }[],
+  at: { readonly base: number; readonly admitted: number; readonly doubt: number; readonly where: string },
+): void {
+  const [hi, lo] = [at.base - 1, at.base - at.admitted - at.doubt];
+  const outside = values.filter(({ v }) => v > hi || v < lo);
+  if (outside.length === 0) return;
+  const shown = listSome(
+    outside.map(({ v }) => String(v)),
+    5,
+    ', ',
+  );
+  w.problems.push({
+    text: `among ${at.where} Remaining showed ${shown}, outside ${hi}…${Math.max(lo, 0)} (one less per admitted request, in any order, from ${at.base})`,
+    ids: outside.slice(0, 3).map(({ id }) => id),
+  });
+}
+
 /** Notes the 429s without Remaining, and forgives a first Remaining off the Limit when the countdown met the first 429. */
 function settleStart(w: RemainingWalk, notes: string[]): void {
   if (w.absentOn429 > 0) notes.push(`${countOf(w.absentOn429, '429')} carried no Remaining (judged by HDR-PRESENT)`);
@@ -241,7 +327,11 @@ function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<Remainin
   });
 }
 
-export function remainingDecrementsVerdict(obs: readonly Observation[], window: WindowContext): Finding<RemainingData> {
+export function remainingDecrementsVerdict(
+  obs: readonly Observation[],
+  window: WindowContext,
+  together: readonly ReleasedTogether[] = [],
+): Finding<RemainingData> {
   const limit = announcedLimit(obs);
   const L = limit.value;
   const expected = remainingExpected(L);
@@ -264,10 +354,14 @@ export function remainingDecrementsVerdict(obs: readonly Observation[], window: 
   }
   // A request without an answer between two admitted ones: the step across it says whether it counted,
   // and either is one less per counted request.
-  const lost = lostByRemaining(obs);
+  const lost = lostByRemaining(obs, together);
   for (const [i, reading] of lost) notes.push(lostNote(i + 1, obs[i]!, reading));
 
-  const walk = walkRemaining(obs, L, spent, lost);
+  const walk = walkRemaining(obs, L, spent, lost, together);
   settleStart(walk, notes);
+  for (const repeated of walk.repeated)
+    notes.push(
+      `${repeated}: the counter is read apart from its decrement under concurrency; §8's Remaining is what remained when read, and the count after them is judged exactly`,
+    );
   return concludeRemaining({ obs, expected, notes, data, integrityNote: integrity.note }, walk);
 }

@@ -19,6 +19,7 @@ import { withinOneWindow, type WindowIntegrity } from './support/window-integrit
 import { windowSafeEnd } from '../measure/window.ts';
 import { freshness, refillCheck, spentBefore, type Judged, type QuotaExactInput } from './support/quota-window.ts';
 import { lostByAdmissions, lostByRemaining, lostNote, type LostReading } from './support/lost-requests.ts';
+import { togetherText, uncountedTogether, type ReleasedTogether } from './support/released-together.ts';
 
 export type { QuotaExactInput };
 
@@ -40,6 +41,9 @@ interface Outcomes {
   readonly admitted: readonly number[];
   readonly rejected: readonly number[];
   readonly wild: readonly number[];
+  /** Refused with quota left among requests released together: a cap's refusal, counted for nothing. */
+  readonly uncounted: readonly number[];
+  readonly together: readonly ReleasedTogether[];
 }
 
 /** The Limit the series is judged by (null: only a shortfall can be judged), an announced Limit below the published minimum, and notes on both. */
@@ -95,14 +99,14 @@ function ledgerNotes(prior: readonly Observation[], sentBefore: readonly Observa
 /** Each request that got no answer and what may say whether it counted. */
 function lostRequests(
   obs: readonly Observation[],
-  variant: QuotaExactInput['variant'],
+  input: QuotaExactInput,
   prior: readonly Observation[],
   announced: number | null,
   units: number,
 ): Map<number, LostReading> {
   // Requests that got no answer: the Remaining around each (one after another), else the values every
   // admission of the window took, may say whether it counted.
-  const around = variant === 'sequential' ? lostByRemaining(obs) : new Map<number, LostReading>();
+  const around = input.variant === 'sequential' ? lostByRemaining(obs, input.together) : new Map<number, LostReading>();
   return new Map([...around, ...lostByAdmissions(obs, prior.filter(isAdmitted), announced, units, around)]);
 }
 
@@ -179,9 +183,10 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   // The ledger: what the harness itself sent in this window before the series, counted by the server.
   const prior = spentBefore(obs, input.window.prior, announced.value);
   notes.push(...ledgerNotes(prior, input.window.prior));
-  const lost = lostRequests(obs, variant, prior, announced.value, units);
+  const lost = lostRequests(obs, input, prior, announced.value, units);
   for (const [i, reading] of [...lost].sort(([a], [b]) => a - b)) notes.push(lostNote(i + 1, obs[i]!, reading));
-  const outcomes = classify(obs, lost);
+  const outcomes = classify(obs, lost, input.together ?? []);
+  notes.push(...togetherNotes(outcomes));
   const first429 = outcomes.rejected[0] ?? null;
   const data: QuotaData = {
     series: seriesOf(obs),
@@ -219,18 +224,50 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   });
 }
 
-/** Each request's outcome; one that got no answer counts as the Remaining around it says (`lost`), else it is a wildcard. */
-function classify(obs: readonly Observation[], lost: ReadonlyMap<number, LostReading>): Outcomes {
+/**
+ * Each request's outcome; one that got no answer counts as the Remaining around it says (`lost`), else
+ * it is a wildcard; one refused with quota left among requests released together counted nothing.
+ */
+function classify(
+  obs: readonly Observation[],
+  lost: ReadonlyMap<number, LostReading>,
+  together: readonly ReleasedTogether[],
+): Outcomes {
   const admitted: number[] = [];
   const rejected: number[] = [];
   const wild: number[] = [];
+  const uncounted: number[] = [];
   for (const [i, o] of obs.entries()) {
     const fate = lost.get(i)?.fate;
     if (isAdmitted(o) || fate === 'counted') admitted.push(i + 1);
+    else if (uncountedTogether(together, o, i)) uncounted.push(i + 1);
     else if (o.status === TOO_MANY_REQUESTS) rejected.push(i + 1);
     else if (fate === undefined) wild.push(i + 1);
   }
-  return { obs, admitted, rejected, wild };
+  return { obs, admitted, rejected, wild, uncounted, together };
+}
+
+/** What the parts released together were, and the cap's refusals among them. */
+function togetherNotes(o: Outcomes): string[] {
+  if (o.together.length === 0) return [];
+  const parts = o.together.map(togetherText).join(', ');
+  const cap =
+    o.uncounted.length === 0
+      ? []
+      : [
+          `${listSome(
+            o.uncounted.map((n) => `request ${n} (Remaining ${o.obs[n - 1]!.rateLimit.remaining.value})`),
+            5,
+            ', ',
+          )} refused with quota left among requests released together: the concurrency cap's refusal, counted for nothing`,
+        ];
+  return [`${parts}; the rest one at a time`, ...cap];
+}
+
+/** "(request 40 went together with requests 2–58)" where a request was released together with others. */
+function togetherOf(o: Outcomes, n: number): string {
+  const part = o.together.find((t) => t.from < n && n <= t.to);
+  return part ? ` (${togetherText(part)})` : '';
 }
 
 function limitText(quota: number, units: number, minimumOnly: boolean, spent: number): string {
@@ -251,7 +288,7 @@ function wildNotes(o: Outcomes): string[] {
 
 function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly: boolean, spent: number): Judged {
   const k = Math.floor(quota / units);
-  const sent = o.obs.length;
+  const sent = o.obs.length - o.uncounted.length;
   const limit = limitText(quota, units, minimumOnly, spent);
   const expected = `requests 1–${k} admitted, 429 at request ${k + 1} (${limit})`;
   const firstR = o.rejected[0];
@@ -264,8 +301,8 @@ function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly:
     if (admittedBefore + wildBefore < k) {
       problems.push(
         wildBefore === 0
-          ? `429 at request ${firstR}: ${countOf(k - admittedBefore, 'request')} early (${limit})`
-          : `429 at request ${firstR} after only ${admittedBefore} admitted (${limit})`,
+          ? `429 at request ${firstR}${togetherOf(o, firstR)}: ${countOf(k - admittedBefore, 'request')} early (${limit})`
+          : `429 at request ${firstR}${togetherOf(o, firstR)} after only ${admittedBefore} admitted (${limit})`,
       );
       evidence.push(idOf(o, o.admitted.filter((n) => n < firstR).at(-1)), idOf(o, firstR));
     }

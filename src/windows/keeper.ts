@@ -35,6 +35,7 @@ import {
 } from '../measure/reset-format.ts';
 import type { LimiterProfile, WindowPhase } from '../profile/types.ts';
 import { windowSafeEnd, type WindowContext } from '../measure/window.ts';
+import type { NetworkMargins } from '../measure/network.ts';
 import type { OrgHandle } from '../contract/handles.ts';
 
 export interface WindowKeeperOptions {
@@ -51,6 +52,8 @@ export interface WindowKeeperOptions {
   readonly profileOf: (tier: TierName) => LimiterProfile | null;
   /** The profile of a tier once its discovery is over (null: it learned nothing); at once where none runs. */
   readonly profileLearned: (tier: TierName) => Promise<LimiterProfile | null>;
+  /** The network margins in force now (measure/network.ts): window ends and openers are placed by them. */
+  readonly margins: () => NetworkMargins;
 }
 
 /** What a check hands the keeper: its own first request, and how long it needs once that is answered. */
@@ -97,11 +100,10 @@ interface Seen {
   announced: EndEstimate | null;
 }
 
-/** Margin past a window's end before a request counts as in the next one: timers and rounding. */
-const END_MARGIN_MS = 60;
-/** Openers start this long before an announced end, so the first one past it pins the boundary. */
-const LEAD_MS = 300;
-/** Pause between openers once the end is near, ms. */
+/**
+ * Pause between openers once the end is near, ms: pacing, not a margin (each opener waits for its
+ * answer, so the network's round trip is between them anyway).
+ */
 const DENSE_MS = 10;
 /** Openers per window sought, at most (dense ones near a boundary included). */
 const MAX_OPENERS = 400;
@@ -122,7 +124,7 @@ const UNDER_WAY_MARGIN = 2;
 /** ...and while at least this share of it is left (what a check watches after its 429). */
 const LEFT_AT_LEAST = 1 / 3;
 /** Which latency of the recent ones a check's need is planned by. */
-const NEED_QUANTILE = 0.9;
+export const NEED_QUANTILE = 0.9;
 /** How many recent answers, per tier and class, the latency estimate is taken over. */
 const LATENCIES_KEPT = 32;
 /**
@@ -271,10 +273,11 @@ export class WindowKeeper {
    */
   #longEnough(placed: PlacedWindow, first: Observation, needMs: number): boolean {
     const { windowMs, prober } = this.#options;
-    const left = windowSafeEnd(placed.window, first) - prober.now() - END_MARGIN_MS;
+    const { windowEndMs } = this.#options.margins();
+    const left = windowSafeEnd(placed.window, first) - prober.now() - windowEndMs;
     if (!placed.justBegun) return left >= Math.max(UNDER_WAY_MARGIN * needMs, LEFT_AT_LEAST * windowMs);
     const openerMs = (first.headersAt ?? first.doneAt) - first.sentAt;
-    const asGoodAsNext = (placed.knownMs ?? windowMs) - 2 * (DENSE_MS + openerMs) - END_MARGIN_MS;
+    const asGoodAsNext = (placed.knownMs ?? windowMs) - 2 * (DENSE_MS + openerMs) - windowEndMs;
     return left >= Math.min(needMs, asGoodAsNext);
   }
 
@@ -292,6 +295,7 @@ export class WindowKeeper {
    */
   #pastOurWindows(orgs: readonly OrgHandle[], classes: readonly QuotaClass[], takeOpenedByLast: boolean): number {
     const { windowMs } = this.#options;
+    const { windowEndMs, openerLeadMs } = this.#options.margins();
     let wake = -Infinity;
     for (const [i, org] of orgs.entries()) {
       // Only the opener's own organization shows its window's end to openers; the others' must surely be over.
@@ -336,16 +340,16 @@ export class WindowKeeper {
               ? // Dense openers from the earliest the boundary may come: the first fresh one pins it.
                 Math.max(
                   seen.lastAnsweredAt,
-                  this.#boundaryPast(seen.lastAnsweredAt - 2 * doubt - END_MARGIN_MS, phase, doubt, false) - doubt,
+                  this.#boundaryPast(seen.lastAnsweredAt - 2 * doubt - windowEndMs, phase, doubt, false) - doubt,
                 )
-              : this.#boundaryPast(seen.lastAnsweredAt, phase, doubt, false) + doubt + END_MARGIN_MS
+              : this.#boundaryPast(seen.lastAnsweredAt, phase, doubt, false) + doubt + windowEndMs
             : end === null || unanswered || refilling
-              ? seen.lastAnsweredAt + windowMs + END_MARGIN_MS
+              ? seen.lastAnsweredAt + windowMs + windowEndMs
               : openedByLast
                 ? -Infinity
                 : counted && probed
-                  ? end.earliest - LEAD_MS
-                  : end.latest + roundingAllowanceMs(windowMs) + END_MARGIN_MS;
+                  ? end.earliest - openerLeadMs
+                  : end.latest + roundingAllowanceMs(windowMs) + windowEndMs;
         wake = Math.max(wake, at);
       }
     }
@@ -437,7 +441,7 @@ export class WindowKeeper {
       const since = this.#sinceBoundary(phase);
       const doubt = phase.doubtMs + ROUNDING_ALLOWANCE_MS;
       // Within the boundary's doubt the opener may lie in the window before it: wait for the next.
-      if (since < doubt + END_MARGIN_MS) return null;
+      if (since < doubt + this.#options.margins().windowEndMs) return null;
       return {
         window: {
           ...base,
@@ -490,7 +494,7 @@ export class WindowKeeper {
     // Not known to be aligned: every window holding our last request over first (a full window after it).
     const after = algorithm === 'fixed-aligned' ? lastAnswered : lastAnswered + windowMs;
     if (algorithm === 'fixed-first-request' || algorithm === 'refilling') {
-      await sleep(after + END_MARGIN_MS - prober.now(), signal);
+      await sleep(after + this.#options.margins().windowEndMs - prober.now(), signal);
       if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
       const first = await request.first();
       return {
@@ -520,7 +524,7 @@ export class WindowKeeper {
       doubt,
       true,
     );
-    await sleep(next + doubt + END_MARGIN_MS - now, signal);
+    await sleep(next + doubt + this.#options.margins().windowEndMs - now, signal);
     if (signal.aborted) return { ok: false, reason: 'interrupted', polls: [] };
     const first = await request.first();
     return {
@@ -544,10 +548,11 @@ export class WindowKeeper {
    */
   #boundaryPast(after: number, phase: WindowPhase, doubt: number, fromNow: boolean): number {
     const { windowMs, prober } = this.#options;
+    const { windowEndMs } = this.#options.margins();
     let next = prober.now() + windowMs - this.#sinceBoundary(phase);
     if (!fromNow && Number.isFinite(after))
-      next -= Math.max(0, Math.floor((next - doubt - after - END_MARGIN_MS) / windowMs)) * windowMs;
-    while (next - doubt <= after + END_MARGIN_MS) next += windowMs;
+      next -= Math.max(0, Math.floor((next - doubt - after - windowEndMs) / windowMs)) * windowMs;
+    while (next - doubt <= after + windowEndMs) next += windowMs;
     return next;
   }
 

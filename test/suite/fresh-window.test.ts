@@ -9,6 +9,8 @@ import type { SuiteContext } from '../../src/suite/context.ts';
 import type { OrgHandle } from '../../src/contract/handles.ts';
 import { inFreshWindow } from '../../src/suite/fresh-window.ts';
 import type { TaskRun } from '../../src/suite/task.ts';
+import { NetworkMeter } from '../../src/measure/network.ts';
+import { defineScenario } from '../../src/scenario/define.ts';
 import type { FreshWindow } from '../../src/windows/keeper.ts';
 import { obs, windowFrom } from '../helpers/observations.ts';
 
@@ -39,7 +41,10 @@ function contextOf(asked: { count: number }): SuiteContext {
     profileOf: () => null,
     uploadMs: () => null,
     windowMs: 3000,
+    network: new NetworkMeter(),
+    prober: { edges: [{ label: 'edge-0', url: 'http://127.0.0.1:1' }] },
     windows: {
+      latencyMs: () => 1,
       fresh: async (): Promise<FreshWindow> => {
         asked.count += 1;
         const first = obs({});
@@ -54,6 +59,7 @@ const task = {
   orgs: [org],
   checks: ['QUOTA-READ', 'HDR-RESET'],
   rounds: () => 1,
+  scenario: defineScenario({ tier: 'starter' }),
   begin: () => {},
 } as unknown as TaskRun<'QUOTA-READ' | 'HDR-RESET'>;
 const traffic = { first: async () => obs({}) };

@@ -8,6 +8,7 @@ import type { HttpProber } from '../../src/measure/http-prober.ts';
 import type { Observation } from '../../src/measure/observation.ts';
 import type { LimiterProfile } from '../../src/profile/types.ts';
 import type { OrgHandle } from '../../src/contract/handles.ts';
+import { networkMargins, roundTripModel } from '../../src/measure/network.ts';
 import { WindowKeeper, type FreshWindow } from '../../src/windows/keeper.ts';
 import { windowSafeEnd } from '../../src/measure/window.ts';
 import { obs, resetObservations, T0 } from '../helpers/observations.ts';
@@ -126,6 +127,8 @@ function keeperOver(
     wallNow: () => Date.now(),
     profileOf: profileNow,
     profileLearned,
+    // The simulated server answers in a few ms: the margins of a loopback network.
+    margins: () => networkMargins(roundTripModel(1)),
   });
   const send = sim.prober.send.bind(sim.prober);
   // Every answer is seen by the keeper, as the recorder's listener does in a run.

@@ -3,7 +3,8 @@
  * server counted one is told by its own Remaining. Pure.
  *
  * - One after another: an admitted answer with a Remaining right before it and right after it. One
- *   fewer across the two is the later one's own count; two fewer, the lost one counted too.
+ *   fewer across the two is the later one's own count; two fewer, the lost one counted too. (Not
+ *   among requests released together: there the one sent before is not the one counted before.)
  * - Any order (a burst): every admission takes one value of Remaining, Limit less one down to zero
  *   (less a unit each, for uploads of several resumes). Where the admitted answers carry distinct
  *   values, all of them, no lost request was admitted; where some are missing, each must have been
@@ -11,6 +12,7 @@
  */
 import { isAdmitted, type Observation } from '../../measure/observation.ts';
 import { TOO_MANY_REQUESTS } from './finding.ts';
+import { wentTogether, type ReleasedTogether } from './released-together.ts';
 
 /** `not-admitted`: refused, or never reached the server; either way not among the admissions. */
 export type LostFate = 'counted' | 'not-counted' | 'not-admitted';
@@ -40,9 +42,14 @@ export type LostReading =
  * anything but one or two tells nothing (another request, a boundary), and neither does a run of
  * several lost in a row.
  */
-export function lostByRemaining(series: readonly Observation[]): ReadonlyMap<number, LostReading> {
+export function lostByRemaining(
+  series: readonly Observation[],
+  together: readonly ReleasedTogether[] = [],
+): ReadonlyMap<number, LostReading> {
   const read = new Map<number, LostReading>();
   for (let i = 1; i + 1 < series.length; i++) {
+    // Among requests released together, the one sent before is not the one counted before.
+    if ([i - 1, i, i + 1].some((j) => wentTogether(together, j))) continue;
     const [before, lost, after] = [series[i - 1]!, series[i]!, series[i + 1]!];
     if (lost.status !== null || !isAdmitted(before) || !isAdmitted(after)) continue;
     const [a, b] = [before.rateLimit, after.rateLimit];
@@ -56,7 +63,7 @@ export function lostByRemaining(series: readonly Observation[]): ReadonlyMap<num
     const fall = a.remaining.value - b.remaining.value;
     // One fewer shows only that it had not counted yet: reaching the limiter after the next request,
     // it would show as one fall too many further on.
-    if (fall === 2 || (fall === 1 && !countedLater(series, i + 1)))
+    if (fall === 2 || (fall === 1 && !countedLater(series, i + 1, together)))
       read.set(i, { by: 'neighbours', fate: fall === 2 ? 'counted' : 'not-counted', before, after });
   }
   return read;
@@ -67,9 +74,10 @@ export function lostByRemaining(series: readonly Observation[]): ReadonlyMap<num
  * Limit and Reset) show Remaining falling by other than one before the first refusal: a count that
  * came late, or that nothing here explains.
  */
-function countedLater(series: readonly Observation[], from: number): boolean {
+function countedLater(series: readonly Observation[], from: number, together: readonly ReleasedTogether[]): boolean {
   for (let j = from; j + 1 < series.length; j++) {
     const [a, b] = [series[j]!, series[j + 1]!];
+    if (wentTogether(together, j) || wentTogether(together, j + 1)) continue;
     // The first refusal: the count is done.
     if (b.status !== null && !isAdmitted(b)) return false;
     // A lost one between: its own reading speaks for it.

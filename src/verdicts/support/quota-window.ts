@@ -4,10 +4,11 @@
  * the 429 while it surely lasted (no lucky pass). Pure.
  */
 import { isAdmitted, type Observation } from '../../measure/observation.ts';
-import { TOO_MANY_REQUESTS, countOf } from './finding.ts';
+import { countOf } from './finding.ts';
 import type { Figure, QuotaClass } from '../../contract/types.ts';
 import { serverDateSeconds, windowEndOf, type WindowIntegrity } from './window-integrity.ts';
 import { windowSafeEnd, type WindowContext } from '../../measure/window.ts';
+import { isQuotaRefusal, type ReleasedTogether } from './released-together.ts';
 
 export interface QuotaExactInput {
   readonly figure: Figure;
@@ -22,6 +23,11 @@ export interface QuotaExactInput {
    * open, they show a quota that refills during the window, or is counted per route: no lucky pass.
    */
   readonly later?: readonly Observation[];
+  /**
+   * Sequential series whose bulk went together (suite/series-shape.ts): the parts released together.
+   * Among them a refusal with quota left is a cap's and counted nothing; the rest went one at a time.
+   */
+  readonly together?: readonly ReleasedTogether[];
 }
 
 export interface Judged {
@@ -118,7 +124,7 @@ function nextWindowOf(rejected: Observation, windowSeconds: number): (o: Observa
  */
 export function refillCheck(judged: Judged, obs: readonly Observation[], input: QuotaExactInput): Judged {
   const later = input.later ?? [];
-  const rejected = obs.find((o) => o.status === TOO_MANY_REQUESTS);
+  const rejected = obs.find(isQuotaRefusal(input.together ?? []));
   if (later.length === 0 || !rejected) return judged;
   const safeEnd = windowSafeEnd(input.window, obs[0]);
   const start = obs[0]!.sentAt;
