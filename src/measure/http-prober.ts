@@ -15,7 +15,7 @@ import { isLoopbackUrl } from '../util/loopback.ts';
 import { keepsBody, shapeOf } from './body-shape.ts';
 import { endpointById } from '../contract/lookup.ts';
 import { messageOf, TiergateError } from '../util/errors.ts';
-import type { NetworkMeter } from './network.ts';
+import { NetworkMeter } from './network.ts';
 
 export interface Edge {
   readonly label: string;
@@ -59,7 +59,7 @@ export interface ProberOptions {
   readonly allowRemote?: boolean;
   /** Keep every body as it came (`--keep-bodies`), data reads included; else their shape only. */
   readonly keepBodies?: boolean;
-  /** Told the round trip of every request without a body sent while few others were in flight on its edge (QUIET_IN_FLIGHT). */
+  /** Told the round trip of every request without a body sent while few others were in flight on its edge (QUIET_IN_FLIGHT); a meter of its own where none is given. */
   readonly network?: NetworkMeter;
 }
 
@@ -80,10 +80,12 @@ export class HttpProber {
   readonly #scopeListPath: string;
   /** Requests in flight per edge: a round trip is the network's only for one sent into a quiet edge. */
   readonly #inFlight = new Map<string, number>();
+  readonly #network: NetworkMeter;
 
   constructor(options: ProberOptions) {
     this.#options = options;
     this.#scopeListPath = endpointById(options.contract, 'scope-list').path;
+    this.#network = options.network ?? new NetworkMeter();
     // Each request in flight listens on the run's signal (requestAbort); thousands may be in flight.
     setMaxListeners(0, options.signal);
     for (const edge of options.edges) {
@@ -96,6 +98,11 @@ export class HttpProber {
 
   get edges(): readonly Edge[] {
     return this.#options.edges;
+  }
+
+  /** The round trips this prober measured, and the margins they call for. */
+  get network(): NetworkMeter {
+    return this.#network;
   }
 
   /** Requests one edge can have in flight without queueing. */
@@ -154,7 +161,7 @@ export class HttpProber {
       this.#inFlight.set(edge.label, (this.#inFlight.get(edge.label) ?? 1) - 1);
     }
     const doneAt = this.now();
-    if (alone && headersAt !== null) this.#options.network?.roundTrip(edge.label, headersAt - sentAt);
+    if (alone && headersAt !== null) this.#network.roundTrip(edge.label, headersAt - sentAt);
     const contentType = singleHeader(responseHeaders, 'content-type');
     const kept = this.#keepsBody(status, request);
     const observation: Observation = {

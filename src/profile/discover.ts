@@ -88,9 +88,9 @@ const MAX_WAIT_WINDOWS = 2;
 /** Reads after the expiry read, evenly spread over a window less the margin. */
 const FOLLOW_UP_READS = 4;
 
-/** How far before a window's end the last follow-up read stays, for the round trip `o` took. */
-function followUpClearance(o: Observation): number {
-  return Math.max(50, 4 * Math.max(5, (o.headersAt ?? o.doneAt) - o.sentAt));
+/** How far before a window's end the last follow-up read stays: it must reach the server inside it. */
+function followUpClearance(input: DiscoveryInput, o: Observation): number {
+  return input.prober.network.margins(o.edge).lastReadClearanceMs;
 }
 
 /**
@@ -312,7 +312,7 @@ async function afterTheRefusal(
     : null;
   const expiry =
     !brief && exhaustedEnd !== null && !refilled
-      ? await readExpiry(session, { rejected, exhaustedEnd, endSource, limit: reads.limit })
+      ? await readExpiry(session, { rejected, exhaustedEnd, endSource, ...reads })
       : NO_EXPIRY;
   return { refill, exhaustedEnd, expirySkipped, ...expiry };
 }
@@ -397,11 +397,11 @@ const NO_EXPIRY: ExpiryReads = {
  */
 async function readExpiry(
   session: Session,
-  used: { rejected: Observation; exhaustedEnd: EndEstimate; endSource: EndSource; limit: number },
+  used: { rejected: Observation; exhaustedEnd: EndEstimate; endSource: EndSource; limit: number; batch: number },
 ): Promise<ExpiryReads> {
   const { prober, windowMs, signal, clockOffsetMs } = session.input;
   const { rejected, exhaustedEnd, endSource } = used;
-  const at = expiryReadAt(exhaustedEnd, windowMs, 2 * followUpClearance(rejected));
+  const at = expiryReadAt(exhaustedEnd, windowMs, 2 * followUpClearance(session.input, rejected));
   if (at - prober.now() > windowMs * MAX_WAIT_WINDOWS + 1000) return NO_EXPIRY;
   await sleep(at - prober.now(), signal);
   if (signal.aborted) return NO_EXPIRY;
@@ -413,7 +413,7 @@ async function readExpiry(
       : { expiryFollowUps: [], expiryAgain: [] };
   const format = resetFormatOf(first, windowMs, clockOffsetMs());
   const unusable = endEstimateOf(first, format, clockOffsetMs()) === null || endSource === 'wait-only';
-  const opened = isAdmitted(first) && unusable ? await endOfWindowOpened(session, endSource, used.limit) : null;
+  const opened = isAdmitted(first) && unusable ? await endOfWindowOpened(session, endSource, first, used) : null;
   return {
     expiry: [first, ...(opened?.sent ?? [])],
     expiryDelayMs,
@@ -452,26 +452,25 @@ async function expiryRounds(
 
 /**
  * Where the window the expiry read opened ends, when its own Reset cannot say: reads until a 429
- * (bounded in count and time), whose countdown is narrowed. Every read sent, and the end (with the
- * observation that placed it) where a 429 came.
+ * (bounded in count and time; in batches while Remaining shows quota left, as the exhaustion goes),
+ * whose countdown is narrowed. Every read sent, and the end (with the observation that placed it)
+ * where a 429 came.
  */
 async function endOfWindowOpened(
   session: Session,
   endSource: EndSource,
-  limit: number,
+  first: Observation,
+  reads: { readonly limit: number; readonly batch: number },
 ): Promise<{ sent: Observation[]; end: DiscoveryRecord['expiryEnd'] }> {
   const { prober, windowMs, signal, contract, clockOffsetMs } = session.input;
-  const sent: Observation[] = [];
   const expiryUntil = prober.now() + EXHAUST_WINDOWS * windowMs;
-  for (
-    let n = 0;
-    n < limit * EXHAUST_FACTOR + EXHAUST_EXTRA && !signal.aborted && !session.silent() && prober.now() < expiryUntil;
-    n++
-  ) {
-    const o = await session.read('expiry-exhaust');
-    sent.push(o);
-    if (o.status === contract.statuses.rateLimited) break;
-  }
+  const sent = await exhaustQuota(() => session.read('expiry-exhaust'), {
+    left: first.rateLimit.remaining.value,
+    batch: reads.batch,
+    perWindow: reads.limit * EXHAUST_FACTOR + EXHAUST_EXTRA,
+    going: () => !signal.aborted && !session.silent() && prober.now() < expiryUntil,
+    rateLimited: contract.statuses.rateLimited,
+  });
   const last = sent.at(-1);
   const opened =
     last && last.status === contract.statuses.rateLimited
@@ -497,7 +496,7 @@ async function followUpsOver(
 ): Promise<Observation[]> {
   const { prober, windowMs, signal } = session.input;
   const reads: Observation[] = [];
-  const span = windowMs - followUpClearance(first);
+  const span = windowMs - followUpClearance(session.input, first);
   for (let k = 1; k <= count && !signal.aborted; k++) {
     await sleep(first.sentAt + (span * k) / count - prober.now(), signal);
     if (signal.aborted) break;

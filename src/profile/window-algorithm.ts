@@ -18,7 +18,7 @@ import { countedDownFrom, quotaRefused, type DiscoveryRecord } from './record.ts
 import type { Learned, WindowAlgorithm } from './types.ts';
 import { learned, placingOf, undecided } from './learned.ts';
 
-/** Tolerance when comparing an announced window end with a prediction, ms. */
+/** Tolerance when comparing an announced window end with a prediction, ms: timers, besides the reads' own round trips. */
 const END_TOLERANCE_MS = 100;
 
 /**
@@ -123,8 +123,9 @@ function fromTheReadsAfter(
   // when the announced end fits one and excludes the other; coarse headers leave it open.
   if (!usedUp) return undecided('the used-up window announced no end', [rejected.id]);
   const W = record.windowMs;
-  const full = expiry.sentAt + W;
-  const fitsFull = end.earliest - END_TOLERANCE_MS <= full && full <= end.latest + END_TOLERANCE_MS;
+  // The window the read opened starts when the server took it: after it was sent, before it was answered.
+  const full = { earliest: expiry.sentAt + W, latest: (expiry.headersAt ?? expiry.doneAt) + W };
+  const fitsFull = end.earliest - END_TOLERANCE_MS <= full.latest && full.earliest <= end.latest + END_TOLERANCE_MS;
   const fitsAligned = alignedEndWithin(end.earliest - END_TOLERANCE_MS, end.latest + END_TOLERANCE_MS, usedUp, W);
   const ids = [rejected.id, expiry.id, end.by];
   const sayEnd = `between ${Math.round(end.earliest - expiry.sentAt)} and ${Math.round(end.latest - expiry.sentAt)} ms after it was sent`;

@@ -111,6 +111,14 @@ export function formatDuration(ms: number): string {
 const utc = (iso: string): string =>
   Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
+/** "round trips 81 ms median (p90 93 ms, spread 19 ms, 412 measured); timers late 3 ms; margins: …" */
+function networkText({ figures: f, margins: m }: NonNullable<RunResults['network']>): string {
+  if (f.samples === 0) return 'no round trip measured: every margin at its floor';
+  const trips = `round trips ${formatMs(f.medianMs)} median (p90 ${formatMs(f.p90Ms)}, spread ${formatMs(f.spreadMs)}, ${f.samples} measured)`;
+  const margins = `window end ${formatMs(m.windowEndMs)}, opener lead ${formatMs(m.openerLeadMs)}, last read ${formatMs(m.lastReadClearanceMs)} before an end`;
+  return `${trips}; timers late ${formatMs(f.timerLateMs)}; margins: ${margins}`;
+}
+
 function facts(results: RunResults): ReportView['facts'] {
   const t = results.target;
   const clock = results.clock;
@@ -135,6 +143,7 @@ function facts(results: RunResults): ReportView['facts'] {
         : 'not estimated',
       warn: clock === null,
     },
+    ...(results.network ? [{ label: 'Network', value: networkText(results.network) }] : []),
     { label: 'Contract', value: `${results.contract.name} v${results.contract.version}` },
     {
       label: 'Tool',

@@ -264,6 +264,32 @@ export const resultsSchema = z
         samples: z.number().int(),
       })
       .nullable(),
+    network: z
+      .object({
+        figures: z
+          .object({
+            samples: z.number().int().describe('Round trips measured (requests sent into a quiet edge).'),
+            minMs: z.number(),
+            medianMs: z.number(),
+            p90Ms: z.number(),
+            maxMs: z.number(),
+            spreadMs: z.number().describe('p90 less the fastest: how far round trips stray above the path.'),
+            timerLateMs: z.number().describe("How late this machine's timers fired (event loop delay, p99)."),
+          })
+          .describe('The round trips to the deployment, as the run measured them.'),
+        margins: z
+          .object({
+            windowEndMs: z.number(),
+            openerLeadMs: z.number(),
+            lastReadClearanceMs: z.number(),
+            slotFreedMs: z.number(),
+            waitOutMs: z.number(),
+          })
+          .catchall(z.number())
+          .describe('Every margin that depends on the network, as those figures call for (README "At a distance").'),
+      })
+      .optional()
+      .describe('The network and the margins in force (absent in files from before it, and in k6 runs).'),
     windows: z
       .object({ needed: z.number().int(), used: z.number().int() })
       .describe('Quota windows the plan needed at minimum, and the windows the run took.'),

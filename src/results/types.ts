@@ -4,6 +4,7 @@ import type { CheckResult, Verdict } from '../catalogue/types.ts';
 import type { ChartKind } from '../checks/define.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { ClockEstimate } from '../measure/server-clock.ts';
+import type { NetworkFigures, NetworkMargins } from '../measure/network.ts';
 import type { RemainingData } from '../verdicts/hdr-remaining.ts';
 import type { QuotaData } from '../verdicts/quota-read-ingest.ts';
 import type { LatencyData, LatencyRow } from '../verdicts/revoke-latency.ts';
@@ -12,6 +13,12 @@ import type { ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
 export const RESULTS_SCHEMA = 'tiergate/results@1' as const;
 
 export type { ClockEstimate } from '../measure/server-clock.ts';
+
+/** The round trips a run measured (every one sent into a quiet edge) and the margins they called for (src/measure/network.ts). */
+export interface NetworkPolicy {
+  readonly figures: NetworkFigures;
+  readonly margins: NetworkMargins;
+}
 import type { PlannedAndDone, WrittenRow } from '../measure/write-tally.ts';
 export { FOOTPRINT_KINDS, type FootprintKind, type PlannedAndDone, type PlannedWrite } from '../measure/write-tally.ts';
 import type { WritePolicy } from '../contract/writes.ts';
@@ -48,6 +55,8 @@ export interface RunResults {
   readonly windowSeconds: number;
   readonly tiers: readonly TierName[];
   readonly clock: ClockEstimate | null;
+  /** The network to the deployment as the run measured it, and the margins in force at its end; absent in older results and k6 runs. */
+  readonly network?: NetworkPolicy;
   /** Quota windows the plan needed at minimum, and the windows the run took. */
   readonly windows: { readonly needed: number; readonly used: number };
   readonly interrupted: boolean;

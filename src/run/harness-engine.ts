@@ -10,7 +10,7 @@ import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import { ObservationRecorder } from '../measure/recorder.ts';
-import { NetworkMeter, eventLoopLateness } from '../measure/network.ts';
+import { NetworkMeter, eventLoopLateness, networkMargins } from '../measure/network.ts';
 import type { HttpProber } from '../measure/http-prober.ts';
 import type { Io } from '../util/io.ts';
 import { RunTally } from './run-tally.ts';
@@ -327,9 +327,11 @@ function engineOutcome(
   plannedFootprint: readonly PlannedWrite[],
 ): EngineOutcome {
   const { tally, profiles, recorder, writes, created } = state;
+  const network = state.network.runFigures();
   return {
     checks: state.results,
     clock: tally.clock(),
+    network: { figures: network, margins: networkMargins(network) },
     windows: { needed: plan?.windowsNeeded ?? 0, used: tally.windowsUsed(plan?.tiers.flatMap((t) => t.orgs) ?? []) },
     profiles: TIER_NAMES.flatMap((tier) => profiles.get(tier) ?? []),
     methodology: METHODOLOGY,

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 /** What an engine measured: its checks and the evidence around them. */
 export type EngineOutcome = Pick<
   RunResults,
-  'checks' | 'clock' | 'windows' | 'profiles' | 'methodology' | 'observations' | 'k6' | 'footprint'
+  'checks' | 'clock' | 'network' | 'windows' | 'profiles' | 'methodology' | 'observations' | 'k6' | 'footprint'
 >;
 
 export interface RunFrame {
@@ -50,6 +50,7 @@ export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promi
     windowSeconds: frame.windowSeconds,
     tiers: [...frame.tiers],
     clock: outcome.clock,
+    ...(outcome.network ? { network: outcome.network } : {}),
     windows: outcome.windows,
     interrupted: frame.interrupted,
     verdict: overallVerdict(verdicts),

@@ -8,11 +8,12 @@ import { announcedWaitS } from '../measure/reset-format.ts';
 import { sleep } from '../util/sleep.ts';
 import type { SuiteContext } from './context.ts';
 
-/** Past a wait the server announced: timers and its rounding. */
-const RETRY_MARGIN_MS = 100;
+/** Past a wait the server announced, in whole seconds: a tenth of a second besides the timers' margin. */
+const ROUNDING_MS = 80;
 
 export async function waitOutRefusal(context: SuiteContext, refused: Observation): Promise<void> {
   const waitS = announcedWaitS(refused);
-  const waitMs = Math.min(waitS === null ? context.windowMs : waitS * 1000, context.windowMs) + RETRY_MARGIN_MS;
+  const marginMs = context.network.margins(refused.edge).waitOutMs + ROUNDING_MS;
+  const waitMs = Math.min(waitS === null ? context.windowMs : waitS * 1000, context.windowMs) + marginMs;
   await sleep(Math.max(0, (refused.headersAt ?? refused.doneAt) + waitMs - context.prober.now()), context.signal);
 }

@@ -31,9 +31,9 @@ export async function watchRestOfWindow(
   const later: Observation[] = [await watch.again()];
   if (isAdmitted(later[0]!)) return later;
   if (watch.otherRoute) later.push(await watch.otherRoute());
-  const last = later.at(-1)!;
-  const rtt = Math.max(5, (last.headersAt ?? last.doneAt) - last.sentAt);
-  const stopAt = windowSafeEnd(watch.window, watch.first) - Math.max(100, 3 * rtt);
+  // The last read must reach the server inside the window, whichever share of its round trip the way there is.
+  const stopAt =
+    windowSafeEnd(watch.window, watch.first) - context.network.margins(watch.first.edge).lastReadClearanceMs;
   const from = context.prober.now();
   const step = (stopAt - from) / WATCH_REQUESTS;
   for (let i = 1; i <= WATCH_REQUESTS && step > 0 && !context.signal.aborted; i++) {

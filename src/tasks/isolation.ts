@@ -31,20 +31,22 @@ export const isolation = defineTask({
       const figure = figures.read;
       // Exhaust the quota quickly (in batches under the cap) so the check fits well inside one window.
       const limit = limitToTest(figure, first);
-      const rest = await inBatches(
-        limit + EXTRA_AFTER_LIMIT,
-        underCap(figures.concurrency.value),
-        read,
-        context.signal,
-      );
-      const sent = [first, ...rest];
-      // A server that gives quota back is read on to its first 429 (bounded): the check needs one.
+      const batch = underCap(figures.concurrency.value);
+      const sent = [first, ...(await inBatches(limit + EXTRA_AFTER_LIMIT, batch, read, context.signal))];
+      // A server that gives quota back is read on to its first 429 (bounded, a batch at a time): the check needs one.
       while (
         !sent.some((o) => o.status === context.contract.statuses.rateLimited) &&
         sent.length < OVER_ADMISSION_FACTOR * limit &&
         !context.signal.aborted
       ) {
-        sent.push(await read());
+        const more = await inBatches(
+          Math.min(batch, OVER_ADMISSION_FACTOR * limit - sent.length),
+          batch,
+          read,
+          context.signal,
+        );
+        sent.push(...more);
+        if (more.every((o) => o.status === null)) break;
       }
       const probe = await context.prober.send(edge, requestFor(endpoint, other.primary.key), {
         ...tags,
