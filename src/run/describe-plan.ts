@@ -4,10 +4,11 @@ import { DISCOVERY_WINDOWS, type Plan, type PlannedTask } from './plan.ts';
 import { TASKS } from '../tasks/registry.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { plannedUploads } from './upload-plan.ts';
+import { plannedReads } from './read-plan.ts';
 import type { OrgLimits } from '../contract/types.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 import { plannedWrites } from './footprint-plan.ts';
-import type { RevocationShape } from '../scenario/define.ts';
+import type { BulkPolicy, RevocationShape } from '../scenario/define.ts';
 import { targetText } from '../config/confidence-target.ts';
 import { trialsToProve } from '../verdicts/support/confidence.ts';
 
@@ -24,6 +25,8 @@ export interface PlanContext {
   readonly bulkCountsPerRequest: boolean;
   /** The revocation task's shape as it will run (trials raised to a confidence target's). */
   readonly revocation: Required<RevocationShape> | null;
+  /** How each task's read series is shaped (its tier's scenario's quota.bulk). */
+  readonly bulkOf: (task: PlannedTask) => BulkPolicy;
 }
 
 /** The trials, and what a confidence target takes. */
@@ -37,7 +40,7 @@ function revocationShapeLine(shape: Required<RevocationShape>): string {
 export function describePlan(
   plan: Plan,
   windowMs: number,
-  { uploadMs, limitsOf, writes, revocation, bulkCountsPerRequest }: PlanContext,
+  { uploadMs, limitsOf, writes, revocation, bulkCountsPerRequest, bulkOf }: PlanContext,
 ): string {
   const lines: string[] = [];
   for (const tier of plan.tiers) {
@@ -62,6 +65,18 @@ export function describePlan(
   lines.push(
     `checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`,
   );
+  const reads = plannedReads(plan, {
+    contract: recruitingApi,
+    windowMs,
+    roundTripMs: null,
+    bulkOf,
+    ...(limitsOf ? { limitsOf } : {}),
+  });
+  if (reads.length > 0)
+    lines.push(
+      'reads (the round trip is measured when the run starts; a read series goes one at a time where it fits a quarter of the window, else its bulk together and a tail one at a time):',
+      ...reads.map((r) => `  ${r.line}`),
+    );
   const uploads = plannedUploads(plan, recruitingApi, windowMs, uploadMs, limitsOf);
   if (uploads.length > 0)
     lines.push(

@@ -36,7 +36,8 @@ import { messageOf } from '../util/errors.ts';
 import type { OpenRun, RunEngine } from './engine.ts';
 import { sessionProber } from './target-session.ts';
 import type { EngineOutcome } from './publish.ts';
-import { planFor, resolvedRevocation, selectedScenarios } from './plan-for.ts';
+import { bulkPolicyOf, planFor, resolvedRevocation, selectedScenarios } from './plan-for.ts';
+import { plannedReads } from './read-plan.ts';
 import type { RevocationShape } from '../scenario/define.ts';
 import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
 import { JudgementLog, JUDGEMENTS_FILE } from '../suite/judgements.ts';
@@ -222,6 +223,16 @@ function announceRun(run: OpenRun, suite: Suite): readonly PlannedWrite[] {
   );
   for (const { fit, line } of uploads)
     if (fit === null || !fit.fits) emit({ type: fit === null ? 'notice' : 'warning', message: line });
+  // Reads that cannot fit a window at the round trip measured so far (the first edge's, where series go).
+  const network = suite.prober.network.figures(session.edges[0]?.label);
+  const reads = plannedReads(plan, {
+    contract,
+    windowMs: session.windowMs,
+    roundTripMs: network.samples > 0 ? network.p90Ms : null,
+    bulkOf: bulkPolicyOf(options),
+    limitsOf: (label) => handles.get(label)?.limits,
+  });
+  for (const { fit, line } of reads) if (fit !== null && !fit.fits) emit({ type: 'warning', message: line });
   // A deployment is told first what the run will write to it (the embedded target is the run's own).
   const footprintInputs = {
     contract,

@@ -4,8 +4,8 @@ import type { Scenario } from '../scenario/define.ts';
 import { orgLabels } from '../provision/provision.ts';
 import { revocationOverrides, type RunOptions } from './options.ts';
 import { trialShape } from '../revocation/task.ts';
-import type { RevocationShape } from '../scenario/define.ts';
-import { buildPlan, type Plan } from './plan.ts';
+import type { BulkPolicy, RevocationShape } from '../scenario/define.ts';
+import { buildPlan, type Plan, type PlannedTask } from './plan.ts';
 
 /** The scenarios of the tiers the run selected. */
 export function selectedScenarios(options: RunOptions): Scenario[] {
@@ -85,4 +85,10 @@ export function resolvedRevocation(options: RunOptions): ResolvedRevocation | nu
         ? 'scenario'
         : null;
   return { shape: trialShape(scenario.revocation, overrides), confidenceFrom };
+}
+
+/** How a planned task's read series is shaped: its tier's scenario's quota.bulk (auto where none says). */
+export function bulkPolicyOf(options: RunOptions): (task: PlannedTask) => BulkPolicy {
+  const scenarios = selectedScenarios(options);
+  return (task) => scenarios.find((s) => s.tier === task.tier)?.quota.bulk ?? 'auto';
 }

@@ -16,7 +16,7 @@ import { newRunId } from './run-id.ts';
 import { harnessEngine } from './harness-engine.ts';
 import { k6Engine } from './k6-engine.ts';
 import type { RunEngine } from './engine.ts';
-import { plannedRun, resolvedRevocation, selectedScenarios } from './plan-for.ts';
+import { bulkPolicyOf, plannedRun, resolvedRevocation, selectedScenarios } from './plan-for.ts';
 import { openRunFolder, publishResults, sealOf, type EngineOutcome } from './publish.ts';
 import { stepSummaryTarget } from '../report/step-summary.ts';
 
@@ -51,6 +51,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
         writes,
         revocation,
         bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false,
+        bulkOf: bulkPolicyOf(options),
       }),
     );
     return { results: null, runDir: null, exitCode: EXIT.pass };

@@ -17,8 +17,8 @@ import { inconclusiveFinding, type Decision, type Decisions, type TaskRun } from
 import { underCap } from './batches.ts';
 import { figuresOf } from '../contract/org-limits.ts';
 import { uploadFit, uploadFitText } from './upload-fit.ts';
+import { readFit, readFitText, type RoundsAt } from './read-fit.ts';
 import { sleep } from '../util/sleep.ts';
-import { formatDurationMs } from '../util/duration.ts';
 import { limitFromAnnounced, uploadsFromAnnounced } from './announced-limit.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import { NEED_QUANTILE } from '../windows/keeper.ts';
@@ -107,9 +107,6 @@ export function plannedLatencyMs(context: SuiteContext, task: TaskRun, quotaClas
   return context.windows.latencyMs(task.orgs[0]!.tier, quotaClass, undefined, NEED_QUANTILE) ?? 0;
 }
 
-/** A task whose round trips one after another would take more than this share of a window is not sent. */
-const FIT_SHARE = 0.8;
-
 /** One window, shown fresh and long enough by the task's first request, and the task's traffic in it; `ran`: it was sent. */
 async function measureOnce<C extends CheckId>(
   context: SuiteContext,
@@ -151,13 +148,12 @@ async function measureOnce<C extends CheckId>(
 }
 
 /** Reads whose round trips one after another cannot fit a window at the latency measured: not sent, with the figures. */
-function readsUnfit(context: SuiteContext, task: TaskRun, rounds: (roundTripMs: number) => number): Finding | null {
-  const latencyMs = plannedLatencyMs(context, task, 'read');
-  const needMs = rounds(latencyMs) * latencyMs;
-  if (needMs <= FIT_SHARE * context.windowMs) return null;
+function readsUnfit(context: SuiteContext, task: TaskRun, rounds: RoundsAt): Finding | null {
+  const fit = readFit(rounds, plannedLatencyMs(context, task, 'read'), context.windowMs);
+  if (fit.fits) return null;
   return inconclusiveFinding(
     'reads that fit one quota window',
-    `not run: ${rounds(latencyMs)} round trips one after another at ${Math.round(latencyMs)} ms = ${formatDurationMs(needMs)}, over ${Math.round(FIT_SHARE * 100)}% of the ${formatDurationMs(context.windowMs)} window`,
+    `not run: ${readFitText(fit, context.windowMs)}`,
     [],
     [
       'a check that cannot finish inside one window cannot be judged; a larger concurrency cap, a longer window or a nearer vantage point would let it',
@@ -170,12 +166,7 @@ function readsUnfit(context: SuiteContext, task: TaskRun, rounds: (roundTripMs: 
  * Where the fastest recent upload would fit, they were slowed by a moment's load (the run's own other
  * tasks): measured again a window later.
  */
-function uploadsUnfit(
-  context: SuiteContext,
-  task: TaskRun,
-  traffic: QuotaTraffic,
-  rounds: (roundTripMs: number) => number,
-): Finding | null {
+function uploadsUnfit(context: SuiteContext, task: TaskRun, traffic: QuotaTraffic, rounds: RoundsAt): Finding | null {
   const tier = task.orgs[0]!.tier;
   const uploadMs = context.uploadMs(tier, traffic.uploads);
   if (uploadMs === null) return null;
