@@ -5,6 +5,7 @@ import { TASKS } from '../tasks/registry.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { plannedUploads } from './upload-plan.ts';
 import { plannedReads } from './read-plan.ts';
+import { REMEASURE_WINDOWS_PER_LANE, remeasureText } from '../suite/remeasure.ts';
 import type { OrgLimits } from '../contract/types.ts';
 import type { WritePolicy } from '../contract/writes.ts';
 import { plannedWrites } from './footprint-plan.ts';
@@ -64,6 +65,7 @@ export function describePlan(
   for (const load of plan.load) lines.push(`load: ${taskLine(load)}`);
   lines.push(
     `checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`,
+    remeasureText({ windowsPerLane: REMEASURE_WINDOWS_PER_LANE }),
   );
   const reads = plannedReads(plan, {
     contract: recruitingApi,

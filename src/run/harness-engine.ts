@@ -25,6 +25,7 @@ import { declaredAssumptions, type RunOptions } from './options.ts';
 import type { Plan } from './plan.ts';
 import { WindowKeeper } from '../windows/keeper.ts';
 import { CreatedLedger } from '../suite/created.ts';
+import { remeasureBudget, remeasureText } from '../suite/remeasure.ts';
 import { cleanUpCreated } from '../suite/cleanup.ts';
 import { WriteTally, type PlannedWrite } from '../measure/write-tally.ts';
 import type { WritePolicy } from '../contract/writes.ts';
@@ -183,6 +184,7 @@ async function buildSuiteContext(run: OpenRun, state: RunState): Promise<Suite> 
     created: state.created,
     removeWebhook: session.removeWebhook,
     judgements: state.judgements,
+    remeasure: remeasureBudget(),
   };
   return { plan, scenarios, handles, prober, context, revocationShape };
 }
@@ -233,6 +235,7 @@ function announceRun(run: OpenRun, suite: Suite): readonly PlannedWrite[] {
     limitsOf: (label) => handles.get(label)?.limits,
   });
   for (const { fit, line } of reads) if (fit !== null && !fit.fits) emit({ type: 'warning', message: line });
+  if (options.target.kind === 'external') emit({ type: 'notice', message: remeasureText(suite.context.remeasure) });
   // A deployment is told first what the run will write to it (the embedded target is the run's own).
   const footprintInputs = {
     contract,

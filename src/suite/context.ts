@@ -13,6 +13,7 @@ import type { WritePolicy } from '../contract/writes.ts';
 import type { CreatedLedger } from './created.ts';
 import type { CreatedResource } from '../results/types.ts';
 import type { JudgementLog } from './judgements.ts';
+import type { RemeasureBudget } from './remeasure.ts';
 
 export interface SuiteContext {
   readonly contract: Contract;
@@ -66,6 +67,8 @@ export interface SuiteContext {
   readonly created: CreatedLedger;
   /** Removes a webhook subscription the run created, at `url` (config `cleanup.webhook`); null: left behind. */
   readonly removeWebhook: ((webhook: CreatedResource, url: string) => Promise<boolean>) | null;
+  /** How much measuring again the run allows (suite/remeasure.ts). */
+  readonly remeasure: RemeasureBudget;
   /** Every verdict a task asks for goes through `judgements.judge`, so that `tiergate verify` can judge it again. */
   readonly judgements: JudgementLog;
 }

@@ -53,6 +53,8 @@ export async function inFreshWindow<C extends CheckId>(
     (id) => findingOf(measured.decisions[id] as Decision | undefined)?.measureAgain === true,
   );
   if (spoiled.length === 0 || context.signal.aborted) return measured.decisions;
+  const refused = context.remeasure.take(task.orgs[0]!.label);
+  if (refused !== null) return notMeasuredAgain(task, measured.decisions, refused);
   // Not run (uploads slow at the moment): a window later, at a quieter moment, they may fit.
   if (!measured.ran) await sleep(context.windowMs, context.signal);
   const again = await measure();
@@ -78,6 +80,16 @@ export async function inFreshWindow<C extends CheckId>(
     merged[id] = withNote(decision, `measured again in the next window: ${why}`);
   }
   return merged as Decisions<C>;
+}
+
+/** The first measurement's decisions, each open one saying why it was not measured again. */
+function notMeasuredAgain<C extends CheckId>(task: TaskRun<C>, decisions: Decisions<C>, why: string): Decisions<C> {
+  const noted: Partial<Record<CheckId, Decision>> = { ...(decisions as Partial<Record<CheckId, Decision>>) };
+  for (const id of task.checks) {
+    const decision = decisions[id] as Decision | undefined;
+    if (findingOf(decision)?.verdict === 'inconclusive') noted[id] = withNote(decision!, `not measured again: ${why}`);
+  }
+  return noted as Decisions<C>;
 }
 
 function withNote(decision: Decision, note: string): Decision {

@@ -9,6 +9,7 @@ import type { ObservationRecorder } from '../measure/recorder.ts';
 import { CreatedLedger } from './created.ts';
 import { JudgementLog } from './judgements.ts';
 import { NetworkMeter } from '../measure/network.ts';
+import { remeasureBudget } from './remeasure.ts';
 
 export type StandaloneInput = Pick<SuiteContext, 'contract' | 'prober' | 'io' | 'orgs' | 'windowMs'> &
   Partial<Pick<SuiteContext, 'keyHook' | 'provisionOrgs' | 'reportDir' | 'timeoutMs' | 'writes' | 'network'>> & {
@@ -53,6 +54,7 @@ export function standaloneContext(input: StandaloneInput): SuiteContext {
     runId: 'standalone',
     created: new CreatedLedger(),
     judgements: new JudgementLog(contract),
+    remeasure: remeasureBudget(),
     removeWebhook: null,
   };
 }

@@ -10,6 +10,7 @@ import type { OrgHandle } from '../../src/contract/handles.ts';
 import { inFreshWindow } from '../../src/suite/fresh-window.ts';
 import type { TaskRun } from '../../src/suite/task.ts';
 import { NetworkMeter } from '../../src/measure/network.ts';
+import { remeasureBudget } from '../../src/suite/remeasure.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import type { FreshWindow } from '../../src/windows/keeper.ts';
 import { obs, windowFrom } from '../helpers/observations.ts';
@@ -33,8 +34,9 @@ const stuck: Finding = {
 };
 
 /** A context whose keeper hands out a window at once, counting how often it was asked. */
-function contextOf(asked: { count: number }): SuiteContext {
+function contextOf(asked: { count: number }, remeasure = remeasureBudget()): SuiteContext {
   return {
+    remeasure,
     contract: recruitingApi,
     emit: () => {},
     signal: new AbortController().signal,
@@ -78,6 +80,23 @@ describe('inFreshWindow', () => {
       notes: ['measured again in the next window: the first measurement was spoiled (window rolled over mid-check)'],
     });
     expect(decisions['HDR-RESET']).toMatchObject({ actual: 'exact' });
+  });
+
+  it("does not measure again once the lane's budget for it is spent, saying so", async () => {
+    const asked = { count: 0 };
+    const budget = remeasureBudget(1);
+    expect(budget.take('starter-a')).toBeNull();
+    const decisions = await inFreshWindow(contextOf(asked, budget), task, 'read', traffic, async () => ({
+      'QUOTA-READ': spoiled,
+      'HDR-RESET': pass,
+    }));
+    expect(asked.count).toBe(1);
+    expect(decisions['QUOTA-READ']).toMatchObject({
+      verdict: 'inconclusive',
+      notes: [
+        'not measured again: the budget for measuring again is spent (1 window per organization, used on starter-a already)',
+      ],
+    });
   });
 
   it('does not measure again what the server itself left open, nor more than once', async () => {

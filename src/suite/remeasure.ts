@@ -1,0 +1,34 @@
+/**
+ * The run's budget for measuring again (suite/fresh-window.ts): a check a window boundary or the
+ * network spoiled is measured once more in a later window, but each lane (the organization a task
+ * runs on) may spend at most `windowsPerLane` windows so, whatever its tasks meet. A run's length is
+ * then its plan's windows, plus at most that many per lane: it knows when to stop. The plan states it.
+ */
+export interface RemeasureBudget {
+  /** Takes a window for measuring again on `lane`: null where the budget allows it, else why not. */
+  take(lane: string): string | null;
+  readonly windowsPerLane: number;
+}
+
+/** One window more per lane: the run ends at most one window later than its plan. */
+export const REMEASURE_WINDOWS_PER_LANE = 1;
+
+export function remeasureBudget(windowsPerLane = REMEASURE_WINDOWS_PER_LANE): RemeasureBudget {
+  const spent = new Map<string, number>();
+  return {
+    windowsPerLane,
+    take: (lane) => {
+      const used = spent.get(lane) ?? 0;
+      if (used >= windowsPerLane)
+        return `the budget for measuring again is spent (${windowsPerLane} ${windowsPerLane === 1 ? 'window' : 'windows'} per organization, used on ${lane} already)`;
+      spent.set(lane, used + 1);
+      return null;
+    },
+  };
+}
+
+/** "measuring again: at most one window more per organization's lane, when a boundary or the network spoiled a check" */
+export function remeasureText(budget: Pick<RemeasureBudget, 'windowsPerLane'>): string {
+  const windows = budget.windowsPerLane === 1 ? 'one window' : `${budget.windowsPerLane} windows`;
+  return `measuring again: at most ${windows} more per organization's lane, when a window boundary or the network spoiled a check (then the run ends at most that much later than planned)`;
+}

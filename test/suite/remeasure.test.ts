@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { remeasureBudget, remeasureText } from '../../src/suite/remeasure.ts';
+
+describe('remeasureBudget', () => {
+  it('grants each lane its windows for measuring again, then says why not', () => {
+    const budget = remeasureBudget(1);
+    expect(budget.take('starter-a')).toBeNull();
+    expect(budget.take('starter-b')).toBeNull();
+    expect(budget.take('starter-a')).toBe(
+      'the budget for measuring again is spent (1 window per organization, used on starter-a already)',
+    );
+    expect(remeasureText(budget)).toContain('at most one window more per organization');
+  });
+});
