@@ -10,5 +10,6 @@ describe('remeasureBudget', () => {
       'the budget for measuring again is spent (1 window per organization, used on starter-a already)',
     );
     expect(remeasureText(budget)).toContain('at most one window more per organization');
+    expect(remeasureText(remeasureBudget())).toContain('at most 2 windows more per organization');
   });
 });
