@@ -9,7 +9,7 @@
  * (tiergate verify): its verdicts, the failing ones too, judged again from its observations.
  */
 import { describe, expect, it } from 'vitest';
-import { faultCatalogue } from '../../src/reference-server/faults.ts';
+import { faultCatalogue, type FaultName } from '../../src/reference-server/faults.ts';
 import { TASKS } from '../../src/tasks/registry.ts';
 import { checksFor, kindsFor } from '../helpers/fault-checks.ts';
 import { runSuite } from '../../src/run/run.ts';
@@ -18,10 +18,18 @@ import { captureIo } from '../helpers/capture-io.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 import { FAULT_PROFILES, profileComparison } from './limiter-profiles.ts';
 
+/** The quota faults, caught again with every read series' bulk released together (scenario quota.bulk 'always'). */
+const QUOTA_FAULTS = new Set<FaultName>(['quota-off-by-one', 'quota-early', 'racy-admission']);
+
 describe.concurrent('fault matrix (starter tier)', () => {
-  it.each(faultCatalogue.map((f) => [f.name, f] as const))(
+  const cases = [
+    ...faultCatalogue.map((f) => [f.name, f, 'auto'] as const),
+    ...faultCatalogue.filter((f) => QUOTA_FAULTS.has(f.name)).map((f) => [`${f.name}, bulk`, f, 'always'] as const),
+  ];
+  it.each(cases)(
     '%s',
-    async (name, fault) => {
+    async (_, fault, bulk) => {
+      const name = fault.name;
       const kinds = kindsFor(fault);
       const checks = checksFor(fault);
       const { io } = captureIo();
@@ -31,6 +39,7 @@ describe.concurrent('fault matrix (starter tier)', () => {
           tiers: ['starter'],
           faults: [name],
           checks,
+          bulk,
           ...(fault.minWindow ? { windowMs: fault.minWindow.ms } : {}),
         }),
         io,
@@ -49,6 +58,11 @@ describe.concurrent('fault matrix (starter tier)', () => {
         .map((c) => `${c.id} ${c.verdict}: ${c.actual}`);
       expect(undecided).toEqual([]);
       expect(outcome.exitCode).toBe(1);
+      // The bulk really went together where forced: the sequential series says so.
+      if (bulk === 'always') {
+        const sequential = ran.find((c) => c.id === 'QUOTA-READ' && c.variant === 'sequential');
+        expect(sequential?.notes.some((n) => n.includes('(released together)'))).toBe(true);
+      }
       // A run with quota tasks learns the limiter first; its profile names what the fault shows.
       const learns = kinds === null || kinds.some((k) => TASKS[k].consumes !== 'none');
       expect(results.profiles).toHaveLength(learns ? 1 : 0);

@@ -6,7 +6,7 @@ import type { CheckId } from '../../src/catalogue/types.ts';
 import type { Config } from '../../src/config/schema.ts';
 import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
 import type { TierName } from '../../src/contract/types.ts';
-import { defineScenario, type Scenario } from '../../src/scenario/define.ts';
+import { defineScenario, type BulkPolicy, type Scenario } from '../../src/scenario/define.ts';
 import type { RunOptions } from '../../src/run/options.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import type { VariantName } from '../../src/reference-server/variants.ts';
@@ -19,6 +19,8 @@ export interface ShortRun {
   readonly windowMs?: number;
   readonly listeners?: RunOptions['listeners'];
   readonly parseMs?: number;
+  /** How the sequential read series is shaped (scenario quota.bulk). */
+  readonly bulk?: BulkPolicy;
 }
 
 export function tempReportsDir(): string {
@@ -40,7 +42,13 @@ export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
     windowMs: run.windowMs ?? 2000,
     tiers,
     checks: run.checks === undefined ? null : run.checks,
-    scenarios: tiers.map((tier) => defineScenario({ tier, revocation: { trials: 2, intervalMs: 10, settleMs: 800 } })),
+    scenarios: tiers.map((tier) =>
+      defineScenario({
+        tier,
+        revocation: { trials: 2, intervalMs: 10, settleMs: 800 },
+        ...(run.bulk ? { quota: { variants: ['sequential', 'burst'], bulk: run.bulk } } : {}),
+      }),
+    ),
     outDir,
     timeoutMs: 5000,
     revocation: {},
