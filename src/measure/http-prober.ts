@@ -58,6 +58,8 @@ export interface ProberOptions {
   readonly allowRemote?: boolean;
   /** Keep every body as it came (`--keep-bodies`), data reads included; else their shape only. */
   readonly keepBodies?: boolean;
+  /** PEM of the CA(s) to trust besides Node's bundled roots (config `target.ca`); absent: Node's defaults. */
+  readonly ca?: string;
 }
 
 const BODY_KEEP_BYTES = 64 * 1024;
@@ -69,17 +71,24 @@ export class HttpProber {
   readonly #options: ProberOptions;
   /** The scope list's path: its body is kept, as SCOPE-LIST reads it (and it holds no customer data). */
   readonly #scopeListPath: string;
+  /** HEAD /recruiter/bootstrap without a key: the cheapest request, counted for no organization. */
+  readonly #keylessHead: ProbeRequest;
 
   constructor(options: ProberOptions) {
     this.#options = options;
     this.#scopeListPath = endpointById(options.contract, 'scope-list').path;
+    const head = endpointById(options.contract, 'bootstrap-head');
+    this.#keylessHead = { method: head.method, path: head.path, key: null };
     // Each request in flight listens on the run's signal (requestAbort); thousands may be in flight.
     setMaxListeners(0, options.signal);
     for (const edge of options.edges) {
       if (!options.allowRemote && !isLoopbackUrl(edge.url)) {
         throw new TiergateError('TG_NOT_LOOPBACK', `edge ${edge.label} (${edge.url}) is not a loopback address`);
       }
-      this.#pools.set(edge.label, measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs));
+      this.#pools.set(
+        edge.label,
+        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs, { ca: options.ca }),
+      );
     }
   }
 
@@ -97,8 +106,30 @@ export class HttpProber {
     return this.#options.clock.monotonic() - this.#options.epoch;
   }
 
-  async send(edge: Edge, request: ProbeRequest, tags: ProbeTags): Promise<Observation> {
-    const { contract, clock, recorder, timeoutMs } = this.#options;
+  /**
+   * Opens up to `connections` connections to `edge` (never more than the prober holds per edge), so
+   * that the next series pays no handshake inside its measurement: that many keyless HEAD
+   * /recruiter/bootstrap at once, which a server answers 401 and counts for no organization (§5.1).
+   * They are recorded like every request, tagged CONNECT, which no check reads.
+   */
+  async warm(edge: Edge, connections: number): Promise<Observation[]> {
+    const count = Math.max(0, Math.min(connections, this.#options.connectionsPerEdge));
+    const tags: ProbeTags = { check: 'CONNECT', phase: 'warm-up', tier: null, org: null };
+    const answers = await Promise.all(Array.from({ length: count }, () => this.send(edge, this.#keylessHead, tags)));
+    // undici lends an answered connection again only a turn of the event loop later (in case the server
+    // closes it anyway): a request sent before that opens another connection.
+    await new Promise((resolve) => setImmediate(resolve));
+    return answers;
+  }
+
+  /** One request, one observation; `timeoutMs` shortens the prober's own timeout for this request. */
+  async send(
+    edge: Edge,
+    request: ProbeRequest,
+    tags: ProbeTags,
+    timeoutMs = this.#options.timeoutMs,
+  ): Promise<Observation> {
+    const { contract, clock, recorder } = this.#options;
     const pool = this.#pools.get(edge.label);
     if (!pool) throw new Error(`unknown edge ${edge.label}`);
     const headers: Record<string, string> = { ...request.headers };
