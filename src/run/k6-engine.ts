@@ -20,6 +20,7 @@ import { isLoopbackUrl } from '../util/loopback.ts';
 import { exportK6Scripts } from '../k6/export.ts';
 import { ingestK6 } from '../k6/ingest.ts';
 import { k6Outcome } from './k6-ingest-report.ts';
+import { preflightSession } from './preflight.ts';
 import { NO_SUMMARY_FLAG, OLDEST_K6, k6Supported, parseK6Version, type K6Version } from '../k6/version.ts';
 
 export const K6_MISSING_MESSAGE =
@@ -99,7 +100,7 @@ interface K6Prepared {
 }
 
 async function drive(
-  { io, session, runId, runDir, emit }: OpenRun,
+  { options, io, session, runId, runDir, emit }: OpenRun,
   { k6, version, scenarios, thresholds }: K6Prepared,
 ): Promise<EngineOutcome> {
   const bundles = await exportK6Scripts({
@@ -113,6 +114,8 @@ async function drive(
       'TG_NOT_LOOPBACK',
       `--engine k6 sends load to loopback only; the target is ${edge?.url ?? '(none)'}`,
     );
+  // Nothing is provisioned and k6 spends no quota before every edge has answered.
+  await preflightSession(session, io, options.timeoutMs);
   emit({
     type: 'run-start',
     runId,
