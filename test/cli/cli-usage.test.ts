@@ -66,6 +66,29 @@ describe('tiergate run: flag errors', () => {
   });
 });
 
+describe('tiergate run --dry-run against a deployment', () => {
+  it('says LOAD-THRESHOLDS is refused, and why, where an edge is not a loopback address', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tiergate-far-'));
+    writeFileSync(
+      join(dir, 'far.json'),
+      JSON.stringify({
+        target: { edges: ['https://api.example.com'], allowNonLoopback: true },
+        orgs: [{ name: 'starter-a', tier: 'starter', keys: { primary: { env: 'XH_A_KEY' } } }],
+      }),
+    );
+    const result = await runCli(
+      ['run', '--config', 'far.json', '--dry-run', '--checks', 'LOAD-THRESHOLDS'],
+      { XH_A_KEY: 'unused' },
+      dir,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^refused: load \(starter\): LOAD-THRESHOLDS skipped: https:\/\/api\.example\.com is not a loopback address: latencies measured from here would include the distance to the deployment/m,
+    );
+    expect(result.stdout).not.toMatch(/^load: /m);
+  });
+});
+
 describe('tiergate run --dry-run and tiergate list', () => {
   it('prints the plan without sending anything', async () => {
     const result = await runCli(['run', '--dry-run', '--window', '3s']);
