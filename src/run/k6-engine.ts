@@ -136,7 +136,13 @@ async function drive(
     const lengthMs = scenario.load.phases.reduce((n, p) => n + p.windows * session.windowMs, 0);
     io.stderr.write(`tiergate: k6 runs the ${scenario.tier} load (${Math.round(lengthMs / 1000)} s)\n`);
     const code = await runK6(k6, ['run', '--quiet', NO_SUMMARY_FLAG, '--out', `json=${output}`, bundle.path], {
-      env: { ...io.env, BASE_URL: edge.url, TIERGATE_KEYS: keys.join(','), WINDOW_S: String(session.windowMs / 1000) },
+      env: {
+        ...io.env,
+        ...k6TrustEnv(options),
+        BASE_URL: edge.url,
+        TIERGATE_KEYS: keys.join(','),
+        WINDOW_S: String(session.windowMs / 1000),
+      },
       io,
       timeoutMs: lengthMs + K6_GRACE_MS,
     });
@@ -165,6 +171,12 @@ async function drive(
   };
   // k6 stopped by Ctrl-C wrote partial output: what it shows is reported, never as a verdict.
   return io.signal.aborted ? { ...outcome, checks: outcome.checks.map(asInterrupted) } : outcome;
+}
+
+/** k6 verifies against Go's system roots, which on Linux Go reads from SSL_CERT_FILE: the config's target.ca, where it names one. */
+function k6TrustEnv(options: RunOptions): Record<string, string> {
+  const ca = options.target.kind === 'external' ? options.target.ca : null;
+  return ca === null ? {} : { SSL_CERT_FILE: ca.path };
 }
 
 /** `tiergate run --engine k6`. */
