@@ -61,6 +61,8 @@ export interface ProberOptions {
   readonly keepBodies?: boolean;
   /** Told the round trip of every request without a body sent while few others were in flight on its edge (QUIET_IN_FLIGHT); a meter of its own where none is given. */
   readonly network?: NetworkMeter;
+  /** PEM of the CA(s) to trust besides Node's bundled roots (config `target.ca`); absent: Node's defaults. */
+  readonly ca?: string;
 }
 
 const BODY_KEEP_BYTES = 64 * 1024;
@@ -70,6 +72,8 @@ const BODY_KEEP_BYTES = 64 * 1024;
  * server, no (that is the server's work).
  */
 const QUIET_IN_FLIGHT = 4;
+/** Requests that open connections (the preflight's, a warm-up): their time holds a handshake, not a round trip. */
+const OPENING: ReadonlySet<PhaseTag> = new Set<PhaseTag>(['reach', 'warm-up']);
 const EXCERPT_CHARS = 512;
 const JSON_PARSE_MAX_BYTES = 16 * 1024;
 
@@ -81,18 +85,25 @@ export class HttpProber {
   /** Requests in flight per edge: a round trip is the network's only for one sent into a quiet edge. */
   readonly #inFlight = new Map<string, number>();
   readonly #network: NetworkMeter;
+  /** HEAD /recruiter/bootstrap without a key: the cheapest request, counted for no organization. */
+  readonly #keylessHead: ProbeRequest;
 
   constructor(options: ProberOptions) {
     this.#options = options;
     this.#scopeListPath = endpointById(options.contract, 'scope-list').path;
     this.#network = options.network ?? new NetworkMeter();
+    const head = endpointById(options.contract, 'bootstrap-head');
+    this.#keylessHead = { method: head.method, path: head.path, key: null };
     // Each request in flight listens on the run's signal (requestAbort); thousands may be in flight.
     setMaxListeners(0, options.signal);
     for (const edge of options.edges) {
       if (!options.allowRemote && !isLoopbackUrl(edge.url)) {
         throw new TiergateError('TG_NOT_LOOPBACK', `edge ${edge.label} (${edge.url}) is not a loopback address`);
       }
-      this.#pools.set(edge.label, measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs));
+      this.#pools.set(
+        edge.label,
+        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs, { ca: options.ca }),
+      );
     }
   }
 
@@ -115,16 +126,37 @@ export class HttpProber {
     return this.#options.clock.monotonic() - this.#options.epoch;
   }
 
-  async send(edge: Edge, request: ProbeRequest, tags: ProbeTags): Promise<Observation> {
-    const { contract, clock, recorder, timeoutMs } = this.#options;
+  /**
+   * Opens up to `connections` connections to `edge` (never more than the prober holds per edge), so
+   * that the next series pays no handshake inside its measurement: that many keyless HEAD
+   * /recruiter/bootstrap at once, which a server answers 401 and counts for no organization (§5.1).
+   * They are recorded like every request, tagged CONNECT, which no check reads.
+   */
+  async warm(edge: Edge, connections: number): Promise<Observation[]> {
+    const count = Math.max(0, Math.min(connections, this.#options.connectionsPerEdge));
+    const tags: ProbeTags = { check: 'CONNECT', phase: 'warm-up', tier: null, org: null };
+    const answers = await Promise.all(Array.from({ length: count }, () => this.send(edge, this.#keylessHead, tags)));
+    // undici lends an answered connection again only a turn of the event loop later (in case the server
+    // closes it anyway): a request sent before that opens another connection.
+    await new Promise((resolve) => setImmediate(resolve));
+    return answers;
+  }
+
+  /** One request, one observation; `timeoutMs` shortens the prober's own timeout for this request. */
+  async send(
+    edge: Edge,
+    request: ProbeRequest,
+    tags: ProbeTags,
+    timeoutMs = this.#options.timeoutMs,
+  ): Promise<Observation> {
+    const { contract, clock, recorder } = this.#options;
     const pool = this.#pools.get(edge.label);
     if (!pool) throw new Error(`unknown edge ${edge.label}`);
     const headers: Record<string, string> = { ...request.headers };
     if (request.key !== null) headers[contract.headers.apiKey] = request.key;
     const id = recorder.nextId();
     const abort = requestAbort(timeoutMs, this.#options.signal);
-    const alone = (this.#inFlight.get(edge.label) ?? 0) < QUIET_IN_FLIGHT && request.body === undefined;
-    this.#inFlight.set(edge.label, (this.#inFlight.get(edge.label) ?? 0) + 1);
+    const timed = this.#timing(edge, request, tags);
     const sentWall = clock.now();
     const sentAt = this.now();
     let headersAt: number | null = null;
@@ -158,10 +190,9 @@ export class HttpProber {
       error = describeError(caught, abort.timedOut(), this.#options.signal.aborted);
     } finally {
       abort.release();
-      this.#inFlight.set(edge.label, (this.#inFlight.get(edge.label) ?? 1) - 1);
+      timed.answered(headersAt === null ? null : headersAt - sentAt);
     }
     const doneAt = this.now();
-    if (alone && headersAt !== null) this.#network.roundTrip(edge.label, headersAt - sentAt);
     const contentType = singleHeader(responseHeaders, 'content-type');
     const kept = this.#keepsBody(status, request);
     const observation: Observation = {
@@ -193,6 +224,22 @@ export class HttpProber {
     };
     recorder.record(observation);
     return observation;
+  }
+
+  /**
+   * Counts a request in flight on its edge until `answered`, which tells the network meter its round
+   * trip where it times the network: no body to send, few others in flight, no connection to open.
+   */
+  #timing(edge: Edge, request: ProbeRequest, tags: ProbeTags): { answered(roundTripMs: number | null): void } {
+    const inFlight = this.#inFlight.get(edge.label) ?? 0;
+    const timesNetwork = inFlight < QUIET_IN_FLIGHT && request.body === undefined && !OPENING.has(tags.phase);
+    this.#inFlight.set(edge.label, inFlight + 1);
+    return {
+      answered: (roundTripMs) => {
+        this.#inFlight.set(edge.label, (this.#inFlight.get(edge.label) ?? 1) - 1);
+        if (timesNetwork && roundTripMs !== null) this.#network.roundTrip(edge.label, roundTripMs);
+      },
+    };
   }
 
   /** Whether an answer's body is kept as it came (else only its shape is recorded). */

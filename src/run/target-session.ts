@@ -26,6 +26,8 @@ export interface TargetSession {
   readonly windowMs: number;
   /** Non-loopback edges are allowed only when a config says so explicitly. */
   readonly allowRemote: boolean;
+  /** PEM of the CA(s) every client of the target trusts besides the public roots; null for none. */
+  readonly ca: string | null;
   readonly edgeHeader: string;
   /** How long the target takes to answer an upload, where it is known before any (the embedded target's parse time); null: to be measured. */
   readonly uploadMs: number | null;
@@ -56,14 +58,19 @@ export async function openTargetSession(
   if (target.kind === 'external') {
     const config = target.config;
     const orgs = target.orgs;
+    const ca = target.ca?.pem ?? null;
     const keyHook = config.revocation
-      ? configKeyHook(config.revocation.hook, env, { allowRemote: config.target.allowNonLoopback })
+      ? configKeyHook(config.revocation.hook, env, {
+          allowRemote: config.target.allowNonLoopback,
+          ca: ca ?? undefined,
+        })
       : null;
     return {
       info: { kind: 'external', edges: config.target.edges, faults: [] },
       edges: edgesOf(config.target.edges),
       windowMs: config.window,
       allowRemote: config.target.allowNonLoopback,
+      ca,
       edgeHeader: config.target.edgeHeader,
       uploadMs: null,
       orgs: async (requests) => orgs.filter((o) => requests.some((r) => r.tier === o.tier)),
@@ -91,6 +98,7 @@ export async function openTargetSession(
     edges: edgesOf(running.edges),
     windowMs: options.windowMs,
     allowRemote: false,
+    ca: null,
     edgeHeader: recruitingApi.headers.edgeNode,
     uploadMs: target.parseMs,
     orgs: (requests) => provisionTiers(admin, requests),
@@ -110,7 +118,7 @@ export async function openTargetSession(
   };
 }
 
-/** The prober over a session's edges: its edge header, its loopback rule, the run's clock and Ctrl-C. */
+/** The prober over a session's edges: its edge header, its loopback rule, its CA, the run's clock and Ctrl-C. */
 export function sessionProber(
   session: TargetSession,
   io: Io,
@@ -135,5 +143,6 @@ export function sessionProber(
     allowRemote: session.allowRemote,
     keepBodies: options.keepBodies === true,
     ...(options.network ? { network: options.network } : {}),
+    ca: session.ca ?? undefined,
   });
 }

@@ -2,9 +2,11 @@
  * The HTTP hook: calls a deployment's own API to provision a key (the new key read from the JSON
  * response at `keyPath`) and to revoke one (`{key}` / `{keyId}` in URL, headers or body). A non-2xx
  * status is a failure; every call has a timeout covering the body too; output in errors is redacted.
- * Non-loopback URLs are refused unless the run allows remote targets.
+ * Non-loopback URLs are refused unless the run allows remote targets. A CA the config names
+ * (`target.ca`) is trusted here as by the prober: a deployment's admin API is often behind the same.
  */
-import { request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
+import { trustingConnect } from '../../measure/tls-trust.ts';
 import type { HttpCallConfig, HttpProvisionConfig } from '../../config/schema.ts';
 import type { ScopeName } from '../../contract/types.ts';
 import { messageOf, TiergateError } from '../../util/errors.ts';
@@ -33,6 +35,21 @@ export interface HttpHookConfig {
 export interface HttpHookOptions {
   /** Permit non-loopback hook URLs (a real deployment's admin API). Default false. */
   readonly allowRemote?: boolean;
+  /** PEM of the CA(s) to trust besides Node's bundled roots (config `target.ca`); absent: Node's defaults. */
+  readonly ca?: string;
+}
+
+/** How a hook's calls go out: the loopback rule, and the dispatcher trusting the config's CA (none: undici's global one). */
+interface HookTransport {
+  readonly allowRemote: boolean;
+  readonly dispatcher: Dispatcher | undefined;
+}
+
+function transportOf(options: HttpHookOptions): HookTransport {
+  return {
+    allowRemote: options.allowRemote ?? false,
+    dispatcher: options.ca === undefined ? undefined : new Agent({ connect: trustingConnect(options.ca) }),
+  };
 }
 
 const RESPONSE_KEEP = 64 * 1024;
@@ -67,10 +84,10 @@ async function send(
   values: TemplateValues,
   env: Env,
   timeoutMs: number,
-  allowRemote: boolean,
+  transport: HookTransport,
 ): Promise<HttpResponse> {
   const url = fillTemplate(call.url, values, env);
-  if (!allowRemote && !isLoopbackUrl(url)) {
+  if (!transport.allowRemote && !isLoopbackUrl(url)) {
     throw new TiergateError(
       'TG_NOT_LOOPBACK',
       `hook URL ${new URL(url).origin} is not a loopback address; allow remote targets in the config`,
@@ -87,7 +104,13 @@ async function send(
   }
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await request(url, { method: call.method, headers, body, signal });
+    const response = await request(url, {
+      method: call.method,
+      headers,
+      body,
+      signal,
+      dispatcher: transport.dispatcher,
+    });
     let text = '';
     for await (const chunk of response.body) {
       if (text.length < RESPONSE_KEEP) text += (chunk as Buffer).toString('utf8');
@@ -131,8 +154,9 @@ export function httpRevoker(
 ): (key: KeyHandle) => Promise<void> {
   assertNoProblems(httpCallProblems(call, path, env, ['key', 'keyId']));
   const secrets = envSecrets(templatesOf(call), env);
+  const transport = transportOf(options);
   return async (key) => {
-    const response = await send(call, { key: key.key, keyId: key.id }, env, timeoutMs, options.allowRemote ?? false);
+    const response = await send(call, { key: key.key, keyId: key.id }, env, timeoutMs, transport);
     if (response.status < 200 || response.status >= 300)
       throw failure('the revoke call', response, [key.key, ...secrets]);
   };
@@ -154,11 +178,12 @@ export function httpHook(
   ]);
   const revoke = httpRevoker(config.revoke, config.timeout, env, `${path}.revoke`, options);
   const secrets = envSecrets(templatesOf(config.provision), env);
+  const transport = transportOf(options);
   let provisioned = 0;
   return {
     kind: 'http',
     async provisionKey(org: OrgHandle, scopes: readonly ScopeName[] | 'all'): Promise<KeyHandle> {
-      const response = await send(config.provision, {}, env, config.timeout, options.allowRemote ?? false);
+      const response = await send(config.provision, {}, env, config.timeout, transport);
       if (response.status < 200 || response.status >= 300) throw failure('the provision call', response, secrets);
       let json: unknown;
       try {
