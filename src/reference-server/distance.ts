@@ -33,7 +33,10 @@ export interface DelayedChunk {
   /** The delay drawn for it. */
   readonly drawnMs: number;
   readonly arrivedAt: number;
-  /** arrivedAt + drawnMs, held back to the previous chunk's dueAt if that is later (never overtakes). */
+  /**
+   * arrivedAt + drawnMs (a connection's first bytes set out a round trip after it was accepted), held
+   * back to the previous chunk's dueAt if that is later (never overtakes).
+   */
   readonly dueAt: number;
   /** When it was passed on: never before dueAt. */
   readonly sentAt: number;
@@ -52,8 +55,8 @@ interface Held {
 
 export interface DelayLineOptions {
   readonly delayMs: () => number;
-  /** Nothing is due before this (monotonic ms). */
-  readonly notBefore: number;
+  /** No chunk sets out before this (monotonic ms): it then takes its own delay. */
+  readonly leavesFrom: number;
   readonly onChunk: (chunk: Omit<DelayedChunk, 'connection' | 'direction'>) => void;
 }
 
@@ -62,7 +65,7 @@ export class DelayLine extends Transform {
   readonly #options: DelayLineOptions;
   readonly #queue: Held[] = [];
   #heldBytes = 0;
-  #lastDueAt: number;
+  #lastDueAt = 0;
   #seq = 0;
   #timer: NodeJS.Timeout | null = null;
   /** The sender's callback, kept while the line is full. */
@@ -73,13 +76,12 @@ export class DelayLine extends Transform {
   constructor(options: DelayLineOptions) {
     super();
     this.#options = options;
-    this.#lastDueAt = options.notBefore;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     const arrivedAt = performance.now();
     const drawnMs = this.#options.delayMs();
-    const dueAt = Math.max(arrivedAt + drawnMs, this.#lastDueAt);
+    const dueAt = Math.max(Math.max(arrivedAt, this.#options.leavesFrom) + drawnMs, this.#lastDueAt);
     this.#lastDueAt = dueAt;
     this.#queue.push({ chunk, seq: ++this.#seq, drawnMs, arrivedAt, dueAt });
     this.#heldBytes += chunk.length;
@@ -166,15 +168,15 @@ function reset(socket: Socket): void {
 function relayConnection(client: Socket, connection: number, options: RelayOptions, open: Set<Socket>): void {
   const random = options.random ?? Math.random;
   const onChunk = options.onChunk ?? (() => {});
-  const line = (direction: Direction, notBefore: number) =>
+  const line = (direction: Direction, leavesFrom: number) =>
     new DelayLine({
       delayMs: () => oneWayDelayMs(options, random),
-      notBefore,
+      leavesFrom,
       onChunk: (chunk) => onChunk({ ...chunk, connection, direction }),
     });
   const server = connect({ ...options.target, allowHalfOpen: true, noDelay: true });
   // The relay accepts at once, on loopback; a real connection's handshake (SYN, SYN-ACK) takes a
-  // round trip before its first byte can be sent, so its first bytes reach the server no sooner.
+  // round trip before the client's first byte can set out, so none sets out sooner here.
   const toServer = line('to-server', performance.now() + options.latencyMs);
   const toClient = line('to-client', 0);
   open.add(client);

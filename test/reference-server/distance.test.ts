@@ -118,7 +118,7 @@ describe('DelayLine', () => {
     const records: Omit<DelayedChunk, 'connection' | 'direction'>[] = [];
     const line = new DelayLine({
       delayMs: () => oneWayDelayMs({ latencyMs: 60, jitterMs: 60 }, random),
-      notBefore: 0,
+      leavesFrom: 0,
       onChunk: (c) => records.push(c),
     });
     const out: string[] = [];
@@ -134,15 +134,15 @@ describe('DelayLine', () => {
     expect(records[1]!.dueAt).toBe(records[0]!.dueAt);
   });
 
-  it('holds nothing before notBefore', async () => {
-    const notBefore = performance.now() + 50;
+  it('sets nothing out before leavesFrom: a chunk there sooner takes its delay from then', async () => {
+    const leavesFrom = performance.now() + 50;
     const records: Omit<DelayedChunk, 'connection' | 'direction'>[] = [];
-    const line = new DelayLine({ delayMs: () => 0, notBefore, onChunk: (c) => records.push(c) });
+    const line = new DelayLine({ delayMs: () => 10, leavesFrom, onChunk: (c) => records.push(c) });
     line.resume();
     line.end('x');
     await once(line, 'end');
-    expect(records[0]!.dueAt).toBe(notBefore);
-    expect(records[0]!.sentAt).toBeGreaterThanOrEqual(notBefore);
+    expect(records[0]!.dueAt).toBe(leavesFrom + 10);
+    expect(records[0]!.sentAt).toBeGreaterThanOrEqual(leavesFrom + 10);
   });
 });
 
