@@ -58,6 +58,8 @@ export interface ProberOptions {
   readonly allowRemote?: boolean;
   /** Keep every body as it came (`--keep-bodies`), data reads included; else their shape only. */
   readonly keepBodies?: boolean;
+  /** PEM of a CA to trust for HTTPS edges, in place of the system's (a private CA). */
+  readonly ca?: string;
 }
 
 const BODY_KEEP_BYTES = 64 * 1024;
@@ -79,7 +81,7 @@ export class HttpProber {
       if (!options.allowRemote && !isLoopbackUrl(edge.url)) {
         throw new TiergateError('TG_NOT_LOOPBACK', `edge ${edge.label} (${edge.url}) is not a loopback address`);
       }
-      this.#pools.set(edge.label, measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs));
+      this.#pools.set(edge.label, measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs, options.ca));
     }
   }
 
