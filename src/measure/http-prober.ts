@@ -111,6 +111,11 @@ export class HttpProber {
     return this.#options.edges;
   }
 
+  /** The private CA its pools trust beside the public roots, where one is given: the load driver trusts it too. */
+  get ca(): string | undefined {
+    return this.#options.ca;
+  }
+
   /** The round trips this prober measured, and the margins they call for. */
   get network(): NetworkMeter {
     return this.#network;

@@ -3,10 +3,8 @@
  * and one leaf for loopback, good or bad in one of the ways a client must refuse. Keys are EC P-256
  * (WebCrypto, a few milliseconds each), so a target makes its own on every start and none is kept.
  */
-// @peculiar/x509 resolves its algorithms through tsyringe, which needs the Reflect metadata API.
-import 'reflect-metadata';
 import { KeyObject, randomBytes, webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 
 /**
  * What the leaf is: `valid` (signed by the CA, named for loopback), `wrong-name` (signed by the CA,
@@ -40,8 +38,20 @@ const CLOCK_SKEW_MS = HOUR_MS;
 /** A target runs for hours at most; a month covers any `tiergate serve` left running. */
 const LIFETIME_MS = 30 * DAY_MS;
 
+type X509Library = typeof X509;
+
+/**
+ * The X.509 library, loaded when certificates are first made: loading it takes a few hundred
+ * milliseconds, which a target without TLS (and every other command) should not pay.
+ */
+async function x509Library(): Promise<X509Library> {
+  // @peculiar/x509 finds its algorithms through tsyringe, which needs the Reflect metadata API first.
+  await import('reflect-metadata');
+  return import('@peculiar/x509');
+}
+
 interface Authority {
-  readonly certificate: x509.X509Certificate;
+  readonly certificate: X509.X509Certificate;
   readonly keys: webcrypto.CryptoKeyPair;
 }
 
@@ -63,7 +73,7 @@ function privateKeyPem(key: webcrypto.CryptoKey): string {
   return KeyObject.from(key).export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
-async function authority(name: string, validity: Validity): Promise<Authority> {
+async function authority(x509: X509Library, name: string, validity: Validity): Promise<Authority> {
   const keys = await newKeys();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serialNumber(),
@@ -80,7 +90,7 @@ async function authority(name: string, validity: Validity): Promise<Authority> {
   return { certificate, keys };
 }
 
-async function leaf(issuer: Authority, names: readonly x509.JsonGeneralName[], validity: Validity) {
+async function leaf(x509: X509Library, issuer: Authority, names: readonly X509.JsonGeneralName[], validity: Validity) {
   const keys = await newKeys();
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: serialNumber(),
@@ -101,19 +111,20 @@ async function leaf(issuer: Authority, names: readonly x509.JsonGeneralName[], v
   return { certPem: certificate.toString('pem'), keyPem: privateKeyPem(keys.privateKey) };
 }
 
-const loopbackNames: readonly x509.JsonGeneralName[] = [
+const loopbackNames: readonly X509.JsonGeneralName[] = [
   ...LOOPBACK_NAMES.dns.map((value) => ({ type: 'dns' as const, value })),
   ...LOOPBACK_NAMES.ip.map((value) => ({ type: 'ip' as const, value })),
 ];
 
 /** A new CA and a leaf of `kind` for loopback; `caPem` is the CA a client should trust. */
 export async function makeCertificates(kind: CertificateKind = 'valid'): Promise<CertificateSet> {
+  const x509 = await x509Library();
   const now = Date.now();
   const current: Validity = { notBefore: new Date(now - CLOCK_SKEW_MS), notAfter: new Date(now + LIFETIME_MS) };
-  const ca = await authority('tiergate reference target CA', current);
-  const issuer = kind === 'unknown-ca' ? await authority('tiergate CA that is never trusted', current) : ca;
+  const ca = await authority(x509, 'tiergate reference target CA', current);
+  const issuer = kind === 'unknown-ca' ? await authority(x509, 'tiergate CA that is never trusted', current) : ca;
   const names = kind === 'wrong-name' ? [{ type: 'dns' as const, value: WRONG_NAME }] : loopbackNames;
   const validity: Validity =
     kind === 'expired' ? { notBefore: new Date(now - 2 * DAY_MS), notAfter: new Date(now - DAY_MS) } : current;
-  return { caPem: ca.certificate.toString('pem'), ...(await leaf(issuer, names, validity)) };
+  return { caPem: ca.certificate.toString('pem'), ...(await leaf(x509, issuer, names, validity)) };
 }

@@ -90,6 +90,9 @@ export async function openTargetSession(
     parseMs: target.parseMs,
     faults: target.faults,
     variants: target.variants,
+    tls: target.tls,
+    latencyMs: target.latencyMs,
+    jitterMs: target.jitterMs,
   });
   const admin = new AdminClient(running.adminUrl);
   let fleet = 0;
@@ -98,7 +101,7 @@ export async function openTargetSession(
     edges: edgesOf(running.edges),
     windowMs: options.windowMs,
     allowRemote: false,
-    ca: null,
+    ca: running.ca,
     edgeHeader: recruitingApi.headers.edgeNode,
     uploadMs: target.parseMs,
     orgs: (requests) => provisionTiers(admin, requests),
@@ -141,6 +144,7 @@ export function sessionProber(
     connectionsPerEdge: options.connectionsPerEdge,
     signal: io.signal,
     allowRemote: session.allowRemote,
+    ...(session.ca === null ? {} : { ca: session.ca }),
     keepBodies: options.keepBodies === true,
     ...(options.network ? { network: options.network } : {}),
     ca: session.ca ?? undefined,

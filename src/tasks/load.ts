@@ -136,6 +136,7 @@ async function runPhases(context: SuiteContext, input: PhaseRunInput) {
     edges: context.prober.edges,
     headers: context.contract.headers,
     connectionsPerEdge: Math.min(256, inFlight * fleet.length),
+    ...(context.prober.ca === undefined ? {} : { ca: context.prober.ca }),
     timeoutMs: context.timeoutMs,
     now: () => context.prober.now(),
     wallNow: () => context.io.clock.now(),
