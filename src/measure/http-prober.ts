@@ -85,6 +85,8 @@ export class HttpProber {
   /** Requests in flight per edge: a round trip is the network's only for one sent into a quiet edge. */
   readonly #inFlight = new Map<string, number>();
   readonly #network: NetworkMeter;
+  /** Connections opened per edge so far: a request answered while one opened may have paid its handshake. */
+  readonly #connected = new Map<string, number>();
   /** HEAD /recruiter/bootstrap without a key: the cheapest request, counted for no organization. */
   readonly #keylessHead: ProbeRequest;
 
@@ -100,10 +102,9 @@ export class HttpProber {
       if (!options.allowRemote && !isLoopbackUrl(edge.url)) {
         throw new TiergateError('TG_NOT_LOOPBACK', `edge ${edge.label} (${edge.url}) is not a loopback address`);
       }
-      this.#pools.set(
-        edge.label,
-        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs, { ca: options.ca }),
-      );
+      const pool = measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs, { ca: options.ca });
+      pool.on('connect', () => this.#connected.set(edge.label, (this.#connected.get(edge.label) ?? 0) + 1));
+      this.#pools.set(edge.label, pool);
     }
   }
 
@@ -233,16 +234,19 @@ export class HttpProber {
 
   /**
    * Counts a request in flight on its edge until `answered`, which tells the network meter its round
-   * trip where it times the network: no body to send, few others in flight, no connection to open.
+   * trip where it times the network: no body to send, few others in flight, and no connection opened
+   * to the edge meanwhile (its TCP and TLS handshakes would be in the time).
    */
   #timing(edge: Edge, request: ProbeRequest, tags: ProbeTags): { answered(roundTripMs: number | null): void } {
     const inFlight = this.#inFlight.get(edge.label) ?? 0;
+    const connected = this.#connected.get(edge.label) ?? 0;
     const timesNetwork = inFlight < QUIET_IN_FLIGHT && request.body === undefined && !OPENING.has(tags.phase);
     this.#inFlight.set(edge.label, inFlight + 1);
     return {
       answered: (roundTripMs) => {
         this.#inFlight.set(edge.label, (this.#inFlight.get(edge.label) ?? 1) - 1);
-        if (timesNetwork && roundTripMs !== null) this.#network.roundTrip(edge.label, roundTripMs);
+        const noHandshake = (this.#connected.get(edge.label) ?? 0) === connected;
+        if (timesNetwork && noHandshake && roundTripMs !== null) this.#network.roundTrip(edge.label, roundTripMs);
       },
     };
   }

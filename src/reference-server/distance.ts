@@ -217,7 +217,9 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
-        resetConnections();
+        // Destroyed, not reset: a reset socket with a write still pending can keep a worker thread's
+        // cleanup waiting for that write forever (the target runs on a thread of its own).
+        for (const socket of open) socket.destroy();
       }),
   };
 }

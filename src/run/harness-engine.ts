@@ -254,7 +254,7 @@ function announceRun(run: OpenRun, suite: Suite): readonly PlannedWrite[] {
   const reads = plannedReads(plan, {
     contract,
     windowMs: session.windowMs,
-    roundTripMs: network.samples > 0 ? network.p90Ms : null,
+    roundTripMs: network.samples > 0 ? network.medianMs : null,
     bulkOf: bulkPolicyOf(options),
     limitsOf: (label) => handles.get(label)?.limits,
   });

@@ -98,8 +98,11 @@ export async function preflight(prober: HttpProber, options: ReachOptions): Prom
   const timed = await Promise.all(
     prober.edges.map(async (edge) => {
       const trips: Observation[] = [];
-      for (let i = 0; i < ROUND_TRIPS_PER_EDGE; i++)
+      for (let i = 0; i < ROUND_TRIPS_PER_EDGE; i++) {
+        // undici lends an answered connection again a turn later: the next request then reuses it.
+        await new Promise((resolve) => setImmediate(resolve));
         trips.push(await prober.send(edge, { method: head.method, path: head.path, key: null }, ROUND_TRIP_TAGS));
+      }
       return trips;
     }),
   );

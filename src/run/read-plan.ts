@@ -22,7 +22,7 @@ export interface PlannedReads {
 export interface ReadPlanInput {
   readonly contract: Contract;
   readonly windowMs: number;
-  /** A slow round trip measured on this run (p90), ms; null before any was measured. */
+  /** The round trip measured on this run (the median), ms; null before any was measured. */
   readonly roundTripMs: number | null;
   readonly bulkOf: (task: PlannedTask) => BulkPolicy;
   readonly limitsOf?: (org: string) => Partial<OrgLimits> | undefined;

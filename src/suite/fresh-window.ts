@@ -109,13 +109,14 @@ const findingOf = (decision: Decision | undefined): Finding | undefined =>
   decision === undefined ? undefined : 'finding' in decision ? decision.finding : decision;
 
 /**
- * The round trip a quota task's reads are planned by: a slow one (p90) of the network's to the edge
- * its series go to, as measured on this run; before any was measured, a slow one of the class's
- * recent requests.
+ * The round trip a quota task's reads are planned by: the network's median to the edge its series go
+ * to, as measured on this run (a moment's slow round trips, the machine's own handshakes among them,
+ * must not refuse a task: the plan leaves room for slower ones); before any was measured, a slow one
+ * of the class's recent requests.
  */
 export function plannedLatencyMs(context: SuiteContext, task: TaskRun, quotaClass: QuotaClass): number {
   const network = context.network.figures(context.prober.edges[0]?.label);
-  if (network.samples > 0) return network.p90Ms;
+  if (network.samples > 0) return network.medianMs;
   return context.windows.latencyMs(task.orgs[0]!.tier, quotaClass, undefined, NEED_QUANTILE) ?? 0;
 }
 

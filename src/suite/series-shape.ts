@@ -50,7 +50,7 @@ export interface SeriesInput {
   readonly left: number;
   /** The most requests that may be in flight at once under the cap. */
   readonly batch: number;
-  /** The slow round trip of the class's requests (p90), ms. */
+  /** The round trip the series is planned by (the network's median to its edge), ms. */
   readonly roundTripMs: number;
   readonly windowMs: number;
   readonly bulk: BulkPolicy;

@@ -51,7 +51,7 @@ export type RoundTrips = (limit: number, batch: number, planning: SeriesPlanning
 
 /** What a series' shape is planned by besides its Limit and cap. */
 export interface SeriesPlanning {
-  /** The slow round trip of the class's requests, ms. */
+  /** The round trip the series is planned by (the network's median to its edge), ms. */
   readonly roundTripMs: number;
   readonly windowMs: number;
   readonly bulk: BulkPolicy;

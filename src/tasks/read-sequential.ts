@@ -18,7 +18,7 @@ import { sendPastLimit, type SentSeries } from '../suite/announced-limit.ts';
 import { seriesShape } from '../suite/series-shape.ts';
 import { underCap } from '../suite/batches.ts';
 import { warmForSeries } from '../suite/warm.ts';
-import { isQuotaRefusal } from '../verdicts/support/released-together.ts';
+import { isQuotaRefusal, uncountedTogether } from '../verdicts/support/released-together.ts';
 import { watchRestOfWindow } from '../suite/watch.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
 import { defineTask, inconclusiveFinding, skippedFinding, type RoundTrips, type TaskRun } from '../suite/task.ts';
@@ -91,11 +91,18 @@ export const readSequential = defineTask({
         }),
         'HDR-REMAINING': context.judgements.judge('remainingDecrementsVerdict', sent, window, together),
         'HDR-LIMIT': context.judgements.judge('limitHeaderVerdict', sent, figure, 'read'),
-        'HDR-RESET': context.judgements.judge('resetEpochVerdict', [...sent, ...later], window.lengthMs / 1000, window),
+        'HDR-RESET': context.judgements.judge(
+          'resetEpochVerdict',
+          [...sent, ...later],
+          window.lengthMs / 1000,
+          window,
+          together,
+        ),
         'ERR-429-BODY': context.judgements.judge('rateLimitBodyVerdict', refusals),
         'ORG-SHARED': shared
           ? context.judgements.judge('orgSharedVerdict', {
-              keyA: sent,
+              // A cap's refusal among the bulk did not use the quota up: the quota's 429 did.
+              keyA: sent.filter((o, i) => !uncountedTogether(together, o, i)),
               keyB: shared,
               keyAAgain: later[0] ?? null,
               limit,

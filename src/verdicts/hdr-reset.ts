@@ -17,6 +17,7 @@ import { TOO_MANY_REQUESTS, countOf, finding, headerProblem, isAdmitted, listSom
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
 import { answerLagS, resetNotBeforeRequest, serverDateSeconds } from './support/window-integrity.ts';
+import { inServerOrder, type ReleasedTogether } from './support/released-together.ts';
 
 /** Tolerated staleness of a cached Date header, seconds. */
 const DATE_STALENESS_S = 1;
@@ -169,10 +170,13 @@ function resetNotes(read: ResetReadings, wobble: readonly [number, number] | nul
 }
 
 export function resetEpochVerdict(
-  obs: readonly Observation[],
+  series: readonly Observation[],
   windowSeconds: number,
   window?: WindowContext,
+  together: readonly ReleasedTogether[] = [],
 ): Finding<ResetData> {
+  // Requests released together are read in an order the server may have taken them in.
+  const obs = inServerOrder(series, together);
   const W = windowSeconds;
   const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, changing only when a new window begins`;
   const read = readResets(obs, W);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { quotaExactVerdict } from '../../src/verdicts/quota-read-ingest.ts';
 import { remainingDecrementsVerdict } from '../../src/verdicts/hdr-remaining.ts';
+import { resetEpochVerdict } from '../../src/verdicts/hdr-reset.ts';
 import { headerValue, type Observation } from '../../src/measure/observation.ts';
 import type { WindowContext } from '../../src/measure/window.ts';
 import type { ReleasedTogether } from '../../src/verdicts/support/released-together.ts';
@@ -134,5 +135,20 @@ describe('HDR-REMAINING, a sequential series whose bulk went together', () => {
     const series = [...obs.slice(0, 10), capRefusal(obs[10]!), ...obs.slice(10)];
     const f = remainingDecrementsVerdict(series, window, [{ from: 1, to: 59 }]);
     expect(f.verdict).toBe('pass');
+  });
+});
+
+describe('HDR-RESET, a series whose bulk straddled a window boundary', () => {
+  it('does not read a Reset as going back where requests released together were taken out of send order', () => {
+    // Two windows: requests 2–58 went together across the boundary; the server took request 30 (sent
+    // before 31) after it, so in send order Reset goes from the new window's back to the old one's.
+    const { obs, window } = sequentialQuota({ limit: 60, windowS: 1, gapMs: 30 });
+    const boundary = obs.findIndex((o) => o.rateLimit.reset.value !== obs[0]!.rateLimit.reset.value);
+    expect(boundary).toBeGreaterThan(1);
+    const swapped = [...obs];
+    [swapped[boundary - 1], swapped[boundary]] = [swapped[boundary]!, swapped[boundary - 1]!];
+    const part: ReleasedTogether = { from: boundary - 2, to: boundary + 2 };
+    expect(resetEpochVerdict(swapped, 1, window).actual).toContain('went back');
+    expect(resetEpochVerdict(swapped, 1, window, [part]).verdict).toBe('pass');
   });
 });

@@ -37,3 +37,25 @@ export function isQuotaRefusal(together: readonly ReleasedTogether[]): (o: Obser
 export function togetherText(t: ReleasedTogether): string {
   return `requests ${t.from + 1}–${t.to} (released together)`;
 }
+
+/**
+ * The series in an order the server may have taken it: the requests of each part released together
+ * sorted among themselves by the window they fell in (their Reset, lower first), then by Remaining
+ * (more left: taken earlier), then by Date. Their send order says nothing of the order the server
+ * took them in (each on its own connection), so a verdict that reads a series in order (a Reset that
+ * went back) reads it so.
+ */
+export function inServerOrder(obs: readonly Observation[], together: readonly ReleasedTogether[]): Observation[] {
+  const ordered = [...obs];
+  for (const t of together) ordered.splice(t.from, t.to - t.from, ...ordered.slice(t.from, t.to).sort(byServerOrder));
+  return ordered;
+}
+
+/** Missing values sort last (a difference of two missing ones is NaN: the next key decides). */
+const resetOf = (o: Observation) => o.rateLimit.reset.value ?? Number.POSITIVE_INFINITY;
+const remainingOf = (o: Observation) => o.rateLimit.remaining.value ?? Number.NEGATIVE_INFINITY;
+const dateOf = (o: Observation) => Date.parse(o.date ?? '') || 0;
+
+function byServerOrder(a: Observation, b: Observation): number {
+  return resetOf(a) - resetOf(b) || remainingOf(b) - remainingOf(a) || dateOf(a) - dateOf(b);
+}
