@@ -21,6 +21,8 @@ export interface ShortRun {
   readonly parseMs?: number;
   /** How the sequential read series is shaped (scenario quota.bulk). */
   readonly bulk?: BulkPolicy;
+  /** The embedded target at a distance: HTTPS from a private CA, and the round trip its relays add. */
+  readonly distance?: { readonly tls: boolean; readonly latencyMs: number; readonly jitterMs: number };
 }
 
 export function tempReportsDir(): string {
@@ -38,9 +40,9 @@ export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
       parseMs: run.parseMs ?? 200,
       faults: run.faults ?? [],
       variants: run.variants ?? [],
-      tls: false,
-      latencyMs: 0,
-      jitterMs: 0,
+      tls: run.distance?.tls ?? false,
+      latencyMs: run.distance?.latencyMs ?? 0,
+      jitterMs: run.distance?.jitterMs ?? 0,
     },
     windowMs: run.windowMs ?? 2000,
     tiers,
