@@ -59,7 +59,8 @@ export interface SentSeries {
  * window), and up to EXTRA_AFTER_LIMIT more until a 429 comes. The first response (`first`, sent
  * already) announces the Limit to aim at; `shapeFor` says, for the admissions left after it, how many
  * go together first (the bulk, in batches) before the tail goes one at a time (suite/series-shape.ts).
- * A refusal with quota left in the bulk counted nothing: the tail goes one further for each.
+ * A refusal with quota left in the bulk counted nothing: the tail goes one further for each; an
+ * answer lost among it may not have counted: the tail may go one further for each, to a 429.
  */
 export async function sendPastLimit(
   figure: Figure,
@@ -89,9 +90,12 @@ export async function sendPastLimit(
     await release(shape.bulk, shape.concurrency);
   }
   const uncounted = sent.filter((o, i) => uncountedTogether(together, o, i)).length;
+  // An answer lost among the bulk may not have counted: the tail goes on one at a time as much further.
+  const lost = sent.filter((o) => o.status === null).length;
   const position = () => sent.length - uncounted;
   const enough = () =>
-    position() >= target + EXTRA_AFTER_LIMIT || (position() >= target && sent.at(-1)!.status === TOO_MANY_REQUESTS);
+    position() >= target + lost + EXTRA_AFTER_LIMIT ||
+    (position() >= target && sent.at(-1)!.status === TOO_MANY_REQUESTS);
   while (!enough() && !signal.aborted) sent.push(await send());
   // Past the Limit with no 429 yet: read on to the first one (it shows where the server stops, and
   // the 429 the other checks need), within a bound; together where the bulk went together.

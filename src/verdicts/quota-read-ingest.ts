@@ -264,6 +264,11 @@ function togetherNotes(o: Outcomes): string[] {
   return [`${parts}; the rest one at a time`, ...cap];
 }
 
+/** The last request (1-based) of the part released together that holds request `n`; `n` itself where it went alone. */
+function lastOfPart(o: Outcomes, n: number): number {
+  return o.together.find((t) => t.from < n && n <= t.to)?.to ?? n;
+}
+
 /** "(request 40 went together with requests 2–58)" where a request was released together with others. */
 function togetherOf(o: Outcomes, n: number): string {
   const part = o.together.find((t) => t.from < n && n <= t.to);
@@ -295,16 +300,19 @@ function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly:
   const problems: string[] = [];
   const evidence: (number | undefined)[] = [];
 
+  // Requests released together were taken in an order nobody saw: one of them counts as before the
+  // first 429 if it shares its part, and an admission is after a 429 only in a later part.
+  const upTo = (n: number) => lastOfPart(o, n);
   if (firstR !== undefined) {
-    const admittedBefore = o.admitted.filter((n) => n < firstR).length;
-    const wildBefore = o.wild.filter((n) => n < firstR).length;
+    const admittedBefore = o.admitted.filter((n) => n <= upTo(firstR)).length;
+    const wildBefore = o.wild.filter((n) => n <= upTo(firstR)).length;
     if (admittedBefore + wildBefore < k) {
       problems.push(
         wildBefore === 0
           ? `429 at request ${firstR}${togetherOf(o, firstR)}: ${countOf(k - admittedBefore, 'request')} early (${limit})`
           : `429 at request ${firstR}${togetherOf(o, firstR)} after only ${admittedBefore} admitted (${limit})`,
       );
-      evidence.push(idOf(o, o.admitted.filter((n) => n < firstR).at(-1)), idOf(o, firstR));
+      evidence.push(idOf(o, o.admitted.filter((n) => n <= upTo(firstR)).at(-1)), idOf(o, firstR));
     }
   }
   if (!minimumOnly && o.admitted.length > k) {
@@ -314,7 +322,7 @@ function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly:
     evidence.push(idOf(o, o.admitted[k - 1]), idOf(o, over), idOf(o, firstR));
   }
   if (firstR !== undefined && o.admitted.length <= k) {
-    const late = o.admitted.find((n) => n > firstR);
+    const late = o.admitted.find((n) => n > upTo(firstR));
     if (late !== undefined) {
       problems.push(`admitted request ${late} after a 429 at request ${firstR}`);
       evidence.push(idOf(o, firstR), idOf(o, late));

@@ -75,6 +75,23 @@ describe('QUOTA-READ, a sequential series whose bulk went together', () => {
     expect(f.notes.join(' ')).toContain('request 11 (Remaining 49) refused with quota left');
   });
 
+  it('reads no order among requests released together: a 429 among them before admissions in send order is not early', () => {
+    // Requests 56–61 went together; the server took 59 (sent before 60 and 61) last: 60 admitted in all.
+    const { obs, window } = sequentialQuota({ limit: 60 });
+    const swapped = [...obs];
+    [swapped[58], swapped[60]] = [swapped[60]!, swapped[58]!];
+    expect(quota(swapped, window, []).actual).toContain('admitted request 60 after a 429 at request 59');
+    const f = quota(swapped, window, [{ from: 55, to: 61 }]);
+    expect(f.verdict).toBe('pass');
+  });
+
+  it('fails a 429 among requests released together while fewer than the Limit were admitted through them', () => {
+    const { obs, window } = sequentialQuota({ limit: 60, admitted: 57, sent: 61 });
+    const f = quota(obs, window, [{ from: 50, to: 61 }]);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toContain('429 at request 58 (requests 51–61 (released together))');
+  });
+
   it('leaves open, to measure again, a bulk answer lost where the admissions cannot tell whether it counted', () => {
     const { obs, window } = withBulk({ limit: 60 });
     const lost: Observation = {
