@@ -87,6 +87,34 @@ export function networkMargins(f: NetworkFigures): NetworkMargins {
 }
 
 /**
+ * How a prober keeps one edge probed every `intervalMs` whatever the round trip (the revocation
+ * trials, revocation/probe.ts), by what was measured to that edge.
+ */
+export interface ProbePace {
+  /**
+   * Probes kept in flight to the edge at once, so that one goes at every slot while earlier ones are
+   * out: one for each interval a slow round trip with its spread spans (a probe sent at a slot is out
+   * until then). One where the round trip is shorter than the interval, as on loopback.
+   */
+  readonly inFlight: number;
+  /**
+   * How long probing runs before the call it measures so that every connection those probes need is
+   * open by then: the last one opens after the others' intervals, and its handshakes (TCP, TLS) and
+   * first probe take a few slow round trips.
+   */
+  readonly rampMs: number;
+}
+
+/** Slow round trips (p90) from opening a connection to its first probe's answer: TCP, TLS, the probe. */
+const RAMP_TRIPS = 3;
+
+/** The pace the figures call for at `intervalMs`. Pure. */
+export function probePace(f: NetworkFigures, intervalMs: number): ProbePace {
+  const inFlight = Math.max(1, Math.ceil((f.p90Ms + f.spreadMs) / intervalMs));
+  return { inFlight, rampMs: (inFlight - 1) * intervalMs + RAMP_TRIPS * f.p90Ms };
+}
+
+/**
  * A network of round trips `roundTripMs` ± `jitterMs` (uniform), as a run with many samples would
  * measure it: for the dry run's arithmetic, and for tests that compare margins between distances.
  */

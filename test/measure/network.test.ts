@@ -4,6 +4,7 @@ import {
   UNMEASURED,
   figuresOf,
   networkMargins,
+  probePace,
   roundTripModel,
   type NetworkMargins,
 } from '../../src/measure/network.ts';
@@ -22,6 +23,21 @@ describe('network margins', () => {
     const late = networkMargins({ ...UNMEASURED, timerLateMs: 500 });
     expect(late.windowEndMs).toBeGreaterThan(floors.windowEndMs);
     expect(late.openerLeadMs).toBeGreaterThan(floors.openerLeadMs);
+  });
+});
+
+describe('probePace', () => {
+  it('one probe in flight where the round trip is shorter than the interval (loopback), and nothing to ramp up', () => {
+    expect(probePace(roundTripModel(1), 10)).toEqual({ inFlight: 1, rampMs: 3 });
+    expect(probePace(UNMEASURED, 10)).toEqual({ inFlight: 1, rampMs: 0 });
+  });
+
+  it('at 100 ± 20 ms, one in flight per interval a slow round trip and its spread span, opened before the call', () => {
+    // p90 116 ms, spread 36 ms above the fastest (80 ms): 152 ms out, so 16 at a 10 ms interval, 4 at 50 ms.
+    const far = roundTripModel(100, 20);
+    expect(probePace(far, 10)).toEqual({ inFlight: 16, rampMs: 15 * 10 + 3 * 116 });
+    expect(probePace(far, 50).inFlight).toBe(4);
+    expect(probePace(far, 200).inFlight).toBe(1);
   });
 });
 
