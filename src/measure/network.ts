@@ -92,26 +92,46 @@ export function networkMargins(f: NetworkFigures): NetworkMargins {
  */
 export interface ProbePace {
   /**
-   * Probes kept in flight to the edge at once, so that one goes at every slot while earlier ones are
-   * out: one for each interval a slow round trip with its spread spans (a probe sent at a slot is out
-   * until then). One where the round trip is shorter than the interval, as on loopback.
+   * Probes in flight the round trip calls for, so that one goes at every slot while earlier ones are
+   * out: one for each interval a slow round trip spans (probeRoundTripMs). One where the round trip
+   * is shorter than the interval, as on loopback.
    */
+  readonly asked: number;
+  /** Probes kept in flight: `asked`, held to the prober's ceiling. */
   readonly inFlight: number;
   /**
-   * How long probing runs before the call it measures so that every connection those probes need is
-   * open by then: the last one opens after the others' intervals, and its handshakes (TCP, TLS) and
-   * first probe take a few slow round trips.
+   * A probe every so many ms: the interval, or where `inFlight` is held below `asked`, the multiple of
+   * it that spreads those probes over a typical round trip (sent in a burst, they would come back
+   * together, and leave a round trip between bursts).
+   */
+  readonly everyMs: number;
+  /**
+   * How long probing runs before the call it measures so that every connection its probes need is
+   * open by then: the last opens after the others' spacing, and its handshakes (TCP, TLS) and first
+   * probe take a few round trips.
    */
   readonly rampMs: number;
 }
 
-/** Slow round trips (p90) from opening a connection to its first probe's answer: TCP, TLS, the probe. */
+/** Round trips from opening a connection to its first probe's answer: TCP, TLS, the probe. */
 const RAMP_TRIPS = 3;
 
-/** The pace the figures call for at `intervalMs`. Pure. */
-export function probePace(f: NetworkFigures, intervalMs: number): ProbePace {
-  const inFlight = Math.max(1, Math.ceil((f.p90Ms + f.spreadMs) / intervalMs));
-  return { inFlight, rampMs: (inFlight - 1) * intervalMs + RAMP_TRIPS * f.p90Ms };
+/**
+ * The slow round trip a probe is taken to be out for, ms: the median, and as much again as it strays
+ * above the fastest. A few outliers (a connection's handshakes, a pause) move neither, where they
+ * would move a p90 taken from the few round trips measured before the first trial.
+ */
+export function probeRoundTripMs(f: NetworkFigures): number {
+  return 2 * f.medianMs - f.minMs;
+}
+
+/** The pace the figures call for at `intervalMs`, with at most `ceiling` probes in flight. Pure. */
+export function probePace(f: NetworkFigures, intervalMs: number, ceiling = Number.POSITIVE_INFINITY): ProbePace {
+  const asked = Math.max(1, Math.ceil(probeRoundTripMs(f) / intervalMs));
+  const inFlight = Math.max(1, Math.min(asked, ceiling));
+  const everyMs =
+    inFlight < asked ? Math.max(1, Math.ceil(f.medianMs / (inFlight * intervalMs))) * intervalMs : intervalMs;
+  return { asked, inFlight, everyMs, rampMs: (inFlight - 1) * everyMs + RAMP_TRIPS * f.medianMs };
 }
 
 /**

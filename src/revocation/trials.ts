@@ -25,6 +25,8 @@ export interface TrialsOptions {
   /** Rotation chains at once (trialsAtOnce), ≥ 1. */
   readonly chains: number;
   readonly timing: TrialTiming;
+  /** The most probes each trial keeps in flight to one edge (inFlightCeiling). */
+  readonly inFlightCeiling: number;
   readonly request: (key: string) => ProbeRequest;
   readonly rejectStatus: number;
   /** Guard on each provisioning call, ms. */
@@ -100,6 +102,7 @@ function chainTrialOptions(
     wallNow: o.wallNow,
     signal: o.signal,
     onRevoked: c.hookWorks,
+    inFlightCeiling: o.inFlightCeiling,
     ...(o.chains > 1 ? { slotPhaseMs: (index * o.timing.intervalMs) / o.chains } : {}),
   };
 }

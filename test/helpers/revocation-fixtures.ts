@@ -86,6 +86,7 @@ export function run(spec: RunSpec): RevocationProbeRun {
     revokeReturnedAt: revoked && spec.revokeCallMs !== null ? REVOKE_AT + (spec.revokeCallMs ?? 3) : null,
     revokeError: spec.revokeError ?? null,
     stoppedBy,
+    pacing: revoked ? edges.map((edge) => ({ edge, inFlight: 1, everyMs: 10, asked: 1, slowRoundTripMs: RTT })) : [],
     skippedSlots: 0,
     probes,
     notes: [],

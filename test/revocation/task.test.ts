@@ -49,6 +49,8 @@ describe('the clean target', () => {
       trials: SHAPE.trials,
       chains: 1,
       timing: revocationTiming(SHAPE, recruitingApi.revocationSlaMs),
+      // A Starter organization's cap of 5 over 3 edges: one probe in flight per edge.
+      inFlightCeiling: 1,
       request: (key) => requestFor(head, key),
       rejectStatus: 401,
       provisionTimeoutMs: 10_000,
