@@ -34,6 +34,16 @@ export type ProbeStop =
   /** The revoke hook rejected or did not return in time. */
   | 'revoke-failed';
 
+/**
+ * The revoke call's connection: opened just before by a request that changes nothing (KeyRevoker.warm),
+ * so no handshake fell inside the call; none to open (a command starts afresh, its start-up inside
+ * the call); or opening it failed, and the call may carry its handshake.
+ */
+export type RevokeConnection =
+  | { readonly state: 'warm' }
+  | { readonly state: 'none' }
+  | { readonly state: 'cold'; readonly why: string };
+
 /** How one trial paced its probes to one edge (measure/network.ts probePace): one every `everyMs`, up to `inFlight` out at once. */
 export interface ProbePacing {
   readonly edge: string;
@@ -69,6 +79,8 @@ export interface RevocationProbeRun {
   /** The hook's error (redacted output), when it rejected or timed out. */
   readonly revokeError: string | null;
   readonly stoppedBy: ProbeStop;
+  /** The revoke call's connection before the call; null where the trial never came to revoke (its key not confirmed, Ctrl-C). */
+  readonly revokeConnection: RevokeConnection | null;
   /** Per edge, how many probes the dense loop kept in flight to it; empty when it never ran. */
   readonly pacing: readonly ProbePacing[];
   /** Probe slots (of each edge's pace) not sent because the edge already had its maximum in flight. */

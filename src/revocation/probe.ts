@@ -8,7 +8,8 @@
  *    falls while that many are out is skipped and counted. Answers may then cross: the verdicts
  *    allow for it (verdicts/support/revocation-bounds.ts);
  * 3. `leadMs` into the probing (longer where the probes' connections take longer to open), call the
- *    revoke hook, recording when it was called and returned;
+ *    revoke hook, recording when it was called and returned; its connection was opened just before
+ *    the probing (KeyRevoker.warm), so that the call the SLA clock starts at holds no handshake;
  * 4. keep probing until every edge has rejected the key and then for `settleMs` (flapping), never
  *    longer than `maxMs` after the revoke call;
  * 5. one final probe per edge (AUTH-REVOKED), and the successor once more on every edge.
@@ -19,7 +20,7 @@ import type { TierName } from '../contract/types.ts';
 import type { Edge, HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { isAdmittedStatus } from '../measure/observation.ts';
 import type { CheckId } from '../catalogue/types.ts';
-import type { KeyHandle, KeyHook } from '../contract/handles.ts';
+import type { KeyHandle, KeyRevoker } from '../contract/handles.ts';
 import { redactKey } from '../contract/keys.ts';
 import { bounded } from '../util/bounded.ts';
 import {
@@ -27,6 +28,7 @@ import {
   type ProbePacing,
   type ProbeRecord,
   type ProbeStop,
+  type RevokeConnection,
   type RevocationProbeRun,
 } from '../measure/revocation-records.ts';
 import type { ProbePhase } from '../measure/tags.ts';
@@ -50,7 +52,7 @@ export interface TrialTiming {
 
 export interface TrialOptions {
   readonly prober: HttpProber;
-  readonly hook: Pick<KeyHook, 'revokeKey'>;
+  readonly hook: KeyRevoker;
   readonly trial: number;
   readonly key: KeyHandle;
   readonly successor: KeyHandle | null;
@@ -199,6 +201,7 @@ function unrevokedRun(t: Trial, base: ReturnType<typeof runBase>, unconfirmed: r
     revokeReturnedAt: null,
     revokeError: null,
     stoppedBy: t.o.signal.aborted ? 'aborted' : 'not-confirmed',
+    revokeConnection: null,
     pacing: [],
     skippedSlots: 0,
     probes: t.probes,
@@ -345,6 +348,22 @@ export function readTogether(monotonic: () => number, wall: () => number): { at:
   return { at: after, wall: read };
 }
 
+/**
+ * Opens the revoke call's connection (KeyRevoker.warm), bounded like the call; a failure is recorded
+ * and the trial goes on: its revoke call may then carry a handshake, which REVOKE-LATENCY says.
+ */
+async function warmRevokeCall(o: TrialOptions): Promise<RevokeConnection> {
+  const warm = o.hook.warm;
+  if (!warm) return { state: 'none' };
+  const guard = o.timing.revokeTimeoutMs;
+  try {
+    await bounded(warm.call(o.hook), guard, () => new Error(`no answer within ${guard} ms`));
+    return { state: 'warm' };
+  } catch (error) {
+    return { state: 'cold', why: messageOf(error) };
+  }
+}
+
 /** Calls the revoke hook, bounded, recording when it was called and returned, or how it failed. */
 function callRevokeHook(d: DenseLoop): Promise<void> {
   const { o } = d.t;
@@ -402,6 +421,7 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
   const unconfirmed = await confirmKeys(t);
   if (unconfirmed.length > 0 || o.signal.aborted) return unrevokedRun(t, base, unconfirmed);
 
+  const revokeConnection = await warmRevokeCall(o);
   const { d, reason } = await probeThroughRevocation(t);
   if (reason === 'max-time')
     t.notes.push(
@@ -415,6 +435,7 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
     revokeReturnedAt: d.revoke.returnedAt,
     revokeError: d.revoke.error,
     stoppedBy: reason,
+    revokeConnection,
     pacing: d.pacing,
     skippedSlots: d.skippedSlots,
     probes: t.probes,

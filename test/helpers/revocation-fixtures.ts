@@ -4,7 +4,12 @@
  * timeline entry gives its round trip.
  */
 import type { RevocationEvidence } from '../../src/verdicts/support/revocation-evidence.ts';
-import type { ProbeRecord, ProbeStop, RevocationProbeRun } from '../../src/measure/revocation-records.ts';
+import type {
+  ProbeRecord,
+  ProbeStop,
+  RevocationProbeRun,
+  RevokeConnection,
+} from '../../src/measure/revocation-records.ts';
 import type { ProbePhase } from '../../src/measure/tags.ts';
 
 export const REVOKE_AT = 1000;
@@ -25,6 +30,7 @@ export interface RunSpec {
   readonly revokeError?: string | null;
   readonly revokeCallMs?: number | null;
   readonly revoked?: boolean;
+  readonly revokeConnection?: RevokeConnection;
 }
 
 let nextId = 1;
@@ -86,6 +92,7 @@ export function run(spec: RunSpec): RevocationProbeRun {
     revokeReturnedAt: revoked && spec.revokeCallMs !== null ? REVOKE_AT + (spec.revokeCallMs ?? 3) : null,
     revokeError: spec.revokeError ?? null,
     stoppedBy,
+    revokeConnection: revoked ? (spec.revokeConnection ?? { state: 'warm' }) : null,
     pacing: revoked ? edges.map((edge) => ({ edge, inFlight: 1, everyMs: 10, asked: 1, slowRoundTripMs: RTT })) : [],
     skippedSlots: 0,
     probes,

@@ -234,9 +234,11 @@ describe('trials at once', () => {
     const revoked: string[] = [];
     const hook = disposableListHook(
       keys.map((k) => ({ key: k.key, id: k.id })),
-      async (key) => {
-        revoked.push(key.id!);
-        await admin.revokeKey(key.id!);
+      {
+        revokeKey: async (key) => {
+          revoked.push(key.id!);
+          await admin.revokeKey(key.id!);
+        },
       },
     );
     const results = await runRevocation(harness.context(hook), harness.org, { ...SHAPE, parallel: 4 });

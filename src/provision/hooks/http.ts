@@ -2,14 +2,18 @@
  * The HTTP hook: calls a deployment's own API to provision a key (the new key read from the JSON
  * response at `keyPath`) and to revoke one (`{key}` / `{keyId}` in URL, headers or body). A non-2xx
  * status is a failure; every call has a timeout covering the body too; output in errors is redacted.
- * Non-loopback URLs are refused unless the run allows remote targets.
+ * Non-loopback URLs are refused unless the run allows remote targets. Before a trial's revoke call,
+ * `warm` opens the connection it goes out on: HEAD / at the revoke URL's origin, with no header of
+ * the config's (no credential) and nothing that changes anything, on the revoker's own keep-alive
+ * dispatcher, which the revoke call then takes.
  */
-import { request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { HttpCallConfig, HttpProvisionConfig } from '../../config/schema.ts';
 import type { ScopeName } from '../../contract/types.ts';
 import { messageOf, TiergateError } from '../../util/errors.ts';
 import { isLoopbackUrl } from '../../util/loopback.ts';
-import type { KeyHandle, KeyHook, OrgHandle } from '../../contract/handles.ts';
+import { openConnection } from '../../util/open-connection.ts';
+import type { KeyHandle, KeyHook, KeyRevoker, OrgHandle } from '../../contract/handles.ts';
 import { HookError, redactOutput } from './hook-error.ts';
 import {
   assertNoProblems,
@@ -62,20 +66,26 @@ export function httpCallProblems(
   ];
 }
 
-async function send(
-  call: HttpCallConfig,
-  values: TemplateValues,
-  env: Env,
-  timeoutMs: number,
-  allowRemote: boolean,
-): Promise<HttpResponse> {
-  const url = fillTemplate(call.url, values, env);
+/** A hook URL must be on loopback unless the run allows remote targets. */
+function assertReachable(url: string, allowRemote: boolean): void {
   if (!allowRemote && !isLoopbackUrl(url)) {
     throw new TiergateError(
       'TG_NOT_LOOPBACK',
       `hook URL ${new URL(url).origin} is not a loopback address; allow remote targets in the config`,
     );
   }
+}
+
+async function send(
+  call: HttpCallConfig,
+  values: TemplateValues,
+  env: Env,
+  timeoutMs: number,
+  allowRemote: boolean,
+  dispatcher?: Dispatcher,
+): Promise<HttpResponse> {
+  const url = fillTemplate(call.url, values, env);
+  assertReachable(url, allowRemote);
   const headers: Record<string, string> = Object.fromEntries(
     Object.entries(call.headers ?? {}).map(([name, value]) => [name.toLowerCase(), fillTemplate(value, values, env)]),
   );
@@ -87,7 +97,7 @@ async function send(
   }
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await request(url, { method: call.method, headers, body, signal });
+    const response = await request(url, { method: call.method, headers, body, signal, dispatcher });
     let text = '';
     for await (const chunk of response.body) {
       if (text.length < RESPONSE_KEEP) text += (chunk as Buffer).toString('utf8');
@@ -121,20 +131,60 @@ function failure(what: string, response: HttpResponse, secrets: readonly (string
   );
 }
 
-/** Revokes `key` with an HTTP call; resolves on a 2xx answer. */
+/** Stands in for a key while the revoke URL's origin is read: an origin holding it depends on the key. */
+const NO_KEY = 'tiergate-no-key';
+
+/** The revoke URL's origin, where it is the same for every key (no key placeholder in it); else null. */
+function revokeOrigin(call: HttpCallConfig, env: Env): string | null {
+  try {
+    const origin = new URL(fillTemplate(call.url, { key: NO_KEY, keyId: NO_KEY }, env)).origin;
+    return origin.includes(NO_KEY) ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Opens the revoke call's connection (HEAD / at its origin) on `dispatcher`, within the hook's timeout. */
+async function warmConnection(origin: string, dispatcher: Dispatcher, timeoutMs: number): Promise<void> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    await openConnection(origin, { dispatcher, signal });
+  } catch (error) {
+    const why = signal.aborted ? `no answer within ${timeoutMs} ms` : messageOf(error);
+    throw new HookError('HOOK_FAILED', `HEAD ${origin}/ to open the revoke call's connection: ${why}`);
+  }
+}
+
+/**
+ * Revokes `key` with an HTTP call, resolving on a 2xx answer, on a keep-alive dispatcher of its own;
+ * `warm` opens its connection beforehand, where the revoke URL's origin is the same for every key.
+ */
 export function httpRevoker(
   call: HttpCallConfig,
   timeoutMs: number,
   env: Env,
   path: string,
   options: HttpHookOptions = {},
-): (key: KeyHandle) => Promise<void> {
+): KeyRevoker {
   assertNoProblems(httpCallProblems(call, path, env, ['key', 'keyId']));
   const secrets = envSecrets(templatesOf(call), env);
-  return async (key) => {
-    const response = await send(call, { key: key.key, keyId: key.id }, env, timeoutMs, options.allowRemote ?? false);
-    if (response.status < 200 || response.status >= 300)
-      throw failure('the revoke call', response, [key.key, ...secrets]);
+  const allowRemote = options.allowRemote ?? false;
+  const dispatcher = new Agent();
+  const origin = revokeOrigin(call, env);
+  return {
+    async revokeKey(key) {
+      const response = await send(call, { key: key.key, keyId: key.id }, env, timeoutMs, allowRemote, dispatcher);
+      if (response.status < 200 || response.status >= 300)
+        throw failure('the revoke call', response, [key.key, ...secrets]);
+    },
+    ...(origin === null
+      ? {}
+      : {
+          warm: async () => {
+            assertReachable(origin, allowRemote);
+            await warmConnection(origin, dispatcher, timeoutMs);
+          },
+        }),
   };
 }
 
@@ -152,7 +202,7 @@ export function httpHook(
       ? [`${path}.provision.keyIdPath: required, since the revoke call uses {keyId}`]
       : []),
   ]);
-  const revoke = httpRevoker(config.revoke, config.timeout, env, `${path}.revoke`, options);
+  const revoker = httpRevoker(config.revoke, config.timeout, env, `${path}.revoke`, options);
   const secrets = envSecrets(templatesOf(config.provision), env);
   let provisioned = 0;
   return {
@@ -182,6 +232,6 @@ export function httpHook(
         scopes,
       };
     },
-    revokeKey: revoke,
+    ...revoker,
   };
 }
