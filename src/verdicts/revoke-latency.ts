@@ -11,6 +11,7 @@
 import { edgeBounds, type EdgeBounds } from './support/revocation-bounds.ts';
 import { countOf, finding, listSome } from './support/finding.ts';
 import { coverageGaps, edgeName, judgedRuns, ms, type RevocationEvidence } from './support/revocation-evidence.ts';
+import { clockNote, pacingNotes } from './support/revocation-method.ts';
 import { boundStats, statsPerEdge, type BoundStats, type EdgeStats } from './support/revocation-stats.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { ProbeStop, RevocationProbeRun } from '../measure/revocation-records.ts';
@@ -200,27 +201,6 @@ function vantageNotes(
 
 const perEdgeCount = (bounds: readonly EdgeBounds[]) => new Set(bounds.map((b) => b.edge)).size;
 
-/**
- * How the judged trials paced their probes, where more than one was in flight per edge or the round
- * trip called for more than the trial could keep: nothing to say on loopback, one in flight.
- */
-function pacingNotes(judged: readonly RevocationProbeRun[]): string[] {
-  // A run recorded before trials paced their probes has no pacing: one probe in flight per edge.
-  const paced = judged.flatMap((r) => r.pacing ?? []);
-  const most = Math.max(1, ...paced.map((p) => p.inFlight));
-  const held = paced.filter((p) => p.asked > p.inFlight);
-  if (most === 1 && held.length === 0) return [];
-  const slowest = Math.max(...paced.map((p) => p.slowRoundTripMs));
-  const interval = judged[0]?.intervalMs ?? 0;
-  const holding =
-    held.length === 0
-      ? ''
-      : `; where more were called for (up to ${Math.max(...held.map((p) => p.asked))}), the trials' share of the probes in flight per edge, the concurrency cap and the prober's connections held each to ${Math.min(...held.map((p) => p.inFlight))}, spread out to a probe every ${ms(Math.max(...held.map((p) => p.everyMs)))} at most`;
-  return [
-    `every edge probed every ${ms(interval)} whatever the round trip: up to ${countOf(most, 'probe')} in flight per edge and trial, as the round trips measured to it called for (a slow one: up to ${ms(slowest)})${holding}; their answers may cross, and the bounds allow for it (a lower bound counts the admissions sent before the first rejection was answered)`,
-  ];
-}
-
 /** The result's data: the SLA, every bracket, the figures per edge and overall, the trials not judged, the confidence. */
 function latencyData(
   e: RevocationEvidence,
@@ -320,7 +300,12 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
   const expected = `every edge rejects the revoked key < ${ms(e.slaMs)} after the revoke call (upper bound of the bracket)${from}, in each of ${countOf(e.plannedTrials, 'trial')}`;
   const data = latencyData(e, bounds, judged, seen.placed);
   const overall = data.overall;
-  const notes = [...(e.methodNotes ?? []), ...pacingNotes(judged), ...seen.notes];
+  const notes = [
+    ...(e.methodNotes ?? []),
+    ...(judged.length > 0 ? [clockNote(judged, e.slaMs)] : []),
+    ...pacingNotes(judged),
+    ...seen.notes,
+  ];
   if (data.confidence) notes.push(confidenceText(data.confidence, e.slaMs));
   if (overall.unusableProbes > 0) {
     notes.push(

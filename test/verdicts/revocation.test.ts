@@ -6,6 +6,7 @@ import { authRevokedVerdict } from '../../src/checks/auth-revoked.ts';
 import { rotationVerdict } from '../../src/verdicts/rotation.ts';
 import { edgeBounds, percentile } from '../../src/verdicts/support/revocation-bounds.ts';
 import { revocationCsv } from '../../src/revocation/csv.ts';
+import { CLOCK_NOTE_START } from '../../src/verdicts/support/revocation-method.ts';
 import {
   clean,
   cleanRun,
@@ -488,6 +489,27 @@ describe('where the clock starts', () => {
     const v = revokeLatencyVerdict(evidence([lateBy(3010)]));
     expect(v.verdict).toBe('inconclusive');
     expect(v.actual).toContain('still admitted the key 3.01 s after the revoke call was sent, but the call took 80 ms');
+  });
+
+  test('the notes say where the clock starts, and in which trials no connection was open before the call', () => {
+    const clock = (runs: ReturnType<typeof run>[]) =>
+      revokeLatencyVerdict(evidence(runs)).notes.find((n) => n.startsWith(CLOCK_NOTE_START))!;
+    const base = { probes: Object.fromEntries(EDGES.map((e) => [e, clean(300)])), revokeCallMs: 80 };
+    expect(clock([run(base), run({ ...base, trial: 2 })])).toBe(
+      `${CLOCK_NOTE_START}every bound counts from when the revoke call was sent, on a connection already open (no handshake inside it). The revocation cannot take effect before the server has received the call, so every bound is later than the true latency by at most the call's way there, which is shorter than the whole call (up to 80 ms here): an upper bound under 3.00 s shows the SLA kept, and a lower bound shows it missed only when past 3.00 s by the call's whole time too`,
+    );
+    const mixed = clock([
+      run(base),
+      run({ ...base, trial: 2, revokeConnection: { state: 'cold', why: 'HEAD / refused' } }),
+      run({ ...base, trial: 3, revokeConnection: { state: 'none' } }),
+    ]);
+    expect(mixed).toContain('every bound counts from when the revoke call was sent. The revocation');
+    expect(mixed).toContain(
+      '; in trial 3 the hook had no connection to open beforehand (a command starts afresh each time), so whatever it starts and opens is inside the call',
+    );
+    expect(mixed).toContain(
+      "; in trial 2 the call's connection could not be opened beforehand (HEAD / refused), so its handshake may be inside the call",
+    );
   });
 
   test("past the SLA by the revoke call's own duration too: fail", () => {
