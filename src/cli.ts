@@ -40,7 +40,8 @@ export async function main(argv: readonly string[], given: Io = processIo()): Pr
     return exitCode;
   } catch (error) {
     if (error instanceof TiergateError) {
-      io.stderr.write(`tiergate: ${redactKeys(error.message)}\n`);
+      // One line per problem (an unreachable target names each edge on its own line).
+      for (const line of redactKeys(error.message).split('\n')) io.stderr.write(`tiergate: ${line}\n`);
       return error.code === 'TG_TARGET_START' ? EXIT.fail : EXIT.usage;
     }
     // A bug in tiergate itself: say so plainly, with the detail needed to report it.

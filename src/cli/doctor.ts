@@ -26,23 +26,17 @@ export const doctorCommand: CliCommand<DoctorArgs> = {
   builder: (argv) => argv.options(DOCTOR_FLAGS),
   run: async (args, io) => {
     const file = args.config ?? DEFAULTS.configFile;
-    const [{ loadConfig }, { orgsFromConfig }, { formatDoctor, runDoctor }] = await Promise.all([
-      import('../config/load.ts'),
-      import('../provision/config-orgs.ts'),
+    const [{ loadExternalTarget }, { formatDoctor, runDoctor }] = await Promise.all([
+      import('./options.ts'),
       import('../run/doctor.ts'),
     ]);
-    const config = await loadConfig(file, io.cwd);
-    const outcome = await runDoctor({ kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, io).catch(
-      (error: unknown) => {
-        // The loopback rule is the prober's; the fix is in the file.
-        if (error instanceof TiergateError && error.code === 'TG_NOT_LOOPBACK') {
-          throw new UsageError(
-            `${file}: ${error.message}; to test it, set target.allowNonLoopback to true in the file`,
-          );
-        }
-        throw error;
-      },
-    );
+    const outcome = await runDoctor(await loadExternalTarget(file, io), io).catch((error: unknown) => {
+      // The loopback rule is the prober's; the fix is in the file.
+      if (error instanceof TiergateError && error.code === 'TG_NOT_LOOPBACK') {
+        throw new UsageError(`${file}: ${error.message}; to test it, set target.allowNonLoopback to true in the file`);
+      }
+      throw error;
+    });
     io.stdout.write(redactKeys(formatDoctor(outcome)));
     return outcome.exitCode;
   },

@@ -24,6 +24,8 @@ import { countOf } from '../verdicts/support/finding.ts';
 import { DEFAULT_DATE_LAG_MS } from '../verdicts/support/vantage-bounds.ts';
 import { lastGiven, REPORTS_OUT, SCENARIO, stringFlag, stringsFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
 import { ensureOutDir } from '../util/out-dir.ts';
+import type { TargetCa } from '../config/target-ca.ts';
+import { shellQuote } from '../provision/hooks/template.ts';
 import { signingKeyFrom } from './signing-key.ts';
 
 /** Which scenarios' load shapes and thresholds to use: every action takes these. */
@@ -66,6 +68,9 @@ const ACTION_FLAGS = {
   image: stringFlag(
     'k6 runner image (the k6 release tiergate checks its flags against; another release must be k6 1.3.0 or later)',
     K6_RUNNER_IMAGE,
+  ),
+  config: stringFlag(
+    "a deployment's tiergate.config.json: where it names target.ca, says the SSL_CERT_FILE k6 needs to trust that CA",
   ),
 } as const;
 type ActionFlag = keyof typeof ACTION_FLAGS;
@@ -110,11 +115,12 @@ const exportCommand: CliCommand<ExportArgs> = {
   describe: 'Bundle one k6 script per tier into --out (with --revocation, the revocation vantage script)',
   builder: (argv) =>
     takingNoFiles(
-      takingOnly(argv.options(SCRIPTS_OUT).options(VANTAGE_SCRIPT).options(SCENARIO_FLAGS), 'export', []),
+      takingOnly(argv.options(SCRIPTS_OUT).options(VANTAGE_SCRIPT).options(SCENARIO_FLAGS), 'export', ['config']),
       'export',
     ),
   run: async (args, io) => {
     const out = required('out', 'export', args.out);
+    const trust = k6Trust(await configCa(args.config, io));
     if (args.revocation === true) {
       const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
       const { exportRevocationScript } = await import('../k6/export.ts');
@@ -123,8 +129,9 @@ const exportCommand: CliCommand<ExportArgs> = {
         `${script.path}  (${Buffer.byteLength(script.code)} bytes; imports ${script.imports.join(', ')})\n`,
       );
       io.stdout.write(
-        `Start it on each vantage point before the run: k6 run -e VANTAGE=NAME -e EDGES=label=URL,... -e TIERGATE_REVOCATION_KEYS=KEY,... --out json=NAME.json ${script.path}\n`,
+        `Start it on each vantage point before the run: ${trust.prefix}k6 run -e VANTAGE=NAME -e EDGES=label=URL,... -e TIERGATE_REVOCATION_KEYS=KEY,... --out json=NAME.json ${script.path}\n`,
       );
+      io.stdout.write(trust.note);
       io.stdout.write('Then: tiergate k6 ingest --revocation reports/<run-id> NAME.json ...\n');
       return EXIT.pass;
     }
@@ -136,8 +143,9 @@ const exportCommand: CliCommand<ExportArgs> = {
     for (const b of bundles)
       io.stdout.write(`${b.path}  (${Buffer.byteLength(b.code)} bytes; imports ${b.imports.join(', ')})\n`);
     io.stdout.write(
-      `Run one: k6 run -e BASE_URL=http://host:port -e TIERGATE_KEYS=label=KEY,... --out json=out.json ${bundles[0]?.path ?? ''}\n`,
+      `Run one: ${trust.prefix}k6 run -e BASE_URL=http://host:port -e TIERGATE_KEYS=label=KEY,... --out json=out.json ${bundles[0]?.path ?? ''}\n`,
     );
+    io.stdout.write(trust.note);
     return EXIT.pass;
   },
 };
@@ -154,6 +162,7 @@ const operatorCommand: CliCommand<OperatorArgs> = {
         'namespace',
         'window',
         'image',
+        'config',
       ]),
       'operator',
     ),
@@ -187,6 +196,7 @@ const operatorCommand: CliCommand<OperatorArgs> = {
     io.stdout.write(
       `Each TestRun file starts with the commands to apply it and to collect its ${parallelism} runners' output for tiergate k6 ingest.\n`,
     );
+    io.stdout.write(k6Trust(await configCa(args.config, io)).runners);
     return EXIT.pass;
   },
 };
@@ -271,6 +281,7 @@ async function vantageOperator(args: OperatorArgs, out: string, io: Io): Promise
   io.stdout.write(
     'Each TestRun file starts with the commands to apply it before the run and to collect its output for tiergate k6 ingest --revocation.\n',
   );
+  io.stdout.write(k6Trust(await configCa(args.config, io)).runners);
   return EXIT.pass;
 }
 
@@ -330,6 +341,31 @@ export const k6Command: Mount = (argv, io, exited) =>
           },
         ),
   );
+
+/** The CA a deployment's config names in target.ca, read as `tiergate run --config` reads it; null without a config or a CA. */
+async function configCa(file: string | undefined, io: Io): Promise<TargetCa | null> {
+  if (file === undefined) return null;
+  const [{ loadConfig }, { loadTargetCa }] = await Promise.all([
+    import('../config/load.ts'),
+    import('../config/target-ca.ts'),
+  ]);
+  return loadTargetCa(await loadConfig(file, io.cwd), file, io.cwd);
+}
+
+/**
+ * How k6 trusts a private CA: k6 verifies against Go's system roots, which on Linux Go reads from the
+ * file SSL_CERT_FILE names instead of the system's bundle (the system's certificate folders still
+ * count). What a printed k6 command is prefixed with, the line saying so, and what k6-operator
+ * runners need; all empty without a CA.
+ */
+function k6Trust(ca: TargetCa | null): { readonly prefix: string; readonly note: string; readonly runners: string } {
+  if (ca === null) return { prefix: '', note: '', runners: '' };
+  return {
+    prefix: `SSL_CERT_FILE=${shellQuote(ca.path)} `,
+    note: `SSL_CERT_FILE names target.ca's CA, which k6 must trust to reach the edges; on another machine, copy ${ca.path} there and name that copy\n`,
+    runners: `The runners must trust target.ca's CA to reach the edges: mount ${ca.path} into each runner pod (a Secret or ConfigMap volume) and set the runner's SSL_CERT_FILE to its path there\n`,
+  };
+}
 
 function tierList(value: string | undefined): readonly TierName[] {
   return list('tiers', value, TIER_NAMES) ?? TIER_NAMES;

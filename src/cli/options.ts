@@ -7,7 +7,7 @@ import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { DEFAULTS, defaultParseMs, PARSE_MS } from '../config/defaults.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
-import type { RunOptions } from '../run/options.ts';
+import type { ExternalTarget, RunOptions } from '../run/options.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { TARGET_DEFAULTS, TARGET_LIMITS } from '../reference-server/options.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
@@ -113,6 +113,20 @@ export interface ResolvedTarget {
 }
 
 /**
+ * A deployment's config (`--config FILE`) as a run's target: the file validated, its keys from the
+ * environment, the CA it names read. The loaders (zod among them) load only when a config is named.
+ */
+export async function loadExternalTarget(file: string, io: Io): Promise<ExternalTarget> {
+  const [{ loadConfig }, { loadTargetCa }, { externalTarget }] = await Promise.all([
+    import('../config/load.ts'),
+    import('../config/target-ca.ts'),
+    import('../run/options.ts'),
+  ]);
+  const config = await loadConfig(file, io.cwd);
+  return externalTarget(config, io.env, await loadTargetCa(config, file, io.cwd));
+}
+
+/**
  * The target flags resolved: --config (its keys from the environment, its window and timeout), or
  * the embedded target shaped by the shape flags (`run`; `profile` has none: the target's defaults).
  */
@@ -122,19 +136,17 @@ export async function resolveTarget(args: TargetArgs & TargetShapeArgs, io: Io):
     throw new UsageError('--target-fault applies to the embedded target only; drop it or drop --config');
   if (given.config && given['target-variant'].length > 0)
     throw new UsageError('--target-variant applies to the embedded target only; drop it or drop --config');
-  // The config's loader and schema (zod) load only when a config is named.
-  const config = given.config ? await (await import('../config/load.ts')).loadConfig(given.config, io.cwd) : null;
-  const configTiers = config ? [...new Set(config.orgs.map((o) => o.tier))] : null;
-  const tiers: TierName[] = given.tiers ?? configTiers ?? [...TIER_NAMES];
-  if (config) {
-    const { orgsFromConfig } = await import('../provision/config-orgs.ts');
+  if (given.config) {
+    const target = await loadExternalTarget(given.config, io);
+    const { config } = target;
     return {
-      target: { kind: 'external', config, orgs: orgsFromConfig(config, io.env) },
+      target,
       windowMs: config.window,
       timeoutMs: config.timeout,
-      tiers,
+      tiers: given.tiers ?? [...new Set(config.orgs.map((o) => o.tier))],
     };
   }
+  const tiers: TierName[] = given.tiers ?? [...TIER_NAMES];
   const windowMs = given.window ?? DEFAULTS.windowMs;
   const shape = parseTargetShape(args);
   return {

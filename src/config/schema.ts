@@ -286,6 +286,13 @@ export const configSchema = z.strictObject({
         .describe(
           'Allow edges that are not loopback addresses; without it tiergate sends traffic to 127.0.0.1, ::1 and localhost only',
         ),
+      ca: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'Path of a PEM file holding the certificate of the CA (or CAs) that signed the edges\' certificates, relative to this file\'s folder, e.g. "private-ca.pem": trusted besides the public roots by every request tiergate sends the deployment (the edges, the HTTP key hooks)',
+        ),
     })
     .describe('Where the deployment answers'),
   window: duration('window', { wholeSeconds: true })

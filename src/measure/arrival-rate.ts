@@ -73,6 +73,8 @@ export interface ArrivalRateOptions {
   readonly wallNow: () => number;
   readonly nextId: () => number;
   readonly signal: AbortSignal;
+  /** PEM of a private CA for https edges (LoadPoolOptions.ca). */
+  readonly ca?: string;
 }
 
 export interface ArrivalRateStats {
@@ -134,7 +136,12 @@ export class ArrivalRateDriver {
     const picker = responseHeaderPicker(options.headers);
     this.#pools = options.edges.map(
       (edge) =>
-        new LoadPool(edge.url, { connections: options.connectionsPerEdge, timeoutMs: options.timeoutMs, picker }),
+        new LoadPool(edge.url, {
+          connections: options.connectionsPerEdge,
+          timeoutMs: options.timeoutMs,
+          picker,
+          ...(options.ca === undefined ? {} : { ca: options.ca }),
+        }),
     );
   }
 

@@ -61,7 +61,7 @@ export interface ProberOptions {
   readonly keepBodies?: boolean;
   /** Told the round trip of every request without a body sent while few others were in flight on its edge (QUIET_IN_FLIGHT); a meter of its own where none is given. */
   readonly network?: NetworkMeter;
-  /** PEM of a CA to trust for HTTPS edges, in place of the system's (a private CA). */
+  /** PEM of the CA(s) to trust besides Node's bundled roots (config `target.ca`); absent: Node's defaults. */
   readonly ca?: string;
 }
 
@@ -72,6 +72,8 @@ const BODY_KEEP_BYTES = 64 * 1024;
  * server, no (that is the server's work).
  */
 const QUIET_IN_FLIGHT = 4;
+/** Requests that open connections (the preflight's, a warm-up): their time holds a handshake, not a round trip. */
+const OPENING: ReadonlySet<PhaseTag> = new Set<PhaseTag>(['reach', 'warm-up']);
 const EXCERPT_CHARS = 512;
 const JSON_PARSE_MAX_BYTES = 16 * 1024;
 
@@ -83,23 +85,35 @@ export class HttpProber {
   /** Requests in flight per edge: a round trip is the network's only for one sent into a quiet edge. */
   readonly #inFlight = new Map<string, number>();
   readonly #network: NetworkMeter;
+  /** HEAD /recruiter/bootstrap without a key: the cheapest request, counted for no organization. */
+  readonly #keylessHead: ProbeRequest;
 
   constructor(options: ProberOptions) {
     this.#options = options;
     this.#scopeListPath = endpointById(options.contract, 'scope-list').path;
     this.#network = options.network ?? new NetworkMeter();
+    const head = endpointById(options.contract, 'bootstrap-head');
+    this.#keylessHead = { method: head.method, path: head.path, key: null };
     // Each request in flight listens on the run's signal (requestAbort); thousands may be in flight.
     setMaxListeners(0, options.signal);
     for (const edge of options.edges) {
       if (!options.allowRemote && !isLoopbackUrl(edge.url)) {
         throw new TiergateError('TG_NOT_LOOPBACK', `edge ${edge.label} (${edge.url}) is not a loopback address`);
       }
-      this.#pools.set(edge.label, measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs, options.ca));
+      this.#pools.set(
+        edge.label,
+        measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs, { ca: options.ca }),
+      );
     }
   }
 
   get edges(): readonly Edge[] {
     return this.#options.edges;
+  }
+
+  /** The private CA its pools trust beside the public roots, where one is given: the load driver trusts it too. */
+  get ca(): string | undefined {
+    return this.#options.ca;
   }
 
   /** The round trips this prober measured, and the margins they call for. */
@@ -117,16 +131,37 @@ export class HttpProber {
     return this.#options.clock.monotonic() - this.#options.epoch;
   }
 
-  async send(edge: Edge, request: ProbeRequest, tags: ProbeTags): Promise<Observation> {
-    const { contract, clock, recorder, timeoutMs } = this.#options;
+  /**
+   * Opens up to `connections` connections to `edge` (never more than the prober holds per edge), so
+   * that the next series pays no handshake inside its measurement: that many keyless HEAD
+   * /recruiter/bootstrap at once, which a server answers 401 and counts for no organization (§5.1).
+   * They are recorded like every request, tagged CONNECT, which no check reads.
+   */
+  async warm(edge: Edge, connections: number): Promise<Observation[]> {
+    const count = Math.max(0, Math.min(connections, this.#options.connectionsPerEdge));
+    const tags: ProbeTags = { check: 'CONNECT', phase: 'warm-up', tier: null, org: null };
+    const answers = await Promise.all(Array.from({ length: count }, () => this.send(edge, this.#keylessHead, tags)));
+    // undici lends an answered connection again only a turn of the event loop later (in case the server
+    // closes it anyway): a request sent before that opens another connection.
+    await new Promise((resolve) => setImmediate(resolve));
+    return answers;
+  }
+
+  /** One request, one observation; `timeoutMs` shortens the prober's own timeout for this request. */
+  async send(
+    edge: Edge,
+    request: ProbeRequest,
+    tags: ProbeTags,
+    timeoutMs = this.#options.timeoutMs,
+  ): Promise<Observation> {
+    const { contract, clock, recorder } = this.#options;
     const pool = this.#pools.get(edge.label);
     if (!pool) throw new Error(`unknown edge ${edge.label}`);
     const headers: Record<string, string> = { ...request.headers };
     if (request.key !== null) headers[contract.headers.apiKey] = request.key;
     const id = recorder.nextId();
     const abort = requestAbort(timeoutMs, this.#options.signal);
-    const alone = (this.#inFlight.get(edge.label) ?? 0) < QUIET_IN_FLIGHT && request.body === undefined;
-    this.#inFlight.set(edge.label, (this.#inFlight.get(edge.label) ?? 0) + 1);
+    const timed = this.#timing(edge, request, tags);
     const sentWall = clock.now();
     const sentAt = this.now();
     let headersAt: number | null = null;
@@ -149,21 +184,14 @@ export class HttpProber {
       headersAt = this.now();
       status = response.statusCode;
       responseHeaders = response.headers;
-      const chunks: Buffer[] = [];
-      for await (const chunk of response.body) {
-        const buffer = chunk as Buffer;
-        bodyBytes += buffer.length;
-        if (bodyBytes <= BODY_KEEP_BYTES) chunks.push(buffer);
-      }
-      bodyText = redactEcho(Buffer.concat(chunks).toString('utf8'), request.key);
+      bodyText = redactEcho(await readBody(response.body, (bytes) => (bodyBytes = bytes)), request.key);
     } catch (caught) {
       error = describeError(caught, abort.timedOut(), this.#options.signal.aborted);
     } finally {
       abort.release();
-      this.#inFlight.set(edge.label, (this.#inFlight.get(edge.label) ?? 1) - 1);
+      timed.answered(headersAt === null ? null : headersAt - sentAt);
     }
     const doneAt = this.now();
-    if (alone && headersAt !== null) this.#network.roundTrip(edge.label, headersAt - sentAt);
     const contentType = singleHeader(responseHeaders, 'content-type');
     const kept = this.#keepsBody(status, request);
     const observation: Observation = {
@@ -195,6 +223,22 @@ export class HttpProber {
     };
     recorder.record(observation);
     return observation;
+  }
+
+  /**
+   * Counts a request in flight on its edge until `answered`, which tells the network meter its round
+   * trip where it times the network: no body to send, few others in flight, no connection to open.
+   */
+  #timing(edge: Edge, request: ProbeRequest, tags: ProbeTags): { answered(roundTripMs: number | null): void } {
+    const inFlight = this.#inFlight.get(edge.label) ?? 0;
+    const timesNetwork = inFlight < QUIET_IN_FLIGHT && request.body === undefined && !OPENING.has(tags.phase);
+    this.#inFlight.set(edge.label, inFlight + 1);
+    return {
+      answered: (roundTripMs) => {
+        this.#inFlight.set(edge.label, (this.#inFlight.get(edge.label) ?? 1) - 1);
+        if (timesNetwork && roundTripMs !== null) this.#network.roundTrip(edge.label, roundTripMs);
+      },
+    };
   }
 
   /** Whether an answer's body is kept as it came (else only its shape is recorded). */
@@ -241,6 +285,19 @@ function requestAbort(
 }
 
 type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** An answer's body as text, its first BODY_KEEP_BYTES; `counted` is told the bytes read so far, so a body cut short still counts. */
+async function readBody(body: AsyncIterable<unknown>, counted: (bytes: number) => void): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    bytes += buffer.length;
+    counted(bytes);
+    if (bytes <= BODY_KEEP_BYTES) chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** A target echoing the key it was sent must not put it in the record (whatever its shape). */
 function redactEcho(bodyText: string, key: string | null): string {

@@ -12,6 +12,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
+import { trustingConnect } from './tls-trust.ts';
 import type { HttpMethod } from '../contract/types.ts';
 import type { HeaderPicker } from './header-picker.ts';
 import { Http1ResponseParser, ResponseParseError, type ResponseSink } from './http1-response.ts';
@@ -38,6 +39,8 @@ export interface LoadPoolOptions {
   readonly timeoutMs: number;
   /** The response headers handlers receive, in slot order. */
   readonly picker: HeaderPicker;
+  /** PEM of a private CA trusted beside the public roots for an https edge (config `target.ca`, or the embedded target's). */
+  readonly ca?: string;
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -207,7 +210,14 @@ export class LoadPool {
     // 'data' event per read); the parser copies the little it keeps. TLS sockets read as streams.
     const buffer = this.#readBuffer;
     const socket = secure
-      ? tls.connect({ host, port, servername: net.isIP(host) === 0 ? host : undefined }).on('data', read)
+      ? tls
+          .connect({
+            host,
+            port,
+            servername: net.isIP(host) === 0 ? host : undefined,
+            ...(this.#options.ca === undefined ? {} : trustingConnect(this.#options.ca)),
+          })
+          .on('data', read)
       : net.connect({ host, port, onread: { buffer, callback: (bytes) => (read(buffer.subarray(0, bytes)), true) } });
     socket.setNoDelay(true);
     const connection = new Connection(socket, this.#options.picker, this.#events);

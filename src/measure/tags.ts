@@ -8,9 +8,10 @@ import type { CheckId } from '../catalogue/types.ts';
 
 /**
  * Senders that are no check: the window-sync polls, the limiter discovery, the load driver's
- * benchmark (bench/), tiergate doctor, and the cleanup of what the run created.
+ * benchmark (bench/), tiergate doctor, the cleanup of what the run created, and the keyless requests
+ * that open connections (the preflight's, the warm-up before a series).
  */
-type HarnessTask = 'WINDOW-SYNC' | 'PROFILE' | 'BENCH' | 'DOCTOR' | 'CLEANUP';
+type HarnessTask = 'WINDOW-SYNC' | 'PROFILE' | 'BENCH' | 'DOCTOR' | 'CLEANUP' | 'CONNECT';
 
 /** Who sent a request: the check it serves, or a harness task. */
 export type CheckTag = CheckId | HarnessTask;
@@ -96,8 +97,10 @@ export type PhaseTag =
   | 'window-sync'
   /** LOAD-THRESHOLDS' read of the announced Limit before the load. */
   | 'limit-probe'
-  /** tiergate doctor: one request per edge, then each key's few. */
+  /** tiergate doctor and the run's preflight: one request per edge; then the doctor's few per key. */
   | 'reach'
+  /** CONNECT: connections opened before a series (HttpProber.warm). */
+  | 'warm-up'
   | 'key'
   /** The cleanup: a job the run created, archived. */
   | 'archive'

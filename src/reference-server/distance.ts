@@ -153,13 +153,13 @@ export interface RelayOptions extends Distance {
 
 export interface Relay {
   readonly address: AddressInfo;
-  /** Resets every open connection now: each client sees ECONNRESET, the server a closed connection. */
+  /** Resets every open connection now, both sides: each client and the server see ECONNRESET. */
   resetConnections(): void;
   /** Stops listening and ends every connection. */
   close(): Promise<void>;
 }
 
-/** A socket ended at once, with a reset where Node can send one. */
+/** A socket ended at once with a reset (RST), as a network that drops a connection ends it. */
 function reset(socket: Socket): void {
   if (socket.destroyed) return;
   socket.resetAndDestroy();

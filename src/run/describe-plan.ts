@@ -63,6 +63,8 @@ export function describePlan(
   if (plan.revocation)
     lines.push(`revocation: ${taskLine(plan.revocation)}`, ...(revocation ? [revocationShapeLine(revocation)] : []));
   for (const load of plan.load) lines.push(`load: ${taskLine(load)}`);
+  for (const refused of plan.refused)
+    lines.push(`refused: ${refused.kind} (${refused.tier}): ${refused.checks.join(', ')} skipped: ${refused.reason}`);
   lines.push(
     `checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`,
     remeasureText({ windowsPerLane: REMEASURE_WINDOWS_PER_LANE }),

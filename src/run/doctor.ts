@@ -25,6 +25,7 @@ import { clockEstimate, narrowOffset, type ClockEstimate, type OffsetInterval } 
 import { inertRequest } from '../measure/requests.ts';
 import type { ExternalTarget } from './options.ts';
 import { openTargetSession, sessionProber } from './target-session.ts';
+import { reachEdge, type ReachOptions } from './preflight.ts';
 
 export interface DoctorFinding {
   readonly ok: boolean;
@@ -77,7 +78,9 @@ export async function runDoctor(target: ExternalTarget, io: Io): Promise<DoctorO
   });
   const prober = sessionProber(session, io, { recorder, timeoutMs: config.timeout, connectionsPerEdge: PARALLEL_ORGS });
   try {
-    const reached = await Promise.all(prober.edges.map((edge, i) => reach(prober, edge, config.target.edges[i]!, i)));
+    const reached = await Promise.all(
+      prober.edges.map((edge, i) => reach(prober, edge, i, { timeoutMs: config.timeout, ca: session.ca })),
+    );
     const answering = reached.findIndex((f) => f.ok);
     const at = answering < 0 ? null : { edge: prober.edges[answering]!, origin: config.target.edges[answering]! };
     const keys = await keyFindings(prober, at, namedKeys(target));
@@ -110,17 +113,16 @@ function namedKeys(target: ExternalTarget): NamedKey[] {
   );
 }
 
-/** One keyless HEAD per edge: any answer of the API is reachable; no answer, or one from something else, is not. */
-async function reach(prober: HttpProber, edge: Edge, url: string, i: number): Promise<DoctorFinding> {
+/**
+ * One keyless HEAD per edge, as the run's preflight asks it (the same words for what went wrong): any
+ * answer of the API is reachable; no answer, or one from something else, is not.
+ */
+async function reach(prober: HttpProber, edge: Edge, i: number, options: ReachOptions): Promise<DoctorFinding> {
   const head = endpointById(contract, 'bootstrap-head');
-  const o = await prober.send(
-    edge,
-    { method: head.method, path: head.path, key: null },
-    { check: 'DOCTOR', phase: 'reach', tier: null, org: null },
-  );
-  const input = `target.edges.${i} ${url}`;
-  if (o.status === null)
-    return problem(input, `no answer (${o.error?.code ?? 'error'}); check the URL and that the edge is up`);
+  const tags = { check: 'DOCTOR', phase: 'reach', tier: null, org: null } as const;
+  const { observation: o, problem: unreachable } = await reachEdge(prober, edge, options, tags);
+  const input = `target.edges.${i} ${edge.url}`;
+  if (o.status === null) return problem(input, unreachable ?? 'no answer');
   const took = `${Math.round((o.headersAt ?? o.doneAt) - o.sentAt)} ms`;
   if (o.status === 404 || o.status === 405 || o.status >= 500) {
     return problem(

@@ -1,9 +1,11 @@
 /**
- * Runs a plan: tiers in parallel; within a tier, the limiter profile learned beside the lanes (or
- * first on its lane), the joint tasks first on their lanes while the other lanes start; each lane's
- * tasks one after another. Results come back in the order tasks finish.
+ * Runs a plan: first the tasks it refused for the run's edges (their checks skipped, nothing sent);
+ * then tiers in parallel; within a tier, the limiter profile learned beside the lanes (or first on its
+ * lane), the joint tasks first on their lanes while the other lanes start; each lane's tasks one after
+ * another. Results come back in the order tasks finish.
  */
 import type { CheckResult } from '../catalogue/types.ts';
+import type { TierName } from '../contract/types.ts';
 import type { PlannedTask, Plan, TierPlan } from './plan.ts';
 import type { SuiteContext } from '../suite/context.ts';
 import type { OrgHandle } from '../contract/handles.ts';
@@ -59,6 +61,16 @@ export async function executePlan(
     })();
     await Promise.all([learned, joined, ...free.map(laneOf)]);
   };
+  // Refused for the run's edges: sends nothing, its checks reported skipped with the reason.
+  for (const refused of plan.refused) {
+    const instance = {
+      tier: refused.tier,
+      orgs: [],
+      scenario: scenarioOf(refused.tier, binding),
+      checks: refused.checks,
+    };
+    onResults(await runTask(TASKS[refused.kind], context, { ...instance, refused: refused.reason }));
+  }
   await Promise.all([...plan.tiers.map(runTier), plan.revocation ? runPlanned(plan.revocation) : Promise.resolve()]);
   // Sustained load last: on two cores it would disturb the exact-count checks running beside it.
   for (const planned of plan.load) await runPlanned(planned);
@@ -70,7 +82,10 @@ function instanceOf(planned: PlannedTask, binding: PlanBinding): TaskInstance {
     if (!org) throw new Error(`plan names organization ${label}, which was not provisioned`);
     return org;
   });
-  // The revocation organization's tier may have no scenario selected: its defaults then.
-  const scenario = binding.scenarios.find((s) => s.tier === planned.tier) ?? defineScenario({ tier: planned.tier });
-  return { tier: planned.tier, orgs, scenario, checks: planned.checks };
+  return { tier: planned.tier, orgs, scenario: scenarioOf(planned.tier, binding), checks: planned.checks };
+}
+
+/** A tier's scenario; the revocation organization's tier may have none selected: its defaults then. */
+function scenarioOf(tier: TierName, binding: PlanBinding): Scenario {
+  return binding.scenarios.find((s) => s.tier === tier) ?? defineScenario({ tier });
 }

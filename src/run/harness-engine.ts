@@ -37,8 +37,9 @@ import { messageOf } from '../util/errors.ts';
 import type { OpenRun, RunEngine } from './engine.ts';
 import { sessionProber } from './target-session.ts';
 import type { EngineOutcome } from './publish.ts';
-import { bulkPolicyOf, planFor, resolvedRevocation, selectedScenarios } from './plan-for.ts';
+import { bulkPolicyOf, plannedRun, resolvedRevocation, selectedScenarios } from './plan-for.ts';
 import { plannedReads } from './read-plan.ts';
+import { preflight } from './preflight.ts';
 import type { RevocationShape } from '../scenario/define.ts';
 import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
 import { JudgementLog, JUDGEMENTS_FILE } from '../suite/judgements.ts';
@@ -112,36 +113,51 @@ interface Suite {
 }
 
 /**
- * Provision the organizations, plan the run, open the prober and the window keeper, and gather what
- * every task is given (the suite context).
+ * Plan the run (data, before any socket opens), open the prober and ask every edge once (the
+ * preflight: nothing is provisioned, no hook called and no quota spent before each has answered),
+ * then take the organizations and gather what every task is given (the suite context).
  */
 async function buildSuiteContext(run: OpenRun, state: RunState): Promise<Suite> {
-  const { options, io, session, runDir, runId, emit } = run;
-  const contract = recruitingApi;
+  const { options, io, session } = run;
+  const plan = plannedRun(options);
+  const revocationShape = resolvedRevocation(options)?.shape ?? null;
+  const prober = sessionProber(session, io, {
+    network: state.network,
+    recorder: state.recorder,
+    timeoutMs: options.timeoutMs,
+    connectionsPerEdge: connectionsPerEdge(plan, options, revocationShape?.parallel ?? 0),
+    keepBodies: options.keepBodies === true,
+  });
+  try {
+    await preflight(prober, { timeoutMs: options.timeoutMs, ca: session.ca });
+    const handles = await runOrgs(run);
+    const context = suiteContext(run, state, { prober, handles, revocationShape });
+    return { plan, scenarios: selectedScenarios(options), handles, prober, context, revocationShape };
+  } catch (error) {
+    await prober.close();
+    throw error;
+  }
+}
+
+/** The organizations the plan names, by label: provisioned on the embedded target, the config's on a deployment. */
+async function runOrgs({ options, session }: OpenRun): Promise<Map<string, OrgHandle>> {
   const scenarios = selectedScenarios(options);
   const orgs = await session.orgs(scenarios.map((s) => ({ tier: s.tier, count: s.orgs })));
   const revocationTier = scenarios[0]?.tier;
   const revocationOrg = revocationTier && session.keyHook ? await session.revocationOrg(revocationTier) : null;
   const profileOrgs = await session.profileOrgs(scenarios.map((s) => s.tier));
-  const handles = new Map<string, OrgHandle>(
-    [...orgs, ...(revocationOrg ? [revocationOrg] : []), ...profileOrgs].map((o) => [o.label, o]),
-  );
-  const plan = planFor(
-    scenarios,
-    (tier) => orgs.filter((o) => o.tier === tier).map((o) => o.label),
-    revocationOrg,
-    options.checks,
-    Object.fromEntries(profileOrgs.map((o) => [o.tier, o.label])),
-  );
-  const revocationShape = resolvedRevocation(options)?.shape ?? null;
-  const network = state.network;
-  const prober = sessionProber(session, io, {
-    network,
-    recorder: state.recorder,
-    timeoutMs: options.timeoutMs,
-    connectionsPerEdge: connectionsPerEdge([...orgs, ...profileOrgs], revocationShape?.parallel ?? 0),
-    keepBodies: options.keepBodies === true,
-  });
+  return new Map([...orgs, ...(revocationOrg ? [revocationOrg] : []), ...profileOrgs].map((o) => [o.label, o]));
+}
+
+/** What every task is given: the prober, the organizations, the window keeper, the run's ledgers and policies. */
+function suiteContext(
+  run: OpenRun,
+  state: RunState,
+  opened: Pick<Suite, 'prober' | 'handles' | 'revocationShape'>,
+): SuiteContext {
+  const { options, io, session, runDir, runId, emit } = run;
+  const { prober, handles, revocationShape } = opened;
+  const contract = recruitingApi;
   const clockOffsetMs = () => state.tally.clockOffsetMs();
   const windows = new WindowKeeper({
     contract,
@@ -154,13 +170,13 @@ async function buildSuiteContext(run: OpenRun, state: RunState): Promise<Suite> 
     profileOf: (tier) => state.profiles.get(tier) ?? null,
     profileLearned: (tier) => state.learning.get(tier) ?? Promise.resolve(null),
     // Quota series go to the first edge: its round trips place their windows.
-    margins: () => network.margins(session.edges[0]?.label),
+    margins: () => prober.network.margins(session.edges[0]?.label),
   });
   state.recorder.onObservation((o) => windows.observe(o));
-  const context: SuiteContext = {
+  return {
     contract,
     prober,
-    network,
+    network: prober.network,
     io,
     orgs: [...handles.values()],
     keyHook: session.keyHook && state.created.counting(session.keyHook),
@@ -187,17 +203,24 @@ async function buildSuiteContext(run: OpenRun, state: RunState): Promise<Suite> 
     judgements: state.judgements,
     remeasure: remeasureBudget(),
   };
-  return { plan, scenarios, handles, prober, context, revocationShape };
 }
 
 /**
- * Connections per edge: every lane of every tier may hold its tier's cap in flight at once (a shared
- * pool smaller than that would queue a task's requests behind another's and skew the concurrency
- * check); revocation trials at once keep one probe each in flight per edge beside them, and far away
- * up to MAX_PROBES_IN_FLIGHT together, as the round trip calls for. A pool opens connections as they
- * are needed, so room for the far case costs nothing near.
+ * Connections per edge, from the plan (so the prober opens before any organization is provisioned):
+ * every lane of every tier, and a discovery beside them on an organization of its own, may hold its
+ * tier's cap in flight at once (a shared pool smaller than that would queue a task's requests behind
+ * another's and skew the concurrency check); revocation trials at once keep one probe each in flight
+ * per edge beside them, and far away up to MAX_PROBES_IN_FLIGHT together, as the round trip calls
+ * for. A pool opens connections as they are needed, so room for the far case costs nothing near.
  */
-function connectionsPerEdge(orgs: readonly OrgHandle[], revocationParallel: number): number {
+function connectionsPerEdge(plan: Plan, options: RunOptions, revocationParallel: number): number {
+  const configOrgs = options.target.kind === 'external' ? options.target.orgs : [];
+  const orgs = plan.tiers.flatMap((t) =>
+    [...t.orgs, ...(t.profile?.runs === 'beside' ? [t.profile.org] : [])].map((label) => ({
+      tier: t.tier,
+      limits: configOrgs.find((o) => o.label === label)?.limits,
+    })),
+  );
   const lanes = orgs.reduce((n, o) => n + figuresOf(recruitingApi, o).concurrency.value + 2, 0);
   return lanes + Math.max(revocationParallel, MAX_PROBES_IN_FLIGHT) + 16;
 }

@@ -20,6 +20,7 @@ import { isLoopbackUrl } from '../util/loopback.ts';
 import { exportK6Scripts } from '../k6/export.ts';
 import { ingestK6 } from '../k6/ingest.ts';
 import { k6Outcome } from './k6-ingest-report.ts';
+import { preflightSession } from './preflight.ts';
 import { NO_SUMMARY_FLAG, OLDEST_K6, k6Supported, parseK6Version, type K6Version } from '../k6/version.ts';
 
 export const K6_MISSING_MESSAGE =
@@ -99,7 +100,7 @@ interface K6Prepared {
 }
 
 async function drive(
-  { io, session, runId, runDir, emit }: OpenRun,
+  { options, io, session, runId, runDir, emit }: OpenRun,
   { k6, version, scenarios, thresholds }: K6Prepared,
 ): Promise<EngineOutcome> {
   const bundles = await exportK6Scripts({
@@ -113,6 +114,8 @@ async function drive(
       'TG_NOT_LOOPBACK',
       `--engine k6 sends load to loopback only; the target is ${edge?.url ?? '(none)'}`,
     );
+  // Nothing is provisioned and k6 spends no quota before every edge has answered.
+  await preflightSession(session, io, options.timeoutMs);
   emit({
     type: 'run-start',
     runId,
@@ -133,7 +136,13 @@ async function drive(
     const lengthMs = scenario.load.phases.reduce((n, p) => n + p.windows * session.windowMs, 0);
     io.stderr.write(`tiergate: k6 runs the ${scenario.tier} load (${Math.round(lengthMs / 1000)} s)\n`);
     const code = await runK6(k6, ['run', '--quiet', NO_SUMMARY_FLAG, '--out', `json=${output}`, bundle.path], {
-      env: { ...io.env, BASE_URL: edge.url, TIERGATE_KEYS: keys.join(','), WINDOW_S: String(session.windowMs / 1000) },
+      env: {
+        ...io.env,
+        ...k6TrustEnv(options),
+        BASE_URL: edge.url,
+        TIERGATE_KEYS: keys.join(','),
+        WINDOW_S: String(session.windowMs / 1000),
+      },
       io,
       timeoutMs: lengthMs + K6_GRACE_MS,
     });
@@ -162,6 +171,12 @@ async function drive(
   };
   // k6 stopped by Ctrl-C wrote partial output: what it shows is reported, never as a verdict.
   return io.signal.aborted ? { ...outcome, checks: outcome.checks.map(asInterrupted) } : outcome;
+}
+
+/** k6 verifies against Go's system roots, which on Linux Go reads from SSL_CERT_FILE: the config's target.ca, where it names one. */
+function k6TrustEnv(options: RunOptions): Record<string, string> {
+  const ca = options.target.kind === 'external' ? options.target.ca : null;
+  return ca === null ? {} : { SSL_CERT_FILE: ca.path };
 }
 
 /** `tiergate run --engine k6`. */

@@ -2,6 +2,8 @@
 import type { AssumptionId, TierName } from '../contract/types.ts';
 import type { CheckId } from '../catalogue/types.ts';
 import type { Config } from '../config/schema.ts';
+import type { TargetCa } from '../config/target-ca.ts';
+import { orgsFromConfig } from '../provision/config-orgs.ts';
 import type { RevocationShape, Scenario } from '../scenario/define.ts';
 import type { RunListener } from '../results/events.ts';
 import type { OrgHandle } from '../contract/handles.ts';
@@ -30,6 +32,17 @@ export interface ExternalTarget {
   readonly config: Config;
   /** The config's organizations, their keys resolved from the environment at the boundary. */
   readonly orgs: readonly OrgHandle[];
+  /** The CA its `target.ca` names, read at the boundary; null where it names none. */
+  readonly ca: TargetCa | null;
+}
+
+/** A deployment's config as a run's target: its keys resolved from `env`, the CA it names as loaded. */
+export function externalTarget(
+  config: Config,
+  env: Readonly<Record<string, string | undefined>>,
+  ca: TargetCa | null,
+): ExternalTarget {
+  return { kind: 'external', config, orgs: orgsFromConfig(config, env), ca };
 }
 
 export interface RunOptions {

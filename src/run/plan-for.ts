@@ -6,33 +6,11 @@ import { revocationOverrides, type RunOptions } from './options.ts';
 import { trialShape } from '../revocation/task.ts';
 import type { BulkPolicy, RevocationShape } from '../scenario/define.ts';
 import { buildPlan, type Plan, type PlannedTask } from './plan.ts';
+import { isLoopbackUrl } from '../util/loopback.ts';
 
 /** The scenarios of the tiers the run selected. */
 export function selectedScenarios(options: RunOptions): Scenario[] {
   return options.scenarios.filter((s) => options.tiers.includes(s.tier));
-}
-
-/**
- * The revocation organization gets no lane of its own: its probes run beside every lane, and on a
- * shared org they would crowd the concurrency cap.
- */
-export function planFor(
-  scenarios: readonly Scenario[],
-  labelsOf: (tier: TierName, count: number) => readonly string[],
-  revocationOrg: { readonly tier: TierName; readonly label: string } | null,
-  checks: RunOptions['checks'],
-  profileOrgs: Readonly<Partial<Record<TierName, string>>> = {},
-): Plan {
-  const own = new Set(Object.values(profileOrgs));
-  const lanes = (s: Scenario) =>
-    labelsOf(s.tier, s.orgs).filter((label) => label !== revocationOrg?.label && !own.has(label));
-  return buildPlan({
-    scenarios,
-    orgs: Object.fromEntries(scenarios.map((s) => [s.tier, lanes(s)])),
-    checks,
-    revocationOrg: revocationOrg ? { tier: revocationOrg.tier, label: revocationOrg.label } : null,
-    profileOrgs,
-  });
 }
 
 /** The embedded target's organization for a tier's limiter profile, beside its lanes. */
@@ -40,7 +18,12 @@ export function embeddedProfileOrg(tier: TierName): string {
   return `${tier}-profile`;
 }
 
-/** The plan a run would follow, from the options alone: org labels as the run would provision them. */
+/**
+ * The plan a run follows, from the options alone (the dry run's, and the run's before any socket
+ * opens): organization labels as the run provisions or the config names them. The revocation
+ * organization gets no lane of its own: its probes run beside every lane, and on a shared org they
+ * would crowd the concurrency cap.
+ */
 export function plannedRun(options: RunOptions): Plan {
   const scenarios = selectedScenarios(options);
   const target = options.target;
@@ -54,9 +37,20 @@ export function plannedRun(options: RunOptions): Plan {
       : scenarios[0]
         ? { tier: scenarios[0].tier, label: `${scenarios[0].tier}-revocation` }
         : null;
-  const profileOrgs =
+  const profileOrgs: Partial<Record<TierName, string>> =
     target.kind === 'external' ? {} : Object.fromEntries(scenarios.map((s) => [s.tier, embeddedProfileOrg(s.tier)]));
-  return planFor(scenarios, labels, revocationOrg, options.checks, profileOrgs);
+  const own = new Set(Object.values(profileOrgs));
+  const lanes = (s: Scenario) =>
+    labels(s.tier, s.orgs).filter((label) => label !== revocationOrg?.label && !own.has(label));
+  return buildPlan({
+    scenarios,
+    orgs: Object.fromEntries(scenarios.map((s) => [s.tier, lanes(s)])),
+    checks: options.checks,
+    revocationOrg: revocationOrg ? { tier: revocationOrg.tier, label: revocationOrg.label } : null,
+    profileOrgs,
+    // The embedded target listens on loopback only.
+    farEdges: target.kind === 'external' ? target.config.target.edges.filter((url) => !isLoopbackUrl(url)) : [],
+  });
 }
 
 /** Where a revocation setting came from, in the order they take precedence. */

@@ -50,10 +50,21 @@ export interface TierPlan {
   readonly collected: readonly CheckId[];
 }
 
+/** A task the plan will not run against the run's edges (its definition's refusedFor), and why. */
+export interface RefusedTask {
+  readonly kind: TaskKind;
+  readonly tier: TierName;
+  /** Reported skipped with the reason. */
+  readonly checks: readonly CheckId[];
+  readonly reason: string;
+}
+
 export interface Plan {
   readonly tiers: readonly TierPlan[];
   readonly revocation: PlannedTask | null;
   readonly load: readonly PlannedTask[];
+  /** Tasks refused for the run's edges: never run, their checks reported skipped. */
+  readonly refused: readonly RefusedTask[];
   /** Fewest quota windows the plan can take: its longest lane. */
   readonly windowsNeeded: number;
   readonly checks: readonly CheckId[];
@@ -72,10 +83,13 @@ export interface PlanInput {
   readonly revocationOrg: { readonly tier: TierName; readonly label: string } | null;
   /** Per tier, an organization of its own to learn the limiter profile on (no lane); absent: on a lane. */
   readonly profileOrgs?: Readonly<Partial<Record<TierName, string>>>;
+  /** The run's edges that are not loopback addresses (none for the embedded target): some tasks refuse them. */
+  readonly farEdges: readonly string[];
 }
 
 export function buildPlan(input: PlanInput): Plan {
-  const selection = selectionOf(input);
+  const refusals = refusalsOf(input.farEdges);
+  const selection = selectionOf(input, refusals);
   const tiers = input.scenarios.flatMap((scenario) => {
     const orgs = input.orgs[scenario.tier] ?? [];
     return orgs.length === 0 ? [] : [tierPlanOf(scenario, orgs, selection, input.profileOrgs?.[scenario.tier])];
@@ -91,10 +105,19 @@ export function buildPlan(input: PlanInput): Plan {
   // After every lane (sustained load): opt-in, for a scenario it applies to, on a tier with an organization to drive.
   const after = placed('after').flatMap((definition) =>
     input.scenarios.flatMap((scenario) => {
-      const checks = selection.checksFor(definition, scenario);
+      const checks = selection.placedFor(definition, scenario);
       const orgs = input.orgs[scenario.tier] ?? [];
       return checks.length > 0 && orgs.length > 0
         ? [plannedTask(definition, scenario.tier, orgs.slice(0, definition.orgs), checks)]
+        : [];
+    }),
+  );
+  // Refused for the run's edges: for a scenario it applies to, on a tier with an organization (as it would run).
+  const refused = [...refusals].flatMap(([definition, reason]) =>
+    input.scenarios.flatMap((scenario) => {
+      const checks = selection.checksFor(definition, scenario);
+      return checks.length > 0 && (input.orgs[scenario.tier] ?? []).length > 0
+        ? [{ kind: definition.kind, tier: scenario.tier, checks, reason }]
         : [];
     }),
   );
@@ -104,9 +127,20 @@ export function buildPlan(input: PlanInput): Plan {
       ...tiers.flatMap((t) => t.collected),
       ...beside.flatMap((b) => b.checks),
       ...after.flatMap((l) => l.checks),
+      ...refused.flatMap((r) => r.checks),
     ]),
   ].filter(selection.named);
-  return { tiers, revocation: beside[0] ?? null, load: after, windowsNeeded: windowsNeededBy(tiers), checks };
+  return { tiers, revocation: beside[0] ?? null, load: after, refused, windowsNeeded: windowsNeededBy(tiers), checks };
+}
+
+/** The task definitions that refuse the run's edges, each with its reason. */
+function refusalsOf(farEdges: readonly string[]): ReadonlyMap<RegisteredTask, string> {
+  return new Map(
+    (Object.values(TASKS) as readonly RegisteredTask[]).flatMap((definition) => {
+      const reason = definition.refusedFor?.(farEdges) ?? null;
+      return reason === null ? [] : [[definition, reason] as const];
+    }),
+  );
 }
 
 /** Which checks the run decides: named by --checks (null: every one), and by the scenario. */
@@ -116,9 +150,11 @@ interface Selection {
   readonly chosen: (id: CheckId, scenario: Scenario) => boolean;
   /** The checks of a definition a tier's scenario runs: none where it does not apply, or is opt-in and not named. */
   readonly checksFor: (definition: RegisteredTask, scenario: Scenario) => readonly CheckId[];
+  /** The same, for a definition the plan places: none where it is refused for the run's edges. */
+  readonly placedFor: (definition: RegisteredTask, scenario: Scenario) => readonly CheckId[];
 }
 
-function selectionOf(input: PlanInput): Selection {
+function selectionOf(input: PlanInput, refusals: ReadonlyMap<RegisteredTask, string>): Selection {
   const named = (id: CheckId) => input.checks === null || input.checks.includes(id);
   const chosen = (id: CheckId, scenario: Scenario) =>
     named(id) && (scenario.checks === 'all' || scenario.checks.includes(id));
@@ -127,7 +163,9 @@ function selectionOf(input: PlanInput): Selection {
     if (definition.optIn && input.checks === null) return [];
     return declaredChecks(definition).filter((id) => chosen(id, scenario));
   };
-  return { named, chosen, checksFor };
+  const placedFor = (definition: RegisteredTask, scenario: Scenario) =>
+    refusals.has(definition) ? [] : checksFor(definition, scenario);
+  return { named, chosen, checksFor, placedFor };
 }
 
 /** The registered task definitions of one placement. */
@@ -156,7 +194,7 @@ function tierPlanOf(
   const joint: PlannedTask[] = [];
   const windowsOn: Record<string, number> = Object.fromEntries(orgs.map((o) => [o, 0]));
   for (const definition of placed('joint')) {
-    const checks = selection.checksFor(definition, scenario);
+    const checks = selection.placedFor(definition, scenario);
     if (checks.length === 0 || orgs.length < definition.orgs) continue;
     const taskOrgs = orgs.slice(0, definition.orgs);
     joint.push(plannedTask(definition, scenario.tier, taskOrgs, checks));
@@ -199,7 +237,7 @@ function placeLaneTasks(
   const order = (d: RegisteredTask) => (d.consumes === 'none' ? 0 : d.lastRequestOpens !== undefined ? 1 : 2);
   const laneTasks = [...placed('lane')].sort((x, y) => order(x) - order(y));
   for (const definition of laneTasks) {
-    const checks = selection.checksFor(definition, scenario);
+    const checks = selection.placedFor(definition, scenario);
     if (checks.length === 0) continue;
     if (definition.consumes === 'none') {
       lanes[freeLane]!.push(plannedTask(definition, scenario.tier, [freeLane], checks));

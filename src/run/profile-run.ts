@@ -13,6 +13,7 @@ import type { LimiterProfile } from '../profile/types.ts';
 import type { RunOptions } from './options.ts';
 import { openTargetSession, sessionProber } from './target-session.ts';
 import { newRunId } from './run-id.ts';
+import { preflight } from './preflight.ts';
 
 export interface ProfileOptions {
   readonly target: RunOptions['target'];
@@ -38,6 +39,8 @@ export async function profileDeployment(options: ProfileOptions, io: Io): Promis
   });
   const prober = sessionProber(session, io, { recorder, timeoutMs: options.timeoutMs, connectionsPerEdge: 4 });
   try {
+    // Nothing is provisioned nor any quota spent before every edge has answered.
+    await preflight(prober, { timeoutMs: options.timeoutMs, ca: session.ca });
     const orgs = await session.orgs(options.tiers.map((tier) => ({ tier, count: 1 })));
     const clockOffsetMs = () => clockEstimate(offset)?.offsetMs ?? 0;
     // Tiers one after another: each discovery times its reads against a window, and on two cores

@@ -1,8 +1,10 @@
 /**
  * `runSuite`: the library call behind `tiergate run`, one lifecycle for every engine: open the run
  * (id, folder), open the target session, let the engine drive it, then results, reports and
- * `latest`. An interrupted run (io.signal) still writes the report of what finished, and says so.
+ * `latest`. An interrupted run (io.signal) still writes the report of what finished, and says so; a
+ * run whose edges answer nothing (the engines' preflight) stops before anything else, with exit code 2.
  */
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EXIT, exitCodeFor } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
@@ -19,6 +21,7 @@ import type { RunEngine } from './engine.ts';
 import { bulkPolicyOf, plannedRun, resolvedRevocation, selectedScenarios } from './plan-for.ts';
 import { openRunFolder, publishResults, sealOf, type EngineOutcome } from './publish.ts';
 import { stepSummaryTarget } from '../report/step-summary.ts';
+import { TargetUnreachableError } from './preflight.ts';
 
 export interface RunOutcome {
   /** null for a dry run. */
@@ -68,6 +71,10 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
   let outcome: EngineOutcome;
   try {
     outcome = await drive({ options, io, session, runId, runDir, emit });
+  } catch (error) {
+    // A run whose edges answered nothing did nothing else: it leaves no run folder behind.
+    if (error instanceof TargetUnreachableError) await rm(runDir, { recursive: true, force: true });
+    throw error;
   } finally {
     await session.close();
   }

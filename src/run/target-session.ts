@@ -26,7 +26,7 @@ export interface TargetSession {
   readonly windowMs: number;
   /** Non-loopback edges are allowed only when a config says so explicitly. */
   readonly allowRemote: boolean;
-  /** The PEM of the CA to trust for the edges' certificates beside the system's; null: none (plain HTTP, or public certificates). */
+  /** PEM of the CA(s) every client of the target trusts besides the public roots; null for none. */
   readonly ca: string | null;
   readonly edgeHeader: string;
   /** How long the target takes to answer an upload, where it is known before any (the embedded target's parse time); null: to be measured. */
@@ -58,15 +58,19 @@ export async function openTargetSession(
   if (target.kind === 'external') {
     const config = target.config;
     const orgs = target.orgs;
+    const ca = target.ca?.pem ?? null;
     const keyHook = config.revocation
-      ? configKeyHook(config.revocation.hook, env, { allowRemote: config.target.allowNonLoopback })
+      ? configKeyHook(config.revocation.hook, env, {
+          allowRemote: config.target.allowNonLoopback,
+          ca: ca ?? undefined,
+        })
       : null;
     return {
       info: { kind: 'external', edges: config.target.edges, faults: [] },
       edges: edgesOf(config.target.edges),
       windowMs: config.window,
       allowRemote: config.target.allowNonLoopback,
-      ca: null,
+      ca,
       edgeHeader: config.target.edgeHeader,
       uploadMs: null,
       orgs: async (requests) => orgs.filter((o) => requests.some((r) => r.tier === o.tier)),
@@ -117,7 +121,7 @@ export async function openTargetSession(
   };
 }
 
-/** The prober over a session's edges: its edge header, its loopback rule, the run's clock and Ctrl-C. */
+/** The prober over a session's edges: its edge header, its loopback rule, its CA, the run's clock and Ctrl-C. */
 export function sessionProber(
   session: TargetSession,
   io: Io,
@@ -143,5 +147,6 @@ export function sessionProber(
     ...(session.ca === null ? {} : { ca: session.ca }),
     keepBodies: options.keepBodies === true,
     ...(options.network ? { network: options.network } : {}),
+    ca: session.ca ?? undefined,
   });
 }

@@ -66,7 +66,12 @@ export async function sendPastLimit(
   first: Observation,
   send: () => Promise<Observation>,
   signal: AbortSignal,
-  series: { readonly spent: number; readonly shapeFor: (left: number) => SeriesShape },
+  series: {
+    readonly spent: number;
+    readonly shapeFor: (left: number) => SeriesShape;
+    /** Opens connections for that many requests at once, right before the bulk. */
+    readonly warm?: (together: number) => Promise<void>;
+  },
 ): Promise<SentSeries> {
   const sent: Observation[] = [first];
   const limit = limitToTest(figure, first);
@@ -79,7 +84,10 @@ export async function sendPastLimit(
     sent.push(...(await inBatches(count, size, send, signal)));
     if (sent.length > from) together.push({ from, to: sent.length });
   };
-  if (shape.bulk > 0) await release(shape.bulk, shape.concurrency);
+  if (shape.bulk > 0) {
+    await series.warm?.(shape.concurrency);
+    await release(shape.bulk, shape.concurrency);
+  }
   const uncounted = sent.filter((o, i) => uncountedTogether(together, o, i)).length;
   const position = () => sent.length - uncounted;
   const enough = () =>

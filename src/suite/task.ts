@@ -110,6 +110,13 @@ export interface TaskDefinition<K extends TaskKind = TaskKind, C extends CheckId
   readonly rounds?: RoundTrips;
   /** It uploads resumes: a run that may write nothing (config `writes: none`) skips it. */
   readonly uploads?: boolean;
+  /**
+   * Why it cannot be run against a target whose edges include these, which are not loopback addresses
+   * (none: the embedded target), or null where it can: the plan refuses it for every scenario it would
+   * run for (lane, joint and after placements), its checks are reported skipped with the reason, and
+   * the dry run says so.
+   */
+  readonly refusedFor?: (farEdges: readonly string[]) => string | null;
   /** What it sends, in a line: the dry run prints it. */
   readonly describe: string;
   // NoInfer: the checks are the declared ones; a decision for any other is a type error, not a wider C.
@@ -162,6 +169,8 @@ export interface TaskInstance {
   readonly scenario: Scenario;
   /** The checks to report; null: every declared check. */
   readonly checks: readonly CheckId[] | null;
+  /** Why the plan refused it (its definition's refusedFor): it sends nothing and its checks are skipped. */
+  readonly refused?: string;
 }
 
 /** The shared step: runs a task and turns its decisions into the results of its selected checks. */
@@ -206,10 +215,8 @@ export async function runTask(
   let decisions: Decisions<CheckId> = {};
   let undecided = `the ${definition.kind} task ended without deciding it`;
   try {
-    decisions =
-      definition.uploads === true && context.writes === 'none'
-        ? skippedForWrites(checks)
-        : await definition.run(context, run);
+    const notRun = instance.refused ?? (definition.uploads === true && context.writes === 'none' ? WRITES_NONE : null);
+    decisions = notRun === null ? await definition.run(context, run) : skippedFor(checks, notRun);
   } catch (error) {
     undecided = `task ${taskName(identity)} stopped: ${messageOf(error)}`;
     context.emit({ type: 'warning', message: undecided });
@@ -235,10 +242,12 @@ export async function runTask(
   });
 }
 
-/** Every check of a task that uploads, in a run the config allows no writes. */
-function skippedForWrites(checks: readonly CheckId[]): Decisions<CheckId> {
-  const finding = skippedFinding(
-    '"writes": "none" in the config: this check uploads sample resumes, which the deployment parses (and may bill); allow it with "writes": "own"',
-  );
+/** Why a task that uploads is skipped in a run the config allows no writes. */
+const WRITES_NONE =
+  '"writes": "none" in the config: this check uploads sample resumes, which the deployment parses (and may bill); allow it with "writes": "own"';
+
+/** Every check of a task that is not run, skipped for `reason`. */
+function skippedFor(checks: readonly CheckId[], reason: string): Decisions<CheckId> {
+  const finding = skippedFinding(reason);
   return Object.fromEntries(checks.map((id) => [id, finding]));
 }

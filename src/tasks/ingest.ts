@@ -15,6 +15,7 @@ import type { OrgHandle } from '../contract/handles.ts';
 import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from '../suite/fresh-window.ts';
 import { batchPlan, inBatchesMakingUpLost, underCap } from '../suite/batches.ts';
+import { warmForSeries } from '../suite/warm.ts';
 import { uploadsToTest } from '../suite/announced-limit.ts';
 import { EXTRA_AFTER_LIMIT } from '../suite/series-shape.ts';
 import { watchRestOfWindow } from '../suite/watch.ts';
@@ -121,6 +122,7 @@ async function uploadSinglesAfter(
   const tier = figuresOf(context.contract, org);
   const limit = uploadsToTest(tier.ingest, first);
   const batch = underCap(tier.concurrency.value);
+  await warmForSeries(context, batch);
   const rest = await inBatchesMakingUpLost(
     limit + EXTRA_AFTER_LIMIT,
     batch,
@@ -170,6 +172,7 @@ async function uploadBulkAfter(
   // the batch holding the last admissible one holding the one past it too.
   const admissible = Math.floor(uploadsToTest(tier.ingest, first) / bulk.unitsPerRequest);
   const batch = underCap(tier.concurrency.value);
+  await warmForSeries(context, batch);
   const sent = [
     first,
     ...(await inBatchesMakingUpLost(

@@ -6,6 +6,7 @@ import { inFreshWindow } from '../suite/fresh-window.ts';
 import { OVER_ADMISSION_FACTOR, limitToTest } from '../suite/announced-limit.ts';
 import { EXTRA_AFTER_LIMIT } from '../suite/series-shape.ts';
 import { inBatches, underCap } from '../suite/batches.ts';
+import { warmForSeries } from '../suite/warm.ts';
 import { defineTask, type RoundTrips } from '../suite/task.ts';
 
 /** After the first read, Limit and a few more a batch at a time, then the other organization and the bracket. */
@@ -32,6 +33,7 @@ export const isolation = defineTask({
       // Exhaust the quota quickly (in batches under the cap) so the check fits well inside one window.
       const limit = limitToTest(figure, first);
       const batch = underCap(figures.concurrency.value);
+      await warmForSeries(context, batch);
       const sent = [first, ...(await inBatches(limit + EXTRA_AFTER_LIMIT, batch, read, context.signal))];
       // A server that gives quota back is read on to its first 429 (bounded, a batch at a time): the check needs one.
       while (

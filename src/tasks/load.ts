@@ -36,6 +36,11 @@ export const load = defineTask({
   placement: 'after',
   optIn: true,
   appliesTo: (scenario) => scenario.load !== null,
+  // Latency under load is the deployment's only where the distance to it is nil.
+  refusedFor: (farEdges) =>
+    farEdges.length === 0
+      ? null
+      : `${farEdges.join(', ')} ${farEdges.length === 1 ? 'is not a loopback address' : 'are not loopback addresses'}: latencies measured from here would include the distance to the deployment, and LOAD-THRESHOLDS would judge it as the deployment's; run the load beside the deployment`,
   describe:
     "the scenario's load phases at a constant arrival rate: at quota, at twice it, and a fleet of organizations",
   run: async (context, task) => {
@@ -131,6 +136,7 @@ async function runPhases(context: SuiteContext, input: PhaseRunInput) {
     edges: context.prober.edges,
     headers: context.contract.headers,
     connectionsPerEdge: Math.min(256, inFlight * fleet.length),
+    ...(context.prober.ca === undefined ? {} : { ca: context.prober.ca }),
     timeoutMs: context.timeoutMs,
     now: () => context.prober.now(),
     wallNow: () => context.io.clock.now(),

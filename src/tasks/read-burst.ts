@@ -8,6 +8,7 @@ import { figuresOf } from '../contract/org-limits.ts';
 import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from '../suite/fresh-window.ts';
 import { batchPlan, inBatches, underCap } from '../suite/batches.ts';
+import { warmForSeries } from '../suite/warm.ts';
 import { limitToTest } from '../suite/announced-limit.ts';
 import { defineTask, type RoundTrips } from '../suite/task.ts';
 
@@ -35,6 +36,7 @@ export const readBurst = defineTask({
       // The first read announces the Limit to aim at; what the window's ledger holds is spent already.
       const limit = limitToTest(tier.read, first) - window.prior.length;
       const batch = underCap(tier.concurrency.value);
+      await warmForSeries(context, batch);
       const rest = await inBatches(
         2 * Math.max(1, limit) - 1,
         batch,

@@ -17,6 +17,7 @@ import { inFreshWindow, plannedLatencyMs } from '../suite/fresh-window.ts';
 import { sendPastLimit, type SentSeries } from '../suite/announced-limit.ts';
 import { seriesShape } from '../suite/series-shape.ts';
 import { underCap } from '../suite/batches.ts';
+import { warmForSeries } from '../suite/warm.ts';
 import { isQuotaRefusal } from '../verdicts/support/released-together.ts';
 import { watchRestOfWindow } from '../suite/watch.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
@@ -135,6 +136,7 @@ function sendSeries(
   const roundTripMs = plannedLatencyMs(context, task, 'read');
   return sendPastLimit(figures.read, series.first, series.read, context.signal, {
     spent: series.window.prior.length,
+    warm: (together) => warmForSeries(context, together),
     shapeFor: (left) =>
       seriesShape({
         left,

@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'TG_NOT_LOOPBACK'
   | 'TG_K6_MISSING'
   | 'TG_K6_VERSION'
-  | 'TG_TARGET_START';
+  | 'TG_TARGET_START'
+  | 'TG_UNREACHABLE';
 
 export class TiergateError extends Error {
   readonly code: ErrorCode;

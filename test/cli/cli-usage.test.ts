@@ -1,5 +1,5 @@
 /** User mistakes on `tiergate run` / `list`: one line naming the input and the fix, exit 2, no stack trace; the defaults in help and README; k6 subcommands. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { serveOptions } from '../../src/cli/serve.ts';
 import { DEFAULTS, PARSE_MS } from '../../src/config/defaults.ts';
 import { resolveTargetOptions, TARGET_DEFAULTS } from '../../src/reference-server/options.ts';
 import { formatDurationMs } from '../../src/util/duration.ts';
+import { makeCertificates } from '../../src/reference-server/certificates.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { expectUsageError, runCli } from '../helpers/cli.ts';
 
@@ -63,6 +64,29 @@ describe('tiergate run: flag errors', () => {
     const result = await runCli(['run', '--config', 'ok.json', '--dry-run'], {}, dir);
     expectUsageError(result, /orgs\.0\.keys\.primary: environment variable XH_ACME_KEY is not set/);
     expect(result.stderr).toMatch(/orgs\.0\.keys\.unscoped: environment variable XH_ACME_NOSCOPE is not set/);
+  });
+});
+
+describe('tiergate run --dry-run against a deployment', () => {
+  it('says LOAD-THRESHOLDS is refused, and why, where an edge is not a loopback address', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tiergate-far-'));
+    writeFileSync(
+      join(dir, 'far.json'),
+      JSON.stringify({
+        target: { edges: ['https://api.example.com'], allowNonLoopback: true },
+        orgs: [{ name: 'starter-a', tier: 'starter', keys: { primary: { env: 'XH_A_KEY' } } }],
+      }),
+    );
+    const result = await runCli(
+      ['run', '--config', 'far.json', '--dry-run', '--checks', 'LOAD-THRESHOLDS'],
+      { XH_A_KEY: 'unused' },
+      dir,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^refused: load \(starter\): LOAD-THRESHOLDS skipped: https:\/\/api\.example\.com is not a loopback address: latencies measured from here would include the distance to the deployment/m,
+    );
+    expect(result.stdout).not.toMatch(/^load: /m);
   });
 });
 
@@ -246,18 +270,28 @@ describe('tiergate k6: a subcommand per action, each with its own --help', () =>
   it.each([
     [
       'export',
-      ['--out', '--tiers', '--scenario', '--revocation'],
+      ['--out', '--tiers', '--scenario', '--revocation', '--config'],
       ['--parallelism', '--window', '--image', '--date-lag'],
     ],
     [
       'operator',
-      ['--out', '--parallelism', '--base-url', '--namespace', '--window', '--image', '--revocation', '--region'],
+      [
+        '--out',
+        '--parallelism',
+        '--base-url',
+        '--namespace',
+        '--window',
+        '--image',
+        '--revocation',
+        '--region',
+        '--config',
+      ],
       ['--date-lag'],
     ],
     [
       'ingest',
       ['[files..]', '--out', '--window', '--tiers', '--revocation', '--date-lag'],
-      ['--parallelism', '--image'],
+      ['--parallelism', '--image', '--config'],
     ],
   ])('k6 %s --help', async (action, shown, hidden) => {
     const { code, stdout } = await runCli(['k6', action, '--help']);
@@ -283,6 +317,40 @@ describe('tiergate k6: a subcommand per action, each with its own --help', () =>
   ])('k6 ingest --revocation: a mistake is one line, exit 2 (%j)', async (argv, message) => {
     expectUsageError(await runCli(argv), message);
   });
+
+  it('k6 export --config: where the config names target.ca, the k6 command printed sets SSL_CERT_FILE to it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tiergate-k6-ca-'));
+    mkdirSync(join(dir, 'conf'));
+    writeFileSync(join(dir, 'conf', 'my ca.pem'), (await makeCertificates('valid')).caPem);
+    writeFileSync(
+      join(dir, 'conf', 'tiergate.config.json'),
+      JSON.stringify({
+        target: { edges: ['https://127.0.0.1:8443'], ca: 'my ca.pem' },
+        orgs: [{ name: 'starter-a', tier: 'starter', keys: { primary: { env: 'XH_A_KEY' } } }],
+      }),
+    );
+    const ca = join(dir, 'conf', 'my ca.pem');
+    // No key is needed to export: only the config's CA is read.
+    const config = ['--config', 'conf/tiergate.config.json'];
+    const vantage = await runCli(['k6', 'export', '--revocation', '--out', 'scripts', ...config], {}, dir);
+    expect(vantage.code).toBe(0);
+    expect(vantage.stdout).toContain(`Start it on each vantage point before the run: SSL_CERT_FILE='${ca}' k6 run `);
+    expect(vantage.stdout).toContain(`SSL_CERT_FILE names target.ca's CA, which k6 must trust to reach the edges`);
+    const tiers = await runCli(['k6', 'export', '--tiers', 'starter', '--out', 'scripts', ...config], {}, dir);
+    expect(tiers.stdout).toContain(`Run one: SSL_CERT_FILE='${ca}' k6 run -e BASE_URL=`);
+    const operator = await runCli(
+      ['k6', 'operator', '--revocation', '--region', 'eu-west-1', '--out', 'op', ...config],
+      {},
+      dir,
+    );
+    expect(operator.stdout).toContain(
+      `mount ${ca} into each runner pod (a Secret or ConfigMap volume) and set the runner's SSL_CERT_FILE`,
+    );
+    // Without --config, nothing of the kind.
+    expect((await runCli(['k6', 'export', '--revocation', '--out', 'scripts'], {}, dir)).stdout).not.toContain(
+      'SSL_CERT_FILE',
+    );
+  }, 60_000);
 
   it('refuses files given to an action that takes none', async () => {
     expectUsageError(

@@ -45,7 +45,7 @@ describe('tiergate doctor', () => {
     [
       'an unreachable edge',
       'unreachable',
-      /^problem {2}target\.edges\.2 http:\/\/127\.0\.0\.1:\d+: no answer \(ECONNREFUSED\); check the URL and that the edge is up$/,
+      /^problem {2}target\.edges\.2 http:\/\/127\.0\.0\.1:\d+: no answer: the connection was refused \(ECONNREFUSED\); check the URL and that the edge is up$/,
     ],
     [
       'an unknown key',

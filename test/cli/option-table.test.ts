@@ -42,12 +42,29 @@ describe('an options table', () => {
       'target-fault',
       'target-variant',
     ]);
-    expect(Object.keys(TARGET_SHAPE_OPTIONS)).toEqual(['edges', 'revocation-delay', 'parse-ms']);
+    expect(Object.keys(TARGET_SHAPE_OPTIONS)).toEqual([
+      'edges',
+      'revocation-delay',
+      'parse-ms',
+      'tls',
+      'latency',
+      'jitter',
+    ]);
     const shape = parseOptions(TARGET_SHAPE_OPTIONS, {
       edges: '3',
       'revocation-delay': '300ms',
       'parse-ms': undefined,
+      tls: true,
+      latency: '40ms',
+      jitter: '10ms',
     });
-    expect(shape).toEqual({ edges: 3, 'revocation-delay': 300, 'parse-ms': undefined });
+    expect(shape).toEqual({
+      edges: 3,
+      'revocation-delay': 300,
+      'parse-ms': undefined,
+      tls: true,
+      latency: 40,
+      jitter: 10,
+    });
   });
 });

@@ -1,16 +1,18 @@
 /**
- * A target that is down, hangs, resets connections or sends garbage headers: the run finishes on
- * its own (per-request timeouts), never crashes, and says what it saw as fail or inconclusive
- * verdicts with evidence. Never a pass.
+ * A target that is down, hangs, resets connections or sends garbage headers: a target that answers
+ * nothing stops the run at its preflight (exit 2, the edge named); one that answers the preflight and
+ * then misbehaves finishes on its own (per-request timeouts), never crashes, and says what it saw as
+ * fail or inconclusive verdicts with evidence. Never a pass.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import { runSuite } from '../../src/run/run.ts';
+import { TargetUnreachableError } from '../../src/run/preflight.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import type { RunOptions } from '../../src/run/options.ts';
 import { captureIo } from '../helpers/capture-io.ts';
@@ -37,6 +39,16 @@ function closeServer(server: Server): Promise<void> {
     server.closeAllConnections();
     server.close(() => resolve());
   });
+}
+
+/** Answers a keyless HEAD /recruiter/bootstrap (the preflight's) with 401; every other request goes to `otherwise`. */
+function answerPreflightOnly(otherwise: (req: IncomingMessage, res: ServerResponse) => void) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'HEAD' || req.url !== '/recruiter/bootstrap' || req.headers['x-api-key'] !== undefined)
+      return otherwise(req, res);
+    res.statusCode = 401;
+    res.end();
+  };
 }
 
 function externalRun(edge: string): RunOptions {
@@ -73,23 +85,43 @@ async function runAgainst(edge: string, mayPass: readonly string[] = ['AUTH-KEY-
 
 // Each test has a server of its own: they run at once.
 describe.concurrent('a misbehaving target', () => {
-  it('down (connection refused): inconclusive, naming the refusal', async ({ onTestFinished }) => {
+  it('down (connection refused): the run stops at its preflight, naming the edge and the refusal', async ({
+    onTestFinished,
+  }) => {
     const closed = await serve(() => {}, onTestFinished);
     await closeServer(closed.server);
-    const { outcome, checks } = await runAgainst(closed.url);
-    expect(outcome.exitCode).not.toBe(0);
-    expect(checks.some((c) => /ECONNREFUSED/.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
+    const { io } = captureIo();
+    const error = await runSuite(externalRun(closed.url), io).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(TargetUnreachableError);
+    expect((error as TargetUnreachableError).code).toBe('TG_UNREACHABLE');
+    expect((error as TargetUnreachableError).message).toMatch(new RegExp(`^edge-0 ${closed.url}: .*ECONNREFUSED`));
   }, 60_000);
 
-  it('hangs: every request times out and the run still ends', async ({ onTestFinished }) => {
-    const { outcome, checks } = await runAgainst((await serve(() => {}, onTestFinished)).url);
-    expect(outcome.exitCode).toBe(3);
+  it('answers the preflight, then hangs: every request times out and the run still ends', async ({
+    onTestFinished,
+  }) => {
+    const { outcome, checks } = await runAgainst(
+      (
+        await serve(
+          answerPreflightOnly(() => {}),
+          onTestFinished,
+        )
+      ).url,
+    );
+    // Fail (the one answer, to the keyless HEAD, carries no rate-limit headers) or inconclusive.
+    expect([1, 3]).toContain(outcome.exitCode);
     expect(checks.some((c) => /TIMEOUT/.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
   }, 60_000);
 
-  it('resets connections: inconclusive with the reset shown', async ({ onTestFinished }) => {
-    const { outcome, checks } = await runAgainst((await serve((req) => req.socket.destroy(), onTestFinished)).url);
-    expect(outcome.exitCode).toBe(3);
+  it('answers the preflight, then resets connections: never a pass, with the reset shown', async ({
+    onTestFinished,
+  }) => {
+    const resets = answerPreflightOnly((req) => req.socket.destroy());
+    const { outcome, checks } = await runAgainst((await serve(resets, onTestFinished)).url);
+    expect([1, 3]).toContain(outcome.exitCode);
     expect(checks.some((c) => /ECONNRESET|SOCKET|closed/i.test(`${c.actual} ${c.notes.join(' ')}`))).toBe(true);
   }, 60_000);
 

@@ -25,8 +25,7 @@ import { EXIT } from '../../src/util/errors.ts';
 import type { CheckId, CheckResult, Verdict } from '../../src/catalogue/types.ts';
 import type { LimiterProfile } from '../../src/profile/types.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
-import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
-import type { RunOptions } from '../../src/run/options.ts';
+import { externalTarget, type RunOptions } from '../../src/run/options.ts';
 import { runSuite } from '../../src/run/run.ts';
 import {
   buildConfig,
@@ -256,7 +255,7 @@ async function runAgainst(expected: Expectation, outDir: string, serverLog: stri
     const { config: raw, env } = buildConfig(edges, running.orgs, WINDOW_S);
     const config = parseConfig(raw, `${server} config`);
     const options: RunOptions = {
-      target: { kind: 'external', config, orgs: orgsFromConfig(config, env) },
+      target: externalTarget(config, env, null),
       windowMs: config.window,
       tiers: ['starter'],
       checks: expected.checks ?? null,

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckId } from '../../src/catalogue/types.ts';
 import type { Config } from '../../src/config/schema.ts';
-import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
 import type { TierName } from '../../src/contract/types.ts';
 import { defineScenario, type BulkPolicy, type Scenario } from '../../src/scenario/define.ts';
-import type { RunOptions } from '../../src/run/options.ts';
+import { externalTarget, type RunOptions } from '../../src/run/options.ts';
+import type { TargetCa } from '../../src/config/target-ca.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import type { VariantName } from '../../src/reference-server/variants.ts';
 
@@ -69,10 +69,12 @@ export function configRun(
     readonly scenarios: readonly Scenario[];
     readonly checks?: readonly CheckId[] | null;
     readonly revocation?: RunOptions['revocation'];
+    /** The CA its `target.ca` names, as loaded. */
+    readonly ca?: TargetCa;
   },
 ): RunOptions {
   return {
-    target: { kind: 'external', config, orgs: orgsFromConfig(config, env) },
+    target: externalTarget(config, env, run.ca ?? null),
     windowMs: config.window,
     tiers: run.scenarios.map((s) => s.tier),
     checks: run.checks ?? null,

@@ -1,11 +1,14 @@
 /**
  * Key hooks: templates and their validation, command and HTTP hooks driving the reference target's
- * admin API end to end, and hooks that fail or hang (inconclusive with their output, never a hang).
+ * admin API end to end, hooks that fail or hang (inconclusive with their output, never a hang), and
+ * HTTP hooks to an admin API behind a private CA.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
+import { makeCertificates } from '../../src/reference-server/certificates.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import type { RevocationHookConfig } from '../../src/config/schema.ts';
 import type { CheckResult } from '../../src/catalogue/types.ts';
@@ -373,5 +376,51 @@ describe('hooks driving the reference target', () => {
     expect(latency.verdict).toBe('inconclusive');
     expect(latency.actual).toContain('the revoke command timed out after 500 ms');
     expect(latency.durationMs).toBeLessThan(30_000);
+  });
+});
+
+describe('HTTP hooks over HTTPS with a private CA (config target.ca)', () => {
+  /** An admin API on loopback presenting a certificate of a CA of its own; its URL, the CA and the calls it got. */
+  async function httpsAdmin() {
+    const { caPem, certPem, keyPem } = await makeCertificates('valid');
+    const calls: string[] = [];
+    const server = createHttpsServer({ cert: certPem, key: keyPem }, (req, res) => {
+      calls.push(`${req.method} ${req.url}`);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ key: KEY, id: 'key_9' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, caPem, calls };
+  }
+
+  const hookTo = (url: string) =>
+    ({
+      type: 'http',
+      provision: { method: 'POST', url: `${url}/keys`, keyPath: 'key', keyIdPath: 'id' },
+      revoke: { method: 'DELETE', url: `${url}/keys/{keyId}` },
+      timeout: 5000,
+    }) as const;
+
+  test('trusting the CA, it provisions and revokes', async () => {
+    const admin = await httpsAdmin();
+    const hook = configKeyHook(hookTo(admin.url), {}, { ca: admin.caPem });
+    const key = await hook.provisionKey(org, 'all');
+    expect(key).toMatchObject({ key: KEY, id: 'key_9' });
+    await hook.revokeKey(key);
+    expect(admin.calls).toEqual(['POST /keys', 'DELETE /keys/key_9']);
+  });
+
+  test('without it, the call fails with the certificate error and the admin API hears nothing', async () => {
+    const admin = await httpsAdmin();
+    const hook = configKeyHook(hookTo(admin.url), {});
+    await expect(hook.provisionKey(org, 'all')).rejects.toMatchObject({
+      code: 'HOOK_FAILED',
+      message: expect.stringMatching(/^POST \/keys failed: .*(unable to verify|UNABLE_TO_VERIFY)/),
+    });
+    expect(admin.calls).toEqual([]);
   });
 });

@@ -66,6 +66,8 @@ describe('HTTPS edges', () => {
     expect(await handshake(t.edge(), t.target.ca!)).toBe(expected);
   });
 
+  // The thread compiles the sources (tsx) and loads the X.509 library: on a loaded machine with a
+  // cold cache that has taken over half a minute.
   it("over the target's own thread: the CA crosses with the URLs, and the edges' certificate chains to it", async () => {
     const target = await startTargetThread({ tls: true, edges: 1, windowMs: 2000, parseMs: 0 });
     onTestFinished(() => target.close());
@@ -73,7 +75,7 @@ describe('HTTPS edges', () => {
     const answer = await call(target.edges[0]!, '/recruiter/bootstrap', { dispatcher: trusting(target.ca!) });
     expect(answer.status).toBe(401);
     expect(new X509Certificate(target.ca!).ca).toBe(true);
-  });
+  }, 90_000);
 
   it('plain HTTP reports no CA', async () => {
     const t = await startTestTarget();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { SCOPE_NAMES } from '../../src/contract/types.ts';
-import { orgsFromConfig } from '../../src/provision/config-orgs.ts';
+import { externalTarget } from '../../src/run/options.ts';
 import { formatDoctor, runDoctor } from '../../src/run/doctor.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { CONFIG_FILE, initDeployment, variableOf } from '../helpers/deployment.ts';
@@ -23,7 +23,7 @@ describe('runDoctor', () => {
     const config = await loadConfig(CONFIG_FILE, deployment.dir);
     const { io } = captureIo({ env: deployment.env });
     const before = Date.now();
-    const outcome = await runDoctor({ kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, io);
+    const outcome = await runDoctor(externalTarget(config, io.env, null), io);
     const after = Date.now();
 
     expect(outcome.findings.filter((f) => !f.ok)).toEqual([]);
@@ -74,7 +74,7 @@ describe('runDoctor', () => {
     }
     const config = parseConfig({ target: { edges: t.target.edges }, orgs }, 'declared.json');
     const { io } = captureIo({ env });
-    const outcome = await runDoctor({ kind: 'external', config, orgs: orgsFromConfig(config, io.env) }, io);
+    const outcome = await runDoctor(externalTarget(config, io.env, null), io);
 
     const findings = outcome.findings.filter((f) => f.input.startsWith('orgs.') && f.input.includes('.limits.'));
     expect(findings).toEqual([

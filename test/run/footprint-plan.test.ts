@@ -7,6 +7,7 @@ import { orgLabels } from '../../src/provision/provision.ts';
 import { planFootprint, plannedWrites } from '../../src/run/footprint-plan.ts';
 
 const plan = buildPlan({
+  farEdges: [],
   scenarios: [defineScenario({ tier: 'starter' })],
   orgs: { starter: orgLabels('starter', 3) },
   checks: ['SCOPE-ENFORCED', 'QUOTA-INGEST', 'CONCURRENCY-CAP'],
@@ -93,6 +94,7 @@ describe('plannedWrites', () => {
 
   it("the revocation hook's keys, with figures when the trials are known, whatever the writes policy", () => {
     const withRevocation = buildPlan({
+      farEdges: [],
       scenarios: [defineScenario({ tier: 'starter' })],
       orgs: { starter: orgLabels('starter', 3) },
       checks: ['REVOKE-LATENCY'],

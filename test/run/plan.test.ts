@@ -10,6 +10,7 @@ const scenario = (tier: TierName, extra: Omit<ScenarioInput, 'tier'> = {}) => de
 /** A plan with an organization of its own per tier for the limiter profile, as the embedded target has. */
 function plan(overrides: Partial<PlanInput> = {}): Plan {
   return buildPlan({
+    farEdges: [],
     scenarios: [scenario('starter')],
     orgs: { starter: orgLabels('starter', 3) },
     checks: null,
@@ -183,6 +184,27 @@ describe('buildPlan', () => {
       { kind: 'load', tier: 'starter', orgs: ['starter-a'], checks: ['LOAD-THRESHOLDS'], consumes: 'read' },
     ]);
     expect(p.checks).toEqual(['LOAD-THRESHOLDS']);
+  });
+
+  it('refuses sustained load against edges that are not loopback addresses, with the reason', () => {
+    const withLoad = [scenario('starter', { load: sustainedLoad({ fleetOrgs: 2 }) })];
+    const far = plan({ scenarios: withLoad, checks: ['LOAD-THRESHOLDS'], farEdges: ['https://api.example.com'] });
+    expect(far.load).toEqual([]);
+    expect(far.refused).toEqual([
+      {
+        kind: 'load',
+        tier: 'starter',
+        checks: ['LOAD-THRESHOLDS'],
+        reason: expect.stringMatching(
+          /^https:\/\/api\.example\.com is not a loopback address: latencies measured from here would include the distance to the deployment/,
+        ),
+      },
+    ]);
+    // Its check is still the plan's: it is reported, skipped.
+    expect(far.checks).toEqual(['LOAD-THRESHOLDS']);
+    // Not asked for: nothing to refuse. Loopback edges (a delaying relay on loopback too): planned.
+    expect(plan({ scenarios: withLoad, farEdges: ['https://api.example.com'] }).refused).toEqual([]);
+    expect(plan({ scenarios: withLoad, checks: ['LOAD-THRESHOLDS'] }).load).toHaveLength(1);
   });
 
   it('skips a tier with no organizations, and names orgs a, b, c', () => {

@@ -7,6 +7,7 @@ import { orgLabels } from '../../src/provision/provision.ts';
 import { plannedUploads } from '../../src/run/upload-plan.ts';
 
 const plan = buildPlan({
+  farEdges: [],
   scenarios: [defineScenario({ tier: 'enterprise' })],
   orgs: { enterprise: orgLabels('enterprise', 3) },
   checks: ['QUOTA-INGEST'],

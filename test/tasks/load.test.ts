@@ -1,7 +1,8 @@
 /**
  * LOAD-THRESHOLDS end to end against the reference target, 2 s windows: the clean target passes at
  * 1× and 2× quota and with a fleet; `quota-off-by-one` (Limit+1 admitted per window) fails; without
- * a way to provision orgs the fleet phase is skipped with a note.
+ * a way to provision orgs the fleet phase is skipped with a note; refused by the plan (an edge that is
+ * not loopback), it is skipped with the reason and sends nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { defineScenario, type LoadShape } from '../../src/scenario/define.ts';
@@ -90,5 +91,27 @@ describe('loadTask', () => {
     expect((result!.data!.phases as { phase: string }[]).map((p) => p.phase)).toEqual(['at-quota']);
     // At quota and no 2× phase: no 429 to judge 429 latency by, so that threshold has no data.
     expect(result!.verdict).toBe('inconclusive');
+  });
+
+  it('refused by the plan (an edge far away): skipped with the reason, nothing sent', async () => {
+    const { context, org } = await loadTestContext('starter', { windowMs: 2000 }, { fleet: false });
+    const reason = load.refusedFor!(['https://api.example.com'])!;
+    const [result] = await runTask(load, context, {
+      tier: org.tier,
+      orgs: [],
+      scenario: defineScenario({
+        tier: org.tier,
+        load: shape([{ name: 'at-quota', rateMultiple: 1, windows: 1, orgs: 1 }]),
+      }),
+      checks: ['LOAD-THRESHOLDS'],
+      refused: reason,
+    });
+    expect({ verdict: result!.verdict, notes: result!.notes, org: result!.org }).toEqual({
+      verdict: 'skipped',
+      notes: [reason],
+      org: null,
+    });
+    expect(context.recorder!.count).toBe(0);
+    expect(load.refusedFor!([])).toBeNull();
   });
 });

@@ -2,12 +2,14 @@
  * The HTTP hook: calls a deployment's own API to provision a key (the new key read from the JSON
  * response at `keyPath`) and to revoke one (`{key}` / `{keyId}` in URL, headers or body). A non-2xx
  * status is a failure; every call has a timeout covering the body too; output in errors is redacted.
- * Non-loopback URLs are refused unless the run allows remote targets. Before a trial's revoke call,
- * `warm` opens the connection it goes out on: HEAD / at the revoke URL's origin, with no header of
- * the config's (no credential) and nothing that changes anything, on the revoker's own keep-alive
- * dispatcher, which the revoke call then takes.
+ * Non-loopback URLs are refused unless the run allows remote targets. A CA the config names
+ * (`target.ca`) is trusted here as by the prober: a deployment's admin API is often behind the same.
+ * Before a trial's revoke call, `warm` opens the connection it goes out on: HEAD / at the revoke
+ * URL's origin, with no header of the config's (no credential) and nothing that changes anything, on
+ * the revoker's own keep-alive dispatcher, which the revoke call then takes.
  */
 import { Agent, request, type Dispatcher } from 'undici';
+import { trustingConnect } from '../../measure/tls-trust.ts';
 import type { HttpCallConfig, HttpProvisionConfig } from '../../config/schema.ts';
 import type { ScopeName } from '../../contract/types.ts';
 import { messageOf, TiergateError } from '../../util/errors.ts';
@@ -37,6 +39,24 @@ export interface HttpHookConfig {
 export interface HttpHookOptions {
   /** Permit non-loopback hook URLs (a real deployment's admin API). Default false. */
   readonly allowRemote?: boolean;
+  /** PEM of the CA(s) to trust besides Node's bundled roots (config `target.ca`); absent: Node's defaults. */
+  readonly ca?: string;
+}
+
+/**
+ * How a hook's calls go out: the loopback rule, and a keep-alive dispatcher of their own (trusting the
+ * config's CA, if it names one), whose connection a warm opens for the revoke call to take.
+ */
+interface HookTransport {
+  readonly allowRemote: boolean;
+  readonly dispatcher: Dispatcher;
+}
+
+function transportOf(options: HttpHookOptions): HookTransport {
+  return {
+    allowRemote: options.allowRemote ?? false,
+    dispatcher: new Agent(options.ca === undefined ? {} : { connect: trustingConnect(options.ca) }),
+  };
 }
 
 const RESPONSE_KEEP = 64 * 1024;
@@ -81,11 +101,10 @@ async function send(
   values: TemplateValues,
   env: Env,
   timeoutMs: number,
-  allowRemote: boolean,
-  dispatcher?: Dispatcher,
+  transport: HookTransport,
 ): Promise<HttpResponse> {
   const url = fillTemplate(call.url, values, env);
-  assertReachable(url, allowRemote);
+  assertReachable(url, transport.allowRemote);
   const headers: Record<string, string> = Object.fromEntries(
     Object.entries(call.headers ?? {}).map(([name, value]) => [name.toLowerCase(), fillTemplate(value, values, env)]),
   );
@@ -97,7 +116,13 @@ async function send(
   }
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await request(url, { method: call.method, headers, body, signal, dispatcher });
+    const response = await request(url, {
+      method: call.method,
+      headers,
+      body,
+      signal,
+      dispatcher: transport.dispatcher,
+    });
     let text = '';
     for await (const chunk of response.body) {
       if (text.length < RESPONSE_KEEP) text += (chunk as Buffer).toString('utf8');
@@ -144,11 +169,12 @@ function revokeOrigin(call: HttpCallConfig, env: Env): string | null {
   }
 }
 
-/** Opens the revoke call's connection (HEAD / at its origin) on `dispatcher`, within the hook's timeout. */
-async function warmConnection(origin: string, dispatcher: Dispatcher, timeoutMs: number): Promise<void> {
+/** Opens the revoke call's connection (HEAD / at its origin) on the transport, within the hook's timeout. */
+async function warmConnection(origin: string, transport: HookTransport, timeoutMs: number): Promise<void> {
+  assertReachable(origin, transport.allowRemote);
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    await openConnection(origin, { dispatcher, signal });
+    await openConnection(origin, { dispatcher: transport.dispatcher, signal });
   } catch (error) {
     const why = signal.aborted ? `no answer within ${timeoutMs} ms` : messageOf(error);
     throw new HookError('HOOK_FAILED', `HEAD ${origin}/ to open the revoke call's connection: ${why}`);
@@ -156,8 +182,8 @@ async function warmConnection(origin: string, dispatcher: Dispatcher, timeoutMs:
 }
 
 /**
- * Revokes `key` with an HTTP call, resolving on a 2xx answer, on a keep-alive dispatcher of its own;
- * `warm` opens its connection beforehand, where the revoke URL's origin is the same for every key.
+ * Revokes `key` with an HTTP call, resolving on a 2xx answer; `warm` opens its connection beforehand,
+ * where the revoke URL's origin is the same for every key.
  */
 export function httpRevoker(
   call: HttpCallConfig,
@@ -168,23 +194,15 @@ export function httpRevoker(
 ): KeyRevoker {
   assertNoProblems(httpCallProblems(call, path, env, ['key', 'keyId']));
   const secrets = envSecrets(templatesOf(call), env);
-  const allowRemote = options.allowRemote ?? false;
-  const dispatcher = new Agent();
+  const transport = transportOf(options);
   const origin = revokeOrigin(call, env);
   return {
     async revokeKey(key) {
-      const response = await send(call, { key: key.key, keyId: key.id }, env, timeoutMs, allowRemote, dispatcher);
+      const response = await send(call, { key: key.key, keyId: key.id }, env, timeoutMs, transport);
       if (response.status < 200 || response.status >= 300)
         throw failure('the revoke call', response, [key.key, ...secrets]);
     },
-    ...(origin === null
-      ? {}
-      : {
-          warm: async () => {
-            assertReachable(origin, allowRemote);
-            await warmConnection(origin, dispatcher, timeoutMs);
-          },
-        }),
+    ...(origin === null ? {} : { warm: () => warmConnection(origin, transport, timeoutMs) }),
   };
 }
 
@@ -204,11 +222,12 @@ export function httpHook(
   ]);
   const revoker = httpRevoker(config.revoke, config.timeout, env, `${path}.revoke`, options);
   const secrets = envSecrets(templatesOf(config.provision), env);
+  const transport = transportOf(options);
   let provisioned = 0;
   return {
     kind: 'http',
     async provisionKey(org: OrgHandle, scopes: readonly ScopeName[] | 'all'): Promise<KeyHandle> {
-      const response = await send(config.provision, {}, env, config.timeout, options.allowRemote ?? false);
+      const response = await send(config.provision, {}, env, config.timeout, transport);
       if (response.status < 200 || response.status >= 300) throw failure('the provision call', response, secrets);
       let json: unknown;
       try {
