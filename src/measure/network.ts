@@ -105,16 +105,7 @@ export interface ProbePace {
    * together, and leave a round trip between bursts).
    */
   readonly everyMs: number;
-  /**
-   * How long probing runs before the call it measures so that every connection its probes need is
-   * open by then: the last opens after the others' spacing, and its handshakes (TCP, TLS) and first
-   * probe take a few round trips.
-   */
-  readonly rampMs: number;
 }
-
-/** Round trips from opening a connection to its first probe's answer: TCP, TLS, the probe. */
-const RAMP_TRIPS = 3;
 
 /**
  * The slow round trip a probe is taken to be out for, ms: the median, and as much again as it strays
@@ -131,7 +122,7 @@ export function probePace(f: NetworkFigures, intervalMs: number, ceiling = Numbe
   const inFlight = Math.max(1, Math.min(asked, ceiling));
   const everyMs =
     inFlight < asked ? Math.max(1, Math.ceil(f.medianMs / (inFlight * intervalMs))) * intervalMs : intervalMs;
-  return { asked, inFlight, everyMs, rampMs: (inFlight - 1) * everyMs + RAMP_TRIPS * f.medianMs };
+  return { asked, inFlight, everyMs };
 }
 
 /**

@@ -4,12 +4,12 @@
  * 2. probe every edge on a fixed slot grid (`intervalMs`), whatever the round trip: a probe goes at
  *    every slot while earlier ones are out, up to as many in flight per edge as the round trips
  *    measured to it call for (measure/network.ts probePace: one on loopback), never more than the
- *    trial's share (`inFlightCeiling`), spread over a round trip when held to fewer; a slot that
- *    falls while that many are out is skipped and counted. Answers may then cross: the verdicts
- *    allow for it (verdicts/support/revocation-bounds.ts);
- * 3. `leadMs` into the probing (longer where the probes' connections take longer to open), call the
- *    revoke hook, recording when it was called and returned; its connection was opened just before
- *    the probing (KeyRevoker.warm), so that the call the SLA clock starts at holds no handshake;
+ *    trial's share (`inFlightCeiling`), spread over a round trip when held to fewer, on connections
+ *    opened first (HttpProber.warm); a slot that falls while that many are out is skipped and
+ *    counted. Answers may then cross: the verdicts allow for it (verdicts/support/revocation-bounds.ts);
+ * 3. `leadMs` into the probing, call the revoke hook, recording when it was called and returned; its
+ *    connection was opened just before the probing (KeyRevoker.warm), so that the call the SLA clock
+ *    starts at holds no handshake;
  * 4. keep probing until every edge has rejected the key and then for `settleMs` (flapping), never
  *    longer than `maxMs` after the revoke call;
  * 5. one final probe per edge (AUTH-REVOKED), and the successor once more on every edge.
@@ -214,8 +214,6 @@ interface DenseLoop {
   readonly t: Trial;
   /** Per edge (in the prober's order), how many probes it keeps in flight, and why. */
   readonly pacing: readonly ProbePacing[];
-  /** How long probing runs before the revoke call, ms. */
-  readonly leadMs: number;
   /** Per edge, when its first rejection after the revoke call arrived (headersAt), or null. */
   readonly firstRejections: (number | null)[];
   readonly revoke: RevokeCall;
@@ -228,33 +226,35 @@ interface DenseLoop {
 
 /**
  * Per edge, the probes in flight the round trips measured to it call for (the trial's confirmation
- * probes have just measured them), held to the trial's ceiling; and the lead that opens their
- * connections before the revoke call.
+ * probes have just measured them), held to the trial's ceiling.
  */
-function paceOf(o: TrialOptions): { pacing: ProbePacing[]; leadMs: number } {
+function paceOf(o: TrialOptions): ProbePacing[] {
   const { prober, timing } = o;
-  let leadMs = timing.leadMs;
-  const pacing = prober.edges.map((edge): ProbePacing => {
+  return prober.edges.map((edge): ProbePacing => {
     const figures = prober.network.figures(edge.label);
-    const { rampMs, ...pace } = probePace(figures, timing.intervalMs, o.inFlightCeiling);
-    leadMs = Math.max(leadMs, rampMs);
+    const pace = probePace(figures, timing.intervalMs, o.inFlightCeiling);
     return { edge: edge.label, ...pace, slowRoundTripMs: Math.round(probeRoundTripMs(figures) * 10) / 10 };
   });
-  return { pacing, leadMs };
+}
+
+/** Opens the connections the probes to each edge keep in flight, beyond the one the confirmation used. */
+async function openProbeConnections(o: TrialOptions, pacing: readonly ProbePacing[]): Promise<void> {
+  const { prober } = o;
+  await Promise.all(
+    prober.edges.map((edge, i) => (pacing[i]!.inFlight > 1 ? prober.warm(edge, pacing[i]!.inFlight) : null)),
+  );
 }
 
 /** The dense loop's state: one slot grid for all edges, its pace, and its hard bounds. */
-function denseLoop(t: Trial): DenseLoop {
+function denseLoop(t: Trial, pacing: readonly ProbePacing[]): DenseLoop {
   const { prober, timing } = t.o;
-  const { pacing, leadMs } = paceOf(t.o);
   const startAt = gridStart(prober.now(), timing.intervalMs, t.o.slotPhaseMs);
   // Hard bounds, whatever the hook does: slots and time.
-  const hardEnd = startAt + leadMs + timing.revokeTimeoutMs + timing.maxMs;
+  const hardEnd = startAt + timing.leadMs + timing.revokeTimeoutMs + timing.maxMs;
   const maxSlots = Math.ceil((hardEnd - startAt) / timing.intervalMs) + 1;
   return {
     t,
     pacing,
-    leadMs,
     firstRejections: prober.edges.map(() => null),
     revoke: { state: 'not-called', startedAt: null, startedWall: null, returnedAt: null, error: null },
     skippedSlots: 0,
@@ -391,14 +391,17 @@ function callRevokeHook(d: DenseLoop): Promise<void> {
   );
 }
 
-/** Probes every edge on the slot grid, revokes the lead in, and watches every edge until refused and settled. */
-async function probeThroughRevocation(t: Trial): Promise<{ d: DenseLoop; reason: ProbeStop }> {
-  const { prober, signal } = t.o;
+/** Probes every edge on the slot grid at `pacing`, revokes `leadMs` in, and watches every edge until refused and settled. */
+async function probeThroughRevocation(
+  t: Trial,
+  pacing: readonly ProbePacing[],
+): Promise<{ d: DenseLoop; reason: ProbeStop }> {
+  const { prober, timing, signal } = t.o;
   // The dense loop: one slot grid for all edges, each edge its own prober.
-  const d = denseLoop(t);
+  const d = denseLoop(t, pacing);
   const loops = Promise.all(prober.edges.map((edge, index) => probeEdgeUntilStopped(d, edge, index)));
 
-  await pause(d.startAt + d.leadMs - prober.now(), signal);
+  await pause(d.startAt + timing.leadMs - prober.now(), signal);
   let revoking: Promise<void> = Promise.resolve();
   if (!signal.aborted) revoking = callRevokeHook(d);
   await loops;
@@ -421,8 +424,10 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
   const unconfirmed = await confirmKeys(t);
   if (unconfirmed.length > 0 || o.signal.aborted) return unrevokedRun(t, base, unconfirmed);
 
-  const revokeConnection = await warmRevokeCall(o);
-  const { d, reason } = await probeThroughRevocation(t);
+  // Every connection the probing and the revoke call take is open before either is timed.
+  const pacing = paceOf(o);
+  const [revokeConnection] = await Promise.all([warmRevokeCall(o), openProbeConnections(o, pacing)]);
+  const { d, reason } = await probeThroughRevocation(t, pacing);
   if (reason === 'max-time')
     t.notes.push(
       `probing stopped ${o.timing.maxMs} ms after the revoke call, before every edge had rejected and settled`,
