@@ -101,8 +101,10 @@ export interface ProbePace {
   readonly inFlight: number;
   /**
    * A probe every so many ms: the interval, or where `inFlight` is held below `asked`, the multiple of
-   * it that spreads those probes over a typical round trip (sent in a burst, they would come back
-   * together, and leave a round trip between bursts).
+   * it that spreads those probes over the fastest round trip (sent in a burst, they would come back
+   * together, and leave a round trip between bursts). The fastest, because the others stretch with
+   * the machine's and the server's load, the probes' own included; where the round trip is longer,
+   * the next probe waits for one to come back, as it would anyway.
    */
   readonly everyMs: number;
 }
@@ -121,7 +123,7 @@ export function probePace(f: NetworkFigures, intervalMs: number, ceiling = Numbe
   const asked = Math.max(1, Math.ceil(probeRoundTripMs(f) / intervalMs));
   const inFlight = Math.max(1, Math.min(asked, ceiling));
   const everyMs =
-    inFlight < asked ? Math.max(1, Math.ceil(f.medianMs / (inFlight * intervalMs))) * intervalMs : intervalMs;
+    inFlight < asked ? Math.max(1, Math.ceil(f.minMs / (inFlight * intervalMs))) * intervalMs : intervalMs;
   return { asked, inFlight, everyMs };
 }
 

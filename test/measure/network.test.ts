@@ -43,9 +43,11 @@ describe('probePace', () => {
     expect(probePace(far, 200).inFlight).toBe(1);
   });
 
-  it('held to fewer in flight, spread over a typical round trip instead of sent in bursts', () => {
-    // 2 out of the 12 asked for: one every 50 ms (100 ms over 2), so no burst comes back together.
-    expect(probePace(roundTripModel(100, 20), 10, 2)).toEqual({ asked: 12, inFlight: 2, everyMs: 50 });
+  it('held to fewer in flight, spread over the fastest round trip instead of sent in bursts', () => {
+    // 2 out of the 12 asked for: one every 40 ms (80 ms over 2), so no burst comes back together.
+    expect(probePace(roundTripModel(100, 20), 10, 2)).toEqual({ asked: 12, inFlight: 2, everyMs: 40 });
+    // A median stretched by load (the fastest still 80 ms) spreads them no further.
+    expect(probePace(figuresOf([80, 400, 420], 0), 10, 2).everyMs).toBe(40);
     expect(probePace(roundTripModel(100, 20), 10, 0).inFlight).toBe(1);
   });
 
