@@ -30,13 +30,24 @@ export interface OrgHandle {
   readonly limits?: Partial<OrgLimits>;
 }
 
+/** Revoke keys: the part of a key hook a revocation trial calls, and times. */
+export interface KeyRevoker {
+  /** Revoke `key`. Resolves when the revoking system has answered; rejects with the hook's output on failure. */
+  revokeKey(key: KeyHandle): Promise<void>;
+  /**
+   * Open the connection the next revoke call goes out on, by a request that carries no credential and
+   * changes nothing, so that no handshake falls inside the revoke call the trial times. Rejects when
+   * it cannot (the trial notes it, and revokes all the same). Absent where a revoke call has no
+   * connection to open beforehand (a command starts afresh each time).
+   */
+  warm?(): Promise<void>;
+}
+
 /** Provision and revoke keys: the embedded target's admin API, an HTTP hook, a command, or a list. */
-export interface KeyHook {
+export interface KeyHook extends KeyRevoker {
   readonly kind: 'admin-api' | 'http' | 'command' | 'disposable-list';
   /** How many keys it can provision in all (a list of disposable keys); absent: no limit. */
   readonly capacity?: number;
   /** A fresh key for `org` with `scopes`. */
   provisionKey(org: OrgHandle, scopes: readonly ScopeName[] | 'all'): Promise<KeyHandle>;
-  /** Revoke `key`. Resolves when the revoking system has answered; rejects with the hook's output on failure. */
-  revokeKey(key: KeyHandle): Promise<void>;
 }

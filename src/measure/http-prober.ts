@@ -185,13 +185,7 @@ export class HttpProber {
       headersAt = this.now();
       status = response.statusCode;
       responseHeaders = response.headers;
-      const chunks: Buffer[] = [];
-      for await (const chunk of response.body) {
-        const buffer = chunk as Buffer;
-        bodyBytes += buffer.length;
-        if (bodyBytes <= BODY_KEEP_BYTES) chunks.push(buffer);
-      }
-      bodyText = redactEcho(Buffer.concat(chunks).toString('utf8'), request.key);
+      bodyText = redactEcho(await readBody(response.body, (bytes) => (bodyBytes = bytes)), request.key);
     } catch (caught) {
       error = describeError(caught, abort.timedOut(), this.#options.signal.aborted);
     } finally {
@@ -295,6 +289,19 @@ function requestAbort(
 }
 
 type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** An answer's body as text, its first BODY_KEEP_BYTES; `counted` is told the bytes read so far, so a body cut short still counts. */
+async function readBody(body: AsyncIterable<unknown>, counted: (bytes: number) => void): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    bytes += buffer.length;
+    counted(bytes);
+    if (bytes <= BODY_KEEP_BYTES) chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** A target echoing the key it was sent must not put it in the record (whatever its shape). */
 function redactEcho(bodyText: string, key: string | null): string {

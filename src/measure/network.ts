@@ -87,6 +87,47 @@ export function networkMargins(f: NetworkFigures): NetworkMargins {
 }
 
 /**
+ * How a prober keeps one edge probed every `intervalMs` whatever the round trip (the revocation
+ * trials, revocation/probe.ts), by what was measured to that edge.
+ */
+export interface ProbePace {
+  /**
+   * Probes in flight the round trip calls for, so that one goes at every slot while earlier ones are
+   * out: one for each interval a slow round trip spans (probeRoundTripMs). One where the round trip
+   * is shorter than the interval, as on loopback.
+   */
+  readonly asked: number;
+  /** Probes kept in flight: `asked`, held to the prober's ceiling. */
+  readonly inFlight: number;
+  /**
+   * A probe every so many ms: the interval, or where `inFlight` is held below `asked`, the multiple of
+   * it that spreads those probes over the fastest round trip (sent in a burst, they would come back
+   * together, and leave a round trip between bursts). The fastest, because the others stretch with
+   * the machine's and the server's load, the probes' own included; where the round trip is longer,
+   * the next probe waits for one to come back, as it would anyway.
+   */
+  readonly everyMs: number;
+}
+
+/**
+ * The slow round trip a probe is taken to be out for, ms: the median, and as much again as it strays
+ * above the fastest. A few outliers (a connection's handshakes, a pause) move neither, where they
+ * would move a p90 taken from the few round trips measured before the first trial.
+ */
+export function probeRoundTripMs(f: NetworkFigures): number {
+  return 2 * f.medianMs - f.minMs;
+}
+
+/** The pace the figures call for at `intervalMs`, with at most `ceiling` probes in flight. Pure. */
+export function probePace(f: NetworkFigures, intervalMs: number, ceiling = Number.POSITIVE_INFINITY): ProbePace {
+  const asked = Math.max(1, Math.ceil(probeRoundTripMs(f) / intervalMs));
+  const inFlight = Math.max(1, Math.min(asked, ceiling));
+  const everyMs =
+    inFlight < asked ? Math.max(1, Math.ceil(f.minMs / (inFlight * intervalMs))) * intervalMs : intervalMs;
+  return { asked, inFlight, everyMs };
+}
+
+/**
  * A network of round trips `roundTripMs` ± `jitterMs` (uniform), as a run with many samples would
  * measure it: for the dry run's arithmetic, and for tests that compare margins between distances.
  */

@@ -34,6 +34,29 @@ export type ProbeStop =
   /** The revoke hook rejected or did not return in time. */
   | 'revoke-failed';
 
+/**
+ * The revoke call's connection: opened just before by a request that changes nothing (KeyRevoker.warm),
+ * so no handshake fell inside the call; none to open (a command starts afresh, its start-up inside
+ * the call); or opening it failed, and the call may carry its handshake.
+ */
+export type RevokeConnection =
+  | { readonly state: 'warm' }
+  | { readonly state: 'none' }
+  | { readonly state: 'cold'; readonly why: string };
+
+/** How one trial paced its probes to one edge (measure/network.ts probePace): one every `everyMs`, up to `inFlight` out at once. */
+export interface ProbePacing {
+  readonly edge: string;
+  /** What the round trips measured to the edge called for. */
+  readonly asked: number;
+  /** The most probes the trial kept in flight to the edge at once: fewer than `asked` where its share of the cap or the connections held it lower. */
+  readonly inFlight: number;
+  /** A probe every so many ms: the run's interval, or a multiple of it where `inFlight` is below `asked`. */
+  readonly everyMs: number;
+  /** The slow round trip a probe to the edge was taken to be out for (probeRoundTripMs), ms. */
+  readonly slowRoundTripMs: number;
+}
+
 /** One trial as the driver recorded it. */
 export interface RevocationProbeRun {
   readonly trial: number;
@@ -56,7 +79,11 @@ export interface RevocationProbeRun {
   /** The hook's error (redacted output), when it rejected or timed out. */
   readonly revokeError: string | null;
   readonly stoppedBy: ProbeStop;
-  /** Probe slots not sent because the edge already had its maximum in flight. */
+  /** The revoke call's connection before the call; null where the trial never came to revoke (its key not confirmed, Ctrl-C). */
+  readonly revokeConnection: RevokeConnection | null;
+  /** Per edge, how many probes the dense loop kept in flight to it; empty when it never ran. */
+  readonly pacing: readonly ProbePacing[];
+  /** Probe slots (of each edge's pace) not sent because the edge already had its maximum in flight. */
   readonly skippedSlots: number;
   readonly probes: readonly ProbeRecord[];
   /** Caveats the driver noticed (e.g. why confirmation failed). */

@@ -3,6 +3,7 @@
  * keys and revokes keys. Errors name the status and the API's message, never a key.
  */
 import { request } from 'undici';
+import { openConnection } from '../util/open-connection.ts';
 import { z } from 'zod';
 import { SCOPE_NAMES, TIER_NAMES, type OrgLimits, type ScopeName, type TierName } from '../contract/types.ts';
 
@@ -124,6 +125,11 @@ export class AdminClient {
 
   revokeKey(keyId: string): Promise<AdminRevocation> {
     return this.#call('POST', `/admin/keys/${encodeURIComponent(keyId)}/revoke`, revocation);
+  }
+
+  /** Opens a connection to the admin API for the next call to take (HEAD /, answered 404: it changes nothing). */
+  warm(): Promise<void> {
+    return openConnection(new URL(this.#base).origin);
   }
 
   async listOrgs(): Promise<readonly AdminOrgListing[]> {

@@ -217,8 +217,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
-        // Destroyed, not reset: a reset socket with a write still pending can keep a worker thread's
-        // cleanup waiting for that write forever (the target runs on a thread of its own).
+        // Destroyed, not reset: on Node 20, a thread that reset many sockets as it closed could spin
+        // forever at its exit (in CleanupHandles), and the target's thread then never ended.
         for (const socket of open) socket.destroy();
       }),
   };

@@ -1,14 +1,16 @@
 /**
  * The report's "SLA evidence" section: a page an auditor can file for the revocation promise (§5.9,
- * §8.3). The claim, the verdict, the method (the run's own methodology text), what the trials prove,
- * per edge the bounds, every trial's bracket, the SHA-256 of the evidence files, and how to check the
- * folder with `tiergate verify`. Nothing in it needs a script or a click: it prints as it reads.
+ * §8.3). The claim, the verdict, where the clock starts, the method (the run's own methodology text),
+ * what the trials prove, per edge the bounds, every trial's bracket, the SHA-256 of the evidence
+ * files, and how to check the folder with `tiergate verify`. Nothing in it needs a script or a
+ * click: it prints as it reads.
  */
 import type { CheckResult } from '../catalogue/types.ts';
 import type { ValidResults } from '../results/types.ts';
 import { verdictView, type VerdictView } from './details.ts';
 import { resultAnchor } from './matrix.ts';
 import { revocationChartData } from './charts/revocation.ts';
+import { CLOCK_NOTE_START } from '../verdicts/support/revocation-method.ts';
 
 /** An evidence file of the run folder and its SHA-256, as manifest.json lists it. */
 export interface EvidenceFile {
@@ -40,6 +42,8 @@ export interface SlaView {
   readonly expected: string;
   readonly actual: string;
   readonly method: readonly { readonly topic: string; readonly text: string }[];
+  /** Where the SLA clock starts in these trials, and what the revoke call's own time does to the bounds. */
+  readonly clock: string | null;
   readonly proves: string | null;
   readonly edges: readonly SlaEdgeRow[];
   readonly trials: readonly SlaTrialRow[];
@@ -77,6 +81,14 @@ function edgeRows(brackets: readonly Bracket[], slaMs: number): SlaEdgeRow[] {
   });
 }
 
+/** What REVOKE-LATENCY wrote of where its trials' clock starts (in its notes). */
+function clockOf(result: CheckResult): string | null {
+  const note = result.notes.find((n) => n.startsWith(CLOCK_NOTE_START));
+  if (note === undefined) return null;
+  const text = note.slice(CLOCK_NOTE_START.length);
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
 /** The sentence REVOKE-LATENCY wrote of what its trials prove (its data's confidence, in its notes). */
 const provesNote = (result: CheckResult): string | null =>
   result.notes.find((n) => n.includes('Clopper–Pearson')) ?? null;
@@ -96,6 +108,7 @@ export function slaViews(results: ValidResults, files: readonly EvidenceFile[]):
         expected: result.expected,
         actual: result.actual,
         method: results.methodology.filter((m) => SLA_METHOD_TOPICS.includes(m.topic)),
+        clock: clockOf(result),
         proves: provesNote(result),
         edges: edgeRows(brackets, slaMs),
         trials: [...brackets]

@@ -244,6 +244,7 @@ export const REPORT_TEMPLATE = `<!doctype html>
     <dl class="prose-list">
       <dt>Expected</dt><dd>{{expected}}</dd>
       <dt>Observed</dt><dd>{{actual}}</dd>
+      {{#if clock}}<dt>Where the clock starts</dt><dd class="sla-clock">{{clock}}</dd>{{/if}}
       {{#if proves}}<dt>What the trials prove</dt><dd class="sla-proves">{{proves}}</dd>{{/if}}
     </dl>
     <h4>Method</h4>

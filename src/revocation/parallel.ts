@@ -1,9 +1,11 @@
 /**
- * How many revocation trials run at once. A trial keeps at most one probe in flight per edge, so K
- * trials hold K × edges requests at once: never more than the organization's concurrency cap allows
- * (a capped probe is a 429, unusable), nor more than the prober's connections per edge (a probe
- * waiting for another trial's connection would widen its bracket). N trials on K rotation chains
- * need N + K keys, so a short list of disposable keys allows fewer chains. Pure.
+ * How many revocation trials run at once, and how many probes each may keep in flight per edge. A
+ * trial keeps at least one probe in flight per edge, so K trials hold K × edges requests at once:
+ * never more than the organization's concurrency cap allows (a capped probe is a 429, unusable), nor
+ * more than the prober's connections per edge (a probe waiting for another trial's connection would
+ * widen its bracket). N trials on K rotation chains need N + K keys, so a short list of disposable
+ * keys allows fewer chains. Far from the edges a trial keeps more in flight (probePace), within its
+ * share of both. Pure.
  */
 import { countOf } from '../verdicts/support/finding.ts';
 
@@ -24,6 +26,29 @@ export interface TrialsAtOnce {
   readonly chains: number;
   /** Why fewer than asked for, as method notes; empty when as many as asked (or as trials). */
   readonly notes: readonly string[];
+}
+
+/**
+ * The most probes the trials at once keep in flight to one edge, all together, whatever the round
+ * trip asks for: each trial's probes go at every slot, so far away the probing holds a connection
+ * (and a TLS session) per probe out, and the probes' own load on both ends would stretch the very
+ * round trips they are paced by. Past it, slots are skipped (counted) and the brackets widen.
+ */
+export const MAX_PROBES_IN_FLIGHT = 16;
+
+/**
+ * The most probes each of `chains` trials at once may keep in flight to one edge: its share of
+ * MAX_PROBES_IN_FLIGHT, of the organization's concurrency cap and of the prober's connections, and at
+ * least one (trialsAtOnce says when even one per edge exceeds the cap).
+ */
+export function inFlightCeiling(
+  input: Pick<ParallelInput, 'edges' | 'concurrencyCap' | 'connectionsPerEdge'>,
+  chains: number,
+): number {
+  const ofAll = Math.floor(MAX_PROBES_IN_FLIGHT / chains);
+  const ofCap = Math.floor(input.concurrencyCap / (chains * input.edges));
+  const ofConnections = Math.floor(input.connectionsPerEdge / chains);
+  return Math.max(1, Math.min(ofAll, ofCap, ofConnections));
 }
 
 export function trialsAtOnce(input: ParallelInput): TrialsAtOnce {

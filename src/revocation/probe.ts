@@ -1,9 +1,15 @@
 /**
  * One revocation trial (§5.8, §5.9, §8.3). The driver records, it never judges:
  * 1. confirm the key, and its successor (ROTATION), are admitted on every edge;
- * 2. probe every edge on a fixed slot grid (`intervalMs`), at most one probe in flight per edge
- *    (a slot that falls while the edge's probe is still out is skipped and counted);
- * 3. `leadMs` into the probing, call the revoke hook, recording when it was called and returned;
+ * 2. probe every edge on a fixed slot grid (`intervalMs`), whatever the round trip: a probe goes at
+ *    every slot while earlier ones are out, up to as many in flight per edge as the round trips
+ *    measured to it call for (measure/network.ts probePace: one on loopback), never more than the
+ *    trial's share (`inFlightCeiling`), spread over a round trip when held to fewer, on connections
+ *    opened first (HttpProber.warm); a slot that falls while that many are out is skipped and
+ *    counted. Answers may then cross: the verdicts allow for it (verdicts/support/revocation-bounds.ts);
+ * 3. `leadMs` into the probing, call the revoke hook, recording when it was called and returned; its
+ *    connection was opened just before the probing (KeyRevoker.warm), so that the call the SLA clock
+ *    starts at holds no handshake;
  * 4. keep probing until every edge has rejected the key and then for `settleMs` (flapping), never
  *    longer than `maxMs` after the revoke call;
  * 5. one final probe per edge (AUTH-REVOKED), and the successor once more on every edge.
@@ -14,17 +20,20 @@ import type { TierName } from '../contract/types.ts';
 import type { Edge, HttpProber, ProbeRequest } from '../measure/http-prober.ts';
 import { isAdmittedStatus } from '../measure/observation.ts';
 import type { CheckId } from '../catalogue/types.ts';
-import type { KeyHandle, KeyHook } from '../contract/handles.ts';
+import type { KeyHandle, KeyRevoker } from '../contract/handles.ts';
 import { redactKey } from '../contract/keys.ts';
 import { bounded } from '../util/bounded.ts';
 import {
   probeRecord,
+  type ProbePacing,
   type ProbeRecord,
   type ProbeStop,
+  type RevokeConnection,
   type RevocationProbeRun,
 } from '../measure/revocation-records.ts';
 import type { ProbePhase } from '../measure/tags.ts';
 import { messageOf } from '../util/errors.ts';
+import { probePace, probeRoundTripMs } from '../measure/network.ts';
 
 export interface TrialTiming {
   /** Probe slot spacing per edge, ms. */
@@ -43,7 +52,7 @@ export interface TrialTiming {
 
 export interface TrialOptions {
   readonly prober: HttpProber;
-  readonly hook: Pick<KeyHook, 'revokeKey'>;
+  readonly hook: KeyRevoker;
   readonly trial: number;
   readonly key: KeyHandle;
   readonly successor: KeyHandle | null;
@@ -64,6 +73,8 @@ export interface TrialOptions {
    * different phases take turns instead of sending together. Absent: the grid starts at once.
    */
   readonly slotPhaseMs?: number;
+  /** The most probes this trial keeps in flight to one edge, whatever the round trip asks for (parallel.ts inFlightCeiling). */
+  readonly inFlightCeiling: number;
 }
 
 /** What the dense loop's stop rule sees. */
@@ -190,6 +201,8 @@ function unrevokedRun(t: Trial, base: ReturnType<typeof runBase>, unconfirmed: r
     revokeReturnedAt: null,
     revokeError: null,
     stoppedBy: t.o.signal.aborted ? 'aborted' : 'not-confirmed',
+    revokeConnection: null,
+    pacing: [],
     skippedSlots: 0,
     probes: t.probes,
     notes: t.notes,
@@ -199,6 +212,8 @@ function unrevokedRun(t: Trial, base: ReturnType<typeof runBase>, unconfirmed: r
 /** What the dense loop's edges and its revoke call share. */
 interface DenseLoop {
   readonly t: Trial;
+  /** Per edge (in the prober's order), how many probes it keeps in flight, and why. */
+  readonly pacing: readonly ProbePacing[];
   /** Per edge, when its first rejection after the revoke call arrived (headersAt), or null. */
   readonly firstRejections: (number | null)[];
   readonly revoke: RevokeCall;
@@ -209,8 +224,29 @@ interface DenseLoop {
   readonly maxSlots: number;
 }
 
-/** The dense loop's state: one slot grid for all edges, and its hard bounds. */
-function denseLoop(t: Trial): DenseLoop {
+/**
+ * Per edge, the probes in flight the round trips measured to it call for (the trial's confirmation
+ * probes have just measured them), held to the trial's ceiling.
+ */
+function paceOf(o: TrialOptions): ProbePacing[] {
+  const { prober, timing } = o;
+  return prober.edges.map((edge): ProbePacing => {
+    const figures = prober.network.figures(edge.label);
+    const pace = probePace(figures, timing.intervalMs, o.inFlightCeiling);
+    return { edge: edge.label, ...pace, slowRoundTripMs: Math.round(probeRoundTripMs(figures) * 10) / 10 };
+  });
+}
+
+/** Opens the connections the probes to each edge keep in flight, beyond the one the confirmation used. */
+async function openProbeConnections(o: TrialOptions, pacing: readonly ProbePacing[]): Promise<void> {
+  const { prober } = o;
+  await Promise.all(
+    prober.edges.map((edge, i) => (pacing[i]!.inFlight > 1 ? prober.warm(edge, pacing[i]!.inFlight) : null)),
+  );
+}
+
+/** The dense loop's state: one slot grid for all edges, its pace, and its hard bounds. */
+function denseLoop(t: Trial, pacing: readonly ProbePacing[]): DenseLoop {
   const { prober, timing } = t.o;
   const startAt = gridStart(prober.now(), timing.intervalMs, t.o.slotPhaseMs);
   // Hard bounds, whatever the hook does: slots and time.
@@ -218,6 +254,7 @@ function denseLoop(t: Trial): DenseLoop {
   const maxSlots = Math.ceil((hardEnd - startAt) / timing.intervalMs) + 1;
   return {
     t,
+    pacing,
     firstRejections: prober.edges.map(() => null),
     revoke: { state: 'not-called', startedAt: null, startedWall: null, returnedAt: null, error: null },
     skippedSlots: 0,
@@ -244,23 +281,48 @@ function loopStop(d: DenseLoop): ProbeStop | null {
   return d.stoppedBy;
 }
 
-/** One edge's sequential prober: probes the key at each slot not yet begun until the loop stops. */
-async function probeEdgeUntilStopped(d: DenseLoop, edge: Edge, index: number): Promise<void> {
-  const { prober, timing, signal, key, rejectStatus } = d.t.o;
-  let slot = d.startAt;
-  for (let sent = 0; sent < d.maxSlots && loopStop(d) === null && prober.now() < d.hardEnd; sent++) {
-    await pause(slot - prober.now(), signal);
-    if (loopStop(d) !== null) return;
-    const record = await sendProbe(d.t, edge, key.key, 'probe', slot);
-    if (record.status === rejectStatus && d.firstRejections[index] === null && d.revoke.startedAt !== null) {
-      d.firstRejections[index] = record.headersAt;
-    }
-    // The next slot not yet begun; the ones that began while this probe was out are skipped.
-    const elapsed = prober.now() - slot;
-    const advance = Math.max(1, Math.ceil(elapsed / timing.intervalMs));
-    d.skippedSlots += advance - 1;
-    slot += advance * timing.intervalMs;
+/** Sends one dense-loop probe at `slot`, noting the edge's first rejection answered after the revoke call began. */
+async function probeAtSlot(d: DenseLoop, edge: Edge, index: number, slot: number): Promise<void> {
+  const { key, rejectStatus } = d.t.o;
+  const record = await sendProbe(d.t, edge, key.key, 'probe', slot);
+  const revokeAt = d.revoke.startedAt;
+  const answeredSince = record.headersAt !== null && revokeAt !== null && record.headersAt >= revokeAt;
+  if (record.status === rejectStatus && answeredSince && d.firstRejections[index] === null) {
+    d.firstRejections[index] = record.headersAt;
   }
+}
+
+/**
+ * One edge's prober: a probe at every slot of its pace (every slot, unless held to fewer in flight
+ * than the round trip asks for) until the loop stops, up to the pace's probes in flight; a slot that
+ * falls while that many are out is skipped, as are the slots that begin while it waits for one to
+ * come back (a probe never goes late). Returns once every probe it sent is answered.
+ */
+async function probeEdgeUntilStopped(d: DenseLoop, edge: Edge, index: number): Promise<void> {
+  const { prober, signal } = d.t.o;
+  const { inFlight, everyMs } = d.pacing[index]!;
+  const out = new Set<Promise<void>>();
+  // A probe that throws (not a failed request: the prober records those) ends the edge's probing, and is thrown once the others are back.
+  const thrown: unknown[] = [];
+  let slot = d.startAt;
+  for (let sent = 0; sent < d.maxSlots && thrown.length === 0 && loopStop(d) === null && prober.now() < d.hardEnd; ) {
+    await pause(slot - prober.now(), signal);
+    if (loopStop(d) !== null) break;
+    const room = out.size < inFlight;
+    if (room) {
+      const probe: Promise<void> = probeAtSlot(d, edge, index, slot)
+        .catch((error: unknown) => void thrown.push(error))
+        .finally(() => out.delete(probe));
+      out.add(probe);
+      sent += 1;
+    } else await Promise.race(out);
+    // The next slot not yet begun; the ones that began meanwhile (and this one, if it had no room) are skipped.
+    const advance = Math.max(1, Math.ceil((prober.now() - slot) / everyMs));
+    d.skippedSlots += room ? advance - 1 : advance;
+    slot += advance * everyMs;
+  }
+  await Promise.all(out);
+  if (thrown.length > 0) throw thrown[0];
 }
 
 /** Most tries at reading both clocks without a pause between them; then the last reading stands. */
@@ -284,6 +346,22 @@ export function readTogether(monotonic: () => number, wall: () => number): { at:
     after = monotonic();
   }
   return { at: after, wall: read };
+}
+
+/**
+ * Opens the revoke call's connection (KeyRevoker.warm), bounded like the call; a failure is recorded
+ * and the trial goes on: its revoke call may then carry a handshake, which REVOKE-LATENCY says.
+ */
+async function warmRevokeCall(o: TrialOptions): Promise<RevokeConnection> {
+  const warm = o.hook.warm;
+  if (!warm) return { state: 'none' };
+  const guard = o.timing.revokeTimeoutMs;
+  try {
+    await bounded(warm.call(o.hook), guard, () => new Error(`no answer within ${guard} ms`));
+    return { state: 'warm' };
+  } catch (error) {
+    return { state: 'cold', why: messageOf(error) };
+  }
 }
 
 /** Calls the revoke hook, bounded, recording when it was called and returned, or how it failed. */
@@ -313,11 +391,14 @@ function callRevokeHook(d: DenseLoop): Promise<void> {
   );
 }
 
-/** Probes every edge on the slot grid, revokes `leadMs` in, and watches every edge until refused and settled. */
-async function probeThroughRevocation(t: Trial): Promise<{ d: DenseLoop; reason: ProbeStop }> {
+/** Probes every edge on the slot grid at `pacing`, revokes `leadMs` in, and watches every edge until refused and settled. */
+async function probeThroughRevocation(
+  t: Trial,
+  pacing: readonly ProbePacing[],
+): Promise<{ d: DenseLoop; reason: ProbeStop }> {
   const { prober, timing, signal } = t.o;
-  // The dense loop: one slot grid for all edges, each edge its own sequential prober.
-  const d = denseLoop(t);
+  // The dense loop: one slot grid for all edges, each edge its own prober.
+  const d = denseLoop(t, pacing);
   const loops = Promise.all(prober.edges.map((edge, index) => probeEdgeUntilStopped(d, edge, index)));
 
   await pause(d.startAt + timing.leadMs - prober.now(), signal);
@@ -343,7 +424,10 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
   const unconfirmed = await confirmKeys(t);
   if (unconfirmed.length > 0 || o.signal.aborted) return unrevokedRun(t, base, unconfirmed);
 
-  const { d, reason } = await probeThroughRevocation(t);
+  // Every connection the probing and the revoke call take is open before either is timed.
+  const pacing = paceOf(o);
+  const [revokeConnection] = await Promise.all([warmRevokeCall(o), openProbeConnections(o, pacing)]);
+  const { d, reason } = await probeThroughRevocation(t, pacing);
   if (reason === 'max-time')
     t.notes.push(
       `probing stopped ${o.timing.maxMs} ms after the revoke call, before every edge had rejected and settled`,
@@ -356,6 +440,8 @@ export async function runTrial(o: TrialOptions): Promise<RevocationProbeRun> {
     revokeReturnedAt: d.revoke.returnedAt,
     revokeError: d.revoke.error,
     stoppedBy: reason,
+    revokeConnection,
+    pacing: d.pacing,
     skippedSlots: d.skippedSlots,
     probes: t.probes,
     notes: t.notes,

@@ -16,7 +16,7 @@ import { REVOCATION_CSV, revocationCsv } from './csv.ts';
 import type { TrialTiming } from './probe.ts';
 import { probingLoadNotes, runRevocationTrials } from './trials.ts';
 import { resolveRevocationShape, type RevocationShape } from '../scenario/define.ts';
-import { trialsAtOnce } from './parallel.ts';
+import { inFlightCeiling, trialsAtOnce } from './parallel.ts';
 import { requestFor } from '../measure/requests.ts';
 import { defineTask, skippedFinding } from '../suite/task.ts';
 import { trialsToProve } from '../verdicts/support/confidence.ts';
@@ -83,12 +83,11 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
       // The embedded target's revocation organization has figures of its own, as may a deployment's.
       const figures = figuresOf(contract, org);
       const concurrencyCap = figures.concurrency.value;
+      const room = { edges: prober.edges.length, concurrencyCap, connectionsPerEdge: prober.connectionsPerEdge };
       const parallel = trialsAtOnce({
+        ...room,
         requested: shape.parallel,
         trials: shape.trials,
-        edges: prober.edges.length,
-        concurrencyCap,
-        connectionsPerEdge: prober.connectionsPerEdge,
         keyCapacity: hook.capacity ?? null,
       });
       const outcome = await runRevocationTrials({
@@ -98,6 +97,7 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
         trials: shape.trials,
         chains: parallel.chains,
         timing,
+        inFlightCeiling: inFlightCeiling(room, parallel.chains),
         request: (key) => requestFor(head, key),
         rejectStatus,
         provisionTimeoutMs: timing.revokeTimeoutMs,

@@ -44,6 +44,7 @@ import type { RevocationShape } from '../scenario/define.ts';
 import { OBSERVATIONS_FILE } from '../measure/observation-file.ts';
 import { JudgementLog, JUDGEMENTS_FILE } from '../suite/judgements.ts';
 import { tierObservations } from '../verdicts/replay.ts';
+import { MAX_PROBES_IN_FLIGHT } from '../revocation/parallel.ts';
 
 export const harnessEngine: RunEngine = { prepare: async () => runHarness };
 
@@ -209,7 +210,8 @@ function suiteContext(
  * every lane of every tier, and a discovery beside them on an organization of its own, may hold its
  * tier's cap in flight at once (a shared pool smaller than that would queue a task's requests behind
  * another's and skew the concurrency check); revocation trials at once keep one probe each in flight
- * per edge beside them.
+ * per edge beside them, and far away up to MAX_PROBES_IN_FLIGHT together, as the round trip calls
+ * for. A pool opens connections as they are needed, so room for the far case costs nothing near.
  */
 function connectionsPerEdge(plan: Plan, options: RunOptions, revocationParallel: number): number {
   const configOrgs = options.target.kind === 'external' ? options.target.orgs : [];
@@ -219,7 +221,8 @@ function connectionsPerEdge(plan: Plan, options: RunOptions, revocationParallel:
       limits: configOrgs.find((o) => o.label === label)?.limits,
     })),
   );
-  return orgs.reduce((n, o) => n + figuresOf(recruitingApi, o).concurrency.value + 2, 0) + revocationParallel + 16;
+  const lanes = orgs.reduce((n, o) => n + figuresOf(recruitingApi, o).concurrency.value + 2, 0);
+  return lanes + Math.max(revocationParallel, MAX_PROBES_IN_FLIGHT) + 16;
 }
 
 /**

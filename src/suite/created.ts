@@ -26,6 +26,7 @@ export class CreatedLedger {
         await hook.revokeKey(key);
         this.keys.revoked += 1;
       },
+      ...(hook.warm ? { warm: () => hook.warm!() } : {}),
     };
   }
 

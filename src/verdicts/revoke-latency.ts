@@ -1,13 +1,17 @@
 /**
  * REVOKE-LATENCY (§5.9, §8.3): a revoked key stops working on every edge in under 3 s. Per edge and
- * trial the driver brackets the moment the edge began rejecting (src/verdicts/support/revocation-bounds.ts). Pass
- * only if every upper bound is under the SLA; fail if any lower bound is at or beyond it (the edge
- * still admitted the key then); otherwise inconclusive. Only trials whose revoke call returned are
- * judged; a failed hook makes the verdict inconclusive, with its output. Pure.
+ * trial the driver brackets the moment the edge began rejecting (src/verdicts/support/revocation-bounds.ts),
+ * counted from when the revoke call was sent. Pass only if every upper bound is under the SLA: the
+ * server received the call after we sent it, so the true latency is shorter still. Fail only if a
+ * lower bound is past the SLA by the revoke call's own duration too (the edge still admitted the key
+ * then, counted from when the server had surely received the call, whatever the split of its round
+ * trip); otherwise inconclusive. Only trials whose revoke call returned are judged; a failed hook
+ * makes the verdict inconclusive, with its output. Pure.
  */
 import { edgeBounds, type EdgeBounds } from './support/revocation-bounds.ts';
 import { countOf, finding, listSome } from './support/finding.ts';
 import { coverageGaps, edgeName, judgedRuns, ms, type RevocationEvidence } from './support/revocation-evidence.ts';
+import { clockNote, pacingNotes } from './support/revocation-method.ts';
 import { boundStats, statsPerEdge, type BoundStats, type EdgeStats } from './support/revocation-stats.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { ProbeStop, RevocationProbeRun } from '../measure/revocation-records.ts';
@@ -236,13 +240,21 @@ interface LatencyCase {
   readonly gaps: readonly string[];
 }
 
-/** A fail naming every edge that still admitted the key at or past the SLA, slowest first. */
+/**
+ * The edge still admitted the key the SLA after the server had surely received the revoke call: past
+ * the SLA from the call's send by the call's own duration, within which the server received it.
+ */
+function surelyLate(b: EdgeBounds, slaMs: number): boolean {
+  return b.lowerMs !== null && b.revokeCallMs !== null && b.lowerMs - b.revokeCallMs >= slaMs;
+}
+
+/** A fail naming every edge that still admitted the key the SLA after the revoke call had surely arrived, slowest first. */
 function failLate(c: LatencyCase, late: readonly EdgeBounds[]): Finding<LatencyData> {
   const { e } = c;
   const sorted = [...late].sort((a, b) => b.lowerMs! - a.lowerMs!);
   const lines = sorted.map(
     (b) =>
-      `${edgeName(b.edge, b.edgeNode)} still admitted the key ${ms(b.lowerMs!)} after the revoke call in trial ${b.trial} (#${b.lastAdmitted?.id ?? '?'})` +
+      `${edgeName(b.edge, b.edgeNode)} still admitted the key ${ms(b.lowerMs!)} after the revoke call in trial ${b.trial} (#${b.lastAdmitted?.id ?? '?'}, ${ms(b.lowerMs! - b.revokeCallMs!)} after it returned)` +
       (b.upperMs === null ? ', and never rejected it' : `, first rejected it by ${ms(b.upperMs)}`),
   );
   const slowEdges = [...new Set(late.map((b) => b.edge))].sort();
@@ -255,14 +267,19 @@ function failLate(c: LatencyCase, late: readonly EdgeBounds[]): Finding<LatencyD
   });
 }
 
+/** Why a bracket leaves the SLA open: no rejection, a bracket straddling it, or a late admission within the revoke call's own time. */
+function openText(b: EdgeBounds, slaMs: number): string {
+  const lower = b.lowerMs ?? 0;
+  if (b.upperMs === null)
+    return `no rejection seen (${countOf(b.unusableProbes, 'unusable probe')}; last admitted at ${ms(lower)})`;
+  if (lower < slaMs) return `rejected between ${ms(lower)} and ${ms(b.upperMs)}, a bracket straddling the SLA`;
+  return `still admitted the key ${ms(lower)} after the revoke call was sent, but the call took ${ms(b.revokeCallMs ?? 0)} and the server may have received it as late: within ${ms(slaMs)} of that is not ruled out (rejected by ${ms(b.upperMs)})`;
+}
+
 /** Inconclusive: brackets open or straddling the SLA, or gaps in what was covered. */
 function inconclusiveOpen(c: LatencyCase, open: readonly EdgeBounds[], judgedTrials: number): Finding<LatencyData> {
   const { gaps } = c;
-  const lines = open.map((b) =>
-    b.upperMs === null
-      ? `${edgeName(b.edge, b.edgeNode)} in trial ${b.trial}: no rejection seen (${countOf(b.unusableProbes, 'unusable probe')}; last admitted at ${ms(b.lowerMs ?? 0)})`
-      : `${edgeName(b.edge, b.edgeNode)} in trial ${b.trial}: rejected between ${ms(b.lowerMs ?? 0)} and ${ms(b.upperMs)}, a bracket straddling the SLA`,
-  );
+  const lines = open.map((b) => `${edgeName(b.edge, b.edgeNode)} in trial ${b.trial}: ${openText(b, c.e.slaMs)}`);
   const summary = judgedTrials === 0 ? 'no trial could be judged' : `${countOf(judgedTrials, 'trial')} judged`;
   return finding('inconclusive', {
     expected: c.expected,
@@ -283,7 +300,12 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
   const expected = `every edge rejects the revoked key < ${ms(e.slaMs)} after the revoke call (upper bound of the bracket)${from}, in each of ${countOf(e.plannedTrials, 'trial')}`;
   const data = latencyData(e, bounds, judged, seen.placed);
   const overall = data.overall;
-  const notes = [...(e.methodNotes ?? []), ...seen.notes];
+  const notes = [
+    ...(e.methodNotes ?? []),
+    ...(judged.length > 0 ? [clockNote(judged, e.slaMs)] : []),
+    ...pacingNotes(judged),
+    ...seen.notes,
+  ];
   if (data.confidence) notes.push(confidenceText(data.confidence, e.slaMs));
   if (overall.unusableProbes > 0) {
     notes.push(
@@ -292,7 +314,7 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
   }
   const c: LatencyCase = { e, expected, notes, data, gaps: [...coverageGaps(e), ...seen.gaps] };
 
-  const late = bounds.filter((b) => b.lowerMs !== null && b.lowerMs >= e.slaMs);
+  const late = bounds.filter((b) => surelyLate(b, e.slaMs));
   if (late.length > 0) return failLate(c, late);
 
   const open = bounds.filter((b) => b.upperMs === null || b.upperMs >= e.slaMs);

@@ -1,12 +1,14 @@
 /**
- * REVOKE-STICKY (§5.9): once an edge rejects a revoked key, it never admits it again. Any admission
- * on an edge after that edge's first rejection, in the dense loop or the final probe, fails, with
- * the probe shown. Pass needs every judged trial to have watched every edge for the settle period
+ * REVOKE-STICKY (§5.9): once an edge rejects a revoked key, it never admits it again. An admission
+ * fails only where it surely came after a rejection: sent (in the dense loop or as the final probe)
+ * after the edge's first rejection was answered. One sent while that rejection was in flight may have
+ * been decided before it, its answers crossing ours, and proves nothing (support/revocation-bounds.ts
+ * gives the argument). Pass needs every judged trial to have watched every edge for the settle period
  * after it rejected. Pure.
  */
-import { edgeBounds } from './support/revocation-bounds.ts';
+import { edgeBounds, readmittedAfter } from './support/revocation-bounds.ts';
 import type { ProbeRecord } from '../measure/revocation-records.ts';
-import { countOf, finding, isAdmittedStatus, listSome } from './support/finding.ts';
+import { countOf, finding, listSome } from './support/finding.ts';
 import { coverageGaps, judgedRuns, ms, type RevocationEvidence } from './support/revocation-evidence.ts';
 import type { Finding } from '../catalogue/types.ts';
 
@@ -28,13 +30,7 @@ export function readmissions(e: RevocationEvidence): Readmission[] {
       const first = b.firstRejected;
       if (!first) continue;
       const later = run.probes
-        .filter(
-          (p) =>
-            p.edge === b.edge &&
-            (p.phase === 'probe' || p.phase === 'final') &&
-            p.sentAt > first.sentAt &&
-            isAdmittedStatus(p.status),
-        )
+        .filter((p) => p.edge === b.edge && (p.phase === 'probe' || p.phase === 'final') && readmittedAfter(p, first))
         .sort((x, y) => x.sentAt - y.sentAt);
       for (const probe of later) {
         found.push({
@@ -85,7 +81,7 @@ export function revokeStickyVerdict(e: RevocationEvidence): Finding<StickyData> 
       const count = again.filter((x) => x.trial === r.trial && x.edge === r.edge).length;
       return (
         `${r.edge} admitted the key again in trial ${r.trial}: ${r.probe.status} (#${r.probe.id}) sent ${ms(r.afterRevokeMs)} after the revoke call, ` +
-        `${ms(r.afterRejectionMs)} after its first rejection (#${r.firstRejection.id})${count > 1 ? `, ${countOf(count, 'admission')} in all` : ''}`
+        `${ms(r.afterRejectionMs)} after its first rejection (#${r.firstRejection.id}) was answered${count > 1 ? `, ${countOf(count, 'admission')} in all` : ''}`
       );
     });
     return finding('fail', {

@@ -1,17 +1,23 @@
 /**
  * Recorded probe data for the pure verdicts: trials written as per-edge timelines, offsets in ms
- * from the revoke call (which starts at monotonic 1000). Every answered probe takes 1 ms.
+ * from the revoke call (which starts at monotonic 1000). An answered probe takes 1 ms unless its
+ * timeline entry gives its round trip.
  */
 import type { RevocationEvidence } from '../../src/verdicts/support/revocation-evidence.ts';
-import type { ProbeRecord, ProbeStop, RevocationProbeRun } from '../../src/measure/revocation-records.ts';
+import type {
+  ProbeRecord,
+  ProbeStop,
+  RevocationProbeRun,
+  RevokeConnection,
+} from '../../src/measure/revocation-records.ts';
 import type { ProbePhase } from '../../src/measure/tags.ts';
 
 export const REVOKE_AT = 1000;
 export const RTT = 1;
 export const EDGES = ['edge-0', 'edge-1', 'edge-2'] as const;
 
-/** [offset from the revoke call, status (null: no response)]. */
-export type Timeline = readonly (readonly [number, number | null])[];
+/** [offset from the revoke call, status (null: no response), round trip in ms (default RTT)]. */
+export type Timeline = readonly (readonly [number, number | null] | readonly [number, number | null, number])[];
 
 export interface RunSpec {
   readonly trial?: number;
@@ -24,18 +30,19 @@ export interface RunSpec {
   readonly revokeError?: string | null;
   readonly revokeCallMs?: number | null;
   readonly revoked?: boolean;
+  readonly revokeConnection?: RevokeConnection;
 }
 
 let nextId = 1;
 
-function record(edge: string, phase: ProbePhase, offset: number, status: number | null): ProbeRecord {
+function record(edge: string, phase: ProbePhase, offset: number, status: number | null, rtt = RTT): ProbeRecord {
   const sentAt = REVOKE_AT + offset;
   return {
     id: nextId++,
     edge,
     phase,
     sentAt,
-    headersAt: status === null ? null : sentAt + RTT,
+    headersAt: status === null ? null : sentAt + rtt,
     status,
     error: status === null ? 'TIMEOUT' : null,
     edgeNode: edge,
@@ -54,14 +61,15 @@ export function run(spec: RunSpec): RevocationProbeRun {
   const revoked = spec.revoked ?? true;
   const stoppedBy = spec.stoppedBy ?? 'settled';
   const probes: ProbeRecord[] = [];
-  const last = Math.max(0, ...Object.values(spec.probes).flatMap((t) => t.map(([o]) => o)));
+  // The last dense probe's answer: the final probes go after it, as the driver sends them.
+  const last = Math.max(0, ...Object.values(spec.probes).flatMap((t) => t.map(([o, , rtt]) => o + (rtt ?? RTT))));
   for (const edge of edges) {
     probes.push(record(edge, 'confirm', -100, 200));
     if (spec.successor !== false)
       probes.push(record(edge, 'successor-before', -90, spec.successorBefore?.[edge] ?? 200));
   }
   for (const edge of edges)
-    for (const [offset, status] of spec.probes[edge]!) probes.push(record(edge, 'probe', offset, status));
+    for (const [offset, status, rtt] of spec.probes[edge]!) probes.push(record(edge, 'probe', offset, status, rtt));
   const finished = stoppedBy === 'settled' || stoppedBy === 'max-time';
   if (finished) {
     for (const edge of edges) probes.push(record(edge, 'final', last + 20, spec.finals?.[edge] ?? 401));
@@ -84,6 +92,8 @@ export function run(spec: RunSpec): RevocationProbeRun {
     revokeReturnedAt: revoked && spec.revokeCallMs !== null ? REVOKE_AT + (spec.revokeCallMs ?? 3) : null,
     revokeError: spec.revokeError ?? null,
     stoppedBy,
+    revokeConnection: revoked ? (spec.revokeConnection ?? { state: 'warm' }) : null,
+    pacing: revoked ? edges.map((edge) => ({ edge, inFlight: 1, everyMs: 10, asked: 1, slowRoundTripMs: RTT })) : [],
     skippedSlots: 0,
     probes,
     notes: [],

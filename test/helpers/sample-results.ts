@@ -22,6 +22,7 @@ import type { LimiterProfile } from '../../src/profile/types.ts';
 import { assertValidResults } from '../../src/results/load.ts';
 import { RESULTS_SCHEMA, type ValidResults } from '../../src/results/types.ts';
 import { METHODOLOGY } from '../../src/run/methodology.ts';
+import { CLOCK_NOTE_START } from '../../src/verdicts/support/revocation-method.ts';
 import { OBSERVATIONS_FILE, observationSink } from '../../src/measure/observation-file.ts';
 
 export const SAMPLE_START_MS = Date.parse('2026-03-02T10:00:00.000Z');
@@ -555,7 +556,10 @@ export function sampleResults(options: SampleOptions = {}): ValidResults {
     expected: 'every edge rejects the revoked key within 3 s of the revoke call',
     actual: 'worst upper bound 651 ms (edge-2) over 20 trials on 3 edges',
     evidence: [416, 417, 418],
-    notes: ['probe 429 (edge-1) was an unusable probe, not a rejection'],
+    notes: [
+      `${CLOCK_NOTE_START}every bound counts from when the revoke call was sent, on a connection already open (no handshake inside it). The revocation cannot take effect before the server has received the call, so every bound is later than the true latency by at most the call's way there, which is shorter than the whole call (up to 4 ms here): an upper bound under 3.00 s shows the SLA kept, and a lower bound shows it missed only when past 3.00 s by the call's whole time too`,
+      'probe 429 (edge-1) was an unusable probe, not a rejection',
+    ],
     data: { trials: revocationTrials(), slaMs: 3000 },
   });
   checks.push(

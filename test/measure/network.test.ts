@@ -4,6 +4,7 @@ import {
   UNMEASURED,
   figuresOf,
   networkMargins,
+  probePace,
   roundTripModel,
   type NetworkMargins,
 } from '../../src/measure/network.ts';
@@ -22,6 +23,37 @@ describe('network margins', () => {
     const late = networkMargins({ ...UNMEASURED, timerLateMs: 500 });
     expect(late.windowEndMs).toBeGreaterThan(floors.windowEndMs);
     expect(late.openerLeadMs).toBeGreaterThan(floors.openerLeadMs);
+  });
+});
+
+describe('probePace', () => {
+  it('one probe in flight where the round trip is shorter than the interval (loopback)', () => {
+    expect(probePace(roundTripModel(1), 10)).toEqual({ asked: 1, inFlight: 1, everyMs: 10 });
+    expect(probePace(UNMEASURED, 10)).toEqual({ asked: 1, inFlight: 1, everyMs: 10 });
+    // A loaded machine's loopback: 6 ± 2 ms, out for 8 ms at most.
+    expect(probePace(roundTripModel(6, 2), 10).inFlight).toBe(1);
+  });
+
+  it('at 100 ± 20 ms, one in flight per interval a slow round trip spans', () => {
+    // The median (100 ms) and as much again as it strays above the fastest (80 ms): 120 ms out, so 12
+    // at a 10 ms interval, 3 at 50 ms.
+    const far = roundTripModel(100, 20);
+    expect(probePace(far, 10)).toEqual({ asked: 12, inFlight: 12, everyMs: 10 });
+    expect(probePace(far, 50).inFlight).toBe(3);
+    expect(probePace(far, 200).inFlight).toBe(1);
+  });
+
+  it('held to fewer in flight, spread over the fastest round trip instead of sent in bursts', () => {
+    // 2 out of the 12 asked for: one every 40 ms (80 ms over 2), so no burst comes back together.
+    expect(probePace(roundTripModel(100, 20), 10, 2)).toEqual({ asked: 12, inFlight: 2, everyMs: 40 });
+    // A median stretched by load (the fastest still 80 ms) spreads them no further.
+    expect(probePace(figuresOf([80, 400, 420], 0), 10, 2).everyMs).toBe(40);
+    expect(probePace(roundTripModel(100, 20), 10, 0).inFlight).toBe(1);
+  });
+
+  it("a connection's handshakes among the first round trips do not move it: two fast ones outweigh one slow", () => {
+    // Before the first trial: a probe that opened its connection (three round trips) and two that did not.
+    expect(probePace(figuresOf([240, 80, 82], 0), 10).asked).toBe(9);
   });
 });
 

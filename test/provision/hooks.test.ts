@@ -3,12 +3,14 @@
  * admin API end to end, hooks that fail or hang (inconclusive with their output, never a hang), and
  * HTTP hooks to an admin API behind a private CA.
  */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import { makeCertificates } from '../../src/reference-server/certificates.ts';
 import { parseConfig } from '../../src/config/load.ts';
+import type { RevocationHookConfig } from '../../src/config/schema.ts';
 import type { CheckResult } from '../../src/catalogue/types.ts';
 import { UsageError } from '../../src/util/errors.ts';
 import { commandHook, commandRevoker, parseProvisionOutput } from '../../src/provision/hooks/command.ts';
@@ -150,9 +152,93 @@ describe('hook configuration', () => {
   });
 
   test('a disposable list hands out its keys in order, then is exhausted', async () => {
-    const hook = disposableListHook([{ key: KEY, id: null }], async () => {});
+    const hook = disposableListHook([{ key: KEY, id: null }], { revokeKey: async () => {} });
     expect((await hook.provisionKey(org, 'all')).key).toBe(KEY);
     await expect(hook.provisionKey(org, 'all')).rejects.toMatchObject({ code: 'HOOK_EXHAUSTED' });
+  });
+});
+
+describe("the revoke call's connection, opened first (warm)", () => {
+  interface Seen {
+    readonly method: string;
+    readonly url: string;
+    readonly authorization: string | undefined;
+    readonly socket: number;
+  }
+  let server: Server | null = null;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+    server = null;
+  });
+
+  /** A revoking API on loopback, port 0, that notes every request and the connection it came on. */
+  async function revokingApi(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{
+    readonly url: string;
+    readonly seen: Seen[];
+  }> {
+    const seen: Seen[] = [];
+    const sockets = new Map<unknown, number>();
+    server = createServer((req, res) => {
+      if (!sockets.has(req.socket)) sockets.set(req.socket, sockets.size + 1);
+      const socket = sockets.get(req.socket)!;
+      seen.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization, socket });
+      answer(req, res);
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  }
+  const revokeConfig = (url: string): RevocationHookConfig => ({
+    type: 'disposable',
+    keys: [{ env: 'K1', id: 'key_123' }],
+    revoke: {
+      type: 'http',
+      method: 'POST',
+      url: `${url}/keys/{keyId}/revoke`,
+      headers: { authorization: 'Bearer {env:TOKEN}' },
+    },
+    timeout: 5000,
+  });
+
+  test("HEAD / at the origin, with none of the call's headers, on the connection the revoke call then takes", async () => {
+    const api = await revokingApi((req, res) => {
+      res.statusCode = req.method === 'HEAD' ? 404 : 200;
+      res.end();
+    });
+    const hook = configKeyHook(revokeConfig(api.url), { K1: KEY, TOKEN: 'tok-s3cret' });
+    await hook.warm!();
+    await hook.revokeKey(handle);
+    expect(api.seen).toEqual([
+      { method: 'HEAD', url: '/', authorization: undefined, socket: 1 },
+      { method: 'POST', url: '/keys/key_123/revoke', authorization: 'Bearer tok-s3cret', socket: 1 },
+    ]);
+  });
+
+  test('a warm that fails rejects, naming what it sent; the revoke call goes on without it', async () => {
+    const api = await revokingApi((req, res) => {
+      if (req.method === 'HEAD') req.socket.destroy();
+      else res.end();
+    });
+    const hook = configKeyHook(revokeConfig(api.url), { K1: KEY, TOKEN: 'tok-s3cret' });
+    await expect(hook.warm!()).rejects.toMatchObject({
+      code: 'HOOK_FAILED',
+      message: expect.stringContaining(`HEAD ${api.url}/ to open the revoke call's connection`),
+    });
+    await hook.revokeKey(handle);
+    expect(api.seen.map((r) => [r.method, r.socket])).toEqual([
+      ['HEAD', 1],
+      ['POST', 2],
+    ]);
+  });
+
+  test('none where the origin depends on the key, or the hook runs a command', () => {
+    const byKey = configKeyHook(revokeConfig('http://{keyId}.localhost:9'), { K1: KEY, TOKEN: 't' });
+    expect(byKey.warm).toBeUndefined();
+    const command = configKeyHook(
+      { type: 'disposable', keys: [{ env: 'K1' }], revoke: { type: 'command', command: 'true' }, timeout: 1000 },
+      { K1: KEY },
+    );
+    expect(command.warm).toBeUndefined();
   });
 });
 

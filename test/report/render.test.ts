@@ -300,3 +300,13 @@ describe('renderFromResultsFile', () => {
     }
   });
 });
+
+describe('the SLA evidence page', () => {
+  it('says where the clock starts, from what REVOKE-LATENCY noted of its trials', () => {
+    const section = sectionOf(renderHtml(sampleResults(), emptyDigest(1000)), 'sla');
+    expect(section).toContain('<dt>Where the clock starts</dt>');
+    expect(section).toMatch(
+      /<dd class="sla-clock">Every bound counts from when the revoke call was sent, on a connection already open \(no handshake inside it\)\. The revocation cannot take effect before the server has received the call/,
+    );
+  });
+});

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { readTogether, stopReason, type LoopView } from '../../src/revocation/probe.ts';
 import { probingLoadNotes } from '../../src/revocation/trials.ts';
 import { revocationTiming } from '../../src/revocation/task.ts';
-import { trialsAtOnce } from '../../src/revocation/parallel.ts';
+import { inFlightCeiling, MAX_PROBES_IN_FLIGHT, trialsAtOnce } from '../../src/revocation/parallel.ts';
 
 const timing = { settleMs: 500, maxMs: 8500 };
 const view = (over: Partial<LoopView>): LoopView => ({
@@ -123,5 +123,24 @@ describe('trialsAtOnce', () => {
     ]);
     // Too few for even one chain: one, and the trials stop where the list runs out (a problem of the run).
     expect(trialsAtOnce({ ...input, keyCapacity: 20 })).toMatchObject({ chains: 1 });
+  });
+});
+
+describe('inFlightCeiling', () => {
+  const room = { edges: 3, concurrencyCap: 1000, connectionsPerEdge: MAX_PROBES_IN_FLIGHT + 64 };
+  test("each trial's share of MAX_PROBES_IN_FLIGHT, of the organization's concurrency cap and of the prober's connections per edge", () => {
+    expect(MAX_PROBES_IN_FLIGHT).toBe(16);
+    // Alone, all 16; 4 trials at once, 4 each; 7, 2 each (16 / 7).
+    expect([1, 4, 7].map((chains) => inFlightCeiling(room, chains))).toEqual([16, 4, 2]);
+    // A cap of 36 over 4 trials and 3 edges: 3 each.
+    expect(inFlightCeiling({ ...room, concurrencyCap: 36 }, 4)).toBe(3);
+    // 8 connections per edge: 2 each for 3 trials, 1 for 7.
+    expect(inFlightCeiling({ ...room, connectionsPerEdge: 8 }, 3)).toBe(2);
+    expect(inFlightCeiling({ ...room, connectionsPerEdge: 8 }, 7)).toBe(1);
+  });
+  test('never below one: the cap then holds fewer trials at once (trialsAtOnce)', () => {
+    expect(inFlightCeiling(room, 100)).toBe(1);
+    expect(inFlightCeiling({ ...room, concurrencyCap: 5 }, 1)).toBe(1);
+    expect(inFlightCeiling({ ...room, concurrencyCap: 2 }, 1)).toBe(1);
   });
 });

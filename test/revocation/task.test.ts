@@ -19,6 +19,8 @@ import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { AdminRevocation } from '../../src/reference-server/admin-client.ts';
 import type { RunEvent } from '../../src/results/events.ts';
 import { unissuedKey } from '../../src/contract/keys.ts';
+import { HookError } from '../../src/provision/hooks/hook-error.ts';
+import { CLOCK_NOTE_START } from '../../src/verdicts/support/revocation-method.ts';
 import { recordingAdminHook, runRevocation, startHarness, type Harness } from '../helpers/revocation-harness.ts';
 
 const DELAY_MS = 300;
@@ -49,6 +51,8 @@ describe('the clean target', () => {
       trials: SHAPE.trials,
       chains: 1,
       timing: revocationTiming(SHAPE, recruitingApi.revocationSlaMs),
+      // A Starter organization's cap of 5 over 3 edges: one probe in flight per edge.
+      inFlightCeiling: 1,
       request: (key) => requestFor(head, key),
       rejectStatus: 401,
       provisionTimeoutMs: 10_000,
@@ -110,6 +114,48 @@ describe('the clean target', () => {
     expect(results.map((r) => r.verdict)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
     expect(results[0]!.notes[0]).toContain('no way to provision and revoke keys');
     expect(harness.observations).toHaveLength(0);
+  });
+});
+
+describe("the revoke call's connection", () => {
+  const clockNote = (results: readonly CheckResult[]) =>
+    byId(results)['REVOKE-LATENCY']!.notes.find((n) => n.startsWith(CLOCK_NOTE_START)) ?? '';
+
+  test('opened before the call where the hook can: the clock starts on a connection already open', async () => {
+    harness = await startHarness({ revocationDelayMs: DELAY_MS });
+    const results = await runRevocation(harness.context(adminApiHook(harness.admin)), harness.org, {
+      ...SHAPE,
+      trials: 1,
+    });
+    expect(byId(results)['REVOKE-LATENCY']!.verdict).toBe('pass');
+    expect(clockNote(results)).toContain(
+      'every bound counts from when the revoke call was sent, on a connection already open (no handshake inside it)',
+    );
+  });
+
+  test('a warm that fails is noted, and the trial is judged all the same', async () => {
+    harness = await startHarness({ revocationDelayMs: DELAY_MS });
+    const hook = {
+      ...adminApiHook(harness.admin),
+      warm: async () => {
+        throw new HookError('HOOK_FAILED', 'HEAD / refused');
+      },
+    };
+    const results = await runRevocation(harness.context(hook), harness.org, { ...SHAPE, trials: 1 });
+    expect(byId(results)['REVOKE-LATENCY']!.verdict).toBe('pass');
+    expect(clockNote(results)).not.toContain('already open');
+    expect(clockNote(results)).toContain(
+      "in every trial the call's connection could not be opened beforehand (HEAD / refused), so its handshake may be inside the call",
+    );
+  });
+
+  test('a hook with none to open (a command) says its start-up is inside the call', async () => {
+    harness = await startHarness({ revocationDelayMs: DELAY_MS });
+    const results = await runRevocation(harness.context(recordingAdminHook(harness.admin, [])), harness.org, {
+      ...SHAPE,
+      trials: 1,
+    });
+    expect(clockNote(results)).toContain('in every trial the hook had no connection to open beforehand');
   });
 });
 

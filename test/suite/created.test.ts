@@ -25,6 +25,20 @@ describe('CreatedLedger', () => {
     expect(ledger.keys).toEqual({ provisioned: 2, revoked: 1 });
   });
 
+  it("keeps the hook's warm where it has one (on its prototype too), and has none where it has none", async () => {
+    class WarmHook extends ListHook {
+      warmed = 0;
+      async warm(): Promise<void> {
+        this.warmed += 1;
+      }
+    }
+    const warmHook = new WarmHook();
+    const counted = new CreatedLedger().counting(warmHook);
+    await counted.warm!();
+    expect(warmHook.warmed).toBe(1);
+    expect(new CreatedLedger().counting(new ListHook()).warm).toBeUndefined();
+  });
+
   it('marks what it created cleaned up, once', () => {
     const ledger = new CreatedLedger();
     const job = ledger.add({ kind: 'job', tier: 'starter', org: 'starter-a', id: 'job-1' });

@@ -6,7 +6,17 @@ import { authRevokedVerdict } from '../../src/checks/auth-revoked.ts';
 import { rotationVerdict } from '../../src/verdicts/rotation.ts';
 import { edgeBounds, percentile } from '../../src/verdicts/support/revocation-bounds.ts';
 import { revocationCsv } from '../../src/revocation/csv.ts';
-import { clean, cleanRun, EDGES, evidence, REVOKE_AT, RTT, run } from '../helpers/revocation-fixtures.ts';
+import { CLOCK_NOTE_START } from '../../src/verdicts/support/revocation-method.ts';
+import {
+  clean,
+  cleanRun,
+  EDGES,
+  evidence,
+  REVOKE_AT,
+  RTT,
+  run,
+  type Timeline,
+} from '../helpers/revocation-fixtures.ts';
 
 const all = (e: ReturnType<typeof evidence>) => ({
   latency: revokeLatencyVerdict(e),
@@ -320,5 +330,192 @@ describe('REVOKE-LATENCY: what the trials prove', () => {
     expect(confidence.level).toBe(0.9);
     expect(confidence.lowerBound).toBeCloseTo(0.1 ** (1 / 20), 8);
     expect(confidence.target).toEqual({ share: 0.85, trialsNeeded: 15, reached: true });
+  });
+});
+
+/**
+ * Several probes in flight per edge, from afar: each probe is decided by the edge somewhere between
+ * its send and its answer, answers cross, and a probe sent later may be decided earlier. The verdicts
+ * see only sends, answers and statuses; these tests draw the moments the edge decided each probe (the
+ * split of every round trip into its way there and back) and hold the verdicts to every split.
+ */
+describe('answers that cross', () => {
+  /** A seeded generator (mulberry32): the same draws on every run. */
+  function seeded(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  /** What the edge did, as offsets from the revoke call: when it rejects (and when it admits again, for a flap). */
+  interface EdgeTruth {
+    readonly rejectsFrom: number;
+    readonly readmits?: { readonly from: number; readonly until: number };
+  }
+  const rejects = (truth: EdgeTruth, at: number) =>
+    at >= truth.rejectsFrom && !(truth.readmits && at >= truth.readmits.from && at < truth.readmits.until);
+
+  /**
+   * One edge probed every 10 ms from -100 ms to `untilMs`, every probe's round trip drawn from 60 to
+   * 100 ms and split at random between its way there and back; its status is what the edge did at
+   * the moment the probe reached it. Also the moments of the last admission and first rejection.
+   */
+  function probeFromAfar(random: () => number, truth: EdgeTruth, untilMs: number) {
+    const timeline: [number, number, number][] = [];
+    let lastAdmittedAt = -Infinity;
+    let firstRejectedAt = Infinity;
+    for (let sent = -100; sent <= untilMs; sent += 10) {
+      const roundTrip = 60 + 40 * random();
+      const decided = sent + roundTrip * random();
+      const rejected = rejects(truth, decided);
+      if (rejected) firstRejectedAt = Math.min(firstRejectedAt, decided);
+      else lastAdmittedAt = Math.max(lastAdmittedAt, decided);
+      timeline.push([sent, rejected ? 401 : 200, roundTrip]);
+    }
+    return { timeline, lastAdmittedAt, firstRejectedAt };
+  }
+
+  // edge-2, recorded: the probe sent at 290 ms was slow on its way there and was decided after the one
+  // sent at 300 ms and 310 ms, which the edge still admitted; the first answer of a rejection is the
+  // probe sent at 320 ms (at 400 ms), before the one sent at 290 ms (at 440 ms).
+  const crossing: Timeline = [
+    ...clean(300, 280).map(([t, s]) => [t, s, 80] as const),
+    [290, 401, 150],
+    [300, 200, 80],
+    [310, 200, 80],
+    [320, 401, 80],
+    ...clean(330, 800)
+      .filter(([t]) => t >= 330)
+      .map(([t, s]) => [t, s, 80] as const),
+  ];
+  const crossed = run({ probes: { 'edge-0': clean(300), 'edge-1': clean(300), 'edge-2': crossing }, revokeCallMs: 80 });
+
+  test('the bracket runs from the last admission sent before the first rejection was answered to that answer', () => {
+    const b = edgeBounds(crossed, 401).find((x) => x.edge === 'edge-2')!;
+    expect(b).toMatchObject({ lowerMs: 310, upperMs: 400, widthMs: 90 });
+    expect(b.lastAdmitted!.sentAt - REVOKE_AT).toBe(310);
+    expect(b.firstRejected!.sentAt - REVOKE_AT).toBe(320);
+  });
+
+  test('admissions sent while a rejection was in flight are no flap: REVOKE-STICKY and REVOKE-LATENCY pass', () => {
+    const v = all(evidence([crossed]));
+    expect([v.latency.verdict, v.sticky.verdict, v.final.verdict, v.rotation.verdict]).toEqual([
+      'pass',
+      'pass',
+      'pass',
+      'pass',
+    ]);
+  });
+
+  test('the sweep: under every split of the round trips a sticky edge could have shown these answers, the bracket holds its moment', () => {
+    const [send, receipt] = [crossing.map(([t]) => t), crossing.map(([t, , rtt]) => t + (rtt ?? 1))];
+    const b = edgeBounds(crossed, 401).find((x) => x.edge === 'edge-2')!;
+    const random = seeded(7);
+    let sticky = 0;
+    for (let draw = 0; draw < 5000; draw++) {
+      // Each probe decided somewhere between its send and its answer.
+      const decided = send.map((s, i) => s + (receipt[i]! - s) * random());
+      const admitted = decided.filter((_, i) => crossing[i]![1] === 200);
+      const rejected = decided.filter((_, i) => crossing[i]![1] === 401);
+      // A sticky edge shows these answers under this split only if it admitted all before it rejected any.
+      if (Math.max(...admitted) >= Math.min(...rejected)) continue;
+      sticky += 1;
+      expect(b.lowerMs!).toBeLessThanOrEqual(Math.max(...admitted));
+      expect(b.upperMs!).toBeGreaterThanOrEqual(Math.min(...rejected));
+    }
+    // Sticky splits exist: a REVOKE-STICKY fail on these answers would be false.
+    expect(sticky).toBeGreaterThan(0);
+  });
+
+  test('a hundred sticky edges probed from afar: every bracket holds the moment, none flaps, narrower than two round trips', () => {
+    const random = seeded(2026);
+    const widths: number[] = [];
+    for (let trial = 1; trial <= 100; trial++) {
+      // The revoke call takes 80 ms; the server takes it somewhere on the way, and its edges act up to 2.99 s later.
+      const arrives = 80 * random();
+      const truths = EDGES.map(() => ({ rejectsFrom: arrives + 100 + 2890 * random() }));
+      const sims = truths.map((truth) => probeFromAfar(random, truth, truth.rejectsFrom + 600));
+      const r = run({
+        trial,
+        probes: Object.fromEntries(EDGES.map((e, i) => [e, sims[i]!.timeline])),
+        revokeCallMs: 80,
+      });
+      const e = evidence([r]);
+      expect(revokeStickyVerdict(e).verdict).toBe('pass');
+      expect(revokeLatencyVerdict(e).verdict).not.toBe('fail');
+      for (const [i, b] of edgeBounds(r, 401).entries()) {
+        expect(b.lowerMs!).toBeLessThanOrEqual(sims[i]!.lastAdmittedAt);
+        expect(b.upperMs!).toBeGreaterThanOrEqual(sims[i]!.firstRejectedAt);
+        widths.push(b.widthMs!);
+      }
+    }
+    widths.sort((a, b) => a - b);
+    expect(percentile(widths, 50)!).toBeLessThan(2 * 60);
+  });
+
+  test('an edge past the SLA still fails from afar, and one that flaps still fails REVOKE-STICKY', () => {
+    const random = seeded(11);
+    const slow = probeFromAfar(random, { rejectsFrom: 3500 }, 4100);
+    const late = run({ probes: { 'edge-0': clean(300), 'edge-1': slow.timeline }, revokeCallMs: 80 });
+    expect(revokeLatencyVerdict(evidence([late])).verdict).toBe('fail');
+    // revocation-flaps: admits again 200 ms after it began rejecting, for 300 ms.
+    const flapping = probeFromAfar(random, { rejectsFrom: 300, readmits: { from: 500, until: 800 } }, 1400);
+    const flaps = run({ probes: { 'edge-0': clean(300), 'edge-1': flapping.timeline }, revokeCallMs: 80 });
+    expect(revokeStickyVerdict(evidence([flaps])).verdict).toBe('fail');
+    expect(revokeLatencyVerdict(evidence([flaps])).verdict).toBe('pass');
+  });
+});
+
+describe('where the clock starts', () => {
+  const lateBy = (lastAdmitted: number) =>
+    run({
+      probes: {
+        'edge-0': clean(300),
+        'edge-1': [
+          [lastAdmitted - 10, 200],
+          [lastAdmitted, 200],
+          [lastAdmitted + 10, 401],
+        ],
+      },
+      revokeCallMs: 80,
+    });
+
+  test('an admission past the SLA from the send, but within it from when the server may have received the call: inconclusive', () => {
+    const v = revokeLatencyVerdict(evidence([lateBy(3010)]));
+    expect(v.verdict).toBe('inconclusive');
+    expect(v.actual).toContain('still admitted the key 3.01 s after the revoke call was sent, but the call took 80 ms');
+  });
+
+  test('the notes say where the clock starts, and in which trials no connection was open before the call', () => {
+    const clock = (runs: ReturnType<typeof run>[]) =>
+      revokeLatencyVerdict(evidence(runs)).notes.find((n) => n.startsWith(CLOCK_NOTE_START))!;
+    const base = { probes: Object.fromEntries(EDGES.map((e) => [e, clean(300)])), revokeCallMs: 80 };
+    expect(clock([run(base), run({ ...base, trial: 2 })])).toBe(
+      `${CLOCK_NOTE_START}every bound counts from when the revoke call was sent, on a connection already open (no handshake inside it). The revocation cannot take effect before the server has received the call, so every bound is later than the true latency by at most the call's way there, which is shorter than the whole call (up to 80 ms here): an upper bound under 3.00 s shows the SLA kept, and a lower bound shows it missed only when past 3.00 s by the call's whole time too`,
+    );
+    const mixed = clock([
+      run(base),
+      run({ ...base, trial: 2, revokeConnection: { state: 'cold', why: 'HEAD / refused' } }),
+      run({ ...base, trial: 3, revokeConnection: { state: 'none' } }),
+    ]);
+    expect(mixed).toContain('every bound counts from when the revoke call was sent. The revocation');
+    expect(mixed).toContain(
+      '; in trial 3 the hook had no connection to open beforehand (a command starts afresh each time), so whatever it starts and opens is inside the call',
+    );
+    expect(mixed).toContain(
+      "; in trial 2 the call's connection could not be opened beforehand (HEAD / refused), so its handshake may be inside the call",
+    );
+  });
+
+  test("past the SLA by the revoke call's own duration too: fail", () => {
+    const v = revokeLatencyVerdict(evidence([lateBy(3080)]));
+    expect(v.verdict).toBe('fail');
+    expect(v.actual).toContain('edge-1 still admitted the key 3.08 s after the revoke call in trial 1');
+    expect(v.actual).toContain('3.00 s after it returned');
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The embedded target's hook: keys are provisioned and revoked through its admin API (the default
- * when no config names a deployment). Every call has a timeout; errors never hold a key.
+ * when no config names a deployment). Every call has a timeout; errors never hold a key. `warm` opens
+ * the connection the next revoke call takes.
  */
 import { SCOPE_NAMES, type ScopeName } from '../../contract/types.ts';
 import type { AdminClient } from '../../reference-server/admin-client.ts';
@@ -13,7 +14,7 @@ export interface AdminApiHookOptions {
 }
 
 export function adminApiHook(
-  admin: Pick<AdminClient, 'createKey' | 'revokeKey'>,
+  admin: Pick<AdminClient, 'createKey' | 'revokeKey' | 'warm'>,
   options: AdminApiHookOptions = {},
 ): KeyHook {
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -33,6 +34,9 @@ export function adminApiHook(
     async revokeKey(key: KeyHandle): Promise<void> {
       if (key.id === null) throw new HookError('HOOK_FAILED', `key ${key.label} has no admin API id to revoke`);
       await withTimeout(admin.revokeKey(key.id), timeoutMs, 'the admin API revoke call');
+    },
+    async warm(): Promise<void> {
+      await withTimeout(admin.warm(), timeoutMs, "opening the admin API revoke call's connection");
     },
   };
 }

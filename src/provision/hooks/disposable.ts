@@ -5,7 +5,7 @@
  * remaining trials are not run.
  */
 import type { ScopeName } from '../../contract/types.ts';
-import type { KeyHandle, KeyHook, OrgHandle } from '../../contract/handles.ts';
+import type { KeyHandle, KeyHook, KeyRevoker, OrgHandle } from '../../contract/handles.ts';
 import { HookError } from './hook-error.ts';
 
 export interface DisposableKey {
@@ -14,11 +14,13 @@ export interface DisposableKey {
   readonly id: string | null;
 }
 
-export function disposableListHook(keys: readonly DisposableKey[], revoke: (key: KeyHandle) => Promise<void>): KeyHook {
+export function disposableListHook(keys: readonly DisposableKey[], revoker: KeyRevoker): KeyHook {
   let next = 0;
   return {
     kind: 'disposable-list',
     capacity: keys.length,
+    revokeKey: (key: KeyHandle) => revoker.revokeKey(key),
+    ...(revoker.warm ? { warm: () => revoker.warm!() } : {}),
     async provisionKey(org: OrgHandle, scopes: readonly ScopeName[] | 'all'): Promise<KeyHandle> {
       const entry = keys[next];
       if (!entry)
@@ -29,6 +31,5 @@ export function disposableListHook(keys: readonly DisposableKey[], revoke: (key:
       next += 1;
       return { label: `${org.label}/disposable-${next}`, key: entry.key, id: entry.id, scopes };
     },
-    revokeKey: revoke,
   };
 }

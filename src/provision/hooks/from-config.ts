@@ -5,7 +5,7 @@
  */
 import type { RevocationHookConfig } from '../../config/schema.ts';
 import { UsageError } from '../../util/errors.ts';
-import type { KeyHandle, KeyHook } from '../../contract/handles.ts';
+import type { KeyHook, KeyRevoker } from '../../contract/handles.ts';
 import { commandHook, commandRevoker } from './command.ts';
 import { disposableListHook } from './disposable.ts';
 import { httpHook, httpRevoker, type HttpHookOptions } from './http.ts';
@@ -31,12 +31,12 @@ export function configKeyHook(config: RevocationHookConfig, env: Env, options: H
           problems.push(`${PATH}.keys.${i}.id: required, since the revoke call uses {keyId}`);
         return { key: key ?? '', id: ref.id ?? null };
       });
-      let revoke: ((key: KeyHandle) => Promise<void>) | null = null;
+      let revoke: KeyRevoker | null = null;
       try {
         revoke =
           config.revoke.type === 'http'
             ? httpRevoker(config.revoke, config.timeout, env, `${PATH}.revoke`, options)
-            : commandRevoker(config.revoke.command, config.timeout, env, `${PATH}.revoke.command`);
+            : { revokeKey: commandRevoker(config.revoke.command, config.timeout, env, `${PATH}.revoke.command`) };
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         problems.push(error.message);

@@ -4,6 +4,9 @@
  * status is a failure; every call has a timeout covering the body too; output in errors is redacted.
  * Non-loopback URLs are refused unless the run allows remote targets. A CA the config names
  * (`target.ca`) is trusted here as by the prober: a deployment's admin API is often behind the same.
+ * Before a trial's revoke call, `warm` opens the connection it goes out on: HEAD / at the revoke
+ * URL's origin, with no header of the config's (no credential) and nothing that changes anything, on
+ * the revoker's own keep-alive dispatcher, which the revoke call then takes.
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { trustingConnect } from '../../measure/tls-trust.ts';
@@ -11,7 +14,8 @@ import type { HttpCallConfig, HttpProvisionConfig } from '../../config/schema.ts
 import type { ScopeName } from '../../contract/types.ts';
 import { messageOf, TiergateError } from '../../util/errors.ts';
 import { isLoopbackUrl } from '../../util/loopback.ts';
-import type { KeyHandle, KeyHook, OrgHandle } from '../../contract/handles.ts';
+import { openConnection } from '../../util/open-connection.ts';
+import type { KeyHandle, KeyHook, KeyRevoker, OrgHandle } from '../../contract/handles.ts';
 import { HookError, redactOutput } from './hook-error.ts';
 import {
   assertNoProblems,
@@ -39,16 +43,19 @@ export interface HttpHookOptions {
   readonly ca?: string;
 }
 
-/** How a hook's calls go out: the loopback rule, and the dispatcher trusting the config's CA (none: undici's global one). */
+/**
+ * How a hook's calls go out: the loopback rule, and a keep-alive dispatcher of their own (trusting the
+ * config's CA, if it names one), whose connection a warm opens for the revoke call to take.
+ */
 interface HookTransport {
   readonly allowRemote: boolean;
-  readonly dispatcher: Dispatcher | undefined;
+  readonly dispatcher: Dispatcher;
 }
 
 function transportOf(options: HttpHookOptions): HookTransport {
   return {
     allowRemote: options.allowRemote ?? false,
-    dispatcher: options.ca === undefined ? undefined : new Agent({ connect: trustingConnect(options.ca) }),
+    dispatcher: new Agent(options.ca === undefined ? {} : { connect: trustingConnect(options.ca) }),
   };
 }
 
@@ -79,6 +86,16 @@ export function httpCallProblems(
   ];
 }
 
+/** A hook URL must be on loopback unless the run allows remote targets. */
+function assertReachable(url: string, allowRemote: boolean): void {
+  if (!allowRemote && !isLoopbackUrl(url)) {
+    throw new TiergateError(
+      'TG_NOT_LOOPBACK',
+      `hook URL ${new URL(url).origin} is not a loopback address; allow remote targets in the config`,
+    );
+  }
+}
+
 async function send(
   call: HttpCallConfig,
   values: TemplateValues,
@@ -87,12 +104,7 @@ async function send(
   transport: HookTransport,
 ): Promise<HttpResponse> {
   const url = fillTemplate(call.url, values, env);
-  if (!transport.allowRemote && !isLoopbackUrl(url)) {
-    throw new TiergateError(
-      'TG_NOT_LOOPBACK',
-      `hook URL ${new URL(url).origin} is not a loopback address; allow remote targets in the config`,
-    );
-  }
+  assertReachable(url, transport.allowRemote);
   const headers: Record<string, string> = Object.fromEntries(
     Object.entries(call.headers ?? {}).map(([name, value]) => [name.toLowerCase(), fillTemplate(value, values, env)]),
   );
@@ -144,21 +156,53 @@ function failure(what: string, response: HttpResponse, secrets: readonly (string
   );
 }
 
-/** Revokes `key` with an HTTP call; resolves on a 2xx answer. */
+/** Stands in for a key while the revoke URL's origin is read: an origin holding it depends on the key. */
+const NO_KEY = 'tiergate-no-key';
+
+/** The revoke URL's origin, where it is the same for every key (no key placeholder in it); else null. */
+function revokeOrigin(call: HttpCallConfig, env: Env): string | null {
+  try {
+    const origin = new URL(fillTemplate(call.url, { key: NO_KEY, keyId: NO_KEY }, env)).origin;
+    return origin.includes(NO_KEY) ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Opens the revoke call's connection (HEAD / at its origin) on the transport, within the hook's timeout. */
+async function warmConnection(origin: string, transport: HookTransport, timeoutMs: number): Promise<void> {
+  assertReachable(origin, transport.allowRemote);
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    await openConnection(origin, { dispatcher: transport.dispatcher, signal });
+  } catch (error) {
+    const why = signal.aborted ? `no answer within ${timeoutMs} ms` : messageOf(error);
+    throw new HookError('HOOK_FAILED', `HEAD ${origin}/ to open the revoke call's connection: ${why}`);
+  }
+}
+
+/**
+ * Revokes `key` with an HTTP call, resolving on a 2xx answer; `warm` opens its connection beforehand,
+ * where the revoke URL's origin is the same for every key.
+ */
 export function httpRevoker(
   call: HttpCallConfig,
   timeoutMs: number,
   env: Env,
   path: string,
   options: HttpHookOptions = {},
-): (key: KeyHandle) => Promise<void> {
+): KeyRevoker {
   assertNoProblems(httpCallProblems(call, path, env, ['key', 'keyId']));
   const secrets = envSecrets(templatesOf(call), env);
   const transport = transportOf(options);
-  return async (key) => {
-    const response = await send(call, { key: key.key, keyId: key.id }, env, timeoutMs, transport);
-    if (response.status < 200 || response.status >= 300)
-      throw failure('the revoke call', response, [key.key, ...secrets]);
+  const origin = revokeOrigin(call, env);
+  return {
+    async revokeKey(key) {
+      const response = await send(call, { key: key.key, keyId: key.id }, env, timeoutMs, transport);
+      if (response.status < 200 || response.status >= 300)
+        throw failure('the revoke call', response, [key.key, ...secrets]);
+    },
+    ...(origin === null ? {} : { warm: () => warmConnection(origin, transport, timeoutMs) }),
   };
 }
 
@@ -176,7 +220,7 @@ export function httpHook(
       ? [`${path}.provision.keyIdPath: required, since the revoke call uses {keyId}`]
       : []),
   ]);
-  const revoke = httpRevoker(config.revoke, config.timeout, env, `${path}.revoke`, options);
+  const revoker = httpRevoker(config.revoke, config.timeout, env, `${path}.revoke`, options);
   const secrets = envSecrets(templatesOf(config.provision), env);
   const transport = transportOf(options);
   let provisioned = 0;
@@ -207,6 +251,6 @@ export function httpHook(
         scopes,
       };
     },
-    revokeKey: revoke,
+    ...revoker,
   };
 }

@@ -1,9 +1,31 @@
 /**
- * The bracket in which an edge began rejecting a revoked key (README "How it measures"): per
- * edge and trial, lower bound = send time of the last admitted probe before the first rejection,
- * upper bound = receive time of the first rejected probe, both from the revoke call on the monotonic
- * clock. A probe that is neither admitted nor rejected (429, another status, no response) is
- * unusable: it narrows nothing, and is counted. Pure.
+ * The bracket in which an edge began rejecting a revoked key (README "Revocation bounds"), per edge
+ * and trial, in ms from the revoke call's start on the monotonic clock. Pure.
+ *
+ * Why the bounds hold, for any split of every round trip into its way there and back, and with
+ * several probes in flight per edge, whose answers may come back out of the order they were sent in
+ * (each on its own connection, with jitter): the edge decides a probe at some moment after we sent
+ * it and before its answer reached us; which moment, we cannot tell, so a probe sent later may be
+ * decided before one sent earlier.
+ * - Upper bound: the receipt of the first rejected probe answered after the revoke call began
+ *   (`firstRejected`, the earliest by receipt): the edge was rejecting by then. A rejection answered
+ *   before the call began cannot be the revocation (a transient 401), and closes nothing.
+ * - Lower bound: the latest send of an admitted probe sent before that rejection's answer arrived:
+ *   those may have been decided before it (at one probe in flight, they are the probes sent before
+ *   it). Each was decided after its send and admitted the key. Decided before the edge began
+ *   rejecting, it puts that moment after its send; decided after, the edge admitted the key again
+ *   after rejecting it, after that send. Either way the key still worked on the edge after the lower
+ *   bound, so a lower bound past the SLA is a true miss.
+ * - An admitted probe sent after a rejection's answer arrived was decided after that rejection was:
+ *   the edge admitted the key again (REVOKE-STICKY, `readmittedAfter`). It moves no bound here, so a
+ *   flap fails REVOKE-STICKY, and REVOKE-LATENCY judges when the edge began rejecting.
+ * - REVOKE-STICKY may conclude only that: an admitted probe sent before the rejection's answer came
+ *   (while it was in flight, or before it was sent) may have been decided before it, and shows no flap.
+ * The bounds count from the revoke call's send; the server receives the call later, by up to the
+ * call's own duration (`revokeCallMs`): REVOKE-LATENCY allows for that before it calls a bound late.
+ *
+ * A probe that is neither admitted nor rejected (429, another status, no response) is unusable: it
+ * narrows nothing, and is counted.
  */
 import { TOO_MANY_REQUESTS, isAdmittedStatus } from './finding.ts';
 import type { ProbeRecord, RevocationProbeRun } from '../../measure/revocation-records.ts';
@@ -30,13 +52,15 @@ export interface EdgeBounds {
   /** ms from the revoke call; null when no rejection was seen. */
   readonly upperMs: number | null;
   readonly widthMs: number | null;
+  /** The latest-sent admitted probe that may have been decided before `firstRejected` (sent before its answer came). */
   readonly lastAdmitted: ProbeRecord | null;
+  /** The first rejected probe by receipt, answered after the revoke call began. */
   readonly firstRejected: ProbeRecord | null;
   /** Probes sent on this edge in the dense loop. */
   readonly probes: number;
   readonly unusable: UnusableCounts;
   readonly unusableProbes: number;
-  /** How long the revoke hook took, ms; null when it never returned. */
+  /** How long the revoke hook took, ms (the server received the call within it); null when it never returned. */
   readonly revokeCallMs: number | null;
 }
 
@@ -53,10 +77,31 @@ export function unusableCounts(probes: readonly ProbeRecord[], rejectStatus: num
 }
 
 const bySend = (a: ProbeRecord, b: ProbeRecord) => a.sentAt - b.sentAt || a.id - b.id;
+const byReceipt = (a: ProbeRecord, b: ProbeRecord) => a.headersAt! - b.headersAt! || bySend(a, b);
 
 /** The dense-loop probes of one edge, in send order. */
 export function edgeProbes(run: RevocationProbeRun, edge: string): ProbeRecord[] {
   return run.probes.filter((p) => p.edge === edge && p.phase === 'probe').sort(bySend);
+}
+
+/**
+ * The first rejection answered after the revoke call began, by receipt (the upper bound's probe); a
+ * rejection answered before the call began cannot be the revocation (a transient 401): it never
+ * closes the bracket, or a key an edge never revoked could pass on it. Null without one.
+ */
+export function firstRejection(
+  probes: readonly ProbeRecord[],
+  revokeAt: number | null,
+  rejectStatus: number,
+): ProbeRecord | null {
+  if (revokeAt === null) return null;
+  const rejected = probes.filter((p) => p.status === rejectStatus && p.headersAt !== null && p.headersAt >= revokeAt);
+  return rejected.sort(byReceipt)[0] ?? null;
+}
+
+/** Whether `probe` was sent after `rejection`'s answer arrived, so the edge decided it after that rejection. */
+export function readmittedAfter(probe: ProbeRecord, rejection: ProbeRecord): boolean {
+  return isAdmittedStatus(probe.status) && probe.sentAt > rejection.headersAt!;
 }
 
 export function edgeBounds(run: RevocationProbeRun, rejectStatus: number): EdgeBounds[] {
@@ -64,14 +109,10 @@ export function edgeBounds(run: RevocationProbeRun, rejectStatus: number): EdgeB
   const revokeCallMs = revokeAt !== null && run.revokeReturnedAt !== null ? run.revokeReturnedAt - revokeAt : null;
   return run.edges.map((edge): EdgeBounds => {
     const probes = edgeProbes(run, edge);
-    // A rejection answered before the revoke call began cannot be the revocation (a transient 401):
-    // it never closes the bracket, or a key an edge never revoked could pass on it.
-    const firstRejected =
-      probes.find(
-        (p) => p.status === rejectStatus && p.headersAt !== null && revokeAt !== null && p.headersAt >= revokeAt,
-      ) ?? null;
-    const before = firstRejected ? probes.filter((p) => bySend(p, firstRejected) < 0) : probes;
-    const lastAdmitted = before.filter((p) => isAdmittedStatus(p.status)).at(-1) ?? null;
+    const firstRejected = firstRejection(probes, revokeAt, rejectStatus);
+    // The admitted probes that may have been decided before the first rejection: sent before its answer came.
+    const mayPrecede = firstRejected ? probes.filter((p) => p.sentAt < firstRejected.headersAt!) : probes;
+    const lastAdmitted = mayPrecede.filter((p) => isAdmittedStatus(p.status)).at(-1) ?? null;
     const lowerMs = revokeAt === null ? null : Math.max(0, lastAdmitted ? lastAdmitted.sentAt - revokeAt : 0);
     const upperMs = revokeAt === null || !firstRejected ? null : firstRejected.headersAt! - revokeAt;
     const unusable = unusableCounts(probes, rejectStatus);
