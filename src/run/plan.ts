@@ -211,6 +211,7 @@ function tierPlanOf(
     if (profile.runs === 'before-tier' || (profile.runs === 'first-on-lane' && o === freeLane))
       windowsOn[o]! += DISCOVERY_WINDOWS;
   placeLaneTasks(scenario, orgs, selection, { lanes, windowsOn, freeLane });
+  for (const org of orgs) if (readQuotaUsedBefore(joint, org)) lanes[org] = readersAfterOthers(lanes[org]!);
   const spends = [...joint, ...Object.values(lanes).flat()].some((t) => t.consumes !== 'none');
   return {
     tier: scenario.tier,
@@ -220,6 +221,22 @@ function tierPlanOf(
     lanes,
     collected: COLLECTED.filter((id) => selection.chosen(id, scenario)),
   };
+}
+
+/** Whether a joint task spends the organization's read quota (its own: the first), which a lane's first task would then find used up. */
+function readQuotaUsedBefore(joint: readonly PlannedTask[], org: string): boolean {
+  return joint.some((t) => t.orgs[0] === org && t.consumes === 'read');
+}
+
+/**
+ * A lane's tasks with those that also read on the organization (TaskDefinition.readsToo) moved past
+ * the first task that does not: right after a joint task used the read quota up, they would wait its
+ * read window out, while another class's task can use the time.
+ */
+function readersAfterOthers(lane: readonly PlannedTask[]): PlannedTask[] {
+  const firstOther = lane.findIndex((t) => !TASKS[t.kind].readsToo && t.consumes !== 'none' && t.consumes !== 'read');
+  if (firstOther <= 0 || !lane.slice(0, firstOther).every((t) => TASKS[t.kind].readsToo)) return [...lane];
+  return [lane[firstOther]!, ...lane.filter((_, i) => i !== firstOther)];
 }
 
 /**

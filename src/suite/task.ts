@@ -108,6 +108,12 @@ export interface TaskDefinition<K extends TaskKind = TaskKind, C extends CheckId
    * ingest task whose uploads cannot all fit one window is not run (suite/upload-fit.ts).
    */
   readonly rounds?: RoundTrips;
+  /**
+   * Besides the quota it spends, it reads on its organization and needs those reads admitted
+   * (CONCURRENCY-CAP's control and extra): the plan does not put it first on a lane whose joint task
+   * used that organization's read quota up just before (it would wait that read window out).
+   */
+  readonly readsToo?: boolean;
   /** It uploads resumes: a run that may write nothing (config `writes: none`) skips it. */
   readonly uploads?: boolean;
   /**

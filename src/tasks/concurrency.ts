@@ -46,6 +46,7 @@ export const concurrency = defineTask({
   kind: 'concurrency',
   decides: { 'CONCURRENCY-CAP': '' },
   consumes: 'ingest',
+  readsToo: true,
   uploads: true,
   orgs: 1,
   placement: 'lane',

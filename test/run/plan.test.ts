@@ -83,6 +83,15 @@ describe('buildPlan', () => {
     expect(reads.windowsNeeded).toBe(1);
   });
 
+  it('does not put a task that reads on its organization first on the lane whose read quota the joint task spends', () => {
+    const tier = plan().tiers[0]!;
+    const exhausted = tier.joint.find((t) => t.kind === 'isolation')!.orgs[0]!;
+    const lane = tier.lanes[exhausted]!;
+    expect(lane.map((t) => t.kind)).toContain('concurrency');
+    expect(lane[0]!.kind).not.toBe('concurrency');
+    expect(lane[0]!.consumes).toBe('ingest');
+  });
+
   it('needs as many windows as its longest lane, and spreads the quota tasks over the lanes', () => {
     const p = plan();
     const lengths = [...windowsByOrg(p).values()].map((w) => w.length);
