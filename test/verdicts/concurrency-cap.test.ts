@@ -13,6 +13,14 @@ import {
 import type { Figure } from '../../src/contract/types.ts';
 import type { Finding } from '../../src/catalogue/types.ts';
 import { heldMeasurement, resetObservations, type ConcurrencyOptions } from '../helpers/observations.ts';
+import {
+  measuredAtDistance,
+  plannedSends,
+  type DistanceModel,
+  type DistancePath,
+  type HeldRole,
+} from '../helpers/held-at-distance.ts';
+import { networkMargins, roundTripModel } from '../../src/measure/network.ts';
 
 const STARTER: Figure = { value: 5, atLeast: false };
 const ENTERPRISE: Figure = { value: 100, atLeast: true };
@@ -337,4 +345,119 @@ describe('CONCURRENCY-CAP with missing times', () => {
       '5 of 5 held admitted; extra got 200, but the order of the answers is unknown (times missing)',
     );
   });
+});
+
+describe('CONCURRENCY-CAP at a distance (helpers/held-at-distance.ts: a path and a server, worked out)', () => {
+  // Round trips of 80 ± 10 ms: the reads show 70 to 90 ms (σ 20 ms), each way of a request strays up
+  // to 10 ms; 2 ms of a read's is the server's. The control's slot is waited for as the network's
+  // margins say at that distance.
+  const at80 = (server: DistanceModel['server'], share = 0.5): DistancePath => ({
+    cap: 5,
+    upMs: 30,
+    downMs: 38,
+    strayMs: 20,
+    stray: (role, way) => (role === 'extra' || way === 'down' ? share : 0),
+    serverMs: 2,
+    parseMs: 1500,
+    server,
+  });
+  const judged = (path: DistancePath, slotWaitMs: number) =>
+    concurrencyCapVerdict({ ...measuredAtDistance({ ...path, ...plannedSends(path, slotWaitMs) }), figure: STARTER });
+
+  it('decides at 80 ± 10 ms with a 1.5 s parse: a refusal passes, an admission among the held ones fails, a queue passes', () => {
+    const slotWaitMs = networkMargins(roundTripModel(80, 10)).slotFreedMs;
+    expect(decision(judged(at80('refuses'), slotWaitMs))).toEqual({
+      verdict: 'pass',
+      outcome: 'refused',
+      measureAgain: false,
+    });
+    expect(decision(judged(at80('admits'), slotWaitMs))).toEqual({
+      verdict: 'fail',
+      outcome: 'admitted',
+      measureAgain: false,
+    });
+    expect(decision(judged(at80('queues'), slotWaitMs))).toEqual({
+      verdict: 'pass',
+      outcome: 'queued',
+      measureAgain: false,
+    });
+    const { data } = judged(at80('admits'), slotWaitMs);
+    expect(data!.figures).toMatchObject({ fastestTripMs: 70, slowestTripMs: 90, strayMs: 20 });
+    expect(data!.inequalities.every((i) => i.held)).toBe(true);
+  });
+
+  it('decides at 40 ± 10 ms with a 300 ms parse', () => {
+    const at40 = (server: DistanceModel['server']): DistancePath => ({
+      ...at80(server),
+      upMs: 10,
+      downMs: 18,
+      parseMs: 300,
+    });
+    const slotWaitMs = networkMargins(roundTripModel(40, 10)).slotFreedMs;
+    const outcomes = (['refuses', 'admits', 'queues'] as const).map((server) =>
+      decision(judged(at40(server), slotWaitMs)),
+    );
+    expect(outcomes).toEqual([
+      { verdict: 'pass', outcome: 'refused', measureAgain: false },
+      { verdict: 'fail', outcome: 'admitted', measureAgain: false },
+      { verdict: 'pass', outcome: 'queued', measureAgain: false },
+    ]);
+  });
+
+  // The same 68 ms path split from all there to all back; the ways that decide where the extra fell
+  // (the last upload's there, the first answers' back, the extra's both) each straying 0 or the whole
+  // σ; and the extra sent anywhere from before the last upload to after the held answers.
+  const decisive = [
+    ['last', 'up'],
+    ['held', 'down'],
+    ['extra', 'up'],
+    ['extra', 'down'],
+  ] as const;
+  /** A few thousand verdicts each: room on a loaded two-core machine. */
+  const SWEEP_TIMEOUT_MS = 30_000;
+  function sweep(server: DistanceModel['server']): { verdicts: Map<string, number>; wrong: string[] } {
+    const verdicts = new Map<string, number>();
+    const wrong: string[] = [];
+    for (const upMs of [0, 34, 68]) {
+      for (let strays = 0; strays < 16; strays++) {
+        const stray = (role: HeldRole, way: 'up' | 'down') => {
+          const bit = decisive.findIndex(([r, w]) => r === role && w === way);
+          return bit < 0 ? 0 : (strays >> bit) & 1;
+        };
+        const path: DistancePath = { ...at80(server), upMs, downMs: 68 - upMs, stray };
+        const sends = plannedSends(path, 100);
+        for (let extraAt = sends.lastAt - 40; extraAt <= 1700; extraAt += 25) {
+          resetObservations();
+          const f = concurrencyCapVerdict({ ...measuredAtDistance({ ...path, ...sends, extraAt }), figure: STARTER });
+          verdicts.set(f.verdict, (verdicts.get(f.verdict) ?? 0) + 1);
+          const falsely = server === 'admits' ? f.verdict === 'pass' : f.verdict === 'fail';
+          if (falsely) wrong.push(`${f.verdict} at up ${upMs}, strays ${strays}, extra at ${extraAt}: ${f.actual}`);
+        }
+      }
+    }
+    return { verdicts, wrong };
+  }
+
+  it.each(['refuses', 'queues'] as const)(
+    'never fails a correct cap that %s, whatever the split of a round trip, the strays, or where the extra went',
+    (server) => {
+      const { verdicts, wrong } = sweep(server);
+      expect(wrong.slice(0, 3)).toEqual([]);
+      // Decided where the extra fell among the held ones, undecided where it did not: not a vacuous sweep.
+      expect(verdicts.get('pass')).toBeGreaterThan(1000);
+      expect(verdicts.get('inconclusive')).toBeGreaterThan(100);
+    },
+    SWEEP_TIMEOUT_MS,
+  );
+
+  it(
+    'never passes a server without a cap, the same way swept',
+    () => {
+      const { verdicts, wrong } = sweep('admits');
+      expect(wrong.slice(0, 3)).toEqual([]);
+      expect(verdicts.get('fail')).toBeGreaterThan(1000);
+      expect(verdicts.get('inconclusive')).toBeGreaterThan(100);
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 });
