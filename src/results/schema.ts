@@ -106,6 +106,7 @@ const CHART_DATA: { readonly [K in ChartKind]: z.ZodType<ChartData[K]> } = {
           status: z.number().nullable(),
         }),
       ),
+      extraWindow: z.object({ fromMs: z.number(), toMs: z.number() }).nullable().optional(),
     }),
   ),
 };
