@@ -54,7 +54,8 @@ export interface NetworkMargins {
   /**
    * How long after a request's answer its connection is free again on the server's side (a slot of
    * a concurrency cap, a parse's worker): a server may hold the slot until its answer's last bytes
-   * are taken, a slow round trip after the first ones left (tasks/concurrency.ts).
+   * are taken, a slow round trip after the first ones left (tasks/concurrency.ts); on loopback, a few
+   * of its own ticks. No timer term: a timer of ours that fires late only lengthens the wait.
    */
   readonly slotFreedMs: number;
   /** Waiting out a server's announced wait (Retry-After, a window's end): timers that fire late or a millisecond early. */
@@ -72,7 +73,7 @@ const FLOORS = {
   windowEndMs: 60,
   openerLeadMs: 300,
   lastReadClearanceMs: 100,
-  slotFreedMs: 100,
+  slotFreedMs: 20,
   waitOutMs: 20,
   retimeAfterMs: 100,
 } as const satisfies NetworkMargins;
@@ -90,7 +91,7 @@ export function networkMargins(f: NetworkFigures): NetworkMargins {
     windowEndMs: Math.max(FLOORS.windowEndMs, timers) + f.spreadMs,
     openerLeadMs: Math.max(FLOORS.openerLeadMs, timers + OPENER_LEAD_TRIPS * f.p90Ms),
     lastReadClearanceMs: Math.max(FLOORS.lastReadClearanceMs, timers + CLEARANCE_TRIPS * f.p90Ms),
-    slotFreedMs: Math.max(FLOORS.slotFreedMs, timers + f.p90Ms + f.spreadMs),
+    slotFreedMs: Math.max(FLOORS.slotFreedMs, f.p90Ms + f.spreadMs),
     waitOutMs: Math.max(FLOORS.waitOutMs, timers) + f.spreadMs,
     retimeAfterMs: Math.max(FLOORS.retimeAfterMs, timers + RETIME_TRIPS * f.p90Ms),
   };
@@ -110,7 +111,7 @@ export interface HeldUploadFigures {
   readonly slowestTripMs: number;
   /** σ: how far either way of any request strays above the path's own: M − m, at least STRAY_FLOOR_MS. */
   readonly strayMs: number;
-  /** λ: how long after it arrived an answer may be read (the timers' lateness). */
+  /** λ: how long after it arrived an answer may be read: as late as this machine's timers fired while the requests went out. */
   readonly readLateMs: number;
   /** (A) held i reached the server before x when s_x − s_i is more than this: σ. */
   readonly arrivedAfterMs: number;
@@ -126,7 +127,7 @@ export interface HeldUploadFigures {
  */
 export const STRAY_FLOOR_MS = 1;
 
-/** The bounds from the round trips of a measurement's fast reads (any order) and the timers' lateness; null without a round trip. */
+/** The bounds from the round trips of a measurement's fast reads (any order) and its timers' lateness; null without a round trip. */
 export function heldUploadFigures(roundTripsMs: readonly number[], timerLateMs: number): HeldUploadFigures | null {
   const trips = roundTripsMs.filter((ms) => Number.isFinite(ms) && ms >= 0);
   if (trips.length === 0) return null;

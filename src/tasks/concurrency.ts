@@ -144,8 +144,9 @@ async function measureCap(
 async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, seen: Seen): Promise<Finding> {
   const edge = context.prober.edges[0]!;
   const tags = { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label } as const;
-  const send = (request: ProbeRequest, phase: ConcurrencyPhase) =>
-    context.prober.send(edge, request, { ...tags, phase });
+  // A planned send carries the moment it was due: how late its timer fired is in the observations.
+  const send = (request: ProbeRequest, phase: ConcurrencyPhase, intendedAt?: number) =>
+    context.prober.send(edge, request, { ...tags, phase, ...(intendedAt === undefined ? {} : { intendedAt }) });
   const read = requestFor(endpointById(context.contract, 'jobs-list'), org.primary.key);
   const upload = requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key, {
     runId: context.runId,
@@ -175,13 +176,21 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
 
   const heldAt = context.prober.now();
   const first = Array.from({ length: cap - 1 }, () => send(upload, 'hold'));
-  await sleep(plan.controlAfterMs, context.signal);
-  const control = await send(read, 'control');
+  const controlDue = heldAt + plan.controlAfterMs;
+  await sleep(controlDue - context.prober.now(), context.signal);
+  const control = await send(read, 'control', controlDue);
+  const lastDue = context.prober.now() + plan.slotWaitMs;
   await sleep(plan.slotWaitMs, context.signal);
   const lastAt = context.prober.now();
-  const last = send(upload, 'hold');
-  await sleep(extraSendAt(plan, { heldAt, lastAt }) - context.prober.now(), context.signal);
-  const extra = await send(read, 'extra');
+  const last = send(upload, 'hold', lastDue);
+  // The extra's place by the figures as the verdict will take them: the control's round trip among
+  // the fast reads, the timers' lateness so far as λ.
+  const lateMs = Math.max(control.sentAt - controlDue, lastAt - lastDue);
+  const figures = heldUploadFigures([...trips, control].map(latencyOrNaN), lateMs) ?? plan.figures;
+  // Due when planned, even where a stall since the last upload has passed it: that lateness is λ too.
+  const extraDue = extraSendAt(plan, figures, { heldAt, lastAt });
+  await sleep(extraDue - context.prober.now(), context.signal);
+  const extra = await send(read, 'extra', extraDue);
   const held = await Promise.all([...first, last]);
 
   const earlierUploads = [...seen.uploads];
@@ -192,11 +201,12 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
     control,
     roundTrips: trips,
     earlierUploads,
-    timerLateMs: context.network.figures(edge.label).timerLateMs,
     figure: figuresOf(context.contract, org).concurrency,
     rejectedStatus: context.contract.statuses.concurrencyCapped,
   });
 }
+
+const latencyOrNaN = (o: Observation): number => latencyOf(o) ?? Number.NaN;
 
 /** The plan of one measurement: its round trips' bounds, the fastest upload seen, and the wait for a slot to free. */
 function holdPlanOf(
@@ -205,10 +215,8 @@ function holdPlanOf(
   trips: readonly Observation[],
   fastestMs: number | null,
 ): HoldPlan | null {
-  const figures = heldUploadFigures(
-    trips.map((o) => latencyOf(o) ?? Number.NaN),
-    context.network.figures(edge.label).timerLateMs,
-  );
+  // How late the timers fire is seen as the measurement sends (extraSendAt), not planned for.
+  const figures = heldUploadFigures(trips.map(latencyOrNaN), 0);
   return figures && planHold(figures, fastestMs, context.network.margins(edge.label).slotFreedMs);
 }
 

@@ -54,8 +54,6 @@ export interface ConcurrencyCapInput {
   readonly roundTrips: readonly Observation[];
   /** Uploads of earlier measurements: with the held ones, they give the fastest upload. */
   readonly earlierUploads?: readonly Observation[];
-  /** How late this machine's timers fired over the run (NetworkFigures.timerLateMs): an answer may be read that late; absent, 0. */
-  readonly timerLateMs?: number;
   readonly figure: Figure;
   /** The cap the harness tested where the figure is a minimum (Enterprise). */
   readonly capAnnounced?: number;
@@ -189,7 +187,7 @@ function judging(input: ConcurrencyCapInput): Judging {
   const figures = holdFigures(
     fastReads(input),
     [...input.held, ...(input.earlierUploads ?? [])],
-    input.timerLateMs ?? 0,
+    [...input.held, input.control, input.extra],
   );
   const expected = `all ${cap} held requests admitted, and one more, sent while they were all in service, refused (${rejectedStatus} assumed) or held until one of them finished`;
   const data: Judging['data'] = (outcome, answer, measureAgain, weighed = []) =>
@@ -273,6 +271,8 @@ function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
       false,
     );
   }
+  const lingering = lingeringControl(j, refused);
+  if (lingering) return lingering;
   if (refused.length > 0) {
     const actual = `cap admitted only ${admitted} of ${cap}: ${listSome(refused.map(describe))}; extra got ${outcomeOf(extra)}`;
     return finding('fail', {
@@ -292,6 +292,25 @@ function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
     );
   }
   return null;
+}
+
+/**
+ * The last upload alone refused, sent once the control was answered, the control admitted while the
+ * uploads before it were all still waiting for their answers: the server had the cap in flight at
+ * once and admitted it, so the refusal shows the control's slot still counted when the last upload
+ * arrived (a server frees a slot on its own time after its answer leaves), not a cap under its
+ * figure. Null where that is not the case.
+ */
+function lingeringControl(j: Judging, refused: readonly Observation[]): Finding<ConcurrencyCapData> | null {
+  const { held, control, extra } = j.input;
+  const last = held.reduce((a, b) => (b.sentAt > a.sentAt ? b : a));
+  const others = held.filter((o) => o !== last);
+  const controlAt = control.headersAt;
+  if (refused.length !== 1 || refused[0] !== last || !isAdmitted(control) || controlAt === null) return null;
+  if (last.sentAt <= controlAt || others.some((o) => o.headersAt === null || o.headersAt <= controlAt)) return null;
+  const actual = `${held.length - 1} of ${held.length} held admitted; ${describe(last)}, sent ${ms(last.sentAt - controlAt)} after the control's answer; the extra got ${outcomeOf(extra)}`;
+  const why = `the control was admitted with the ${others.length} uploads before it in flight, the cap at once: the last upload's refusal shows the control's slot not yet freed, not a cap below ${j.cap}`;
+  return j.open(actual, [last.id, control.id, extra.id], [why], true);
 }
 
 /** Where the extra fell among the held uploads: it met the cap full, or why that is not shown. */

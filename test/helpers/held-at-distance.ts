@@ -129,7 +129,8 @@ export type DistancePath = Omit<DistanceModel, 'controlAt' | 'lastAt' | 'extraAt
 /**
  * The send times the task would choose on this path (tasks/concurrency.ts): its plan from the timed
  * reads' round trips and the fastest upload seen before (one with no stray), the control's answer as
- * the model gives it, and `slotWaitMs` before the last upload.
+ * the model gives it, `slotWaitMs` before the last upload, and the extra by the figures with the
+ * control's round trip among them.
  */
 export function plannedSends(
   path: DistancePath,
@@ -141,5 +142,6 @@ export function plannedSends(
   const strayed = (way: 'up' | 'down') => (path.stray?.('control', way) ?? 0) * path.strayMs;
   const controlTrip = path.upMs + strayed('up') + path.serverMs + path.downMs + strayed('down');
   const lastAt = controlAt + controlTrip + slotWaitMs;
-  return { controlAt, lastAt, extraAt: extraSendAt(plan, { heldAt: 0, lastAt }) };
+  const asSent = heldUploadFigures([...timedReadTrips({ ...path, controlAt, lastAt, extraAt: 0 }), controlTrip], 0)!;
+  return { controlAt, lastAt, extraAt: extraSendAt(plan, asSent, { heldAt: 0, lastAt }) };
 }

@@ -182,6 +182,18 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
     }
   });
 
+  it('timers that fired late around the measurement (intendedAt) widen the bounds: an answer may have been read that late', () => {
+    const m = heldMeasurement({ cap: 5, extraStatus: 200 });
+    // The extra went 120 ms after it was due: λ 120 ms, so (B) needs more than 1 + 2 + 120 ms.
+    const late = { ...m.extra, intendedAt: m.extra.sentAt - 120 };
+    const f = concurrencyCapVerdict({ ...m, extra: late, figure: STARTER });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.data!.figures).toMatchObject({ readLateMs: 120, arrivedBeforeAnswerMs: 123 });
+    // Due when it went (a timer on time): decided.
+    const onTime = { ...m.extra, intendedAt: m.extra.sentAt };
+    expect(concurrencyCapVerdict({ ...m, extra: onTime, figure: STARTER }).verdict).toBe('fail');
+  });
+
   it('an earlier upload faster than the held ones plans the next measurement, and does not move where this one fell', () => {
     // The placement rests on this measurement's own sends and answers; L only says how long an upload may be planned to last.
     const earlier = heldMeasurement({ cap: 5, uploadMs: 120 }).held;
@@ -271,6 +283,18 @@ describe('CONCURRENCY-CAP: the held uploads', () => {
     const { f, held, extra } = judge({ heldStatus: (i) => (i === 5 ? 429 : 200), extraStatus: 200 });
     expect(f.verdict).toBe('inconclusive');
     expect(f.evidence).toEqual([held[4]!.id, extra.id]);
+  });
+
+  it("does not fail the last upload alone refused once the control had the cap in flight admitted: the control's slot not yet freed", () => {
+    const { f, held, control, extra } = judge({ heldStatus: (i) => (i === 5 ? 429 : 200) });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.actual).toMatch(
+      /^4 of 5 held admitted; 429 POST .*, sent 1 ms after the control's answer; the extra got 429$/,
+    );
+    expect(f.evidence).toEqual([held[4]!.id, control.id, extra.id]);
+    // A control refused with one fewer held: the cap was never shown admitted, and the refusals fail it.
+    const strict = judge({ heldStatus: (i) => (i === 5 ? 429 : 200), controlStatus: 429 }).f;
+    expect(strict.verdict).toBe('fail');
   });
 
   it('is inconclusive when the number held is not the cap', () => {

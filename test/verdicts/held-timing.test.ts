@@ -22,11 +22,14 @@ const upload = (sentAt: number, latencyMs: number, status: number | null = 200) 
 const read = (sentAt: number, latencyMs: number, status = 200) => obs({ sentAt, latencyMs, status });
 
 describe('holdFigures', () => {
-  it('m and M from the answered fast reads, σ their spread, λ the timers, L the fastest admitted upload', () => {
+  it('m and M from the answered fast reads, σ their spread, λ the timed sends, L the fastest admitted upload', () => {
+    const uploads = [upload(10, 210), upload(10, 205), upload(10, 5, 429)];
+    // The timers of the timed sends fired 0.5 and 2 ms late; a send without one counts nothing.
+    const timed = [obs({ sentAt: 20, intendedAt: 19.5 }), obs({ sentAt: 30, intendedAt: 28 }), obs({ sentAt: 40 })];
     const figures = holdFigures(
       [read(0, 1), read(2, 3), read(6, 2), read(9, 50, 429), obs({ status: null })],
-      [upload(10, 210), upload(10, 205), upload(10, 5, 429)],
-      2,
+      uploads,
+      timed,
     );
     // A refused read is a round trip too; a refused upload took no upload's time.
     expect(figures).toMatchObject({
@@ -43,8 +46,8 @@ describe('holdFigures', () => {
   });
 
   it('is null without an answered read or an admitted upload', () => {
-    expect(holdFigures([], [upload(0, 200)], 0)).toBeNull();
-    expect(holdFigures([read(0, 1)], [upload(0, 5, 429)], 0)).toBeNull();
+    expect(holdFigures([], [upload(0, 200)], [])).toBeNull();
+    expect(holdFigures([read(0, 1)], [upload(0, 5, 429)], [])).toBeNull();
   });
 });
 
@@ -147,9 +150,9 @@ describe('the plan a measurement places its requests by', () => {
     expect(holdSpanMs(figures)).toBe(35);
   });
 
-  it('cuts what an upload leaves beyond the span and the slot wait into three margins', () => {
-    // L 95 ms, 30 ms for the control's slot: 30 ms left, 10 ms a margin; the control after σ and one.
-    expect(planHold(figures, 95, 30)).toMatchObject({ marginMs: 10, controlAfterMs: 15, slotWaitMs: 30 });
+  it('gives a quarter of what an upload leaves beyond the span and the slot wait to the control', () => {
+    // L 97 ms, 30 ms for the control's slot: 32 ms left, 8 ms the control's margin past σ.
+    expect(planHold(figures, 97, 30)).toMatchObject({ marginMs: 8, controlAfterMs: 13, slotWaitMs: 30 });
   });
 
   it('before any upload was seen: ten of the slowest round trips, at least 20 ms', () => {
@@ -164,29 +167,32 @@ describe('the plan a measurement places its requests by', () => {
   });
 
   describe('when the extra goes', () => {
-    const plan = planHold(figures, 95, 30);
+    const plan = planHold(figures, 97, 30);
     const placed = (at: number, lastAt: number) =>
-      placeAgainst(read(at, 10), [upload(0, 95), upload(lastAt, 95)], figures);
-    it('on time: a margin after the last upload surely reached the server, a margin before the last moment', () => {
-      // The control at 15 is answered by 25, the last upload leaves 30 ms later, at 55.
-      expect(extraSendAt(plan, { heldAt: 0, lastAt: 55 })).toBe(70);
+      placeAgainst(read(at, 10), [upload(0, 97), upload(lastAt, 97)], figures);
+    it('on time: a third of the way from the last upload surely on the server to the last moment', () => {
+      // The control at 13 is answered by 23, the last upload leaves 30 ms later, at 53: from 58 to 82.
+      expect(extraSendAt(plan, figures, { heldAt: 0, lastAt: 53 })).toBe(66);
     });
-    it('after timers fired 11 ms late: placed from when the uploads really left, where the planned margin would not be', () => {
-      const at = extraSendAt(plan, { heldAt: 0, lastAt: 66 });
-      // A third of the way from in service (71) to the last moment (80).
-      expect(at).toBe(74);
-      expect([placed(at, 66).heldArrivedFirst.ok, placed(at, 66).arrivedBeforeAnswers.ok]).toEqual([true, true]);
-      // A margin after the last upload is in service (81) would be past the last moment.
-      expect(placed(66 + 5 + 10, 66).arrivedBeforeAnswers.ok).toBe(false);
+    it('after timers fired 9 ms late: placed from when the uploads really left, where the planned place would not be', () => {
+      const at = extraSendAt(plan, figures, { heldAt: 0, lastAt: 62 });
+      // A third of the way from 67 to 82.
+      expect(at).toBe(72);
+      expect([placed(at, 62).heldArrivedFirst.ok, placed(at, 62).arrivedBeforeAnswers.ok]).toEqual([true, true]);
+      // Where it would have gone on time is before the last upload surely reached the server.
+      expect(placed(66, 62).heldArrivedFirst.ok).toBe(false);
     });
-    it('late by less: a margin before the last moment', () => {
-      expect(extraSendAt(plan, { heldAt: 0, lastAt: 58 })).toBe(70);
+    it('by the figures as they stand when it goes: late timers (λ), a slow control (σ)', () => {
+      // Timers 6 ms late: the last moment at 82 − 6; a third of the way from 58 to 76.
+      expect(extraSendAt(plan, heldUploadFigures([5, 10], 6)!, { heldAt: 0, lastAt: 53 })).toBe(64);
+      // A control that took 16 ms (σ 11 ms): from 64 to 97 − (5 + 22) = 70.
+      expect(extraSendAt(plan, heldUploadFigures([5, 10, 16], 0)!, { heldAt: 0, lastAt: 53 })).toBe(66);
     });
     it('already past the place (the answers too near): as soon as the last upload is surely on the server', () => {
-      expect(extraSendAt(plan, { heldAt: 0, lastAt: 80 })).toBe(85);
+      expect(extraSendAt(plan, figures, { heldAt: 0, lastAt: 80 })).toBe(85);
     });
     it('before any upload was seen: the first margin after the last upload is surely on the server', () => {
-      expect(extraSendAt(planHold(figures, null, 30), { heldAt: 0, lastAt: 20 })).toBe(125);
+      expect(extraSendAt(planHold(figures, null, 30), figures, { heldAt: 0, lastAt: 20 })).toBe(125);
     });
   });
 });

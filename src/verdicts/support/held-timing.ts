@@ -5,7 +5,9 @@
  * the measurement took itself (measure/network.ts, heldUploadFigures):
  *
  * - m and M, the fastest and slowest round trip of its fast reads, and σ = M − m, their spread;
- * - λ, how late this machine's timers fire: an answer may be read up to λ after it arrived.
+ * - λ, how late its own timers fired (each planned send's `intendedAt` against when it really left):
+ *   this machine's event loop ran that late around the measurement, so an answer may be read up to
+ *   λ after it arrived.
  *
  * The model. Every request goes one path to one edge. Request k reaches the server's decision on it
  * (admit, refuse or queue: the cap's moment, its routing included) U_k after it was sent; its answer
@@ -28,8 +30,8 @@
  * while they all were (C implies B: x was on the server before its answer left).
  *
  * The figures are the measurement's sample: a stray beyond σ is possible. So the measurement places
- * each request a margin from every bound, not at it (planHold), and a placement that does not hold
- * proves nothing either way: measured again, never judged.
+ * each request a margin from every bound, not at it (planHold, extraSendAt), and a placement that
+ * does not hold proves nothing either way: measured again, never judged.
  */
 import type { Observation } from '../../measure/observation.ts';
 import { isAdmitted } from '../../measure/observation.ts';
@@ -56,13 +58,21 @@ export function fastestUploadMs(uploads: readonly Observation[]): number | null 
   return times.length === 0 ? null : Math.min(...times);
 }
 
-/** The bounds from the fast reads that were answered (refused ones too: a 429 is a round trip) and L from the uploads admitted; null without either. */
+/** How late the timer that sent each of `sends` fired, at the most: its send against the moment it was due (`intendedAt`), ms. */
+export function timersLateMs(sends: readonly Observation[]): number {
+  return sends.reduce((late, o) => (o.intendedAt === null ? late : Math.max(late, o.sentAt - o.intendedAt)), 0);
+}
+
+/**
+ * The bounds from the fast reads that were answered (refused ones too: a 429 is a round trip) and
+ * the lateness of the timed sends, and L from the uploads admitted; null without a read or an upload.
+ */
 export function holdFigures(
   fastReads: readonly Observation[],
   uploads: readonly Observation[],
-  timerLateMs: number,
+  timedSends: readonly Observation[],
 ): HoldFigures | null {
-  const network = heldUploadFigures(latencies(fastReads), timerLateMs);
+  const network = heldUploadFigures(latencies(fastReads), timersLateMs(timedSends));
   const fastest = fastestUploadMs(uploads);
   return network === null || fastest === null ? null : { ...network, fastestUploadMs: fastest };
 }
@@ -176,7 +186,7 @@ export function holdSpanMs(f: HeldUploadFigures): number {
 export interface HoldPlan {
   readonly figures: HeldUploadFigures;
   readonly fastestUploadMs: number | null;
-  /** What an upload leaves beyond the span and the slot's wait, cut in three: before the control, before the extra, after it. */
+  /** The control's margin past the bound (A) after the held uploads (and the extra's, while L is unknown). */
   readonly marginMs: number;
   /** After the held uploads leave, the control: once they surely reached the server, and a margin. */
   readonly controlAfterMs: number;
@@ -185,32 +195,39 @@ export interface HoldPlan {
 }
 
 /**
- * The plan: the slack L − span − slot wait cut in three equal margins, so that each request sits as
- * far from the bounds on either side of it as the others. Before any upload was seen (L unknown),
- * many round trips: 10 of the slowest, at least 20 ms (timers and the event loop's own jitter).
+ * The plan: what an upload leaves beyond the span and the slot's wait (the slack), a quarter before
+ * the control, the rest to the extra's interval (extraSendAt), most of it after the extra: a timer
+ * only ever fires late, so lateness always eats the room before the held answers. Before any upload
+ * was seen (L unknown), many round trips: 10 of the slowest, at least 20 ms (timers and the event
+ * loop's own jitter).
  */
 export function planHold(figures: HeldUploadFigures, fastestUploadMs: number | null, slotWaitMs: number): HoldPlan {
   const marginMs =
     fastestUploadMs === null
       ? Math.max(FIRST_MARGIN_ROUND_TRIPS * figures.slowestTripMs, FIRST_MARGIN_MIN_MS)
-      : Math.max(0, (fastestUploadMs - holdSpanMs(figures) - slotWaitMs) / 3);
+      : Math.max(0, fastestUploadMs - holdSpanMs(figures) - slotWaitMs) * CONTROL_SHARE;
   return { figures, fastestUploadMs, marginMs, controlAfterMs: figures.arrivedAfterMs + marginMs, slotWaitMs };
 }
 
 /**
- * When to send the extra, on the prober's clock, reckoned from when the uploads really left: a margin
- * after the last upload surely reached the server (A), as planned, unless a timer that fired late
- * before it (a loaded machine) left less than a margin before the last moment (B) ahead of the first
- * held answer (the fastest upload after the first ones left); then a margin before that moment, and
- * never less than a third of the way from the first, so the early side keeps room too. L unknown: a
- * margin after the first.
+ * When to send the extra, on the prober's clock, reckoned from when the uploads really left and by
+ * `figures` as they stand then (the control's round trip among the fast reads, the lateness of the
+ * timers so far as λ): a third of the way from the moment the last upload surely reached the server
+ * (A) to the last moment the extra can reach it before any held answer leaves (B, ahead of the first
+ * held answer: the fastest upload after the first ones left). The early side keeps a third against a
+ * stray beyond σ; the late side two thirds against that and a timer that fires late. With no room
+ * left (a slow control, late timers), as soon as (A) holds: it proves nothing then, and is measured
+ * again. L unknown: the first margin after (A).
  */
-export function extraSendAt(plan: HoldPlan, sent: { readonly heldAt: number; readonly lastAt: number }): number {
-  const inService = sent.lastAt + plan.figures.arrivedAfterMs;
+export function extraSendAt(
+  plan: HoldPlan,
+  figures: HeldUploadFigures,
+  sent: { readonly heldAt: number; readonly lastAt: number },
+): number {
+  const inService = sent.lastAt + figures.arrivedAfterMs;
   if (plan.fastestUploadMs === null) return inService + plan.marginMs;
-  const beforeAnswers = sent.heldAt + plan.fastestUploadMs - plan.figures.arrivedBeforeAnswerMs;
-  const third = inService + Math.max(0, beforeAnswers - inService) / 3;
-  return Math.max(third, Math.min(inService + plan.marginMs, beforeAnswers - plan.marginMs));
+  const beforeAnswers = sent.heldAt + plan.fastestUploadMs - figures.arrivedBeforeAnswerMs;
+  return inService + Math.max(0, beforeAnswers - inService) * EXTRA_PLACE;
 }
 
 /** Uploads too fast to hold anything among: an upload no longer than the span and the slot's wait leaves no margin. */
@@ -218,6 +235,10 @@ export function tooFastToHold(figures: HeldUploadFigures, fastestUploadMs: numbe
   return fastestUploadMs - holdSpanMs(figures) - slotWaitMs <= 0;
 }
 
+/** The control's share of the slack; the rest is the extra's interval. */
+const CONTROL_SHARE = 1 / 4;
+/** Where in its interval the extra goes, from the early end. */
+const EXTRA_PLACE = 1 / 3;
 const FIRST_MARGIN_ROUND_TRIPS = 10;
 const FIRST_MARGIN_MIN_MS = 20;
 
