@@ -73,6 +73,14 @@ export function integer(flag: string, raw: string | undefined, min: number, max:
   return value;
 }
 
+/** One name of `allowed`; undefined when the flag is absent. */
+export function oneOf<T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
+  if (raw === undefined) return undefined;
+  const name = allowed.find((a) => a === raw.trim());
+  if (name === undefined) throw new UsageError(`--${flag} ${shown(raw)}: expected one of ${allowed.join(', ')}`);
+  return name;
+}
+
 /** Comma-separated names, each one of `allowed`; null when the flag is absent. */
 export function list<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T[] | null {
   if (value === undefined) return null;

@@ -14,7 +14,7 @@ import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import { formatDurationMs } from '../util/duration.ts';
 import { count, duration, list, MAX_EDGES, milliseconds } from './flag-values.ts';
 import { stringFlag, stringsFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
-import { asGiven, option, parseOptions, type FlagsOf, type OptionTable } from './option-table.ts';
+import { asGiven, option, parseOptions, type FlagsOf, type OptionTable, type ParsedOptions } from './option-table.ts';
 
 /** A repeatable flag (`--target-fault a --target-fault b`, or `a,b`), each value one of `allowed`. */
 function repeated<T extends string>(flag: string, values: readonly string[], allowed: readonly T[]): T[] {
@@ -67,7 +67,39 @@ export const TARGET_SHAPE_OPTIONS = {
     ),
     (given, name) => milliseconds(name, given, MAX_PARSE_MS, '500 (ms)'),
   ),
+  tls: asGiven({
+    type: 'boolean',
+    describe: 'every edge serves HTTPS, its certificate from a private CA made at start (the admin API stays HTTP)',
+  }),
+  latency: option(
+    stringFlag(
+      'a round trip added in front of each edge (a relay holds every chunk half of it each way), e.g. 80ms',
+      formatDurationMs(TARGET_DEFAULTS.latencyMs),
+    ),
+    (given, name) => milliseconds(name, given, TARGET_LIMITS.latencyMs, '80ms'),
+  ),
+  jitter: option(
+    stringFlag(
+      'how much that round trip varies: each way is half the latency ± half this, e.g. 10ms; at most --latency',
+      formatDurationMs(TARGET_DEFAULTS.jitterMs),
+    ),
+    (given, name) => milliseconds(name, given, TARGET_LIMITS.latencyMs, '10ms'),
+  ),
 } as const satisfies OptionTable;
+
+/**
+ * The shape flags parsed, and what they say together: a jitter of at most the latency (each way is
+ * half the latency ± half the jitter, and a delay cannot go below zero).
+ */
+export function parseTargetShape(args: TargetShapeArgs): ParsedOptions<typeof TARGET_SHAPE_OPTIONS> {
+  const shape = parseOptions(TARGET_SHAPE_OPTIONS, args);
+  const latencyMs = shape.latency ?? TARGET_DEFAULTS.latencyMs;
+  if ((shape.jitter ?? 0) > latencyMs)
+    throw new UsageError(
+      `--jitter ${args.jitter}: at most the latency (${args.latency === undefined ? `${formatDurationMs(latencyMs)} without --latency` : `--latency ${args.latency}`}); raise --latency or lower --jitter`,
+    );
+  return shape;
+}
 
 export type TargetArgs = FlagValues<FlagsOf<typeof TARGET_OPTIONS>>;
 export type TargetShapeArgs = FlagValues<FlagsOf<typeof TARGET_SHAPE_OPTIONS>>;
@@ -104,7 +136,7 @@ export async function resolveTarget(args: TargetArgs & TargetShapeArgs, io: Io):
     };
   }
   const windowMs = given.window ?? DEFAULTS.windowMs;
-  const shape = parseOptions(TARGET_SHAPE_OPTIONS, args);
+  const shape = parseTargetShape(args);
   return {
     target: {
       kind: 'embedded',
@@ -114,6 +146,9 @@ export async function resolveTarget(args: TargetArgs & TargetShapeArgs, io: Io):
       parseMs: shape['parse-ms'] ?? defaultParseMs(windowMs),
       faults: given['target-fault'],
       variants: given['target-variant'],
+      tls: shape.tls === true,
+      latencyMs: shape.latency ?? TARGET_DEFAULTS.latencyMs,
+      jitterMs: shape.jitter ?? TARGET_DEFAULTS.jitterMs,
     },
     windowMs,
     timeoutMs: given.timeout ?? DEFAULTS.timeoutMs,

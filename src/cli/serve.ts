@@ -3,7 +3,14 @@
  * flag stays undefined, so the target's own defaults (TARGET_DEFAULTS) apply, except the parse time,
  * which follows the window as it does for `run`. The server is imported when the command runs.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { TiergateError, UsageError, EXIT } from '../util/errors.ts';
+import type { Io } from '../util/io.ts';
+import { ensureOutDir } from '../util/out-dir.ts';
+import { CERTIFICATE_KINDS } from '../reference-server/certificates.ts';
+import type { RunningTarget } from '../reference-server/server.ts';
 import { defaultParseMs } from '../config/defaults.ts';
 import { formatFaultList, isFaultName, type FaultName } from '../reference-server/faults.ts';
 import {
@@ -16,10 +23,10 @@ import { formatVariantList, isVariantName, type VariantName } from '../reference
 import { formatDurationMs } from '../util/duration.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import type { CliCommand } from './command.ts';
-import { bytes, formatBytes, integer, milliseconds, windowLength } from './flag-values.ts';
+import { bytes, formatBytes, integer, milliseconds, oneOf, windowLength } from './flag-values.ts';
 import { stringFlag, stringsFlag, WINDOW, type FlagValues } from './flags.ts';
 import { asGiven, flagsOf, option, parseOptions, type FlagsOf, type OptionTable } from './option-table.ts';
-import { TARGET_SHAPE_OPTIONS } from './options.ts';
+import { parseTargetShape, TARGET_SHAPE_OPTIONS } from './options.ts';
 
 /** A repeatable, comma-separable flag of catalogue names; an unknown one is a UsageError. */
 function names<T extends string>(
@@ -45,6 +52,9 @@ function loopbackHost(given: string | undefined, name: string): string | undefin
     );
   return given;
 }
+
+/** The file --tls writes the CA's certificate to, in --tls-dir or a new temp folder. */
+const CA_FILE = 'tiergate-ca.pem';
 
 /** `serve`'s options: the reference target's, its shape shared with `run` (TARGET_SHAPE_OPTIONS). */
 const SERVE_OPTIONS = {
@@ -75,39 +85,138 @@ const SERVE_OPTIONS = {
     names<VariantName>('variant', given, isVariantName),
   ),
   'list-variants': asGiven({ type: 'boolean', describe: 'list the conformant variants and exit' }),
+  'tls-certificate': option(
+    stringFlag(
+      `the certificate the HTTPS edges present (with --tls): ${CERTIFICATE_KINDS.join(', ')}; a bad one shows how a client refuses it`,
+      TARGET_DEFAULTS.tlsCertificate,
+    ),
+    (given, name) => oneOf(name, given, CERTIFICATE_KINDS),
+  ),
+  'tls-dir': asGiven(stringFlag(`the folder --tls writes the CA's certificate into (${CA_FILE})`, 'a new temp folder')),
 } as const satisfies OptionTable;
 
 type ServeArgs = FlagValues<FlagsOf<typeof SERVE_OPTIONS>>;
 
-/** Flags to TargetOptions; the first invalid flag is a UsageError naming it and the fix. */
-export function serveOptions(args: ServeArgs): TargetOptions {
+/** What `serve` starts: the target's options, and the folder --tls writes the CA's certificate into (undefined: a new temp one). */
+export interface ServeOptions {
+  readonly target: TargetOptions;
+  readonly tlsDir: string | undefined;
+}
+
+/** Flags to the target's options; the first invalid flag is a UsageError naming it and the fix. */
+export function serveOptions(args: ServeArgs): ServeOptions {
   const given = parseOptions(SERVE_OPTIONS, args);
-  const options: TargetOptions = {
+  const shape = parseTargetShape(args);
+  const tls = shape.tls === true;
+  if (!tls && given['tls-certificate'] !== undefined)
+    throw new UsageError(
+      `--tls-certificate ${given['tls-certificate']}: the edges present a certificate with --tls only; add --tls`,
+    );
+  if (!tls && given['tls-dir'] !== undefined)
+    throw new UsageError(`--tls-dir ${given['tls-dir']}: the CA's certificate is written with --tls only; add --tls`);
+  const target: TargetOptions = {
     host: given.host,
     port: given.port,
     adminPort: given['admin-port'],
-    edges: given.edges,
+    edges: shape.edges,
     windowMs: given.window,
-    revocationDelayMs: given['revocation-delay'],
+    revocationDelayMs: shape['revocation-delay'],
     revocationJitterMs: given['revocation-jitter'],
-    parseMs: given['parse-ms'] ?? defaultParseMs(given.window ?? TARGET_DEFAULTS.windowMs),
+    parseMs: shape['parse-ms'] ?? defaultParseMs(given.window ?? TARGET_DEFAULTS.windowMs),
     maxUploadBytes: given['max-upload'],
     faults: given.fault,
     variants: given.variant,
+    tls,
+    tlsCertificate: given['tls-certificate'],
+    latencyMs: shape.latency,
+    jitterMs: shape.jitter,
   };
   try {
-    resolveTargetOptions(options);
+    resolveTargetOptions(target);
   } catch (error) {
     // Cross-flag problems (an admin port among the edge ports): still the user's to fix.
     if (error instanceof TiergateError) throw new UsageError(error.message);
     throw error;
   }
-  return options;
+  return { target, tlsDir: given['tls-dir'] };
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** Where --tls writes the CA's certificate: into --tls-dir, else into a new temp folder, removed on stop. */
+interface CaFile {
+  readonly path: string;
+  /** The temp folder made for it, removed when the target stops; null for --tls-dir. */
+  readonly madeFolder: string | null;
+}
+
+async function caFileIn(tlsDir: string | undefined, io: Io): Promise<CaFile> {
+  if (tlsDir === undefined) {
+    const folder = await mkdtemp(join(tmpdir(), 'tiergate-tls-'));
+    return { path: join(folder, CA_FILE), madeFolder: folder };
+  }
+  return { path: join(await ensureOutDir(resolve(io.cwd, tlsDir), `--tls-dir ${tlsDir}`), CA_FILE), madeFolder: null };
+}
+
+async function writeCa(file: CaFile, pem: string): Promise<void> {
+  try {
+    await writeFile(file.path, pem);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(
+      `cannot write the CA's certificate to ${file.path} (${code}); name a folder to write it in with --tls-dir`,
+    );
+  }
+}
+
+/** The target as it runs: its shape, its URLs, and how to make a first key. */
+function targetLines(target: RunningTarget): string[] {
+  const o = target.options;
+  const listed = (items: readonly string[]) => (items.length > 0 ? items.join(', ') : 'none');
+  const distance =
+    o.latencyMs === 0
+      ? []
+      : [`  at a distance: each edge's round trip ${formatDurationMs(o.latencyMs)} ± ${formatDurationMs(o.jitterMs)}`];
+  const tls = o.tls ? [`  HTTPS, certificate ${o.tlsCertificate}; the admin API stays plain HTTP`] : [];
+  return [
+    `tiergate reference target: ${o.edges} edge${o.edges === 1 ? '' : 's'}, window ${formatDurationMs(o.windowMs)}, revocation delay ${formatDurationMs(o.revocationDelayMs)}, faults: ${listed(o.faults)}, variants: ${listed(o.variants)}`,
+    ...tls,
+    ...distance,
+    ...target.edges.map((url, i) => `  edge-${i}  ${url}`),
+    `  admin   ${target.adminUrl}`,
+    'Create an org and a key:',
+    `  ORG=$(curl -s -X POST ${target.adminUrl}/admin/orgs -d '{"tier":"starter","name":"demo"}' | sed -E 's/.*"id":"([^"]+)".*/\\1/') && curl -s -X POST ${target.adminUrl}/admin/orgs/$ORG/keys -d '{"scopes":["jobs.read"],"env":"test"}'`,
+  ];
+}
+
+/** How a client trusts the edges' certificate: the CA's file, wherever each kind of client looks. */
+function trustLines(caPath: string, edge: string): string[] {
+  return [
+    `The edges' certificate comes from the CA in ${caPath}. Trust it:`,
+    `  a tiergate config:  "target": { "ca": "${caPath}", ... }`,
+    `  Node tools:         NODE_EXTRA_CA_CERTS=${caPath}`,
+    `  k6:                 SSL_CERT_FILE=${caPath} k6 run ...`,
+    `  curl:               curl --cacert ${caPath} -I ${edge}/recruiter/bootstrap`,
+  ];
+}
+
+/** Starts the target, writes the CA's certificate where it said it would, and serves until Ctrl-C. */
+async function serveUntilStopped(options: TargetOptions, caFile: CaFile | null, io: Io): Promise<void> {
+  if (caFile) io.stdout.write(`tiergate serve --tls: writes the CA's certificate (no key) to ${caFile.path}\n`);
+  const { startTarget } = await import('../reference-server/server.ts');
+  const target = await startTarget(options);
+  try {
+    if (caFile) await writeCa(caFile, target.ca!);
+    const trust = caFile ? trustLines(caFile.path, target.edges[0]!) : [];
+    io.stdout.write(`${[...targetLines(target), ...trust, 'Ctrl-C to stop.'].join('\n')}\n`);
+    await untilAborted(io.signal);
+  } finally {
+    await target.close();
+  }
+  io.stdout.write('tiergate: target stopped\n');
 }
 
 export const serveCommand: CliCommand<ServeArgs> = {
@@ -123,23 +232,13 @@ export const serveCommand: CliCommand<ServeArgs> = {
       io.stdout.write(formatVariantList());
       return EXIT.pass;
     }
-    const options = serveOptions(args);
-    const { startTarget } = await import('../reference-server/server.ts');
-    const target = await startTarget(options);
-    const o = target.options;
-    const listed = (items: readonly string[]) => (items.length > 0 ? items.join(', ') : 'none');
-    const lines = [
-      `tiergate reference target: ${o.edges} edge${o.edges === 1 ? '' : 's'}, window ${formatDurationMs(o.windowMs)}, revocation delay ${formatDurationMs(o.revocationDelayMs)}, faults: ${listed(o.faults)}, variants: ${listed(o.variants)}`,
-      ...target.edges.map((url, i) => `  edge-${i}  ${url}`),
-      `  admin   ${target.adminUrl}`,
-      'Create an org and a key:',
-      `  ORG=$(curl -s -X POST ${target.adminUrl}/admin/orgs -d '{"tier":"starter","name":"demo"}' | sed -E 's/.*"id":"([^"]+)".*/\\1/') && curl -s -X POST ${target.adminUrl}/admin/orgs/$ORG/keys -d '{"scopes":["jobs.read"],"env":"test"}'`,
-      'Ctrl-C to stop.',
-    ];
-    io.stdout.write(`${lines.join('\n')}\n`);
-    await untilAborted(io.signal);
-    await target.close();
-    io.stdout.write('tiergate: target stopped\n');
+    const { target: options, tlsDir } = serveOptions(args);
+    const caFile = options.tls ? await caFileIn(tlsDir, io) : null;
+    try {
+      await serveUntilStopped(options, caFile, io);
+    } finally {
+      if (caFile?.madeFolder) await rm(caFile.madeFolder, { recursive: true, force: true });
+    }
     return EXIT.pass;
   },
 };

@@ -61,6 +61,8 @@ export interface ProberOptions {
   readonly keepBodies?: boolean;
   /** Told the round trip of every request without a body sent while few others were in flight on its edge (QUIET_IN_FLIGHT). */
   readonly network?: NetworkMeter;
+  /** PEM of a CA to trust for HTTPS edges, in place of the system's (a private CA). */
+  readonly ca?: string;
 }
 
 const BODY_KEEP_BYTES = 64 * 1024;
@@ -90,7 +92,7 @@ export class HttpProber {
       if (!options.allowRemote && !isLoopbackUrl(edge.url)) {
         throw new TiergateError('TG_NOT_LOOPBACK', `edge ${edge.label} (${edge.url}) is not a loopback address`);
       }
-      this.#pools.set(edge.label, measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs));
+      this.#pools.set(edge.label, measuringPool(edge.url, options.connectionsPerEdge, options.timeoutMs, options.ca));
     }
   }
 

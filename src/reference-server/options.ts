@@ -2,6 +2,7 @@
 import { TiergateError } from '../util/errors.ts';
 import { DEFAULTS, defaultParseMs } from '../config/defaults.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
+import { isCertificateKind, type CertificateKind } from './certificates.ts';
 import { isFaultName, type FaultName } from './faults.ts';
 import { isVariantName, type VariantName } from './variants.ts';
 
@@ -31,6 +32,14 @@ export interface TargetOptions {
   faults?: readonly FaultName[];
   /** Conformant variants to show; see variants.ts. */
   variants?: readonly VariantName[];
+  /** Every edge serves HTTPS, with a certificate from a CA made at start (RunningTarget.ca). The admin API stays plain HTTP. */
+  tls?: boolean;
+  /** The certificate the edges present with tls on; a bad kind shows how a client refuses it (certificates.ts). */
+  tlsCertificate?: CertificateKind;
+  /** The round trip a relay in front of each edge adds (distance.ts); 0: no relay. */
+  latencyMs?: number;
+  /** How much that round trip varies: each one-way delay is half the latency ± half the jitter. */
+  jitterMs?: number;
 }
 
 export type ResolvedTargetOptions = Readonly<Required<TargetOptions>>;
@@ -49,6 +58,10 @@ export const TARGET_DEFAULTS: ResolvedTargetOptions = Object.freeze({
   anonymousLimit: 1000,
   faults: Object.freeze([]) as readonly FaultName[],
   variants: Object.freeze([]) as readonly VariantName[],
+  tls: false,
+  tlsCertificate: 'valid',
+  latencyMs: 0,
+  jitterMs: 0,
 });
 
 /** What the reference target accepts, stated once: its options are checked against these, and so are the CLI's flags. */
@@ -58,12 +71,27 @@ export const TARGET_LIMITS = {
   windowMs: 24 * 3600_000,
   parseMs: 60_000,
   delayMs: 600_000,
+  /** A round trip of 10 s is beyond any real network's. */
+  latencyMs: 10_000,
 } as const;
 const MAX_EDGES = TARGET_LIMITS.edges;
 const MAX_DELAY_MS = TARGET_LIMITS.delayMs;
 
 function isInt(value: number, min: number, max: number): boolean {
   return Number.isInteger(value) && value >= min && value <= max;
+}
+
+/** The certificate and the distance: a bad certificate needs TLS, and a one-way delay never goes below 0. */
+function distanceProblems(o: Required<TargetOptions>): string[] {
+  const problems: string[] = [];
+  if (!isCertificateKind(o.tlsCertificate)) problems.push(`tlsCertificate: unknown "${o.tlsCertificate}"`);
+  else if (o.tlsCertificate !== 'valid' && !o.tls)
+    problems.push(`tlsCertificate: "${o.tlsCertificate}" is a certificate the edges present with tls on; turn tls on`);
+  if (!isInt(o.latencyMs, 0, TARGET_LIMITS.latencyMs))
+    problems.push(`latencyMs: expected an integer 0-${TARGET_LIMITS.latencyMs}, got ${o.latencyMs}`);
+  else if (!isInt(o.jitterMs, 0, o.latencyMs))
+    problems.push(`jitterMs: expected an integer 0-${o.latencyMs} (at most latencyMs), got ${o.jitterMs}`);
+  return problems;
 }
 
 /** Merge with the defaults and validate; every problem is reported at once. */
@@ -101,6 +129,7 @@ export function resolveTargetOptions(input: TargetOptions = {}): ResolvedTargetO
   }
   if (!isInt(o.anonymousLimit, 1, 1e9))
     problems.push(`anonymousLimit: expected a positive integer, got ${o.anonymousLimit}`);
+  problems.push(...distanceProblems(o));
   const unknown = o.faults.filter((f) => !isFaultName(f));
   if (unknown.length > 0) problems.push(`faults: unknown ${unknown.map((f) => `"${f}"`).join(', ')}`);
   const unknownVariants = o.variants.filter((v) => !isVariantName(v));

@@ -3,16 +3,20 @@
  * one runtime. `tiergate serve`, the suite and the tests all start it through `startTarget`.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import type { Contract } from '../contract/types.ts';
 import { messageOf, TiergateError } from '../util/errors.ts';
 import { adminListener } from './admin.ts';
+import type { CertificateSet } from './certificates.ts';
 import { realClock, type TargetClock } from './clock.ts';
 import { edgeClientError, edgeListener } from './edge.ts';
 import { resolveTargetOptions, type ResolvedTargetOptions, type TargetOptions } from './options.ts';
-import { createRuntime } from './runtime.ts';
+import { createRuntime, type TargetRuntime } from './runtime.ts';
+import { startRelay } from './distance.ts';
+import { listen } from './listen.ts';
 
 export interface InProcessTargetOptions extends TargetOptions {
   /**
@@ -23,28 +27,22 @@ export interface InProcessTargetOptions extends TargetOptions {
 }
 
 export interface RunningTarget {
-  /** Base URLs like http://127.0.0.1:PORT; edge i listens on port + i (or a free port with port 0). */
+  /**
+   * Base URLs like http://127.0.0.1:PORT (https:// with tls on); edge i listens on port + i (or a
+   * free port with port 0). At a distance, these are the relays in front of the edges.
+   */
   readonly edges: readonly string[];
   readonly adminUrl: string;
+  /** The PEM of the CA the edges' certificate comes from, to trust (tls on); null for plain HTTP. */
+  readonly ca: string | null;
   readonly options: ResolvedTargetOptions;
   /** Stops listening, ends keep-alive and in-flight connections and aborts simulated work. */
   close(): Promise<void>;
 }
 
-function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(error);
-    server.once('error', onError);
-    server.listen({ host, port, exclusive: true }, () => {
-      server.off('error', onError);
-      resolve(server.address() as AddressInfo);
-    });
-  });
-}
-
-function urlOf(address: AddressInfo): string {
+function urlOf(address: AddressInfo, scheme: 'http' | 'https' = 'http'): string {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
+  return `${scheme}://${host}:${address.port}`;
 }
 
 function shut(server: Server): Promise<void> {
@@ -59,8 +57,25 @@ function shut(server: Server): Promise<void> {
   });
 }
 
-function newServer(listener: RequestListener, onClientError?: (error: Error, socket: Duplex) => void): Server {
-  const server = createServer(listener);
+/**
+ * Load balancers keep an idle client connection about a minute (an AWS ALB's default idle timeout is
+ * 60 s) and the servers behind them a little longer, so a client's warm connections survive a wait
+ * between series; Node's own default (5 s) would close them under it.
+ */
+const EDGE_KEEP_ALIVE_MS = 65_000;
+
+/** What a started target holds open, each closed with the target. */
+type Closer = () => Promise<void>;
+
+/** An HTTP server, or HTTPS presenting `certificates`. */
+function newServer(
+  listener: RequestListener,
+  onClientError?: (error: Error, socket: Duplex) => void,
+  certificates: CertificateSet | null = null,
+): Server {
+  const server = certificates
+    ? createHttpsServer({ cert: certificates.certPem, key: certificates.keyPem }, listener)
+    : createServer(listener);
   // A malformed request line or header block: answer 400 as JSON instead of a bare reset.
   server.on(
     'clientError',
@@ -87,50 +102,88 @@ function startFailure(host: string, port: number, role: string, error: unknown):
   return new TiergateError('TG_TARGET_START', `cannot start the target's ${role} on ${host}:${port}: ${reason}`);
 }
 
+/**
+ * Edge `index`: its server (HTTPS with `certificates`) and, at a distance, the relay in front of it
+ * on the edge's port (the server then on a free one). Resolves the URL clients dial.
+ */
+async function startEdge(
+  rt: TargetRuntime,
+  index: number,
+  certificates: CertificateSet | null,
+  opened: Closer[],
+): Promise<string> {
+  const o = rt.options;
+  const port = o.port === 0 ? 0 : o.port + index;
+  const scheme = certificates ? 'https' : 'http';
+  const server = newServer(edgeListener(rt, index), edgeClientError(rt, index), certificates);
+  server.keepAliveTimeout = EDGE_KEEP_ALIVE_MS;
+  opened.push(() => shut(server));
+  // The jitter is at most the latency: no latency, no distance.
+  const atDistance = o.latencyMs > 0;
+  try {
+    const address = await listen(server, o.host, atDistance ? 0 : port);
+    if (!atDistance) return urlOf(address, scheme);
+    const relay = await startRelay({
+      target: { host: address.address, port: address.port },
+      host: o.host,
+      port,
+      latencyMs: o.latencyMs,
+      jitterMs: o.jitterMs,
+      random: rt.random,
+    });
+    opened.push(() => relay.close());
+    return urlOf(relay.address, scheme);
+  } catch (error) {
+    throw startFailure(o.host, port, `edge-${index}`, error);
+  }
+}
+
+/** The admin API: plain HTTP on loopback, never at a distance (the harness's own back door). */
+async function startAdmin(rt: TargetRuntime, opened: Closer[]): Promise<string> {
+  const { host, adminPort } = rt.options;
+  const admin = newServer(adminListener(rt));
+  opened.push(() => shut(admin));
+  try {
+    return urlOf(await listen(admin, host, adminPort));
+  } catch (error) {
+    throw startFailure(host, adminPort, 'admin API', error);
+  }
+}
+
 export async function startTarget(
   options: InProcessTargetOptions = {},
   contract: Contract = recruitingApi,
 ): Promise<RunningTarget> {
   const { clock = realClock, ...targetOptions } = options;
   const resolved = resolveTargetOptions(targetOptions);
+  // The X.509 library loads only when TLS is on.
+  const certificates = resolved.tls
+    ? await (await import('./certificates.ts')).makeCertificates(resolved.tlsCertificate)
+    : null;
   const closing = new AbortController();
   const rt = createRuntime(contract, resolved, clock, closing.signal);
-  const servers: Server[] = [];
+  const opened: Closer[] = [];
+  const closeAll = () => Promise.all(opened.map((close) => close())).then(() => undefined);
   const edges: string[] = [];
-  const stopAll = () => Promise.all(servers.map(shut)).then(() => undefined);
   let adminUrl: string;
   try {
-    for (let i = 0; i < resolved.edges; i++) {
-      const port = resolved.port === 0 ? 0 : resolved.port + i;
-      const server = newServer(edgeListener(rt, i), edgeClientError(rt, i));
-      servers.push(server);
-      try {
-        edges.push(urlOf(await listen(server, resolved.host, port)));
-      } catch (error) {
-        throw startFailure(resolved.host, port, `edge-${i}`, error);
-      }
-    }
-    const admin = newServer(adminListener(rt));
-    servers.push(admin);
-    try {
-      adminUrl = urlOf(await listen(admin, resolved.host, resolved.adminPort));
-    } catch (error) {
-      throw startFailure(resolved.host, resolved.adminPort, 'admin API', error);
-    }
+    for (let i = 0; i < resolved.edges; i++) edges.push(await startEdge(rt, i, certificates, opened));
+    adminUrl = await startAdmin(rt, opened);
   } catch (error) {
     closing.abort();
-    await stopAll();
+    await closeAll();
     throw error;
   }
   let closed: Promise<void> | null = null;
   return Object.freeze({
     edges: Object.freeze(edges),
     adminUrl,
+    ca: certificates?.caPem ?? null,
     options: resolved,
     close: () => {
       if (!closed) {
         closing.abort();
-        closed = stopAll();
+        closed = closeAll();
       }
       return closed;
     },

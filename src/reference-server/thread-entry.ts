@@ -15,7 +15,7 @@ try {
       port.close();
     });
   });
-  post({ type: 'ready', edges: target.edges, adminUrl: target.adminUrl, options: target.options });
+  post({ type: 'ready', edges: target.edges, adminUrl: target.adminUrl, ca: target.ca, options: target.options });
 } catch (error) {
   post({
     type: 'failed',

@@ -16,6 +16,7 @@ export type ThreadMessage =
       readonly type: 'ready';
       readonly edges: readonly string[];
       readonly adminUrl: string;
+      readonly ca: string | null;
       readonly options: ResolvedTargetOptions;
     }
   | { readonly type: 'failed'; readonly code: string; readonly message: string }
@@ -65,6 +66,7 @@ export async function startTargetThread(options: TargetOptions = {}): Promise<Ru
   return {
     edges: first.edges,
     adminUrl: first.adminUrl,
+    ca: first.ca,
     options: first.options,
     close: () =>
       (closing ??= (async () => {

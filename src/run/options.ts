@@ -18,6 +18,11 @@ export interface EmbeddedTarget {
   readonly faults: readonly FaultName[];
   /** Conformant variants of the embedded target (src/reference-server/variants.ts). */
   readonly variants: readonly VariantName[];
+  /** Its edges serve HTTPS, from a private CA the target session hands on (TargetSession.ca). */
+  readonly tls: boolean;
+  /** The round trip a relay in front of each edge adds, and how much it varies (src/reference-server/distance.ts). */
+  readonly latencyMs: number;
+  readonly jitterMs: number;
 }
 
 export interface ExternalTarget {

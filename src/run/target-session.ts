@@ -26,6 +26,8 @@ export interface TargetSession {
   readonly windowMs: number;
   /** Non-loopback edges are allowed only when a config says so explicitly. */
   readonly allowRemote: boolean;
+  /** The PEM of the CA to trust for the edges' certificates beside the system's; null: none (plain HTTP, or public certificates). */
+  readonly ca: string | null;
   readonly edgeHeader: string;
   /** How long the target takes to answer an upload, where it is known before any (the embedded target's parse time); null: to be measured. */
   readonly uploadMs: number | null;
@@ -64,6 +66,7 @@ export async function openTargetSession(
       edges: edgesOf(config.target.edges),
       windowMs: config.window,
       allowRemote: config.target.allowNonLoopback,
+      ca: null,
       edgeHeader: config.target.edgeHeader,
       uploadMs: null,
       orgs: async (requests) => orgs.filter((o) => requests.some((r) => r.tier === o.tier)),
@@ -83,6 +86,9 @@ export async function openTargetSession(
     parseMs: target.parseMs,
     faults: target.faults,
     variants: target.variants,
+    tls: target.tls,
+    latencyMs: target.latencyMs,
+    jitterMs: target.jitterMs,
   });
   const admin = new AdminClient(running.adminUrl);
   let fleet = 0;
@@ -91,6 +97,7 @@ export async function openTargetSession(
     edges: edgesOf(running.edges),
     windowMs: options.windowMs,
     allowRemote: false,
+    ca: running.ca,
     edgeHeader: recruitingApi.headers.edgeNode,
     uploadMs: target.parseMs,
     orgs: (requests) => provisionTiers(admin, requests),
@@ -133,6 +140,7 @@ export function sessionProber(
     connectionsPerEdge: options.connectionsPerEdge,
     signal: io.signal,
     allowRemote: session.allowRemote,
+    ...(session.ca === null ? {} : { ca: session.ca }),
     keepBodies: options.keepBodies === true,
     ...(options.network ? { network: options.network } : {}),
   });

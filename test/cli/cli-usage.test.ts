@@ -114,7 +114,9 @@ describe('defaults: one owner, the same in every command, its help and the READM
     const short = await resolveRunOptions({ ...runArgs, tiers: 'starter', window: '3s' }, io, []);
     expect(short.target).toMatchObject({ parseMs: PARSE_MS.shortWindows });
     for (const run of [long, short]) {
-      const served = resolveTargetOptions(serveOptions({ fault: [], variant: [], window: `${run.windowMs / 1000}s` }));
+      const served = resolveTargetOptions(
+        serveOptions({ fault: [], variant: [], window: `${run.windowMs / 1000}s` }).target,
+      );
       expect(run.target).toMatchObject({
         edges: served.edges,
         revocationDelayMs: served.revocationDelayMs,
@@ -122,6 +124,21 @@ describe('defaults: one owner, the same in every command, its help and the READM
         parseMs: served.parseMs,
       });
     }
+  });
+
+  it("run's embedded target takes serve's --tls, --latency and --jitter, plain and next door by default", async () => {
+    const { io } = captureIo();
+    const plain = await resolveRunOptions({ ...runArgs, tiers: 'starter' }, io, []);
+    expect(plain.target).toMatchObject({ tls: false, latencyMs: 0, jitterMs: 0 });
+    const far = await resolveRunOptions(
+      { ...runArgs, tiers: 'starter', tls: true, latency: '80ms', jitter: '10ms' },
+      io,
+      [],
+    );
+    expect(far.target).toMatchObject({ tls: true, latencyMs: 80, jitterMs: 10 });
+    await expect(
+      resolveRunOptions({ ...runArgs, tiers: 'starter', latency: '10ms', jitter: '20ms' }, io, []),
+    ).rejects.toThrow(/^--jitter 20ms: at most the latency \(--latency 10ms\)/);
   });
 
   it('--revocation-parallel takes a whole number from 1, and leaves it to the scenario when absent', async () => {

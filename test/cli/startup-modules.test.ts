@@ -27,6 +27,8 @@ const HEAVY = [
     'tsx',
     'yaml',
     'busboy',
+    '@peculiar/x509',
+    'reflect-metadata',
   ].map((name) => `/node_modules/${name}/`),
   '/dist/reference-server/server.js',
   '/dist/run/run.js',

@@ -1,16 +1,22 @@
 /**
- * The flaky network of the test bed (test/limiters/lib/flaky-proxy.mjs): it drops the requests its
+ * The flaky network of the test bed (test/limiters/lib/flaky-proxy.ts): it drops the requests its
  * rule picks, the same ones for the same order of requests, unanswered (ECONNRESET, or a socket
- * closed with no response), and passes every other byte through unchanged, both ways. The upstream
- * records the raw bytes it receives; the client reads raw bytes, so "unchanged" is byte for byte.
- * No timing thresholds: every wait is for an event, bounded by the test timeout.
+ * closed with no response), and passes every other byte through unchanged, both ways; at a distance
+ * every chunk is delayed each way, in order; behind TLS it terminates it with a certificate made at
+ * start and forwards plain HTTP; and it resets every connection on demand. The upstream records the
+ * raw bytes it receives; the client reads raw bytes, so "unchanged" is byte for byte. No timing
+ * thresholds: every wait is for an event, bounded by the test timeout; the distance is judged by the
+ * proxy's record of what it delayed, and by order.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Pool } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import type { CertificateKind } from '../../src/reference-server/certificates.ts';
+import type { DelayedChunk } from '../../src/reference-server/distance.ts';
 import { dropDecider, startTestFlakyProxy } from './flaky-proxy.ts';
+import { handshake } from './tls-handshake.ts';
 
 /** Upstream: answers deterministically (no Date), and records every raw byte each connection sent. */
 interface Upstream {
@@ -273,5 +279,146 @@ describe('flaky proxy: drops what its rule picks, unanswered', () => {
   it('refuses a target off loopback and a rate it cannot honour', async () => {
     await expect(startTestFlakyProxy({ target: 'http://10.0.0.1:80', dropOneIn: 2 })).rejects.toThrow(/loopback/);
     await expect(startTestFlakyProxy({ target: upstream.url, dropOneIn: 1 })).rejects.toThrow(/dropOneIn/);
+  });
+});
+
+/** Every record of one connection and direction: its own delay kept, in order, never early. */
+function expectInOrder(chunks: readonly DelayedChunk[]): void {
+  for (const [i, c] of chunks.entries()) {
+    expect(c.seq).toBe(i + 1);
+    expect(c.dueAt).toBeGreaterThanOrEqual(c.arrivedAt + c.drawnMs);
+    expect(c.sentAt).toBeGreaterThanOrEqual(c.dueAt);
+    if (i > 0) expect(c.dueAt).toBeGreaterThanOrEqual(chunks[i - 1]!.dueAt);
+  }
+}
+
+/** A pool trusting `ca`, one connection, closed after the test. */
+function poolTrusting(url: string, ca: string): Pool {
+  const pool = new Pool(url, { connections: 1, pipelining: 1, connect: { ca } });
+  onTestFinished(() => pool.close());
+  return pool;
+}
+
+describe('flaky proxy: at a distance', () => {
+  it('delays every chunk each way within latency ± jitter, in order, and passes every byte unchanged', async () => {
+    const direct = await exchange(upstream.url, 1);
+    const chunks: DelayedChunk[] = [];
+    const proxy = await startTestFlakyProxy({
+      target: upstream.url,
+      latencyMs: 20,
+      jitterMs: 20,
+      onChunk: (c) => chunks.push(c),
+    });
+    upstream.reset();
+    expect(await exchange(proxy.url, 7)).toEqual(direct);
+    expect(upstream.received().equals(Buffer.concat(REQUESTS))).toBe(true);
+    const toServer = chunks.filter((c) => c.direction === 'to-server');
+    const toClient = chunks.filter((c) => c.direction === 'to-client');
+    expect(toServer.reduce((sum, c) => sum + c.bytes, 0)).toBe(Buffer.concat(REQUESTS).length);
+    expect(toClient.reduce((sum, c) => sum + c.bytes, 0)).toBe(Buffer.concat(direct).length);
+    for (const c of chunks) {
+      expect(c.drawnMs).toBeGreaterThanOrEqual(0);
+      expect(c.drawnMs).toBeLessThanOrEqual(20);
+    }
+    expectInOrder(toServer);
+    expectInOrder(toClient);
+  });
+
+  it('drops still pick the same requests behind the distance', async () => {
+    const proxy = await startTestFlakyProxy({ target: upstream.url, dropOneIn: 3, pick: 'every', latencyMs: 10 });
+    const pool = new Pool(proxy.url, { connections: 1, pipelining: 1 });
+    onTestFinished(() => pool.close());
+    const outcome = async (n: number): Promise<string> => {
+      try {
+        const res = await pool.request({ method: 'GET', path: `/d/${n}` });
+        await res.body.text();
+        return String(res.statusCode);
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code ?? String(error);
+      }
+    };
+    const outcomes: string[] = [];
+    for (let n = 1; n <= 6; n++) outcomes.push(await outcome(n));
+    expect(outcomes).toEqual(['200', '200', 'ECONNRESET', '200', '200', 'ECONNRESET']);
+    expect(proxy.drops.map((d) => d.path)).toEqual(['/d/3', '/d/6']);
+  });
+});
+
+describe('flaky proxy: dropConnections', () => {
+  it.each([
+    ['next door', 0],
+    ['at a distance', 20],
+  ])('%s: resets every open connection now, and the proxy serves new ones after', async (_where, latencyMs) => {
+    const proxy = await startTestFlakyProxy({ target: upstream.url, latencyMs });
+    const clients = [new RawClient(proxy.url), new RawClient(proxy.url), new RawClient(proxy.url)];
+    for (const client of clients) {
+      client.write(Buffer.from('GET /warm HTTP/1.1\r\nHost: x\r\n\r\n'));
+      expect(await client.answer(false)).not.toBeNull();
+    }
+    proxy.dropConnections();
+    for (const client of clients) {
+      expect(await client.answer(false)).toBeNull();
+      expect(client.closed).toBe('ECONNRESET');
+    }
+    const again = new RawClient(proxy.url);
+    again.write(Buffer.from('GET /again HTTP/1.1\r\nHost: x\r\n\r\n'));
+    expect(await again.answer(false)).not.toBeNull();
+    again.end();
+    expect(proxy.connections).toBe(4);
+  });
+});
+
+describe('flaky proxy: TLS terminated at the proxy', () => {
+  it('serves HTTPS trusted through its CA, forwards plain HTTP upstream, and still drops what its rule picks', async () => {
+    const proxy = await startTestFlakyProxy({ target: upstream.url, tls: 'valid', dropOneIn: 2, pick: 'every' });
+    expect(proxy.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    upstream.reset();
+    const pool = poolTrusting(proxy.url, proxy.ca!);
+    const first = await pool.request({ method: 'GET', path: '/t/1' });
+    expect(await first.body.text()).toContain('GET /t/1 ');
+    const second = await pool.request({ method: 'GET', path: '/t/2' }).catch((e: NodeJS.ErrnoException) => e.code);
+    expect(second).toBe('ECONNRESET');
+    // Upstream saw plain HTTP: the request line as the client wrote it, no TLS record.
+    expect(upstream.received().toString('latin1')).toMatch(/^GET \/t\/1 HTTP\/1\.1\r\n/);
+    expect(upstream.paths).toEqual(['GET /t/1']);
+  });
+
+  const refusedWith: Record<Exclude<CertificateKind, 'valid'>, string> = {
+    'wrong-name': 'ERR_TLS_CERT_ALTNAME_INVALID',
+    expired: 'CERT_HAS_EXPIRED',
+    'unknown-ca': 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  };
+  it.each(Object.entries(refusedWith))(
+    'tls %s: the handshake fails with %s, nothing reaches upstream',
+    async (kind, code) => {
+      const proxy = await startTestFlakyProxy({ target: upstream.url, tls: kind as CertificateKind });
+      upstream.reset();
+      expect(await handshake(proxy.url, proxy.ca!)).toBe(code);
+      expect(proxy.connections).toBe(0);
+      expect(upstream.received().length).toBe(0);
+    },
+  );
+
+  it('at a distance: the TLS handshake travels it, each way, before any request', async () => {
+    const chunks: DelayedChunk[] = [];
+    const proxy = await startTestFlakyProxy({
+      target: upstream.url,
+      tls: 'valid',
+      latencyMs: 20,
+      onChunk: (c) => chunks.push(c),
+    });
+    expect(await handshake(proxy.url, proxy.ca!)).toBe('ok');
+    // The ClientHello and the server's answer both went through the distance, each held half of it.
+    expect(chunks.some((c) => c.direction === 'to-server' && c.drawnMs === 10)).toBe(true);
+    expect(chunks.some((c) => c.direction === 'to-client' && c.drawnMs === 10)).toBe(true);
+    const pool = poolTrusting(proxy.url, proxy.ca!);
+    const answer = await pool.request({ method: 'GET', path: '/far' });
+    expect(await answer.body.text()).toContain('GET /far ');
+  });
+
+  it('refuses a jitter over the latency', async () => {
+    await expect(startTestFlakyProxy({ target: upstream.url, latencyMs: 10, jitterMs: 20 })).rejects.toThrow(
+      RangeError,
+    );
   });
 });

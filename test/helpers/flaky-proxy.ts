@@ -1,16 +1,19 @@
 /**
- * A flaky network for tests: the test bed's proxy (test/limiters/lib/flaky-proxy.mjs: about one
- * request in N dropped unanswered, everything else passed byte for byte) in front of any loopback
- * target, the embedded reference target's edges included, closed when the test finishes.
+ * A flaky network for tests: the test bed's proxy (test/limiters/lib/flaky-proxy.ts: about one
+ * request in N dropped unanswered, everything else passed byte for byte, at a distance and behind
+ * TLS if asked) in front of any loopback target, the embedded reference target's edges included,
+ * closed when the test finishes.
  *
  *   const proxy = await startTestFlakyProxy({ target: t.edge(0), dropOneIn: 200 });
  *   // point the run at proxy.url; proxy.drops lists what was lost
+ *   const far = await startTestFlakyProxy({ target: t.edge(0), latencyMs: 80, jitterMs: 10, tls: 'valid' });
+ *   // far.url is https://…, trusted through far.ca; far.dropConnections() resets every connection
  */
 import { onTestFinished } from 'vitest';
-import { startFlakyProxy, type FlakyProxy, type FlakyProxyOptions } from '../limiters/lib/flaky-proxy.mjs';
+import { startFlakyProxy, type FlakyProxy, type FlakyProxyOptions } from '../limiters/lib/flaky-proxy.ts';
 
-export { dropDecider, startFlakyProxy } from '../limiters/lib/flaky-proxy.mjs';
-export type { DroppedRequest, FlakyProxy, FlakyProxyOptions } from '../limiters/lib/flaky-proxy.mjs';
+export { dropDecider, startFlakyProxy } from '../limiters/lib/flaky-proxy.ts';
+export type { DroppedRequest, FlakyProxy, FlakyProxyOptions } from '../limiters/lib/flaky-proxy.ts';
 
 /** A proxy for the current test only, closed when it finishes. */
 export async function startTestFlakyProxy(options: FlakyProxyOptions): Promise<FlakyProxy> {

@@ -5,7 +5,7 @@
  */
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { SCOPE_NAMES, type OrgLimits, type ScopeName, type TierName } from '../../src/contract/types.ts';
 import { AdminClient } from '../../src/reference-server/admin-client.ts';
@@ -101,6 +101,8 @@ export interface CallOptions {
   readonly body?: string | Buffer;
   /** Aborting it closes the connection mid-request (a client that goes away). */
   readonly signal?: AbortSignal;
+  /** The client's connections: an Agent trusting a target's CA for its HTTPS edges. Default undici's global one. */
+  readonly dispatcher?: Dispatcher;
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
@@ -115,6 +117,7 @@ export async function call(base: string, path: string, options: CallOptions = {}
     headers,
     body: options.body ?? null,
     signal: options.signal ?? null,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
   });
   const text = await res.body.text();
   const flat: Record<string, string> = {};

@@ -1,6 +1,6 @@
 /** Types of what run.mjs exports, for the TypeScript test that drives it (test/e2e/real-limiters.test.ts). */
 import type { ChildProcess } from 'node:child_process';
-import type { FlakyProxy } from './lib/flaky-proxy.mjs';
+import type { FlakyProxy } from './lib/flaky-proxy.ts';
 
 export type TierName = 'starter' | 'professional' | 'enterprise';
 export type KeyRole = 'primary' | 'secondary' | 'unscoped';
@@ -59,10 +59,14 @@ export interface RunningServer {
 }
 
 export interface FlakyOptions {
+  /** About one request in N dropped unanswered; 0: none. */
   readonly dropOneIn: number;
   readonly seed?: number;
   readonly dropAt?: 'request' | 'response';
   readonly how?: 'reset' | 'close';
+  /** A round trip every chunk pays, half each way (lib/flaky-proxy.ts), and how much it varies. */
+  readonly latencyMs?: number;
+  readonly jitterMs?: number;
 }
 
 export declare function envName(org: string, role: KeyRole): string;
@@ -78,7 +82,7 @@ export declare function resolveShape(
   name: string,
   overrides?: StartOptions['shape'],
 ): Shape & { readonly bulkParseMs: number };
-/** A flaky proxy in front of each edge (seed + i for edge i). */
+/** A flaky proxy in front of each edge (seed + i for edge i), at a distance with latencyMs. */
 export declare function startProxies(edges: readonly string[], options: FlakyOptions): Promise<FlakyProxy[]>;
 export declare function describeDrops(proxies: readonly FlakyProxy[]): string[];
 /** The config as plain JSON (tiergate's parseConfig validates it) and the environment holding the keys; `edges`: one URL or every edge's. */

@@ -6,9 +6,10 @@
  *        [--window 3] [--out DIR] [--timeout-s 600] [--verbose]
  *        [--edges N] [--parse-ms MS] [--bulk-parse-ms MS] [--store memory|redis]
  *        [--drop-one-in N [--drop-seed S] [--drop-at request|response] [--drop-how reset|close]]
+ *        [--latency MS [--jitter MS]]
  *
  * Starts the server as a child process (127.0.0.1, free ports: one per edge), lets it write its keys
- * into a private temp dir, writes a tiergate config (every edge, or with --drop-one-in a flaky proxy
+ * into a private temp dir, writes a tiergate config (every edge, or with --drop-one-in or --latency a flaky proxy
  * in front of each; window; orgs <tier>-a and <tier>-b with primary/secondary/unscoped keys by
  * environment variable name, enterprise ones with their contract's "limits"; no revocation section), runs
  * `node bin/tiergate.js run --config <file> --out <dir>` with the keys exported in its environment
@@ -25,7 +26,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DECLARED_TIERS, TIER_PREFIX } from './lib/common.mjs';
-import { startFlakyProxy } from './lib/flaky-proxy.mjs';
 import { startRedis } from './lib/redis-server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -140,7 +140,7 @@ function usage(msg) {
   if (msg) process.stderr.write(`${msg}\n`);
   process.stderr.write(
     'usage: node test/limiters/run.mjs <server> [--tiers starter,professional,enterprise] [--checks ID,...] [--window 3] [--out DIR] [--timeout-s 600] [--declare name=false,...] [--verbose]\n' +
-      '         [--edges N] [--parse-ms MS] [--bulk-parse-ms MS] [--store memory|redis] [--drop-one-in N] [--drop-seed S] [--drop-at request|response] [--drop-how reset|close]\nservers:\n',
+      '         [--edges N] [--parse-ms MS] [--bulk-parse-ms MS] [--store memory|redis] [--drop-one-in N] [--drop-seed S] [--drop-at request|response] [--drop-how reset|close] [--latency MS] [--jitter MS]\nservers:\n',
   );
   for (const [name, s] of Object.entries(SERVERS)) process.stderr.write(`  ${name.padEnd(24)} ${s.what}\n`);
   process.exit(2);
@@ -323,11 +323,37 @@ export function printResults(results, { width = 400 } = {}) {
 }
 
 /**
- * A flaky network in front of every edge (lib/flaky-proxy.mjs): about one request in `dropOneIn`
- * dropped unanswered, edge i's proxy seeded `seed + i`. Resolves the proxies, edge 0's first.
+ * The flaky proxy is TypeScript, for it shares the reference target's relay and certificates
+ * (src/reference-server/): tsx, the main package's, loads it under plain node as it does the
+ * sources on the target's thread (src/reference-server/thread.ts).
  */
-export function startProxies(edges, { dropOneIn, seed = 1, dropAt = 'request', how = 'reset' }) {
-  return Promise.all(edges.map((target, i) => startFlakyProxy({ target, dropOneIn, seed: seed + i, dropAt, how })));
+async function flakyProxyModule() {
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport('./lib/flaky-proxy.ts', import.meta.url);
+}
+
+/**
+ * A flaky network in front of every edge (lib/flaky-proxy.ts): about one request in `dropOneIn`
+ * dropped unanswered (0: none), edge i's proxy seeded `seed + i`, every chunk `latencyMs` ±
+ * `jitterMs` away (a round trip). Resolves the proxies, edge 0's first.
+ */
+export async function startProxies(
+  edges,
+  { dropOneIn, seed = 1, dropAt = 'request', how = 'reset', latencyMs = 0, jitterMs = 0 },
+) {
+  const { startFlakyProxy } = await flakyProxyModule();
+  return Promise.all(
+    edges.map((target, i) => startFlakyProxy({ target, dropOneIn, seed: seed + i, dropAt, how, latencyMs, jitterMs })),
+  );
+}
+
+/** What the proxies do to the traffic: drops, and the distance. */
+function describeNetwork({ dropOneIn, dropAt, how, seed, latencyMs, jitterMs }, proxies) {
+  const drops = dropOneIn
+    ? `one request in ${dropOneIn} dropped at the ${dropAt} (${how}), seeds ${seed}..${seed + proxies - 1}`
+    : 'no drops';
+  const distance = latencyMs ? `, round trip ${latencyMs} ms ± ${jitterMs} ms` : '';
+  return `flaky network: ${drops}${distance}`;
 }
 
 /** One line per proxy: what it dropped (method and path only: a path carries no key). */
@@ -366,6 +392,8 @@ function parseCommandLine() {
       'drop-seed': { type: 'string', default: '1' },
       'drop-at': { type: 'string', default: 'request' },
       'drop-how': { type: 'string', default: 'reset' },
+      latency: { type: 'string' },
+      jitter: { type: 'string' },
     },
   });
   if (values.list) return { list: true };
@@ -407,14 +435,19 @@ function parseCommandLine() {
   if (!['request', 'response'].includes(values['drop-at']))
     usage(`--drop-at ${values['drop-at']}: request or response`);
   if (!['reset', 'close'].includes(values['drop-how'])) usage(`--drop-how ${values['drop-how']}: reset or close`);
-  const flaky = dropOneIn
-    ? {
-        dropOneIn,
-        seed: int(values['drop-seed'], '--drop-seed', 0, 2 ** 31),
-        dropAt: values['drop-at'],
-        how: values['drop-how'],
-      }
-    : null;
+  const latencyMs = int(values.latency, '--latency', 0, 10_000) ?? 0;
+  const jitterMs = int(values.jitter, '--jitter', 0, latencyMs) ?? 0;
+  const flaky =
+    dropOneIn || latencyMs
+      ? {
+          dropOneIn: dropOneIn ?? 0,
+          seed: int(values['drop-seed'], '--drop-seed', 0, 2 ** 31),
+          dropAt: values['drop-at'],
+          how: values['drop-how'],
+          latencyMs,
+          jitterMs,
+        }
+      : null;
   return {
     name,
     tiers,
@@ -466,10 +499,7 @@ async function main() {
       `  server ${server.urls.join(', ')}; orgs ${orgs.map((o) => o.name).join(', ')}; window ${windowS}s; ` +
         `parse ${s.parseMs ?? SERVER_DEFAULT_PARSE_MS} ms, bulk ${s.bulkParseMs} ms; store ${s.store}${redis ? ` (${redis.url})` : ''}; reports in ${out}\n`,
     );
-    if (flaky)
-      process.stdout.write(
-        `  flaky network: one request in ${flaky.dropOneIn} dropped at the ${flaky.dropAt} (${flaky.how}), seeds ${flaky.seed}..${flaky.seed + proxies.length - 1}; tiergate sees ${edges.join(', ')}\n`,
-      );
+    if (flaky) process.stdout.write(`  ${describeNetwork(flaky, proxies.length)}; tiergate sees ${edges.join(', ')}\n`);
     const argv = ['run', '--config', configFile, '--out', out, '--tiers', tiers.join(',')];
     if (args.checks) argv.push('--checks', args.checks);
     const started = Date.now();

@@ -1,4 +1,8 @@
-/** `tiergate serve` through the real CLI entry: flag validation, --list-faults, and a run until Ctrl-C. */
+/** `tiergate serve` through the real CLI entry: flag validation, --list-faults, a run until Ctrl-C, and --tls with its CA's file. */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { FAULT_NAMES } from '../../src/reference-server/faults.ts';
@@ -6,6 +10,7 @@ import { VARIANT_NAMES } from '../../src/reference-server/variants.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { AdminClient } from '../../src/reference-server/admin-client.ts';
 import { call, sleep } from '../helpers/target.ts';
+import { handshake } from '../helpers/tls-handshake.ts';
 
 async function usage(args: readonly string[]): Promise<string> {
   const cap = captureIo({ env: {} });
@@ -56,6 +61,25 @@ describe('tiergate serve', () => {
       ['--port', '4000', '--admin-port', '4001', '--edges', '3'],
       'tiergate: invalid target options: adminPort: 4001 collides with the edge ports 4000-4002',
     ],
+    [['--latency', 'far'], 'tiergate: --latency far: expected a duration like 80ms, at most 10s'],
+    [['--latency', '11s'], 'tiergate: --latency 11s: expected a duration like 80ms, at most 10s'],
+    [
+      ['--latency', '20ms', '--jitter', '30ms'],
+      'tiergate: --jitter 30ms: at most the latency (--latency 20ms); raise --latency or lower --jitter',
+    ],
+    [
+      ['--jitter', '5ms'],
+      'tiergate: --jitter 5ms: at most the latency (0ms without --latency); raise --latency or lower --jitter',
+    ],
+    [
+      ['--tls', '--tls-certificate', 'self-signed'],
+      'tiergate: --tls-certificate self-signed: expected one of valid, wrong-name, expired, unknown-ca',
+    ],
+    [
+      ['--tls-certificate', 'expired'],
+      'tiergate: --tls-certificate expired: the edges present a certificate with --tls only; add --tls',
+    ],
+    [['--tls-dir', 'certs'], "tiergate: --tls-dir certs: the CA's certificate is written with --tls only; add --tls"],
   ])('%j is one clear line and exit 2', async (args, line) => {
     expect(await usage(args)).toBe(line);
   });
@@ -135,4 +159,54 @@ describe('tiergate serve', () => {
     expect(cap.stdout()).toContain('target stopped');
     await expect(call(edges[0]!, '/recruiter/jobs', { key })).rejects.toThrow();
   });
+
+  it('--tls writes the CA where it said it would, the edges chain to it, and it goes with the target', async () => {
+    const cap = captureIo({ env: {} });
+    const exit = main(['serve', '--tls', '--latency', '40ms', '--jitter', '10ms', '--parse-ms', '0'], cap.io);
+    const out = await printed(cap, 'Ctrl-C to stop.');
+    const caPath = /^tiergate serve --tls: writes the CA's certificate \(no key\) to (\S+)$/m.exec(out)?.[1];
+    expect(out.indexOf('writes the CA')).toBeLessThan(out.indexOf('tiergate reference target:'));
+    const edge = /^ {2}edge-0 {2}(https:\/\/127\.0\.0\.1:\d+)$/m.exec(out)?.[1];
+    expect(edge).toBeDefined();
+    expect(out).toContain("  at a distance: each edge's round trip 40ms ± 10ms\n");
+    expect(out).toContain(`The edges' certificate comes from the CA in ${caPath}. Trust it:`);
+    for (const use of [`"ca": "${caPath}"`, `NODE_EXTRA_CA_CERTS=${caPath}`, `SSL_CERT_FILE=${caPath}`])
+      expect(out).toContain(use);
+    const ca = readFileSync(caPath!, 'utf8');
+    expect(ca).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----\n?$/);
+    expect(await handshake(edge!, ca)).toBe('ok');
+    const agent = new Agent({ connect: { ca } });
+    const answer = await call(edge!, '/recruiter/bootstrap', { method: 'HEAD', dispatcher: agent });
+    await agent.close();
+    expect([answer.status, Number.isInteger(answer.limit), Number.isInteger(answer.remaining)]).toEqual([
+      401,
+      true,
+      true,
+    ]);
+
+    cap.interrupt();
+    expect(await exit).toBe(0);
+    // The temp folder made for it is removed with the target.
+    expect(existsSync(dirname(caPath!))).toBe(false);
+  });
+
+  it('--tls-dir names the folder, which keeps the file after the target stops', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'tiergate-serve-')), 'certs');
+    const cap = captureIo({ env: {} });
+    const exit = main(['serve', '--tls', '--tls-dir', dir, '--parse-ms', '0'], cap.io);
+    const out = await printed(cap, 'Ctrl-C to stop.');
+    expect(out).toContain(`writes the CA's certificate (no key) to ${join(dir, 'tiergate-ca.pem')}\n`);
+    cap.interrupt();
+    expect(await exit).toBe(0);
+    expect(readFileSync(join(dir, 'tiergate-ca.pem'), 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
+  });
 });
+
+/** stdout once it holds `text`: the command is waited for, bounded by the test's timeout. */
+async function printed(cap: ReturnType<typeof captureIo>, text: string): Promise<string> {
+  while (!cap.stdout().includes(text)) {
+    if (cap.stderr() !== '') throw new Error(cap.stderr());
+    await sleep(10);
+  }
+  return cap.stdout();
+}

@@ -1,5 +1,5 @@
 /**
- * Request boundaries in an HTTP/1.1 client's byte stream, for the flaky proxy (flaky-proxy.mjs):
+ * Request boundaries in an HTTP/1.1 client's byte stream, for the flaky proxy (flaky-proxy.ts):
  * the request line and headers, then Content-Length bytes or a chunked body (extensions, trailers).
  * It only looks: the bytes it returns are the ones it was given, sliced where requests begin and end.
  * A head or chunk line over 64 KiB, an Upgrade or CONNECT, or a length it cannot read ends the
