@@ -4,7 +4,8 @@
  * its answer's headers were read. The server's moments are never seen; they are bounded by figures
  * the measurement took itself (measure/network.ts, heldUploadFigures):
  *
- * - m and M, the fastest and slowest round trip of its fast reads, and σ = M − m, their spread;
+ * - m and M, the fastest and slowest round trip of its fast reads (those timed before anything was
+ *   held, and the control), and σ = M − m, their spread (at least a floor: measure/network.ts);
  * - λ, how late its own timers fired (each planned send's `intendedAt` against when it really left):
  *   this machine's event loop ran that late around the measurement, so an answer may be read up to
  *   λ after it arrived.
