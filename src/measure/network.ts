@@ -53,12 +53,19 @@ export interface NetworkMargins {
   readonly lastReadClearanceMs: number;
   /**
    * How long after a request's answer its connection is free again on the server's side (a slot of
-   * a concurrency cap, a parse's worker): the answer left the server at most a slow round trip
-   * before it arrived (tasks/concurrency.ts).
+   * a concurrency cap, a parse's worker): a server may hold the slot until its answer's last bytes
+   * are taken, a slow round trip after the first ones left (tasks/concurrency.ts); on loopback, a few
+   * of its own ticks. No timer term: a timer of ours that fires late only lengthens the wait.
    */
   readonly slotFreedMs: number;
   /** Waiting out a server's announced wait (Retry-After, a window's end): timers that fire late or a millisecond early. */
   readonly waitOutMs: number;
+  /**
+   * Before timing round trips again where a moment's load made them too slow to plan by (the
+   * harness's own bursts, another task's): long enough for the moment to pass, a few slow round trips
+   * at least (tasks/concurrency.ts).
+   */
+  readonly retimeAfterMs: number;
 }
 
 /** Where the network adds nothing: the margins a loaded two-core machine's timers and event loop need. */
@@ -66,13 +73,16 @@ const FLOORS = {
   windowEndMs: 60,
   openerLeadMs: 300,
   lastReadClearanceMs: 100,
-  slotFreedMs: 100,
+  slotFreedMs: 20,
   waitOutMs: 20,
+  retimeAfterMs: 100,
 } as const satisfies NetworkMargins;
 
 /** Slow round trips (p90) in each margin that must cover a request reaching the server. */
 const OPENER_LEAD_TRIPS = 3;
 const CLEARANCE_TRIPS = 3;
+/** Slow round trips (p90) between timings of the round trips. */
+const RETIME_TRIPS = 3;
 
 /** The margins the figures call for. Pure: the same figures give the same margins (verify replays them). */
 export function networkMargins(f: NetworkFigures): NetworkMargins {
@@ -81,8 +91,59 @@ export function networkMargins(f: NetworkFigures): NetworkMargins {
     windowEndMs: Math.max(FLOORS.windowEndMs, timers) + f.spreadMs,
     openerLeadMs: Math.max(FLOORS.openerLeadMs, timers + OPENER_LEAD_TRIPS * f.p90Ms),
     lastReadClearanceMs: Math.max(FLOORS.lastReadClearanceMs, timers + CLEARANCE_TRIPS * f.p90Ms),
-    slotFreedMs: Math.max(FLOORS.slotFreedMs, timers + f.p90Ms + f.spreadMs),
+    slotFreedMs: Math.max(FLOORS.slotFreedMs, f.p90Ms + f.spreadMs),
     waitOutMs: Math.max(FLOORS.waitOutMs, timers) + f.spreadMs,
+    retimeAfterMs: Math.max(FLOORS.retimeAfterMs, timers + RETIME_TRIPS * f.p90Ms),
+  };
+}
+
+/**
+ * The bounds a timing argument over requests held on the server rests on (CONCURRENCY-CAP's held
+ * uploads: verdicts/support/held-timing.ts derives each), from one measurement's own fast reads, so
+ * that `tiergate verify` judges again by the same. Times are the client's: s sent, h answer read.
+ */
+export interface HeldUploadFigures {
+  /** Fast reads the figures rest on. */
+  readonly reads: number;
+  /** m: the fastest round trip of a fast read; the path's two ways together (u + d) take no longer. */
+  readonly fastestTripMs: number;
+  /** M: the slowest round trip of a fast read. */
+  readonly slowestTripMs: number;
+  /** σ: how far either way of any request strays above the path's own: M − m, at least STRAY_FLOOR_MS. */
+  readonly strayMs: number;
+  /** λ: how long after it arrived an answer may be read: as late as this machine's timers fired while the requests went out. */
+  readonly readLateMs: number;
+  /** (A) held i reached the server before x when s_x − s_i is more than this: σ. */
+  readonly arrivedAfterMs: number;
+  /** (B) x reached the server before held i's answer left it when h_i − s_x is more than this: m + 2σ + λ. */
+  readonly arrivedBeforeAnswerMs: number;
+  /** (C) x's answer left the server before held i's when h_i − h_x is more than this: σ + λ. */
+  readonly answeredBeforeMs: number;
+}
+
+/**
+ * Where the round trips spread less: two threads of a loaded two-core machine (the target's and
+ * ours, on loopback) answer and read some way apart.
+ */
+export const STRAY_FLOOR_MS = 1;
+
+/** The bounds from the round trips of a measurement's fast reads (any order) and its timers' lateness; null without a round trip. */
+export function heldUploadFigures(roundTripsMs: readonly number[], timerLateMs: number): HeldUploadFigures | null {
+  const trips = roundTripsMs.filter((ms) => Number.isFinite(ms) && ms >= 0);
+  if (trips.length === 0) return null;
+  const fastest = Math.min(...trips);
+  const slowest = Math.max(...trips);
+  const stray = Math.max(slowest - fastest, STRAY_FLOOR_MS);
+  const late = Math.max(0, timerLateMs);
+  return {
+    reads: trips.length,
+    fastestTripMs: fastest,
+    slowestTripMs: slowest,
+    strayMs: stray,
+    readLateMs: late,
+    arrivedAfterMs: stray,
+    arrivedBeforeAnswerMs: fastest + 2 * stray + late,
+    answeredBeforeMs: stray + late,
   };
 }
 

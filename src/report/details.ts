@@ -194,7 +194,7 @@ function charts(result: CheckResult, label: string): ResultView['charts'] {
   if (held) {
     out.push({
       caption:
-        'The measurement, request by request: a bar from each request’s send to its answer. The extra should not be served beside the held uploads: refused while they are all in service, or answered only as the first of them finishes; the control, with one fewer held, is answered at once.',
+        'The measurement, request by request: a bar from each request’s send to its answer; the band is when the extra had to leave to meet every held upload on the server (the notes give the inequalities and their figures). The extra should not be served beside the held uploads: refused while they are all in service, or answered only as the first of them finishes; the control, with one fewer held, is answered at once.',
       svg: concurrencyTimelineChart(held, `${label}: the held uploads, the control and the extra`),
     });
   }

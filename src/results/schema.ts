@@ -106,6 +106,7 @@ const CHART_DATA: { readonly [K in ChartKind]: z.ZodType<ChartData[K]> } = {
           status: z.number().nullable(),
         }),
       ),
+      extraWindow: z.object({ fromMs: z.number(), toMs: z.number() }).nullable().optional(),
     }),
   ),
 };
@@ -284,6 +285,7 @@ export const resultsSchema = z
             lastReadClearanceMs: z.number(),
             slotFreedMs: z.number(),
             waitOutMs: z.number(),
+            retimeAfterMs: z.number(),
           })
           .catchall(z.number())
           .describe('Every margin that depends on the network, as those figures call for (README "At a distance").'),

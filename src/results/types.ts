@@ -109,8 +109,8 @@ export type RevocationBrackets = Pick<LatencyData, 'slaMs'> & {
   readonly trials: readonly Pick<LatencyRow, 'trial' | 'edge' | 'lowerMs' | 'upperMs'>[];
 };
 
-/** What the report reads of CONCURRENCY-CAP's data: its measurement, request by request. */
-export type HeldTimeline = Pick<ConcurrencyCapData, 'timeline'>;
+/** What the report reads of CONCURRENCY-CAP's data: its measurement, request by request, and when the extra had to leave (absent in results written before it was recorded). */
+export type HeldTimeline = Pick<ConcurrencyCapData, 'timeline'> & Partial<Pick<ConcurrencyCapData, 'extraWindow'>>;
 
 /** The part of a check's data the report reads, by what its module says the report draws from it. */
 export interface ChartData {

@@ -4,25 +4,34 @@
  * timings alone that every held upload was in service when it arrived (verdicts/concurrency-cap.ts).
  * Nothing here depends on how the server treats a malformed request, or on what it counts.
  *
- * One measurement: fast reads one after another (the round trip r); one fewer than the cap of uploads
- * sent together; a margin later the control, the same read with those held; the last upload; then the
- * extra, placed from when the uploads really left (extraSendAt). The margin and the extra's place come
- * from r and the fastest upload seen (support/held-timing.ts). A
- * measurement whose extra went too early or too late is repeated while the window's ingest quota has
+ * One measurement: fast reads one after another (their fastest round trip and spread bound the
+ * network); one fewer than the cap of uploads sent together; a margin later the control, the same read
+ * with those held; once the control's slot is free, the last upload; then the extra, placed from when
+ * the uploads really left (extraSendAt). The margins come from those bounds and the fastest upload
+ * seen (support/held-timing.ts: planHold), the waits from the network's margins (measure/network.ts).
+ * A measurement whose extra went too early or too late is repeated while the window's ingest quota has
  * room for another cap of uploads (uploads refused for quota would pass for the cap's refusals).
  */
 import { endpointById } from '../contract/lookup.ts';
 import type { WindowContext } from '../measure/window.ts';
 import { sleep } from '../util/sleep.ts';
 import { figuresOf } from '../contract/org-limits.ts';
-import type { ProbeRequest } from '../measure/http-prober.ts';
+import type { Edge, ProbeRequest } from '../measure/http-prober.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
 import { uploadsToTest } from '../suite/announced-limit.ts';
 import type { ConcurrencyPhase } from '../measure/tags.ts';
 import type { ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
 import { describe } from '../verdicts/support/finding.ts';
-import { extraSendAt, holdMarginMs, latencyOf, tooFastToHold } from '../verdicts/support/held-timing.ts';
+import {
+  extraSendAt,
+  fastestUploadMs,
+  latencyOf,
+  planHold,
+  tooFastToHold,
+  type HoldPlan,
+} from '../verdicts/support/held-timing.ts';
+import { heldUploadFigures } from '../measure/network.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { SuiteContext } from '../suite/context.ts';
 import type { OrgHandle } from '../contract/handles.ts';
@@ -30,17 +39,14 @@ import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from '../suite/fresh-window.ts';
 import { defineTask, inconclusiveFinding, type Decisions } from '../suite/task.ts';
 
-/** Fast reads timed before each measurement; the slowest is its round trip. */
-const ROUND_TRIP_READS = 3;
-/** Round trips timed again at most this many times, this far apart, while too slow to place a request among held uploads. */
+/** Fast reads timed before each measurement: their fastest and their spread bound its network. */
+const ROUND_TRIP_READS = 5;
+/** Round trips timed again at most this many times while too slow to place a request among held uploads. */
 const QUIET_ATTEMPTS = 5;
-const QUIET_PAUSE_MS = 100;
 /** Measurements per task at most (each spends a cap of ingest units). */
 const MAX_ATTEMPTS = 3;
 /** Reads each measurement sends besides the timed ones: the control and the extra. */
 const PROBE_READS = 2;
-/** Past a wait the server announced: timers and its rounding. */
-const WAIT_MARGIN_MS = 100;
 
 export const concurrency = defineTask({
   kind: 'concurrency',
@@ -139,8 +145,9 @@ async function measureCap(
 async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, seen: Seen): Promise<Finding> {
   const edge = context.prober.edges[0]!;
   const tags = { check: 'CONCURRENCY-CAP', tier: org.tier, org: org.label } as const;
-  const send = (request: ProbeRequest, phase: ConcurrencyPhase) =>
-    context.prober.send(edge, request, { ...tags, phase });
+  // A planned send carries the moment it was due: how late its timer fired is in the observations.
+  const send = (request: ProbeRequest, phase: ConcurrencyPhase, intendedAt?: number) =>
+    context.prober.send(edge, request, { ...tags, phase, ...(intendedAt === undefined ? {} : { intendedAt }) });
   const read = requestFor(endpointById(context.contract, 'jobs-list'), org.primary.key);
   const upload = requestFor(endpointById(context.contract, 'resume-analysis'), org.primary.key, {
     runId: context.runId,
@@ -150,21 +157,7 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
   await Promise.all(
     Array.from({ length: cap + 1 }, () => send({ method: 'HEAD', path: '/recruiter/bootstrap', key: null }, 'warm-up')),
   );
-  const uploadTimes = seen.uploads
-    .filter(isAdmitted)
-    .map(latencyOf)
-    .filter((ms): ms is number => ms !== null);
-  const fastestUploadMs = uploadTimes.length > 0 ? Math.min(...uploadTimes) : null;
-  // A round trip slowed by a moment's load leaves no room among held uploads: time it again, a few
-  // times at most, before anything is held (the round trips are reads; no upload is spent).
-  let trips: Observation[] = [];
-  for (let attempt = 1; attempt <= QUIET_ATTEMPTS && !context.signal.aborted; attempt++) {
-    trips = await timeRoundTrips(context, () => send(read, 'round-trip'));
-    const slowest = Math.max(...trips.map((o) => latencyOf(o) ?? 0));
-    if (fastestUploadMs === null || !tooFastToHold(slowest, fastestUploadMs) || trips.some((o) => !isAdmitted(o)))
-      break;
-    await sleep(QUIET_PAUSE_MS, context.signal);
-  }
+  const trips = await quietRoundTrips(context, edge, () => send(read, 'round-trip'), fastestUploadMs(seen.uploads));
   seen.roundTrips.push(...trips);
   const refused = trips.find((o) => !isAdmitted(o));
   if (refused) {
@@ -179,20 +172,26 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
     return refused.status === null ? { ...finding, measureAgain: true } : finding;
   }
   // This measurement's own round trips bound its network: an earlier one's slow moment is not its own.
-  const roundTripMs = Math.max(...trips.map((o) => latencyOf(o) ?? 0));
-  const marginMs = holdMarginMs(roundTripMs, fastestUploadMs);
+  const plan = holdPlanOf(context, edge, trips, fastestUploadMs(seen.uploads));
+  if (plan === null) return inconclusiveFinding('round trips timed', 'interrupted', [], []);
 
   const heldAt = context.prober.now();
   const first = Array.from({ length: cap - 1 }, () => send(upload, 'hold'));
-  await sleep(marginMs, context.signal);
-  const control = await send(read, 'control');
-  // The control's slot frees once its answer is sent: a round trip later, surely.
-  await sleep(roundTripMs, context.signal);
+  const controlDue = heldAt + plan.controlAfterMs;
+  await sleep(controlDue - context.prober.now(), context.signal);
+  const control = await send(read, 'control', controlDue);
+  const lastDue = context.prober.now() + plan.slotWaitMs;
+  await sleep(plan.slotWaitMs, context.signal);
   const lastAt = context.prober.now();
-  const last = send(upload, 'hold');
-  const extraAt = extraSendAt({ heldAt, lastAt }, roundTripMs, fastestUploadMs);
-  await sleep(extraAt - context.prober.now(), context.signal);
-  const extra = await send(read, 'extra');
+  const last = send(upload, 'hold', lastDue);
+  // The extra's place by the figures as the verdict will take them: the control's round trip among
+  // the fast reads, the timers' lateness so far as λ.
+  const lateMs = Math.max(control.sentAt - controlDue, lastAt - lastDue);
+  const figures = heldUploadFigures([...trips, control].map(latencyOrNaN), lateMs) ?? plan.figures;
+  // Due when planned, even where a stall since the last upload has passed it: that lateness is λ too.
+  const extraDue = extraSendAt(plan, figures, { heldAt, lastAt });
+  await sleep(extraDue - context.prober.now(), context.signal);
+  const extra = await send(read, 'extra', extraDue);
   const held = await Promise.all([...first, last]);
 
   const earlierUploads = [...seen.uploads];
@@ -206,6 +205,42 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
     figure: figuresOf(context.contract, org).concurrency,
     rejectedStatus: context.contract.statuses.concurrencyCapped,
   });
+}
+
+const latencyOrNaN = (o: Observation): number => latencyOf(o) ?? Number.NaN;
+
+/** The plan of one measurement: its round trips' bounds, the fastest upload seen, and the wait for a slot to free. */
+function holdPlanOf(
+  context: SuiteContext,
+  edge: Edge,
+  trips: readonly Observation[],
+  fastestMs: number | null,
+): HoldPlan | null {
+  // How late the timers fire is seen as the measurement sends (extraSendAt), not planned for.
+  const figures = heldUploadFigures(trips.map(latencyOrNaN), 0);
+  return figures && planHold(figures, fastestMs, context.network.margins(edge.label).slotFreedMs);
+}
+
+/**
+ * Fast reads timed one after another. A round trip slowed by a moment's load leaves no room among
+ * held uploads: timed again, a few times at most, before anything is held (the round trips are reads;
+ * no upload is spent). Returns the last timing, or the first with a read refused or lost.
+ */
+async function quietRoundTrips(
+  context: SuiteContext,
+  edge: Edge,
+  readOnce: () => Promise<Observation>,
+  fastestMs: number | null,
+): Promise<Observation[]> {
+  let trips: Observation[] = [];
+  for (let attempt = 1; attempt <= QUIET_ATTEMPTS && !context.signal.aborted; attempt++) {
+    trips = await timeRoundTrips(context, readOnce);
+    if (fastestMs === null || trips.some((o) => !isAdmitted(o))) break;
+    const plan = holdPlanOf(context, edge, trips, fastestMs);
+    if (plan === null || !tooFastToHold(plan.figures, fastestMs, plan.slotWaitMs)) break;
+    await sleep(context.network.margins(edge.label).retimeAfterMs, context.signal);
+  }
+  return trips;
 }
 
 /**
@@ -229,7 +264,7 @@ async function timeRoundTrips(context: SuiteContext, readOnce: () => Promise<Obs
   if (!refused && (left === null || left >= PROBE_READS)) return trips;
   const waitS = refused ? announcedWaitS(refused) : null;
   await sleep(
-    Math.min(waitS === null ? context.windowMs : waitS * 1000, context.windowMs) + WAIT_MARGIN_MS,
+    Math.min(waitS === null ? context.windowMs : waitS * 1000, context.windowMs) + context.network.margins().waitOutMs,
     context.signal,
   );
   return readAll();

@@ -3,12 +3,13 @@
  * is admitted, and one more fast read, sent while they are all in service, is not served beside
  * them: refused (429 assumed; 503 a gateway's "too many"), or held until one of them finishes.
  *
- * Decided from the run's own timings, whatever the server says or counts (support/held-timing.ts):
- * the extra counts only when every held upload was in service before it arrived, and it reached the
- * server before any of them was answered. Then:
+ * Decided from the run's own timings, whatever the server says or counts (support/held-timing.ts,
+ * whose inequalities hold for any split of a round trip into its two ways): the extra counts only
+ * when every held upload reached the server before it (A), and it reached the server before any of
+ * their answers left (B). Then:
  * - refused with a "too many" status: pass; with another status: inconclusive, named as what it is
  *   (§8 does not say how the cap answers, and the status alone cannot tell a cap from a failure);
- * - admitted and answered while every held one was still in service: fail, cap + 1 served at once;
+ * - admitted, its answer gone before any held one's (C): fail, cap + 1 served at once;
  * - admitted only as a held one finished: pass, but only against the control, the same read with
  *   one fewer held (with nothing held at a cap of one), answered while those were in service: else a
  *   server merely slow would pass by luck.
@@ -24,14 +25,20 @@ import type { ConcurrencyAnswer, Learned } from '../profile/types.ts';
 import type { CheckResult, Finding } from '../catalogue/types.ts';
 import { TOO_MANY_REQUESTS, describe, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
 import {
-  latencyOf,
+  holdFigures,
+  holdSpanMs,
   ms,
   placeAgainst,
-  serviceFigures,
   tooFastToHold,
+  figuresText,
+  inequalityText,
+  type HoldFigures,
+  type Inequality,
+  type InequalityName,
   type Placement,
-  type ServiceFigures,
+  type PlacedRequest,
 } from './support/held-timing.ts';
+import { heldUploadFigures } from '../measure/network.ts';
 
 /** A gateway's "too many" (RFC 9110 §15.6.4: overloaded), taken as the cap's refusal too. */
 export const SERVICE_UNAVAILABLE = 503;
@@ -43,7 +50,7 @@ export interface ConcurrencyCapInput {
   readonly extra: Observation;
   /** The same read, sent with the held uploads sent before it (one fewer than the cap) in service. */
   readonly control: Observation;
-  /** Fast reads sent one after another before anything was held: the slowest is the round trip r (the control is judged by it, not part of it). */
+  /** Fast reads sent one after another before anything was held: with the control, their round trips bound the network. */
   readonly roundTrips: readonly Observation[];
   /** Uploads of earlier measurements: with the held ones, they give the fastest upload. */
   readonly earlierUploads?: readonly Observation[];
@@ -65,32 +72,40 @@ export interface HeldTimelineRow {
   readonly status: number | null;
 }
 
-/** `data` of CONCURRENCY-CAP: the figures of the timing proof, the outcome, the profile's answer and the timeline. */
+/** One inequality the judgement weighed, with its figures (support/held-timing.ts). */
+export interface InequalityWeighed {
+  readonly request: PlacedRequest;
+  readonly name: InequalityName;
+  readonly held: boolean;
+  /** What was measured, ms (null: nothing held before it). */
+  readonly gapMs: number | null;
+  /** What it had to exceed, ms. */
+  readonly boundMs: number;
+}
+
+/** When the extra had to leave for (A) and (B) to hold, on the timeline (ms from the first send): after `fromMs`, before `toMs`. */
+export interface ExtraWindow {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/** `data` of CONCURRENCY-CAP: the figures of the timing proof, the inequalities weighed, the outcome, the profile's answer and the timeline. */
 export type ConcurrencyCapData = {
   readonly cap: number;
   readonly outcome: ConcurrencyOutcome;
   readonly extraStatus: number | null;
   readonly controlStatus: number | null;
-  /** r: the slowest round trip of a fast read, ms. */
-  readonly roundTripMs: number | null;
-  /** L: the fastest upload latency seen, ms. */
-  readonly fastestUploadMs: number | null;
+  /** m, M, σ, λ, L and the bounds of (A), (B), (C), ms; null where no round trip or upload was timed. */
+  readonly figures: HoldFigures | null;
+  /** Every inequality the judgement weighed, held or not. */
+  readonly inequalities: readonly InequalityWeighed[];
+  readonly extraWindow: ExtraWindow | null;
   /** Whether a later measurement may decide what this one could not (the extra sent too early or too late, an answer lost). */
   readonly measureAgain: boolean;
   /** What the limiter profile learns (withConcurrency). */
   readonly answer: Learned<ConcurrencyAnswer>;
   readonly timeline: readonly HeldTimelineRow[];
 };
-
-/** The inequalities a timing claim rests on, as the notes state them. */
-const IN_SERVICE =
-  'every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)';
-const ON_TIME =
-  'the extra reached the server before any held upload was answered: sent(extra) + 2r < answered(held), for each';
-const WHILE_HELD =
-  'the extra was answered while every held upload was in service: answered(extra) + r < answered(held), for each';
-const CONTROL_FAST =
-  'the control was answered while the held uploads sent before it were in service: answered(held) − sent(control) < L − r and answered(control) + r < answered(held), for each';
 
 type Evidence = readonly (number | null | undefined)[];
 
@@ -101,20 +116,46 @@ interface Judging {
   readonly rejectedStatus: number;
   readonly expected: string;
   readonly notes: readonly string[];
-  readonly figures: ServiceFigures | null;
-  /** The finding's data, with its outcome, what the profile learns, and whether to measure again. */
-  data(outcome: ConcurrencyOutcome, answer: Learned<ConcurrencyAnswer>, measureAgain: boolean): ConcurrencyCapData;
+  readonly figures: HoldFigures | null;
+  /** The finding's data: its outcome, what the profile learns, whether to measure again, and the inequalities weighed. */
+  data(
+    outcome: ConcurrencyOutcome,
+    answer: Learned<ConcurrencyAnswer>,
+    measureAgain: boolean,
+    weighed?: readonly InequalityWeighed[],
+  ): ConcurrencyCapData;
   /** Inconclusive, `actual` also the profile's reason; `measureAgain` when a later measurement may decide it. */
-  open(actual: string, evidence: Evidence, why: readonly string[], measureAgain: boolean): Finding<ConcurrencyCapData>;
+  open(
+    actual: string,
+    evidence: Evidence,
+    why: readonly string[],
+    measureAgain: boolean,
+    weighed?: readonly InequalityWeighed[],
+  ): Finding<ConcurrencyCapData>;
 }
 
 /** The extra met the cap full: how, in words and figures, with the observations that show it. */
 interface MetCap {
-  readonly figures: ServiceFigures;
+  readonly figures: HoldFigures;
   readonly placed: Placement;
   readonly met: string;
   readonly evidence: Evidence;
 }
+
+/** An inequality as the data records it. */
+const weigh = (request: PlacedRequest, { name, ok, gapMs, boundMs }: Inequality): InequalityWeighed => ({
+  request,
+  name,
+  held: ok,
+  gapMs: gapMs === null ? null : tenth(gapMs),
+  boundMs: tenth(boundMs),
+});
+
+/** The extra's inequalities as notes: the figures, then each one with its own. */
+const extraNotes = (figures: HoldFigures, ...inequalities: Inequality[]): string[] => [
+  figuresText(figures),
+  ...inequalities.map((i) => inequalityText('extra', i)),
+];
 
 export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding<ConcurrencyCapData> {
   const j = judging(input);
@@ -123,29 +164,34 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding<Concu
   const placed = placeExtra(j);
   if (!('met' in placed)) return placed;
   if (!isAdmitted(input.extra)) return refusedVerdict(j, placed);
-  if (placed.placed.answeredWhileHeld.ok) return admittedVerdict(j, placed);
-  // Answered before any held one, but within a round trip of the first: served beside them, or
-  // right after one finished, the timings cannot tell.
-  const before = placed.placed.answeredWhileHeld.answeredBeforeFirstMs;
-  if (before !== null && before > 0) {
-    const actual = `the extra got ${input.extra.status}, answered ${ms(before)} before the first held answer, within a round trip (r = ${ms(placed.figures.roundTripMs)}): served beside them or just after one finished, the timings cannot tell`;
-    return j.open(
-      actual,
-      placed.evidence,
-      [`needed: ${WHILE_HELD} (a fail), or answered after a held one (a queue)`],
-      true,
-    );
+  const whileHeld = placed.placed.answeredWhileHeld;
+  if (whileHeld.ok) return admittedVerdict(j, placed);
+  // Answered before any held one, but within the bound of the first: served beside them, or right
+  // after one finished, the timings cannot tell.
+  if (whileHeld.gapMs !== null && whileHeld.gapMs > 0) {
+    const actual = `the extra got ${input.extra.status}, answered ${ms(whileHeld.gapMs)} before the first held answer, not more than σ + λ = ${ms(whileHeld.boundMs)}: served beside them or just after one finished, the timings cannot tell`;
+    const weighed = extraWeighed(placed.placed);
+    const needed = `needed: ${inequalityText('extra', whileHeld)} (a fail), or answered after a held one (a queue)`;
+    return j.open(actual, placed.evidence, [figuresText(placed.figures), needed], true, weighed);
   }
   return queuedVerdict(j, placed);
 }
 
+/** The extra's three inequalities as the data records them. */
+const extraWeighed = (p: Placement): InequalityWeighed[] =>
+  [p.heldArrivedFirst, p.arrivedBeforeAnswers, p.answeredWhileHeld].map((i) => weigh('extra', i));
+
 function judging(input: ConcurrencyCapInput): Judging {
   const rejectedStatus = input.rejectedStatus ?? TOO_MANY_REQUESTS;
   const { cap, notes } = capJudged(input);
-  const figures = serviceFigures(input.roundTrips, [...input.held, ...(input.earlierUploads ?? [])]);
+  const figures = holdFigures(
+    fastReads(input),
+    [...input.held, ...(input.earlierUploads ?? [])],
+    [...input.held, input.control, input.extra],
+  );
   const expected = `all ${cap} held requests admitted, and one more, sent while they were all in service, refused (${rejectedStatus} assumed) or held until one of them finished`;
-  const data: Judging['data'] = (outcome, answer, measureAgain) =>
-    dataOf({ cap, outcome, input, figures, answer, measureAgain });
+  const data: Judging['data'] = (outcome, answer, measureAgain, weighed = []) =>
+    dataOf({ cap, outcome, input, figures, answer, measureAgain, weighed });
   return {
     input,
     cap,
@@ -154,16 +200,22 @@ function judging(input: ConcurrencyCapInput): Judging {
     notes,
     figures,
     data,
-    open: (actual, evidence, why, measureAgain) =>
+    open: (actual, evidence, why, measureAgain, weighed) =>
       finding('inconclusive', {
         expected,
         actual,
         evidence,
         notes: [...notes, ...why],
-        data: data('undecided', unknown(actual, evidence), measureAgain),
+        data: data('undecided', unknown(actual, evidence), measureAgain, weighed),
       }),
   };
 }
+
+/**
+ * The fast reads whose round trips bound the network: those timed before anything was held, and the
+ * control, a read sent as the extra is, into the same held uploads (a server slowed by them slows both).
+ */
+const fastReads = (input: ConcurrencyCapInput): Observation[] => [...input.roundTrips, input.control];
 
 /** The cap judged by: the published one, or for a minimum (Enterprise) the one announced or tested. */
 function capJudged(input: ConcurrencyCapInput): { cap: number; notes: string[] } {
@@ -219,6 +271,8 @@ function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
       false,
     );
   }
+  const lingering = lingeringControl(j, refused);
+  if (lingering) return lingering;
   if (refused.length > 0) {
     const actual = `cap admitted only ${admitted} of ${cap}: ${listSome(refused.map(describe))}; extra got ${outcomeOf(extra)}`;
     return finding('fail', {
@@ -240,9 +294,28 @@ function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
   return null;
 }
 
+/**
+ * The last upload alone refused, sent once the control was answered, the control admitted while the
+ * uploads before it were all still waiting for their answers: the server had the cap in flight at
+ * once and admitted it, so the refusal shows the control's slot still counted when the last upload
+ * arrived (a server frees a slot on its own time after its answer leaves), not a cap under its
+ * figure. Null where that is not the case.
+ */
+function lingeringControl(j: Judging, refused: readonly Observation[]): Finding<ConcurrencyCapData> | null {
+  const { held, control, extra } = j.input;
+  const last = held.reduce((a, b) => (b.sentAt > a.sentAt ? b : a));
+  const others = held.filter((o) => o !== last);
+  const controlAt = control.headersAt;
+  if (refused.length !== 1 || refused[0] !== last || !isAdmitted(control) || controlAt === null) return null;
+  if (last.sentAt <= controlAt || others.some((o) => o.headersAt === null || o.headersAt <= controlAt)) return null;
+  const actual = `${held.length - 1} of ${held.length} held admitted; ${describe(last)}, sent ${ms(last.sentAt - controlAt)} after the control's answer; the extra got ${outcomeOf(extra)}`;
+  const why = `the control was admitted with the ${others.length} uploads before it in flight, the cap at once: the last upload's refusal shows the control's slot not yet freed, not a cap below ${j.cap}`;
+  return j.open(actual, [last.id, control.id, extra.id], [why], true);
+}
+
 /** Where the extra fell among the held uploads: it met the cap full, or why that is not shown. */
 function placeExtra(j: Judging): MetCap | Finding<ConcurrencyCapData> {
-  const { held, control, extra, roundTrips } = j.input;
+  const { held, control, extra } = j.input;
   const { figures } = j;
   const tally = `${j.cap} of ${j.cap} held admitted`;
   if (extra.status === null || extra.headersAt === null)
@@ -263,47 +336,64 @@ function placeExtra(j: Judging): MetCap | Finding<ConcurrencyCapData> {
     return j.open(
       `${tally}; extra got ${extra.status}, but no round trip of a fast read was measured`,
       [extra.id],
-      ['the timing proof needs the slowest round trip of a fast read and the fastest upload'],
+      ['the timing proof needs the round trips of fast reads and the fastest upload'],
       true,
     );
   }
   const placed = placeAgainst(extra, held, figures);
-  const figureText = `L ${ms(figures.fastestUploadMs)}, r ${ms(figures.roundTripMs)}`;
-  if ((!placed.inService.ok || !placed.arrived.ok) && tooFastToHold(figures.roundTripMs, figures.fastestUploadMs)) {
-    const actual = `the uploads are too fast to hold: the fastest took ${ms(figures.fastestUploadMs)}, a fast read's round trip up to ${ms(figures.roundTripMs)}`;
-    // A round trip slowed by a moment's load (the fastest of the same reads was quick enough) may
-    // not recur. Every read slow may be load too (the harness's own other tasks at the same moment:
-    // revocation probes every edge every few ms), which the reads alone cannot tell from a slow
-    // network: measured again in another window (within the run's announced uploads), a quieter
-    // moment may decide it either way.
-    const quickest = Math.min(...roundTrips.map(latencyOf).filter((t): t is number => t !== null));
-    const why = !tooFastToHold(quickest, figures.fastestUploadMs)
-      ? `the fastest of those reads took ${ms(quickest)}, a moment's load: measured again, a quieter moment may decide it`
-      : `every timed read took ${ms(quickest)} or more: measured again, a quieter moment may decide it; a request can be placed among held ones only when an upload takes many round trips (at least 10r), so if it stays so, test with slower uploads`;
-    return j.open(actual, [extra.id, ...roundTrips.map((o) => o.id)], [why], true);
+  const { heldArrivedFirst: early, arrivedBeforeAnswers: late } = placed;
+  if (early.ok && late.ok) {
+    return {
+      figures,
+      placed,
+      met: `sent ${ms(early.gapMs!)} after the last held upload and ${ms(late.gapMs!)} before the first held answer, so with every held one on the server (${shortFigures(figures)})`,
+      evidence: [extra.id, late.first?.id, early.last?.id],
+    };
   }
-  const { inService, arrived } = placed;
-  if (!inService.ok) {
-    const actual = `the extra was sent too early (${figureText}): held ${describe(inService.latest!)} was answered ${ms(inService.latestAnswerAfterSendMs!)} after it, not less than L − r = ${ms(figures.serviceMs)}, so it may not yet have been in service`;
-    return j.open(actual, [extra.id, inService.latest?.id], [`needed: ${IN_SERVICE}`], true);
+  const weighed = [weigh('extra', early), weigh('extra', late)];
+  if (tooFastToHold(figures, figures.fastestUploadMs)) return tooFastVerdict(j, figures, weighed);
+  if (!early.ok) {
+    const actual = `the extra was sent too early (${shortFigures(figures)}): ${relativeTo(early.gapMs!, 'after', 'before')} held ${describe(early.last!)} was sent, not more than σ = ${ms(early.boundMs)} after, so it may have reached the server first`;
+    const why = [figuresText(figures), `needed: ${inequalityText('extra', early)}`];
+    return j.open(actual, [extra.id, early.last?.id], why, true, weighed);
   }
-  if (!arrived.ok) {
-    const actual = `the extra was sent too late (${figureText}): ${relativeTo(arrived.sentBeforeFirstAnswerMs!)} held ${describe(arrived.first!)} was answered, not more than 2r = ${ms(2 * figures.roundTripMs)} before, so a slot may have freed before it arrived`;
-    return j.open(actual, [extra.id, arrived.first?.id], [`needed: ${ON_TIME}`], true);
-  }
-  return {
-    figures,
-    placed,
-    met: `sent ${ms(arrived.sentBeforeFirstAnswerMs!)} before the first held answer, with every held one in service (the last answered ${ms(inService.latestAnswerAfterSendMs!)} after it was sent, < L − r = ${ms(figures.serviceMs)}; ${figureText})`,
-    evidence: [extra.id, arrived.first?.id, inService.latest?.id],
-  };
+  const actual = `the extra was sent too late (${shortFigures(figures)}): ${relativeTo(late.gapMs!)} held ${describe(late.first!)} was answered, not more than m + 2σ + λ = ${ms(late.boundMs)} before, so a slot may have freed before it arrived`;
+  const why = [figuresText(figures), `needed: ${inequalityText('extra', late)}`];
+  return j.open(actual, [extra.id, late.first?.id], why, true, weighed);
+}
+
+/** "m 70 ms, σ 20 ms, λ 0 ms, L 1580 ms": the figures a placement's words cite. */
+const shortFigures = (f: HoldFigures): string =>
+  `m ${ms(f.fastestTripMs)}, σ ${ms(f.strayMs)}, λ ${ms(f.readLateMs)}, L ${ms(f.fastestUploadMs)}`;
+
+/**
+ * The extra missed its place among uploads too short to place anything among: said so with the
+ * figures, and measured again. A round trip slowed by a moment's load (were every fast read as quick
+ * as the quickest, the uploads would be long enough) may not recur. Every read slow may be load too
+ * (the harness's own other tasks at the same moment: revocation probes every edge every few ms),
+ * which the reads alone cannot tell from a slow network: measured again in another window (within
+ * the run's announced uploads), a quieter moment may decide it either way.
+ */
+function tooFastVerdict(
+  j: Judging,
+  figures: HoldFigures,
+  weighed: readonly InequalityWeighed[],
+): Finding<ConcurrencyCapData> {
+  const { extra, roundTrips } = j.input;
+  const actual = `the uploads are too fast to hold: the fastest took ${ms(figures.fastestUploadMs)}, and placing a request among held ones takes more than ${ms(holdSpanMs(figures))} (${shortFigures(figures)})`;
+  const quiet = heldUploadFigures([figures.fastestTripMs], figures.readLateMs)!;
+  const why = !tooFastToHold(quiet, figures.fastestUploadMs)
+    ? `the fastest of those reads took ${ms(figures.fastestTripMs)}, and the slowest ${ms(figures.slowestTripMs)}: a moment's load, measured again, a quieter moment may decide it`
+    : `every fast read took ${ms(figures.fastestTripMs)} or more: measured again, a quieter moment may decide it; a request can be placed among held ones only when an upload outlasts two slow round trips and four spreads (m + M + 4σ + λ), so if it stays so, test with slower uploads`;
+  return j.open(actual, [extra.id, ...roundTrips.map((o) => o.id)], [figuresText(figures), why], true, weighed);
 }
 
 /** The extra met the cap full and was refused: a "too many" passes; any other status is named as what it is. */
-function refusedVerdict(j: Judging, { met, evidence }: MetCap): Finding<ConcurrencyCapData> {
+function refusedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): Finding<ConcurrencyCapData> {
   const { extra, control } = j.input;
   const { expected, rejectedStatus } = j;
-  const notes = [...j.notes, IN_SERVICE, ON_TIME];
+  const notes = [...j.notes, ...extraNotes(figures, placed.heldArrivedFirst, placed.arrivedBeforeAnswers)];
+  const weighed = extraWeighed(placed).slice(0, 2);
   const status = extra.status!;
   const answer = learned(
     { kind: 'refuses', status },
@@ -319,7 +409,7 @@ function refusedVerdict(j: Judging, { met, evidence }: MetCap): Finding<Concurre
       actual,
       evidence: [...evidence, control.id],
       notes: [...notes, why],
-      data: j.data('undecided', unknown(actual, [control.id]), true),
+      data: j.data('undecided', unknown(actual, [control.id]), true, weighed),
     });
   }
   if (![rejectedStatus, TOO_MANY_REQUESTS, SERVICE_UNAVAILABLE].includes(status)) {
@@ -330,7 +420,7 @@ function refusedVerdict(j: Judging, { met, evidence }: MetCap): Finding<Concurre
       actual,
       evidence,
       notes: [...notes, why],
-      data: j.data('refused', answer, false),
+      data: j.data('refused', answer, false, weighed),
     });
   }
   const gateway =
@@ -344,24 +434,26 @@ function refusedVerdict(j: Judging, { met, evidence }: MetCap): Finding<Concurre
     actual: `all ${j.cap} held admitted; the extra got ${status}, ${met}`,
     evidence,
     notes: [...notes, ...gateway],
-    data: j.data('refused', answer, false),
+    data: j.data('refused', answer, false, weighed),
   });
 }
 
-/** The extra met the cap full, was admitted, and answered while every held one was in service: cap + 1 at once. */
+/** The extra met the cap full, was admitted, and its answer left before any held one's: cap + 1 at once. */
 function admittedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): Finding<ConcurrencyCapData> {
   const { extra, figure, capAnnounced } = j.input;
   const { cap } = j;
+  const whileHeld = placed.answeredWhileHeld;
+  const weighed = extraWeighed(placed);
   // Enterprise "100 or more": without the organization's own cap, one more admitted may be within it.
   if (figure.atLeast && capAnnounced === undefined) {
     const actual = `the extra got ${extra.status} with the ${cap} held in service: the cap is above ${cap}, as "${figure.value} or more" allows`;
-    return j.open(actual, evidence, [`${WHILE_HELD}; announce the organization's own cap to test it`], false);
+    const why = `${inequalityText('extra', whileHeld)}; announce the organization's own cap to test it`;
+    return j.open(actual, evidence, [why], false, weighed);
   }
-  const actual = `admitted all ${cap + 1}: the extra got ${extra.status}, ${met}, and was answered ${ms(placed.answeredWhileHeld.answeredBeforeFirstMs!)} before the first of them, more than r`;
-  const figureText = `L ${ms(figures.fastestUploadMs)}, r ${ms(figures.roundTripMs)}`;
+  const actual = `admitted all ${cap + 1}: the extra got ${extra.status}, ${met}, and was answered ${ms(whileHeld.gapMs!)} before the first of them, more than σ + λ = ${ms(whileHeld.boundMs)}`;
   const answer = learned(
     { kind: 'no-cap' },
-    `one request beyond the cap of ${cap} was admitted while the ${cap} held were in service (${figureText})`,
+    `one request beyond the cap of ${cap} was served while the ${cap} held were in service (${shortFigures(figures)})`,
     evidence,
   );
   const read = `the extra was a read: the cap is taken to count every request of the organization in flight, on any endpoint (assumption concurrency-status)`;
@@ -369,29 +461,37 @@ function admittedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap)
     expected: j.expected,
     actual,
     evidence,
-    notes: [...j.notes, IN_SERVICE, ON_TIME, WHILE_HELD, read],
-    data: j.data('admitted', answer, false),
+    notes: [...j.notes, ...extraNotes(figures, placed.heldArrivedFirst, placed.arrivedBeforeAnswers, whileHeld), read],
+    data: j.data('admitted', answer, false, weighed),
   });
 }
 
 /**
  * The extra met the cap full, was admitted, and answered only once a held upload could have
- * finished: queued, if the control shows the same read answered fast with one fewer held.
+ * finished: queued, if the control shows the same read answered fast with one fewer held ((A) and
+ * (C) of the control against the uploads sent before it).
  */
 function queuedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): Finding<ConcurrencyCapData> {
   const { extra, control, held } = j.input;
   const { expected, cap } = j;
-  const notes = [...j.notes, IN_SERVICE, ON_TIME];
-  const waited = `the extra got ${extra.status}, answered ${relativeTo(placed.answeredWhileHeld.answeredBeforeFirstMs!)} the first held answer (not more than r = ${ms(figures.roundTripMs)} before it), ${met}`;
+  const whileHeld = placed.answeredWhileHeld;
+  const waited = `the extra got ${extra.status}, answered ${relativeTo(whileHeld.gapMs!)} the first held answer (not more than σ + λ = ${ms(whileHeld.boundMs)} before it), ${met}`;
   const before = held.filter((o) => o.sentAt < control.sentAt);
   const controlPlaced = placeAgainst(control, before, figures);
+  const controlChecks = [controlPlaced.heldArrivedFirst, controlPlaced.answeredWhileHeld];
+  const weighed = [...extraWeighed(placed), ...controlChecks.map((i) => weigh('control', i))];
+  const notes = [
+    ...j.notes,
+    ...extraNotes(figures, placed.heldArrivedFirst, placed.arrivedBeforeAnswers),
+    ...controlChecks.map((i) => inequalityText('control', i)),
+  ];
   const controlText = `the control, the same read with ${before.length} held, got ${outcomeOf(control)}`;
-  if (!isAdmitted(control) || !controlPlaced.inService.ok || !controlPlaced.answeredWhileHeld.ok) {
+  if (!isAdmitted(control) || controlChecks.some((i) => !i.ok)) {
     const why = !isAdmitted(control)
       ? 'it was refused'
-      : !controlPlaced.inService.ok
-        ? 'it was sent before every held upload could be shown in service'
-        : 'it was not answered while they were in service';
+      : !controlPlaced.heldArrivedFirst.ok
+        ? 'it was sent before every held upload could be shown on the server'
+        : 'it was not shown answered while they were on the server';
     const actual = `${waited}; but ${controlText} and ${why}`;
     const slow =
       'an extra answered late shows a queue only beside a control answered fast with fewer than the cap held: else the server may be merely slow';
@@ -400,17 +500,17 @@ function queuedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): 
       actual,
       evidence: [...evidence, control.id],
       notes: [...notes, slow],
-      data: j.data('undecided', unknown(actual, [control.id]), true),
+      data: j.data('undecided', unknown(actual, [control.id]), true, weighed),
     });
   }
   const how = `one request beyond the cap of ${cap} waited until a held request finished; with ${before.length} held the same read was answered at once`;
   const assumption = `assumption, not spec: one request beyond the cap waited for a slot instead of a ${j.rejectedStatus} at once, so assumption concurrency-status does not hold here; §8 does not say how the cap answers, so this is no fault`;
   return finding('pass', {
     expected,
-    actual: `all ${cap} held admitted; ${waited}; ${controlText}, answered ${ms(controlPlaced.answeredWhileHeld.answeredBeforeFirstMs ?? 0)} before the first of those: held until a slot freed`,
+    actual: `all ${cap} held admitted; ${waited}; ${controlText}, answered ${ms(controlPlaced.answeredWhileHeld.gapMs ?? 0)} before the first of those: held until a slot freed`,
     evidence: [...evidence, control.id],
-    notes: [...notes, CONTROL_FAST, assumption],
-    data: j.data('queued', learned({ kind: 'queues' }, how, [...evidence, control.id]), false),
+    notes: [...notes, assumption],
+    data: j.data('queued', learned({ kind: 'queues' }, how, [...evidence, control.id]), false, weighed),
   });
 }
 
@@ -445,7 +545,16 @@ function underMinimumVerdict(j: Judging): Finding<ConcurrencyCapData> {
 }
 
 /** "3.1 ms before" or "0.4 ms after", of a gap measured as (the other) − (this). */
-const relativeTo = (gapMs: number): string => `${ms(Math.abs(gapMs))} ${gapMs >= 0 ? 'before' : 'after'}`;
+const relativeTo = (gapMs: number, ahead = 'before', behind = 'after'): string =>
+  `${ms(Math.abs(gapMs))} ${gapMs >= 0 ? ahead : behind}`;
+
+const tenth = (value: number) => Math.round(value * 10) / 10;
+
+/** Every figure to a tenth of a millisecond, as the data records them. */
+const toTenths = (f: HoldFigures): HoldFigures => {
+  const entries = Object.entries(f).map(([name, value]: [string, number]) => [name, tenth(value)]);
+  return Object.fromEntries(entries) as unknown as HoldFigures;
+};
 
 const ids = (evidence: Evidence): number[] => evidence.filter((id): id is number => typeof id === 'number');
 
@@ -461,15 +570,15 @@ interface DataInput {
   readonly cap: number;
   readonly outcome: ConcurrencyOutcome;
   readonly input: ConcurrencyCapInput;
-  readonly figures: ServiceFigures | null;
+  readonly figures: HoldFigures | null;
   readonly answer: Learned<ConcurrencyAnswer>;
   readonly measureAgain: boolean;
+  readonly weighed: readonly InequalityWeighed[];
 }
 
-function dataOf({ cap, outcome, input, figures, answer, measureAgain }: DataInput): ConcurrencyCapData {
+function dataOf({ cap, outcome, input, figures, answer, measureAgain, weighed }: DataInput): ConcurrencyCapData {
   const { held, control, extra } = input;
   const zero = Math.min(...held.map((o) => o.sentAt), control.sentAt, extra.sentAt);
-  const tenth = (value: number) => Math.round(value * 10) / 10;
   const row = (role: HeldTimelineRow['role'], o: Observation): HeldTimelineRow => ({
     role,
     sentMs: tenth(o.sentAt - zero),
@@ -481,11 +590,22 @@ function dataOf({ cap, outcome, input, figures, answer, measureAgain }: DataInpu
     outcome,
     extraStatus: extra.status,
     controlStatus: control.status,
-    roundTripMs: figures ? tenth(figures.roundTripMs) : null,
-    fastestUploadMs: figures ? tenth(figures.fastestUploadMs) : null,
+    figures: figures && toTenths(figures),
+    inequalities: weighed,
+    extraWindow: figures && extraWindowOf(held, figures, zero),
     measureAgain,
     answer,
     timeline: [...held.map((o) => row('held', o)), row('control', control), row('extra', extra)],
+  };
+}
+
+/** Where the extra had to leave for (A) and (B), from `zero`: after the last held send, before the first held answer, by their bounds. */
+function extraWindowOf(held: readonly Observation[], f: HoldFigures, zero: number): ExtraWindow | null {
+  const answers = held.map((o) => o.headersAt).filter((at): at is number => at !== null && Number.isFinite(at));
+  if (held.length === 0 || answers.length === 0) return null;
+  return {
+    fromMs: tenth(Math.max(...held.map((o) => o.sentAt)) + f.arrivedAfterMs - zero),
+    toMs: tenth(Math.min(...answers) - f.arrivedBeforeAnswerMs - zero),
   };
 }
 

@@ -382,6 +382,8 @@ export interface ConcurrencyOptions {
   readonly roundTripsMs?: readonly number[];
   /** From the first uploads' send to the control's, and from the last upload's to the extra's, ms (default 40). */
   readonly marginMs?: number;
+  /** From the first uploads' send to the control's alone, ms (default `marginMs`). */
+  readonly controlMarginMs?: number;
   /** The extra's time to its answer, ms (default: one round trip). */
   readonly extraLatencyMs?: number;
   /** The control's time to its answer, ms (default: one round trip). */
@@ -439,7 +441,7 @@ export function heldMeasurement(options: ConcurrencyOptions): HeldMeasurement {
     });
   const control = read(
     'control',
-    start + margin,
+    start + (options.controlMarginMs ?? margin),
     options.controlLatencyMs ?? r,
     options.controlStatus === undefined ? 200 : options.controlStatus,
   );

@@ -532,7 +532,13 @@ export function sampleResults(options: SampleOptions = {}): ValidResults {
       `${limits[tier] === 60 ? 5 : limits[tier] === 300 ? 25 : 100} in flight admitted, one more rejected (429)`,
       'as expected',
     );
-    add('CONCURRENCY-CAP', tier, tier === 'starter' ? { ...held, data: { timeline: heldTimeline() } } : held);
+    add(
+      'CONCURRENCY-CAP',
+      tier,
+      tier === 'starter'
+        ? { ...held, data: { timeline: heldTimeline(), extraWindow: { fromMs: 24, toMs: 197.8 } } }
+        : held,
+    );
   }
   add(
     'ERR-429-BODY',

@@ -3,6 +3,7 @@ import {
   NetworkMeter,
   UNMEASURED,
   figuresOf,
+  heldUploadFigures,
   networkMargins,
   probePace,
   roundTripModel,
@@ -69,6 +70,34 @@ describe('figuresOf', () => {
       spreadMs: 16,
       timerLateMs: 3,
     });
+  });
+});
+
+describe('heldUploadFigures', () => {
+  it('bounds the held-upload inequalities by the fastest round trip, the spread and the timers', () => {
+    // 80 ± 10 ms round trips, timers 2 ms late.
+    expect(heldUploadFigures([80, 70, 90, Number.NaN], 2)).toEqual({
+      reads: 3,
+      fastestTripMs: 70,
+      slowestTripMs: 90,
+      strayMs: 20,
+      readLateMs: 2,
+      arrivedAfterMs: 20,
+      arrivedBeforeAnswerMs: 70 + 2 * 20 + 2,
+      answeredBeforeMs: 20 + 2,
+    });
+  });
+
+  it('keeps a floor under the spread where the round trips do not spread (loopback), and is null without one', () => {
+    expect(heldUploadFigures([0.4, 0.4], 0)).toMatchObject({ strayMs: 1, arrivedBeforeAnswerMs: 2.4 });
+    expect(heldUploadFigures([], 0)).toBeNull();
+  });
+
+  it('grows with the distance: every bound larger at 100 ± 20 ms than at 1 ms', () => {
+    const near = heldUploadFigures([1, 1.2], 0)!;
+    const far = heldUploadFigures([80, 100, 120], 0)!;
+    for (const name of ['arrivedAfterMs', 'arrivedBeforeAnswerMs', 'answeredBeforeMs'] as const)
+      expect({ name, larger: far[name] > near[name] }).toEqual({ name, larger: true });
   });
 });
 

@@ -105,6 +105,7 @@ describe('writeReports', () => {
     expect(html.match(/class="chart timeline-chart"/g)).toHaveLength(1);
     expect(html.match(/class="chart latency-chart"/g)).toHaveLength(1);
     expect(html.match(/class="chart concurrency-chart"/g)).toHaveLength(1);
+    expect(html.match(/data-band="extra-window"/g)).toHaveLength(1);
     expect(html.match(/data-trial="/g)).toHaveLength(60);
     expect(html).toContain('first 429: #60 (early)');
     // Evidence rows come from observations.ndjson.

@@ -13,6 +13,14 @@ import {
 import type { Figure } from '../../src/contract/types.ts';
 import type { Finding } from '../../src/catalogue/types.ts';
 import { heldMeasurement, resetObservations, type ConcurrencyOptions } from '../helpers/observations.ts';
+import {
+  measuredAtDistance,
+  plannedSends,
+  type DistanceModel,
+  type DistancePath,
+  type HeldRole,
+} from '../helpers/held-at-distance.ts';
+import { networkMargins, roundTripModel } from '../../src/measure/network.ts';
 
 const STARTER: Figure = { value: 5, atLeast: false };
 const ENTERPRISE: Figure = { value: 100, atLeast: true };
@@ -32,24 +40,30 @@ const decision = (f: Finding<ConcurrencyCapData>) => ({
 });
 
 describe('CONCURRENCY-CAP: the extra met the cap full', () => {
-  it('passes a 429: every held upload in service before the extra arrived, and it arrived before any was answered', () => {
+  it('passes a 429: every held upload reached the server before the extra, and it arrived before any answer left', () => {
     const { f, data, extra, held } = judge();
     expect(decision(f)).toEqual({ verdict: 'pass', outcome: 'refused', measureAgain: false });
     expect(f.expected).toBe(
       'all 5 held requests admitted, and one more, sent while they were all in service, refused (429 assumed) or held until one of them finished',
     );
-    expect(f.actual).toMatch(
-      /^all 5 held admitted; the extra got 429, sent [\d.]+ ms before the first held answer, with every held one in service \(the last answered [\d.]+ ms after it was sent, < L − r = 199 ms; L 200 ms, r 1 ms\)$/,
+    expect(f.actual).toBe(
+      'all 5 held admitted; the extra got 429, sent 40 ms after the last held upload and 118 ms before the first held answer, so with every held one on the server (m 1 ms, σ 1 ms, λ 0 ms, L 200 ms)',
     );
-    // The inequalities the claim rests on are written into the evidence.
+    // The inequalities the claim rests on are written into the evidence, with their figures.
     expect(f.notes).toEqual([
-      'every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)',
-      'the extra reached the server before any held upload was answered: sent(extra) + 2r < answered(held), for each',
+      'figures: m = 1 ms and M = 1 ms, the fastest and slowest round trip of 4 fast reads; σ = 1 ms, their spread M − m (at least 1 ms), the most either way of a request strays; λ = 0 ms, how late an answer may be read; L = 200 ms, the fastest upload. Every inequality holds for any split of a round trip into its two ways',
+      '(A) every held upload reached the server before the extra: sent(extra) − sent(last held) = 40 ms > σ = 1 ms',
+      '(B) the extra reached the server before any held answer left it: answered(first held) − sent(extra) = 118 ms > m + 2σ + λ = 3 ms',
     ]);
+    expect(data.inequalities).toEqual([
+      { request: 'extra', name: 'held-arrived-first', held: true, gapMs: 40, boundMs: 1 },
+      { request: 'extra', name: 'arrived-before-answers', held: true, gapMs: 118, boundMs: 3 },
+    ]);
+    expect(data.figures).toMatchObject({ fastestTripMs: 1, slowestTripMs: 1, strayMs: 1, fastestUploadMs: 200 });
+    // The extra left inside the window the report draws: after (A)'s bound, before (B)'s.
+    expect(data.extraWindow).toEqual({ fromMs: 43, toMs: 197 });
     expect(f.evidence).toEqual([extra.id, held[0]!.id, held[4]!.id]);
-    expect([data.cap, data.extraStatus, data.controlStatus, data.roundTripMs, data.fastestUploadMs]).toEqual([
-      5, 429, 200, 1, 200,
-    ]);
+    expect([data.cap, data.extraStatus, data.controlStatus]).toEqual([5, 429, 200]);
     expect(data.timeline.map((row) => row.role)).toEqual(['held', 'held', 'held', 'held', 'held', 'control', 'extra']);
     expect(learnedConcurrency(f).value).toEqual({ kind: 'refuses', status: 429 });
   });
@@ -74,14 +88,19 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
   });
 
   it('fails an extra admitted and answered while every held upload was in service, with the inequalities', () => {
-    const { f, extra } = judge({ extraStatus: 200 });
+    const { f, extra, data } = judge({ extraStatus: 200 });
     expect(decision(f)).toEqual({ verdict: 'fail', outcome: 'admitted', measureAgain: false });
     expect(f.actual).toMatch(
-      /^admitted all 6: the extra got 200, sent [\d.]+ ms before the first held answer, .*, and was answered [\d.]+ ms before the first of them, more than r$/,
+      /^admitted all 6: the extra got 200, sent 40 ms after the last held upload and 118 ms before the first held answer, .*, and was answered 117 ms before the first of them, more than σ \+ λ = 1 ms$/,
     );
     expect(f.notes.slice(-2)).toEqual([
-      'the extra was answered while every held upload was in service: answered(extra) + r < answered(held), for each',
+      "(C) the answer to the extra left the server before any held one's: answered(first held) − answered(extra) = 117 ms > σ + λ = 1 ms",
       'the extra was a read: the cap is taken to count every request of the organization in flight, on any endpoint (assumption concurrency-status)',
+    ]);
+    expect(data.inequalities.map((i) => [i.name, i.held])).toEqual([
+      ['held-arrived-first', true],
+      ['arrived-before-answers', true],
+      ['answered-while-held', true],
     ]);
     expect(f.evidence[0]).toBe(extra.id);
     expect(learnedConcurrency(f).value).toEqual({ kind: 'no-cap' });
@@ -95,34 +114,42 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
       /the extra got 200, answered [\d.]+ ms after the first held answer .*; the control, the same read with 4 held, got 200, answered [\d.]+ ms before the first of those: held until a slot freed$/,
     );
     expect(f.evidence).toContain(control.id);
-    expect(
-      f.notes.some((n) =>
-        n.startsWith('the control was answered while the held uploads sent before it were in service'),
-      ),
-    ).toBe(true);
+    expect(f.data!.inequalities.filter((i) => i.request === 'control')).toEqual([
+      { request: 'control', name: 'held-arrived-first', held: true, gapMs: 39.9, boundMs: 1 },
+      { request: 'control', name: 'answered-while-held', held: true, gapMs: 159, boundMs: 1 },
+    ]);
     expect(
       f.notes.some((n) => n.startsWith('assumption, not spec: one request beyond the cap waited for a slot')),
     ).toBe(true);
     expect(learnedConcurrency(f).value).toEqual({ kind: 'queues' });
   });
 
-  it('takes no answer within a round trip before the first held one for a queue: measured again', () => {
-    // r = 20 ms; the extra is answered 10 ms before the first held upload: beside them, or just after one finished.
-    const { f } = judge({ extraStatus: 200, roundTripMs: 20, uploadMs: 2000, extraLatencyMs: 1870 });
+  it('takes no answer within σ + λ before the first held one for a queue: measured again', () => {
+    // Round trips of 10 to 30 ms (σ = 20 ms); the extra is answered 10 ms before the first held upload:
+    // beside them, or just after one finished.
+    const { f } = judge({
+      extraStatus: 200,
+      roundTripMs: 20,
+      roundTripsMs: [10, 20, 30],
+      uploadMs: 2000,
+      extraLatencyMs: 1870,
+    });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
     expect(f.actual).toMatch(
-      /^the extra got 200, answered 10 ms before the first held answer, within a round trip \(r = 20 ms\)/,
+      /^the extra got 200, answered 10 ms before the first held answer, not more than σ \+ λ = 20 ms: served beside them or just after one finished/,
     );
+    // With round trips that spread less than that gap, the same answer shows it served beside them.
+    expect(judge({ extraStatus: 200, roundTripMs: 20, uploadMs: 2000, extraLatencyMs: 1870 }).f.verdict).toBe('fail');
   });
 
   it('does not take a late answer for a queue without a control answered fast', () => {
     const refused = judge({ extraStatus: 200, extraLatencyMs: 118, controlStatus: 429 }).f;
     expect(decision(refused)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
     expect(refused.actual).toMatch(/; but the control, the same read with 4 held, got 429 and it was refused$/);
-    // The fourth upload took longer than the control's margin covers: it may not have been in service yet.
-    const early = judge({ extraStatus: 200, extraLatencyMs: 118, uploadMs: (i) => (i === 4 ? 260 : 200) }).f;
+    // The control went 0.5 ms after the uploads before it, within σ: they may not have reached the server yet.
+    const early = judge({ extraStatus: 200, extraLatencyMs: 158, controlMarginMs: 0.5 }).f;
     expect(decision(early)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(early.actual).toMatch(/and it was sent before every held upload could be shown in service$/);
+    expect(early.actual).toMatch(/and it was sent before every held upload could be shown on the server$/);
     expect(learnedConcurrency(early).value).toBeNull();
   });
 
@@ -134,26 +161,46 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
 });
 
 describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () => {
-  it('sent too early: the last upload took longer than the margin covers, so it may not have been in service', () => {
+  it('sent too early: no more than σ after the last upload, which may have reached the server after it', () => {
     for (const extraStatus of [200, 429]) {
-      const { f, held, extra } = judge({ extraStatus, uploadMs: (i) => (i === 5 ? 260 : 200) });
+      const { f, held, extra, data } = judge({ extraStatus, marginMs: 0.5 });
       expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
       expect(f.actual).toMatch(
-        /^the extra was sent too early \(L 200 ms, r 1 ms\): held 200 POST \/recruiter\/jobs\/vendor\/resume-analysis \(#\d+\) was answered [\d.]+ ms after it, not less than L − r = 199 ms, so it may not yet have been in service$/,
+        /^the extra was sent too early \(m 1 ms, σ 1 ms, λ 0 ms, L 200 ms\): 0.5 ms after held 200 POST \/recruiter\/jobs\/vendor\/resume-analysis \(#\d+\) was sent, not more than σ = 1 ms after, so it may have reached the server first$/,
       );
-      expect(f.notes).toEqual([
-        'needed: every held upload was in service before the extra arrived: answered(held) − sent(extra) < L − r, for each (L the fastest upload, r the slowest round trip of a fast read)',
-      ]);
+      expect(f.notes.at(-1)).toBe(
+        'needed: (A) every held upload reached the server before the extra: sent(extra) − sent(last held) = 0.5 ms, not more than σ = 1 ms',
+      );
+      expect(data.inequalities[0]).toEqual({
+        request: 'extra',
+        name: 'held-arrived-first',
+        held: false,
+        gapMs: 0.5,
+        boundMs: 1,
+      });
       expect(f.evidence).toEqual([extra.id, held[4]!.id]);
     }
   });
 
-  it('an earlier upload faster than the held ones lowers L, and with it what the timing can show', () => {
+  it('timers that fired late around the measurement (intendedAt) widen the bounds: an answer may have been read that late', () => {
+    const m = heldMeasurement({ cap: 5, extraStatus: 200 });
+    // The extra went 120 ms after it was due: λ 120 ms, so (B) needs more than 1 + 2 + 120 ms.
+    const late = { ...m.extra, intendedAt: m.extra.sentAt - 120 };
+    const f = concurrencyCapVerdict({ ...m, extra: late, figure: STARTER });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.data!.figures).toMatchObject({ readLateMs: 120, arrivedBeforeAnswerMs: 123 });
+    // Due when it went (a timer on time): decided.
+    const onTime = { ...m.extra, intendedAt: m.extra.sentAt };
+    expect(concurrencyCapVerdict({ ...m, extra: onTime, figure: STARTER }).verdict).toBe('fail');
+  });
+
+  it('an earlier upload faster than the held ones plans the next measurement, and does not move where this one fell', () => {
+    // The placement rests on this measurement's own sends and answers; L only says how long an upload may be planned to last.
     const earlier = heldMeasurement({ cap: 5, uploadMs: 120 }).held;
     const m = heldMeasurement({ cap: 5, extraStatus: 200 });
     const f = concurrencyCapVerdict({ ...m, earlierUploads: earlier, figure: STARTER });
-    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(f.actual).toMatch(/^the extra was sent too early \(L 120 ms, r 1 ms\)/);
+    expect(decision(f)).toEqual({ verdict: 'fail', outcome: 'admitted', measureAgain: false });
+    expect(f.actual).toMatch(/\(m 1 ms, σ 1 ms, λ 0 ms, L 120 ms\)/);
   });
 
   it('sent too late: a held upload may have been answered, and a slot freed, before it arrived', () => {
@@ -161,37 +208,45 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
       const { f, extra, held } = judge({ extraStatus, marginMs: 110 });
       expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
       expect(f.actual).toMatch(
-        /^the extra was sent too late \(L 200 ms, r 1 ms\): [\d.]+ ms after held 200 POST .* was answered, not more than 2r = 2 ms before, so a slot may have freed before it arrived$/,
+        /^the extra was sent too late \(m 1 ms, σ 1 ms, λ 0 ms, L 200 ms\): 22 ms after held 200 POST .* was answered, not more than m \+ 2σ \+ λ = 3 ms before, so a slot may have freed before it arrived$/,
       );
       expect(f.evidence).toEqual([extra.id, held[0]!.id]);
     }
   });
 
   it('uploads too fast to hold for every read timed: says so with the figures, measured again (the reads cannot tell load from a slow network)', () => {
-    const { f } = judge({ extraStatus: 200, uploadMs: 8, marginMs: 3 });
+    // Round trips of 1 ms (σ at its floor, 1 ms): an upload must outlast 1 + 1 + 1 + 3 = 6 ms.
+    const { f } = judge({ extraStatus: 200, uploadMs: 5, marginMs: 3 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
     expect(f.actual).toBe(
-      "the uploads are too fast to hold: the fastest took 8 ms, a fast read's round trip up to 1 ms",
+      'the uploads are too fast to hold: the fastest took 5 ms, and placing a request among held ones takes more than 6 ms (m 1 ms, σ 1 ms, λ 0 ms, L 5 ms)',
     );
-    expect(f.notes).toEqual([
-      'every timed read took 1 ms or more: measured again, a quieter moment may decide it; a request can be placed among held ones only when an upload takes many round trips (at least 10r), so if it stays so, test with slower uploads',
-    ]);
+    expect(f.notes.at(-1)).toBe(
+      'every fast read took 1 ms or more: measured again, a quieter moment may decide it; a request can be placed among held ones only when an upload outlasts two slow round trips and four spreads (m + M + 4σ + λ), so if it stays so, test with slower uploads',
+    );
   });
 
   it('uploads too fast to hold only at a slow moment (the quickest timed read was fast enough): measured again', () => {
-    // r = 40 ms (the slowest read) makes 200 ms uploads too fast to hold; the quickest read, 4 ms, would not.
-    const { f } = judge({ extraStatus: 429, roundTripsMs: [40, 4, 5], marginMs: 30 });
+    // A 60 ms read among 4 and 5 ms ones (σ 59 ms) makes 200 ms uploads too fast to hold; were every read
+    // as quick as the quickest (the control's, 4 ms), they would not be.
+    const { f } = judge({ extraStatus: 429, roundTripMs: 4, roundTripsMs: [60, 4, 5], marginMs: 30 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
     expect(f.actual).toBe(
-      "the uploads are too fast to hold: the fastest took 200 ms, a fast read's round trip up to 40 ms",
+      'the uploads are too fast to hold: the fastest took 200 ms, and placing a request among held ones takes more than 288 ms (m 4 ms, σ 56 ms, λ 0 ms, L 200 ms)',
     );
-    expect(f.notes).toEqual([
-      "the fastest of those reads took 4 ms, a moment's load: measured again, a quieter moment may decide it",
-    ]);
-    // All three slow: load or a slow network, which the reads cannot tell apart; measured again too.
-    const allSlow = judge({ extraStatus: 429, roundTripsMs: [40, 40, 40], marginMs: 30 }).f;
+    expect(f.notes.at(-1)).toBe(
+      "the fastest of those reads took 4 ms, and the slowest 60 ms: a moment's load, measured again, a quieter moment may decide it",
+    );
+    // Every read slow: load or a slow network, which the reads cannot tell apart; measured again too.
+    const allSlow = judge({
+      extraStatus: 429,
+      roundTripMs: 40,
+      roundTripsMs: [40, 40, 40],
+      uploadMs: 80,
+      marginMs: 10,
+    }).f;
     expect(decision(allSlow)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(allSlow.notes[0]).toMatch(/^every timed read took 40 ms or more: measured again/);
+    expect(allSlow.notes.at(-1)).toMatch(/^every fast read took 40 ms or more: measured again/);
   });
 
   it('an answer lost: inconclusive, measured again', () => {
@@ -228,6 +283,18 @@ describe('CONCURRENCY-CAP: the held uploads', () => {
     const { f, held, extra } = judge({ heldStatus: (i) => (i === 5 ? 429 : 200), extraStatus: 200 });
     expect(f.verdict).toBe('inconclusive');
     expect(f.evidence).toEqual([held[4]!.id, extra.id]);
+  });
+
+  it("does not fail the last upload alone refused once the control had the cap in flight admitted: the control's slot not yet freed", () => {
+    const { f, held, control, extra } = judge({ heldStatus: (i) => (i === 5 ? 429 : 200) });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.actual).toMatch(
+      /^4 of 5 held admitted; 429 POST .*, sent 1 ms after the control's answer; the extra got 429$/,
+    );
+    expect(f.evidence).toEqual([held[4]!.id, control.id, extra.id]);
+    // A control refused with one fewer held: the cap was never shown admitted, and the refusals fail it.
+    const strict = judge({ heldStatus: (i) => (i === 5 ? 429 : 200), controlStatus: 429 }).f;
+    expect(strict.verdict).toBe('fail');
   });
 
   it('is inconclusive when the number held is not the cap', () => {
@@ -302,4 +369,119 @@ describe('CONCURRENCY-CAP with missing times', () => {
       '5 of 5 held admitted; extra got 200, but the order of the answers is unknown (times missing)',
     );
   });
+});
+
+describe('CONCURRENCY-CAP at a distance (helpers/held-at-distance.ts: a path and a server, worked out)', () => {
+  // Round trips of 80 ± 10 ms: the reads show 70 to 90 ms (σ 20 ms), each way of a request strays up
+  // to 10 ms; 2 ms of a read's is the server's. The control's slot is waited for as the network's
+  // margins say at that distance.
+  const at80 = (server: DistanceModel['server'], share = 0.5): DistancePath => ({
+    cap: 5,
+    upMs: 30,
+    downMs: 38,
+    strayMs: 20,
+    stray: (role, way) => (role === 'extra' || way === 'down' ? share : 0),
+    serverMs: 2,
+    parseMs: 1500,
+    server,
+  });
+  const judged = (path: DistancePath, slotWaitMs: number) =>
+    concurrencyCapVerdict({ ...measuredAtDistance({ ...path, ...plannedSends(path, slotWaitMs) }), figure: STARTER });
+
+  it('decides at 80 ± 10 ms with a 1.5 s parse: a refusal passes, an admission among the held ones fails, a queue passes', () => {
+    const slotWaitMs = networkMargins(roundTripModel(80, 10)).slotFreedMs;
+    expect(decision(judged(at80('refuses'), slotWaitMs))).toEqual({
+      verdict: 'pass',
+      outcome: 'refused',
+      measureAgain: false,
+    });
+    expect(decision(judged(at80('admits'), slotWaitMs))).toEqual({
+      verdict: 'fail',
+      outcome: 'admitted',
+      measureAgain: false,
+    });
+    expect(decision(judged(at80('queues'), slotWaitMs))).toEqual({
+      verdict: 'pass',
+      outcome: 'queued',
+      measureAgain: false,
+    });
+    const { data } = judged(at80('admits'), slotWaitMs);
+    expect(data!.figures).toMatchObject({ fastestTripMs: 70, slowestTripMs: 90, strayMs: 20 });
+    expect(data!.inequalities.every((i) => i.held)).toBe(true);
+  });
+
+  it('decides at 40 ± 10 ms with a 300 ms parse', () => {
+    const at40 = (server: DistanceModel['server']): DistancePath => ({
+      ...at80(server),
+      upMs: 10,
+      downMs: 18,
+      parseMs: 300,
+    });
+    const slotWaitMs = networkMargins(roundTripModel(40, 10)).slotFreedMs;
+    const outcomes = (['refuses', 'admits', 'queues'] as const).map((server) =>
+      decision(judged(at40(server), slotWaitMs)),
+    );
+    expect(outcomes).toEqual([
+      { verdict: 'pass', outcome: 'refused', measureAgain: false },
+      { verdict: 'fail', outcome: 'admitted', measureAgain: false },
+      { verdict: 'pass', outcome: 'queued', measureAgain: false },
+    ]);
+  });
+
+  // The same 68 ms path split from all there to all back; the ways that decide where the extra fell
+  // (the last upload's there, the first answers' back, the extra's both) each straying 0 or the whole
+  // σ; and the extra sent anywhere from before the last upload to after the held answers.
+  const decisive = [
+    ['last', 'up'],
+    ['held', 'down'],
+    ['extra', 'up'],
+    ['extra', 'down'],
+  ] as const;
+  /** A few thousand verdicts each: room on a loaded two-core machine. */
+  const SWEEP_TIMEOUT_MS = 30_000;
+  function sweep(server: DistanceModel['server']): { verdicts: Map<string, number>; wrong: string[] } {
+    const verdicts = new Map<string, number>();
+    const wrong: string[] = [];
+    for (const upMs of [0, 34, 68]) {
+      for (let strays = 0; strays < 16; strays++) {
+        const stray = (role: HeldRole, way: 'up' | 'down') => {
+          const bit = decisive.findIndex(([r, w]) => r === role && w === way);
+          return bit < 0 ? 0 : (strays >> bit) & 1;
+        };
+        const path: DistancePath = { ...at80(server), upMs, downMs: 68 - upMs, stray };
+        const sends = plannedSends(path, 100);
+        for (let extraAt = sends.lastAt - 40; extraAt <= 1700; extraAt += 25) {
+          resetObservations();
+          const f = concurrencyCapVerdict({ ...measuredAtDistance({ ...path, ...sends, extraAt }), figure: STARTER });
+          verdicts.set(f.verdict, (verdicts.get(f.verdict) ?? 0) + 1);
+          const falsely = server === 'admits' ? f.verdict === 'pass' : f.verdict === 'fail';
+          if (falsely) wrong.push(`${f.verdict} at up ${upMs}, strays ${strays}, extra at ${extraAt}: ${f.actual}`);
+        }
+      }
+    }
+    return { verdicts, wrong };
+  }
+
+  it.each(['refuses', 'queues'] as const)(
+    'never fails a correct cap that %s, whatever the split of a round trip, the strays, or where the extra went',
+    (server) => {
+      const { verdicts, wrong } = sweep(server);
+      expect(wrong.slice(0, 3)).toEqual([]);
+      // Decided where the extra fell among the held ones, undecided where it did not: not a vacuous sweep.
+      expect(verdicts.get('pass')).toBeGreaterThan(1000);
+      expect(verdicts.get('inconclusive')).toBeGreaterThan(100);
+    },
+    SWEEP_TIMEOUT_MS,
+  );
+
+  it(
+    'never passes a server without a cap, the same way swept',
+    () => {
+      const { verdicts, wrong } = sweep('admits');
+      expect(wrong.slice(0, 3)).toEqual([]);
+      expect(verdicts.get('fail')).toBeGreaterThan(1000);
+      expect(verdicts.get('inconclusive')).toBeGreaterThan(100);
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 });

@@ -1,16 +1,18 @@
 /**
  * Where a fast request fell among slow ones held before it (verdicts/support/held-timing.ts): the
- * figures r and L from the run's own answers, the three inequalities, and the margin a measurement
- * plans from them.
+ * figures from the run's own answers, the three inequalities (and that they hold for any split of a
+ * round trip into its two ways), and the plan a measurement places its requests by.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   extraSendAt,
-  holdMarginMs,
+  holdFigures,
+  holdSpanMs,
   placeAgainst,
-  serviceFigures,
+  planHold,
   tooFastToHold,
 } from '../../src/verdicts/support/held-timing.ts';
+import { heldUploadFigures } from '../../src/measure/network.ts';
 import { obs, resetObservations } from '../helpers/observations.ts';
 
 beforeEach(() => resetObservations());
@@ -19,98 +21,178 @@ const upload = (sentAt: number, latencyMs: number, status: number | null = 200) 
   obs({ method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', sentAt, latencyMs, status });
 const read = (sentAt: number, latencyMs: number, status = 200) => obs({ sentAt, latencyMs, status });
 
-describe('serviceFigures', () => {
-  it('r is the slowest answered fast read, L the fastest admitted upload, S = L − r', () => {
-    const figures = serviceFigures(
+describe('holdFigures', () => {
+  it('m and M from the answered fast reads, σ their spread, λ the timed sends, L the fastest admitted upload', () => {
+    const uploads = [upload(10, 210), upload(10, 205), upload(10, 5, 429)];
+    // The timers of the timed sends fired 0.5 and 2 ms late; a send without one counts nothing.
+    const timed = [obs({ sentAt: 20, intendedAt: 19.5 }), obs({ sentAt: 30, intendedAt: 28 }), obs({ sentAt: 40 })];
+    const figures = holdFigures(
       [read(0, 1), read(2, 3), read(6, 2), read(9, 50, 429), obs({ status: null })],
-      [upload(10, 210), upload(10, 205), upload(10, 5, 429)],
+      uploads,
+      timed,
     );
     // A refused read is a round trip too; a refused upload took no upload's time.
-    expect(figures).toEqual({ roundTripMs: 50, fastestUploadMs: 205, serviceMs: 155 });
+    expect(figures).toMatchObject({
+      reads: 4,
+      fastestTripMs: 1,
+      slowestTripMs: 50,
+      strayMs: 49,
+      readLateMs: 2,
+      fastestUploadMs: 205,
+      arrivedAfterMs: 49,
+      arrivedBeforeAnswerMs: 1 + 2 * 49 + 2,
+      answeredBeforeMs: 49 + 2,
+    });
   });
 
   it('is null without an answered read or an admitted upload', () => {
-    expect(serviceFigures([], [upload(0, 200)])).toBeNull();
-    expect(serviceFigures([read(0, 1)], [upload(0, 5, 429)])).toBeNull();
+    expect(holdFigures([], [upload(0, 200)], [])).toBeNull();
+    expect(holdFigures([read(0, 1)], [upload(0, 5, 429)], [])).toBeNull();
   });
 });
 
 describe('placeAgainst', () => {
-  const figures = { roundTripMs: 2, fastestUploadMs: 200, serviceMs: 198 };
+  // m 1 ms, M 2 ms: σ 1 ms; λ 0. (A) more than 1 ms, (B) more than 3 ms, (C) more than 1 ms.
+  const figures = heldUploadFigures([1, 2], 0)!;
   const held = () => [upload(0, 200), upload(0, 201), upload(20, 200)];
 
-  it('every held one in service before x, x on the server before any answer, and answered while they were all in service', () => {
+  it('every held one reached the server first, x reached it before any answer left, and its answer left first', () => {
     const h = held();
     const placed = placeAgainst(read(40, 2), h, figures);
-    expect(placed.inService).toEqual({ ok: true, latestAnswerAfterSendMs: 180, latest: h[2] });
-    expect(placed.arrived).toEqual({ ok: true, sentBeforeFirstAnswerMs: 160, first: h[0] });
-    expect(placed.answeredWhileHeld).toEqual({ ok: true, answeredBeforeFirstMs: 158 });
+    expect(placed.heldArrivedFirst).toEqual({
+      name: 'held-arrived-first',
+      ok: true,
+      gapMs: 20,
+      boundMs: 1,
+      last: h[2],
+    });
+    expect(placed.arrivedBeforeAnswers).toEqual({
+      name: 'arrived-before-answers',
+      ok: true,
+      gapMs: 160,
+      boundMs: 3,
+      first: h[0],
+    });
+    expect(placed.answeredWhileHeld).toEqual({ name: 'answered-while-held', ok: true, gapMs: 158, boundMs: 1 });
   });
 
-  it('too early: a held one answered S or more after x was sent may not have been in service', () => {
-    const placed = placeAgainst(read(21, 2), held(), figures);
-    expect([placed.inService.ok, placed.inService.latestAnswerAfterSendMs]).toEqual([false, 199]);
+  it('too early: x sent no more than σ after the last held upload may have reached the server first', () => {
+    const placed = placeAgainst(read(20.5, 2), held(), figures);
+    expect([placed.heldArrivedFirst.ok, placed.heldArrivedFirst.gapMs]).toEqual([false, 0.5]);
   });
 
-  it('too late: x sent no more than 2r before the first answer may have found a slot free', () => {
-    const placed = placeAgainst(read(197, 2), held(), figures);
-    expect([placed.arrived.ok, placed.arrived.sentBeforeFirstAnswerMs]).toEqual([false, 3]);
+  it('too late: x sent no more than m + 2σ + λ before the first answer may have found a slot free', () => {
+    const placed = placeAgainst(read(197.5, 2), held(), figures);
+    expect([placed.arrivedBeforeAnswers.ok, placed.arrivedBeforeAnswers.gapMs]).toEqual([false, 2.5]);
   });
 
-  it('answered not more than r before the first held answer: not shown answered while they were all in service', () => {
-    const placed = placeAgainst(read(40, 159), held(), figures);
-    expect(placed.answeredWhileHeld).toEqual({ ok: false, answeredBeforeFirstMs: 1 });
+  it('answered not more than σ + λ before the first held answer: not shown answered while they were all in service', () => {
+    const placed = placeAgainst(read(40, 159.5), held(), figures);
+    expect(placed.answeredWhileHeld).toMatchObject({ ok: false, gapMs: 0.5 });
   });
 
   it('nothing held: every part holds', () => {
     const placed = placeAgainst(read(0, 2), [], figures);
-    expect([placed.inService.ok, placed.arrived.ok, placed.answeredWhileHeld.ok]).toEqual([true, true, true]);
+    expect([placed.heldArrivedFirst.ok, placed.arrivedBeforeAnswers.ok, placed.answeredWhileHeld.ok]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('each inequality holds for any split of a round trip into its two ways, whatever each way strays up to σ', () => {
+    // The path: 60 ms both ways together, a read 2 ms on the server, each way straying up to 10 ms;
+    // the timed reads show it (62 and 72 ms: m 62, σ 10). One held upload, 300 ms on the server.
+    const [path, serverMs, J, parseMs] = [60, 2, 10, 300];
+    const f = heldUploadFigures([path + serverMs, path + serverMs + J], 0)!;
+    const shown = { 'held-arrived-first': 0, 'arrived-before-answers': 0, 'answered-while-held': 0 };
+    const wrong: string[] = [];
+    for (let u = 0; u <= path; u += 7.5) {
+      const d = path - u;
+      for (const [iUp, iDown, xUp, xDown] of strayCombinations(J)) {
+        const iArrives = 0 + u + iUp;
+        const iLeaves = iArrives + parseMs;
+        const i = upload(0, iLeaves + d + iDown);
+        for (let sentAt = -40; sentAt <= parseMs + 100; sentAt += 2.5) {
+          const xArrives = sentAt + u + xUp;
+          const xLeaves = xArrives + serverMs;
+          const placed = placeAgainst(read(sentAt, xLeaves + d + xDown - sentAt), [i], f);
+          const claims = [
+            [placed.heldArrivedFirst, iArrives < xArrives],
+            [placed.arrivedBeforeAnswers, xArrives < iLeaves],
+            [placed.answeredWhileHeld, xLeaves < iLeaves],
+          ] as const;
+          for (const [inequality, truly] of claims) {
+            if (!inequality.ok) continue;
+            shown[inequality.name] += 1;
+            if (!truly) wrong.push(`${inequality.name} at u ${u}, x sent at ${sentAt}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Each was shown, at every split, for most placements between the bounds.
+    for (const count of Object.values(shown)) expect(count).toBeGreaterThan(1000);
   });
 });
 
-describe('the margin a measurement plans', () => {
-  it('before any upload was seen: ten round trips, at least 20 ms', () => {
-    expect(holdMarginMs(1, null)).toBe(20);
-    expect(holdMarginMs(5, null)).toBe(50);
+/** Every combination of no stray and the full stray `J` on a held request's ways and x's. */
+function strayCombinations(J: number): [number, number, number, number][] {
+  const stray = (bits: number, b: number) => ((bits >> b) & 1) * J;
+  return Array.from({ length: 16 }, (_, bits) => [stray(bits, 0), stray(bits, 1), stray(bits, 2), stray(bits, 3)]);
+}
+
+describe('the plan a measurement places its requests by', () => {
+  // m 5 ms, M 10 ms: σ 5 ms; (A) 5 ms, (B) 15 ms. The span: 5 + 10 + 5 + 15 = 35 ms.
+  const figures = heldUploadFigures([5, 10], 0)!;
+
+  it('the span: the control after the held ones, its round trip, the extra after the last, and before the answers', () => {
+    expect(holdSpanMs(figures)).toBe(35);
   });
 
-  it('from the fastest upload: a third of what four round trips leave of it, never under two round trips', () => {
-    expect(holdMarginMs(2, 200)).toBe(64);
-    expect(holdMarginMs(10, 60)).toBe(20);
+  it('gives a quarter of what an upload leaves beyond the span and the slot wait to the control', () => {
+    // L 97 ms, 30 ms for the control's slot: 32 ms left, 8 ms the control's margin past σ.
+    expect(planHold(figures, 97, 30)).toMatchObject({ marginMs: 8, controlAfterMs: 13, slotWaitMs: 30 });
   });
 
-  it('uploads too fast to hold anything among: L under 10r', () => {
-    expect(tooFastToHold(10, 99)).toBe(true);
-    expect(tooFastToHold(10, 100)).toBe(false);
+  it('before any upload was seen: ten of the slowest round trips, at least 20 ms', () => {
+    expect(planHold(figures, null, 30).marginMs).toBe(100);
+    expect(planHold(heldUploadFigures([1], 0)!, null, 30).marginMs).toBe(20);
+  });
+
+  it('uploads too fast to hold anything among: no longer than the span and the slot wait', () => {
+    expect(tooFastToHold(figures, 65, 30)).toBe(true);
+    expect(tooFastToHold(figures, 66, 30)).toBe(false);
+    expect(tooFastToHold(figures, 36)).toBe(false);
   });
 
   describe('when the extra goes', () => {
-    // r 5 ms, L 50 ms: the margin is 10 ms; the control leaves at 10, is answered by 15, the last upload leaves at 20.
-    const figures = { roundTripMs: 5, fastestUploadMs: 50, serviceMs: 45 };
+    const plan = planHold(figures, 97, 30);
     const placed = (at: number, lastAt: number) =>
-      placeAgainst(read(at, 5), [upload(0, 50), upload(lastAt, 50)], figures);
-    it('on time: a margin after the last upload', () => {
-      expect(extraSendAt({ heldAt: 0, lastAt: 20 }, 5, 50)).toBe(30);
-      // r 2 ms, L 200 ms: a margin of 64 ms after the last upload (sent at 68), as planned.
-      expect(extraSendAt({ heldAt: 0, lastAt: 68 }, 2, 200)).toBe(132);
+      placeAgainst(read(at, 10), [upload(0, 97), upload(lastAt, 97)], figures);
+    it('on time: a third of the way from the last upload surely on the server to the last moment', () => {
+      // The control at 13 is answered by 23, the last upload leaves 30 ms later, at 53: from 58 to 82.
+      expect(extraSendAt(plan, figures, { heldAt: 0, lastAt: 53 })).toBe(66);
     });
-    it('after timers fired 12 ms late: placed from when the uploads really left, where the planned margin would not be', () => {
-      const at = extraSendAt({ heldAt: 0, lastAt: 32 }, 5, 50);
-      // A third of the way from in service (37) to 2r before the first answer (40).
-      expect(at).toBe(38);
-      expect([placed(at, 32).inService.ok, placed(at, 32).arrived.ok]).toEqual([true, true]);
-      // A margin after the last upload would be 8 ms before the first held answer, not more than 2r.
-      expect(placed(32 + 10, 32).arrived.ok).toBe(false);
+    it('after timers fired 9 ms late: placed from when the uploads really left, where the planned place would not be', () => {
+      const at = extraSendAt(plan, figures, { heldAt: 0, lastAt: 62 });
+      // A third of the way from 67 to 82.
+      expect(at).toBe(72);
+      expect([placed(at, 62).heldArrivedFirst.ok, placed(at, 62).arrivedBeforeAnswers.ok]).toEqual([true, true]);
+      // Where it would have gone on time is before the last upload surely reached the server.
+      expect(placed(66, 62).heldArrivedFirst.ok).toBe(false);
     });
-    it('late by less: a margin before two round trips ahead of the first answer', () => {
-      // r 2 ms, L 200 ms, the last upload 30 ms late (at 98): at 132, not 162.
-      expect(extraSendAt({ heldAt: 0, lastAt: 98 }, 2, 200)).toBe(132);
+    it('by the figures as they stand when it goes: late timers (λ), a slow control (σ)', () => {
+      // Timers 6 ms late: the last moment at 82 − 6; a third of the way from 58 to 76.
+      expect(extraSendAt(plan, heldUploadFigures([5, 10], 6)!, { heldAt: 0, lastAt: 53 })).toBe(64);
+      // A control that took 16 ms (σ 11 ms): from 64 to 97 − (5 + 22) = 70.
+      expect(extraSendAt(plan, heldUploadFigures([5, 10, 16], 0)!, { heldAt: 0, lastAt: 53 })).toBe(66);
     });
-    it('already past the place (the answers too near): as soon as the last upload is in service', () => {
-      expect(extraSendAt({ heldAt: 0, lastAt: 40 }, 5, 50)).toBe(45);
+    it('already past the place (the answers too near): as soon as the last upload is surely on the server', () => {
+      expect(extraSendAt(plan, figures, { heldAt: 0, lastAt: 80 })).toBe(85);
     });
-    it('before any upload was seen: the first margin after the last upload', () => {
-      expect(extraSendAt({ heldAt: 0, lastAt: 20 }, 5, null)).toBe(70);
+    it('before any upload was seen: the first margin after the last upload is surely on the server', () => {
+      expect(extraSendAt(planHold(figures, null, 30), figures, { heldAt: 0, lastAt: 20 })).toBe(125);
     });
   });
 });

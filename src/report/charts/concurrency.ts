@@ -2,12 +2,15 @@
  * CONCURRENCY-CAP: the measurement as a timeline, one row per request (the held uploads, the control,
  * the extra), each a bar from its send to its answer coloured by status. The extra's bar ending before
  * every held bar is cap + 1 served at once; ending where the first held bar ends, a request queued.
+ * Behind the bars, a band: when the extra had to leave for its place among the held uploads to be
+ * shown (after the last held upload surely reached the server, before any held answer could leave).
  */
 import { chartedData } from '../../results/charted.ts';
 import type { CheckResult } from '../../catalogue/types.ts';
 import type { HeldTimeline } from '../../results/types.ts';
+import type { ExtraWindow } from '../../verdicts/concurrency-cap.ts';
 import { statusClass, STATUS_CLASS_LABEL } from '../observation-digest.ts';
-import { STATUS_COLOUR } from '../palette.ts';
+import { OKABE_ITO, STATUS_COLOUR } from '../palette.ts';
 import {
   axes,
   chart,
@@ -23,6 +26,7 @@ import {
   text,
   tooltip,
   topFor,
+  type Frame,
   type LegendItem,
   type Svg,
 } from './svg.ts';
@@ -38,11 +42,15 @@ const ROLE_LABEL = { held: 'held', control: 'control', extra: 'extra' } as const
 export function concurrencyTimelineChart(data: HeldTimeline, title: string): Svg {
   const rows = data.timeline;
   const present = [...new Set(rows.map((r) => statusClass(r.status)))];
-  const items: LegendItem[] = present.map((cls) => ({
-    label: STATUS_CLASS_LABEL[cls],
-    colour: STATUS_COLOUR[cls],
-    shape: 'square',
-  }));
+  const extraWindow = data.extraWindow ?? null;
+  const items: LegendItem[] = [
+    ...present.map(
+      (cls): LegendItem => ({ label: STATUS_CLASS_LABEL[cls], colour: STATUS_COLOUR[cls], shape: 'square' }),
+    ),
+    ...(extraWindow === null
+      ? []
+      : [{ label: 'when the extra had to leave', colour: BAND_COLOUR, shape: 'square' as const }]),
+  ];
   const top = topFor(items);
   // Many held rows (Enterprise's hundred) get thin bars rather than a tall chart.
   const rowHeight = rows.length > 30 ? 3 : 16;
@@ -61,6 +69,8 @@ export function concurrencyTimelineChart(data: HeldTimeline, title: string): Svg
       yLabel: 'request',
     }),
   ];
+  const band = extraWindow && extraWindowBand(extraWindow, x, f);
+  if (band) parts.push(band);
   let heldSeen = 0;
   rows.forEach((row, i) => {
     const colour = STATUS_COLOUR[statusClass(row.status)];
@@ -86,4 +96,25 @@ export function concurrencyTimelineChart(data: HeldTimeline, title: string): Svg
   });
   parts.push(legend(f, items));
   return chart(f, title, 'concurrency-chart', parts);
+}
+
+const BAND_COLOUR = OKABE_ITO.bluishGreen;
+
+/** The band of the extra's window across every row; none where the window closed before it opened. */
+function extraWindowBand(window: ExtraWindow, x: (ms: number) => number, f: Frame): Svg | null {
+  if (window.toMs <= window.fromMs) return null;
+  return group({ class: 'extra-window' }, [
+    el('rect', {
+      x: x(window.fromMs),
+      y: f.top,
+      width: x(window.toMs) - x(window.fromMs),
+      height: f.height - f.top - f.bottom,
+      fill: BAND_COLOUR,
+      'fill-opacity': 0.15,
+      'data-band': 'extra-window',
+    }),
+    tooltip(
+      `the extra had to leave after ${formatMs(window.fromMs)} (every held upload surely on the server) and before ${formatMs(window.toMs)} (before any held answer could leave)`,
+    ),
+  ]);
 }
