@@ -66,7 +66,19 @@ export interface NetworkMargins {
    * at least (tasks/concurrency.ts).
    */
   readonly retimeAfterMs: number;
+  /**
+   * A read meant to fall just before a boundary the discovery expects (profile/window-algorithm.ts
+   * secondRoundAt) goes this far before it: it must reach the server on the near side, whichever share
+   * of its round trip the way there is, and the boundary's own doubt besides.
+   */
+  readonly beforeBoundaryMs: number;
 }
+
+/**
+ * Pause between openers once a window's end is near (windows/keeper.ts): pacing, not a margin. Each
+ * opener waits for its answer, so a round trip lies between two anyway.
+ */
+export const OPENER_PAUSE_MS = 10;
 
 /** Where the network adds nothing: the margins a loaded two-core machine's timers and event loop need. */
 const FLOORS = {
@@ -76,6 +88,7 @@ const FLOORS = {
   slotFreedMs: 20,
   waitOutMs: 20,
   retimeAfterMs: 100,
+  beforeBoundaryMs: 150,
 } as const satisfies NetworkMargins;
 
 /** Slow round trips (p90) in each margin that must cover a request reaching the server. */
@@ -94,6 +107,7 @@ export function networkMargins(f: NetworkFigures): NetworkMargins {
     slotFreedMs: Math.max(FLOORS.slotFreedMs, f.p90Ms + f.spreadMs),
     waitOutMs: Math.max(FLOORS.waitOutMs, timers) + f.spreadMs,
     retimeAfterMs: Math.max(FLOORS.retimeAfterMs, timers + RETIME_TRIPS * f.p90Ms),
+    beforeBoundaryMs: Math.max(FLOORS.beforeBoundaryMs, timers + f.p90Ms + f.spreadMs),
   };
 }
 

@@ -338,7 +338,8 @@ async function probeRefill(
     // Where only Retry-After places the end (to a whole second: it may come at once), the first
     // probe goes all the same: a bucket (whose Reset moves) shows itself only this way, and a
     // boundary shows as reads admitted on and on, not refused right after.
-    if (end !== null && at >= end.earliest - 100 && !(i === 0 && endSource === 'wait-only')) break;
+    const clearance = prober.network.margins(rejected.edge).lastReadClearanceMs;
+    if (end !== null && at >= end.earliest - clearance && !(i === 0 && endSource === 'wait-only')) break;
     await sleep(at - prober.now(), signal);
     if (signal.aborted) break;
     const probe = await session.answeredRead('refill');
@@ -441,7 +442,8 @@ async function expiryRounds(
     .map((exhaustedEnd) => firstRound(first, expiryFollowUps, { exhaustedEnd, windowMs, all: session.all }))
     .find(secondRoundHelps);
   if (!round) return { expiryFollowUps, expiryAgain: [] };
-  await sleep(secondRoundAt(round, first, windowMs) - prober.now(), signal);
+  const beforeBoundaryMs = prober.network.margins(first.edge).beforeBoundaryMs;
+  await sleep(secondRoundAt(round, first, windowMs, beforeBoundaryMs) - prober.now(), signal);
   const second = signal.aborted ? null : await session.answeredRead('expiry-again');
   if (!second || !isAdmitted(second)) return { expiryFollowUps, expiryAgain: [] };
   // After a boundary, twice as many: where it falls against the grid is the question.
@@ -575,7 +577,8 @@ async function narrowEnd(
   let end = start;
   for (let i = 0; i < NARROW_PROBES && end.latest - end.earliest > NARROW_ENOUGH_MS && !signal.aborted; i++) {
     const middle = (end.earliest + end.latest) / 2;
-    const seconds = Math.floor((middle - prober.now() - 50) / 1000);
+    // The read must reach the server before the middle is whole seconds ahead of it.
+    const seconds = Math.floor((middle - prober.now() - prober.network.margins().lastReadClearanceMs) / 1000);
     if (seconds < 1) break;
     await sleep(middle - seconds * 1000 - prober.now(), signal);
     if (signal.aborted) break;

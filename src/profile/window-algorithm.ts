@@ -302,9 +302,6 @@ export function secondRoundHelps(round: Round): boolean {
   return round.grid !== null && (round.learned === null || round.learned.value === null);
 }
 
-/** How far before a clock-aligned boundary the first read of a second round after a boundary goes. */
-const BEFORE_GRID_MS = 150;
-
 /**
  * When the second round's first read goes. After a round all in one window: half a window after its
  * first read, past the end of either kind of window. After a boundary that fits either kind: once the
@@ -314,10 +311,10 @@ const BEFORE_GRID_MS = 150;
  * least a window less a second after it. (Our reads since that boundary all fell in the window the
  * first of them opened, or in the aligned one it began; neither reaches this read's.)
  */
-export function secondRoundAt(round: Round, first: Observation, windowMs: number): number {
+export function secondRoundAt(round: Round, first: Observation, windowMs: number, beforeBoundaryMs: number): number {
   if (round.grid === null || round.grid.by === 'counted-down') return first.sentAt + 1.5 * windowMs;
   const idle = round.grid.span.latest + windowMs + END_TOLERANCE_MS;
-  const from = round.grid.span.earliest - BEFORE_GRID_MS;
+  const from = round.grid.span.earliest - beforeBoundaryMs;
   return from + Math.max(1, Math.ceil((idle - from) / windowMs)) * windowMs;
 }
 

@@ -286,6 +286,7 @@ export const resultsSchema = z
             slotFreedMs: z.number(),
             waitOutMs: z.number(),
             retimeAfterMs: z.number(),
+            beforeBoundaryMs: z.number(),
           })
           .catchall(z.number())
           .describe('Every margin that depends on the network, as those figures call for (README "At a distance").'),

@@ -35,7 +35,7 @@ import {
 } from '../measure/reset-format.ts';
 import type { LimiterProfile, WindowPhase } from '../profile/types.ts';
 import { windowSafeEnd, type WindowContext } from '../measure/window.ts';
-import type { NetworkMargins } from '../measure/network.ts';
+import { OPENER_PAUSE_MS, type NetworkMargins } from '../measure/network.ts';
 import type { OrgHandle } from '../contract/handles.ts';
 
 export interface WindowKeeperOptions {
@@ -100,11 +100,6 @@ interface Seen {
   announced: EndEstimate | null;
 }
 
-/**
- * Pause between openers once the end is near, ms: pacing, not a margin (each opener waits for its
- * answer, so the network's round trip is between them anyway).
- */
-const DENSE_MS = 10;
 /** Openers per window sought, at most (dense ones near a boundary included). */
 const MAX_OPENERS = 400;
 /**
@@ -215,7 +210,7 @@ export class WindowKeeper {
         [deadline, previous] = [prober.now() + searchMs(windowMs), null];
         continue;
       }
-      await sleep(Math.max(wake - prober.now(), previous === null ? 0 : DENSE_MS), signal);
+      await sleep(Math.max(wake - prober.now(), previous === null ? 0 : OPENER_PAUSE_MS), signal);
       if (signal.aborted) break;
       const o = await request.first();
       openers.push(o);
@@ -277,7 +272,7 @@ export class WindowKeeper {
     const left = windowSafeEnd(placed.window, first) - prober.now() - windowEndMs;
     if (!placed.justBegun) return left >= Math.max(UNDER_WAY_MARGIN * needMs, LEFT_AT_LEAST * windowMs);
     const openerMs = (first.headersAt ?? first.doneAt) - first.sentAt;
-    const asGoodAsNext = (placed.knownMs ?? windowMs) - 2 * (DENSE_MS + openerMs) - windowEndMs;
+    const asGoodAsNext = (placed.knownMs ?? windowMs) - 2 * (OPENER_PAUSE_MS + openerMs) - windowEndMs;
     return left >= Math.min(needMs, asGoodAsNext);
   }
 

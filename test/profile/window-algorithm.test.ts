@@ -5,6 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { algorithmOf, firstRound, secondRoundAt } from '../../src/profile/window-algorithm.ts';
+import { UNMEASURED, networkMargins } from '../../src/measure/network.ts';
 import type { EndEstimate } from '../../src/measure/reset-format.ts';
 import { T0, obs, resetObservations, type ObsInit } from '../helpers/observations.ts';
 import { W, read, record, rejected, rejectedBefore } from '../helpers/discovery-records.ts';
@@ -218,7 +219,7 @@ describe('how windows start', () => {
     };
     expect(algorithmOf(record(base)).value).toBeNull();
     const first = firstRound(expiry[0]!, followUps, record(base));
-    expect(secondRoundAt(first, expiry[0]!, W)).toBe(17_950);
+    expect(secondRoundAt(first, expiry[0]!, W, networkMargins(UNMEASURED).beforeBoundaryMs)).toBe(17_950);
     // The second round from 17,950 (a window after the last read, 150 ms before the grid's 18,100): back up
     // 700 ms after its first read is on the grid; 2,100 ms after is where a window it opened ends, off the grid.
     const round = (values: readonly number[]) => values.map((r, i) => read(r, { sentAt: 17_950 + i * 700 }));
