@@ -16,8 +16,9 @@ if (!Number.isInteger(runs) || runs < 1 || runs > 1000) {
 const out = mkdtempSync(join(tmpdir(), 'tiergate-soak-'));
 const exits = new Map<number, number>();
 const started = performance.now();
-/** Runs in which some check was measured again in a second window. */
+/** Runs in which some check was measured again in a second window; and a sequential read series. */
 let windowsAgain = 0;
+let seriesAgain = 0;
 for (let run = 1; run <= runs; run++) {
   const t0 = performance.now();
   const child = spawnSync(process.execPath, ['bin/tiergate.js', 'run', '--window', '3s', '--out', out], {
@@ -30,7 +31,7 @@ for (let run = 1; run <= runs; run++) {
   let again = '';
   try {
     const results = JSON.parse(readFileSync(join(out, 'latest', 'results.json'), 'utf8')) as {
-      checks: { id: string; tier: string | null; verdict: string; actual: string; notes: string[] }[];
+      checks: { id: string; tier: string | null; variant: string; verdict: string; actual: string; notes: string[] }[];
     };
     if (code !== 0)
       detail = results.checks
@@ -45,6 +46,10 @@ for (let run = 1; run <= runs; run++) {
       windowsAgain += 1;
       again = `; measured again: ${remeasured.join(', ')}`;
     }
+    const series = results.checks.find(
+      (c) => c.id === 'QUOTA-READ' && c.variant === 'sequential' && c.notes.some((n) => n.startsWith('measured again')),
+    );
+    if (series) seriesAgain += 1;
   } catch {
     detail = '\n    no results.json';
   }
@@ -57,6 +62,6 @@ const summary = [...exits]
   .map(([code, n]) => `exit ${code} ×${n}`)
   .join(', ');
 process.stdout.write(
-  `soak: ${runs} runs in ${((performance.now() - started) / 1000).toFixed(0)} s: ${summary}; ${windowsAgain} with a check measured again; reports in ${out}\n`,
+  `soak: ${runs} runs in ${((performance.now() - started) / 1000).toFixed(0)} s: ${summary}; ${windowsAgain} with a check measured again, ${seriesAgain} with a sequential read series measured again; reports in ${out}\n`,
 );
 process.exit(exits.get(0) === runs ? 0 : 1);

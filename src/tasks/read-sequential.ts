@@ -23,6 +23,7 @@ import { watchRestOfWindow } from '../suite/watch.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
 import { defineTask, inconclusiveFinding, skippedFinding, type RoundTrips, type TaskRun } from '../suite/task.ts';
 import type { WindowContext } from '../measure/window.ts';
+import type { Finding } from '../catalogue/types.ts';
 
 /** After the first, the series to Limit and past it (its bulk together where it cannot fit one at a time). */
 const seriesRounds: RoundTrips = (limit, batch, planning) =>
@@ -99,23 +100,7 @@ export const readSequential = defineTask({
           together,
         ),
         'ERR-429-BODY': context.judgements.judge('rateLimitBodyVerdict', refusals),
-        'ORG-SHARED': shared
-          ? context.judgements.judge('orgSharedVerdict', {
-              // A cap's refusal among the bulk did not use the quota up: the quota's 429 did.
-              keyA: sent.filter((o, i) => !uncountedTogether(together, o, i)),
-              keyB: shared,
-              keyAAgain: later[0] ?? null,
-              limit,
-              window,
-              refilling: context.profileOf(org.tier)?.read.algorithm.value === 'refilling',
-            })
-          : org.secondary
-            ? inconclusiveFinding(
-                'the first key rejected, then the second key tried',
-                'the first key was never rejected',
-                sent.slice(-1).map((o) => o.id),
-              )
-            : skippedFinding('no second key of this organization was configured'),
+        'ORG-SHARED': orgSharedDecision(context, org, { sent, together, shared, later, limit, window }),
         'RETRY-AFTER':
           lastRejected && retry
             ? context.judgements.judge('retryAfterVerdict', {
@@ -132,6 +117,36 @@ export const readSequential = defineTask({
     });
   },
 });
+
+/** ORG-SHARED: the second key after the first one's 429, where there is a second key and a 429. */
+function orgSharedDecision(
+  context: SuiteContext,
+  org: OrgHandle,
+  series: Omit<SentSeries, 'shape'> & {
+    readonly shared: Observation | null;
+    readonly later: readonly Observation[];
+    readonly window: WindowContext;
+  },
+): Finding {
+  const { sent, together, shared, later, limit, window } = series;
+  if (shared)
+    return context.judgements.judge('orgSharedVerdict', {
+      // A cap's refusal among the bulk did not use the quota up: the quota's 429 did.
+      keyA: sent.filter((o, i) => !uncountedTogether(together, o, i)),
+      keyB: shared,
+      keyAAgain: later[0] ?? null,
+      limit,
+      window,
+      refilling: context.profileOf(org.tier)?.read.algorithm.value === 'refilling',
+    });
+  return org.secondary
+    ? inconclusiveFinding(
+        'the first key rejected, then the second key tried',
+        'the first key was never rejected',
+        sent.slice(-1).map((o) => o.id),
+      )
+    : skippedFinding('no second key of this organization was configured');
+}
 
 /** The series past the Limit, shaped by the round trip the task's window was planned by (suite/series-shape.ts). */
 function sendSeries(
