@@ -25,6 +25,7 @@ import type { ConcurrencyAnswer, Learned } from '../profile/types.ts';
 import type { CheckResult, Finding } from '../catalogue/types.ts';
 import { TOO_MANY_REQUESTS, describe, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
 import {
+  heldInService,
   holdFigures,
   holdSpanMs,
   ms,
@@ -165,7 +166,7 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding<Concu
   if (!('met' in placed)) return placed;
   if (!isAdmitted(input.extra)) return refusedVerdict(j, placed);
   const whileHeld = placed.placed.answeredWhileHeld;
-  if (whileHeld.ok) return admittedVerdict(j, placed);
+  if (whileHeld.ok) return admittedOrOpen(j, placed);
   // Answered before any held one, but within the bound of the first: served beside them, or right
   // after one finished, the timings cannot tell.
   if (whileHeld.gapMs !== null && whileHeld.gapMs > 0) {
@@ -384,7 +385,7 @@ function tooFastVerdict(
   const quiet = heldUploadFigures([figures.fastestTripMs], figures.readLateMs)!;
   const why = !tooFastToHold(quiet, figures.fastestUploadMs)
     ? `the fastest of those reads took ${ms(figures.fastestTripMs)}, and the slowest ${ms(figures.slowestTripMs)}: a moment's load, measured again, a quieter moment may decide it`
-    : `every fast read took ${ms(figures.fastestTripMs)} or more: measured again, a quieter moment may decide it; a request can be placed among held ones only when an upload outlasts two slow round trips and four spreads (m + M + 4σ + λ), so if it stays so, test with slower uploads`;
+    : `every fast read took ${ms(figures.fastestTripMs)} or more: measured again, a quieter moment may decide it; a request can be placed among held ones only when an upload outlasts three round trips, five spreads and twice how late the timers fired (2m + M + 5σ + 2λ), so if it stays so, test with slower uploads`;
   return j.open(actual, [extra.id, ...roundTrips.map((o) => o.id)], [figuresText(figures), why], true, weighed);
 }
 
@@ -439,6 +440,19 @@ function refusedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap):
 }
 
 /** The extra met the cap full, was admitted, and its answer left before any held one's: cap + 1 at once. */
+/**
+ * An extra admitted and answered while every held one was in service fails, but only where (A′)
+ * holds too: a held upload late on its way (a segment sent again, a handshake) can have reached the
+ * server after the extra, which then met one fewer than the cap.
+ */
+function admittedOrOpen(j: Judging, met: MetCap): Finding<ConcurrencyCapData> {
+  const inService = heldInService(j.input.extra, j.input.held, met.figures);
+  if (inService.ok) return admittedVerdict(j, met);
+  const actual = `the extra got ${j.input.extra.status}, answered while the held ones were, but a held upload may have reached the server after it: its answer came too late to show it was there before`;
+  const weighed = [...extraWeighed(met.placed), weigh('extra', inService)];
+  return j.open(actual, met.evidence, [figuresText(met.figures), inequalityText('extra', inService)], true, weighed);
+}
+
 function admittedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): Finding<ConcurrencyCapData> {
   const { extra, figure, capAnnounced } = j.input;
   const { cap } = j;
@@ -468,13 +482,21 @@ function admittedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap)
 
 /**
  * The extra met the cap full, was admitted, and answered only once a held upload could have
- * finished: queued, if the control shows the same read answered fast with one fewer held ((A) and
- * (C) of the control against the uploads sent before it).
+ * finished: queued, if it was answered as soon as the first slot freed (within m + 2σ + λ of the
+ * first held answer: a read served the moment a slot frees comes back that soon, whichever way
+ * strays), and the control shows the same read answered fast with one fewer held ((A) and (C) of the
+ * control against the uploads sent before it). Answered later, it may have reached the server late
+ * on its way and been served with no queue at all.
  */
 function queuedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): Finding<ConcurrencyCapData> {
   const { extra, control, held } = j.input;
   const { expected, cap } = j;
   const whileHeld = placed.answeredWhileHeld;
+  const afterFirst = -(whileHeld.gapMs ?? 0);
+  if (afterFirst > figures.arrivedBeforeAnswerMs) {
+    const actual = `the extra got ${extra.status}, answered ${ms(afterFirst)} after the first held answer, more than m + 2σ + λ = ${ms(figures.arrivedBeforeAnswerMs)}: not as soon as a slot freed, so it may have reached the server late and been served with no queue`;
+    return j.open(actual, evidence, [figuresText(figures)], true, extraWeighed(placed));
+  }
   const waited = `the extra got ${extra.status}, answered ${relativeTo(whileHeld.gapMs!)} the first held answer (not more than σ + λ = ${ms(whileHeld.boundMs)} before it), ${met}`;
   const before = held.filter((o) => o.sentAt < control.sentAt);
   const controlPlaced = placeAgainst(control, before, figures);

@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   extraSendAt,
+  heldInService,
   holdFigures,
   holdSpanMs,
   placeAgainst,
@@ -105,7 +106,11 @@ describe('placeAgainst', () => {
     // the timed reads show it (62 and 72 ms: m 62, σ 10). One held upload, 300 ms on the server.
     const [path, serverMs, J, parseMs] = [60, 2, 10, 300];
     const f = heldUploadFigures([path + serverMs, path + serverMs + J], 0)!;
-    const shown = { 'held-arrived-first': 0, 'arrived-before-answers': 0, 'answered-while-held': 0 };
+    const shown: Record<string, number> = {
+      'held-arrived-first': 0,
+      'arrived-before-answers': 0,
+      'answered-while-held': 0,
+    };
     const wrong: string[] = [];
     for (let u = 0; u <= path; u += 7.5) {
       const d = path - u;
@@ -124,7 +129,7 @@ describe('placeAgainst', () => {
           ] as const;
           for (const [inequality, truly] of claims) {
             if (!inequality.ok) continue;
-            shown[inequality.name] += 1;
+            shown[inequality.name] = (shown[inequality.name] ?? 0) + 1;
             if (!truly) wrong.push(`${inequality.name} at u ${u}, x sent at ${sentAt}`);
           }
         }
@@ -143,16 +148,16 @@ function strayCombinations(J: number): [number, number, number, number][] {
 }
 
 describe('the plan a measurement places its requests by', () => {
-  // m 5 ms, M 10 ms: σ 5 ms; (A) 5 ms, (B) 15 ms. The span: 5 + 10 + 5 + 15 = 35 ms.
+  // m 5 ms, M 10 ms: σ 5 ms; (A) 5 ms, (B) 15 ms. The span: 5 + 10 + 15 + 15 = 45 ms.
   const figures = heldUploadFigures([5, 10], 0)!;
 
-  it('the span: the control after the held ones, its round trip, the extra after the last, and before the answers', () => {
-    expect(holdSpanMs(figures)).toBe(35);
+  it('the span: the control after the held ones, its round trip, the extra after the last (A′), and before the answers (B)', () => {
+    expect(holdSpanMs(figures)).toBe(45);
   });
 
   it('gives a quarter of what an upload leaves beyond the span and the slot wait to the control', () => {
-    // L 97 ms, 30 ms for the control's slot: 32 ms left, 8 ms the control's margin past σ.
-    expect(planHold(figures, 97, 30)).toMatchObject({ marginMs: 8, controlAfterMs: 13, slotWaitMs: 30 });
+    // L 97 ms, 30 ms for the control's slot: 22 ms left, 5.5 ms the control's margin past σ.
+    expect(planHold(figures, 97, 30)).toMatchObject({ marginMs: 5.5, controlAfterMs: 10.5, slotWaitMs: 30 });
   });
 
   it('before any upload was seen: ten of the slowest round trips, at least 20 ms', () => {
@@ -161,35 +166,37 @@ describe('the plan a measurement places its requests by', () => {
   });
 
   it('uploads too fast to hold anything among: no longer than the span and the slot wait', () => {
-    expect(tooFastToHold(figures, 65, 30)).toBe(true);
-    expect(tooFastToHold(figures, 66, 30)).toBe(false);
-    expect(tooFastToHold(figures, 36)).toBe(false);
+    expect(tooFastToHold(figures, 75, 30)).toBe(true);
+    expect(tooFastToHold(figures, 76, 30)).toBe(false);
+    expect(tooFastToHold(figures, 46)).toBe(false);
   });
 
   describe('when the extra goes', () => {
     const plan = planHold(figures, 97, 30);
     const placed = (at: number, lastAt: number) =>
       placeAgainst(read(at, 10), [upload(0, 97), upload(lastAt, 97)], figures);
-    it('on time: a third of the way from the last upload surely on the server to the last moment', () => {
-      // The control at 13 is answered by 23, the last upload leaves 30 ms later, at 53: from 58 to 82.
-      expect(extraSendAt(plan, figures, { heldAt: 0, lastAt: 53 })).toBe(66);
+    it('on time: halfway from the last upload surely on the server by its answer (A′) to the last moment (B)', () => {
+      // The last upload leaves at 53: (A′) from 53 + 15 = 68, (B) until 97 − 15 = 82.
+      expect(extraSendAt(plan, figures, { heldAt: 0, lastAt: 53 })).toBe(75);
     });
     it('after timers fired 9 ms late: placed from when the uploads really left, where the planned place would not be', () => {
       const at = extraSendAt(plan, figures, { heldAt: 0, lastAt: 62 });
-      // A third of the way from 67 to 82.
-      expect(at).toBe(72);
+      // Halfway from 77 to 82.
+      expect(at).toBe(79.5);
+      const held = [upload(0, 97), upload(62, 97)];
       expect([placed(at, 62).heldArrivedFirst.ok, placed(at, 62).arrivedBeforeAnswers.ok]).toEqual([true, true]);
-      // Where it would have gone on time is before the last upload surely reached the server.
-      expect(placed(66, 62).heldArrivedFirst.ok).toBe(false);
+      expect(heldInService(read(at, 10), held, figures).ok).toBe(true);
+      // Where it would have gone on time, the last upload cannot be shown on the server by its answer.
+      expect(heldInService(read(75, 10), held, figures).ok).toBe(false);
     });
     it('by the figures as they stand when it goes: late timers (λ), a slow control (σ)', () => {
-      // Timers 6 ms late: the last moment at 82 − 6; a third of the way from 58 to 76.
-      expect(extraSendAt(plan, heldUploadFigures([5, 10], 6)!, { heldAt: 0, lastAt: 53 })).toBe(64);
-      // A control that took 16 ms (σ 11 ms): from 64 to 97 − (5 + 22) = 70.
-      expect(extraSendAt(plan, heldUploadFigures([5, 10, 16], 0)!, { heldAt: 0, lastAt: 53 })).toBe(66);
+      // Timers 6 ms late: (A′) from 53 + 21, (B) until 97 − 21: halfway from 74 to 76.
+      expect(extraSendAt(plan, heldUploadFigures([5, 10], 6)!, { heldAt: 0, lastAt: 53 })).toBe(75);
+      // A control that took 16 ms (σ 11 ms): (A′) from 53 + 27 = 80, past (B) at 97 − 27 = 70.
+      expect(extraSendAt(plan, heldUploadFigures([5, 10, 16], 0)!, { heldAt: 0, lastAt: 53 })).toBe(80);
     });
-    it('already past the place (the answers too near): as soon as the last upload is surely on the server', () => {
-      expect(extraSendAt(plan, figures, { heldAt: 0, lastAt: 80 })).toBe(85);
+    it('already past the place (the answers too near): as soon as (A′) can hold', () => {
+      expect(extraSendAt(plan, figures, { heldAt: 0, lastAt: 80 })).toBe(95);
     });
     it('before any upload was seen: the first margin after the last upload is surely on the server', () => {
       expect(extraSendAt(planHold(figures, null, 30), figures, { heldAt: 0, lastAt: 20 })).toBe(125);

@@ -30,6 +30,15 @@
  * With (A) and (B) for every held one, x met them all on the server; with (C) besides, it was served
  * while they all were (C implies B: x was on the server before its answer left).
  *
+ * (A) trusts each held upload's way there to stray no more than σ. One that strays more (a lost
+ * segment sent again, a handshake on a connection that had closed) can reach the server after x,
+ * which then meets one fewer held than the cap and is rightly admitted. So an admission is failed
+ * only on (A′) besides, which rests on each held upload's answer instead: every held upload spends
+ * at least S = L_held − (m + 2σ + λ) on the server, L_held the fastest of them (it did, less the most
+ * the network and our reading can have taken of its time; the parser's time is assumed no shorter
+ * for the others), so held i reached the server by h_i − S. (A′) i reached the server before x when
+ * h_i − s_x < S, that is S − (h_i − s_x) > 0. A late way there only makes it harder to hold.
+ *
  * The figures are the measurement's sample: a stray beyond σ is possible. So the measurement places
  * each request a margin from every bound, not at it (planHold, extraSendAt), and a placement that
  * does not hold proves nothing either way: measured again, never judged.
@@ -78,8 +87,12 @@ export function holdFigures(
   return network === null || fastest === null ? null : { ...network, fastestUploadMs: fastest };
 }
 
-/** The inequalities above: (A), (B) and (C). */
-export type InequalityName = 'held-arrived-first' | 'arrived-before-answers' | 'answered-while-held';
+/** The inequalities above: (A), (A′), (B) and (C). */
+export type InequalityName =
+  | 'held-arrived-first'
+  | 'held-in-service'
+  | 'arrived-before-answers'
+  | 'answered-while-held';
 
 /** One inequality of the placement: the gap measured (null: nothing held) against the bound it must exceed. */
 export interface Inequality {
@@ -138,6 +151,18 @@ export function placeAgainst(x: Observation, held: readonly Observation[], figur
   };
 }
 
+/**
+ * (A′) Every held upload reached the server before x, by their answers: S − (the last held answer −
+ * s_x), against 0, S = L_held − (m + 2σ + λ) the least a held upload spends on the server.
+ */
+export function heldInService(x: Observation, held: readonly Observation[], figures: HeldUploadFigures): Inequality {
+  const last = byTime(held, (o) => o.headersAt ?? Number.NaN, true);
+  const fastest = fastestUploadMs(held);
+  const serviceMs = fastest === null ? null : fastest - figures.arrivedBeforeAnswerMs;
+  const gapMs = last?.headersAt == null || serviceMs === null ? null : serviceMs - (last.headersAt - x.sentAt);
+  return { name: 'held-in-service', ok: gapMs !== null && gapMs > 0, gapMs, boundMs: 0 };
+}
+
 /** A request placed among held ones. */
 export type PlacedRequest = 'extra' | 'control';
 
@@ -147,6 +172,11 @@ const WORDS: Record<InequalityName, { shows: (x: string) => string; gap: (x: str
     shows: (x) => `(A) every held upload reached the server before the ${x}`,
     gap: (x) => `sent(${x}) − sent(last held)`,
     bound: 'σ',
+  },
+  'held-in-service': {
+    shows: (x) => `(A′) every held upload, by its answer, reached the server before the ${x}`,
+    gap: (x) => `(L_held − m − 2σ − λ) − (answered(last held) − sent(${x}))`,
+    bound: '0',
   },
   'arrived-before-answers': {
     shows: (x) => `(B) the ${x} reached the server before any held answer left it`,
@@ -175,12 +205,13 @@ export function figuresText(f: HoldFigures): string {
 /**
  * The least an upload must last for a measurement to place its requests among the held ones, the
  * wait for the control's slot aside: the control goes once the held ones surely reached the server
- * (A) and comes back within the slowest round trip; the extra goes once the last upload surely
- * reached the server (A) and early enough to arrive before any held answer leaves (B). The control's
- * own (C) then holds too: its answer is read before the last upload leaves.
+ * (A) and comes back within the slowest round trip; the extra goes once the last upload is surely on
+ * the server by its answer to come (A′: m + 2σ + λ after it) and early enough to arrive before any
+ * held answer leaves (B: m + 2σ + λ before the first). The control's own (C) then holds too: its
+ * answer is read before the last upload leaves.
  */
 export function holdSpanMs(f: HeldUploadFigures): number {
-  return f.arrivedAfterMs + f.slowestTripMs + f.arrivedAfterMs + f.arrivedBeforeAnswerMs;
+  return f.arrivedAfterMs + f.slowestTripMs + 2 * f.arrivedBeforeAnswerMs;
 }
 
 /** When the requests of one measurement go, from the figures before it and the fastest upload seen (null: none yet). */
@@ -213,20 +244,21 @@ export function planHold(figures: HeldUploadFigures, fastestUploadMs: number | n
 /**
  * When to send the extra, on the prober's clock, reckoned from when the uploads really left and by
  * `figures` as they stand then (the control's round trip among the fast reads, the lateness of the
- * timers so far as λ): a third of the way from the moment the last upload surely reached the server
- * (A) to the last moment the extra can reach it before any held answer leaves (B, ahead of the first
- * held answer: the fastest upload after the first ones left). The early side keeps a third against a
- * stray beyond σ; the late side two thirds against that and a timer that fires late. With no room
- * left (a slow control, late timers), as soon as (A) holds: it proves nothing then, and is measured
- * again. L unknown: the first margin after (A).
+ * timers so far as λ): halfway from the moment the last upload is surely on the server by the answer
+ * it will get at the soonest (A′: L after it left, less S) to the last moment the extra can reach the
+ * server before any held answer leaves (B, ahead of the first held answer: the fastest upload after
+ * the first ones left). The early side keeps half against an upload slower than the fastest; the
+ * late side half against a stray beyond σ and a timer that fires late. With no room left (a slow
+ * control, late timers), as soon as (A′) can hold: it proves nothing then, and is measured again.
+ * L unknown: the first margin after (A).
  */
 export function extraSendAt(
   plan: HoldPlan,
   figures: HeldUploadFigures,
   sent: { readonly heldAt: number; readonly lastAt: number },
 ): number {
-  const inService = sent.lastAt + figures.arrivedAfterMs;
-  if (plan.fastestUploadMs === null) return inService + plan.marginMs;
+  if (plan.fastestUploadMs === null) return sent.lastAt + figures.arrivedAfterMs + plan.marginMs;
+  const inService = sent.lastAt + figures.arrivedBeforeAnswerMs;
   const beforeAnswers = sent.heldAt + plan.fastestUploadMs - figures.arrivedBeforeAnswerMs;
   return inService + Math.max(0, beforeAnswers - inService) * EXTRA_PLACE;
 }
@@ -239,7 +271,7 @@ export function tooFastToHold(figures: HeldUploadFigures, fastestUploadMs: numbe
 /** The control's share of the slack; the rest is the extra's interval. */
 const CONTROL_SHARE = 1 / 4;
 /** Where in its interval the extra goes, from the early end. */
-const EXTRA_PLACE = 1 / 3;
+const EXTRA_PLACE = 1 / 2;
 const FIRST_MARGIN_ROUND_TRIPS = 10;
 const FIRST_MARGIN_MIN_MS = 20;
 
