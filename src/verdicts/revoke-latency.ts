@@ -241,27 +241,28 @@ interface LatencyCase {
 }
 
 /**
- * The edge still admitted the key the SLA after the server had surely received the revoke call: past
- * the SLA from the call's send by the call's own duration, within which the server received it.
+ * The edge still admitted the key the SLA after the server had surely received the revoke call: a
+ * probe it admitted was sent past the SLA from the call's send by the call's own duration, within
+ * which the server received it (whatever came before that probe: support/revocation-bounds.ts).
  */
 function surelyLate(b: EdgeBounds, slaMs: number): boolean {
-  return b.lowerMs !== null && b.revokeCallMs !== null && b.lowerMs - b.revokeCallMs >= slaMs;
+  return b.workedUntilMs !== null && b.revokeCallMs !== null && b.workedUntilMs - b.revokeCallMs >= slaMs;
 }
 
 /** A fail naming every edge that still admitted the key the SLA after the revoke call had surely arrived, slowest first. */
 function failLate(c: LatencyCase, late: readonly EdgeBounds[]): Finding<LatencyData> {
   const { e } = c;
-  const sorted = [...late].sort((a, b) => b.lowerMs! - a.lowerMs!);
+  const sorted = [...late].sort((a, b) => b.workedUntilMs! - a.workedUntilMs!);
   const lines = sorted.map(
     (b) =>
-      `${edgeName(b.edge, b.edgeNode)} still admitted the key ${ms(b.lowerMs!)} after the revoke call in trial ${b.trial} (#${b.lastAdmitted?.id ?? '?'}, ${ms(b.lowerMs! - b.revokeCallMs!)} after it returned)` +
+      `${edgeName(b.edge, b.latestAdmitted?.edgeNode ?? b.edgeNode)} still admitted the key ${ms(b.workedUntilMs!)} after the revoke call in trial ${b.trial} (#${b.latestAdmitted?.id ?? '?'}, ${ms(b.workedUntilMs! - b.revokeCallMs!)} after it returned)` +
       (b.upperMs === null ? ', and never rejected it' : `, first rejected it by ${ms(b.upperMs)}`),
   );
   const slowEdges = [...new Set(late.map((b) => b.edge))].sort();
   return finding('fail', {
     expected: c.expected,
     actual: `${slowEdges.join(', ')} over ${ms(e.slaMs)}: ${listSome(lines)}`,
-    evidence: sorted.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
+    evidence: sorted.slice(0, 5).flatMap((b) => [b.latestAdmitted?.id, b.firstRejected?.id]),
     notes: [...c.notes, ...c.gaps],
     data: c.data,
   });

@@ -7,6 +7,7 @@ import { rotationVerdict } from '../../src/verdicts/rotation.ts';
 import { edgeBounds, percentile } from '../../src/verdicts/support/revocation-bounds.ts';
 import { revocationCsv } from '../../src/revocation/csv.ts';
 import { CLOCK_NOTE_START } from '../../src/verdicts/support/revocation-method.ts';
+import type { RevocationProbeRun } from '../../src/measure/revocation-records.ts';
 import {
   clean,
   cleanRun,
@@ -517,5 +518,33 @@ describe('where the clock starts', () => {
     expect(v.verdict).toBe('fail');
     expect(v.actual).toContain('edge-1 still admitted the key 3.08 s after the revoke call in trial 1');
     expect(v.actual).toContain('3.00 s after it returned');
+  });
+});
+
+describe('two nodes behind one edge address (a balancer spreading connections over both)', () => {
+  /** A probe every 10 ms, 80 ms round trips, decided 40 ms after its send; alternate probes on node A's and B's connections. */
+  function twoNodes(rejectA: number, rejectB: number): RevocationProbeRun {
+    const timeline: [number, number, number][] = [];
+    for (let t = -30, i = 0; t <= Math.max(rejectA, rejectB) + 600; t += 10, i++) {
+      const rejectsFrom = i % 2 ? rejectA : rejectB;
+      timeline.push([t, t + 40 < rejectsFrom ? 200 : 401, 80]);
+    }
+    const r = run({ probes: { 'edge-0': timeline }, revokeCallMs: 100 });
+    let i = 0;
+    const probes = r.probes.map((p) => (p.phase === 'probe' ? { ...p, edgeNode: i++ % 2 ? 'A' : 'B' } : p));
+    return { ...r, probes };
+  }
+
+  test('each within the SLA in its own time: no flap, and a pass', () => {
+    const e = evidence([twoNodes(1000, 1500)]);
+    expect(revokeStickyVerdict(e).verdict).not.toBe('fail');
+    expect(revokeLatencyVerdict(e).verdict).toBe('pass');
+  });
+
+  test('one node still admitting past the SLA fails REVOKE-LATENCY, though the other closed the bracket early', () => {
+    const e = evidence([twoNodes(1000, 4000)]);
+    const f = revokeLatencyVerdict(e);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/edge-0.*still admitted the key 3\.9\d s after the revoke call/);
   });
 });

@@ -20,7 +20,12 @@
  *   the edge admitted the key again (REVOKE-STICKY, `readmittedAfter`). It moves no bound here, so a
  *   flap fails REVOKE-STICKY, and REVOKE-LATENCY judges when the edge began rejecting.
  * - REVOKE-STICKY may conclude only that: an admitted probe sent before the rejection's answer came
- *   (while it was in flight, or before it was sent) may have been decided before it, and shows no flap.
+ *   (while it was in flight, or before it was sent) may have been decided before it, and shows no flap;
+ *   nor does one a node other than the rejecting one answered (the edge-node header naming both): a
+ *   balancer behind one address spreads connections over nodes, each revoking in its own time.
+ * - Whatever came before it, an admitted probe shows the key still worked on the edge after its send
+ *   (`workedUntilMs`, the latest such send): one past the SLA is a miss even where the bracket closed
+ *   earlier (another node behind the address, or a flap), and REVOKE-LATENCY fails it.
  * The bounds count from the revoke call's send; the server receives the call later, by up to the
  * call's own duration (`revokeCallMs`): REVOKE-LATENCY allows for that before it calls a bound late.
  *
@@ -56,6 +61,10 @@ export interface EdgeBounds {
   readonly lastAdmitted: ProbeRecord | null;
   /** The first rejected probe by receipt, answered after the revoke call began. */
   readonly firstRejected: ProbeRecord | null;
+  /** The latest-sent admitted probe of all: the key still worked on the edge after its send. */
+  readonly latestAdmitted: ProbeRecord | null;
+  /** ms from the revoke call to that send (0 at the least); null when the revoke call was never made. */
+  readonly workedUntilMs: number | null;
   /** Probes sent on this edge in the dense loop. */
   readonly probes: number;
   readonly unusable: UnusableCounts;
@@ -99,9 +108,14 @@ export function firstRejection(
   return rejected.sort(byReceipt)[0] ?? null;
 }
 
-/** Whether `probe` was sent after `rejection`'s answer arrived, so the edge decided it after that rejection. */
+/**
+ * Whether `probe` was sent after `rejection`'s answer arrived, so the edge decided it after that
+ * rejection, on the same node (where the edge-node header names both: another node behind the same
+ * address revokes in its own time).
+ */
 export function readmittedAfter(probe: ProbeRecord, rejection: ProbeRecord): boolean {
-  return isAdmittedStatus(probe.status) && probe.sentAt > rejection.headersAt!;
+  const otherNode = probe.edgeNode !== null && rejection.edgeNode !== null && probe.edgeNode !== rejection.edgeNode;
+  return isAdmittedStatus(probe.status) && probe.sentAt > rejection.headersAt! && !otherNode;
 }
 
 export function edgeBounds(run: RevocationProbeRun, rejectStatus: number): EdgeBounds[] {
@@ -114,6 +128,8 @@ export function edgeBounds(run: RevocationProbeRun, rejectStatus: number): EdgeB
     const mayPrecede = firstRejected ? probes.filter((p) => p.sentAt < firstRejected.headersAt!) : probes;
     const lastAdmitted = mayPrecede.filter((p) => isAdmittedStatus(p.status)).at(-1) ?? null;
     const lowerMs = revokeAt === null ? null : Math.max(0, lastAdmitted ? lastAdmitted.sentAt - revokeAt : 0);
+    const latestAdmitted = probes.filter((p) => isAdmittedStatus(p.status)).at(-1) ?? null;
+    const workedUntilMs = revokeAt === null ? null : Math.max(0, latestAdmitted ? latestAdmitted.sentAt - revokeAt : 0);
     const upperMs = revokeAt === null || !firstRejected ? null : firstRejected.headersAt! - revokeAt;
     const unusable = unusableCounts(probes, rejectStatus);
     const named =
@@ -127,6 +143,8 @@ export function edgeBounds(run: RevocationProbeRun, rejectStatus: number): EdgeB
       widthMs: lowerMs !== null && upperMs !== null ? upperMs - lowerMs : null,
       lastAdmitted,
       firstRejected,
+      latestAdmitted,
+      workedUntilMs,
       probes: probes.length,
       unusable,
       unusableProbes: unusable.rateLimited + unusable.transport + unusable.otherStatus,

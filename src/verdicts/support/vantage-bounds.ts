@@ -185,6 +185,9 @@ export function vantageBounds(
       widthMs: lowerMs !== null && upperMs !== null ? upperMs - lowerMs : null,
       lastAdmitted: lastAdmitted ? probeRecord(lastAdmitted, 'probe') : null,
       firstRejected: firstRejected ? probeRecord(firstRejected, 'probe') : null,
+      // From a vantage point, the last admitted probe is already the latest of all.
+      latestAdmitted: lastAdmitted ? probeRecord(lastAdmitted, 'probe') : null,
+      workedUntilMs: lowerMs,
       probes: probes.length,
       unusable,
       unusableProbes: unusable.rateLimited + unusable.transport + unusable.otherStatus,
