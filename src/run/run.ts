@@ -6,7 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { EXIT, exitCodeFor } from '../util/errors.ts';
+import { EXIT, UsageError, exitCodeFor } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import type { TierName } from '../contract/types.ts';
 import type { RunResults } from '../results/types.ts';
@@ -40,6 +40,16 @@ function declaredLimits(options: RunOptions, tiers: readonly TierName[]): RunRes
 
 const ENGINES: Readonly<Record<RunOptions['engine'], RunEngine>> = { harness: harnessEngine, k6: k6Engine };
 
+/**
+ * A check named in --checks that the plan refuses for the run's edges (LOAD-THRESHOLDS against a
+ * deployment at a distance) is a usage mistake, not a skipped check: a gate would pass on no evidence.
+ */
+function refuseNamedChecksRefused(options: RunOptions): void {
+  const named = plannedRun(options).refused.filter((r) => r.checks.some((id) => options.checks?.includes(id)));
+  const first = named[0];
+  if (first) throw new UsageError(`--checks ${first.checks.join(',')}: ${first.reason}; leave it out of --checks`);
+}
+
 export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome> {
   if (options.dryRun) {
     const orgs = options.target.kind === 'external' ? options.target.orgs : [];
@@ -59,6 +69,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     );
     return { results: null, runDir: null, exitCode: EXIT.pass };
   }
+  refuseNamedChecksRefused(options);
   const drive = await ENGINES[options.engine].prepare(options, io);
   const emit = (event: RunEvent) => {
     for (const listener of options.listeners) listener(event);

@@ -108,6 +108,21 @@ describe('the preflight of tiergate run --config', () => {
     expect(readdirSync(join(d.dir, 'reports'))).toEqual([]);
   });
 
+  it('refuses LOAD-THRESHOLDS named against a deployment at a distance: one line, exit 2, nothing sent', async () => {
+    // Never contacted: the refusal comes from the plan, before any socket opens.
+    const d = await deployment(['https://api.tiergate.invalid']);
+    const config = { ...d.config, target: { ...d.config.target, allowNonLoopback: true } };
+    writeFileSync(join(d.dir, 'conf', 'tiergate.config.json'), JSON.stringify(config));
+    const result = await run(d.dir, '--checks', 'LOAD-THRESHOLDS');
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^tiergate: --checks LOAD-THRESHOLDS: https:\/\/api\.tiergate\.invalid is not a loopback address: .*; leave it out of --checks$/,
+      ),
+    ]);
+    expect(d.hookCalls()).toBe(0);
+  });
+
   it('names only the edge that answers nothing: one that accepts and never answers times out', async () => {
     const answering = await listening(createHttpServer(refuseAll));
     // Reads what it is sent (so it sees the client close) and never answers.
