@@ -5,9 +5,9 @@
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 
 /**
- * One context per CA, built once: building one parses Node's bundled roots, about 40 ms of the event
- * loop on a two-core machine, and a context built per connection stalled every timer of the run
- * while a burst of connections opened (the revocation trials' warm-up: ~1 s).
+ * One context per CA, built once: building one parses Node's bundled roots, tens of milliseconds of
+ * the event loop, which a context built per connection would cost every connection of a burst, every
+ * timer of the run waiting behind them.
  */
 const contexts = new Map<string, SecureContext>();
 

@@ -1,7 +1,8 @@
 /**
  * A server made to stand at a distance: a TCP relay on loopback in front of it that holds every chunk,
- * each way, for half a round trip ± half the jitter (uniform), and never lets a chunk overtake the one
- * before it on its connection, as TCP delivers. It relays bytes, not HTTP: TLS passes through
+ * each way, for half the latency ± half the jitter (uniform; a round trip then varies by up to the
+ * jitter either side), and never lets a chunk overtake the one before it on its connection, as TCP
+ * delivers. It relays bytes, not HTTP: TLS passes through
  * untouched and its handshakes pay the distance as they would over a real network.
  */
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
@@ -9,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { Transform, type TransformCallback } from 'node:stream';
 import { listen } from './listen.ts';
 
-/** The distance: the round trip it adds, and how much that round trip varies (uniform, ± half of it). */
+/** The distance: the round trip it adds, and the jitter: each way varies by ± half of it (uniform), a round trip by ± all of it. */
 export interface Distance {
   readonly latencyMs: number;
   readonly jitterMs: number;

@@ -192,7 +192,7 @@ async function revokeLiveKeys(c: Chains, problems: string[]): Promise<void> {
  * Opens a connection per chain to every edge before the first trial: each chain's first probes (its
  * key confirmed on every edge) then go on one already open. A probe that opens its connection times
  * handshakes, not a round trip, and each trial is paced by the round trips its confirmation measured:
- * six chains starting together on new connections over HTTPS made those seem several times longer.
+ * chains starting together on new connections over HTTPS would find them several times longer.
  */
 async function openChainConnections(o: TrialsOptions): Promise<void> {
   if (o.chains > 1) await Promise.all(o.prober.edges.map((edge) => o.prober.warm(edge, o.chains)));

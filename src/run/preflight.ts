@@ -81,6 +81,9 @@ export interface ReachOptions {
 
 const PREFLIGHT_TAGS: ProbeTags = { check: 'CONNECT', phase: 'reach', tier: null, org: null };
 
+/** Failures the preflight asks again once: a reset, a broken pipe, a name lookup that failed for a moment. */
+const TRANSIENT: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'EAI_AGAIN']);
+
 /** Round trips timed per edge once it answered, on the connection the first request opened. */
 const ROUND_TRIPS_PER_EDGE = 3;
 const ROUND_TRIP_TAGS: ProbeTags = { check: 'CONNECT', phase: 'round-trip', tier: null, org: null };
@@ -129,7 +132,11 @@ export async function reachEdge(
 ): Promise<EdgeReach> {
   const head = endpointById(recruitingApi, 'bootstrap-head');
   const timeoutMs = reachTimeoutMs(options);
-  const observation = await prober.send(edge, { method: head.method, path: head.path, key: null }, tags, timeoutMs);
+  const ask = () => prober.send(edge, { method: head.method, path: head.path, key: null }, tags, timeoutMs);
+  let observation = await ask();
+  // A connection reset or a name lookup that failed for a moment is asked again, once: a CI run must
+  // not stop on one dropped packet. A refusal, a timeout or a certificate is the edge's answer.
+  if (TRANSIENT.has(observation.error?.code ?? '')) observation = await ask();
   const code = observation.error?.code ?? 'REQUEST_FAILED';
   // Ctrl-C is the user's, not the edge's: the run goes on to report that it was interrupted.
   if (observation.status !== null || code === 'INTERRUPTED') return { edge, observation, cause: null, problem: null };

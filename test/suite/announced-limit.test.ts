@@ -63,8 +63,6 @@ const shaped = (bulk: number, concurrency: number): SeriesShape => ({
   tailBefore: 0,
   rounds: 0,
   roundTripMs: 0,
-  plannedMs: 0,
-  fits: true,
 });
 
 describe('sendPastLimit', () => {
