@@ -28,7 +28,7 @@ describe('at a distance, over HTTPS', () => {
     const outcome = await runSuite(
       shortRun(tempReportsDir(), {
         tiers: ['starter', 'enterprise'],
-        windowMs: 15_000,
+        windowMs: 10_000,
         parseMs: 400,
         distance: DISTANCE,
       }),
