@@ -1,6 +1,7 @@
 /** Verdicts and check results: what checks produce and reports render. */
 import type { AssumptionId, TierName } from '../contract/types.ts';
 import { CHECK_IDS } from './check-ids.ts';
+import type { Reason } from './reasons/index.ts';
 
 export const VERDICTS = ['pass', 'fail', 'inconclusive', 'skipped'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -39,16 +40,25 @@ export interface Finding<Data extends FindingData = FindingData> {
   readonly actual: string;
   /** Ids of the observations that decide the verdict. */
   readonly evidence: readonly number[];
-  /** Why a verdict is inconclusive or skipped, or other caveats a reader needs. */
+  /** Caveats a reader needs beside the reasons. */
   readonly notes: readonly string[];
+  /**
+   * Why the result is not a plain pass (fail, inconclusive, skipped), or what a pass rests on: stable
+   * codes with the figures behind them (catalogue/reasons). Empty for a plain pass.
+   */
+  readonly reasons?: readonly Reason[];
   readonly data?: Data;
   /**
    * Inconclusive because the measurement was spoiled (a window boundary fell in it, a request got no
-   * answer), not for anything the server did: the same measurement in another window may decide it.
-   * The run's, not the result's: never written to results.json.
+   * answer, an extra request went at the wrong moment), not for anything the server did, and where
+   * the same measurement may decide it: again in this window, or in the next. The run's, not the
+   * result's: never written to results.json.
    */
-  readonly measureAgain?: boolean;
+  readonly measureAgain?: MeasureAgain;
 }
+
+/** Where a spoiled measurement is made again. */
+export type MeasureAgain = 'this-window' | 'next-window';
 
 export interface CheckResult<Data extends FindingData = FindingData> extends Finding<Data> {
   readonly id: CheckId;

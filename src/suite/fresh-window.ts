@@ -50,7 +50,7 @@ export async function inFreshWindow<C extends CheckId>(
   const measured = await measure();
   // A measurement a boundary or the network spoiled is taken again in the next window, once.
   const spoiled = task.checks.filter(
-    (id) => findingOf(measured.decisions[id] as Decision | undefined)?.measureAgain === true,
+    (id) => findingOf(measured.decisions[id] as Decision | undefined)?.measureAgain === 'next-window',
   );
   if (spoiled.length === 0 || context.signal.aborted) return measured.decisions;
   const refused = context.remeasure.take(task.orgs[0]!.label);
@@ -199,7 +199,7 @@ function uploadsUnfit(context: SuiteContext, task: TaskRun, traffic: QuotaTraffi
         : 'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
     ],
   );
-  return quieter ? { ...finding, measureAgain: true } : finding;
+  return quieter ? { ...finding, measureAgain: 'next-window' } : finding;
 }
 
 /** The same finding for every check of the task. */

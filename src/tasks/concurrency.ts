@@ -21,7 +21,6 @@ import { isAdmitted, type Observation } from '../measure/observation.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
 import { uploadsToTest } from '../suite/announced-limit.ts';
 import type { ConcurrencyPhase } from '../measure/tags.ts';
-import type { ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
 import { describe } from '../verdicts/support/finding.ts';
 import {
   extraSendAt,
@@ -108,8 +107,7 @@ async function measureCap(
     attempts += 1;
     room -= units;
     finding = await measureOnce(context, org, cap, seen);
-    const data = finding.data as Partial<ConcurrencyCapData> | undefined;
-    if (finding.verdict !== 'inconclusive' || data?.measureAgain !== true) break;
+    if (finding.measureAgain !== 'this-window') break;
   }
   if (finding === null) {
     const why = context.signal.aborted
@@ -134,11 +132,7 @@ async function measureCap(
     };
   }
   // Timings a moment spoiled, the window's quota spent on them: another window may decide it.
-  if (
-    finding.verdict === 'inconclusive' &&
-    (finding.data as Partial<ConcurrencyCapData> | undefined)?.measureAgain === true
-  )
-    finding = { ...finding, measureAgain: true };
+  if (finding.measureAgain === 'this-window') finding = { ...finding, measureAgain: 'next-window' };
   return { 'CONCURRENCY-CAP': finding };
 }
 
@@ -169,7 +163,7 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
       ["the extra request is a read: a read refused for its quota would pass for the cap's refusal"],
     );
     // A network that lost the reads may not lose them next time: another window may decide.
-    return refused.status === null ? { ...finding, measureAgain: true } : finding;
+    return refused.status === null ? { ...finding, measureAgain: 'next-window' } : finding;
   }
   // This measurement's own round trips bound its network: an earlier one's slow moment is not its own.
   const plan = holdPlanOf(context, edge, trips, fastestUploadMs(seen.uploads));

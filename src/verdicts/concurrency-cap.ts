@@ -101,8 +101,6 @@ export type ConcurrencyCapData = {
   /** Every inequality the judgement weighed, held or not. */
   readonly inequalities: readonly InequalityWeighed[];
   readonly extraWindow: ExtraWindow | null;
-  /** Whether a later measurement may decide what this one could not (the extra sent too early or too late, an answer lost). */
-  readonly measureAgain: boolean;
   /** What the limiter profile learns (withConcurrency). */
   readonly answer: Learned<ConcurrencyAnswer>;
   readonly timeline: readonly HeldTimelineRow[];
@@ -118,14 +116,16 @@ interface Judging {
   readonly expected: string;
   readonly notes: readonly string[];
   readonly figures: HoldFigures | null;
-  /** The finding's data: its outcome, what the profile learns, whether to measure again, and the inequalities weighed. */
+  /** The finding's data: its outcome, what the profile learns, and the inequalities weighed. */
   data(
     outcome: ConcurrencyOutcome,
     answer: Learned<ConcurrencyAnswer>,
-    measureAgain: boolean,
     weighed?: readonly InequalityWeighed[],
   ): ConcurrencyCapData;
-  /** Inconclusive, `actual` also the profile's reason; `measureAgain` when a later measurement may decide it. */
+  /**
+   * Inconclusive, `actual` also the profile's reason; `measureAgain` when a measurement of its own,
+   * in this window while its quota has room, may decide it (Finding.measureAgain 'this-window').
+   */
   open(
     actual: string,
     evidence: Evidence,
@@ -191,8 +191,8 @@ function judging(input: ConcurrencyCapInput): Judging {
     [...input.held, input.control, input.extra],
   );
   const expected = `all ${cap} held requests admitted, and one more, sent while they were all in service, refused (${rejectedStatus} assumed) or held until one of them finished`;
-  const data: Judging['data'] = (outcome, answer, measureAgain, weighed = []) =>
-    dataOf({ cap, outcome, input, figures, answer, measureAgain, weighed });
+  const data: Judging['data'] = (outcome, answer, weighed = []) =>
+    dataOf({ cap, outcome, input, figures, answer, weighed });
   return {
     input,
     cap,
@@ -207,7 +207,8 @@ function judging(input: ConcurrencyCapInput): Judging {
         actual,
         evidence,
         notes: [...notes, ...why],
-        data: data('undecided', unknown(actual, evidence), measureAgain, weighed),
+        data: data('undecided', unknown(actual, evidence), weighed),
+        measureAgain: measureAgain && 'this-window',
       }),
   };
 }
@@ -281,7 +282,7 @@ function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
       actual,
       evidence: some(refused),
       notes: j.notes,
-      data: j.data('undecided', unknown(actual, []), false),
+      data: j.data('undecided', unknown(actual, [])),
     });
   }
   if (lost.length > 0) {
@@ -410,7 +411,8 @@ function refusedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap):
       actual,
       evidence: [...evidence, control.id],
       notes: [...notes, why],
-      data: j.data('undecided', unknown(actual, [control.id]), true, weighed),
+      data: j.data('undecided', unknown(actual, [control.id]), weighed),
+      measureAgain: 'this-window',
     });
   }
   if (![rejectedStatus, TOO_MANY_REQUESTS, SERVICE_UNAVAILABLE].includes(status)) {
@@ -421,7 +423,7 @@ function refusedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap):
       actual,
       evidence,
       notes: [...notes, why],
-      data: j.data('refused', answer, false, weighed),
+      data: j.data('refused', answer, weighed),
     });
   }
   const gateway =
@@ -435,7 +437,7 @@ function refusedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap):
     actual: `all ${j.cap} held admitted; the extra got ${status}, ${met}`,
     evidence,
     notes: [...notes, ...gateway],
-    data: j.data('refused', answer, false, weighed),
+    data: j.data('refused', answer, weighed),
   });
 }
 
@@ -476,7 +478,7 @@ function admittedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap)
     actual,
     evidence,
     notes: [...j.notes, ...extraNotes(figures, placed.heldArrivedFirst, placed.arrivedBeforeAnswers, whileHeld), read],
-    data: j.data('admitted', answer, false, weighed),
+    data: j.data('admitted', answer, weighed),
   });
 }
 
@@ -522,7 +524,8 @@ function queuedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): 
       actual,
       evidence: [...evidence, control.id],
       notes: [...notes, slow],
-      data: j.data('undecided', unknown(actual, [control.id]), true, weighed),
+      data: j.data('undecided', unknown(actual, [control.id]), weighed),
+      measureAgain: 'this-window',
     });
   }
   const how = `one request beyond the cap of ${cap} waited until a held request finished; with ${before.length} held the same read was answered at once`;
@@ -532,7 +535,7 @@ function queuedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): 
     actual: `all ${cap} held admitted; ${waited}; ${controlText}, answered ${ms(controlPlaced.answeredWhileHeld.gapMs ?? 0)} before the first of those: held until a slot freed`,
     evidence: [...evidence, control.id],
     notes: [...notes, assumption],
-    data: j.data('queued', learned({ kind: 'queues' }, how, [...evidence, control.id]), false, weighed),
+    data: j.data('queued', learned({ kind: 'queues' }, how, [...evidence, control.id]), weighed),
   });
 }
 
@@ -553,7 +556,7 @@ function underMinimumVerdict(j: Judging): Finding<ConcurrencyCapData> {
       actual,
       evidence: rejected.slice(0, 4).map((o) => o.id),
       notes: j.notes,
-      data: j.data('undecided', unknown(actual, []), false),
+      data: j.data('undecided', unknown(actual, [])),
     });
   }
   const lost = held.filter((o) => o.status === null);
@@ -594,11 +597,10 @@ interface DataInput {
   readonly input: ConcurrencyCapInput;
   readonly figures: HoldFigures | null;
   readonly answer: Learned<ConcurrencyAnswer>;
-  readonly measureAgain: boolean;
   readonly weighed: readonly InequalityWeighed[];
 }
 
-function dataOf({ cap, outcome, input, figures, answer, measureAgain, weighed }: DataInput): ConcurrencyCapData {
+function dataOf({ cap, outcome, input, figures, answer, weighed }: DataInput): ConcurrencyCapData {
   const { held, control, extra } = input;
   const zero = Math.min(...held.map((o) => o.sentAt), control.sentAt, extra.sentAt);
   const row = (role: HeldTimelineRow['role'], o: Observation): HeldTimelineRow => ({
@@ -615,7 +617,6 @@ function dataOf({ cap, outcome, input, figures, answer, measureAgain, weighed }:
     figures: figures && toTenths(figures),
     inequalities: weighed,
     extraWindow: figures && extraWindowOf(held, figures, zero),
-    measureAgain,
     answer,
     timeline: [...held.map((o) => row('held', o)), row('control', control), row('extra', extra)],
   };

@@ -314,7 +314,7 @@ function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<Remainin
       evidence: [first?.id, prev?.id],
       notes: [...notes, ...unclear],
       data,
-      measureAgain: obs.some((o) => o.status === null),
+      measureAgain: obs.some((o) => o.status === null) && 'next-window',
     });
   }
   const on429 = zeroOn429.length > 0 ? `; 0 on ${countOf(zeroOn429.length, '429')}` : '';
@@ -349,7 +349,7 @@ export function remainingDecrementsVerdict(
       actual: integrity.note,
       notes: [...notes, 'not within one window'],
       data,
-      measureAgain: true,
+      measureAgain: 'next-window',
     });
   }
   // A request without an answer between two admitted ones: the step across it says whether it counted,

@@ -231,7 +231,7 @@ export function resetEpochVerdict(
       evidence: [base.id, valid.at(-1)!.id],
       notes,
       data,
-      measureAgain: true,
+      measureAgain: 'next-window',
     });
   }
   const values = [...new Set(valid.map((s) => s.reset))];

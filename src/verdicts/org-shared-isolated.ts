@@ -53,7 +53,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       expected,
       actual: `second key got ${describe(keyB)}, neither admitted nor 429`,
       evidence,
-      measureAgain: keyB.status === null,
+      measureAgain: keyB.status === null && 'next-window',
     });
   }
   // A per-key quota gives the second key a fresh counter; Remaining far below that is the
@@ -86,7 +86,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       actual: `second key admitted (${describe(keyB)})`,
       evidence,
       notes: [still.note, 'a window boundary may have fallen between the two keys'],
-      measureAgain: true,
+      measureAgain: 'next-window',
     });
   }
   return finding('fail', {
@@ -195,7 +195,7 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
       expected,
       actual: `other organization got ${describe(other)}`,
       evidence,
-      measureAgain: other.status === null,
+      measureAgain: other.status === null && 'next-window',
     });
   }
   const remaining = other.rateLimit.remaining.value;
@@ -213,7 +213,7 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
       actual: `other organization admitted (${describe(other)})`,
       evidence,
       notes: [still.note],
-      measureAgain: true,
+      measureAgain: 'next-window',
     });
   }
   const shown = remaining !== null ? `Remaining ${remaining}` : 'no Remaining header; admitted';
@@ -243,6 +243,6 @@ function neverRejected(
     actual: `${actual}: its requests did not fit one window (${integrity.note})`,
     evidence,
     notes: ['not within one quota window'],
-    measureAgain: true,
+    measureAgain: 'next-window',
   });
 }

@@ -166,7 +166,7 @@ function judgeOutsideWindow(c: QuotaCase, integrity: WindowIntegrity): Finding<Q
     evidence: judged.evidence,
     notes: [...notes, 'not within one quota window', `had it been: ${judged.actual}`],
     data,
-    measureAgain: true,
+    measureAgain: 'next-window',
   });
 }
 
@@ -220,7 +220,7 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
     notes: [...notes, ...judged.notes, ...perRequest, integrity.note],
     data,
     // Requests without an answer (a dropped connection) left it open: another window may not lose one.
-    measureAgain: outcomes.wild.some((n) => obs[n - 1]?.status === null),
+    measureAgain: outcomes.wild.some((n) => obs[n - 1]?.status === null) && 'next-window',
   });
 }
 

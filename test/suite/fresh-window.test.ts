@@ -23,7 +23,7 @@ const spoiled: Finding = {
   actual: 'window rolled over mid-check',
   evidence: [],
   notes: [],
-  measureAgain: true,
+  measureAgain: 'next-window',
 };
 const stuck: Finding = {
   verdict: 'inconclusive',

@@ -36,7 +36,7 @@ function judge(options: Partial<ConcurrencyOptions> = {}, more: Partial<Concurre
 const decision = (f: Finding<ConcurrencyCapData>) => ({
   verdict: f.verdict,
   outcome: f.data?.outcome,
-  measureAgain: f.data?.measureAgain,
+  measureAgain: f.measureAgain === 'this-window',
 });
 
 describe('CONCURRENCY-CAP: the extra met the cap full', () => {

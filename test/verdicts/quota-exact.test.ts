@@ -161,7 +161,7 @@ describe('QUOTA-READ sequential', () => {
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toContain('ECONNRESET at request 60');
     expect(f.evidence).toEqual(idsAt(obs, 60));
-    expect(f.measureAgain).toBe(true);
+    expect(f.measureAgain).toBe('next-window');
   });
 
   it('is inconclusive when fewer than Limit + 1 were sent', () => {

@@ -169,7 +169,7 @@ describe('HDR-RESET: evidence over time', () => {
     const { obs: seq, window } = sequentialQuota({ limit: 60 });
     const f = resetEpochVerdict(seq, 60, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.measureAgain).toBe(true);
+    expect(f.measureAgain).toBe('next-window');
     expect(f.actual).toBe(
       `Reset ${T0 + 60} over 61 responses, all in one second of the server's clock (Date ${T0}) or split by new windows: a Reset that moves within a window could not show`,
     );

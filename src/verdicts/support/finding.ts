@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { HeaderValue, Observation } from '../../measure/observation.ts';
-import type { Finding, FindingData, Verdict } from '../../catalogue/types.ts';
+import type { Finding, FindingData, MeasureAgain, Verdict } from '../../catalogue/types.ts';
 
 export { TOO_MANY_REQUESTS } from '../../contract/types.ts';
 
@@ -17,8 +17,8 @@ export interface FindingParts<Data extends FindingData> {
   readonly evidence?: readonly (number | null | undefined)[];
   readonly notes?: readonly string[];
   readonly data?: Data;
-  /** Inconclusive for a spoiled measurement (Finding.measureAgain). */
-  readonly measureAgain?: boolean;
+  /** Inconclusive for a spoiled measurement, and where to measure it again (Finding.measureAgain). */
+  readonly measureAgain?: MeasureAgain | false;
 }
 
 export function finding<Data extends FindingData>(verdict: JudgedVerdict, parts: FindingParts<Data>): Finding<Data> {
@@ -33,7 +33,7 @@ export function finding<Data extends FindingData>(verdict: JudgedVerdict, parts:
     evidence,
     notes: [...(parts.notes ?? [])],
     ...(parts.data ? { data: parts.data } : {}),
-    ...(parts.measureAgain && verdict === 'inconclusive' ? { measureAgain: true } : {}),
+    ...(parts.measureAgain && verdict === 'inconclusive' ? { measureAgain: parts.measureAgain } : {}),
   };
 }
 
