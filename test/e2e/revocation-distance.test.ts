@@ -18,7 +18,7 @@ import { runSuite } from '../../src/run/run.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import { readJudgements, readObservations } from '../../src/suite/judgement-file.ts';
 import { JUDGEMENTS_FILE, withSharedArgs } from '../../src/suite/judgements.ts';
-import { decodeArgs, referenced } from '../../src/verdicts/replay.ts';
+import { decodeArgs, referenced, type ObservationSource } from '../../src/verdicts/replay.ts';
 import { edgeBounds } from '../../src/verdicts/support/revocation-bounds.ts';
 import type { RevocationEvidence } from '../../src/verdicts/support/revocation-evidence.ts';
 import { CLOCK_NOTE_START } from '../../src/verdicts/support/revocation-method.ts';
@@ -46,14 +46,22 @@ async function runFromAfar(faults: readonly FaultName[]) {
   return { runDir: outcome.runDir!, verdicts, latency, exitCode: outcome.exitCode };
 }
 
-/** The trials REVOKE-LATENCY judged, read back from the run folder as `tiergate verify` reads them. */
-async function judgedTrials(runDir: string): Promise<RevocationEvidence> {
+/**
+ * The trials REVOKE-LATENCY judged, read back from the run folder as `tiergate verify` reads them,
+ * and the observations they cite (each probe's slot is there: `intendedAt`).
+ */
+async function judgedTrials(
+  runDir: string,
+): Promise<{ evidence: RevocationEvidence; observations: ObservationSource }> {
   const problems: string[] = [];
   const { records } = withSharedArgs((await readJudgements(join(runDir, JUDGEMENTS_FILE), problems))!);
   const record = records.find((r) => r.fn === 'revokeLatencyVerdict')!;
   const source = await readObservations(join(runDir, OBSERVATIONS_FILE), referenced(record.args!));
   expect(problems).toEqual([]);
-  return (decodeArgs(record.args!, source, recruitingApi) as [RevocationEvidence])[0];
+  return {
+    evidence: (decodeArgs(record.args!, source, recruitingApi) as [RevocationEvidence])[0],
+    observations: source,
+  };
 }
 
 // One run at a time: three at once, each a target, its relays and the harness's TLS on this machine,
@@ -66,7 +74,7 @@ describe('revocation from afar (80 ± 20 ms round trips, HTTPS)', () => {
     const clock = run.latency.notes.find((n) => n.startsWith(CLOCK_NOTE_START));
     expect(clock).toContain('on a connection already open (no handshake inside it)');
 
-    const evidence = await judgedTrials(run.runDir);
+    const { evidence, observations } = await judgedTrials(run.runDir);
     expect(evidence.runs.map((r) => r.stoppedBy)).toEqual(['settled', 'settled']);
     for (const trial of evidence.runs) {
       // The round trips asked for more than one probe in flight per edge, and the trial kept more.
@@ -78,8 +86,9 @@ describe('revocation from afar (80 ± 20 ms round trips, HTTPS)', () => {
         // here its slot came while the admission was still out, so the bracket is narrower than the
         // two round trips. Judged by the slot the probe was due in: on a loaded machine a timer may
         // fire late, which the observations show and which is the machine's, not the pacing's.
-        const due = rejected.intendedAt ?? rejected.sentAt;
-        expect({ trial: trial.trial, edge: b.edge, dueWhileAdmissionOut: due < admitted.headersAt! }).toEqual({
+        const due = observations.byId.get(rejected.id)!.intendedAt;
+        expect(due).not.toBeNull();
+        expect({ trial: trial.trial, edge: b.edge, dueWhileAdmissionOut: due! < admitted.headersAt! }).toEqual({
           trial: trial.trial,
           edge: b.edge,
           dueWhileAdmissionOut: true,
