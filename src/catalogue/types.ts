@@ -60,7 +60,9 @@ export interface Finding<Data extends FindingData = FindingData> {
 /** Where a spoiled measurement is made again. */
 export type MeasureAgain = 'this-window' | 'next-window';
 
-export interface CheckResult<Data extends FindingData = FindingData> extends Finding<Data> {
+export interface CheckResult<Data extends FindingData = FindingData> extends Omit<Finding<Data>, 'reasons'> {
+  /** Why the result is not a plain pass, or what a pass rests on; empty for a plain pass. */
+  readonly reasons: readonly Reason[];
   readonly id: CheckId;
   /** Variant within a check, e.g. 'sequential' or 'burst' for QUOTA-READ; '' when none. */
   readonly variant: CheckVariant;

@@ -22,6 +22,7 @@ export function checkResult<Data extends FindingData>(
   const { measureAgain: _measureAgain, ...judged } = finding;
   return {
     ...judged,
+    reasons: finding.reasons ?? [],
     id,
     variant: context.variant ?? '',
     tier: context.tier,

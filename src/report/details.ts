@@ -13,6 +13,7 @@ import { checkAnchor, resultAnchor, VERDICT_SEVERITY, worstVerdict } from './mat
 import type { EvidenceRow, ObservationDigest } from './observation-digest.ts';
 import { statusClass } from './observation-digest.ts';
 import { VERDICT_LABEL, VERDICT_SYMBOL } from './palette.ts';
+import { whyLines } from '../catalogue/reasons/index.ts';
 
 /** Evidence lists longer than this show their first and last halves. */
 export const EVIDENCE_SHOWN = 40;
@@ -225,7 +226,7 @@ function resultView(result: CheckResult, digest: ObservationDigest): ResultView 
     verdict: verdictView(result.verdict),
     expected: result.expected,
     actual: result.actual,
-    notes: result.notes,
+    notes: whyLines(result),
     figures: figures(result.data),
     charts: charts(result, `${result.id} [${tier}]${result.variant ? ` ${result.variant}` : ''}`),
     ...evidenceView(result.evidence, digest),

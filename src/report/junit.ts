@@ -14,6 +14,7 @@
 import type { CheckResult, Verdict } from '../catalogue/types.ts';
 import type { RunResults } from '../results/types.ts';
 import { redactKeys } from '../contract/keys.ts';
+import { whyLines } from '../catalogue/reasons/index.ts';
 
 /** XML 1.0 forbids most control characters even when escaped; drop them. */
 const INVALID_XML =
@@ -51,7 +52,8 @@ function summary(result: CheckResult): string {
 
 /** Why no verdict could be reached, then what was expected and seen. */
 function inconclusiveMessage(result: CheckResult): string {
-  return `inconclusive: ${result.notes[0] ? `${result.notes[0]}; ` : ''}${summary(result)}`;
+  const why = whyLines(result)[0];
+  return `inconclusive: ${why ? `${why}; ` : ''}${summary(result)}`;
 }
 
 function testcase(result: CheckResult): string {
@@ -65,12 +67,13 @@ function testcase(result: CheckResult): string {
   ]
     .map(([name, value]) => `        <property name="${escapeXml(name ?? '')}" value="${escapeXml(value ?? '')}"/>`)
     .join('\n');
-  const notes = result.notes.length > 0 ? `\nnotes:\n${result.notes.map((n) => `- ${n}`).join('\n')}` : '';
+  const lines = whyLines(result);
+  const notes = lines.length > 0 ? `\nnotes:\n${lines.map((n) => `- ${n}`).join('\n')}` : '';
   const out = `${result.title} (${result.spec})\nrequirement: ${result.requirement}\nexpected: ${result.expected}\nactual: ${result.actual}${notes}\nevidence: observations ${result.evidence.slice(0, 20).join(', ')}${result.evidence.length > 20 ? `, … (${result.evidence.length} in all)` : ''}`;
   const outcome: Record<Verdict, string> = {
     pass: '',
     fail: `      <failure message="${escapeXml(summary(result))}" type="${escapeXml(result.id)}">${escapeText(summary(result))}</failure>\n`,
-    skipped: `      <skipped message="${escapeXml(result.notes[0] ?? 'skipped')}"/>\n`,
+    skipped: `      <skipped message="${escapeXml(whyLines(result)[0] ?? 'skipped')}"/>\n`,
     inconclusive: `      <error message="${escapeXml(inconclusiveMessage(result))}" type="inconclusive">${escapeText(inconclusiveMessage(result))}</error>\n`,
   };
   return `    <testcase ${attrs}>\n      <properties>\n${properties}\n      </properties>\n${outcome[result.verdict]}      <system-out>${escapeText(out)}</system-out>\n    </testcase>`;

@@ -14,6 +14,7 @@ import { buildMatrix } from './matrix.ts';
 import { plain, VERDICT_SYMBOL } from './palette.ts';
 import { declaredLimitsText } from './declared-limits.ts';
 import { cellText, displayPath, GATE_WORD, needsAttention, resultLabel, verdictWord } from './terminal-summary.ts';
+import { whyLines } from '../catalogue/reasons/index.ts';
 
 /** The variable GitHub Actions sets to the file a step appends its summary to. */
 export const STEP_SUMMARY_ENV = 'GITHUB_STEP_SUMMARY';
@@ -66,7 +67,8 @@ function attention(checks: readonly CheckResult[]): string[] {
     lines.push(`- ${verdictWord(r.verdict, plain)} **${resultLabel(r)}**`);
     lines.push(`  - expected: ${inline(r.expected)}`);
     lines.push(`  - actual: ${inline(r.actual)}`);
-    if (r.verdict === 'inconclusive' && r.notes[0]) lines.push(`  - why: ${inline(r.notes[0])}`);
+    const why = whyLines(r)[0];
+    if (r.verdict === 'inconclusive' && why) lines.push(`  - why: ${inline(why)}`);
   }
   if (bad.length > ATTENTION_SHOWN) lines.push(`- … ${bad.length - ATTENTION_SHOWN} more in the report`);
   return lines;

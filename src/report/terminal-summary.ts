@@ -12,6 +12,7 @@ import { plain, VERDICT_LABEL, VERDICT_SYMBOL, type Paint, type Style } from './
 import { formatProfile } from './profile-text.ts';
 import { declaredLimitsText } from './declared-limits.ts';
 import { redactKeys } from '../contract/keys.ts';
+import { whyLines } from '../catalogue/reasons/index.ts';
 
 /** Lines of "needs attention" printed before pointing at the report for the rest. */
 const ATTENTION_SHOWN = 12;
@@ -82,7 +83,8 @@ function attention(checks: readonly CheckResult[], paint: Paint): string[] {
     lines.push(`  ${verdictWord(r.verdict, paint, 14)} ${resultLabel(r)}`);
     lines.push(`      expected ${r.expected}`);
     lines.push(`      actual   ${r.actual}`);
-    if (r.verdict === 'inconclusive' && r.notes[0]) lines.push(`      why      ${r.notes[0]}`);
+    const why = whyLines(r)[0];
+    if (r.verdict === 'inconclusive' && why) lines.push(`      why      ${why}`);
   }
   if (bad.length > ATTENTION_SHOWN) lines.push(`  … ${bad.length - ATTENTION_SHOWN} more in the report`);
   return lines;

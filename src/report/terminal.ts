@@ -17,6 +17,7 @@ import { VERDICT_LABEL, VERDICT_SYMBOL } from './palette.ts';
 import { redactKeys } from '../contract/keys.ts';
 import { resultLabel, terminalSummary, VERDICT_STYLE, verdictWord } from './terminal-summary.ts';
 import { ansi, plain, type Paint } from './palette.ts';
+import { whyLines } from '../catalogue/reasons/index.ts';
 
 export interface TerminalReporter {
   readonly listener: RunListener;
@@ -85,7 +86,7 @@ function checkLine(r: Extract<RunEvent, { type: 'check-result' }>['result'], pai
     r.verdict === 'pass'
       ? ''
       : r.verdict === 'skipped'
-        ? `: ${r.notes[0] ?? 'not run'}`
+        ? `: ${whyLines(r)[0] ?? 'not run'}`
         : `: expected ${r.expected}; actual ${r.actual}`;
   return `${verdictWord(r.verdict, paint, 14)} ${resultLabel(r)}${detail}`;
 }

@@ -16,6 +16,7 @@ import { profileCards, type ProfileCardView } from './profile-view.ts';
 import { declaredLimitRows, type DeclaredLimitRow } from './declared-limits.ts';
 import { footprintView, type FootprintView } from './footprint.ts';
 import { slaViews, type EvidenceFile, type SlaView } from './sla.ts';
+import { whyLines } from '../catalogue/reasons/index.ts';
 
 /** Checks that answer "does every tier get exactly the quotas it is sold?" (their modules say so). */
 const TIER_LIMIT_CHECKS: readonly CheckId[] = allChecks()
@@ -234,11 +235,11 @@ function attention(results: RunResults): Pick<ReportView, 'attention' | 'skipped
       verdict: verdictView(r.verdict),
       expected: r.expected,
       actual: r.actual,
-      note: r.notes[0] ?? null,
+      note: whyLines(r)[0] ?? null,
     })),
     skipped: results.checks
       .filter((r) => r.verdict === 'skipped')
-      .map((r) => ({ name: resultName(r), href: `#${resultAnchor(r)}`, reason: r.notes[0] ?? 'no reason given' })),
+      .map((r) => ({ name: resultName(r), href: `#${resultAnchor(r)}`, reason: whyLines(r)[0] ?? 'no reason given' })),
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * results.json as a zod schema: the one definition from which `loadResults` validates saved runs and
  * `schemas/results.schema.json` is generated (regenerate: `npm run generate`).
- * Objects accept unknown keys (and drop them on load) so that a reader of `tiergate/results@1` accepts
- * results from a later tiergate that only added optional fields; a breaking change bumps the `@1`.
+ * Objects accept unknown keys (and drop them on load) so that a reader of `tiergate/results@2` accepts
+ * results from a later tiergate that only added optional fields; a breaking change bumps the `@2`
+ * (@2: every check result carries `reasons`, codes with their figures).
  * A check's `data` is checked where the report reads it (its charts), against its verdict's type.
  */
 import { z } from 'zod';
@@ -12,6 +13,7 @@ import type { AssumptionId } from '../contract/types.ts';
 import { reportOf } from '../checks/catalogue.ts';
 import type { ChartKind } from '../checks/define.ts';
 import { CHECK_IDS, CHECK_VARIANTS, VERDICTS, type CheckResult } from '../catalogue/types.ts';
+import { REASON_CODES, type Reason, type ReasonCode } from '../catalogue/reasons/index.ts';
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
@@ -25,6 +27,15 @@ import {
   type RevocationBrackets,
   type ValidResults,
 } from './types.ts';
+
+/**
+ * A reason: its code and its figures (numbers, strings, booleans, lists). Which figures a code carries
+ * is the code's type (catalogue/reasons); the file holds them as written.
+ */
+const reasonSchema = z
+  .object({ code: z.enum(REASON_CODES as [ReasonCode, ...ReasonCode[]]).describe('The reason code.') })
+  .catchall(z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))]))
+  .meta({ title: 'Reason' }) as unknown as z.ZodType<Reason>;
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]
@@ -130,7 +141,12 @@ export const checkResultSchema = z
     evidence: z
       .array(z.number().int())
       .describe('Ids of the observations (the observations file) that decide the verdict.'),
-    notes: z.array(z.string()).describe('Why a verdict is inconclusive or skipped, or other caveats.'),
+    notes: z.array(z.string()).describe('Caveats a reader needs beside the reasons.'),
+    reasons: z
+      .array(reasonSchema)
+      .describe(
+        'Why the result is not a plain pass (fail, inconclusive, skipped), or what a pass rests on: stable codes (`tiergate explain CODE`) with the figures behind them. Empty for a plain pass.',
+      ),
     data: z.record(z.string(), z.unknown()).optional().describe('Check-specific figures for charts and tables.'),
     startedAt: isoTime,
     durationMs: z.number(),

@@ -10,7 +10,7 @@ import type { QuotaData } from '../verdicts/quota-read-ingest.ts';
 import type { LatencyData, LatencyRow } from '../verdicts/revoke-latency.ts';
 import type { ConcurrencyCapData } from '../verdicts/concurrency-cap.ts';
 
-export const RESULTS_SCHEMA = 'tiergate/results@1' as const;
+export const RESULTS_SCHEMA = 'tiergate/results@2' as const;
 
 export type { ClockEstimate } from '../measure/server-clock.ts';
 

@@ -20,6 +20,7 @@ import { inFlightCeiling, trialsAtOnce } from './parallel.ts';
 import { requestFor } from '../measure/requests.ts';
 import { defineTask, skippedFinding } from '../suite/task.ts';
 import { trialsToProve } from '../verdicts/support/confidence.ts';
+import { because } from '../catalogue/reasons/index.ts';
 
 /** Timing beyond the scenario's shape; the defaults (here only) suit any deployment. */
 export interface RevocationTaskOptions {
@@ -30,9 +31,6 @@ export interface RevocationTaskOptions {
   /** Default 60 s: hooks time out first (10 s by default); this only guarantees no hang. */
   readonly hookGuardMs?: number;
 }
-
-export const NO_HOOK_REASON =
-  'no way to provision and revoke keys: use the embedded target (admin API), or give revocation.hook (http, command or disposable keys) in the config';
 
 export function revocationTiming(
   shape: RevocationShape,
@@ -72,7 +70,7 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
       task.begin();
       const hook = context.keyHook;
       if (!hook) {
-        const skipped = skippedFinding(NO_HOOK_REASON);
+        const skipped = skippedFinding(because('no-revocation-hook', {}));
         return { 'REVOKE-LATENCY': skipped, 'REVOKE-STICKY': skipped, 'AUTH-REVOKED': skipped, ROTATION: skipped };
       }
 

@@ -12,6 +12,7 @@ import { plannedWrites } from './footprint-plan.ts';
 import type { BulkPolicy, RevocationShape } from '../scenario/define.ts';
 import { targetText } from '../config/confidence-target.ts';
 import { trialsToProve } from '../verdicts/support/confidence.ts';
+import { reasonText } from '../catalogue/reasons/index.ts';
 
 /** The task's line, and under it what it sends (from its declaration). */
 const taskLine = (t: PlannedTask, indent = '') =>
@@ -64,7 +65,9 @@ export function describePlan(
     lines.push(`revocation: ${taskLine(plan.revocation)}`, ...(revocation ? [revocationShapeLine(revocation)] : []));
   for (const load of plan.load) lines.push(`load: ${taskLine(load)}`);
   for (const refused of plan.refused)
-    lines.push(`refused: ${refused.kind} (${refused.tier}): ${refused.checks.join(', ')} skipped: ${refused.reason}`);
+    lines.push(
+      `refused: ${refused.kind} (${refused.tier}): ${refused.checks.join(', ')} skipped: ${reasonText(refused.reason)}`,
+    );
   lines.push(
     `checks: ${plan.checks.length}; quota windows needed: ${plan.windowsNeeded} (window ${formatDurationMs(windowMs)})`,
     remeasureText({ windowsPerLane: REMEASURE_WINDOWS_PER_LANE }),

@@ -10,6 +10,7 @@ import type { Scenario } from '../scenario/define.ts';
 import type { TaskKind } from '../catalogue/task-kinds.ts';
 import { TASKS } from '../tasks/registry.ts';
 import { declaredChecks, type RegisteredTask } from '../suite/task.ts';
+import type { Reason } from '../catalogue/reasons/index.ts';
 
 export interface PlannedTask {
   readonly kind: TaskKind;
@@ -56,7 +57,7 @@ export interface RefusedTask {
   readonly tier: TierName;
   /** Reported skipped with the reason. */
   readonly checks: readonly CheckId[];
-  readonly reason: string;
+  readonly reason: Reason;
 }
 
 export interface Plan {
@@ -134,7 +135,7 @@ export function buildPlan(input: PlanInput): Plan {
 }
 
 /** The task definitions that refuse the run's edges, each with its reason. */
-function refusalsOf(farEdges: readonly string[]): ReadonlyMap<RegisteredTask, string> {
+function refusalsOf(farEdges: readonly string[]): ReadonlyMap<RegisteredTask, Reason> {
   return new Map(
     (Object.values(TASKS) as readonly RegisteredTask[]).flatMap((definition) => {
       const reason = definition.refusedFor?.(farEdges) ?? null;
@@ -154,7 +155,7 @@ interface Selection {
   readonly placedFor: (definition: RegisteredTask, scenario: Scenario) => readonly CheckId[];
 }
 
-function selectionOf(input: PlanInput, refusals: ReadonlyMap<RegisteredTask, string>): Selection {
+function selectionOf(input: PlanInput, refusals: ReadonlyMap<RegisteredTask, Reason>): Selection {
   const named = (id: CheckId) => input.checks === null || input.checks.includes(id);
   const chosen = (id: CheckId, scenario: Scenario) =>
     named(id) && (scenario.checks === 'all' || scenario.checks.includes(id));

@@ -16,6 +16,7 @@ import type { RunSeal } from './options.ts';
 import { messageOf } from '../util/errors.ts';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { because } from '../catalogue/reasons/index.ts';
 
 /** What an engine measured: its checks and the evidence around them. */
 export type EngineOutcome = Pick<
@@ -93,10 +94,7 @@ export function asInterrupted(result: CheckResult): CheckResult {
   return {
     ...result,
     verdict: 'inconclusive',
-    notes: [
-      ...result.notes,
-      `the run was interrupted while this check ran; it would otherwise have been ${result.verdict}`,
-    ],
+    reasons: [...result.reasons, because('interrupted', { wouldHaveBeen: result.verdict })],
   };
 }
 

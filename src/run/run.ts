@@ -22,6 +22,7 @@ import { bulkPolicyOf, plannedRun, resolvedRevocation, selectedScenarios } from 
 import { openRunFolder, publishResults, sealOf, type EngineOutcome } from './publish.ts';
 import { stepSummaryTarget } from '../report/step-summary.ts';
 import { TargetUnreachableError } from './preflight.ts';
+import { reasonText } from '../catalogue/reasons/index.ts';
 
 export interface RunOutcome {
   /** null for a dry run. */
@@ -47,7 +48,8 @@ const ENGINES: Readonly<Record<RunOptions['engine'], RunEngine>> = { harness: ha
 function refuseNamedChecksRefused(options: RunOptions): void {
   const named = plannedRun(options).refused.filter((r) => r.checks.some((id) => options.checks?.includes(id)));
   const first = named[0];
-  if (first) throw new UsageError(`--checks ${first.checks.join(',')}: ${first.reason}; leave it out of --checks`);
+  if (first)
+    throw new UsageError(`--checks ${first.checks.join(',')}: ${reasonText(first.reason)}; leave it out of --checks`);
 }
 
 export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome> {

@@ -174,13 +174,10 @@ const linkKey = (r: {
   readonly org: string | null;
 }) => `${r.check ?? r.id}|${r.tier}|${r.variant}|${r.org}`;
 
-const INTERRUPTED = 'the run was interrupted while this check ran; it would otherwise have been ';
-
-/** The verdict the result was judged: an interrupted run's inconclusive result names it in a note. */
+/** The verdict the result was judged: an interrupted run's inconclusive result names it in its reason. */
 function judgedVerdict(result: CheckResult, interrupted: boolean): string {
-  const note =
-    interrupted && result.verdict === 'inconclusive' ? result.notes.find((n) => n.startsWith(INTERRUPTED)) : undefined;
-  return note ? note.slice(INTERRUPTED.length) : result.verdict;
+  const cut = interrupted ? result.reasons.find((r) => r.code === 'interrupted') : undefined;
+  return cut?.code === 'interrupted' && cut.wouldHaveBeen !== '' ? cut.wouldHaveBeen : result.verdict;
 }
 
 /** A result judged by k6 from its own aggregates (`k6 ingest`, `run --engine k6`): no judgement of ours to hold. */

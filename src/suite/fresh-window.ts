@@ -12,6 +12,7 @@ import type { QuotaClass } from '../contract/types.ts';
 import type { WindowContext } from '../measure/window.ts';
 import type { Observation } from '../measure/observation.ts';
 import type { CheckId, Finding } from '../catalogue/types.ts';
+import { because } from '../catalogue/reasons/index.ts';
 import type { SuiteContext } from './context.ts';
 import { inconclusiveFinding, type Decision, type Decisions, type TaskRun } from './task.ts';
 import { underCap } from './batches.ts';
@@ -148,11 +149,8 @@ async function measureOnce<C extends CheckId>(
   if (!sync.ok) {
     const finding = inconclusiveFinding(
       'a fresh quota window to start in',
-      sync.reason,
+      because('no-fresh-window', { detail: sync.reason }),
       sync.polls.slice(-2).map((o) => o.id),
-      [
-        'No window could be had that the server showed fresh (its Remaining) and long enough for the check (its Reset); nothing was judged.',
-      ],
     );
     return { decisions: allOf(task, finding), ran: false };
   }
@@ -166,11 +164,7 @@ function readsUnfit(context: SuiteContext, task: TaskRun, rounds: RoundsAt): Fin
   if (fit.fits) return null;
   return inconclusiveFinding(
     'reads that fit one quota window',
-    `not run: ${readFitText(fit, context.windowMs)}`,
-    [],
-    [
-      'a check that cannot finish inside one window cannot be judged; a larger concurrency cap, a longer window or a nearer vantage point would let it',
-    ],
+    because('does-not-fit-window', { detail: readFitText(fit, context.windowMs) }),
   );
 }
 
@@ -191,15 +185,11 @@ function uploadsUnfit(context: SuiteContext, task: TaskRun, traffic: QuotaTraffi
   const quieter = fastest !== null && uploadFit(steps, fastest, context.windowMs, opens).fits;
   const finding = inconclusiveFinding(
     'uploads that fit one quota window',
-    `not run: ${uploadFitText(fit, uploadMs, context.windowMs)}`,
-    [],
-    [
-      quieter
-        ? `the fastest recent upload took ${Math.round(fastest)} ms, which would fit: the uploads were slow at the moment`
-        : 'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
-    ],
+    because('does-not-fit-window', { detail: uploadFitText(fit, uploadMs, context.windowMs) }),
   );
-  return quieter ? { ...finding, measureAgain: 'next-window' } : finding;
+  if (!quieter) return finding;
+  const slowNow = because('uploads-slow-now', { fastestMs: Math.round(fastest) });
+  return { ...finding, reasons: [...(finding.reasons ?? []), slowNow], measureAgain: 'next-window' };
 }
 
 /** The same finding for every check of the task. */

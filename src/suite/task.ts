@@ -7,6 +7,7 @@
  */
 import type { QuotaClass, TierName } from '../contract/types.ts';
 import type { CheckId, CheckResult, CheckVariant, Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import type { TaskKind } from '../catalogue/task-kinds.ts';
 import { taskName, type TaskIdentity } from '../results/events.ts';
 import { messageOf } from '../util/errors.ts';
@@ -122,7 +123,7 @@ export interface TaskDefinition<K extends TaskKind = TaskKind, C extends CheckId
    * run for (lane, joint and after placements), its checks are reported skipped with the reason, and
    * the dry run says so.
    */
-  readonly refusedFor?: (farEdges: readonly string[]) => string | null;
+  readonly refusedFor?: (farEdges: readonly string[]) => Reason | null;
   /** What it sends, in a line: the dry run prints it. */
   readonly describe: string;
   // NoInfer: the checks are the declared ones; a decision for any other is a type error, not a wider C.
@@ -147,18 +148,18 @@ export function declaredChecks(definition: RegisteredTask): readonly CheckId[] {
 }
 
 /** A check that cannot be decided here, and why. */
-export function skippedFinding(reason: string): Finding {
-  return { verdict: 'skipped', expected: '—', actual: 'not run', evidence: [], notes: [reason] };
+export function skippedFinding(reason: Reason): Finding {
+  return { verdict: 'skipped', expected: '—', actual: 'not run', evidence: [], notes: [], reasons: [reason] };
 }
 
-/** A check the traffic could not decide, and why. */
+/** A check the traffic could not decide, and why: `actual` is the reason's sentence. */
 export function inconclusiveFinding(
   expected: string,
-  actual: string,
+  reason: Reason,
   evidence: readonly number[] = [],
   notes: readonly string[] = [],
 ): Finding {
-  return { verdict: 'inconclusive', expected, actual, evidence, notes };
+  return { verdict: 'inconclusive', expected, actual: reasonText(reason), evidence, notes, reasons: [reason] };
 }
 
 /** Times one check's own traffic (tasks deciding several checks one after another). */
@@ -176,7 +177,7 @@ export interface TaskInstance {
   /** The checks to report; null: every declared check. */
   readonly checks: readonly CheckId[] | null;
   /** Why the plan refused it (its definition's refusedFor): it sends nothing and its checks are skipped. */
-  readonly refused?: string;
+  readonly refused?: Reason;
 }
 
 /** The shared step: runs a task and turns its decisions into the results of its selected checks. */
@@ -219,13 +220,15 @@ export async function runTask(
   // A task that throws met a harness bug or an answer it did not expect: say so, and report its
   // checks inconclusive with the reason (a check that did not run must never vanish into a pass).
   let decisions: Decisions<CheckId> = {};
-  let undecided = `the ${definition.kind} task ended without deciding it`;
+  let undecided = because('task-undecided', { kind: definition.kind });
   try {
-    const notRun = instance.refused ?? (definition.uploads === true && context.writes === 'none' ? WRITES_NONE : null);
+    const notRun =
+      instance.refused ??
+      (definition.uploads === true && context.writes === 'none' ? because('writes-none', {}) : null);
     decisions = notRun === null ? await definition.run(context, run) : skippedFor(checks, notRun);
   } catch (error) {
-    undecided = `task ${taskName(identity)} stopped: ${messageOf(error)}`;
-    context.emit({ type: 'warning', message: undecided });
+    undecided = because('task-stopped', { detail: `task ${taskName(identity)} stopped: ${messageOf(error)}` });
+    context.emit({ type: 'warning', message: reasonText(undecided) });
   }
   const own =
     span.startedWall === null
@@ -248,12 +251,8 @@ export async function runTask(
   });
 }
 
-/** Why a task that uploads is skipped in a run the config allows no writes. */
-const WRITES_NONE =
-  '"writes": "none" in the config: this check uploads sample resumes, which the deployment parses (and may bill); allow it with "writes": "own"';
-
 /** Every check of a task that is not run, skipped for `reason`. */
-function skippedFor(checks: readonly CheckId[], reason: string): Decisions<CheckId> {
+function skippedFor(checks: readonly CheckId[], reason: Reason): Decisions<CheckId> {
   const finding = skippedFinding(reason);
   return Object.fromEntries(checks.map((id) => [id, finding]));
 }

@@ -18,6 +18,7 @@ import { waitOutRefusal } from '../suite/refusal-wait.ts';
 import { archiveJob } from '../suite/cleanup.ts';
 import type { CreatedResource } from '../results/types.ts';
 import { defineTask, inconclusiveFinding, skippedFinding, timed } from '../suite/task.ts';
+import { because } from '../catalogue/reasons/index.ts';
 
 /** HEAD-BOOTSTRAP measurements at most: each is two HEADs, a boundary may spoil one. */
 const HEAD_ATTEMPTS = 3;
@@ -90,7 +91,7 @@ export const access = defineTask({
     const unscopedKey = org.unscoped?.key;
     const scopeEnforced =
       unscopedKey === undefined
-        ? skippedFinding('no key lacking scopes was configured for this organization')
+        ? skippedFinding(because('no-unscoped-key', {}))
         : await timed(context, () => judgeScopeEnforced(a, unscopedKey));
     const headBootstrap = await timed(context, () => judgeHeadBootstrap(a));
     return {
@@ -171,7 +172,7 @@ async function judgeHeadBootstrap({ context, org, send }: AccessRun): Promise<Fi
       : null;
     first = opened === null ? await sendHead() : opened.ok ? opened.first : null;
   }
-  return finding ?? inconclusiveFinding('two HEADs', 'interrupted');
+  return finding ?? inconclusiveFinding('two HEADs', because('interrupted', { wouldHaveBeen: '' }));
 }
 
 /**

@@ -37,6 +37,7 @@ import type { OrgHandle } from '../contract/handles.ts';
 import { requestFor } from '../measure/requests.ts';
 import { inFreshWindow } from '../suite/fresh-window.ts';
 import { defineTask, inconclusiveFinding, type Decisions } from '../suite/task.ts';
+import { because } from '../catalogue/reasons/index.ts';
 
 /** Fast reads timed before each measurement: their fastest and their spread bound its network. */
 const ROUND_TRIP_READS = 5;
@@ -111,8 +112,8 @@ async function measureCap(
   }
   if (finding === null) {
     const why = context.signal.aborted
-      ? 'interrupted'
-      : `the window's ingest quota has room for ${room}, not the ${units} uploads a measurement spends`;
+      ? because('interrupted', { wouldHaveBeen: '' })
+      : because('no-room-to-measure', { room, needed: units });
     return {
       'CONCURRENCY-CAP': inconclusiveFinding(
         `room for the ${cap} held uploads`,
@@ -158,7 +159,7 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
     const how = refused.status === null ? 'got no answer' : 'were refused';
     const finding = inconclusiveFinding(
       'reads admitted, to time a round trip and to test the cap with',
-      `reads ${how} before anything was held: ${describe(refused)}`,
+      because('refused-before-held', { outcome: how, request: describe(refused) }),
       trips.map((o) => o.id),
       ["the extra request is a read: a read refused for its quota would pass for the cap's refusal"],
     );
@@ -167,7 +168,7 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
   }
   // This measurement's own round trips bound its network: an earlier one's slow moment is not its own.
   const plan = holdPlanOf(context, edge, trips, fastestUploadMs(seen.uploads));
-  if (plan === null) return inconclusiveFinding('round trips timed', 'interrupted', [], []);
+  if (plan === null) return inconclusiveFinding('round trips timed', because('interrupted', { wouldHaveBeen: '' }));
 
   const heldAt = context.prober.now();
   const first = Array.from({ length: cap - 1 }, () => send(upload, 'hold'));

@@ -23,6 +23,7 @@ import { requestFor } from '../measure/requests.ts';
 import { limitToTest } from '../suite/announced-limit.ts';
 import { inFreshWindow } from '../suite/fresh-window.ts';
 import { defineTask, skippedFinding } from '../suite/task.ts';
+import { because } from '../catalogue/reasons/index.ts';
 
 const CHECK = 'LOAD-THRESHOLDS' as const;
 /** In-flight bound per org when the tier publishes no concurrency cap figure. */
@@ -37,16 +38,13 @@ export const load = defineTask({
   optIn: true,
   appliesTo: (scenario) => scenario.load !== null,
   // Latency under load is the deployment's only where the distance to it is nil.
-  refusedFor: (farEdges) =>
-    farEdges.length === 0
-      ? null
-      : `${farEdges.join(', ')} ${farEdges.length === 1 ? 'is not a loopback address' : 'are not loopback addresses'}: latencies measured from here would include the distance to the deployment, and LOAD-THRESHOLDS would judge it as the deployment's; run the load beside the deployment`,
+  refusedFor: (farEdges) => (farEdges.length === 0 ? null : because('far-deployment', { edges: farEdges })),
   describe:
     "the scenario's load phases at a constant arrival rate: at quota, at twice it, and a fleet of organizations",
   run: async (context, task) => {
     const org = task.orgs[0]!;
     const shape = task.scenario.load;
-    if (!shape) return { [CHECK]: skippedFinding('the scenario has no sustained-load shape (load: null)') };
+    if (!shape) return { [CHECK]: skippedFinding(because('no-load-shape', {})) };
     // A malformed expression is the scenario author's mistake: say so before any traffic.
     const thresholds = parseThresholds(shape.thresholds, `scenario ${org.tier}: load.thresholds`);
     const notes: string[] = [LATENCY_POLICY.harness];

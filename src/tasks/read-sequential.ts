@@ -24,6 +24,7 @@ import { announcedWaitS } from '../measure/reset-format.ts';
 import { defineTask, inconclusiveFinding, skippedFinding, type RoundTrips, type TaskRun } from '../suite/task.ts';
 import type { WindowContext } from '../measure/window.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because } from '../catalogue/reasons/index.ts';
 
 /** After the first, the series to Limit and past it (its bulk together where it cannot fit one at a time). */
 const seriesRounds: RoundTrips = (limit, batch, planning) =>
@@ -110,7 +111,7 @@ export const readSequential = defineTask({
               })
             : inconclusiveFinding(
                 'a 429 to take Retry-After from',
-                'no request was rejected',
+                because('never-refused', { sent: sent.length }),
                 sent.slice(-1).map((o) => o.id),
               ),
       };
@@ -142,10 +143,10 @@ function orgSharedDecision(
   return org.secondary
     ? inconclusiveFinding(
         'the first key rejected, then the second key tried',
-        'the first key was never rejected',
+        because('never-refused', { sent: sent.length }),
         sent.slice(-1).map((o) => o.id),
       )
-    : skippedFinding('no second key of this organization was configured');
+    : skippedFinding(because('no-second-key', {}));
 }
 
 /** The series past the Limit, shaped by the round trip the task's window was planned by (suite/series-shape.ts). */

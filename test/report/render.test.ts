@@ -61,7 +61,7 @@ describe('writeReports', () => {
       'results.json',
     ]);
     const text = await readFile(run.files.results, 'utf8');
-    expect(text.startsWith('{\n  "schema": "tiergate/results@1",')).toBe(true);
+    expect(text.startsWith('{\n  "schema": "tiergate/results@2",')).toBe(true);
     const parsed = resultsSchema.safeParse(JSON.parse(text));
     expect(parsed.success).toBe(true);
     expect(parsed.data?.checks).toHaveLength(run.results.checks.length);

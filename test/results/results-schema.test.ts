@@ -77,7 +77,7 @@ describe('loadResults', () => {
     expect(await codeOf(run.root)).toBe('TG_RESULTS_FILE');
 
     const notJson = join(run.root, 'not-json.json');
-    await writeFile(notJson, '{"schema": "tiergate/results@1",');
+    await writeFile(notJson, '{"schema": "tiergate/results@2",');
     expect(await codeOf(notJson)).toBe('TG_RESULTS_FILE');
 
     const invalid = join(run.root, 'invalid.json');

@@ -146,7 +146,7 @@ describe('inFreshWindow', () => {
     expect(asked.count).toBe(2);
     expect(decisions['QUOTA-READ']).toMatchObject({
       actual: 'window rolled over mid-check',
-      notes: ['not measured again: no window within 11 s'],
+      notes: ['not measured again: no fresh quota window to start in: no window within 11 s'],
     });
   });
 
@@ -183,9 +183,7 @@ describe('inFreshWindow', () => {
       const decisions = await withUploads(asked, [20], 10);
       expect(asked.count).toBe(0);
       expect(decisions['QUOTA-READ']).toMatchObject({ verdict: 'inconclusive' });
-      expect(findingNotes(decisions['QUOTA-READ'])).toContain(
-        'the fastest recent upload took 10 ms, which would fit: the uploads were slow at the moment',
-      );
+      expect(findingOf(decisions['QUOTA-READ']).reasons).toContainEqual({ code: 'uploads-slow-now', fastestMs: 10 });
       expect(findingNotes(decisions['QUOTA-READ']).at(-1)).toMatch(/^not measured again: not run: /);
     });
 
@@ -193,12 +191,10 @@ describe('inFreshWindow', () => {
       const asked = { count: 0 };
       const decisions = await withUploads(asked, [20], 15);
       expect(asked.count).toBe(0);
-      expect(findingNotes(decisions['QUOTA-READ'])).toEqual([
-        'a check that cannot finish inside one window cannot be judged; slower uploads need longer windows or a larger concurrency cap',
-      ]);
+      expect(findingOf(decisions['QUOTA-READ']).reasons!.map((r) => r.code)).toEqual(['does-not-fit-window']);
     });
   });
 });
 
-const findingNotes = (decision: unknown): string[] =>
-  ((decision as { finding?: Finding }).finding ?? (decision as Finding)).notes as string[];
+const findingOf = (decision: unknown): Finding => (decision as { finding?: Finding }).finding ?? (decision as Finding);
+const findingNotes = (decision: unknown): string[] => findingOf(decision).notes as string[];

@@ -106,9 +106,9 @@ describe('loadTask', () => {
       checks: ['LOAD-THRESHOLDS'],
       refused: reason,
     });
-    expect({ verdict: result!.verdict, notes: result!.notes, org: result!.org }).toEqual({
+    expect({ verdict: result!.verdict, reasons: result!.reasons, org: result!.org }).toEqual({
       verdict: 'skipped',
-      notes: [reason],
+      reasons: [{ code: 'far-deployment', edges: ['https://api.example.com'] }],
       org: null,
     });
     expect(context.recorder!.count).toBe(0);

@@ -5,9 +5,11 @@
  */
 import type { Figure, ReasonDefinition } from './define.ts';
 import { MEASUREMENT_REASONS } from './measurement.ts';
+import { NOT_RUN_REASONS } from './not-run.ts';
 
 export const REASONS = {
   ...MEASUREMENT_REASONS,
+  ...NOT_RUN_REASONS,
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;
@@ -25,7 +27,7 @@ export function because<C extends ReasonCode>(code: C, figures: ReasonFigures<C>
 }
 
 export function isReasonCode(value: string): value is ReasonCode {
-  return Object.hasOwn(REASONS, value);
+  return value in REASONS;
 }
 
 export function reasonDefinition(code: ReasonCode): ReasonDefinition<Readonly<Record<string, Figure>>> {
@@ -36,6 +38,14 @@ export function reasonDefinition(code: ReasonCode): ReasonDefinition<Readonly<Re
 export function reasonText(reason: Reason): string {
   const { code, ...figures } = reason;
   return reasonDefinition(code).text(figures);
+}
+
+/** Why a result is what it is, in words: its reasons' sentences, then its other notes. */
+export function whyLines(result: {
+  readonly reasons?: readonly Reason[];
+  readonly notes: readonly string[];
+}): string[] {
+  return [...(result.reasons ?? []).map(reasonText), ...result.notes];
 }
 
 export type { Figure, ReasonDefinition, ReasonVerdict } from './define.ts';

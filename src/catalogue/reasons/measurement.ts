@@ -1,6 +1,6 @@
 /**
  * Reasons that belong to how a measurement went, whatever the check: windows, lost answers, fit,
- * budgets, interruption, and checks that were not run.
+ * budgets, interruption.
  */
 import { reason } from './define.ts';
 
@@ -77,11 +77,43 @@ export const MEASUREMENT_REASONS = {
     causes: ['an error in a hook or the network, named in the detail'],
     change: ['read the warning the run printed for this task, fix its cause and run again'],
   }),
-  'not-run': reason<{ detail: string }>()({
-    verdicts: ['skipped'],
-    text: ({ detail }) => detail,
-    means: 'The check could not run in this configuration; the detail names what it lacks.',
-    causes: ['a key, organization or hook the config does not give', 'writes not allowed (`"writes": "none"`)'],
-    change: ['give what the detail names in the config (`orgs[].keys`, `hooks`, `writes`)'],
+  'task-undecided': reason<{ kind: string }>()({
+    verdicts: ['inconclusive'],
+    text: ({ kind }) => `the ${kind} task ended without deciding it`,
+    means: 'The task that measures this check returned no decision for it: a tiergate defect, never a pass.',
+    causes: ['a task that does not decide every check it declares'],
+    change: ['report it with the run folder (`tiergate verify` shows what was judged)'],
+  }),
+  'never-refused': reason<{ sent: number }>()({
+    verdicts: ['inconclusive'],
+    text: ({ sent }) => `no request was rejected among the ${sent} sent`,
+    means: 'The check judges what follows a 429, and the series that should end in one never got one.',
+    causes: ['a quota larger than the one declared or announced', 'another check of the series failed first'],
+    change: ['read QUOTA-READ of the same tier: it says where the 429 fell, or that none did'],
+  }),
+  'no-room-to-measure': reason<{ room: number; needed: number }>()({
+    verdicts: ['inconclusive'],
+    text: ({ room, needed }) =>
+      `the window's ingest quota has room for ${room}, not the ${needed} uploads a measurement spends`,
+    means: "CONCURRENCY-CAP holds the cap's worth of uploads at once; the window's ingest quota had too little left.",
+    causes: ['an ingest quota smaller than the concurrency cap plus the reads', 'other uploads in the same window'],
+    change: ['declare the figures the deployment enforces (config `orgs[].limits`)', 'a longer window (`--window`)'],
+  }),
+  'refused-before-held': reason<{ outcome: string; request: string }>()({
+    verdicts: ['inconclusive'],
+    text: ({ outcome, request }) => `reads ${outcome} before anything was held: ${request}`,
+    means:
+      "The reads that time the round trip and test the cap were refused or lost first: a read's 429 for its quota would pass for the cap's.",
+    causes: ['the read quota was spent by another check or client', 'a lossy network'],
+    change: ['give the concurrency task an organization of its own (config `orgs`)', 'check the network path'],
+  }),
+  'uploads-slow-now': reason<{ fastestMs: number }>()({
+    verdicts: ['inconclusive'],
+    text: ({ fastestMs }) =>
+      `the fastest recent upload took ${fastestMs} ms, which would fit: the uploads were slow at the moment`,
+    means:
+      "Uploads were slower than usual when the check was due (the run's own other tasks, or the server's load): measured again a window later.",
+    causes: ['load on the machine or the deployment at that moment'],
+    change: ['nothing if a later window decided it; else fewer tiers at once (`--tier`) or a longer window'],
   }),
 } as const;
