@@ -18,7 +18,7 @@ interface Ready {
 }
 
 const HUGE = { read: 1_000_000_000, ingest: 1_000_000_000, concurrency: 100_000 };
-/** Requests/s one edge should serve with 50 connections (issue 11). */
+/** Requests/s one edge should serve with 50 connections. Why this figure: docs/decisions/bench-aims.md */
 const AIM_RPS = 25_000;
 const REQUIRED = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-edge-node'];
 

@@ -12,7 +12,7 @@ export const DEFAULTS = Object.freeze({
   timeoutMs: 5_000,
   /** Edge listeners of the reference target, sharing one state. */
   edges: 3,
-  /** How long a revocation takes to reach each edge of the reference target (the README's revocation figures were measured with it). */
+  /** How long a revocation takes to reach each edge of the reference target (the revocation benchmark's figures are taken at the same delay). */
   revocationDelayMs: 300,
   /** Reports root: a run writes `<dir>/<run-id>/` and points `<dir>/latest` at it. */
   reportsDir: 'reports',

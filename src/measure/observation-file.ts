@@ -22,8 +22,8 @@ export interface ObservationSink {
 
 export function observationSink(file: string): ObservationSink {
   const out = createWriteStream(file, { flags: 'w' });
-  // zlib's default level: an npm start's 20.9 MB of observations took 130 ms of CPU in all and became
-  // 0.98 MB (level 1: 78 ms, 1.26 MB).
+  // zlib's default level: a small file for little CPU beside the measurements.
+  // Why this level: docs/decisions/observation-compression.md
   const head: Writable = compressed(file) ? createGzip({ level: constants.Z_DEFAULT_COMPRESSION }) : out;
   if (head !== out) head.pipe(out);
   const done = new Promise<void>((resolve, reject) => {

@@ -515,8 +515,7 @@ async function followUpsOver(
 /**
  * Reads until the first 429. While the server shows quota left, reads go in batches under the
  * concurrency cap, never more than its Remaining, so a quota is used up inside the window it started
- * in (one at a time, Enterprise's spilled into the next and cost the run a window; two at a time, a
- * loaded machine's 80 ms round trips did not use up Starter's 60 in a 2 s window); once Remaining is
+ * in (why batches this large: docs/decisions/discovery-exhaustion-batches.md); once Remaining is
  * 0, one read alone meets the 429. A refusal in a batch (a 429 early, a concurrency refusal, an error
  * status) makes it one at a time from there; an answer lost on the way changes nothing (the others'
  * Remaining shows what counted). A boundary that falls before the 429 (Remaining back up) begins a fresh window, counted

@@ -218,8 +218,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
-        // Destroyed, not reset: on Node 20, a thread that reset many sockets as it closed could spin
-        // forever at its exit (in CleanupHandles), and the target's thread then never ended.
+        // Destroyed, not reset: on Node 20, a thread that resets many sockets as it closes can spin
+        // forever at its exit (in CleanupHandles), and the target's thread then never ends.
         for (const socket of open) socket.destroy();
       }),
   };

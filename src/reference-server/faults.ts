@@ -165,9 +165,7 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
       checks: ['QUOTA-READ', 'QUOTA-INGEST', 'HDR-REMAINING'],
       why: 'with a Reset that moves, a boundary is placed by Date alone, whose cached value lags under load: on a busy machine a check can start off the boundary',
     },
-    // Measured, 16 such runs at once on two cores: at 2 s windows 14 of 32 left checks undecided (no
-    // usable window found); at 3 s, 15 of 16 caught everything (the other's 429 fell where Reset and
-    // Retry-After agree).
+    // Why 3 s: docs/decisions/reset-drifts-min-window.md
     minWindow: {
       ms: 3000,
       why: "windows placed by Date's one-second ticks alone need room beside the check's own traffic",

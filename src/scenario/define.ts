@@ -10,9 +10,9 @@ export interface QuotaShape {
   /** 'sequential' sends Limit+1 one at a time (its bulk together where it cannot fit a window so); 'burst' releases 2 × Limit at once in batches ≤ the cap. */
   readonly variants: readonly ('sequential' | 'burst')[];
   /**
-   * The sequential series: one at a time where it fits half a window at the measured round trip, else
-   * its bulk together and a tail one at a time ('auto', the default); or always the bulk together at
-   * the cap with the shortest tail ('always').
+   * The sequential series: one at a time where it fits a quarter of a window at the measured round
+   * trip, else its bulk together and a tail one at a time ('auto', the default); or always the bulk
+   * together at the cap with the shortest tail ('always').
    */
   readonly bulk?: BulkPolicy;
 }

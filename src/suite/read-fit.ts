@@ -38,7 +38,7 @@ export function longestRoundTripMs(rounds: RoundsAt, windowMs: number): number {
   return fits;
 }
 
-/** "62 round trips one after another at 90 ms = 5.6s, within the 60s window" (one line). */
+/** "62 round trips one after another at 90ms = 5.58s, within the 60s window" (one line). */
 export function readFitText(fit: ReadFit, windowMs: number): string {
   const need = `${fit.rounds} round trips one after another at ${formatDurationMs(fit.roundTripMs)} = ${formatDurationMs(fit.needMs)}`;
   return fit.fits

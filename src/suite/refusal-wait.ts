@@ -8,7 +8,7 @@ import { announcedWaitS } from '../measure/reset-format.ts';
 import { sleep } from '../util/sleep.ts';
 import type { SuiteContext } from './context.ts';
 
-/** Past a wait the server announced, in whole seconds: a tenth of a second besides the timers' margin. */
+/** Past a wait the server announced, in whole seconds: 80 ms besides the timers' margin (a tenth of a second with its floor). */
 const ROUNDING_MS = 80;
 
 export async function waitOutRefusal(context: SuiteContext, refused: Observation): Promise<void> {

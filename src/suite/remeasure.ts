@@ -31,7 +31,7 @@ export function remeasureBudget(windowsPerLane = REMEASURE_WINDOWS_PER_LANE): Re
   };
 }
 
-/** "measuring again: at most one window more per organization's lane, when a boundary or the network spoiled a check" */
+/** "measuring again: at most 2 windows more per organization's lane, when a window boundary or the network spoiled a check (then …)" */
 export function remeasureText(budget: Pick<RemeasureBudget, 'windowsPerLane'>): string {
   const windows = budget.windowsPerLane === 1 ? 'one window' : `${budget.windowsPerLane} windows`;
   return `measuring again: at most ${windows} more per organization's lane, when a window boundary or the network spoiled a check (then the run ends at most that much later than planned)`;

@@ -1,12 +1,12 @@
 /**
  * How a read series up to the quota and past it is sent (README "At a distance"). Where the series
- * fits half a window one request at a time, it goes so: every Remaining is then a step. Where it does
- * not (Enterprise's 2,500 reads at 90 ms are 225 s), only the requests whose order decides the verdict
- * go one at a time: its bulk is released together in batches under the concurrency cap (judged like a
- * burst: every one admitted, each Remaining value given once), then a tail from at least two
- * requests before the Limit goes one at a time past it, where the first 429 must fall exactly. The
- * bulk's concurrency is the least that fits its share, and the tail as long as its share allows,
- * both from the round trip measured on this run and the window.
+ * fits a quarter of a window one request at a time (half its budget of half a window), it goes so:
+ * every Remaining is then a step. Where it does not (Enterprise's 2,500 reads at 90 ms are 225 s),
+ * only the requests whose order decides the verdict go one at a time: its bulk is released together
+ * in batches under the concurrency cap (judged like a burst: every one admitted, each Remaining value
+ * given once), then a tail from at least two requests before the Limit goes one at a time past it,
+ * where the first 429 must fall exactly. The bulk's concurrency is the least that fits its share, and
+ * the tail as long as its share allows, both from the round trip measured on this run and the window.
  */
 import type { BulkPolicy } from '../scenario/define.ts';
 
@@ -79,7 +79,7 @@ function shaped(
   return { ...parts, rounds, roundTripMs: input.roundTripMs };
 }
 
-/** "bulk of 2,419 at 10 at once, then 80 one at a time past the Limit" (the dry run and the plan). */
+/** "a bulk of 2419 at 10 at once, then 80 one at a time past the Limit (322 round trips of 90 ms)" (the dry run and the plan). */
 export function seriesShapeText(shape: SeriesShape): string {
   const tail = `${shape.tailBefore + TAIL_AFTER_LIMIT} one at a time past the Limit`;
   const rounds = `${shape.rounds} round trips of ${Math.round(shape.roundTripMs)} ms`;

@@ -16,7 +16,8 @@
  * An extra sent too early or too late proves nothing: inconclusive, and `measureAgain` says a later
  * measurement may decide it. A held upload refused fails the check (the held ones alone never exceed
  * the cap), unless it is the only one and the extra was admitted (the server may have seen the extra
- * first), or its Remaining 0 says the quota may have refused it.
+ * first), its Remaining 0 says the quota may have refused it, or it is the last upload alone, sent
+ * once the control was admitted with the cap in flight (the control's slot not yet freed).
  */
 import type { Figure } from '../contract/types.ts';
 import { exactFigureText } from '../contract/org-limits.ts';
@@ -441,7 +442,6 @@ function refusedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap):
   });
 }
 
-/** The extra met the cap full, was admitted, and its answer left before any held one's: cap + 1 at once. */
 /**
  * An extra admitted and answered while every held one was in service fails, but only where (A′)
  * holds too: a held upload late on its way (a segment sent again, a handshake) can have reached the
@@ -455,6 +455,7 @@ function admittedOrOpen(j: Judging, met: MetCap): Finding<ConcurrencyCapData> {
   return j.open(actual, met.evidence, [figuresText(met.figures), inequalityText('extra', inService)], true, weighed);
 }
 
+/** The extra met the cap full, was admitted, and its answer left before any held one's: cap + 1 at once. */
 function admittedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): Finding<ConcurrencyCapData> {
   const { extra, figure, capAnnounced } = j.input;
   const { cap } = j;

@@ -26,8 +26,10 @@ export interface OrgSharedInput {
 
 /**
  * Where the window could have rolled over between the first key's 429 and the second key's request,
- * the proof that it did not: the first key rejected again right after (the bracket), or the second
- * key answered before the window's safe end, or all responses sharing one epoch Reset.
+ * the proof that it did not (stillExhausted): the first key rejected again right after (the bracket),
+ * the rejection and the second key sharing one epoch Reset, or the second key answered before the
+ * window's safe end. A second key admitted on a counter the first already used (a refill) decides
+ * nothing.
  */
 export function orgSharedVerdict(input: OrgSharedInput): Finding {
   const { keyA, keyB, limit, window } = input;
@@ -99,9 +101,11 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
 
 /**
  * Proof that the window the first party used up was still in force when `probe` was answered, so an
- * admission of the probe came from another counter: the first party rejected again right after the
- * probe, or the probe answered before the window's safe end (the check's own timing), or one epoch
- * Reset over everything.
+ * admission of the probe came from another counter, tried in this order: the first party rejected
+ * again right after the probe (the bracket); where Reset places windows, the rejection and the probe
+ * sharing one epoch Reset (two that differ are a rollover, and no proof); the probe answered before
+ * the window's safe end, or the whole series within one window (the check's own timing); a Reset
+ * that is no epoch reading the same on the rejection and the probe.
  */
 function stillExhausted(
   series: readonly Observation[],
@@ -168,7 +172,7 @@ export interface OrgIsolatedInput {
 
 /**
  * The other organization's request must be admitted, with its own untouched Remaining when it sends
- * one, while the first organization's quota is shown still used up (the bracket, or timing). A 429
+ * one, while the first organization's quota is shown still used up (the bracket, Reset, or timing). A 429
  * for the other organization, whose window was fresh, is a shared quota whatever the timing.
  */
 export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {

@@ -269,7 +269,7 @@ function lastOfPart(o: Outcomes, n: number): number {
   return o.together.find((t) => t.from < n && n <= t.to)?.to ?? n;
 }
 
-/** "(request 40 went together with requests 2–58)" where a request was released together with others. */
+/** " (requests 2–58 (released together))" where a request was released together with others; "" where it went alone. */
 function togetherOf(o: Outcomes, n: number): string {
   const part = o.together.find((t) => t.from < n && n <= t.to);
   return part ? ` (${togetherText(part)})` : '';

@@ -1,9 +1,9 @@
 /**
  * ROTATION (§5.8): "a new key should be generated before the old one is revoked". The successor key
  * of the same org must be admitted on every edge before the old key is revoked, and still after the
- * revocation settled. A rejection (any status but 2xx or 429) fails; 429 or no response proves
- * nothing. Before the revoke call the successor gets a few tries while a new key propagates; the
- * last answer per edge counts. Pure.
+ * revocation settled. Before the revoke call the successor gets a few tries while a new key
+ * propagates. Per edge and phase, one admission is enough; without one, the last answer decides: a
+ * rejection (any status but 2xx or 429) fails, 429 or no response proves nothing. Pure.
  */
 import type { ProbeRecord, RevocationProbeRun } from '../measure/revocation-records.ts';
 import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome } from './support/finding.ts';

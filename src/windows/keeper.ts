@@ -103,12 +103,8 @@ interface Seen {
 /** Openers per window sought, at most (dense ones near a boundary included). */
 const MAX_OPENERS = 400;
 /**
- * Windows a search for a fresh one may take, and a few seconds beside: a Reset that drifts, on a
- * loaded machine, can spoil two in a row (the fault matrix saw it beside other suites on two cores);
- * with three, 10 reset-drifts runs at once decided 29 of 30 times. Searching again after a failed
- * search did worse (its own openers push the next window it may use past its deadline), unless the
- * limiter profile arrived meanwhile: then its phase places the boundaries (12 such runs at once, 3 s
- * windows: 11 of 12 decided with the second search, 1 to 3 of 12 without).
+ * Windows a search for a fresh one may take, and a few seconds beside: a Reset that drifts on a
+ * loaded machine can spoil two in a row. Why three: docs/decisions/window-search-length.md
  */
 const SEARCH_WINDOWS = 3;
 const searchMs = (windowMs: number) => SEARCH_WINDOWS * windowMs + 5000;
@@ -196,7 +192,8 @@ export class WindowKeeper {
     let deadline = prober.now() + searchMs(windowMs);
     // Reads may search once more, from when the limiter profile is learned, if it was not when the
     // search began: what it learns (a Reset that moves, where aligned windows begin) places windows
-    // openers alone could not. (Uploads spend the customer's quota: one search only.)
+    // openers alone could not; a search started again without it pushes its own windows past its
+    // deadline. (Uploads spend the customer's quota: one search only.)
     let profileAwaited = quotaClass !== 'read' || this.#options.profileOf(tier) !== null;
     /** The last opener that showed a window we could not use, when it came right before the next one. */
     let previous: Observation | null = null;

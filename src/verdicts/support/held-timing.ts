@@ -228,10 +228,9 @@ export interface HoldPlan {
 
 /**
  * The plan: what an upload leaves beyond the span and the slot's wait (the slack), a quarter before
- * the control, the rest to the extra's interval (extraSendAt), most of it after the extra: a timer
- * only ever fires late, so lateness always eats the room before the held answers. Before any upload
- * was seen (L unknown), many round trips: 10 of the slowest, at least 20 ms (timers and the event
- * loop's own jitter).
+ * the control, the rest to the extra's interval (extraSendAt), the extra halfway through it. Before
+ * any upload was seen (L unknown), many round trips: 10 of the slowest, at least 20 ms (timers and
+ * the event loop's own jitter).
  */
 export function planHold(figures: HeldUploadFigures, fastestUploadMs: number | null, slotWaitMs: number): HoldPlan {
   const marginMs =

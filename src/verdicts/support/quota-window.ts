@@ -120,7 +120,8 @@ function nextWindowOf(rejected: Observation, windowSeconds: number): (o: Observa
 /**
  * No lucky pass: a request admitted after the series' first 429 while the window is surely still open
  * (answered before its safe end) means the server gave quota back inside the window, or counts
- * another route apart. Only a pass can turn into a fail here; other verdicts keep their reasons.
+ * another route apart. Such an admission fails whatever the verdict was: a pass or an inconclusive
+ * takes it as its actual, a fail adds it to its own. Without one, a pass notes the watch.
  */
 export function refillCheck(judged: Judged, obs: readonly Observation[], input: QuotaExactInput): Judged {
   const later = input.later ?? [];

@@ -33,7 +33,7 @@ export function isQuotaRefusal(together: readonly ReleasedTogether[]): (o: Obser
   return (o, i) => o.status === TOO_MANY_REQUESTS && !uncountedTogether(together, o, i);
 }
 
-/** "requests 2–2,420 (released together)" */
+/** "requests 2–2420 (released together)" */
 export function togetherText(t: ReleasedTogether): string {
   return `requests ${t.from + 1}–${t.to} (released together)`;
 }

@@ -46,7 +46,7 @@ export interface ThresholdOutcome {
   readonly observed: number | null;
   /** How many samples the figure is over. */
   readonly samples: number;
-  /** "p(95) = 12.3 ms over 1,200 responses". */
+  /** "p(95) = 12.30 ms over 1200 responses". */
   readonly detail: string;
 }
 

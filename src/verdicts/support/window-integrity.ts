@@ -1,7 +1,8 @@
 /**
  * Did a check's requests all fall inside one quota window? (README "How it measures".)
- * Judged from the server's own clock — X-RateLimit-Reset against the Date header — and only
- * when the server gives no usable Reset, from the harness's learned window timing.
+ * Judged from the server's own clock — X-RateLimit-Reset against the Date header — except where
+ * the harness's learned window timing decides: a window the check's first request opened, windows
+ * placed by timing (a Reset that moves), and a server that gives no usable Reset.
  * Quota-type verdicts turn "not within one window" into inconclusive.
  */
 import type { Observation } from '../../measure/observation.ts';
@@ -118,11 +119,12 @@ export interface WindowIntegrity {
 }
 
 /**
- * True when (a) every response carries a plausible Reset and all are equal, or (b) Resets are
- * implausible or absent and every request was sent after the window opened and finished before
+ * By timing alone where the window opened with the check's first request or is placed by timing;
+ * else true when (a) every response carries a plausible Reset and all are equal, or (b) some Resets
+ * are implausible or absent and every request was sent after the window opened and finished before
  * it could have closed (`openedAt + lengthMs - openedUncertaintyMs`). Plausible Resets that
  * differ mean the window rolled over mid-check: not ok. Transport failures carry no Reset; under
- * (a) they sit among responses of one window and are not judged, under (b) they are timed too.
+ * (a) they sit among responses of one window and are not judged, by timing they are timed too.
  */
 export function withinOneWindow(obs: readonly Observation[], window: WindowContext): WindowIntegrity {
   if (obs.length === 0) return { ok: false, note: 'no observations to place in a window' };
