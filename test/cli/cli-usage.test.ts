@@ -1,4 +1,4 @@
-/** User mistakes on `tiergate run` / `list`: one line naming the input and the fix, exit 2, no stack trace; the defaults in help and README; k6 subcommands. */
+/** User mistakes on `tiergate run` / `list`: one line naming the input and the fix, exit 2, no stack trace; the defaults in help and docs/cli.md; k6 subcommands. */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,7 +112,7 @@ describe('tiergate run --dry-run and tiergate list', () => {
   });
 });
 
-describe('defaults: one owner, the same in every command, its help and the README', () => {
+describe('defaults: one owner, the same in every command, its help and the documents', () => {
   const runArgs = {
     scenario: [],
     'dry-run': true,
@@ -242,8 +242,8 @@ describe('defaults: one owner, the same in every command, its help and the READM
     }
   });
 
-  it('the README states the same defaults (and the benchmarks the delay they were measured at)', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  it('docs/cli.md states the same defaults (and the benchmarks the delay they were measured at)', () => {
+    const commands = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     for (const stated of [
       `\`--out DIR\` (default \`${DEFAULTS.reportsDir}\`)`,
       `\`--edges N\` (default \`${TARGET_DEFAULTS.edges}\`)`,
@@ -252,7 +252,7 @@ describe('defaults: one owner, the same in every command, its help and the READM
       `\`--timeout\` (default \`${formatDurationMs(DEFAULTS.timeoutMs)}\`)`,
       `default \`${DEFAULTS.windowMs / 1000}s\``,
     ]) {
-      expect(readme).toContain(stated);
+      expect(commands).toContain(stated);
     }
     // The revocation figures on record were measured at the default delay (docs/benchmarks.md).
     const benchmarks = readFileSync(new URL('../../docs/benchmarks.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');

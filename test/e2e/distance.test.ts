@@ -1,5 +1,5 @@
 /**
- * At a distance (README "At a distance"): the embedded target behind its relays, about 40 ms round
+ * At a distance (docs/how-it-measures.md): the embedded target behind its relays, about 40 ms round
  * trips (each way ± 5 ms), over HTTPS from a private CA the run trusts. A clean target is decided
  * and passes every check, its sequential series spending their bulk together where they cannot go
  * one at a time; the quota faults are caught there with the bulk path engaged (on a steadier path: a

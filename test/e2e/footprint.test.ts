@@ -1,6 +1,6 @@
 /**
- * A run leaves no trace it did not declare (README "What a run sends, writes and keeps"), on a
- * reference target running in-process as a deployment, through `tiergate run --config`'s library
+ * A run leaves no trace it did not declare (docs/deployment.md, "What a run sends, writes and keeps"),
+ * on a reference target running in-process as a deployment, through `tiergate run --config`'s library
  * call. Before the run, each organization gets a job of its own holding a unique marker (created
  * through the API, as a customer would) and a candidate named with it (through the admin API): the
  * run changes neither, and the marker is nowhere in the

@@ -53,7 +53,7 @@ const checksRun = (out: string) =>
 /** The project's own files, written before any command runs (tsx reads tsconfig.json as it loads a scenario). */
 function writeProjectFiles(): void {
   const files = {
-    // A scenario of its own: TypeScript, importing tiergate as the README says.
+    // A scenario of its own: TypeScript, importing tiergate as docs/cli.md says.
     'my-starter.ts': [
       "import { defineScenario, type CheckId } from 'tiergate';",
       '',
@@ -110,9 +110,9 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the npm package', () => {
-  it('ships the compiled CLI and library, the scenarios, the k6 sources and the schemas, nothing else', () => {
+  it('ships the compiled CLI and library, the scenarios, the k6 sources, the schemas and the documents, nothing else', () => {
     const allowed =
-      /^(package\.json|README\.md|bin\/tiergate\.js|dist\/.+\.(js|d\.ts)|scenarios\/(starter|professional|enterprise)\.ts|scenarios\/k6\/.+\.ts|schemas\/[a-z]+\.schema\.json)$/;
+      /^(package\.json|README\.md|CONTRIBUTING\.md|bin\/tiergate\.js|dist\/.+\.(js|d\.ts)|scenarios\/(starter|professional|enterprise)\.ts|scenarios\/k6\/.+\.ts|schemas\/[a-z]+\.schema\.json|docs\/.+\.(md|png))$/;
     expect(shipped.filter((path) => !allowed.test(path))).toEqual([]);
     for (const path of [
       'bin/tiergate.js',
@@ -123,6 +123,9 @@ describe('the npm package', () => {
       'dist/scenarios/starter.js',
       'scenarios/k6/starter.ts',
       'schemas/config.schema.json',
+      'CONTRIBUTING.md',
+      'docs/configuration.md',
+      'docs/contract.md',
     ]) {
       expect(shipped).toContain(path);
     }

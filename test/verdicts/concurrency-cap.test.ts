@@ -501,7 +501,7 @@ describe('CONCURRENCY-CAP at a distance (helpers/held-at-distance.ts: a path and
 
   it('never passes a server with no cap because the extra was late on its way, up to twice σ beyond it', () => {
     // Later still, an extra that reached the server just as the first held answer left and was served
-    // at once looks as one held there until a slot freed: no timing tells the two apart (README).
+    // at once looks as one held there until a slot freed: no timing tells the two apart (docs/how-it-measures.md).
     expect(lateSweep('admits', 'extra', [2]).slice(0, 3)).toEqual([]);
   });
 
