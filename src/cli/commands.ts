@@ -1,5 +1,6 @@
 import { mount, type Mount } from './command.ts';
 import { doctorCommand } from './doctor.ts';
+import { explainCommand } from './explain.ts';
 import { initCommand } from './init.ts';
 import { k6Command } from './k6.ts';
 import { listCommand } from './list.ts';
@@ -14,6 +15,7 @@ export const commands: readonly Mount[] = [
   mount(runCommand),
   mount(profileCommand),
   mount(listCommand),
+  mount(explainCommand),
   mount(serveCommand),
   mount(reportCommand),
   mount(verifyCommand),

@@ -5,19 +5,6 @@
 import { reason } from './define.ts';
 
 export const MEASUREMENT_REASONS = {
-  'window-rolled-over': reason<{ detail: string }>()({
-    verdicts: ['inconclusive'],
-    text: ({ detail }) => `the quota window rolled over mid-check (${detail})`,
-    means: "The check's requests did not all fall inside one quota window, so where the 429 fell proves nothing.",
-    causes: [
-      'the window is too short for the check at this distance or load',
-      'the server starts its windows elsewhere than the run learned (a clock-aligned window met early)',
-    ],
-    change: [
-      'a longer window (`--window`, config `window`) if the deployment allows it',
-      'a nearer vantage point, or fewer tiers at once (`--tier`)',
-    ],
-  }),
   'no-fresh-window': reason<{ detail: string }>()({
     verdicts: ['inconclusive'],
     text: ({ detail }) => `no fresh quota window to start in: ${detail}`,
@@ -42,24 +29,6 @@ export const MEASUREMENT_REASONS = {
       'a nearer vantage point',
       'a larger declared cap (config `orgs[].limits.concurrency`)',
     ],
-  }),
-  'answers-lost': reason<{ lost: number; of: number }>()({
-    verdicts: ['inconclusive'],
-    text: ({ lost, of }) => `${lost} of ${of} requests got no answer`,
-    means: 'Requests went unanswered (timeout, reset, refused), and what the server did with them decides the check.',
-    causes: [
-      'a flaky network or proxy',
-      'the server dropping connections under load',
-      'a timeout shorter than the parser',
-    ],
-    change: ['a longer per-request timeout (`--timeout`, config `timeout`)', 'check the network path to the edge'],
-  }),
-  'remeasure-budget-spent': reason<{ windows: number }>()({
-    verdicts: ['inconclusive'],
-    text: ({ windows }) => `measured again in ${windows} more windows, the budget, and still undecided`,
-    means: 'The check was spoiled each time it was measured, and the run had no more windows to spend on it.',
-    causes: ['a boundary or lost answer each time', 'a window too short for the distance'],
-    change: ['a longer window (`--window`)', 'a nearer vantage point'],
   }),
   interrupted: reason<{ wouldHaveBeen: string }>()({
     verdicts: ['inconclusive'],
