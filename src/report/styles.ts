@@ -82,9 +82,6 @@ table { border-collapse: collapse; }
 .compact td { overflow-wrap: anywhere; }
 .compact td code { overflow-wrap: normal; }
 .numbers td:not(:first-child), .numbers th:not(:first-child), td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.attention td:nth-child(3), .attention td:nth-child(4) { width: 34%; }
-.skipped-list { margin: 12px 0; }
-.skipped-list summary { cursor: pointer; color: var(--muted); }
 
 /* Requirement matrix. */
 .matrix { width: 100%; font-size: 0.9rem; }
@@ -104,6 +101,15 @@ table { border-collapse: collapse; }
 .cell-link.v-skipped { color: var(--skipped); background: var(--skipped-bg); }
 .cell-link .more { font-weight: normal; font-size: 0.8em; }
 .cell-none { color: var(--none); }
+
+/* What to do: one card per open result. */
+.open-results { list-style: none; padding: 0; margin: 10px 0; display: grid; gap: 8px; }
+.open-result { border: 1px solid var(--line); border-radius: 8px; padding: 8px 14px; }
+.open-result h3 { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 10px; margin: 0 0 6px; }
+.open-result .expected-actual { margin: 0; }
+.open-result .note { margin: 6px 0 0; font-size: 0.9rem; color: var(--muted); }
+.skipped-list { margin: 12px 0; }
+.skipped-list summary { cursor: pointer; color: var(--muted); }
 
 /* Limiter profiles: one card per profile, an answer per row. */
 .profile-card { border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 12px 0; }
@@ -198,7 +204,7 @@ footer { padding: 28px 24px 40px; }
   .toc { display: none; }
   .matrix thead th { position: static; }
   .wrap { max-width: none; padding: 0; }
-  details.check > summary, .chart-figure, tr, .answer, .expected-actual, .profile-card h3 { break-inside: avoid; }
+  details.check > summary, .chart-figure, tr, .answer, .open-result, .expected-actual, .profile-card h3 { break-inside: avoid; }
   /* Paper cannot scroll: evidence tables fit the page width instead. */
   .evidence { display: table; width: 100%; font-size: 8pt; }
   .evidence td, .evidence th { white-space: normal; padding: 3px 4px; }

@@ -3,7 +3,7 @@
  * stays declarative. Pure: results + the observations digest in, plain data (and SVG) out.
  */
 import { allChecks, reportOf } from '../checks/catalogue.ts';
-import type { CheckId, CheckResult, Verdict } from '../catalogue/types.ts';
+import type { CheckId } from '../catalogue/types.ts';
 import type { RunResults, ValidResults } from '../results/types.ts';
 import { latencyChart } from './charts/latency.ts';
 import { revocationChartData } from './charts/revocation.ts';
@@ -15,6 +15,7 @@ import type { LatencySummary, ObservationDigest } from './observation-digest.ts'
 import { profileCards, type ProfileCardView } from './profile-view.ts';
 import { declaredLimitRows, type DeclaredLimitRow } from './declared-limits.ts';
 import { footprintView, type FootprintView } from './footprint.ts';
+import { openResults, type OpenResultsView } from './open-results.ts';
 import { slaViews, type EvidenceFile, type SlaView } from './sla.ts';
 
 /** Checks that answer "does every tier get exactly the quotas it is sold?" (their modules say so). */
@@ -43,15 +44,8 @@ export interface ReportView {
       readonly href: string | null;
     }[];
   }[];
-  readonly attention: readonly {
-    readonly name: string;
-    readonly href: string;
-    readonly verdict: VerdictView;
-    readonly expected: string;
-    readonly actual: string;
-    readonly note: string | null;
-  }[];
-  readonly skipped: readonly { readonly name: string; readonly href: string; readonly reason: string }[];
+  /** What to do: every result that did not pass (null when all passed). */
+  readonly openResults: OpenResultsView | null;
   /** How the server limits: one card per limiter profile (none when the run learned none). */
   readonly profiles: readonly ProfileCardView[];
   /** Figures the config declared for organizations, beside the Limits the server announced (none declared: empty). */
@@ -97,8 +91,6 @@ export interface ReportView {
   }[];
   readonly generatedBy: string;
 }
-
-const resultName = (r: CheckResult): string => `${r.id} [${r.tier ?? 'all'}]${r.variant ? ` ${r.variant}` : ''}`;
 
 export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -222,26 +214,6 @@ function answers(results: ValidResults): ReportView['answers'] {
   return [gate, limits, revocation];
 }
 
-function attention(results: RunResults): Pick<ReportView, 'attention' | 'skipped'> {
-  const severity: Record<Verdict, number> = { fail: 0, inconclusive: 1, skipped: 2, pass: 3 };
-  const bad = results.checks
-    .filter((r) => r.verdict === 'fail' || r.verdict === 'inconclusive')
-    .sort((a, b) => severity[a.verdict] - severity[b.verdict]);
-  return {
-    attention: bad.map((r) => ({
-      name: resultName(r),
-      href: `#${resultAnchor(r)}`,
-      verdict: verdictView(r.verdict),
-      expected: r.expected,
-      actual: r.actual,
-      note: r.notes[0] ?? null,
-    })),
-    skipped: results.checks
-      .filter((r) => r.verdict === 'skipped')
-      .map((r) => ({ name: resultName(r), href: `#${resultAnchor(r)}`, reason: r.notes[0] ?? 'no reason given' })),
-  };
-}
-
 function matrixView(results: RunResults): ReportView['matrix'] {
   const matrix = buildMatrix(results);
   return {
@@ -325,7 +297,7 @@ export function buildReportView(
     faults: results.target.faults,
     variants: results.target.variants ?? [],
     answers: answers(results),
-    ...attention(results),
+    openResults: openResults(results),
     profiles: profileCards(results.profiles, digest),
     declaredLimits: declaredLimitRows(results, digest).map((row) => ({ ...row, differs: row.agrees === false })),
     footprint: footprintView(results.footprint),
