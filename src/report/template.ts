@@ -39,20 +39,20 @@ export const REPORT_TEMPLATE = `<!doctype html>
 </head>
 <body>
 <header class="run-header verdict-{{verdict.verdict}}">
-  <div class="wrap header-grid">
-    <div class="gate">
-      <div class="badge badge-big v-{{verdict.verdict}}" role="status"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</div>
-      <p class="headline">{{headline}}</p>
-      <ul class="counts">
-        {{#each counts}}<li class="count v-text-{{verdict.verdict}}"><strong>{{count}}</strong> {{verdict.label}}</li>{{/each}}
-      </ul>
-    </div>
-    <div class="run-facts">
+  <div class="wrap">
+    <div class="header-top">
+      <div class="gate">
+        <div class="badge badge-big v-{{verdict.verdict}}" role="status"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</div>
+        <p class="headline">{{headline}}</p>
+        <ul class="counts">
+          {{#each counts}}<li class="count v-text-{{verdict.verdict}}"><strong>{{count}}</strong> {{verdict.label}}</li>{{/each}}
+        </ul>
+      </div>
       <h1>tiergate run <code>{{runId}}</code></h1>
-      <dl class="facts">
-        {{#each facts}}<div{{#if warn}} class="warn"{{/if}}><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/each}}
-      </dl>
     </div>
+    <dl class="run-facts">
+      {{#each facts}}<div class="fact{{#if warn}} warn{{/if}}{{#if long}} long{{/if}}"><dt>{{label}}</dt><dd>{{value}}</dd></div> {{/each}}
+    </dl>
   </div>
 </header>
 <nav class="toc" aria-label="Sections"><div class="wrap">
@@ -66,8 +66,10 @@ export const REPORT_TEMPLATE = `<!doctype html>
 <section id="summary" class="answers">
   {{#each answers}}
   <article class="answer">
-    <h2>{{question}}</h2>
-    {{#if verdict}}<div class="badge v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</div>{{else}}<div class="badge v-none">not measured</div>{{/if}}
+    <div class="answer-head">
+      <h2>{{question}}</h2>
+      {{#if verdict}}<span class="badge badge-small v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</span>{{else}}<span class="badge badge-small v-none">not measured</span>{{/if}}
+    </div>
     <p>{{detail}}</p>
     {{#if chips.length}}<p class="chips">{{#each chips}}{{#if href}}<a class="chip v-{{#if verdict}}{{verdict.verdict}}{{else}}none{{/if}}" href="{{href}}">{{else}}<span class="chip v-none">{{/if}}{{label}}: {{#if verdict}}{{verdict.label}}{{else}}—{{/if}}{{#if href}}</a>{{else}}</span>{{/if}} {{/each}}</p>{{/if}}
   </article>
@@ -75,14 +77,16 @@ export const REPORT_TEMPLATE = `<!doctype html>
 </section>
 
 <section id="matrix">
-  <h2>Requirement matrix</h2>
-  <p class="muted">Each cell is the worst verdict of the check for that tier (a check may run in several variants); click it for the evidence.</p>
+  <div class="section-head">
+    <h2>Requirement matrix</h2>
+    <p class="muted small">Each cell is the worst verdict of the check for that tier (a check may run in several variants); click it for the evidence.</p>
+  </div>
   <table class="matrix">
-    <thead><tr><th scope="col">Check</th><th scope="col">Spec</th>{{#each matrix.columns}}<th scope="col" class="tier">{{this}}</th>{{/each}}</tr></thead>
+    <thead><tr><th scope="col">Check</th><th scope="col" class="spec">Spec</th>{{#each matrix.columns}}<th scope="col" class="tier">{{this}}</th>{{/each}}</tr></thead>
     <tbody>
     {{#each matrix.rows}}
       <tr>
-        <th scope="row"><a href="{{href}}"><code>{{id}}</code></a><div class="muted small">{{title}}</div></th>
+        <th scope="row"><a href="{{href}}"><code>{{id}}</code></a> <span class="muted">{{title}}</span></th>
         <td class="spec">{{spec}}</td>
         {{#each cells}}<td class="cell">{{#if verdict}}<a class="cell-link v-{{verdict.verdict}}" href="{{href}}" title="{{tip}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}{{#if more}}<span class="more"> +{{more}}</span>{{/if}}</a>{{else}}<span class="cell-none" title="{{tip}}">—</span>{{/if}}</td>{{/each}}
       </tr>

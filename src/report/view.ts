@@ -29,7 +29,13 @@ export interface ReportView {
   readonly verdict: VerdictView;
   readonly headline: string;
   readonly counts: readonly { readonly verdict: VerdictView; readonly count: number }[];
-  readonly facts: readonly { readonly label: string; readonly value: string; readonly warn?: boolean }[];
+  /** `long`: a value that may wrap; the others stay whole on their line. */
+  readonly facts: readonly {
+    readonly label: string;
+    readonly value: string;
+    readonly warn?: boolean;
+    readonly long?: boolean;
+  }[];
   readonly interrupted: boolean;
   readonly faults: readonly string[];
   /** Conformant variants the embedded target showed (none: the default limiter). */
@@ -119,7 +125,7 @@ function facts(results: RunResults): ReportView['facts'] {
       label: 'Target',
       value: `${t.kind === 'embedded' ? 'embedded reference target' : 'external deployment'}, ${t.edges.length} edge${t.edges.length === 1 ? '' : 's'}`,
     },
-    { label: 'Edges', value: t.edges.join(', ') || '—' },
+    { label: 'Edges', value: t.edges.join(', ') || '—', long: true },
     { label: 'Tiers', value: results.tiers.join(', ') || '—' },
     { label: 'Started', value: utc(results.startedAt) },
     { label: 'Duration', value: formatDuration(results.durationMs) },
@@ -135,7 +141,7 @@ function facts(results: RunResults): ReportView['facts'] {
         : 'not estimated',
       warn: clock === null,
     },
-    ...(results.network ? [{ label: 'Network', value: networkText(results.network) }] : []),
+    ...(results.network ? [{ label: 'Network', value: networkText(results.network), long: true }] : []),
     { label: 'Contract', value: `${results.contract.name} v${results.contract.version}` },
     {
       label: 'Tool',
@@ -149,6 +155,7 @@ function facts(results: RunResults): ReportView['facts'] {
             value:
               "kept whole (--keep-bodies): the run folder holds what the deployment's data reads returned, customer data included",
             warn: true,
+            long: true,
           },
         ]
       : results.observations.bodies === 'shape'
@@ -157,6 +164,7 @@ function facts(results: RunResults): ReportView['facts'] {
               label: 'Response bodies',
               value:
                 'data reads kept as their shape only (top-level keys and types); error bodies and the scope list whole',
+              long: true,
             },
           ]
         : []),
