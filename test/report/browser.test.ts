@@ -5,7 +5,8 @@
  * the limiter profile's answers with their evidence. Saves reports/screenshots/report.png,
  * failing-detail.png and limiter-profile.png for a person to look at.
  * At 1366 × 768, a full three-tier report shows the gate, the answers and the whole matrix on its
- * first screen.
+ * first screen, whose picture is docs/images/report.png. To draw that picture again:
+ *   TIERGATE_UPDATE_SCREENSHOT=1 npx vitest run test/report/browser.test.ts
  * Without Chromium: fails in CI (CI=true), skips with the reason elsewhere.
  */
 import { createHash } from 'node:crypto';
@@ -30,6 +31,8 @@ const ARGS = [
   '--disable-sync',
 ];
 const SCREENSHOTS = new URL('../../reports/screenshots/', import.meta.url);
+/** The first screen of the full three-tier report, as the README shows it. */
+const FIRST_SCREEN_PNG = new URL('../../docs/images/report.png', import.meta.url);
 const FIRST_SCREEN = { width: 1366, height: 768 } as const;
 const available = existsSync(CHROMIUM);
 // Scripts run in the page (as text: this project type-checks without the DOM library).
@@ -235,6 +238,13 @@ interface Box {
   readonly bottom: number;
 }
 
+/** PNG width and height, from the IHDR chunk that follows the 8-byte signature. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+  expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
 describe.runIf(available)('the first screen of a full three-tier report, at 1366 × 768', () => {
   let run: SampleRun;
   let page: Page;
@@ -279,5 +289,14 @@ describe.runIf(available)('the first screen of a full three-tier report, at 1366
     const profiles = await boxes('#limiter table.profile-findings');
     expect(profiles.length).toBeGreaterThan(0);
     for (const table of profiles) expect(table.top).toBeGreaterThanOrEqual(matrix!.bottom);
+  });
+
+  it('keeps the picture of that screen in docs/images/report.png', async () => {
+    if (process.env.TIERGATE_UPDATE_SCREENSHOT === '1') {
+      await mkdir(new URL('.', FIRST_SCREEN_PNG), { recursive: true });
+      await page.screenshot({ path: FIRST_SCREEN_PNG.pathname });
+    }
+    expect(existsSync(FIRST_SCREEN_PNG), 'docs/images/report.png: run the update command at the top').toBe(true);
+    expect(pngSize(readFileSync(FIRST_SCREEN_PNG))).toEqual(FIRST_SCREEN);
   });
 });
