@@ -20,35 +20,43 @@ a { color: var(--link); }
 h1, h2, h3 { line-height: 1.25; }
 h2 { font-size: 1.3rem; margin: 2.2rem 0 0.8rem; padding-bottom: 0.3rem; border-bottom: 1px solid var(--line); }
 h3 { font-size: 1rem; margin: 0 0 0.6rem; }
-.wrap { max-width: 1180px; margin: 0 auto; padding: 0 24px; }
+.wrap { max-width: 1320px; margin: 0 auto; padding: 0 24px; }
 .muted { color: var(--muted); }
 .small { font-size: 0.85em; }
 .small code { font-size: 1em; }
 
-/* Header: the gate verdict at a glance, then the run's facts. */
-.run-header { background: var(--soft); border-bottom: 1px solid var(--line); border-top: 6px solid var(--none); padding: 20px 0 16px; }
+/* Header: the gate verdict at a glance and the run's facts, compact, so the matrix fits the first screen. */
+.run-header { background: var(--soft); border-bottom: 1px solid var(--line); border-top: 5px solid var(--none); padding: 8px 0 6px; }
 .run-header.verdict-pass { border-top-color: var(--pass); }
 .run-header.verdict-fail { border-top-color: var(--fail); }
 .run-header.verdict-inconclusive { border-top-color: var(--inconclusive); }
-.header-grid { display: grid; grid-template-columns: minmax(240px, 1fr) minmax(0, 2.4fr); gap: 28px; align-items: start; }
-.gate .headline { font-size: 1.05rem; font-weight: 600; margin: 0.7rem 0 0.4rem; }
-.counts { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 4px 14px; }
-.count strong { font-size: 1.15rem; }
-.run-facts h1 { font-size: 1.1rem; font-weight: 600; margin: 0 0 0.6rem; overflow-wrap: anywhere; }
+.header-top { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 4px 24px; }
+.gate { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 14px; }
+.gate .headline { font-size: 1rem; font-weight: 600; margin: 0; }
+.counts { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 2px 14px; }
+.count strong { font-size: 1.05rem; }
+.run-header h1 { font-size: 15px; font-weight: 600; margin: 0; overflow-wrap: anywhere; }
+/* The run's facts flow as text across the page's width: the fewest lines for the most facts. */
+.run-facts { margin: 6px 0 0; font-size: 12.5px; line-height: 17px; }
+.run-facts .fact, .run-facts dt, .run-facts dd { display: inline; }
+.run-facts .fact { margin-right: 16px; }
+.run-facts dt { font-size: 0.82em; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); white-space: nowrap; }
+.run-facts dd { margin: 0 0 0 5px; white-space: nowrap; }
+.run-facts .long dd { white-space: normal; overflow-wrap: anywhere; }
+.run-facts .warn dd { color: var(--inconclusive); font-weight: 600; }
 .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 8px 20px; margin: 0; }
 .facts div { min-width: 0; }
 .facts dt { font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); }
 .facts dd { margin: 0; overflow-wrap: anywhere; }
-.facts .warn dd { color: var(--inconclusive); font-weight: 600; }
 
-.toc { position: sticky; top: 0; z-index: 5; background: rgba(255, 255, 255, 0.97); border-bottom: 1px solid var(--line); font-size: 0.9rem; }
-.toc .wrap { display: flex; flex-wrap: wrap; gap: 4px 20px; padding-top: 8px; padding-bottom: 8px; }
+.toc { position: sticky; top: 0; z-index: 5; background: rgba(255, 255, 255, 0.97); border-bottom: 1px solid var(--line); font-size: 14px; line-height: 20px; }
+.toc .wrap { display: flex; flex-wrap: wrap; gap: 2px 20px; padding-top: 4px; padding-bottom: 4px; }
 .toc a { text-decoration: none; }
 .toc a:hover { text-decoration: underline; }
 
 /* Verdicts: word + symbol + colour. */
 .badge { display: inline-block; padding: 2px 10px; border-radius: 999px; font-weight: 700; color: #fff; background: var(--none); white-space: nowrap; }
-.badge-big { font-size: 1.6rem; padding: 4px 18px; text-transform: uppercase; letter-spacing: 0.03em; }
+.badge-big { font-size: 1.25rem; padding: 1px 14px; text-transform: uppercase; letter-spacing: 0.03em; }
 .badge-small { font-size: 0.78rem; padding: 1px 8px; min-width: 7.5em; text-align: center; }
 .badge.v-pass { background: var(--pass); }
 .badge.v-fail { background: var(--fail); }
@@ -62,13 +70,15 @@ h3 { font-size: 1rem; margin: 0 0 0.6rem; }
 .banner-warn { background: var(--inconclusive-bg); border-color: var(--inconclusive); }
 .banner-info { background: #e8f1fb; border-color: var(--link); }
 
-/* The three questions. */
-.answers { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 16px; margin-top: 20px; }
-.answer { border: 1px solid var(--line); border-radius: 8px; padding: 14px 16px; }
-.answer h2 { font-size: 1rem; border: 0; margin: 0 0 0.6rem; padding: 0; }
-.answer p { margin: 0.6rem 0 0; }
-.chips { display: flex; flex-wrap: wrap; gap: 6px; }
-.chip { display: inline-block; border-radius: 4px; padding: 1px 8px; font-size: 0.85rem; text-decoration: none; border: 1px solid currentColor; }
+/* The three questions; the tier limits' answer, with a chip per tier, gets the widest card. */
+.answers { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 5fr) minmax(0, 4fr); gap: 12px; margin-top: 10px; }
+.answer { border: 1px solid var(--line); border-radius: 8px; padding: 6px 12px 8px; }
+.answer-head { display: flex; align-items: baseline; justify-content: space-between; gap: 8px; }
+.answer-head .badge { min-width: 0; flex: none; }
+.answer h2 { font-size: 14.5px; line-height: 20px; border: 0; margin: 0; padding: 0; }
+.answer p { margin: 3px 0 0; font-size: 13px; line-height: 18px; }
+.chips { display: flex; flex-wrap: wrap; gap: 4px 6px; }
+.chip { display: inline-block; border-radius: 4px; padding: 0 8px; font-size: 0.8rem; text-decoration: none; border: 1px solid currentColor; }
 .chip.v-pass { color: var(--pass); background: var(--pass-bg); }
 .chip.v-fail { color: var(--fail); background: var(--fail-bg); }
 .chip.v-inconclusive { color: var(--inconclusive); background: var(--inconclusive-bg); }
@@ -82,28 +92,43 @@ table { border-collapse: collapse; }
 .compact td { overflow-wrap: anywhere; }
 .compact td code { overflow-wrap: normal; }
 .numbers td:not(:first-child), .numbers th:not(:first-child), td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.attention td:nth-child(3), .attention td:nth-child(4) { width: 34%; }
-.skipped-list { margin: 12px 0; }
-.skipped-list summary { cursor: pointer; color: var(--muted); }
 
-/* Requirement matrix. */
-.matrix { width: 100%; font-size: 0.9rem; }
-.matrix th, .matrix td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: left; vertical-align: middle; }
-.matrix thead th { background: var(--soft); position: sticky; top: 2.4rem; z-index: 1; }
-.matrix tbody tr:hover { background: #fafbfc; }
+/* A section's heading with its one-line explanation beside it. */
+.section-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 16px; margin: 8px 0 4px; padding-bottom: 2px; border-bottom: 1px solid var(--line); }
+.section-head h2 { font-size: 1.1rem; margin: 0; padding: 0; border: 0; }
+.section-head p { margin: 0; }
+
+/* Requirement matrix: a row a line high, striped rather than ruled, so a full run's fits the first screen under the answers. */
+.matrix { width: 100%; font-size: 13px; line-height: 16px; }
+.matrix th, .matrix td { padding: 1px 8px; text-align: left; vertical-align: middle; }
+/* Sticks under the contents bar, 29px high: a 20px line, 8px of padding, a 1px border. */
+.matrix thead th { background: var(--soft); border-bottom: 1px solid var(--line); position: sticky; top: 29px; z-index: 1; padding-top: 2px; padding-bottom: 2px; }
+.matrix tbody tr:nth-child(even) { background: #f8f9fa; }
+.matrix tbody tr:hover { background: #eef1f4; }
 .matrix th[scope=row] { font-weight: normal; }
 .matrix th[scope=row] a { font-weight: 600; text-decoration: none; }
-.matrix th[scope=row] code { white-space: nowrap; }
+/* A line-height of its own, so the monospace font's metrics do not heighten the row. */
+.matrix th[scope=row] code { white-space: nowrap; line-height: 1; }
 .matrix .spec { color: var(--muted); white-space: nowrap; }
-.matrix .tier, .matrix .cell { text-align: center; width: 15%; }
-.cell-link { display: block; border-radius: 4px; padding: 3px 6px; font-weight: 600; text-decoration: none; white-space: nowrap; border: 1px solid transparent; }
-.cell-link:hover, .cell-link:focus { border-color: currentColor; }
+.matrix .tier, .matrix .cell { text-align: center; width: 13%; }
+/* An outline, not a border: a row stays one line high. */
+.cell-link { display: block; border-radius: 3px; padding: 0 6px; font-weight: 600; text-decoration: none; white-space: nowrap; }
+.cell-link:hover, .cell-link:focus-visible { outline: 1px solid currentColor; outline-offset: -1px; }
 .cell-link.v-pass { color: var(--pass); background: var(--pass-bg); }
 .cell-link.v-fail { color: var(--fail); background: var(--fail-bg); }
 .cell-link.v-inconclusive { color: var(--inconclusive); background: var(--inconclusive-bg); }
 .cell-link.v-skipped { color: var(--skipped); background: var(--skipped-bg); }
 .cell-link .more { font-weight: normal; font-size: 0.8em; }
 .cell-none { color: var(--none); }
+
+/* What to do: one card per open result. */
+.open-results { list-style: none; padding: 0; margin: 10px 0; display: grid; gap: 8px; }
+.open-result { border: 1px solid var(--line); border-radius: 8px; padding: 8px 14px; }
+.open-result h3 { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 10px; margin: 0 0 6px; }
+.open-result .expected-actual { margin: 0; }
+.open-result .note { margin: 6px 0 0; font-size: 0.9rem; color: var(--muted); }
+.skipped-list { margin: 12px 0; }
+.skipped-list summary { cursor: pointer; color: var(--muted); }
 
 /* Limiter profiles: one card per profile, an answer per row. */
 .profile-card { border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 12px 0; }
@@ -189,7 +214,7 @@ footer { padding: 28px 24px 40px; }
 .sla-files .hash { word-break: break-all; font-size: 0.85em; }
 
 @media (max-width: 900px) {
-  .header-grid, .answers, .expected-actual { grid-template-columns: minmax(0, 1fr); }
+  .answers, .expected-actual { grid-template-columns: minmax(0, 1fr); }
   .spec-ref { margin-left: 0; }
 }
 @media print {
@@ -198,7 +223,7 @@ footer { padding: 28px 24px 40px; }
   .toc { display: none; }
   .matrix thead th { position: static; }
   .wrap { max-width: none; padding: 0; }
-  details.check > summary, .chart-figure, tr, .answer, .expected-actual, .profile-card h3 { break-inside: avoid; }
+  details.check > summary, .chart-figure, tr, .answer, .open-result, .expected-actual, .profile-card h3 { break-inside: avoid; }
   /* Paper cannot scroll: evidence tables fit the page width instead. */
   .evidence { display: table; width: 100%; font-size: 8pt; }
   .evidence td, .evidence th { white-space: normal; padding: 3px 4px; }

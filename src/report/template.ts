@@ -17,6 +17,16 @@ const EVIDENCE_TABLE = `{{#if evidence.length}}
         </table>
         {{/if}}`;
 
+/** One open result of "What to do" (open-results.ts `OpenResultView`): a unit, linked to its evidence. */
+const OPEN_RESULT = `<li class="open-result">
+      <h3><span class="badge badge-small v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</span> <a href="{{href}}"><code>{{name}}</code></a></h3>
+      {{#if expected}}<dl class="expected-actual">
+        <div><dt>Expected</dt><dd>{{expected}}</dd></div>
+        <div class="actual v-border-{{verdict.verdict}}"><dt>Actual</dt><dd>{{actual}}</dd></div>
+      </dl>{{/if}}
+      {{#if note}}<p class="note">{{note}}</p>{{/if}}
+    </li>`;
+
 export const REPORT_TEMPLATE = `<!doctype html>
 <html lang="en">
 <head>
@@ -29,24 +39,24 @@ export const REPORT_TEMPLATE = `<!doctype html>
 </head>
 <body>
 <header class="run-header verdict-{{verdict.verdict}}">
-  <div class="wrap header-grid">
-    <div class="gate">
-      <div class="badge badge-big v-{{verdict.verdict}}" role="status"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</div>
-      <p class="headline">{{headline}}</p>
-      <ul class="counts">
-        {{#each counts}}<li class="count v-text-{{verdict.verdict}}"><strong>{{count}}</strong> {{verdict.label}}</li>{{/each}}
-      </ul>
-    </div>
-    <div class="run-facts">
+  <div class="wrap">
+    <div class="header-top">
+      <div class="gate">
+        <div class="badge badge-big v-{{verdict.verdict}}" role="status"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</div>
+        <p class="headline">{{headline}}</p>
+        <ul class="counts">
+          {{#each counts}}<li class="count v-text-{{verdict.verdict}}"><strong>{{count}}</strong> {{verdict.label}}</li>{{/each}}
+        </ul>
+      </div>
       <h1>tiergate run <code>{{runId}}</code></h1>
-      <dl class="facts">
-        {{#each facts}}<div{{#if warn}} class="warn"{{/if}}><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/each}}
-      </dl>
     </div>
+    <dl class="run-facts">
+      {{#each facts}}<div class="fact{{#if warn}} warn{{/if}}{{#if long}} long{{/if}}"><dt>{{label}}</dt><dd>{{value}}</dd></div> {{/each}}
+    </dl>
   </div>
 </header>
 <nav class="toc" aria-label="Sections"><div class="wrap">
-  <a href="#summary">Summary</a>{{#if profiles.length}}<a href="#limiter">How it limits</a>{{/if}}{{#if declaredLimits.length}}<a href="#declared-limits">Declared limits</a>{{/if}}{{#if footprint}}<a href="#footprint">Writes</a>{{/if}}<a href="#matrix">Requirement matrix</a><a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>{{#if sla.length}}<a href="#sla">SLA evidence</a>{{/if}}
+  <a href="#summary">Summary</a><a href="#matrix">Requirement matrix</a>{{#if openResults}}<a href="#what-to-do">What to do</a>{{/if}}{{#if profiles.length}}<a href="#limiter">How it limits</a>{{/if}}{{#if declaredLimits.length}}<a href="#declared-limits">Declared limits</a>{{/if}}{{#if footprint}}<a href="#footprint">Writes</a>{{/if}}<a href="#charts">Traffic</a><a href="#details">Checks</a><a href="#methodology">Methodology</a><a href="#assumptions">Assumptions</a>{{#if sla.length}}<a href="#sla">SLA evidence</a>{{/if}}
 </div></nav>
 <main class="wrap">
 {{#if interrupted}}<div class="banner banner-warn" role="alert"><strong>Interrupted.</strong> The run was stopped before it finished: this report shows only the checks that completed.</div>{{/if}}
@@ -56,33 +66,51 @@ export const REPORT_TEMPLATE = `<!doctype html>
 <section id="summary" class="answers">
   {{#each answers}}
   <article class="answer">
-    <h2>{{question}}</h2>
-    {{#if verdict}}<div class="badge v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</div>{{else}}<div class="badge v-none">not measured</div>{{/if}}
+    <div class="answer-head">
+      <h2>{{question}}</h2>
+      {{#if verdict}}<span class="badge badge-small v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</span>{{else}}<span class="badge badge-small v-none">not measured</span>{{/if}}
+    </div>
     <p>{{detail}}</p>
     {{#if chips.length}}<p class="chips">{{#each chips}}{{#if href}}<a class="chip v-{{#if verdict}}{{verdict.verdict}}{{else}}none{{/if}}" href="{{href}}">{{else}}<span class="chip v-none">{{/if}}{{label}}: {{#if verdict}}{{verdict.label}}{{else}}—{{/if}}{{#if href}}</a>{{else}}</span>{{/if}} {{/each}}</p>{{/if}}
   </article>
   {{/each}}
 </section>
 
-{{#if attention.length}}
-<section class="attention">
-  <h2>Needs attention</h2>
-  <table class="compact">
-    <thead><tr><th>Verdict</th><th>Check</th><th>Expected</th><th>Actual</th></tr></thead>
+<section id="matrix">
+  <div class="section-head">
+    <h2>Requirement matrix</h2>
+    <p class="muted small">Each cell is the worst verdict of the check for that tier (a check may run in several variants); click it for the evidence.</p>
+  </div>
+  <table class="matrix">
+    <thead><tr><th scope="col">Check</th><th scope="col" class="spec">Spec</th>{{#each matrix.columns}}<th scope="col" class="tier">{{this}}</th>{{/each}}</tr></thead>
     <tbody>
-    {{#each attention}}
-      <tr><td><span class="badge badge-small v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</span></td>
-      <td><a href="{{href}}"><code>{{name}}</code></a>{{#if note}}<div class="muted small">{{note}}</div>{{/if}}</td><td>{{expected}}</td><td>{{actual}}</td></tr>
+    {{#each matrix.rows}}
+      <tr>
+        <th scope="row"><a href="{{href}}"><code>{{id}}</code></a> <span class="muted">{{title}}</span></th>
+        <td class="spec">{{spec}}</td>
+        {{#each cells}}<td class="cell">{{#if verdict}}<a class="cell-link v-{{verdict.verdict}}" href="{{href}}" title="{{tip}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}{{#if more}}<span class="more"> +{{more}}</span>{{/if}}</a>{{else}}<span class="cell-none" title="{{tip}}">—</span>{{/if}}</td>{{/each}}
+      </tr>
     {{/each}}
     </tbody>
   </table>
 </section>
-{{/if}}
-{{#if skipped.length}}
-<details class="skipped-list">
-  <summary>{{skipped.length}} skipped (not run, with the reason)</summary>
-  <ul>{{#each skipped}}<li><a href="{{href}}"><code>{{name}}</code></a>: {{reason}}</li>{{/each}}</ul>
-</details>
+
+{{#if openResults}}
+<section id="what-to-do">
+  <h2>What to do</h2>
+  <p class="muted">Every result that did not pass, worst first: what was expected and what was seen. Each links to its evidence.</p>
+  {{#if openResults.attention.length}}<ol class="open-results">
+    {{#each openResults.attention}}${OPEN_RESULT}{{/each}}
+  </ol>{{/if}}
+  {{#if openResults.skipped.length}}
+  <details class="skipped-list">
+    <summary>{{openResults.skipped.length}} skipped (not run, with the reason)</summary>
+    <ol class="open-results">
+      {{#each openResults.skipped}}${OPEN_RESULT}{{/each}}
+    </ol>
+  </details>
+  {{/if}}
+</section>
 {{/if}}
 
 {{#if profiles.length}}
@@ -161,23 +189,6 @@ export const REPORT_TEMPLATE = `<!doctype html>
   {{/if}}
 </section>
 {{/if}}
-
-<section id="matrix">
-  <h2>Requirement matrix</h2>
-  <p class="muted">Each cell is the worst verdict of the check for that tier (a check may run in several variants); click it for the evidence.</p>
-  <table class="matrix">
-    <thead><tr><th scope="col">Check</th><th scope="col">Spec</th>{{#each matrix.columns}}<th scope="col" class="tier">{{this}}</th>{{/each}}</tr></thead>
-    <tbody>
-    {{#each matrix.rows}}
-      <tr>
-        <th scope="row"><a href="{{href}}"><code>{{id}}</code></a><div class="muted small">{{title}}</div></th>
-        <td class="spec">{{spec}}</td>
-        {{#each cells}}<td class="cell">{{#if verdict}}<a class="cell-link v-{{verdict.verdict}}" href="{{href}}" title="{{tip}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}{{#if more}}<span class="more"> +{{more}}</span>{{/if}}</a>{{else}}<span class="cell-none" title="{{tip}}">—</span>{{/if}}</td>{{/each}}
-      </tr>
-    {{/each}}
-    </tbody>
-  </table>
-</section>
 
 <section id="charts">
   <h2>Traffic</h2>

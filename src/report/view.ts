@@ -3,7 +3,7 @@
  * stays declarative. Pure: results + the observations digest in, plain data (and SVG) out.
  */
 import { allChecks, reportOf } from '../checks/catalogue.ts';
-import type { CheckId, CheckResult, Verdict } from '../catalogue/types.ts';
+import type { CheckId } from '../catalogue/types.ts';
 import type { RunResults, ValidResults } from '../results/types.ts';
 import { latencyChart } from './charts/latency.ts';
 import { revocationChartData } from './charts/revocation.ts';
@@ -15,8 +15,8 @@ import type { LatencySummary, ObservationDigest } from './observation-digest.ts'
 import { profileCards, type ProfileCardView } from './profile-view.ts';
 import { declaredLimitRows, type DeclaredLimitRow } from './declared-limits.ts';
 import { footprintView, type FootprintView } from './footprint.ts';
+import { openResults, type OpenResultsView } from './open-results.ts';
 import { slaViews, type EvidenceFile, type SlaView } from './sla.ts';
-import { whyLines } from '../catalogue/reasons/index.ts';
 
 /** Checks that answer "does every tier get exactly the quotas it is sold?" (their modules say so). */
 const TIER_LIMIT_CHECKS: readonly CheckId[] = allChecks()
@@ -29,7 +29,13 @@ export interface ReportView {
   readonly verdict: VerdictView;
   readonly headline: string;
   readonly counts: readonly { readonly verdict: VerdictView; readonly count: number }[];
-  readonly facts: readonly { readonly label: string; readonly value: string; readonly warn?: boolean }[];
+  /** `long`: a value that may wrap; the others stay whole on their line. */
+  readonly facts: readonly {
+    readonly label: string;
+    readonly value: string;
+    readonly warn?: boolean;
+    readonly long?: boolean;
+  }[];
   readonly interrupted: boolean;
   readonly faults: readonly string[];
   /** Conformant variants the embedded target showed (none: the default limiter). */
@@ -44,15 +50,8 @@ export interface ReportView {
       readonly href: string | null;
     }[];
   }[];
-  readonly attention: readonly {
-    readonly name: string;
-    readonly href: string;
-    readonly verdict: VerdictView;
-    readonly expected: string;
-    readonly actual: string;
-    readonly note: string | null;
-  }[];
-  readonly skipped: readonly { readonly name: string; readonly href: string; readonly reason: string }[];
+  /** What to do: every result that did not pass (null when all passed). */
+  readonly openResults: OpenResultsView | null;
   /** How the server limits: one card per limiter profile (none when the run learned none). */
   readonly profiles: readonly ProfileCardView[];
   /** Figures the config declared for organizations, beside the Limits the server announced (none declared: empty). */
@@ -99,8 +98,6 @@ export interface ReportView {
   readonly generatedBy: string;
 }
 
-const resultName = (r: CheckResult): string => `${r.id} [${r.tier ?? 'all'}]${r.variant ? ` ${r.variant}` : ''}`;
-
 export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${s} s`;
@@ -128,7 +125,7 @@ function facts(results: RunResults): ReportView['facts'] {
       label: 'Target',
       value: `${t.kind === 'embedded' ? 'embedded reference target' : 'external deployment'}, ${t.edges.length} edge${t.edges.length === 1 ? '' : 's'}`,
     },
-    { label: 'Edges', value: t.edges.join(', ') || '—' },
+    { label: 'Edges', value: t.edges.join(', ') || '—', long: true },
     { label: 'Tiers', value: results.tiers.join(', ') || '—' },
     { label: 'Started', value: utc(results.startedAt) },
     { label: 'Duration', value: formatDuration(results.durationMs) },
@@ -144,7 +141,7 @@ function facts(results: RunResults): ReportView['facts'] {
         : 'not estimated',
       warn: clock === null,
     },
-    ...(results.network ? [{ label: 'Network', value: networkText(results.network) }] : []),
+    ...(results.network ? [{ label: 'Network', value: networkText(results.network), long: true }] : []),
     { label: 'Contract', value: `${results.contract.name} v${results.contract.version}` },
     {
       label: 'Tool',
@@ -158,6 +155,7 @@ function facts(results: RunResults): ReportView['facts'] {
             value:
               "kept whole (--keep-bodies): the run folder holds what the deployment's data reads returned, customer data included",
             warn: true,
+            long: true,
           },
         ]
       : results.observations.bodies === 'shape'
@@ -166,6 +164,7 @@ function facts(results: RunResults): ReportView['facts'] {
               label: 'Response bodies',
               value:
                 'data reads kept as their shape only (top-level keys and types); error bodies and the scope list whole',
+              long: true,
             },
           ]
         : []),
@@ -221,26 +220,6 @@ function answers(results: ValidResults): ReportView['answers'] {
     })),
   };
   return [gate, limits, revocation];
-}
-
-function attention(results: RunResults): Pick<ReportView, 'attention' | 'skipped'> {
-  const severity: Record<Verdict, number> = { fail: 0, inconclusive: 1, skipped: 2, pass: 3 };
-  const bad = results.checks
-    .filter((r) => r.verdict === 'fail' || r.verdict === 'inconclusive')
-    .sort((a, b) => severity[a.verdict] - severity[b.verdict]);
-  return {
-    attention: bad.map((r) => ({
-      name: resultName(r),
-      href: `#${resultAnchor(r)}`,
-      verdict: verdictView(r.verdict),
-      expected: r.expected,
-      actual: r.actual,
-      note: whyLines(r)[0] ?? null,
-    })),
-    skipped: results.checks
-      .filter((r) => r.verdict === 'skipped')
-      .map((r) => ({ name: resultName(r), href: `#${resultAnchor(r)}`, reason: whyLines(r)[0] ?? 'no reason given' })),
-  };
 }
 
 function matrixView(results: RunResults): ReportView['matrix'] {
@@ -326,7 +305,7 @@ export function buildReportView(
     faults: results.target.faults,
     variants: results.target.variants ?? [],
     answers: answers(results),
-    ...attention(results),
+    openResults: openResults(results),
     profiles: profileCards(results.profiles, digest),
     declaredLimits: declaredLimitRows(results, digest).map((row) => ({ ...row, differs: row.agrees === false })),
     footprint: footprintView(results.footprint),

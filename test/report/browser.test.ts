@@ -4,6 +4,9 @@
  * the matrix and every chart drawn with data, a failing check's detail reachable from the matrix,
  * the limiter profile's answers with their evidence. Saves reports/screenshots/report.png,
  * failing-detail.png and limiter-profile.png for a person to look at.
+ * At 1366 × 768, a full three-tier report shows the gate, the answers and the whole matrix on its
+ * first screen, whose picture is docs/images/report.png. To draw that picture again:
+ *   TIERGATE_UPDATE_SCREENSHOT=1 npx vitest run test/report/browser.test.ts
  * Without Chromium: fails in CI (CI=true), skips with the reason elsewhere.
  */
 import { createHash } from 'node:crypto';
@@ -12,8 +15,9 @@ import { mkdir } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECK_IDS } from '../../src/catalogue/types.ts';
 import { quotaChartData } from '../../src/report/charts/quota.ts';
-import { writeSampleRun, type SampleRun } from './fixtures.ts';
+import { fullRunResults, writeSampleRun, type SampleRun } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
@@ -27,15 +31,25 @@ const ARGS = [
   '--disable-sync',
 ];
 const SCREENSHOTS = new URL('../../reports/screenshots/', import.meta.url);
+/** The first screen of the full three-tier report, as the README shows it. */
+const FIRST_SCREEN_PNG = new URL('../../docs/images/report.png', import.meta.url);
+const FIRST_SCREEN = { width: 1366, height: 768 } as const;
 const available = existsSync(CHROMIUM);
 // Scripts run in the page (as text: this project type-checks without the DOM library).
 const OPEN_ALL = "document.querySelectorAll('details').forEach((d) => { d.open = true; })";
 const CLOSE_ALL = "document.querySelectorAll('details').forEach((d) => { d.open = false; })";
 const missing = `${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium), as .ci/run does`;
 
+let browser: Browser;
+beforeAll(async () => {
+  if (available) browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}, 60_000);
+afterAll(async () => {
+  if (available) await browser.close();
+});
+
 describe('the HTML report in a browser', () => {
   let run: SampleRun;
-  let browser: Browser | null = null;
   let page: Page;
   let fileUrl: string;
   const consoleErrors: string[] = [];
@@ -46,7 +60,6 @@ describe('the HTML report in a browser', () => {
     if (!available) return;
     run = await writeSampleRun();
     fileUrl = pathToFileURL(run.files.html).href;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
     page = await context.newPage();
     page.on('console', (message) => {
@@ -65,7 +78,6 @@ describe('the HTML report in a browser', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
     await run?.cleanup();
   });
 
@@ -218,4 +230,73 @@ describe('the HTML report in a browser', () => {
       await page.emulateMedia({ media: 'screen' });
     },
   );
+});
+
+/** A box of the page at its top, as the browser lays it out. */
+interface Box {
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/** PNG width and height, from the IHDR chunk that follows the 8-byte signature. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+  expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+describe.runIf(available)('the first screen of a full three-tier report, at 1366 × 768', () => {
+  let run: SampleRun;
+  let page: Page;
+  const boxes = (selector: string): Promise<Box[]> =>
+    page.locator(selector).evaluateAll((els) =>
+      els.map((el) => {
+        const { top, bottom } = el.getBoundingClientRect();
+        return { top, bottom };
+      }),
+    );
+
+  beforeAll(async () => {
+    run = await writeSampleRun({ results: fullRunResults() });
+    const context = await browser.newContext({ viewport: FIRST_SCREEN, deviceScaleFactor: 1 });
+    page = await context.newPage();
+    await page.goto(pathToFileURL(run.files.html).href, { waitUntil: 'load' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await page?.context().close();
+    await run?.cleanup();
+  });
+
+  it('shows the gate, the three answers and every row of the requirement matrix', async () => {
+    const rows = await boxes('table.matrix tbody tr');
+    expect(rows).toHaveLength(CHECK_IDS.length);
+    const shown = [
+      ...(await boxes('.run-header .gate')),
+      ...(await boxes('#summary .answer')),
+      ...(await boxes('table.matrix thead tr')),
+      ...rows,
+    ];
+    expect(shown).toHaveLength(1 + 3 + 1 + CHECK_IDS.length);
+    for (const box of shown) {
+      expect(box.top).toBeGreaterThanOrEqual(0);
+      expect(box.bottom).toBeLessThanOrEqual(FIRST_SCREEN.height);
+    }
+  });
+
+  it('starts every profile table below the end of the matrix', async () => {
+    const [matrix] = await boxes('table.matrix');
+    const profiles = await boxes('#limiter table.profile-findings');
+    expect(profiles.length).toBeGreaterThan(0);
+    for (const table of profiles) expect(table.top).toBeGreaterThanOrEqual(matrix!.bottom);
+  });
+
+  it('keeps the picture of that screen in docs/images/report.png', async () => {
+    if (process.env.TIERGATE_UPDATE_SCREENSHOT === '1') {
+      await mkdir(new URL('.', FIRST_SCREEN_PNG), { recursive: true });
+      await page.screenshot({ path: FIRST_SCREEN_PNG.pathname });
+    }
+    expect(existsSync(FIRST_SCREEN_PNG), 'docs/images/report.png: run the update command at the top').toBe(true);
+    expect(pngSize(readFileSync(FIRST_SCREEN_PNG))).toEqual(FIRST_SCREEN);
+  });
 });

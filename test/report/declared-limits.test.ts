@@ -138,7 +138,7 @@ describe('the report, the terminal and the job summary', () => {
     expect(html).toContain('<a href="#declared-limits">Declared limits</a>');
     const start = html.indexOf('<section id="declared-limits">');
     expect(start).toBeGreaterThan(html.indexOf('<section id="limiter">'));
-    expect(start).toBeLessThan(html.indexOf('<section id="matrix">'));
+    expect(start).toBeLessThan(html.indexOf('<section id="charts">'));
     const rows = [
       ...html
         .slice(start, html.indexOf('</section>', start))

@@ -5,6 +5,7 @@ import { UsageError } from '../../src/util/errors.ts';
 import { emptyDigest } from '../../src/report/observation-digest.ts';
 import { digestFor, pointLatest, renderFromResultsFile, renderHtml, writeReports } from '../../src/report/render.ts';
 import { resultsSchema } from '../../src/results/schema.ts';
+import type { Footprint, ValidResults } from '../../src/results/types.ts';
 import { SAMPLE_PROFILE, sampleResults } from '../helpers/sample-results.ts';
 import { LEAKED_KEY, LEAKED_KEY_REDACTED, writeSampleRun, type SampleRun } from './fixtures.ts';
 
@@ -113,6 +114,65 @@ describe('writeReports', () => {
     expect(html).not.toContain('the observations file was not available');
   });
 
+  it('answers first: the gate, the answers and the matrix, what to do, then the profile, the writes and the evidence', () => {
+    const footprint: Footprint = {
+      writes: 'own',
+      written: [{ tier: 'starter', endpoint: 'POST /recruiter/jobs/create', sent: 1, admitted: 1 }],
+      announced: [],
+      created: [],
+      keys: { provisioned: 0, revoked: 0 },
+    };
+    const declaredLimits: ValidResults['declaredLimits'] = [
+      { org: 'starter-a', tier: 'starter', limits: { read: 60 } },
+    ];
+    const html = renderHtml({ ...sampleResults({ declaredLimits }), footprint }, emptyDigest(1000));
+    const order = ['summary', 'matrix', 'what-to-do', 'limiter', 'declared-limits', 'footprint', 'charts', 'details'];
+    const at = order.map((id) => html.indexOf(`<section id="${id}"`));
+    expect(at.every((i) => i > html.indexOf('<header class="run-header'))).toBe(true);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    // The contents list them in the same order.
+    const toc = html.slice(html.indexOf('<nav class="toc"'), html.indexOf('</nav>'));
+    const listed = [...toc.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]!);
+    expect(listed.filter((id) => order.includes(id))).toEqual(order);
+  });
+
+  it('says what to do for every result that did not pass: one entry each, worst first, skipped apart', () => {
+    const results = sampleResults();
+    const section = sectionOf(renderHtml(results, emptyDigest(1000)), 'what-to-do');
+    const entries = [...section.matchAll(/<li class="open-result">([\s\S]*?)<\/li>/g)].map((m) => ({
+      verdict: /<span class="badge badge-small v-(\w+)">/.exec(m[1]!)![1],
+      name: /<a href="([^"]+)"><code>([^<]*)<\/code><\/a>/.exec(m[1]!)!.slice(1),
+      expectedActual: m[1]!.includes('<dl class="expected-actual">'),
+      note: m[1]!.includes('<p class="note">'),
+    }));
+    expect(entries.map((e) => [e.verdict, ...e.name])).toEqual([
+      ['fail', '#r-QUOTA-READ-starter-sequential', 'QUOTA-READ [starter] sequential'],
+      ['inconclusive', '#r-HDR-LIMIT-enterprise', 'HDR-LIMIT [enterprise]'],
+      ['inconclusive', '#r-HDR-RESET-professional', 'HDR-RESET [professional]'],
+      ['inconclusive', '#r-QUOTA-READ-enterprise-sequential', 'QUOTA-READ [enterprise] sequential'],
+      ['skipped', '#r-ROTATION-starter', 'ROTATION [starter]'],
+      ['skipped', '#r-LOAD-THRESHOLDS-enterprise', 'LOAD-THRESHOLDS [enterprise]'],
+    ]);
+    // A result that ran shows what was expected and seen; one that did not, only why.
+    expect(entries.map((e) => e.expectedActual)).toEqual([true, true, true, true, false, false]);
+    expect(entries.map((e) => e.note)).toEqual([false, true, true, true, true, true]);
+    // The skipped ones sit in a list of their own, folded.
+    expect(section.slice(section.indexOf('<details class="skipped-list">')).match(/class="open-result"/g)).toHaveLength(
+      2,
+    );
+    // Every link leads to a result's evidence in the report.
+    const html = renderHtml(results, emptyDigest(1000));
+    for (const entry of entries) expect(html).toContain(`id="${entry.name[0]!.slice(1)}"`);
+  });
+
+  it('leaves out what to do when every result passed', () => {
+    const results = sampleResults();
+    const passed = { ...results, checks: results.checks.filter((r) => r.verdict === 'pass') };
+    const html = renderHtml(passed, emptyDigest(1000));
+    expect(html).not.toContain('id="what-to-do"');
+    expect(html).not.toContain('#what-to-do');
+  });
+
   it('renders without observations.ndjson, saying what is missing', async () => {
     run = await writeSampleRun({ observations: false });
     const html = await readFile(run.files.html, 'utf8');
@@ -126,12 +186,6 @@ describe('writeReports', () => {
   it('shows how the server limits: a card per profile, every answer with its value, how and evidence', async () => {
     run = await writeSampleRun();
     const html = await readFile(run.files.html, 'utf8');
-    // After the gate and its summary, before the matrix and the check details; listed in the contents.
-    const at = (id: string) => html.indexOf(`<section id="${id}"`);
-    expect(at('summary')).toBeGreaterThan(0);
-    expect(at('limiter')).toBeGreaterThan(at('summary'));
-    expect(at('limiter')).toBeLessThan(at('matrix'));
-    expect(at('matrix')).toBeLessThan(at('details'));
     expect(html).toContain('<a href="#limiter">How it limits</a>');
 
     const section = sectionOf(html, 'limiter');
