@@ -185,7 +185,7 @@ describe('what a run writes to a deployment, and keeps of it', () => {
     expect(run.after).toEqual(run.before);
     const ingest = run.results.checks.find((c) => c.id === 'QUOTA-INGEST')!;
     expect(ingest.verdict).toBe('skipped');
-    expect(ingest.notes.join(' ')).toContain('"writes": "none"');
+    expect(ingest.reasons).toEqual([{ code: 'writes-none' }]);
     expect(
       run.results.checks
         .filter((c) => c.id !== 'QUOTA-INGEST' && c.verdict !== 'pass')
