@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { HeaderValue, Observation } from '../../measure/observation.ts';
 import type { Finding, FindingData, MeasureAgain, Verdict } from '../../catalogue/types.ts';
+import type { Reason } from '../../catalogue/reasons/index.ts';
 
 export { TOO_MANY_REQUESTS } from '../../contract/types.ts';
 
@@ -16,6 +17,8 @@ export interface FindingParts<Data extends FindingData> {
   readonly actual: string;
   readonly evidence?: readonly (number | null | undefined)[];
   readonly notes?: readonly string[];
+  /** Why the finding is not a plain pass, or what a pass rests on (catalogue/reasons): codes and figures. */
+  readonly reasons?: readonly Reason[];
   readonly data?: Data;
   /** Inconclusive for a spoiled measurement, and where to measure it again (Finding.measureAgain). */
   readonly measureAgain?: MeasureAgain | false;
@@ -32,6 +35,7 @@ export function finding<Data extends FindingData>(verdict: JudgedVerdict, parts:
     actual: parts.actual,
     evidence,
     notes: [...(parts.notes ?? [])],
+    ...(parts.reasons && parts.reasons.length > 0 ? { reasons: [...parts.reasons] } : {}),
     ...(parts.data ? { data: parts.data } : {}),
     ...(parts.measureAgain && verdict === 'inconclusive' ? { measureAgain: parts.measureAgain } : {}),
   };
