@@ -131,7 +131,7 @@ function describeWritten(
           `The Enterprise organizations declare their contract's figures (${limits}): the checks hold them to exactly these.`,
         ]
       : []),
-    'Revocation checks are skipped until the file has a "revocation" hook (README: "A real deployment").',
+    'Revocation checks are skipped until the file has a "revocation" hook (docs/revocation.md, docs/deployment.md).',
     `Then check the file and the keys in a few seconds: tiergate doctor --config ${shown}`,
     '',
   ].join('\n');

@@ -65,7 +65,8 @@ const RUN_OPTIONS = {
   'keep-bodies': asGiven({
     type: 'boolean',
     default: false,
-    describe: "keep data reads' bodies in the run folder (customer data: see the README); else their shape only",
+    describe:
+      "keep data reads' bodies in the run folder (customer data: see docs/deployment.md); else their shape only",
   }),
   engine: asGiven({
     choices: ['harness', 'k6'] as const,

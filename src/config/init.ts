@@ -79,7 +79,7 @@ export function starterConfig(options: StarterOptions): StarterConfig {
     target: { edges: options.edges, allowNonLoopback: options.allowNonLoopback },
     window: `${DEFAULTS.windowMs / 1000}s`,
     timeout: formatDurationMs(DEFAULTS.timeoutMs),
-    // Written out, so the file says what the run may write to the deployment (README "What a run sends").
+    // Written out, so the file says what the run may write to the deployment (docs/deployment.md "What a run sends, writes and keeps").
     writes: 'own',
     orgs: options.orgs.map((org) => ({
       name: org.name,

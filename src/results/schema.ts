@@ -305,7 +305,9 @@ export const resultsSchema = z
             beforeBoundaryMs: z.number(),
           })
           .catchall(z.number())
-          .describe('Every margin that depends on the network, as those figures call for (README "At a distance").'),
+          .describe(
+            'Every margin that depends on the network, as those figures call for (docs/how-it-measures.md "At a distance").',
+          ),
       })
       .optional()
       .describe('The network and the margins in force (absent in files from before it, and in k6 runs).'),
