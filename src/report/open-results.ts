@@ -3,7 +3,7 @@
  * unit of its own (the template's OPEN_RESULT partial renders it) that links to its evidence.
  */
 import type { CheckResult, Verdict } from '../catalogue/types.ts';
-import { whyLines } from '../catalogue/reasons/index.ts';
+import { reasonDefinition, whyLines, type ReasonCode } from '../catalogue/reasons/index.ts';
 import type { RunResults } from '../results/types.ts';
 import { verdictView, type VerdictView } from './details.ts';
 import { resultAnchor, VERDICT_SEVERITY } from './matrix.ts';
@@ -19,6 +19,35 @@ export interface OpenResultView {
   readonly actual: string | null;
   /** The first note: why a result stayed open, or why it did not run. */
   readonly note: string | null;
+  /** Per reason code, what it means and what to change (`tiergate explain CODE`, docs/troubleshooting.md). */
+  readonly advice: readonly AdviceView[];
+}
+
+/** A reason code's advice, its `code spans` split out so the template renders them as code. */
+export interface AdviceView {
+  readonly code: ReasonCode;
+  readonly means: readonly TextPart[];
+  readonly change: readonly (readonly TextPart[])[];
+}
+
+export interface TextPart {
+  readonly text: string;
+  readonly code: boolean;
+}
+
+/** "set `window` longer" as text and code parts: every other backtick-delimited part is code. */
+const textParts = (text: string): TextPart[] =>
+  text
+    .split('`')
+    .map((part, i) => ({ text: part, code: i % 2 === 1 }))
+    .filter((p) => p.text !== '');
+
+function adviceOf(result: CheckResult): AdviceView[] {
+  const codes = [...new Set(result.reasons.map((r) => r.code))];
+  return codes.map((code) => {
+    const d = reasonDefinition(code);
+    return { code, means: textParts(d.means), change: d.change.map(textParts) };
+  });
 }
 
 export interface OpenResultsView {
@@ -41,6 +70,7 @@ function openResultView(result: CheckResult): OpenResultView {
     expected: ran ? result.expected : null,
     actual: ran ? result.actual : null,
     note: whyLines(result)[0] ?? (ran ? null : 'no reason given'),
+    advice: adviceOf(result),
   };
 }
 

@@ -127,6 +127,9 @@ table { border-collapse: collapse; }
 .open-result h3 { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 10px; margin: 0 0 6px; }
 .open-result .expected-actual { margin: 0; }
 .open-result .note { margin: 6px 0 0; font-size: 0.9rem; color: var(--muted); }
+.open-result .advice { margin: 6px 0 0; font-size: 0.9rem; }
+.open-result .advice p { margin: 0; }
+.open-result .advice ul { margin: 2px 0 0; padding-left: 1.3em; }
 .skipped-list { margin: 12px 0; }
 .skipped-list summary { cursor: pointer; color: var(--muted); }
 

@@ -18,6 +18,9 @@ const EVIDENCE_TABLE = `{{#if evidence.length}}
         {{/if}}`;
 
 /** One open result of "What to do" (open-results.ts `OpenResultView`): a unit, linked to its evidence. */
+/** Text with its code spans (open-results.ts TextPart). */
+const TEXT_PARTS = '{{#if code}}<code>{{text}}</code>{{else}}{{text}}{{/if}}';
+
 const OPEN_RESULT = `<li class="open-result">
       <h3><span class="badge badge-small v-{{verdict.verdict}}"><span aria-hidden="true">{{verdict.symbol}}</span> {{verdict.label}}</span> <a href="{{href}}"><code>{{name}}</code></a></h3>
       {{#if expected}}<dl class="expected-actual">
@@ -25,6 +28,10 @@ const OPEN_RESULT = `<li class="open-result">
         <div class="actual v-border-{{verdict.verdict}}"><dt>Actual</dt><dd>{{actual}}</dd></div>
       </dl>{{/if}}
       {{#if note}}<p class="note">{{note}}</p>{{/if}}
+      {{#each advice}}<div class="advice">
+        <p><code>{{code}}</code>: {{#each means}}${TEXT_PARTS}{{/each}} <span class="muted">(<code>tiergate explain {{code}}</code>)</span></p>
+        <ul>{{#each change}}<li>{{#each this}}${TEXT_PARTS}{{/each}}</li>{{/each}}</ul>
+      </div>{{/each}}
     </li>`;
 
 export const REPORT_TEMPLATE = `<!doctype html>

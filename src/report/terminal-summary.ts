@@ -85,6 +85,8 @@ function attention(checks: readonly CheckResult[], paint: Paint): string[] {
     lines.push(`      actual   ${r.actual}`);
     const why = whyLines(r)[0];
     if (r.verdict === 'inconclusive' && why) lines.push(`      why      ${why}`);
+    const codes = [...new Set(r.reasons.map((reason) => reason.code))];
+    if (codes.length > 0) lines.push(`      next     ${codes.map((c) => `tiergate explain ${c}`).join('; ')}`);
   }
   if (bad.length > ATTENTION_SHOWN) lines.push(`  … ${bad.length - ATTENTION_SHOWN} more in the report`);
   return lines;

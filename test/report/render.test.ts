@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/util/errors.ts';
+import { because, reasonDefinition } from '../../src/catalogue/reasons/index.ts';
 import { emptyDigest } from '../../src/report/observation-digest.ts';
 import { digestFor, pointLatest, renderFromResultsFile, renderHtml, writeReports } from '../../src/report/render.ts';
 import { resultsSchema } from '../../src/results/schema.ts';
@@ -163,6 +164,22 @@ describe('writeReports', () => {
     // Every link leads to a result's evidence in the report.
     const html = renderHtml(results, emptyDigest(1000));
     for (const entry of entries) expect(html).toContain(`id="${entry.name[0]!.slice(1)}"`);
+  });
+
+  it("gives each open result's reason codes with what to change, as tiergate explain does", () => {
+    const base = sampleResults();
+    const stuck = base.checks.findIndex((r) => r.verdict === 'inconclusive');
+    const checks = base.checks.map((r, i) =>
+      i === stuck ? { ...r, reasons: [because('no-fresh-window', { detail: 'no window within 11 s' })] } : r,
+    );
+    const section = sectionOf(renderHtml({ ...base, checks }, emptyDigest(1000)), 'what-to-do');
+    const advice = [...section.matchAll(/<div class="advice">([\s\S]*?)<\/div>/g)].map((m) => m[1]!);
+    expect(advice).toHaveLength(1);
+    expect(advice[0]).toContain('<code>tiergate explain no-fresh-window</code>');
+    // Each way out is an item, its config fields set as code.
+    const items = [...advice[0]!.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => m[1]!);
+    expect(items).toHaveLength(reasonDefinition('no-fresh-window').change.length);
+    expect(items[0]).toContain('<code>orgs</code>');
   });
 
   it('leaves out what to do when every result passed', () => {

@@ -3,6 +3,7 @@ import type { RunEvent } from '../../src/results/events.ts';
 import { terminalReporter } from '../../src/report/terminal.ts';
 import { terminalSummary } from '../../src/report/terminal-summary.ts';
 import { plain } from '../../src/report/palette.ts';
+import { because } from '../../src/catalogue/reasons/index.ts';
 import { sampleResults } from '../helpers/sample-results.ts';
 import { LEAKED_KEY, LEAKED_KEY_REDACTED } from './fixtures.ts';
 import { memoryIo, type MemoryIo } from './memory-io.ts';
@@ -189,6 +190,17 @@ describe('terminalReporter on a TTY', () => {
 });
 
 describe('terminalSummary', () => {
+  it('names the command that explains each open result', () => {
+    const stuck = results.checks.findIndex((r) => r.verdict === 'inconclusive');
+    const checks = results.checks.map((r, i) =>
+      i === stuck ? { ...r, reasons: [because('no-room-to-measure', { room: 3, needed: 7 })] } : r,
+    );
+    const out = terminalSummary({ ...results, checks }, '/r', { paint: plain, cwd: '/' });
+    expect(out.split('\n').filter((l) => l.trim().startsWith('next'))).toEqual([
+      '      next     tiergate explain no-room-to-measure',
+    ]);
+  });
+
   it('prints how the server limits before the verdict table, one block per profile', () => {
     const out = terminalSummary(results, '/work/project/reports/run', { paint: plain, cwd: '/work/project' });
     const lines = out.split('\n');
