@@ -77,7 +77,7 @@ describe('runTask', () => {
       ['HDR-LIMIT', 'read', 'pass', 'starter-a'],
       ['HDR-RESET', '', 'inconclusive', 'starter-a'],
     ]);
-    expect(results[2]!.actual).toBe('the read-burst task ended without deciding it');
+    expect(results[2]!.reasons).toEqual([{ code: 'task-undecided', kind: 'read-burst' }]);
     expect(results[0]!.durationMs).toBeGreaterThan(0);
     expect(events).toEqual([
       { type: 'task-start', task: { kind: 'read-burst', tier: 'starter', orgs: ['starter-a'] } },
