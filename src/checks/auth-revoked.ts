@@ -6,7 +6,13 @@
  */
 import type { ProbeRecord } from '../measure/revocation-records.ts';
 import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome } from '../verdicts/support/finding.ts';
-import { coverageGaps, judgedRuns, type RevocationEvidence } from '../verdicts/support/revocation-evidence.ts';
+import {
+  andReasons,
+  coverageReasons,
+  judgedRuns,
+  type RevocationEvidence,
+} from '../verdicts/support/revocation-evidence.ts';
+import { because, reasonText } from '../catalogue/reasons/index.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { defineCheck, verdictOf } from './define.ts';
 
@@ -20,33 +26,43 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
   const missing = judged.flatMap((run) =>
     run.edges
       .filter((edge) => !run.probes.some((p) => p.phase === 'final' && p.edge === edge))
-      .map((edge) => `trial ${run.trial}: no final probe on ${edge}`),
+      .map((edge) => because('no-final-probe', { edge, trial: run.trial })),
   );
   const wrong = finals.filter(
     ({ p }) => p.status !== null && p.status !== e.rejectStatus && p.status !== TOO_MANY_REQUESTS,
   );
   if (wrong.length > 0) {
-    const lines = wrong.map(({ run, p }) =>
+    const reasons = wrong.map(({ run, p }) =>
       isAdmittedStatus(p.status)
-        ? `${p.edge} admitted the revoked key in trial ${run.trial} (${p.status}, #${p.id})`
-        : `${p.edge} answered ${p.status} instead of ${e.rejectStatus} in trial ${run.trial} (#${p.id})`,
+        ? because('revoked-key-admitted', { edge: p.edge, trial: run.trial, status: p.status!, probeId: p.id })
+        : because('revoked-key-wrong-status', {
+            edge: p.edge,
+            trial: run.trial,
+            status: p.status!,
+            rejectStatus: e.rejectStatus,
+            probeId: p.id,
+          }),
     );
     return finding('fail', {
       expected,
-      actual: `${e.rejectStatus} on ${finals.length - wrong.length} of ${finals.length}; ${listSome(lines)}`,
+      actual: `${e.rejectStatus} on ${finals.length - wrong.length} of ${finals.length}; ${listSome(reasons.map(reasonText))}`,
       evidence: wrong.slice(0, 5).map(({ p }) => p.id),
-      notes: coverageGaps(e),
+      notes: e.problems,
+      reasons: [...reasons, ...coverageReasons(e)],
     });
   }
   const unusable = finals.filter(({ p }) => p.status === null || p.status === TOO_MANY_REQUESTS);
-  const gaps = [...coverageGaps(e), ...missing];
+  const gaps = [...coverageReasons(e), ...missing];
   if (finals.length === 0 || unusable.length > 0 || gaps.length > 0) {
-    const lines = unusable.map(({ run, p }) => `${p.edge} in trial ${run.trial}: ${outcome(p)} (#${p.id})`);
+    const unusableReasons = unusable.map(({ run, p }) =>
+      because('final-probe-unusable', { edge: p.edge, trial: run.trial, outcome: outcome(p), probeId: p.id }),
+    );
     return finding('inconclusive', {
       expected,
-      actual: `${e.rejectStatus} on ${finals.length - unusable.length} of ${countOf(finals.length, 'final probe')}${lines.length > 0 ? `; ${listSome(lines)}` : ''}${gaps.length > 0 ? `; ${listSome(gaps, 2)}` : ''}`,
+      actual: `${e.rejectStatus} on ${finals.length - unusable.length} of ${countOf(finals.length, 'final probe')}${andReasons(unusableReasons, 3)}${andReasons(gaps, 2)}`,
       evidence: unusable.slice(0, 5).map(({ p }) => p.id),
-      notes: [...(unusable.length > 0 ? ['a 429 or a missing response proves nothing about the key'] : []), ...gaps],
+      notes: e.problems,
+      reasons: [...unusableReasons, ...gaps],
     });
   }
   return finding('pass', {

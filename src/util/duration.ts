@@ -14,3 +14,8 @@ export function formatDurationMs(ms: number): string {
   if (ms >= 1000) return `${+(ms / 1000).toFixed(3)}s`;
   return `${+ms.toFixed(1)}ms`;
 }
+
+/** "312 ms", "3.49 s": a duration as results' sentences give it. */
+export function ms(value: number): string {
+  return Math.abs(value) < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`;
+}

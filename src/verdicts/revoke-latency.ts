@@ -10,7 +10,9 @@
  */
 import { edgeBounds, type EdgeBounds } from './support/revocation-bounds.ts';
 import { countOf, finding, listSome } from './support/finding.ts';
-import { coverageGaps, edgeName, judgedRuns, ms, type RevocationEvidence } from './support/revocation-evidence.ts';
+import { andReasons, coverageReasons, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
+import { ms } from '../util/duration.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import { clockNote, pacingNotes } from './support/revocation-method.ts';
 import { boundStats, statsPerEdge, type BoundStats, type EdgeStats } from './support/revocation-stats.ts';
 import type { Finding } from '../catalogue/types.ts';
@@ -105,17 +107,26 @@ export function confidenceText(c: RevocationConfidence, slaMs: number): string {
     `the slowest trial is a ${level} upper bound for about the ${Math.floor(c.maxBoundsQuantile * 100)}th percentile ` +
     `(bounding p95 takes ${trialsToBound(0.95, c.level)} trials, p99 ${trialsToBound(0.99, c.level)}, none slower). ` +
     'Trials are taken as independent; run several at once, they share the edges and the revocation system, so a common slowdown hits them together' +
-    (c.target ? `. ${targetVerdictText(c, slaMs)}` : '')
+    (c.target?.reached ? `. ${targetReachedText(c, slaMs)}` : '')
   );
 }
 
-/** Whether the target was proven, and what proving it takes. */
-function targetVerdictText(c: RevocationConfidence, slaMs: number): string {
+/** The target proven, and by what bound; one not reached is a reason (`targetMissed`). */
+function targetReachedText(c: RevocationConfidence, slaMs: number): string {
+  const asked = targetText({ share: c.target!.share, level: c.level }, ms(slaMs));
+  return `Target ${asked}: reached (the bound is ${(c.lowerBound * 100).toFixed(2)} %)`;
+}
+
+/** The target asked for and not reached, and what proving it takes. */
+function targetMissed(c: RevocationConfidence, slaMs: number): Reason {
   const target = c.target!;
-  const asked = targetText({ share: target.share, level: c.level }, ms(slaMs));
-  return target.reached
-    ? `Target ${asked}: reached (the bound is ${(c.lowerBound * 100).toFixed(2)} %)`
-    : `Target ${asked}: not reached (the bound is ${(c.lowerBound * 100).toFixed(2)} %; proving it takes ${target.trialsNeeded} trials, none slower)`;
+  return because('confidence-target-not-reached', {
+    share: target.share,
+    level: c.level,
+    slaMs,
+    lowerBound: c.lowerBound,
+    trialsNeeded: target.trialsNeeded,
+  });
 }
 
 const r1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
@@ -171,11 +182,11 @@ export type VantagePlacement = {
 function vantageNotes(
   v: Vantages,
   points: readonly PlacedPoint[],
-): { readonly notes: string[]; readonly gaps: string[]; readonly placed: VantagePlacement[] } {
+): { readonly notes: string[]; readonly gaps: Reason[]; readonly placed: VantagePlacement[] } {
   const notes: string[] = [
     `seen from ${countOf(v.points.length + 1, 'vantage point')} (${[v.run, ...v.points.map((p) => p.name)].join(', ')}); a vantage's clock is set against the run's through the Date headers of the servers (edge, and node where named) both reached (one-second ticks, their edges found by the probes on either side), allowing Date to lag its server's clock by up to ${ms(v.dateLagMs)}; its brackets widen by what that leaves uncertain`,
   ];
-  const gaps: string[] = [];
+  const gaps: Reason[] = [];
   const placed: VantagePlacement[] = [];
   for (const { point, placement } of points) {
     const o = placement.offset;
@@ -188,13 +199,12 @@ function vantageNotes(
       edges: vantageEdges(point),
       probes: point.probes.length,
     });
-    if (offsetMs === null || uncertaintyMs === null) gaps.push(`vantage ${point.name}: ${placement.why}`);
-    else {
-      const where = offsetMs === 0 ? 'level with' : `${ms(Math.abs(offsetMs))} ${offsetMs > 0 ? 'behind' : 'ahead of'}`;
-      notes.push(
-        `vantage ${point.name}: ${countOf(point.probes.length, 'probe')} on ${vantageEdges(point).join(', ')}; its clock is ${where} the run's, ±${ms(uncertaintyMs)} (placed through ${placement.servers.join(', ')})`,
-      );
-    }
+    if (placement.reason) gaps.push(placement.reason);
+    if (offsetMs === null || uncertaintyMs === null) continue;
+    const where = offsetMs === 0 ? 'level with' : `${ms(Math.abs(offsetMs))} ${offsetMs > 0 ? 'behind' : 'ahead of'}`;
+    notes.push(
+      `vantage ${point.name}: ${countOf(point.probes.length, 'probe')} on ${vantageEdges(point).join(', ')}; its clock is ${where} the run's, ±${ms(uncertaintyMs)} (placed through ${placement.servers.join(', ')})`,
+    );
   }
   return { notes, gaps, placed };
 }
@@ -237,7 +247,7 @@ interface LatencyCase {
   readonly notes: readonly string[];
   readonly data: LatencyData;
   /** What the evidence does not cover: trials missing or not judged, problems, vantage points not placed. */
-  readonly gaps: readonly string[];
+  readonly gaps: readonly Reason[];
 }
 
 /**
@@ -253,40 +263,57 @@ function surelyLate(b: EdgeBounds, slaMs: number): boolean {
 function failLate(c: LatencyCase, late: readonly EdgeBounds[]): Finding<LatencyData> {
   const { e } = c;
   const sorted = [...late].sort((a, b) => b.workedUntilMs! - a.workedUntilMs!);
-  const lines = sorted.map(
-    (b) =>
-      `${edgeName(b.edge, b.latestAdmitted?.edgeNode ?? b.edgeNode)} still admitted the key ${ms(b.workedUntilMs!)} after the revoke call in trial ${b.trial} (#${b.latestAdmitted?.id ?? '?'}, ${ms(b.workedUntilMs! - b.revokeCallMs!)} after it returned)` +
-      (b.upperMs === null ? ', and never rejected it' : `, first rejected it by ${ms(b.upperMs)}`),
+  const reasons = sorted.map((b) =>
+    because('still-admitted-past-sla', {
+      edge: b.edge,
+      node: b.latestAdmitted?.edgeNode ?? b.edgeNode,
+      trial: b.trial,
+      probeId: b.latestAdmitted!.id,
+      admittedMs: r1(b.workedUntilMs!)!,
+      afterReturnMs: r1(b.workedUntilMs! - b.revokeCallMs!)!,
+      rejectedByMs: r1(b.upperMs),
+      slaMs: e.slaMs,
+    }),
   );
   const slowEdges = [...new Set(late.map((b) => b.edge))].sort();
   return finding('fail', {
     expected: c.expected,
-    actual: `${slowEdges.join(', ')} over ${ms(e.slaMs)}: ${listSome(lines)}`,
+    actual: `${slowEdges.join(', ')} over ${ms(e.slaMs)}: ${listSome(reasons.map(reasonText))}`,
     evidence: sorted.slice(0, 5).flatMap((b) => [b.latestAdmitted?.id, b.firstRejected?.id]),
-    notes: [...c.notes, ...c.gaps],
+    notes: c.notes,
+    reasons: [...reasons, ...c.gaps],
     data: c.data,
   });
 }
 
 /** Why a bracket leaves the SLA open: no rejection, a bracket straddling it, or a late admission within the revoke call's own time. */
-function openText(b: EdgeBounds, slaMs: number): string {
+function openReason(b: EdgeBounds, slaMs: number): Reason {
   const lower = b.lowerMs ?? 0;
+  const edge = { edge: b.edge, node: b.edgeNode, trial: b.trial };
   if (b.upperMs === null)
-    return `no rejection seen (${countOf(b.unusableProbes, 'unusable probe')}; last admitted at ${ms(lower)})`;
-  if (lower < slaMs) return `rejected between ${ms(lower)} and ${ms(b.upperMs)}, a bracket straddling the SLA`;
-  return `still admitted the key ${ms(lower)} after the revoke call was sent, but the call took ${ms(b.revokeCallMs ?? 0)} and the server may have received it as late: within ${ms(slaMs)} of that is not ruled out (rejected by ${ms(b.upperMs)})`;
+    return because('no-rejection-seen', { ...edge, lastAdmittedMs: r1(lower)!, unusableProbes: b.unusableProbes });
+  const upperMs = r1(b.upperMs)!;
+  if (lower < slaMs) return because('bracket-straddles-sla', { ...edge, lowerMs: r1(lower)!, upperMs, slaMs });
+  return because('admitted-within-call-time', {
+    ...edge,
+    admittedMs: r1(lower)!,
+    revokeCallMs: r1(b.revokeCallMs ?? 0)!,
+    upperMs,
+    slaMs,
+  });
 }
 
 /** Inconclusive: brackets open or straddling the SLA, or gaps in what was covered. */
 function inconclusiveOpen(c: LatencyCase, open: readonly EdgeBounds[], judgedTrials: number): Finding<LatencyData> {
   const { gaps } = c;
-  const lines = open.map((b) => `${edgeName(b.edge, b.edgeNode)} in trial ${b.trial}: ${openText(b, c.e.slaMs)}`);
+  const openReasons = open.map((b) => openReason(b, c.e.slaMs));
   const summary = judgedTrials === 0 ? 'no trial could be judged' : `${countOf(judgedTrials, 'trial')} judged`;
   return finding('inconclusive', {
     expected: c.expected,
-    actual: `${summary}${lines.length > 0 ? `; ${listSome(lines)}` : ''}${gaps.length > 0 ? `; ${listSome(gaps, 2)}` : ''}`,
+    actual: `${summary}${andReasons(openReasons, 3)}${andReasons(gaps, 2)}`,
     evidence: open.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
-    notes: [...c.notes, ...gaps],
+    notes: c.notes,
+    reasons: [...openReasons, ...gaps],
     data: c.data,
   });
 }
@@ -306,6 +333,7 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
     ...(judged.length > 0 ? [clockNote(judged, e.slaMs)] : []),
     ...pacingNotes(judged),
     ...seen.notes,
+    ...e.problems,
   ];
   if (data.confidence) notes.push(confidenceText(data.confidence, e.slaMs));
   if (overall.unusableProbes > 0) {
@@ -313,7 +341,7 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
       `${countOf(overall.unusableProbes, 'unusable probe')} (${overall.rateLimitedProbes} answered 429): they narrow no bracket`,
     );
   }
-  const c: LatencyCase = { e, expected, notes, data, gaps: [...coverageGaps(e), ...seen.gaps] };
+  const c: LatencyCase = { e, expected, notes, data, gaps: [...coverageReasons(e), ...seen.gaps] };
 
   const late = bounds.filter((b) => surelyLate(b, e.slaMs));
   if (late.length > 0) return failLate(c, late);
@@ -324,11 +352,13 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
   // Every trial within, and yet the bound short of the target asked for (trials cut short): not proven.
   const target = data.confidence?.target;
   if (target && !target.reached) {
+    const missed = targetMissed(data.confidence!, e.slaMs);
     return finding('inconclusive', {
       expected: `${expected}; and ${targetText({ share: target.share, level: data.confidence!.level }, ms(e.slaMs))}`,
-      actual: `every upper bound under ${ms(e.slaMs)} in ${countOf(judged.length, 'trial')}, but ${targetVerdictText(data.confidence!, e.slaMs).replace(/^Target /, 'the target ')}`,
+      actual: `every upper bound under ${ms(e.slaMs)} in ${countOf(judged.length, 'trial')}, but ${reasonText(missed)}`,
       evidence: [],
       notes,
+      reasons: [missed],
       data,
     });
   }

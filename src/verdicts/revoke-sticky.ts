@@ -9,7 +9,9 @@
 import { edgeBounds, readmittedAfter } from './support/revocation-bounds.ts';
 import type { ProbeRecord } from '../measure/revocation-records.ts';
 import { countOf, finding, listSome } from './support/finding.ts';
-import { coverageGaps, judgedRuns, ms, type RevocationEvidence } from './support/revocation-evidence.ts';
+import { coverageReasons, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
+import { ms } from '../util/duration.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import type { Finding } from '../catalogue/types.ts';
 
 export interface Readmission {
@@ -77,35 +79,43 @@ export function revokeStickyVerdict(e: RevocationEvidence): Finding<StickyData> 
   if (again.length > 0) {
     // One line per edge and trial: the first re-admission, and how many followed.
     const firsts = again.filter((r, i) => again.findIndex((x) => x.trial === r.trial && x.edge === r.edge) === i);
-    const lines = firsts.map((r) => {
-      const count = again.filter((x) => x.trial === r.trial && x.edge === r.edge).length;
-      return (
-        `${r.edge} admitted the key again in trial ${r.trial}: ${r.probe.status} (#${r.probe.id}) sent ${ms(r.afterRevokeMs)} after the revoke call, ` +
-        `${ms(r.afterRejectionMs)} after its first rejection (#${r.firstRejection.id}) was answered${count > 1 ? `, ${countOf(count, 'admission')} in all` : ''}`
-      );
-    });
+    const reasons = firsts.map((r) =>
+      because('readmitted-after-rejection', {
+        edge: r.edge,
+        trial: r.trial,
+        status: r.probe.status!,
+        probeId: r.probe.id,
+        rejectionProbeId: r.firstRejection.id,
+        afterRevokeMs: Math.round(r.afterRevokeMs),
+        afterRejectionMs: Math.round(r.afterRejectionMs),
+        admissions: again.filter((x) => x.trial === r.trial && x.edge === r.edge).length,
+      }),
+    );
     return finding('fail', {
       expected,
-      actual: listSome(lines),
+      actual: listSome(reasons.map(reasonText)),
       evidence: firsts.slice(0, 5).flatMap((r) => [r.firstRejection.id, r.probe.id]),
-      notes: coverageGaps(e),
+      notes: e.problems,
+      reasons: [...reasons, ...coverageReasons(e)],
       data,
     });
   }
-  const gaps = coverageGaps(e);
+  const gaps = coverageReasons(e);
   const judged = judgedRuns(e.runs);
-  const unwatched = judged.flatMap((run) => {
+  const unwatched = judged.flatMap((run): Reason[] => {
     if (run.stoppedBy === 'max-time')
-      return [`trial ${run.trial}: probing hit its time bound before every edge had rejected and settled`];
+      return [because('probing-hit-time-bound', { trial: run.trial, maxMs: run.maxMs })];
     return edgeBounds(run, e.rejectStatus)
       .filter((b) => b.firstRejected === null)
-      .map((b) => `trial ${run.trial}: ${b.edge} never rejected the key`);
+      .map((b) => because('edge-never-rejected', { edge: b.edge, trial: run.trial }));
   });
   if (judged.length === 0 || gaps.length > 0 || unwatched.length > 0) {
+    const reasons = [...unwatched, ...gaps];
     return finding('inconclusive', {
       expected,
-      actual: `no re-admission seen, but ${listSome([...unwatched, ...gaps], 3)}`,
-      notes: [...unwatched, ...gaps],
+      actual: `no re-admission seen, but ${listSome(reasons.map(reasonText), 3)}`,
+      notes: e.problems,
+      reasons,
       data,
     });
   }

@@ -7,74 +7,80 @@
  */
 import type { ProbeRecord, RevocationProbeRun } from '../measure/revocation-records.ts';
 import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome } from './support/finding.ts';
-import { coverageGaps, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
+import { andReasons, coverageReasons, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
+import type { RotationPhase } from '../catalogue/reasons/revocation.ts';
 import type { Finding } from '../catalogue/types.ts';
 
-type Judgement = {
-  readonly kind: 'ok' | 'rejected' | 'unusable' | 'missing';
-  readonly probe: ProbeRecord | null;
-  readonly line: string;
+/** One edge in one phase: admitted (its probe), or why not. */
+type Judgement =
+  | { readonly kind: 'ok'; readonly probe: ProbeRecord }
+  | { readonly kind: 'rejected' | 'open'; readonly probe: ProbeRecord | null; readonly reason: Reason };
+
+const PHASE: Readonly<Record<RotationPhase, 'successor-before' | 'successor-after'>> = {
+  'before-revoke': 'successor-before',
+  'after-revoke': 'successor-after',
 };
 
-const WHEN: Readonly<Record<'successor-before' | 'successor-after', string>> = {
-  'successor-before': 'before the old key was revoked',
-  'successor-after': 'after the old key was revoked',
-};
-
-function judgeEdge(run: RevocationProbeRun, edge: string, phase: 'successor-before' | 'successor-after'): Judgement {
-  const probes = run.probes.filter((p) => p.edge === edge && p.phase === phase);
-  const where = `${edge} in trial ${run.trial}`;
-  if (probes.some((p) => isAdmittedStatus(p.status))) {
-    const probe = probes.find((p) => isAdmittedStatus(p.status))!;
-    return { kind: 'ok', probe, line: `${where}: admitted ${WHEN[phase]}` };
-  }
+function judgeEdge(run: RevocationProbeRun, edge: string, phase: RotationPhase): Judgement {
+  const probes = run.probes.filter((p) => p.edge === edge && p.phase === PHASE[phase]);
+  const admitted = probes.find((p) => isAdmittedStatus(p.status));
+  if (admitted) return { kind: 'ok', probe: admitted };
+  const where = { edge, trial: run.trial, phase };
   const last = probes.at(-1) ?? null;
-  if (!last) return { kind: 'missing', probe: null, line: `${where}: the new key was not probed ${WHEN[phase]}` };
+  if (!last) return { kind: 'open', probe: null, reason: because('successor-not-probed', where) };
   if (last.status === null || last.status === TOO_MANY_REQUESTS) {
+    const outcome = last.status === null ? (last.error ?? 'no response') : String(last.status);
     return {
-      kind: 'unusable',
+      kind: 'open',
       probe: last,
-      line: `${where}: ${last.status ?? last.error ?? 'no response'} ${WHEN[phase]} (#${last.id})`,
+      reason: because('successor-probe-unusable', { ...where, outcome, probeId: last.id }),
     };
   }
   return {
     kind: 'rejected',
     probe: last,
-    line: `${where}: the new key got ${last.status} ${WHEN[phase]} (#${last.id})`,
+    reason: because('successor-rejected', { ...where, status: last.status, probeId: last.id }),
   };
 }
+
+const reasonsOf = (judgements: readonly Judgement[]): Reason[] =>
+  judgements.flatMap((j) => (j.kind === 'ok' ? [] : [j.reason]));
 
 export function rotationVerdict(e: RevocationEvidence): Finding {
   const expected = `a second key of the same org is admitted on every edge before and after the old key is revoked, in each of ${countOf(e.plannedTrials, 'trial')}`;
   const judged = new Set(judgedRuns(e.runs));
-  const gaps: string[] = [];
+  const noSuccessor: Reason[] = [];
   const all: Judgement[] = [];
   for (const run of e.runs) {
     if (run.successorKey === null) {
-      gaps.push(`trial ${run.trial}: no successor key${run.successorError ? ` (${run.successorError})` : ''}`);
+      noSuccessor.push(because('no-successor-key', { trial: run.trial, provisionError: run.successorError }));
       continue;
     }
-    for (const edge of run.edges) all.push(judgeEdge(run, edge, 'successor-before'));
-    if (judged.has(run)) for (const edge of run.edges) all.push(judgeEdge(run, edge, 'successor-after'));
+    for (const edge of run.edges) all.push(judgeEdge(run, edge, 'before-revoke'));
+    if (judged.has(run)) for (const edge of run.edges) all.push(judgeEdge(run, edge, 'after-revoke'));
   }
+  const gaps = [...noSuccessor, ...coverageReasons(e)];
   const rejected = all.filter((j) => j.kind === 'rejected');
   if (rejected.length > 0) {
     return finding('fail', {
       expected,
-      actual: listSome(rejected.map((j) => j.line)),
+      actual: listSome(reasonsOf(rejected).map(reasonText)),
       evidence: rejected.slice(0, 5).map((j) => j.probe?.id),
-      notes: [...gaps, ...coverageGaps(e)],
+      notes: e.problems,
+      reasons: [...reasonsOf(rejected), ...gaps],
     });
   }
-  const open = all.filter((j) => j.kind === 'unusable' || j.kind === 'missing');
-  const allGaps = [...gaps, ...coverageGaps(e)];
+  const open = all.filter((j) => j.kind === 'open');
   const ok = all.filter((j) => j.kind === 'ok');
-  if (ok.length === 0 || open.length > 0 || allGaps.length > 0) {
+  if (ok.length === 0 || open.length > 0 || gaps.length > 0) {
+    const reasons = [...reasonsOf(open), ...gaps];
     return finding('inconclusive', {
       expected,
-      actual: `the new key admitted in ${ok.length} of ${countOf(all.length, 'edge check')}${open.length + allGaps.length > 0 ? `; ${listSome([...open.map((j) => j.line), ...allGaps], 3)}` : ''}`,
+      actual: `the new key admitted in ${ok.length} of ${countOf(all.length, 'edge check')}${andReasons(reasons, 3)}`,
       evidence: open.slice(0, 5).map((j) => j.probe?.id),
-      notes: [...open.map((j) => j.line), ...allGaps],
+      notes: e.problems,
+      reasons,
     });
   }
   return finding('pass', {

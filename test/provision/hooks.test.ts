@@ -356,10 +356,12 @@ describe('hooks driving the reference target', () => {
       ROTATION: 'inconclusive',
     });
     const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
-    expect(latency.actual).toMatch(
-      /trial 1: the revoke hook failed: the revoke command exited with status 1: revoke refused for xh_test_…\w{4}/,
-    );
-    expect(latency.notes.join('\n')).toContain('the remaining 2 trials were not run');
+    expect(latency.reasons).toContainEqual({
+      code: 'revoke-hook-failed',
+      trial: 1,
+      hookError: expect.stringMatching(/^the revoke command exited with status 1: revoke refused for xh_test_…\w{4}/),
+    });
+    expect(latency.reasons).toContainEqual({ code: 'trials-not-run', ran: 1, planned: 3 });
     expect(JSON.stringify(results)).not.toMatch(/xh_test_[A-Za-z0-9]{32}/);
   });
 
@@ -374,7 +376,12 @@ describe('hooks driving the reference target', () => {
     const results = await runRevocation(harness.context(hook), harness.org, SHAPE);
     const latency = results.find((r) => r.id === 'REVOKE-LATENCY')!;
     expect(latency.verdict).toBe('inconclusive');
-    expect(latency.actual).toContain('the revoke command timed out after 500 ms');
+    expect(latency.reasons).toContainEqual(
+      expect.objectContaining({
+        code: 'revoke-hook-failed',
+        hookError: expect.stringContaining('the revoke command timed out after 500 ms'),
+      }),
+    );
     expect(latency.durationMs).toBeLessThan(30_000);
   });
 });

@@ -2,8 +2,9 @@
  * What the four revocation verdicts (REVOKE-LATENCY, REVOKE-STICKY, AUTH-REVOKED, ROTATION) judge:
  * the trials as the driver recorded them, and the caveats every one of them shares. Pure.
  */
-import type { ProbeStop, RevocationProbeRun } from '../../measure/revocation-records.ts';
-import { countOf } from './finding.ts';
+import type { RevocationProbeRun } from '../../measure/revocation-records.ts';
+import { isAdmittedStatus, listSome } from './finding.ts';
+import { because, reasonText, type Reason } from '../../catalogue/reasons/index.ts';
 import type { ConfidenceTarget } from '../../config/confidence-target.ts';
 import type { Vantages } from './vantage-bounds.ts';
 
@@ -35,46 +36,49 @@ export function judgedRuns(runs: readonly RevocationProbeRun[]): RevocationProbe
   );
 }
 
-const STOP_WORDS: Readonly<Record<ProbeStop, string>> = {
-  settled: 'settled',
-  'max-time': 'stopped at the time bound',
-  aborted: 'interrupted',
-  'not-confirmed': 'the key was not admitted on every edge before revoking, so it was not revoked',
-  'revoke-failed': 'the revoke hook failed',
-};
+/** The edges of a trial on which its key was never admitted while it was confirmed. */
+function unconfirmedEdges(run: RevocationProbeRun): string[] {
+  return run.edges.filter(
+    (edge) => !run.probes.some((p) => p.phase === 'confirm' && p.edge === edge && isAdmittedStatus(p.status)),
+  );
+}
 
-/** "trial 2: the revoke hook failed: <output>". */
-export function describeStop(run: RevocationProbeRun): string {
-  const why = STOP_WORDS[run.stoppedBy];
-  const detail =
-    run.stoppedBy === 'revoke-failed' && run.revokeError
-      ? `: ${run.revokeError}`
-      : run.stoppedBy === 'not-confirmed' && run.notes[0]
-        ? ` (${run.notes[0]})`
-        : '';
-  return `trial ${run.trial}: ${why}${detail}`;
+/** Why a trial was not judged (`judgedRuns`). */
+function unjudgedReason(run: RevocationProbeRun): Reason {
+  switch (run.stoppedBy) {
+    case 'settled':
+    case 'max-time':
+      return because('revoke-call-unreturned', { trial: run.trial });
+    case 'aborted':
+      return because('interrupted', { wouldHaveBeen: '' });
+    case 'not-confirmed':
+      return because('key-not-confirmed', { trial: run.trial, edges: unconfirmedEdges(run) });
+    case 'revoke-failed':
+      return because('revoke-hook-failed', { trial: run.trial, hookError: run.revokeError });
+  }
 }
 
 /**
- * Reasons the evidence is incomplete, shared by all four verdicts: trials not run, trials not judged
- * (with the hook's output), and the runner's problems. Empty when every planned trial was judged.
+ * Why the evidence is incomplete, shared by all four verdicts: trials not run, trials not judged
+ * (with the hook's output), and the runner's problems (their words in `e.problems`). Empty when
+ * every planned trial was judged.
  */
-export function coverageGaps(e: RevocationEvidence): string[] {
-  const gaps: string[] = [];
-  if (e.runs.length === 0) gaps.push('no trial ran');
+export function coverageReasons(e: RevocationEvidence): Reason[] {
+  const reasons: Reason[] = [];
+  if (e.runs.length === 0) reasons.push(because('no-trial-ran', {}));
   else if (e.runs.length < e.plannedTrials)
-    gaps.push(`${e.runs.length} of ${countOf(e.plannedTrials, 'planned trial')} ran`);
+    reasons.push(because('trials-not-run', { ran: e.runs.length, planned: e.plannedTrials }));
   const judged = new Set(judgedRuns(e.runs));
-  for (const run of e.runs) if (!judged.has(run)) gaps.push(describeStop(run));
-  return [...gaps, ...e.problems];
+  for (const run of e.runs.filter((r) => !judged.has(r))) {
+    const why = unjudgedReason(run);
+    // Several trials cut short by one Ctrl-C are one interruption.
+    if (!reasons.some((r) => r.code === 'interrupted' && why.code === 'interrupted')) reasons.push(why);
+  }
+  if (e.problems.length > 0) reasons.push(because('revocation-problems', { problems: e.problems.length }));
+  return reasons;
 }
 
-/** "312 ms", "3.49 s". */
-export function ms(value: number): string {
-  return Math.abs(value) < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`;
-}
-
-/** "edge-1", "edge-1 (node b)"; an edge seen from a vantage ("far: edge-1") is named by its own part. */
-export function edgeName(edge: string, edgeNode: string | null): string {
-  return edgeNode === null || edgeNode === edge || edge.endsWith(`: ${edgeNode}`) ? edge : `${edge} (node ${edgeNode})`;
+/** "; " and the sentences of the first `max` reasons, for a result's `actual`; nothing for none. */
+export function andReasons(reasons: readonly Reason[], max: number): string {
+  return reasons.length > 0 ? `; ${listSome(reasons.map(reasonText), max)}` : '';
 }

@@ -5,7 +5,7 @@
  */
 import type { RevocationProbeRun } from '../../measure/revocation-records.ts';
 import { countOf, listSome } from './finding.ts';
-import { ms } from './revocation-evidence.ts';
+import { ms } from '../../util/duration.ts';
 
 /** The first words of REVOKE-LATENCY's note on where the SLA clock starts (the SLA evidence page shows it). */
 export const CLOCK_NOTE_START = 'Where the clock starts: ';

@@ -12,6 +12,7 @@
 import type { Observation } from '../../measure/observation.ts';
 import { offsetBounds, receivedWall } from '../../measure/server-clock.ts';
 import { probeRecord, type RevocationProbeRun } from '../../measure/revocation-records.ts';
+import { because, type Reason } from '../../catalogue/reasons/index.ts';
 import { isAdmittedStatus } from './finding.ts';
 import { unusableCounts, type EdgeBounds } from './revocation-bounds.ts';
 
@@ -75,11 +76,11 @@ export function serverOffsets(probes: readonly Observation[], dateLagMs: number)
 /** Where a vantage's clock stands against the run's: run wall = vantage wall + offset, within the interval. */
 export interface Placement {
   readonly vantage: string;
-  /** null: not placed (why says why). */
+  /** null: not placed (the reason says why). */
   readonly offset: Interval | null;
   /** The servers (edge, and node where named) both reached whose Date headers placed it. */
   readonly servers: readonly string[];
-  readonly why: string | null;
+  readonly reason: Reason | null;
 }
 
 /**
@@ -99,7 +100,7 @@ export function placeVantage(
       vantage: point.name,
       offset: null,
       servers: [],
-      why: 'it reached no server (edge, and node where named) with a Date header that the run reached too, so its clock cannot be set against the run’s',
+      reason: because('vantage-shares-no-server', { vantage: point.name }),
     };
   }
   // A server whose Date headers disagree with themselves (a clock stepped) places nothing; the others still do.
@@ -109,7 +110,7 @@ export function placeVantage(
       vantage: point.name,
       offset: null,
       servers: shared,
-      why: `the Date headers of ${shared.join(', ')} disagree with themselves over the run (a clock stepped), so its clock cannot be placed`,
+      reason: because('vantage-dates-disagree', { vantage: point.name, servers: shared }),
     };
   }
   let low = Number.NEGATIVE_INFINITY;
@@ -125,9 +126,9 @@ export function placeVantage(
       vantage: point.name,
       offset: null,
       servers: consistent,
-      why: `the servers ${consistent.join(', ')} place its clock in intervals that do not meet (a clock stepped, or Date lags more than allowed)`,
+      reason: because('vantage-placements-disjoint', { vantage: point.name, servers: consistent }),
     };
-  return { vantage: point.name, offset: { low, high }, servers: consistent, why: null };
+  return { vantage: point.name, offset: { low, high }, servers: consistent, reason: null };
 }
 
 /** The edges a vantage point probed, in name order. */
