@@ -711,6 +711,10 @@ describe('where the clock starts', () => {
         slaMs: 3000,
       },
     ]);
+    const { probeId } = v.reasons![0] as { probeId: number };
+    expect(reasonText(v.reasons![0]!)).toBe(
+      `edge-1 still admitted the key 3.08 s after the revoke call in trial 1 (#${probeId}, 3.00 s after it returned), past 3.00 s, first rejected it by 3.09 s`,
+    );
   });
 });
 
