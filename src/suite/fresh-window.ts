@@ -12,7 +12,7 @@ import type { QuotaClass } from '../contract/types.ts';
 import type { WindowContext } from '../measure/window.ts';
 import type { Observation } from '../measure/observation.ts';
 import type { CheckId, Finding } from '../catalogue/types.ts';
-import { because } from '../catalogue/reasons/index.ts';
+import { because, type Reason } from '../catalogue/reasons/index.ts';
 import type { SuiteContext } from './context.ts';
 import { inconclusiveFinding, type Decision, type Decisions, type TaskRun } from './task.ts';
 import { underCap } from './batches.ts';
@@ -83,21 +83,28 @@ export async function inFreshWindow<C extends CheckId>(
   return merged as Decisions<C>;
 }
 
-/** The first measurement's decisions, each open one saying why it was not measured again. */
-function notMeasuredAgain<C extends CheckId>(task: TaskRun<C>, decisions: Decisions<C>, why: string): Decisions<C> {
+/** The first measurement's decisions, each open one giving why it was not measured again. */
+function notMeasuredAgain<C extends CheckId>(task: TaskRun<C>, decisions: Decisions<C>, why: Reason): Decisions<C> {
   const noted: Partial<Record<CheckId, Decision>> = { ...(decisions as Partial<Record<CheckId, Decision>>) };
   for (const id of task.checks) {
     const decision = decisions[id] as Decision | undefined;
-    if (findingOf(decision)?.verdict === 'inconclusive') noted[id] = withNote(decision!, `not measured again: ${why}`);
+    if (findingOf(decision)?.verdict === 'inconclusive') noted[id] = withReason(decision!, why);
   }
   return noted as Decisions<C>;
 }
 
+function withReason(decision: Decision, reason: Reason): Decision {
+  return amended(decision, (finding) => ({ ...finding, reasons: [...(finding.reasons ?? []), reason] }));
+}
+
 function withNote(decision: Decision, note: string): Decision {
-  const finding = findingOf(decision)!;
-  return 'finding' in decision
-    ? { ...decision, finding: { ...finding, notes: [...finding.notes, note] } }
-    : { ...finding, notes: [...finding.notes, note] };
+  return amended(decision, (finding) => ({ ...finding, notes: [...finding.notes, note] }));
+}
+
+/** The decision with its finding changed by `change`. */
+function amended(decision: Decision, change: (finding: Finding) => Finding): Decision {
+  const finding = change(findingOf(decision)!);
+  return 'finding' in decision ? { ...decision, finding } : finding;
 }
 
 /** Whether the server's windows start with the check's first request (learned): no upload time goes to finding the start. */

@@ -4,9 +4,11 @@
  * runs on) may spend at most `windowsPerLane` windows so, whatever its tasks meet. A run's length is
  * then its plan's windows, plus at most that many per lane: it knows when to stop. The plan states it.
  */
+import { because, type Reason } from '../catalogue/reasons/index.ts';
+
 export interface RemeasureBudget {
   /** Takes a window for measuring again on `lane`: null where the budget allows it, else why not. */
-  take(lane: string): string | null;
+  take(lane: string): Reason | null;
   readonly windowsPerLane: number;
 }
 
@@ -23,8 +25,7 @@ export function remeasureBudget(windowsPerLane = REMEASURE_WINDOWS_PER_LANE): Re
     windowsPerLane,
     take: (lane) => {
       const used = spent.get(lane) ?? 0;
-      if (used >= windowsPerLane)
-        return `the budget for measuring again is spent (${windowsPerLane} ${windowsPerLane === 1 ? 'window' : 'windows'} per organization, used on ${lane} already)`;
+      if (used >= windowsPerLane) return because('remeasure-budget-spent', { windowsPerLane, lane });
       spent.set(lane, used + 1);
       return null;
     },

@@ -5,10 +5,11 @@
  * rejected again right after (the bracket), one epoch Reset, or timing inside the learned window.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, describe, finding, isAdmitted } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, describe, finding, isAdmitted, outcomeOf } from './support/finding.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
-import { readReset, withinOneWindow } from './support/window-integrity.ts';
+import { notInOneWindow, readReset, withinOneWindow, type WindowIntegrity } from './support/window-integrity.ts';
 import { windowSafeEnd } from '../measure/window.ts';
 
 export interface OrgSharedInput {
@@ -35,13 +36,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
   const { keyA, keyB, limit, window } = input;
   const expected = `after the first key used the organization's ${limit} requests, the second key of the same organization gets 429`;
   const exhaustedBy = keyA.find((o) => o.status === TOO_MANY_REQUESTS);
-  if (!exhaustedBy)
-    return neverRejected(
-      expected,
-      'the first key was never rejected, so the quota was not shown exhausted',
-      keyA,
-      window,
-    );
+  if (!exhaustedBy) return neverRejected(expected, 'the first key was never rejected', keyA, window);
   const evidence = [exhaustedBy.id, keyB.id, input.keyAAgain?.id];
   if (keyB.status === TOO_MANY_REQUESTS) {
     return finding('pass', {
@@ -50,35 +45,24 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       evidence,
     });
   }
-  if (!isAdmitted(keyB)) {
-    return finding('inconclusive', {
-      expected,
-      actual: `second key got ${describe(keyB)}, neither admitted nor 429`,
-      evidence,
-      measureAgain: keyB.status === null && 'next-window',
-    });
-  }
+  if (!isAdmitted(keyB)) return neitherAdmittedNorRefused(expected, 'second key', keyB, evidence);
   // A per-key quota gives the second key a fresh counter; Remaining far below that is the
   // organization's own counter, given back a little (a refill), not a quota of the key's own.
   const remainingB = keyB.rateLimit.remaining.value;
   if (remainingB !== null && remainingB < limit - 1) {
     return finding('inconclusive', {
       expected,
-      actual: `second key admitted (${describe(keyB)}) with Remaining ${remainingB}: it drew on a counter already used, not a fresh one of its own`,
+      actual: `second key admitted (${describe(keyB)})`,
       evidence,
-      notes: [
-        'quota given back during the window (a refilling limiter) admits one request on the shared counter; QUOTA-READ judges the refill',
-      ],
+      reasons: [because('admitted-on-used-counter', { remaining: remainingB })],
     });
   }
   if (input.refilling) {
     return finding('inconclusive', {
       expected,
-      actual: `second key admitted (${describe(keyB)}) on a limiter that gives quota back during the window`,
+      actual: `second key admitted (${describe(keyB)})`,
       evidence,
-      notes: [
-        'a request given back between the two keys would admit the second on a shared counter too; QUOTA-READ judges the refill',
-      ],
+      reasons: [because('refilling-limiter', {})],
     });
   }
   const still = stillExhausted(keyA, exhaustedBy, keyB, input.keyAAgain ?? null, window);
@@ -87,15 +71,16 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       expected,
       actual: `second key admitted (${describe(keyB)})`,
       evidence,
-      notes: [still.note, 'a window boundary may have fallen between the two keys'],
+      reasons: [still.reason],
       measureAgain: 'next-window',
     });
   }
   return finding('fail', {
     expected,
-    actual: `second key admitted (${describe(keyB)}, Remaining ${keyB.rateLimit.remaining.raw ?? 'absent'}) while the first key's quota was used up: the quota is per key, not per organization`,
+    actual: `second key admitted (${describe(keyB)})`,
     evidence,
     notes: [still.note],
+    reasons: [because('quota-per-key', { remaining: keyB.rateLimit.remaining.raw })],
   });
 }
 
@@ -105,7 +90,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
  * again right after the probe (the bracket); where Reset places windows, the rejection and the probe
  * sharing one epoch Reset (two that differ are a rollover, and no proof); the probe answered before
  * the window's safe end, or the whole series within one window (the check's own timing); a Reset
- * that is no epoch reading the same on the rejection and the probe.
+ * that is no epoch reading the same on the rejection and the probe. Without one, why not.
  */
 function stillExhausted(
   series: readonly Observation[],
@@ -113,7 +98,7 @@ function stillExhausted(
   probe: Observation,
   again: Observation | null,
   window: WindowContext | undefined,
-): { ok: boolean; note: string } {
+): WindowIntegrity {
   if (again && again.status === TOO_MANY_REQUESTS) {
     return {
       ok: true,
@@ -127,7 +112,7 @@ function stillExhausted(
     if (a !== null && b !== null) {
       return a === b
         ? { ok: true, note: `the rejection and the request share Reset ${a}` }
-        : { ok: false, note: `a window rolled over mid-check: Reset ${a} on the rejection, ${b} on the request` };
+        : notInOneWindow(because('window-rolled-over-between', { refusalReset: a, requestReset: b }));
     }
   }
   if (window) {
@@ -148,10 +133,7 @@ function stillExhausted(
       note: `Reset is not an epoch; the rejection and the request both carry Reset ${probe.rateLimit.reset.raw}`,
     };
   }
-  return {
-    ok: false,
-    note: `nothing shows the window of ${describe(rejected)} still in force when ${describe(probe)} was answered`,
-  };
+  return notInOneWindow(because('window-not-shown-in-force', { refusedId: rejected.id, requestId: probe.id }));
 }
 
 /** Plausibility bound for a Reset when the window length is not known. */
@@ -179,36 +161,21 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
   const { exhausted, other, otherLimit } = input;
   const expected = `the other organization is admitted with Remaining ${otherLimit - 1} (its own, untouched quota)`;
   const rejected = exhausted.find((o) => o.status === TOO_MANY_REQUESTS);
-  if (!rejected)
-    return neverRejected(
-      expected,
-      'the first organization was never rejected, so its quota was not shown exhausted',
-      exhausted,
-      input.window,
-    );
+  if (!rejected) return neverRejected(expected, 'the first organization was never rejected', exhausted, input.window);
   const evidence = [rejected.id, other.id, input.exhaustedAgain?.id];
   if (other.status === TOO_MANY_REQUESTS) {
     return finding('fail', {
       expected,
-      actual: `other organization rejected in a fresh window of its own: ${describe(other)}, right after ${describe(rejected)}; the quota is shared across organizations`,
+      actual: `other organization: ${describe(other)}, right after ${describe(rejected)}`,
       evidence,
+      reasons: [because('quota-shared-across-orgs', {})],
     });
   }
-  if (!isAdmitted(other)) {
-    return finding('inconclusive', {
-      expected,
-      actual: `other organization got ${describe(other)}`,
-      evidence,
-      measureAgain: other.status === null && 'next-window',
-    });
-  }
+  if (!isAdmitted(other)) return neitherAdmittedNorRefused(expected, 'other organization', other, evidence);
   const remaining = other.rateLimit.remaining.value;
   if (remaining !== null && remaining < otherLimit - 1) {
-    return finding('fail', {
-      expected,
-      actual: `other organization admitted with Remaining ${remaining}: ${otherLimit - 1 - remaining} of its requests were spent by the first organization`,
-      evidence,
-    });
+    const spent = because('other-org-quota-spent', { remaining, spent: otherLimit - 1 - remaining });
+    return finding('fail', { expected, actual: reasonText(spent), evidence, reasons: [spent] });
   }
   const still = stillExhausted(exhausted, rejected, other, input.exhaustedAgain ?? null, input.window);
   if (!still.ok) {
@@ -216,7 +183,7 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
       expected,
       actual: `other organization admitted (${describe(other)})`,
       evidence,
-      notes: [still.note],
+      reasons: [still.reason],
       measureAgain: 'next-window',
     });
   }
@@ -229,9 +196,26 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
   });
 }
 
+/** The request that decides the check got no answer, or one neither admitted nor 429: measured again where it got none. */
+function neitherAdmittedNorRefused(
+  expected: string,
+  party: string,
+  probe: Observation,
+  evidence: readonly (number | undefined)[],
+): Finding {
+  const why = because('neither-admitted-nor-refused', { party, outcome: outcomeOf(probe), requestId: probe.id });
+  return finding('inconclusive', {
+    expected,
+    actual: reasonText(why),
+    evidence,
+    reasons: [why],
+    measureAgain: probe.status === null && 'next-window',
+  });
+}
+
 /**
  * The first party's requests met no 429. Where they ran past their window (its Reset moved on, or
- * past its safe end), that is why: a spoiled measurement, measured again in the next window.
+ * past its safe end), that is why too: a spoiled measurement, measured again in the next window.
  */
 function neverRejected(
   expected: string,
@@ -240,13 +224,10 @@ function neverRejected(
   window: WindowContext | undefined,
 ): Finding {
   const evidence = requests.slice(-1).map((o) => o.id);
+  const never = because('never-refused', { sent: requests.length });
   const integrity = window === undefined ? null : withinOneWindow(requests, window);
-  if (integrity === null || integrity.ok) return finding('inconclusive', { expected, actual, evidence });
-  return finding('inconclusive', {
-    expected,
-    actual: `${actual}: its requests did not fit one window (${integrity.note})`,
-    evidence,
-    notes: ['not within one quota window'],
-    measureAgain: 'next-window',
-  });
+  if (integrity === null || integrity.ok)
+    return finding('inconclusive', { expected, actual, evidence, reasons: [never] });
+  const reasons: Reason[] = [never, integrity.reason];
+  return finding('inconclusive', { expected, actual, evidence, reasons, measureAgain: 'next-window' });
 }

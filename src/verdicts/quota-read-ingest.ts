@@ -12,13 +12,15 @@ import { exactFigureText } from '../contract/org-limits.ts';
 import type { Figure } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
 import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
+import { limitText, type LimitFigures } from '../catalogue/reasons/quota.ts';
 import { announcedLimit, type AnnouncedLimit } from './hdr-limit.ts';
 import { seriesOf, type SeriesPoint } from './hdr-remaining.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { withinOneWindow, type WindowIntegrity } from './support/window-integrity.ts';
 import { windowSafeEnd } from '../measure/window.ts';
 import { freshness, refillCheck, spentBefore, type Judged, type QuotaExactInput } from './support/quota-window.ts';
-import { lostByAdmissions, lostByRemaining, lostNote, type LostReading } from './support/lost-requests.ts';
+import { lostByAdmissions, lostByRemaining, lostReason, type LostReading } from './support/lost-requests.ts';
 import { togetherText, uncountedTogether, type ReleasedTogether } from './support/released-together.ts';
 
 export type { QuotaExactInput };
@@ -46,13 +48,17 @@ interface Outcomes {
   readonly together: readonly ReleasedTogether[];
 }
 
-/** The Limit the series is judged by (null: only a shortfall can be judged), an announced Limit below the published minimum, and notes on both. */
+/**
+ * The Limit the series is judged by (null: only a shortfall can be judged, and a reason says so), an
+ * announced Limit below the published minimum, and notes on both.
+ */
 function quotaToJudge(
   figure: Figure,
   announced: AnnouncedLimit,
   units: number,
-): { quota: number | null; belowMinimum: number | null; notes: string[] } {
+): { quota: number | null; belowMinimum: number | null; notes: string[]; reasons: Reason[] } {
   const notes: string[] = [];
+  const reasons: Reason[] = [];
   let quota: number | null;
   /** Enterprise: the server announced less than the published minimum. A fail whatever it admitted. */
   let belowMinimum: number | null = null;
@@ -65,9 +71,7 @@ function quotaToJudge(
     }
   } else if (announced.value === null) {
     quota = null;
-    notes.push(
-      `the published figure is at least ${figure.value}; without one announced Limit only a shortfall can be judged`,
-    );
+    reasons.push(because('no-announced-limit', { publishedMinimum: figure.value }));
   } else if (announced.value < figure.value) {
     // Exactness is judged against what the server announces; the announcement itself breaks §8.
     quota = announced.value;
@@ -80,7 +84,7 @@ function quotaToJudge(
       `Limit ${quota} is not a multiple of ${units} per request: a request that does not fit is refused whole`,
     );
   }
-  return { quota, belowMinimum, notes };
+  return { quota, belowMinimum, notes, reasons };
 }
 
 /** What the ledger says of the harness's own requests this window before the series: counted here, or on a counter of their own. */
@@ -116,6 +120,8 @@ interface QuotaCase {
   readonly input: QuotaExactInput;
   readonly judged: Judged;
   readonly notes: readonly string[];
+  /** What the series as a whole gives reason for (no announced Limit, lost requests read), beside the judgement's own. */
+  readonly reasons: readonly Reason[];
   readonly data: QuotaData;
   /** The Limit judged by; null where only a shortfall can be judged. */
   readonly quota: number | null;
@@ -130,33 +136,36 @@ interface QuotaCase {
 function failBelowMinimum(c: QuotaCase, belowMinimum: number, integrityNote: string): Finding<QuotaData> {
   const { obs, judged, input } = c;
   const announcedBy = obs.find((o) => o.rateLimit.limit.value === belowMinimum);
+  const below = because('limit-below-minimum', { announced: belowMinimum, publishedMinimum: input.figure.value });
   return finding('fail', {
     expected: `Limit at least ${input.figure.value} (published minimum); ${judged.expected}`,
-    actual: `Limit ${belowMinimum} is below the published minimum ${input.figure.value}; ${judged.verdict === 'pass' ? 'otherwise exact: ' : ''}${judged.actual}`,
+    actual: `${reasonText(below)}; ${judged.verdict === 'pass' ? 'otherwise exact: ' : ''}${judged.actual}`,
     evidence: [announcedBy?.id, ...judged.evidence],
     notes: [...c.notes, ...judged.notes, integrityNote],
+    reasons: [below, ...judged.reasons, ...c.reasons],
     data: c.data,
   });
 }
 
 /** A series not within one window: a fail if it over-admitted while the window surely lasted, else inconclusive. */
-function judgeOutsideWindow(c: QuotaCase, integrity: WindowIntegrity): Finding<QuotaData> {
+function judgeOutsideWindow(c: QuotaCase, integrity: Extract<WindowIntegrity, { ok: false }>): Finding<QuotaData> {
   const { obs, input, judged, notes, data, quota, left, units } = c;
   // More admitted than the quota among the requests answered while the window surely lasted is an
   // over-admission whatever came after; anything else needs the whole series in one window.
   const safeEnd = windowSafeEnd(input.window, obs[0]);
   const inside = obs.filter((o) => o.doneAt <= safeEnd && isAdmitted(o));
   const k = Math.floor(left / units);
-  if (quota !== null && !integrity.rolledOver && inside.length > k) {
+  if (quota !== null && integrity.reason.code !== 'window-rolled-over' && inside.length > k) {
+    const over = because('admitted-past-limit-in-window', {
+      admitted: inside.length,
+      ...limitFigures(left, units, false, c.spent),
+    });
     return finding('fail', {
       expected: judged.expected,
-      actual: `admitted ${inside.length} (${limitText(left, units, false, c.spent)}) among the requests answered while the window surely lasted`,
+      actual: reasonText(over),
       evidence: [inside[k - 1]?.id, inside[k]?.id],
-      notes: [
-        ...notes,
-        `the series ran past the window (${integrity.note}); judged on the part inside it`,
-        `all of it: ${judged.actual}`,
-      ],
+      notes: [...notes, 'the series ran past the window; judged on the part inside it', `all of it: ${judged.actual}`],
+      reasons: [over, integrity.reason, ...c.reasons],
       data,
     });
   }
@@ -164,7 +173,8 @@ function judgeOutsideWindow(c: QuotaCase, integrity: WindowIntegrity): Finding<Q
     expected: judged.expected,
     actual: integrity.note,
     evidence: judged.evidence,
-    notes: [...notes, 'not within one quota window', `had it been: ${judged.actual}`],
+    notes: [...notes, `had it been: ${judged.actual}`],
+    reasons: [integrity.reason, ...c.reasons],
     data,
     measureAgain: 'next-window',
   });
@@ -177,14 +187,14 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   const units = Number.isFinite(requestedUnits) && requestedUnits >= 1 ? Math.floor(requestedUnits) : 1;
   const announced = announcedLimit(obs);
   const notes: string[] = announced.note ? [announced.note] : [];
-  const { quota, belowMinimum, notes: quotaNotes } = quotaToJudge(figure, announced, units);
+  const { quota, belowMinimum, notes: quotaNotes, reasons } = quotaToJudge(figure, announced, units);
   notes.push(...quotaNotes);
 
   // The ledger: what the harness itself sent in this window before the series, counted by the server.
   const prior = spentBefore(obs, input.window.prior, announced.value);
   notes.push(...ledgerNotes(prior, input.window.prior));
   const lost = lostRequests(obs, input, prior, announced.value, units);
-  for (const [i, reading] of [...lost].sort(([a], [b]) => a - b)) notes.push(lostNote(i + 1, obs[i]!, reading));
+  for (const [i, reading] of [...lost].sort(([a], [b]) => a - b)) reasons.push(lostReason(i + 1, obs[i]!, reading));
   const outcomes = classify(obs, lost, input.together ?? []);
   notes.push(...togetherNotes(outcomes));
   const first429 = outcomes.rejected[0] ?? null;
@@ -202,7 +212,7 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
 
   const integrity =
     freshness(obs, announced.value, prior.length, input.window, units) ?? withinOneWindow(obs, input.window);
-  const c: QuotaCase = { obs, input, judged, notes, data, quota, left, units, spent: prior.length };
+  const c: QuotaCase = { obs, input, judged, notes, reasons, data, quota, left, units, spent: prior.length };
   if (belowMinimum !== null) return failBelowMinimum(c, belowMinimum, integrity.note);
   if (!integrity.ok) return judgeOutsideWindow(c, integrity);
   // Bulk uploads admitted past the Limit in resumes: the likeliest reading is a server counting each
@@ -210,14 +220,19 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
   const perRequest =
     judged.verdict === 'fail' && units > 1 && quota !== null && outcomes.admitted.length > Math.floor(quota / units)
       ? [
-          'bulk uploads look counted one per upload, not per resume (assumption bulk-counts-per-resume): more resumes were ingested than the tier sells. If counting per upload is intended, declare "assumptions": {"bulk-counts-per-resume": false} in the config.',
+          because('bulk-counted-per-upload', {
+            admittedUploads: outcomes.admitted.length,
+            unitsPerRequest: units,
+            limit: quota,
+          }),
         ]
       : [];
   return finding(judged.verdict, {
     expected: judged.expected,
     actual: judged.actual,
     evidence: judged.evidence,
-    notes: [...notes, ...judged.notes, ...perRequest, integrity.note],
+    notes: [...notes, ...judged.notes, integrity.note],
+    reasons: [...judged.reasons, ...perRequest, ...reasons],
     data,
     // Requests without an answer (a dropped connection) left it open: another window may not lose one.
     measureAgain: outcomes.wild.some((n) => obs[n - 1]?.status === null) && 'next-window',
@@ -269,75 +284,97 @@ function lastOfPart(o: Outcomes, n: number): number {
   return o.together.find((t) => t.from < n && n <= t.to)?.to ?? n;
 }
 
-/** " (requests 2–58 (released together))" where a request was released together with others; "" where it went alone. */
-function togetherOf(o: Outcomes, n: number): string {
+/** The first and last request (1-based) of the part released together that holds request `n`; none where it went alone. */
+function partOf(o: Outcomes, n: number): readonly number[] {
   const part = o.together.find((t) => t.from < n && n <= t.to);
-  return part ? ` (${togetherText(part)})` : '';
+  return part ? [part.from + 1, part.to] : [];
 }
 
-function limitText(quota: number, units: number, minimumOnly: boolean, spent: number): string {
-  const q = minimumOnly ? `at least ${quota + spent}` : String(quota + spent);
-  const ledger = spent > 0 ? `, ${spent} spent by the harness before` : '';
-  return units > 1 ? `Limit ${q} units at ${units} per request${ledger}` : `Limit ${q}${ledger}`;
+function limitFigures(quota: number, units: number, minimumOnly: boolean, spent: number): LimitFigures {
+  return { limit: quota + spent, unitsPerRequest: units, spentBefore: spent, atLeast: minimumOnly };
 }
 
 function idOf(o: Outcomes, n: number | undefined): number | undefined {
   return n === undefined ? undefined : o.obs[n - 1]?.id;
 }
 
-function wildNotes(o: Outcomes): string[] {
+/** Requests whose fate is unknown (no answer, neither 2xx nor 429): why the count cannot be sure. */
+function wildReasons(o: Outcomes): Reason[] {
   if (o.wild.length === 0) return [];
-  const items = o.wild.map((n) => `${outcomeOf(o.obs[n - 1]!)} at request ${n}`);
-  return [`${listSome(items, 5, ', ')}: cannot tell whether ${o.wild.length === 1 ? 'it' : 'they'} counted`];
+  return [because('outcome-unknown', { requests: o.wild, outcomes: o.wild.map((n) => outcomeOf(o.obs[n - 1]!)) })];
 }
 
-function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly: boolean, spent: number): Judged {
-  const k = Math.floor(quota / units);
-  const sent = o.obs.length - o.uncounted.length;
-  const limit = limitText(quota, units, minimumOnly, spent);
-  const expected = `requests 1–${k} admitted, 429 at request ${k + 1} (${limit})`;
+/** What breaks the count of a sequential series, and the requests that show it. */
+function sequentialProblems(
+  o: Outcomes,
+  k: number,
+  limit: LimitFigures,
+  sent: number,
+): { problems: Reason[]; evidence: (number | undefined)[] } {
   const firstR = o.rejected[0];
-  const problems: string[] = [];
+  const problems: Reason[] = [];
   const evidence: (number | undefined)[] = [];
-
   // Requests released together were taken in an order nobody saw: one of them counts as before the
   // first 429 if it shares its part, and an admission is after a 429 only in a later part.
   const upTo = (n: number) => lastOfPart(o, n);
   if (firstR !== undefined) {
     const admittedBefore = o.admitted.filter((n) => n <= upTo(firstR)).length;
-    const wildBefore = o.wild.filter((n) => n <= upTo(firstR)).length;
-    if (admittedBefore + wildBefore < k) {
+    const unclearBefore = o.wild.filter((n) => n <= upTo(firstR)).length;
+    if (admittedBefore + unclearBefore < k) {
       problems.push(
-        wildBefore === 0
-          ? `429 at request ${firstR}${togetherOf(o, firstR)}: ${countOf(k - admittedBefore, 'request')} early (${limit})`
-          : `429 at request ${firstR}${togetherOf(o, firstR)} after only ${admittedBefore} admitted (${limit})`,
+        because('refused-early', {
+          firstRefusedAt: firstR,
+          together: partOf(o, firstR),
+          admittedBefore,
+          admissible: k,
+          unclearBefore,
+          ...limit,
+        }),
       );
       evidence.push(idOf(o, o.admitted.filter((n) => n <= upTo(firstR)).at(-1)), idOf(o, firstR));
     }
   }
-  if (!minimumOnly && o.admitted.length > k) {
-    const over = o.admitted[k];
-    const then = firstR !== undefined ? `first 429 at request ${firstR}` : `no 429 in ${sent} requests`;
-    problems.push(`admitted request ${over} (${limit}); ${then}`);
+  if (!limit.atLeast && o.admitted.length > k) {
+    const over = o.admitted[k]!;
+    problems.push(because('admitted-past-limit', { admittedAt: over, firstRefusedAt: firstR ?? null, sent, ...limit }));
     evidence.push(idOf(o, o.admitted[k - 1]), idOf(o, over), idOf(o, firstR));
   }
   if (firstR !== undefined && o.admitted.length <= k) {
     const late = o.admitted.find((n) => n > upTo(firstR));
     if (late !== undefined) {
-      problems.push(`admitted request ${late} after a 429 at request ${firstR}`);
+      problems.push(because('admitted-after-refusal', { admittedAt: late, firstRefusedAt: firstR }));
       evidence.push(idOf(o, firstR), idOf(o, late));
     }
   }
+  return { problems, evidence };
+}
 
+function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly: boolean, spent: number): Judged {
+  const k = Math.floor(quota / units);
+  const sent = o.obs.length - o.uncounted.length;
+  const limit = limitFigures(quota, units, minimumOnly, spent);
+  const expected = `requests 1–${k} admitted, 429 at request ${k + 1} (${limitText(limit)})`;
+  const firstR = o.rejected[0];
+  const { problems, evidence } = sequentialProblems(o, k, limit, sent);
+  const wild = wildReasons(o);
   if (problems.length > 0)
-    return { verdict: 'fail', expected, actual: problems.join('; '), evidence, notes: wildNotes(o) };
+    return {
+      verdict: 'fail',
+      expected,
+      actual: problems.map(reasonText).join('; '),
+      evidence,
+      notes: [],
+      reasons: [...problems, ...wild],
+    };
   if (minimumOnly) {
+    // The reason (no announced Limit) is the series': quotaToJudge gives it.
     return {
       verdict: 'inconclusive',
       expected,
-      actual: `${o.admitted.length} admitted${firstR !== undefined ? `, first 429 at request ${firstR}` : ''}; no consistent Limit to judge exactness against`,
+      actual: `${o.admitted.length} admitted${firstR !== undefined ? `, first 429 at request ${firstR}` : ''}`,
       evidence: [idOf(o, firstR)],
-      notes: wildNotes(o),
+      notes: [],
+      reasons: wild,
     };
   }
   if (o.wild.length > 0) {
@@ -350,16 +387,19 @@ function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly:
         ', ',
       )}`,
       evidence: o.wild.slice(0, 3).map((n) => idOf(o, n)),
-      notes: wildNotes(o),
+      notes: [],
+      reasons: wild,
     };
   }
   if (sent < k + 1 || firstR === undefined) {
+    const tooFew = because('too-few-requests', { sent, needed: k + 1, allAdmitted: true });
     return {
       verdict: 'inconclusive',
       expected,
-      actual: `only ${countOf(sent, 'request')} sent, all admitted; need at least ${k + 1}`,
+      actual: reasonText(tooFew),
       evidence: [idOf(o, o.admitted.at(-1))],
       notes: [],
+      reasons: [tooFew],
     };
   }
   const after = o.rejected.length > 1 ? ` and on the ${o.rejected.length - 1} after it` : '';
@@ -369,6 +409,7 @@ function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly:
     actual: `requests 1–${k} admitted, 429 at request ${firstR}${after}`,
     evidence: [idOf(o, o.admitted[k - 1]), idOf(o, firstR)],
     notes: [],
+    reasons: [],
   };
 }
 
@@ -377,50 +418,43 @@ function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: bool
   const sent = o.obs.length;
   const a = o.admitted.length;
   const r = o.rejected.length;
-  const limit = limitText(quota, units, minimumOnly, spent);
-  const expected = `exactly ${k} of ${Math.max(sent, k + 1)} released together admitted, every other one 429 (${limit})`;
+  const limit = limitFigures(quota, units, minimumOnly, spent);
+  const expected = `exactly ${k} of ${Math.max(sent, k + 1)} released together admitted, every other one 429 (${limitText(limit)})`;
   const byArrival = (ns: readonly number[]) =>
     [...ns].sort((x, y) => (o.obs[x - 1]?.headersAt ?? Infinity) - (o.obs[y - 1]?.headersAt ?? Infinity));
   const firstRejectedToArrive = byArrival(o.rejected)[0];
+  const wild = wildReasons(o);
+  const fail = (
+    code: 'burst-admitted-past-limit' | 'burst-admitted-short',
+    evidence: (number | undefined)[],
+  ): Judged => {
+    const why = because(code, { admitted: a, sent, refused: r, ...limit });
+    return { verdict: 'fail', expected, actual: reasonText(why), evidence, notes: [], reasons: [why, ...wild] };
+  };
 
   if (!minimumOnly && a > k) {
-    return {
-      verdict: 'fail',
-      expected,
-      actual: `admitted ${a} of ${sent} (${limit}); ${r} got 429`,
-      evidence: [...byArrival(o.admitted).slice(k).slice(0, 3), firstRejectedToArrive].map((n) => idOf(o, n)),
-      notes: wildNotes(o),
-    };
+    return fail(
+      'burst-admitted-past-limit',
+      [...byArrival(o.admitted).slice(k).slice(0, 3), firstRejectedToArrive].map((n) => idOf(o, n)),
+    );
   }
   if (r > 0 && a + o.wild.length < k) {
-    return {
-      verdict: 'fail',
-      expected,
-      actual: `admitted only ${a} of ${sent} (${limit}); ${r} got 429`,
-      evidence: [idOf(o, byArrival(o.admitted).at(-1)), idOf(o, firstRejectedToArrive)],
-      notes: [
-        ...wildNotes(o),
-        'a concurrency-cap 429 looks the same as a quota 429; the driver keeps in-flight requests under the cap',
-      ],
-    };
+    return fail('burst-admitted-short', [idOf(o, byArrival(o.admitted).at(-1)), idOf(o, firstRejectedToArrive)]);
   }
   const counts = `admitted ${a} of ${sent}; ${r} got 429`;
   if (minimumOnly) {
-    return {
-      verdict: 'inconclusive',
-      expected,
-      actual: `${counts}; no consistent Limit to judge exactness against`,
-      evidence: [],
-      notes: wildNotes(o),
-    };
+    // The reason (no announced Limit) is the series': quotaToJudge gives it.
+    return { verdict: 'inconclusive', expected, actual: counts, evidence: [], notes: [], reasons: wild };
   }
   if (sent < k + 1) {
+    const tooFew = because('too-few-requests', { sent, needed: k + 1, allAdmitted: false });
     return {
       verdict: 'inconclusive',
       expected,
-      actual: `only ${countOf(sent, 'request')} sent; need at least ${k + 1}`,
+      actual: reasonText(tooFew),
       evidence: [],
-      notes: wildNotes(o),
+      notes: [],
+      reasons: [tooFew, ...wild],
     };
   }
   if (o.wild.length > 0) {
@@ -429,7 +463,8 @@ function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: bool
       expected,
       actual: `${counts}; ${o.wild.length} unclear`,
       evidence: o.wild.slice(0, 3).map((n) => idOf(o, n)),
-      notes: wildNotes(o),
+      notes: [],
+      reasons: wild,
     };
   }
   return {
@@ -438,5 +473,6 @@ function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: bool
     actual: counts,
     evidence: [idOf(o, byArrival(o.admitted).at(-1)), idOf(o, firstRejectedToArrive)],
     notes: [],
+    reasons: [],
   };
 }

@@ -93,9 +93,8 @@ describe('inFreshWindow', () => {
     expect(asked.count).toBe(1);
     expect(decisions['QUOTA-READ']).toMatchObject({
       verdict: 'inconclusive',
-      notes: [
-        'not measured again: the budget for measuring again is spent (1 window per organization, used on starter-a already)',
-      ],
+      notes: [],
+      reasons: [{ code: 'remeasure-budget-spent', windowsPerLane: 1, lane: 'starter-a' }],
     });
   });
 

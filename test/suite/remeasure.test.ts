@@ -6,9 +6,7 @@ describe('remeasureBudget', () => {
     const budget = remeasureBudget(1);
     expect(budget.take('starter-a')).toBeNull();
     expect(budget.take('starter-b')).toBeNull();
-    expect(budget.take('starter-a')).toBe(
-      'the budget for measuring again is spent (1 window per organization, used on starter-a already)',
-    );
+    expect(budget.take('starter-a')).toEqual({ code: 'remeasure-budget-spent', windowsPerLane: 1, lane: 'starter-a' });
     expect(remeasureText(budget)).toContain('at most one window more per organization');
     expect(remeasureText(remeasureBudget())).toContain('at most 2 windows more per organization');
   });

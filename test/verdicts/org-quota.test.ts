@@ -26,9 +26,7 @@ describe('ORG-SHARED', () => {
     const keyB = next(seq, { status: 200, remaining: 59 });
     const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain(
-      "Remaining 59) while the first key's quota was used up: the quota is per key, not per organization",
-    );
+    expect(f.reasons).toEqual([{ code: 'quota-per-key', remaining: '59' }]);
     expect(f.evidence).toEqual([seq.obs[60]!.id, keyB.id]);
   });
 
@@ -42,18 +40,23 @@ describe('ORG-SHARED', () => {
     });
     const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.notes[0]).toContain('window rolled over mid-check');
+    expect(f.reasons).toEqual([
+      { code: 'window-rolled-over-between', refusalReset: seq.windowEnd, requestReset: seq.windowEnd + 60 },
+    ]);
   });
 
   it('is inconclusive when the first key was never refused, or the second got neither 2xx nor 429', () => {
     const seq = sequentialQuota({ limit: 60, sent: 60 });
     const f = orgSharedVerdict({ keyA: seq.obs, keyB: next(seq, { status: 429 }), limit: 60, window: seq.window });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('the first key was never rejected, so the quota was not shown exhausted');
+    expect(f.reasons).toEqual([{ code: 'never-refused', sent: 60 }]);
     const full = sequentialQuota({ limit: 60 });
-    const g = orgSharedVerdict({ keyA: full.obs, keyB: next(full, { status: 401 }), limit: 60, window: full.window });
+    const unauthorized = next(full, { status: 401 });
+    const g = orgSharedVerdict({ keyA: full.obs, keyB: unauthorized, limit: 60, window: full.window });
     expect(g.verdict).toBe('inconclusive');
-    expect(g.actual).toContain('neither admitted nor 429');
+    expect(g.reasons).toEqual([
+      { code: 'neither-admitted-nor-refused', party: 'second key', outcome: '401', requestId: unauthorized.id },
+    ]);
   });
 
   it('takes the first key rejected again right after as proof, whatever Reset says (a Reset that is no epoch, or none)', () => {
@@ -78,6 +81,19 @@ describe('ORG-SHARED', () => {
       window: { ...seq.window, lengthMs: 1 },
     });
     expect(g.verdict).toBe('inconclusive');
+    expect(g.reasons).toEqual([{ code: 'window-not-shown-in-force', refusedId: seq.obs[60]!.id, requestId: keyB.id }]);
+  });
+
+  it('is inconclusive when the second key is admitted on a counter already used, or on a refilling limiter', () => {
+    const seq = sequentialQuota({ limit: 60 });
+    const used = next(seq, { status: 200, remaining: 0 });
+    const f = orgSharedVerdict({ keyA: seq.obs, keyB: used, limit: 60, window: seq.window });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.reasons).toEqual([{ code: 'admitted-on-used-counter', remaining: 0 }]);
+    const fresh = next(seq, { status: 200, remaining: 59 });
+    const g = orgSharedVerdict({ keyA: seq.obs, keyB: fresh, limit: 60, window: seq.window, refilling: true });
+    expect(g.verdict).toBe('inconclusive');
+    expect(g.reasons).toEqual([{ code: 'refilling-limiter' }]);
   });
 
   it('judges by the server clock when it is 30 s off the client', () => {
@@ -105,7 +121,7 @@ describe('ORG-ISOLATED', () => {
     const other = next(seq, { status: 429, org: 'starter-b' });
     const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('the quota is shared across organizations');
+    expect(f.reasons).toEqual([{ code: 'quota-shared-across-orgs' }]);
   });
 
   it("fails when the other organization was charged for the first one's requests", () => {
@@ -113,9 +129,7 @@ describe('ORG-ISOLATED', () => {
     const other = next(seq, { status: 200, remaining: 20, org: 'starter-b' });
     const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe(
-      'other organization admitted with Remaining 20: 39 of its requests were spent by the first organization',
-    );
+    expect(f.reasons).toEqual([{ code: 'other-org-quota-spent', remaining: 20, spent: 39 }]);
   });
 
   it('is inconclusive when the window rolled over before the probe (a shared quota would pass too)', () => {
@@ -129,7 +143,9 @@ describe('ORG-ISOLATED', () => {
     });
     const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.notes[0]).toContain('a window rolled over mid-check');
+    expect(f.reasons).toEqual([
+      { code: 'window-rolled-over-between', refusalReset: seq.windowEnd, requestReset: seq.windowEnd + 60 },
+    ]);
     expect(orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60, window: seq.window }).verdict).toBe(
       'inconclusive',
     );
@@ -180,14 +196,16 @@ describe('ORG-ISOLATED', () => {
       window: seq.window,
     });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toMatch(
-      /^the first organization was never rejected, so its quota was not shown exhausted: its requests did not fit one window \(window rolled over mid-check: Reset went from \d+ to \d+ at request 34\)$/,
-    );
+    expect(f.reasons).toEqual([
+      { code: 'never-refused', sent: 61 },
+      { code: 'window-rolled-over', from: T0 + 60, to: T0 + 120, atRequest: 34 },
+    ]);
     expect(f.measureAgain).toBe('next-window');
     const g = orgSharedVerdict({ keyA: seq.obs, keyB: next(seq, {}), limit: 60, window: seq.window });
-    expect(g.actual).toContain(
-      'the first key was never rejected, so the quota was not shown exhausted: its requests did not fit one window',
-    );
+    expect(g.reasons).toEqual([
+      { code: 'never-refused', sent: 61 },
+      { code: 'window-rolled-over', from: T0 + 60, to: T0 + 120, atRequest: 34 },
+    ]);
     expect(g.measureAgain).toBe('next-window');
   });
 
@@ -195,11 +213,14 @@ describe('ORG-ISOLATED', () => {
     const seq = sequentialQuota({ limit: 60, sent: 60 });
     const f = orgIsolatedVerdict({ exhausted: seq.obs, other: next(seq, {}), otherLimit: 60 });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('the first organization was never rejected, so its quota was not shown exhausted');
+    expect(f.reasons).toEqual([{ code: 'never-refused', sent: 60 }]);
     expect(f.measureAgain).toBeUndefined();
     const full = sequentialQuota({ limit: 60 });
-    const g = orgIsolatedVerdict({ exhausted: full.obs, other: next(full, { status: 503 }), otherLimit: 60 });
+    const unavailable = next(full, { status: 503 });
+    const g = orgIsolatedVerdict({ exhausted: full.obs, other: unavailable, otherLimit: 60 });
     expect(g.verdict).toBe('inconclusive');
-    expect(g.actual).toContain('other organization got 503');
+    expect(g.reasons).toEqual([
+      { code: 'neither-admitted-nor-refused', party: 'other organization', outcome: '503', requestId: unavailable.id },
+    ]);
   });
 });

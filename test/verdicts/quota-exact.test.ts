@@ -32,8 +32,20 @@ describe('QUOTA-READ sequential', () => {
     const f = sequential(obs, window);
     expect(f.verdict).toBe('fail');
     expect(f.expected).toContain('429 at request 61');
-    expect(f.actual).toContain('429 at request 60');
-    expect(f.actual).toContain('one request early');
+    expect(f.reasons).toEqual([
+      {
+        code: 'refused-early',
+        firstRefusedAt: 60,
+        together: [],
+        admittedBefore: 59,
+        admissible: 60,
+        unclearBefore: 0,
+        limit: 60,
+        unitsPerRequest: 1,
+        spentBefore: 0,
+        atLeast: false,
+      },
+    ]);
     expect(f.evidence).toEqual(idsAt(obs, 59, 60));
   });
 
@@ -41,7 +53,18 @@ describe('QUOTA-READ sequential', () => {
     const { obs, window } = sequentialQuota({ limit: 60, admitted: 61 });
     const f = sequential(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('admitted request 61 (Limit 60); first 429 at request 62');
+    expect(f.reasons).toEqual([
+      {
+        code: 'admitted-past-limit',
+        admittedAt: 61,
+        firstRefusedAt: 62,
+        sent: obs.length,
+        limit: 60,
+        unitsPerRequest: 1,
+        spentBefore: 0,
+        atLeast: false,
+      },
+    ]);
     expect(f.evidence).toEqual(idsAt(obs, 60, 61, 62));
   });
 
@@ -49,7 +72,18 @@ describe('QUOTA-READ sequential', () => {
     const { obs, window } = sequentialQuota({ limit: 60, admitted: 1000, sent: 63 });
     const f = sequential(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('no 429 in 63 requests');
+    expect(f.reasons).toEqual([
+      {
+        code: 'admitted-past-limit',
+        admittedAt: 61,
+        firstRefusedAt: null,
+        sent: 63,
+        limit: 60,
+        unitsPerRequest: 1,
+        spentBefore: 0,
+        atLeast: false,
+      },
+    ]);
   });
 
   it('fails a request admitted again after a 429', () => {
@@ -64,7 +98,7 @@ describe('QUOTA-READ sequential', () => {
     });
     const f = sequential(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('admitted request 62 after a 429 at request 60');
+    expect(f.reasons).toContainEqual({ code: 'admitted-after-refusal', admittedAt: 62, firstRefusedAt: 60 });
   });
 
   it('is inconclusive, not pass or fail, when the window rolls over mid-check', () => {
@@ -73,8 +107,8 @@ describe('QUOTA-READ sequential', () => {
     expect(new Set(obs.map((o) => o.rateLimit.reset.value))).toEqual(new Set([T0 + 60, T0 + 120]));
     const f = sequential(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toMatch(/window rolled over mid-check: Reset went from 1764000060 to 1764000120 at request \d+/);
-    expect(f.notes).toContain('not within one quota window');
+    const rolledAt = obs.findIndex((o) => o.rateLimit.reset.value === T0 + 120) + 1;
+    expect(f.reasons).toEqual([{ code: 'window-rolled-over', from: T0 + 60, to: T0 + 120, atRequest: rolledAt }]);
   });
 
   it('judges a rollover that hides an early 429 inconclusive too', () => {
@@ -94,7 +128,7 @@ describe('QUOTA-READ sequential', () => {
     const early = sequentialQuota({ limit: 60, admitted: 59, sent: 61, clockOffsetMs: offset });
     const f = sequential(early.obs, early.window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('429 at request 60');
+    expect(f.reasons).toContainEqual(expect.objectContaining({ code: 'refused-early', firstRefusedAt: 60 }));
   });
 
   it.each(['millis', 'delta'] as const)(
@@ -111,7 +145,9 @@ describe('QUOTA-READ sequential', () => {
     const { obs, window } = sequentialQuota({ limit: 60, resetStyle: 'millis' });
     const f = sequential(obs, { ...window, lengthMs: 100 });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toMatch(/request \d+ finished \d+ ms after the window's safe end/);
+    expect(f.reasons).toEqual([
+      expect.objectContaining({ code: 'finished-after-safe-end', placedBy: 'reset', windowMs: 100 }),
+    ]);
   });
 
   it('reads whether a request without an answer counted from the Remaining around it', () => {
@@ -122,9 +158,9 @@ describe('QUOTA-READ sequential', () => {
     });
     const f = sequential(counted.obs, counted.window);
     expect(f.verdict).toBe('pass');
-    expect(f.notes).toContain(
-      'ECONNRESET at request 30: Remaining 31 → 29 across it, so it counted (admitted, its answer lost)',
-    );
+    expect(f.reasons).toEqual([
+      { code: 'lost-request-counted', atRequest: 30, error: 'ECONNRESET', remainingBefore: 31, remainingAfter: 29 },
+    ]);
     // Remaining went 31 -> 30 across it: it never reached the limiter, and the 429 comes one request later.
     const notCounted = sequentialQuota({
       limit: 60,
@@ -135,7 +171,9 @@ describe('QUOTA-READ sequential', () => {
     });
     const g = sequential(notCounted.obs, notCounted.window);
     expect(g.verdict).toBe('pass');
-    expect(g.notes.some((n) => n.includes('so it did not count'))).toBe(true);
+    expect(g.reasons).toContainEqual(
+      expect.objectContaining({ code: 'lost-request-not-counted', atRequest: 30, error: 'ECONNRESET' }),
+    );
   });
 
   it('does not read one fewer across a lost request as "not counted" where it counts later (a fall of two further on)', () => {
@@ -148,7 +186,7 @@ describe('QUOTA-READ sequential', () => {
     expect([28, 30, 31].map((i) => late.obs[i]!.rateLimit.remaining.value)).toEqual([31, 30, 28]);
     const f = sequential(late.obs, late.window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('ECONNRESET at request 30');
+    expect(f.reasons).toContainEqual({ code: 'outcome-unknown', requests: [30], outcomes: ['ECONNRESET'] });
   });
 
   it('treats a transport failure it cannot read as a wildcard: inconclusive, naming it, measured again', () => {
@@ -159,7 +197,7 @@ describe('QUOTA-READ sequential', () => {
     });
     const f = sequential(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('ECONNRESET at request 60');
+    expect(f.reasons).toEqual([{ code: 'outcome-unknown', requests: [60], outcomes: ['ECONNRESET'] }]);
     expect(f.evidence).toEqual(idsAt(obs, 60));
     expect(f.measureAgain).toBe('next-window');
   });
@@ -168,7 +206,7 @@ describe('QUOTA-READ sequential', () => {
     const { obs, window } = sequentialQuota({ limit: 60, sent: 60 });
     const f = sequential(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('only 60 requests sent, all admitted; need at least 61');
+    expect(f.reasons).toEqual([{ code: 'too-few-requests', sent: 60, needed: 61, allAdmitted: true }]);
   });
 
   it('judges a non-Enterprise server against the published figure, whatever Limit it announces', () => {
@@ -188,21 +226,21 @@ describe('QUOTA-READ Enterprise (figures are minimums)', () => {
     const early = sequentialQuota({ limit: 2600, admitted: 2500, sent: 2601 });
     const g = sequential(early.obs, early.window, ENTERPRISE_READ);
     expect(g.verdict).toBe('fail');
-    expect(g.actual).toContain('429 at request 2501');
+    expect(g.reasons).toContainEqual(expect.objectContaining({ code: 'refused-early', firstRefusedAt: 2501 }));
   });
 
   it('fails an announced Limit below the minimum, even when the server honours it exactly', () => {
     const { obs, window } = sequentialQuota({ limit: 2400, sent: 2501 });
     const f = sequential(obs, window, ENTERPRISE_READ);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('Limit 2400 is below the published minimum 2500');
+    expect(f.reasons?.[0]).toEqual({ code: 'limit-below-minimum', announced: 2400, publishedMinimum: 2500 });
   });
 
   it('fails an announced Limit below the minimum even when the server admits the minimum', () => {
     const { obs, window } = sequentialQuota({ limit: 2400, admitted: 2500 });
     const f = sequential(obs, window, ENTERPRISE_READ);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('Limit 2400 is below the published minimum 2500');
+    expect(f.reasons?.[0]).toEqual({ code: 'limit-below-minimum', announced: 2400, publishedMinimum: 2500 });
     expect(f.evidence).toContain(obs[0]!.id);
   });
 
@@ -211,7 +249,7 @@ describe('QUOTA-READ Enterprise (figures are minimums)', () => {
     const ok = sequentialQuota({ limit: 2600, tweak: (n, init) => ({ ...init, limit: varying(n) }) });
     const f = sequential(ok.obs, ok.window, ENTERPRISE_READ);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('no consistent Limit to judge exactness against');
+    expect(f.reasons).toEqual([{ code: 'no-announced-limit', publishedMinimum: 2500 }]);
     const short = sequentialQuota({
       limit: 2600,
       admitted: 2000,
@@ -238,7 +276,9 @@ describe('QUOTA-READ against a figure declared in the config (exact: the contrac
     const { obs, window } = sequentialQuota({ limit: 2600, sent: 3001 });
     const f = sequential(obs, window, DECLARED_READ);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('429 at request 2601');
+    expect(f.reasons).toContainEqual(
+      expect.objectContaining({ code: 'refused-early', firstRefusedAt: 2601, limit: 3000 }),
+    );
     expect(f.notes).toContain('the server announced Limit 2600; judged against the 3000 declared in the config');
     // Against the published minimum alone, the same answers pass: the server announced 2600 and kept to it.
     expect(sequential(obs, window, ENTERPRISE_READ).verdict).toBe('pass');
@@ -251,7 +291,18 @@ describe('QUOTA-READ against a figure declared in the config (exact: the contrac
     const over = sequentialQuota({ limit: 3000, admitted: 3001, sent: 3002, tweak: headerless });
     const f = sequential(over.obs, over.window, DECLARED_READ);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('admitted request 3001 (Limit 3000); first 429 at request 3002');
+    expect(f.reasons).toEqual([
+      {
+        code: 'admitted-past-limit',
+        admittedAt: 3001,
+        firstRefusedAt: 3002,
+        sent: 3002,
+        limit: 3000,
+        unitsPerRequest: 1,
+        spentBefore: 0,
+        atLeast: false,
+      },
+    ]);
     const short = sequentialQuota({ limit: 3000, admitted: 2999, sent: 3001, tweak: headerless });
     expect(sequential(short.obs, short.window, DECLARED_READ).verdict).toBe('fail');
   });
@@ -280,7 +331,18 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const { obs, window } = burstQuota({ limit: 60, admittedIndices: Array.from({ length: 61 }, (_, i) => i + 1) });
     const f = burst(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('admitted 61 of 120 (Limit 60); 59 got 429');
+    expect(f.reasons).toEqual([
+      {
+        code: 'burst-admitted-past-limit',
+        admitted: 61,
+        sent: 120,
+        refused: 59,
+        limit: 60,
+        unitsPerRequest: 1,
+        spentBefore: 0,
+        atLeast: false,
+      },
+    ]);
     expect(f.evidence.length).toBeGreaterThanOrEqual(2);
     expect(f.evidence.every((id) => obs.some((o) => o.id === id))).toBe(true);
   });
@@ -289,7 +351,18 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const { obs, window } = burstQuota({ limit: 60, admittedIndices: Array.from({ length: 59 }, (_, i) => i + 1) });
     const f = burst(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('admitted only 59 of 120');
+    expect(f.reasons).toEqual([
+      {
+        code: 'burst-admitted-short',
+        admitted: 59,
+        sent: 120,
+        refused: 61,
+        limit: 60,
+        unitsPerRequest: 1,
+        spentBefore: 0,
+        atLeast: false,
+      },
+    ]);
   });
 
   it('treats transport failures as wildcards: inconclusive when they could make it exact', () => {
@@ -302,7 +375,7 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toBe('admitted 59 of 120; 60 got 429; 1 unclear');
     expect(f.evidence).toEqual([obs[59]!.id]);
-    expect(f.notes.join(' ')).toContain('TIMEOUT at request 60');
+    expect(f.reasons).toEqual([{ code: 'outcome-unknown', requests: [60], outcomes: ['TIMEOUT'] }]);
   });
 
   it('reads a lost request by the values of Remaining the admissions took: all of them taken, it was not admitted', () => {
@@ -311,9 +384,18 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const f = burst(obs, window);
     expect(f.verdict).toBe('pass');
     expect(f.actual).toBe('admitted 60 of 120; 59 got 429');
-    expect(f.notes).toContain(
-      'TIMEOUT at request 100: not admitted: the 60 admitted answers carry every value of Remaining an admission takes under Limit 60 (60), one each',
-    );
+    expect(f.reasons).toEqual([
+      {
+        code: 'lost-request-not-admitted',
+        atRequest: 100,
+        error: 'TIMEOUT',
+        admitted: 60,
+        values: 60,
+        lost: 1,
+        missing: 0,
+        limit: 60,
+      },
+    ]);
   });
 
   it('reads a lost request admitted early in the burst by the value missing among later admissions', () => {
@@ -322,7 +404,9 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const f = burst(obs, window);
     expect(f.verdict).toBe('pass');
     expect(f.actual).toBe('admitted 60 of 120; 60 got 429');
-    expect(f.notes.some((n) => n.startsWith('TIMEOUT at request 6: admitted, its answer lost'))).toBe(true);
+    expect(f.reasons).toEqual([
+      expect.objectContaining({ code: 'lost-request-admitted', atRequest: 6, error: 'TIMEOUT', missing: 1 }),
+    ]);
   });
 
   it('reads lost requests some of which were admitted: each missing value taken by one the order allows, the rest not admitted', () => {
@@ -331,8 +415,10 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const f = burst(obs, window);
     expect(f.verdict).toBe('pass');
     expect(f.actual).toBe('admitted 60 of 120; 59 got 429');
-    expect(f.notes.some((n) => n.startsWith('TIMEOUT at request 6: admitted, its answer lost'))).toBe(true);
-    expect(f.notes.some((n) => n.startsWith('TIMEOUT at request 100: not admitted'))).toBe(true);
+    expect(f.reasons).toEqual([
+      expect.objectContaining({ code: 'lost-request-admitted', atRequest: 6, error: 'TIMEOUT', lost: 2 }),
+      expect.objectContaining({ code: 'lost-request-not-admitted', atRequest: 100, error: 'TIMEOUT', lost: 2 }),
+    ]);
   });
 
   it('does not read a missing value as a lost admission where the server may have refused too early', () => {
@@ -370,7 +456,7 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const { obs, window } = burstQuota({ limit: 60, statuses: { 120: 503 } });
     const f = burst(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.notes.join(' ')).toContain('503 at request 120');
+    expect(f.reasons).toContainEqual({ code: 'outcome-unknown', requests: [120], outcomes: ['503'] });
   });
 
   it('is inconclusive when the window rolled over during the burst', () => {
@@ -386,7 +472,7 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     );
     const f = burst(rolled, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('window rolled over mid-check');
+    expect(f.reasons).toEqual([expect.objectContaining({ code: 'window-rolled-over', from: T0 + 60, to: T0 + 120 })]);
   });
 
   it('passes with a 30 s clock skew', () => {
@@ -414,6 +500,30 @@ describe('QUOTA-INGEST bulk (units per request)', () => {
     expect(f.verdict).toBe('pass');
     expect(f.expected).toBe('requests 1–2 admitted, 429 at request 3 (Limit 10 units at 5 per request)');
     expect(f.data).toMatchObject({ admittedUnits: 10, unitsPerRequest: 5 });
+  });
+
+  it('fails bulk uploads counted one per upload, naming the assumption', () => {
+    // Four uploads of 5 admitted under Limit 10: the server counted each upload as one.
+    const { obs, window } = sequentialQuota({
+      limit: 10,
+      admitted: 4,
+      remainingAt: (i) => 10 - i,
+      path: '/recruiter/jobs/vendor/resume-analysis/bulk',
+    });
+    const f = quotaExactVerdict(obs, {
+      figure: STARTER_INGEST,
+      quotaClass: 'ingest',
+      variant: 'sequential',
+      window,
+      unitsPerRequest: 5,
+    });
+    expect(f.verdict).toBe('fail');
+    expect(f.reasons).toContainEqual({
+      code: 'bulk-counted-per-upload',
+      admittedUploads: 4,
+      unitsPerRequest: 5,
+      limit: 10,
+    });
   });
 
   it.each([Number.NaN, 0, -3, Number.POSITIVE_INFINITY])(
@@ -478,7 +588,9 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
       later,
     });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('the quota refills during the window');
+    expect(f.reasons).toEqual([
+      expect.objectContaining({ code: 'quota-refills-in-window', admittedId: later[0]!.id, refusedId: obs[60]!.id }),
+    ]);
     expect(f.evidence).toContain(later[0]!.id);
   });
 
@@ -501,7 +613,15 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
       later,
     });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('the quota is counted per route, not per organization');
+    expect(f.reasons).toEqual([
+      {
+        code: 'quota-per-route',
+        admittedRoute: 'GET /recruiter/settings/services-api-scopes',
+        admittedId: later[0]!.id,
+        refusedRoute: `${obs[60]!.method} ${obs[60]!.path}`,
+        refusedId: obs[60]!.id,
+      },
+    ]);
   });
 
   it("an admission in the next window by the server's own Reset and Date, before the safe end as placed, is no refill; one dated mid-window is", () => {
@@ -537,7 +657,7 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
       later: at(early),
     });
     expect(g.verdict).toBe('fail');
-    expect(g.actual).toContain('the quota refills during the window');
+    expect(g.reasons).toEqual([expect.objectContaining({ code: 'quota-refills-in-window', refusedId: obs[60]!.id })]);
   });
 
   it('an admission after the window surely ended is a new window, not a refill: still a pass', () => {
@@ -573,7 +693,14 @@ describe('QUOTA-INGEST: a series that ran past its window', () => {
       window,
     });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('admitted 11 (Limit 10) among the requests answered while the window surely lasted');
+    expect(f.reasons?.[0]).toEqual({
+      code: 'admitted-past-limit-in-window',
+      admitted: 11,
+      limit: 10,
+      unitsPerRequest: 1,
+      spentBefore: 0,
+      atLeast: false,
+    });
     // Too few inside to show anything: undecided, as before.
     const early = obs.map((o, i) => (i < 5 ? o : { ...o, doneAt: window.openedAt + window.lengthMs + 100 }));
     expect(
@@ -593,7 +720,7 @@ describe('QUOTA-READ: a window the check was to open', () => {
     const { obs, window } = sequentialQuota({ limit: 60, admitted: 40, sent: 41, remainingAt: (i) => 40 - i });
     const f = sequential(obs, { ...window, opensAtFirstRequest: true, placeBy: 'timing' });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('the window was not fresh');
+    expect(f.reasons).toEqual([{ code: 'window-not-fresh', highestRemaining: 39, freshRemaining: 59 }]);
     // Judged as fresh it would have been 20 requests early.
     expect(sequential(obs, window).verdict).toBe('fail');
   });

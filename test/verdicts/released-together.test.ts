@@ -55,7 +55,15 @@ describe('QUOTA-READ, a sequential series whose bulk went together', () => {
     const { obs, window } = withBulk({ limit: 60, admitted: 59, sent: 61 });
     const f = quota(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('429 at request 60: one request early');
+    expect(f.reasons).toEqual([
+      expect.objectContaining({
+        code: 'refused-early',
+        firstRefusedAt: 60,
+        together: [],
+        admittedBefore: 59,
+        admissible: 60,
+      }),
+    ]);
   });
 
   it('fails a quota 429 among the bulk: an early admission stop', () => {
@@ -63,7 +71,9 @@ describe('QUOTA-READ, a sequential series whose bulk went together', () => {
     const early = { ...obs[20]!, status: 429, rateLimit: { ...obs[20]!.rateLimit, remaining: remaining(0) } };
     const f = quota([...obs.slice(0, 20), early, ...obs.slice(21)], window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('429 at request 21 (requests 2–58 (released together))');
+    expect(f.reasons).toContainEqual(
+      expect.objectContaining({ code: 'refused-early', firstRefusedAt: 21, together: [2, 58] }),
+    );
   });
 
   it('takes a refusal with quota left among the bulk out of the count: the tail one further meets the 429 exactly', () => {
@@ -80,7 +90,11 @@ describe('QUOTA-READ, a sequential series whose bulk went together', () => {
     const { obs, window } = sequentialQuota({ limit: 60 });
     const swapped = [...obs];
     [swapped[58], swapped[60]] = [swapped[60]!, swapped[58]!];
-    expect(quota(swapped, window, []).actual).toContain('admitted request 60 after a 429 at request 59');
+    expect(quota(swapped, window, []).reasons).toContainEqual({
+      code: 'admitted-after-refusal',
+      admittedAt: 60,
+      firstRefusedAt: 59,
+    });
     const f = quota(swapped, window, [{ from: 55, to: 61 }]);
     expect(f.verdict).toBe('pass');
   });
@@ -89,7 +103,9 @@ describe('QUOTA-READ, a sequential series whose bulk went together', () => {
     const { obs, window } = sequentialQuota({ limit: 60, admitted: 57, sent: 61 });
     const f = quota(obs, window, [{ from: 50, to: 61 }]);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('429 at request 58 (requests 51–61 (released together))');
+    expect(f.reasons).toContainEqual(
+      expect.objectContaining({ code: 'refused-early', firstRefusedAt: 58, together: [51, 61] }),
+    );
   });
 
   it('leaves open, to measure again, a bulk answer lost where the admissions cannot tell whether it counted', () => {
@@ -104,7 +120,7 @@ describe('QUOTA-READ, a sequential series whose bulk went together', () => {
     const repeated = withRemaining(obs[31]!, obs[32]!.rateLimit.remaining.value!);
     const f = quota([...obs.slice(0, 30), lost, repeated, ...obs.slice(32)], window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('ECONNRESET at request 31');
+    expect(f.reasons).toContainEqual({ code: 'outcome-unknown', requests: [31], outcomes: ['ECONNRESET'] });
     expect(f.measureAgain).toBe('next-window');
   });
 });

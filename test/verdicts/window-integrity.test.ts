@@ -41,26 +41,34 @@ describe('withinOneWindow', () => {
   it('is not ok when Reset changes: the window rolled over', () => {
     const { obs: seq, window } = sequentialQuota({ limit: 60, serverStartMs: (T0 + 60) * 1000 - 60 });
     const w = withinOneWindow(seq, window);
-    expect(w.ok).toBe(false);
-    expect(w.note).toMatch(/^window rolled over mid-check: Reset went from 1764000060 to 1764000120 at request \d+$/);
+    const atRequest = seq.findIndex((o) => o.rateLimit.reset.value === T0 + 120) + 1;
+    expect(w).toMatchObject({
+      ok: false,
+      reason: { code: 'window-rolled-over', from: T0 + 60, to: T0 + 120, atRequest },
+    });
   });
 
   it('falls back to timing when Reset is unusable, and refuses requests outside the learned window', () => {
     const { obs: seq, window } = sequentialQuota({ limit: 10, resetStyle: 'delta' });
     expect(withinOneWindow(seq, window).ok).toBe(true);
     const early = withinOneWindow(seq, { ...window, openedAt: seq[3]!.sentAt + 1 });
-    expect(early.ok).toBe(false);
-    expect(early.note).toContain('11 of 11 responses lack a plausible epoch Reset; by timing, request 1 was sent');
+    expect(early).toMatchObject({
+      ok: false,
+      reason: { code: 'sent-before-window', placedBy: 'reset', lackingReset: 11, responses: 11, atRequest: 1 },
+    });
     const late = withinOneWindow(seq, { ...window, lengthMs: 30 });
-    expect(late.ok).toBe(false);
-    expect(late.note).toContain("after the window's safe end");
+    expect(late).toMatchObject({ ok: false, reason: { code: 'finished-after-safe-end', windowMs: 30 } });
   });
 
   it('times transport failures too when it falls back', () => {
     const first = obs({ reset: null, date: null, sentAt: 100 });
     const lost = obs({ status: null, sentAt: 100_000 });
     expect(withinOneWindow([first, lost], windowFrom(100)).ok).toBe(false);
-    expect(withinOneWindow([], windowFrom(100))).toEqual({ ok: false, note: 'no observations to place in a window' });
+    expect(withinOneWindow([], windowFrom(100))).toEqual({
+      ok: false,
+      reason: { code: 'nothing-to-place' },
+      note: 'no observations to place in a window',
+    });
   });
 
   it('mentions a learned window the server does not confirm', () => {
@@ -91,10 +99,14 @@ describe('withinOneWindow on broken timing', () => {
     const w = withinOneWindow([obs({ reset: 'x', sentAt: Number.NaN, doneAt: Number.NaN })], windowFrom(0));
     expect(w).toEqual({
       ok: false,
+      reason: { code: 'request-time-unusable', placedBy: 'reset', lackingReset: 1, responses: 1, atRequest: 1 },
       note: '1 of 1 responses lack a plausible epoch Reset; by timing, request 1 has no usable send or finish time',
     });
     const unknown = withinOneWindow([obs({ reset: 'x', sentAt: 5 })], { ...windowFrom(0), openedAt: Number.NaN });
-    expect(unknown.ok).toBe(false);
+    expect(unknown).toMatchObject({
+      ok: false,
+      reason: { code: 'window-timing-unknown', placedBy: 'reset', lackingReset: 1, responses: 1 },
+    });
   });
 });
 

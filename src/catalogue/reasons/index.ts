@@ -6,12 +6,14 @@
 import type { Figure, ReasonDefinition } from './define.ts';
 import { MEASUREMENT_REASONS } from './measurement.ts';
 import { NOT_RUN_REASONS } from './not-run.ts';
+import { QUOTA_REASONS } from './quota.ts';
 import { REVOCATION_REASONS } from './revocation.ts';
 
 export const REASONS = {
   ...MEASUREMENT_REASONS,
   ...NOT_RUN_REASONS,
   ...REVOCATION_REASONS,
+  ...QUOTA_REASONS,
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;

@@ -10,6 +10,7 @@
  *   values, all of them, no lost request was admitted; where some are missing, each must have been
  *   taken by a lost request the server's order allows: those were admitted (their answers lost).
  */
+import { because, reasonText, type Reason } from '../../catalogue/reasons/index.ts';
 import { isAdmitted, type Observation } from '../../measure/observation.ts';
 import { TOO_MANY_REQUESTS } from './finding.ts';
 import { wentTogether, type ReleasedTogether } from './released-together.ts';
@@ -168,16 +169,24 @@ function takers(
   return chosen;
 }
 
-/** In words, for a verdict's notes: "ECONNRESET at request 58: Remaining 3 → 1 across it, so it counted". */
-export function lostNote(n: number, lost: Observation, reading: LostReading): string {
-  const what = lost.error?.code ?? 'no answer';
+/** What a lost request's reading says, as a reason: "ECONNRESET at request 58: Remaining 3 → 1 across it, so it counted". */
+export function lostReason(n: number, lost: Observation, reading: LostReading): Reason {
+  const error = lost.error?.code ?? 'no answer';
   if (reading.by === 'admissions') {
-    const every = `every value of Remaining an admission takes under Limit ${reading.limit} (${reading.values})`;
-    if (reading.missing === 0)
-      return `${what} at request ${n}: not admitted: the ${reading.admitted} admitted answers carry ${every}, one each`;
-    const but = `the ${reading.admitted} admitted answers carry distinct values of Remaining, ${every} but ${reading.missing}, each of which one of the ${reading.lost} requests lost could take where the server's order allows`;
-    return `${what} at request ${n}: ${reading.fate === 'counted' ? 'admitted, its answer lost' : 'not admitted'}: ${but}`;
+    const { admitted, values, lost: lostCount, missing, limit } = reading;
+    const figures = { atRequest: n, error, admitted, values, lost: lostCount, missing, limit };
+    return because(reading.fate === 'counted' ? 'lost-request-admitted' : 'lost-request-not-admitted', figures);
   }
-  const [a, b] = [reading.before.rateLimit.remaining.value, reading.after.rateLimit.remaining.value];
-  return `${what} at request ${n}: Remaining ${a} → ${b} across it, so it ${reading.fate === 'counted' ? 'counted (admitted, its answer lost)' : 'did not count (it never reached the limiter)'}`;
+  const figures = {
+    atRequest: n,
+    error,
+    remainingBefore: reading.before.rateLimit.remaining.value!,
+    remainingAfter: reading.after.rateLimit.remaining.value!,
+  };
+  return because(reading.fate === 'counted' ? 'lost-request-counted' : 'lost-request-not-counted', figures);
+}
+
+/** The same in words, for a verdict's notes. */
+export function lostNote(n: number, lost: Observation, reading: LostReading): string {
+  return reasonText(lostReason(n, lost, reading));
 }

@@ -6,7 +6,8 @@
 import { isAdmitted, type Observation } from '../../measure/observation.ts';
 import { countOf } from './finding.ts';
 import type { Figure, QuotaClass } from '../../contract/types.ts';
-import { serverDateSeconds, windowEndOf, type WindowIntegrity } from './window-integrity.ts';
+import { because, reasonText, type Reason } from '../../catalogue/reasons/index.ts';
+import { notInOneWindow, serverDateSeconds, windowEndOf, type WindowIntegrity } from './window-integrity.ts';
 import { windowSafeEnd, type WindowContext } from '../../measure/window.ts';
 import { isQuotaRefusal, type ReleasedTogether } from './released-together.ts';
 
@@ -36,6 +37,8 @@ export interface Judged {
   readonly actual: string;
   readonly evidence: readonly (number | undefined)[];
   readonly notes: readonly string[];
+  /** Why it is not a plain pass: codes and figures. */
+  readonly reasons: readonly Reason[];
 }
 
 /**
@@ -86,10 +89,9 @@ export function freshness(
   if (shown.length === 0) return null;
   const highest = Math.max(...shown);
   if (highest >= limit - units - spent) return null;
-  return {
-    ok: false,
-    note: `the window was not fresh: the highest Remaining admitted was ${highest}, where a window opened by the first request shows ${limit - units - spent}`,
-  };
+  return notInOneWindow(
+    because('window-not-fresh', { highestRemaining: highest, freshRemaining: limit - units - spent }),
+  );
 }
 
 /**
@@ -121,7 +123,7 @@ function nextWindowOf(rejected: Observation, windowSeconds: number): (o: Observa
  * No lucky pass: a request admitted after the series' first 429 while the window is surely still open
  * (answered before its safe end) means the server gave quota back inside the window, or counts
  * another route apart. Such an admission fails whatever the verdict was: a pass or an inconclusive
- * takes it as its actual, a fail adds it to its own. Without one, a pass notes the watch.
+ * takes its reason as its actual, a fail adds it to its own. Without one, a pass notes the watch.
  */
 export function refillCheck(judged: Judged, obs: readonly Observation[], input: QuotaExactInput): Judged {
   const later = input.later ?? [];
@@ -137,17 +139,32 @@ export function refillCheck(judged: Judged, obs: readonly Observation[], input: 
       ? { ...judged, notes: [...judged.notes, `watched the rest of the window: ${watched}, none admitted`] }
       : judged;
   }
-  const into = Math.round((admittedInside.sentAt - start) / 10) / 100;
+  const route = `${admittedInside.method} ${admittedInside.path}`;
+  const sureToLastS = Math.round((safeEnd - start) / 100) / 10;
   // The watch's read of another route of the class (phase 'other-route'); the rest repeat the check's own request.
-  const otherRoute = admittedInside.phase === 'other-route';
-  const actual = otherRoute
-    ? `${admittedInside.method} ${admittedInside.path} admitted (#${admittedInside.id}) right after ${rejected.method} ${rejected.path} got 429 (#${rejected.id}): the quota is counted per route, not per organization`
-    : `${admittedInside.method} ${admittedInside.path} admitted ${into} s into the window (#${admittedInside.id}), after the 429 at #${rejected.id}, while the window is sure to last until ${Math.round((safeEnd - start) / 100) / 10} s: the quota refills during the window`;
+  const refill =
+    admittedInside.phase === 'other-route'
+      ? because('quota-per-route', {
+          admittedRoute: route,
+          admittedId: admittedInside.id,
+          refusedRoute: `${rejected.method} ${rejected.path}`,
+          refusedId: rejected.id,
+        })
+      : because('quota-refills-in-window', {
+          route,
+          admittedId: admittedInside.id,
+          intoS: Math.round((admittedInside.sentAt - start) / 10) / 100,
+          refusedId: rejected.id,
+          sureToLastS,
+        });
+  const actual = reasonText(refill);
   return {
     verdict: 'fail',
     expected: `${judged.expected}; nothing more admitted until the window ends`,
     actual: judged.verdict === 'fail' ? `${judged.actual}; ${actual}` : actual,
     evidence: [...judged.evidence, rejected.id, admittedInside.id],
+    // A fail keeps its reasons; of an open one's, only what stays true of the series (requests of unknown fate).
+    reasons: [...judged.reasons.filter((r) => judged.verdict === 'fail' || r.code === 'outcome-unknown'), refill],
     notes: [...judged.notes, `watched: ${watched}`],
   };
 }

@@ -4,6 +4,7 @@
  * so every 429 is the quota's; among requests released together, a 429 with quota left (Remaining
  * above 0) is a concurrency cap's, and counted nothing. Pure.
  */
+import { releasedTogetherText } from '../../catalogue/reasons/quota.ts';
 import { TOO_MANY_REQUESTS } from '../../contract/types.ts';
 import type { Observation } from '../../measure/observation.ts';
 
@@ -35,7 +36,7 @@ export function isQuotaRefusal(together: readonly ReleasedTogether[]): (o: Obser
 
 /** "requests 2–2420 (released together)" */
 export function togetherText(t: ReleasedTogether): string {
-  return `requests ${t.from + 1}–${t.to} (released together)`;
+  return releasedTogetherText(t.from + 1, t.to);
 }
 
 /**

@@ -5,6 +5,8 @@
  * placed by timing (a Reset that moves), and a server that gives no usable Reset.
  * Quota-type verdicts turn "not within one window" into inconclusive.
  */
+import { because, reasonText, type Reason } from '../../catalogue/reasons/index.ts';
+import { placementText, windowOpenedText, type Placement } from '../../catalogue/reasons/quota.ts';
 import type { Observation } from '../../measure/observation.ts';
 import { EPOCH_S_FLOOR } from '../../measure/reset-format.ts';
 import { windowSafeEnd, windowStart, type WindowContext } from '../../measure/window.ts';
@@ -111,11 +113,17 @@ export function sameFixedWindowByDate(a: Observation, b: Observation, windowSeco
   return Math.floor(early / windowSeconds) === Math.floor((late + 1) / windowSeconds);
 }
 
-export interface WindowIntegrity {
-  readonly ok: boolean;
-  readonly note: string;
-  /** The server's own Resets show two windows (not just timing that cannot vouch for one). */
-  readonly rolledOver?: boolean;
+/**
+ * Whether a series fell in one window: where it did, how that is known (a note); where it did not,
+ * why (a reason, rendered into `note` for the verdicts that quote it).
+ */
+export type WindowIntegrity =
+  | { readonly ok: true; readonly note: string }
+  | { readonly ok: false; readonly reason: Reason; readonly note: string };
+
+/** A series not shown in one window, for `reason`. */
+export function notInOneWindow(reason: Reason): WindowIntegrity {
+  return { ok: false, reason, note: reasonText(reason) };
 }
 
 /**
@@ -127,13 +135,14 @@ export interface WindowIntegrity {
  * (a) they sit among responses of one window and are not judged, by timing they are timed too.
  */
 export function withinOneWindow(obs: readonly Observation[], window: WindowContext): WindowIntegrity {
-  if (obs.length === 0) return { ok: false, note: 'no observations to place in a window' };
+  if (obs.length === 0) return notInOneWindow(because('nothing-to-place', {}));
   const windowSeconds = Math.max(1, Math.ceil(window.lengthMs / 1000));
   // A window the check's first request opened lasts a full length from it, whatever Reset says; and a
   // Reset that moves within a window places nothing (HDR-RESET's finding): judged by timing alone.
-  if (window.opensAtFirstRequest) return byTiming(obs, window, 'the window opened with the first request');
+  if (window.opensAtFirstRequest)
+    return byTiming(obs, window, { placedBy: 'first-request', lackingReset: 0, responses: obs.length });
   if (window.placeBy === 'timing')
-    return byTiming(obs, window, 'placed by timing (no Reset that holds still within a window)');
+    return byTiming(obs, window, { placedBy: 'timing', lackingReset: 0, responses: obs.length });
 
   let previous: number | null = null;
   let plausible = 0;
@@ -147,11 +156,7 @@ export function withinOneWindow(obs: readonly Observation[], window: WindowConte
     plausible += 1;
     if (reading.basis === 'client-clock' || basis === null) basis = reading.basis;
     if (previous !== null && reading.reset !== previous) {
-      return {
-        ok: false,
-        rolledOver: true,
-        note: `window rolled over mid-check: Reset went from ${previous} to ${reading.reset} at request ${i + 1}`,
-      };
+      return notInOneWindow(because('window-rolled-over', { from: previous, to: reading.reset, atRequest: i + 1 }));
     }
     previous = reading.reset;
   }
@@ -165,43 +170,42 @@ export function withinOneWindow(obs: readonly Observation[], window: WindowConte
     return { ok: true, note: `all ${responses} responses share Reset ${previous}${where}${learned}` };
   }
 
-  const why =
-    responses === 0
-      ? 'no response carried a Reset'
-      : `${responses - plausible} of ${responses} responses lack a plausible epoch Reset`;
-  return byTiming(obs, window, why);
+  return byTiming(obs, window, { placedBy: 'reset', lackingReset: responses - plausible, responses });
 }
 
 /** Every request sent after the window opened and finished before its safe end. */
-function byTiming(obs: readonly Observation[], window: WindowContext, why: string): WindowIntegrity {
+function byTiming(obs: readonly Observation[], window: WindowContext, placement: Placement): WindowIntegrity {
   const start = windowStart(window, obs[0]);
   const safeEnd = windowSafeEnd(window, obs[0]);
   if (![start.at, window.lengthMs, start.uncertaintyMs].every(Number.isFinite)) {
-    return { ok: false, note: `${why}; and the learned window's timing is unknown` };
+    return notInOneWindow(because('window-timing-unknown', placement));
   }
-  const opened = window.opensAtFirstRequest
-    ? 'opened with the first request'
-    : `uncertainty ±${start.uncertaintyMs} ms`;
   for (const [i, o] of obs.entries()) {
+    const atRequest = i + 1;
     // NaN compares false with everything: it would pass both tests below.
     if (!Number.isFinite(o.sentAt) || !Number.isFinite(o.doneAt)) {
-      return { ok: false, note: `${why}; by timing, request ${i + 1} has no usable send or finish time` };
+      return notInOneWindow(because('request-time-unusable', { ...placement, atRequest }));
     }
     if (o.sentAt < start.at) {
-      return {
-        ok: false,
-        note: `${why}; by timing, request ${i + 1} was sent ${Math.round(start.at - o.sentAt)} ms before the window opened`,
-      };
+      return notInOneWindow(
+        because('sent-before-window', { ...placement, atRequest, earlyMs: Math.round(start.at - o.sentAt) }),
+      );
     }
     if (o.doneAt > safeEnd) {
-      return {
-        ok: false,
-        note: `${why}; by timing, request ${i + 1} finished ${Math.round(o.doneAt - safeEnd)} ms after the window's safe end (length ${window.lengthMs} ms, ${opened})`,
-      };
+      return notInOneWindow(
+        because('finished-after-safe-end', {
+          ...placement,
+          atRequest,
+          lateMs: Math.round(o.doneAt - safeEnd),
+          windowMs: window.lengthMs,
+          uncertaintyMs: start.uncertaintyMs,
+        }),
+      );
     }
   }
+  const opened = windowOpenedText(placement.placedBy, start.uncertaintyMs);
   return {
     ok: true,
-    note: `${why}; by timing, all ${obs.length} requests fell inside the window (length ${window.lengthMs} ms, ${opened})`,
+    note: `${placementText(placement)}; by timing, all ${obs.length} requests fell inside the window (length ${window.lengthMs} ms, ${opened})`,
   };
 }
