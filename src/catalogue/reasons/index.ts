@@ -4,6 +4,7 @@
  * this one; this module joins them and renders the sentence for a reason from its code and figures.
  */
 import type { Figure, ReasonDefinition } from './define.ts';
+import { HEADERS_REASONS } from './headers.ts';
 import { MEASUREMENT_REASONS } from './measurement.ts';
 import { NOT_RUN_REASONS } from './not-run.ts';
 import { QUOTA_REASONS } from './quota.ts';
@@ -11,6 +12,7 @@ import { REVOCATION_REASONS } from './revocation.ts';
 
 export const REASONS = {
   ...MEASUREMENT_REASONS,
+  ...HEADERS_REASONS,
   ...NOT_RUN_REASONS,
   ...REVOCATION_REASONS,
   ...QUOTA_REASONS,

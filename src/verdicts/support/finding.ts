@@ -5,7 +5,8 @@
 import type { z } from 'zod';
 import type { HeaderValue, Observation } from '../../measure/observation.ts';
 import type { Finding, FindingData, MeasureAgain, Verdict } from '../../catalogue/types.ts';
-import type { Reason } from '../../catalogue/reasons/index.ts';
+import { because, reasonText, type Reason, type ReasonFigures } from '../../catalogue/reasons/index.ts';
+import { whyNotInteger } from '../../catalogue/reasons/headers.ts';
 
 export { TOO_MANY_REQUESTS } from '../../contract/types.ts';
 
@@ -73,13 +74,12 @@ export function outcomeOf(o: Observation): string {
 export function headerProblem(name: string, h: HeaderValue): string | null {
   if (h.raw === null) return `${name} absent`;
   if (h.value !== null) return null;
-  const raw = h.raw.trim();
-  let why = 'is not an integer';
-  if (/^-\d+$/.test(raw)) why = 'is negative';
-  else if (/^-?\d+\.\d+$/.test(raw)) why = 'has a fraction';
-  else if (raw.includes(',')) why = 'is repeated or a list';
-  else if (raw === '') why = 'is empty';
-  return `${name} '${clip(h.raw, 40)}' ${why}`;
+  return `${name} '${clip(h.raw, 40)}' ${whyNotInteger(h.raw)}`;
+}
+
+/** The figures of reason `body-not-json` for a response whose body was not judged as JSON. */
+export function bodyNotJson(o: Observation): ReasonFigures<'body-not-json'> {
+  return { request: o.id, contentType: o.contentType, excerpt: o.bodyExcerpt, bytes: o.bodyBytes };
 }
 
 /**
@@ -87,9 +87,7 @@ export function headerProblem(name: string, h: HeaderValue): string | null {
  * JSON text sent as text/plain lands here too, and the Content-Type says which it was.
  */
 export function notJson(o: Observation): string {
-  const type = o.contentType === null ? 'no Content-Type' : `Content-Type ${clip(o.contentType, 60)}`;
-  if (o.bodyBytes === 0 && o.bodyExcerpt === '') return `body is empty (${type})`;
-  return `body is not JSON (${type}): '${clip(o.bodyExcerpt, 80)}'`;
+  return reasonText(because('body-not-json', bodyNotJson(o)));
 }
 
 /** "a; b; c and 4 more". */
