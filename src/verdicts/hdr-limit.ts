@@ -4,25 +4,29 @@
  * config declares one (its contract: exactly), and is the same on every response.
  * Also home of `announcedLimit`, the Limit a series of responses agrees on.
  */
-import { exactFigureText } from '../contract/org-limits.ts';
 import type { Figure, QuotaClass } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
-import { finding, headerProblem, listSome } from './support/finding.ts';
+import { finding, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
 export interface AnnouncedLimit {
   /** The one integer Limit every response carrying one agrees on, else null. */
   readonly value: number | null;
   readonly note: string | null;
+  /** Every integer Limit announced, ascending. */
+  readonly values: readonly number[];
 }
 
 export function announcedLimit(obs: readonly Observation[]): AnnouncedLimit {
   const values = new Set<number>();
   for (const o of obs) if (o.status !== null && o.rateLimit.limit.value !== null) values.add(o.rateLimit.limit.value);
-  const [only] = values;
-  if (values.size === 1 && only !== undefined) return { value: only, note: null };
-  if (values.size === 0) return { value: null, note: 'no response announced an integer X-RateLimit-Limit' };
-  return { value: null, note: `X-RateLimit-Limit varied: ${[...values].sort((a, b) => a - b).join(', ')}` };
+  const sorted = [...values].sort((a, b) => a - b);
+  const [only] = sorted;
+  if (sorted.length === 1 && only !== undefined) return { value: only, note: null, values: sorted };
+  if (sorted.length === 0)
+    return { value: null, note: 'no response announced an integer X-RateLimit-Limit', values: [] };
+  return { value: null, note: `X-RateLimit-Limit varied: ${sorted.join(', ')}`, values: sorted };
 }
 
 /** `data` of HDR-LIMIT: the figure judged by (published or declared), and how many responses announced each Limit value. */
@@ -66,28 +70,28 @@ function limitProblems(
   garbage: readonly Observation[],
   sorted: readonly (readonly [number, LimitTally])[],
   figure: Figure,
-): { problems: string[]; evidence: number[] } {
-  const problems: string[] = [];
+): { reasons: Reason[]; evidence: number[] } {
+  const reasons: Reason[] = [];
   const evidence: number[] = [];
   for (const o of garbage.slice(0, 3)) {
-    problems.push(`${headerProblem('Limit', o.rateLimit.limit)} (#${o.id})`);
+    reasons.push(because('header-not-integer', { header: 'Limit', raw: o.rateLimit.limit.raw ?? '', request: o.id }));
     evidence.push(o.id);
   }
-  if (garbage.length > 3) problems.push(`${garbage.length - 3} more non-integer Limits`);
+  if (garbage.length > 3)
+    reasons.push(because('headers-not-integer-more', { header: 'Limit', more: garbage.length - 3 }));
   if (sorted.length > 1) {
-    problems.push(`Limit varied: ${sorted.map(([v, c]) => `${v} on ${c.count} (first #${c.first})`).join(', ')}`);
+    reasons.push(because('limit-varied', { values: sorted.map(([v]) => v), counts: sorted.map(([, c]) => c.count) }));
     evidence.push(...sorted.map(([, c]) => c.first));
   }
+  const basis = figure.atLeast ? 'minimum' : figure.declared ? 'declared' : 'published';
   for (const [v, c] of sorted) {
     const wrong = figure.atLeast ? v < figure.value : v !== figure.value;
     if (wrong) {
-      problems.push(
-        `Limit ${v} on ${c.count} responses (${figure.atLeast ? `minimum ${figure.value}` : exactFigureText(figure)})`,
-      );
+      reasons.push(because('limit-off-figure', { announced: v, responses: c.count, figure: figure.value, basis }));
       evidence.push(c.first);
     }
   }
-  return { problems, evidence };
+  return { reasons, evidence };
 }
 
 export function limitHeaderVerdict(
@@ -112,29 +116,33 @@ export function limitHeaderVerdict(
 
   // §8: on every response. None at all is the header missing, not a lack of evidence.
   if (withHeader.length === 0 && responses.length > 0) {
+    const absentEverywhere = because('header-absent-everywhere', {
+      header: 'X-RateLimit-Limit',
+      responses: responses.length,
+    });
     return finding('fail', {
       expected,
-      actual: `none of ${responses.length} responses carried X-RateLimit-Limit`,
+      actual: reasonText(absentEverywhere),
       evidence: responses.slice(0, 3).map((o) => o.id),
       notes,
+      reasons: [absentEverywhere],
       data,
     });
   }
   if (withHeader.length === 0) {
     return finding('inconclusive', {
       expected,
-      actual:
-        responses.length === 0 ? 'no responses' : `none of ${responses.length} responses carried X-RateLimit-Limit`,
-      evidence: responses.slice(0, 3).map((o) => o.id),
+      actual: 'no responses',
       notes,
+      reasons: [because('no-answers-to-judge', { sent: obs.length })],
       data,
     });
   }
 
   const sorted = [...counts].sort((a, b) => b[1].count - a[1].count);
-  const { problems, evidence } = limitProblems(garbage, sorted, figure);
-  if (problems.length > 0) {
-    return finding('fail', { expected, actual: listSome(problems, 4), evidence, notes, data });
+  const { reasons, evidence } = limitProblems(garbage, sorted, figure);
+  if (reasons.length > 0) {
+    return finding('fail', { expected, actual: listSome(reasons.map(reasonText), 4), evidence, notes, reasons, data });
   }
   const [[value, c] = [0, { count: 0, first: 0 }]] = sorted;
   return finding('pass', {

@@ -7,6 +7,7 @@
 import type { Observation } from '../measure/observation.ts';
 import { countOf, finding, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because } from '../catalogue/reasons/index.ts';
 
 /** `data` of HDR-PRESENT: per status, the responses and those lacking a rate-limit header. */
 export type HeadersPresentData = {
@@ -55,6 +56,7 @@ export class HeadersPresentTally {
         expected,
         actual: this.#requests === 0 ? 'no requests were sent' : `none of ${this.#requests} requests got a response`,
         evidence: this.#firstRequests,
+        reasons: [because('no-answers-to-judge', { sent: this.#requests })],
         notes,
         data,
       });
@@ -62,11 +64,18 @@ export class HeadersPresentTally {
     if (this.#missingCount > 0) {
       const unlisted = this.#missingCount - this.#missing.length;
       const items = unlisted > 0 ? [...this.#missing, `${unlisted} more not listed`] : this.#missing;
+      const statuses = Object.entries(this.#byStatus)
+        .filter(([, row]) => row.missing > 0)
+        .map(([status]) => Number(status));
+      const firstRequests = this.#missingIds.slice(0, 5);
       return finding('fail', {
         expected,
         actual: `${this.#missingCount} of ${responses} responses lack rate-limit headers: ${listSome(items)}`,
-        evidence: this.#missingIds.slice(0, 5),
+        evidence: firstRequests,
         notes,
+        reasons: [
+          because('rate-limit-headers-missing', { missing: this.#missingCount, responses, statuses, firstRequests }),
+        ],
         data,
       });
     }

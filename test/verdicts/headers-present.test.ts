@@ -30,7 +30,15 @@ describe('HDR-PRESENT', () => {
     const head = obs({ status: 200, method: 'HEAD', reset: null });
     const f = headersPresentVerdict([obs(), unauth, head]);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('2 of 3 responses lack rate-limit headers');
+    expect(f.reasons).toEqual([
+      {
+        code: 'rate-limit-headers-missing',
+        missing: 2,
+        responses: 3,
+        statuses: [200, 401],
+        firstRequests: [unauth.id, head.id],
+      },
+    ]);
     expect(f.actual).toContain(`401 GET /recruiter/jobs (#${unauth.id}) lacks Limit, Remaining, Reset`);
     expect(f.actual).toContain(`200 HEAD /recruiter/bootstrap (#${head.id}) lacks Reset`);
     expect(f.evidence).toEqual([unauth.id, head.id]);
@@ -46,7 +54,7 @@ describe('HDR-PRESENT', () => {
     expect(f.notes).toEqual(['one request without a response ignored']);
     const none = headersPresentVerdict([obs({ status: null }), obs({ status: null })]);
     expect(none.verdict).toBe('inconclusive');
-    expect(none.actual).toBe('none of 2 requests got a response');
-    expect(headersPresentVerdict([]).actual).toBe('no requests were sent');
+    expect(none.reasons).toEqual([{ code: 'no-answers-to-judge', sent: 2 }]);
+    expect(headersPresentVerdict([]).reasons).toEqual([{ code: 'no-answers-to-judge', sent: 0 }]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { announcedLimit, limitHeaderVerdict } from '../../src/verdicts/hdr-limit.ts';
 import type { Figure } from '../../src/contract/types.ts';
+import { reasonText } from '../../src/catalogue/reasons/index.ts';
 import { obs, sequentialQuota } from '../helpers/observations.ts';
 
 const STARTER: Figure = { value: 60, atLeast: false };
@@ -20,7 +21,9 @@ describe('HDR-LIMIT', () => {
     const { obs: seq } = sequentialQuota({ limit: 61, admitted: 60 });
     const f = limitHeaderVerdict(seq, STARTER, 'read');
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('Limit 61 on 61 responses (published 60)');
+    expect(f.reasons).toEqual([
+      { code: 'limit-off-figure', announced: 61, responses: 61, figure: 60, basis: 'published' },
+    ]);
   });
 
   it('fails a Limit that varies, citing the first of each', () => {
@@ -29,8 +32,10 @@ describe('HDR-LIMIT', () => {
     const c = obs({ limit: 300 });
     const f = limitHeaderVerdict([a, b, c], STARTER, 'read');
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain(`Limit varied: 60 on 2 (first #${a.id}), 300 on 1 (first #${c.id})`);
-    expect(f.actual).toContain('Limit 300 on 1 responses (published 60)');
+    expect(f.reasons).toEqual([
+      { code: 'limit-varied', values: [60, 300], counts: [2, 1] },
+      { code: 'limit-off-figure', announced: 300, responses: 1, figure: 60, basis: 'published' },
+    ]);
     expect(f.evidence).toEqual([a.id, c.id]);
   });
 
@@ -38,15 +43,25 @@ describe('HDR-LIMIT', () => {
     const g = obs({ limit: '60, 60' });
     const f = limitHeaderVerdict([obs(), g], STARTER, 'read');
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain(`Limit '60, 60' is repeated or a list (#${g.id})`);
+    expect(f.reasons).toEqual([{ code: 'header-not-integer', header: 'Limit', raw: '60, 60', request: g.id }]);
+    expect(f.reasons?.map(reasonText)).toEqual([`Limit '60, 60' is repeated or a list (#${g.id})`]);
     expect(f.evidence).toEqual([g.id]);
+    const many = [1, 2, 3, 4, 5].map((n) => obs({ limit: `${n}.5` }));
+    expect(limitHeaderVerdict(many, STARTER, 'read').reasons).toEqual([
+      ...many
+        .slice(0, 3)
+        .map((o, i) => ({ code: 'header-not-integer', header: 'Limit', raw: `${i + 1}.5`, request: o.id })),
+      { code: 'headers-not-integer-more', header: 'Limit', more: 2 },
+    ]);
   });
 
   it('Enterprise: fails an announced Limit below the minimum, passes one above', () => {
     const below = limitHeaderVerdict([obs({ limit: 2400 }), obs({ limit: 2400 })], ENTERPRISE, 'read');
     expect(below.verdict).toBe('fail');
     expect(below.expected).toBe('X-RateLimit-Limit at least 2500, the same on every read response');
-    expect(below.actual).toBe('Limit 2400 on 2 responses (minimum 2500)');
+    expect(below.reasons).toEqual([
+      { code: 'limit-off-figure', announced: 2400, responses: 2, figure: 2500, basis: 'minimum' },
+    ]);
     const above = limitHeaderVerdict([obs({ limit: 4000 }), obs({ limit: 4000 })], ENTERPRISE, 'read');
     expect(above.verdict).toBe('pass');
     expect(above.actual).toBe('Limit 4000 on all 2 responses');
@@ -60,12 +75,14 @@ describe('HDR-LIMIT', () => {
     const a = obs({ limit: 2500 });
     const other = limitHeaderVerdict([a, obs({ limit: 2500 })], declared, 'read');
     expect(other.verdict).toBe('fail');
-    expect(other.actual).toBe('Limit 2500 on 2 responses (10000 declared in the config)');
+    expect(other.reasons).toEqual([
+      { code: 'limit-off-figure', announced: 2500, responses: 2, figure: 10_000, basis: 'declared' },
+    ]);
     expect(other.evidence).toEqual([a.id]);
     // Above the declared figure is no better: the announced Limit differs from the contract.
-    expect(limitHeaderVerdict([obs({ limit: 12_000 })], declared, 'ingest').actual).toBe(
-      'Limit 12000 on 1 responses (10000 declared in the config)',
-    );
+    expect(limitHeaderVerdict([obs({ limit: 12_000 })], declared, 'ingest').reasons).toEqual([
+      { code: 'limit-off-figure', announced: 12_000, responses: 1, figure: 10_000, basis: 'declared' },
+    ]);
     // The published minimum alone would have passed both.
     expect(limitHeaderVerdict([obs({ limit: 2500 })], ENTERPRISE, 'read').verdict).toBe('pass');
   });
@@ -73,20 +90,24 @@ describe('HDR-LIMIT', () => {
   it('fails when no response carried a Limit (§8: on every response), noting absences', () => {
     const f = limitHeaderVerdict([obs({ limit: null }), obs({ status: null })], STARTER, 'read');
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('none of 1 responses carried X-RateLimit-Limit');
+    expect(f.reasons).toEqual([{ code: 'header-absent-everywhere', header: 'X-RateLimit-Limit', responses: 1 }]);
     expect(f.notes).toContain('1 responses carried no Limit (judged by HDR-PRESENT)');
-    expect(limitHeaderVerdict([], STARTER, 'ingest').actual).toBe('no responses');
-    expect(limitHeaderVerdict([obs({ status: null })], STARTER, 'ingest').verdict).toBe('inconclusive');
+    expect(limitHeaderVerdict([], STARTER, 'ingest').reasons).toEqual([{ code: 'no-answers-to-judge', sent: 0 }]);
+    const unanswered = limitHeaderVerdict([obs({ status: null })], STARTER, 'ingest');
+    expect(unanswered.verdict).toBe('inconclusive');
+    expect(unanswered.reasons).toEqual([{ code: 'no-answers-to-judge', sent: 1 }]);
   });
 
   it('announcedLimit: one agreed integer, or null with the reason', () => {
     expect(announcedLimit([obs({ limit: 60 }), obs({ limit: 60 }), obs({ status: null })])).toEqual({
       value: 60,
       note: null,
+      values: [60],
     });
     expect(announcedLimit([obs({ limit: 60 }), obs({ limit: 61 })])).toEqual({
       value: null,
       note: 'X-RateLimit-Limit varied: 60, 61',
+      values: [60, 61],
     });
     expect(announcedLimit([obs({ limit: 'x' })]).value).toBeNull();
   });
