@@ -10,22 +10,15 @@
  * request explains the difference. An admission past Remaining 0 fails: it cannot decrement.
  */
 import type { Observation } from '../measure/observation.ts';
-import {
-  TOO_MANY_REQUESTS,
-  countOf,
-  finding,
-  headerProblem,
-  isAdmitted,
-  listSome,
-  outcomeOf,
-} from './support/finding.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
 import { announcedLimit } from './hdr-limit.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason, type ReasonFigures } from '../catalogue/reasons/index.ts';
 import type { WindowContext } from '../measure/window.ts';
 import { lostByRemaining, lostNote, type LostReading } from './support/lost-requests.ts';
 import { withinOneWindow } from './support/window-integrity.ts';
 import { spentBefore } from './support/quota-window.ts';
-import { togetherText, uncountedTogether, type ReleasedTogether } from './support/released-together.ts';
+import { uncountedTogether, type ReleasedTogether } from './support/released-together.ts';
 
 export interface SeriesPoint {
   /** 1-based request number in send order. */
@@ -48,16 +41,18 @@ export function seriesOf(obs: readonly Observation[]): SeriesPoint[] {
 }
 
 /** A problem in the series, with the responses that show it. */
-type SeriesProblem = { text: string; ids: number[] };
+type SeriesProblem = { reason: Reason; ids: number[] };
 
 /** What walking the series in send order gathers: its problems, its unclear requests, and where the countdown stood. */
 interface RemainingWalk {
-  /** The Limit every response agreed on, else null. */
+  /** The Limit every response agreed on, else null; and every integer Limit announced. */
   readonly L: number | null;
+  readonly limits: readonly number[];
   /** The harness's own requests counted in this window before the first. */
   readonly spent: number;
   readonly problems: SeriesProblem[];
-  readonly unclear: string[];
+  /** Why the series cannot pass however the rest goes: requests of unknown counting, no Limit to start from. */
+  readonly unclear: Reason[];
   prev: { n: number; remaining: number; id: number } | null;
   gaps: number;
   /**
@@ -70,11 +65,11 @@ interface RemainingWalk {
   readonly zeroOn429: number[];
   absentOn429: number;
   /** A first Remaining off the announced Limit; forgiven if the countdown matches what was admitted. */
-  startProblem: SeriesProblem | null;
+  startProblem: { readonly figures: ReasonFigures<'remaining-start-off'>; readonly id: number } | null;
   /** Whether the last admission before the first 429 showed Remaining 0 (the countdown met the 429). */
   countdownMet429: boolean | null;
   /** Parts released together whose values of Remaining came more than once (a counter read apart from its decrement). */
-  readonly repeated: string[];
+  readonly repeated: Reason[];
 }
 
 /** The sentence HDR-REMAINING holds the series to, by the announced Limit where there is one. */
@@ -87,13 +82,14 @@ function remainingExpected(L: number | null): string {
 /** Walks the series in send order, judging each 429 and each admission's step from the one before. */
 function walkRemaining(
   obs: readonly Observation[],
-  L: number | null,
+  limit: { readonly value: number | null; readonly values: readonly number[] },
   spent: number,
   lost: ReadonlyMap<number, LostReading>,
   together: readonly ReleasedTogether[],
 ): RemainingWalk {
   const w: RemainingWalk = {
-    L,
+    L: limit.value,
+    limits: limit.values,
     spent,
     problems: [],
     unclear: [],
@@ -120,7 +116,7 @@ function walkRemaining(
     if (o.status === TOO_MANY_REQUESTS) judge429(w, o, n);
     else if (!isAdmitted(o)) {
       w.gaps += 1;
-      if (!lost.has(i)) w.unclear.push(`request ${n}: ${outcomeOf(o)} (may or may not have counted)`);
+      if (!lost.has(i)) w.unclear.push(because('counting-unknown', { request: n, outcome: outcomeOf(o) }));
     } else stepAdmitted(w, o, n);
   }
   return w;
@@ -131,10 +127,9 @@ function judge429(w: RemainingWalk, o: Observation, n: number): void {
   const r = o.rateLimit.remaining;
   if (w.countdownMet429 === null) w.countdownMet429 = w.prev !== null && w.prev.remaining === 0 && w.gaps === 0;
   if (r.raw === null) w.absentOn429 += 1;
-  else if (r.value === null)
-    w.problems.push({ text: `429 at request ${n}: ${headerProblem('Remaining', r)}`, ids: [o.id] });
+  else if (r.value === null) w.problems.push(notInteger(o));
   else if (r.value !== 0)
-    w.problems.push({ text: `429 at request ${n} showed Remaining ${r.value}, not 0`, ids: [o.id] });
+    w.problems.push({ reason: because('remaining-not-zero-on-429', { request: n, remaining: r.value }), ids: [o.id] });
   else w.zeroOn429.push(o.id);
 }
 
@@ -144,8 +139,8 @@ function stepAdmitted(w: RemainingWalk, o: Observation, n: number): void {
   const r = o.rateLimit.remaining;
   if (r.value === null) {
     w.gaps += 1;
-    if (r.raw === null) w.unclear.push(`request ${n}: no Remaining header`);
-    else w.problems.push({ text: `request ${n}: ${headerProblem('Remaining', r)}`, ids: [o.id] });
+    if (r.raw === null) w.unclear.push(because('remaining-unreadable', { request: n }));
+    else w.problems.push(notInteger(o));
     return;
   }
   const v = r.value;
@@ -160,12 +155,9 @@ function judgeFirstRemaining(w: RemainingWalk, v: number, n: number, id: number)
   const { L, spent, gaps } = w;
   w.first = { remaining: v, id };
   if (L !== null && (v > L - 1 - spent || v < L - 1 - spent - gaps)) {
-    w.startProblem = {
-      text: `first admitted response (request ${n}) showed Remaining ${v}, expected ${L - 1 - spent} (Limit ${L}${spent > 0 ? `, ${spent} spent before` : ''})`,
-      ids: [id],
-    };
+    w.startProblem = { figures: { request: n, first: v, expected: L - 1 - spent, limit: L, spent }, id };
   }
-  if (L === null) w.unclear.push('no consistent Limit: the first Remaining could not be checked');
+  if (L === null) w.unclear.push(because('no-consistent-limit', { limits: w.limits }));
 }
 
 /** One less than the admission before, allowing a decrement for each request of unknown counting since. */
@@ -175,13 +167,10 @@ function judgeStep(w: RemainingWalk, prev: { n: number; remaining: number; id: n
   // An admission past the Limit cannot decrement a Remaining of 0: "one less per counted request"
   // fails with it (as QUOTA-READ does).
   if (v < lo || v > hi) {
-    const how = v === prev.remaining ? ' (stalled)' : v > prev.remaining ? ' (rose)' : ' (skipped)';
-    const unclearBefore = w.gaps + w.pending;
-    const between = unclearBefore > 0 ? ` across ${countOf(unclearBefore, 'unclear request')}` : '';
-    w.problems.push({
-      text: `after request ${prev.n} Remaining went ${prev.remaining} -> ${v}${how}${between}`,
-      ids: [prev.id, id],
-    });
+    const step = { after: prev.n, from: prev.remaining, to: v, unclear: w.gaps + w.pending };
+    const reason =
+      v >= prev.remaining ? because('remaining-not-decrementing', step) : because('remaining-skipped', step);
+    w.problems.push({ reason, ids: [prev.id, id] });
   }
   w.pending = Math.max(0, w.pending + w.gaps - Math.max(0, hi - v));
 }
@@ -205,14 +194,12 @@ function stepTogether(w: RemainingWalk, obs: readonly Observation[], part: Relea
       values.push({ v: o.rateLimit.remaining.value, id: o.id });
     else {
       unclear += 1;
-      if (isAdmitted(o) && o.rateLimit.remaining.raw !== null)
-        w.problems.push({
-          text: `request ${i + 1}: ${headerProblem('Remaining', o.rateLimit.remaining)}`,
-          ids: [o.id],
-        });
+      if (isAdmitted(o) && o.rateLimit.remaining.raw !== null) w.problems.push(notInteger(o));
       else
         w.unclear.push(
-          `request ${i + 1}: ${isAdmitted(o) ? 'no Remaining header' : `${outcomeOf(o)} (may or may not have counted)`}`,
+          isAdmitted(o)
+            ? because('remaining-unreadable', { request: i + 1 })
+            : because('counting-unknown', { request: i + 1, outcome: outcomeOf(o) }),
         );
     }
   }
@@ -226,12 +213,18 @@ function stepTogether(w: RemainingWalk, obs: readonly Observation[], part: Relea
   }
   const base = w.prev?.remaining ?? (w.L === null ? null : w.L - w.spent);
   const doubt = w.gaps + w.pending + unclear;
-  const where = togetherText(part);
-  if (base !== null) judgeTogetherValues(w, values, { base, admitted, doubt, where });
+  if (base !== null) judgeTogetherValues(w, values, { base, admitted, doubt, part });
   const seen = new Set<number>();
   const twice = values.filter(({ v }) => seen.has(v) || !seen.add(v));
   if (twice.length > 0)
-    w.repeated.push(`${countOf(twice.length, 'value')} of Remaining came again among ${where} (e.g. ${twice[0]!.v})`);
+    w.repeated.push(
+      because('remaining-repeated-together', {
+        from: part.from + 1,
+        to: part.to,
+        repeats: twice.length,
+        example: twice[0]!.v,
+      }),
+    );
   const lowest = Math.min(...values.map(({ v }) => v));
   const byCount = base === null ? lowest : base - admitted;
   w.first ??= { remaining: Math.max(...values.map(({ v }) => v)), id: values[0]!.id };
@@ -244,34 +237,43 @@ function stepTogether(w: RemainingWalk, obs: readonly Observation[], part: Relea
 function judgeTogetherValues(
   w: RemainingWalk,
   values: readonly { v: number; id: number }[],
-  at: { readonly base: number; readonly admitted: number; readonly doubt: number; readonly where: string },
+  at: { readonly base: number; readonly admitted: number; readonly doubt: number; readonly part: ReleasedTogether },
 ): void {
-  const [hi, lo] = [at.base - 1, at.base - at.admitted - at.doubt];
-  const outside = values.filter(({ v }) => v > hi || v < lo);
+  const [high, low] = [at.base - 1, at.base - at.admitted - at.doubt];
+  const outside = values.filter(({ v }) => v > high || v < low);
   if (outside.length === 0) return;
-  const shown = listSome(
-    outside.map(({ v }) => String(v)),
-    5,
-    ', ',
-  );
   w.problems.push({
-    text: `among ${at.where} Remaining showed ${shown}, outside ${hi}…${Math.max(lo, 0)} (one less per admitted request, in any order, from ${at.base})`,
+    reason: because('remaining-outside-together', {
+      from: at.part.from + 1,
+      to: at.part.to,
+      values: outside.map(({ v }) => v),
+      high,
+      low,
+      base: at.base,
+    }),
     ids: outside.slice(0, 3).map(({ id }) => id),
   });
 }
 
-/** Notes the 429s without Remaining, and forgives a first Remaining off the Limit when the countdown met the first 429. */
-function settleStart(w: RemainingWalk, notes: string[]): void {
+/** An admitted response or a 429 whose Remaining is no integer. */
+function notInteger(o: Observation): SeriesProblem {
+  const raw = o.rateLimit.remaining.raw ?? '';
+  return { reason: because('header-not-integer', { header: 'Remaining', raw, request: o.id }), ids: [o.id] };
+}
+
+/**
+ * Notes the 429s without Remaining, and forgives a first Remaining off the Limit when the countdown
+ * met the first 429: returns the reason a result then rests on, else null.
+ */
+function settleStart(w: RemainingWalk, notes: string[]): Reason | null {
   if (w.absentOn429 > 0) notes.push(`${countOf(w.absentOn429, '429')} carried no Remaining (judged by HDR-PRESENT)`);
-  if (w.startProblem !== null) {
-    // Remaining that counts down by one to 0 exactly at the first 429 agrees with what the server
-    // admitted: the odd one out is the announced Limit (HDR-LIMIT), or quota spent before the first request.
-    if (w.problems.length === 0 && w.countdownMet429 === true) {
-      notes.push(
-        `${w.startProblem.text}; but it counts down by one to 0 at the first 429, as the server admitted: the difference lies with the announced Limit (HDR-LIMIT) or with quota spent before this check's first request`,
-      );
-    } else w.problems.unshift(w.startProblem);
-  }
+  if (w.startProblem === null) return null;
+  const { figures, id } = w.startProblem;
+  // Remaining that counts down by one to 0 exactly at the first 429 agrees with what the server
+  // admitted: the odd one out is the announced Limit (HDR-LIMIT), or quota spent before the first request.
+  if (w.problems.length === 0 && w.countdownMet429 === true) return because('remaining-start-explained', figures);
+  w.problems.unshift({ reason: because('remaining-start-off', figures), ids: [id] });
+  return null;
 }
 
 /** What HDR-REMAINING's finding is written from, besides the walk. */
@@ -281,38 +283,49 @@ interface RemainingCase {
   readonly notes: readonly string[];
   readonly data: RemainingData;
   readonly integrityNote: string;
+  /** What a pass or an open result rests on besides the walk: a forgiven start, repeated values. */
+  readonly restsOn: readonly Reason[];
 }
 
 /** The finding a walked series comes to: its problems, a missing header, unclear requests, or a pass. */
 function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<RemainingData> {
-  const { obs, expected, notes, data } = c;
+  const { obs, expected, notes, data, restsOn } = c;
   const { problems, unclear, prev, first, zeroOn429 } = w;
   if (problems.length > 0) {
+    const reasons = [...problems.map((p) => p.reason), ...restsOn];
     return finding('fail', {
       expected,
-      actual: listSome(problems.map((p) => p.text)),
+      actual: listSome(problems.map((p) => reasonText(p.reason))),
       evidence: problems.slice(0, 3).flatMap((p) => p.ids),
-      notes: [...notes, ...(problems.length > 3 ? problems.slice(3).map((p) => p.text) : [])],
+      notes,
+      reasons,
       data,
     });
   }
   const answered = obs.filter((o) => o.status !== null);
   if (prev === null && answered.length > 0 && answered.every((o) => o.rateLimit.remaining.raw === null)) {
     // §8: on every response. None at all is the header missing, not a lack of evidence.
+    const absent = because('header-absent-everywhere', {
+      header: 'X-RateLimit-Remaining',
+      responses: answered.length,
+    });
     return finding('fail', {
       expected,
-      actual: `none of ${answered.length} responses carried X-RateLimit-Remaining`,
+      actual: reasonText(absent),
       evidence: answered.slice(0, 3).map((o) => o.id),
       notes,
+      reasons: [absent],
       data,
     });
   }
   if (unclear.length > 0 || prev === null || first === null) {
+    const open = prev === null ? [because('no-admitted-remaining', { requests: obs.length })] : unclear;
     return finding('inconclusive', {
       expected,
-      actual: prev === null ? `no admitted response with Remaining among ${obs.length} requests` : listSome(unclear),
+      actual: listSome(open.map(reasonText)),
       evidence: [first?.id, prev?.id],
-      notes: [...notes, ...unclear],
+      notes,
+      reasons: [...open, ...(prev === null ? unclear : []), ...restsOn],
       data,
       measureAgain: obs.some((o) => o.status === null) && 'next-window',
     });
@@ -323,6 +336,7 @@ function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<Remainin
     actual: `Remaining ${first.remaining} -> ${prev.remaining} by one over ${w.admitted} admitted requests${on429}`,
     evidence: [first.id, prev.id, zeroOn429[0]],
     notes: [...notes, c.integrityNote],
+    reasons: restsOn,
     data,
   });
 }
@@ -347,7 +361,8 @@ export function remainingDecrementsVerdict(
     return finding('inconclusive', {
       expected,
       actual: integrity.note,
-      notes: [...notes, 'not within one window'],
+      notes,
+      reasons: [because('series-spans-windows', { requests: obs.length })],
       data,
       measureAgain: 'next-window',
     });
@@ -357,11 +372,8 @@ export function remainingDecrementsVerdict(
   const lost = lostByRemaining(obs, together);
   for (const [i, reading] of lost) notes.push(lostNote(i + 1, obs[i]!, reading));
 
-  const walk = walkRemaining(obs, L, spent, lost, together);
-  settleStart(walk, notes);
-  for (const repeated of walk.repeated)
-    notes.push(
-      `${repeated}: the counter is read apart from its decrement under concurrency; §8's Remaining is what remained when read, and the count after them is judged exactly`,
-    );
-  return concludeRemaining({ obs, expected, notes, data, integrityNote: integrity.note }, walk);
+  const walk = walkRemaining(obs, limit, spent, lost, together);
+  const forgiven = settleStart(walk, notes);
+  const restsOn = [...(forgiven ? [forgiven] : []), ...walk.repeated];
+  return concludeRemaining({ obs, expected, notes, data, integrityNote: integrity.note, restsOn }, walk);
 }

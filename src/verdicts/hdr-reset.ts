@@ -13,8 +13,9 @@
  */
 import type { Observation } from '../measure/observation.ts';
 import { EPOCH_MS_FLOOR, EPOCH_S_FLOOR } from '../measure/reset-format.ts';
-import { TOO_MANY_REQUESTS, countOf, finding, headerProblem, isAdmitted, listSome } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import type { WindowContext } from '../measure/window.ts';
 import { answerLagS, resetNotBeforeRequest, serverDateSeconds } from './support/window-integrity.ts';
 import { inServerOrder, type ReleasedTogether } from './support/released-together.ts';
@@ -57,7 +58,7 @@ interface Sample {
 }
 
 /** A problem with Reset, with the responses that show it. */
-type ResetProblem = { text: string; ids: number[] };
+type ResetProblem = { reason: Reason; ids: number[] };
 
 /** Every response's Reset judged on its own; those placed by a Date header kept as samples. */
 interface ResetReadings {
@@ -87,13 +88,16 @@ function readResets(obs: readonly Observation[], W: number): ResetReadings {
     }
     const v = h.value;
     if (v === null) {
-      problems.push({ text: `request ${n}: ${headerProblem('Reset', h)}`, ids: [o.id] });
+      problems.push({
+        reason: because('header-not-integer', { header: 'Reset', raw: h.raw, request: o.id }),
+        ids: [o.id],
+      });
       continue;
     }
     const date = serverDateSeconds(o);
-    const problem = judgeOne(v, date, W, o);
+    const problem = judgeOne({ request: n, reset: v, date }, W, o);
     if (problem) {
-      problems.push({ text: `request ${n}: ${problem}`, ids: [o.id] });
+      problems.push({ reason: problem, ids: [o.id] });
       continue;
     }
     if (date === null) noDate += 1;
@@ -125,7 +129,13 @@ function judgeRollover(
     if (s.reset < before.reset && !wentBack) {
       wentBack = true;
       problems.push({
-        text: `Reset went back from ${before.reset} to ${s.reset} at request ${s.n} (Date ${before.date} then ${s.date})`,
+        reason: because('reset-went-back', {
+          request: s.n,
+          from: before.reset,
+          to: s.reset,
+          dateBefore: before.date,
+          dateAfter: s.date,
+        }),
         ids: [before.id, s.id],
       });
       continue;
@@ -135,27 +145,22 @@ function judgeRollover(
     const fresh = newWindowBetween(obs[before.n - 1]!, obs[s.n - 1]!);
     if (early || !fresh) {
       moved = true;
-      const why = !fresh
-        ? 'with no new window between them (Remaining kept counting down, or the quota stayed used up)'
-        : `at Date ${s.date}, before the reset ${before.reset} it had announced`;
-      problems.push({
-        text: `Reset changed from ${before.reset} to ${s.reset} at request ${s.n} ${why}: the reset moved within a window`,
-        ids: [before.id, s.id],
-      });
+      const change = { request: s.n, from: before.reset, to: s.reset };
+      const reason =
+        !fresh || s.date === null
+          ? because('reset-moved-mid-window', change)
+          : because('reset-moved-early', { ...change, date: s.date });
+      problems.push({ reason, ids: [before.id, s.id] });
     }
   }
   return { changes, problems };
 }
 
 /** What the verdict says alongside: a rounding wobble, responses without Reset or Date, a learned window no response showed. */
-function resetNotes(read: ResetReadings, wobble: readonly [number, number] | null, window?: WindowContext): string[] {
+function resetNotes(read: ResetReadings, window?: WindowContext): string[] {
   const { valid, absent, noDate } = read;
   const base = valid[0];
   const notes: string[] = [];
-  if (wobble)
-    notes.push(
-      `Reset flipped between ${wobble.join(' and ')} and back: one window's end rounded two ways, taken as one window`,
-    );
   if (absent > 0) notes.push(`${countOf(absent, 'response')} without Reset (judged by HDR-PRESENT)`);
   if (noDate > 0) notes.push(`${countOf(noDate, 'response')} without a Date header could not be placed in time`);
   if (
@@ -169,6 +174,14 @@ function resetNotes(read: ResetReadings, wobble: readonly [number, number] | nul
   return notes;
 }
 
+/** §8: on every response. None at all is the header missing, not a lack of evidence. */
+function absentEverywhere(read: ResetReadings, obs: readonly Observation[]): ResetProblem[] {
+  const { responses, absent } = read;
+  if (responses === 0 || absent < responses) return [];
+  const reason = because('header-absent-everywhere', { header: 'X-RateLimit-Reset', responses });
+  return [{ reason, ids: obs.slice(0, 3).map((o) => o.id) }];
+}
+
 export function resetEpochVerdict(
   series: readonly Observation[],
   windowSeconds: number,
@@ -180,56 +193,51 @@ export function resetEpochVerdict(
   const W = windowSeconds;
   const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, changing only when a new window begins`;
   const read = readResets(obs, W);
-  const { valid, responses, absent } = read;
+  const { valid, responses } = read;
   const wobble = roundingWobble(valid);
   const rollover = judgeRollover(valid, obs, wobble);
   const changes = rollover.changes;
-  const problems = [...read.problems, ...rollover.problems];
+  const problems = [...read.problems, ...rollover.problems, ...absentEverywhere(read, obs)];
   const base = valid[0];
 
   const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
   const data: ResetData = { samples };
-  const notes = resetNotes(read, wobble, window);
+  const notes = resetNotes(read, window);
+  // Two values a second apart, back and forth, are taken as one window: what each verdict rests on.
+  const restsOn = wobble ? [because('reset-rounding-wobble', { low: wobble[0], high: wobble[1] })] : [];
 
   if (problems.length > 0) {
     return finding('fail', {
       expected,
-      actual: listSome(problems.map((p) => p.text)),
+      actual: listSome(problems.map((p) => reasonText(p.reason))),
       evidence: problems.slice(0, 3).flatMap((p) => p.ids),
-      notes: [...notes, ...problems.slice(3).map((p) => p.text)],
-      data,
-    });
-  }
-  if (responses > 0 && absent === responses) {
-    // §8: on every response. None at all is the header missing, not a lack of evidence.
-    return finding('fail', {
-      expected,
-      actual: `none of ${responses} responses carried X-RateLimit-Reset`,
-      evidence: obs.slice(0, 3).map((o) => o.id),
       notes,
+      reasons: [...problems.map((p) => p.reason), ...restsOn],
       data,
     });
   }
   if (valid.length === 0 || base === undefined) {
-    return finding('inconclusive', {
-      expected,
-      actual:
-        responses === 0
-          ? 'no responses'
-          : `none of ${responses} responses carried both a Date header and an integer Reset`,
-      evidence: obs.slice(0, 3).map((o) => o.id),
-      notes: [...notes, 'without the server clock (Date) a Reset cannot be placed in time'],
-      data,
-    });
+    const open =
+      responses === 0
+        ? because('no-answers-to-judge', { sent: obs.length })
+        : because('reset-unplaceable', { responses });
+    const evidence = obs.slice(0, 3).map((o) => o.id);
+    return finding('inconclusive', { expected, actual: reasonText(open), evidence, notes, reasons: [open], data });
   }
   if (W > 1 && !secondsApartInOneWindow(valid, obs)) {
     // A Reset that moves with time (now + window) moves once a second: responses all within one
     // second of the server's clock would show it unmoved. The claim is untested, not kept.
+    const untested = because('reset-within-one-second', {
+      reset: base.reset,
+      responses: valid.length,
+      date: base.date,
+    });
     return finding('inconclusive', {
       expected,
-      actual: `Reset ${base.reset} over ${valid.length} responses, all in one second of the server's clock (Date ${base.date}) or split by new windows: a Reset that moves within a window could not show`,
+      actual: reasonText(untested),
       evidence: [base.id, valid.at(-1)!.id],
       notes,
+      reasons: [untested, ...restsOn],
       data,
       measureAgain: 'next-window',
     });
@@ -241,6 +249,7 @@ export function resetEpochVerdict(
     actual: `${windows} over ${valid.length} responses, each within (Date, Date + ${W} s]`,
     evidence: [base.id, ...changes.slice(0, 3).map((s) => s.id)],
     notes,
+    reasons: restsOn,
     data,
   });
 }
@@ -271,20 +280,20 @@ function roundingWobble(valid: readonly Sample[]): readonly [number, number] | n
   return changes >= 2 ? [values[0]!, values[1]!] : null;
 }
 
-/** The first thing wrong with one Reset value, or null. */
-function judgeOne(v: number, date: number | null, W: number, o: Observation): string | null {
-  if (v > EPOCH_MS_FLOOR) return `Reset ${v} looks like epoch milliseconds`;
-  if (v <= W * 2) return `Reset ${v} looks like seconds-until-reset, not an epoch`;
-  if (v < EPOCH_S_FLOOR) {
-    return `Reset ${v} is far below any current epoch${date !== null ? ` (Date ${date})` : ''}: looks like seconds-until-reset, not an epoch`;
-  }
+/** The first thing wrong with one Reset value (of request `request` in the series), or null. */
+function judgeOne(
+  at: { readonly request: number; readonly reset: number; readonly date: number | null },
+  W: number,
+  o: Observation,
+): Reason | null {
+  const { request, reset, date } = at;
+  if (reset > EPOCH_MS_FLOOR) return because('reset-in-milliseconds', { request, reset });
+  if (reset <= W * 2 || reset < EPOCH_S_FLOOR) return because('reset-looks-like-delta', { request, reset, date });
   if (date === null) return null;
-  if (!resetNotBeforeRequest(v, date, o)) {
-    return `Reset ${v} is not after the response's Date ${date} (${date - v} s in the past, where the answer took ${answerLagS(o).toFixed(1)} s): that window had ended before the request`;
+  if (!resetNotBeforeRequest(reset, date, o)) {
+    return because('reset-before-request', { request, reset, date, lagS: Math.round(answerLagS(o) * 10) / 10 });
   }
-  if (v > date + W + DATE_STALENESS_S) {
-    return `Reset ${v} is ${v - date} s after the response's Date ${date}, beyond one ${W} s window`;
-  }
+  if (reset > date + W + DATE_STALENESS_S) return because('reset-beyond-window', { request, reset, date, window: W });
   return null;
 }
 

@@ -139,7 +139,7 @@ describe('HDR-REMAINING, a sequential series whose bulk went together', () => {
     const series = obs.map((o, i) => (i === at41 ? withRemaining(o, 40) : o));
     const f = remainingDecrementsVerdict(series, window, [BULK]);
     expect(f.verdict).toBe('pass');
-    expect(f.notes.join(' ')).toContain('one value of Remaining came again among requests 2–58 (released together)');
+    expect(f.reasons).toEqual([{ code: 'remaining-repeated-together', from: 2, to: 58, repeats: 1, example: 40 }]);
   });
 
   it('fails a bulk that lost decrements: the tail goes on from a count higher than what was admitted', () => {
@@ -152,7 +152,7 @@ describe('HDR-REMAINING, a sequential series whose bulk went together', () => {
     });
     const f = remainingDecrementsVerdict(racy, window, [BULK]);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('after request 58 Remaining went 2 -> 2 (stalled)');
+    expect(f.reasons).toContainEqual({ code: 'remaining-not-decrementing', after: 58, from: 2, to: 2, unclear: 0 });
   });
 
   it('fails a value outside what the admissions before and among the bulk allow', () => {
@@ -160,7 +160,15 @@ describe('HDR-REMAINING, a sequential series whose bulk went together', () => {
     const series = obs.map((o, i) => (i === 5 ? withRemaining(o, 59) : o));
     const f = remainingDecrementsVerdict(series, window, [BULK]);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('among requests 2–58 (released together) Remaining showed 59, outside 58…2');
+    expect(f.reasons).toContainEqual({
+      code: 'remaining-outside-together',
+      from: 2,
+      to: 58,
+      values: [59],
+      high: 58,
+      low: 2,
+      base: 59,
+    });
   });
 
   it("does not hold a cap's refusal among the bulk to the quota's 0", () => {
@@ -181,7 +189,10 @@ describe('HDR-RESET, a series whose bulk straddled a window boundary', () => {
     const swapped = [...obs];
     [swapped[boundary - 1], swapped[boundary]] = [swapped[boundary]!, swapped[boundary - 1]!];
     const part: ReleasedTogether = { from: boundary - 2, to: boundary + 2 };
-    expect(resetEpochVerdict(swapped, 1, window).actual).toContain('went back');
+    expect(resetEpochVerdict(swapped, 1, window).reasons?.[0]).toMatchObject({
+      code: 'reset-went-back',
+      request: boundary + 1,
+    });
     expect(resetEpochVerdict(swapped, 1, window, [part]).verdict).toBe('pass');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { remainingDecrementsVerdict } from '../../src/verdicts/hdr-remaining.ts';
+import { reasonText } from '../../src/catalogue/reasons/index.ts';
 import { T0, sequentialQuota } from '../helpers/observations.ts';
 
 describe('HDR-REMAINING', () => {
@@ -22,7 +23,7 @@ describe('HDR-REMAINING', () => {
     });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('after request 9 Remaining went 51 -> 49 (skipped)');
+    expect(f.reasons).toEqual([{ code: 'remaining-skipped', after: 9, from: 51, to: 49, unclear: 0 }]);
     expect(f.evidence).toEqual([obs[8]!.id, obs[9]!.id]);
   });
 
@@ -30,18 +31,29 @@ describe('HDR-REMAINING', () => {
     const stalled = sequentialQuota({ limit: 60, remainingAt: (i) => (i >= 20 ? 61 - i : 60 - i) });
     const f = remainingDecrementsVerdict(stalled.obs, stalled.window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('after request 19 Remaining went 41 -> 41 (stalled)');
+    expect(f.reasons).toEqual([{ code: 'remaining-not-decrementing', after: 19, from: 41, to: 41, unclear: 0 }]);
     const rose = sequentialQuota({ limit: 60, remainingAt: (i) => (i === 5 ? 57 : 60 - i) });
-    expect(remainingDecrementsVerdict(rose.obs, rose.window).actual).toContain(
-      'after request 4 Remaining went 56 -> 57 (rose)',
-    );
+    expect(remainingDecrementsVerdict(rose.obs, rose.window).reasons).toContainEqual({
+      code: 'remaining-not-decrementing',
+      after: 4,
+      from: 56,
+      to: 57,
+      unclear: 0,
+    });
   });
 
   it('fails a first Remaining that is not Limit − 1', () => {
     const { obs, window } = sequentialQuota({ limit: 60, remainingAt: (i) => 61 - i });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('first admitted response (request 1) showed Remaining 60, expected 59 (Limit 60)');
+    expect(f.reasons).toContainEqual({
+      code: 'remaining-start-off',
+      request: 1,
+      first: 60,
+      expected: 59,
+      limit: 60,
+      spent: 0,
+    });
     expect(f.evidence).toContain(obs[0]!.id);
   });
 
@@ -52,7 +64,7 @@ describe('HDR-REMAINING', () => {
     });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('429 at request 61 showed Remaining 3, not 0');
+    expect(f.reasons).toEqual([{ code: 'remaining-not-zero-on-429', request: 61, remaining: 3 }]);
     expect(f.evidence).toEqual([obs[60]!.id]);
   });
 
@@ -64,14 +76,26 @@ describe('HDR-REMAINING', () => {
     });
     const f = remainingDecrementsVerdict(negative.obs, negative.window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain("request 61: Remaining '-1' is negative");
+    const negativeReason = {
+      code: 'header-not-integer',
+      header: 'Remaining',
+      raw: '-1',
+      request: negative.obs[60]!.id,
+    };
+    expect(f.reasons).toContainEqual(negativeReason);
+    expect(f.reasons?.map(reasonText)).toContain(`Remaining '-1' is negative (#${negative.obs[60]!.id})`);
     const garbage = sequentialQuota({
       limit: 60,
       tweak: (n, init) => (n === 7 ? { ...init, remaining: 'lots' } : init),
     });
     const g = remainingDecrementsVerdict(garbage.obs, garbage.window);
     expect(g.verdict).toBe('fail');
-    expect(g.actual).toContain("request 7: Remaining 'lots' is not an integer");
+    expect(g.reasons).toContainEqual({
+      code: 'header-not-integer',
+      header: 'Remaining',
+      raw: 'lots',
+      request: garbage.obs[6]!.id,
+    });
   });
 
   it('is inconclusive, not pass or fail, when the window rolls over mid-check', () => {
@@ -79,6 +103,7 @@ describe('HDR-REMAINING', () => {
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toContain('window rolled over mid-check');
+    expect(f.reasons).toEqual([{ code: 'series-spans-windows', requests: obs.length }]);
   });
 
   it('allows a transport failure to have counted, as the Remaining across it says', () => {
@@ -103,7 +128,7 @@ describe('HDR-REMAINING', () => {
     });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('request 60: TIMEOUT (may or may not have counted)');
+    expect(f.reasons).toEqual([{ code: 'counting-unknown', request: 60, outcome: 'TIMEOUT' }]);
     expect(f.measureAgain).toBe('next-window');
   });
 
@@ -117,7 +142,7 @@ describe('HDR-REMAINING', () => {
     });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('request 30: ECONNRESET (may or may not have counted)');
+    expect(f.reasons).toEqual([{ code: 'counting-unknown', request: 30, outcome: 'ECONNRESET' }]);
     // A second skip further on is more than the one lost request explains.
     const twice = sequentialQuota({
       limit: 60,
@@ -136,7 +161,7 @@ describe('HDR-REMAINING', () => {
     });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('after request 29 Remaining went 31 -> 26 (skipped) across one unclear request');
+    expect(f.reasons).toContainEqual({ code: 'remaining-skipped', after: 29, from: 31, to: 26, unclear: 1 });
   });
 
   it('judges by the server clock when it is 30 s off the client', () => {
@@ -151,10 +176,11 @@ describe('HDR-REMAINING', () => {
     });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.notes.join(' ')).toContain('X-RateLimit-Limit varied: 60, 61');
+    expect(f.reasons).toEqual([{ code: 'no-consistent-limit', limits: [60, 61] }]);
     const empty = remainingDecrementsVerdict([], window);
     expect(empty.verdict).toBe('inconclusive');
     expect(empty.actual).toBe('no observations to place in a window');
+    expect(empty.reasons).toEqual([{ code: 'series-spans-windows', requests: 0 }]);
   });
 
   it('fails an admission past the Limit: a Remaining of 0 cannot decrement', () => {
@@ -162,7 +188,7 @@ describe('HDR-REMAINING', () => {
     expect(obs[60]!.rateLimit.remaining.value).toBe(0);
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('after request 60 Remaining went 0 -> 0 (stalled)');
+    expect(f.reasons).toEqual([{ code: 'remaining-not-decrementing', after: 60, from: 0, to: 0, unclear: 0 }]);
     expect(f.evidence).toEqual([obs[59]!.id, obs[60]!.id]);
   });
 
@@ -170,7 +196,7 @@ describe('HDR-REMAINING', () => {
     const { obs, window } = sequentialQuota({ limit: 60, remainingAt: (i) => Math.max(0, 59 - i) });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('after request 59 Remaining went 0 -> 0 (stalled)');
+    expect(f.reasons).toContainEqual({ code: 'remaining-not-decrementing', after: 59, from: 0, to: 0, unclear: 0 });
   });
 
   it("lays a wrong announced Limit at HDR-LIMIT's door when Remaining counts down to the real 429", () => {
@@ -178,11 +204,32 @@ describe('HDR-REMAINING', () => {
     const { obs, window } = sequentialQuota({ limit: 61, admitted: 60, remainingAt: (i) => 60 - i });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.notes.join(' ')).toContain(
-      'first admitted response (request 1) showed Remaining 59, expected 60 (Limit 61); but it counts down by one to 0 at the first 429',
-    );
+    expect(f.reasons).toEqual([
+      { code: 'remaining-start-explained', request: 1, first: 59, expected: 60, limit: 61, spent: 0 },
+    ]);
     // Without a 429 to check the countdown against, the mismatch stands.
     const noEnd = sequentialQuota({ limit: 61, admitted: 60, sent: 50, remainingAt: (i) => 60 - i });
     expect(remainingDecrementsVerdict(noEnd.obs, noEnd.window).verdict).toBe('fail');
+  });
+
+  it('is inconclusive where an admitted response carries no Remaining, or no admission carries one', () => {
+    const unreadable = sequentialQuota({
+      limit: 60,
+      tweak: (n, init) => (n === 10 ? { ...init, remaining: null } : init),
+    });
+    const f = remainingDecrementsVerdict(unreadable.obs, unreadable.window);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.reasons).toEqual([{ code: 'remaining-unreadable', request: 10 }]);
+    const refused = sequentialQuota({ limit: 60, admitted: 0, sent: 2 });
+    const none = remainingDecrementsVerdict(refused.obs, refused.window);
+    expect(none.verdict).toBe('inconclusive');
+    expect(none.reasons).toEqual([{ code: 'no-admitted-remaining', requests: 2 }]);
+  });
+
+  it('fails when no response carried Remaining (§8: on every response)', () => {
+    const { obs, window } = sequentialQuota({ limit: 5, tweak: (_n, init) => ({ ...init, remaining: null }) });
+    const f = remainingDecrementsVerdict(obs, window);
+    expect(f.verdict).toBe('fail');
+    expect(f.reasons).toEqual([{ code: 'header-absent-everywhere', header: 'X-RateLimit-Remaining', responses: 6 }]);
   });
 });

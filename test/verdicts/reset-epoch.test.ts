@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resetEpochVerdict } from '../../src/verdicts/hdr-reset.ts';
 import type { Observation } from '../../src/measure/observation.ts';
+import { reasonText } from '../../src/catalogue/reasons/index.ts';
 import { T0, httpDate, obs, sequentialQuota } from '../helpers/observations.ts';
 
 /**
@@ -33,7 +34,7 @@ describe('HDR-RESET', () => {
     const { obs: seq } = sequentialQuota({ limit: 60, resetStyle: 'millis' });
     const f = resetEpochVerdict(seq, 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('request 1: Reset 1764000060000 looks like epoch milliseconds');
+    expect(f.reasons).toContainEqual({ code: 'reset-in-milliseconds', request: 1, reset: 1764000060000 });
     expect(f.evidence).toContain(seq[0]!.id);
   });
 
@@ -41,13 +42,16 @@ describe('HDR-RESET', () => {
     const { obs: seq } = sequentialQuota({ limit: 60, resetStyle: 'delta' });
     const f = resetEpochVerdict(seq, 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('request 1: Reset 60 looks like seconds-until-reset, not an epoch');
+    expect(f.reasons).toContainEqual({ code: 'reset-looks-like-delta', request: 1, reset: 60, date: T0 });
   });
 
   it('fails a delta too large to be mistaken for a small number', () => {
-    const f = resetEpochVerdict([obs({ reset: 86_400 })], 60);
+    const f = resetEpochVerdict([obs({ serverMs: (T0 + 10) * 1000, reset: 86_400 })], 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('is far below any current epoch');
+    expect(f.reasons).toEqual([{ code: 'reset-looks-like-delta', request: 1, reset: 86_400, date: T0 + 10 }]);
+    expect(f.reasons?.map(reasonText)).toEqual([
+      `request 1: Reset 86400 looks like seconds-until-reset, not an epoch (Date ${T0 + 10})`,
+    ]);
   });
 
   it('passes a window rolling over: Reset advances by one window', () => {
@@ -62,10 +66,29 @@ describe('HDR-RESET', () => {
     const seq = [0, 1, 2].map((s) => obs({ serverMs: (T0 + 10 + s) * 1000 + 5, reset: T0 + 70 + s }));
     const f = resetEpochVerdict(seq, 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain(
-      `Reset changed from ${T0 + 70} to ${T0 + 71} at request 2 at Date ${T0 + 11}, before the reset ${T0 + 70} it had announced`,
-    );
+    expect(f.reasons).toContainEqual({
+      code: 'reset-moved-early',
+      request: 2,
+      from: T0 + 70,
+      to: T0 + 71,
+      date: T0 + 11,
+    });
     expect(f.evidence).toEqual([seq[0]!.id, seq[1]!.id]);
+  });
+
+  it('fails a Reset that changes while Remaining keeps counting down (no new window between)', () => {
+    const a = obs({ serverMs: (T0 + 58) * 1000, reset: T0 + 60, remaining: 10 });
+    const b = obs({ serverMs: (T0 + 59) * 1000, reset: T0 + 65, remaining: 9 });
+    const f = resetEpochVerdict([a, b], 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.reasons).toEqual([{ code: 'reset-moved-mid-window', request: 2, from: T0 + 60, to: T0 + 65 }]);
+    expect(f.evidence).toEqual([a.id, b.id]);
+  });
+
+  it('fails when no response carried Reset (§8: on every response)', () => {
+    const f = resetEpochVerdict([obs({ reset: null }), obs({ reset: null })], 60);
+    expect(f.verdict).toBe('fail');
+    expect(f.reasons).toEqual([{ code: 'header-absent-everywhere', header: 'X-RateLimit-Reset', responses: 2 }]);
   });
 
   it('fails a Reset that goes back to an earlier window (backends whose clocks disagree)', () => {
@@ -77,21 +100,23 @@ describe('HDR-RESET', () => {
     ];
     const f = resetEpochVerdict(seq, 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe(
-      `Reset went back from ${T0 + 120} to ${T0 + 60} at request 3 (Date ${T0 + 60} then ${T0 + 59})`,
-    );
+    expect(f.reasons).toEqual([
+      { code: 'reset-went-back', request: 3, from: T0 + 120, to: T0 + 60, dateBefore: T0 + 60, dateAfter: T0 + 59 },
+    ]);
     expect(f.evidence).toEqual([seq[1]!.id, seq[2]!.id]);
   });
 
   it('fails a Reset in the past or beyond one window after Date', () => {
     const past = resetEpochVerdict([obs({ serverMs: (T0 + 61) * 1000, reset: T0 + 60 })], 60);
     expect(past.verdict).toBe('fail');
-    expect(past.actual).toContain(
-      `Reset ${T0 + 60} is not after the response's Date ${T0 + 61} (1 s in the past, where the answer took 0.0 s)`,
-    );
+    expect(past.reasons).toEqual([
+      { code: 'reset-before-request', request: 1, reset: T0 + 60, date: T0 + 61, lagS: 0 },
+    ]);
     const far = resetEpochVerdict([obs({ serverMs: (T0 + 1) * 1000, reset: T0 + 120 })], 60);
     expect(far.verdict).toBe('fail');
-    expect(far.actual).toContain(`is 119 s after the response's Date ${T0 + 1}, beyond one 60 s window`);
+    expect(far.reasons).toEqual([
+      { code: 'reset-beyond-window', request: 1, reset: T0 + 120, date: T0 + 1, window: 60 },
+    ]);
   });
 
   it('takes a Reset equal to a Date stamped after the boundary as that window, but not one a second older', () => {
@@ -134,23 +159,30 @@ describe('HDR-RESET', () => {
     });
     const f = resetEpochVerdict(skewedServer.obs, 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('is not after the response');
+    expect(f.reasons?.[0]).toMatchObject({ code: 'reset-before-request', request: 1 });
   });
 
   it('fails a garbage Reset with the reason', () => {
-    const f = resetEpochVerdict([obs({ reset: 'soon' }), obs({ reset: '1764000060.5' })], 60);
+    const [soon, fraction] = [obs({ reset: 'soon' }), obs({ reset: '1764000060.5' })];
+    const f = resetEpochVerdict([soon, fraction], 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain("request 1: Reset 'soon' is not an integer");
-    expect(f.actual).toContain("request 2: Reset '1764000060.5' has a fraction");
+    expect(f.reasons).toEqual([
+      { code: 'header-not-integer', header: 'Reset', raw: 'soon', request: soon.id },
+      { code: 'header-not-integer', header: 'Reset', raw: '1764000060.5', request: fraction.id },
+    ]);
+    expect(f.reasons?.map(reasonText)).toEqual([
+      `Reset 'soon' is not an integer (#${soon.id})`,
+      `Reset '1764000060.5' has a fraction (#${fraction.id})`,
+    ]);
   });
 
   it('is inconclusive without Date headers, or without responses', () => {
     const noDate = resetEpochVerdict([obs({ date: null }), obs({ date: 'not a date' })], 60);
     expect(noDate.verdict).toBe('inconclusive');
-    expect(noDate.actual).toBe('none of 2 responses carried both a Date header and an integer Reset');
+    expect(noDate.reasons).toEqual([{ code: 'reset-unplaceable', responses: 2 }]);
     const none = resetEpochVerdict([obs({ status: null })], 60);
     expect(none.verdict).toBe('inconclusive');
-    expect(none.actual).toBe('no responses');
+    expect(none.reasons).toEqual([{ code: 'no-answers-to-judge', sent: 1 }]);
   });
 
   it('leaves absent Resets to HDR-PRESENT, noting them', () => {
@@ -170,9 +202,7 @@ describe('HDR-RESET: evidence over time', () => {
     const f = resetEpochVerdict(seq, 60, window);
     expect(f.verdict).toBe('inconclusive');
     expect(f.measureAgain).toBe('next-window');
-    expect(f.actual).toBe(
-      `Reset ${T0 + 60} over 61 responses, all in one second of the server's clock (Date ${T0}) or split by new windows: a Reset that moves within a window could not show`,
-    );
+    expect(f.reasons).toEqual([{ code: 'reset-within-one-second', reset: T0 + 60, responses: 61, date: T0 }]);
   });
 
   it('does not take seconds split by a new window as one window (Remaining back up between them)', () => {
@@ -195,7 +225,7 @@ describe('HDR-RESET: rounding', () => {
       obs({ serverMs: (T0 + 10) * 1000 + s * 400, reset, remaining });
     const f = resetEpochVerdict([at(0, T0 + 60, 59), at(1, T0 + 61, 58), at(2, T0 + 60, 57), at(3, T0 + 61, 56)], 60);
     expect(f.verdict).toBe('pass');
-    expect(f.notes.join(' ')).toContain('rounded two ways');
+    expect(f.reasons).toEqual([{ code: 'reset-rounding-wobble', low: T0 + 60, high: T0 + 61 }]);
     // Once up and never back, while Remaining counts down: moved within a window.
     expect(resetEpochVerdict([at(0, T0 + 60, 59), at(1, T0 + 61, 58), at(2, T0 + 61, 57)], 60).verdict).toBe('fail');
   });
