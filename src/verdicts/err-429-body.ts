@@ -4,8 +4,17 @@
  */
 import { rateLimitErrorBody } from '../contract/error-body.ts';
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, countOf, describeIssues, finding, listSome, notJson } from './support/finding.ts';
+import {
+  TOO_MANY_REQUESTS,
+  bodyNotJson,
+  countOf,
+  describeIssues,
+  finding,
+  listSome,
+  notJson,
+} from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, type Reason } from '../catalogue/reasons/index.ts';
 
 /** `data` of ERR-429-BODY: how many 429 bodies fail of how many, and the first failing one's issues. */
 export type RateLimitBodyData = {
@@ -23,7 +32,12 @@ export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding<Ra
     notes.push(`${countOf(obs429.length - rejected.length, 'observation')} other than 429 ignored`);
   }
   if (rejected.length === 0) {
-    return finding('inconclusive', { expected, actual: 'no 429 to judge', notes });
+    return finding('inconclusive', {
+      expected,
+      actual: 'no 429 to judge',
+      notes,
+      reasons: [because('never-refused', { sent: obs429.length })],
+    });
   }
 
   const failing: { o: Observation; issues: string[] }[] = [];
@@ -38,12 +52,21 @@ export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding<Ra
 
   const [first] = failing;
   if (first !== undefined) {
+    const reasons: Reason[] = [
+      first.o.body === null
+        ? because('body-not-json', bodyNotJson(first.o))
+        : because('rate-limit-body-invalid', { request: first.o.id, issues: first.issues }),
+    ];
     const others = failing.length > 1 ? ` (${failing.length} of ${rejected.length} bodies fail)` : '';
+    if (failing.length > 1) {
+      reasons.push(because('rate-limit-bodies-failing', { failing: failing.length, total: rejected.length }));
+    }
     return finding('fail', {
       expected,
       actual: `#${first.o.id}: ${listSome(first.issues, 4)}${others}`,
       evidence: failing.slice(0, 3).map(({ o }) => o.id),
-      notes: [...notes, ...first.issues],
+      notes,
+      reasons,
       data: { failing: failing.length, total: rejected.length, issues: first.issues },
     });
   }

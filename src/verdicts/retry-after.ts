@@ -7,16 +7,9 @@
  * a cache up to a second stale, and a server may round the wait up.
  */
 import type { Observation } from '../measure/observation.ts';
-import {
-  TOO_MANY_REQUESTS,
-  finding,
-  headerProblem,
-  isAdmitted,
-  outcomeOf,
-  worst,
-  type JudgedVerdict,
-} from './support/finding.ts';
+import { TOO_MANY_REQUESTS, finding, isAdmitted, outcomeOf, worst, type JudgedVerdict } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import { readReset, serverDateSeconds, type ResetReading } from './support/window-integrity.ts';
 
 export interface RetryAfterInput {
@@ -45,29 +38,28 @@ export type RetryAfterData = {
 
 /** What the checks gather: sub-failures, what kept a check from being made, and notes. */
 interface RetryAfterFindings {
-  readonly failures: string[];
-  readonly unclear: string[];
+  readonly failures: Reason[];
+  readonly unclear: Reason[];
   readonly notes: string[];
 }
 
 /** Retry-After must be an integer number of seconds; an HTTP-date is named as such. */
-function checkSeconds(f: RetryAfterFindings, header: Observation['rateLimit']['retryAfter']): void {
+function checkSeconds(f: RetryAfterFindings, rejected: Observation): void {
+  const header = rejected.rateLimit.retryAfter;
   if (header.value !== null) return;
   const raw = header.raw?.trim() ?? '';
-  if (header.raw !== null && !/^[-\d.\s]*$/.test(raw) && Number.isFinite(Date.parse(raw))) {
-    f.failures.push(`Retry-After '${raw}' is an HTTP-date, not seconds`);
-    f.notes.push('HTTP allows an HTTP-date in Retry-After, but §7 specifies a number of seconds');
-  } else {
-    f.failures.push(header.raw === null ? 'no Retry-After header' : (headerProblem('Retry-After', header) ?? ''));
-  }
+  if (header.raw === null) f.failures.push(because('header-absent', { header: 'Retry-After', request: rejected.id }));
+  else if (!/^[-\d.\s]*$/.test(raw) && Number.isFinite(Date.parse(raw)))
+    f.failures.push(because('retry-after-http-date', { raw }));
+  else f.failures.push(because('header-not-integer', { header: 'Retry-After', raw: header.raw, request: rejected.id }));
 }
 
 /** The body's retry_after_seconds must be an integer equal to Retry-After; returns it. */
-function checkBody(f: RetryAfterFindings, ra: number | null, body: unknown): number | null {
-  const bodyValue = bodyRetryAfter(body);
-  if (bodyValue === null) f.failures.push('body has no integer retry_after_seconds');
+function checkBody(f: RetryAfterFindings, ra: number | null, rejected: Observation): number | null {
+  const bodyValue = bodyRetryAfter(rejected.body);
+  if (bodyValue === null) f.failures.push(because('retry-after-body-missing', { request: rejected.id }));
   else if (ra !== null && bodyValue !== ra)
-    f.failures.push(`Retry-After ${ra} but body retry_after_seconds ${bodyValue}`);
+    f.failures.push(because('retry-after-body-mismatch', { retryAfter: ra, body: bodyValue }));
   return bodyValue;
 }
 
@@ -89,7 +81,7 @@ function checkReset(
     else {
       untilReset = reading.reset - date;
       if (ra < untilReset - 1 || ra > untilReset + 1) {
-        f.failures.push(`Retry-After ${ra} but Reset is ${untilReset} s after Date`);
+        f.failures.push(because('retry-after-disagrees-with-reset', { retryAfter: ra, untilReset }));
       }
     }
   }
@@ -100,22 +92,21 @@ function checkReset(
 function checkTruthful(f: RetryAfterFindings, input: RetryAfterInput, ra: number | null): number | null {
   const { rejected, afterWait } = input;
   let waited: number | null = null;
-  if (ra === null) f.unclear.push('no integer Retry-After to wait out');
-  else if (afterWait === null) f.unclear.push('no request was sent after waiting');
+  if (ra === null) f.unclear.push(because('retry-after-untestable', { raw: rejected.rateLimit.retryAfter.raw }));
+  else if (afterWait === null) f.unclear.push(because('no-request-after-wait', {}));
   else {
     waited = input.waitedMs ?? afterWait.sentAt - (rejected.headersAt ?? rejected.doneAt);
     // NaN compares false with everything: without this it would pass for a full wait.
     if (!Number.isFinite(waited)) {
-      f.unclear.push('how long the harness waited is unknown');
+      f.unclear.push(because('wait-unknown', {}));
       waited = null;
-    } else if (waited < ra * 1000) f.unclear.push(`waited only ${Math.round(waited)} ms of the ${ra} s told`);
+    } else if (waited < ra * 1000) f.unclear.push(because('waited-too-little', { waitedMs: waited, retryAfter: ra }));
     else if (isAdmitted(afterWait)) {
       // truthful
     } else if (afterWait.status === TOO_MANY_REQUESTS) {
-      const again = afterWait.rateLimit.retryAfter;
-      const told = again.value !== null ? ` with Retry-After ${again.value}` : '';
-      f.failures.push(`waited ${ra} s as told; still 429${told}`);
-    } else f.unclear.push(`after waiting, got ${outcomeOf(afterWait)}: neither admitted nor 429`);
+      const again = afterWait.rateLimit.retryAfter.value;
+      f.failures.push(because('refused-after-wait', { retryAfter: ra, again }));
+    } else f.unclear.push(because('unexpected-after-wait', { outcome: outcomeOf(afterWait) }));
   }
   return waited;
 }
@@ -130,7 +121,7 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
       expected,
       actual: `the request meant to be rejected got ${outcomeOf(rejected)}`,
       evidence,
-      notes: ['no 429 to judge'],
+      reasons: [because('never-refused', { sent: 1 })],
     });
   }
 
@@ -139,10 +130,10 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
   const ra = rejected.rateLimit.retryAfter.value;
 
   // 1. An integer number of seconds.
-  checkSeconds(f, rejected.rateLimit.retryAfter);
+  checkSeconds(f, rejected);
 
   // 2. Equal to the body's retry_after_seconds.
-  const bodyValue = checkBody(f, ra, rejected.body);
+  const bodyValue = checkBody(f, ra, rejected);
 
   // 3. Agrees with Reset, by the server's clock.
   const { date, reading, untilReset } = checkReset(f, rejected, ra, input.windowSeconds);
@@ -172,13 +163,8 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
       data,
     });
   }
-  return finding(verdict, {
-    expected,
-    actual: [...failures, ...unclear].join('; '),
-    evidence,
-    notes: [...notes, ...unclear],
-    data,
-  });
+  const reasons = [...failures, ...unclear];
+  return finding(verdict, { expected, actual: reasons.map(reasonText).join('; '), evidence, notes, reasons, data });
 }
 
 function bodyRetryAfter(body: unknown): number | null {

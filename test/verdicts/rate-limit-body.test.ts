@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rateLimitBodyVerdict } from '../../src/verdicts/err-429-body.ts';
+import { reasonText } from '../../src/catalogue/reasons/index.ts';
 import { obs, rateLimitBody } from '../helpers/observations.ts';
 
 describe('ERR-429-BODY', () => {
@@ -17,8 +18,13 @@ describe('ERR-429-BODY', () => {
     const bad = obs({ status: 429, body: { ...rateLimitBody(5), code: 'TOO_MANY_REQUESTS' } });
     const f = rateLimitBodyVerdict([obs({ status: 429 }), bad]);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toMatch(new RegExp(`^#${bad.id}: code: `));
-    expect(f.actual).toContain('RATE_LIMIT_EXCEEDED');
+    expect(f.reasons).toEqual([
+      {
+        code: 'rate-limit-body-invalid',
+        request: bad.id,
+        issues: [expect.stringMatching(/^code: .*RATE_LIMIT_EXCEEDED/)],
+      },
+    ]);
     expect(f.evidence).toEqual([bad.id]);
   });
 
@@ -28,7 +34,13 @@ describe('ERR-429-BODY', () => {
       if (retry !== undefined) body['retry_after_seconds'] = retry;
       const f = rateLimitBodyVerdict([obs({ status: 429, body })]);
       expect(f.verdict, String(retry)).toBe('fail');
-      expect(f.actual).toContain('retry_after_seconds: ');
+      expect(f.reasons).toEqual([
+        {
+          code: 'rate-limit-body-invalid',
+          request: expect.any(Number),
+          issues: [expect.stringMatching(/^retry_after_seconds: /)],
+        },
+      ]);
     }
   });
 
@@ -37,25 +49,44 @@ describe('ERR-429-BODY', () => {
       obs({ status: 429, body: { status: 'fail', code: 'RATE_LIMIT_EXCEEDED', message: 42, retry_after_seconds: 3 } }),
     ]);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('status: ');
-    expect(f.actual).toContain('message: ');
+    expect(f.reasons).toEqual([
+      {
+        code: 'rate-limit-body-invalid',
+        request: expect.any(Number),
+        issues: [expect.stringMatching(/^status: /), expect.stringMatching(/^message: /)],
+      },
+    ]);
   });
 
   it('fails a body that is not JSON, quoting it with its Content-Type', () => {
-    const f = rateLimitBodyVerdict([obs({ status: 429, bodyText: 'Too Many Requests' })]);
+    const text = obs({ status: 429, bodyText: 'Too Many Requests' });
+    const f = rateLimitBodyVerdict([text, obs({ status: 429, bodyText: 'Slow down' }), obs({ status: 429 })]);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain("body is not JSON (Content-Type text/plain): 'Too Many Requests'");
-    const empty = rateLimitBodyVerdict([obs({ status: 429, bodyText: '', contentType: null })]);
-    expect(empty.actual).toContain('body is empty (no Content-Type)');
+    expect(f.reasons).toEqual([
+      { code: 'body-not-json', request: text.id, contentType: 'text/plain', excerpt: 'Too Many Requests', bytes: 17 },
+      { code: 'rate-limit-bodies-failing', failing: 2, total: 3 },
+    ]);
+    expect(f.reasons?.map(reasonText)).toEqual([
+      "body is not JSON (Content-Type text/plain): 'Too Many Requests'",
+      '2 of 3 429 bodies fail',
+    ]);
+    const emptyBody = obs({ status: 429, bodyText: '', contentType: null });
+    const empty = rateLimitBodyVerdict([emptyBody]);
+    expect(empty.reasons).toEqual([
+      { code: 'body-not-json', request: emptyBody.id, contentType: null, excerpt: '', bytes: 0 },
+    ]);
+    expect(empty.reasons?.map(reasonText)).toEqual(['body is empty (no Content-Type)']);
     const array = rateLimitBodyVerdict([obs({ status: 429, body: [1, 2] })]);
     expect(array.verdict).toBe('fail');
-    expect(array.actual).toContain('(body): ');
+    expect(array.reasons).toEqual([
+      { code: 'rate-limit-body-invalid', request: expect.any(Number), issues: [expect.stringMatching(/^\(body\): /)] },
+    ]);
   });
 
   it('is inconclusive without a 429', () => {
     const f = rateLimitBodyVerdict([obs({ status: 200 }), obs({ status: null })]);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('no 429 to judge');
+    expect(f.reasons).toEqual([{ code: 'never-refused', sent: 2 }]);
     expect(rateLimitBodyVerdict([]).verdict).toBe('inconclusive');
   });
 });

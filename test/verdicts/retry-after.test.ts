@@ -35,8 +35,10 @@ describe('RETRY-AFTER', () => {
     const r = rejected({ retryAfter: 45 });
     const f = retryAfterVerdict({ rejected: r, afterWait: after(r, 45), waitedMs: null, windowSeconds: 60 });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('Retry-After 45 but body retry_after_seconds 40');
-    expect(f.actual).toContain('Retry-After 45 but Reset is 40 s after Date');
+    expect(f.reasons).toEqual([
+      { code: 'retry-after-body-mismatch', retryAfter: 45, body: 40 },
+      { code: 'retry-after-disagrees-with-reset', retryAfter: 45, untilReset: 40 },
+    ]);
     expect(f.evidence).toContain(r.id);
   });
 
@@ -45,8 +47,10 @@ describe('RETRY-AFTER', () => {
     const a = after(r, 10, { status: 429, retryAfter: 30, body: rateLimitBody(30) });
     const f = retryAfterVerdict({ rejected: r, afterWait: a, waitedMs: null, windowSeconds: 60 });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('Retry-After 10 but Reset is 40 s after Date');
-    expect(f.actual).toContain('waited 10 s as told; still 429 with Retry-After 30');
+    expect(f.reasons).toEqual([
+      { code: 'retry-after-disagrees-with-reset', retryAfter: 10, untilReset: 40 },
+      { code: 'refused-after-wait', retryAfter: 10, again: 30 },
+    ]);
     expect(f.evidence).toEqual([r.id, a.id]);
   });
 
@@ -69,22 +73,25 @@ describe('RETRY-AFTER', () => {
     const date = rejected({ retryAfter: 'Mon, 24 Nov 2025 16:01:00 GMT' });
     const f = retryAfterVerdict({ rejected: date, afterWait: null, waitedMs: null, windowSeconds: 60 });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain("Retry-After 'Mon, 24 Nov 2025 16:01:00 GMT' is an HTTP-date, not seconds");
+    expect(f.reasons).toEqual([
+      { code: 'retry-after-http-date', raw: 'Mon, 24 Nov 2025 16:01:00 GMT' },
+      { code: 'retry-after-untestable', raw: 'Mon, 24 Nov 2025 16:01:00 GMT' },
+    ]);
     const garbage = rejected({
       retryAfter: '40s',
       body: { status: 'error', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' },
     });
     const g = retryAfterVerdict({ rejected: garbage, afterWait: null, waitedMs: null, windowSeconds: 60 });
     expect(g.verdict).toBe('fail');
-    expect(g.actual).toContain("Retry-After '40s' is not an integer");
-    expect(g.actual).toContain('body has no integer retry_after_seconds');
-    const absent = retryAfterVerdict({
-      rejected: rejected({ retryAfter: null }),
-      afterWait: null,
-      waitedMs: null,
-      windowSeconds: 60,
-    });
-    expect(absent.actual).toContain('no Retry-After header');
+    expect(g.reasons).toEqual([
+      { code: 'header-not-integer', header: 'Retry-After', raw: '40s', request: garbage.id },
+      { code: 'retry-after-body-missing', request: garbage.id },
+      { code: 'retry-after-untestable', raw: '40s' },
+    ]);
+    const withoutHeader = rejected({ retryAfter: null });
+    const absent = retryAfterVerdict({ rejected: withoutHeader, afterWait: null, waitedMs: null, windowSeconds: 60 });
+    expect(absent.verdict).toBe('fail');
+    expect(absent.reasons).toContainEqual({ code: 'header-absent', header: 'Retry-After', request: withoutHeader.id });
   });
 
   it('is inconclusive when the wait was not honoured or not tried', () => {
@@ -96,10 +103,10 @@ describe('RETRY-AFTER', () => {
       windowSeconds: 60,
     });
     expect(short.verdict).toBe('inconclusive');
-    expect(short.actual).toBe('waited only 30000 ms of the 40 s told');
+    expect(short.reasons).toEqual([{ code: 'waited-too-little', waitedMs: 30_000, retryAfter: 40 }]);
     const none = retryAfterVerdict({ rejected: r, afterWait: null, waitedMs: null, windowSeconds: 60 });
     expect(none.verdict).toBe('inconclusive');
-    expect(none.actual).toBe('no request was sent after waiting');
+    expect(none.reasons).toEqual([{ code: 'no-request-after-wait' }]);
     const lost = retryAfterVerdict({
       rejected: r,
       afterWait: after(r, 40, { status: null }),
@@ -107,7 +114,7 @@ describe('RETRY-AFTER', () => {
       windowSeconds: 60,
     });
     expect(lost.verdict).toBe('inconclusive');
-    expect(lost.actual).toBe('after waiting, got ECONNRESET: neither admitted nor 429');
+    expect(lost.reasons).toEqual([{ code: 'unexpected-after-wait', outcome: 'ECONNRESET' }]);
   });
 
   it('is inconclusive when the wait cannot be measured (NaN)', () => {
@@ -119,13 +126,14 @@ describe('RETRY-AFTER', () => {
       windowSeconds: 60,
     });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('how long the harness waited is unknown');
+    expect(f.reasons).toEqual([{ code: 'wait-unknown' }]);
   });
 
   it('is inconclusive when the request meant to be rejected was not a 429', () => {
     const f = retryAfterVerdict({ rejected: obs({ status: 200 }), afterWait: null, waitedMs: null });
     expect(f.verdict).toBe('inconclusive');
     expect(f.actual).toBe('the request meant to be rejected got 200');
+    expect(f.reasons).toEqual([{ code: 'never-refused', sent: 1 }]);
   });
 
   it('notes, rather than fails, a Reset it cannot use for agreement (HDR-RESET judges it)', () => {
