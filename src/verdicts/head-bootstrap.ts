@@ -7,8 +7,9 @@
  * {"head-bootstrap-free": true}`), or when one HEAD costs more than one read.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, describe, finding, headerProblem } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, describe, finding, outcomeOf } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import { sameFixedWindowByDate, windowEndOf } from './support/window-integrity.ts';
 
 export interface HeadBootstrapOptions {
@@ -25,15 +26,20 @@ function refusedOrUnanswered(
 ): Finding | null {
   for (const o of [first, second]) {
     if (o.status === null) {
-      return finding('inconclusive', { expected, actual: `no response: ${describe(o)}`, evidence });
+      return finding('inconclusive', {
+        expected,
+        actual: `no response: ${describe(o)}`,
+        evidence,
+        reasons: [because('head-unanswered', { request: o.id, outcome: outcomeOf(o) })],
+      });
     }
     // A HEAD that counts is refused like any read once the quota is used up (§8 rule 1): no fault.
     if (o.status === TOO_MANY_REQUESTS) {
       return finding('inconclusive', {
         expected,
-        actual: `${describe(o)}: the read quota was used up`,
+        actual: describe(o),
         evidence,
-        notes: ['measured again in a fresh window where the budget allows'],
+        reasons: [because('head-refused-for-quota', { request: o.id })],
       });
     }
   }
@@ -41,18 +47,21 @@ function refusedOrUnanswered(
 }
 
 /** What either HEAD got wrong of §4: a status other than 2xx, a body, a missing or malformed rate-limit header. */
-function headProblems(first: Observation, second: Observation): string[] {
-  const problems: string[] = [];
+function headProblems(first: Observation, second: Observation): Reason[] {
+  const problems: Reason[] = [];
   for (const o of [first, second]) {
-    if (o.status === null || o.status < 200 || o.status >= 300) problems.push(`${describe(o)} is not a success`);
-    if (o.bodyBytes > 0) problems.push(`${describe(o)} carried a ${o.bodyBytes}-byte body`);
-    for (const [name, value] of [
+    const request = o.id;
+    // Both HEADs were answered (refusedOrUnanswered).
+    const status = o.status ?? 0;
+    if (status < 200 || status >= 300) problems.push(because('head-not-success', { request, status }));
+    if (o.bodyBytes > 0) problems.push(because('head-has-body', { request, bytes: o.bodyBytes }));
+    for (const [header, value] of [
       ['X-RateLimit-Limit', o.rateLimit.limit],
       ['X-RateLimit-Remaining', o.rateLimit.remaining],
       ['X-RateLimit-Reset', o.rateLimit.reset],
     ] as const) {
-      const problem = headerProblem(name, value);
-      if (problem) problems.push(`${problem} on #${o.id}`);
+      if (value.raw === null) problems.push(because('header-absent', { header, request }));
+      else if (value.value === null) problems.push(because('header-not-integer', { header, raw: value.raw, request }));
     }
   }
   return problems;
@@ -83,7 +92,9 @@ export function headBootstrapVerdict(
   const unjudgeable = refusedOrUnanswered(first, second, expected, evidence);
   if (unjudgeable) return unjudgeable;
   const problems = headProblems(first, second);
-  if (problems.length > 0) return finding('fail', { expected, actual: problems.join('; '), evidence });
+  if (problems.length > 0) {
+    return finding('fail', { expected, actual: problems.map(reasonText).join('; '), evidence, reasons: problems });
+  }
   const before = first.rateLimit.remaining.value!;
   const after = second.rateLimit.remaining.value!;
   const oneWindow = inOneWindow(first, second, windowSeconds);
@@ -97,9 +108,7 @@ export function headBootstrapVerdict(
       expected,
       actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`,
       evidence,
-      notes: [
-        'the HEADs could not be placed by Reset or Date; an unchanged Remaining below Limit − 1 shows one window and no quota used',
-      ],
+      reasons: [because('head-placed-by-remaining', { before, after, limit })],
     });
   }
   if (!oneWindow && after < before)
@@ -112,11 +121,15 @@ export function headBootstrapVerdict(
       ' (a rollover would have raised it)',
     );
   if (!oneWindow) {
-    return finding('inconclusive', {
-      expected,
-      actual: `Remaining ${before} then ${after}, but the two HEADs cannot be placed in one window (Reset ${first.rateLimit.reset.raw} then ${second.rateLimit.reset.raw}; Date ${first.date ?? 'absent'} then ${second.date ?? 'absent'})`,
-      evidence,
+    const unplaced = because('head-windows-unplaceable', {
+      before,
+      after,
+      resetBefore: first.rateLimit.reset.raw,
+      resetAfter: second.rateLimit.reset.raw,
+      dateBefore: first.date,
+      dateAfter: second.date,
     });
+    return finding('inconclusive', { expected, actual: reasonText(unplaced), evidence, reasons: [unplaced] });
   }
   if (after < before) return counted(expected, evidence, before, after, options.declaredFree ?? null, '');
   return finding('pass', {
@@ -140,20 +153,20 @@ function counted(
   why: string,
 ): Finding {
   const fell = `Remaining fell from ${before} to ${after}${why}`;
-  if (before - after > 1)
+  if (before - after > 1) {
     return finding('fail', {
       expected,
       actual: `${fell}: one HEAD consumed ${before - after} read requests`,
       evidence,
+      reasons: [because('head-costs-several-reads', { before, after })],
     });
+  }
   if (declaredFree === true) {
     return finding('fail', {
       expected,
       actual: `${fell}: HEAD consumed a read request, though the deployment declares it free`,
       evidence,
-      notes: [
-        'the config declares "assumptions": {"head-bootstrap-free": true}: a HEAD that counts breaks the deployment\'s own declared behaviour',
-      ],
+      reasons: [because('head-counted-though-declared-free', { before, after })],
     });
   }
   const declared = declaredFree === false ? ', as the deployment declares' : '';
@@ -161,11 +174,6 @@ function counted(
     expected,
     actual: `status 2xx, headers present, no body; ${fell}: HEAD counts as one read${declared}`,
     evidence,
-    notes:
-      declaredFree === false
-        ? []
-        : [
-            'assumption, not spec: HEAD counts as one read, so assumption head-bootstrap-free does not hold here. §4 gives HEAD /recruiter/bootstrap no counting rule, so this is no fault; every check counted the harness\'s own HEADs in its ledger. To require HEAD to be free, declare "assumptions": {"head-bootstrap-free": true} in the config; to record that it counts, declare false.',
-          ],
+    ...(declaredFree === false ? {} : { reasons: [because('head-counts-as-read', { before, after })] }),
   });
 }

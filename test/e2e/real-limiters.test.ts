@@ -86,10 +86,10 @@ const EXPECTED: readonly Expectation[] = [
       expect(p.counts.head.value).toBe(true);
     },
     more: (checks) => {
-      // HEAD counts as a read here: no fault (§4 is silent), and the note says it is an assumption.
+      // HEAD counts as a read here: no fault (§4 is silent), and its reason says it is an assumption.
       const head = only(checks, 'HEAD-BOOTSTRAP');
       expect(
-        head.notes.some((n) => n.startsWith('assumption, not spec')),
+        head.reasons.some((r) => r.code === 'head-counts-as-read'),
         show(head),
       ).toBe(true);
       // The test bed's hand-written cap refuses one more at once.

@@ -50,7 +50,7 @@ describe.concurrent('variant matrix (starter tier)', () => {
       expect(wrong).toEqual([]);
       // A HEAD that counts keeps the spec; the check that tests the assumption says it broke.
       const head = results.checks.find((c) => c.id === 'HEAD-BOOTSTRAP')!;
-      expect(head.notes.some((n) => n.startsWith('assumption, not spec'))).toBe(variants.includes('head-counts'));
+      expect(head.reasons.some((r) => r.code === 'head-counts-as-read')).toBe(variants.includes('head-counts'));
       // A cap that queues keeps the spec too: held until a slot frees, against a control answered at once.
       const cap = results.checks.find((c) => c.id === 'CONCURRENCY-CAP')!;
       const queues = variants.includes('cap-queues');

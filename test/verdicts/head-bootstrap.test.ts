@@ -19,7 +19,7 @@ describe('HEAD-BOOTSTRAP', () => {
     const b = head({ bodyText: 'hello', bodyBytes: 5 });
     const f = headBootstrapVerdict(head(), b, 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe(`200 HEAD /recruiter/bootstrap (#${b.id}) carried a 5-byte body`);
+    expect(f.reasons).toEqual([{ code: 'head-has-body', request: b.id, bytes: 5 }]);
   });
 
   it('passes a HEAD that counts one read (the spec names no counting rule), saying the assumption broke', () => {
@@ -28,46 +28,49 @@ describe('HEAD-BOOTSTRAP', () => {
     expect(f.actual).toBe(
       'status 2xx, headers present, no body; Remaining fell from 60 to 59: HEAD counts as one read',
     );
-    expect(f.notes[0]).toContain('assumption, not spec');
+    expect(f.reasons).toEqual([{ code: 'head-counts-as-read', before: 60, after: 59 }]);
   });
 
   it('holds a deployment to what it declares: HEAD required free fails when it counts; declared counting passes quietly', () => {
     const free = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60, { declaredFree: true });
     expect(free.verdict).toBe('fail');
-    expect(free.actual).toContain('though the deployment declares it free');
+    expect(free.reasons).toEqual([{ code: 'head-counted-though-declared-free', before: 60, after: 59 }]);
     const counting = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60, {
       declaredFree: false,
     });
     expect(counting.verdict).toBe('pass');
     expect(counting.actual).toContain('as the deployment declares');
     expect(counting.notes).toEqual([]);
+    expect(counting.reasons).toBeUndefined();
   });
 
   it('fails a HEAD that costs more than one read, however it is declared', () => {
     for (const declaredFree of [null, false, true]) {
       const f = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 57 }), 60, { declaredFree });
       expect(f.verdict).toBe('fail');
-      expect(f.actual).toContain('one HEAD consumed 3 read requests');
+      expect(f.reasons).toEqual([{ code: 'head-costs-several-reads', before: 60, after: 57 }]);
     }
   });
 
   it('fails a missing or garbage header, and a non-2xx status', () => {
-    const missing = head({ reset: null });
-    const f = headBootstrapVerdict(head({ limit: 'sixty' }), missing, 60);
+    const [sixty, missing] = [head({ limit: 'sixty' }), head({ reset: null })];
+    const f = headBootstrapVerdict(sixty, missing, 60);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain("X-RateLimit-Limit 'sixty' is not an integer on #");
-    expect(f.actual).toContain(`X-RateLimit-Reset absent on #${missing.id}`);
+    expect(f.reasons).toEqual([
+      { code: 'header-not-integer', header: 'X-RateLimit-Limit', raw: 'sixty', request: sixty.id },
+      { code: 'header-absent', header: 'X-RateLimit-Reset', request: missing.id },
+    ]);
     const unauthorized = head({ status: 401 });
-    expect(headBootstrapVerdict(unauthorized, head(), 60).actual).toContain(
-      `401 HEAD /recruiter/bootstrap (#${unauthorized.id}) is not a success`,
-    );
+    expect(headBootstrapVerdict(unauthorized, head(), 60).reasons).toEqual([
+      { code: 'head-not-success', request: unauthorized.id, status: 401 },
+    ]);
   });
 
   it('with a delta Reset and one stale Date, judges by Remaining: unchanged below Limit − 1 passes, a fall fails', () => {
     const placeless = { reset: 2, date: null, limit: 60 } as const;
     const pass = headBootstrapVerdict(head({ ...placeless, remaining: 54 }), head({ ...placeless, remaining: 54 }), 60);
     expect(pass.verdict).toBe('pass');
-    expect(pass.notes.join(' ')).toContain('unchanged Remaining below Limit − 1');
+    expect(pass.reasons).toEqual([{ code: 'head-placed-by-remaining', before: 54, after: 54, limit: 60 }]);
     const fell = headBootstrapVerdict(
       head({ ...placeless, remaining: 54 }),
       head({ ...placeless, remaining: 53 }),
@@ -76,6 +79,7 @@ describe('HEAD-BOOTSTRAP', () => {
     );
     expect(fell.verdict).toBe('fail');
     expect(fell.actual).toContain('a rollover would have raised it');
+    expect(fell.reasons).toEqual([{ code: 'head-counted-though-declared-free', before: 54, after: 53 }]);
     expect(
       headBootstrapVerdict(head({ ...placeless, remaining: 59 }), head({ ...placeless, remaining: 59 }), 60).verdict,
     ).toBe('inconclusive');
@@ -86,7 +90,17 @@ describe('HEAD-BOOTSTRAP', () => {
     const b = head({ serverMs: (T0 + 60) * 1000 + 10, reset: T0 + 120, remaining: 60 });
     const f = headBootstrapVerdict(a, b, 60);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('cannot be placed in one window');
+    expect(f.reasons).toEqual([
+      {
+        code: 'head-windows-unplaceable',
+        before: 3,
+        after: 60,
+        resetBefore: String(T0 + 60),
+        resetAfter: String(T0 + 120),
+        dateBefore: a.date,
+        dateAfter: b.date,
+      },
+    ]);
   });
 
   it('places the HEADs by a Reset in milliseconds (HDR-RESET judges the unit), and still judges', () => {
@@ -133,6 +147,13 @@ describe('HEAD-BOOTSTRAP', () => {
     const lost = head({ status: null, error: 'TIMEOUT' });
     const f = headBootstrapVerdict(head(), lost, 60);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe(`no response: TIMEOUT on HEAD /recruiter/bootstrap (#${lost.id})`);
+    expect(f.reasons).toEqual([{ code: 'head-unanswered', request: lost.id, outcome: 'TIMEOUT' }]);
+  });
+
+  it('is inconclusive when a HEAD was refused for quota (a HEAD that counts is refused like any read)', () => {
+    const refused = head({ status: 429, remaining: 0 });
+    const f = headBootstrapVerdict(head({ remaining: 1 }), refused, 60);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.reasons).toEqual([{ code: 'head-refused-for-quota', request: refused.id }]);
   });
 });
