@@ -4,6 +4,7 @@
  * this one; this module joins them and renders the sentence for a reason from its code and figures.
  */
 import type { Figure, ReasonDefinition } from './define.ts';
+import { ACCESS_REASONS } from './access.ts';
 import { MEASUREMENT_REASONS } from './measurement.ts';
 import { NOT_RUN_REASONS } from './not-run.ts';
 import { REVOCATION_REASONS } from './revocation.ts';
@@ -12,6 +13,7 @@ export const REASONS = {
   ...MEASUREMENT_REASONS,
   ...NOT_RUN_REASONS,
   ...REVOCATION_REASONS,
+  ...ACCESS_REASONS,
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;
