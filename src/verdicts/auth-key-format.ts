@@ -6,6 +6,7 @@ import type { Contract, KeyFormat } from '../contract/types.ts';
 import { keyFormatOf, redactKey } from '../contract/keys.ts';
 import { countOf, finding, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
 export interface LabelledKey {
   readonly label: string;
@@ -21,20 +22,27 @@ export function keyFormatVerdict(keys: readonly LabelledKey[], contract: Contrac
   const formats = contract.keyFormats.map((f) => `${f.prefix} + ${f.pattern.source}`).join(' or ');
   const expected = `every key is ${formats}`;
   if (keys.length === 0) {
-    return finding('inconclusive', { expected, actual: 'no keys were configured', notes: ['nothing to judge'] });
+    const none = because('no-keys-configured', {});
+    return finding('inconclusive', { expected, actual: reasonText(none), reasons: [none] });
   }
 
   const rows = keys.map(({ label, key }) => {
     const format = keyFormatOf(contract, key);
-    return { label, key: redactKey(key), env: format?.env ?? null, problem: format ? null : whyNot(key, contract) };
+    return {
+      label,
+      key: redactKey(key),
+      env: format?.env ?? null,
+      problem: format ? null : whyNot(label, key, contract),
+    };
   });
-  const bad = rows.filter((r) => r.problem !== null);
+  const problems = rows.map((r) => r.problem).filter((p): p is Reason => p !== null);
   const data: KeyFormatData = { keys: rows.map(({ label, key, env }) => ({ label, key, env })) };
 
-  if (bad.length > 0) {
+  if (problems.length > 0) {
     return finding('fail', {
       expected,
-      actual: `${bad.length} of ${keys.length} keys do not match: ${listSome(bad.map((r) => `${r.label} (${r.key}): ${r.problem}`))}`,
+      actual: `${problems.length} of ${keys.length} keys do not match: ${listSome(problems.map(reasonText))}`,
+      reasons: problems,
       data,
     });
   }
@@ -43,12 +51,19 @@ export function keyFormatVerdict(keys: readonly LabelledKey[], contract: Contrac
 }
 
 /** Says what is wrong without revealing the key: which prefix, how long the rest is. */
-function whyNot(key: string, contract: Contract): string {
+function whyNot(label: string, key: string, contract: Contract): Reason {
+  const redacted = redactKey(key);
   const format = contract.keyFormats.find((f) => key.startsWith(f.prefix));
   if (!format) {
-    return `no known prefix (${contract.keyFormats.map((f) => f.prefix).join(', ')})`;
+    return because('key-prefix-unknown', { label, key: redacted, prefixes: contract.keyFormats.map((f) => f.prefix) });
   }
   const body = key.slice(format.prefix.length);
-  const oddChars = /[^A-Za-z0-9]/.test(body) ? ', with non-alphanumeric characters' : '';
-  return `the ${body.length} characters after ${format.prefix} do not match ${format.pattern.source}${oddChars}`;
+  return because('key-body-mismatch', {
+    label,
+    key: redacted,
+    prefix: format.prefix,
+    length: body.length,
+    pattern: format.pattern.source,
+    nonAlphanumeric: /[^A-Za-z0-9]/.test(body),
+  });
 }

@@ -6,11 +6,13 @@
 import type { Observation } from '../measure/observation.ts';
 import { TOO_MANY_REQUESTS, countOf, describe, finding, isAdmitted, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
 export function authRejected(obs: readonly Observation[], expectedStatus: number): Finding {
   const expected = `${expectedStatus} on every request (${countOf(obs.length, 'request')})`;
   if (obs.length === 0) {
-    return finding('inconclusive', { expected, actual: 'no requests were sent', notes: ['nothing to judge'] });
+    const none = because('no-bad-key-requests', {});
+    return finding('inconclusive', { expected, actual: reasonText(none), reasons: [none] });
   }
 
   const admitted = obs.filter(isAdmitted);
@@ -27,10 +29,12 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
     ...admitted.map((o) => `admitted: ${describe(o)}`),
     ...wrong.map((o) => `${o.status} instead of ${expectedStatus}: ${describe(o)}`),
   ];
-  const notes = [
-    ...(transport.length > 0 ? [`${countOf(transport.length, 'request')} got no response`] : []),
+  const unclearReasons: Reason[] = [
+    ...(transport.length > 0
+      ? [because('auth-probe-unanswered', { unanswered: transport.length, requests: firstIds(transport) })]
+      : []),
     ...(limited.length > 0
-      ? [`${countOf(limited.length, 'request')} rate-limited (429) before the key was judged`]
+      ? [because('auth-probe-rate-limited', { limited: limited.length, requests: firstIds(limited) })]
       : []),
   ];
   const tally = `${expectedStatus} on ${rejected.length} of ${obs.length}`;
@@ -40,7 +44,29 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
       expected,
       actual: `${tally}; ${listSome(problems)}`,
       evidence: [...admitted, ...wrong].slice(0, 5).map((o) => o.id),
-      notes,
+      reasons: [
+        ...(admitted.length > 0
+          ? [
+              because('bad-key-admitted', {
+                admitted: admitted.length,
+                sent: obs.length,
+                statuses: statusesOf(admitted),
+                requests: firstIds(admitted),
+              }),
+            ]
+          : []),
+        ...(wrong.length > 0
+          ? [
+              because('bad-key-wrong-status', {
+                rejected: wrong.length,
+                expected: expectedStatus,
+                statuses: statusesOf(wrong),
+                requests: firstIds(wrong),
+              }),
+            ]
+          : []),
+        ...unclearReasons,
+      ],
     });
   }
   if (unclear.length > 0) {
@@ -48,7 +74,7 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
       expected,
       actual: `${tally}; ${listSome(unclear.map(describe))}`,
       evidence: unclear.slice(0, 5).map((o) => o.id),
-      notes: [...notes, 'a request without a response, or rate-limited, proves nothing about rejection'],
+      reasons: unclearReasons,
     });
   }
   return finding('pass', {
@@ -57,3 +83,11 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
     evidence: obs.slice(0, 5).map((o) => o.id),
   });
 }
+
+/** The positions a reason cites: the first five, as the evidence does. */
+const firstIds = (list: readonly Observation[]): number[] => list.slice(0, 5).map((o) => o.id);
+
+/** The distinct statuses of `list`, in order of first appearance. */
+const statusesOf = (list: readonly Observation[]): number[] => [
+  ...new Set(list.map((o) => o.status).filter((s): s is number => s !== null)),
+];

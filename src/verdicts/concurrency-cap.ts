@@ -41,6 +41,8 @@ import {
   type PlacedRequest,
 } from './support/held-timing.ts';
 import { heldUploadFigures } from '../measure/network.ts';
+import { relativeTo } from '../util/phrases.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
 /** A gateway's "too many" (RFC 9110 §15.6.4: overloaded), taken as the cap's refusal too. */
 export const SERVICE_UNAVAILABLE = 503;
@@ -124,15 +126,17 @@ interface Judging {
     weighed?: readonly InequalityWeighed[],
   ): ConcurrencyCapData;
   /**
-   * Inconclusive, `actual` also the profile's reason; `measureAgain` when a measurement of its own,
-   * in this window while its quota has room, may decide it (Finding.measureAgain 'this-window').
+   * Inconclusive for `reasons`, `actual` also the profile's reason; `measureAgain` when a measurement
+   * of its own, in this window while its quota has room, may decide it (Finding.measureAgain
+   * 'this-window'). `notes` carry the figures of the timing proof.
    */
   open(
     actual: string,
     evidence: Evidence,
-    why: readonly string[],
+    reasons: readonly Reason[],
     measureAgain: boolean,
     weighed?: readonly InequalityWeighed[],
+    notes?: readonly string[],
   ): Finding<ConcurrencyCapData>;
 }
 
@@ -171,10 +175,14 @@ export function concurrencyCapVerdict(input: ConcurrencyCapInput): Finding<Concu
   // Answered before any held one, but within the bound of the first: served beside them, or right
   // after one finished, the timings cannot tell.
   if (whileHeld.gapMs !== null && whileHeld.gapMs > 0) {
-    const actual = `the extra got ${input.extra.status}, answered ${ms(whileHeld.gapMs)} before the first held answer, not more than σ + λ = ${ms(whileHeld.boundMs)}: served beside them or just after one finished, the timings cannot tell`;
+    const ambiguous = because('extra-answer-ambiguous', {
+      status: input.extra.status!,
+      gapMs: tenth(whileHeld.gapMs),
+      boundMs: tenth(whileHeld.boundMs),
+    });
     const weighed = extraWeighed(placed.placed);
-    const needed = `needed: ${inequalityText('extra', whileHeld)} (a fail), or answered after a held one (a queue)`;
-    return j.open(actual, placed.evidence, [figuresText(placed.figures), needed], true, weighed);
+    const proof = [figuresText(placed.figures), inequalityText('extra', whileHeld)];
+    return j.open(reasonText(ambiguous), placed.evidence, [ambiguous], true, weighed, proof);
   }
   return queuedVerdict(j, placed);
 }
@@ -202,12 +210,13 @@ function judging(input: ConcurrencyCapInput): Judging {
     notes,
     figures,
     data,
-    open: (actual, evidence, why, measureAgain, weighed) =>
+    open: (actual, evidence, reasons, measureAgain, weighed, proof = []) =>
       finding('inconclusive', {
         expected,
         actual,
         evidence,
-        notes: [...notes, ...why],
+        notes: [...notes, ...proof],
+        reasons,
         data: data('undecided', unknown(actual, evidence), weighed),
         measureAgain: measureAgain && 'this-window',
       }),
@@ -242,13 +251,10 @@ function capJudged(input: ConcurrencyCapInput): { cap: number; notes: string[] }
 function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
   const { held, extra, figure } = j.input;
   const { cap } = j;
-  if (held.length !== cap)
-    return j.open(
-      `${held.length} requests were held, the cap is ${cap}`,
-      [extra.id],
-      ['the test needs exactly the cap in flight'],
-      false,
-    );
+  if (held.length !== cap) {
+    const notHeld = because('cap-not-held', { held: held.length, cap });
+    return j.open(reasonText(notHeld), [extra.id], [notHeld], false);
+  }
   // Enterprise: with cap + 1 at most the published minimum in flight, the server must admit them all.
   if (figure.atLeast && cap + 1 <= figure.value) return underMinimumVerdict(j);
   const admitted = held.filter(isAdmitted).length;
@@ -257,12 +263,13 @@ function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
   const lost = held.filter((o) => o.status === null);
   const some = (list: readonly Observation[]) => [...list.slice(0, 3).map((o) => o.id), extra.id];
   if (refused.length === 1 && isAdmitted(extra)) {
-    return j.open(
-      `${tally}; ${describe(refused[0]!)}; the extra got ${extra.status}`,
-      some(refused),
-      ['exactly one of the cap + 1 was refused, but not the extra: the server may have seen the extra first'],
-      true,
-    );
+    const first = refused[0]!;
+    const seenFirst = because('extra-seen-first', {
+      request: first.id,
+      status: first.status!,
+      extraStatus: extra.status!,
+    });
+    return j.open(`${tally}; ${describe(first)}; the extra got ${extra.status}`, some(refused), [seenFirst], true);
   }
   // A refusal showing the quota used up may be the quota's, not the cap's: no fail on it.
   const quota = refused.filter((o) => o.rateLimit.remaining.value === 0);
@@ -270,7 +277,7 @@ function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
     return j.open(
       `${tally}; ${listSome(quota.map((o) => `${describe(o)}, Remaining 0`))}`,
       some(quota),
-      ['a held upload refused with the ingest quota used up may have been refused for quota, not for the cap'],
+      [because('held-refused-quota-spent', { requests: quota.map((o) => o.id) })],
       false,
     );
   }
@@ -283,6 +290,14 @@ function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
       actual,
       evidence: some(refused),
       notes: j.notes,
+      reasons: [
+        because('held-refused', {
+          admitted,
+          cap,
+          statuses: [...new Set(refused.map((o) => o.status!))],
+          requests: refused.map((o) => o.id),
+        }),
+      ],
       data: j.data('undecided', unknown(actual, [])),
     });
   }
@@ -290,7 +305,7 @@ function heldShortfall(j: Judging): Finding<ConcurrencyCapData> | null {
     return j.open(
       `${tally}; ${listSome(lost.map(describe))}; extra got ${outcomeOf(extra)}`,
       some(lost),
-      ['a held request without a response may never have been admitted: the cap in flight is not shown'],
+      [because('held-unanswered', { requests: lost.map((o) => o.id) })],
       true,
     );
   }
@@ -312,8 +327,13 @@ function lingeringControl(j: Judging, refused: readonly Observation[]): Finding<
   if (refused.length !== 1 || refused[0] !== last || !isAdmitted(control) || controlAt === null) return null;
   if (last.sentAt <= controlAt || others.some((o) => o.headersAt === null || o.headersAt <= controlAt)) return null;
   const actual = `${held.length - 1} of ${held.length} held admitted; ${describe(last)}, sent ${ms(last.sentAt - controlAt)} after the control's answer; the extra got ${outcomeOf(extra)}`;
-  const why = `the control was admitted with the ${others.length} uploads before it in flight, the cap at once: the last upload's refusal shows the control's slot not yet freed, not a cap below ${j.cap}`;
-  return j.open(actual, [last.id, control.id, extra.id], [why], true);
+  const lingering = because('control-slot-lingering', {
+    request: last.id,
+    afterControlMs: tenth(last.sentAt - controlAt),
+    before: others.length,
+    cap: j.cap,
+  });
+  return j.open(actual, [last.id, control.id, extra.id], [lingering], true);
 }
 
 /** Where the extra fell among the held uploads: it met the cap full, or why that is not shown. */
@@ -321,8 +341,10 @@ function placeExtra(j: Judging): MetCap | Finding<ConcurrencyCapData> {
   const { held, control, extra } = j.input;
   const { figures } = j;
   const tally = `${j.cap} of ${j.cap} held admitted`;
-  if (extra.status === null || extra.headersAt === null)
-    return j.open(`${tally}; extra got no response (${outcomeOf(extra)})`, [extra.id], [], true);
+  if (extra.status === null || extra.headersAt === null) {
+    const lost = because('extra-unanswered', { error: outcomeOf(extra) });
+    return j.open(`${tally}; extra got no response (${outcomeOf(extra)})`, [extra.id], [lost], true);
+  }
   if (
     ![...held, control, extra].every(
       (o) => Number.isFinite(o.sentAt) && (o.headersAt === null || Number.isFinite(o.headersAt)),
@@ -331,7 +353,7 @@ function placeExtra(j: Judging): MetCap | Finding<ConcurrencyCapData> {
     return j.open(
       `${tally}; extra got ${extra.status}, but the order of the answers is unknown (times missing)`,
       [extra.id],
-      [],
+      [because('answer-times-missing', {})],
       true,
     );
   }
@@ -339,7 +361,7 @@ function placeExtra(j: Judging): MetCap | Finding<ConcurrencyCapData> {
     return j.open(
       `${tally}; extra got ${extra.status}, but no round trip of a fast read was measured`,
       [extra.id],
-      ['the timing proof needs the round trips of fast reads and the fastest upload'],
+      [because('no-round-trip-timed', {})],
       true,
     );
   }
@@ -357,12 +379,22 @@ function placeExtra(j: Judging): MetCap | Finding<ConcurrencyCapData> {
   if (tooFastToHold(figures, figures.fastestUploadMs)) return tooFastVerdict(j, figures, weighed);
   if (!early.ok) {
     const actual = `the extra was sent too early (${shortFigures(figures)}): ${relativeTo(early.gapMs!, 'after', 'before')} held ${describe(early.last!)} was sent, not more than σ = ${ms(early.boundMs)} after, so it may have reached the server first`;
-    const why = [figuresText(figures), `needed: ${inequalityText('extra', early)}`];
-    return j.open(actual, [extra.id, early.last?.id], why, true, weighed);
+    const tooEarly = because('extra-sent-too-early', {
+      request: early.last!.id,
+      gapMs: tenth(early.gapMs!),
+      boundMs: tenth(early.boundMs),
+    });
+    const proof = [figuresText(figures), inequalityText('extra', early)];
+    return j.open(actual, [extra.id, early.last?.id], [tooEarly], true, weighed, proof);
   }
   const actual = `the extra was sent too late (${shortFigures(figures)}): ${relativeTo(late.gapMs!)} held ${describe(late.first!)} was answered, not more than m + 2σ + λ = ${ms(late.boundMs)} before, so a slot may have freed before it arrived`;
-  const why = [figuresText(figures), `needed: ${inequalityText('extra', late)}`];
-  return j.open(actual, [extra.id, late.first?.id], why, true, weighed);
+  const tooLate = because('extra-sent-too-late', {
+    request: late.first!.id,
+    gapMs: tenth(late.gapMs!),
+    boundMs: tenth(late.boundMs),
+  });
+  const proof = [figuresText(figures), inequalityText('extra', late)];
+  return j.open(actual, [extra.id, late.first?.id], [tooLate], true, weighed, proof);
 }
 
 /** "m 70 ms, σ 20 ms, λ 0 ms, L 1580 ms": the figures a placement's words cite. */
@@ -385,10 +417,16 @@ function tooFastVerdict(
   const { extra, roundTrips } = j.input;
   const actual = `the uploads are too fast to hold: the fastest took ${ms(figures.fastestUploadMs)}, and placing a request among held ones takes more than ${ms(holdSpanMs(figures))} (${shortFigures(figures)})`;
   const quiet = heldUploadFigures([figures.fastestTripMs], figures.readLateMs)!;
+  const measured = {
+    fastestUploadMs: tenth(figures.fastestUploadMs),
+    holdSpanMs: tenth(holdSpanMs(figures)),
+    fastestTripMs: tenth(figures.fastestTripMs),
+  };
   const why = !tooFastToHold(quiet, figures.fastestUploadMs)
-    ? `the fastest of those reads took ${ms(figures.fastestTripMs)}, and the slowest ${ms(figures.slowestTripMs)}: a moment's load, measured again, a quieter moment may decide it`
-    : `every fast read took ${ms(figures.fastestTripMs)} or more: measured again, a quieter moment may decide it; a request can be placed among held ones only when an upload outlasts three round trips, five spreads and twice how late the timers fired (2m + M + 5σ + 2λ), so if it stays so, test with slower uploads`;
-  return j.open(actual, [extra.id, ...roundTrips.map((o) => o.id)], [figuresText(figures), why], true, weighed);
+    ? because('reads-slow-now', { ...measured, slowestTripMs: tenth(figures.slowestTripMs) })
+    : because('uploads-too-fast', measured);
+  const evidence = [extra.id, ...roundTrips.map((o) => o.id)];
+  return j.open(actual, evidence, [why], true, weighed, [figuresText(figures)]);
 }
 
 /** The extra met the cap full and was refused: a "too many" passes; any other status is named as what it is. */
@@ -405,39 +443,37 @@ function refusedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap):
   );
   if (!isAdmitted(control)) {
     const actual = `the extra got ${status}, ${met}; but the control, the same read with one fewer held, got ${outcomeOf(control)} too`;
-    const why =
-      "a read refused below the cap is refused for something else than the cap (its quota?): the extra's refusal shows nothing";
     return finding('inconclusive', {
       expected,
       actual,
       evidence: [...evidence, control.id],
-      notes: [...notes, why],
+      notes,
+      reasons: [because('control-refused', { status, controlOutcome: outcomeOf(control) })],
       data: j.data('undecided', unknown(actual, [control.id]), weighed),
       measureAgain: 'this-window',
     });
   }
   if (![rejectedStatus, TOO_MANY_REQUESTS, SERVICE_UNAVAILABLE].includes(status)) {
     const actual = `the extra got ${status}, ${met}: a refusal, but not one that says "too many"`;
-    const why = `§8 does not say how the cap answers; the contract assumes ${rejectedStatus} (concurrency-status). A ${status} cannot be told from a failure of the server, so it neither passes nor fails the cap`;
     return finding('inconclusive', {
       expected,
       actual,
       evidence,
-      notes: [...notes, why],
+      notes,
+      reasons: [because('cap-refusal-not-too-many', { status, assumed: rejectedStatus })],
       data: j.data('refused', answer, weighed),
     });
   }
   const gateway =
     status === SERVICE_UNAVAILABLE && rejectedStatus !== SERVICE_UNAVAILABLE
-      ? [
-          `assumption, not spec: the cap answered 503, a gateway's "too many", not the ${rejectedStatus} assumption concurrency-status names; §8 does not say how the cap answers, so this is no fault`,
-        ]
+      ? [because('cap-refused-503', { assumed: rejectedStatus })]
       : [];
   return finding('pass', {
     expected,
     actual: `all ${j.cap} held admitted; the extra got ${status}, ${met}`,
     evidence,
-    notes: [...notes, ...gateway],
+    notes,
+    reasons: gateway,
     data: j.data('refused', answer, weighed),
   });
 }
@@ -450,9 +486,10 @@ function refusedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap):
 function admittedOrOpen(j: Judging, met: MetCap): Finding<ConcurrencyCapData> {
   const inService = heldInService(j.input.extra, j.input.held, met.figures);
   if (inService.ok) return admittedVerdict(j, met);
-  const actual = `the extra got ${j.input.extra.status}, answered while the held ones were, but a held upload may have reached the server after it: its answer came too late to show it was there before`;
+  const late = because('held-may-have-arrived-late', { status: j.input.extra.status! });
   const weighed = [...extraWeighed(met.placed), weigh('extra', inService)];
-  return j.open(actual, met.evidence, [figuresText(met.figures), inequalityText('extra', inService)], true, weighed);
+  const proof = [figuresText(met.figures), inequalityText('extra', inService)];
+  return j.open(reasonText(late), met.evidence, [late], true, weighed, proof);
 }
 
 /** The extra met the cap full, was admitted, and its answer left before any held one's: cap + 1 at once. */
@@ -463,9 +500,8 @@ function admittedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap)
   const weighed = extraWeighed(placed);
   // Enterprise "100 or more": without the organization's own cap, one more admitted may be within it.
   if (figure.atLeast && capAnnounced === undefined) {
-    const actual = `the extra got ${extra.status} with the ${cap} held in service: the cap is above ${cap}, as "${figure.value} or more" allows`;
-    const why = `${inequalityText('extra', whileHeld)}; announce the organization's own cap to test it`;
-    return j.open(actual, evidence, [why], false, weighed);
+    const above = because('cap-above-tested', { status: extra.status!, cap, minimum: figure.value });
+    return j.open(reasonText(above), evidence, [above], false, weighed, [inequalityText('extra', whileHeld)]);
   }
   const actual = `admitted all ${cap + 1}: the extra got ${extra.status}, ${met}, and was answered ${ms(whileHeld.gapMs!)} before the first of them, more than σ + λ = ${ms(whileHeld.boundMs)}`;
   const answer = learned(
@@ -473,12 +509,19 @@ function admittedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap)
     `one request beyond the cap of ${cap} was served while the ${cap} held were in service (${shortFigures(figures)})`,
     evidence,
   );
-  const read = `the extra was a read: the cap is taken to count every request of the organization in flight, on any endpoint (assumption concurrency-status)`;
   return finding('fail', {
     expected: j.expected,
     actual,
     evidence,
-    notes: [...j.notes, ...extraNotes(figures, placed.heldArrivedFirst, placed.arrivedBeforeAnswers, whileHeld), read],
+    notes: [...j.notes, ...extraNotes(figures, placed.heldArrivedFirst, placed.arrivedBeforeAnswers, whileHeld)],
+    reasons: [
+      because('cap-exceeded', {
+        cap,
+        status: extra.status!,
+        gapMs: tenth(whileHeld.gapMs!),
+        boundMs: tenth(whileHeld.boundMs),
+      }),
+    ],
     data: j.data('admitted', answer, weighed),
   });
 }
@@ -497,8 +540,12 @@ function queuedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): 
   const whileHeld = placed.answeredWhileHeld;
   const afterFirst = -(whileHeld.gapMs ?? 0);
   if (afterFirst > figures.arrivedBeforeAnswerMs) {
-    const actual = `the extra got ${extra.status}, answered ${ms(afterFirst)} after the first held answer, more than m + 2σ + λ = ${ms(figures.arrivedBeforeAnswerMs)}: not as soon as a slot freed, so it may have reached the server late and been served with no queue`;
-    return j.open(actual, evidence, [figuresText(figures)], true, extraWeighed(placed));
+    const late = because('extra-answered-late', {
+      status: extra.status!,
+      afterFirstMs: tenth(afterFirst),
+      boundMs: tenth(figures.arrivedBeforeAnswerMs),
+    });
+    return j.open(reasonText(late), evidence, [late], true, extraWeighed(placed), [figuresText(figures)]);
   }
   const waited = `the extra got ${extra.status}, answered ${relativeTo(whileHeld.gapMs!)} the first held answer (not more than σ + λ = ${ms(whileHeld.boundMs)} before it), ${met}`;
   const before = held.filter((o) => o.sentAt < control.sentAt);
@@ -512,30 +559,30 @@ function queuedVerdict(j: Judging, { figures, placed, met, evidence }: MetCap): 
   ];
   const controlText = `the control, the same read with ${before.length} held, got ${outcomeOf(control)}`;
   if (!isAdmitted(control) || controlChecks.some((i) => !i.ok)) {
-    const why = !isAdmitted(control)
-      ? 'it was refused'
+    const failure = !isAdmitted(control)
+      ? 'refused'
       : !controlPlaced.heldArrivedFirst.ok
-        ? 'it was sent before every held upload could be shown on the server'
-        : 'it was not shown answered while they were on the server';
-    const actual = `${waited}; but ${controlText} and ${why}`;
-    const slow =
-      'an extra answered late shows a queue only beside a control answered fast with fewer than the cap held: else the server may be merely slow';
+        ? 'sent-too-early'
+        : 'not-answered-while-held';
+    const notFast = because('control-not-fast', { held: before.length, outcome: outcomeOf(control), failure });
+    const actual = `${waited}; but ${reasonText(notFast)}`;
     return finding('inconclusive', {
       expected,
       actual,
       evidence: [...evidence, control.id],
-      notes: [...notes, slow],
+      notes,
+      reasons: [notFast],
       data: j.data('undecided', unknown(actual, [control.id]), weighed),
       measureAgain: 'this-window',
     });
   }
   const how = `one request beyond the cap of ${cap} waited until a held request finished; with ${before.length} held the same read was answered at once`;
-  const assumption = `assumption, not spec: one request beyond the cap waited for a slot instead of a ${j.rejectedStatus} at once, so assumption concurrency-status does not hold here; §8 does not say how the cap answers, so this is no fault`;
   return finding('pass', {
     expected,
     actual: `all ${cap} held admitted; ${waited}; ${controlText}, answered ${ms(controlPlaced.answeredWhileHeld.gapMs ?? 0)} before the first of those: held until a slot freed`,
     evidence: [...evidence, control.id],
-    notes: [...notes, assumption],
+    notes,
+    reasons: [because('cap-queues', { assumed: j.rejectedStatus })],
     data: j.data('queued', learned({ kind: 'queues' }, how, [...evidence, control.id]), weighed),
   });
 }
@@ -552,11 +599,13 @@ function underMinimumVerdict(j: Judging): Finding<ConcurrencyCapData> {
   const rejected = [...held, extra].filter((o) => o.status !== null && !isAdmitted(o));
   if (rejected.length > 0) {
     const actual = `rejected with only ${cap + 1} in flight (${minimum}): ${listSome(rejected.map(describe))}`;
+    const requests = rejected.slice(0, 4).map((o) => o.id);
     return finding('fail', {
       expected: j.expected,
       actual,
-      evidence: rejected.slice(0, 4).map((o) => o.id),
+      evidence: requests,
       notes: j.notes,
+      reasons: [because('rejected-under-minimum', { inFlight: cap + 1, minimum: figure.value, requests })],
       data: j.data('undecided', unknown(actual, [])),
     });
   }
@@ -565,14 +614,10 @@ function underMinimumVerdict(j: Judging): Finding<ConcurrencyCapData> {
   return j.open(
     actual,
     [extra.id, ...lost.slice(0, 3).map((o) => o.id)],
-    [`test with at least ${figure.value} held to find the cap`],
+    [because('cap-not-reached', { inFlight: cap + 1, minimum: figure.value })],
     false,
   );
 }
-
-/** "3.1 ms before" or "0.4 ms after", of a gap measured as (the other) − (this). */
-const relativeTo = (gapMs: number, ahead = 'before', behind = 'after'): string =>
-  `${ms(Math.abs(gapMs))} ${gapMs >= 0 ? ahead : behind}`;
 
 const tenth = (value: number) => Math.round(value * 10) / 10;
 

@@ -12,6 +12,7 @@ import type { LoadSummary, WindowTally } from '../measure/aggregate.ts';
 import type { ThresholdOutcome } from './support/threshold-eval.ts';
 import { countOf, finding, listSome, worst, type JudgedVerdict } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
 export interface LoadThresholdsInput {
   readonly summary: LoadSummary;
@@ -26,6 +27,8 @@ export interface LoadThresholdsInput {
 
 /** Windows listed in the result's data, for charts and tables; the verdict covers all of them. */
 const WINDOWS_IN_DATA = 200;
+/** Broken windows a result gives as reasons (the data lists them all): enough to see the pattern. */
+const WINDOWS_IN_REASONS = 3;
 
 export interface WindowJudgement {
   readonly org: string;
@@ -70,7 +73,7 @@ export function windowLimit(w: WindowTally, figure: Figure | undefined): { limit
         : null;
     return { limit: figure.value, note };
   }
-  if (w.limitHeader === null) return { limit: null, note: 'no X-RateLimit-Limit was announced' };
+  if (w.limitHeader === null) return { limit: null, note: null };
   const note =
     figure && w.limitHeader < figure.value
       ? `announced Limit ${w.limitHeader} is below the published minimum ${figure.value}`
@@ -81,27 +84,28 @@ export function windowLimit(w: WindowTally, figure: Figure | undefined): { limit
 export function judgeWindow(
   w: WindowTally,
   figure: Figure | undefined,
-): WindowJudgement & { evidence: readonly number[]; note: string | null } {
+): WindowJudgement & { evidence: readonly number[]; note: string | null; reason: Reason | null } {
   const { limit, note } = windowLimit(w, figure);
-  const where = `${w.org}, window ending ${new Date(w.endS * 1000).toISOString()}`;
-  let problem: string | null = null;
+  const where = { org: w.org, windowEnd: new Date(w.endS * 1000).toISOString() };
+  let reason: Reason | null = null;
   let evidence: readonly number[] = [];
   if (limit !== null && w.admitted > limit) {
-    problem = `${where}: ${w.admitted} admitted, over Limit ${limit}`;
+    reason = because('window-over-limit', { ...where, admitted: w.admitted, limit });
     evidence = w.lastAdmittedIds;
   } else if (w.rejectedWithRemaining > 0) {
-    problem = `${where}: ${countOf(w.rejectedWithRemaining, '429')} said Remaining > 0`;
+    reason = because('refused-with-remaining', { ...where, refused: w.rejectedWithRemaining });
     evidence = w.firstRejectedIds;
   } else if (
     w.rejected > 0 &&
     w.admitted > 0 &&
     (w.minRemainingAdmitted ?? (limit === null ? 0 : limit - w.admitted)) > 0
   ) {
-    const left =
-      w.minRemainingAdmitted !== null
-        ? `Remaining never reached 0 (lowest ${w.minRemainingAdmitted})`
-        : `${w.admitted} of Limit ${limit} admitted`;
-    problem = `${where}: 429 before the quota was used up: ${left}`;
+    reason = because('refused-before-quota-used', {
+      ...where,
+      admitted: w.admitted,
+      limit,
+      lowestRemaining: w.minRemainingAdmitted,
+    });
     evidence = [...w.lastAdmittedIds.slice(-1), ...w.firstRejectedIds.slice(0, 1)];
   }
   return {
@@ -113,9 +117,10 @@ export function judgeWindow(
     rejected: w.rejected,
     other: w.other,
     limit,
-    problem,
+    problem: reason && reasonText(reason),
     evidence,
     note,
+    reason,
   };
 }
 
@@ -181,22 +186,19 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
   const unattributed = summary.phases.reduce((n, p) => n + p.unattributed, 0);
   const responses = summary.phases.reduce((n, p) => n + p.count, 0);
   const verdicts: JudgedVerdict[] = [];
+  const reasons: Reason[] = problems.slice(0, WINDOWS_IN_REASONS).map((p) => p.reason!);
 
   // Per org per window.
   if (problems.length > 0) verdicts.push('fail');
   else if (judged.length === 0) {
     verdicts.push('inconclusive');
-    notes.push(
-      responses === 0
-        ? 'no response was received under load'
-        : 'no response could be placed in a quota window (no plausible X-RateLimit-Reset or Date)',
-    );
+    reasons.push(responses === 0 ? because('no-load-responses', {}) : because('no-window-placement', { responses }));
   } else if (unjudged.length > 0) {
     verdicts.push('inconclusive');
-    notes.push(`${countOf(unjudged.length, 'window')} had no Limit to hold admissions to`);
+    reasons.push(because('window-without-limit', { windows: unjudged.length }));
   }
   if (unattributed > 0) {
-    notes.push(`${countOf(unattributed, 'response')} could not be placed in a window and were not counted per window`);
+    reasons.push(because('responses-unplaced', { unplaced: unattributed }));
     if (problems.length === 0) verdicts.push('inconclusive');
   }
 
@@ -204,9 +206,12 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
   const failedThresholds = thresholds.filter((t) => t.verdict === 'fail');
   const noData = thresholds.filter((t) => t.verdict === 'no-data');
   if (failedThresholds.length > 0) verdicts.push('fail');
+  for (const t of failedThresholds) {
+    reasons.push(because('threshold-failed', { threshold: t.threshold, observed: t.observed!, samples: t.samples }));
+  }
   if (noData.length > 0) {
     verdicts.push('inconclusive');
-    notes.push(`no data for ${listSome(noData.map((t) => t.threshold))}: not evaluated, so not passed`);
+    reasons.push(because('threshold-no-data', { thresholds: noData.map((t) => t.threshold) }));
   }
   if (input.dropped > 0)
     notes.push(`${countOf(input.dropped, 'scheduled request')} could not be sent in time (dropped)`);
@@ -219,10 +224,11 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
     actual: `${windowActual(judged, problems)}; ${thresholdActual(thresholds, failedThresholds)}`,
     evidence: [...problems.flatMap((p) => p.evidence)].slice(0, 12),
     notes,
+    reasons,
     data: {
       responses,
       dropped: input.dropped,
-      windows: judged.slice(0, WINDOWS_IN_DATA).map(({ evidence: _e, note: _n, ...w }) => w),
+      windows: judged.slice(0, WINDOWS_IN_DATA).map(({ evidence: _e, note: _n, reason: _r, ...w }) => w),
       windowsTotal: judged.length,
       thresholds,
       phases: phaseData(summary.phases),

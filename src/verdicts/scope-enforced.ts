@@ -13,6 +13,8 @@ import {
   type JudgedVerdict,
 } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
+import type { ScopeKey } from '../catalogue/reasons/access.ts';
 
 export interface ScopePair {
   readonly endpointId: string;
@@ -27,8 +29,8 @@ export interface ScopePair {
 
 interface PairJudgement {
   readonly verdict: JudgedVerdict;
-  readonly problems: readonly string[];
-  readonly unclear: readonly string[];
+  readonly problems: readonly Reason[];
+  readonly unclear: readonly Reason[];
   readonly evidence: readonly number[];
   /** The observations that broke the rule, when it failed. */
   readonly offending: readonly number[];
@@ -51,7 +53,8 @@ const AUTH_STATUSES = [401, 403];
 export function scopeEnforcedVerdict(pairs: readonly ScopePair[], forbiddenStatus: number): Finding<ScopeEnforcedData> {
   const expected = `each endpoint answers ${forbiddenStatus} to a key lacking its scope and admits a key holding it (any status but 401/403)`;
   if (pairs.length === 0) {
-    return finding('inconclusive', { expected, actual: 'no endpoints were exercised', notes: ['nothing to judge'] });
+    const none = because('no-endpoints-exercised', {});
+    return finding('inconclusive', { expected, actual: reasonText(none), reasons: [none] });
   }
   const authStatuses = new Set([...AUTH_STATUSES, forbiddenStatus]);
   const judged = pairs.map((p) => ({ pair: p, j: judgePair(p, forbiddenStatus, authStatuses) }));
@@ -65,18 +68,15 @@ export function scopeEnforcedVerdict(pairs: readonly ScopePair[], forbiddenStatu
   }));
   const failing = judged.filter(({ j }) => j.verdict === 'fail');
   const unclear = judged.filter(({ j }) => j.verdict === 'inconclusive');
-  const label = (p: ScopePair) => `${p.method} ${p.path}`;
-  const notes = unclear.flatMap(({ pair, j }) => j.unclear.map((u) => `${label(pair)}: ${u}`));
+  const unclearReasons = unclear.flatMap(({ j }) => j.unclear);
 
   if (verdict === 'fail') {
+    const problems = failing.flatMap(({ j }) => j.problems);
     return finding('fail', {
       expected,
-      actual: `${failing.length} of ${pairs.length} endpoints: ${listSome(
-        failing.flatMap(({ pair, j }) => j.problems.map((p) => `${label(pair)} ${p}`)),
-        4,
-      )}`,
+      actual: `${failing.length} of ${pairs.length} endpoints: ${listSome(problems.map(reasonText), 4)}`,
       evidence: failing.flatMap(({ j }) => j.offending),
-      notes,
+      reasons: [...problems, ...unclearReasons],
       data: { rows },
     });
   }
@@ -85,7 +85,7 @@ export function scopeEnforcedVerdict(pairs: readonly ScopePair[], forbiddenStatu
       expected,
       actual: `${pairs.length - unclear.length} of ${pairs.length} endpoints enforce their scope; ${unclear.length} could not be judged`,
       evidence: unclear.flatMap(({ j }) => j.evidence),
-      notes,
+      reasons: unclearReasons,
       data: { rows },
     });
   }
@@ -98,32 +98,48 @@ export function scopeEnforcedVerdict(pairs: readonly ScopePair[], forbiddenStatu
 }
 
 function judgePair(p: ScopePair, forbiddenStatus: number, authStatuses: ReadonlySet<number>): PairJudgement {
-  const problems: string[] = [];
-  const unclear: string[] = [];
+  const problems: Reason[] = [];
+  const unclear: Reason[] = [];
   const evidence: number[] = [];
   const offending: number[] = [];
+  const endpoint = { method: p.method, path: p.path, scope: p.scope };
 
   const d = p.denied;
-  if (d === null) unclear.push(`no request with a key lacking ${p.scope}`);
-  else if (d.status === null) unclear.push(`no response to the key lacking ${p.scope} (${outcomeOf(d)})`);
-  else if (d.status === TOO_MANY_REQUESTS) unclear.push(`429 to the key lacking ${p.scope}`);
-  else if (d.status !== forbiddenStatus) {
-    const what = isAdmittedStatus(d.status) ? 'admitted' : `answered ${d.status} instead of ${forbiddenStatus} to`;
-    problems.push(`${what} a key lacking ${p.scope} (${d.status})`);
+  const deniedUnclear = unclearCall(d, endpoint, 'lacking');
+  if (deniedUnclear) unclear.push(deniedUnclear);
+  else if (d !== null && d.status !== null && d.status !== forbiddenStatus) {
+    const request = { ...endpoint, status: d.status, request: d.id };
+    problems.push(
+      isAdmittedStatus(d.status)
+        ? because('scope-not-enforced', request)
+        : because('scope-refusal-status', { ...request, expected: forbiddenStatus }),
+    );
     offending.push(d.id);
   }
   if (d !== null) evidence.push(d.id);
 
   const a = p.admitted;
-  if (a === null) unclear.push(`no request with a key holding ${p.scope}`);
-  else if (a.status === null) unclear.push(`no response to the key holding ${p.scope} (${outcomeOf(a)})`);
-  else if (a.status === TOO_MANY_REQUESTS) unclear.push(`429 to the key holding ${p.scope}`);
-  else if (authStatuses.has(a.status)) {
-    problems.push(`rejected a key holding ${p.scope} (${a.status})`);
+  const admittedUnclear = unclearCall(a, endpoint, 'holding');
+  if (admittedUnclear) unclear.push(admittedUnclear);
+  else if (a !== null && a.status !== null && authStatuses.has(a.status)) {
+    problems.push(because('scoped-key-rejected', { ...endpoint, status: a.status, request: a.id }));
     offending.push(a.id);
   }
   if (a !== null) evidence.push(a.id);
 
   const verdict: JudgedVerdict = problems.length > 0 ? 'fail' : unclear.length > 0 ? 'inconclusive' : 'pass';
   return { verdict, problems, unclear, evidence, offending };
+}
+
+/** Why one call of a pair cannot be judged: not sent, not answered, or rate-limited. Null when it can. */
+function unclearCall(
+  o: Observation | null,
+  endpoint: { method: string; path: string; scope: string },
+  key: ScopeKey,
+): Reason | null {
+  if (o === null) return because('scope-probe-missing', { ...endpoint, key });
+  if (o.status === null)
+    return because('scope-probe-unanswered', { ...endpoint, key, error: outcomeOf(o), request: o.id });
+  if (o.status === TOO_MANY_REQUESTS) return because('scope-probe-rate-limited', { ...endpoint, key, request: o.id });
+  return null;
 }

@@ -5,8 +5,9 @@
 import { scopeListBody } from '../contract/error-body.ts';
 import type { Contract } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, clip, describe, describeIssues, finding, listSome, notJson } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, clip, describe, finding, issuePath, outcomeOf } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
+import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
 /** `data` of SCOPE-LIST: the scope names listed, in order. */
 export type ScopeListData = { readonly scopes: readonly string[] };
@@ -15,58 +16,59 @@ export function scopeListVerdict(o: Observation, contract: Contract): Finding<Sc
   const known = new Set<string>(contract.scopes.map((s) => s.scope));
   const expected = `200 with {status:"success", data:[{scope, description}]}, every scope one of the ${known.size} in the contract`;
   const evidence = [o.id];
+  const failing = (why: Reason): Finding<ScopeListData> =>
+    finding<ScopeListData>('fail', { expected, actual: reasonText(why), evidence, reasons: [why] });
 
   if (o.status === null) {
-    return finding('inconclusive', { expected, actual: describe(o), evidence, notes: ['no response to judge'] });
+    const lost = because('scope-list-unanswered', { request: o.id, error: outcomeOf(o) });
+    return finding('inconclusive', { expected, actual: describe(o), evidence, reasons: [lost] });
   }
   if (o.status === TOO_MANY_REQUESTS) {
     return finding('inconclusive', {
       expected,
       actual: `429 ${o.method} ${o.path}`,
       evidence,
-      notes: ['rate-limited: the listing could not be read'],
+      reasons: [because('scope-list-rate-limited', { request: o.id })],
     });
   }
-  if (o.status !== 200) {
-    return finding('fail', { expected, actual: `${o.status} instead of 200`, evidence });
-  }
+  if (o.status !== 200) return failing(because('scope-list-status', { status: o.status, request: o.id }));
   if (o.body === null) {
-    return finding('fail', {
-      expected,
-      actual: notJson(o),
-      evidence,
-    });
+    return failing(
+      because('scope-list-not-json', {
+        contentType: o.contentType === null ? null : clip(o.contentType, 60),
+        bodyBytes: o.bodyBytes,
+        excerpt: clip(o.bodyExcerpt, 80),
+      }),
+    );
   }
 
   const parsed = scopeListBody.safeParse(o.body);
   if (!parsed.success) {
-    const issues = describeIssues(parsed.error);
-    return finding('fail', {
-      expected,
-      actual: `body does not match the scope list: ${listSome(issues)}`,
-      evidence,
-      notes: issues,
-    });
+    const { issues } = parsed.error;
+    return failing(
+      because('scope-list-shape', {
+        paths: issues.map(issuePath),
+        messages: issues.map((issue) => issue.message),
+      }),
+    );
   }
 
   const names = parsed.data.data.map((entry) => entry.scope);
   const unknown = names.filter((n) => !known.has(n));
-  const duplicates = names.filter((n, i) => names.indexOf(n) !== i);
-  const notes: string[] = [];
-  if (names.length === 0) notes.push('the organization may grant no scopes (empty list)');
-  if (duplicates.length > 0) notes.push(`listed more than once: ${[...new Set(duplicates)].join(', ')}`);
+  const duplicates = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+  const reasons: Reason[] = [
+    ...(names.length === 0 ? [because('scope-list-empty', {})] : []),
+    ...(duplicates.length > 0 ? [because('scope-listed-twice', { names: duplicates })] : []),
+  ];
   const data: ScopeListData = { scopes: names };
 
   if (unknown.length > 0) {
+    const unknownNames = because('unknown-scope-names', { names: unknown.map((n) => clip(n, 60)) });
     return finding('fail', {
       expected,
-      actual: `unknown scope names: ${listSome(
-        unknown.map((n) => `'${clip(n, 60)}'`),
-        5,
-        ', ',
-      )}`,
+      actual: reasonText(unknownNames),
       evidence,
-      notes,
+      reasons: [unknownNames, ...reasons],
       data,
     });
   }
@@ -74,7 +76,7 @@ export function scopeListVerdict(o: Observation, contract: Contract): Finding<Sc
     expected,
     actual: `200 listing ${names.length} scopes: ${names.join(', ') || '(none)'}`,
     evidence,
-    notes,
+    reasons,
     data,
   });
 }

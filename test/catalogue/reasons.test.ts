@@ -4,7 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { because, isReasonCode, REASON_CODES, reasonText, whyLines } from '../../src/catalogue/reasons/index.ts';
+import {
+  because,
+  isReasonCode,
+  REASON_AREAS,
+  REASON_CODES,
+  reasonText,
+  whyLines,
+} from '../../src/catalogue/reasons/index.ts';
 import { reasonGuide, TROUBLESHOOTING_PATH, troubleshootingMarkdown } from '../../src/catalogue/reasons/guide.ts';
 import { expectUsageError, runCli } from '../helpers/cli.ts';
 
@@ -21,6 +28,11 @@ describe('reason codes', () => {
   it('come before the other notes in what a result says', () => {
     const lines = whyLines({ reasons: [because('never-refused', { sent: 62 })], notes: ['a caveat'] });
     expect(lines).toEqual(['no request was rejected among the 62 sent', 'a caveat']);
+  });
+
+  it('belong to one area each: no area declares a code another does', () => {
+    const declared = Object.values(REASON_AREAS).flatMap((table) => Object.keys(table));
+    expect(declared.length).toBe(REASON_CODES.length);
   });
 
   it('are kebab-case, and every one says what to change', () => {

@@ -54,7 +54,7 @@ describe.concurrent('variant matrix (starter tier)', () => {
       // A cap that queues keeps the spec too: held until a slot frees, against a control answered at once.
       const cap = results.checks.find((c) => c.id === 'CONCURRENCY-CAP')!;
       const queues = variants.includes('cap-queues');
-      expect(cap.notes.some((n) => n.startsWith('assumption, not spec'))).toBe(queues);
+      expect(cap.reasons.some((r) => r.code === 'cap-queues')).toBe(queues);
       expect(learnedConcurrency(cap).value).toEqual(queues ? { kind: 'queues' } : { kind: 'refuses', status: 429 });
       expect(results.profiles).toHaveLength(1);
       expect(results.profiles[0]!.concurrency.value).toEqual(learnedConcurrency(cap).value);

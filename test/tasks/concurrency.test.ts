@@ -46,7 +46,7 @@ describe('the concurrency task', () => {
     expect(shown(result)).toMatchObject({ verdict: 'pass' });
     const data = result.data as ConcurrencyCapData;
     expect([data.outcome, data.extraStatus, data.controlStatus]).toEqual(['queued', 200, 200]);
-    expect(result.notes.some((n) => n.startsWith('assumption, not spec'))).toBe(true);
+    expect(result.reasons).toEqual([{ code: 'cap-queues', assumed: 429 }]);
     expect(learnedConcurrency(result).value).toEqual({ kind: 'queues' });
   });
 

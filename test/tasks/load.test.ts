@@ -73,7 +73,9 @@ describe('loadTask', () => {
     );
     const [result] = await runLoad(context, org, shape([{ name: 'over-quota', rateMultiple: 2, windows: 1, orgs: 1 }]));
     expect(result!.verdict).toBe('fail');
-    expect(result!.actual).toMatch(/61 admitted, over Limit 60/);
+    expect(result!.reasons).toContainEqual(
+      expect.objectContaining({ code: 'window-over-limit', admitted: 61, limit: 60 }),
+    );
     expect(result!.evidence.length).toBeGreaterThan(0);
   });
 

@@ -18,7 +18,9 @@ describe('AUTH-MISSING / AUTH-MALFORMED / AUTH-UNKNOWN / AUTH-REVOKED', () => {
     const admitted = obs({ ...anonymous, status: 200 });
     const f = authRejected([obs({ ...anonymous, status: 401 }), admitted], 401);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe(`401 on 1 of 2; admitted: 200 GET /recruiter/jobs (#${admitted.id})`);
+    expect(f.reasons).toEqual([
+      { code: 'bad-key-admitted', admitted: 1, sent: 2, statuses: [200], requests: [admitted.id] },
+    ]);
     expect(f.evidence).toEqual([admitted.id]);
   });
 
@@ -26,7 +28,9 @@ describe('AUTH-MISSING / AUTH-MALFORMED / AUTH-UNKNOWN / AUTH-REVOKED', () => {
     const forbidden = obs({ ...anonymous, status: 403 });
     const f = authRejected([forbidden], 401);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain(`403 instead of 401: 403 GET /recruiter/jobs (#${forbidden.id})`);
+    expect(f.reasons).toEqual([
+      { code: 'bad-key-wrong-status', rejected: 1, expected: 401, statuses: [403], requests: [forbidden.id] },
+    ]);
     expect(f.evidence).toEqual([forbidden.id]);
   });
 
@@ -34,22 +38,29 @@ describe('AUTH-MISSING / AUTH-MALFORMED / AUTH-UNKNOWN / AUTH-REVOKED', () => {
     const limited = obs({ ...anonymous, status: 429 });
     const f = authRejected([obs({ ...anonymous, status: 401 }), limited], 401);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain(`429 GET /recruiter/jobs (#${limited.id})`);
+    expect(f.reasons).toEqual([{ code: 'auth-probe-rate-limited', limited: 1, requests: [limited.id] }]);
     expect(f.evidence).toEqual([limited.id]);
   });
 
   it('still fails an admission even with transport failures beside it', () => {
-    const f = authRejected([obs({ ...anonymous, status: null }), obs({ ...anonymous, status: 204 })], 401);
+    const lost = obs({ ...anonymous, status: null });
+    const admitted = obs({ ...anonymous, status: 204 });
+    const f = authRejected([lost, admitted], 401);
     expect(f.verdict).toBe('fail');
-    expect(f.notes).toEqual(['one request got no response']);
+    expect(f.reasons).toEqual([
+      { code: 'bad-key-admitted', admitted: 1, sent: 2, statuses: [204], requests: [admitted.id] },
+      { code: 'auth-probe-unanswered', unanswered: 1, requests: [lost.id] },
+    ]);
   });
 
   it('is inconclusive when a request got no response, or none was sent', () => {
     const lost = obs({ ...anonymous, status: null, error: 'TIMEOUT' });
     const f = authRejected([obs({ ...anonymous, status: 401 }), lost], 401);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe(`401 on 1 of 2; TIMEOUT on GET /recruiter/jobs (#${lost.id})`);
+    expect(f.reasons).toEqual([{ code: 'auth-probe-unanswered', unanswered: 1, requests: [lost.id] }]);
     expect(f.evidence).toEqual([lost.id]);
-    expect(authRejected([], 401).verdict).toBe('inconclusive');
+    const none = authRejected([], 401);
+    expect(none.verdict).toBe('inconclusive');
+    expect(none.reasons).toEqual([{ code: 'no-bad-key-requests' }]);
   });
 });

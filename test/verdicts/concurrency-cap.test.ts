@@ -71,17 +71,14 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
   it("passes a 503, a gateway's too many, noting the assumption it breaks", () => {
     const { f } = judge({ extraStatus: 503 });
     expect(decision(f)).toEqual({ verdict: 'pass', outcome: 'refused', measureAgain: false });
-    expect(f.notes.some((n) => n.startsWith('assumption, not spec: the cap answered 503'))).toBe(true);
+    expect(f.reasons).toEqual([{ code: 'cap-refused-503', assumed: 429 }]);
     expect(learnedConcurrency(f).value).toEqual({ kind: 'refuses', status: 503 });
   });
 
   it('names any other refusal as what it is: inconclusive, the contract assuming 429', () => {
     const { f } = judge({ extraStatus: 500 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'refused', measureAgain: false });
-    expect(f.actual).toMatch(/^the extra got 500, sent .*: a refusal, but not one that says "too many"$/);
-    expect(f.notes.at(-1)).toBe(
-      '§8 does not say how the cap answers; the contract assumes 429 (concurrency-status). A 500 cannot be told from a failure of the server, so it neither passes nor fails the cap',
-    );
+    expect(f.reasons).toEqual([{ code: 'cap-refusal-not-too-many', status: 500, assumed: 429 }]);
     expect(learnedConcurrency(f).value).toEqual({ kind: 'refuses', status: 500 });
     // A contract naming another status for the cap passes it.
     expect(judge({ extraStatus: 500 }, { rejectedStatus: 500 }).f.verdict).toBe('pass');
@@ -90,17 +87,11 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
   it('fails an extra admitted and answered while every held upload was in service, with the inequalities', () => {
     const { f, extra, data } = judge({ extraStatus: 200 });
     expect(decision(f)).toEqual({ verdict: 'fail', outcome: 'admitted', measureAgain: false });
-    expect(f.actual).toMatch(
-      /^admitted all 6: the extra got 200, sent 40 ms after the last held upload and 118 ms before the first held answer, .*, and was answered 117 ms before the first of them, more than σ \+ λ = 1 ms$/,
-    );
-    expect(f.notes.slice(-2)).toEqual([
-      "(C) the answer to the extra left the server before any held one's: answered(first held) − answered(extra) = 117 ms > σ + λ = 1 ms",
-      'the extra was a read: the cap is taken to count every request of the organization in flight, on any endpoint (assumption concurrency-status)',
-    ]);
-    expect(data.inequalities.map((i) => [i.name, i.held])).toEqual([
-      ['held-arrived-first', true],
-      ['arrived-before-answers', true],
-      ['answered-while-held', true],
+    expect(f.reasons).toEqual([{ code: 'cap-exceeded', cap: 5, status: 200, gapMs: 117, boundMs: 1 }]);
+    expect(data.inequalities).toEqual([
+      { request: 'extra', name: 'held-arrived-first', held: true, gapMs: 40, boundMs: 1 },
+      { request: 'extra', name: 'arrived-before-answers', held: true, gapMs: 118, boundMs: 3 },
+      { request: 'extra', name: 'answered-while-held', held: true, gapMs: 117, boundMs: 1 },
     ]);
     expect(f.evidence[0]).toBe(extra.id);
     expect(learnedConcurrency(f).value).toEqual({ kind: 'no-cap' });
@@ -110,17 +101,13 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
     // The extra leaves about 83 ms after the first uploads, which finish at 200 ms: answered 2 ms after, as a slot frees.
     const { f, control } = judge({ extraStatus: 200, extraLatencyMs: 120 });
     expect(decision(f)).toEqual({ verdict: 'pass', outcome: 'queued', measureAgain: false });
-    expect(f.actual).toMatch(
-      /the extra got 200, answered [\d.]+ ms after the first held answer .*; the control, the same read with 4 held, got 200, answered [\d.]+ ms before the first of those: held until a slot freed$/,
-    );
+    expect([f.data!.extraStatus, f.data!.controlStatus]).toEqual([200, 200]);
     expect(f.evidence).toContain(control.id);
     expect(f.data!.inequalities.filter((i) => i.request === 'control')).toEqual([
       { request: 'control', name: 'held-arrived-first', held: true, gapMs: 39.9, boundMs: 1 },
       { request: 'control', name: 'answered-while-held', held: true, gapMs: 159, boundMs: 1 },
     ]);
-    expect(
-      f.notes.some((n) => n.startsWith('assumption, not spec: one request beyond the cap waited for a slot')),
-    ).toBe(true);
+    expect(f.reasons).toEqual([{ code: 'cap-queues', assumed: 429 }]);
     expect(learnedConcurrency(f).value).toEqual({ kind: 'queues' });
   });
 
@@ -129,7 +116,7 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
     // is served as soon as one frees; this one may have been late on its way to a server with no cap.
     const { f } = judge({ extraStatus: 200, extraLatencyMs: 316 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(f.actual).toMatch(/answered 198 ms after the first held answer, more than m \+ 2σ \+ λ = 3 ms/);
+    expect(f.reasons).toEqual([{ code: 'extra-answered-late', status: 200, afterFirstMs: 198, boundMs: 3 }]);
   });
 
   it('takes no answer within σ + λ before the first held one for a queue: measured again', () => {
@@ -143,9 +130,7 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
       extraLatencyMs: 1870,
     });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(f.actual).toMatch(
-      /^the extra got 200, answered 10 ms before the first held answer, not more than σ \+ λ = 20 ms: served beside them or just after one finished/,
-    );
+    expect(f.reasons).toEqual([{ code: 'extra-answer-ambiguous', status: 200, gapMs: 10, boundMs: 20 }]);
     // With round trips that spread less than that gap, the same answer shows it served beside them.
     expect(judge({ extraStatus: 200, roundTripMs: 20, uploadMs: 2000, extraLatencyMs: 1870 }).f.verdict).toBe('fail');
   });
@@ -153,18 +138,18 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
   it('does not take a late answer for a queue without a control answered fast', () => {
     const refused = judge({ extraStatus: 200, extraLatencyMs: 118, controlStatus: 429 }).f;
     expect(decision(refused)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(refused.actual).toMatch(/; but the control, the same read with 4 held, got 429 and it was refused$/);
+    expect(refused.reasons).toEqual([{ code: 'control-not-fast', held: 4, outcome: '429', failure: 'refused' }]);
     // The control went 0.5 ms after the uploads before it, within σ: they may not have reached the server yet.
     const early = judge({ extraStatus: 200, extraLatencyMs: 158, controlMarginMs: 0.5 }).f;
     expect(decision(early)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(early.actual).toMatch(/and it was sent before every held upload could be shown on the server$/);
+    expect(early.reasons).toEqual([{ code: 'control-not-fast', held: 4, outcome: '200', failure: 'sent-too-early' }]);
     expect(learnedConcurrency(early).value).toBeNull();
   });
 
   it('is inconclusive on a refusal when the control, with one fewer held, was refused too', () => {
     const { f } = judge({ controlStatus: 429 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(f.actual).toMatch(/but the control, the same read with one fewer held, got 429 too$/);
+    expect(f.reasons).toEqual([{ code: 'control-refused', status: 429, controlOutcome: '429' }]);
   });
 });
 
@@ -173,12 +158,8 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
     for (const extraStatus of [200, 429]) {
       const { f, held, extra, data } = judge({ extraStatus, marginMs: 0.5 });
       expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-      expect(f.actual).toMatch(
-        /^the extra was sent too early \(m 1 ms, σ 1 ms, λ 0 ms, L 200 ms\): 0.5 ms after held 200 POST \/recruiter\/jobs\/vendor\/resume-analysis \(#\d+\) was sent, not more than σ = 1 ms after, so it may have reached the server first$/,
-      );
-      expect(f.notes.at(-1)).toBe(
-        'needed: (A) every held upload reached the server before the extra: sent(extra) − sent(last held) = 0.5 ms, not more than σ = 1 ms',
-      );
+      expect(f.reasons).toEqual([{ code: 'extra-sent-too-early', request: held[4]!.id, gapMs: 0.5, boundMs: 1 }]);
+      expect(data.figures).toMatchObject({ fastestTripMs: 1, strayMs: 1, readLateMs: 0, fastestUploadMs: 200 });
       expect(data.inequalities[0]).toEqual({
         request: 'extra',
         name: 'held-arrived-first',
@@ -208,16 +189,15 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
     const m = heldMeasurement({ cap: 5, extraStatus: 200 });
     const f = concurrencyCapVerdict({ ...m, earlierUploads: earlier, figure: STARTER });
     expect(decision(f)).toEqual({ verdict: 'fail', outcome: 'admitted', measureAgain: false });
-    expect(f.actual).toMatch(/\(m 1 ms, σ 1 ms, λ 0 ms, L 120 ms\)/);
+    expect(f.data!.figures).toMatchObject({ fastestTripMs: 1, strayMs: 1, readLateMs: 0, fastestUploadMs: 120 });
   });
 
   it('sent too late: a held upload may have been answered, and a slot freed, before it arrived', () => {
     for (const extraStatus of [200, 429]) {
       const { f, extra, held } = judge({ extraStatus, marginMs: 110 });
       expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-      expect(f.actual).toMatch(
-        /^the extra was sent too late \(m 1 ms, σ 1 ms, λ 0 ms, L 200 ms\): 22 ms after held 200 POST .* was answered, not more than m \+ 2σ \+ λ = 3 ms before, so a slot may have freed before it arrived$/,
-      );
+      expect(f.reasons).toEqual([{ code: 'extra-sent-too-late', request: held[0]!.id, gapMs: -22, boundMs: 3 }]);
+      expect(f.data!.figures).toMatchObject({ fastestTripMs: 1, strayMs: 1, readLateMs: 0, fastestUploadMs: 200 });
       expect(f.evidence).toEqual([extra.id, held[0]!.id]);
     }
   });
@@ -226,12 +206,8 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
     // Round trips of 1 ms (σ at its floor, 1 ms): an upload must outlast 1 + 1 + 3 + 3 = 8 ms.
     const { f } = judge({ extraStatus: 200, uploadMs: 5, marginMs: 3 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(f.actual).toBe(
-      'the uploads are too fast to hold: the fastest took 5 ms, and placing a request among held ones takes more than 8 ms (m 1 ms, σ 1 ms, λ 0 ms, L 5 ms)',
-    );
-    expect(f.notes.at(-1)).toBe(
-      'every fast read took 1 ms or more: measured again, a quieter moment may decide it; a request can be placed among held ones only when an upload outlasts three round trips, five spreads and twice how late the timers fired (2m + M + 5σ + 2λ), so if it stays so, test with slower uploads',
-    );
+    expect(f.reasons).toEqual([{ code: 'uploads-too-fast', fastestUploadMs: 5, holdSpanMs: 8, fastestTripMs: 1 }]);
+    expect(f.data!.figures).toMatchObject({ strayMs: 1, readLateMs: 0 });
   });
 
   it('uploads too fast to hold only at a slow moment (the quickest timed read was fast enough): measured again', () => {
@@ -239,12 +215,10 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
     // as quick as the quickest (the control's, 4 ms), they would not be.
     const { f } = judge({ extraStatus: 429, roundTripMs: 4, roundTripsMs: [60, 4, 5], marginMs: 30 });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(f.actual).toBe(
-      'the uploads are too fast to hold: the fastest took 200 ms, and placing a request among held ones takes more than 348 ms (m 4 ms, σ 56 ms, λ 0 ms, L 200 ms)',
-    );
-    expect(f.notes.at(-1)).toBe(
-      "the fastest of those reads took 4 ms, and the slowest 60 ms: a moment's load, measured again, a quieter moment may decide it",
-    );
+    expect(f.reasons).toEqual([
+      { code: 'reads-slow-now', fastestUploadMs: 200, holdSpanMs: 348, fastestTripMs: 4, slowestTripMs: 60 },
+    ]);
+    expect(f.data!.figures).toMatchObject({ strayMs: 56, readLateMs: 0 });
     // Every read slow: load or a slow network, which the reads cannot tell apart; measured again too.
     const allSlow = judge({
       extraStatus: 429,
@@ -254,15 +228,33 @@ describe('CONCURRENCY-CAP: an extra that proves nothing is measured again', () =
       marginMs: 10,
     }).f;
     expect(decision(allSlow)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(allSlow.notes.at(-1)).toMatch(/^every fast read took 40 ms or more: measured again/);
+    expect(allSlow.reasons).toEqual([
+      { code: 'uploads-too-fast', fastestUploadMs: 80, holdSpanMs: expect.any(Number), fastestTripMs: 40 },
+    ]);
+  });
+
+  it('answered while held, but a held upload answered too late to show it was on the server first (A′)', () => {
+    const { f } = judge({ extraStatus: 200, uploadMs: (i) => (i === 5 ? 400 : 200) });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.reasons).toEqual([{ code: 'held-may-have-arrived-late', status: 200 }]);
+    expect(f.data!.inequalities.at(-1)).toMatchObject({ request: 'extra', name: 'held-in-service', held: false });
+  });
+
+  it('no round trip timed: the proof has no bounds to place the extra by', () => {
+    const m = heldMeasurement({ cap: 5 });
+    const control = { ...m.control, headersAt: null };
+    const f = concurrencyCapVerdict({ ...m, roundTrips: [], control, figure: STARTER });
+    expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.reasons).toEqual([{ code: 'no-round-trip-timed' }]);
   });
 
   it('an answer lost: inconclusive, measured again', () => {
     const lostExtra = judge({ extraStatus: null }).f;
     expect(decision(lostExtra)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(lostExtra.actual).toBe('5 of 5 held admitted; extra got no response (ECONNRESET)');
+    expect(lostExtra.reasons).toEqual([{ code: 'extra-unanswered', error: 'ECONNRESET' }]);
     const { f, held, extra } = judge({ extraStatus: 200, heldStatus: (i) => (i === 2 ? null : 200) });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
+    expect(f.reasons).toEqual([{ code: 'held-unanswered', requests: [held[1]!.id] }]);
     expect(f.evidence).toEqual([held[1]!.id, extra.id]);
   });
 });
@@ -271,9 +263,10 @@ describe('CONCURRENCY-CAP: the held uploads', () => {
   it('fails a held upload refused below the cap', () => {
     const { f, held, extra } = judge({ heldStatus: (i) => (i === 3 ? 429 : 200) });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe(
-      `cap admitted only 4 of 5: 429 POST /recruiter/jobs/vendor/resume-analysis (#${held[2]!.id}); extra got 429`,
-    );
+    expect(f.reasons).toEqual([
+      { code: 'held-refused', admitted: 4, cap: 5, statuses: [429], requests: [held[2]!.id] },
+    ]);
+    expect(f.data!.extraStatus).toBe(429);
     expect(f.evidence).toEqual([held[2]!.id, extra.id]);
   });
 
@@ -282,23 +275,23 @@ describe('CONCURRENCY-CAP: the held uploads', () => {
     const quota = { ...m.held[2]!, rateLimit: { ...m.held[2]!.rateLimit, remaining: { raw: '0', value: 0 } } };
     const f = concurrencyCapVerdict({ ...m, held: m.held.map((o, i) => (i === 2 ? quota : o)), figure: STARTER });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.notes).toEqual([
-      'a held upload refused with the ingest quota used up may have been refused for quota, not for the cap',
-    ]);
+    expect(f.reasons).toEqual([{ code: 'held-refused-quota-spent', requests: [quota.id] }]);
   });
 
   it('is inconclusive when exactly one held was refused and the extra admitted (the server may have seen the extra first)', () => {
     const { f, held, extra } = judge({ heldStatus: (i) => (i === 5 ? 429 : 200), extraStatus: 200 });
     expect(f.verdict).toBe('inconclusive');
+    expect(f.reasons).toEqual([{ code: 'extra-seen-first', request: held[4]!.id, status: 429, extraStatus: 200 }]);
     expect(f.evidence).toEqual([held[4]!.id, extra.id]);
   });
 
   it("does not fail the last upload alone refused once the control had the cap in flight admitted: the control's slot not yet freed", () => {
     const { f, held, control, extra } = judge({ heldStatus: (i) => (i === 5 ? 429 : 200) });
     expect(decision(f)).toEqual({ verdict: 'inconclusive', outcome: 'undecided', measureAgain: true });
-    expect(f.actual).toMatch(
-      /^4 of 5 held admitted; 429 POST .*, sent 1 ms after the control's answer; the extra got 429$/,
-    );
+    expect(f.reasons).toEqual([
+      { code: 'control-slot-lingering', request: held[4]!.id, afterControlMs: 1, before: 4, cap: 5 },
+    ]);
+    expect([f.data!.extraStatus, held[4]!.status]).toEqual([429, 429]);
     expect(f.evidence).toEqual([held[4]!.id, control.id, extra.id]);
     // A control refused with one fewer held: the cap was never shown admitted, and the refusals fail it.
     const strict = judge({ heldStatus: (i) => (i === 5 ? 429 : 200), controlStatus: 429 }).f;
@@ -308,7 +301,7 @@ describe('CONCURRENCY-CAP: the held uploads', () => {
   it('is inconclusive when the number held is not the cap', () => {
     const { f } = judge({ cap: 4 });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('4 requests were held, the cap is 5');
+    expect(f.reasons).toEqual([{ code: 'cap-not-held', held: 4, cap: 5 }]);
   });
 });
 
@@ -328,16 +321,17 @@ describe('CONCURRENCY-CAP: Enterprise, "100 or more"', () => {
   it('does not fail an extra admitted beside 100 held when no cap was announced: the cap may be above 100', () => {
     const f = enterprise(100, { extraStatus: 200 });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toMatch(/the cap is above 100, as "100 or more" allows$/);
+    expect(f.reasons).toEqual([{ code: 'cap-above-tested', status: 200, cap: 100, minimum: 100 }]);
   });
 
   it('fails a rejection with fewer in flight than the published minimum', () => {
-    const f = enterprise(80, {}, 80);
+    const m = heldMeasurement({ cap: 80 });
+    const f = concurrencyCapVerdict({ ...m, figure: ENTERPRISE, capAnnounced: 80 });
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('rejected with only 81 in flight (the published minimum is 100)');
+    expect(f.reasons).toEqual([{ code: 'rejected-under-minimum', inFlight: 81, minimum: 100, requests: [m.extra.id] }]);
     const g = enterprise(80, { extraStatus: 200 }, 80);
     expect(g.verdict).toBe('inconclusive');
-    expect(g.actual).toContain('the cap was not reached with 81 in flight');
+    expect(g.reasons).toEqual([{ code: 'cap-not-reached', inFlight: 81, minimum: 100 }]);
   });
 });
 
@@ -358,7 +352,7 @@ describe('CONCURRENCY-CAP with missing times', () => {
     const m = heldMeasurement({ cap: 5 });
     const f = concurrencyCapVerdict({ ...m, extra: { ...m.extra, headersAt: null }, figure: STARTER });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('5 of 5 held admitted; extra got no response (429)');
+    expect(f.reasons).toEqual([{ code: 'extra-unanswered', error: '429' }]);
   });
 
   it('times that are not numbers: the order of the answers is unknown', () => {
@@ -373,9 +367,7 @@ describe('CONCURRENCY-CAP with missing times', () => {
       outcome: 'undecided',
       measureAgain: true,
     });
-    expect(f.actual).toBe(
-      '5 of 5 held admitted; extra got 200, but the order of the answers is unknown (times missing)',
-    );
+    expect(f.reasons).toEqual([{ code: 'answer-times-missing' }]);
   });
 });
 

@@ -34,10 +34,28 @@ describe('AUTH-KEY-FORMAT', () => {
     ];
     const f = keyFormatVerdict(keys, recruitingApi);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('3 of 4 keys do not match');
-    expect(f.actual).toContain('prod (xh_prod_…Xy4Z): no known prefix (xh_live_, xh_test_)');
-    expect(f.actual).toContain('short (xh_live_…Rs8t): the 24 characters after xh_live_ do not match');
-    expect(f.actual).toContain('with non-alphanumeric characters');
+    const pattern = '^[A-Za-z0-9]{32}$';
+    expect(f.reasons).toEqual([
+      { code: 'key-prefix-unknown', label: 'prod', key: 'xh_prod_…Xy4Z', prefixes: ['xh_live_', 'xh_test_'] },
+      {
+        code: 'key-body-mismatch',
+        label: 'short',
+        key: 'xh_live_…Rs8t',
+        prefix: 'xh_live_',
+        length: 24,
+        pattern,
+        nonAlphanumeric: false,
+      },
+      {
+        code: 'key-body-mismatch',
+        label: 'dashes',
+        key: 'xh_live_…Xy4Z',
+        prefix: 'xh_live_',
+        length: 32,
+        pattern,
+        nonAlphanumeric: true,
+      },
+    ]);
     const shown = JSON.stringify(f);
     for (const { key } of keys) {
       expect(shown).not.toContain(key);
@@ -67,6 +85,6 @@ describe('AUTH-KEY-FORMAT', () => {
   it('is inconclusive with no keys', () => {
     const f = keyFormatVerdict([], recruitingApi);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('no keys were configured');
+    expect(f.reasons).toEqual([{ code: 'no-keys-configured' }]);
   });
 });

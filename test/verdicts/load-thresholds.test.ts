@@ -65,6 +65,12 @@ function judge(
   });
 }
 
+/** Where the reasons name the first window judged: its org and when it ends. */
+const firstWindow = (f: ReturnType<typeof judge>) => {
+  const [w] = f.data!.windows;
+  return { org: w!.org, windowEnd: new Date(w!.endS * 1000).toISOString() };
+};
+
 describe('loadThresholdsVerdict', () => {
   it('passes a window that admits exactly Limit and rejects the rest at Remaining 0', () => {
     const f = judge(windowOf(60, 40));
@@ -76,20 +82,23 @@ describe('loadThresholdsVerdict', () => {
     const observations = windowOf(61, 5, { remaining: 0 });
     const f = judge(observations);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toMatch(/starter-a, window ending .*: 61 admitted, over Limit 60/);
+    expect(f.reasons).toEqual([{ code: 'window-over-limit', ...firstWindow(f), admitted: 61, limit: 60 }]);
+    expect(firstWindow(f).org).toBe('starter-a');
     expect(f.evidence).toContain(observations[60]!.id);
   });
 
   it('fails a 429 that says Remaining > 0', () => {
     const f = judge(windowOf(60, 3, { rejectedRemaining: 4 }));
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toMatch(/3 429s said Remaining > 0/);
+    expect(f.reasons).toEqual([{ code: 'refused-with-remaining', ...firstWindow(f), refused: 3 }]);
   });
 
   it('fails a 429 that comes before Remaining reached 0 (quota-early)', () => {
     const f = judge(windowOf(59, 2));
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toMatch(/429 before the quota was used up: Remaining never reached 0 \(lowest 1\)/);
+    expect(f.reasons).toEqual([
+      { code: 'refused-before-quota-used', ...firstWindow(f), admitted: 59, limit: 60, lowestRemaining: 1 },
+    ]);
   });
 
   it('judges each org on its own: two orgs at Limit in one window pass', () => {
@@ -111,11 +120,13 @@ describe('loadThresholdsVerdict', () => {
     expect(announcedLess.notes).toContain('announced Limit 50, judged against the 70 declared in the config');
     const headerless = (admitted: number) => windowOf(admitted, 1, { limit: null, remaining: null });
     expect(judge(headerless(70), [PASSING], declared).verdict).toBe('pass');
-    expect(judge(headerless(71), [PASSING], declared).actual).toMatch(/71 admitted, over Limit 70/);
-    // Against the published minimum alone, a window without a Limit is not judged.
-    expect(judge(headerless(71), [PASSING], { value: 50, atLeast: true }).notes).toContain(
-      'no X-RateLimit-Limit was announced',
+    expect(judge(headerless(71), [PASSING], declared).reasons).toContainEqual(
+      expect.objectContaining({ code: 'window-over-limit', admitted: 71, limit: 70 }),
     );
+    // Against the published minimum alone, a window without a Limit is not judged.
+    const unjudged = judge(headerless(71), [PASSING], { value: 50, atLeast: true });
+    expect(unjudged.verdict).toBe('inconclusive');
+    expect(unjudged.reasons).toEqual([{ code: 'window-without-limit', windows: 1 }]);
   });
 
   it('fails when a threshold fails, even with every window right', () => {
@@ -128,7 +139,9 @@ describe('loadThresholdsVerdict', () => {
     };
     const f = judge(windowOf(60, 0), [PASSING, failing]);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toMatch(/threshold failed: http_req_duration p\(95\)<1 \(p\(95\) = 4 ms/);
+    expect(f.reasons).toEqual([
+      { code: 'threshold-failed', threshold: 'http_req_duration p(95)<1', observed: 4, samples: 100 },
+    ]);
   });
 
   it('is inconclusive, not passed, when a threshold had no data', () => {
@@ -141,16 +154,21 @@ describe('loadThresholdsVerdict', () => {
     };
     const f = judge(windowOf(60, 0), [PASSING, empty]);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.notes.join(' ')).toMatch(/no data for http_req_duration\{status:429\} p\(95\)<100/);
+    expect(f.reasons).toEqual([{ code: 'threshold-no-data', thresholds: ['http_req_duration{status:429} p(95)<100'] }]);
   });
 
   it('is inconclusive when no response can be placed in a window', () => {
     const f = judge(windowOf(5, 0, { reset: null, date: null }));
     expect(f.verdict).toBe('inconclusive');
-    expect(f.notes.join(' ')).toMatch(/could not be placed in a window/);
+    expect(f.reasons).toEqual([
+      { code: 'no-window-placement', responses: 5 },
+      { code: 'responses-unplaced', unplaced: 5 },
+    ]);
   });
 
   it('is inconclusive without any response', () => {
-    expect(judge([]).verdict).toBe('inconclusive');
+    const f = judge([]);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.reasons).toEqual([{ code: 'no-load-responses' }]);
   });
 });

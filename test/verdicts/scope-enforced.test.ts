@@ -34,7 +34,16 @@ describe('SCOPE-ENFORCED', () => {
     const open = pair('webhooks', '/recruiter/webhooks', 'webhook.manage', 201, 201, 'POST');
     const f = scopeEnforcedVerdict([pair('jobs-list', '/recruiter/jobs', 'jobs.read', 403, 200), open], 403);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe('1 of 2 endpoints: POST /recruiter/webhooks admitted a key lacking webhook.manage (201)');
+    expect(f.reasons).toEqual([
+      {
+        code: 'scope-not-enforced',
+        method: 'POST',
+        path: '/recruiter/webhooks',
+        scope: 'webhook.manage',
+        status: 201,
+        request: open.denied!.id,
+      },
+    ]);
     expect(f.evidence).toEqual([open.denied!.id]);
   });
 
@@ -43,8 +52,25 @@ describe('SCOPE-ENFORCED', () => {
     const refused = pair('jobs-create', '/recruiter/jobs/create', 'jobs.create', 403, 403, 'POST');
     const f = scopeEnforcedVerdict([wrong, refused], 403);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('GET /recruiter/jobs answered 404 instead of 403 to a key lacking jobs.read (404)');
-    expect(f.actual).toContain('POST /recruiter/jobs/create rejected a key holding jobs.create (403)');
+    expect(f.reasons).toEqual([
+      {
+        code: 'scope-refusal-status',
+        method: 'GET',
+        path: '/recruiter/jobs',
+        scope: 'jobs.read',
+        status: 404,
+        expected: 403,
+        request: wrong.denied!.id,
+      },
+      {
+        code: 'scoped-key-rejected',
+        method: 'POST',
+        path: '/recruiter/jobs/create',
+        scope: 'jobs.create',
+        status: 403,
+        request: refused.admitted!.id,
+      },
+    ]);
     expect(f.evidence).toEqual([wrong.denied!.id, refused.admitted!.id]);
   });
 
@@ -53,26 +79,43 @@ describe('SCOPE-ENFORCED', () => {
     const lost = pair('candidate-read', '/recruiter/candidates/cand-1', 'candidate.read', 403, null);
     const f = scopeEnforcedVerdict([limited, lost], 403);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('0 of 2 endpoints enforce their scope; 2 could not be judged');
-    expect(f.notes).toContain('GET /recruiter/jobs: 429 to the key lacking jobs.read');
-    expect(f.notes).toContain(
-      'GET /recruiter/candidates/cand-1: no response to the key holding candidate.read (ECONNRESET)',
-    );
+    expect(f.reasons).toEqual([
+      {
+        code: 'scope-probe-rate-limited',
+        method: 'GET',
+        path: '/recruiter/jobs',
+        scope: 'jobs.read',
+        key: 'lacking',
+        request: limited.denied!.id,
+      },
+      {
+        code: 'scope-probe-unanswered',
+        method: 'GET',
+        path: '/recruiter/candidates/cand-1',
+        scope: 'candidate.read',
+        key: 'holding',
+        error: 'ECONNRESET',
+        request: lost.admitted!.id,
+      },
+    ]);
   });
 
   it('is inconclusive with a half-missing pair or no pairs', () => {
     const half: ScopePair = { ...pair('jobs-list', '/recruiter/jobs', 'jobs.read', 403, 200), admitted: null };
-    expect(scopeEnforcedVerdict([half], 403).notes).toEqual([
-      'GET /recruiter/jobs: no request with a key holding jobs.read',
+    expect(scopeEnforcedVerdict([half], 403).reasons).toEqual([
+      { code: 'scope-probe-missing', method: 'GET', path: '/recruiter/jobs', scope: 'jobs.read', key: 'holding' },
     ]);
-    expect(scopeEnforcedVerdict([], 403).verdict).toBe('inconclusive');
+    const none = scopeEnforcedVerdict([], 403);
+    expect(none.verdict).toBe('inconclusive');
+    expect(none.reasons).toEqual([{ code: 'no-endpoints-exercised' }]);
   });
 
   it('fail outweighs inconclusive', () => {
-    const f = scopeEnforcedVerdict(
-      [pair('a', '/a', 'jobs.read', 429, 200), pair('b', '/b', 'jobs.create', 200, 200)],
-      403,
-    );
+    const limited = pair('a', '/a', 'jobs.read', 429, 200);
+    const open = pair('b', '/b', 'jobs.create', 200, 200);
+    const f = scopeEnforcedVerdict([limited, open], 403);
     expect(f.verdict).toBe('fail');
+    // The endpoint that could not be judged is named beside the one that failed.
+    expect(f.reasons!.map((r) => r.code)).toEqual(['scope-not-enforced', 'scope-probe-rate-limited']);
   });
 });

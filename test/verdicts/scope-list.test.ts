@@ -20,12 +20,13 @@ describe('SCOPE-LIST', () => {
   it('passes an empty list with a note, and notes duplicates', () => {
     const empty = scopeListVerdict(listing({ status: 'success', data: [] }), recruitingApi);
     expect(empty.verdict).toBe('pass');
-    expect(empty.notes).toEqual(['the organization may grant no scopes (empty list)']);
+    expect(empty.reasons).toEqual([{ code: 'scope-list-empty' }]);
     const twice = scopeListVerdict(
       listing({ status: 'success', data: [entry('jobs.read'), entry('jobs.read')] }),
       recruitingApi,
     );
-    expect(twice.notes).toEqual(['listed more than once: jobs.read']);
+    expect(twice.verdict).toBe('pass');
+    expect(twice.reasons).toEqual([{ code: 'scope-listed-twice', names: ['jobs.read'] }]);
   });
 
   it('fails unknown scope names', () => {
@@ -34,42 +35,45 @@ describe('SCOPE-LIST', () => {
       recruitingApi,
     );
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toBe("unknown scope names: 'admin.everything'");
+    expect(f.reasons).toEqual([{ code: 'unknown-scope-names', names: ['admin.everything'] }]);
   });
 
   it.each([
-    ['data not an array', { status: 'success', data: { scope: 'jobs.read' } }, 'data: '],
-    ['an entry without description', { status: 'success', data: [{ scope: 'jobs.read' }] }, 'data.0.description: '],
+    ['data not an array', { status: 'success', data: { scope: 'jobs.read' } }, 'data'],
+    ['an entry without description', { status: 'success', data: [{ scope: 'jobs.read' }] }, 'data.0.description'],
     [
       'a numeric scope',
       { status: 'success', data: [entry('jobs.read'), { scope: 7, description: 'x' }] },
-      'data.1.scope: ',
+      'data.1.scope',
     ],
-    ['status other than success', { status: 'ok', data: [] }, 'status: '],
-    ['no envelope at all', [entry('jobs.read')], '(body): '],
+    ['status other than success', { status: 'ok', data: [] }, 'status'],
+    ['no envelope at all', [entry('jobs.read')], '(body)'],
   ])('fails a body with %s, naming the path', (_what, body, path) => {
     const f = scopeListVerdict(listing(body), recruitingApi);
     expect(f.verdict).toBe('fail');
-    expect(f.actual).toContain('body does not match the scope list: ');
-    expect(f.actual).toContain(path);
+    expect(f.reasons).toEqual([{ code: 'scope-list-shape', paths: [path], messages: [expect.any(String)] }]);
   });
 
   it('fails a non-JSON body and a non-200 status', () => {
     const text = scopeListVerdict(obs({ bodyText: '<html>oops</html>', contentType: 'text/html' }), recruitingApi);
     expect(text.verdict).toBe('fail');
-    expect(text.actual).toBe("body is not JSON (Content-Type text/html): '<html>oops</html>'");
-    const error = scopeListVerdict(listing({ status: 'error' }, 500), recruitingApi);
+    expect(text.reasons).toEqual([
+      { code: 'scope-list-not-json', contentType: 'text/html', bodyBytes: 17, excerpt: '<html>oops</html>' },
+    ]);
+    const failed = listing({ status: 'error' }, 500);
+    const error = scopeListVerdict(failed, recruitingApi);
     expect(error.verdict).toBe('fail');
-    expect(error.actual).toBe('500 instead of 200');
+    expect(error.reasons).toEqual([{ code: 'scope-list-status', status: 500, request: failed.id }]);
   });
 
   it('is inconclusive when rate-limited or unanswered', () => {
-    const limited = scopeListVerdict(listing(undefined, 429), recruitingApi);
+    const refused = listing(undefined, 429);
+    const limited = scopeListVerdict(refused, recruitingApi);
     expect(limited.verdict).toBe('inconclusive');
-    expect(limited.notes).toEqual(['rate-limited: the listing could not be read']);
+    expect(limited.reasons).toEqual([{ code: 'scope-list-rate-limited', request: refused.id }]);
     const lost = obs({ status: null, error: 'ECONNREFUSED', path: '/recruiter/settings/services-api-scopes' });
     const f = scopeListVerdict(lost, recruitingApi);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe(`ECONNREFUSED on GET /recruiter/settings/services-api-scopes (#${lost.id})`);
+    expect(f.reasons).toEqual([{ code: 'scope-list-unanswered', request: lost.id, error: 'ECONNREFUSED' }]);
   });
 });

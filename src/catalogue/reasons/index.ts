@@ -4,11 +4,22 @@
  * this one; this module joins them and renders the sentence for a reason from its code and figures.
  */
 import type { Figure, ReasonDefinition } from './define.ts';
+import { ACCESS_REASONS } from './access.ts';
 import { HEADERS_REASONS } from './headers.ts';
 import { MEASUREMENT_REASONS } from './measurement.ts';
 import { NOT_RUN_REASONS } from './not-run.ts';
 import { QUOTA_REASONS } from './quota.ts';
 import { REVOCATION_REASONS } from './revocation.ts';
+
+/** Each area's table; a code belongs to one (a test fails where two declare the same). */
+export const REASON_AREAS = {
+  measurement: MEASUREMENT_REASONS,
+  headers: HEADERS_REASONS,
+  'not-run': NOT_RUN_REASONS,
+  revocation: REVOCATION_REASONS,
+  quota: QUOTA_REASONS,
+  access: ACCESS_REASONS,
+} as const;
 
 export const REASONS = {
   ...MEASUREMENT_REASONS,
@@ -16,6 +27,7 @@ export const REASONS = {
   ...NOT_RUN_REASONS,
   ...REVOCATION_REASONS,
   ...QUOTA_REASONS,
+  ...ACCESS_REASONS,
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;

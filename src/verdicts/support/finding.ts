@@ -100,15 +100,14 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** zod issues as "path: message", the path dotted ("data.0.scope"), "(body)" for the root. */
+/** zod issues as "path: message" (issuePath). */
 export function describeIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map((p) => String(p)).join('.');
-    return `${path === '' ? '(body)' : path}: ${issue.message}`;
-  });
+  return error.issues.map((issue) => `${issuePath(issue)}: ${issue.message}`);
 }
 
-/** "one request", "3 requests". */
-export function countOf(n: number, noun: string): string {
-  return `${n === 1 ? 'one' : String(n)} ${noun}${n === 1 ? '' : 's'}`;
+/** A zod issue's path, dotted ("data.0.scope"), "(body)" for the root. */
+export function issuePath(issue: z.core.$ZodIssue): string {
+  return issue.path.map((p) => String(p)).join('.') || '(body)';
 }
+
+export { countOf } from '../../util/phrases.ts';

@@ -46,6 +46,7 @@
 import type { Observation } from '../../measure/observation.ts';
 import { isAdmitted } from '../../measure/observation.ts';
 import { STRAY_FLOOR_MS, heldUploadFigures, type HeldUploadFigures } from '../../measure/network.ts';
+import { ms } from '../../util/phrases.ts';
 
 /** The figures a placement rests on: the network's bounds, and L, the fastest upload seen (send to answer), ms. */
 export interface HoldFigures extends HeldUploadFigures {
@@ -274,7 +275,5 @@ const EXTRA_PLACE = 1 / 2;
 const FIRST_MARGIN_ROUND_TRIPS = 10;
 const FIRST_MARGIN_MIN_MS = 20;
 
-/** "12.3 ms": the figures of the inequalities, to a tenth of a millisecond. */
-export function ms(value: number): string {
-  return `${Math.round(value * 10) / 10} ms`;
-}
+/** The figures of the inequalities, to a tenth of a millisecond. */
+export { ms };
