@@ -5,7 +5,14 @@
  * here with the check's catalogue entry (its module, `verdictOf`).
  */
 import type { ProbeRecord } from '../measure/revocation-records.ts';
-import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome } from '../verdicts/support/finding.ts';
+import {
+  TOO_MANY_REQUESTS,
+  countOf,
+  finding,
+  isAdmittedStatus,
+  listSome,
+  atLeastOne,
+} from '../verdicts/support/finding.ts';
 import {
   andReasons,
   coverageReasons,
@@ -48,7 +55,7 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
       actual: `${e.rejectStatus} on ${finals.length - wrong.length} of ${finals.length}; ${listSome(reasons.map(reasonText))}`,
       evidence: wrong.slice(0, 5).map(({ p }) => p.id),
       notes: e.problems,
-      reasons: [...reasons, ...coverageReasons(e)],
+      reasons: atLeastOne([...reasons, ...coverageReasons(e)]),
     });
   }
   const unusable = finals.filter(({ p }) => p.status === null || p.status === TOO_MANY_REQUESTS);
@@ -62,7 +69,7 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
       actual: `${e.rejectStatus} on ${finals.length - unusable.length} of ${countOf(finals.length, 'final probe')}${andReasons(unusableReasons, 3)}${andReasons(gaps, 2)}`,
       evidence: unusable.slice(0, 5).map(({ p }) => p.id),
       notes: e.problems,
-      reasons: [...unusableReasons, ...gaps],
+      reasons: atLeastOne([...unusableReasons, ...gaps]),
     });
   }
   return finding('pass', {

@@ -4,7 +4,7 @@
  */
 import type { Contract, KeyFormat } from '../contract/types.ts';
 import { keyFormatOf, redactKey } from '../contract/keys.ts';
-import { countOf, finding, listSome } from './support/finding.ts';
+import { countOf, finding, listSome, atLeastOne } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
@@ -42,7 +42,7 @@ export function keyFormatVerdict(keys: readonly LabelledKey[], contract: Contrac
     return finding('fail', {
       expected,
       actual: `${problems.length} of ${keys.length} keys do not match: ${listSome(problems.map(reasonText))}`,
-      reasons: problems,
+      reasons: atLeastOne(problems),
       data,
     });
   }

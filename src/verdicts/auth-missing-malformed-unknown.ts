@@ -4,7 +4,7 @@
  * (401 by the `auth-status` assumption).
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, countOf, describe, finding, isAdmitted, listSome } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, countOf, describe, finding, isAdmitted, listSome, atLeastOne } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
@@ -44,7 +44,7 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
       expected,
       actual: `${tally}; ${listSome(problems)}`,
       evidence: [...admitted, ...wrong].slice(0, 5).map((o) => o.id),
-      reasons: [
+      reasons: atLeastOne([
         ...(admitted.length > 0
           ? [
               because('bad-key-admitted', {
@@ -66,7 +66,7 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
             ]
           : []),
         ...unclearReasons,
-      ],
+      ]),
     });
   }
   if (unclear.length > 0) {
@@ -74,7 +74,7 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
       expected,
       actual: `${tally}; ${listSome(unclear.map(describe))}`,
       evidence: unclear.slice(0, 5).map((o) => o.id),
-      reasons: unclearReasons,
+      reasons: atLeastOne(unclearReasons),
     });
   }
   return finding('pass', {

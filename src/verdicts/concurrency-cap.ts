@@ -24,7 +24,15 @@ import { exactFigureText } from '../contract/org-limits.ts';
 import type { Observation } from '../measure/observation.ts';
 import type { ConcurrencyAnswer, Learned } from '../profile/types.ts';
 import type { CheckResult, Finding } from '../catalogue/types.ts';
-import { TOO_MANY_REQUESTS, describe, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
+import {
+  TOO_MANY_REQUESTS,
+  describe,
+  finding,
+  isAdmitted,
+  listSome,
+  outcomeOf,
+  atLeastOne,
+} from './support/finding.ts';
 import {
   heldInService,
   holdFigures,
@@ -216,7 +224,7 @@ function judging(input: ConcurrencyCapInput): Judging {
         actual,
         evidence,
         notes: [...notes, ...proof],
-        reasons,
+        reasons: atLeastOne(reasons),
         data: data('undecided', unknown(actual, evidence), weighed),
         measureAgain: measureAgain && 'this-window',
       }),

@@ -12,6 +12,7 @@ import {
   finding,
   listSome,
   notJson,
+  atLeastOne,
 } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, type Reason } from '../catalogue/reasons/index.ts';
@@ -66,7 +67,7 @@ export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding<Ra
       actual: `#${first.o.id}: ${listSome(first.issues, 4)}${others}`,
       evidence: failing.slice(0, 3).map(({ o }) => o.id),
       notes,
-      reasons,
+      reasons: atLeastOne(reasons),
       data: { failing: failing.length, total: rejected.length, issues: first.issues },
     });
   }

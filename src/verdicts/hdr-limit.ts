@@ -6,7 +6,7 @@
  */
 import type { Figure, QuotaClass } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
-import { finding, listSome } from './support/finding.ts';
+import { finding, listSome, atLeastOne } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
@@ -142,7 +142,14 @@ export function limitHeaderVerdict(
   const sorted = [...counts].sort((a, b) => b[1].count - a[1].count);
   const { reasons, evidence } = limitProblems(garbage, sorted, figure);
   if (reasons.length > 0) {
-    return finding('fail', { expected, actual: listSome(reasons.map(reasonText), 4), evidence, notes, reasons, data });
+    return finding('fail', {
+      expected,
+      actual: listSome(reasons.map(reasonText), 4),
+      evidence,
+      notes,
+      reasons: atLeastOne(reasons),
+      data,
+    });
   }
   const [[value, c] = [0, { count: 0, first: 0 }]] = sorted;
   return finding('pass', {

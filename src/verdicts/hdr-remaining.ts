@@ -10,7 +10,7 @@
  * request explains the difference. An admission past Remaining 0 fails: it cannot decrement.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf, atLeastOne } from './support/finding.ts';
 import { announcedLimit } from './hdr-limit.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason, type ReasonFigures } from '../catalogue/reasons/index.ts';
@@ -298,7 +298,7 @@ function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<Remainin
       actual: listSome(problems.map((p) => reasonText(p.reason))),
       evidence: problems.slice(0, 3).flatMap((p) => p.ids),
       notes,
-      reasons,
+      reasons: atLeastOne(reasons),
       data,
     });
   }
@@ -325,7 +325,7 @@ function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<Remainin
       actual: listSome(open.map(reasonText)),
       evidence: [first?.id, prev?.id],
       notes,
-      reasons: [...open, ...(prev === null ? unclear : []), ...restsOn],
+      reasons: atLeastOne([...open, ...(prev === null ? unclear : []), ...restsOn]),
       data,
       measureAgain: obs.some((o) => o.status === null) && 'next-window',
     });

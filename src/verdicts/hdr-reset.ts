@@ -13,7 +13,7 @@
  */
 import type { Observation } from '../measure/observation.ts';
 import { EPOCH_MS_FLOOR, EPOCH_S_FLOOR } from '../measure/reset-format.ts';
-import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, atLeastOne } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import type { WindowContext } from '../measure/window.ts';
@@ -212,7 +212,7 @@ export function resetEpochVerdict(
       actual: listSome(problems.map((p) => reasonText(p.reason))),
       evidence: problems.slice(0, 3).flatMap((p) => p.ids),
       notes,
-      reasons: [...problems.map((p) => p.reason), ...restsOn],
+      reasons: atLeastOne([...problems.map((p) => p.reason), ...restsOn]),
       data,
     });
   }

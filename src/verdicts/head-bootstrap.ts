@@ -7,7 +7,7 @@
  * {"head-bootstrap-free": true}`), or when one HEAD costs more than one read.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, describe, finding, outcomeOf } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, describe, finding, outcomeOf, atLeastOne } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import { sameFixedWindowByDate, windowEndOf } from './support/window-integrity.ts';
@@ -93,7 +93,12 @@ export function headBootstrapVerdict(
   if (unjudgeable) return unjudgeable;
   const problems = headProblems(first, second);
   if (problems.length > 0) {
-    return finding('fail', { expected, actual: problems.map(reasonText).join('; '), evidence, reasons: problems });
+    return finding('fail', {
+      expected,
+      actual: problems.map(reasonText).join('; '),
+      evidence,
+      reasons: atLeastOne(problems),
+    });
   }
   const before = first.rateLimit.remaining.value!;
   const after = second.rateLimit.remaining.value!;

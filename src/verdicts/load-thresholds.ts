@@ -10,7 +10,7 @@ import type { Figure, TierName } from '../contract/types.ts';
 import type { LatencyStats } from '../measure/histogram.ts';
 import type { LoadSummary, WindowTally } from '../measure/aggregate.ts';
 import type { ThresholdOutcome } from './support/threshold-eval.ts';
-import { countOf, finding, listSome, worst, type JudgedVerdict } from './support/finding.ts';
+import { countOf, listSome, worst, type JudgedVerdict, judgedFinding } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
@@ -219,7 +219,7 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
   const expected =
     'per org per window: admitted ≤ Limit, and 429 only once Remaining reached 0; thresholds: ' +
     (thresholds.length > 0 ? thresholds.map((t) => t.threshold).join(', ') : 'none');
-  return finding(worst(verdicts), {
+  return judgedFinding(worst(verdicts), {
     expected,
     actual: `${windowActual(judged, problems)}; ${thresholdActual(thresholds, failedThresholds)}`,
     evidence: [...problems.flatMap((p) => p.evidence)].slice(0, 12),

@@ -5,7 +5,7 @@
  * rejected again right after (the bracket), one epoch Reset, or timing inside the learned window.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, describe, finding, isAdmitted, outcomeOf } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, describe, finding, isAdmitted, outcomeOf, atLeastOne } from './support/finding.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
@@ -229,5 +229,11 @@ function neverRejected(
   if (integrity === null || integrity.ok)
     return finding('inconclusive', { expected, actual, evidence, reasons: [never] });
   const reasons: Reason[] = [never, integrity.reason];
-  return finding('inconclusive', { expected, actual, evidence, reasons, measureAgain: 'next-window' });
+  return finding('inconclusive', {
+    expected,
+    actual,
+    evidence,
+    reasons: atLeastOne(reasons),
+    measureAgain: 'next-window',
+  });
 }

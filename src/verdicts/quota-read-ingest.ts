@@ -11,7 +11,15 @@
 import { exactFigureText } from '../contract/org-limits.ts';
 import type { Figure } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf } from './support/finding.ts';
+import {
+  TOO_MANY_REQUESTS,
+  countOf,
+  finding,
+  isAdmitted,
+  listSome,
+  outcomeOf,
+  judgedFinding,
+} from './support/finding.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import { limitText, type LimitFigures } from '../catalogue/reasons/quota.ts';
 import { announcedLimit, type AnnouncedLimit } from './hdr-limit.ts';
@@ -227,7 +235,7 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
           }),
         ]
       : [];
-  return finding(judged.verdict, {
+  return judgedFinding(judged.verdict, {
     expected: judged.expected,
     actual: judged.actual,
     evidence: judged.evidence,

@@ -7,7 +7,15 @@
  * a cache up to a second stale, and a server may round the wait up.
  */
 import type { Observation } from '../measure/observation.ts';
-import { TOO_MANY_REQUESTS, finding, isAdmitted, outcomeOf, worst, type JudgedVerdict } from './support/finding.ts';
+import {
+  TOO_MANY_REQUESTS,
+  finding,
+  isAdmitted,
+  outcomeOf,
+  worst,
+  type JudgedVerdict,
+  judgedFinding,
+} from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import { readReset, serverDateSeconds, type ResetReading } from './support/window-integrity.ts';
@@ -164,7 +172,14 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
     });
   }
   const reasons = [...failures, ...unclear];
-  return finding(verdict, { expected, actual: reasons.map(reasonText).join('; '), evidence, notes, reasons, data });
+  return judgedFinding(verdict, {
+    expected,
+    actual: reasons.map(reasonText).join('; '),
+    evidence,
+    notes,
+    reasons,
+    data,
+  });
 }
 
 function bodyRetryAfter(body: unknown): number | null {

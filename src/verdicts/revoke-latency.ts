@@ -9,7 +9,7 @@
  * makes the verdict inconclusive, with its output. Pure.
  */
 import { edgeBounds, type EdgeBounds } from './support/revocation-bounds.ts';
-import { countOf, finding, listSome } from './support/finding.ts';
+import { countOf, finding, listSome, atLeastOne } from './support/finding.ts';
 import { andReasons, coverageReasons, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
 import { ms } from '../util/duration.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
@@ -281,7 +281,7 @@ function failLate(c: LatencyCase, late: readonly EdgeBounds[]): Finding<LatencyD
     actual: `${slowEdges.join(', ')} over ${ms(e.slaMs)}: ${listSome(reasons.map(reasonText))}`,
     evidence: sorted.slice(0, 5).flatMap((b) => [b.latestAdmitted?.id, b.firstRejected?.id]),
     notes: c.notes,
-    reasons: [...reasons, ...c.gaps],
+    reasons: atLeastOne([...reasons, ...c.gaps]),
     data: c.data,
   });
 }
@@ -313,7 +313,7 @@ function inconclusiveOpen(c: LatencyCase, open: readonly EdgeBounds[], judgedTri
     actual: `${summary}${andReasons(openReasons, 3)}${andReasons(gaps, 2)}`,
     evidence: open.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
     notes: c.notes,
-    reasons: [...openReasons, ...gaps],
+    reasons: atLeastOne([...openReasons, ...gaps]),
     data: c.data,
   });
 }

@@ -8,7 +8,7 @@
  */
 import { edgeBounds, readmittedAfter } from './support/revocation-bounds.ts';
 import type { ProbeRecord } from '../measure/revocation-records.ts';
-import { countOf, finding, listSome } from './support/finding.ts';
+import { countOf, finding, listSome, atLeastOne } from './support/finding.ts';
 import { coverageReasons, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
 import { ms } from '../util/duration.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
@@ -96,7 +96,7 @@ export function revokeStickyVerdict(e: RevocationEvidence): Finding<StickyData> 
       actual: listSome(reasons.map(reasonText)),
       evidence: firsts.slice(0, 5).flatMap((r) => [r.firstRejection.id, r.probe.id]),
       notes: e.problems,
-      reasons: [...reasons, ...coverageReasons(e)],
+      reasons: atLeastOne([...reasons, ...coverageReasons(e)]),
       data,
     });
   }
@@ -115,7 +115,7 @@ export function revokeStickyVerdict(e: RevocationEvidence): Finding<StickyData> 
       expected,
       actual: `no re-admission seen, but ${listSome(reasons.map(reasonText), 3)}`,
       notes: e.problems,
-      reasons,
+      reasons: atLeastOne(reasons),
       data,
     });
   }

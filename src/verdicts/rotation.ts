@@ -6,7 +6,7 @@
  * rejection (any status but 2xx or 429) fails, 429 or no response proves nothing. Pure.
  */
 import type { ProbeRecord, RevocationProbeRun } from '../measure/revocation-records.ts';
-import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome } from './support/finding.ts';
+import { TOO_MANY_REQUESTS, countOf, finding, isAdmittedStatus, listSome, atLeastOne } from './support/finding.ts';
 import { andReasons, coverageReasons, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import type { RotationPhase } from '../catalogue/reasons/revocation.ts';
@@ -68,7 +68,7 @@ export function rotationVerdict(e: RevocationEvidence): Finding {
       actual: listSome(reasonsOf(rejected).map(reasonText)),
       evidence: rejected.slice(0, 5).map((j) => j.probe?.id),
       notes: e.problems,
-      reasons: [...reasonsOf(rejected), ...gaps],
+      reasons: atLeastOne([...reasonsOf(rejected), ...gaps]),
     });
   }
   const open = all.filter((j) => j.kind === 'open');
@@ -80,7 +80,7 @@ export function rotationVerdict(e: RevocationEvidence): Finding {
       actual: `the new key admitted in ${ok.length} of ${countOf(all.length, 'edge check')}${andReasons(reasons, 3)}`,
       evidence: open.slice(0, 5).map((j) => j.probe?.id),
       notes: e.problems,
-      reasons,
+      reasons: atLeastOne(reasons),
     });
   }
   return finding('pass', {

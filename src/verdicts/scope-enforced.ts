@@ -11,6 +11,7 @@ import {
   outcomeOf,
   worst,
   type JudgedVerdict,
+  atLeastOne,
 } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
@@ -76,7 +77,7 @@ export function scopeEnforcedVerdict(pairs: readonly ScopePair[], forbiddenStatu
       expected,
       actual: `${failing.length} of ${pairs.length} endpoints: ${listSome(problems.map(reasonText), 4)}`,
       evidence: failing.flatMap(({ j }) => j.offending),
-      reasons: [...problems, ...unclearReasons],
+      reasons: atLeastOne([...problems, ...unclearReasons]),
       data: { rows },
     });
   }
@@ -85,7 +86,7 @@ export function scopeEnforcedVerdict(pairs: readonly ScopePair[], forbiddenStatu
       expected,
       actual: `${pairs.length - unclear.length} of ${pairs.length} endpoints enforce their scope; ${unclear.length} could not be judged`,
       evidence: unclear.flatMap(({ j }) => j.evidence),
-      reasons: unclearReasons,
+      reasons: atLeastOne(unclearReasons),
       data: { rows },
     });
   }

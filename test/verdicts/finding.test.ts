@@ -8,14 +8,28 @@ import {
   notJson,
   outcomeOf,
   worst,
+  atLeastOne,
+  judgedFinding,
 } from '../../src/verdicts/support/finding.ts';
+import { because } from '../../src/catalogue/reasons/index.ts';
 import { headerValue } from '../../src/measure/observation.ts';
 import { obs } from '../helpers/observations.ts';
 
 describe('finding helpers', () => {
   it('finding keeps numeric evidence once, in order', () => {
-    const f = finding('fail', { expected: 'e', actual: 'a', evidence: [3, null, 1, undefined, 3] });
-    expect(f).toEqual({ verdict: 'fail', expected: 'e', actual: 'a', evidence: [3, 1], notes: [] });
+    const reasons = [because('never-refused', { sent: 3 })] as const;
+    const f = finding('fail', { expected: 'e', actual: 'a', evidence: [3, null, 1, undefined, 3], reasons });
+    expect(f).toEqual({ verdict: 'fail', expected: 'e', actual: 'a', evidence: [3, 1], notes: [], reasons });
+  });
+
+  it('a fail or an inconclusive without a reason is refused', () => {
+    // @ts-expect-error: a finding that is not a pass cannot be built without a reason
+    expect(() => finding('fail', { expected: 'e', actual: 'a' })).toThrow(/without a reason code/);
+    expect(() => judgedFinding('inconclusive', { expected: 'e', actual: 'a', reasons: [] })).toThrow(
+      /without a reason code/,
+    );
+    expect(() => atLeastOne([])).toThrow(/needs a reason code/);
+    expect(judgedFinding('pass', { expected: 'e', actual: 'a' }).verdict).toBe('pass');
   });
 
   it('worst: fail beats inconclusive beats pass', () => {

@@ -25,7 +25,36 @@ export interface FindingParts<Data extends FindingData> {
   readonly measureAgain?: MeasureAgain | false;
 }
 
+/** At least one reason: what a finding that is not a plain pass must give. */
+export type Reasons = readonly [Reason, ...Reason[]];
+
+/**
+ * A finding. A fail or an inconclusive cannot be built without a reason (a type error); a pass may
+ * carry reasons for what it rests on. Where the verdict is worked out (`judgedFinding`), the same
+ * rule holds when it runs.
+ */
+export function finding<Data extends FindingData>(verdict: 'pass', parts: FindingParts<Data>): Finding<Data>;
+export function finding<Data extends FindingData>(
+  verdict: 'fail' | 'inconclusive',
+  parts: FindingParts<Data> & { readonly reasons: Reasons },
+): Finding<Data>;
 export function finding<Data extends FindingData>(verdict: JudgedVerdict, parts: FindingParts<Data>): Finding<Data> {
+  return judgedFinding(verdict, parts);
+}
+
+/** A list of reasons known to hold one at least (built from what failed): a tiergate bug otherwise. */
+export function atLeastOne(reasons: readonly Reason[]): Reasons {
+  if (reasons.length === 0) throw new Error('a finding that is not a pass needs a reason code, and none was given');
+  return reasons as Reasons;
+}
+
+/** A finding whose verdict was worked out: a fail or an inconclusive without a reason is a tiergate bug. */
+export function judgedFinding<Data extends FindingData>(
+  verdict: JudgedVerdict,
+  parts: FindingParts<Data>,
+): Finding<Data> {
+  if (verdict !== 'pass' && (parts.reasons ?? []).length === 0)
+    throw new Error(`a ${verdict} finding without a reason code ("${parts.actual}")`);
   const evidence: number[] = [];
   for (const id of parts.evidence ?? []) {
     if (typeof id === 'number' && !evidence.includes(id)) evidence.push(id);
