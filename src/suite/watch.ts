@@ -27,10 +27,11 @@ export async function watchRestOfWindow(
     again: () => Promise<Observation>;
     otherRoute?: () => Promise<Observation>;
   },
-): Promise<Observation[]> {
+): Promise<Watched> {
   const later: Observation[] = [await watch.again()];
-  if (isAdmitted(later[0]!)) return later;
-  if (watch.otherRoute) later.push(await watch.otherRoute());
+  if (isAdmitted(later[0]!)) return { later, otherRoute: null };
+  const otherRoute = watch.otherRoute ? await watch.otherRoute() : null;
+  if (otherRoute) later.push(otherRoute);
   // The last read must reach the server inside the window, whichever share of its round trip the way there is.
   const stopAt =
     windowSafeEnd(watch.window, watch.first) - context.network.margins(watch.first.edge).lastReadClearanceMs;
@@ -43,5 +44,11 @@ export async function watchRestOfWindow(
     later.push(o);
     if (isAdmitted(o)) break;
   }
-  return later;
+  return { later, otherRoute };
+}
+
+/** What the watch sent after the 429: every request in the order sent, and which was the other route's read. */
+export interface Watched {
+  readonly later: readonly Observation[];
+  readonly otherRoute: Observation | null;
 }

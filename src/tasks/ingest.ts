@@ -166,7 +166,7 @@ async function uploadBulkAfter(
   window: WindowContext,
   first: Observation,
   bulk: BulkUpload,
-): Promise<{ sent: Observation[]; later: Observation[] }> {
+): Promise<{ sent: Observation[]; later: readonly Observation[] }> {
   const tier = figuresOf(context.contract, org);
   // As many uploads as the Limit holds (the first among them), and one more; in batches under the cap,
   // the batch holding the last admissible one holding the one past it too.
@@ -187,15 +187,17 @@ async function uploadBulkAfter(
   const edge = context.prober.edges[0]!;
   const single = endpointById(context.contract, 'resume-analysis');
   const later = sent.some((o) => o.status === context.contract.statuses.rateLimited)
-    ? await watchRestOfWindow(context, {
-        first,
-        window,
-        again: () =>
-          context.prober.send(edge, requestFor(single, org.primary.key, { runId: context.runId }), {
-            ...ingestTags(org, 'bulk'),
-            phase: 'after-429',
-          }),
-      })
+    ? (
+        await watchRestOfWindow(context, {
+          first,
+          window,
+          again: () =>
+            context.prober.send(edge, requestFor(single, org.primary.key, { runId: context.runId }), {
+              ...ingestTags(org, 'bulk'),
+              phase: 'after-429',
+            }),
+        })
+      ).later
     : [];
   return { sent, later };
 }

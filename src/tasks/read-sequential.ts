@@ -63,7 +63,7 @@ export const readSequential = defineTask({
         org.secondary && exhausted
           ? await context.prober.send(edge, requestFor(endpoint, org.secondary.key), { ...tags, check: 'ORG-SHARED' })
           : null;
-      const later = exhausted
+      const watched = exhausted
         ? await watchRestOfWindow(context, {
             first: sent[0]!,
             window,
@@ -75,7 +75,8 @@ export const readSequential = defineTask({
                 phase: 'other-route',
               }),
           })
-        : [];
+        : { later: [], otherRoute: null };
+      const { later, otherRoute } = watched;
       // The checks' time is the window's traffic; the Retry-After wait that follows is RETRY-AFTER's evidence, not their span.
       task.end();
       // A cap's refusal among the bulk is not §7's quota refusal: ERR-429-BODY and RETRY-AFTER judge the quota's.
@@ -89,6 +90,7 @@ export const readSequential = defineTask({
           variant: 'sequential',
           window,
           later,
+          otherRoute,
           together,
         }),
         'HDR-REMAINING': context.judgements.judge('remainingDecrementsVerdict', sent, window, together),

@@ -611,6 +611,7 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
       variant: 'sequential',
       window,
       later,
+      otherRoute: later[0]!,
     });
     expect(f.verdict).toBe('fail');
     expect(f.reasons).toEqual([

@@ -24,6 +24,8 @@ export interface QuotaExactInput {
    * open, they show a quota that refills during the window, or is counted per route: no lucky pass.
    */
   readonly later?: readonly Observation[];
+  /** Which of `later` read another route of the class (the watch's), where one did. */
+  readonly otherRoute?: Observation | null;
   /**
    * Sequential series whose bulk went together (suite/series-shape.ts): the parts released together.
    * Among them a refusal with quota left is a cap's and counted nothing; the rest went one at a time.
@@ -141,9 +143,9 @@ export function refillCheck(judged: Judged, obs: readonly Observation[], input: 
   }
   const route = `${admittedInside.method} ${admittedInside.path}`;
   const sureToLastS = Math.round((safeEnd - start) / 100) / 10;
-  // The watch's read of another route of the class (phase 'other-route'); the rest repeat the check's own request.
+  // The watch's read of another route of the class; the rest repeat the check's own request.
   const refill =
-    admittedInside.phase === 'other-route'
+    admittedInside.id === input.otherRoute?.id
       ? because('quota-per-route', {
           admittedRoute: route,
           admittedId: admittedInside.id,
