@@ -14,7 +14,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countVerdicts, overallVerdict, type CheckResult } from '../catalogue/types.ts';
+import { countVerdicts, overallVerdict, type CheckResult, type Finding } from '../catalogue/types.ts';
 import {
   fileDifferences,
   MANIFEST_FILE,
@@ -32,7 +32,8 @@ import { toolInfo } from './run-id.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { readJudgements, readObservations } from '../suite/judgement-file.ts';
 import { JUDGEMENTS_FILE, withSharedArgs, type JudgementRecord } from '../suite/judgements.ts';
-import { decodeArgs, findingText, referenced, type FindingText, type ObservationSource } from '../verdicts/replay.ts';
+import { decodeArgs, referenced, sameReasons, type ObservationSource } from '../verdicts/replay.ts';
+import type { Reason } from '../catalogue/reasons/index.ts';
 import { isNotReplayed, isReplayable, mayDecide, NOT_REPLAYED, replay } from '../checks/verdict-table.ts';
 
 export interface VerifyReport {
@@ -258,11 +259,11 @@ function judgeOne(
     report.problems.push(`${name}: its judgement (${record.fn}) cannot decide a ${verdict} ${result.id}`);
     return;
   }
-  if (
-    record.found.verdict !== verdict ||
-    record.found.expected !== result.expected ||
-    record.found.actual !== result.actual
-  ) {
+  // Compared by verdict and reasons (codes and figures), not by their words.
+  // An interrupted run adds a reason naming what the result would have been; the judgement did not.
+  const interruptedOnly = (reasons: readonly Reason[]) =>
+    reasons.filter((r) => !(r.code === 'interrupted' && r.wouldHaveBeen !== ''));
+  if (record.found.verdict !== verdict || !sameReasons(record.found.reasons ?? [], interruptedOnly(result.reasons))) {
     report.problems.push(`${name}: its judgement recorded another finding than results.json has`);
     return;
   }
@@ -271,27 +272,28 @@ function judgeOne(
     else report.problems.push(`${name}: its judgement (${record.fn}) has no input, though a run always writes one`);
     return;
   }
-  let again: FindingText;
+  let again: Finding;
   try {
     if (!isReplayable(record.fn)) throw new Error(`${record.fn} is not a verdict function this tiergate has`);
-    again = findingText(replay(record.fn, decodeArgs(record.args, source, recruitingApi)));
+    again = replay(record.fn, decodeArgs(record.args, source, recruitingApi));
   } catch (error) {
     report.problems.push(`${name}: cannot be judged again: ${messageOf(error)}`);
     return;
   }
   const verdictHolds = again.verdict === verdict;
-  if (verdictHolds && again.expected === result.expected && again.actual === result.actual) {
+  const reasonsHold = sameReasons(again.reasons ?? [], interruptedOnly(result.reasons));
+  const dataHolds = JSON.stringify(again.data ?? null) === JSON.stringify(result.data ?? null);
+  if (verdictHolds && reasonsHold && dataHolds) {
     outcome.held += 1;
     return;
   }
+  const codes = (reasons: readonly Reason[]) => reasons.map((r) => r.code).join(', ') || 'none';
   const what = !verdictHolds
     ? `its verdict is ${again.verdict}, results.json says ${result.verdict}`
-    : again.expected !== result.expected
-      ? 'its expectation differs'
-      : 'what it found differs';
-  report.problems.push(
-    `${name}: judged again from the observations, ${what} (now: "${again.actual}"; results.json: "${result.actual}")`,
-  );
+    : !reasonsHold
+      ? `its reasons differ (now: ${codes(again.reasons ?? [])}; results.json: ${codes(interruptedOnly(result.reasons))})`
+      : 'its figures (data) differ';
+  report.problems.push(`${name}: judged again from the observations, ${what}`);
 }
 
 export async function verifyRun(runDir: string, options: VerifyOptions): Promise<VerifyReport> {

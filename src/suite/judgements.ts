@@ -10,7 +10,7 @@ import { NOT_REPLAYED, REPLAYABLE, type NotReplayedName, type ReplayableName } f
 import type { CheckResult, Finding } from '../catalogue/types.ts';
 import type { Contract, TierName } from '../contract/types.ts';
 import { observationSink } from '../measure/observation-file.ts';
-import { encodeArgs, findingText, type FindingText } from '../verdicts/replay.ts';
+import { encodeArgs, findingText, sameReasons, type FindingText } from '../verdicts/replay.ts';
 import { redactKeys } from '../contract/keys.ts';
 
 export const JUDGEMENTS_FILE = 'judgements.ndjson.gz';
@@ -70,8 +70,11 @@ export interface JudgementRecord {
 
 type Fn<K extends ReplayableName> = (typeof REPLAYABLE)[K];
 
-const sameText = (a: FindingText, b: FindingText) =>
-  a.verdict === b.verdict && a.expected === b.expected && a.actual === b.actual;
+const sameText = (a: FindingText, b: Omit<FindingText, 'reasons'> & { readonly reasons?: FindingText['reasons'] }) =>
+  a.verdict === b.verdict &&
+  a.expected === b.expected &&
+  a.actual === b.actual &&
+  sameReasons(a.reasons, b.reasons ?? []);
 
 export class JudgementLog {
   readonly #records: JudgementRecord[] = [];

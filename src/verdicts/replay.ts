@@ -10,22 +10,34 @@
  */
 import type { Contract } from '../contract/types.ts';
 import type { Finding } from '../catalogue/types.ts';
+import type { Reason } from '../catalogue/reasons/index.ts';
 import type { Observation } from '../measure/observation.ts';
 import { probeRecord, type ProbeRecord } from '../measure/revocation-records.ts';
 import type { ProbePhase } from '../measure/tags.ts';
 
-/** What a finding says, as results.json holds it and a replay is compared by. */
+/**
+ * What a finding says, as the judgement log keeps it: its verdict and reasons (codes and figures),
+ * which a replay is compared by, and its words, by which the log links a result to its judgement.
+ */
 export interface FindingText {
   readonly verdict: Finding['verdict'];
   readonly expected: string;
   readonly actual: string;
+  readonly reasons: readonly Reason[];
 }
 
-export const findingText = (f: FindingText): FindingText => ({
+export const findingText = (
+  f: Omit<FindingText, 'reasons'> & { readonly reasons?: readonly Reason[] },
+): FindingText => ({
   verdict: f.verdict,
   expected: f.expected,
   actual: f.actual,
+  reasons: f.reasons ?? [],
 });
+
+/** The same reasons, codes and figures, in the same order. */
+export const sameReasons = (a: readonly Reason[], b: readonly Reason[]): boolean =>
+  JSON.stringify(a) === JSON.stringify(b);
 
 const isObservation = (v: object): v is Observation =>
   typeof (v as { id?: unknown }).id === 'number' && 'sentAt' in v && 'rateLimit' in v && 'check' in v && 'phase' in v;

@@ -191,6 +191,24 @@ describe('tiergate verify', () => {
       );
     });
 
+    it("a figure of a result's data edited, its words kept: named, figures compared, not sentences", async () => {
+      let edited = '';
+      const copy = await forged((c) =>
+        editResults(c, (r) => {
+          // HDR-PRESENT's count of responses of one status, one more than it was.
+          type Edited = { id: string; tier: string; data: { byStatus: Record<string, { total: number }> } };
+          const result = (r.checks as unknown as Edited[]).find((x) => x.id === 'HDR-PRESENT')!;
+          const [status] = Object.keys(result.data.byStatus);
+          result.data.byStatus[status!]!.total += 1;
+          edited = `HDR-PRESENT [${result.tier}]`;
+        }),
+      );
+      const result = await runCli(['verify', copy]);
+      expect(result.code).toBe(1);
+      const named = result.stdout.split('\n').filter((l) => l.startsWith(`✗ ${edited}`));
+      expect(named.some((l) => l.endsWith('judged again from the observations, its figures (data) differ'))).toBe(true);
+    });
+
     it('a result removed: its judgement is named as one for a result results.json lacks', async () => {
       const copy = await forged((c) =>
         editResults(c, (r) => {
