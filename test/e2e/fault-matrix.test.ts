@@ -15,6 +15,7 @@ import { checksFor, kindsFor } from '../helpers/fault-checks.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { verifyRun } from '../../src/run/verify.ts';
 import { captureIo } from '../helpers/capture-io.ts';
+import { unexplained } from '../helpers/explained.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 import { FAULT_PROFILES, profileComparison } from './limiter-profiles.ts';
 
@@ -57,6 +58,8 @@ describe.concurrent('fault matrix (starter tier)', () => {
         .filter((c) => (c.verdict === 'inconclusive' && !allowed.has(c.id)) || c.verdict === 'skipped')
         .map((c) => `${c.id} ${c.verdict}: ${c.actual}`);
       expect(undecided).toEqual([]);
+      // Every result that is not a pass says why by codes that tiergate explain knows.
+      expect(unexplained(ran)).toEqual([]);
       expect(outcome.exitCode).toBe(1);
       // The bulk really went together where forced: the sequential series says so.
       if (bulk === 'always') {

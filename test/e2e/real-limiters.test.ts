@@ -39,6 +39,7 @@ import {
 import { startRedis } from '../limiters/lib/redis-server.mjs';
 import { learnedConcurrency } from '../../src/verdicts/concurrency-cap.ts';
 import { captureIo } from '../helpers/capture-io.ts';
+import { unexplained } from '../helpers/explained.ts';
 import { tempReportsDir } from '../helpers/run-options.ts';
 import { TIER_RESULTS } from '../helpers/check-lists.ts';
 
@@ -294,6 +295,8 @@ describe.concurrent('tiergate on real rate limiters (test/limiters, starter tier
       expect(outcome.results, 'runSuite returned no results').not.toBeNull();
       const results = outcome.results!;
       const checks = results.checks;
+      // Every result that is not a pass says why by codes that tiergate explain knows.
+      expect(unexplained(checks)).toEqual([]);
 
       // Every check a starter run holds is there, and every rule names a check that ran.
       const keys = checks.map(keyOf);
