@@ -73,6 +73,30 @@ const TIMING_MEANS =
 const LOST_CAUSES = ['a dropped connection or a timeout (`timeout`) on the way to or from the server'];
 const LOST_CHANGE = ['nothing if the verdict stands; else check the network path or raise `timeout`'];
 
+/** A lost request placed by the Remaining of the answers either side of it. */
+type LostAcross = { atRequest: number; error: string; remainingBefore: number; remainingAfter: number };
+const lostAcrossText = ({ atRequest, error, remainingBefore, remainingAfter }: LostAcross) =>
+  `${error} at request ${atRequest}: Remaining ${remainingBefore} → ${remainingAfter} across it`;
+
+/** A lost request placed by the values of Remaining the admissions took (released together). */
+type LostByValues = {
+  atRequest: number;
+  error: string;
+  admitted: number;
+  values: number;
+  lost: number;
+  missing: number;
+  limit: number;
+};
+function lostByValuesText(f: LostByValues, placed: string): string {
+  const every = `every value of Remaining an admission takes under Limit ${f.limit} (${f.values})`;
+  const carry =
+    f.missing === 0
+      ? `${every}, one each`
+      : `distinct values of Remaining, ${every} but ${f.missing}, each of which one of the ${f.lost} requests lost could take where the server's order allows`;
+  return `${f.error} at request ${f.atRequest}: ${placed}: the ${f.admitted} admitted answers carry ${carry}`;
+}
+
 export const QUOTA_REASONS = {
   'window-rolled-over': reason<{ from: number; to: number; atRequest: number }>()({
     verdicts: ['inconclusive'],
@@ -280,65 +304,31 @@ export const QUOTA_REASONS = {
     ],
     change: ['compare `--window` (config `window`) with `tiergate profile`', 'fix the limiter to fixed windows'],
   }),
-  'lost-request-counted': reason<{
-    atRequest: number;
-    error: string;
-    remainingBefore: number;
-    remainingAfter: number;
-  }>()({
+  'lost-request-counted': reason<LostAcross>()({
     verdicts: ['pass', 'fail', 'inconclusive'],
-    text: ({ atRequest, error, remainingBefore, remainingAfter }) =>
-      `${error} at request ${atRequest}: Remaining ${remainingBefore} → ${remainingAfter} across it, so it counted (admitted, its answer lost)`,
+    text: (f) => `${lostAcrossText(f)}, so it counted (admitted, its answer lost)`,
     means: 'A request got no answer; the Remaining of the answers around it shows the server counted it.',
     causes: LOST_CAUSES,
     change: LOST_CHANGE,
   }),
-  'lost-request-not-counted': reason<{
-    atRequest: number;
-    error: string;
-    remainingBefore: number;
-    remainingAfter: number;
-  }>()({
+  'lost-request-not-counted': reason<LostAcross>()({
     verdicts: ['pass', 'fail', 'inconclusive'],
-    text: ({ atRequest, error, remainingBefore, remainingAfter }) =>
-      `${error} at request ${atRequest}: Remaining ${remainingBefore} → ${remainingAfter} across it, so it did not count (it never reached the limiter)`,
+    text: (f) => `${lostAcrossText(f)}, so it did not count (it never reached the limiter)`,
     means: 'A request got no answer; the Remaining of the answers around it shows the server never counted it.',
     causes: LOST_CAUSES,
     change: LOST_CHANGE,
   }),
-  'lost-request-admitted': reason<{
-    atRequest: number;
-    error: string;
-    admitted: number;
-    values: number;
-    lost: number;
-    missing: number;
-    limit: number;
-  }>()({
+  'lost-request-admitted': reason<LostByValues>()({
     verdicts: ['pass', 'fail', 'inconclusive'],
-    text: ({ atRequest, error, admitted, values, lost, missing, limit }) =>
-      `${error} at request ${atRequest}: admitted, its answer lost: the ${admitted} admitted answers carry distinct values of Remaining, every value of Remaining an admission takes under Limit ${limit} (${values}) but ${missing}, each of which one of the ${lost} requests lost could take where the server's order allows`,
+    text: (f) => lostByValuesText(f, 'admitted, its answer lost'),
     means:
       'A request got no answer; the values of Remaining the admissions took leave one that only it could have taken.',
     causes: LOST_CAUSES,
     change: LOST_CHANGE,
   }),
-  'lost-request-not-admitted': reason<{
-    atRequest: number;
-    error: string;
-    admitted: number;
-    values: number;
-    lost: number;
-    missing: number;
-    limit: number;
-  }>()({
+  'lost-request-not-admitted': reason<LostByValues>()({
     verdicts: ['pass', 'fail', 'inconclusive'],
-    text: ({ atRequest, error, admitted, values, lost, missing, limit }) => {
-      const every = `every value of Remaining an admission takes under Limit ${limit} (${values})`;
-      return missing === 0
-        ? `${error} at request ${atRequest}: not admitted: the ${admitted} admitted answers carry ${every}, one each`
-        : `${error} at request ${atRequest}: not admitted: the ${admitted} admitted answers carry distinct values of Remaining, ${every} but ${missing}, each of which one of the ${lost} requests lost could take where the server's order allows`;
-    },
+    text: (f) => lostByValuesText(f, 'not admitted'),
     means: 'A request got no answer; the values of Remaining the admissions took leave none for it.',
     causes: LOST_CAUSES,
     change: LOST_CHANGE,
