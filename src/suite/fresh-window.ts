@@ -17,8 +17,8 @@ import type { SuiteContext } from './context.ts';
 import { inconclusiveFinding, type Decision, type Decisions, type TaskRun } from './task.ts';
 import { underCap } from './batches.ts';
 import { figuresOf } from '../contract/org-limits.ts';
-import { uploadFit, uploadFitText } from './upload-fit.ts';
-import { readFit, readFitText, type RoundsAt } from './read-fit.ts';
+import { uploadFit, uploadsUnfitFigures } from './upload-fit.ts';
+import { readFit, readsUnfitFigures, type RoundsAt } from './read-fit.ts';
 import { sleep } from '../util/sleep.ts';
 import { limitFromAnnounced, uploadsFromAnnounced } from './announced-limit.ts';
 import type { LimiterProfile } from '../profile/types.ts';
@@ -70,15 +70,18 @@ export async function inFreshWindow<C extends CheckId>(
     const decision = again.decisions[id] as Decision | undefined;
     const after = findingOf(decision);
     if (!decision || !after) continue;
-    // Not measured again (no window could be had, or the uploads no longer fit): the first measurement stands.
+    // Not measured again (no window could be had, or the uploads no longer fit): the first measurement
+    // stands, with why the second could not be had.
     if (!again.ran) {
-      merged[id] = withNote(measured.decisions[id] as unknown as Decision, `not measured again: ${after.actual}`);
+      merged[id] = withReasons(measured.decisions[id] as unknown as Decision, after.reasons ?? []);
       continue;
     }
-    const why = spoiled.includes(id)
-      ? `the first measurement was spoiled (${before.actual})`
-      : `the first left it open (${before.actual}) with ${spoiled.join(', ')} spoiled`;
-    merged[id] = withNote(decision, `measured again in the next window: ${why}`);
+    const remeasured = because('measured-again', {
+      first: (before.reasons ?? []).map((r) => r.code),
+      spoiled,
+      ownSpoiled: spoiled.includes(id),
+    });
+    merged[id] = withReasons(decision, [remeasured]);
   }
   return merged as Decisions<C>;
 }
@@ -88,17 +91,18 @@ function notMeasuredAgain<C extends CheckId>(task: TaskRun<C>, decisions: Decisi
   const noted: Partial<Record<CheckId, Decision>> = { ...(decisions as Partial<Record<CheckId, Decision>>) };
   for (const id of task.checks) {
     const decision = decisions[id] as Decision | undefined;
-    if (findingOf(decision)?.verdict === 'inconclusive') noted[id] = withReason(decision!, why);
+    if (findingOf(decision)?.verdict === 'inconclusive') noted[id] = withReasons(decision!, [why]);
   }
   return noted as Decisions<C>;
 }
 
-function withReason(decision: Decision, reason: Reason): Decision {
-  return amended(decision, (finding) => ({ ...finding, reasons: [...(finding.reasons ?? []), reason] }));
-}
-
-function withNote(decision: Decision, note: string): Decision {
-  return amended(decision, (finding) => ({ ...finding, notes: [...finding.notes, note] }));
+/** The decision with `reasons` added, each once (a second measurement not run may repeat the first's why). */
+function withReasons(decision: Decision, reasons: readonly Reason[]): Decision {
+  return amended(decision, (finding) => {
+    const given = finding.reasons ?? [];
+    const known = new Set(given.map((r) => JSON.stringify(r)));
+    return { ...finding, reasons: [...given, ...reasons.filter((r) => !known.has(JSON.stringify(r)))] };
+  });
 }
 
 /** The decision with its finding changed by `change`. */
@@ -171,7 +175,7 @@ function readsUnfit(context: SuiteContext, task: TaskRun, rounds: RoundsAt): Fin
   if (fit.fits) return null;
   return inconclusiveFinding(
     'reads that fit one quota window',
-    because('does-not-fit-window', { detail: readFitText(fit, context.windowMs) }),
+    because('reads-do-not-fit-window', readsUnfitFigures(fit, context.windowMs)),
   );
 }
 
@@ -192,7 +196,7 @@ function uploadsUnfit(context: SuiteContext, task: TaskRun, traffic: QuotaTraffi
   const quieter = fastest !== null && uploadFit(steps, fastest, context.windowMs, opens).fits;
   const finding = inconclusiveFinding(
     'uploads that fit one quota window',
-    because('does-not-fit-window', { detail: uploadFitText(fit, uploadMs, context.windowMs) }),
+    because('uploads-do-not-fit-window', uploadsUnfitFigures(fit, uploadMs, context.windowMs)),
   );
   if (!quieter) return finding;
   const slowNow = because('uploads-slow-now', { fastestMs: Math.round(fastest) });

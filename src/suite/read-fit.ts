@@ -5,6 +5,7 @@
  * these figures, and its checks are reported inconclusive with them.
  */
 import { formatDurationMs } from '../util/duration.ts';
+import { because, reasonText, type ReasonFigures } from '../catalogue/reasons/index.ts';
 
 /** A task whose round trips one after another would take more than this share of a window is not sent. */
 const FIT_SHARE = 0.8;
@@ -38,10 +39,14 @@ export function longestRoundTripMs(rounds: RoundsAt, windowMs: number): number {
   return fits;
 }
 
+/** Why a read task that does not fit was not sent: its figures, for reason `reads-do-not-fit-window`. */
+export function readsUnfitFigures(fit: ReadFit, windowMs: number): ReasonFigures<'reads-do-not-fit-window'> {
+  const { rounds: roundTrips, roundTripMs, needMs } = fit;
+  return { roundTrips, roundTripMs, needMs, windowMs, usablePercent: Math.round(FIT_SHARE * 100) };
+}
+
 /** "62 round trips one after another at 90ms = 5.58s, within the 60s window" (one line). */
 export function readFitText(fit: ReadFit, windowMs: number): string {
-  const need = `${fit.rounds} round trips one after another at ${formatDurationMs(fit.roundTripMs)} = ${formatDurationMs(fit.needMs)}`;
-  return fit.fits
-    ? `${need}, within the ${formatDurationMs(windowMs)} window`
-    : `${need}, over ${Math.round(FIT_SHARE * 100)}% of the ${formatDurationMs(windowMs)} window`;
+  if (!fit.fits) return reasonText(because('reads-do-not-fit-window', readsUnfitFigures(fit, windowMs)));
+  return `${fit.rounds} round trips one after another at ${formatDurationMs(fit.roundTripMs)} = ${formatDurationMs(fit.needMs)}, within the ${formatDurationMs(windowMs)} window`;
 }

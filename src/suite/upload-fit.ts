@@ -7,6 +7,7 @@
  * before any quota is spent, with these figures, and its checks are reported inconclusive with them.
  */
 import { formatDurationMs } from '../util/duration.ts';
+import { because, reasonText, type ReasonFigures } from '../catalogue/reasons/index.ts';
 
 /**
  * The share of a window the uploads may take: the rest is for timers and an upload slower than the
@@ -41,13 +42,29 @@ export function uploadFit(rounds: number, uploadMs: number, windowMs: number, op
   };
 }
 
+/** Why an ingest task that does not fit was not sent: its figures, for reason `uploads-do-not-fit-window`. */
+export function uploadsUnfitFigures(
+  fit: UploadFit,
+  uploadMs: number,
+  windowMs: number,
+): ReasonFigures<'uploads-do-not-fit-window'> {
+  return {
+    uploadTimes: fit.uploadTimes,
+    batches: fit.uploadTimes - (fit.pinned ? 2 : 1),
+    findsStart: fit.pinned,
+    uploadMs,
+    needMs: fit.needMs,
+    windowMs,
+    usablePercent: Math.round(USABLE_SHARE * 100),
+    maxUploadMs: fit.maxUploadMs,
+  };
+}
+
 /** "8 upload times one after another (…) = 16s at 2s an upload, over 95% of the 3s window (…)" (one line). */
 export function uploadFitText(fit: UploadFit, uploadMs: number, windowMs: number): string {
+  if (!fit.fits) return reasonText(because('uploads-do-not-fit-window', uploadsUnfitFigures(fit, uploadMs, windowMs)));
   const rounds = fit.uploadTimes - (fit.pinned ? 2 : 1);
   const start = fit.pinned ? ", one to find the window's start" : ', which opens the window';
   const times = `${fit.uploadTimes} upload times one after another (the first${fit.pinned ? '' : start}, ${rounds} ${rounds === 1 ? 'batch' : 'batches'} under the cap${fit.pinned ? start : ''})`;
-  const need = `${formatDurationMs(fit.needMs)} at ${formatDurationMs(uploadMs)} an upload`;
-  return fit.fits
-    ? `${times} = ${need}, within the ${formatDurationMs(windowMs)} window`
-    : `${times} = ${need}, over ${Math.round(USABLE_SHARE * 100)}% of the ${formatDurationMs(windowMs)} window (it fits up to ${formatDurationMs(fit.maxUploadMs)} an upload)`;
+  return `${times} = ${formatDurationMs(fit.needMs)} at ${formatDurationMs(uploadMs)} an upload, within the ${formatDurationMs(windowMs)} window`;
 }

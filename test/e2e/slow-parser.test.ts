@@ -44,7 +44,7 @@ describe('a parser too slow for the window', () => {
         ['CONCURRENCY-CAP', '', 'inconclusive'],
       ]),
     );
-    for (const c of ingest) expect(c.reasons.map((r) => r.code)).toEqual(['does-not-fit-window']);
+    for (const c of ingest) expect(c.reasons.map((r) => r.code)).toEqual(['uploads-do-not-fit-window']);
     expect(results.checks.filter((c) => c.id === 'QUOTA-READ').every((c) => c.verdict === 'pass')).toBe(true);
     // Not one upload of theirs was sent.
     const sent = runObservations<{ check: string }>(outcome.runDir!);

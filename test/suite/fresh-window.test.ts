@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import type { Finding } from '../../src/catalogue/types.ts';
+import { because } from '../../src/catalogue/reasons/index.ts';
 import type { SuiteContext } from '../../src/suite/context.ts';
 import type { OrgHandle } from '../../src/contract/handles.ts';
 import { inFreshWindow } from '../../src/suite/fresh-window.ts';
@@ -16,21 +17,27 @@ import type { FreshWindow } from '../../src/windows/keeper.ts';
 import { obs, windowFrom } from '../helpers/observations.ts';
 
 const org = { label: 'starter-a', tier: 'starter', primary: { key: 'k' } } as unknown as OrgHandle;
-const pass: Finding = { verdict: 'pass', expected: 'x', actual: 'exact', evidence: [], notes: [] };
+// Which measurement a finding came from is its evidence: the first's request 1, the second's 2.
+const pass: Finding = { verdict: 'pass', expected: 'x', actual: 'x', evidence: [1], notes: [] };
+const passedSecond: Finding = { ...pass, evidence: [2] };
+const rolledOver = because('window-rolled-over', { from: 1795818902, to: 1795818905, atRequest: 7 });
 const spoiled: Finding = {
   verdict: 'inconclusive',
   expected: 'x',
-  actual: 'window rolled over mid-check',
-  evidence: [],
+  actual: 'x',
+  evidence: [1],
   notes: [],
+  reasons: [rolledOver],
   measureAgain: 'next-window',
 };
+const noConsistentLimit = because('no-consistent-limit', { limits: [60, 61] });
 const stuck: Finding = {
   verdict: 'inconclusive',
   expected: 'x',
-  actual: 'no consistent Limit',
-  evidence: [],
+  actual: 'x',
+  evidence: [1],
   notes: [],
+  reasons: [noConsistentLimit],
 };
 
 /** A context whose keeper hands out a window at once, counting how often it was asked. */
@@ -71,15 +78,16 @@ describe('inFreshWindow', () => {
     const asked = { count: 0 };
     const outcomes = [
       { 'QUOTA-READ': spoiled, 'HDR-RESET': pass },
-      { 'QUOTA-READ': pass, 'HDR-RESET': { ...pass, actual: 'second' } },
+      { 'QUOTA-READ': passedSecond, 'HDR-RESET': passedSecond },
     ];
     const decisions = await inFreshWindow(contextOf(asked), task, 'read', traffic, async () => outcomes.shift()!);
     expect(asked.count).toBe(2);
     expect(decisions['QUOTA-READ']).toMatchObject({
       verdict: 'pass',
-      notes: ['measured again in the next window: the first measurement was spoiled (window rolled over mid-check)'],
+      evidence: [2],
+      reasons: [{ code: 'measured-again', first: ['window-rolled-over'], spoiled: ['QUOTA-READ'], ownSpoiled: true }],
     });
-    expect(decisions['HDR-RESET']).toMatchObject({ actual: 'exact' });
+    expect(decisions['HDR-RESET']).toBe(pass);
   });
 
   it("does not measure again once the lane's budget for it is spent, saying so", async () => {
@@ -93,8 +101,7 @@ describe('inFreshWindow', () => {
     expect(asked.count).toBe(1);
     expect(decisions['QUOTA-READ']).toMatchObject({
       verdict: 'inconclusive',
-      notes: [],
-      reasons: [{ code: 'remeasure-budget-spent', windowsPerLane: 1, lane: 'starter-a' }],
+      reasons: [rolledOver, { code: 'remeasure-budget-spent', windowsPerLane: 1, lane: 'starter-a' }],
     });
   });
 
@@ -119,15 +126,13 @@ describe('inFreshWindow', () => {
     const asked = { count: 0 };
     const outcomes = [
       { 'QUOTA-READ': spoiled, 'HDR-RESET': stuck },
-      { 'QUOTA-READ': pass, 'HDR-RESET': { ...pass, actual: 'second' } },
+      { 'QUOTA-READ': passedSecond, 'HDR-RESET': passedSecond },
     ];
     const decisions = await inFreshWindow(contextOf(asked), task, 'read', traffic, async () => outcomes.shift()!);
     expect(decisions['HDR-RESET']).toMatchObject({
       verdict: 'pass',
-      actual: 'second',
-      notes: [
-        'measured again in the next window: the first left it open (no consistent Limit) with QUOTA-READ spoiled',
-      ],
+      evidence: [2],
+      reasons: [{ code: 'measured-again', first: ['no-consistent-limit'], spoiled: ['QUOTA-READ'], ownSpoiled: false }],
     });
   });
 
@@ -144,9 +149,32 @@ describe('inFreshWindow', () => {
     }));
     expect(asked.count).toBe(2);
     expect(decisions['QUOTA-READ']).toMatchObject({
-      actual: 'window rolled over mid-check',
-      notes: ['not measured again: no fresh quota window to start in: no window within 11 s'],
+      verdict: 'inconclusive',
+      evidence: [1],
+      reasons: [rolledOver, { code: 'no-fresh-window', detail: 'no window within 11 s' }],
     });
+  });
+
+  it('does not send reads that cannot fit a window at the round trip measured, giving the figures', async () => {
+    const asked = { count: 0 };
+    const context = contextOf(asked);
+    (context.windows as unknown as { latencyMs: () => number }).latencyMs = () => 1000;
+    const longTask = { ...task, rounds: () => 5 } as unknown as TaskRun<'QUOTA-READ' | 'HDR-RESET'>;
+    const decisions = await inFreshWindow(context, longTask, 'read', traffic, async () => ({
+      'QUOTA-READ': pass,
+      'HDR-RESET': pass,
+    }));
+    expect(asked.count).toBe(0);
+    const unfit = {
+      code: 'reads-do-not-fit-window',
+      roundTrips: 5,
+      roundTripMs: 1000,
+      needMs: 5000,
+      windowMs: 3000,
+      usablePercent: 80,
+    };
+    expect(decisions['QUOTA-READ']).toMatchObject({ verdict: 'inconclusive', reasons: [unfit] });
+    expect(decisions['HDR-RESET']).toMatchObject({ verdict: 'inconclusive', reasons: [unfit] });
   });
 
   describe('uploads too slow to fit a window', () => {
@@ -171,10 +199,17 @@ describe('inFreshWindow', () => {
       const asked = { count: 0 };
       const decisions = await withUploads(asked, [20, 10], 10);
       expect(asked.count).toBe(1);
-      expect(decisions['QUOTA-READ']).toMatchObject({ verdict: 'pass' });
-      expect(findingNotes(decisions['QUOTA-READ'])).toEqual([
-        "measured again in the next window: the first measurement was spoiled (not run: 8 upload times one after another (the first, 6 batches under the cap, one to find the window's start) = 160ms at 20ms an upload, over 95% of the 100ms window (it fits up to 11ms an upload))",
-      ]);
+      expect(decisions['QUOTA-READ']).toMatchObject({
+        verdict: 'pass',
+        reasons: [
+          {
+            code: 'measured-again',
+            first: ['uploads-do-not-fit-window', 'uploads-slow-now'],
+            spoiled: ['QUOTA-READ', 'HDR-RESET'],
+            ownSpoiled: true,
+          },
+        ],
+      });
     });
 
     it('still too slow a window later: not run, saying so', async () => {
@@ -182,18 +217,29 @@ describe('inFreshWindow', () => {
       const decisions = await withUploads(asked, [20], 10);
       expect(asked.count).toBe(0);
       expect(decisions['QUOTA-READ']).toMatchObject({ verdict: 'inconclusive' });
-      expect(findingOf(decisions['QUOTA-READ']).reasons).toContainEqual({ code: 'uploads-slow-now', fastestMs: 10 });
-      expect(findingNotes(decisions['QUOTA-READ']).at(-1)).toMatch(/^not measured again: not run: /);
+      // The second measurement was not run either, for the same reasons: each is given once.
+      const unfit = {
+        code: 'uploads-do-not-fit-window',
+        uploadTimes: 8,
+        batches: 6,
+        findsStart: true,
+        uploadMs: 20,
+        needMs: 160,
+        windowMs: 100,
+        usablePercent: 95,
+        maxUploadMs: 11,
+      };
+      const slowNow = { code: 'uploads-slow-now', fastestMs: 10 };
+      expect(findingOf(decisions['QUOTA-READ']).reasons).toEqual([unfit, slowNow]);
     });
 
     it('where even the fastest would not fit: not run, and not tried again', async () => {
       const asked = { count: 0 };
       const decisions = await withUploads(asked, [20], 15);
       expect(asked.count).toBe(0);
-      expect(findingOf(decisions['QUOTA-READ']).reasons!.map((r) => r.code)).toEqual(['does-not-fit-window']);
+      expect(findingOf(decisions['QUOTA-READ']).reasons!.map((r) => r.code)).toEqual(['uploads-do-not-fit-window']);
     });
   });
 });
 
 const findingOf = (decision: unknown): Finding => (decision as { finding?: Finding }).finding ?? (decision as Finding);
-const findingNotes = (decision: unknown): string[] => findingOf(decision).notes as string[];
