@@ -227,7 +227,7 @@ export async function runTask(
       (definition.uploads === true && context.writes === 'none' ? because('writes-none', {}) : null);
     decisions = notRun === null ? await definition.run(context, run) : skippedFor(checks, notRun);
   } catch (error) {
-    undecided = because('task-stopped', { detail: `task ${taskName(identity)} stopped: ${messageOf(error)}` });
+    undecided = because('task-stopped', { task: taskName(identity), error: messageOf(error) });
     context.emit({ type: 'warning', message: reasonText(undecided) });
   }
   const own =

@@ -21,7 +21,6 @@ import { isAdmitted, type Observation } from '../measure/observation.ts';
 import { announcedWaitS } from '../measure/reset-format.ts';
 import { uploadsToTest } from '../suite/announced-limit.ts';
 import type { ConcurrencyPhase } from '../measure/tags.ts';
-import { describe } from '../verdicts/support/finding.ts';
 import {
   extraSendAt,
   fastestUploadMs,
@@ -156,10 +155,13 @@ async function measureOnce(context: SuiteContext, org: OrgHandle, cap: number, s
   seen.roundTrips.push(...trips);
   const refused = trips.find((o) => !isAdmitted(o));
   if (refused) {
-    const how = refused.status === null ? 'got no answer' : 'were refused';
     const finding = inconclusiveFinding(
       'reads admitted, to time a round trip and to test the cap with',
-      because('refused-before-held', { outcome: how, request: describe(refused) }),
+      because('refused-before-held', {
+        request: refused.id,
+        status: refused.status,
+        error: refused.error?.code ?? null,
+      }),
       trips.map((o) => o.id),
       ["the extra request is a read: a read refused for its quota would pass for the cap's refusal"],
     );

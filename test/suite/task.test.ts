@@ -93,13 +93,15 @@ describe('runTask', () => {
       scenario: defineScenario({ tier: 'starter' }),
       checks: null,
     });
-    const why = 'task read-burst starter-a stopped: the target answered 500';
-    expect(results.map((r) => [r.id, r.variant, r.verdict, r.actual])).toEqual([
-      ['QUOTA-READ', 'burst', 'inconclusive', why],
-      ['HDR-LIMIT', 'read', 'inconclusive', why],
-      ['HDR-RESET', '', 'inconclusive', why],
+    const why = { code: 'task-stopped', task: 'read-burst starter-a', error: 'the target answered 500' };
+    expect(results.map((r) => [r.id, r.variant, r.verdict, r.reasons])).toEqual([
+      ['QUOTA-READ', 'burst', 'inconclusive', [why]],
+      ['HDR-LIMIT', 'read', 'inconclusive', [why]],
+      ['HDR-RESET', '', 'inconclusive', [why]],
     ]);
-    expect(events).toEqual([{ type: 'warning', message: why }]);
+    expect(events).toEqual([
+      { type: 'warning', message: 'task read-burst starter-a stopped: the target answered 500' },
+    ]);
   });
 
   it('reports only the selected checks', async () => {

@@ -10,6 +10,10 @@ import { learnedConcurrency, type ConcurrencyCapData } from '../../src/verdicts/
 import type { TargetOptions } from '../../src/reference-server/options.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import { loadTestContext } from '../helpers/suite-context.ts';
+import { endpointById } from '../../src/contract/lookup.ts';
+import { recruitingApi } from '../../src/contract/recruiting-api.ts';
+import { requestFor } from '../../src/measure/requests.ts';
+import type { Observation } from '../../src/measure/observation.ts';
 
 async function capResult(target: TargetOptions) {
   const { context, org } = await loadTestContext(
@@ -56,5 +60,41 @@ describe('the concurrency task', () => {
     const data = result.data as ConcurrencyCapData;
     expect([data.outcome, data.extraStatus]).toEqual(['admitted', 200]);
     expect(learnedConcurrency(result).value).toEqual({ kind: 'no-cap' });
+  });
+});
+
+describe('the concurrency task, its read quota spent first', () => {
+  it('is inconclusive, holding nothing, when the reads that time the round trip are refused', async () => {
+    const { context, org } = await loadTestContext('starter', { windowMs: 3000, parseMs: 200 }, { fleet: false });
+    const seen: Observation[] = [];
+    context.recorder!.onObservation((o) => seen.push(o));
+    const jobs = requestFor(endpointById(recruitingApi, 'jobs-list'), org.primary.key);
+    const prober = context.prober;
+    const send = prober.send.bind(prober);
+    let timed = 0;
+    // The window's 60 reads spent by another client just before the task times its round trip (five
+    // reads), and again before it times them once more in the next window, as it does once after a 429.
+    prober.send = async (edge, request, tags) => {
+      if (tags.phase === 'round-trip' && timed++ % 5 === 0) {
+        const spend = { check: 'PROFILE', phase: 'exhaust', tier: org.tier, org: org.label } as const;
+        await Promise.all(Array.from({ length: 60 }, () => send(edge, jobs, spend)));
+      }
+      return send(edge, request, tags);
+    };
+    const [result] = await runTask(concurrency, context, {
+      tier: 'starter',
+      orgs: [org],
+      scenario: defineScenario({ tier: 'starter' }),
+      checks: null,
+    });
+    const refused = result!.reasons.find((r) => r.code === 'refused-before-held')!;
+    expect(refused).toMatchObject({ code: 'refused-before-held', status: 429, error: null });
+    expect(result!.verdict).toBe('inconclusive');
+    const read = seen.find((o) => o.id === refused.request)!;
+    expect([read.status, read.method, read.phase]).toEqual([429, 'GET', 'round-trip']);
+    // Nothing held once the reads were refused.
+    const firstRefused = Math.min(...seen.filter((o) => o.phase === 'round-trip').map((o) => o.id));
+    expect(seen.filter((o) => o.phase === 'hold' && o.id > firstRefused)).toEqual([]);
+    expect(timed).toBe(10);
   });
 });
