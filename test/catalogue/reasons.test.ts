@@ -2,7 +2,8 @@
  * Reason codes: each renders its sentence from its figures; `tiergate explain` and
  * docs/troubleshooting.md say the same thing from the same table, and the document is not stale.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   because,
@@ -43,6 +44,13 @@ describe('reason codes', () => {
     expect(isReasonCode('window-rolled-over-typo')).toBe(false);
   });
 
+  it('are each asserted, with their figures, by a unit test that produces them', () => {
+    // A code no unit test names is a code no unit test checks: its producer could drop or garble it.
+    const unitTests = testFiles('test').filter((f) => !/^test\/(e2e|soak|meta|catalogue)\//.test(f));
+    const named = new Set(unitTests.flatMap((f) => readFileSync(f, 'utf8').match(/'[a-z0-9]+(?:-[a-z0-9]+)*'/g) ?? []));
+    expect(REASON_CODES.filter((code) => !named.has(`'${code}'`))).toEqual([]);
+  });
+
   it(`${TROUBLESHOOTING_PATH} is the one the codes generate (npm run generate)`, () => {
     expect(readFileSync(TROUBLESHOOTING_PATH, 'utf8')).toBe(troubleshootingMarkdown());
   });
@@ -71,3 +79,11 @@ describe('tiergate explain', () => {
     expectUsageError(await runCli(['explain', 'no-such-code']), /^tiergate: explain no-such-code: no such reason code/);
   });
 });
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : testFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
