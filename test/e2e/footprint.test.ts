@@ -20,6 +20,7 @@ import { SCOPE_NAMES } from '../../src/contract/types.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import { captureIo } from '../helpers/capture-io.ts';
+import { notPassed } from '../helpers/explained.ts';
 import { configRun } from '../helpers/run-options.ts';
 import { useTarget, type TestTarget } from '../helpers/target.ts';
 import { keptToAnnouncement } from '../../src/report/footprint.ts';
@@ -118,9 +119,7 @@ describe('what a run writes to a deployment, and keeps of it', () => {
         webhook: `printf '%s %s %s\\n' "$TIERGATE_ORG" "$TIERGATE_WEBHOOK_URL" "$TIERGATE_WEBHOOK_ID" >> '${removed}'`,
       },
     });
-    expect(
-      run.results.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id} ${c.verdict}: ${c.actual}`),
-    ).toEqual([]);
+    expect(notPassed(run.results.checks)).toEqual([]);
     const created = run.before.flatMap((before, i) => {
       const ids = new Set(before.jobs.map((j) => j.id));
       expect(customerJobs(run.after[i]!, ids)).toEqual(before.jobs);
@@ -186,11 +185,7 @@ describe('what a run writes to a deployment, and keeps of it', () => {
     const ingest = run.results.checks.find((c) => c.id === 'QUOTA-INGEST')!;
     expect(ingest.verdict).toBe('skipped');
     expect(ingest.reasons).toEqual([{ code: 'writes-none' }]);
-    expect(
-      run.results.checks
-        .filter((c) => c.id !== 'QUOTA-INGEST' && c.verdict !== 'pass')
-        .map((c) => `${c.id} ${c.verdict}: ${c.actual}`),
-    ).toEqual([]);
+    expect(notPassed(run.results.checks.filter((c) => c.id !== 'QUOTA-INGEST'))).toEqual([]);
     expect(run.results.footprint).toMatchObject({ writes: 'none', created: [], announced: [] });
     expect(run.results.footprint!.written.every((r) => r.admitted === 0)).toBe(true);
     expect(

@@ -123,21 +123,21 @@ export function shownBy(profile: LimiterProfile): ExpectedProfile {
   };
 }
 
-/** Expected and shown, over the facts asserted for this case (null in the table: not asserted). */
+/** What the case wants and what the profile learned, over the facts it asserts (null in the table: not asserted). */
 export function profileComparison(
   profile: LimiterProfile,
   shown: Shown,
-): { expected: Partial<ExpectedProfile>; actual: Partial<ExpectedProfile> } {
+): { wanted: Partial<ExpectedProfile>; learned: Partial<ExpectedProfile> } {
   const all = { ...CLEAN, ...shown };
-  const actual = shownBy(profile);
+  const learned = shownBy(profile);
   const keys = (Object.keys(all) as (keyof ExpectedProfile)[]).filter((k) => all[k] !== null);
-  const expectedOf = (k: keyof ExpectedProfile) => {
+  const wantedOf = (k: keyof ExpectedProfile) => {
     const want = all[k];
     if (want === null || typeof want !== 'object') return want;
-    return actual[k] === null ? null : want.orUnknown;
+    return learned[k] === null ? null : want.orUnknown;
   };
   return {
-    expected: Object.fromEntries(keys.map((k) => [k, expectedOf(k)])),
-    actual: Object.fromEntries(keys.map((k) => [k, actual[k]])),
+    wanted: Object.fromEntries(keys.map((k) => [k, wantedOf(k)])),
+    learned: Object.fromEntries(keys.map((k) => [k, learned[k]])),
   };
 }

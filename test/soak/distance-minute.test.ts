@@ -9,6 +9,7 @@ import { TIER_NAMES } from '../../src/contract/types.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import { runSuite } from '../../src/run/run.ts';
 import { captureIo } from '../helpers/capture-io.ts';
+import { notPassed } from '../helpers/explained.ts';
 import { shortRun, tempReportsDir } from '../helpers/run-options.ts';
 
 it('passes every check of every tier at 80 ms round trips over HTTPS, 60 s windows, a 1.5 s parser', async () => {
@@ -24,8 +25,6 @@ it('passes every check of every tier at 80 ms round trips over HTTPS, 60 s windo
   const network = results.network!.figures;
   const summary = `wall ${(results.durationMs / 1000).toFixed(1)} s; windows needed ${results.windows.needed}, used ${results.windows.used}; round trips ${network.medianMs.toFixed(1)} ms median, ${network.p90Ms.toFixed(1)} ms p90`;
   console.log(`at a distance, 60 s windows: ${summary}`);
-  expect(
-    results.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}[${c.tier}] ${c.verdict}: ${c.actual}`),
-  ).toEqual([]);
+  expect(notPassed(results.checks)).toEqual([]);
   expect(results.windows.needed).toBe(3);
 }, 900_000);

@@ -18,8 +18,9 @@ import { obs } from '../helpers/observations.ts';
 describe('finding helpers', () => {
   it('finding keeps numeric evidence once, in order', () => {
     const reasons = [because('never-refused', { sent: 3 })] as const;
-    const f = finding('fail', { expected: 'e', actual: 'a', evidence: [3, null, 1, undefined, 3], reasons });
-    expect(f).toEqual({ verdict: 'fail', expected: 'e', actual: 'a', evidence: [3, 1], notes: [], reasons });
+    const sentences = { expected: 'e', actual: 'a' };
+    const f = finding('fail', { ...sentences, evidence: [3, null, 1, undefined, 3], reasons });
+    expect(f).toEqual({ verdict: 'fail', ...sentences, evidence: [3, 1], notes: [], reasons });
   });
 
   it('a fail or an inconclusive without a reason is refused', () => {
