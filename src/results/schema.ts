@@ -17,13 +17,14 @@ import { REASON_CODES, type Reason, type ReasonCode } from '../catalogue/reasons
 import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
-import type { RemainingData, SeriesPoint } from '../verdicts/hdr-remaining.ts';
+import type { SeriesPoint } from '../verdicts/hdr-remaining.ts';
 import {
   FOOTPRINT_KINDS,
   RESULTS_SCHEMA,
   type ChartData,
   type HeldTimeline,
   type QuotaSeries,
+  type RemainingSeries,
   type RevocationBrackets,
   type ValidResults,
 } from './types.ts';
@@ -93,7 +94,7 @@ const quotaSeries = exactly<QuotaSeries>()(
 /** The part of a check's data the report reads, by what it draws (the check module's `report.draws`), as its verdict types it. */
 const CHART_DATA: { readonly [K in ChartKind]: z.ZodType<ChartData[K]> } = {
   'quota-series': quotaSeries,
-  'remaining-series': exactly<RemainingData>()(z.object({ series })),
+  'remaining-series': exactly<RemainingSeries>()(z.object({ series })),
   'revocation-brackets': exactly<RevocationBrackets>()(
     z.object({
       slaMs: z.number(),

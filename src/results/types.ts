@@ -112,10 +112,13 @@ export type RevocationBrackets = Pick<LatencyData, 'slaMs'> & {
 /** What the report reads of CONCURRENCY-CAP's data: its measurement, request by request, and when the extra had to leave (absent in results written before it was recorded). */
 export type HeldTimeline = Pick<ConcurrencyCapData, 'timeline'> & Partial<Pick<ConcurrencyCapData, 'extraWindow'>>;
 
+/** What the report reads of HDR-REMAINING's data: the series it charts. */
+export type RemainingSeries = Pick<RemainingData, 'series'>;
+
 /** The part of a check's data the report reads, by what its module says the report draws from it. */
 export interface ChartData {
   readonly 'quota-series': QuotaSeries;
-  readonly 'remaining-series': RemainingData;
+  readonly 'remaining-series': RemainingSeries;
   readonly 'held-timeline': HeldTimeline;
   readonly 'revocation-brackets': RevocationBrackets;
 }

@@ -13,17 +13,26 @@ export interface LabelledKey {
   readonly key: string;
 }
 
-/** `data` of AUTH-KEY-FORMAT: each key, redacted, and the environment of the format it matches (null: none). */
+/** A key format of the contract as the data records it: its prefix, and the pattern of what follows it. */
+type FormatShown = { readonly prefix: string; readonly pattern: string };
+
+/** `data` of AUTH-KEY-FORMAT: the formats judged by; each key, redacted, and the environment of the format it matches (null: none). */
 export type KeyFormatData = {
+  readonly formats: readonly FormatShown[];
   readonly keys: readonly { readonly label: string; readonly key: string; readonly env: KeyFormat['env'] | null }[];
 };
 
 export function keyFormatVerdict(keys: readonly LabelledKey[], contract: Contract): Finding<KeyFormatData> {
-  const formats = contract.keyFormats.map((f) => `${f.prefix} + ${f.pattern.source}`).join(' or ');
-  const expected = `every key is ${formats}`;
+  const formats = contract.keyFormats.map((f) => ({ prefix: f.prefix, pattern: f.pattern.source }));
+  const expected = `every key is ${formats.map((f) => `${f.prefix} + ${f.pattern}`).join(' or ')}`;
   if (keys.length === 0) {
     const none = because('no-keys-configured', {});
-    return finding('inconclusive', { expected, actual: reasonText(none), reasons: [none] });
+    return finding('inconclusive', {
+      expected,
+      actual: reasonText(none),
+      reasons: [none],
+      data: { formats, keys: [] },
+    });
   }
 
   const rows = keys.map(({ label, key }) => {
@@ -36,7 +45,7 @@ export function keyFormatVerdict(keys: readonly LabelledKey[], contract: Contrac
     };
   });
   const problems = rows.map((r) => r.problem).filter((p): p is Reason => p !== null);
-  const data: KeyFormatData = { keys: rows.map(({ label, key, env }) => ({ label, key, env })) };
+  const data: KeyFormatData = { formats, keys: rows.map(({ label, key, env }) => ({ label, key, env })) };
 
   if (problems.length > 0) {
     return finding('fail', {

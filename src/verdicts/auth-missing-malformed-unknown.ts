@@ -8,11 +8,16 @@ import { TOO_MANY_REQUESTS, countOf, describe, finding, isAdmitted, listSome, at
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 
-export function authRejected(obs: readonly Observation[], expectedStatus: number): Finding {
+/** `data` of AUTH-MISSING, -MALFORMED, -UNKNOWN and -REVOKED: the status expected, the requests sent, and those rejected with it. */
+export type AuthRejectedData = { readonly expectedStatus: number; readonly sent: number; readonly rejected: number };
+
+export function authRejected(obs: readonly Observation[], expectedStatus: number): Finding<AuthRejectedData> {
   const expected = `${expectedStatus} on every request (${countOf(obs.length, 'request')})`;
+  const rejected = obs.filter((o) => o.status === expectedStatus);
+  const data: AuthRejectedData = { expectedStatus, sent: obs.length, rejected: rejected.length };
   if (obs.length === 0) {
     const none = because('no-bad-key-requests', {});
-    return finding('inconclusive', { expected, actual: reasonText(none), reasons: [none] });
+    return finding('inconclusive', { expected, actual: reasonText(none), reasons: [none], data });
   }
 
   const admitted = obs.filter(isAdmitted);
@@ -23,7 +28,6 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
   );
   const transport = obs.filter((o) => o.status === null);
   const unclear = [...transport, ...limited].sort((a, b) => a.id - b.id);
-  const rejected = obs.filter((o) => o.status === expectedStatus);
 
   const problems = [
     ...admitted.map((o) => `admitted: ${describe(o)}`),
@@ -67,6 +71,7 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
           : []),
         ...unclearReasons,
       ]),
+      data,
     });
   }
   if (unclear.length > 0) {
@@ -75,12 +80,14 @@ export function authRejected(obs: readonly Observation[], expectedStatus: number
       actual: `${tally}; ${listSome(unclear.map(describe))}`,
       evidence: unclear.slice(0, 5).map((o) => o.id),
       reasons: atLeastOne(unclearReasons),
+      data,
     });
   }
   return finding('pass', {
     expected,
     actual: `${expectedStatus} on all ${obs.length}`,
     evidence: obs.slice(0, 5).map((o) => o.id),
+    data,
   });
 }
 

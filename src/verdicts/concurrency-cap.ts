@@ -104,6 +104,8 @@ export interface ExtraWindow {
 /** `data` of CONCURRENCY-CAP: the figures of the timing proof, the inequalities weighed, the outcome, the profile's answer and the timeline. */
 export type ConcurrencyCapData = {
   readonly cap: number;
+  /** The status the contract assumes the cap refuses with (assumption concurrency-status). */
+  readonly rejectedStatus: number;
   readonly outcome: ConcurrencyOutcome;
   readonly extraStatus: number | null;
   readonly controlStatus: number | null;
@@ -209,7 +211,7 @@ function judging(input: ConcurrencyCapInput): Judging {
   );
   const expected = `all ${cap} held requests admitted, and one more, sent while they were all in service, refused (${rejectedStatus} assumed) or held until one of them finished`;
   const data: Judging['data'] = (outcome, answer, weighed = []) =>
-    dataOf({ cap, outcome, input, figures, answer, weighed });
+    dataOf({ cap, rejectedStatus, outcome, input, figures, answer, weighed });
   return {
     input,
     cap,
@@ -647,6 +649,7 @@ function unknown(how: string, evidence: Evidence): Learned<ConcurrencyAnswer> {
 
 interface DataInput {
   readonly cap: number;
+  readonly rejectedStatus: number;
   readonly outcome: ConcurrencyOutcome;
   readonly input: ConcurrencyCapInput;
   readonly figures: HoldFigures | null;
@@ -654,7 +657,7 @@ interface DataInput {
   readonly weighed: readonly InequalityWeighed[];
 }
 
-function dataOf({ cap, outcome, input, figures, answer, weighed }: DataInput): ConcurrencyCapData {
+function dataOf({ cap, rejectedStatus, outcome, input, figures, answer, weighed }: DataInput): ConcurrencyCapData {
   const { held, control, extra } = input;
   const zero = Math.min(...held.map((o) => o.sentAt), control.sentAt, extra.sentAt);
   const row = (role: HeldTimelineRow['role'], o: Observation): HeldTimelineRow => ({
@@ -665,6 +668,7 @@ function dataOf({ cap, outcome, input, figures, answer, weighed }: DataInput): C
   });
   return {
     cap,
+    rejectedStatus,
     outcome,
     extraStatus: extra.status,
     controlStatus: control.status,

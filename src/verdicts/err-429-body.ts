@@ -7,7 +7,6 @@ import type { Observation } from '../measure/observation.ts';
 import {
   TOO_MANY_REQUESTS,
   bodyNotJson,
-  countOf,
   describeIssues,
   finding,
   listSome,
@@ -28,15 +27,12 @@ export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding<Ra
   const expected =
     'every 429 body is {status:"error", code:"RATE_LIMIT_EXCEEDED", message: string, retry_after_seconds: integer}';
   const rejected = obs429.filter((o) => o.status === TOO_MANY_REQUESTS);
-  const notes: string[] = [];
-  if (rejected.length < obs429.length) {
-    notes.push(`${countOf(obs429.length - rejected.length, 'observation')} other than 429 ignored`);
-  }
+  const others = obs429.length - rejected.length;
+  const ignored = others > 0 ? [because('non-429-ignored', { observations: others })] : [];
   if (rejected.length === 0) {
     return finding('inconclusive', {
       expected,
       actual: 'no 429 to judge',
-      notes,
       reasons: [because('never-refused', { sent: obs429.length })],
     });
   }
@@ -58,16 +54,15 @@ export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding<Ra
         ? because('body-not-json', bodyNotJson(first.o))
         : because('rate-limit-body-invalid', { request: first.o.id, issues: first.issues }),
     ];
-    const others = failing.length > 1 ? ` (${failing.length} of ${rejected.length} bodies fail)` : '';
+    const more = failing.length > 1 ? ` (${failing.length} of ${rejected.length} bodies fail)` : '';
     if (failing.length > 1) {
       reasons.push(because('rate-limit-bodies-failing', { failing: failing.length, total: rejected.length }));
     }
     return finding('fail', {
       expected,
-      actual: `#${first.o.id}: ${listSome(first.issues, 4)}${others}`,
+      actual: `#${first.o.id}: ${listSome(first.issues, 4)}${more}`,
       evidence: failing.slice(0, 3).map(({ o }) => o.id),
-      notes,
-      reasons: atLeastOne(reasons),
+      reasons: atLeastOne([...reasons, ...ignored]),
       data: { failing: failing.length, total: rejected.length, issues: first.issues },
     });
   }
@@ -75,7 +70,7 @@ export function rateLimitBodyVerdict(obs429: readonly Observation[]): Finding<Ra
     expected,
     actual: rejected.length === 1 ? 'the 429 body matches' : `all ${rejected.length} 429 bodies match`,
     evidence: rejected.slice(0, 3).map((o) => o.id),
-    notes,
+    reasons: ignored,
     data: { failing: 0, total: rejected.length },
   });
 }

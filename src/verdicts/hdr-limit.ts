@@ -29,8 +29,12 @@ export function announcedLimit(obs: readonly Observation[]): AnnouncedLimit {
   return { value: null, note: `X-RateLimit-Limit varied: ${sorted.join(', ')}`, values: sorted };
 }
 
-/** `data` of HDR-LIMIT: the figure judged by (published or declared), and how many responses announced each Limit value. */
-export type LimitHeaderData = { readonly figure: Figure; readonly values: Readonly<Record<string, number>> };
+/** `data` of HDR-LIMIT: the quota class and the figure judged by (published or declared), and how many responses announced each Limit value. */
+export type LimitHeaderData = {
+  readonly quotaClass: QuotaClass;
+  readonly figure: Figure;
+  readonly values: Readonly<Record<string, number>>;
+};
 
 /** How many responses announced one integer Limit, and the first that did. */
 type LimitTally = { count: number; first: number };
@@ -104,12 +108,17 @@ export function limitHeaderVerdict(
   const withHeader = responses.filter((o) => o.rateLimit.limit.raw !== null);
   const notes: string[] = [];
   const absent = responses.length - withHeader.length;
-  if (absent > 0) notes.push(`${absent} responses carried no Limit (judged by HDR-PRESENT)`);
+  // Judged on the responses that carry it; HDR-PRESENT judges the absence (none at all fails here).
+  const absentOnSome =
+    absent > 0 && withHeader.length > 0
+      ? [because('header-absent-on-some', { header: 'Limit', responses: absent })]
+      : [];
   const orgs = new Set(responses.map((o) => o.org));
   if (orgs.size > 1) notes.push(`responses from ${orgs.size} organizations: ${[...orgs].join(', ')}`);
 
   const { counts, garbage } = tallyLimits(withHeader);
   const data: LimitHeaderData = {
+    quotaClass,
     figure,
     values: Object.fromEntries([...counts].map(([v, c]) => [String(v), c.count])),
   };
@@ -147,16 +156,18 @@ export function limitHeaderVerdict(
       actual: listSome(reasons.map(reasonText), 4),
       evidence,
       notes,
-      reasons: atLeastOne(reasons),
+      reasons: atLeastOne([...reasons, ...absentOnSome]),
       data,
     });
   }
   const [[value, c] = [0, { count: 0, first: 0 }]] = sorted;
+  const declared = figure.declared ? [because('limit-declared-in-config', { figure: figure.value })] : [];
   return finding('pass', {
     expected,
     actual: `Limit ${value} on all ${c.count} responses`,
     evidence: [c.first],
     notes,
+    reasons: [...declared, ...absentOnSome],
     data,
   });
 }

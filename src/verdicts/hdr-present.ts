@@ -5,13 +5,25 @@
  * first few offenders are kept as evidence), and a verdict read from it; pure.
  */
 import type { Observation } from '../measure/observation.ts';
-import { countOf, finding, listSome } from './support/finding.ts';
+import { finding, listSome } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because } from '../catalogue/reasons/index.ts';
 
-/** `data` of HDR-PRESENT: per status, the responses and those lacking a rate-limit header. */
+/** A response lacking rate-limit headers: which, by their short names (Limit, Remaining, Reset). */
+export interface LackingResponse {
+  readonly request: number;
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly lacks: readonly RateLimitHeader[];
+}
+
+type RateLimitHeader = 'Limit' | 'Remaining' | 'Reset';
+
+/** `data` of HDR-PRESENT: per status, the responses and those lacking a rate-limit header; the first of those (up to 20). */
 export type HeadersPresentData = {
   readonly byStatus: Readonly<Record<string, { readonly total: number; readonly missing: number }>>;
+  readonly lacking: readonly LackingResponse[];
 };
 
 /** Offending responses kept as evidence and for the message; the rest are counted. */
@@ -24,8 +36,7 @@ export class HeadersPresentTally {
   readonly #firstOfStatus = new Map<number, number>();
   readonly #firstRequests: number[] = [];
   #missingCount = 0;
-  readonly #missing: string[] = [];
-  readonly #missingIds: number[] = [];
+  readonly #lacking: LackingResponse[] = [];
 
   add(o: Observation): void {
     this.#requests += 1;
@@ -35,46 +46,46 @@ export class HeadersPresentTally {
     const row = (this.#byStatus[String(o.status)] ??= { total: 0, missing: 0 });
     row.total += 1;
     if (!this.#firstOfStatus.has(o.status)) this.#firstOfStatus.set(o.status, o.id);
-    const names = missingNames(o);
-    if (names.length === 0) return;
+    const lacks = missingNames(o);
+    if (lacks.length === 0) return;
     row.missing += 1;
     this.#missingCount += 1;
-    if (this.#missing.length < KEPT) {
-      this.#missing.push(`${o.status} ${o.method} ${o.path} (#${o.id}) lacks ${names.join(', ')}`);
-      this.#missingIds.push(o.id);
-    }
+    if (this.#lacking.length < KEPT)
+      this.#lacking.push({ request: o.id, status: o.status, method: o.method, path: o.path, lacks });
   }
 
   verdict(): Finding<HeadersPresentData> {
     const responses = this.#responses;
     const transport = this.#requests - responses;
     const expected = `X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset on every response (${responses})`;
-    const notes = transport > 0 ? [`${countOf(transport, 'request')} without a response ignored`] : [];
-    const data: HeadersPresentData = { byStatus: this.#byStatus };
+    const ignored = transport > 0 ? [because('unanswered-ignored', { requests: transport })] : [];
+    const data: HeadersPresentData = { byStatus: this.#byStatus, lacking: this.#lacking };
     if (responses === 0) {
       return finding('inconclusive', {
         expected,
         actual: this.#requests === 0 ? 'no requests were sent' : `none of ${this.#requests} requests got a response`,
         evidence: this.#firstRequests,
         reasons: [because('no-answers-to-judge', { sent: this.#requests })],
-        notes,
         data,
       });
     }
     if (this.#missingCount > 0) {
-      const unlisted = this.#missingCount - this.#missing.length;
-      const items = unlisted > 0 ? [...this.#missing, `${unlisted} more not listed`] : this.#missing;
+      const listed = this.#lacking.map(
+        (r) => `${r.status} ${r.method} ${r.path} (#${r.request}) lacks ${r.lacks.join(', ')}`,
+      );
+      const unlisted = this.#missingCount - listed.length;
+      const items = unlisted > 0 ? [...listed, `${unlisted} more not listed`] : listed;
       const statuses = Object.entries(this.#byStatus)
         .filter(([, row]) => row.missing > 0)
         .map(([status]) => Number(status));
-      const firstRequests = this.#missingIds.slice(0, 5);
+      const firstRequests = this.#lacking.slice(0, 5).map((r) => r.request);
       return finding('fail', {
         expected,
         actual: `${this.#missingCount} of ${responses} responses lack rate-limit headers: ${listSome(items)}`,
         evidence: firstRequests,
-        notes,
         reasons: [
           because('rate-limit-headers-missing', { missing: this.#missingCount, responses, statuses, firstRequests }),
+          ...ignored,
         ],
         data,
       });
@@ -84,7 +95,7 @@ export class HeadersPresentTally {
       expected,
       actual: `all three on all ${responses} responses (statuses ${statuses})`,
       evidence: [...this.#firstOfStatus.values()],
-      notes,
+      reasons: ignored,
       data,
     });
   }
@@ -96,8 +107,8 @@ export function headersPresentVerdict(obs: readonly Observation[]): Finding<Head
   return tally.verdict();
 }
 
-function missingNames(o: Observation): string[] {
-  const names: string[] = [];
+function missingNames(o: Observation): RateLimitHeader[] {
+  const names: RateLimitHeader[] = [];
   if (o.rateLimit.limit.raw === null) names.push('Limit');
   if (o.rateLimit.remaining.raw === null) names.push('Remaining');
   if (o.rateLimit.reset.raw === null) names.push('Reset');

@@ -15,7 +15,7 @@ import { announcedLimit } from './hdr-limit.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason, type ReasonFigures } from '../catalogue/reasons/index.ts';
 import type { WindowContext } from '../measure/window.ts';
-import { lostByRemaining, lostNote, type LostReading } from './support/lost-requests.ts';
+import { lostByRemaining, lostReason, type LostReading } from './support/lost-requests.ts';
 import { withinOneWindow } from './support/window-integrity.ts';
 import { spentBefore } from './support/quota-window.ts';
 import { uncountedTogether, type ReleasedTogether } from './support/released-together.ts';
@@ -28,8 +28,20 @@ export interface SeriesPoint {
   readonly limit: number | null;
 }
 
-/** `data` of HDR-REMAINING: the series the report charts. */
-export type RemainingData = { readonly series: readonly SeriesPoint[] };
+/** The countdown a walked series showed: the first and last admitted Remaining, the admissions, the 429s showing 0. */
+export interface Countdown {
+  readonly first: number;
+  readonly last: number;
+  readonly admitted: number;
+  readonly zeroOn429: number;
+}
+
+/** `data` of HDR-REMAINING: the series the report charts, the Limit it agreed on, and the countdown walked (null: none). */
+export type RemainingData = {
+  readonly series: readonly SeriesPoint[];
+  readonly limit: number | null;
+  readonly countdown: Countdown | null;
+};
 
 export function seriesOf(obs: readonly Observation[]): SeriesPoint[] {
   return obs.map((o, i) => ({
@@ -289,8 +301,13 @@ interface RemainingCase {
 
 /** The finding a walked series comes to: its problems, a missing header, unclear requests, or a pass. */
 function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<RemainingData> {
-  const { obs, expected, notes, data, restsOn } = c;
+  const { obs, expected, notes, restsOn } = c;
   const { problems, unclear, prev, first, zeroOn429 } = w;
+  const countdown =
+    first === null || prev === null
+      ? null
+      : { first: first.remaining, last: prev.remaining, admitted: w.admitted, zeroOn429: zeroOn429.length };
+  const data: RemainingData = { ...c.data, countdown };
   if (problems.length > 0) {
     const reasons = [...problems.map((p) => p.reason), ...restsOn];
     return finding('fail', {
@@ -318,7 +335,7 @@ function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<Remainin
       data,
     });
   }
-  if (unclear.length > 0 || prev === null || first === null) {
+  if (unclear.length > 0 || prev === null || first === null || countdown === null) {
     const open = prev === null ? [because('no-admitted-remaining', { requests: obs.length })] : unclear;
     return finding('inconclusive', {
       expected,
@@ -330,10 +347,10 @@ function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<Remainin
       measureAgain: obs.some((o) => o.status === null) && 'next-window',
     });
   }
-  const on429 = zeroOn429.length > 0 ? `; 0 on ${countOf(zeroOn429.length, '429')}` : '';
+  const on429 = countdown.zeroOn429 > 0 ? `; 0 on ${countOf(countdown.zeroOn429, '429')}` : '';
   return finding('pass', {
     expected,
-    actual: `Remaining ${first.remaining} -> ${prev.remaining} by one over ${w.admitted} admitted requests${on429}`,
+    actual: `Remaining ${countdown.first} -> ${countdown.last} by one over ${countdown.admitted} admitted requests${on429}`,
     evidence: [first.id, prev.id, zeroOn429[0]],
     notes: [...notes, c.integrityNote],
     reasons: restsOn,
@@ -349,7 +366,7 @@ export function remainingDecrementsVerdict(
   const limit = announcedLimit(obs);
   const L = limit.value;
   const expected = remainingExpected(L);
-  const data: RemainingData = { series: seriesOf(obs) };
+  const data: RemainingData = { series: seriesOf(obs), limit: L, countdown: null };
   const notes: string[] = limit.note ? [limit.note] : [];
   // The harness's own requests counted earlier in this window (the ledger) start the countdown lower.
   const spent = spentBefore(obs, window.prior, L).length;
@@ -362,7 +379,7 @@ export function remainingDecrementsVerdict(
       expected,
       actual: integrity.note,
       notes,
-      reasons: [because('series-spans-windows', { requests: obs.length })],
+      reasons: [because('series-spans-windows', { requests: obs.length }), integrity.reason],
       data,
       measureAgain: 'next-window',
     });
@@ -370,10 +387,10 @@ export function remainingDecrementsVerdict(
   // A request without an answer between two admitted ones: the step across it says whether it counted,
   // and either is one less per counted request.
   const lost = lostByRemaining(obs, together);
-  for (const [i, reading] of lost) notes.push(lostNote(i + 1, obs[i]!, reading));
+  const lostReasons = [...lost].map(([i, reading]) => lostReason(i + 1, obs[i]!, reading));
 
   const walk = walkRemaining(obs, limit, spent, lost, together);
   const forgiven = settleStart(walk, notes);
-  const restsOn = [...(forgiven ? [forgiven] : []), ...walk.repeated];
+  const restsOn = [...(forgiven ? [forgiven] : []), ...walk.repeated, ...lostReasons];
   return concludeRemaining({ obs, expected, notes, data, integrityNote: integrity.note, restsOn }, walk);
 }

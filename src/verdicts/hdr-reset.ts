@@ -45,8 +45,13 @@ function newWindowBetween(a: Observation, b: Observation): boolean {
   return true;
 }
 
-/** `data` of HDR-RESET: a few (request number, Date, Reset) samples, the changes among them. */
+/** `data` of HDR-RESET: the window judged by, the Resets placed by a Date and their values, and a few (request number, Date, Reset) samples, the changes among them. */
 export type ResetData = {
+  readonly windowSeconds: number;
+  /** Responses whose Reset was placed by their Date and passed on its own. */
+  readonly placed: number;
+  /** The distinct values of those Resets, in the order they came: one per window. */
+  readonly resets: readonly number[];
   readonly samples: readonly { readonly n: number; readonly date: number | null; readonly reset: number }[];
 };
 
@@ -156,12 +161,11 @@ function judgeRollover(
   return { changes, problems };
 }
 
-/** What the verdict says alongside: a rounding wobble, responses without Reset or Date, a learned window no response showed. */
+/** What the verdict says alongside: responses without a Date, a learned window no response showed. */
 function resetNotes(read: ResetReadings, window?: WindowContext): string[] {
-  const { valid, absent, noDate } = read;
+  const { valid, noDate } = read;
   const base = valid[0];
   const notes: string[] = [];
-  if (absent > 0) notes.push(`${countOf(absent, 'response')} without Reset (judged by HDR-PRESENT)`);
   if (noDate > 0) notes.push(`${countOf(noDate, 'response')} without a Date header could not be placed in time`);
   if (
     window &&
@@ -172,6 +176,20 @@ function resetNotes(read: ResetReadings, window?: WindowContext): string[] {
     notes.push(`the harness learned a window ending at ${window.resetEpochS}; no response showed that Reset`);
   }
   return notes;
+}
+
+/**
+ * What each verdict rests on: two values a second apart, back and forth, taken as one window; and
+ * responses without Reset, HDR-PRESENT's (none at all fails here).
+ */
+function resetRestsOn(read: ResetReadings, wobble: readonly [number, number] | null): Reason[] {
+  const { absent, responses } = read;
+  return [
+    ...(wobble ? [because('reset-rounding-wobble', { low: wobble[0], high: wobble[1] })] : []),
+    ...(absent > 0 && absent < responses
+      ? [because('header-absent-on-some', { header: 'Reset', responses: absent })]
+      : []),
+  ];
 }
 
 /** §8: on every response. None at all is the header missing, not a lack of evidence. */
@@ -201,10 +219,10 @@ export function resetEpochVerdict(
   const base = valid[0];
 
   const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
-  const data: ResetData = { samples };
+  const resets = [...new Set(valid.map((s) => s.reset))];
+  const data: ResetData = { windowSeconds: W, placed: valid.length, resets, samples };
   const notes = resetNotes(read, window);
-  // Two values a second apart, back and forth, are taken as one window: what each verdict rests on.
-  const restsOn = wobble ? [because('reset-rounding-wobble', { low: wobble[0], high: wobble[1] })] : [];
+  const restsOn = resetRestsOn(read, wobble);
 
   if (problems.length > 0) {
     return finding('fail', {
@@ -222,7 +240,14 @@ export function resetEpochVerdict(
         ? because('no-answers-to-judge', { sent: obs.length })
         : because('reset-unplaceable', { responses });
     const evidence = obs.slice(0, 3).map((o) => o.id);
-    return finding('inconclusive', { expected, actual: reasonText(open), evidence, notes, reasons: [open], data });
+    return finding('inconclusive', {
+      expected,
+      actual: reasonText(open),
+      evidence,
+      notes,
+      reasons: [open, ...restsOn],
+      data,
+    });
   }
   if (W > 1 && !secondsApartInOneWindow(valid, obs)) {
     // A Reset that moves with time (now + window) moves once a second: responses all within one
@@ -242,11 +267,10 @@ export function resetEpochVerdict(
       measureAgain: 'next-window',
     });
   }
-  const values = [...new Set(valid.map((s) => s.reset))];
-  const windows = values.length === 1 ? `Reset ${base.reset}` : `${values.length} windows (${values.join(', ')})`;
+  const windows = resets.length === 1 ? `Reset ${base.reset}` : `${resets.length} windows (${resets.join(', ')})`;
   return finding('pass', {
     expected,
-    actual: `${windows} over ${valid.length} responses, each within (Date, Date + ${W} s]`,
+    actual: `${windows} over ${data.placed} responses, each within (Date, Date + ${data.windowSeconds} s]`,
     evidence: [base.id, ...changes.slice(0, 3).map((s) => s.id)],
     notes,
     reasons: restsOn,

@@ -12,6 +12,22 @@ import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import { sameFixedWindowByDate, windowEndOf } from './support/window-integrity.ts';
 
+/**
+ * How the two HEADs were placed in one window: by their Resets, or their Dates; by Remaining
+ * (unchanged below Limit − 1, or fallen, where a rollover would have raised it); or not at all.
+ */
+export type HeadPlacement = 'reset' | 'date' | 'remaining' | 'unplaced';
+
+/** `data` of HEAD-BOOTSTRAP, once both HEADs were answered well: the first's status, Remaining before and after, how they were placed, what was declared. */
+export type HeadBootstrapData = {
+  readonly status: number;
+  readonly remainingBefore: number;
+  readonly remainingAfter: number;
+  readonly placedBy: HeadPlacement;
+  /** Assumption head-bootstrap-free as the deployment declared it (null: not declared). */
+  readonly declaredFree: boolean | null;
+};
+
 export interface HeadBootstrapOptions {
   /** What the deployment declared of assumption head-bootstrap-free: true (HEAD must be free), false (it counts), null (not declared). */
   readonly declaredFree?: boolean | null;
@@ -23,7 +39,7 @@ function refusedOrUnanswered(
   second: Observation,
   expected: string,
   evidence: number[],
-): Finding | null {
+): Finding<HeadBootstrapData> | null {
   for (const o of [first, second]) {
     if (o.status === null) {
       return finding('inconclusive', {
@@ -67,15 +83,14 @@ function headProblems(first: Observation, second: Observation): Reason[] {
   return problems;
 }
 
-/** Whether the two HEADs fell in one quota window, placed by Reset where it can be, else by Date. */
-function inOneWindow(first: Observation, second: Observation, windowSeconds: number): boolean {
+/** What shows the two HEADs fell in one quota window: Reset where it can be, else Date; null when neither does. */
+function oneWindowBy(first: Observation, second: Observation, windowSeconds: number): 'reset' | 'date' | null {
   // Placed by Reset when both are epochs (seconds, or milliseconds: HDR-RESET judges the unit);
   // else (a delta or garbage) by Date.
   const resetBefore = windowEndOf(first, windowSeconds);
   const resetAfter = windowEndOf(second, windowSeconds);
-  return resetBefore !== null && resetAfter !== null
-    ? resetBefore === resetAfter
-    : sameFixedWindowByDate(first, second, windowSeconds);
+  if (resetBefore !== null && resetAfter !== null) return resetBefore === resetAfter ? 'reset' : null;
+  return sameFixedWindowByDate(first, second, windowSeconds) ? 'date' : null;
 }
 
 export function headBootstrapVerdict(
@@ -83,7 +98,7 @@ export function headBootstrapVerdict(
   second: Observation,
   windowSeconds: number,
   options: HeadBootstrapOptions = {},
-): Finding {
+): Finding<HeadBootstrapData> {
   const evidence = [first.id, second.id];
   const requiredFree = options.declaredFree === true;
   const expected = requiredFree
@@ -102,30 +117,21 @@ export function headBootstrapVerdict(
   }
   const before = first.rateLimit.remaining.value!;
   const after = second.rateLimit.remaining.value!;
-  const oneWindow = inOneWindow(first, second, windowSeconds);
   // Without a placement, Remaining still tells: within a window a counted HEAD lowers it, and a
   // rollover raises it to Limit (or Limit − 1 if the HEAD counted). So an unchanged Remaining below
   // Limit − 1 can only be one window in which the HEAD was free.
   const limit = second.rateLimit.limit.value!;
   const unchangedMidWindow = after === before && before < limit - 1;
-  if (!oneWindow && unchangedMidWindow) {
-    return finding('pass', {
-      expected,
-      actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`,
-      evidence,
-      reasons: [because('head-placed-by-remaining', { before, after, limit })],
-    });
-  }
-  if (!oneWindow && after < before)
-    return counted(
-      expected,
-      evidence,
-      before,
-      after,
-      options.declaredFree ?? null,
-      ' (a rollover would have raised it)',
-    );
-  if (!oneWindow) {
+  const placedBy: HeadPlacement =
+    oneWindowBy(first, second, windowSeconds) ?? (unchangedMidWindow || after < before ? 'remaining' : 'unplaced');
+  const data: HeadBootstrapData = {
+    status: first.status!,
+    remainingBefore: before,
+    remainingAfter: after,
+    placedBy,
+    declaredFree: options.declaredFree ?? null,
+  };
+  if (placedBy === 'unplaced') {
     const unplaced = because('head-windows-unplaceable', {
       before,
       after,
@@ -134,13 +140,16 @@ export function headBootstrapVerdict(
       dateBefore: first.date,
       dateAfter: second.date,
     });
-    return finding('inconclusive', { expected, actual: reasonText(unplaced), evidence, reasons: [unplaced] });
+    return finding('inconclusive', { expected, actual: reasonText(unplaced), evidence, reasons: [unplaced], data });
   }
-  if (after < before) return counted(expected, evidence, before, after, options.declaredFree ?? null, '');
+  if (after < before) return counted(expected, evidence, data);
+  const unchanged = `status ${data.status}, headers present, no body, Remaining ${before} then ${after}`;
   return finding('pass', {
     expected,
-    actual: `status ${first.status}, headers present, no body, Remaining ${before} then ${after}`,
+    actual: unchanged,
     evidence,
+    ...(placedBy === 'remaining' ? { reasons: [because('head-placed-by-remaining', { before, after, limit })] } : {}),
+    data,
   });
 }
 
@@ -149,14 +158,9 @@ export function headBootstrapVerdict(
  * that says the assumption does not hold, unless the deployment declared HEAD free. More than one
  * read per HEAD is wrong however it is declared.
  */
-function counted(
-  expected: string,
-  evidence: readonly number[],
-  before: number,
-  after: number,
-  declaredFree: boolean | null,
-  why: string,
-): Finding {
+function counted(expected: string, evidence: readonly number[], data: HeadBootstrapData): Finding<HeadBootstrapData> {
+  const { remainingBefore: before, remainingAfter: after, declaredFree } = data;
+  const why = data.placedBy === 'remaining' ? ' (a rollover would have raised it)' : '';
   const fell = `Remaining fell from ${before} to ${after}${why}`;
   if (before - after > 1) {
     return finding('fail', {
@@ -164,6 +168,7 @@ function counted(
       actual: `${fell}: one HEAD consumed ${before - after} read requests`,
       evidence,
       reasons: [because('head-costs-several-reads', { before, after })],
+      data,
     });
   }
   if (declaredFree === true) {
@@ -172,6 +177,7 @@ function counted(
       actual: `${fell}: HEAD consumed a read request, though the deployment declares it free`,
       evidence,
       reasons: [because('head-counted-though-declared-free', { before, after })],
+      data,
     });
   }
   const declared = declaredFree === false ? ', as the deployment declares' : '';
@@ -180,5 +186,6 @@ function counted(
     actual: `status 2xx, headers present, no body; ${fell}: HEAD counts as one read${declared}`,
     evidence,
     ...(declaredFree === false ? {} : { reasons: [because('head-counts-as-read', { before, after })] }),
+    data,
   });
 }

@@ -35,6 +35,8 @@ const DAY_S = 86_400;
 
 /** `data` of RETRY-AFTER: the header, the body's value, Reset, Date and their difference, the wait and what followed it. */
 export type RetryAfterData = {
+  /** The status of the request meant to be refused (null: no response). */
+  readonly rejectedStatus: number | null;
   readonly retryAfter: number | null;
   readonly bodyRetryAfter: number | null;
   readonly reset: number | null;
@@ -44,10 +46,11 @@ export type RetryAfterData = {
   readonly afterWaitStatus: number | null;
 };
 
-/** What the checks gather: sub-failures, what kept a check from being made, and notes. */
+/** What the checks gather: sub-failures, what kept a check from being made, what was left unchecked, and notes. */
 interface RetryAfterFindings {
   readonly failures: Reason[];
   readonly unclear: Reason[];
+  readonly unchecked: Reason[];
   readonly notes: string[];
 }
 
@@ -81,12 +84,15 @@ function checkReset(
   const date = serverDateSeconds(rejected);
   if (windowSeconds === undefined)
     f.notes.push('window length not given: Reset taken as plausible up to a day after Date');
-  const reading = readReset(rejected, windowSeconds ?? DAY_S);
+  const plausibleS = windowSeconds ?? DAY_S;
+  const reading = readReset(rejected, plausibleS);
   let untilReset: number | null = null;
   if (ra !== null) {
-    if (date === null) f.notes.push('no Date header: agreement with Reset not checked');
-    else if (reading.reset === null) f.notes.push(`agreement with Reset not checked: ${reading.note}`);
-    else {
+    // A Reset that cannot be placed is HDR-RESET's finding: here the comparison is left unmade.
+    if (date === null || reading.reset === null) {
+      const reset = rejected.rateLimit.reset.raw;
+      f.unchecked.push(because('reset-agreement-unchecked', { reset, date, windowSeconds: plausibleS }));
+    } else {
       untilReset = reading.reset - date;
       if (ra < untilReset - 1 || ra > untilReset + 1) {
         f.failures.push(because('retry-after-disagrees-with-reset', { retryAfter: ra, untilReset }));
@@ -130,11 +136,21 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
       actual: `the request meant to be rejected got ${outcomeOf(rejected)}`,
       evidence,
       reasons: [because('never-refused', { sent: 1 })],
+      data: {
+        rejectedStatus: rejected.status,
+        retryAfter: null,
+        bodyRetryAfter: null,
+        reset: null,
+        date: null,
+        untilReset: null,
+        waitedMs: null,
+        afterWaitStatus: null,
+      },
     });
   }
 
-  const f: RetryAfterFindings = { failures: [], unclear: [], notes: [] };
-  const { failures, unclear, notes } = f;
+  const f: RetryAfterFindings = { failures: [], unclear: [], unchecked: [], notes: [] };
+  const { failures, unclear, unchecked, notes } = f;
   const ra = rejected.rateLimit.retryAfter.value;
 
   // 1. An integer number of seconds.
@@ -150,6 +166,7 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
   const waited = checkTruthful(f, input, ra);
 
   const data: RetryAfterData = {
+    rejectedStatus: rejected.status,
     retryAfter: ra,
     bodyRetryAfter: bodyValue,
     reset: reading.reset,
@@ -168,6 +185,7 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
       actual: `Retry-After ${ra} = body ${bodyValue}${untilReset !== null ? `, Reset − Date ${untilReset} s` : ''}; admitted after waiting ${Math.round((waited ?? 0) / 1000)} s (${afterWait?.status})`,
       evidence,
       notes,
+      reasons: unchecked,
       data,
     });
   }
@@ -177,7 +195,7 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
     actual: reasons.map(reasonText).join('; '),
     evidence,
     notes,
-    reasons,
+    reasons: [...reasons, ...unchecked],
     data,
   });
 }

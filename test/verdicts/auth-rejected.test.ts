@@ -9,8 +9,8 @@ describe('AUTH-MISSING / AUTH-MALFORMED / AUTH-UNKNOWN / AUTH-REVOKED', () => {
     const list = [obs({ ...anonymous, status: 401 }), obs({ ...anonymous, status: 401, method: 'HEAD' })];
     const f = authRejected(list, 401);
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('401 on every request (2 requests)');
-    expect(f.actual).toBe('401 on all 2');
+    expect(f.reasons).toBeUndefined();
+    expect(f.data).toEqual({ expectedStatus: 401, sent: 2, rejected: 2 });
     expect(f.evidence).toEqual(list.map((o) => o.id));
   });
 

@@ -21,6 +21,8 @@ import {
   type HeldRole,
 } from '../helpers/held-at-distance.ts';
 import { networkMargins, roundTripModel } from '../../src/measure/network.ts';
+import { figuresText, inequalityText } from '../../src/verdicts/support/held-timing.ts';
+import { whyLines } from '../../src/catalogue/reasons/index.ts';
 
 const STARTER: Figure = { value: 5, atLeast: false };
 const ENTERPRISE: Figure = { value: 100, atLeast: true };
@@ -43,23 +45,34 @@ describe('CONCURRENCY-CAP: the extra met the cap full', () => {
   it('passes a 429: every held upload reached the server before the extra, and it arrived before any answer left', () => {
     const { f, data, extra, held } = judge();
     expect(decision(f)).toEqual({ verdict: 'pass', outcome: 'refused', measureAgain: false });
-    expect(f.expected).toBe(
-      'all 5 held requests admitted, and one more, sent while they were all in service, refused (429 assumed) or held until one of them finished',
-    );
-    expect(f.actual).toBe(
-      'all 5 held admitted; the extra got 429, sent 40 ms after the last held upload and 118 ms before the first held answer, so with every held one on the server (m 1 ms, σ 1 ms, λ 0 ms, L 200 ms)',
-    );
-    // The inequalities the claim rests on are written into the evidence, with their figures.
-    expect(f.notes).toEqual([
-      'figures: m = 1 ms and M = 1 ms, the fastest and slowest round trip of 4 fast reads; σ = 1 ms, their spread M − m (at least 1 ms), the most either way of a request strays; λ = 0 ms, how late an answer may be read; L = 200 ms, the fastest upload. Every inequality holds for any split of a round trip into its two ways',
-      '(A) every held upload reached the server before the extra: sent(extra) − sent(last held) = 40 ms > σ = 1 ms',
-      '(B) the extra reached the server before any held answer left it: answered(first held) − sent(extra) = 118 ms > m + 2σ + λ = 3 ms',
-    ]);
+    expect(f.reasons).toBeUndefined();
+    // The inequalities the claim rests on, with their figures: (A) 40 ms > σ, (B) 118 ms > m + 2σ + λ.
     expect(data.inequalities).toEqual([
       { request: 'extra', name: 'held-arrived-first', held: true, gapMs: 40, boundMs: 1 },
       { request: 'extra', name: 'arrived-before-answers', held: true, gapMs: 118, boundMs: 3 },
     ]);
-    expect(data.figures).toMatchObject({ fastestTripMs: 1, slowestTripMs: 1, strayMs: 1, fastestUploadMs: 200 });
+    // m and M of 4 fast reads, σ, λ and L, and the bounds of (A), (B) and (C) made of them.
+    expect(data.figures).toEqual({
+      reads: 4,
+      fastestTripMs: 1,
+      slowestTripMs: 1,
+      strayMs: 1,
+      readLateMs: 0,
+      arrivedAfterMs: 1,
+      arrivedBeforeAnswerMs: 3,
+      answeredBeforeMs: 1,
+      fastestUploadMs: 200,
+    });
+    // All 5 held admitted; the extra refused with the 429 the contract assumes.
+    expect(data.timeline.filter((row) => row.role === 'held').map((row) => row.status)).toEqual([
+      200, 200, 200, 200, 200,
+    ]);
+    expect(data.rejectedStatus).toBe(429);
+    // The proof is written into the evidence too, rendered from those figures.
+    const proof = data.inequalities.map(({ name, held: ok, gapMs, boundMs }) =>
+      inequalityText('extra', { name, ok, gapMs, boundMs }),
+    );
+    expect(whyLines(f)).toEqual([figuresText(data.figures!), ...proof]);
     // The extra left inside the window the report draws: after (A)'s bound, before (B)'s.
     expect(data.extraWindow).toEqual({ fromMs: 43, toMs: 197 });
     expect(f.evidence).toEqual([extra.id, held[0]!.id, held[4]!.id]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { headBootstrapVerdict } from '../../src/verdicts/head-bootstrap.ts';
+import { whyLines } from '../../src/catalogue/reasons/index.ts';
 import { T0, httpDate, obs, type ObsInit } from '../helpers/observations.ts';
 
 const head = (init: ObsInit = {}) =>
@@ -11,7 +12,14 @@ describe('HEAD-BOOTSTRAP', () => {
     const b = head();
     const f = headBootstrapVerdict(a, b, 60);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('status 200, headers present, no body, Remaining 60 then 60');
+    expect(f.reasons).toBeUndefined();
+    expect(f.data).toEqual({
+      status: 200,
+      remainingBefore: 60,
+      remainingAfter: 60,
+      placedBy: 'reset',
+      declaredFree: null,
+    });
     expect(f.evidence).toEqual([a.id, b.id]);
   });
 
@@ -25,10 +33,8 @@ describe('HEAD-BOOTSTRAP', () => {
   it('passes a HEAD that counts one read (the spec names no counting rule), saying the assumption broke', () => {
     const f = headBootstrapVerdict(head({ remaining: 60 }), head({ remaining: 59 }), 60);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe(
-      'status 2xx, headers present, no body; Remaining fell from 60 to 59: HEAD counts as one read',
-    );
     expect(f.reasons).toEqual([{ code: 'head-counts-as-read', before: 60, after: 59 }]);
+    expect(f.data).toMatchObject({ status: 200, remainingBefore: 60, remainingAfter: 59, placedBy: 'reset' });
   });
 
   it('holds a deployment to what it declares: HEAD required free fails when it counts; declared counting passes quietly', () => {
@@ -39,9 +45,15 @@ describe('HEAD-BOOTSTRAP', () => {
       declaredFree: false,
     });
     expect(counting.verdict).toBe('pass');
-    expect(counting.actual).toContain('as the deployment declares');
-    expect(counting.notes).toEqual([]);
-    expect(counting.reasons).toBeUndefined();
+    expect(counting.data).toEqual({
+      status: 200,
+      remainingBefore: 60,
+      remainingAfter: 59,
+      placedBy: 'reset',
+      declaredFree: false,
+    });
+    // Quietly: nothing said beside the verdict, neither a reason nor a note.
+    expect(whyLines(counting)).toEqual([]);
   });
 
   it('fails a HEAD that costs more than one read, however it is declared', () => {
@@ -78,7 +90,7 @@ describe('HEAD-BOOTSTRAP', () => {
       { declaredFree: true },
     );
     expect(fell.verdict).toBe('fail');
-    expect(fell.actual).toContain('a rollover would have raised it');
+    expect(fell.data).toMatchObject({ placedBy: 'remaining', declaredFree: true });
     expect(fell.reasons).toEqual([{ code: 'head-counted-though-declared-free', before: 54, after: 53 }]);
     expect(
       headBootstrapVerdict(head({ ...placeless, remaining: 59 }), head({ ...placeless, remaining: 59 }), 60).verdict,

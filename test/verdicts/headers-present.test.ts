@@ -13,7 +13,7 @@ describe('HDR-PRESENT', () => {
     ];
     const f = headersPresentVerdict(list);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('all three on all 5 responses (statuses 200, 401, 403, 429)');
+    expect(f.reasons).toBeUndefined();
     expect(f.evidence).toEqual([list[0]!.id, list[2]!.id, list[3]!.id, list[4]!.id]);
     expect(f.data).toEqual({
       byStatus: {
@@ -22,6 +22,7 @@ describe('HDR-PRESENT', () => {
         '401': { total: 1, missing: 0 },
         '403': { total: 1, missing: 0 },
       },
+      lacking: [],
     });
   });
 
@@ -39,8 +40,16 @@ describe('HDR-PRESENT', () => {
         firstRequests: [unauth.id, head.id],
       },
     ]);
-    expect(f.actual).toContain(`401 GET /recruiter/jobs (#${unauth.id}) lacks Limit, Remaining, Reset`);
-    expect(f.actual).toContain(`200 HEAD /recruiter/bootstrap (#${head.id}) lacks Reset`);
+    expect(f.data?.lacking).toEqual([
+      {
+        request: unauth.id,
+        status: 401,
+        method: 'GET',
+        path: '/recruiter/jobs',
+        lacks: ['Limit', 'Remaining', 'Reset'],
+      },
+      { request: head.id, status: 200, method: 'HEAD', path: '/recruiter/bootstrap', lacks: ['Reset'] },
+    ]);
     expect(f.evidence).toEqual([unauth.id, head.id]);
   });
 
@@ -51,7 +60,8 @@ describe('HDR-PRESENT', () => {
   it('ignores transport failures, noting them, and is inconclusive when nothing answered', () => {
     const f = headersPresentVerdict([obs(), obs({ status: null })]);
     expect(f.verdict).toBe('pass');
-    expect(f.notes).toEqual(['one request without a response ignored']);
+    expect(f.reasons).toEqual([{ code: 'unanswered-ignored', requests: 1 }]);
+    expect(f.data?.byStatus).toEqual({ '200': { total: 1, missing: 0 } });
     const none = headersPresentVerdict([obs({ status: null }), obs({ status: null })]);
     expect(none.verdict).toBe('inconclusive');
     expect(none.reasons).toEqual([{ code: 'no-answers-to-judge', sent: 2 }]);

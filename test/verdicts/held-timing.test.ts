@@ -6,9 +6,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   extraSendAt,
+  figuresText,
   heldInService,
   holdFigures,
   holdSpanMs,
+  inequalityText,
   placeAgainst,
   planHold,
   tooFastToHold,
@@ -49,6 +51,21 @@ describe('holdFigures', () => {
   it('is null without an answered read or an admitted upload', () => {
     expect(holdFigures([], [upload(0, 200)], [])).toBeNull();
     expect(holdFigures([read(0, 1)], [upload(0, 5, 429)], [])).toBeNull();
+  });
+});
+
+describe('the proof in words', () => {
+  it('states the figures, then each inequality with its gap and bound, from the same figures', () => {
+    const figures = { ...heldUploadFigures([1, 1, 1, 1], 0)!, fastestUploadMs: 200 };
+    expect(figuresText(figures)).toBe(
+      'figures: m = 1 ms and M = 1 ms, the fastest and slowest round trip of 4 fast reads; σ = 1 ms, their spread M − m (at least 1 ms), the most either way of a request strays; λ = 0 ms, how late an answer may be read; L = 200 ms, the fastest upload. Every inequality holds for any split of a round trip into its two ways',
+    );
+    expect(inequalityText('extra', { name: 'held-arrived-first', ok: true, gapMs: 40, boundMs: 1 })).toBe(
+      '(A) every held upload reached the server before the extra: sent(extra) − sent(last held) = 40 ms > σ = 1 ms',
+    );
+    expect(inequalityText('control', { name: 'arrived-before-answers', ok: false, gapMs: 2, boundMs: 3 })).toBe(
+      '(B) the control reached the server before any held answer left it: answered(first held) − sent(control) = 2 ms, not more than m + 2σ + λ = 3 ms',
+    );
   });
 });
 

@@ -4,6 +4,11 @@ import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 
 const LIVE = `xh_live_${'Ab3dEf6h'.repeat(4)}`;
 const TEST = `xh_test_${'0011aAbB'.repeat(4)}`;
+/** The contract's key formats, as the data records them. */
+const FORMATS = [
+  { prefix: 'xh_live_', pattern: '^[A-Za-z0-9]{32}$' },
+  { prefix: 'xh_test_', pattern: '^[A-Za-z0-9]{32}$' },
+];
 
 describe('AUTH-KEY-FORMAT', () => {
   it('passes live and test keys of prefix + 32 alphanumerics', () => {
@@ -15,9 +20,9 @@ describe('AUTH-KEY-FORMAT', () => {
       recruitingApi,
     );
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('every key is xh_live_ + ^[A-Za-z0-9]{32}$ or xh_test_ + ^[A-Za-z0-9]{32}$');
-    expect(f.actual).toBe('all 2 keys match (live, test)');
+    expect(f.reasons).toBeUndefined();
     expect(f.data).toEqual({
+      formats: FORMATS,
       keys: [
         { label: 'starter-a/primary', key: 'xh_live_…Ef6h', env: 'live' },
         { label: 'starter-a/secondary', key: 'xh_test_…aAbB', env: 'test' },
@@ -74,6 +79,7 @@ describe('AUTH-KEY-FORMAT', () => {
     for (const key of keys) expect(shown).not.toContain(key);
     expect(shown).not.toContain('AB_CDEF');
     expect(f.data).toEqual({
+      formats: FORMATS,
       keys: [
         { label: 'k0', key: '…ijk_', env: null },
         { label: 'k1', key: 'a_…(1 chars)', env: null },
@@ -86,5 +92,6 @@ describe('AUTH-KEY-FORMAT', () => {
     const f = keyFormatVerdict([], recruitingApi);
     expect(f.verdict).toBe('inconclusive');
     expect(f.reasons).toEqual([{ code: 'no-keys-configured' }]);
+    expect(f.data).toEqual({ formats: FORMATS, keys: [] });
   });
 });

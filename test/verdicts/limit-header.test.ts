@@ -12,8 +12,8 @@ describe('HDR-LIMIT', () => {
     const { obs: seq } = sequentialQuota({ limit: 60 });
     const f = limitHeaderVerdict(seq, STARTER, 'read');
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('X-RateLimit-Limit 60 on every read response');
-    expect(f.actual).toBe('Limit 60 on all 61 responses');
+    expect(f.data).toEqual({ quotaClass: 'read', figure: STARTER, values: { '60': 61 } });
+    expect(f.reasons).toBeUndefined();
     expect(f.evidence).toEqual([seq[0]!.id]);
   });
 
@@ -58,20 +58,21 @@ describe('HDR-LIMIT', () => {
   it('Enterprise: fails an announced Limit below the minimum, passes one above', () => {
     const below = limitHeaderVerdict([obs({ limit: 2400 }), obs({ limit: 2400 })], ENTERPRISE, 'read');
     expect(below.verdict).toBe('fail');
-    expect(below.expected).toBe('X-RateLimit-Limit at least 2500, the same on every read response');
+    expect(below.data).toEqual({ quotaClass: 'read', figure: ENTERPRISE, values: { '2400': 2 } });
     expect(below.reasons).toEqual([
       { code: 'limit-off-figure', announced: 2400, responses: 2, figure: 2500, basis: 'minimum' },
     ]);
     const above = limitHeaderVerdict([obs({ limit: 4000 }), obs({ limit: 4000 })], ENTERPRISE, 'read');
     expect(above.verdict).toBe('pass');
-    expect(above.actual).toBe('Limit 4000 on all 2 responses');
+    expect(above.data).toEqual({ quotaClass: 'read', figure: ENTERPRISE, values: { '4000': 2 } });
   });
 
   it("declared in the config: the organization's figure is the contract, exactly, even on Enterprise", () => {
     const declared: Figure = { value: 10_000, atLeast: false, declared: true };
     const same = limitHeaderVerdict([obs({ limit: 10_000 }), obs({ limit: 10_000 })], declared, 'read');
     expect(same.verdict).toBe('pass');
-    expect(same.expected).toBe('X-RateLimit-Limit 10000 (declared in the config) on every read response');
+    expect(same.reasons).toEqual([{ code: 'limit-declared-in-config', figure: 10_000 }]);
+    expect(same.data).toEqual({ quotaClass: 'read', figure: declared, values: { '10000': 2 } });
     const a = obs({ limit: 2500 });
     const other = limitHeaderVerdict([a, obs({ limit: 2500 })], declared, 'read');
     expect(other.verdict).toBe('fail');
@@ -87,11 +88,19 @@ describe('HDR-LIMIT', () => {
     expect(limitHeaderVerdict([obs({ limit: 2500 })], ENTERPRISE, 'read').verdict).toBe('pass');
   });
 
-  it('fails when no response carried a Limit (§8: on every response), noting absences', () => {
+  it('fails when no response carried a Limit (§8: on every response), leaving some absent to HDR-PRESENT', () => {
     const f = limitHeaderVerdict([obs({ limit: null }), obs({ status: null })], STARTER, 'read');
     expect(f.verdict).toBe('fail');
     expect(f.reasons).toEqual([{ code: 'header-absent-everywhere', header: 'X-RateLimit-Limit', responses: 1 }]);
-    expect(f.notes).toContain('1 responses carried no Limit (judged by HDR-PRESENT)');
+    const some = limitHeaderVerdict([obs({ limit: null }), obs({ limit: 60 }), obs({ status: null })], STARTER, 'read');
+    expect(some.verdict).toBe('pass');
+    expect(some.reasons).toEqual([{ code: 'header-absent-on-some', header: 'Limit', responses: 1 }]);
+    expect(some.data?.values).toEqual({ '60': 1 });
+    const wrong = limitHeaderVerdict([obs({ limit: null }), obs({ limit: 61 })], STARTER, 'ingest');
+    expect(wrong.reasons).toEqual([
+      { code: 'limit-off-figure', announced: 61, responses: 1, figure: 60, basis: 'published' },
+      { code: 'header-absent-on-some', header: 'Limit', responses: 1 },
+    ]);
     expect(limitHeaderVerdict([], STARTER, 'ingest').reasons).toEqual([{ code: 'no-answers-to-judge', sent: 0 }]);
     const unanswered = limitHeaderVerdict([obs({ status: null })], STARTER, 'ingest');
     expect(unanswered.verdict).toBe('inconclusive');

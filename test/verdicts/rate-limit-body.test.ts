@@ -9,9 +9,9 @@ describe('ERR-429-BODY', () => {
     const b = obs({ status: 429, body: { ...rateLimitBody(12), request_id: 'r-1' } });
     const f = rateLimitBodyVerdict([obs({ status: 200 }), a, b]);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('all 2 429 bodies match');
+    expect(f.data).toEqual({ failing: 0, total: 2 });
     expect(f.evidence).toEqual([a.id, b.id]);
-    expect(f.notes).toEqual(['one observation other than 429 ignored']);
+    expect(f.reasons).toEqual([{ code: 'non-429-ignored', observations: 1 }]);
   });
 
   it('fails a wrong code and names the field', () => {

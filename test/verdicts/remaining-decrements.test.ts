@@ -8,8 +8,8 @@ describe('HDR-REMAINING', () => {
     const { obs, window } = sequentialQuota({ limit: 60 });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toContain('Remaining 59, 58, … one less per admitted request (Limit 60)');
-    expect(f.actual).toBe('Remaining 59 -> 0 by one over 60 admitted requests; 0 on one 429');
+    expect(f.data?.limit).toBe(60);
+    expect(f.data?.countdown).toEqual({ first: 59, last: 0, admitted: 60, zeroOn429: 1 });
     expect(f.evidence).toEqual([obs[0]!.id, obs[59]!.id, obs[60]!.id]);
   });
 
@@ -102,8 +102,13 @@ describe('HDR-REMAINING', () => {
     const { obs, window } = sequentialQuota({ limit: 60, serverStartMs: (T0 + 60) * 1000 - 150 });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toContain('window rolled over mid-check');
-    expect(f.reasons).toEqual([{ code: 'series-spans-windows', requests: obs.length }]);
+    const rolled = obs.findIndex((o) => o.rateLimit.reset.value === T0 + 120);
+    expect(rolled).toBeGreaterThan(0);
+    expect(f.reasons).toEqual([
+      { code: 'series-spans-windows', requests: obs.length },
+      { code: 'window-rolled-over', from: T0 + 60, to: T0 + 120, atRequest: rolled + 1 },
+    ]);
+    expect(f.data?.countdown).toBeNull();
   });
 
   it('allows a transport failure to have counted, as the Remaining across it says', () => {
@@ -115,9 +120,10 @@ describe('HDR-REMAINING', () => {
     });
     const f = remainingDecrementsVerdict(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.notes).toContain(
-      'TIMEOUT at request 30: Remaining 31 → 29 across it, so it counted (admitted, its answer lost)',
-    );
+    expect(f.reasons).toEqual([
+      { code: 'lost-request-counted', atRequest: 30, error: 'TIMEOUT', remainingBefore: 31, remainingAfter: 29 },
+    ]);
+    expect(f.data?.countdown).toEqual({ first: 59, last: 0, admitted: 59, zeroOn429: 1 });
   });
 
   it('is inconclusive, to be measured again, where no Remaining after a lost request says whether it counted', () => {
@@ -179,8 +185,7 @@ describe('HDR-REMAINING', () => {
     expect(f.reasons).toEqual([{ code: 'no-consistent-limit', limits: [60, 61] }]);
     const empty = remainingDecrementsVerdict([], window);
     expect(empty.verdict).toBe('inconclusive');
-    expect(empty.actual).toBe('no observations to place in a window');
-    expect(empty.reasons).toEqual([{ code: 'series-spans-windows', requests: 0 }]);
+    expect(empty.reasons).toEqual([{ code: 'series-spans-windows', requests: 0 }, { code: 'nothing-to-place' }]);
   });
 
   it('fails an admission past the Limit: a Remaining of 0 cannot decrement', () => {

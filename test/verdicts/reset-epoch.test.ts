@@ -26,7 +26,7 @@ describe('HDR-RESET', () => {
     const { obs: seq, window } = sequentialQuota({ limit: 60, gapMs: 20 });
     const f = resetEpochVerdict(seq, 60, window);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('Reset 1764000060 over 61 responses, each within (Date, Date + 60 s]');
+    expect(f.data).toMatchObject({ windowSeconds: 60, placed: 61, resets: [1_764_000_060] });
     expect(f.evidence).toEqual([seq[0]!.id]);
   });
 
@@ -58,7 +58,7 @@ describe('HDR-RESET', () => {
     const { obs: seq, window } = sequentialQuota({ limit: 60, gapMs: 20, serverStartMs: (T0 + 60) * 1000 - 150 });
     const f = resetEpochVerdict(seq, 60, window);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe(`2 windows (${T0 + 60}, ${T0 + 120}) over 61 responses, each within (Date, Date + 60 s]`);
+    expect(f.data).toMatchObject({ windowSeconds: 60, placed: 61, resets: [T0 + 60, T0 + 120] });
     expect(f.evidence).toHaveLength(2);
   });
 
@@ -191,7 +191,8 @@ describe('HDR-RESET', () => {
       60,
     );
     expect(f.verdict).toBe('pass');
-    expect(f.notes).toContain('one response without Reset (judged by HDR-PRESENT)');
+    expect(f.reasons).toEqual([{ code: 'header-absent-on-some', header: 'Reset', responses: 1 }]);
+    expect(f.data).toMatchObject({ placed: 2, resets: [T0 + 60] });
   });
 });
 

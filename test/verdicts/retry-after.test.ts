@@ -26,9 +26,18 @@ describe('RETRY-AFTER', () => {
     const a = after(r, 40);
     const f = retryAfterVerdict({ rejected: r, afterWait: a, waitedMs: null, windowSeconds: 60 });
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('Retry-After 40 = body 40, Reset − Date 40 s; admitted after waiting 40 s (200)');
+    expect(f.reasons).toBeUndefined();
     expect(f.evidence).toEqual([r.id, a.id]);
-    expect(f.data).toMatchObject({ retryAfter: 40, bodyRetryAfter: 40, untilReset: 40, waitedMs: 40_000 });
+    expect(f.data).toEqual({
+      rejectedStatus: 429,
+      retryAfter: 40,
+      bodyRetryAfter: 40,
+      reset: T0 + 60,
+      date: T0 + 20,
+      untilReset: 40,
+      waitedMs: 40_000,
+      afterWaitStatus: 200,
+    });
   });
 
   it('fails Retry-After disagreeing with the body', () => {
@@ -132,14 +141,24 @@ describe('RETRY-AFTER', () => {
   it('is inconclusive when the request meant to be rejected was not a 429', () => {
     const f = retryAfterVerdict({ rejected: obs({ status: 200 }), afterWait: null, waitedMs: null });
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('the request meant to be rejected got 200');
     expect(f.reasons).toEqual([{ code: 'never-refused', sent: 1 }]);
+    expect(f.data?.rejectedStatus).toBe(200);
   });
 
   it('notes, rather than fails, a Reset it cannot use for agreement (HDR-RESET judges it)', () => {
     const r = rejected({ reset: (T0 + 60) * 1000 });
     const f = retryAfterVerdict({ rejected: r, afterWait: after(r, 40), waitedMs: null, windowSeconds: 60 });
     expect(f.verdict).toBe('pass');
-    expect(f.notes.join(' ')).toContain('agreement with Reset not checked');
+    expect(f.reasons).toEqual([
+      { code: 'reset-agreement-unchecked', reset: String((T0 + 60) * 1000), date: T0 + 20, windowSeconds: 60 },
+    ]);
+    expect(f.data).toMatchObject({ retryAfter: 40, reset: null, untilReset: null });
+    const noDate = retryAfterVerdict({ rejected: rejected({ date: null }), afterWait: null, waitedMs: null });
+    expect(noDate.reasons).toContainEqual({
+      code: 'reset-agreement-unchecked',
+      reset: String(T0 + 60),
+      date: null,
+      windowSeconds: 86_400,
+    });
   });
 });

@@ -23,10 +23,20 @@ describe('SCOPE-ENFORCED', () => {
     ];
     const f = scopeEnforcedVerdict(pairs, 403);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('all 3 endpoints answered 403 without the scope and admitted the key holding it');
+    expect(f.reasons).toBeUndefined();
     expect(f.evidence).toEqual(pairs.flatMap((p) => [p.denied!.id, p.admitted!.id]));
-    expect(f.data).toMatchObject({
-      rows: [{ endpoint: 'jobs-list', deniedStatus: 403, admittedStatus: 200, outcome: 'pass' }, {}, {}],
+    expect(f.data).toEqual({
+      rows: [
+        { endpoint: 'jobs-list', scope: 'jobs.read', deniedStatus: 403, admittedStatus: 200, outcome: 'pass' },
+        {
+          endpoint: 'candidate-read',
+          scope: 'candidate.read',
+          deniedStatus: 403,
+          admittedStatus: 404,
+          outcome: 'pass',
+        },
+        { endpoint: 'webhooks', scope: 'webhook.manage', deniedStatus: 403, admittedStatus: 422, outcome: 'pass' },
+      ],
     });
   });
 

@@ -12,7 +12,7 @@ describe('SCOPE-LIST', () => {
     const o = listing({ status: 'success', data: [entry('jobs.read'), entry('resume.parse')] });
     const f = scopeListVerdict(o, recruitingApi);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('200 listing 2 scopes: jobs.read, resume.parse');
+    expect(f.reasons).toBeUndefined();
     expect(f.evidence).toEqual([o.id]);
     expect(f.data).toEqual({ scopes: ['jobs.read', 'resume.parse'] });
   });

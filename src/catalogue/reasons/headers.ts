@@ -76,6 +76,24 @@ const HEADER_VALUE_REASONS = {
     causes: ['as for header-not-integer'],
     change: [REPORT_IT],
   }),
+  'header-absent-on-some': reason<{ header: string; responses: number }>()({
+    verdicts: ['pass', 'fail', 'inconclusive'],
+    text: ({ header, responses }) => `${plural(responses, 'response')} without ${header} (judged by HDR-PRESENT)`,
+    means:
+      'Some responses lacked the header: this check judges the values the others carry, and HDR-PRESENT judges the absence.',
+    causes: [
+      'error responses (401, 403, 404) answered before the limiter adds its headers',
+      'a code path or a proxy that drops the header',
+    ],
+    change: ['read HDR-PRESENT of the same run, and send the header on every response (§8)'],
+  }),
+  'unanswered-ignored': reason<{ requests: number }>()({
+    verdicts: ['pass', 'fail'],
+    text: ({ requests }) => `${plural(requests, 'request')} without a response ignored`,
+    means: 'Some requests got no response; headers are judged on the responses that came back.',
+    causes: ['timeouts or resets on the way', 'a deployment that dropped connections under load'],
+    change: ['a longer `timeout`', 'check the network path (`tiergate doctor`)'],
+  }),
   'rate-limit-headers-missing': reason<{
     missing: number;
     responses: number;
@@ -116,6 +134,17 @@ const LIMIT_REASONS = {
     change: [
       "declare the organization's own figures (config `orgs[].limits`)",
       'name the right tier (config `orgs[].tier`)',
+    ],
+  }),
+  'limit-declared-in-config': reason<{ figure: number }>()({
+    verdicts: ['pass'],
+    text: ({ figure }) =>
+      `judged against the ${figure} declared in the config (the organization's own figure), not the tier's published one`,
+    means:
+      "The config declares the organization's own figure for this quota class: the announced Limit is held to it exactly, not to the tier's.",
+    causes: ['an organization with a contract of its own (config `orgs[].limits`)'],
+    change: [
+      "nothing if the declared figure is the organization's; else correct or remove it (config `orgs[].limits`)",
     ],
   }),
 } as const;
@@ -349,6 +378,13 @@ const BODY_REASONS = {
     causes: ['as for the first body'],
     change: ['answer every 429 with the §7 body'],
   }),
+  'non-429-ignored': reason<{ observations: number }>()({
+    verdicts: ['pass', 'fail'],
+    text: ({ observations }) => `${plural(observations, 'observation')} other than 429 ignored`,
+    means: 'The check judges the bodies of 429s; the other responses it was given are not judged.',
+    causes: ["a refusal of another status among the series' refusals (a cap's, a server error)"],
+    change: ['nothing: the 429 bodies are judged; read CONCURRENCY-CAP for a refusal of the cap'],
+  }),
 } as const;
 
 /** RETRY-AFTER: the wait a 429 tells, and whether it is truthful. */
@@ -382,6 +418,18 @@ const RETRY_AFTER_REASONS = {
     means: "Retry-After should be the time to Reset by the response's own Date, within a second.",
     causes: ['a fixed Retry-After, not the time left in the window'],
     change: ['send the seconds until Reset'],
+  }),
+  'reset-agreement-unchecked': reason<{ reset: string | null; date: number | null; windowSeconds: number }>()({
+    verdicts: ['pass', 'fail', 'inconclusive'],
+    text: ({ reset, date, windowSeconds }) => {
+      if (date === null) return 'no Date header: agreement with Reset not checked';
+      if (reset === null) return 'no X-RateLimit-Reset: agreement with Reset not checked';
+      return `agreement with Reset not checked: Reset ${quoted(reset, 40)} is no epoch seconds within [Date ${date}, Date + ${windowSeconds + 1} s] (HDR-RESET judges it)`;
+    },
+    means:
+      "Retry-After is compared with Reset − Date, by the 429's own Date; without a Date, or without a Reset in epoch seconds near it, the comparison is not made.",
+    causes: ['a Reset in milliseconds or seconds-until-reset', 'a deployment or proxy that drops the Date header'],
+    change: ['send Reset as epoch seconds and a Date header (read HDR-RESET of the same run)'],
   }),
   'retry-after-untestable': reason<{ raw: string | null }>()({
     verdicts: ['inconclusive'],

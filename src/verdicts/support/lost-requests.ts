@@ -10,7 +10,7 @@
  *   values, all of them, no lost request was admitted; where some are missing, each must have been
  *   taken by a lost request the server's order allows: those were admitted (their answers lost).
  */
-import { because, reasonText, type Reason } from '../../catalogue/reasons/index.ts';
+import { because, type Reason } from '../../catalogue/reasons/index.ts';
 import { isAdmitted, type Observation } from '../../measure/observation.ts';
 import { TOO_MANY_REQUESTS } from './finding.ts';
 import { wentTogether, type ReleasedTogether } from './released-together.ts';
@@ -184,9 +184,4 @@ export function lostReason(n: number, lost: Observation, reading: LostReading): 
     remainingAfter: reading.after.rateLimit.remaining.value!,
   };
   return because(reading.fate === 'counted' ? 'lost-request-counted' : 'lost-request-not-counted', figures);
-}
-
-/** The same in words, for a verdict's notes. */
-export function lostNote(n: number, lost: Observation, reading: LostReading): string {
-  return reasonText(lostReason(n, lost, reading));
 }
