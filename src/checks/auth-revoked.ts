@@ -54,7 +54,6 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
       expected,
       actual: `${e.rejectStatus} on ${finals.length - wrong.length} of ${finals.length}; ${listSome(reasons.map(reasonText))}`,
       evidence: wrong.slice(0, 5).map(({ p }) => p.id),
-      notes: e.problems,
       reasons: atLeastOne([...reasons, ...coverageReasons(e)]),
     });
   }
@@ -68,7 +67,6 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
       expected,
       actual: `${e.rejectStatus} on ${finals.length - unusable.length} of ${countOf(finals.length, 'final probe')}${andReasons(unusableReasons, 3)}${andReasons(gaps, 2)}`,
       evidence: unusable.slice(0, 5).map(({ p }) => p.id),
-      notes: e.problems,
       reasons: atLeastOne([...unusableReasons, ...gaps]),
     });
   }

@@ -12,7 +12,8 @@
  * observations a verdict cites, so reports can show them.
  */
 import { checkResult } from '../checks/result.ts';
-import { loadThresholdsVerdict } from '../verdicts/load-thresholds.ts';
+import { loadThresholdsVerdict, type LoadThresholdsData } from '../verdicts/load-thresholds.ts';
+import { countOf } from '../util/phrases.ts';
 import type { CheckResult } from '../catalogue/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { TIER_NAMES, type Contract, type TierName } from '../contract/types.ts';
@@ -220,6 +221,27 @@ interface JudgedRun {
   readonly firstMs: number;
 }
 
+/** What a k6 result was judged across: the runners and files read, and the lines in them that were not k6's. */
+export interface K6Sources {
+  readonly runners: number;
+  readonly files: number;
+  readonly skippedLines: number;
+  readonly malformedLines: number;
+}
+
+/** `data` of a LOAD-THRESHOLDS result judged from k6 output: the verdict's, and what it was read from. */
+export type K6LoadThresholdsData = LoadThresholdsData & { readonly sources: K6Sources };
+
+/** How the sources were judged together, as the result's notes. */
+function sourcesNotes(s: K6Sources): string[] {
+  return [
+    `Judged across ${countOf(s.runners, 'k6 runner')} together (${countOf(s.files, 'file')}): windows add up every runner's requests to an org, and thresholds are over all samples merged.`,
+    ...(s.skippedLines + s.malformedLines > 0
+      ? [`${s.skippedLines} non-k6 line(s) skipped and ${s.malformedLines} malformed line(s) ignored`]
+      : []),
+  ];
+}
+
 /** A tier's LOAD-THRESHOLDS result: its windows, and its scenario's thresholds over every runner's samples. */
 function tierCheck(f: TierFold, summary: LoadSummary, run: JudgedRun): CheckResult {
   const { options, contract, runners, stats, firstMs } = run;
@@ -231,26 +253,31 @@ function tierCheck(f: TierFold, summary: LoadSummary, run: JudgedRun): CheckResu
   const durationS = starts.length > 0 ? Math.max(0, Math.max(...ends) - Math.min(...starts)) / 1000 : 0;
   const dropped = [...f.dropped.entries()].map(([phase, count]) => ({ tags: { tier: f.tier ?? '', phase }, count }));
   const thresholds = f.tier ? (options.thresholds[f.tier] ?? []) : [];
+  const sources: K6Sources = {
+    runners,
+    files: options.files.length,
+    skippedLines: stats.skipped,
+    malformedLines: stats.malformed,
+  };
   const finding = loadThresholdsVerdict({
     summary,
     thresholds: evaluateThresholds(thresholds, { buckets, dropped, durationS }),
     figures: f.tier ? { [f.tier]: contract.tiers[f.tier].read } : {},
     dropped: dropped.reduce((n, d) => n + d.count, 0),
-    notes: [
-      LATENCY_POLICY.k6,
-      `Judged across ${runners} k6 runner${runners === 1 ? '' : 's'} together (${options.files.length} file${options.files.length === 1 ? '' : 's'}): windows add up every runner's requests to an org, and thresholds are over all samples merged.`,
-      ...(stats.skipped + stats.malformed > 0
-        ? [`${stats.skipped} non-k6 line(s) skipped and ${stats.malformed} malformed line(s) ignored`]
-        : []),
-    ],
+    notes: [LATENCY_POLICY.k6, ...sourcesNotes(sources)],
   });
-  return checkResult('LOAD-THRESHOLDS', finding, {
-    tier: f.tier,
-    org: null,
-    variant: 'k6',
-    startedWall: Number.isFinite(firstMs) ? firstMs : 0,
-    durationMs: durationS * 1000,
-  });
+  const data: K6LoadThresholdsData = { ...finding.data!, sources };
+  return checkResult(
+    'LOAD-THRESHOLDS',
+    { ...finding, data },
+    {
+      tier: f.tier,
+      org: null,
+      variant: 'k6',
+      startedWall: Number.isFinite(firstMs) ? firstMs : 0,
+      durationMs: durationS * 1000,
+    },
+  );
 }
 
 /** The aggregator's windows, with phases (latency, statuses) from k6's own request durations. */

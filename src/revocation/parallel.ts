@@ -7,7 +7,7 @@
  * keys allows fewer chains. Far from the edges a trial keeps more in flight (probePace), within its
  * share of both. Pure.
  */
-import { countOf } from '../verdicts/support/finding.ts';
+import type { ParallelLimit, TrialsAtOnce } from '../verdicts/support/revocation-method.ts';
 
 export interface ParallelInput {
   /** What the shape asks for (`parallel`). */
@@ -19,13 +19,6 @@ export interface ParallelInput {
   readonly connectionsPerEdge: number;
   /** Keys the hook can provision in all; null: no limit. */
   readonly keyCapacity: number | null;
-}
-
-export interface TrialsAtOnce {
-  /** Rotation chains, each running one trial at a time: ≥ 1. */
-  readonly chains: number;
-  /** Why fewer than asked for, as method notes; empty when as many as asked (or as trials). */
-  readonly notes: readonly string[];
 }
 
 /**
@@ -51,31 +44,18 @@ export function inFlightCeiling(
   return Math.max(1, Math.min(ofAll, ofCap, ofConnections));
 }
 
+/** As many trials at once as asked, or fewer where a limit allows fewer (each named, with its figures). */
 export function trialsAtOnce(input: ParallelInput): TrialsAtOnce {
-  const { edges, trials } = input;
-  const wanted = Math.max(1, Math.min(input.requested, trials));
-  const limits = [
-    {
-      at: Math.floor(input.concurrencyCap / edges),
-      why: `the organization's concurrency cap of ${input.concurrencyCap} must hold every trial's ${edges} probes in flight`,
-    },
-    {
-      at: input.connectionsPerEdge,
-      why: `the prober holds ${input.connectionsPerEdge} connections per edge, and no trial's probe may wait for another's`,
-    },
-    ...(input.keyCapacity === null
+  const { edges, trials, concurrencyCap, connectionsPerEdge, keyCapacity } = input;
+  const asked = Math.max(1, Math.min(input.requested, trials));
+  const limits: ParallelLimit[] = [
+    { by: 'concurrency-cap', allows: Math.floor(concurrencyCap / edges), concurrencyCap, edges },
+    { by: 'connections-per-edge', allows: connectionsPerEdge, connectionsPerEdge },
+    ...(keyCapacity === null
       ? []
-      : [
-          {
-            at: input.keyCapacity - trials,
-            why: `the hook has ${input.keyCapacity} keys, and ${trials} trials on K rotation chains need ${trials} + K`,
-          },
-        ]),
-  ].filter((limit) => limit.at < wanted);
-  const chains = Math.max(1, Math.min(wanted, ...limits.map((l) => l.at)));
-  const notes =
-    chains < wanted
-      ? [`${countOf(chains, 'trial')} at once, not ${wanted}: ${limits.map((l) => l.why).join('; ')}`]
-      : [];
-  return { chains, notes };
+      : [{ by: 'key-capacity', allows: keyCapacity - trials, keys: keyCapacity, trials } as const]),
+  ];
+  const holding = limits.filter((limit) => limit.allows < asked);
+  const chains = Math.max(1, Math.min(asked, ...holding.map((l) => l.allows)));
+  return { chains, asked, limits: holding };
 }

@@ -120,8 +120,8 @@ export function revocationTask(options: RevocationTaskOptions = {}) {
             concurrencyCap,
             tier: org.tier,
           }),
-          ...parallel.notes,
         ],
+        parallel,
       };
       warnOfRateLimitedProbes(context, org, outcome.runs, parallel.chains);
       const reportDir = context.reportDir ?? null;

@@ -16,6 +16,7 @@ import { bounded } from '../util/bounded.ts';
 import { runTrial, type TrialOptions, type TrialTiming } from './probe.ts';
 import { messageOf } from '../util/errors.ts';
 import { countOf } from '../verdicts/support/finding.ts';
+import type { RevocationProblem } from '../verdicts/support/revocation-evidence.ts';
 
 export interface TrialsOptions {
   readonly prober: HttpProber;
@@ -40,14 +41,12 @@ export interface TrialsOptions {
 export interface TrialsOutcome {
   /** In trial order. */
   readonly runs: readonly RevocationProbeRun[];
-  /** Why fewer trials ran than planned, or keys were left behind: for every verdict's notes. */
-  readonly problems: readonly string[];
+  /** Why fewer trials ran than planned, or keys were left behind: reasons of every verdict. */
+  readonly problems: readonly RevocationProblem[];
 }
 
 /** The first hook failure: no trial starts after it. */
-type Halt =
-  | { readonly hook: 'provision'; readonly error: string }
-  | { readonly hook: 'revoke'; readonly trial: number };
+type Halt = { readonly hook: 'provision'; readonly error: string } | { readonly hook: 'revoke' };
 
 /** What the chains share: the options, the runs, the keys left live, and the count of trials. */
 interface Chains {
@@ -143,7 +142,7 @@ async function runChain(c: Chains, index: number): Promise<void> {
     o.onTrial?.(run, c.runs.length);
     if (run.revokeStartedAt !== null && run.stoppedBy !== 'revoke-failed') c.live.delete(key);
     if (run.stoppedBy === 'revoke-failed') {
-      c.halt ??= { hook: 'revoke', trial };
+      c.halt ??= { hook: 'revoke' };
       return;
     }
     current = successor;
@@ -160,20 +159,17 @@ async function runChains(c: Chains): Promise<void> {
   await Promise.all([first, ...others]);
 }
 
-/** Why fewer trials ran than planned, from the first hook failure. */
-function haltProblems(c: Chains): string[] {
-  const { o, halt } = c;
-  const problems: string[] = [];
-  const notRun = o.trials - c.runs.length;
-  if (halt?.hook === 'provision')
-    problems.push(`provisioning a key failed: ${halt.error}; ${notRun} of ${o.trials} trials not run`);
-  if (halt?.hook === 'revoke' && notRun > 0)
-    problems.push(`the revoke hook failed in trial ${halt.trial}: the remaining ${notRun} trials were not run`);
-  return problems;
+/**
+ * Why fewer trials ran than planned, from the first hook failure: a failed provisioning, with its
+ * error. A failed revoke call is the reason of its own trial (revoke-hook-failed), and the trials not
+ * run after it are counted with the others (trials-not-run).
+ */
+function haltProblems(c: Chains): RevocationProblem[] {
+  return c.halt?.hook === 'provision' ? [{ code: 'provisioning-failed', error: c.halt.error }] : [];
 }
 
 /** Revokes every key still live, unmeasured, best effort; each failure becomes a problem. */
-async function revokeLiveKeys(c: Chains, problems: string[]): Promise<void> {
+async function revokeLiveKeys(c: Chains, problems: RevocationProblem[]): Promise<void> {
   const { o } = c;
   for (const key of c.live) {
     try {
@@ -183,7 +179,7 @@ async function revokeLiveKeys(c: Chains, problems: string[]): Promise<void> {
         () => new Error(`the revoke hook did not return within ${o.timing.revokeTimeoutMs} ms`),
       );
     } catch (error) {
-      problems.push(`cleanup: revoking ${redactKey(key.key)} failed: ${messageOf(error)}`);
+      problems.push({ code: 'cleanup-revoke-failed', key: redactKey(key.key), error: messageOf(error) });
     }
   }
 }
@@ -207,9 +203,9 @@ export async function runRevocationTrials(o: TrialsOptions): Promise<TrialsOutco
 
   const problems = haltProblems(c);
   if (c.halt?.hook === 'revoke' || o.signal.aborted) {
-    const why = c.halt?.hook === 'revoke' ? 'the revoke hook failed' : 'the run was interrupted';
+    const stoppedBy = c.halt?.hook === 'revoke' ? 'revoke-hook-failed' : 'interrupted';
     if (c.live.size > 0)
-      problems.push(`keys possibly still live (${why}): ${[...c.live].map((k) => redactKey(k.key)).join(', ')}`);
+      problems.push({ code: 'keys-left-live', keys: [...c.live].map((k) => redactKey(k.key)), stoppedBy });
     return { runs, problems };
   }
   // Clean up: each chain's last successor, and any key the trials never revoked. Unmeasured, best effort.

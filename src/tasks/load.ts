@@ -2,9 +2,9 @@
  * Sustained load (LOAD-THRESHOLDS): the scenario's phases back to back from the start of a fresh
  * window, each at a constant arrival rate of `rateMultiple` × the tier's quota per window for
  * `windows` windows: at quota, at twice the quota, and a fleet of organizations at quota at once
- * (when the target can provision them; otherwise that phase is skipped with a note). Every
- * response is folded into a LoadAggregator (bounded memory) and, when a recorder is given,
- * streamed to the run's observations file; then the pure verdict judges the whole run.
+ * (when the target can provision them; otherwise that phase is skipped, and the result says so in
+ * a reason). Every response is folded into a LoadAggregator (bounded memory) and, when a recorder
+ * is given, streamed to the run's observations file; then the pure verdict judges the whole run.
  */
 import { loadThresholdsVerdict } from '../verdicts/load-thresholds.ts';
 import { endpointById } from '../contract/lookup.ts';
@@ -47,20 +47,17 @@ export const load = defineTask({
     if (!shape) return { [CHECK]: skippedFinding(because('no-load-shape', {})) };
     // A malformed expression is the scenario author's mistake: say so before any traffic.
     const thresholds = parseThresholds(shape.thresholds, `scenario ${org.tier}: load.thresholds`);
-    const notes: string[] = [LATENCY_POLICY.harness];
     const fleetSize = Math.max(1, ...shape.phases.map((p) => p.orgs));
     let fleet: readonly OrgHandle[] = [org];
-    if (fleetSize > 1) {
-      if (context.provisionOrgs) {
-        // The fleet has the organization's own figures, so that one figure judges every window.
-        fleet = [org, ...(await context.provisionOrgs(org.tier, fleetSize - 1, org.limits))];
-      } else {
-        notes.push(
-          `fleet phases skipped: this target cannot provision more ${org.tier} organizations (needed ${fleetSize})`,
-        );
-      }
-    }
+    // The fleet has the organization's own figures, so that one figure judges every window.
+    if (fleetSize > 1 && context.provisionOrgs)
+      fleet = [org, ...(await context.provisionOrgs(org.tier, fleetSize - 1, org.limits))];
     const phases = shape.phases.filter((p) => p.orgs <= fleet.length);
+    const skipped = shape.phases.filter((p) => p.orgs > fleet.length).map((p) => p.name);
+    const restsOn =
+      skipped.length > 0
+        ? [because('fleet-phases-skipped', { tier: org.tier, needed: fleetSize, phases: skipped })]
+        : [];
     // The first phase's first request shows a window just begun; the phases' schedule starts from it,
     // on the server's windows.
     const endpoint = endpointById(context.contract, shape.endpoint);
@@ -81,7 +78,8 @@ export const load = defineTask({
         thresholds: evaluateThresholds(thresholds, data),
         figures: { [org.tier]: result.figure },
         dropped: result.dropped.reduce((n, d) => n + d.count, 0),
-        notes: [...notes, ...result.notes],
+        notes: [LATENCY_POLICY.harness, ...result.notes],
+        restsOn,
       });
       return { [CHECK]: context.judgements.withheld(finding, 'loadThresholdsVerdict') };
     });

@@ -21,8 +21,10 @@ export interface LoadThresholdsInput {
   readonly figures: Readonly<Partial<Record<TierName, Figure>>>;
   /** Requests scheduled but never sent. */
   readonly dropped: number;
-  /** Caveats from the run (a skipped fleet phase, the latency policy, runners read). */
+  /** Caveats from the run (the latency policy, runners read). */
   readonly notes?: readonly string[];
+  /** What the run's result rests on beside its windows and thresholds (a skipped fleet phase). */
+  readonly restsOn?: readonly Reason[];
 }
 
 /** Windows listed in the result's data, for charts and tables; the verdict covers all of them. */
@@ -213,6 +215,7 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
     verdicts.push('inconclusive');
     reasons.push(because('threshold-no-data', { thresholds: noData.map((t) => t.threshold) }));
   }
+  reasons.push(...(input.restsOn ?? []));
   if (input.dropped > 0)
     notes.push(`${countOf(input.dropped, 'scheduled request')} could not be sent in time (dropped)`);
 

@@ -13,7 +13,7 @@ import { countOf, finding, listSome, atLeastOne } from './support/finding.ts';
 import { andReasons, coverageReasons, judgedRuns, type RevocationEvidence } from './support/revocation-evidence.ts';
 import { ms } from '../util/duration.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
-import { clockNote, pacingNotes } from './support/revocation-method.ts';
+import { clockNote, pacingNotes, trialsAtOnceNotes, type TrialsAtOnce } from './support/revocation-method.ts';
 import { boundStats, statsPerEdge, type BoundStats, type EdgeStats } from './support/revocation-stats.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { ProbeStop, RevocationProbeRun } from '../measure/revocation-records.ts';
@@ -39,6 +39,8 @@ export type LatencyRow = Pick<
 /** `data` of REVOKE-LATENCY: the SLA, every bracket (the report's charts), the figures per edge and overall, the trials not judged. */
 export type LatencyData = {
   readonly slaMs: number;
+  /** Trials the task meant to run: the expectation is every edge within the SLA in each. */
+  readonly plannedTrials: number;
   readonly intervalMs: number | null;
   readonly trials: readonly LatencyRow[];
   readonly edges: readonly EdgeStats[];
@@ -49,6 +51,8 @@ export type LatencyData = {
     readonly revokeError: string | null;
   }[];
   readonly skippedSlots: number;
+  /** How many trials ran at once, of how many asked, and what held them to it; null: not recorded. */
+  readonly parallel: TrialsAtOnce | null;
   /** What the judged trials prove (verdicts/support/confidence.ts); null where none was judged. */
   readonly confidence: RevocationConfidence | null;
   /** With vantage points: where each one's clock stood against the run's. */
@@ -222,6 +226,7 @@ function latencyData(
   const perEdge = statsPerEdge(bounds, e.slaMs);
   return {
     slaMs: e.slaMs,
+    plannedTrials: e.plannedTrials,
     intervalMs: e.runs[0]?.intervalMs ?? null,
     trials: bounds.map(latencyRow),
     edges: perEdge,
@@ -230,6 +235,7 @@ function latencyData(
       .filter((r) => !judged.includes(r))
       .map((r) => ({ trial: r.trial, stoppedBy: r.stoppedBy, revokeError: r.revokeError })),
     skippedSlots: e.runs.reduce((n, r) => n + r.skippedSlots, 0),
+    parallel: e.parallel ?? null,
     confidence: revocationConfidence(
       bounds,
       judged.map((r) => r.trial),
@@ -248,6 +254,8 @@ interface LatencyCase {
   readonly data: LatencyData;
   /** What the evidence does not cover: trials missing or not judged, problems, vantage points not placed. */
   readonly gaps: readonly Reason[];
+  /** What every outcome rests on: probes that narrowed no bracket. */
+  readonly restsOn: readonly Reason[];
 }
 
 /**
@@ -281,7 +289,7 @@ function failLate(c: LatencyCase, late: readonly EdgeBounds[]): Finding<LatencyD
     actual: `${slowEdges.join(', ')} over ${ms(e.slaMs)}: ${listSome(reasons.map(reasonText))}`,
     evidence: sorted.slice(0, 5).flatMap((b) => [b.latestAdmitted?.id, b.firstRejected?.id]),
     notes: c.notes,
-    reasons: atLeastOne([...reasons, ...c.gaps]),
+    reasons: atLeastOne([...reasons, ...c.gaps, ...c.restsOn]),
     data: c.data,
   });
 }
@@ -313,7 +321,7 @@ function inconclusiveOpen(c: LatencyCase, open: readonly EdgeBounds[], judgedTri
     actual: `${summary}${andReasons(openReasons, 3)}${andReasons(gaps, 2)}`,
     evidence: open.slice(0, 5).flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
     notes: c.notes,
-    reasons: atLeastOne([...openReasons, ...gaps]),
+    reasons: atLeastOne([...openReasons, ...gaps, ...c.restsOn]),
     data: c.data,
   });
 }
@@ -325,23 +333,22 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
   const edges = e.vantages ? perEdgeCount(bounds) : (e.runs[0]?.edges.length ?? 0);
   const seen = e.vantages ? vantageNotes(e.vantages, placed) : { notes: [], gaps: [], placed: [] };
   const from = e.vantages ? `, seen from every one of ${countOf(e.vantages.points.length + 1, 'vantage point')}` : '';
-  const expected = `every edge rejects the revoked key < ${ms(e.slaMs)} after the revoke call (upper bound of the bracket)${from}, in each of ${countOf(e.plannedTrials, 'trial')}`;
   const data = latencyData(e, bounds, judged, seen.placed);
+  const expected = `every edge rejects the revoked key < ${ms(data.slaMs)} after the revoke call (upper bound of the bracket)${from}, in each of ${countOf(data.plannedTrials, 'trial')}`;
   const overall = data.overall;
   const notes = [
     ...(e.methodNotes ?? []),
+    ...(data.parallel ? trialsAtOnceNotes(data.parallel) : []),
     ...(judged.length > 0 ? [clockNote(judged, e.slaMs)] : []),
     ...pacingNotes(judged),
     ...seen.notes,
-    ...e.problems,
   ];
   if (data.confidence) notes.push(confidenceText(data.confidence, e.slaMs));
-  if (overall.unusableProbes > 0) {
-    notes.push(
-      `${countOf(overall.unusableProbes, 'unusable probe')} (${overall.rateLimitedProbes} answered 429): they narrow no bracket`,
-    );
-  }
-  const c: LatencyCase = { e, expected, notes, data, gaps: [...coverageReasons(e), ...seen.gaps] };
+  const restsOn =
+    overall.unusableProbes > 0
+      ? [because('unusable-probes', { probes: overall.unusableProbes, rateLimited: overall.rateLimitedProbes })]
+      : [];
+  const c: LatencyCase = { e, expected, notes, data, gaps: [...coverageReasons(e), ...seen.gaps], restsOn };
 
   const late = bounds.filter((b) => surelyLate(b, e.slaMs));
   if (late.length > 0) return failLate(c, late);
@@ -351,21 +358,22 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
 
   // Every trial within, and yet the bound short of the target asked for (trials cut short): not proven.
   const target = data.confidence?.target;
+  const expectedAll = target
+    ? `${expected}; and ${targetText({ share: target.share, level: data.confidence!.level }, ms(data.slaMs))}`
+    : expected;
   if (target && !target.reached) {
     const missed = targetMissed(data.confidence!, e.slaMs);
     return finding('inconclusive', {
-      expected: `${expected}; and ${targetText({ share: target.share, level: data.confidence!.level }, ms(e.slaMs))}`,
+      expected: expectedAll,
       actual: `every upper bound under ${ms(e.slaMs)} in ${countOf(judged.length, 'trial')}, but ${reasonText(missed)}`,
       evidence: [],
       notes,
-      reasons: [missed],
+      reasons: [missed, ...restsOn],
       data,
     });
   }
   return finding('pass', {
-    expected: target
-      ? `${expected}; and ${targetText({ share: target.share, level: data.confidence!.level }, ms(e.slaMs))}`
-      : expected,
+    expected: expectedAll,
     actual:
       `every upper bound under ${ms(e.slaMs)} on ${countOf(edges, e.vantages ? 'vantage point × edge pair' : 'edge')} × ${countOf(judged.length, 'trial')}: ` +
       `p50 ${ms(overall.p50Ms ?? 0)}, p95 ${ms(overall.p95Ms ?? 0)}, max ${ms(overall.maxMs ?? 0)}; median bracket width ${ms(overall.medianWidthMs ?? 0)}`,
@@ -375,6 +383,7 @@ export function revokeLatencyVerdict(e: RevocationEvidence): Finding<LatencyData
       .slice(0, 3)
       .flatMap((b) => [b.lastAdmitted?.id, b.firstRejected?.id]),
     notes,
+    reasons: restsOn,
     data,
   });
 }

@@ -95,7 +95,6 @@ export function revokeStickyVerdict(e: RevocationEvidence): Finding<StickyData> 
       expected,
       actual: listSome(reasons.map(reasonText)),
       evidence: firsts.slice(0, 5).flatMap((r) => [r.firstRejection.id, r.probe.id]),
-      notes: e.problems,
       reasons: atLeastOne([...reasons, ...coverageReasons(e)]),
       data,
     });
@@ -114,7 +113,6 @@ export function revokeStickyVerdict(e: RevocationEvidence): Finding<StickyData> 
     return finding('inconclusive', {
       expected,
       actual: `no re-admission seen, but ${listSome(reasons.map(reasonText), 3)}`,
-      notes: e.problems,
       reasons: atLeastOne(reasons),
       data,
     });

@@ -67,7 +67,6 @@ export function rotationVerdict(e: RevocationEvidence): Finding {
       expected,
       actual: listSome(reasonsOf(rejected).map(reasonText)),
       evidence: rejected.slice(0, 5).map((j) => j.probe?.id),
-      notes: e.problems,
       reasons: atLeastOne([...reasonsOf(rejected), ...gaps]),
     });
   }
@@ -79,7 +78,6 @@ export function rotationVerdict(e: RevocationEvidence): Finding {
       expected,
       actual: `the new key admitted in ${ok.length} of ${countOf(all.length, 'edge check')}${andReasons(reasons, 3)}`,
       evidence: open.slice(0, 5).map((j) => j.probe?.id),
-      notes: e.problems,
       reasons: atLeastOne(reasons),
     });
   }

@@ -3,7 +3,7 @@
  * from the revoke call (which starts at monotonic 1000). An answered probe takes 1 ms unless its
  * timeline entry gives its round trip.
  */
-import type { RevocationEvidence } from '../../src/verdicts/support/revocation-evidence.ts';
+import type { RevocationEvidence, RevocationProblem } from '../../src/verdicts/support/revocation-evidence.ts';
 import type {
   ProbeRecord,
   ProbeStop,
@@ -108,7 +108,7 @@ export function cleanRun(trial = 1): RevocationProbeRun {
 export function evidence(
   runs: readonly RevocationProbeRun[],
   plannedTrials = runs.length,
-  problems: readonly string[] = [],
+  problems: readonly RevocationProblem[] = [],
 ): RevocationEvidence {
   return { runs, plannedTrials, problems, slaMs: 3000, rejectStatus: 401 };
 }

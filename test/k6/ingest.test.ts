@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
-import { ingestK6 } from '../../src/k6/ingest.ts';
+import { ingestK6, type K6LoadThresholdsData } from '../../src/k6/ingest.ts';
+import { whyLines } from '../../src/catalogue/reasons/index.ts';
 import { ingestK6ToReports } from '../../src/run/k6-ingest-report.ts';
 import { verifyRun } from '../../src/run/verify.ts';
 import { parseThresholds } from '../../src/config/thresholds.ts';
@@ -40,9 +41,21 @@ describe('ingestK6', () => {
     expect(together.stats.runners).toBe(2);
     const [check] = together.checks;
     expect(check).toMatchObject({ id: 'LOAD-THRESHOLDS', tier: 'starter', variant: 'k6', verdict: 'fail' });
-    expect(check!.actual).toMatch(/starter-a, window ending 2025-11-24T16:01:00.000Z: 70 admitted, over Limit 60/);
+    expect(check!.reasons).toContainEqual({
+      code: 'window-over-limit',
+      org: 'starter-a',
+      windowEnd: '2025-11-24T16:01:00.000Z',
+      admitted: 70,
+      limit: 60,
+    });
     expect(check!.evidence.length).toBeGreaterThan(0);
-    expect(check!.notes.join(' ')).toMatch(/across 2 k6 runners together/);
+    // Judged across both runners together, from their two files.
+    expect((check!.data as K6LoadThresholdsData).sources).toEqual({
+      runners: 2,
+      files: 2,
+      skippedLines: 0,
+      malformedLines: 0,
+    });
   });
 
   it('passes runners that share an org’s quota exactly, and keeps orgs and windows apart', async () => {
@@ -57,7 +70,7 @@ describe('ingestK6', () => {
       .window('starter-a', 60, { from: 59, instance: '2', startS: 61 })
       .write(join(d, 'b.ndjson'));
     const { checks } = await ingestK6({ files: [one, two], windowS: 60, thresholds: THRESHOLDS });
-    expect({ verdict: checks[0]!.verdict, actual: checks[0]!.actual }).toMatchObject({ verdict: 'pass' });
+    expect(checks[0]!.verdict, whyLines(checks[0]!).join('\n')).toBe('pass');
     const windows = checks[0]!.data!.windows as { org: string; admitted: number; rejected: number }[];
     expect(windows.map((w) => [w.org, w.admitted, w.rejected])).toEqual([
       ['starter-a', 60, 20],
@@ -74,7 +87,9 @@ describe('ingestK6', () => {
       .write(join(d, 'r.ndjson'));
     const { checks } = await ingestK6({ files: [file], windowS: 60, thresholds: THRESHOLDS });
     expect(checks[0]!.verdict).toBe('fail');
-    expect(checks[0]!.actual).toMatch(/said Remaining > 0/);
+    expect(checks[0]!.reasons).toContainEqual(
+      expect.objectContaining({ code: 'refused-with-remaining', org: 'starter-a', refused: 1 }),
+    );
   });
 
   it('evaluates thresholds over every runner’s samples merged, which k6 judges per instance', async () => {
@@ -91,7 +106,9 @@ describe('ingestK6', () => {
       expect((await ingestK6({ files: [file], windowS: 60, thresholds })).checks[0]!.verdict).toBe('pass');
     const { checks } = await ingestK6({ files: [one, two], windowS: 60, thresholds });
     expect(checks[0]!.verdict).toBe('fail');
-    expect(checks[0]!.actual).toMatch(/threshold failed: http_reqs count<=40 \(count = 60 over 60 responses\)/);
+    expect(checks[0]!.reasons).toEqual([
+      { code: 'threshold-failed', threshold: 'http_reqs count<=40', observed: 60, samples: 60 },
+    ]);
   });
 
   it('reads gzipped output and runner logs, skipping what is not k6 JSON, and counts dropped iterations', async () => {
@@ -100,15 +117,21 @@ describe('ingestK6', () => {
       .raw('time="2025-11-24T16:00:00Z" level=info msg="k6 started"')
       .raw('{"level":"warning","msg":"Insufficient VUs, reached 10 active VUs","time":"2025-11-24T16:00:01Z"}')
       .window('starter-a', 60, { instance: '1', rejected: 3 })
-      .dropped(2)
+      .dropped(2, 'over-quota', '1')
       .raw('{"metric":"http_reqs","type":"Point","data":{"time":"2025-11-24T16:00:59');
     const file = output.write(join(d, 'runner.ndjson.gz'));
     const result = await ingestK6({ files: [file], windowS: 60, thresholds: THRESHOLDS });
     expect(result.stats).toMatchObject({ skipped: 2, malformed: 1, responses: 63 });
     const check = result.checks[0]!;
     expect(check.verdict).toBe('pass');
+    // 2 scheduled requests could not be sent in time; 2 lines not k6's, one malformed.
     expect(check.data!.dropped).toBe(2);
-    expect(check.notes.join(' ')).toMatch(/2 scheduled requests could not be sent in time/);
+    expect((check.data as K6LoadThresholdsData).sources).toEqual({
+      runners: 1,
+      files: 1,
+      skippedLines: 2,
+      malformedLines: 1,
+    });
   });
 
   it('writes results.json, the cited observations and the reports', async () => {

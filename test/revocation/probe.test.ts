@@ -97,30 +97,37 @@ test('probing load: says what a trial sends and whether the tier could carry it 
 describe('trialsAtOnce', () => {
   const input = { requested: 4, trials: 20, edges: 3, concurrencyCap: 1000, connectionsPerEdge: 8, keyCapacity: null };
   test('as many as asked, never more than the trials', () => {
-    expect(trialsAtOnce(input)).toEqual({ chains: 4, notes: [] });
-    expect(trialsAtOnce({ ...input, trials: 2 })).toEqual({ chains: 2, notes: [] });
+    expect(trialsAtOnce(input)).toEqual({ chains: 4, asked: 4, limits: [] });
+    expect(trialsAtOnce({ ...input, trials: 2 })).toEqual({ chains: 2, asked: 2, limits: [] });
   });
   test("every trial's probes in flight fit under the organization's concurrency cap", () => {
     const capped = trialsAtOnce({ ...input, concurrencyCap: 7 });
-    expect(capped.chains).toBe(2);
-    expect(capped.notes).toEqual([
-      "2 trials at once, not 4: the organization's concurrency cap of 7 must hold every trial's 3 probes in flight",
-    ]);
+    expect(capped).toEqual({
+      chains: 2,
+      asked: 4,
+      limits: [{ by: 'concurrency-cap', allows: 2, concurrencyCap: 7, edges: 3 }],
+    });
     // Even one trial over the cap: one at a time (probingLoadNotes says its probes exceed the cap).
     expect(trialsAtOnce({ ...input, concurrencyCap: 2 }).chains).toBe(1);
   });
   test("no trial's probe waits for a connection another trial holds", () => {
-    const few = trialsAtOnce({ ...input, connectionsPerEdge: 3 });
-    expect(few.chains).toBe(3);
-    expect(few.notes[0]).toContain('the prober holds 3 connections per edge');
+    expect(trialsAtOnce({ ...input, connectionsPerEdge: 3 })).toEqual({
+      chains: 3,
+      asked: 4,
+      limits: [{ by: 'connections-per-edge', allows: 3, connectionsPerEdge: 3 }],
+    });
   });
   test('a list of disposable keys: N trials on K chains need N + K keys', () => {
-    expect(trialsAtOnce({ ...input, keyCapacity: 24 })).toEqual({ chains: 4, notes: [] });
-    const short = trialsAtOnce({ ...input, keyCapacity: 22, concurrencyCap: 9 });
-    expect(short.chains).toBe(2);
-    expect(short.notes).toEqual([
-      "2 trials at once, not 4: the organization's concurrency cap of 9 must hold every trial's 3 probes in flight; the hook has 22 keys, and 20 trials on K rotation chains need 20 + K",
-    ]);
+    expect(trialsAtOnce({ ...input, keyCapacity: 24 })).toEqual({ chains: 4, asked: 4, limits: [] });
+    // Each limit that allows fewer than asked is named, the fewest deciding.
+    expect(trialsAtOnce({ ...input, keyCapacity: 22, concurrencyCap: 9 })).toEqual({
+      chains: 2,
+      asked: 4,
+      limits: [
+        { by: 'concurrency-cap', allows: 3, concurrencyCap: 9, edges: 3 },
+        { by: 'key-capacity', allows: 2, keys: 22, trials: 20 },
+      ],
+    });
     // Too few for even one chain: one, and the trials stop where the list runs out (a problem of the run).
     expect(trialsAtOnce({ ...input, keyCapacity: 20 })).toMatchObject({ chains: 1 });
   });

@@ -228,12 +228,20 @@ describe('probes that prove nothing', () => {
       await runRevocation({ ...context, emit: (e: RunEvent) => events.push(e) }, harness.org, { ...SHAPE, trials: 1 }),
     );
     const latency = results['REVOKE-LATENCY']!;
-    const data = latency.data as { overall: { rateLimitedProbes: number }; trials: LatencyRow[] };
+    const data = latency.data as {
+      overall: { unusableProbes: number; rateLimitedProbes: number };
+      trials: LatencyRow[];
+    };
     for (const row of data.trials) {
       expect(row.unusableProbes).toBeGreaterThan(0);
       expect(row.upperMs!).toBeGreaterThanOrEqual(DELAY_MS - CLOCK_GRAIN_MS);
     }
-    expect(latency.notes.join('\n')).toMatch(/unusable probes \(\d+ answered 429\)/);
+    expect(data.overall.rateLimitedProbes).toBeGreaterThan(0);
+    expect(latency.reasons).toContainEqual({
+      code: 'unusable-probes',
+      probes: data.overall.unusableProbes,
+      rateLimited: data.overall.rateLimitedProbes,
+    });
     expect(events.some((e) => e.type === 'warning' && e.message.includes('answered 429'))).toBe(true);
   });
 

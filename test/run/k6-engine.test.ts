@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { whyLines } from '../../src/catalogue/reasons/index.ts';
 import { findK6, K6_MISSING_MESSAGE } from '../../src/run/k6-engine.ts';
 import { NEWEST_TESTED_K6 } from '../../src/k6/version.ts';
 import { runSuite } from '../../src/run/run.ts';
@@ -74,7 +75,7 @@ describe('runSuite with the k6 engine', () => {
     expect(call.args.join(' ')).not.toMatch(/xh_(test|live)_/);
     expect(call.args.at(-1)).toMatch(/k6[/\\]starter\.js$/);
     const [check] = outcome.results!.checks;
-    expect({ id: check!.id, variant: check!.variant, verdict: check!.verdict, actual: check!.actual }).toMatchObject({
+    expect({ id: check!.id, variant: check!.variant, verdict: check!.verdict }, whyLines(check!).join('\n')).toEqual({
       id: 'LOAD-THRESHOLDS',
       variant: 'k6',
       verdict: 'pass',

@@ -1,7 +1,7 @@
 /**
  * LOAD-THRESHOLDS end to end against the reference target, 2 s windows: the clean target passes at
  * 1× and 2× quota and with a fleet; `quota-off-by-one` (Limit+1 admitted per window) fails; without
- * a way to provision orgs the fleet phase is skipped with a note; refused by the plan (an edge that is
+ * a way to provision orgs the fleet phase is skipped with a reason; refused by the plan (an edge that is
  * not loopback), it is skipped with the reason and sends nothing.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { runTask } from '../../src/suite/task.ts';
 import type { SuiteContext } from '../../src/suite/context.ts';
 import type { OrgHandle } from '../../src/contract/handles.ts';
 import { loadTestContext } from '../helpers/suite-context.ts';
+import { whyLines } from '../../src/catalogue/reasons/index.ts';
 
 const THRESHOLDS = {
   'http_req_duration{expected_response:true}': ['p(95)<1000'],
@@ -51,9 +52,7 @@ describe('loadTask', () => {
       ]),
     );
     expect(result!.id).toBe('LOAD-THRESHOLDS');
-    expect({ verdict: result!.verdict, actual: result!.actual, notes: result!.notes }).toMatchObject({
-      verdict: 'pass',
-    });
+    expect(result!.verdict, whyLines(result!).join('\n')).toBe('pass');
     const windows = result!.data!.windows as WindowRow[];
     expect(windows.every((w) => w.limit === 300 && w.admitted <= 300 && w.problem === null)).toBe(true);
     // 2× quota: one window admitted exactly Limit and rejected the rest.
@@ -79,7 +78,7 @@ describe('loadTask', () => {
     expect(result!.evidence.length).toBeGreaterThan(0);
   });
 
-  it('skips the fleet phase with a note when the target cannot provision orgs', async () => {
+  it('skips the fleet phase with a reason when the target cannot provision orgs', async () => {
     const { context, org } = await loadTestContext('starter', { windowMs: 2000 }, { fleet: false });
     const [result] = await runLoad(
       context,
@@ -89,7 +88,12 @@ describe('loadTask', () => {
         { name: 'fleet', rateMultiple: 1, windows: 1, orgs: 4 },
       ]),
     );
-    expect(result!.notes.some((n) => /fleet phases skipped/.test(n))).toBe(true);
+    expect(result!.reasons).toContainEqual({
+      code: 'fleet-phases-skipped',
+      tier: 'starter',
+      needed: 4,
+      phases: ['fleet'],
+    });
     expect((result!.data!.phases as { phase: string }[]).map((p) => p.phase)).toEqual(['at-quota']);
     // At quota and no 2× phase: no 429 to judge 429 latency by, so that threshold has no data.
     expect(result!.verdict).toBe('inconclusive');

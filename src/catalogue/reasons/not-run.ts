@@ -50,4 +50,16 @@ export const NOT_RUN_REASONS = {
     causes: ['a scenario with `load: null`'],
     change: ['give the scenario a `load` shape (phases and thresholds), or leave LOAD-THRESHOLDS out'],
   }),
+  'fleet-phases-skipped': reason<{ tier: string; needed: number; phases: readonly string[] }>()({
+    verdicts: ['pass', 'inconclusive', 'fail'],
+    text: ({ tier, needed, phases }) =>
+      `fleet phases skipped (${phases.join(', ')}): this target cannot provision more ${tier} organizations (needed ${needed})`,
+    means:
+      'The load phases that run several organizations at once were left out: the verdict rests on the one organization’s phases alone.',
+    causes: ['a deployment, where tiergate cannot create organizations (only the embedded target can)'],
+    change: [
+      'run the fleet phases against the embedded target (`tiergate run` without a deployment config)',
+      'give the scenario’s `load.phases` one organization each (`orgs: 1`) to say the fleet is not wanted',
+    ],
+  }),
 } as const;

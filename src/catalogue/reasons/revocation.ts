@@ -31,7 +31,9 @@ const COVERAGE_REASONS = {
     text: () => 'no trial ran',
     means: 'No revocation trial ran, so nothing was measured.',
     causes: ['the first key could not be provisioned', 'the run was stopped before the first trial'],
-    change: ['read the problems in the notes; fix the provisioning call of `revocation.hook` and run again'],
+    change: [
+      'read the other reasons (a failed provisioning names its error); fix the call of `revocation.hook` and run again',
+    ],
   }),
   'trials-not-run': reason<{ ran: number; planned: number }>()({
     verdicts: ['inconclusive'],
@@ -66,12 +68,41 @@ const COVERAGE_REASONS = {
     causes: ['new keys take longer to reach the edges than the confirmation waits', 'the edge rejects the new key'],
     change: ['check that the keys `revocation.hook` provisions work on every edge of config `edges`'],
   }),
-  'revocation-problems': reason<{ problems: number }>()({
-    verdicts: ['inconclusive'],
-    text: ({ problems }) => `the trials reported ${plural(problems, 'problem')}, listed in the notes`,
-    means: 'The revocation task met problems beside the trials (a failed provisioning, a key left live).',
-    causes: ['a hook call that failed during the trials or their clean-up'],
-    change: ['read the notes; fix the call of `revocation.hook` they name and run again'],
+  'provisioning-failed': reason<{ error: string }>()({
+    verdicts: ['inconclusive', 'fail'],
+    text: ({ error }) => `provisioning a key failed: ${error}; no trial started after it`,
+    means: 'The provisioning call of the key hook failed, and the trials stopped there: the later ones never ran.',
+    causes: [
+      'a quota of keys reached, or a list of disposable keys used up',
+      'the hook lacks the right to create keys, or took longer than its timeout',
+    ],
+    change: [
+      'fix the provisioning call of `revocation.hook` (its error is in the figures), or raise its `timeout`',
+      'give `revocation.hook` room for every trial (more disposable keys, a larger key quota)',
+    ],
+  }),
+  'keys-left-live': reason<{ keys: readonly string[]; stoppedBy: 'revoke-hook-failed' | 'interrupted' }>()({
+    verdicts: ['inconclusive', 'fail'],
+    text: ({ keys, stoppedBy }) =>
+      `keys possibly still live (${stoppedBy === 'interrupted' ? 'the run was interrupted' : 'the revoke hook failed'}): ${keys.join(', ')}`,
+    means:
+      'The trials stopped before their clean-up, so keys they provisioned (named, redacted) may still work: revoke them by hand.',
+    causes: ['a revoke call that failed, which stops the trials', 'Ctrl-C during the trials'],
+    change: [
+      'revoke the named keys with the deployment’s own tools',
+      'fix the revoke call of `revocation.hook`, or raise its `timeout`',
+    ],
+  }),
+  'cleanup-revoke-failed': reason<{ key: string; error: string }>()({
+    verdicts: ['inconclusive', 'fail'],
+    text: ({ key, error }) => `cleanup: revoking ${key} failed: ${error}`,
+    means:
+      'After the trials, revoking a key they left live (a successor, or a key no trial revoked) failed: it may still work.',
+    causes: ['the hook lacks the right to revoke that key', 'the revoke call took longer than its timeout'],
+    change: [
+      'revoke the named key with the deployment’s own tools',
+      'fix the revoke call of `revocation.hook` (its error is in the figures), or raise its `timeout`',
+    ],
   }),
 } as const;
 
@@ -106,6 +137,21 @@ const LATENCY_REASONS = {
     change: [
       'give the revocation organization limits its probing fits (config `orgs[].limits`)',
       'probe less often: config `revocation.interval`',
+    ],
+  }),
+  'unusable-probes': reason<{ probes: number; rateLimited: number }>()({
+    verdicts: ['pass', 'inconclusive', 'fail'],
+    text: ({ probes, rateLimited }) =>
+      `${plural(probes, 'unusable probe')} (${rateLimited} answered 429): they narrow no bracket`,
+    means:
+      'Probes answered 429, another unexpected status, or not at all say nothing of the key: the brackets are drawn from the other probes, and are wider for it.',
+    causes: [
+      'HEAD /recruiter/bootstrap counted against the quota here (assumption head-bootstrap-free), or the probes in flight hit the concurrency cap',
+      'a lossy network, or a `timeout` shorter than the edge answers in',
+    ],
+    change: [
+      'give the revocation organization limits its probing fits (config `orgs[].limits`)',
+      'probe less often (config `revocation.interval`), or fewer trials at once (`revocation.parallel`)',
     ],
   }),
   'bracket-straddles-sla': reason<

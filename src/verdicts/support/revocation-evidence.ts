@@ -7,19 +7,28 @@ import { isAdmittedStatus, listSome } from './finding.ts';
 import { because, reasonText, type Reason } from '../../catalogue/reasons/index.ts';
 import type { ConfidenceTarget } from '../../config/confidence-target.ts';
 import type { Vantages } from './vantage-bounds.ts';
+import type { TrialsAtOnce } from './revocation-method.ts';
+
+/** What went wrong beside the trials: a provisioning that stopped them, keys they may have left live. */
+export type RevocationProblem = Extract<
+  Reason,
+  { code: 'provisioning-failed' | 'keys-left-live' | 'cleanup-revoke-failed' }
+>;
 
 export interface RevocationEvidence {
   readonly runs: readonly RevocationProbeRun[];
   /** Trials the task meant to run. */
   readonly plannedTrials: number;
   /** Why trials are missing or keys were left behind (provisioning failures, a broken hook). */
-  readonly problems: readonly string[];
+  readonly problems: readonly RevocationProblem[];
   /** §5.9, §8.3: 3000 ms. */
   readonly slaMs: number;
   /** Status meaning "rejected as revoked" (401, auth-status assumption). */
   readonly rejectStatus: number;
-  /** Caveats of the method (probing load), shown on every verdict. */
+  /** Caveats of the method (probing load), shown on REVOKE-LATENCY. */
   readonly methodNotes?: readonly string[];
+  /** How many trials ran at once, and what held them below what was asked; absent: not recorded. */
+  readonly parallel?: TrialsAtOnce;
   /** What the trials are to prove (a share within the SLA at a confidence); null or absent: no target. */
   readonly target?: ConfidenceTarget | null;
   /** Other places that probed the same trials (`tiergate k6 ingest --revocation`); absent: the run's own probes alone. */
@@ -60,7 +69,7 @@ function unjudgedReason(run: RevocationProbeRun): Reason {
 
 /**
  * Why the evidence is incomplete, shared by all four verdicts: trials not run, trials not judged
- * (with the hook's output), and the runner's problems (their words in `e.problems`). Empty when
+ * (with the hook's output), and the runner's problems (`e.problems`). Empty when
  * every planned trial was judged.
  */
 export function coverageReasons(e: RevocationEvidence): Reason[] {
@@ -74,7 +83,7 @@ export function coverageReasons(e: RevocationEvidence): Reason[] {
     // Several trials cut short by one Ctrl-C are one interruption.
     if (!reasons.some((r) => r.code === 'interrupted' && why.code === 'interrupted')) reasons.push(why);
   }
-  if (e.problems.length > 0) reasons.push(because('revocation-problems', { problems: e.problems.length }));
+  reasons.push(...e.problems);
   return reasons;
 }
 

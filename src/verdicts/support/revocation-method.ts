@@ -7,6 +7,44 @@ import type { RevocationProbeRun } from '../../measure/revocation-records.ts';
 import { countOf, listSome } from './finding.ts';
 import { ms } from '../../util/duration.ts';
 
+/** What held the trials at once below what was asked, and how many it allows. */
+export type ParallelLimit =
+  /** Every trial keeps one probe in flight per edge, and all of them fit under the organization's cap. */
+  | { readonly by: 'concurrency-cap'; readonly allows: number; readonly concurrencyCap: number; readonly edges: number }
+  /** No trial's probe may wait for a connection another trial holds. */
+  | { readonly by: 'connections-per-edge'; readonly allows: number; readonly connectionsPerEdge: number }
+  /** N trials on K rotation chains need N + K keys. */
+  | { readonly by: 'key-capacity'; readonly allows: number; readonly keys: number; readonly trials: number };
+
+/** How many trials ran at once (rotation chains), of how many asked for, and what held them to it. */
+export interface TrialsAtOnce {
+  /** Rotation chains, each running one trial at a time: ≥ 1. */
+  readonly chains: number;
+  /** What the shape asked for, never more than the trials. */
+  readonly asked: number;
+  /** What allowed fewer than asked; empty when as many as asked ran. */
+  readonly limits: readonly ParallelLimit[];
+}
+
+function limitText(limit: ParallelLimit): string {
+  switch (limit.by) {
+    case 'concurrency-cap':
+      return `the organization's concurrency cap of ${limit.concurrencyCap} must hold every trial's ${limit.edges} probes in flight`;
+    case 'connections-per-edge':
+      return `the prober holds ${limit.connectionsPerEdge} connections per edge, and no trial's probe may wait for another's`;
+    case 'key-capacity':
+      return `the hook has ${limit.keys} keys, and ${limit.trials} trials on K rotation chains need ${limit.trials} + K`;
+  }
+}
+
+/** Why fewer trials ran at once than asked, as REVOKE-LATENCY's note; none when as many as asked ran. */
+export function trialsAtOnceNotes(parallel: TrialsAtOnce): string[] {
+  if (parallel.chains >= parallel.asked) return [];
+  return [
+    `${countOf(parallel.chains, 'trial')} at once, not ${parallel.asked}: ${parallel.limits.map(limitText).join('; ')}`,
+  ];
+}
+
 /** The first words of REVOKE-LATENCY's note on where the SLA clock starts (the SLA evidence page shows it). */
 export const CLOCK_NOTE_START = 'Where the clock starts: ';
 
