@@ -25,11 +25,25 @@ import { defineCheck, verdictOf } from './define.ts';
 
 const outcome = (p: ProbeRecord) => (p.status !== null ? String(p.status) : (p.error ?? 'no response'));
 
-export function authRevokedVerdict(e: RevocationEvidence): Finding {
+/** `data` of AUTH-REVOKED: the status a revoked key must get, on how many edges, over how many trials, and the final probes judged. */
+export type AuthRevokedData = {
+  readonly rejectStatus: number;
+  readonly edges: number;
+  readonly plannedTrials: number;
+  readonly finalProbes: number;
+};
+
+export function authRevokedVerdict(e: RevocationEvidence): Finding<AuthRevokedData> {
   const judged = judgedRuns(e.runs);
   const edges = e.runs[0]?.edges.length ?? 0;
   const expected = `${e.rejectStatus} for the revoked key on every edge after the settle period (${countOf(edges, 'edge')} × ${countOf(e.plannedTrials, 'trial')})`;
   const finals = judged.flatMap((run) => run.probes.filter((p) => p.phase === 'final').map((p) => ({ run, p })));
+  const data: AuthRevokedData = {
+    rejectStatus: e.rejectStatus,
+    edges,
+    plannedTrials: e.plannedTrials,
+    finalProbes: finals.length,
+  };
   const missing = judged.flatMap((run) =>
     run.edges
       .filter((edge) => !run.probes.some((p) => p.phase === 'final' && p.edge === edge))
@@ -55,6 +69,7 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
       actual: `${e.rejectStatus} on ${finals.length - wrong.length} of ${finals.length}; ${listSome(reasons.map(reasonText))}`,
       evidence: wrong.slice(0, 5).map(({ p }) => p.id),
       reasons: atLeastOne([...reasons, ...coverageReasons(e)]),
+      data,
     });
   }
   const unusable = finals.filter(({ p }) => p.status === null || p.status === TOO_MANY_REQUESTS);
@@ -68,12 +83,14 @@ export function authRevokedVerdict(e: RevocationEvidence): Finding {
       actual: `${e.rejectStatus} on ${finals.length - unusable.length} of ${countOf(finals.length, 'final probe')}${andReasons(unusableReasons, 3)}${andReasons(gaps, 2)}`,
       evidence: unusable.slice(0, 5).map(({ p }) => p.id),
       reasons: atLeastOne([...unusableReasons, ...gaps]),
+      data,
     });
   }
   return finding('pass', {
     expected,
     actual: `${e.rejectStatus} on all ${countOf(finals.length, 'final probe')}`,
     evidence: finals.slice(0, 5).map(({ p }) => p.id),
+    data,
   });
 }
 

@@ -49,8 +49,9 @@ export function readmissions(e: RevocationEvidence): Readmission[] {
   return found;
 }
 
-/** `data` of REVOKE-STICKY: every probe an edge admitted after it had rejected the key. */
+/** `data` of REVOKE-STICKY: how long every edge was watched once all had rejected, and every probe an edge admitted after it had rejected the key. */
 export type StickyData = {
+  readonly settleMs: number;
   readonly readmissions: readonly {
     readonly trial: number;
     readonly edge: string;
@@ -63,9 +64,11 @@ export type StickyData = {
 };
 
 export function revokeStickyVerdict(e: RevocationEvidence): Finding<StickyData> {
-  const expected = `no edge admits the key again once it has rejected it (watched for ${ms(e.runs[0]?.settleMs ?? 0)} after every edge rejected)`;
+  const settleMs = e.runs[0]?.settleMs ?? 0;
+  const expected = `no edge admits the key again once it has rejected it (watched for ${ms(settleMs)} after every edge rejected)`;
   const again = readmissions(e);
   const data: StickyData = {
+    settleMs,
     readmissions: again.map((r) => ({
       trial: r.trial,
       edge: r.edge,

@@ -211,7 +211,7 @@ describe('a flapping edge', () => {
       },
     ]);
     expect(v.evidence).toContain(readmitted.id);
-    expect((v.data as { readmissions: unknown[] }).readmissions).toHaveLength(2);
+    expect(v.data!.readmissions).toHaveLength(2);
   });
 
   test('REVOKE-LATENCY judges the first rejection: still a pass', () => {
