@@ -9,7 +9,7 @@ import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import type { ExternalTarget, RunOptions } from '../run/options.ts';
 import { RATE_LIMIT_DIALECT_NAMES } from '../contract/rate-limit-dialects.ts';
-import { FAULT_NAMES } from '../reference-server/faults.ts';
+import { FAULT_NAMES, faultsOutsideDialect } from '../reference-server/faults.ts';
 import { TARGET_DEFAULTS, TARGET_LIMITS } from '../reference-server/options.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import { formatDurationMs } from '../util/duration.ts';
@@ -157,6 +157,9 @@ export async function resolveTarget(args: TargetArgs & TargetShapeArgs, io: Io):
   const tiers: TierName[] = given.tiers ?? [...TIER_NAMES];
   const windowMs = given.window ?? DEFAULTS.windowMs;
   const shape = parseTargetShape(args);
+  const headers = shape.headers ?? TARGET_DEFAULTS.headers;
+  const [outside] = faultsOutsideDialect(given['target-fault'], headers);
+  if (outside !== undefined) throw new UsageError(`--target-fault: ${outside}; name its dialect with --headers`);
   return {
     target: {
       kind: 'embedded',
@@ -169,7 +172,7 @@ export async function resolveTarget(args: TargetArgs & TargetShapeArgs, io: Io):
       tls: shape.tls === true,
       latencyMs: shape.latency ?? TARGET_DEFAULTS.latencyMs,
       jitterMs: shape.jitter ?? TARGET_DEFAULTS.jitterMs,
-      headers: shape.headers ?? TARGET_DEFAULTS.headers,
+      headers,
     },
     windowMs,
     timeoutMs: given.timeout ?? DEFAULTS.timeoutMs,

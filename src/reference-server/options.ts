@@ -9,7 +9,7 @@ import {
 } from '../contract/rate-limit-dialects.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import { isCertificateKind, type CertificateKind } from './certificates.ts';
-import { isFaultName, type FaultName } from './faults.ts';
+import { faultsOutsideDialect, isFaultName, type FaultName } from './faults.ts';
 import { isVariantName, type VariantName } from './variants.ts';
 
 /** Each option's default is in TARGET_DEFAULTS. */
@@ -143,6 +143,8 @@ export function resolveTargetOptions(input: TargetOptions = {}): ResolvedTargetO
     problems.push(`headers: expected one of ${RATE_LIMIT_DIALECT_NAMES.join(', ')}, got "${o.headers}"`);
   const unknown = o.faults.filter((f) => !isFaultName(f));
   if (unknown.length > 0) problems.push(`faults: unknown ${unknown.map((f) => `"${f}"`).join(', ')}`);
+  else if (isRateLimitDialectName(o.headers))
+    problems.push(...faultsOutsideDialect(o.faults, o.headers).map((p) => `faults: ${p}`));
   const unknownVariants = o.variants.filter((v) => !isVariantName(v));
   if (unknownVariants.length > 0) problems.push(`variants: unknown ${unknownVariants.map((v) => `"${v}"`).join(', ')}`);
   if (problems.length > 0) throw new TiergateError('TG_CONFIG', `invalid target options: ${problems.join('; ')}`);

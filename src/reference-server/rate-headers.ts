@@ -4,6 +4,7 @@
  * Header values are computed here only; the pipeline decides which quota view a response shows.
  */
 import {
+  RATE_LIMIT_DIALECTS,
   renderRateLimitFields,
   type PolicyFigures,
   type RateLimitDialectName,
@@ -11,7 +12,7 @@ import {
   type RateLimitFigures,
 } from '../contract/rate-limit-dialects.ts';
 import { TOO_MANY_REQUESTS, type Contract, type OrgLimits, type QuotaClass } from '../contract/types.ts';
-import { RETRY_AFTER_MISMATCH_S, RETRY_AFTER_SHORT_BY_S, type FaultName } from './faults.ts';
+import { RESET_EARLY_BY_S, RETRY_AFTER_MISMATCH_S, RETRY_AFTER_SHORT_BY_S, type FaultName } from './faults.ts';
 import type { Reply } from './http-util.ts';
 
 /** The quota a response reports: an org's read or ingest bucket, or the per-client anonymous one. */
@@ -51,12 +52,12 @@ export const POLICY_NAMES = {
 /**
  * The policies announced beside a view: the organization's read and ingest quotas and its
  * concurrency cap (a policy with no window, counted in requests in flight), or the anonymous bucket.
- * `limit-header-wrong` announces the read quota one too high.
+ * `limit-header-wrong` and `policy-quota-wrong` announce the read quota one too high.
  */
 function policiesOf(view: QuotaView, ctx: HeaderContext): PolicyFigures[] {
   const windowS = ctx.options.windowMs / 1000;
   if (view.limits === null) return [{ name: POLICY_NAMES.anonymous, quota: view.limit, windowS }];
-  const readBump = ctx.faults.has('limit-header-wrong') ? 1 : 0;
+  const readBump = ctx.faults.has('limit-header-wrong') || ctx.faults.has('policy-quota-wrong') ? 1 : 0;
   return [
     { name: POLICY_NAMES.read, quota: view.limits.read + readBump, windowS },
     { name: POLICY_NAMES.ingest, quota: view.limits.ingest, windowS },
@@ -68,18 +69,21 @@ function policiesOf(view: QuotaView, ctx: HeaderContext): PolicyFigures[] {
  * What the rate-limit fields say of a view at `now`, bent by the faults: the reset's instant and
  * form (`reset-drifts`: always a window from now; `reset-relative`, `reset-millis`: another form),
  * and `limit-header-wrong`, which announces Limit+1 on read views and shows Remaining against that
- * figure (not on a 429), so only HDR-LIMIT breaks.
+ * figure (not on a 429), so only HDR-LIMIT breaks; `reset-early` and `remaining-never-zero` bend
+ * the other dialects' reset and remaining.
  */
 export function rateLimitFigures(view: QuotaView, now: number, ctx: HeaderContext, refused = false): RateLimitFigures {
   const faults = ctx.faults;
-  const resetMs = faults.has('reset-drifts') ? now + ctx.options.windowMs : view.resetMs;
+  const trueResetMs = faults.has('reset-drifts') ? now + ctx.options.windowMs : view.resetMs;
+  const resetMs = faults.has('reset-early') ? Math.max(now, trueResetMs - RESET_EARLY_BY_S * 1000) : trueResetMs;
   const resetForm = faults.has('reset-millis')
     ? ('epoch-millis' as const)
     : faults.has('reset-relative')
       ? ('seconds-until' as const)
       : undefined;
   const bump = view.kind === 'read' && faults.has('limit-header-wrong') ? 1 : 0;
-  const remaining = Math.max(0, view.remaining) + (refused ? 0 : bump);
+  const floor = faults.has('remaining-never-zero') ? 1 : 0;
+  const remaining = Math.max(floor, Math.max(0, view.remaining) + (refused ? 0 : bump));
   const policy = view.kind === 'anonymous' ? POLICY_NAMES.anonymous : POLICY_NAMES[view.kind];
   return {
     now,
@@ -91,7 +95,10 @@ export function rateLimitFigures(view: QuotaView, now: number, ctx: HeaderContex
 
 /** The rate-limit fields of a view at `now`, in the target's dialect (`--headers`). */
 export function rateLimitFields(view: QuotaView, now: number, ctx: HeaderContext, refused = false): RateLimitField[] {
-  return renderRateLimitFields(ctx.options.headers, rateLimitFigures(view, now, ctx, refused));
+  const dialect = ctx.options.headers;
+  const fields = renderRateLimitFields(dialect, rateLimitFigures(view, now, ctx, refused));
+  if (!ctx.faults.has('policy-missing')) return fields;
+  return fields.filter(([name]) => name !== RATE_LIMIT_DIALECTS[dialect].policyField);
 }
 
 /** Add the rate-limit fields to a flat name, value list, unless a fault drops them (`sendsRateHeaders`). */
