@@ -18,6 +18,7 @@ import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { OBSERVATIONS_FILE } from '../src/measure/observation-file.ts';
+import { DEFAULT_RATE_LIMIT_DIALECT } from '../src/contract/rate-limit-dialects.ts';
 import type { FaultName } from '../src/reference-server/faults.ts';
 import { runSuite } from '../src/run/run.ts';
 import { defineScenario } from '../src/scenario/define.ts';
@@ -63,6 +64,7 @@ try {
         tls: values.tls,
         latencyMs,
         jitterMs,
+        headers: DEFAULT_RATE_LIMIT_DIALECT,
       },
       windowMs: 60_000,
       tiers: ['starter'],

@@ -14,6 +14,7 @@ import { defineScenario } from '../src/scenario/define.ts';
 import { runSuite } from '../src/run/run.ts';
 import { systemClock } from '../src/util/io.ts';
 import { TIER_NAMES } from '../src/contract/types.ts';
+import { DEFAULT_RATE_LIMIT_DIALECT } from '../src/contract/rate-limit-dialects.ts';
 import { percentile } from '../src/verdicts/support/revocation-bounds.ts';
 import { defaultParseMs } from '../src/config/defaults.ts';
 import { verifyRun } from '../src/run/verify.ts';
@@ -34,6 +35,7 @@ const outcome = await runSuite(
       tls: false,
       latencyMs: 0,
       jitterMs: 0,
+      headers: DEFAULT_RATE_LIMIT_DIALECT,
     },
     windowMs: windowS * 1000,
     tiers: TIER_NAMES,

@@ -8,11 +8,12 @@ import { DEFAULTS, defaultParseMs, PARSE_MS } from '../config/defaults.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import type { ExternalTarget, RunOptions } from '../run/options.ts';
-import { FAULT_NAMES } from '../reference-server/faults.ts';
+import { RATE_LIMIT_DIALECT_NAMES } from '../contract/rate-limit-dialects.ts';
+import { FAULT_NAMES, faultsOutsideDialect } from '../reference-server/faults.ts';
 import { TARGET_DEFAULTS, TARGET_LIMITS } from '../reference-server/options.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import { formatDurationMs } from '../util/duration.ts';
-import { count, duration, list, MAX_EDGES, milliseconds } from './flag-values.ts';
+import { count, duration, list, MAX_EDGES, milliseconds, oneOf } from './flag-values.ts';
 import { stringFlag, stringsFlag, TIERS, WINDOW, type FlagValues } from './flags.ts';
 import { asGiven, option, parseOptions, type FlagsOf, type OptionTable, type ParsedOptions } from './option-table.ts';
 
@@ -85,6 +86,13 @@ export const TARGET_SHAPE_OPTIONS = {
     ),
     (given, name) => milliseconds(name, given, TARGET_LIMITS.latencyMs, '10ms'),
   ),
+  headers: option(
+    stringFlag(
+      `the rate-limit header dialect every response speaks: ${RATE_LIMIT_DIALECT_NAMES.join(', ')}`,
+      TARGET_DEFAULTS.headers,
+    ),
+    (given, name) => oneOf(name, given, RATE_LIMIT_DIALECT_NAMES),
+  ),
 } as const satisfies OptionTable;
 
 /**
@@ -149,6 +157,9 @@ export async function resolveTarget(args: TargetArgs & TargetShapeArgs, io: Io):
   const tiers: TierName[] = given.tiers ?? [...TIER_NAMES];
   const windowMs = given.window ?? DEFAULTS.windowMs;
   const shape = parseTargetShape(args);
+  const headers = shape.headers ?? TARGET_DEFAULTS.headers;
+  const [outside] = faultsOutsideDialect(given['target-fault'], headers);
+  if (outside !== undefined) throw new UsageError(`--target-fault: ${outside}; name its dialect with --headers`);
   return {
     target: {
       kind: 'embedded',
@@ -161,6 +172,7 @@ export async function resolveTarget(args: TargetArgs & TargetShapeArgs, io: Io):
       tls: shape.tls === true,
       latencyMs: shape.latency ?? TARGET_DEFAULTS.latencyMs,
       jitterMs: shape.jitter ?? TARGET_DEFAULTS.jitterMs,
+      headers,
     },
     windowMs,
     timeoutMs: given.timeout ?? DEFAULTS.timeoutMs,

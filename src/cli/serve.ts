@@ -130,6 +130,7 @@ export function serveOptions(args: ServeArgs): ServeOptions {
     tlsCertificate: given['tls-certificate'],
     latencyMs: shape.latency,
     jitterMs: shape.jitter,
+    headers: shape.headers,
   };
   try {
     resolveTargetOptions(target);
@@ -181,9 +182,11 @@ function targetLines(target: RunningTarget): string[] {
       ? []
       : [`  at a distance: each edge's round trip ${formatDurationMs(o.latencyMs)} ± ${formatDurationMs(o.jitterMs)}`];
   const tls = o.tls ? [`  HTTPS, certificate ${o.tlsCertificate}; the admin API stays plain HTTP`] : [];
+  const dialect = o.headers === TARGET_DEFAULTS.headers ? [] : [`  rate-limit headers: ${o.headers}`];
   return [
     `tiergate reference target: ${o.edges} edge${o.edges === 1 ? '' : 's'}, window ${formatDurationMs(o.windowMs)}, revocation delay ${formatDurationMs(o.revocationDelayMs)}, faults: ${listed(o.faults)}, variants: ${listed(o.variants)}`,
     ...tls,
+    ...dialect,
     ...distance,
     ...target.edges.map((url, i) => `  edge-${i}  ${url}`),
     `  admin   ${target.adminUrl}`,

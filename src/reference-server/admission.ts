@@ -4,7 +4,7 @@
  * whether `units` fit. Clean admission is one synchronous `tryConsume` of the class's limiter (its
  * window policy chosen once, in runtime.ts): a burst can never over-admit.
  */
-import type { EndpointId, QuotaClass } from '../contract/types.ts';
+import type { EndpointId, OrgLimits, QuotaClass } from '../contract/types.ts';
 import { RACY_GAP_MS } from './faults.ts';
 import type { Admission, Usage } from './limiter.ts';
 import type { QuotaView } from './rate-headers.ts';
@@ -41,21 +41,23 @@ export function bucketOf(rt: TargetRuntime, { org, key }: Holder, { quotaClass, 
   return perRoute ? `${owner}:${quotaClass}:${route}` : `${owner}:${quotaClass}`;
 }
 
-function viewOf(quotaClass: QuotaClass, limit: number, usage: Usage): QuotaView {
-  return { kind: quotaClass, limit, remaining: limit - usage.used, resetMs: usage.resetMs };
+function viewOf(quotaClass: QuotaClass, limits: OrgLimits, usage: Usage): QuotaView {
+  const limit = limits[quotaClass];
+  return { kind: quotaClass, limit, remaining: limit - usage.used, resetMs: usage.resetMs, limits };
 }
 
 /** What a response that consumes nothing reports (errors, HEAD, the concurrency cap). */
 export function peekView(rt: TargetRuntime, holder: Holder, meter: Meter, now: number): QuotaView {
   const limit = holder.org.limits[meter.quotaClass];
-  return viewOf(meter.quotaClass, limit, rt.limiters[meter.quotaClass].peek(bucketOf(rt, holder, meter), limit, now));
+  const usage = rt.limiters[meter.quotaClass].peek(bucketOf(rt, holder, meter), limit, now);
+  return viewOf(meter.quotaClass, holder.org.limits, usage);
 }
 
 /** Unauthenticated traffic: one anonymous bucket per client address, each request counted (never refused). */
 export function anonymousView(rt: TargetRuntime, address: string | undefined, now: number): QuotaView {
   const limit = rt.options.anonymousLimit;
   const usage = rt.limiters.anonymous.consume(`anon:${address ?? 'unknown'}`, 1, limit, now);
-  return { kind: 'anonymous', limit, remaining: limit - usage.used, resetMs: usage.resetMs };
+  return { kind: 'anonymous', limit, remaining: limit - usage.used, resetMs: usage.resetMs, limits: null };
 }
 
 /** The figure admission enforces: the published one, bent by the quota faults. */
@@ -65,17 +67,17 @@ function enforcedLimit(rt: TargetRuntime, limit: number): number {
   return limit;
 }
 
-function admittedView(rt: TargetRuntime, quotaClass: QuotaClass, limit: number, usage: Usage): QuotaView {
-  const view = viewOf(quotaClass, limit, usage);
-  return rt.faults.has('remaining-stuck') ? { ...view, remaining: limit - 1 } : view;
+function admittedView(rt: TargetRuntime, quotaClass: QuotaClass, limits: OrgLimits, usage: Usage): QuotaView {
+  const view = viewOf(quotaClass, limits, usage);
+  return rt.faults.has('remaining-stuck') ? { ...view, remaining: view.limit - 1 } : view;
 }
 
 /** A 429 always reports Remaining 0 (even when a fault refused early), so it breaks only its own check. */
-function outcomeOf(rt: TargetRuntime, quotaClass: QuotaClass, limit: number, result: Admission): AdmissionOutcome {
-  if (result.admitted) return { admitted: true, view: admittedView(rt, quotaClass, limit, result) };
+function outcomeOf(rt: TargetRuntime, quotaClass: QuotaClass, limits: OrgLimits, result: Admission): AdmissionOutcome {
+  if (result.admitted) return { admitted: true, view: admittedView(rt, quotaClass, limits, result) };
   return {
     admitted: false,
-    view: { kind: quotaClass, limit, remaining: 0, resetMs: result.resetMs },
+    view: { kind: quotaClass, limit: limits[quotaClass], remaining: 0, resetMs: result.resetMs, limits },
     retryAtMs: result.retryAtMs,
   };
 }
@@ -90,7 +92,7 @@ export function admit(
 ): AdmissionOutcome | Promise<AdmissionOutcome> {
   const limit = holder.org.limits[meter.quotaClass];
   const bucket = bucketOf(rt, holder, meter);
-  if (rt.faults.has('racy-admission')) return racyAdmit(rt, bucket, meter.quotaClass, limit, units, now);
+  if (rt.faults.has('racy-admission')) return racyAdmit(rt, bucket, meter.quotaClass, holder.org.limits, units, now);
   const result = rt.limiters[meter.quotaClass].tryConsume(
     bucket,
     units,
@@ -98,7 +100,7 @@ export function admit(
     now,
     rt.variants.has('counts-rejected'),
   );
-  return outcomeOf(rt, meter.quotaClass, limit, result);
+  return outcomeOf(rt, meter.quotaClass, holder.org.limits, result);
 }
 
 /** `racy-admission`: read the count, wait as if for a shared store, then increment regardless. */
@@ -106,22 +108,22 @@ async function racyAdmit(
   rt: TargetRuntime,
   bucket: string,
   quotaClass: QuotaClass,
-  limit: number,
+  limits: OrgLimits,
   units: number,
   now: number,
 ): Promise<AdmissionOutcome> {
   const limiter = rt.limiters[quotaClass];
-  const enforced = enforcedLimit(rt, limit);
+  const enforced = enforcedLimit(rt, limits[quotaClass]);
   if (limiter.peek(bucket, enforced, now).used + units > enforced) {
     // Over the limit already: the synchronous path refuses (and counts, under counts-rejected).
     return outcomeOf(
       rt,
       quotaClass,
-      limit,
+      limits,
       limiter.tryConsume(bucket, units, enforced, now, rt.variants.has('counts-rejected')),
     );
   }
   await rt.clock.delay(RACY_GAP_MS, rt.closing);
   const usage = limiter.consume(bucket, units, enforced, rt.clock.now());
-  return { admitted: true, view: admittedView(rt, quotaClass, limit, usage) };
+  return { admitted: true, view: admittedView(rt, quotaClass, limits, usage) };
 }

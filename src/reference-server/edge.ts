@@ -16,7 +16,7 @@ import { secondsUntil } from './limiter.ts';
 import {
   addRateLimitHeaders,
   rateLimitedReply,
-  rateLimitValues,
+  rateLimitFields,
   sendsRateHeaders,
   type QuotaView,
 } from './rate-headers.ts';
@@ -220,12 +220,7 @@ export function edgeClientError(rt: TargetRuntime, index: number): (error: Error
     const lines = [`${names.edgeNode}: edge-${index}`, `date: ${httpDate(now)}`];
     if (sendsRateHeaders(rt.faults, 400)) {
       const view = anonymousView(rt, (socket as Duplex & { remoteAddress?: string }).remoteAddress, now);
-      const values = rateLimitValues(view, now, rt);
-      lines.push(
-        `${names.limit}: ${values.limit}`,
-        `${names.remaining}: ${values.remaining}`,
-        `${names.reset}: ${values.reset}`,
-      );
+      lines.push(...rateLimitFields(view, now, rt).map(([name, value]) => `${name}: ${value}`));
     }
     const body = JSON.stringify({ status: 'error', code: 'BAD_REQUEST', message: 'malformed HTTP request' });
     const head = [

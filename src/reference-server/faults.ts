@@ -3,6 +3,11 @@
  * (named by the checks, src/checks/, it is meant to fail); the clean target keeps them all.
  */
 import type { CheckId } from '../catalogue/types.ts';
+import {
+  DEFAULT_RATE_LIMIT_DIALECT,
+  RATE_LIMIT_DIALECT_NAMES,
+  type RateLimitDialectName,
+} from '../contract/rate-limit-dialects.ts';
 
 export const FAULT_NAMES = [
   'quota-off-by-one',
@@ -27,6 +32,10 @@ export const FAULT_NAMES = [
   'per-route-quota',
   'reset-drifts',
   'no-rate-headers',
+  'policy-quota-wrong',
+  'remaining-never-zero',
+  'reset-early',
+  'policy-missing',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 
@@ -43,6 +52,8 @@ export interface FaultDefinition {
   readonly collateral?: { readonly checks: readonly CheckId[]; readonly why: string };
   /** The shortest window at which the harness is expected to catch it, where more than the usual (a fault run at shorter windows may leave it undecided), and why. */
   readonly minWindow?: { readonly ms: number; readonly why: string };
+  /** The header dialects (`headers`) whose fields it bends; absent: every one. */
+  readonly dialects?: readonly RateLimitDialectName[];
 }
 
 /** How long the last edge takes to apply a revocation under `slow-revocation` (beyond the 3 s SLA). */
@@ -61,6 +72,11 @@ export const RETRY_AFTER_SHORT_BY_S = 2;
  * that sequential traffic stays fast (and exact).
  */
 export const RACY_GAP_MS = 3;
+/** `reset-early`: the dialect's reset names a time this much before the quota returns (floored at now). */
+export const RESET_EARLY_BY_S = 2;
+
+/** The dialects that announce policies beside the limit: the faults of RateLimit-Policy bend them alone. */
+const POLICY_DIALECTS = RATE_LIMIT_DIALECT_NAMES.filter((d) => d !== DEFAULT_RATE_LIMIT_DIALECT);
 
 const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = {
   'quota-off-by-one': {
@@ -79,6 +95,8 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
   'reset-relative': {
     description: 'X-RateLimit-Reset is seconds until the reset, not a Unix epoch',
     breaks: ['HDR-RESET'],
+    // The other dialects write seconds until already.
+    dialects: ['x-ratelimit'],
   },
   'reset-millis': {
     description: 'X-RateLimit-Reset is the Unix epoch in milliseconds, not seconds',
@@ -176,6 +194,27 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
     // §4: HEAD /recruiter/bootstrap returns the §8 headers.
     breaks: ['HDR-PRESENT', 'HDR-LIMIT', 'HDR-REMAINING', 'HDR-RESET', 'HEAD-BOOTSTRAP'],
   },
+  'policy-quota-wrong': {
+    description:
+      'RateLimit-Policy announces the read quota one too high; the limit, remaining and reset fields and admission stay right',
+    breaks: ['HDR-LIMIT'],
+    dialects: POLICY_DIALECTS,
+  },
+  'remaining-never-zero': {
+    description: "the dialect's remaining (r) never goes below 1, on the 429 too (admission stays exact)",
+    breaks: ['HDR-REMAINING'],
+    dialects: POLICY_DIALECTS,
+  },
+  'reset-early': {
+    description: `the dialect's reset (t) names a time ${RESET_EARLY_BY_S} s before the quota returns (admission and Retry-After stay right)`,
+    breaks: ['HDR-RESET'],
+    dialects: POLICY_DIALECTS,
+  },
+  'policy-missing': {
+    description: 'no RateLimit-Policy field on any response; the other rate-limit fields stay right',
+    breaks: ['HDR-PRESENT'],
+    dialects: POLICY_DIALECTS,
+  },
 };
 
 export const faultCatalogue: readonly FaultDefinition[] = Object.freeze(
@@ -188,6 +227,19 @@ export function isFaultName(name: string): name is FaultName {
 
 export function faultDefinition(name: FaultName): FaultDefinition {
   return faultCatalogue.find((f) => f.name === name)!;
+}
+
+/** Whether a fault bends the fields of a header dialect. */
+export function bendsDialect(fault: FaultDefinition, dialect: RateLimitDialectName): boolean {
+  return fault.dialects === undefined || fault.dialects.includes(dialect);
+}
+
+/** The faults among `faults` that bend nothing in `dialect`: a mistake, named with the dialects they need. */
+export function faultsOutsideDialect(faults: readonly FaultName[], dialect: RateLimitDialectName): string[] {
+  return faults
+    .map(faultDefinition)
+    .filter((f) => !bendsDialect(f, dialect))
+    .map((f) => `"${f.name}" bends the headers of ${f.dialects!.join(', ')}, not ${dialect}`);
 }
 
 /** `--list-faults`: one line per fault, name then description. */

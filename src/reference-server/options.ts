@@ -1,9 +1,15 @@
 /** Options of the reference target: the input, its defaults (here; those the CLI shares, from src/config/defaults.ts), and the resolved, frozen form. */
 import { TiergateError } from '../util/errors.ts';
 import { DEFAULTS, defaultParseMs } from '../config/defaults.ts';
+import {
+  DEFAULT_RATE_LIMIT_DIALECT,
+  isRateLimitDialectName,
+  RATE_LIMIT_DIALECT_NAMES,
+  type RateLimitDialectName,
+} from '../contract/rate-limit-dialects.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import { isCertificateKind, type CertificateKind } from './certificates.ts';
-import { isFaultName, type FaultName } from './faults.ts';
+import { faultsOutsideDialect, isFaultName, type FaultName } from './faults.ts';
 import { isVariantName, type VariantName } from './variants.ts';
 
 /** Each option's default is in TARGET_DEFAULTS. */
@@ -40,6 +46,8 @@ export interface TargetOptions {
   latencyMs?: number;
   /** How much that round trip varies: each one-way delay is half the latency ± half the jitter. */
   jitterMs?: number;
+  /** The rate-limit header dialect every response speaks (src/contract/rate-limit-dialects.ts). */
+  headers?: RateLimitDialectName;
 }
 
 export type ResolvedTargetOptions = Readonly<Required<TargetOptions>>;
@@ -62,6 +70,7 @@ export const TARGET_DEFAULTS: ResolvedTargetOptions = Object.freeze({
   tlsCertificate: 'valid',
   latencyMs: 0,
   jitterMs: 0,
+  headers: DEFAULT_RATE_LIMIT_DIALECT,
 });
 
 /** What the reference target accepts, stated once: its options are checked against these, and so are the CLI's flags. */
@@ -130,8 +139,12 @@ export function resolveTargetOptions(input: TargetOptions = {}): ResolvedTargetO
   if (!isInt(o.anonymousLimit, 1, 1e9))
     problems.push(`anonymousLimit: expected a positive integer, got ${o.anonymousLimit}`);
   problems.push(...distanceProblems(o));
+  if (!isRateLimitDialectName(o.headers))
+    problems.push(`headers: expected one of ${RATE_LIMIT_DIALECT_NAMES.join(', ')}, got "${o.headers}"`);
   const unknown = o.faults.filter((f) => !isFaultName(f));
   if (unknown.length > 0) problems.push(`faults: unknown ${unknown.map((f) => `"${f}"`).join(', ')}`);
+  else if (isRateLimitDialectName(o.headers))
+    problems.push(...faultsOutsideDialect(o.faults, o.headers).map((p) => `faults: ${p}`));
   const unknownVariants = o.variants.filter((v) => !isVariantName(v));
   if (unknownVariants.length > 0) problems.push(`variants: unknown ${unknownVariants.map((v) => `"${v}"`).join(', ')}`);
   if (problems.length > 0) throw new TiergateError('TG_CONFIG', `invalid target options: ${problems.join('; ')}`);

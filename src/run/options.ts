@@ -7,6 +7,7 @@ import { orgsFromConfig } from '../provision/config-orgs.ts';
 import type { RevocationShape, Scenario } from '../scenario/define.ts';
 import type { RunListener } from '../results/events.ts';
 import type { OrgHandle } from '../contract/handles.ts';
+import type { RateLimitDialectName } from '../contract/rate-limit-dialects.ts';
 import type { FaultName } from '../reference-server/faults.ts';
 import type { VariantName } from '../reference-server/variants.ts';
 import type { KeyObject } from 'node:crypto';
@@ -25,6 +26,8 @@ export interface EmbeddedTarget {
   /** The round trip a relay in front of each edge adds, and how much it varies (src/reference-server/distance.ts). */
   readonly latencyMs: number;
   readonly jitterMs: number;
+  /** The rate-limit header dialect its responses speak (src/contract/rate-limit-dialects.ts). */
+  readonly headers: RateLimitDialectName;
 }
 
 export interface ExternalTarget {

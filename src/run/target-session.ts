@@ -93,6 +93,7 @@ export async function openTargetSession(
     tls: target.tls,
     latencyMs: target.latencyMs,
     jitterMs: target.jitterMs,
+    headers: target.headers,
   });
   const admin = new AdminClient(running.adminUrl);
   let fleet = 0;

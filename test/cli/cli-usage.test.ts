@@ -165,6 +165,23 @@ describe('defaults: one owner, the same in every command, its help and the docum
     ).rejects.toThrow(/^--jitter 20ms: at most the latency \(--latency 10ms\)/);
   });
 
+  it("run's embedded target takes serve's --headers, x-ratelimit by default", async () => {
+    const { io } = captureIo();
+    expect((await resolveRunOptions({ ...runArgs, tiers: 'starter' }, io, [])).target).toMatchObject({
+      headers: 'x-ratelimit',
+    });
+    const ietf = await resolveRunOptions({ ...runArgs, tiers: 'starter', headers: 'ietf' }, io, []);
+    expect(ietf.target).toMatchObject({ headers: 'ietf' });
+    await expect(resolveRunOptions({ ...runArgs, tiers: 'starter', headers: 'IETF' }, io, [])).rejects.toThrow(
+      /^--headers IETF: expected one of x-ratelimit, ietf, ietf-draft-7, ietf-draft-6$/,
+    );
+    await expect(
+      resolveRunOptions({ ...runArgs, tiers: 'starter', 'target-fault': ['policy-missing'] }, io, []),
+    ).rejects.toThrow(
+      '--target-fault: "policy-missing" bends the headers of ietf, ietf-draft-7, ietf-draft-6, not x-ratelimit; name its dialect with --headers',
+    );
+  });
+
   it('--revocation-parallel takes a whole number from 1, and leaves it to the scenario when absent', async () => {
     const { io } = captureIo();
     expect(

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { CheckId } from '../../src/catalogue/types.ts';
 import type { Config } from '../../src/config/schema.ts';
 import type { TierName } from '../../src/contract/types.ts';
+import { DEFAULT_RATE_LIMIT_DIALECT, type RateLimitDialectName } from '../../src/contract/rate-limit-dialects.ts';
 import { defineScenario, type BulkPolicy, type Scenario } from '../../src/scenario/define.ts';
 import { externalTarget, type RunOptions } from '../../src/run/options.ts';
 import type { TargetCa } from '../../src/config/target-ca.ts';
@@ -23,6 +24,8 @@ export interface ShortRun {
   readonly bulk?: BulkPolicy;
   /** The embedded target at a distance: HTTPS from a private CA, and the round trip its relays add. */
   readonly distance?: { readonly tls: boolean; readonly latencyMs: number; readonly jitterMs: number };
+  /** The rate-limit header dialect the embedded target speaks; x-ratelimit unless given. */
+  readonly headers?: RateLimitDialectName;
 }
 
 export function tempReportsDir(): string {
@@ -43,6 +46,7 @@ export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
       tls: run.distance?.tls ?? false,
       latencyMs: run.distance?.latencyMs ?? 0,
       jitterMs: run.distance?.jitterMs ?? 0,
+      headers: run.headers ?? DEFAULT_RATE_LIMIT_DIALECT,
     },
     windowMs: run.windowMs ?? 2000,
     tiers,

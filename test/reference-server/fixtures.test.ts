@@ -35,7 +35,7 @@ describe('fixtures/resumes', () => {
 
 describe('fault tests', () => {
   it('every fault in the catalogue is exercised over HTTP by a test in test/reference-server', () => {
-    const sources = ['faults-quota', 'faults-replies', 'faults-access', 'faults-limiter']
+    const sources = ['faults-quota', 'faults-replies', 'faults-access', 'faults-limiter', 'faults-dialect']
       .map((f) => readFileSync(new URL(`./${f}.test.ts`, import.meta.url), 'utf8'))
       .join('\n');
     expect(FAULT_NAMES.filter((name) => !sources.includes(`'${name}'`))).toEqual([]);

@@ -80,6 +80,10 @@ describe('tiergate serve', () => {
       'tiergate: --tls-certificate expired: the edges present a certificate with --tls only; add --tls',
     ],
     [['--tls-dir', 'certs'], "tiergate: --tls-dir certs: the CA's certificate is written with --tls only; add --tls"],
+    [
+      ['--headers', 'draft-8'],
+      'tiergate: --headers draft-8: expected one of x-ratelimit, ietf, ietf-draft-7, ietf-draft-6',
+    ],
   ])('%j is one clear line and exit 2', async (args, line) => {
     expect(await usage(args)).toBe(line);
   });
