@@ -492,4 +492,13 @@ export const QUOTA_REASONS = {
     causes: ['more requests in flight at once than the concurrency cap allows (a batch wider than the cap)'],
     change: ['declare the cap the deployment enforces (config `orgs[].limits.concurrency`)'],
   }),
+  'first-party-refused-again': reason<{ requestId: number }>()({
+    verdicts: ['pass', 'fail'],
+    text: ({ requestId }) =>
+      `the first party was rejected again right after (429, #${requestId}): its window had not rolled over`,
+    means:
+      "The first party's request right after the probe was refused too: the used-up window was still in force when the probe was answered.",
+    causes: ['the bracket the check sends around its probe'],
+    change: ['nothing'],
+  }),
 } as const;
