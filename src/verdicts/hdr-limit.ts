@@ -161,7 +161,9 @@ export function limitHeaderVerdict(
     });
   }
   const [[value, c] = [0, { count: 0, first: 0 }]] = sorted;
-  const declared = figure.declared ? [because('limit-declared-in-config', { figure: figure.value })] : [];
+  const declared = figure.declared
+    ? [because('limit-declared-in-config', { limit: figure.value, announced: value })]
+    : [];
   return finding('pass', {
     expected,
     actual: `Limit ${value} on all ${c.count} responses`,

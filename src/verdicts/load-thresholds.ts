@@ -5,11 +5,11 @@
  * thresholds hold over the whole run. Judged alike for the harness's own driver and for k6 output
  * read back from any number of runners. Pure.
  */
-import { exactFigureText } from '../contract/org-limits.ts';
 import type { Figure, TierName } from '../contract/types.ts';
 import type { LatencyStats } from '../measure/histogram.ts';
 import type { LoadSummary, WindowTally } from '../measure/aggregate.ts';
 import type { ThresholdOutcome } from './support/threshold-eval.ts';
+import { exactLimitBasis } from './support/quota-window.ts';
 import { countOf, listSome, worst, type JudgedVerdict, judgedFinding } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
@@ -66,28 +66,30 @@ export type LoadThresholdsData = {
   }[];
 };
 
-/** The Limit a window is held to: the figure when exact (published or declared), else what the server announced. */
-export function windowLimit(w: WindowTally, figure: Figure | undefined): { limit: number | null; note: string | null } {
-  if (figure && !figure.atLeast) {
-    const note =
-      w.limitHeader !== null && w.limitHeader !== figure.value
-        ? `announced Limit ${w.limitHeader}, judged against the ${exactFigureText(figure)}`
-        : null;
-    return { limit: figure.value, note };
-  }
-  if (w.limitHeader === null) return { limit: null, note: null };
+/**
+ * The Limit a window is held to: the figure when exact (published or declared), else what the server
+ * announced; why an exact figure holds it (declared in the config, or published where the server
+ * announced another: a reason), or that the announced Limit is below the published minimum (a note).
+ */
+function windowLimit(
+  w: WindowTally,
+  figure: Figure | undefined,
+): { limit: number | null; basis: Reason | null; note: string | null } {
+  if (figure && !figure.atLeast)
+    return { limit: figure.value, basis: exactLimitBasis(figure, w.limitHeader), note: null };
+  if (w.limitHeader === null) return { limit: null, basis: null, note: null };
   const note =
     figure && w.limitHeader < figure.value
       ? `announced Limit ${w.limitHeader} is below the published minimum ${figure.value}`
       : null;
-  return { limit: w.limitHeader, note };
+  return { limit: w.limitHeader, basis: null, note };
 }
 
 export function judgeWindow(
   w: WindowTally,
   figure: Figure | undefined,
-): WindowJudgement & { evidence: readonly number[]; note: string | null; reason: Reason | null } {
-  const { limit, note } = windowLimit(w, figure);
+): WindowJudgement & { evidence: readonly number[]; note: string | null; reason: Reason | null; basis: Reason | null } {
+  const { limit, basis, note } = windowLimit(w, figure);
   const where = { org: w.org, windowEnd: new Date(w.endS * 1000).toISOString() };
   let reason: Reason | null = null;
   let evidence: readonly number[] = [];
@@ -123,6 +125,7 @@ export function judgeWindow(
     evidence,
     note,
     reason,
+    basis,
   };
 }
 
@@ -185,6 +188,8 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
   const unjudged = judged.filter((j) => j.limit === null);
   const windowNotes = [...new Set(judged.map((j) => j.note).filter((n): n is string => n !== null))];
   notes.push(...windowNotes.slice(0, 3));
+  // Why the windows are held to an exact figure rather than the announced Limit: each distinct reason, a few.
+  const bases = new Map(judged.flatMap((j) => (j.basis ? [[JSON.stringify(j.basis), j.basis] as const] : [])));
   const unattributed = summary.phases.reduce((n, p) => n + p.unattributed, 0);
   const responses = summary.phases.reduce((n, p) => n + p.count, 0);
   const verdicts: JudgedVerdict[] = [];
@@ -215,6 +220,7 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
     verdicts.push('inconclusive');
     reasons.push(because('threshold-no-data', { thresholds: noData.map((t) => t.threshold) }));
   }
+  reasons.push(...[...bases.values()].slice(0, WINDOWS_IN_REASONS));
   reasons.push(...(input.restsOn ?? []));
   if (input.dropped > 0)
     notes.push(`${countOf(input.dropped, 'scheduled request')} could not be sent in time (dropped)`);
@@ -231,7 +237,7 @@ export function loadThresholdsVerdict(input: LoadThresholdsInput): Finding<LoadT
     data: {
       responses,
       dropped: input.dropped,
-      windows: judged.slice(0, WINDOWS_IN_DATA).map(({ evidence: _e, note: _n, reason: _r, ...w }) => w),
+      windows: judged.slice(0, WINDOWS_IN_DATA).map(({ evidence: _e, note: _n, reason: _r, basis: _b, ...w }) => w),
       windowsTotal: judged.length,
       thresholds,
       phases: phaseData(summary.phases),

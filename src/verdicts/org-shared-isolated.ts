@@ -9,7 +9,13 @@ import { TOO_MANY_REQUESTS, describe, finding, isAdmitted, outcomeOf, atLeastOne
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import type { Finding } from '../catalogue/types.ts';
 import type { WindowContext } from '../measure/window.ts';
-import { notInOneWindow, readReset, withinOneWindow, type WindowIntegrity } from './support/window-integrity.ts';
+import {
+  integrityGrounds,
+  notInOneWindow,
+  readReset,
+  withinOneWindow,
+  type WindowIntegrity,
+} from './support/window-integrity.ts';
 import { windowSafeEnd } from '../measure/window.ts';
 
 export interface OrgSharedInput {
@@ -26,26 +32,51 @@ export interface OrgSharedInput {
 }
 
 /**
+ * `data` of ORG-SHARED and ORG-ISOLATED: the Limit the probe's party has, the first party's first 429,
+ * and the probe (the second key, or the other organization): its status (null: no answer) and the
+ * Remaining it carried (null: none).
+ */
+export type OrgQuotaData = {
+  readonly limit: number;
+  readonly refusedId: number;
+  readonly probeId: number;
+  readonly probeStatus: number | null;
+  readonly probeRemaining: number | null;
+};
+
+function orgQuotaData(limit: number, refused: Observation, probe: Observation): OrgQuotaData {
+  return {
+    limit,
+    refusedId: refused.id,
+    probeId: probe.id,
+    probeStatus: probe.status,
+    probeRemaining: probe.rateLimit.remaining.value,
+  };
+}
+
+/**
  * Where the window could have rolled over between the first key's 429 and the second key's request,
  * the proof that it did not (stillExhausted): the first key rejected again right after (the bracket),
  * the rejection and the second key sharing one epoch Reset, or the second key answered before the
  * window's safe end. A second key admitted on a counter the first already used (a refill) decides
  * nothing.
  */
-export function orgSharedVerdict(input: OrgSharedInput): Finding {
+export function orgSharedVerdict(input: OrgSharedInput): Finding<OrgQuotaData> {
   const { keyA, keyB, limit, window } = input;
   const expected = `after the first key used the organization's ${limit} requests, the second key of the same organization gets 429`;
   const exhaustedBy = keyA.find((o) => o.status === TOO_MANY_REQUESTS);
   if (!exhaustedBy) return neverRejected(expected, 'the first key was never rejected', keyA, window);
   const evidence = [exhaustedBy.id, keyB.id, input.keyAAgain?.id];
+  const data = orgQuotaData(limit, exhaustedBy, keyB);
   if (keyB.status === TOO_MANY_REQUESTS) {
     return finding('pass', {
       expected,
       actual: `second key: ${describe(keyB)}, right after ${describe(exhaustedBy)}`,
       evidence,
+      data,
     });
   }
-  if (!isAdmitted(keyB)) return neitherAdmittedNorRefused(expected, 'second key', keyB, evidence);
+  if (!isAdmitted(keyB)) return neitherAdmittedNorRefused(expected, 'second key', keyB, evidence, data);
   // A per-key quota gives the second key a fresh counter; Remaining far below that is the
   // organization's own counter, given back a little (a refill), not a quota of the key's own.
   const remainingB = keyB.rateLimit.remaining.value;
@@ -55,6 +86,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       actual: `second key admitted (${describe(keyB)})`,
       evidence,
       reasons: [because('admitted-on-used-counter', { remaining: remainingB })],
+      data,
     });
   }
   if (input.refilling) {
@@ -63,6 +95,7 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       actual: `second key admitted (${describe(keyB)})`,
       evidence,
       reasons: [because('refilling-limiter', {})],
+      data,
     });
   }
   const still = stillExhausted(keyA, exhaustedBy, keyB, input.keyAAgain ?? null, window);
@@ -72,15 +105,18 @@ export function orgSharedVerdict(input: OrgSharedInput): Finding {
       actual: `second key admitted (${describe(keyB)})`,
       evidence,
       reasons: [still.reason],
+      data,
       measureAgain: 'next-window',
     });
   }
+  const shown = integrityGrounds(still);
   return finding('fail', {
     expected,
     actual: `second key admitted (${describe(keyB)})`,
     evidence,
-    notes: [still.note],
-    reasons: [because('quota-per-key', { remaining: keyB.rateLimit.remaining.raw })],
+    notes: shown.notes,
+    reasons: [because('quota-per-key', { remaining: keyB.rateLimit.remaining.raw }), ...shown.reasons],
+    data,
   });
 }
 
@@ -100,10 +136,8 @@ function stillExhausted(
   window: WindowContext | undefined,
 ): WindowIntegrity {
   if (again && again.status === TOO_MANY_REQUESTS) {
-    return {
-      ok: true,
-      note: `the first party was rejected again right after (${describe(again)}): its window had not rolled over`,
-    };
+    const bracket = because('first-party-refused-again', { requestId: again.id });
+    return { ok: true, note: reasonText(bracket), reason: bracket };
   }
   // The server's own word first, where its Reset places windows: two epochs that differ are a rollover.
   if (!window || window.placeBy === 'reset') {
@@ -157,25 +191,27 @@ export interface OrgIsolatedInput {
  * one, while the first organization's quota is shown still used up (the bracket, Reset, or timing). A 429
  * for the other organization, whose window was fresh, is a shared quota whatever the timing.
  */
-export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
+export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding<OrgQuotaData> {
   const { exhausted, other, otherLimit } = input;
   const expected = `the other organization is admitted with Remaining ${otherLimit - 1} (its own, untouched quota)`;
   const rejected = exhausted.find((o) => o.status === TOO_MANY_REQUESTS);
   if (!rejected) return neverRejected(expected, 'the first organization was never rejected', exhausted, input.window);
   const evidence = [rejected.id, other.id, input.exhaustedAgain?.id];
+  const data = orgQuotaData(otherLimit, rejected, other);
   if (other.status === TOO_MANY_REQUESTS) {
     return finding('fail', {
       expected,
       actual: `other organization: ${describe(other)}, right after ${describe(rejected)}`,
       evidence,
       reasons: [because('quota-shared-across-orgs', {})],
+      data,
     });
   }
-  if (!isAdmitted(other)) return neitherAdmittedNorRefused(expected, 'other organization', other, evidence);
-  const remaining = other.rateLimit.remaining.value;
+  if (!isAdmitted(other)) return neitherAdmittedNorRefused(expected, 'other organization', other, evidence, data);
+  const remaining = data.probeRemaining;
   if (remaining !== null && remaining < otherLimit - 1) {
     const spent = because('other-org-quota-spent', { remaining, spent: otherLimit - 1 - remaining });
-    return finding('fail', { expected, actual: reasonText(spent), evidence, reasons: [spent] });
+    return finding('fail', { expected, actual: reasonText(spent), evidence, reasons: [spent], data });
   }
   const still = stillExhausted(exhausted, rejected, other, input.exhaustedAgain ?? null, input.window);
   if (!still.ok) {
@@ -184,15 +220,18 @@ export function orgIsolatedVerdict(input: OrgIsolatedInput): Finding {
       actual: `other organization admitted (${describe(other)})`,
       evidence,
       reasons: [still.reason],
+      data,
       measureAgain: 'next-window',
     });
   }
-  const shown = remaining !== null ? `Remaining ${remaining}` : 'no Remaining header; admitted';
+  const shownRemaining = remaining !== null ? `Remaining ${remaining}` : 'no Remaining header; admitted';
+  const grounds = integrityGrounds(still);
   return finding('pass', {
     expected,
-    actual: `other organization admitted (${shown}) while the first organization's quota was used up`,
+    actual: `other organization admitted (${shownRemaining}) while the first organization's quota was used up`,
     evidence,
-    notes: [still.note],
+    ...grounds,
+    data,
   });
 }
 
@@ -202,13 +241,15 @@ function neitherAdmittedNorRefused(
   party: string,
   probe: Observation,
   evidence: readonly (number | undefined)[],
-): Finding {
+  data: OrgQuotaData,
+): Finding<OrgQuotaData> {
   const why = because('neither-admitted-nor-refused', { party, outcome: outcomeOf(probe), requestId: probe.id });
   return finding('inconclusive', {
     expected,
     actual: reasonText(why),
     evidence,
     reasons: [why],
+    data,
     measureAgain: probe.status === null && 'next-window',
   });
 }
@@ -222,7 +263,7 @@ function neverRejected(
   actual: string,
   requests: readonly Observation[],
   window: WindowContext | undefined,
-): Finding {
+): Finding<OrgQuotaData> {
   const evidence = requests.slice(-1).map((o) => o.id);
   const never = because('never-refused', { sent: requests.length });
   const integrity = window === undefined ? null : withinOneWindow(requests, window);

@@ -8,36 +8,44 @@
  * counted. The verdict fails only when no reading of the wildcards conforms, and is
  * inconclusive when one does but the wildcards keep it from being proven.
  */
-import { exactFigureText } from '../contract/org-limits.ts';
 import type { Figure } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
-import {
-  TOO_MANY_REQUESTS,
-  countOf,
-  finding,
-  isAdmitted,
-  listSome,
-  outcomeOf,
-  judgedFinding,
-} from './support/finding.ts';
+import { TOO_MANY_REQUESTS, finding, isAdmitted, listSome, outcomeOf, judgedFinding } from './support/finding.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import { limitText, type LimitFigures } from '../catalogue/reasons/quota.ts';
 import { announcedLimit, type AnnouncedLimit } from './hdr-limit.ts';
 import { seriesOf, type SeriesPoint } from './hdr-remaining.ts';
 import type { Finding } from '../catalogue/types.ts';
-import { withinOneWindow, type WindowIntegrity } from './support/window-integrity.ts';
+import { integrityGrounds, withinOneWindow, type WindowIntegrity } from './support/window-integrity.ts';
 import { windowSafeEnd } from '../measure/window.ts';
-import { freshness, refillCheck, spentBefore, type Judged, type QuotaExactInput } from './support/quota-window.ts';
+import {
+  exactLimitBasis,
+  freshness,
+  refillCheck,
+  spentBefore,
+  type Judged,
+  type QuotaExactInput,
+} from './support/quota-window.ts';
 import { lostByAdmissions, lostByRemaining, lostReason, type LostReading } from './support/lost-requests.ts';
-import { togetherText, uncountedTogether, type ReleasedTogether } from './support/released-together.ts';
+import { uncountedTogether, type ReleasedTogether } from './support/released-together.ts';
 
 export type { QuotaExactInput };
 
-/** `data` of QUOTA-READ and QUOTA-INGEST: the series (the report's chart), the Limit judged by, what was admitted, the first 429. */
+/**
+ * `data` of QUOTA-READ and QUOTA-INGEST: the series (the report's chart), the Limit judged by, what it
+ * admits of the series, what was admitted and refused, the first 429. The sentences are written from it.
+ */
 export type QuotaData = {
   readonly series: readonly SeriesPoint[];
+  /** The Limit judged by; null where only a published minimum is known (a shortfall is judged, not exactness). */
   readonly limit: number | null;
+  /** Requests the Limit admits in the series: the Limit (or minimum) less the ledger, in whole requests. */
+  readonly admissible: number;
+  /** The harness's own requests counted in the window before the series (the ledger). */
+  readonly spentBefore: number;
   readonly admitted: number;
+  /** The quota's 429s: a cap's refusals among requests released together are not among them. */
+  readonly refused: number;
   /** Bulk uploads: resumes admitted, and resumes per upload. */
   readonly admittedUnits?: number;
   readonly unitsPerRequest?: number;
@@ -58,7 +66,7 @@ interface Outcomes {
 
 /**
  * The Limit the series is judged by (null: only a shortfall can be judged, and a reason says so), an
- * announced Limit below the published minimum, and notes on both.
+ * announced Limit below the published minimum, and reasons for the figure judged by.
  */
 function quotaToJudge(
   figure: Figure,
@@ -72,11 +80,8 @@ function quotaToJudge(
   let belowMinimum: number | null = null;
   if (!figure.atLeast) {
     quota = figure.value;
-    if (announced.value !== null && announced.value !== figure.value) {
-      notes.push(`the server announced Limit ${announced.value}; judged against the ${exactFigureText(figure)}`);
-    } else if (figure.declared) {
-      notes.push(`judged against the ${exactFigureText(figure)}`);
-    }
+    const basis = exactLimitBasis(figure, announced.value);
+    if (basis) reasons.push(basis);
   } else if (announced.value === null) {
     quota = null;
     reasons.push(because('no-announced-limit', { publishedMinimum: figure.value }));
@@ -96,15 +101,13 @@ function quotaToJudge(
 }
 
 /** What the ledger says of the harness's own requests this window before the series: counted here, or on a counter of their own. */
-function ledgerNotes(prior: readonly Observation[], sentBefore: readonly Observation[]): string[] {
-  if (prior.length > 0)
-    return [
-      `${countOf(prior.length, 'request')} of the harness's own (${prior.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')}) counted in this window before the first`,
-    ];
-  if (sentBefore.length > 0)
-    return [
-      `the harness's own ${sentBefore.map((o) => `${o.method} ${o.path} #${o.id}`).join(', ')} counted on a counter of its own: the first Remaining shows this one untouched`,
-    ];
+function ledgerReasons(prior: readonly Observation[], sentBefore: readonly Observation[]): Reason[] {
+  const figures = (own: readonly Observation[]) => ({
+    requests: own.map((o) => o.id),
+    routes: own.map((o) => `${o.method} ${o.path}`),
+  });
+  if (prior.length > 0) return [because('harness-requests-counted-before', figures(prior))];
+  if (sentBefore.length > 0) return [because('harness-requests-counted-apart', figures(sentBefore))];
   return [];
 }
 
@@ -128,20 +131,18 @@ interface QuotaCase {
   readonly input: QuotaExactInput;
   readonly judged: Judged;
   readonly notes: readonly string[];
-  /** What the series as a whole gives reason for (no announced Limit, lost requests read), beside the judgement's own. */
+  /** What the series as a whole gives reason for (the figure judged by, the ledger, lost requests read), beside the judgement's own. */
   readonly reasons: readonly Reason[];
   readonly data: QuotaData;
-  /** The Limit judged by; null where only a shortfall can be judged. */
-  readonly quota: number | null;
-  /** The quota left to the series once the ledger's requests are taken off. */
-  readonly left: number;
-  readonly units: number;
-  /** The harness's own requests counted in this window before the series. */
-  readonly spent: number;
+  /** The Limit judged by, as reasons carry it (with the ledger's requests in it). */
+  readonly limit: LimitFigures;
 }
 
+/** What a series shown within one window says of how that is known: a reason where the result rests on it, else a note. */
+type WindowShown = { readonly notes: readonly string[]; readonly reasons: readonly Reason[] };
+
 /** An announced Limit below the published minimum fails, whatever the series shows. */
-function failBelowMinimum(c: QuotaCase, belowMinimum: number, integrityNote: string): Finding<QuotaData> {
+function failBelowMinimum(c: QuotaCase, belowMinimum: number, shown: WindowShown): Finding<QuotaData> {
   const { obs, judged, input } = c;
   const announcedBy = obs.find((o) => o.rateLimit.limit.value === belowMinimum);
   const below = because('limit-below-minimum', { announced: belowMinimum, publishedMinimum: input.figure.value });
@@ -149,25 +150,22 @@ function failBelowMinimum(c: QuotaCase, belowMinimum: number, integrityNote: str
     expected: `Limit at least ${input.figure.value} (published minimum); ${judged.expected}`,
     actual: `${reasonText(below)}; ${judged.verdict === 'pass' ? 'otherwise exact: ' : ''}${judged.actual}`,
     evidence: [announcedBy?.id, ...judged.evidence],
-    notes: [...c.notes, ...judged.notes, integrityNote],
-    reasons: [below, ...judged.reasons, ...c.reasons],
+    notes: [...c.notes, ...judged.notes, ...shown.notes],
+    reasons: [below, ...judged.reasons, ...c.reasons, ...shown.reasons],
     data: c.data,
   });
 }
 
 /** A series not within one window: a fail if it over-admitted while the window surely lasted, else inconclusive. */
 function judgeOutsideWindow(c: QuotaCase, integrity: Extract<WindowIntegrity, { ok: false }>): Finding<QuotaData> {
-  const { obs, input, judged, notes, data, quota, left, units } = c;
+  const { obs, input, judged, notes, data } = c;
   // More admitted than the quota among the requests answered while the window surely lasted is an
   // over-admission whatever came after; anything else needs the whole series in one window.
   const safeEnd = windowSafeEnd(input.window, obs[0]);
   const inside = obs.filter((o) => o.doneAt <= safeEnd && isAdmitted(o));
-  const k = Math.floor(left / units);
-  if (quota !== null && integrity.reason.code !== 'window-rolled-over' && inside.length > k) {
-    const over = because('admitted-past-limit-in-window', {
-      admitted: inside.length,
-      ...limitFigures(left, units, false, c.spent),
-    });
+  const k = data.admissible;
+  if (data.limit !== null && integrity.reason.code !== 'window-rolled-over' && inside.length > k) {
+    const over = because('admitted-past-limit-in-window', { admitted: inside.length, ...c.limit });
     return finding('fail', {
       expected: judged.expected,
       actual: reasonText(over),
@@ -200,28 +198,37 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
 
   // The ledger: what the harness itself sent in this window before the series, counted by the server.
   const prior = spentBefore(obs, input.window.prior, announced.value);
-  notes.push(...ledgerNotes(prior, input.window.prior));
+  reasons.push(...ledgerReasons(prior, input.window.prior));
   const lost = lostRequests(obs, input, prior, announced.value, units);
   for (const [i, reading] of [...lost].sort(([a], [b]) => a - b)) reasons.push(lostReason(i + 1, obs[i]!, reading));
   const outcomes = classify(obs, lost, input.together ?? []);
-  notes.push(...togetherNotes(outcomes));
-  const first429 = outcomes.rejected[0] ?? null;
+  reasons.push(...togetherReasons(outcomes));
+  const left = Math.max(0, (quota ?? figure.value) - prior.length);
   const data: QuotaData = {
     series: seriesOf(obs),
     limit: quota,
+    admissible: Math.floor(left / units),
+    spentBefore: prior.length,
     admitted: outcomes.admitted.length,
+    refused: outcomes.rejected.length,
     ...(units > 1 ? { admittedUnits: outcomes.admitted.length * units, unitsPerRequest: units } : {}),
-    first429,
+    first429: outcomes.rejected[0] ?? null,
   };
 
+  const limit: LimitFigures = {
+    limit: left + prior.length,
+    unitsPerRequest: units,
+    spentBefore: prior.length,
+    atLeast: quota === null,
+  };
   const judge = variant === 'sequential' ? judgeSequential : judgeBurst;
-  const left = Math.max(0, (quota ?? figure.value) - prior.length);
-  const judged = refillCheck(judge(outcomes, left, units, quota === null, prior.length), obs, input);
+  const judged = refillCheck(judge(outcomes, data, limit), obs, input);
 
   const integrity =
     freshness(obs, announced.value, prior.length, input.window, units) ?? withinOneWindow(obs, input.window);
-  const c: QuotaCase = { obs, input, judged, notes, reasons, data, quota, left, units, spent: prior.length };
-  if (belowMinimum !== null) return failBelowMinimum(c, belowMinimum, integrity.note);
+  const c: QuotaCase = { obs, input, judged, notes, reasons, data, limit };
+  const shown: WindowShown = integrity.ok ? integrityGrounds(integrity) : { notes: [integrity.note], reasons: [] };
+  if (belowMinimum !== null) return failBelowMinimum(c, belowMinimum, shown);
   if (!integrity.ok) return judgeOutsideWindow(c, integrity);
   // Bulk uploads admitted past the Limit in resumes: the likeliest reading is a server counting each
   // upload as one. §8 sells ingest in resumes, so it fails, but a deployment may declare it intended.
@@ -239,8 +246,8 @@ export function quotaExactVerdict(obs: readonly Observation[], input: QuotaExact
     expected: judged.expected,
     actual: judged.actual,
     evidence: judged.evidence,
-    notes: [...notes, ...judged.notes, integrity.note],
-    reasons: [...judged.reasons, ...perRequest, ...reasons],
+    notes: [...notes, ...judged.notes, ...shown.notes],
+    reasons: [...judged.reasons, ...perRequest, ...reasons, ...shown.reasons],
     data,
     // Requests without an answer (a dropped connection) left it open: another window may not lose one.
     measureAgain: outcomes.wild.some((n) => obs[n - 1]?.status === null) && 'next-window',
@@ -270,21 +277,12 @@ function classify(
   return { obs, admitted, rejected, wild, uncounted, together };
 }
 
-/** What the parts released together were, and the cap's refusals among them. */
-function togetherNotes(o: Outcomes): string[] {
-  if (o.together.length === 0) return [];
-  const parts = o.together.map(togetherText).join(', ');
-  const cap =
-    o.uncounted.length === 0
-      ? []
-      : [
-          `${listSome(
-            o.uncounted.map((n) => `request ${n} (Remaining ${o.obs[n - 1]!.rateLimit.remaining.value})`),
-            5,
-            ', ',
-          )} refused with quota left among requests released together: the concurrency cap's refusal, counted for nothing`,
-        ];
-  return [`${parts}; the rest one at a time`, ...cap];
+/** What the parts released together were (numbered from 1, both ends included), and the cap's refusals among them. */
+function togetherReasons(o: Outcomes): Reason[] {
+  const parts = o.together.map((t) => because('released-together', { from: t.from + 1, to: t.to }));
+  if (o.uncounted.length === 0) return parts;
+  const remaining = o.uncounted.map((n) => o.obs[n - 1]?.rateLimit.remaining.value ?? 0);
+  return [...parts, because('cap-refusals-not-counted', { requests: o.uncounted, remaining })];
 }
 
 /** The last request (1-based) of the part released together that holds request `n`; `n` itself where it went alone. */
@@ -296,10 +294,6 @@ function lastOfPart(o: Outcomes, n: number): number {
 function partOf(o: Outcomes, n: number): readonly number[] {
   const part = o.together.find((t) => t.from < n && n <= t.to);
   return part ? [part.from + 1, part.to] : [];
-}
-
-function limitFigures(quota: number, units: number, minimumOnly: boolean, spent: number): LimitFigures {
-  return { limit: quota + spent, unitsPerRequest: units, spentBefore: spent, atLeast: minimumOnly };
 }
 
 function idOf(o: Outcomes, n: number | undefined): number | undefined {
@@ -357,11 +351,17 @@ function sequentialProblems(
   return { problems, evidence };
 }
 
-function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly: boolean, spent: number): Judged {
-  const k = Math.floor(quota / units);
+/** The sequential series' sentences, written from its data: what the Limit admits, and a pass's count. */
+const sequentialExpected = (data: QuotaData, limit: LimitFigures) =>
+  `requests 1–${data.admissible} admitted, 429 at request ${data.admissible + 1} (${limitText(limit)})`;
+const sequentialPassed = (data: QuotaData) =>
+  `requests 1–${data.admissible} admitted, 429 at request ${data.first429}${data.refused > 1 ? ` and on the ${data.refused - 1} after it` : ''}`;
+
+function judgeSequential(o: Outcomes, data: QuotaData, limit: LimitFigures): Judged {
+  const k = data.admissible;
+  const minimumOnly = limit.atLeast;
   const sent = o.obs.length - o.uncounted.length;
-  const limit = limitFigures(quota, units, minimumOnly, spent);
-  const expected = `requests 1–${k} admitted, 429 at request ${k + 1} (${limitText(limit)})`;
+  const expected = sequentialExpected(data, limit);
   const firstR = o.rejected[0];
   const { problems, evidence } = sequentialProblems(o, k, limit, sent);
   const wild = wildReasons(o);
@@ -410,24 +410,27 @@ function judgeSequential(o: Outcomes, quota: number, units: number, minimumOnly:
       reasons: [tooFew],
     };
   }
-  const after = o.rejected.length > 1 ? ` and on the ${o.rejected.length - 1} after it` : '';
   return {
     verdict: 'pass',
     expected,
-    actual: `requests 1–${k} admitted, 429 at request ${firstR}${after}`,
+    actual: sequentialPassed(data),
     evidence: [idOf(o, o.admitted[k - 1]), idOf(o, firstR)],
     notes: [],
     reasons: [],
   };
 }
 
-function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: boolean, spent: number): Judged {
-  const k = Math.floor(quota / units);
-  const sent = o.obs.length;
-  const a = o.admitted.length;
-  const r = o.rejected.length;
-  const limit = limitFigures(quota, units, minimumOnly, spent);
-  const expected = `exactly ${k} of ${Math.max(sent, k + 1)} released together admitted, every other one 429 (${limitText(limit)})`;
+/** The burst's sentences, written from its data: what the Limit admits of it, and its count. */
+const burstExpected = (data: QuotaData, limit: LimitFigures) =>
+  `exactly ${data.admissible} of ${Math.max(data.series.length, data.admissible + 1)} released together admitted, every other one 429 (${limitText(limit)})`;
+const burstCounts = (data: QuotaData) => `admitted ${data.admitted} of ${data.series.length}; ${data.refused} got 429`;
+
+function judgeBurst(o: Outcomes, data: QuotaData, limit: LimitFigures): Judged {
+  const k = data.admissible;
+  const minimumOnly = limit.atLeast;
+  const { admitted: a, refused: r } = data;
+  const sent = data.series.length;
+  const expected = burstExpected(data, limit);
   const byArrival = (ns: readonly number[]) =>
     [...ns].sort((x, y) => (o.obs[x - 1]?.headersAt ?? Infinity) - (o.obs[y - 1]?.headersAt ?? Infinity));
   const firstRejectedToArrive = byArrival(o.rejected)[0];
@@ -449,7 +452,7 @@ function judgeBurst(o: Outcomes, quota: number, units: number, minimumOnly: bool
   if (r > 0 && a + o.wild.length < k) {
     return fail('burst-admitted-short', [idOf(o, byArrival(o.admitted).at(-1)), idOf(o, firstRejectedToArrive)]);
   }
-  const counts = `admitted ${a} of ${sent}; ${r} got 429`;
+  const counts = burstCounts(data);
   if (minimumOnly) {
     // The reason (no announced Limit) is the series': quotaToJudge gives it.
     return { verdict: 'inconclusive', expected, actual: counts, evidence: [], notes: [], reasons: wild };

@@ -100,15 +100,17 @@ describe.concurrent('limits declared in the config, judged exactly (Enterprise)'
     expect(verdicts(results.checks).filter((v) => !v.endsWith(' pass'))).toEqual([]);
     expect(outcome.exitCode).toBe(0);
     expect(new Set(results.checks.map((c) => c.id))).toEqual(new Set(['HDR-LIMIT', ...QUOTA_CHECKS]));
-    expect(find(results.checks, 'HDR-LIMIT', 'read').expected).toBe(
-      'X-RateLimit-Limit 2600 (declared in the config) on every read response',
-    );
-    expect(find(results.checks, 'HDR-LIMIT', 'ingest').expected).toBe(
-      'X-RateLimit-Limit 520 (declared in the config) on every ingest response',
-    );
-    expect(find(results.checks, 'QUOTA-READ', 'sequential').notes).toContain(
-      'judged against the 2600 declared in the config',
-    );
+    expect(find(results.checks, 'HDR-LIMIT', 'read').data).toMatchObject({
+      figure: { value: 2600, atLeast: false, declared: true },
+    });
+    expect(find(results.checks, 'HDR-LIMIT', 'ingest').data).toMatchObject({
+      figure: { value: 520, atLeast: false, declared: true },
+    });
+    expect(find(results.checks, 'QUOTA-READ', 'sequential').reasons).toContainEqual({
+      code: 'limit-declared-in-config',
+      limit: 2600,
+      announced: 2600,
+    });
     expect(results.declaredLimits).toEqual([
       { org: 'enterprise-a', tier: 'enterprise', limits: CONTRACT },
       { org: 'enterprise-b', tier: 'enterprise', limits: CONTRACT },
@@ -120,7 +122,8 @@ describe.concurrent('limits declared in the config, judged exactly (Enterprise)'
     expect(verdicts(results.checks).filter((v) => !v.endsWith(' pass'))).toEqual([]);
     expect(outcome.exitCode).toBe(0);
     const sequential = find(results.checks, 'QUOTA-READ', 'sequential');
-    expect(sequential.expected).toBe('requests 1–2600 admitted, 429 at request 2601 (Limit 2600)');
+    expect(sequential.data).toMatchObject({ limit: 2600, admissible: 2600, spentBefore: 0 });
+    expect(sequential.reasons).toContainEqual({ code: 'limit-declared-in-config', limit: 2600, announced: null });
     expect(sequential.reasons.map((r) => r.code)).not.toContain('no-announced-limit');
   }, 120_000);
 
@@ -129,7 +132,7 @@ describe.concurrent('limits declared in the config, judged exactly (Enterprise)'
     const { outcome, results } = await runDeclared(withHeaders(), CONTRACT, declared, ['HDR-LIMIT']);
     const read = find(results.checks, 'HDR-LIMIT', 'read');
     expect(read.verdict).toBe('fail');
-    expect(read.expected).toBe('X-RateLimit-Limit 2700 (declared in the config) on every read response');
+    expect(read.data).toMatchObject({ figure: { value: 2700, atLeast: false, declared: true } });
     expect(read.reasons).toEqual([
       { code: 'limit-off-figure', announced: 2600, responses: expect.any(Number), figure: 2700, basis: 'declared' },
     ]);

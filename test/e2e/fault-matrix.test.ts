@@ -67,7 +67,7 @@ describe.concurrent('fault matrix (starter tier)', () => {
       // The bulk really went together where forced: the sequential series says so.
       if (bulk === 'always') {
         const sequential = ran.find((c) => c.id === 'QUOTA-READ' && c.variant === 'sequential');
-        expect(sequential?.notes.some((n) => n.includes('(released together)'))).toBe(true);
+        expect(sequential?.reasons).toContainEqual({ code: 'released-together', from: 2, to: expect.any(Number) });
       }
       // A run with quota tasks learns the limiter first; its profile names what the fault shows.
       const learns = kinds === null || kinds.some((k) => TASKS[k].consumes !== 'none');

@@ -71,7 +71,7 @@ describe('HDR-LIMIT', () => {
     const declared: Figure = { value: 10_000, atLeast: false, declared: true };
     const same = limitHeaderVerdict([obs({ limit: 10_000 }), obs({ limit: 10_000 })], declared, 'read');
     expect(same.verdict).toBe('pass');
-    expect(same.reasons).toEqual([{ code: 'limit-declared-in-config', figure: 10_000 }]);
+    expect(same.reasons).toEqual([{ code: 'limit-declared-in-config', limit: 10_000, announced: 10_000 }]);
     expect(same.data).toEqual({ quotaClass: 'read', figure: declared, values: { '10000': 2 } });
     const a = obs({ limit: 2500 });
     const other = limitHeaderVerdict([a, obs({ limit: 2500 })], declared, 'read');

@@ -75,7 +75,10 @@ describe('loadThresholdsVerdict', () => {
   it('passes a window that admits exactly Limit and rejects the rest at Remaining 0', () => {
     const f = judge(windowOf(60, 40));
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toMatch(/at most 60 admitted of Limit 60, 40 429s all at Remaining 0/);
+    expect(f.reasons).toBeUndefined();
+    expect(f.data!.windows).toEqual([
+      expect.objectContaining({ admitted: 60, limit: 60, rejected: 40, other: 0, problem: null }),
+    ]);
   });
 
   it('fails a window that admits more than Limit, citing the last admitted', () => {
@@ -117,7 +120,7 @@ describe('loadThresholdsVerdict', () => {
     const declared: Figure = { value: 70, atLeast: false, declared: true };
     const announcedLess = judge(windowOf(70, 1, { limitValue: 50, remaining: 0 }), [PASSING], declared);
     expect(announcedLess.verdict).toBe('pass');
-    expect(announcedLess.notes).toContain('announced Limit 50, judged against the 70 declared in the config');
+    expect(announcedLess.reasons).toEqual([{ code: 'limit-declared-in-config', limit: 70, announced: 50 }]);
     const headerless = (admitted: number) => windowOf(admitted, 1, { limit: null, remaining: null });
     expect(judge(headerless(70), [PASSING], declared).verdict).toBe('pass');
     expect(judge(headerless(71), [PASSING], declared).reasons).toContainEqual(

@@ -15,9 +15,14 @@ describe('ORG-SHARED', () => {
     const keyB = next(seq, { status: 429, remaining: 0, key: 'xh_test_…zz99' });
     const f = orgSharedVerdict({ keyA: seq.obs, keyB, limit: 60, window: seq.window });
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe(
-      `second key: 429 GET /recruiter/jobs (#${keyB.id}), right after 429 GET /recruiter/jobs (#${seq.obs[60]!.id})`,
-    );
+    expect(f.data).toEqual({
+      limit: 60,
+      refusedId: seq.obs[60]!.id,
+      probeId: keyB.id,
+      probeStatus: 429,
+      probeRemaining: 0,
+    });
+    expect(seq.obs[60]!.status).toBe(429);
     expect(f.evidence).toEqual([seq.obs[60]!.id, keyB.id]);
   });
 
@@ -71,7 +76,10 @@ describe('ORG-SHARED', () => {
       window: { ...seq.window, lengthMs: 1 },
     });
     expect(f.verdict).toBe('fail');
-    expect(f.notes[0]).toContain('rejected again right after');
+    expect(f.reasons).toEqual([
+      { code: 'quota-per-key', remaining: null },
+      { code: 'first-party-refused-again', requestId: again.id },
+    ]);
     // Without the bracket, and past the window's safe end by timing: nothing decides.
     const g = orgSharedVerdict({
       keyA: seq.obs,
@@ -109,10 +117,13 @@ describe('ORG-ISOLATED', () => {
     const other = next(seq, { status: 200, remaining: 59, org: 'starter-b', phase: 'other-org' });
     const f = orgIsolatedVerdict({ exhausted: seq.obs, other, otherLimit: 60 });
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('the other organization is admitted with Remaining 59 (its own, untouched quota)');
-    expect(f.actual).toBe(
-      "other organization admitted (Remaining 59) while the first organization's quota was used up",
-    );
+    expect(f.data).toEqual({
+      limit: 60,
+      refusedId: seq.obs[60]!.id,
+      probeId: other.id,
+      probeStatus: 200,
+      probeRemaining: 59,
+    });
     expect(f.evidence).toEqual([seq.obs[60]!.id, other.id]);
   });
 
@@ -182,7 +193,8 @@ describe('ORG-ISOLATED', () => {
       window: { ...seq.window, lengthMs: 1 },
     });
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toContain('no Remaining header');
+    expect(f.data).toMatchObject({ probeId: other.id, probeStatus: 200, probeRemaining: null });
+    expect(f.reasons).toEqual([{ code: 'first-party-refused-again', requestId: again.id }]);
   });
 
   it('measures again in the next window when the first party was never refused because its window rolled over among its requests', () => {

@@ -20,10 +20,10 @@ describe('QUOTA-READ sequential', () => {
     const { obs, window } = sequentialQuota({ limit: 60 });
     const f = sequential(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('requests 1–60 admitted, 429 at request 61 (Limit 60)');
-    expect(f.actual).toBe('requests 1–60 admitted, 429 at request 61');
+    expect(f.reasons).toBeUndefined();
     expect(f.evidence).toEqual(idsAt(obs, 60, 61));
-    expect(f.data).toMatchObject({ limit: 60, admitted: 60, first429: 61 });
+    expect(f.data).toMatchObject({ limit: 60, admissible: 60, spentBefore: 0, admitted: 60, refused: 1, first429: 61 });
+    expect(f.data).not.toHaveProperty('unitsPerRequest');
   });
 
   it('fails a 429 one request early: 429 at request 60, expected at 61', () => {
@@ -31,7 +31,7 @@ describe('QUOTA-READ sequential', () => {
     const { obs, window } = sequentialQuota({ limit: 60, admitted: 59, sent: 61 });
     const f = sequential(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.expected).toContain('429 at request 61');
+    expect(f.data).toMatchObject({ limit: 60, admissible: 60, first429: 60 });
     expect(f.reasons).toEqual([
       {
         code: 'refused-early',
@@ -137,7 +137,17 @@ describe('QUOTA-READ sequential', () => {
       const { obs, window } = sequentialQuota({ limit: 60, resetStyle });
       const f = sequential(obs, window);
       expect(f.verdict).toBe('pass');
-      expect(f.notes.join(' ')).toContain('by timing, all 61 requests fell inside the window');
+      expect(f.reasons).toEqual([
+        {
+          code: 'inside-window-by-timing',
+          placedBy: 'reset',
+          lackingReset: 61,
+          responses: 61,
+          requests: 61,
+          windowMs: window.lengthMs,
+          uncertaintyMs: window.openedUncertaintyMs,
+        },
+      ]);
     },
   );
 
@@ -213,7 +223,8 @@ describe('QUOTA-READ sequential', () => {
     const { obs, window } = sequentialQuota({ limit: 59, admitted: 59, sent: 61 });
     const f = sequential(obs, window);
     expect(f.verdict).toBe('fail');
-    expect(f.notes).toContain('the server announced Limit 59; judged against the published 60');
+    expect(f.reasons).toContainEqual({ code: 'announced-limit-off-published', announced: 59, published: 60 });
+    expect(f.data).toMatchObject({ limit: 60, admissible: 60 });
   });
 });
 
@@ -222,7 +233,8 @@ describe('QUOTA-READ Enterprise (figures are minimums)', () => {
     const { obs, window } = sequentialQuota({ limit: 2600 });
     const f = sequential(obs, window, ENTERPRISE_READ);
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('requests 1–2600 admitted, 429 at request 2601 (Limit 2600)');
+    expect(f.reasons).toBeUndefined();
+    expect(f.data).toMatchObject({ limit: 2600, admissible: 2600, spentBefore: 0, first429: 2601 });
     const early = sequentialQuota({ limit: 2600, admitted: 2500, sent: 2601 });
     const g = sequential(early.obs, early.window, ENTERPRISE_READ);
     expect(g.verdict).toBe('fail');
@@ -268,8 +280,8 @@ describe('QUOTA-READ against a figure declared in the config (exact: the contrac
     const { obs, window } = sequentialQuota({ limit: 3000 });
     const f = sequential(obs, window, DECLARED_READ);
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('requests 1–3000 admitted, 429 at request 3001 (Limit 3000)');
-    expect(f.notes).toContain('judged against the 3000 declared in the config');
+    expect(f.data).toMatchObject({ limit: 3000, admissible: 3000, spentBefore: 0 });
+    expect(f.reasons).toEqual([{ code: 'limit-declared-in-config', limit: 3000, announced: 3000 }]);
   });
 
   it('fails a server that enforces the Limit it announces instead of the declared one', () => {
@@ -279,7 +291,7 @@ describe('QUOTA-READ against a figure declared in the config (exact: the contrac
     expect(f.reasons).toContainEqual(
       expect.objectContaining({ code: 'refused-early', firstRefusedAt: 2601, limit: 3000 }),
     );
-    expect(f.notes).toContain('the server announced Limit 2600; judged against the 3000 declared in the config');
+    expect(f.reasons).toContainEqual({ code: 'limit-declared-in-config', limit: 3000, announced: 2600 });
     // Against the published minimum alone, the same answers pass: the server announced 2600 and kept to it.
     expect(sequential(obs, window, ENTERPRISE_READ).verdict).toBe('pass');
   });
@@ -302,6 +314,16 @@ describe('QUOTA-READ against a figure declared in the config (exact: the contrac
         spentBefore: 0,
         atLeast: false,
       },
+      { code: 'limit-declared-in-config', limit: 3000, announced: null },
+      {
+        code: 'inside-window-by-timing',
+        placedBy: 'reset',
+        lackingReset: 3002,
+        responses: 3002,
+        requests: 3002,
+        windowMs: over.window.lengthMs,
+        uncertaintyMs: over.window.openedUncertaintyMs,
+      },
     ]);
     const short = sequentialQuota({ limit: 3000, admitted: 2999, sent: 3001, tweak: headerless });
     expect(sequential(short.obs, short.window, DECLARED_READ).verdict).toBe('fail');
@@ -313,8 +335,8 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const { obs, window } = burstQuota({ limit: 60 });
     const f = burst(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('exactly 60 of 120 released together admitted, every other one 429 (Limit 60)');
-    expect(f.actual).toBe('admitted 60 of 120; 60 got 429');
+    expect(f.data).toMatchObject({ limit: 60, admissible: 60, admitted: 60, refused: 60 });
+    expect(f.data!.series).toHaveLength(120);
     expect(f.evidence).toHaveLength(2);
   });
 
@@ -373,7 +395,8 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     });
     const f = burst(obs, window);
     expect(f.verdict).toBe('inconclusive');
-    expect(f.actual).toBe('admitted 59 of 120; 60 got 429; 1 unclear');
+    expect(f.data).toMatchObject({ admissible: 60, admitted: 59, refused: 60 });
+    expect(f.data!.series).toHaveLength(120);
     expect(f.evidence).toEqual([obs[59]!.id]);
     expect(f.reasons).toEqual([{ code: 'outcome-unknown', requests: [60], outcomes: ['TIMEOUT'] }]);
   });
@@ -383,7 +406,8 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const { obs, window } = burstQuota({ limit: 60, failures: [100] });
     const f = burst(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('admitted 60 of 120; 59 got 429');
+    expect(f.data).toMatchObject({ admitted: 60, refused: 59 });
+    expect(f.data!.series).toHaveLength(120);
     expect(f.reasons).toEqual([
       {
         code: 'lost-request-not-admitted',
@@ -403,7 +427,8 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const { obs, window } = burstQuota({ limit: 60, failures: [6] });
     const f = burst(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('admitted 60 of 120; 60 got 429');
+    expect(f.data).toMatchObject({ admitted: 60, refused: 60 });
+    expect(f.data!.series).toHaveLength(120);
     expect(f.reasons).toEqual([
       expect.objectContaining({ code: 'lost-request-admitted', atRequest: 6, error: 'TIMEOUT', missing: 1 }),
     ]);
@@ -414,7 +439,8 @@ describe('QUOTA-READ burst (2 × Limit released together)', () => {
     const { obs, window } = burstQuota({ limit: 60, failures: [6, 100] });
     const f = burst(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('admitted 60 of 120; 59 got 429');
+    expect(f.data).toMatchObject({ admitted: 60, refused: 59 });
+    expect(f.data!.series).toHaveLength(120);
     expect(f.reasons).toEqual([
       expect.objectContaining({ code: 'lost-request-admitted', atRequest: 6, error: 'TIMEOUT', lost: 2 }),
       expect.objectContaining({ code: 'lost-request-not-admitted', atRequest: 100, error: 'TIMEOUT', lost: 2 }),
@@ -498,8 +524,7 @@ describe('QUOTA-INGEST bulk (units per request)', () => {
       unitsPerRequest: 5,
     });
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('requests 1–2 admitted, 429 at request 3 (Limit 10 units at 5 per request)');
-    expect(f.data).toMatchObject({ admittedUnits: 10, unitsPerRequest: 5 });
+    expect(f.data).toMatchObject({ limit: 10, admissible: 2, spentBefore: 0, admittedUnits: 10, unitsPerRequest: 5 });
   });
 
   it('fails bulk uploads counted one per upload, naming the assumption', () => {
@@ -538,7 +563,8 @@ describe('QUOTA-INGEST bulk (units per request)', () => {
         unitsPerRequest,
       });
       expect(f.verdict).toBe('pass');
-      expect(f.expected).toBe('requests 1–10 admitted, 429 at request 11 (Limit 10)');
+      expect(f.data).toMatchObject({ limit: 10, admissible: 10, spentBefore: 0, first429: 11 });
+      expect(f.data).not.toHaveProperty('unitsPerRequest');
     },
   );
 });
@@ -550,8 +576,10 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
     const sync = obs[0]!; // stands for the window-sync HEAD the server counted
     const f = sequential(obs, { ...window, prior: [sync] });
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('requests 1–59 admitted, 429 at request 60 (Limit 60, 1 spent by the harness before)');
-    expect(f.notes[0]).toContain("one request of the harness's own");
+    expect(f.data).toMatchObject({ limit: 60, admissible: 59, spentBefore: 1, first429: 60 });
+    expect(f.reasons).toEqual([
+      { code: 'harness-requests-counted-before', requests: [sync.id], routes: [`${sync.method} ${sync.path}`] },
+    ]);
     // Without the ledger, the same answers are one early.
     expect(sequential(obs, window).verdict).toBe('fail');
   });
@@ -561,7 +589,10 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
     const poll = sequentialQuota({ limit: 60, sent: 1, method: 'HEAD', path: '/recruiter/bootstrap' }).obs[0]!;
     const f = sequential(obs, { ...window, prior: [poll] });
     expect(f.verdict).toBe('pass');
-    expect(f.notes.join(' ')).toContain('counted on a counter of its own');
+    expect(f.data).toMatchObject({ limit: 60, admissible: 60, spentBefore: 0 });
+    expect(f.reasons).toEqual([
+      { code: 'harness-requests-counted-apart', requests: [poll.id], routes: ['HEAD /recruiter/bootstrap'] },
+    ]);
   });
 
   it("keeps in the ledger a read of the check's own route, whatever Remaining shows: 429 at request 60 is exact after it, even with Remaining stuck", () => {
@@ -570,7 +601,10 @@ describe('QUOTA-READ: the ledger and the watched window', () => {
     const read = sequentialQuota({ limit: 60, sent: 1 }).obs[0]!;
     const f = sequential(obs, { ...window, prior: [read] });
     expect(f.verdict).toBe('pass');
-    expect(f.expected).toBe('requests 1–59 admitted, 429 at request 60 (Limit 60, 1 spent by the harness before)');
+    expect(f.data).toMatchObject({ limit: 60, admissible: 59, spentBefore: 1, first429: 60 });
+    expect(f.reasons).toEqual([
+      { code: 'harness-requests-counted-before', requests: [read.id], routes: [`${read.method} ${read.path}`] },
+    ]);
   });
 
   it('no lucky pass: a read admitted later in the window, after the 429, fails with the evidence', () => {

@@ -47,8 +47,8 @@ describe('QUOTA-READ, a sequential series whose bulk went together', () => {
     const { obs, window } = withBulk({ limit: 60 });
     const f = quota(obs, window);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('requests 1–60 admitted, 429 at request 61');
-    expect(f.notes).toContain('requests 2–58 (released together); the rest one at a time');
+    expect(f.data).toMatchObject({ admissible: 60, admitted: 60, refused: 1, first429: 61 });
+    expect(f.reasons).toEqual([{ code: 'released-together', from: 2, to: 58 }]);
   });
 
   it('fails a 429 one early in the tail, one at a time', () => {
@@ -63,6 +63,7 @@ describe('QUOTA-READ, a sequential series whose bulk went together', () => {
         admittedBefore: 59,
         admissible: 60,
       }),
+      { code: 'released-together', from: 2, to: 58 },
     ]);
   });
 
@@ -81,8 +82,11 @@ describe('QUOTA-READ, a sequential series whose bulk went together', () => {
     const series = [...obs.slice(0, 10), capRefusal(obs[10]!), ...obs.slice(10)];
     const f = quota(series, window, [{ from: 1, to: 59 }]);
     expect(f.verdict).toBe('pass');
-    expect(f.actual).toBe('requests 1–60 admitted, 429 at request 62');
-    expect(f.notes.join(' ')).toContain('request 11 (Remaining 49) refused with quota left');
+    expect(f.data).toMatchObject({ admissible: 60, admitted: 60, refused: 1, first429: 62 });
+    expect(f.reasons).toEqual([
+      { code: 'released-together', from: 2, to: 59 },
+      { code: 'cap-refusals-not-counted', requests: [11], remaining: [49] },
+    ]);
   });
 
   it('reads no order among requests released together: a 429 among them before admissions in send order is not early', () => {

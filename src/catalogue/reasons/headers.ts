@@ -136,17 +136,6 @@ const LIMIT_REASONS = {
       'name the right tier (config `orgs[].tier`)',
     ],
   }),
-  'limit-declared-in-config': reason<{ figure: number }>()({
-    verdicts: ['pass'],
-    text: ({ figure }) =>
-      `judged against the ${figure} declared in the config (the organization's own figure), not the tier's published one`,
-    means:
-      "The config declares the organization's own figure for this quota class: the announced Limit is held to it exactly, not to the tier's.",
-    causes: ['an organization with a contract of its own (config `orgs[].limits`)'],
-    change: [
-      "nothing if the declared figure is the organization's; else correct or remove it (config `orgs[].limits`)",
-    ],
-  }),
 } as const;
 
 /** HDR-REMAINING: the countdown over one window. */

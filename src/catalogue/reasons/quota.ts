@@ -97,6 +97,14 @@ function lostByValuesText(f: LostByValues, placed: string): string {
   return `${f.error} at request ${f.atRequest}: ${placed}: the ${f.admitted} admitted answers carry ${carry}`;
 }
 
+/** The harness's own requests, by route and id: "GET /recruiter/jobs #12, HEAD /recruiter/bootstrap #13". */
+type HarnessRequests = { requests: readonly number[]; routes: readonly string[] };
+const harnessRequestsText = ({ requests: ids, routes }: HarnessRequests) =>
+  ids.map((id, i) => `${routes[i]} #${id}`).join(', ');
+
+const LEDGER_CAUSES = ["the harness's own window sync or reads of the route, sent in the window before the series"];
+const LEDGER_CHANGE = ['nothing: the harness counts its own requests; `tiergate profile` shows what the server counts'];
+
 export const QUOTA_REASONS = {
   'window-rolled-over': reason<{ from: number; to: number; atRequest: number }>()({
     verdicts: ['inconclusive'],
@@ -402,5 +410,95 @@ export const QUOTA_REASONS = {
       'Each organization may spend only a few windows on measuring spoiled checks again, so the run knows when it ends; this one had spent them.',
     causes: ['several checks of one organization spoiled by window boundaries or the network in one run'],
     change: ['run again at a quieter moment', 'fewer tiers at once (`--tier`) or a nearer vantage point'],
+  }),
+  'limit-declared-in-config': reason<{ limit: number; announced: number | null }>()({
+    verdicts: ['pass', 'fail', 'inconclusive'],
+    text: ({ limit, announced }) =>
+      `${announced !== null && announced !== limit ? `the server announced Limit ${announced}; ` : ''}judged against the ${limit} declared in the config`,
+    means:
+      "The organization's limits are declared in the config (its own contract): the count, and the Limit header, are judged exactly against the declared figure, not the tier's published one.",
+    causes: ['the config declares the figures of a contract of its own (config `orgs[].limits`)'],
+    change: ["keep `orgs[].limits` to the figures the organization's contract sells"],
+  }),
+  'announced-limit-off-published': reason<{ announced: number; published: number }>()({
+    verdicts: ['pass', 'fail', 'inconclusive'],
+    text: ({ announced, published }) =>
+      `the server announced Limit ${announced}; judged against the published ${published}`,
+    means:
+      'A tier sold at an exact figure is judged against its published figure, whatever Limit the server announces (HDR-LIMIT judges the header).',
+    causes: [
+      'the organization is on another tier than the config says',
+      'the organization has a contract of its own that the config does not declare',
+    ],
+    change: [
+      "declare the organization's own figures (config `orgs[].limits`)",
+      'name the right tier (config `orgs[].tier`)',
+    ],
+  }),
+  'inside-window-by-timing': reason<Placement & { requests: number; windowMs: number; uncertaintyMs: number }>()({
+    verdicts: ['pass', 'fail', 'inconclusive'],
+    text: ({ requests: n, windowMs, uncertaintyMs, ...placement }) =>
+      `${placementText(placement)}; by timing, all ${n} requests fell inside the window (length ${windowMs} ms, ${windowOpenedText(placement.placedBy, uncertaintyMs)})`,
+    means:
+      "No Reset places the series, so the harness's learned window timing does: every request was sent after the window opened and answered before its safe end.",
+    causes: [
+      'a window the check opened itself',
+      'a Reset that moves within a window, or none that is a plausible epoch (HDR-RESET judges it)',
+    ],
+    change: ["nothing; an epoch Reset (§7.1) lets the server's own word place the series"],
+  }),
+  'harness-requests-counted-before': reason<HarnessRequests>()({
+    verdicts: ['pass', 'fail', 'inconclusive'],
+    text: (f) =>
+      `${requests(f.requests.length)} of the harness's own (${harnessRequestsText(f)}) counted in this window before the first`,
+    means:
+      "The harness's own earlier requests counted on this window's quota: the series is judged with them spent (the Limit less them).",
+    causes: LEDGER_CAUSES,
+    change: LEDGER_CHANGE,
+  }),
+  'harness-requests-counted-apart': reason<HarnessRequests>()({
+    verdicts: ['pass', 'fail', 'inconclusive'],
+    text: (f) =>
+      `the harness's own ${harnessRequestsText(f)} counted on a counter of its own: the first Remaining shows this one untouched`,
+    means:
+      "The harness's own earlier requests went to another route, and the series' first Remaining shows its counter untouched: they are not taken off its quota.",
+    causes: ['a limiter that counts each route on a counter of its own', ...LEDGER_CAUSES],
+    change: LEDGER_CHANGE,
+  }),
+  'released-together': reason<{ from: number; to: number }>()({
+    verdicts: ['pass', 'fail', 'inconclusive'],
+    text: ({ from, to }) => `${releasedTogetherText(from, to)}: taken in any order, the rest one at a time`,
+    means:
+      'These requests of the series were released together, so their order at the server is unknown: they are judged like a burst (each admitted, in any order), and the first 429 where they went one at a time.',
+    causes: [
+      'a series that cannot fit its share of the window one request at a time (a far server, a large Limit)',
+      "a scenario's quota shape `bulk: 'always'`",
+    ],
+    change: [
+      'nothing: the order that decides the verdict goes one at a time',
+      'a nearer vantage point (shorter round trips) sends more of the series one at a time',
+    ],
+  }),
+  'cap-refusals-not-counted': reason<{ requests: readonly number[]; remaining: readonly number[] }>()({
+    verdicts: ['pass', 'fail', 'inconclusive'],
+    text: ({ requests: at, remaining }) => {
+      const items = at.map((n, i) => `request ${n} (Remaining ${remaining[i]})`);
+      const some =
+        items.length <= 5 ? items.join(', ') : `${items.slice(0, 5).join(', ')} and ${items.length - 5} more`;
+      return `${some} refused with quota left among requests released together: the concurrency cap's refusal, counted for nothing`;
+    },
+    means:
+      "Among requests released together, a 429 with quota left (Remaining above 0) is the concurrency cap's refusal, not the quota's: it counted nothing and is left out of the count.",
+    causes: ['more requests in flight at once than the concurrency cap allows (a batch wider than the cap)'],
+    change: ['declare the cap the deployment enforces (config `orgs[].limits.concurrency`)'],
+  }),
+  'first-party-refused-again': reason<{ requestId: number }>()({
+    verdicts: ['pass', 'fail'],
+    text: ({ requestId }) =>
+      `the first party was rejected again right after (429, #${requestId}): its window had not rolled over`,
+    means:
+      "The first party's request right after the probe was refused too: the used-up window was still in force when the probe was answered.",
+    causes: ['the bracket the check sends around its probe'],
+    change: ['nothing'],
   }),
 } as const;

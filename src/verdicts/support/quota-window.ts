@@ -33,6 +33,18 @@ export interface QuotaExactInput {
   readonly together?: readonly ReleasedTogether[];
 }
 
+/**
+ * Why a count is judged against an exact figure (`figure.atLeast` false) rather than the Limit the
+ * server announced: the figure is declared in the config, or the announcement differs from the
+ * published one. Null where the published figure is what the server announced too (or announced none).
+ */
+export function exactLimitBasis(figure: Figure, announced: number | null): Reason | null {
+  if (figure.declared) return because('limit-declared-in-config', { limit: figure.value, announced });
+  if (announced !== null && announced !== figure.value)
+    return because('announced-limit-off-published', { announced, published: figure.value });
+  return null;
+}
+
 export interface Judged {
   readonly verdict: 'pass' | 'fail' | 'inconclusive';
   readonly expected: string;

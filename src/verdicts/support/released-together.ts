@@ -4,7 +4,6 @@
  * so every 429 is the quota's; among requests released together, a 429 with quota left (Remaining
  * above 0) is a concurrency cap's, and counted nothing. Pure.
  */
-import { releasedTogetherText } from '../../catalogue/reasons/quota.ts';
 import { TOO_MANY_REQUESTS } from '../../contract/types.ts';
 import type { Observation } from '../../measure/observation.ts';
 
@@ -32,11 +31,6 @@ export function uncountedTogether(together: readonly ReleasedTogether[], o: Obse
 /** A refusal of the quota: any 429 but a cap's among requests released together. */
 export function isQuotaRefusal(together: readonly ReleasedTogether[]): (o: Observation, i: number) => boolean {
   return (o, i) => o.status === TOO_MANY_REQUESTS && !uncountedTogether(together, o, i);
-}
-
-/** "requests 2–2420 (released together)" */
-export function togetherText(t: ReleasedTogether): string {
-  return releasedTogetherText(t.from + 1, t.to);
 }
 
 /**

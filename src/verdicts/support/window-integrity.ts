@@ -6,7 +6,7 @@
  * Quota-type verdicts turn "not within one window" into inconclusive.
  */
 import { because, reasonText, type Reason } from '../../catalogue/reasons/index.ts';
-import { placementText, windowOpenedText, type Placement } from '../../catalogue/reasons/quota.ts';
+import type { Placement } from '../../catalogue/reasons/quota.ts';
 import type { Observation } from '../../measure/observation.ts';
 import { EPOCH_S_FLOOR } from '../../measure/reset-format.ts';
 import { windowSafeEnd, windowStart, type WindowContext } from '../../measure/window.ts';
@@ -114,12 +114,21 @@ export function sameFixedWindowByDate(a: Observation, b: Observation, windowSeco
 }
 
 /**
- * Whether a series fell in one window: where it did, how that is known (a note); where it did not,
- * why (a reason, rendered into `note` for the verdicts that quote it).
+ * Whether a series fell in one window: where it did, how that is known (a note, or a reason where the
+ * result rests on it as a caveat: placed by timing); where it did not, why (a reason). A reason is
+ * rendered into `note` for the verdicts that quote it.
  */
 export type WindowIntegrity =
-  | { readonly ok: true; readonly note: string }
+  | { readonly ok: true; readonly note: string; readonly reason?: Reason }
   | { readonly ok: false; readonly reason: Reason; readonly note: string };
+
+/** What a result that stands on a window shown whole says of it: its reason where it has one, else its note. */
+export function integrityGrounds(integrity: Extract<WindowIntegrity, { ok: true }>): {
+  notes: string[];
+  reasons: Reason[];
+} {
+  return integrity.reason ? { notes: [], reasons: [integrity.reason] } : { notes: [integrity.note], reasons: [] };
+}
 
 /** A series not shown in one window, for `reason`. */
 export function notInOneWindow(reason: Reason): WindowIntegrity {
@@ -203,9 +212,11 @@ function byTiming(obs: readonly Observation[], window: WindowContext, placement:
       );
     }
   }
-  const opened = windowOpenedText(placement.placedBy, start.uncertaintyMs);
-  return {
-    ok: true,
-    note: `${placementText(placement)}; by timing, all ${obs.length} requests fell inside the window (length ${window.lengthMs} ms, ${opened})`,
-  };
+  const inside = because('inside-window-by-timing', {
+    ...placement,
+    requests: obs.length,
+    windowMs: window.lengthMs,
+    uncertaintyMs: start.uncertaintyMs,
+  });
+  return { ok: true, note: reasonText(inside), reason: inside };
 }
