@@ -49,6 +49,7 @@ describe('an options table', () => {
       'tls',
       'latency',
       'jitter',
+      'headers',
     ]);
     const shape = parseOptions(TARGET_SHAPE_OPTIONS, {
       edges: '3',
