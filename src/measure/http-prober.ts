@@ -5,10 +5,11 @@
 import { setMaxListeners } from 'node:events';
 import { errors as undiciErrors, type Pool } from 'undici';
 import { measuringPool } from './pool.ts';
-import type { Contract, HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
+import type { Contract, HttpMethod, TierName } from '../contract/types.ts';
 import { redactKey } from '../contract/keys.ts';
 import type { Clock } from '../util/io.ts';
-import { headerValue, type Observation, type ObservationError, type RateLimitHeaders } from './observation.ts';
+import type { Observation, ObservationError } from './observation.ts';
+import { rateLimitHeadersOf, type RateLimitReader } from './rate-limit-reading.ts';
 import type { ObservationRecorder } from './recorder.ts';
 import type { CheckTag, PhaseTag } from './tags.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
@@ -63,6 +64,8 @@ export interface ProberOptions {
   readonly network?: NetworkMeter;
   /** PEM of the CA(s) to trust besides Node's bundled roots (config `target.ca`); absent: Node's defaults. */
   readonly ca?: string;
+  /** How rate-limit fields are read: the dialect the config declares (`headers`); absent: §8's X-RateLimit-*. */
+  readonly rateLimitReader?: RateLimitReader;
 }
 
 const BODY_KEEP_BYTES = 64 * 1024;
@@ -211,7 +214,7 @@ export class HttpProber {
       doneAt,
       sentWall,
       status,
-      rateLimit: rateLimitOf(responseHeaders, contract.headers),
+      rateLimit: rateLimitHeadersOf(responseHeaders, contract.headers, this.#options.rateLimitReader),
       date: singleHeader(responseHeaders, 'date'),
       edgeNode: singleHeader(responseHeaders, contract.headers.edgeNode),
       contentType,
@@ -312,16 +315,6 @@ function redactEcho(bodyText: string, key: string | null): string {
 function singleHeader(headers: ResponseHeaders, name: string): string | null {
   const value = headers[name];
   return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** The rate-limit headers of a response, under the contract's header names. */
-function rateLimitOf(headers: ResponseHeaders, names: HeaderNames): RateLimitHeaders {
-  return {
-    limit: headerValue(headers[names.limit]),
-    remaining: headerValue(headers[names.remaining]),
-    reset: headerValue(headers[names.reset]),
-    retryAfter: headerValue(headers[names.retryAfter]),
-  };
 }
 
 function parseJsonBody(contentType: string | null, text: string, bytes: number): unknown {

@@ -5,6 +5,7 @@
 import type { BodyShape } from './body-shape.ts';
 import type { HttpMethod, TierName } from '../contract/types.ts';
 import type { CheckTag, PhaseTag } from './tags.ts';
+import type { RateLimitDialectName, RateLimitProblemCode } from '../contract/rate-limit-dialects.ts';
 
 /** A header as received, and its strict parse as a non-negative integer (null if absent or not one). */
 export interface HeaderValue {
@@ -12,11 +13,41 @@ export interface HeaderValue {
   readonly value: number | null;
 }
 
+/**
+ * The rate-limit fields of a response. Under §8's X-RateLimit-* (the default), Limit, Remaining and
+ * Reset are those headers. Under a dialect the config declares (`headers`), they are the dialect's
+ * figures for the quota the response reports (measure/rate-limit-reading.ts): Limit its policy's
+ * quota, Remaining what is left, Reset as the dialect writes it (seconds until, for the IETF
+ * fields), each `raw` the field it was read from; and `dialect` keeps the fields as received.
+ */
 export interface RateLimitHeaders {
   readonly limit: HeaderValue;
   readonly remaining: HeaderValue;
   readonly reset: HeaderValue;
   readonly retryAfter: HeaderValue;
+  /** Absent under §8's X-RateLimit-*. */
+  readonly dialect?: DialectFields;
+}
+
+/** What a response's fields say in a declared dialect other than §8's. */
+export interface DialectFields {
+  readonly name: Exclude<RateLimitDialectName, 'x-ratelimit'>;
+  /** The dialect's fields received, by lower-case name (absent ones left out). */
+  readonly fields: Readonly<Record<string, string>>;
+  /** The announced policy of the quota the response reports; null when none is announced for it. */
+  readonly policy: AnnouncedPolicyFigures | null;
+  /** Every policy announced (RateLimit-Policy), in order. */
+  readonly policies: readonly AnnouncedPolicyFigures[];
+  /** What did not parse, by the contract's problem codes. */
+  readonly problems: readonly RateLimitProblemCode[];
+}
+
+/** A policy as RateLimit-Policy announces it: name (null where the dialect names none), q, w, qu. */
+export interface AnnouncedPolicyFigures {
+  readonly name: string | null;
+  readonly quota: number;
+  readonly windowS: number | null;
+  readonly unit: string;
 }
 
 export interface ObservationError {
@@ -76,9 +107,9 @@ export const NO_HEADER: HeaderValue = Object.freeze({ raw: null, value: null });
 export const isDigitCode = (code: number) => code >= 0x30 && code <= 0x39;
 
 /** Strict parse: digits only (at most 16), no sign, no decimals, no whitespace tricks beyond trimming. */
-export function headerValue(raw: string | string[] | undefined | null): HeaderValue {
+export function headerValue(raw: string | readonly string[] | undefined | null): HeaderValue {
   if (raw === undefined || raw === null) return NO_HEADER;
-  const text = Array.isArray(raw) ? raw.join(', ') : raw;
+  const text = typeof raw === 'string' ? raw : raw.join(', ');
   // Between two digits there is nothing to trim: the common case skips the copy.
   const trimmed = isDigitCode(text.charCodeAt(0)) && isDigitCode(text.charCodeAt(text.length - 1)) ? text : text.trim();
   return { raw: text, value: isInteger(trimmed) ? Number(trimmed) : null };
