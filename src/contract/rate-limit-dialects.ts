@@ -33,14 +33,13 @@ export type {
   ResetReading,
 } from './rate-limit-fields.ts';
 
-export const RATE_LIMIT_DIALECT_NAMES = ['x-ratelimit', 'ietf', 'ietf-draft-7', 'ietf-draft-6'] as const;
-export type RateLimitDialectName = (typeof RATE_LIMIT_DIALECT_NAMES)[number];
-/** §8's triple. */
-export const DEFAULT_RATE_LIMIT_DIALECT: RateLimitDialectName = 'x-ratelimit';
-
-export function isRateLimitDialectName(name: string): name is RateLimitDialectName {
-  return (RATE_LIMIT_DIALECT_NAMES as readonly string[]).includes(name);
-}
+export {
+  DEFAULT_RATE_LIMIT_DIALECT,
+  isRateLimitDialectName,
+  RATE_LIMIT_DIALECT_NAMES,
+  type RateLimitDialectName,
+} from './rate-limit-names.ts';
+import type { RateLimitDialectName } from './rate-limit-names.ts';
 
 export interface RateLimitDialect {
   readonly name: RateLimitDialectName;

@@ -19,23 +19,8 @@ import {
 export const RESET_FORMS = ['epoch-seconds', 'epoch-millis', 'seconds-until'] as const;
 export type ResetForm = (typeof RESET_FORMS)[number];
 
-export const RATE_LIMIT_PROBLEM_CODES = [
-  /** A field the dialect uses is absent. */
-  'field-missing',
-  /** The field does not parse as the dialect writes it (not an integer, not a Structured Field, an empty list). */
-  'field-invalid',
-  /** A member of a list is not a policy item: an inner list, a name neither String nor Token, a quota not an integer. */
-  'member-invalid',
-  /** A parameter (or Dictionary key) the item needs is absent: q, r; limit, remaining, reset. */
-  'parameter-missing',
-  /** A parameter of the wrong type or out of range: a negative r, a w of 0, a pk that is no byte sequence. */
-  'parameter-invalid',
-  /** The RateLimit field names a policy that RateLimit-Policy does not announce. */
-  'policy-unannounced',
-  /** An unnamed policy's limit matches the quota of no policy announced beside it. */
-  'limit-unannounced',
-] as const;
-export type RateLimitProblemCode = (typeof RATE_LIMIT_PROBLEM_CODES)[number];
+export { RATE_LIMIT_PROBLEM_CODES, type RateLimitProblemCode } from './rate-limit-names.ts';
+import type { RateLimitProblemCode } from './rate-limit-names.ts';
 
 /** What failed to parse, and where: the field, the list member (0-based) and the parameter or key. */
 export interface RateLimitProblem {

@@ -5,7 +5,7 @@
 import type { BodyShape } from './body-shape.ts';
 import type { HttpMethod, TierName } from '../contract/types.ts';
 import type { CheckTag, PhaseTag } from './tags.ts';
-import type { RateLimitDialectName, RateLimitProblemCode } from '../contract/rate-limit-dialects.ts';
+import type { RateLimitDialectName, RateLimitProblemCode } from '../contract/rate-limit-names.ts';
 
 /** A header as received, and its strict parse as a non-negative integer (null if absent or not one). */
 export interface HeaderValue {

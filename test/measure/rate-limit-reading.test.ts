@@ -21,7 +21,7 @@ const figures: RateLimitFigures = {
     { name: 'ingest', quota: 20, windowS: 60 },
   ],
 };
-const headersOf = (dialect: RateLimitDialectName, f: RateLimitFigures = figures) =>
+const headersOf = (dialect: RateLimitDialectName, f: RateLimitFigures = figures): Record<string, string> =>
   Object.fromEntries(renderRateLimitFields(dialect, f));
 const names = recruitingApi.headers;
 
@@ -40,7 +40,7 @@ describe('rateLimitHeadersOf', () => {
   });
 
   it('reads the IETF fields: the policy quota as Limit, r as Remaining, t as Reset, each from its field', () => {
-    const headers = { ...headersOf('ietf'), 'retry-after': '42' };
+    const headers: Record<string, string> = { ...headersOf('ietf'), 'retry-after': '42' };
     const read = rateLimitHeadersOf(headers, names, { dialect: 'ietf', policyName: null });
     expect(read.limit).toEqual({ raw: headers['ratelimit-policy'], value: 60 });
     expect(read.remaining).toEqual({ raw: headers.ratelimit, value: 59 });
