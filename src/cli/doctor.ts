@@ -22,7 +22,7 @@ type DoctorArgs = FlagValues<typeof DOCTOR_FLAGS>;
 export const doctorCommand: CliCommand<DoctorArgs> = {
   name: 'doctor',
   describe:
-    "Check a deployment's config in a few seconds before a long run: edges reachable, keys accepted with their scopes, the server clock",
+    "Check a deployment's config in a few seconds before a long run: edges reachable, keys accepted with their scopes, the rate-limit header dialect, the server clock",
   builder: (argv) => argv.options(DOCTOR_FLAGS),
   run: async (args, io) => {
     const file = args.config ?? DEFAULTS.configFile;

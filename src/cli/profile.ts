@@ -10,20 +10,23 @@ import type { ProfileOptions } from '../run/profile-run.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { CliCommand } from './command.ts';
 import type { FlagValues } from './flags.ts';
-import { flagsOf } from './option-table.ts';
-import { resolveTarget, TARGET_OPTIONS, type TargetArgs } from './options.ts';
+import { flagsOf, type FlagsOf } from './option-table.ts';
+import { resolveTarget, TARGET_OPTIONS, TARGET_SHAPE_OPTIONS, type TargetArgs } from './options.ts';
 
 const JSON_FLAG = {
   json: { type: 'boolean', default: false, describe: 'print the profiles as JSON instead of text' },
 } as const;
 
-type ProfileArgs = TargetArgs & FlagValues<typeof JSON_FLAG>;
+/** Of the embedded target's shape, only the rate-limit dialect it speaks: the profile learns which it sends. */
+const DIALECT_OPTION = { headers: TARGET_SHAPE_OPTIONS.headers } as const;
+
+type ProfileArgs = TargetArgs & FlagValues<FlagsOf<typeof DIALECT_OPTION>> & FlagValues<typeof JSON_FLAG>;
 
 export const profileCommand: CliCommand<ProfileArgs> = {
   name: 'profile',
   describe:
     'Learn how a deployment limits (Reset format, windows, what counts) without judging it (the embedded reference target unless --config names one)',
-  builder: (argv) => argv.options(flagsOf(TARGET_OPTIONS)).options(JSON_FLAG),
+  builder: (argv) => argv.options(flagsOf(TARGET_OPTIONS)).options(flagsOf(DIALECT_OPTION)).options(JSON_FLAG),
   run: async (args, io) => {
     const options = await resolveProfileOptions(args, io);
     const { profileDeployment } = await import('../run/profile-run.ts');

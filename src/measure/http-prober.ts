@@ -34,6 +34,12 @@ export interface ProbeRequest {
   readonly keepAnswer?: boolean;
   /** An upload: how many resumes its body carries (recorded, for the run's footprint). */
   readonly resumes?: number;
+  /**
+   * Told the answer's header values as received, before the observation is recorded: for the few
+   * requests that read every rate-limit dialect (the profile, doctor); observations keep only the
+   * declared dialect's fields.
+   */
+  readonly onHeaders?: (headers: Readonly<Record<string, string | readonly string[] | undefined>>) => void;
 }
 
 export interface ProbeTags {
@@ -188,6 +194,7 @@ export class HttpProber {
       headersAt = this.now();
       status = response.statusCode;
       responseHeaders = response.headers;
+      request.onHeaders?.(responseHeaders);
       bodyText = redactEcho(await readBody(response.body, (bytes) => (bodyBytes = bytes)), request.key);
     } catch (caught) {
       error = describeError(caught, abort.timedOut(), this.#options.signal.aborted);

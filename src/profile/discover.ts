@@ -42,10 +42,13 @@ import {
 import {
   quotaRefused,
   type CountingPair,
+  type DialectsSentBy,
   type DiscoveryRecord,
   type PairQuestion,
   type RefillProbe,
 } from './record.ts';
+import { dialectsSent, type DialectsSent } from '../contract/rate-limit-sent.ts';
+import type { RawHeaderValues } from '../contract/rate-limit-dialects.ts';
 import { firstRound, secondRoundAt, secondRoundHelps, usedUpEnds } from './window-algorithm.ts';
 
 export interface DiscoveryInput {
@@ -116,6 +119,8 @@ interface Session {
   readonly input: DiscoveryInput;
   /** Every request the discovery sent, in order. */
   readonly all: Observation[];
+  /** The rate-limit dialects of each answer that carried a rate-limit field, read from its raw headers. */
+  readonly dialects: DialectsSentBy[];
   send(request: ProbeRequest, phase: DiscoveryPhase): Promise<Observation>;
   read(phase: DiscoveryPhase): Promise<Observation>;
   /**
@@ -132,13 +137,20 @@ function openSession(input: DiscoveryInput): Session {
   const { prober, contract, signal } = input;
   const edge = prober.edges[0]!;
   const all: Observation[] = [];
+  const dialects: DialectsSentBy[] = [];
   const jobs = endpointById(contract, 'jobs-list');
   const session: Session = {
     input,
     all,
+    dialects,
     send: async (request, phase) => {
-      const o = await prober.send(edge, request, { check: 'PROFILE', phase, tier: input.tier, org: input.org });
+      const heard: { sent?: DialectsSent } = {};
+      const onHeaders = (headers: RawHeaderValues) => (heard.sent = dialectsSent(headers));
+      const tags = { check: 'PROFILE', phase, tier: input.tier, org: input.org } as const;
+      const o = await prober.send(edge, { ...request, onHeaders }, tags);
       all.push(o);
+      const { sent } = heard;
+      if (sent && Object.keys(sent.fields).length > 0) dialects.push({ id: o.id, sent });
       return o;
     },
     read: (phase) => session.send(requestOf(jobs, input.keys.primary), phase),
@@ -186,6 +198,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryRecord> 
     exhaustion,
     ...afterwards,
     all: session.all,
+    dialects: session.dialects,
     durationMs: prober.now() - started,
   };
 }

@@ -26,6 +26,7 @@ import type {
 import { CONCURRENCY_NOT_LEARNED } from './concurrency.ts';
 import { learned, placingOf, undecided } from './learned.ts';
 import { algorithmOf } from './window-algorithm.ts';
+import { dialectProfileOf } from './dialects.ts';
 
 export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): LimiterProfile {
   // The reads the key holding every scope sent (the pairs' probes are other requests, even on the same path).
@@ -49,6 +50,7 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
     org: record.org,
     windowMs: record.windowMs,
     headers,
+    ...(record.dialects ? { dialects: dialectProfileOf(record.dialects, answered(record)) } : {}),
     read: {
       quotaClass: 'read',
       limit: commonLimit(reads),
@@ -87,6 +89,8 @@ function unlessRefilled(answer: Learned<boolean>, refills: boolean, proven = tru
     answer.evidence,
   );
 }
+
+const answered = (record: DiscoveryRecord): number => record.all.filter((o) => o.status !== null).length;
 
 function readPath(record: DiscoveryRecord): string {
   return record.pairs[0]?.before.path ?? '/recruiter/jobs';

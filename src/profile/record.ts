@@ -6,6 +6,7 @@ import type { Figure, TierName } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
 import { TOO_MANY_REQUESTS } from '../contract/types.ts';
 import type { EndEstimate } from '../measure/reset-format.ts';
+import type { DialectsSent } from '../contract/rate-limit-sent.ts';
 import type { CountingQuestion } from './types.ts';
 
 export type PairQuestion = Exclude<CountingQuestion, 'rejected'> | 'other-route' | 'ingest';
@@ -64,7 +65,18 @@ export interface DiscoveryRecord {
   readonly expirySkipped: string | null;
   /** Every observation of the discovery, in send order. */
   readonly all: readonly Observation[];
+  /**
+   * The rate-limit dialects each answer carrying any rate-limit field spoke, by observation id, in
+   * send order; absent where the discovery did not read them (a record made by hand).
+   */
+  readonly dialects?: readonly DialectsSentBy[];
   readonly durationMs: number;
+}
+
+/** One answer's rate-limit dialects, read from its raw header values (the observation keeps only the declared one's). */
+export interface DialectsSentBy {
+  readonly id: number;
+  readonly sent: DialectsSent;
 }
 
 /** Requests of the discovery sent after `a` and before `b` that got no answer (a flaky network). */

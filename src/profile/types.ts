@@ -4,6 +4,8 @@
  * answer carries the observations that decided it, or says why it stayed open.
  */
 import type { QuotaClass, TierName } from '../contract/types.ts';
+import type { RateLimitDialectName } from '../contract/rate-limit-dialects.ts';
+import type { AnnouncedPolicyFigures } from '../measure/observation.ts';
 
 import type { ResetFormat } from '../measure/reset-format.ts';
 
@@ -70,6 +72,25 @@ export type ConcurrencyAnswer =
   | { readonly kind: 'queues' }
   | { readonly kind: 'no-cap' };
 
+/**
+ * Where X-RateLimit-* is sent beside another dialect: whether the two told the same limit,
+ * remaining and reset on every response that carried both ('agrees') or not on one ('differs');
+ * 'not-both' where no response carried both.
+ */
+export const DIALECT_AGREEMENTS = ['agrees', 'differs', 'not-both'] as const;
+export type DialectAgreement = (typeof DIALECT_AGREEMENTS)[number];
+
+/** The rate-limit header dialects the deployment sends, whatever the run declares (contract/rate-limit-sent.ts). */
+export interface DialectProfile {
+  /** The dialects whose fields the responses carried, in RATE_LIMIT_DIALECT_NAMES order; [] for none. */
+  readonly sent: Learned<readonly RateLimitDialectName[]>;
+  /** Every rate-limit field received, lower case, in the order first seen. */
+  readonly fields: readonly string[];
+  /** The policies RateLimit-Policy announced, each once, in the order first seen. */
+  readonly policies: readonly AnnouncedPolicyFigures[];
+  readonly agreement: Learned<DialectAgreement>;
+}
+
 export interface LimiterProfile {
   readonly tier: TierName;
   /** The organization the profile was learned on (run label). */
@@ -78,6 +99,8 @@ export interface LimiterProfile {
   readonly windowMs: number;
   /** Whether responses carry X-RateLimit-Limit/Remaining/Reset at all. */
   readonly headers: Learned<boolean>;
+  /** Which rate-limit dialects the responses carried (absent in profiles from before it was learned). */
+  readonly dialects?: DialectProfile;
   readonly read: ClassProfile;
   readonly ingest: ClassProfile;
   /** Which answers consume a read request. */

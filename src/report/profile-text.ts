@@ -5,10 +5,13 @@
  * on demand. Pure: profile in, text out.
  */
 import type { QuotaClass } from '../contract/types.ts';
+import type { AnnouncedPolicyFigures } from '../measure/observation.ts';
 import type {
   ClassProfile,
   ConcurrencyAnswer,
   CountingQuestion,
+  DialectAgreement,
+  DialectProfile,
   Learned,
   LimiterProfile,
   ResetFormat,
@@ -104,10 +107,43 @@ function classFindings(c: ClassProfile): ProfileFinding[] {
   ];
 }
 
+const AGREEMENT_TEXT: Readonly<Record<DialectAgreement, string>> = {
+  agrees: 'yes: the same limit, remaining and reset',
+  differs: 'no: they tell another state',
+  'not-both': 'only one dialect sent',
+};
+
+/** `"read" 60 per 60 s`, `5 concurrent-requests`: a policy as announced. */
+function policyText(p: AnnouncedPolicyFigures): string {
+  const name = p.name === null ? '' : `"${p.name}" `;
+  const unit = p.unit === 'requests' ? '' : ` ${p.unit}`;
+  return `${name}${p.quota}${unit}${p.windowS === null ? '' : ` per ${p.windowS} s`}`;
+}
+
+/** The dialects sent (with the fields, in how), the policies announced, and whether X-RateLimit-* agrees with another. */
+function dialectFindings(d: DialectProfile): ProfileFinding[] {
+  const sent = finding('dialects.sent', 'header dialects', d.sent, (v) =>
+    v === null ? UNKNOWN : v.length === 0 ? 'none' : v.join(', '),
+  );
+  return [
+    { ...sent, how: d.fields.length === 0 ? sent.how : `${sent.how}: ${d.fields.join(', ')}` },
+    {
+      key: 'dialects.policies',
+      label: 'policies announced',
+      value: d.policies.length === 0 ? 'none' : d.policies.map(policyText).join(' · '),
+      decided: true,
+      how: d.policies.length === 0 ? 'no answer carried RateLimit-Policy' : 'announced in RateLimit-Policy',
+      evidence: [],
+    },
+    finding('dialects.agreement', 'dialects agree', d.agreement, (v) => (v === null ? UNKNOWN : AGREEMENT_TEXT[v])),
+  ];
+}
+
 /** Every answer of the profile, in the order the text block and the report show them. */
 export function profileFindings(profile: LimiterProfile): ProfileFinding[] {
   return [
     finding('headers', 'rate-limit headers', profile.headers, (v) => (v ? 'present' : 'absent')),
+    ...(profile.dialects ? dialectFindings(profile.dialects) : []),
     ...classFindings(profile.read),
     ...classFindings(profile.ingest),
     ...COUNTING_QUESTIONS.map((q) => finding(`counts.${q}`, `${COUNTED_ANSWER[q]} counted`, profile.counts[q], yesNo)),
@@ -138,11 +174,28 @@ export interface FormatProfileOptions {
 const LABEL = 20;
 const GAP = '   ';
 
+/** Under the headers row: the dialects sent; the policies where any were announced; agreement where two were sent. */
+function dialectRows(
+  dialects: DialectProfile | undefined,
+  valueOf: (key: string) => string,
+  row: (label: string, value: string) => string,
+): string[] {
+  if (!dialects) return [];
+  return [
+    row('header dialects', valueOf('dialects.sent')),
+    ...(dialects.policies.length > 0 ? [row('policies', valueOf('dialects.policies'))] : []),
+    ...(dialects.agreement.value === 'not-both' ? [] : [row('dialects agree', valueOf('dialects.agreement'))]),
+  ];
+}
+
 /**
  * The profile as a compact block of lines (no final newline):
  *
  *     How this server limits (starter, learned on starter-a in 4.2 s, 23 requests)
  *       rate-limit headers  present
+ *       header dialects     x-ratelimit, ietf-draft-6
+ *       policies            60 per 60 s
+ *       dialects agree      yes: the same limit, remaining and reset
  *       read                Limit 60   Reset epoch-seconds   windows fixed, start at the first counted request
  *       ingest              Limit 10   Reset epoch-seconds   windows fixed, aligned to the clock
  *       counts              HEAD yes · 404 no · 403 no · 401 no · 429 unknown
@@ -174,6 +227,7 @@ export function formatProfile(profile: LimiterProfile, options: FormatProfileOpt
   const lines = [
     paint('bold', `How this server limits (${profileSubtitle(profile)})`),
     row('rate-limit headers', valueOf('headers')),
+    ...dialectRows(profile.dialects, valueOf, row),
     ...classes.map((c) =>
       row(c.name, `${c.limit.padEnd(limitWidth)}${GAP}${c.reset.padEnd(resetWidth)}${GAP}${c.windows}`),
     ),

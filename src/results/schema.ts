@@ -14,7 +14,8 @@ import { reportOf } from '../checks/catalogue.ts';
 import type { ChartKind } from '../checks/define.ts';
 import { CHECK_IDS, CHECK_VARIANTS, VERDICTS, type CheckResult } from '../catalogue/types.ts';
 import { REASON_CODES, type Reason, type ReasonCode } from '../catalogue/reasons/index.ts';
-import { RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
+import { DIALECT_AGREEMENTS, RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
+import { RATE_LIMIT_DIALECT_NAMES } from '../contract/rate-limit-dialects.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import type { SeriesPoint } from '../verdicts/hdr-remaining.ts';
@@ -207,12 +208,37 @@ const classProfileSchema = (quotaClass: string) =>
     })
     .describe(`How the ${quotaClass} class is limited.`);
 
+const dialectProfileSchema = z.object({
+  sent: learned(
+    z.array(z.enum(RATE_LIMIT_DIALECT_NAMES)),
+    'The rate-limit header dialects whose fields the responses carried, whatever the run declares; [] for none.',
+  ),
+  fields: z.array(z.string()).describe('Every rate-limit field received, lower case, in the order first seen.'),
+  policies: z
+    .array(
+      z.object({
+        name: z.string().nullable().describe('The policy name; null where the dialect names none (drafts 6 and 7).'),
+        quota: z.number().int().describe('q, or the unnamed policy item.'),
+        windowS: z.number().int().nullable().describe('w, seconds; null where not given.'),
+        unit: z.string().describe('qu: "requests" where not given.'),
+      }),
+    )
+    .describe('The policies RateLimit-Policy announced, each once, in the order first seen.'),
+  agreement: learned(
+    z.enum(DIALECT_AGREEMENTS),
+    "Where X-RateLimit-* is sent beside another dialect: 'agrees' (the same limit, remaining and reset, within a second, on every answer that carried both), 'differs', or 'not-both' (no answer carried both).",
+  ),
+});
+
 export const limiterProfileSchema = z
   .object({
     tier: tierName,
     org: z.string().describe('Organization (run label) the profile was learned on.'),
     windowMs: z.number().describe('Window length the run was told the server uses, ms.'),
     headers: learned(z.boolean(), 'Whether responses carry X-RateLimit-Limit, -Remaining and -Reset at all.'),
+    dialects: dialectProfileSchema
+      .optional()
+      .describe('Which rate-limit dialects the responses carried (absent in files from before it was learned).'),
     read: classProfileSchema('read'),
     ingest: classProfileSchema('ingest'),
     counts: z

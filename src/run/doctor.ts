@@ -3,7 +3,8 @@
  * Every edge answers; every key the config names is accepted and holds what its role needs (primary:
  * every scope; secondary: reads, for ORG-SHARED; unscoped: refused with 403 on a scoped endpoint);
  * no key stands in for two; a read figure an organization declares is the X-RateLimit-Limit its reads
- * are answered with; and the server clock's offset from ours, from the Date headers, with its
+ * are answered with; the keyed answers carry the rate-limit header dialect the config declares
+ * (doctor-dialect.ts); and the server clock's offset from ours, from the Date headers, with its
  * uncertainty. Each finding names the input and, for a problem, the fix.
  *
  * Few requests, bounded: one per edge without a key, and per key at most one per scoped endpoint
@@ -26,6 +27,13 @@ import { inertRequest } from '../measure/requests.ts';
 import type { ExternalTarget } from './options.ts';
 import { openTargetSession, sessionProber } from './target-session.ts';
 import { reachEdge, type ReachOptions } from './preflight.ts';
+import {
+  DEFAULT_RATE_LIMIT_DIALECT,
+  type RateLimitDialectName,
+  type RawHeaderValues,
+} from '../contract/rate-limit-dialects.ts';
+import { dialectsSent } from '../contract/rate-limit-sent.ts';
+import { dialectFindings, type DialectFindingData, type HeardDialects } from './doctor-dialect.ts';
 
 export interface DoctorFinding {
   readonly ok: boolean;
@@ -33,6 +41,13 @@ export interface DoctorFinding {
   readonly input: string;
   /** What was seen and, for a problem, the fix. */
   readonly detail: string;
+  /** The header dialect finding's figures: the dialect declared and those an edge sent. */
+  readonly headers?: DialectFindingData;
+}
+
+export interface DoctorOptions {
+  /** The rate-limit header dialect the config declares (its `headers`); absent: §8's X-RateLimit-*. */
+  readonly headers?: RateLimitDialectName;
 }
 
 export interface DoctorOutcome {
@@ -63,7 +78,7 @@ interface NamedKey {
 const inputOf = (k: NamedKey) => `${k.path} (${k.variable}: ${redactKey(k.key)})`;
 const call = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path}`;
 
-export async function runDoctor(target: ExternalTarget, io: Io): Promise<DoctorOutcome> {
+export async function runDoctor(target: ExternalTarget, io: Io, options: DoctorOptions = {}): Promise<DoctorOutcome> {
   const config = target.config;
   const session = await openTargetSession({ target, windowMs: config.window }, io.env);
   const recorder = new ObservationRecorder(null);
@@ -83,11 +98,16 @@ export async function runDoctor(target: ExternalTarget, io: Io): Promise<DoctorO
     );
     const answering = reached.findIndex((f) => f.ok);
     const at = answering < 0 ? null : { edge: prober.edges[answering]!, origin: config.target.edges[answering]! };
-    const keys = await keyFindings(prober, at, namedKeys(target));
+    // Every keyed answer read whole: which header dialects the deployment sends, whatever is declared.
+    const heard: HeardDialects[] = [];
+    const hear = (edge: Edge) => (headers: RawHeaderValues) =>
+      heard.push({ edge: edge.label, sent: dialectsSent(headers) });
+    const keys = await keyFindings(prober, at, namedKeys(target), hear);
     const clock = clockEstimate(offset);
     const findings = [
       ...reached,
       ...keys,
+      ...dialectFindings(options.headers ?? DEFAULT_RATE_LIMIT_DIALECT, heard),
       ...declaredReadFindings(config, observations),
       clockFinding(clock, answered),
     ];
@@ -145,6 +165,7 @@ async function keyFindings(
   prober: HttpProber,
   at: Omit<KeyProbe, 'send'> | null,
   keys: readonly NamedKey[],
+  hear: (edge: Edge) => (headers: RawHeaderValues) => void,
 ): Promise<DoctorFinding[]> {
   const firstNamed = keys.map((k, i) => keys.slice(0, i).find((other) => other.key === k.key) ?? null);
   const distinct = keys.filter((_, i) => firstNamed[i] === null);
@@ -157,12 +178,16 @@ async function keyFindings(
           const probe: KeyProbe = {
             ...at,
             send: (endpoint) =>
-              prober.send(at.edge, inertRequest(endpoint, k.key), {
-                check: 'DOCTOR',
-                phase: 'key',
-                tier: null,
-                org: k.org,
-              }),
+              prober.send(
+                at.edge,
+                { ...inertRequest(endpoint, k.key), onHeaders: hear(at.edge) },
+                {
+                  check: 'DOCTOR',
+                  phase: 'key',
+                  tier: null,
+                  org: k.org,
+                },
+              ),
           };
           checked.set(k, await ROLE_CHECKS[k.role](k, probe));
         }

@@ -35,7 +35,7 @@ describe('tiergate doctor', () => {
       /^ok {7}orgs\.1\.keys\.unscoped \(XH_STARTER_B_KEY_NOSCOPE: xh_test_…\w{4}\): accepted, holds no scope \(403 on GET \/recruiter\/jobs/m,
     );
     expect(stdout).toMatch(/^ok {7}server clock: \+[\d.]+ s ± \d+ ms from ours/m);
-    expect(stdout).toMatch(/^all 9 checks ok \(20 requests\)$/m);
+    expect(stdout).toMatch(/^all 10 checks ok \(20 requests\)$/m);
     expect(stdout).not.toMatch(FULL_KEY);
   });
 

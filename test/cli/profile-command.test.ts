@@ -2,7 +2,8 @@
  * `tiergate profile` end to end through the CLI's library entry: the embedded reference target
  * (2 s windows, starter only) is started, learned and closed by the command itself. Four runs at once, of a
  * few seconds each: the text block and the JSON for a target whose windows start at the first
- * counted request, the JSON of the default target, and of one where HEAD counts.
+ * counted request, the JSON of the default target, of one where HEAD counts, and of one speaking the
+ * IETF rate-limit fields.
  */
 import { describe, expect, it } from 'vitest';
 import type { LimiterProfile } from '../../src/profile/types.ts';
@@ -25,6 +26,7 @@ describe.concurrent('tiergate profile', () => {
     expect(stdout).toMatch(/^How this server limits \(starter, learned on starter-a in .+, \d+ requests\)\n/);
     expect(stdout).toMatch(/^ {2}read {16}Limit 60 .*windows fixed, start at the first counted request$/m);
     expect(stdout).toMatch(/^ {2}rate-limit headers {2}present$/m);
+    expect(stdout).toMatch(/^ {2}header dialects {5}x-ratelimit$/m);
     expect(stdout).not.toMatch(/xh_(test|live)_[A-Za-z0-9]{32}/);
   }, 60_000);
 
@@ -42,6 +44,18 @@ describe.concurrent('tiergate profile', () => {
       algorithm: 'fixed-aligned',
       head: false,
     });
+  }, 60_000);
+
+  it("--headers ietf: the IETF fields and the policies they announce, §8's triple absent", async () => {
+    const { code, stdout, stderr } = await runCli([...PROFILE, '--headers', 'ietf', '--json']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const { dialects, headers } = onlyProfile(stdout);
+    expect({ sent: dialects?.sent.value, fields: dialects?.fields, headers: headers.value }).toEqual({
+      sent: ['ietf'],
+      fields: ['ratelimit-policy', 'ratelimit'],
+      headers: false,
+    });
+    expect(dialects?.policies.map((p) => [p.quota, p.windowS])).toContainEqual([60, 2]);
   }, 60_000);
 
   it('--json, --target-variant head-counts: HEAD counted', async () => {

@@ -72,7 +72,16 @@ describe('tiergate profile: flag errors', () => {
   it('lists its flags in --help', async () => {
     const result = await runCli(['profile', '--help']);
     expect(result.code).toBe(0);
-    for (const flag of ['--config', '--window', '--tiers', '--target-fault', '--target-variant', '--timeout', '--json'])
+    for (const flag of [
+      '--config',
+      '--window',
+      '--tiers',
+      '--target-fault',
+      '--target-variant',
+      '--headers',
+      '--timeout',
+      '--json',
+    ])
       expect(result.stdout).toContain(flag);
   });
 });

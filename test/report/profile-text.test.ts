@@ -126,6 +126,47 @@ describe('formatProfile', () => {
     ]);
   });
 
+  it('shows the dialects sent, the policies announced, and whether two dialects agree', () => {
+    const both: LimiterProfile = {
+      ...SAMPLE_PROFILE,
+      dialects: {
+        sent: { value: ['x-ratelimit', 'ietf-draft-6'], how: '23 of 23 answers carried them', evidence: [453, 453] },
+        fields: ['x-ratelimit-limit', 'ratelimit-policy'],
+        policies: [
+          { name: null, quota: 60, windowS: 60, unit: 'requests' },
+          { name: 'cap', quota: 5, windowS: null, unit: 'concurrent-requests' },
+        ],
+        agreement: { value: 'differs', how: '1 of 23 told another remaining', evidence: [460] },
+      },
+    };
+    expect(formatProfile(both).split('\n').slice(1, 5)).toEqual([
+      '  rate-limit headers  present',
+      '  header dialects     x-ratelimit, ietf-draft-6',
+      '  policies            60 per 60 s · "cap" 5 concurrent-requests',
+      '  dialects agree      no: they tell another state',
+    ]);
+    expect(profileFindings(both).filter((f) => f.key.startsWith('dialects.'))).toMatchObject([
+      { key: 'dialects.sent', decided: true, evidence: [453, 453] },
+      { key: 'dialects.policies', decided: true, evidence: [] },
+      { key: 'dialects.agreement', decided: true, evidence: [460] },
+    ]);
+    // One dialect, no policy: only the dialect row.
+    const alone: LimiterProfile = {
+      ...SAMPLE_PROFILE,
+      dialects: {
+        sent: { value: ['x-ratelimit'], how: '23 of 23 answers carried them', evidence: [453] },
+        fields: ['x-ratelimit-limit'],
+        policies: [],
+        agreement: { value: 'not-both', how: 'no answer carried both', evidence: [] },
+      },
+    };
+    expect(formatProfile(alone).split('\n').slice(1, 4)).toEqual([
+      '  rate-limit headers  present',
+      '  header dialects     x-ratelimit',
+      '  read                Limit 60   Reset epoch-seconds   windows fixed, start at the first counted request',
+    ]);
+  });
+
   it('paints the title and each unknown, keeping the columns of the plain text', () => {
     const painted = formatProfile(ODD, { reasons: true, paint: ansi });
     expect(painted).toContain('\u001b[1mHow this server limits');

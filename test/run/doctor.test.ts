@@ -7,12 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load.ts';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { SCOPE_NAMES } from '../../src/contract/types.ts';
+import type { RateLimitDialectName } from '../../src/contract/rate-limit-dialects.ts';
 import { externalTarget } from '../../src/run/options.ts';
 import { formatDoctor, runDoctor } from '../../src/run/doctor.ts';
 import { captureIo } from '../helpers/capture-io.ts';
 import { CONFIG_FILE, initDeployment, variableOf } from '../helpers/deployment.ts';
 import { CLOCK_START, ManualClock } from '../helpers/manual-clock.ts';
-import { call, useTarget } from '../helpers/target.ts';
+import { call, startTestTarget, useTarget } from '../helpers/target.ts';
 
 const target = useTarget({ edges: 2, clock: new ManualClock() });
 
@@ -34,8 +35,17 @@ describe('runDoctor', () => {
       ...['orgs.0', 'orgs.1'].flatMap((org) =>
         ['primary', 'secondary', 'unscoped'].map((role) => `${org}.keys.${role}`),
       ),
+      'headers',
       'server',
     ]);
+    // Every keyed answer came from the first edge, in §8's names, as the config (declaring none) expects.
+    expect(outcome.findings.find((f) => f.headers)?.headers).toEqual({
+      edge: 'edge-0',
+      declared: 'x-ratelimit',
+      sent: ['x-ratelimit'],
+      answers: 2 * (7 + 1 + 1),
+      disagreeing: 0,
+    });
     // One per edge; per organization: seven for the primary key, one each for the others.
     expect(outcome.requests).toBe(2 + 2 * (7 + 1 + 1));
 
@@ -90,5 +100,51 @@ describe('runDoctor', () => {
     expect(formatDoctor(outcome)).toContain(
       "problem  orgs.1.limits.read 12000: big-b's reads were answered with X-RateLimit-Limit 10000",
     );
+  });
+
+  describe('the header dialect the deployment sends against the one the config declares', () => {
+    /** The doctor on the config `tiergate init` writes, for a target speaking `speaks`, the config declaring `declared`. */
+    async function doctorOn(speaks: RateLimitDialectName, declared?: RateLimitDialectName) {
+      const t = await startTestTarget({ edges: 1, clock: new ManualClock(), headers: speaks });
+      const deployment = await initDeployment(t);
+      const config = await loadConfig(CONFIG_FILE, deployment.dir);
+      const { io } = captureIo({ env: deployment.env });
+      const outcome = await runDoctor(
+        externalTarget(config, io.env, null),
+        io,
+        declared === undefined ? {} : { headers: declared },
+      );
+      const dialect = outcome.findings.filter((f) => f.input.startsWith('headers'));
+      expect(dialect).toHaveLength(1);
+      return { outcome, finding: dialect[0]! };
+    }
+
+    it('a deployment speaking the IETF fields, the config declaring nothing: a problem, and the only one', async () => {
+      const { outcome, finding } = await doctorOn('ietf');
+      expect(finding).toMatchObject({
+        ok: false,
+        input: 'headers x-ratelimit',
+        headers: { edge: 'edge-0', declared: 'x-ratelimit', sent: ['ietf'], answers: 18, disagreeing: 0 },
+      });
+      expect(outcome.findings.filter((f) => !f.ok)).toEqual([finding]);
+      expect(outcome.exitCode).toBe(1);
+      expect(formatDoctor(outcome)).toContain('add "headers": "ietf" to the config');
+    });
+
+    it("the same deployment, the config declaring headers: 'ietf': ok", async () => {
+      const { outcome, finding } = await doctorOn('ietf', 'ietf');
+      expect(finding).toMatchObject({ ok: true, headers: { declared: 'ietf', sent: ['ietf'] } });
+      expect(outcome.findings.filter((f) => !f.ok)).toEqual([]);
+    });
+
+    it("§8's names, the config declaring ietf: a problem naming what it sends", async () => {
+      const { finding } = await doctorOn('x-ratelimit', 'ietf');
+      expect(finding).toMatchObject({ ok: false, headers: { declared: 'ietf', sent: ['x-ratelimit'] } });
+    });
+
+    it('draft 6, the config declaring draft 7: a problem (the two share RateLimit-Policy, not the rest)', async () => {
+      const { finding } = await doctorOn('ietf-draft-6', 'ietf-draft-7');
+      expect(finding).toMatchObject({ ok: false, headers: { declared: 'ietf-draft-7', sent: ['ietf-draft-6'] } });
+    });
   });
 });
