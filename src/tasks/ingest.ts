@@ -54,7 +54,7 @@ export const ingestSingle = defineTask({
           unitsPerRequest: 1,
           later: [],
         }),
-        'HDR-LIMIT': context.judgements.judge('limitHeaderVerdict', sent, figure, 'ingest'),
+        'HDR-LIMIT': context.judgements.judge('limitHeaderVerdict', sent, figure, 'ingest', window.lengthMs / 1000),
       };
     });
   },

@@ -94,7 +94,7 @@ export const readSequential = defineTask({
           together,
         }),
         'HDR-REMAINING': context.judgements.judge('remainingDecrementsVerdict', sent, window, together),
-        'HDR-LIMIT': context.judgements.judge('limitHeaderVerdict', sent, figure, 'read'),
+        'HDR-LIMIT': context.judgements.judge('limitHeaderVerdict', sent, figure, 'read', window.lengthMs / 1000),
         'HDR-RESET': context.judgements.judge(
           'resetEpochVerdict',
           [...sent, ...later],

@@ -2,6 +2,9 @@
  * HDR-LIMIT (§8): on responses of one quota class on one organization, X-RateLimit-Limit equals
  * the tier's published figure (Enterprise: at least it), or the organization's own figure where the
  * config declares one (its contract: exactly), and is the same on every response.
+ * Under a dialect the config declares (observations carry it), the Limit is the dialect's (q of the
+ * reported quota's policy, or the limit field of drafts 6 and 7), and that policy must be announced
+ * with q the figure and w the window; a response without the policy field is HDR-PRESENT's.
  * Also home of `announcedLimit`, the Limit a series of responses agrees on.
  */
 import type { Figure, QuotaClass } from '../contract/types.ts';
@@ -9,6 +12,8 @@ import type { Observation } from '../measure/observation.ts';
 import { finding, listSome, atLeastOne } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
+import { declaredDialectOf, fieldTitle, figureField, figureTitle, type DeclaredDialect } from './support/dialect.ts';
+import { RATE_LIMIT_DIALECTS } from '../contract/rate-limit-dialects.ts';
 
 export interface AnnouncedLimit {
   /** The one integer Limit every response carrying one agrees on, else null. */
@@ -40,13 +45,27 @@ export type LimitHeaderData = {
 type LimitTally = { count: number; first: number };
 
 /** The sentence HDR-LIMIT holds responses to: the figure's bound, on every response of the class. */
-function limitExpected(figure: Figure, quotaClass: QuotaClass): string {
+function limitExpected(
+  figure: Figure,
+  quotaClass: QuotaClass,
+  dialect: DeclaredDialect | null,
+  windowSeconds: number | undefined,
+): string {
   const bound = figure.atLeast
     ? `at least ${figure.value}, the same on every`
     : figure.declared
       ? `${figure.value} (declared in the config) on every`
       : `${figure.value} on every`;
-  return `X-RateLimit-Limit ${bound} ${quotaClass} response`;
+  if (dialect === null) return `X-RateLimit-Limit ${bound} ${quotaClass} response`;
+  const w = windowSeconds === undefined ? '' : ` and w=${windowSeconds}`;
+  return `${figureTitle(dialect, 'Limit')} ${bound} ${quotaClass} response, its policy announced in RateLimit-Policy with that q${w}`;
+}
+
+/** Under a declared dialect, a response whose policy field names no policy for the quota it reports. */
+function policyUnannounced(o: Observation): boolean {
+  const d = o.rateLimit.dialect;
+  const policyField = d ? RATE_LIMIT_DIALECTS[d.name].policyField : null;
+  return d !== undefined && policyField !== null && d.fields[policyField] !== undefined && d.policy === null;
 }
 
 /** Each integer Limit announced, with its tally; and the responses whose Limit was no integer. */
@@ -58,6 +77,8 @@ function tallyLimits(withHeader: readonly Observation[]): {
   const garbage: Observation[] = [];
   for (const o of withHeader) {
     const v = o.rateLimit.limit.value;
+    // Under ietf the Limit is the q of a policy not announced: policyProblems says so.
+    if (v === null && o.rateLimit.dialect?.name === 'ietf' && policyUnannounced(o)) continue;
     if (v === null) {
       garbage.push(o);
       continue;
@@ -69,16 +90,44 @@ function tallyLimits(withHeader: readonly Observation[]): {
   return { counts, garbage };
 }
 
+/** A Limit that gives no integer: as §8's header, or as the declared dialect's field. */
+function unreadableLimit(o: Observation): Reason {
+  const raw = o.rateLimit.limit.raw ?? '';
+  const dialect = o.rateLimit.dialect?.name;
+  if (dialect === undefined) return because('header-not-integer', { header: 'Limit', raw, request: o.id });
+  return because('dialect-figure-unreadable', {
+    field: fieldTitle(figureField(dialect, 'Limit')),
+    figure: figureTitle(dialect, 'Limit'),
+    raw,
+    request: o.id,
+  });
+}
+
+/** A Limit off the figure: under ietf the Limit is the policy's q, and the reason says so. */
+function offFigure(o: Observation, announced: number, responses: number, figure: Figure, basis: string): Reason {
+  const d = o.rateLimit.dialect;
+  if (d?.name === 'ietf')
+    return because('policy-quota-off-figure', {
+      policy: d.policy?.name ?? null,
+      quota: announced,
+      responses,
+      figure: figure.value,
+      basis,
+    });
+  return because('limit-off-figure', { announced, responses, figure: figure.value, basis });
+}
+
 /** Every way the Limits break §8 (no integer, varying, off the figure), with the responses that show it. */
 function limitProblems(
   garbage: readonly Observation[],
   sorted: readonly (readonly [number, LimitTally])[],
   figure: Figure,
+  byId: ReadonlyMap<number, Observation>,
 ): { reasons: Reason[]; evidence: number[] } {
   const reasons: Reason[] = [];
   const evidence: number[] = [];
   for (const o of garbage.slice(0, 3)) {
-    reasons.push(because('header-not-integer', { header: 'Limit', raw: o.rateLimit.limit.raw ?? '', request: o.id }));
+    reasons.push(unreadableLimit(o));
     evidence.push(o.id);
   }
   if (garbage.length > 3)
@@ -91,19 +140,96 @@ function limitProblems(
   for (const [v, c] of sorted) {
     const wrong = figure.atLeast ? v < figure.value : v !== figure.value;
     if (wrong) {
-      reasons.push(because('limit-off-figure', { announced: v, responses: c.count, figure: figure.value, basis }));
+      reasons.push(offFigure(byId.get(c.first)!, v, c.count, figure, basis));
       evidence.push(c.first);
     }
   }
   return { reasons, evidence };
 }
 
+/**
+ * Under a declared dialect, the policy of the quota each response reports: announced (else
+ * policy-not-announced), with w the window (else policy-window-off). q is the Limit judged above
+ * (ietf), or equal to the limit field it was matched by (drafts 6 and 7). Responses without the policy
+ * field are HDR-PRESENT's.
+ */
+function policyProblems(
+  responses: readonly Observation[],
+  windowSeconds: number | undefined,
+): { reasons: Reason[]; evidence: number[] } {
+  const unannounced = responses.filter(policyUnannounced);
+  const reasons: Reason[] = [];
+  const evidence: number[] = [];
+  const first = unannounced[0];
+  if (first) {
+    const announced = [...new Set(unannounced.flatMap((o) => o.rateLimit.dialect!.policies.map((p) => p.quota)))];
+    reasons.push(
+      because('policy-not-announced', {
+        limit: first.rateLimit.limit.value,
+        announced,
+        responses: unannounced.length,
+        request: first.id,
+      }),
+    );
+    evidence.push(first.id);
+  }
+  if (windowSeconds === undefined) return { reasons, evidence };
+  const off = new Map<string, { policy: string | null; windowS: number | null; count: number; first: number }>();
+  for (const o of responses) {
+    const policy = o.rateLimit.dialect?.policy;
+    if (!policy || policy.windowS === windowSeconds) continue;
+    const key = `${policy.name}:${policy.windowS}`;
+    const seen = off.get(key);
+    if (seen) seen.count += 1;
+    else off.set(key, { policy: policy.name, windowS: policy.windowS, count: 1, first: o.id });
+  }
+  for (const w of off.values()) {
+    reasons.push(
+      because('policy-window-off', { policy: w.policy, windowS: w.windowS, window: windowSeconds, responses: w.count }),
+    );
+    evidence.push(w.first);
+  }
+  return { reasons, evidence };
+}
+
+/** No response carried a Limit: the header missing (§8: on every response), or no responses at all. */
+function noLimitAnywhere(
+  obs: readonly Observation[],
+  responses: readonly Observation[],
+  dialect: DeclaredDialect | null,
+  parts: { readonly expected: string; readonly notes: string[]; readonly data: LimitHeaderData },
+): Finding<LimitHeaderData> {
+  if (responses.length === 0)
+    return finding('inconclusive', {
+      ...parts,
+      actual: 'no responses',
+      reasons: [because('no-answers-to-judge', { sent: obs.length })],
+    });
+  // None at all is the header missing, not a lack of evidence.
+  const absentEverywhere = because('header-absent-everywhere', {
+    header: dialect === null ? 'X-RateLimit-Limit' : fieldTitle(figureField(dialect, 'Limit')),
+    responses: responses.length,
+  });
+  return finding('fail', {
+    ...parts,
+    actual: reasonText(absentEverywhere),
+    evidence: responses.slice(0, 3).map((o) => o.id),
+    reasons: [absentEverywhere],
+  });
+}
+
+/**
+ * `windowSeconds`: the window the quota is counted in, which a declared dialect's policy announces
+ * as w; without it (a judgement recorded before it was given) w is not judged.
+ */
 export function limitHeaderVerdict(
   obs: readonly Observation[],
   figure: Figure,
   quotaClass: QuotaClass,
+  windowSeconds?: number,
 ): Finding<LimitHeaderData> {
-  const expected = limitExpected(figure, quotaClass);
+  const dialect = declaredDialectOf(obs);
+  const expected = limitExpected(figure, quotaClass, dialect, windowSeconds);
   const responses = obs.filter((o) => o.status !== null);
   const withHeader = responses.filter((o) => o.rateLimit.limit.raw !== null);
   const notes: string[] = [];
@@ -123,33 +249,14 @@ export function limitHeaderVerdict(
     values: Object.fromEntries([...counts].map(([v, c]) => [String(v), c.count])),
   };
 
-  // §8: on every response. None at all is the header missing, not a lack of evidence.
-  if (withHeader.length === 0 && responses.length > 0) {
-    const absentEverywhere = because('header-absent-everywhere', {
-      header: 'X-RateLimit-Limit',
-      responses: responses.length,
-    });
-    return finding('fail', {
-      expected,
-      actual: reasonText(absentEverywhere),
-      evidence: responses.slice(0, 3).map((o) => o.id),
-      notes,
-      reasons: [absentEverywhere],
-      data,
-    });
-  }
-  if (withHeader.length === 0) {
-    return finding('inconclusive', {
-      expected,
-      actual: 'no responses',
-      notes,
-      reasons: [because('no-answers-to-judge', { sent: obs.length })],
-      data,
-    });
-  }
+  if (withHeader.length === 0) return noLimitAnywhere(obs, responses, dialect, { expected, notes, data });
 
   const sorted = [...counts].sort((a, b) => b[1].count - a[1].count);
-  const { reasons, evidence } = limitProblems(garbage, sorted, figure);
+  const byId = new Map(withHeader.map((o) => [o.id, o]));
+  const found = limitProblems(garbage, sorted, figure, byId);
+  const policies = dialect === null ? { reasons: [], evidence: [] } : policyProblems(responses, windowSeconds);
+  const reasons = [...found.reasons, ...policies.reasons];
+  const evidence = [...found.evidence, ...policies.evidence];
   if (reasons.length > 0) {
     return finding('fail', {
       expected,

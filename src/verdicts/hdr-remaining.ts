@@ -8,6 +8,9 @@
  * then counts down by one to 0 exactly at the first 429: Remaining agrees with what the server
  * admitted, and the announced Limit (HDR-LIMIT's finding) or quota spent before the check's first
  * request explains the difference. An admission past Remaining 0 fails: it cannot decrement.
+ * Under a dialect the config declares (observations carry it), Remaining is the dialect's (r), judged
+ * the same; where no response announced a Limit (no policy: HDR-PRESENT's), a countdown that meets the
+ * first 429 exactly is what the server admitted, and passes saying so.
  */
 import type { Observation } from '../measure/observation.ts';
 import { TOO_MANY_REQUESTS, countOf, finding, isAdmitted, listSome, outcomeOf, atLeastOne } from './support/finding.ts';
@@ -19,6 +22,7 @@ import { lostByRemaining, lostReason, type LostReading } from './support/lost-re
 import { withinOneWindow } from './support/window-integrity.ts';
 import { spentBefore } from './support/quota-window.ts';
 import { uncountedTogether, type ReleasedTogether } from './support/released-together.ts';
+import { declaredDialectOf, fieldTitle, figureField, figureTitle, type DeclaredDialect } from './support/dialect.ts';
 
 export interface SeriesPoint {
   /** 1-based request number in send order. */
@@ -62,6 +66,10 @@ interface RemainingWalk {
   readonly limits: readonly number[];
   /** The harness's own requests counted in this window before the first. */
   readonly spent: number;
+  /** The dialect the config declared, where one was. */
+  readonly dialect: DeclaredDialect | null;
+  /** Under a declared dialect, no Limit announced at all: the first admitted Remaining, forgiven if the countdown meets the 429. */
+  startUnannounced: { readonly request: number; readonly first: number } | null;
   readonly problems: SeriesProblem[];
   /** Why the series cannot pass however the rest goes: requests of unknown counting, no Limit to start from. */
   readonly unclear: Reason[];
@@ -85,10 +93,11 @@ interface RemainingWalk {
 }
 
 /** The sentence HDR-REMAINING holds the series to, by the announced Limit where there is one. */
-function remainingExpected(L: number | null): string {
+function remainingExpected(L: number | null, dialect: DeclaredDialect | null): string {
+  const remaining = dialect === null ? 'Remaining' : `Remaining (${figureTitle(dialect, 'Remaining')})`;
   return L !== null
-    ? `Remaining ${L - 1}, ${L - 2}, … one less per admitted request (Limit ${L}), never negative, 0 on every 429`
-    : 'Remaining Limit−1, Limit−2, … one less per admitted request, never negative, 0 on every 429';
+    ? `${remaining} ${L - 1}, ${L - 2}, … one less per admitted request (Limit ${L}), never negative, 0 on every 429`
+    : `${remaining} Limit−1, Limit−2, … one less per admitted request, never negative, 0 on every 429`;
 }
 
 /** Walks the series in send order, judging each 429 and each admission's step from the one before. */
@@ -103,6 +112,8 @@ function walkRemaining(
     L: limit.value,
     limits: limit.values,
     spent,
+    dialect: declaredDialectOf(obs),
+    startUnannounced: null,
     problems: [],
     unclear: [],
     prev: null,
@@ -169,7 +180,10 @@ function judgeFirstRemaining(w: RemainingWalk, v: number, n: number, id: number)
   if (L !== null && (v > L - 1 - spent || v < L - 1 - spent - gaps)) {
     w.startProblem = { figures: { request: n, first: v, expected: L - 1 - spent, limit: L, spent }, id };
   }
-  if (L === null) w.unclear.push(because('no-consistent-limit', { limits: w.limits }));
+  if (L !== null) return;
+  // Under a declared dialect with no Limit announced at all, the countdown may still meet the 429 (settleStart).
+  if (w.dialect !== null && w.limits.length === 0) w.startUnannounced = { request: n, first: v };
+  else w.unclear.push(because('no-consistent-limit', { limits: w.limits }));
 }
 
 /** One less than the admission before, allowing a decrement for each request of unknown counting since. */
@@ -267,10 +281,20 @@ function judgeTogetherValues(
   });
 }
 
-/** An admitted response or a 429 whose Remaining is no integer. */
+/** An admitted response or a 429 whose Remaining is no integer (under a declared dialect: gives none). */
 function notInteger(o: Observation): SeriesProblem {
   const raw = o.rateLimit.remaining.raw ?? '';
-  return { reason: because('header-not-integer', { header: 'Remaining', raw, request: o.id }), ids: [o.id] };
+  const dialect = o.rateLimit.dialect?.name;
+  const reason =
+    dialect === undefined
+      ? because('header-not-integer', { header: 'Remaining', raw, request: o.id })
+      : because('dialect-figure-unreadable', {
+          field: fieldTitle(figureField(dialect, 'Remaining')),
+          figure: figureTitle(dialect, 'Remaining'),
+          raw,
+          request: o.id,
+        });
+  return { reason, ids: [o.id] };
 }
 
 /**
@@ -279,6 +303,12 @@ function notInteger(o: Observation): SeriesProblem {
  */
 function settleStart(w: RemainingWalk, notes: string[]): Reason | null {
   if (w.absentOn429 > 0) notes.push(`${countOf(w.absentOn429, '429')} carried no Remaining (judged by HDR-PRESENT)`);
+  if (w.startUnannounced !== null) {
+    if (w.problems.length === 0 && w.countdownMet429 === true)
+      return because('remaining-start-unannounced', w.startUnannounced);
+    w.unclear.push(because('no-consistent-limit', { limits: w.limits }));
+    return null;
+  }
   if (w.startProblem === null) return null;
   const { figures, id } = w.startProblem;
   // Remaining that counts down by one to 0 exactly at the first 429 agrees with what the server
@@ -323,7 +353,7 @@ function concludeRemaining(c: RemainingCase, w: RemainingWalk): Finding<Remainin
   if (prev === null && answered.length > 0 && answered.every((o) => o.rateLimit.remaining.raw === null)) {
     // §8: on every response. None at all is the header missing, not a lack of evidence.
     const absent = because('header-absent-everywhere', {
-      header: 'X-RateLimit-Remaining',
+      header: w.dialect === null ? 'X-RateLimit-Remaining' : fieldTitle(figureField(w.dialect, 'Remaining')),
       responses: answered.length,
     });
     return finding('fail', {
@@ -365,7 +395,7 @@ export function remainingDecrementsVerdict(
 ): Finding<RemainingData> {
   const limit = announcedLimit(obs);
   const L = limit.value;
-  const expected = remainingExpected(L);
+  const expected = remainingExpected(L, declaredDialectOf(obs));
   const data: RemainingData = { series: seriesOf(obs), limit: L, countdown: null };
   const notes: string[] = limit.note ? [limit.note] : [];
   // The harness's own requests counted earlier in this window (the ledger) start the countdown lower.

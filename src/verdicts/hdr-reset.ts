@@ -10,6 +10,12 @@
  * computed: the upper bound is Date + window + 1. And Date may be stamped after the request was
  * decided, by up to the answer's own lag (an admission just before a boundary answered just after
  * it, an upload parsed for seconds): the lower bound is Date less that lag.
+ *
+ * Under a dialect the config declares that writes the reset as seconds until the quota returns (t,
+ * every IETF dialect), each response's reset is placed at its Date + t and judged by the same rules:
+ * 0 ≤ t ≤ W, one instant per window (to a second: Date has second resolution), changing only when a
+ * new window begins and not before the one announced, and the quota really back by then: a refusal
+ * dated a second or more after the instant its window announced shows t came early.
  */
 import type { Observation } from '../measure/observation.ts';
 import { EPOCH_MS_FLOOR, EPOCH_S_FLOOR } from '../measure/reset-format.ts';
@@ -19,6 +25,14 @@ import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts'
 import type { WindowContext } from '../measure/window.ts';
 import { answerLagS, resetNotBeforeRequest, serverDateSeconds } from './support/window-integrity.ts';
 import { inServerOrder, type ReleasedTogether } from './support/released-together.ts';
+import {
+  declaredDialectOf,
+  fieldTitle,
+  figureField,
+  figureTitle,
+  resetInSecondsUntil,
+  type DeclaredDialect,
+} from './support/dialect.ts';
 
 /** Tolerated staleness of a cached Date header, seconds. */
 const DATE_STALENESS_S = 1;
@@ -74,8 +88,11 @@ interface ResetReadings {
   readonly noDate: number;
 }
 
-/** Judges each response's Reset alone (an integer epoch in its Date's window), and keeps those that pass with a Date. */
-function readResets(obs: readonly Observation[], W: number): ResetReadings {
+/**
+ * Judges each response's Reset alone (an integer epoch in its Date's window; under a seconds-until
+ * dialect, a t within the window, placed at Date + t), and keeps those that pass with a Date.
+ */
+function readResets(obs: readonly Observation[], W: number, secondsUntil: DeclaredDialect | null): ResetReadings {
   const problems: ResetProblem[] = [];
   const valid: Sample[] = [];
   let responses = 0;
@@ -93,22 +110,37 @@ function readResets(obs: readonly Observation[], W: number): ResetReadings {
     }
     const v = h.value;
     if (v === null) {
-      problems.push({
-        reason: because('header-not-integer', { header: 'Reset', raw: h.raw, request: o.id }),
-        ids: [o.id],
-      });
+      problems.push({ reason: unreadableReset(o), ids: [o.id] });
       continue;
     }
     const date = serverDateSeconds(o);
-    const problem = judgeOne({ request: n, reset: v, date }, W, o);
+    const problem =
+      secondsUntil === null
+        ? judgeOne({ request: n, reset: v, date }, W, o)
+        : v > W
+          ? because('reset-seconds-beyond-window', { request: n, seconds: v, window: W })
+          : null;
     if (problem) {
       problems.push({ reason: problem, ids: [o.id] });
       continue;
     }
     if (date === null) noDate += 1;
-    else valid.push({ n, date, reset: v, id: o.id });
+    else valid.push({ n, date, reset: secondsUntil === null ? v : date + v, id: o.id });
   }
   return { problems, valid, responses, absent, noDate };
+}
+
+/** A Reset that gives no integer: as §8's header, or as the declared dialect's field. */
+function unreadableReset(o: Observation): Reason {
+  const raw = o.rateLimit.reset.raw ?? '';
+  const dialect = o.rateLimit.dialect?.name;
+  if (dialect === undefined) return because('header-not-integer', { header: 'Reset', raw, request: o.id });
+  return because('dialect-figure-unreadable', {
+    field: fieldTitle(figureField(dialect, 'Reset')),
+    figure: figureTitle(dialect, 'Reset'),
+    raw,
+    request: o.id,
+  });
 }
 
 /** The Resets' changes over the series, and the first that went back and the first that moved within a window. */
@@ -161,6 +193,69 @@ function judgeRollover(
   return { changes, problems };
 }
 
+/** One window's resets placed at Date + t: the lowest and highest, a second apart at most. */
+interface PlacedBand {
+  lo: number;
+  hi: number;
+}
+
+/**
+ * The rollover of resets placed at Date + t (a seconds-until dialect). Date has second resolution, so
+ * one window's placed resets may lie a second apart: a band a second wide is one instant. A value
+ * outside it changes the window, which must be a new one (went back, moved mid-window, moved early as
+ * the epoch rollover says); and a refusal within the window dated a second or more after the band's
+ * latest instant shows the quota was not back when t said.
+ */
+function judgeRolloverPlaced(
+  valid: readonly Sample[],
+  obs: readonly Observation[],
+): { changes: Sample[]; problems: ResetProblem[]; windows: number[] } {
+  const changes: Sample[] = [];
+  const problems: ResetProblem[] = [];
+  const windows: number[] = [];
+  const flagged = new Set<string>();
+  const flag = (code: string, reason: Reason, ids: number[]) => {
+    if (flagged.has(code)) return;
+    flagged.add(code);
+    problems.push({ reason, ids });
+  };
+  let band: PlacedBand | null = null;
+  let anchor: Sample | undefined;
+  for (const [i, s] of valid.entries()) {
+    const before = valid[i - 1];
+    if (band === null || anchor === undefined || before === undefined) {
+      [band, anchor] = [{ lo: s.reset, hi: s.reset }, s];
+      windows.push(s.reset);
+      continue;
+    }
+    const later = obs[s.n - 1]!;
+    if (later.status === TOO_MANY_REQUESTS && s.date !== null && s.date >= band.hi + 1)
+      flag('not-back', because('reset-quota-not-back', { request: s.n, reset: band.hi, date: s.date }), [
+        anchor.id,
+        s.id,
+      ]);
+    if (Math.max(band.hi, s.reset) - Math.min(band.lo, s.reset) <= 1) {
+      band = { lo: Math.min(band.lo, s.reset), hi: Math.max(band.hi, s.reset) };
+      continue;
+    }
+    changes.push(s);
+    const change = { request: s.n, from: band.hi, to: s.reset };
+    if (s.reset < band.lo)
+      flag(
+        'back',
+        because('reset-went-back', { ...change, from: band.lo, dateBefore: anchor.date, dateAfter: s.date }),
+        [anchor.id, s.id],
+      );
+    else if (!newWindowBetween(obs[before.n - 1]!, later))
+      flag('moved', because('reset-moved-mid-window', change), [anchor.id, s.id]);
+    else if (s.date !== null && s.date < band.hi - EARLY_TOLERANCE_S)
+      flag('moved', because('reset-moved-early', { ...change, date: s.date }), [anchor.id, s.id]);
+    [band, anchor] = [{ lo: s.reset, hi: s.reset }, s];
+    windows.push(s.reset);
+  }
+  return { changes, problems, windows };
+}
+
 /** What the verdict says alongside: responses without a Date, a learned window no response showed. */
 function resetNotes(read: ResetReadings, window?: WindowContext): string[] {
   const { valid, noDate } = read;
@@ -193,10 +288,15 @@ function resetRestsOn(read: ResetReadings, wobble: readonly [number, number] | n
 }
 
 /** §8: on every response. None at all is the header missing, not a lack of evidence. */
-function absentEverywhere(read: ResetReadings, obs: readonly Observation[]): ResetProblem[] {
+function absentEverywhere(
+  read: ResetReadings,
+  obs: readonly Observation[],
+  dialect: DeclaredDialect | null,
+): ResetProblem[] {
   const { responses, absent } = read;
   if (responses === 0 || absent < responses) return [];
-  const reason = because('header-absent-everywhere', { header: 'X-RateLimit-Reset', responses });
+  const header = dialect === null ? 'X-RateLimit-Reset' : fieldTitle(figureField(dialect, 'Reset'));
+  const reason = because('header-absent-everywhere', { header, responses });
   return [{ reason, ids: obs.slice(0, 3).map((o) => o.id) }];
 }
 
@@ -209,17 +309,19 @@ export function resetEpochVerdict(
   // Requests released together are read in an order the server may have taken them in.
   const obs = inServerOrder(series, together);
   const W = windowSeconds;
-  const expected = `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, changing only when a new window begins`;
-  const read = readResets(obs, W);
+  const dialect = declaredDialectOf(obs);
+  const placed = resetInSecondsUntil(dialect) ? dialect : null;
+  const expected = resetExpected(W, placed);
+  const read = readResets(obs, W, placed);
   const { valid, responses } = read;
-  const wobble = roundingWobble(valid);
-  const rollover = judgeRollover(valid, obs, wobble);
+  const wobble = placed === null ? roundingWobble(valid) : null;
+  const rollover =
+    placed === null ? { ...judgeRollover(valid, obs, wobble), windows: null } : judgeRolloverPlaced(valid, obs);
   const changes = rollover.changes;
-  const problems = [...read.problems, ...rollover.problems, ...absentEverywhere(read, obs)];
+  const problems = [...read.problems, ...rollover.problems, ...absentEverywhere(read, obs, dialect)];
   const base = valid[0];
-
   const samples = pickSamples(valid, changes).map(({ n, date, reset }) => ({ n, date, reset }));
-  const resets = [...new Set(valid.map((s) => s.reset))];
+  const resets = rollover.windows ?? [...new Set(valid.map((s) => s.reset))];
   const data: ResetData = { windowSeconds: W, placed: valid.length, resets, samples };
   const notes = resetNotes(read, window);
   const restsOn = resetRestsOn(read, wobble);
@@ -268,14 +370,22 @@ export function resetEpochVerdict(
     });
   }
   const windows = resets.length === 1 ? `Reset ${base.reset}` : `${resets.length} windows (${resets.join(', ')})`;
+  const within = placed === null ? `(Date, Date + ${data.windowSeconds} s]` : `t ≤ ${data.windowSeconds} s of its Date`;
   return finding('pass', {
     expected,
-    actual: `${windows} over ${data.placed} responses, each within (Date, Date + ${data.windowSeconds} s]`,
+    actual: `${windows} over ${data.placed} responses, each within ${within}`,
     evidence: [base.id, ...changes.slice(0, 3).map((s) => s.id)],
     notes,
     reasons: restsOn,
     data,
   });
+}
+
+/** The sentence HDR-RESET holds the series to: §8's epoch, or a declared dialect's seconds until. */
+function resetExpected(W: number, placed: DeclaredDialect | null): string {
+  if (placed === null)
+    return `Reset is integer epoch seconds in (Date, Date + ${W} s], one value per window, changing only when a new window begins`;
+  return `${figureTitle(placed, 'Reset')} is the integer seconds until the quota returns, at most ${W}: placed at Date + t, one instant per window, changing only when a new window begins, and the quota back by then`;
 }
 
 /**

@@ -11,6 +11,17 @@ import { TOO_MANY_REQUESTS, describe, finding, outcomeOf, atLeastOne } from './s
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
 import { sameFixedWindowByDate, windowEndOf } from './support/window-integrity.ts';
+import {
+  declaredDialectOf,
+  fieldTitle,
+  figureField,
+  figureTitle,
+  placedResetOf,
+  resetInSecondsUntil,
+  type DeclaredDialect,
+  type RateLimitFigure,
+} from './support/dialect.ts';
+import { RATE_LIMIT_DIALECTS } from '../contract/rate-limit-dialects.ts';
 
 /**
  * How the two HEADs were placed in one window: by their Resets, or their Dates; by Remaining
@@ -62,6 +73,39 @@ function refusedOrUnanswered(
   return null;
 }
 
+/**
+ * A HEAD's figures in a declared dialect: Remaining and Reset, and Limit where a field other than the
+ * policy's carries it; each field named once, absent or giving no figure.
+ */
+function dialectFieldProblems(o: Observation, dialect: DeclaredDialect): Reason[] {
+  const problems: Reason[] = [];
+  const named = new Set<string>();
+  const policyField = RATE_LIMIT_DIALECTS[dialect].policyField;
+  const figures: readonly (readonly [RateLimitFigure, Observation['rateLimit']['limit']])[] = [
+    ['Limit', o.rateLimit.limit],
+    ['Remaining', o.rateLimit.remaining],
+    ['Reset', o.rateLimit.reset],
+  ];
+  for (const [figure, value] of figures) {
+    const field = figureField(dialect, figure);
+    if (field === policyField || named.has(field)) continue;
+    const header = fieldTitle(field);
+    if (value.raw === null) {
+      named.add(field);
+      problems.push(because('header-absent', { header, request: o.id }));
+    } else if (value.value === null)
+      problems.push(
+        because('dialect-figure-unreadable', {
+          field: header,
+          figure: figureTitle(dialect, figure),
+          raw: value.raw,
+          request: o.id,
+        }),
+      );
+  }
+  return problems;
+}
+
 /** What either HEAD got wrong of §4: a status other than 2xx, a body, a missing or malformed rate-limit header. */
 function headProblems(first: Observation, second: Observation): Reason[] {
   const problems: Reason[] = [];
@@ -71,6 +115,11 @@ function headProblems(first: Observation, second: Observation): Reason[] {
     const status = o.status ?? 0;
     if (status < 200 || status >= 300) problems.push(because('head-not-success', { request, status }));
     if (o.bodyBytes > 0) problems.push(because('head-has-body', { request, bytes: o.bodyBytes }));
+    const dialect = o.rateLimit.dialect?.name;
+    if (dialect !== undefined) {
+      problems.push(...dialectFieldProblems(o, dialect));
+      continue;
+    }
     for (const [header, value] of [
       ['X-RateLimit-Limit', o.rateLimit.limit],
       ['X-RateLimit-Remaining', o.rateLimit.remaining],
@@ -85,6 +134,12 @@ function headProblems(first: Observation, second: Observation): Reason[] {
 
 /** What shows the two HEADs fell in one quota window: Reset where it can be, else Date; null when neither does. */
 function oneWindowBy(first: Observation, second: Observation, windowSeconds: number): 'reset' | 'date' | null {
+  // Seconds until the quota returns, placed at Date + t: one window where both name one instant.
+  if (resetInSecondsUntil(declaredDialectOf([first, second]))) {
+    const [before, after] = [placedResetOf(first), placedResetOf(second)];
+    if (before !== null && before === after) return 'reset';
+    return sameFixedWindowByDate(first, second, windowSeconds) ? 'date' : null;
+  }
   // Placed by Reset when both are epochs (seconds, or milliseconds: HDR-RESET judges the unit);
   // else (a delta or garbage) by Date.
   const resetBefore = windowEndOf(first, windowSeconds);
@@ -101,9 +156,11 @@ export function headBootstrapVerdict(
 ): Finding<HeadBootstrapData> {
   const evidence = [first.id, second.id];
   const requiredFree = options.declaredFree === true;
+  const dialect = declaredDialectOf([first, second]);
+  const headers = dialect === null ? 'the three X-RateLimit headers' : `the declared ${dialect} fields`;
   const expected = requiredFree
-    ? 'a 2xx status, the three X-RateLimit headers, no body, and Remaining unchanged by a second HEAD (HEAD declared free)'
-    : 'a 2xx status, the three X-RateLimit headers and no body; a HEAD consumes at most one read request';
+    ? `a 2xx status, ${headers}, no body, and Remaining unchanged by a second HEAD (HEAD declared free)`
+    : `a 2xx status, ${headers} and no body; a HEAD consumes at most one read request`;
   const unjudgeable = refusedOrUnanswered(first, second, expected, evidence);
   if (unjudgeable) return unjudgeable;
   const problems = headProblems(first, second);

@@ -6,7 +6,9 @@
  * exactly k of ≥ k+1 admitted, every other one 429. A request whose fate is unknown (no
  * response, or a status that is neither 2xx nor 429) is a wildcard: it may or may not have
  * counted. The verdict fails only when no reading of the wildcards conforms, and is
- * inconclusive when one does but the wildcards keep it from being proven.
+ * inconclusive when one does but the wildcards keep it from being proven. One reading is told apart:
+ * the requests within the Limit admitted and every one past it answered 503 (none 429, none lost) is
+ * the quota refusing with the wrong status (nginx's default), and fails the 429 it owes.
  */
 import type { Figure } from '../contract/types.ts';
 import type { Observation } from '../measure/observation.ts';
@@ -306,6 +308,35 @@ function wildReasons(o: Outcomes): Reason[] {
   return [because('outcome-unknown', { requests: o.wild, outcomes: o.wild.map((n) => outcomeOf(o.obs[n - 1]!)) })];
 }
 
+/** Service Unavailable: the status a quota refusal takes where 429 is not configured (nginx's limit_req). */
+const SERVICE_UNAVAILABLE = 503;
+
+/**
+ * The quota refusing with 503 instead of 429: exactly the admissible requests admitted (sequential:
+ * the first ones), every other request of the series 503 (none 429, none lost; a cap's refusal among
+ * requests released together aside). Anything else leaves a 503 the wildcard it is. Null when not.
+ */
+function refusedWith503(o: Outcomes, k: number, limit: LimitFigures, sequential: boolean): Reason | null {
+  if (limit.atLeast || k < 1 || o.rejected.length > 0 || o.wild.length === 0 || o.admitted.length !== k) return null;
+  if (!o.wild.every((n) => o.obs[n - 1]?.status === SERVICE_UNAVAILABLE)) return null;
+  if (o.admitted.length + o.wild.length + o.uncounted.length !== o.obs.length) return null;
+  const firstRequest = Math.min(...o.wild);
+  if (sequential && Math.max(...o.admitted) > firstRequest) return null;
+  return because('quota-refused-with-503', { firstRequest, count: o.wild.length, admitted: k, ...limit });
+}
+
+/** A judgement that the quota refused with 503, where it did. */
+function judged503(o: Outcomes, expected: string, why: Reason): Judged {
+  return {
+    verdict: 'fail',
+    expected,
+    actual: reasonText(why),
+    evidence: [idOf(o, o.admitted.at(-1)), idOf(o, Math.min(...o.wild))],
+    notes: [],
+    reasons: [why],
+  };
+}
+
 /** What breaks the count of a sequential series, and the requests that show it. */
 function sequentialProblems(
   o: Outcomes,
@@ -374,6 +405,8 @@ function judgeSequential(o: Outcomes, data: QuotaData, limit: LimitFigures): Jud
       notes: [],
       reasons: [...problems, ...wild],
     };
+  const with503 = refusedWith503(o, k, limit, true);
+  if (with503) return judged503(o, expected, with503);
   if (minimumOnly) {
     // The reason (no announced Limit) is the series': quotaToJudge gives it.
     return {
@@ -452,6 +485,8 @@ function judgeBurst(o: Outcomes, data: QuotaData, limit: LimitFigures): Judged {
   if (r > 0 && a + o.wild.length < k) {
     return fail('burst-admitted-short', [idOf(o, byArrival(o.admitted).at(-1)), idOf(o, firstRejectedToArrive)]);
   }
+  const with503 = refusedWith503(o, k, limit, false);
+  if (with503) return judged503(o, expected, with503);
   const counts = burstCounts(data);
   if (minimumOnly) {
     // The reason (no announced Limit) is the series': quotaToJudge gives it.

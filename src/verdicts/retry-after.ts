@@ -5,6 +5,10 @@
  *
  * Agreement allows one second either way: Date is floored to the second and may be served from
  * a cache up to a second stale, and a server may round the wait up.
+ *
+ * Under a dialect the config declares that writes the reset as seconds until the quota returns (t),
+ * Retry-After wins over t (the IETF drafts say so) and must not be earlier than it: a client that
+ * waits Retry-After out must find the quota back (a second of rounding allowed).
  */
 import type { Observation } from '../measure/observation.ts';
 import {
@@ -18,7 +22,8 @@ import {
 } from './support/finding.ts';
 import type { Finding } from '../catalogue/types.ts';
 import { because, reasonText, type Reason } from '../catalogue/reasons/index.ts';
-import { readReset, serverDateSeconds, type ResetReading } from './support/window-integrity.ts';
+import { readReset, serverDateSeconds } from './support/window-integrity.ts';
+import { fieldTitle, figureField, resetInSecondsUntil, type DeclaredDialect } from './support/dialect.ts';
 
 export interface RetryAfterInput {
   /** A 429 response. */
@@ -74,13 +79,38 @@ function checkBody(f: RetryAfterFindings, ra: number | null, rejected: Observati
   return bodyValue;
 }
 
+/** What the 429 said of when the quota returns: Date, Reset (epoch seconds) and their difference. */
+interface ResetAgreement {
+  readonly date: number | null;
+  readonly reset: number | null;
+  readonly untilReset: number | null;
+}
+
+/** Retry-After must not be earlier than t, the seconds until the quota returns (a second of rounding allowed). */
+function checkResetSeconds(
+  f: RetryAfterFindings,
+  rejected: Observation,
+  ra: number | null,
+  dialect: DeclaredDialect,
+): ResetAgreement {
+  const date = serverDateSeconds(rejected);
+  const { raw, value: t } = rejected.rateLimit.reset;
+  if (ra !== null && t === null)
+    f.unchecked.push(because('reset-seconds-unchecked', { field: fieldTitle(figureField(dialect, 'Reset')), raw }));
+  else if (ra !== null && t !== null && ra + 1 < t)
+    f.failures.push(because('retry-after-before-reset-seconds', { retryAfter: ra, seconds: t }));
+  return { date, reset: date === null || t === null ? null : date + t, untilReset: t };
+}
+
 /** Retry-After must be within a second of Reset − Date; returns Date, the Reset reading and their difference. */
 function checkReset(
   f: RetryAfterFindings,
   rejected: Observation,
   ra: number | null,
   windowSeconds: number | undefined,
-): { date: number | null; reading: ResetReading; untilReset: number | null } {
+): ResetAgreement {
+  const dialect = rejected.rateLimit.dialect?.name;
+  if (dialect !== undefined && resetInSecondsUntil(dialect)) return checkResetSeconds(f, rejected, ra, dialect);
   const date = serverDateSeconds(rejected);
   if (windowSeconds === undefined)
     f.notes.push('window length not given: Reset taken as plausible up to a day after Date');
@@ -99,7 +129,7 @@ function checkReset(
       }
     }
   }
-  return { date, reading, untilReset };
+  return { date, reset: reading.reset, untilReset };
 }
 
 /** The request sent after waiting Retry-After out must be admitted; returns how long the harness waited, ms. */
@@ -127,8 +157,9 @@ function checkTruthful(f: RetryAfterFindings, input: RetryAfterInput, ra: number
 
 export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterData> {
   const { rejected, afterWait } = input;
-  const expected =
-    'Retry-After an integer equal to retry_after_seconds, within a second of Reset − Date, and a request after waiting it out admitted';
+  const expected = resetInSecondsUntil(rejected.rateLimit.dialect?.name ?? null)
+    ? 'Retry-After an integer equal to retry_after_seconds, not earlier than t (the seconds until the quota returns), and a request after waiting it out admitted'
+    : 'Retry-After an integer equal to retry_after_seconds, within a second of Reset − Date, and a request after waiting it out admitted';
   const evidence = [rejected.id, afterWait?.id];
   if (rejected.status !== TOO_MANY_REQUESTS) {
     return finding('inconclusive', {
@@ -160,7 +191,7 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
   const bodyValue = checkBody(f, ra, rejected);
 
   // 3. Agrees with Reset, by the server's clock.
-  const { date, reading, untilReset } = checkReset(f, rejected, ra, input.windowSeconds);
+  const { date, reset, untilReset } = checkReset(f, rejected, ra, input.windowSeconds);
 
   // 4. Truthful: waiting it out succeeds.
   const waited = checkTruthful(f, input, ra);
@@ -169,7 +200,7 @@ export function retryAfterVerdict(input: RetryAfterInput): Finding<RetryAfterDat
     rejectedStatus: rejected.status,
     retryAfter: ra,
     bodyRetryAfter: bodyValue,
-    reset: reading.reset,
+    reset,
     date,
     untilReset,
     waitedMs: waited,

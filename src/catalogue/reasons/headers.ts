@@ -110,6 +110,37 @@ const HEADER_VALUE_REASONS = {
     ],
     change: ['add the headers on every code path, errors included', REPORT_IT],
   }),
+  'dialect-fields-missing': reason<{
+    dialect: string;
+    fields: readonly string[];
+    missing: number;
+    responses: number;
+    statuses: readonly number[];
+    firstRequests: readonly number[];
+  }>()({
+    verdicts: ['fail'],
+    text: ({ dialect, fields, missing, responses, statuses, firstRequests }) =>
+      `${missing} of ${responses} responses (statuses ${statuses.join(', ')}) lack ${fields.join(', ')} of the declared ${dialect} fields, first #${firstRequests.join(', #')}`,
+    means:
+      "The config declares a rate-limit header dialect in place of §8's X-RateLimit-*; its fields, the policy field included, belong on every response, errors and HEAD included.",
+    causes: [
+      'error responses (401, 403, 404) answered before the limiter adds its fields',
+      'a gateway that sends RateLimit but not RateLimit-Policy',
+      'a dialect declared that the deployment does not send (`tiergate doctor` names the one it sends)',
+    ],
+    change: [
+      'send every field of the dialect on every code path',
+      'declare the dialect the deployment sends (config `headers`)',
+    ],
+  }),
+  'dialect-figure-unreadable': reason<{ field: string; figure: string; raw: string; request: number }>()({
+    verdicts: ['fail'],
+    text: ({ field, figure, raw, request }) => `${field} ${quoted(raw, 60)} gives no ${figure} (#${request})`,
+    means:
+      'Under the declared dialect this field carries the figure named, and the value quoted does not give it: a parameter absent or no non-negative integer, a field that is no Structured Field, or a policy the field names that is not announced.',
+    causes: ['a field written in another dialect than the one declared', 'a proxy that joins or rewrites the field'],
+    change: ['declare the dialect the deployment sends (config `headers`)', REPORT_IT],
+  }),
 } as const;
 
 /** HDR-LIMIT: the Limit announced against the figure the tier or the config states. */
@@ -135,6 +166,50 @@ const LIMIT_REASONS = {
       "declare the organization's own figures (config `orgs[].limits`)",
       'name the right tier (config `orgs[].tier`)',
     ],
+  }),
+  'policy-quota-off-figure': reason<{
+    policy: string | null;
+    quota: number;
+    responses: number;
+    figure: number;
+    basis: string;
+  }>()({
+    verdicts: ['fail'],
+    text: ({ policy, quota, responses, figure, basis }) =>
+      `RateLimit-Policy${policy === null ? '' : ` "${policy}"`} announces q=${quota} on ${responses} responses (${basis === 'minimum' ? `minimum ${figure}` : basis === 'declared' ? `${figure} declared in the config` : `published ${figure}`})`,
+    means:
+      "The policy announced for the quota a response reports carries a quota (q) other than the tier's figure (Enterprise: below its minimum), or the organization's figure declared in the config.",
+    causes: [
+      'a policy configured apart from the limiter that enforces the quota',
+      'the organization is on another tier, or has figures of its own the config does not declare',
+    ],
+    change: ["declare the organization's own figures (config `orgs[].limits`)", REPORT_IT],
+  }),
+  'policy-window-off': reason<{ policy: string | null; windowS: number | null; window: number; responses: number }>()({
+    verdicts: ['fail'],
+    text: ({ policy, windowS, window, responses }) =>
+      `RateLimit-Policy${policy === null ? '' : ` "${policy}"`} announces ${windowS === null ? 'no window (w)' : `w=${windowS}`} on ${responses} responses, not the ${window} s window`,
+    means:
+      'The policy announced for the quota a response reports must give the window the quota is counted in (w, seconds).',
+    causes: ['a policy configured apart from the limiter', 'a window other than the one tiergate was told'],
+    change: ['the window the deployment enforces (`--window`, config `window`)', REPORT_IT],
+  }),
+  'policy-not-announced': reason<{
+    limit: number | null;
+    announced: readonly number[];
+    responses: number;
+    request: number;
+  }>()({
+    verdicts: ['fail'],
+    text: ({ limit, announced, responses, request }) =>
+      `${responses} responses report a quota${limit === null ? '' : ` of ${limit}`} whose policy RateLimit-Policy does not announce (it announces ${announced.length === 0 ? 'no quota' : `q ${announced.join(', ')}`}), first #${request}`,
+    means:
+      'The quota a response reports must be one of the policies RateLimit-Policy announces: by its name (ietf), or by its limit (drafts 6 and 7).',
+    causes: [
+      'a policy announced with another quota than the one enforced',
+      'RateLimit naming a policy other than those announced (Cloudflare names "default" and announces "burst")',
+    ],
+    change: ['announce the policy of every quota reported, under the name RateLimit gives it', REPORT_IT],
   }),
 } as const;
 
@@ -163,6 +238,15 @@ const REMAINING_REASONS = {
       'The first Remaining was off the announced Limit, yet the countdown met the first 429 exactly: Remaining agrees with what the server admitted.',
     causes: ['an announced Limit off the enforced quota', "quota spent before the check's first request"],
     change: ['read HDR-LIMIT of the same tier', 'give tiergate organizations no one else uses (config `orgs`)'],
+  }),
+  'remaining-start-unannounced': reason<{ request: number; first: number }>()({
+    verdicts: ['pass', 'inconclusive'],
+    text: ({ request, first }) =>
+      `no Limit announced (no RateLimit-Policy for the quota: judged by HDR-PRESENT and HDR-LIMIT); the first admitted response (request ${request}) showed Remaining ${first}, and it counts down by one to 0 at the first 429, as the server admitted`,
+    means:
+      'Without a policy announced the countdown has no Limit to start from; it met the first 429 exactly, so Remaining agrees with what the server admitted.',
+    causes: ['a deployment that sends RateLimit without RateLimit-Policy'],
+    change: ['read HDR-PRESENT and HDR-LIMIT of the same run'],
   }),
   'remaining-not-zero-on-429': reason<{ request: number; remaining: number }>()({
     verdicts: ['fail'],
@@ -278,6 +362,23 @@ const RESET_REASONS = {
     means: 'Reset lies further ahead than one window from Date.',
     causes: ['a window longer than the one tiergate was told', 'clocks that disagree'],
     change: ['the window the deployment enforces (`--window`, config `window`)', 'synchronise the clocks'],
+  }),
+  'reset-seconds-beyond-window': reason<{ request: number; seconds: number; window: number }>()({
+    verdicts: ['fail'],
+    text: ({ request, seconds, window }) =>
+      `request ${request}: the quota returns in t=${seconds} s, beyond one ${window} s window`,
+    means: 'The seconds until the quota returns (t) cannot exceed the window the quota is counted in.',
+    causes: ['a window longer than the one tiergate was told', 'a t counted in milliseconds'],
+    change: ['the window the deployment enforces (`--window`, config `window`)', REPORT_IT],
+  }),
+  'reset-quota-not-back': reason<{ request: number; reset: number; date: number }>()({
+    verdicts: ['fail'],
+    text: ({ request, reset, date }) =>
+      `request ${request} was refused at Date ${date}, though the window's responses said the quota returns at ${reset} (Date + t): t said the quota would be back sooner than it was`,
+    means:
+      'The seconds until the quota returns (t), placed at the Date of the response that gave them, must not come before the quota is really back: a refusal a second or more after it shows they did.',
+    causes: ['a t computed from another window than the one enforced', 'a t rounded down or cut short'],
+    change: [REPORT_IT],
   }),
   'reset-went-back': reason<{
     request: number;
@@ -407,6 +508,25 @@ const RETRY_AFTER_REASONS = {
     means: "Retry-After should be the time to Reset by the response's own Date, within a second.",
     causes: ['a fixed Retry-After, not the time left in the window'],
     change: ['send the seconds until Reset'],
+  }),
+  'retry-after-before-reset-seconds': reason<{ retryAfter: number; seconds: number }>()({
+    verdicts: ['fail'],
+    text: ({ retryAfter, seconds }) =>
+      `Retry-After ${retryAfter} is earlier than the quota returns (t=${seconds} s on the same 429)`,
+    means:
+      'Under the declared dialect Retry-After wins over t, and a client that waits it out must find the quota back: it may not be earlier than t (a second of rounding allowed).',
+    causes: ['a fixed Retry-After, not the time left in the window', 'the two computed from different windows'],
+    change: ['send the seconds until the quota returns in both'],
+  }),
+  'reset-seconds-unchecked': reason<{ field: string; raw: string | null }>()({
+    verdicts: ['pass', 'fail', 'inconclusive'],
+    text: ({ field, raw }) =>
+      raw === null
+        ? `no ${field}: Retry-After not compared with t`
+        : `${field} ${quoted(raw, 60)} gives no t: Retry-After not compared with it (HDR-RESET judges it)`,
+    means: 'Retry-After is compared with the seconds until the quota returns (t) of the same 429; this one gave none.',
+    causes: ['a 429 answered before the limiter adds its fields', 'a t that is absent or no integer'],
+    change: ['send the fields of the declared dialect on the 429 too (read HDR-RESET of the same run)'],
   }),
   'reset-agreement-unchecked': reason<{ reset: string | null; date: number | null; windowSeconds: number }>()({
     verdicts: ['pass', 'fail', 'inconclusive'],

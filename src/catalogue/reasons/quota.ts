@@ -200,6 +200,18 @@ export const QUOTA_REASONS = {
       'give tiergate organizations no one else uses (config `orgs`)',
     ],
   }),
+  'quota-refused-with-503': reason<LimitFigures & { firstRequest: number; count: number; admitted: number }>()({
+    verdicts: ['fail'],
+    text: ({ firstRequest, count, admitted, ...limit }) =>
+      `requests 1–${admitted} admitted, then ${count === 1 ? 'the next' : `all ${count} from request ${firstRequest} on`} answered 503, not 429 (${limitText(limit)}): the quota refused with the wrong status`,
+    means:
+      'Every request past the Limit in the window was answered 503 while those within it were admitted: the quota refuses, but with 503 where §7 and §8 require 429 (and its body and Retry-After).',
+    causes: [
+      "nginx's limit_req, whose refusals are 503 unless `limit_req_status 429` is set",
+      "a gateway that maps the limiter's refusal to Service Unavailable",
+    ],
+    change: ['answer a quota refusal with 429 (nginx: `limit_req_status 429;`)'],
+  }),
   'admitted-past-limit': reason<LimitFigures & { admittedAt: number; firstRefusedAt: number | null; sent: number }>()({
     verdicts: ['fail'],
     text: ({ admittedAt, firstRefusedAt, sent, ...limit }) =>
