@@ -27,11 +27,31 @@ import { ensureOutDir } from '../util/out-dir.ts';
 import type { TargetCa } from '../config/target-ca.ts';
 import { shellQuote } from '../provision/hooks/template.ts';
 import { signingKeyFrom } from './signing-key.ts';
+import {
+  DEFAULT_RATE_LIMIT_DIALECT,
+  isRateLimitDialectName,
+  RATE_LIMIT_DIALECT_NAMES,
+} from '../contract/rate-limit-dialects.ts';
+import type { RateLimitReader } from '../measure/rate-limit-reading.ts';
 
 /** Which scenarios' load shapes and thresholds to use: every action takes these. */
 const SCENARIO_FLAGS = { tiers: TIERS, scenario: SCENARIO } as const;
 
-const SCRIPTS_OUT = { out: stringFlag('directory to write into (required)') } as const;
+const SCRIPTS_OUT = {
+  out: stringFlag('directory to write into (required)'),
+  'declare-headers': stringFlag(
+    `the rate-limit header dialect the scripts read, as the run declares it: ${RATE_LIMIT_DIALECT_NAMES.join(', ')}`,
+    `${DEFAULT_RATE_LIMIT_DIALECT}, §8's X-RateLimit-*`,
+  ),
+} as const;
+
+/** `--declare-headers`: the dialect the bundled scripts read; a name that is none is the user's mistake. */
+function declaredReader(action: string, given: string | undefined): RateLimitReader | undefined {
+  if (given === undefined) return undefined;
+  if (!isRateLimitDialectName(given))
+    throw new UsageError(`k6 ${action}: --declare-headers ${given}: one of ${RATE_LIMIT_DIALECT_NAMES.join(', ')}`);
+  return { dialect: given, policyName: null };
+}
 const REPORTS = { out: REPORTS_OUT } as const;
 const VANTAGE_SCRIPT = {
   revocation: {
@@ -120,6 +140,9 @@ const exportCommand: CliCommand<ExportArgs> = {
     ),
   run: async (args, io) => {
     const out = required('out', 'export', args.out);
+    const rateLimitReader = declaredReader('export', args['declare-headers']);
+    if (args.revocation === true && rateLimitReader !== undefined)
+      throw new UsageError('k6 export: --declare-headers applies to the tier scripts, not with --revocation');
     const trust = k6Trust(await configCa(args.config, io));
     if (args.revocation === true) {
       const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
@@ -139,7 +162,7 @@ const exportCommand: CliCommand<ExportArgs> = {
     const shapes = await loadShapes(args.scenario, tiers, io);
     const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
     const { exportK6Scripts } = await import('../k6/export.ts');
-    const bundles = await exportK6Scripts({ outDir, tiers, shapes });
+    const bundles = await exportK6Scripts({ outDir, tiers, shapes, rateLimitReader });
     for (const b of bundles)
       io.stdout.write(`${b.path}  (${Buffer.byteLength(b.code)} bytes; imports ${b.imports.join(', ')})\n`);
     io.stdout.write(
@@ -168,6 +191,9 @@ const operatorCommand: CliCommand<OperatorArgs> = {
     ),
   run: async (args, io) => {
     const out = required('out', 'operator', args.out);
+    const rateLimitReader = declaredReader('operator', args['declare-headers']);
+    if (args.revocation === true && rateLimitReader !== undefined)
+      throw new UsageError('k6 operator: --declare-headers applies to the tier scripts, not with --revocation');
     if (args.revocation === true) return vantageOperator(args, out, io);
     if (args.region.length > 0) throw new UsageError('k6 operator: --region applies only with --revocation');
     const parallelism = required('parallelism', 'operator', args.parallelism);
@@ -181,7 +207,7 @@ const operatorCommand: CliCommand<OperatorArgs> = {
     checkParallelism(parallelism);
     const windowMs = windowLength(args.window);
     const outDir = await ensureOutDir(resolve(io.cwd, out), `--out ${out}`);
-    const bundles = await exportK6Scripts({ outDir, tiers, shapes });
+    const bundles = await exportK6Scripts({ outDir, tiers, shapes, rateLimitReader });
     const manifests = await writeOperatorManifests(outDir, {
       parallelism,
       bundles,

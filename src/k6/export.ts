@@ -14,6 +14,8 @@ import { TIER_NAMES, type TierName } from '../contract/types.ts';
 import { TiergateError } from '../util/errors.ts';
 import { COMPILED, MODULES_ROOT, PACKAGE_ROOT } from '../util/own-files.ts';
 import type { LoadShape } from '../scenario/define.ts';
+import { RATE_LIMIT_DIALECTS } from '../contract/rate-limit-dialects.ts';
+import { SPEC_READER, type RateLimitReader } from '../measure/rate-limit-reading.ts';
 
 /** Where the k6 sources live (scenarios/k6 in the package). */
 export const K6_SCRIPTS_DIR = fileURLToPath(new URL('scenarios/k6/', PACKAGE_ROOT));
@@ -25,6 +27,8 @@ export interface K6ExportOptions {
   readonly shapes?: Readonly<Partial<Record<TierName, LoadShape | null>>>;
   /** Sources to bundle; default K6_SCRIPTS_DIR. */
   readonly scriptsDir?: string;
+  /** The rate-limit dialect the scripts read (`--declare-headers`); default §8's X-RateLimit-*. */
+  readonly rateLimitReader?: RateLimitReader;
 }
 
 export interface K6Bundle {
@@ -97,15 +101,29 @@ const compiledTwins: Plugin = {
   },
 };
 
+/**
+ * What the scripts are told of a declared dialect (scenarios/k6/lib/rate-limit.ts K6RateLimitDialect):
+ * its name, its fields from the contract's data, and the policy read. Under §8's X-RateLimit-* nothing:
+ * the scripts read the contract's header names, as a script run unbundled does.
+ */
+function dialectDefine(reader: RateLimitReader): Record<string, string> {
+  if (reader.dialect === 'x-ratelimit') return {};
+  const { fields } = RATE_LIMIT_DIALECTS[reader.dialect];
+  return {
+    TIERGATE_RATE_LIMIT_DIALECT: JSON.stringify({ dialect: reader.dialect, fields, policyName: reader.policyName }),
+  };
+}
+
 export function bundleTier(
   tier: TierName,
   shape: LoadShape | null | undefined,
   scriptsDir = K6_SCRIPTS_DIR,
+  reader: RateLimitReader = SPEC_READER,
 ): Promise<{ code: string; metaImports: string[] }> {
   return bundleScript(
     tier,
     `the ${tier} tier`,
-    shape ? { TIERGATE_LOAD_SHAPE: JSON.stringify(shape) } : {},
+    { ...(shape ? { TIERGATE_LOAD_SHAPE: JSON.stringify(shape) } : {}), ...dialectDefine(reader) },
     scriptsDir,
   );
 }
@@ -182,7 +200,12 @@ export async function exportK6Scripts(options: K6ExportOptions): Promise<readonl
   const bundles: K6Bundle[] = [];
   const problems: string[] = [];
   for (const tier of tiers) {
-    const { code, metaImports } = await bundleTier(tier, options.shapes?.[tier], options.scriptsDir);
+    const { code, metaImports } = await bundleTier(
+      tier,
+      options.shapes?.[tier],
+      options.scriptsDir,
+      options.rateLimitReader,
+    );
     const found = unfitImports(code, metaImports);
     problems.push(...found.map((p) => `${tier}.js ${p}`));
     bundles.push({

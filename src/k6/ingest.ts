@@ -22,7 +22,10 @@ import { LatencyHistogram } from '../measure/histogram.ts';
 import { LATENCY_POLICY } from '../measure/outcome.ts';
 import { bucketTags, evaluateThresholds, type MetricBucket } from '../verdicts/support/threshold-eval.ts';
 import type { Threshold } from '../config/thresholds.ts';
-import { headerValue, NO_HEADER, type Observation } from '../measure/observation.ts';
+import { headerValue, NO_HEADER, type Observation, type RateLimitHeaders } from '../measure/observation.ts';
+import { isRateLimitDialectName } from '../contract/rate-limit-dialects.ts';
+import { rateLimitHeadersOf } from '../measure/rate-limit-reading.ts';
+import type { HeaderNames } from '../contract/types.ts';
 import { loadPhaseName, type LoadPhaseName } from '../measure/tags.ts';
 import { readK6Points, type K6Point, type K6ReadStats } from './ndjson.ts';
 import { observationSink } from '../measure/observation-file.ts';
@@ -31,6 +34,8 @@ import { UsageError } from '../util/errors.ts';
 
 /** The scripts' per-response metric (scenarios/k6/lib/metrics.ts). */
 export const REMAINING_METRIC = 'tiergate_remaining';
+/** The tag prefix of a declared dialect's field as received (scenarios/k6/lib/metrics.ts FIELD_TAG_PREFIX). */
+export const FIELD_TAG_PREFIX = 'field:';
 
 export interface K6IngestOptions {
   readonly files: readonly string[];
@@ -79,17 +84,40 @@ const statusOf = (raw: string | undefined): number | null => {
 const tagOrNull = (raw: string | undefined): string | null =>
   raw === undefined || raw === 'none' || raw === '' ? null : raw;
 
+/**
+ * A sample's rate-limit fields. Under §8's X-RateLimit-* the tags are the headers (Remaining the
+ * value); under the dialect a sample names (`dialect`), its fields as received (`field:<name>`) are
+ * read by the contract's parser as every Observation's are (rateLimitHeadersOf), the policy read
+ * the one the script was told (`policy`), so the k6 figures are only the live metric's.
+ */
+export function k6RateLimit(p: K6Point, names: HeaderNames): RateLimitHeaders {
+  const dialect = p.tags.dialect;
+  if (dialect !== undefined && isRateLimitDialectName(dialect) && dialect !== 'x-ratelimit') {
+    const fields: Record<string, string> = {};
+    for (const [tag, value] of Object.entries(p.tags))
+      if (tag.startsWith(FIELD_TAG_PREFIX)) fields[tag.slice(FIELD_TAG_PREFIX.length)] = value;
+    return rateLimitHeadersOf(fields, names, { dialect, policyName: p.tags.policy ?? null });
+  }
+  return {
+    limit: headerValue(tagOrNull(p.tags.limit)),
+    remaining: p.value >= 0 && Number.isInteger(p.value) ? headerValue(String(p.value)) : NO_HEADER,
+    reset: headerValue(tagOrNull(p.tags.window)),
+    retryAfter: NO_HEADER,
+  };
+}
+
 /** Turns `tiergate_remaining` samples into Observations, ids in read order from 1. */
 export class K6Observations {
   #nextId = 1;
   #t0: number | null = null;
+
+  constructor(private readonly names: HeaderNames = recruitingApi.headers) {}
 
   fromPoint(p: K6Point): Observation | null {
     if (p.metric !== REMAINING_METRIC) return null;
     this.#t0 ??= p.timeMs;
     const at = p.timeMs - this.#t0;
     const status = statusOf(p.tags.status);
-    const remaining = p.value >= 0 && Number.isInteger(p.value) ? headerValue(String(p.value)) : NO_HEADER;
     return {
       id: this.#nextId++,
       check: 'LOAD-THRESHOLDS',
@@ -106,12 +134,7 @@ export class K6Observations {
       doneAt: at,
       sentWall: p.timeMs,
       status,
-      rateLimit: {
-        limit: headerValue(tagOrNull(p.tags.limit)),
-        remaining,
-        reset: headerValue(tagOrNull(p.tags.window)),
-        retryAfter: NO_HEADER,
-      },
+      rateLimit: k6RateLimit(p, this.names),
       date: tagOrNull(p.tags.date),
       edgeNode: null,
       contentType: null,
@@ -130,7 +153,7 @@ export async function ingestK6(options: K6IngestOptions): Promise<K6Ingest> {
   const contract = options.contract ?? recruitingApi;
   const folds = new Map<TierName | null, TierFold>();
   const runners = new Set<string>();
-  const factory = new K6Observations();
+  const factory = new K6Observations(contract.headers);
   let firstMs = Number.POSITIVE_INFINITY;
   let lastMs = Number.NEGATIVE_INFINITY;
   const fold = (tier: TierName | null): TierFold => {

@@ -24,7 +24,8 @@ import { TiergateError } from '../util/errors.ts';
 import { LatencyHistogram } from './histogram.ts';
 import type { Observation } from './observation.ts';
 import type { CheckTag, LoadPhaseName } from './tags.ts';
-import { ResponseCapture, responseHeaderPicker, type CaptureTags } from './response-capture.ts';
+import { ResponseCapture, responseFields, type CaptureTags, type ResponseFields } from './response-capture.ts';
+import type { RateLimitReader } from './rate-limit-reading.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import type { Edge } from './http-prober.ts';
 
@@ -75,6 +76,8 @@ export interface ArrivalRateOptions {
   readonly signal: AbortSignal;
   /** PEM of a private CA for https edges (LoadPoolOptions.ca). */
   readonly ca?: string;
+  /** The rate-limit dialect declared and the policy read; default §8's X-RateLimit-* (SPEC_READER). */
+  readonly rateLimitReader?: RateLimitReader;
 }
 
 export interface ArrivalRateStats {
@@ -124,6 +127,7 @@ function scheduledTotal(states: readonly StreamState[], maxRequests: number | un
 export class ArrivalRateDriver {
   readonly #options: ArrivalRateOptions;
   readonly #pools: LoadPool[];
+  readonly #fields: ResponseFields;
   #edgeCursor = 0;
 
   constructor(options: ArrivalRateOptions) {
@@ -133,7 +137,8 @@ export class ArrivalRateDriver {
         throw new TiergateError('TG_NOT_LOOPBACK', `load is sent to loopback only; edge ${edge.label} is ${edge.url}`);
     }
     this.#options = options;
-    const picker = responseHeaderPicker(options.headers);
+    this.#fields = responseFields(options.headers, options.rateLimitReader);
+    const { picker } = this.#fields;
     this.#pools = options.edges.map(
       (edge) =>
         new LoadPool(edge.url, {
@@ -237,6 +242,7 @@ export class ArrivalRateDriver {
         method: plan.request.method,
         path: plan.request.path,
         now,
+        rateLimitOf: this.#fields.rateLimitOf,
       },
       requests: this.#requestsFor(plan.request, stream.key),
       count: scheduledCount(stream.ratePerS, plan.durationMs),

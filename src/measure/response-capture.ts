@@ -6,20 +6,61 @@
  * per-request allocation of ours.
  */
 import type { HeaderNames, HttpMethod, TierName } from '../contract/types.ts';
+import { RATE_LIMIT_DIALECTS } from '../contract/rate-limit-dialects.ts';
 import { HeaderPicker } from './header-picker.ts';
 import type { LoadHandler } from './load-pool.ts';
-import { headerValue, type Observation, type ObservationError } from './observation.ts';
+import { headerValue, type Observation, type ObservationError, type RateLimitHeaders } from './observation.ts';
+import { rateLimitHeadersOf, SPEC_READER, type RateLimitReader } from './rate-limit-reading.ts';
 import type { CheckTag, LoadPhaseName } from './tags.ts';
 
-/** The response headers an Observation keeps, in pick order: the contract's names, or the header's own. */
-const KEPT = ['limit', 'remaining', 'reset', 'retryAfter', 'date', 'edgeNode', 'contentType'] as const;
-const OWN_NAMES = { date: 'date', contentType: 'content-type' } as const;
-const SLOT = Object.fromEntries(KEPT.map((header, slot) => [header, slot])) as Record<(typeof KEPT)[number], number>;
+/** The headers an Observation keeps beside the rate-limit fields, in the first slots. */
+const DATE = 0;
+const CONTENT_TYPE = 1;
+const EDGE_NODE = 2;
+/** The first slot of the rate-limit fields. */
+const RATE_LIMIT = 3;
 
-export function responseHeaderPicker(names: HeaderNames): HeaderPicker {
-  return new HeaderPicker(
-    KEPT.map((header) => (header === 'date' || header === 'contentType' ? OWN_NAMES[header] : names[header])),
-  );
+/** Picked header values, in slot order. */
+type PickedValues = readonly (string | null)[];
+
+/** Which headers a load response's bytes are searched for, and how its rate-limit fields are read from them. */
+export interface ResponseFields {
+  readonly picker: HeaderPicker;
+  readonly rateLimitOf: (values: PickedValues) => RateLimitHeaders;
+}
+
+/**
+ * Under §8's triple the values are the figures, read in place as they always were; under another
+ * declared dialect its own fields and Retry-After are picked and read by the reading every
+ * Observation gets (rateLimitHeadersOf), so both drivers record the same figures for one response.
+ */
+export function responseFields(names: HeaderNames, reader: RateLimitReader = SPEC_READER): ResponseFields {
+  const own = ['date', 'content-type', names.edgeNode];
+  if (reader.dialect === 'x-ratelimit') {
+    return {
+      picker: new HeaderPicker([...own, names.limit, names.remaining, names.reset, names.retryAfter]),
+      rateLimitOf: (h) => ({
+        limit: headerValue(h[RATE_LIMIT]),
+        remaining: headerValue(h[RATE_LIMIT + 1]),
+        reset: headerValue(h[RATE_LIMIT + 2]),
+        retryAfter: headerValue(h[RATE_LIMIT + 3]),
+      }),
+    };
+  }
+  // The picked fields by lower-case name, as rateLimitHeadersOf reads a response's headers.
+  const read: HeaderNames = { ...names, retryAfter: names.retryAfter.toLowerCase() };
+  const fields = [...RATE_LIMIT_DIALECTS[reader.dialect].fields, read.retryAfter];
+  return {
+    picker: new HeaderPicker([...own, ...fields]),
+    rateLimitOf: (h) => {
+      const received: Record<string, string> = {};
+      fields.forEach((field, i) => {
+        const value = h[RATE_LIMIT + i];
+        if (value !== null && value !== undefined) received[field] = value;
+      });
+      return rateLimitHeadersOf(received, read, reader);
+    },
+  };
 }
 
 /** What every request of one stream in one phase shares. */
@@ -34,17 +75,20 @@ export interface CaptureTags {
   readonly path: string;
   /** Run-relative monotonic ms. */
   readonly now: () => number;
+  /** The response's rate-limit fields from the values the picker found (ResponseFields). */
+  readonly rateLimitOf: ResponseFields['rateLimitOf'];
 }
 
 /** An excerpt's length in characters, and the most bytes that many UTF-8 characters take. */
 const EXCERPT_CHARS = 512;
 const EXCERPT_BYTES = EXCERPT_CHARS * 4;
-const NO_HEADERS: readonly (string | null)[] = KEPT.map(() => null);
+/** No header received (a request that failed before its response's head): every slot reads null. */
+const NO_HEADERS: PickedValues = [];
 
 export class ResponseCapture<Owner> implements LoadHandler {
   #status: number | null = null;
   #headersAt: number | null = null;
-  #headers: readonly (string | null)[] = NO_HEADERS;
+  #headers: PickedValues = NO_HEADERS;
   #bytes = 0;
   #excerpt: Buffer[] | null = null;
   #done = false;
@@ -105,15 +149,10 @@ export class ResponseCapture<Owner> implements LoadHandler {
       doneAt: tags.now(),
       sentWall: this.sentWall,
       status: this.#status,
-      rateLimit: {
-        limit: headerValue(h[SLOT.limit]),
-        remaining: headerValue(h[SLOT.remaining]),
-        reset: headerValue(h[SLOT.reset]),
-        retryAfter: headerValue(h[SLOT.retryAfter]),
-      },
-      date: h[SLOT.date] ?? null,
-      edgeNode: h[SLOT.edgeNode] ?? null,
-      contentType: h[SLOT.contentType] ?? null,
+      rateLimit: tags.rateLimitOf(h),
+      date: h[DATE] ?? null,
+      edgeNode: h[EDGE_NODE] ?? null,
+      contentType: h[CONTENT_TYPE] ?? null,
       bodyBytes: this.#bytes,
       bodyExcerpt: this.#excerpt ? Buffer.concat(this.#excerpt).toString('utf8').slice(0, EXCERPT_CHARS) : '',
       body: null,

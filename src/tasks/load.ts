@@ -15,6 +15,7 @@ import { LATENCY_POLICY } from '../measure/outcome.ts';
 import { evaluateThresholds, thresholdDataFromSummary, type DroppedCount } from '../verdicts/support/threshold-eval.ts';
 import { parseThresholds } from '../config/thresholds.ts';
 import type { Observation } from '../measure/observation.ts';
+import type { RateLimitReader } from '../measure/rate-limit-reading.ts';
 import { loadPhaseName } from '../measure/tags.ts';
 import type { LoadPhase, LoadShape } from '../scenario/define.ts';
 import type { SuiteContext } from '../suite/context.ts';
@@ -95,6 +96,8 @@ interface PhaseRunInput {
   readonly openedAt: number;
   /** The first phase's first request, sent to show its window begun: judged with the rest. */
   readonly opener: Observation;
+  /** The rate-limit dialect the run declares, read from every response; absent: §8's X-RateLimit-*. */
+  readonly rateLimitReader?: RateLimitReader;
 }
 
 async function runPhases(context: SuiteContext, input: PhaseRunInput) {
@@ -138,6 +141,7 @@ async function runPhases(context: SuiteContext, input: PhaseRunInput) {
     wallNow: () => context.io.clock.now(),
     nextId: recorder ? () => recorder.nextId() : () => ++localId,
     signal: context.signal,
+    rateLimitReader: input.rateLimitReader,
   });
   const aggregator = new LoadAggregator(windowS);
   aggregator.add(input.opener);

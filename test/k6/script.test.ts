@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { exportK6Scripts } from '../../src/k6/export.ts';
 import { sustainedLoad } from '../../src/scenario/define.ts';
+import type { RateLimitReader } from '../../src/measure/rate-limit-reading.ts';
 
 interface Stub {
   requests: {
@@ -22,6 +23,8 @@ interface Stub {
   callback: unknown;
   iteration: number;
   status: number;
+  /** The response headers the stub answers with; absent: X-RateLimit-* of a starter read. */
+  headers?: Record<string, string>;
 }
 
 const STUBS = {
@@ -35,7 +38,7 @@ const STUBS = {
 export default {
   request(method, url, body, params) {
     s().requests.push({ method, url, params });
-    return { status: s().status, headers: { 'X-Ratelimit-Limit': '60', 'X-Ratelimit-Remaining': s().status === 429 ? '0' : '12', 'X-Ratelimit-Reset': '1764000060', 'Date': 'Mon, 24 Nov 2025 16:00:01 GMT' } };
+    return { status: s().status, headers: s().headers ?? { 'X-Ratelimit-Limit': '60', 'X-Ratelimit-Remaining': s().status === 429 ? '0' : '12', 'X-Ratelimit-Reset': '1764000060', 'Date': 'Mon, 24 Nov 2025 16:00:01 GMT' } };
   },
   expectedStatuses(...args) { return { expectedStatuses: args }; },
   setResponseCallback(cb) { s().callback = cb; },
@@ -45,11 +48,15 @@ export default {
   'execution.js': 'export default { scenario: { get iterationInTest() { return globalThis.__k6stub.iteration; } } };\n',
 };
 
-async function loadScript(env: Record<string, string>, shape = sustainedLoad({ fleetOrgs: 3 })) {
+async function loadScript(
+  env: Record<string, string>,
+  shape = sustainedLoad({ fleetOrgs: 3 }),
+  rateLimitReader?: RateLimitReader,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'tiergate-k6-script-'));
   mkdirSync(join(dir, 'node_modules', 'k6'), { recursive: true });
   for (const [file, text] of Object.entries(STUBS)) writeFileSync(join(dir, 'node_modules', 'k6', file), text);
-  await exportK6Scripts({ outDir: dir, tiers: ['starter'], shapes: { starter: shape } });
+  await exportK6Scripts({ outDir: dir, tiers: ['starter'], shapes: { starter: shape }, rateLimitReader });
   const stub: Stub = { requests: [], samples: [], callback: null, iteration: 0, status: 200 };
   const g = globalThis as unknown as { __k6stub: Stub; __ENV: Record<string, string> };
   g.__k6stub = stub;
@@ -127,6 +134,36 @@ describe('the bundled starter script', () => {
     expect(stub.samples[3]).toMatchObject({ value: 0, tags: { org: 'starter-a', status: '429' } });
     // Samples carry the label, never the key.
     expect(JSON.stringify(stub.samples)).not.toContain('KEY_');
+  });
+
+  it('under a declared dialect, emits its figures and its fields as received, the policy it was told', async () => {
+    const reader: RateLimitReader = { dialect: 'ietf', policyName: '10-in-3sec' };
+    const { module, stub } = await loadScript(ENV, sustainedLoad({ fleetOrgs: 3 }), reader);
+    stub.headers = {
+      Ratelimit: '"60-in-3sec"; r=59; t=3, "10-in-3sec"; r=0; t=2',
+      'Ratelimit-Policy': '"60-in-3sec"; q=60; w=3; pk=:OGYxZmMyN2VlZmNj:, "10-in-3sec"; q=10; w=3',
+      'X-Ratelimit-Remaining': '12',
+      Date: 'Mon, 24 Nov 2025 16:00:01 GMT',
+    };
+    module.hit();
+    expect(stub.samples).toEqual([
+      {
+        metric: 'tiergate_remaining',
+        value: 0,
+        tags: {
+          org: 'starter-a',
+          tier: 'starter',
+          status: '200',
+          date: 'Mon, 24 Nov 2025 16:00:01 GMT',
+          dialect: 'ietf',
+          policy: '10-in-3sec',
+          window: '2',
+          limit: '10',
+          'field:ratelimit': stub.headers.Ratelimit,
+          'field:ratelimit-policy': stub.headers['Ratelimit-Policy'],
+        },
+      },
+    ]);
   });
 
   it('skips the fleet phase when given one key', async () => {

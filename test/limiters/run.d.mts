@@ -13,7 +13,13 @@ export interface Shape {
   /** How long a bulk upload is held before its 202; 'parse' (entries only): as long as a single upload. */
   readonly bulkParseMs: number | 'parse';
   readonly store: 'memory' | 'redis';
+  /** express-rate-limit.mjs's --headers mode; null: the entry's own (express-rate-limit servers only). */
+  readonly headers: HeaderMode | null;
 }
+
+/** express-rate-limit.mjs's --headers: legacy (X-RateLimit-* + draft 6), one draft alone, or none. */
+export type HeaderMode = 'legacy' | 'draft-6' | 'draft-7' | 'draft-8' | 'none';
+export declare const HEADER_MODES: readonly HeaderMode[];
 
 export interface ServerSpec {
   readonly file: string;

@@ -6,7 +6,7 @@
  *        [--window 3] [--out DIR] [--timeout-s 600] [--verbose]
  *        [--edges N] [--parse-ms MS] [--bulk-parse-ms MS] [--store memory|redis]
  *        [--drop-one-in N [--drop-seed S] [--drop-at request|response] [--drop-how reset|close]]
- *        [--latency MS [--jitter MS]]
+ *        [--latency MS [--jitter MS]] [--headers legacy|draft-6|draft-7|draft-8|none]
  *
  * Starts the server as a child process (127.0.0.1, free ports: one per edge), lets it write its keys
  * into a private temp dir, writes a tiergate config (every edge, or with --drop-one-in or --latency a flaky proxy
@@ -17,7 +17,9 @@
  * <dir>/latest/results.json, and stops the server. Everything is bounded in time.
  *
  * --declare head-bootstrap-free=false,bulk-counts-per-resume=false writes the config's "assumptions"
- * (what the deployment intends where the spec is silent). `node test/limiters/run.mjs --list` lists the servers.
+ * (what the deployment intends where the spec is silent). --headers MODE starts an express-rate-limit
+ * server with that header mode (express-rate-limit.mjs --headers: draft-7 and draft-8 are the IETF
+ * fields alone, legacy headers off). `node test/limiters/run.mjs --list` lists the servers.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -107,9 +109,12 @@ export const SERVERS = {
 /**
  * A deployment's shape unless the runner entry or a flag says otherwise: edges, the time a single
  * upload takes (null: the server's own default, 200 ms), the time a bulk upload is held before its
- * 202 ('parse': as long as a single upload), the limiter store (redis: rate-limiter-flexible only).
+ * 202 ('parse': as long as a single upload), the limiter store (redis: rate-limiter-flexible only),
+ * the rate-limit headers it sends (null: the entry's; a mode: express-rate-limit's --headers only).
  */
-const DEFAULT_SHAPE = { edges: 1, parseMs: null, bulkParseMs: 0, store: 'memory' };
+const DEFAULT_SHAPE = { edges: 1, parseMs: null, bulkParseMs: 0, store: 'memory', headers: null };
+/** express-rate-limit.mjs's --headers modes. */
+export const HEADER_MODES = ['legacy', 'draft-6', 'draft-7', 'draft-8', 'none'];
 const SERVER_DEFAULT_PARSE_MS = 200;
 
 /** The shape a server runs with: DEFAULT_SHAPE, then the entry's, then the defined `overrides`. */
@@ -129,6 +134,14 @@ function shapeArgs(name, shape, redisUrl) {
       throw new Error(`${name}: --store redis is rate-limiter-flexible's (RateLimiterRedis) only`);
     args.push('--store', 'redis', '--redis-url', redisUrl);
   }
+  if (shape.headers !== null) {
+    if (SERVERS[name].file !== 'express-rate-limit.mjs')
+      throw new Error(`${name}: --headers is express-rate-limit's (its standardHeaders) only`);
+    if (!HEADER_MODES.includes(shape.headers))
+      throw new Error(`--headers ${shape.headers}: ${HEADER_MODES.join(', ')}`);
+    // After the entry's own args: the last --headers given wins.
+    args.push('--headers', shape.headers);
+  }
   return args;
 }
 
@@ -140,7 +153,8 @@ function usage(msg) {
   if (msg) process.stderr.write(`${msg}\n`);
   process.stderr.write(
     'usage: node test/limiters/run.mjs <server> [--tiers starter,professional,enterprise] [--checks ID,...] [--window 3] [--out DIR] [--timeout-s 600] [--declare name=false,...] [--verbose]\n' +
-      '         [--edges N] [--parse-ms MS] [--bulk-parse-ms MS] [--store memory|redis] [--drop-one-in N] [--drop-seed S] [--drop-at request|response] [--drop-how reset|close] [--latency MS] [--jitter MS]\nservers:\n',
+      '         [--edges N] [--parse-ms MS] [--bulk-parse-ms MS] [--store memory|redis] [--drop-one-in N] [--drop-seed S] [--drop-at request|response] [--drop-how reset|close] [--latency MS] [--jitter MS]\n' +
+      `         [--headers ${HEADER_MODES.join('|')}] (express-rate-limit servers)\nservers:\n`,
   );
   for (const [name, s] of Object.entries(SERVERS)) process.stderr.write(`  ${name.padEnd(24)} ${s.what}\n`);
   process.exit(2);
@@ -394,6 +408,7 @@ function parseCommandLine() {
       'drop-how': { type: 'string', default: 'reset' },
       latency: { type: 'string' },
       jitter: { type: 'string' },
+      headers: { type: 'string' },
     },
   });
   if (values.list) return { list: true };
@@ -425,11 +440,16 @@ function parseCommandLine() {
     usage(`--store ${values.store}: memory or redis`);
   if (values.store === 'redis' && SERVERS[name].file !== 'rate-limiter-flexible.mjs')
     usage(`--store redis: ${name} is not a rate-limiter-flexible server`);
+  if (values.headers !== undefined && !HEADER_MODES.includes(values.headers))
+    usage(`--headers ${values.headers}: ${HEADER_MODES.join(', ')}`);
+  if (values.headers !== undefined && SERVERS[name].file !== 'express-rate-limit.mjs')
+    usage(`--headers: ${name} is not an express-rate-limit server`);
   const shape = {
     edges: int(values.edges, '--edges', 1, 16),
     parseMs: int(values['parse-ms'], '--parse-ms', 0, 60_000),
     bulkParseMs: int(values['bulk-parse-ms'], '--bulk-parse-ms', 0, 60_000),
     store: values.store,
+    headers: values.headers,
   };
   const dropOneIn = int(values['drop-one-in'], '--drop-one-in', 2, 1_000_000);
   if (!['request', 'response'].includes(values['drop-at']))
@@ -497,7 +517,7 @@ async function main() {
     process.stdout.write(`${name}: ${SERVERS[name].what}\n`);
     process.stdout.write(
       `  server ${server.urls.join(', ')}; orgs ${orgs.map((o) => o.name).join(', ')}; window ${windowS}s; ` +
-        `parse ${s.parseMs ?? SERVER_DEFAULT_PARSE_MS} ms, bulk ${s.bulkParseMs} ms; store ${s.store}${redis ? ` (${redis.url})` : ''}; reports in ${out}\n`,
+        `parse ${s.parseMs ?? SERVER_DEFAULT_PARSE_MS} ms, bulk ${s.bulkParseMs} ms; store ${s.store}${redis ? ` (${redis.url})` : ''}${s.headers ? `; headers ${s.headers}` : ''}; reports in ${out}\n`,
     );
     if (flaky) process.stdout.write(`  ${describeNetwork(flaky, proxies.length)}; tiergate sees ${edges.join(', ')}\n`);
     const argv = ['run', '--config', configFile, '--out', out, '--tiers', tiers.join(',')];

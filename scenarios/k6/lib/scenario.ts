@@ -19,9 +19,12 @@ import { EXPECTED_STATUSES } from '../../../src/measure/outcome.ts';
 import { sustainedLoad, type LoadShape } from '../../../src/scenario/define.ts';
 import { readEnv } from './env.ts';
 import { recordResponse } from './metrics.ts';
+import type { K6RateLimitDialect } from './rate-limit.ts';
 
 /** Replaced by `tiergate k6 export` with the tier scenario's LoadShape (JSON). */
 declare const TIERGATE_LOAD_SHAPE: LoadShape | undefined;
+/** Replaced by `tiergate k6 export --declare-headers` with the declared dialect's fields (JSON); absent: §8's X-RateLimit-*. */
+declare const TIERGATE_RATE_LIMIT_DIALECT: K6RateLimitDialect | undefined;
 
 export interface TierScript {
   readonly options: Options;
@@ -39,6 +42,7 @@ export function tierScript(tier: TierName): TierScript {
   const env = readEnv(__ENV, tier);
   const shape: LoadShape =
     typeof TIERGATE_LOAD_SHAPE !== 'undefined' ? TIERGATE_LOAD_SHAPE : sustainedLoad({ fleetOrgs: env.keys.length });
+  const dialect = typeof TIERGATE_RATE_LIMIT_DIALECT !== 'undefined' ? TIERGATE_RATE_LIMIT_DIALECT : null;
   const endpoint = endpointById(contract, shape.endpoint);
   const figure = contract.tiers[tier][endpoint.quotaClass ?? 'read'];
   const limit = env.limit ?? figure.value;
@@ -87,7 +91,7 @@ export function tierScript(tier: TierName): TierScript {
       // Measure every request as it is: no redirects followed, no retries (k6 makes none).
       redirects: 0,
     });
-    recordResponse(res, contract.headers, org.label, tier);
+    recordResponse(res, contract.headers, dialect, org.label, tier);
   };
 
   return {
