@@ -68,7 +68,7 @@ export const REPORT_TEMPLATE = `<!doctype html>
 <main class="wrap">
 {{#if interrupted}}<div class="banner banner-warn" role="alert"><strong>Interrupted.</strong> The run was stopped before it finished: this report shows only the checks that completed.</div>{{/if}}
 {{#if faults.length}}<div class="banner banner-info"><strong>Faults injected into the embedded target:</strong> {{#each faults}}<code>{{this}}</code>{{#unless @last}}, {{/unless}}{{/each}}. Failures are expected: this run demonstrates that the harness catches them.</div>{{/if}}
-{{#if variants.length}}<div class="banner banner-info"><strong>Conformant variants of the embedded target:</strong> {{#each variants}}<code>{{this}}</code>{{#unless @last}}, {{/unless}}{{/each}}. Each keeps every promise of the spec and differs only where the spec is silent (an assumption of the harness): every check should pass, and notes saying "assumption, not spec" name what the variant changed.</div>{{/if}}
+{{#if variants.length}}<div class="banner banner-info"><strong>Conformant variants of the embedded target:</strong> {{#each variants}}<code>{{this}}</code>{{#unless @last}}, {{/unless}}{{/each}}. Each keeps every promise of the spec and differs only where the spec is silent (an assumption of the harness): every check should pass, and the reasons of a pass that rests on an assumption ("assumption, not spec") name what the variant changed.</div>{{/if}}
 
 <section id="summary" class="answers">
   {{#each answers}}

@@ -32,7 +32,7 @@ import { toolInfo } from './run-id.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
 import { readJudgements, readObservations } from '../suite/judgement-file.ts';
 import { JUDGEMENTS_FILE, withSharedArgs, type JudgementRecord } from '../suite/judgements.ts';
-import { decodeArgs, referenced, sameReasons, type ObservationSource } from '../verdicts/replay.ts';
+import { decodeArgs, referenced, judgedThenProcedure, type ObservationSource } from '../verdicts/replay.ts';
 import type { Reason } from '../catalogue/reasons/index.ts';
 import { isNotReplayed, isReplayable, mayDecide, NOT_REPLAYED, replay } from '../checks/verdict-table.ts';
 
@@ -263,7 +263,10 @@ function judgeOne(
   // An interrupted run adds a reason naming what the result would have been; the judgement did not.
   const interruptedOnly = (reasons: readonly Reason[]) =>
     reasons.filter((r) => !(r.code === 'interrupted' && r.wouldHaveBeen !== ''));
-  if (record.found.verdict !== verdict || !sameReasons(record.found.reasons ?? [], interruptedOnly(result.reasons))) {
+  if (
+    record.found.verdict !== verdict ||
+    !judgedThenProcedure(record.found.reasons ?? [], interruptedOnly(result.reasons))
+  ) {
     report.problems.push(`${name}: its judgement recorded another finding than results.json has`);
     return;
   }
@@ -281,7 +284,7 @@ function judgeOne(
     return;
   }
   const verdictHolds = again.verdict === verdict;
-  const reasonsHold = sameReasons(again.reasons ?? [], interruptedOnly(result.reasons));
+  const reasonsHold = judgedThenProcedure(again.reasons ?? [], interruptedOnly(result.reasons));
   const dataHolds = JSON.stringify(again.data ?? null) === JSON.stringify(result.data ?? null);
   if (verdictHolds && reasonsHold && dataHolds) {
     outcome.held += 1;

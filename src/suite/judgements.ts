@@ -10,7 +10,7 @@ import { NOT_REPLAYED, REPLAYABLE, type NotReplayedName, type ReplayableName } f
 import type { CheckResult, Finding } from '../catalogue/types.ts';
 import type { Contract, TierName } from '../contract/types.ts';
 import { observationSink } from '../measure/observation-file.ts';
-import { encodeArgs, findingText, sameReasons, type FindingText } from '../verdicts/replay.ts';
+import { encodeArgs, findingText, judgedThenProcedure, type FindingText } from '../verdicts/replay.ts';
 import { redactKeys } from '../contract/keys.ts';
 
 export const JUDGEMENTS_FILE = 'judgements.ndjson.gz';
@@ -70,11 +70,16 @@ export interface JudgementRecord {
 
 type Fn<K extends ReplayableName> = (typeof REPLAYABLE)[K];
 
+/**
+ * Whether a result says what a judgement found: the same verdict and words, and the judgement's
+ * reasons first. A procedure may add reasons of its own after them (measured again in the next
+ * window, or why not), which are not the judgement's to replay.
+ */
 const sameText = (a: FindingText, b: Omit<FindingText, 'reasons'> & { readonly reasons?: FindingText['reasons'] }) =>
   a.verdict === b.verdict &&
   a.expected === b.expected &&
   a.actual === b.actual &&
-  sameReasons(a.reasons, b.reasons ?? []);
+  judgedThenProcedure(a.reasons, b.reasons ?? []);
 
 export class JudgementLog {
   readonly #records: JudgementRecord[] = [];

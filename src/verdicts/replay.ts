@@ -39,6 +39,28 @@ export const findingText = (
 export const sameReasons = (a: readonly Reason[], b: readonly Reason[]): boolean =>
   JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * Reasons the run's procedure adds after a judgement's own (suite/fresh-window.ts): measured again
+ * in the next window, or why it was not. They are not the verdict function's to replay.
+ */
+const PROCEDURE_CODES: ReadonlySet<Reason['code']> = new Set<Reason['code']>([
+  'measured-again',
+  'remeasure-budget-spent',
+  'no-fresh-window',
+  'reads-do-not-fit-window',
+  'uploads-do-not-fit-window',
+  'uploads-slow-now',
+]);
+
+/**
+ * Whether a result's reasons are a judgement's `judged` ones, in order, followed only by reasons the
+ * procedure adds.
+ */
+export function judgedThenProcedure(judged: readonly Reason[], result: readonly Reason[]): boolean {
+  const added = result.slice(judged.length);
+  return sameReasons(judged, result.slice(0, judged.length)) && added.every((r) => PROCEDURE_CODES.has(r.code));
+}
+
 const isObservation = (v: object): v is Observation =>
   typeof (v as { id?: unknown }).id === 'number' && 'sentAt' in v && 'rateLimit' in v && 'check' in v && 'phase' in v;
 

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { JudgementLog, withSharedArgs, type JudgementRecord } from '../../src/suite/judgements.ts';
 import { checkResult } from '../../src/checks/result.ts';
+import { because } from '../../src/catalogue/reasons/index.ts';
+import { judgedThenProcedure } from '../../src/verdicts/replay.ts';
 import { obs, resetObservations } from '../helpers/observations.ts';
 
 const context = { tier: 'starter', org: 'starter-a', variant: '', startedWall: 0, durationMs: 0 } as const;
@@ -21,6 +23,19 @@ describe('JudgementLog', () => {
       ['AUTH-MISSING', [{ $obs: 1 }, { $obs: 2 }]],
       ['AUTH-UNKNOWN', [{ $obs: 3 }, { $obs: 4 }]],
     ]);
+  });
+
+  it('a finding the procedure added its own reasons to links to its judgement; other added reasons do not', () => {
+    resetObservations();
+    const log = new JudgementLog(recruitingApi);
+    const found = log.judge('authRejected', [obs({ status: 401 })], 401);
+    const remeasured = because('measured-again', { first: ['window-rolled-over'], spoiled: ['X'], ownSpoiled: true });
+    const foreign = { ...found, reasons: [because('never-refused', { sent: 1 })] };
+    expect(log.link(checkResult('AUTH-MISSING', foreign, context), foreign)).toBe(false);
+    const amended = { ...found, reasons: [...(found.reasons ?? []), remeasured] };
+    expect(log.link(checkResult('AUTH-MISSING', amended, context), amended)).toBe(true);
+    expect(judgedThenProcedure([], [remeasured])).toBe(true);
+    expect(judgedThenProcedure([remeasured], [])).toBe(false);
   });
 
   it('a finding copied on (a note added) links by its words, to the latest judgement that found them; none found them: not linked', () => {
