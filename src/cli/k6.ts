@@ -31,7 +31,7 @@ import {
   DEFAULT_RATE_LIMIT_DIALECT,
   isRateLimitDialectName,
   RATE_LIMIT_DIALECT_NAMES,
-} from '../contract/rate-limit-dialects.ts';
+} from '../contract/rate-limit-names.ts';
 import type { RateLimitReader } from '../measure/rate-limit-reading.ts';
 
 /** Which scenarios' load shapes and thresholds to use: every action takes these. */
@@ -50,7 +50,7 @@ function declaredReader(action: string, given: string | undefined): RateLimitRea
   if (given === undefined) return undefined;
   if (!isRateLimitDialectName(given))
     throw new UsageError(`k6 ${action}: --declare-headers ${given}: one of ${RATE_LIMIT_DIALECT_NAMES.join(', ')}`);
-  return { dialect: given, policyName: null };
+  return { dialect: given, policies: {} };
 }
 const REPORTS = { out: REPORTS_OUT } as const;
 const VANTAGE_SCRIPT = {

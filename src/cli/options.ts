@@ -8,7 +8,7 @@ import { DEFAULTS, defaultParseMs, PARSE_MS } from '../config/defaults.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import type { ExternalTarget, RunOptions } from '../run/options.ts';
-import { RATE_LIMIT_DIALECT_NAMES } from '../contract/rate-limit-dialects.ts';
+import { RATE_LIMIT_DIALECT_NAMES } from '../contract/rate-limit-names.ts';
 import { FAULT_NAMES, faultsOutsideDialect } from '../reference-server/faults.ts';
 import { TARGET_DEFAULTS, TARGET_LIMITS } from '../reference-server/options.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';

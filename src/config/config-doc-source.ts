@@ -132,6 +132,9 @@ function childFieldsOf(node: JsonSchema, place: Place): ConfigField[] {
     return fieldsOf(node.items, { ...place, path: `${place.path}[]`, required: false }, true);
   }
   if (node.oneOf) return node.oneOf.flatMap((alternative) => alternativeFieldsOf(alternative, place));
+  // A value written either short or as an object (`headers`: "ietf" or {"dialect": ...}): the object's fields.
+  if (node.anyOf)
+    return node.anyOf.flatMap((alternative) => (alternative.properties ? childFieldsOf(alternative, place) : []));
   return [];
 }
 

@@ -8,6 +8,12 @@ import { WRITE_POLICIES } from '../contract/writes.ts';
 import { z } from 'zod';
 import { LIMIT_FIELDS, TIER_NAMES, type LimitField, type OrgLimits, type TierName } from '../contract/types.ts';
 import { recruitingApi } from '../contract/recruiting-api.ts';
+import {
+  RATE_LIMIT_DIALECTS,
+  RATE_LIMIT_DIALECT_NAMES,
+  isRateLimitDialectName,
+  type RateLimitDialectName,
+} from '../contract/rate-limit-names.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import { containsFullKey } from '../contract/keys.ts';
 import { parseConfidenceTarget } from './confidence-target.ts';
@@ -258,6 +264,83 @@ const assumptionsSchema = z
   })
   .describe('What the deployment intends where the spec is silent; undeclared, the harness learns it and reports it');
 
+/**
+ * The rate-limit header dialect the deployment speaks, declared: the owner's explicit acceptance of a
+ * departure from §8's X-RateLimit-* (absent, §8 is the judge). Where several policies are announced,
+ * which one each quota class goes by, by its name (names differ between deployments, so none is
+ * assumed); a class named none goes by the first quota a response reports.
+ */
+export interface HeaderDeclaration {
+  readonly dialect: RateLimitDialectName;
+  readonly policies: Readonly<Partial<Record<LimitField, string>>>;
+}
+
+const DIALECT_CHOICES = `expected one of ${RATE_LIMIT_DIALECT_NAMES.join(', ')}`;
+
+/**
+ * A dialect's name. A refinement rather than an enum: its issue does not abort the union around it,
+ * so that a bad name inside `{"dialect": ...}` is reported at `headers.dialect` with the choices.
+ */
+const dialectName = z
+  .string()
+  .refine(isRateLimitDialectName, DIALECT_CHOICES)
+  .meta({ enum: [...RATE_LIMIT_DIALECT_NAMES] });
+
+/** A policy's name as RateLimit-Policy writes it (a String or a Token: visible ASCII and spaces). */
+const policyName = (quotaClass: LimitField, example: string) =>
+  z
+    .string()
+    .regex(/^[\x20-\x7e]{1,64}$/, 'a policy name as RateLimit-Policy writes it: 1 to 64 visible ASCII characters')
+    .optional()
+    .describe(`The name of the policy that is the ${quotaClass} quota, e.g. "${example}"`);
+
+const headersSchema = z
+  .union(
+    [
+      dialectName.describe('A dialect, its policies undeclared'),
+      z.strictObject({
+        dialect: dialectName.describe(
+          `The dialect: ${RATE_LIMIT_DIALECT_NAMES.map((n) => `"${n}" (${RATE_LIMIT_DIALECTS[n].summary})`).join('; ')}`,
+        ),
+        policies: z
+          .strictObject({
+            read: policyName('read', 'read'),
+            ingest: policyName('ingest', 'ingest'),
+            concurrency: policyName('concurrency', 'inflight'),
+          } satisfies Record<LimitField, unknown>)
+          .optional()
+          .describe(
+            'Which announced policy is which quota, by name, each optional (ietf only: the other dialects name no policy); a class named none goes by the first quota a response reports',
+          ),
+      }),
+    ],
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? `${DIALECT_CHOICES}, or {"dialect": ..., "policies": {"read": ..., "ingest": ..., "concurrency": ...}}`
+          : undefined,
+    },
+  )
+  .superRefine((value, ctx) => {
+    if (typeof value === 'string' || value.policies === undefined) return;
+    const dialect = value.dialect as RateLimitDialectName;
+    if (!RATE_LIMIT_DIALECTS[dialect].namesPolicies)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['policies'],
+        message: `${dialect} names no policy in its fields; drop policies, or declare ietf`,
+      });
+  })
+  .transform(
+    (value): HeaderDeclaration =>
+      typeof value === 'string'
+        ? { dialect: value as RateLimitDialectName, policies: {} }
+        : { dialect: value.dialect as RateLimitDialectName, policies: value.policies ?? {} },
+  )
+  .describe(
+    'The rate-limit header dialect the deployment speaks, declared: "ietf", or {"dialect": "ietf", "policies": {...}}. Absent, §8\'s X-RateLimit-Limit, -Remaining and -Reset are the judge; declared, the owner accepts that departure from §8: the header checks judge the dialect, quota windows are placed by its fields, and results and the report say so',
+  );
+
 export const configSchema = z.strictObject({
   $schema: z.string().optional().describe('The editor schema of this file (schemas/config.schema.json of tiergate)'),
   target: z
@@ -308,6 +391,7 @@ export const configSchema = z.strictObject({
       "The organizations to test, each with its tier and keys; ORG-ISOLATED needs two of a tier, and more spread a tier's quota checks",
     ),
   assumptions: assumptionsSchema.optional(),
+  headers: headersSchema.optional(),
   writes: z
     .enum(WRITE_POLICIES)
     .default('own')

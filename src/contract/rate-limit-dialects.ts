@@ -37,58 +37,11 @@ export {
   DEFAULT_RATE_LIMIT_DIALECT,
   isRateLimitDialectName,
   RATE_LIMIT_DIALECT_NAMES,
+  RATE_LIMIT_DIALECTS,
+  type RateLimitDialect,
   type RateLimitDialectName,
 } from './rate-limit-names.ts';
-import type { RateLimitDialectName } from './rate-limit-names.ts';
-
-export interface RateLimitDialect {
-  readonly name: RateLimitDialectName;
-  /** What it is, in one line. */
-  readonly summary: string;
-  /** The header fields it uses, lower case, in the order they are written. */
-  readonly fields: readonly string[];
-  /** The field that announces the policies (quota, window, unit, partition key); null: none. */
-  readonly policyField: string | null;
-  /** Whether each quota reported names its policy, so that one field can report several. */
-  readonly namesPolicies: boolean;
-  readonly resetForm: ResetForm;
-}
-
-export const RATE_LIMIT_DIALECTS: Readonly<Record<RateLimitDialectName, RateLimitDialect>> = Object.freeze({
-  'x-ratelimit': {
-    name: 'x-ratelimit',
-    summary: "§8's X-RateLimit-Limit, -Remaining and -Reset, Reset in epoch seconds",
-    fields: [X.limit, X.remaining, X.reset],
-    policyField: null,
-    namesPolicies: false,
-    resetForm: 'epoch-seconds',
-  },
-  ietf: {
-    name: 'ietf',
-    summary:
-      'RateLimit-Policy: "read";q=60;w=60 and RateLimit: "read";r=59;t=42, Structured Field Lists (drafts 8 to 11)',
-    fields: [POLICY, RATELIMIT],
-    policyField: POLICY,
-    namesPolicies: true,
-    resetForm: 'seconds-until',
-  },
-  'ietf-draft-7': {
-    name: 'ietf-draft-7',
-    summary: 'RateLimit: limit=60, remaining=59, reset=42 (a Dictionary) and RateLimit-Policy: 60;w=60',
-    fields: [POLICY, RATELIMIT],
-    policyField: POLICY,
-    namesPolicies: false,
-    resetForm: 'seconds-until',
-  },
-  'ietf-draft-6': {
-    name: 'ietf-draft-6',
-    summary: 'RateLimit-Limit, -Remaining and -Reset (seconds until) and RateLimit-Policy: 60;w=60',
-    fields: [DRAFT_6.limit, DRAFT_6.remaining, DRAFT_6.reset, POLICY],
-    policyField: POLICY,
-    namesPolicies: false,
-    resetForm: 'seconds-until',
-  },
-});
+import { RATE_LIMIT_DIALECTS, type RateLimitDialect, type RateLimitDialectName } from './rate-limit-names.ts';
 
 /** One response's rate-limit fields as a dialect reads them: plain data, as an observation keeps it. */
 export interface RateLimitReading {

@@ -4,7 +4,6 @@
  * quota returns. Every reader answers a value or problems, never a throw: a reading keeps what did
  * parse beside what did not and why.
  */
-import { recruitingApi } from './recruiting-api.ts';
 import {
   parseDictionary,
   parseItem,
@@ -15,9 +14,15 @@ import {
   type Parameters,
 } from 'structured-headers';
 
-/** How a dialect writes when the quota returns. */
-export const RESET_FORMS = ['epoch-seconds', 'epoch-millis', 'seconds-until'] as const;
-export type ResetForm = (typeof RESET_FORMS)[number];
+export {
+  DRAFT_6_FIELDS,
+  POLICY_FIELD,
+  RATELIMIT_FIELD,
+  RESET_FORMS,
+  X_RATELIMIT_FIELDS,
+  type ResetForm,
+} from './rate-limit-names.ts';
+import type { ResetForm } from './rate-limit-names.ts';
 
 export { RATE_LIMIT_PROBLEM_CODES, type RateLimitProblemCode } from './rate-limit-names.ts';
 import type { RateLimitProblemCode } from './rate-limit-names.ts';
@@ -190,21 +195,6 @@ export function writtenReset(form: ResetForm, resetMs: number, now: number): num
   if (form === 'epoch-seconds') return Math.ceil(resetMs / 1000);
   return Math.max(0, Math.ceil((resetMs - now) / 1000));
 }
-
-/** The field names of the dialects, lower case. */
-export const POLICY_FIELD = 'ratelimit-policy';
-export const RATELIMIT_FIELD = 'ratelimit';
-export const DRAFT_6_FIELDS = {
-  limit: 'ratelimit-limit',
-  remaining: 'ratelimit-remaining',
-  reset: 'ratelimit-reset',
-} as const;
-/** §8's, as the contract names them. */
-export const X_RATELIMIT_FIELDS = {
-  limit: recruitingApi.headers.limit,
-  remaining: recruitingApi.headers.remaining,
-  reset: recruitingApi.headers.reset,
-} as const;
 
 /** A policy as announced: RateLimit-Policy's item, or draft 6 and 7's unnamed `60;w=60`. */
 export interface AnnouncedPolicy {

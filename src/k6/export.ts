@@ -110,7 +110,11 @@ function dialectDefine(reader: RateLimitReader): Record<string, string> {
   if (reader.dialect === 'x-ratelimit') return {};
   const { fields } = RATE_LIMIT_DIALECTS[reader.dialect];
   return {
-    TIERGATE_RATE_LIMIT_DIALECT: JSON.stringify({ dialect: reader.dialect, fields, policyName: reader.policyName }),
+    TIERGATE_RATE_LIMIT_DIALECT: JSON.stringify({
+      dialect: reader.dialect,
+      fields,
+      policyName: reader.policies.read ?? null,
+    }),
   };
 }
 

@@ -96,7 +96,7 @@ export function k6RateLimit(p: K6Point, names: HeaderNames): RateLimitHeaders {
     const fields: Record<string, string> = {};
     for (const [tag, value] of Object.entries(p.tags))
       if (tag.startsWith(FIELD_TAG_PREFIX)) fields[tag.slice(FIELD_TAG_PREFIX.length)] = value;
-    return rateLimitHeadersOf(fields, names, { dialect, policyName: p.tags.policy ?? null });
+    return rateLimitHeadersOf(fields, names, { dialect, policies: p.tags.policy ? { read: p.tags.policy } : {} });
   }
   return {
     limit: headerValue(tagOrNull(p.tags.limit)),

@@ -14,7 +14,7 @@ import type { ObservationRecorder } from './recorder.ts';
 import type { CheckTag, PhaseTag } from './tags.ts';
 import { isLoopbackUrl } from '../util/loopback.ts';
 import { keepsBody, shapeOf } from './body-shape.ts';
-import { endpointById } from '../contract/lookup.ts';
+import { endpointById, quotaClassOfPath } from '../contract/lookup.ts';
 import { messageOf, TiergateError } from '../util/errors.ts';
 import { NetworkMeter } from './network.ts';
 
@@ -70,7 +70,7 @@ export interface ProberOptions {
   readonly network?: NetworkMeter;
   /** PEM of the CA(s) to trust besides Node's bundled roots (config `target.ca`); absent: Node's defaults. */
   readonly ca?: string;
-  /** How rate-limit fields are read: the dialect the config declares (`headers`); absent: §8's X-RateLimit-*. */
+  /** How rate-limit fields are read: the dialect the run declares (config `headers`, `run --declare-headers`) and its policies per quota class; absent: §8's X-RateLimit-*. */
   readonly rateLimitReader?: RateLimitReader;
 }
 
@@ -221,7 +221,7 @@ export class HttpProber {
       doneAt,
       sentWall,
       status,
-      rateLimit: rateLimitHeadersOf(responseHeaders, contract.headers, this.#options.rateLimitReader),
+      rateLimit: this.#rateLimitOf(responseHeaders, request),
       date: singleHeader(responseHeaders, 'date'),
       edgeNode: singleHeader(responseHeaders, contract.headers.edgeNode),
       contentType,
@@ -253,6 +253,16 @@ export class HttpProber {
         if (timesNetwork && noHandshake && roundTripMs !== null) this.#network.roundTrip(edge.label, roundTripMs);
       },
     };
+  }
+
+  /**
+   * An answer's rate-limit fields, read as the run declares: under a dialect whose policies are
+   * named, the quota of the request's class (its endpoint's, by path) is the one read.
+   */
+  #rateLimitOf(headers: ResponseHeaders, request: ProbeRequest): Observation['rateLimit'] {
+    const { contract, rateLimitReader: reader } = this.#options;
+    if (reader === undefined || reader.dialect === 'x-ratelimit') return rateLimitHeadersOf(headers, contract.headers);
+    return rateLimitHeadersOf(headers, contract.headers, reader, quotaClassOfPath(contract, request.path));
   }
 
   /** Whether an answer's body is kept as it came (else only its shape is recorded). */

@@ -5,7 +5,7 @@
  * reports take the places of Limit, Remaining and Reset, so that every check and every window placed
  * reads one shape, while the fields as received are kept beside them for evidence.
  */
-import type { HeaderNames } from '../contract/types.ts';
+import type { HeaderNames, QuotaClass } from '../contract/types.ts';
 import {
   DEFAULT_RATE_LIMIT_DIALECT,
   parseRateLimitFields,
@@ -28,17 +28,24 @@ import {
 /** How a run reads rate-limit fields: the dialect declared, and which policy name each quota class goes by where declared. */
 export interface RateLimitReader {
   readonly dialect: RateLimitDialectName;
-  /** The policy a response reports, by its name, where the config maps names to quota classes; null: the first reported. */
-  readonly policyName: string | null;
+  /**
+   * Per quota class, the name of the policy a response to a request of that class is read from (the
+   * config's `headers.policies`); a class named none: the first quota the response reports.
+   */
+  readonly policies: Readonly<Partial<Record<QuotaClass, string>>>;
 }
 
-export const SPEC_READER: RateLimitReader = Object.freeze({ dialect: DEFAULT_RATE_LIMIT_DIALECT, policyName: null });
+export const SPEC_READER: RateLimitReader = Object.freeze({ dialect: DEFAULT_RATE_LIMIT_DIALECT, policies: {} });
 
-/** The rate-limit fields of a response with `headers` (names lower case, as Node gives them). */
+/**
+ * The rate-limit fields of a response with `headers` (names lower case, as Node gives them) to a
+ * request counted against `quotaClass`, whose declared policy (if any) is the quota read.
+ */
 export function rateLimitHeadersOf(
   headers: RawHeaderValues,
   names: HeaderNames,
   reader: RateLimitReader = SPEC_READER,
+  quotaClass: QuotaClass = 'read',
 ): RateLimitHeaders {
   const retryAfter = headerValue(headers[names.retryAfter]);
   if (reader.dialect === 'x-ratelimit') {
@@ -50,7 +57,7 @@ export function rateLimitHeadersOf(
     };
   }
   const reading = parseRateLimitFields(reader.dialect, headers);
-  const quota = reportedQuota(reading, reader.policyName);
+  const quota = reportedQuota(reading, reader.policies[quotaClass] ?? null);
   const sources = fieldSources(reader.dialect);
   const announced = quota?.announced ?? null;
   return {
@@ -62,7 +69,7 @@ export function rateLimitHeadersOf(
   };
 }
 
-/** The quota a response reports: the one its policy name names where given, else the first. */
+/** The quota a response reports: the one the declared policy name names where given (none if absent), else the first. */
 function reportedQuota(reading: RateLimitReading, policyName: string | null): QuotaReading | null {
   if (policyName !== null) return reading.quotas.find((q) => q.policy === policyName) ?? null;
   return reading.quotas[0] ?? null;

@@ -6,7 +6,7 @@ import {
   isRateLimitDialectName,
   RATE_LIMIT_DIALECT_NAMES,
   type RateLimitDialectName,
-} from '../contract/rate-limit-dialects.ts';
+} from '../contract/rate-limit-names.ts';
 import { isLoopbackHost } from '../util/loopback.ts';
 import { isCertificateKind, type CertificateKind } from './certificates.ts';
 import { faultsOutsideDialect, isFaultName, type FaultName } from './faults.ts';

@@ -13,6 +13,7 @@ import type { Io } from '../util/io.ts';
 import { buildMatrix } from './matrix.ts';
 import { plain, VERDICT_SYMBOL } from './palette.ts';
 import { declaredLimitsText } from './declared-limits.ts';
+import { declaredDialectText } from './header-dialect.ts';
 import { cellText, displayPath, GATE_WORD, needsAttention, resultLabel, verdictWord } from './terminal-summary.ts';
 import { whyLines } from '../catalogue/reasons/index.ts';
 
@@ -90,6 +91,12 @@ function declaredLine(results: RunResults): string[] {
   return text === null ? [] : [`**Declared limits, judged exactly:** ${inline(text)}`, ''];
 }
 
+/** The header dialect judged, where a declaration departs from §8's names. */
+function dialectLine(results: RunResults): string[] {
+  const text = declaredDialectText(results.headers);
+  return text === null ? [] : [`**Rate-limit headers:** ${inline(text)}`, ''];
+}
+
 /** The summary of one run, ending with a newline; every full key redacted. */
 export function stepSummary(results: RunResults, reportDir: string, cwd: string): string {
   const c = results.counts;
@@ -101,6 +108,7 @@ export function stepSummary(results: RunResults, reportDir: string, cwd: string)
     '',
     `**${c.pass} pass** · **${c.fail} fail** · **${c.inconclusive} inconclusive** · **${c.skipped} skipped**`,
     '',
+    ...dialectLine(results),
     ...declaredLine(results),
     ...matrixTable(results),
     ...attention(results.checks),

@@ -11,6 +11,7 @@ import { buildMatrix, type MatrixCell } from './matrix.ts';
 import { plain, VERDICT_LABEL, VERDICT_SYMBOL, type Paint, type Style } from './palette.ts';
 import { formatProfile } from './profile-text.ts';
 import { declaredLimitsText } from './declared-limits.ts';
+import { declaredDialectText } from './header-dialect.ts';
 import { redactKeys } from '../contract/keys.ts';
 import { whyLines } from '../catalogue/reasons/index.ts';
 
@@ -98,6 +99,12 @@ function declaredLine(results: RunResults, paint: Paint): string[] {
   return text === null ? [] : [`${paint('bold', 'Declared limits, judged exactly:')} ${text}`, ''];
 }
 
+/** The header dialect judged, where a declaration departs from §8's names. */
+function dialectLine(results: RunResults, paint: Paint): string[] {
+  const text = declaredDialectText(results.headers);
+  return text === null ? [] : [`${paint('bold', 'Rate-limit headers:')} ${text}`, ''];
+}
+
 /** The gate's verdict in words, after its symbol. */
 export const GATE_WORD: Readonly<Record<RunResults['verdict'], string>> = {
   pass: 'PASS: every check that ran passed',
@@ -120,6 +127,7 @@ export function terminalSummary(
       `tiergate ${results.runId}: ${results.checks.length} results across ${results.tiers.join(', ') || 'no tiers'}`,
     ),
     '',
+    ...dialectLine(results, paint),
     ...results.profiles.flatMap((profile) => [formatProfile(profile, { paint }), '']),
     ...declaredLine(results, paint),
     ...matrixTable(results, paint),

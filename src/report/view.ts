@@ -14,6 +14,7 @@ import { buildMatrix, resultAnchor, worstVerdict } from './matrix.ts';
 import type { LatencySummary, ObservationDigest } from './observation-digest.ts';
 import { profileCards, type ProfileCardView } from './profile-view.ts';
 import { declaredLimitRows, type DeclaredLimitRow } from './declared-limits.ts';
+import { declaredDialectText } from './header-dialect.ts';
 import { footprintView, type FootprintView } from './footprint.ts';
 import { openResults, type OpenResultsView } from './open-results.ts';
 import { slaViews, type EvidenceFile, type SlaView } from './sla.ts';
@@ -117,6 +118,12 @@ function networkText({ figures: f, margins: m }: NonNullable<RunResults['network
   return `${trips}; timers late ${formatMs(f.timerLateMs)}; margins: ${margins}`;
 }
 
+/** The header dialect judged, where a declaration departs from §8's: on the first screen, beside the contract. */
+function headerFacts(results: RunResults): ReportView['facts'] {
+  const text = declaredDialectText(results.headers);
+  return text === null ? [] : [{ label: 'Rate-limit headers', value: text, warn: true, long: true }];
+}
+
 function facts(results: RunResults): ReportView['facts'] {
   const t = results.target;
   const clock = results.clock;
@@ -143,6 +150,7 @@ function facts(results: RunResults): ReportView['facts'] {
     },
     ...(results.network ? [{ label: 'Network', value: networkText(results.network), long: true }] : []),
     { label: 'Contract', value: `${results.contract.name} v${results.contract.version}` },
+    ...headerFacts(results),
     {
       label: 'Tool',
       value: `${results.tool.name} ${results.tool.version}${results.tool.revision ? ` (${results.tool.revision.slice(0, 12)})` : ''}`,

@@ -3,11 +3,13 @@
  * `schemas/results.schema.json` is generated (regenerate: `npm run generate`).
  * Objects accept unknown keys (and drop them on load) so that a reader of `tiergate/results@2` accepts
  * results from a later tiergate that only added optional fields; a breaking change bumps the `@2`
- * (@2: every check result carries `reasons`, codes with their figures).
+ * (@2: every check result carries `reasons`, codes with their figures; added since, optional: `headers`,
+ * the rate-limit header dialect judged, declared or §8's). docs/evidence.md describes it.
  * A check's `data` is checked where the report reads it (its charts), against its verdict's type.
  */
 import { z } from 'zod';
 import { QUOTA_CLASSES, TIER_NAMES } from '../contract/types.ts';
+import { RATE_LIMIT_DIALECT_NAMES } from '../contract/rate-limit-names.ts';
 import { WRITE_POLICIES } from '../contract/writes.ts';
 import type { AssumptionId } from '../contract/types.ts';
 import { reportOf } from '../checks/catalogue.ts';
@@ -15,7 +17,6 @@ import type { ChartKind } from '../checks/define.ts';
 import { CHECK_IDS, CHECK_VARIANTS, VERDICTS, type CheckResult } from '../catalogue/types.ts';
 import { REASON_CODES, type Reason, type ReasonCode } from '../catalogue/reasons/index.ts';
 import { DIALECT_AGREEMENTS, RESET_FORMATS, WINDOW_ALGORITHMS } from '../profile/types.ts';
-import { RATE_LIMIT_DIALECT_NAMES } from '../contract/rate-limit-dialects.ts';
 import { FAULT_NAMES } from '../reference-server/faults.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import type { SeriesPoint } from '../verdicts/hdr-remaining.ts';
@@ -373,6 +374,27 @@ export const resultsSchema = z
       .default([])
       .describe(
         'Organizations whose own figures the config declared: their contract, judged exactly (absent in files from before declared limits: read as none).',
+      ),
+    headers: z
+      .object({
+        declared: z
+          .enum(RATE_LIMIT_DIALECT_NAMES)
+          .nullable()
+          .describe(
+            "The dialect declared (config `headers`, `run --declare-headers`), which the run judged: the owner's explicit acceptance of that departure from §8; null: none declared, §8's was judged.",
+          ),
+        spec: z.literal('x-ratelimit').describe('The dialect §8 specifies: X-RateLimit-Limit, -Remaining and -Reset.'),
+        policies: z
+          .object({
+            read: z.string().optional(),
+            ingest: z.string().optional(),
+            concurrency: z.string().optional(),
+          })
+          .describe('The policy each quota class goes by, by name, where the declaration names one.'),
+      })
+      .optional()
+      .describe(
+        "The rate-limit header dialect the run judged, declared or §8's (absent in files from before it, in k6 ingests and merged vantage points).",
       ),
     assumptions: z.array(
       z.object({

@@ -1,5 +1,6 @@
 /** results.json: the run's record, from which every report is rendered. Versioned by `schema`. */
-import type { Assumption, OrgLimits, TierName } from '../contract/types.ts';
+import type { Assumption, LimitField, OrgLimits, TierName } from '../contract/types.ts';
+import type { RateLimitDialectName } from '../contract/rate-limit-names.ts';
 import type { CheckResult, Verdict } from '../catalogue/types.ts';
 import type { ChartKind } from '../checks/define.ts';
 import type { LimiterProfile } from '../profile/types.ts';
@@ -43,6 +44,19 @@ export interface DeclaredLimits {
   readonly limits: Partial<OrgLimits>;
 }
 
+/**
+ * The rate-limit header dialect the run judged: §8's (`spec`) unless one was declared (config
+ * `headers`, `run --declare-headers`), the owner's explicit acceptance of that departure from §8.
+ */
+export interface HeaderDialects {
+  /** The dialect declared, and judged; null: none declared, §8's was judged. */
+  readonly declared: RateLimitDialectName | null;
+  /** The dialect §8 specifies: X-RateLimit-Limit, -Remaining and -Reset (epoch seconds). */
+  readonly spec: 'x-ratelimit';
+  /** The policy each quota class goes by, by name, where the declaration names one; {} where none. */
+  readonly policies: Readonly<Partial<Record<LimitField, string>>>;
+}
+
 export interface RunResults {
   readonly schema: typeof RESULTS_SCHEMA;
   readonly runId: string;
@@ -67,6 +81,8 @@ export interface RunResults {
   readonly profiles: readonly LimiterProfile[];
   /** The organizations of the run's tiers whose own figures the config declared; [] when none did. */
   readonly declaredLimits: readonly DeclaredLimits[];
+  /** The rate-limit header dialect judged, declared or §8's; absent in older results, k6 ingests and merged vantage points. */
+  readonly headers?: HeaderDialects;
   readonly assumptions: readonly Assumption[];
   /** Methodology notes shown in reports: how each figure was measured, and its error bound. */
   readonly methodology: readonly { readonly topic: string; readonly text: string }[];

@@ -46,7 +46,7 @@ export interface DoctorFinding {
 }
 
 export interface DoctorOptions {
-  /** The rate-limit header dialect the config declares (its `headers`); absent: §8's X-RateLimit-*. */
+  /** The rate-limit header dialect to expect; absent: the config's `headers`, else §8's X-RateLimit-*. */
   readonly headers?: RateLimitDialectName;
 }
 
@@ -107,7 +107,7 @@ export async function runDoctor(target: ExternalTarget, io: Io, options: DoctorO
     const findings = [
       ...reached,
       ...keys,
-      ...dialectFindings(options.headers ?? DEFAULT_RATE_LIMIT_DIALECT, heard),
+      ...dialectFindings(options.headers ?? config.headers?.dialect ?? DEFAULT_RATE_LIMIT_DIALECT, heard),
       ...declaredReadFindings(config, observations),
       clockFinding(clock, answered),
     ];

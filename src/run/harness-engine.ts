@@ -185,6 +185,7 @@ function suiteContext(
     windows,
     profileOf: (tier) => state.profiles.get(tier) ?? null,
     declared: declaredAssumptions(options),
+    declaredHeaders: session.headers,
     uploadMs: (tier, path, quantile) => {
       const measured = windows.latencyMs(tier, 'ingest', path, quantile);
       return measured === null ? session.uploadMs : Math.max(measured, session.uploadMs ?? 0);

@@ -107,6 +107,7 @@ async function drive(
     outDir: join(runDir, 'k6'),
     tiers: scenarios.map((s) => s.tier),
     shapes: Object.fromEntries(scenarios.map((s) => [s.tier, s.load])),
+    ...(session.headers ? { rateLimitReader: session.headers } : {}),
   });
   const edge = session.edges[0];
   if (!edge || !isLoopbackUrl(edge.url))

@@ -1,7 +1,7 @@
 /** The resolved options of one run: typed, validated, frozen. The CLI and tests build these. */
 import type { AssumptionId, TierName } from '../contract/types.ts';
 import type { CheckId } from '../catalogue/types.ts';
-import type { Config } from '../config/schema.ts';
+import type { Config, HeaderDeclaration } from '../config/schema.ts';
 import type { TargetCa } from '../config/target-ca.ts';
 import { orgsFromConfig } from '../provision/config-orgs.ts';
 import type { RevocationShape, Scenario } from '../scenario/define.ts';
@@ -70,6 +70,12 @@ export interface RunOptions {
   readonly keepBodies?: boolean;
   /** How the run folder is sealed (manifest.json, and manifest.sig with a signing key): the command line and the key. */
   readonly seal?: RunSeal;
+  /**
+   * The rate-limit header dialect declared for a target without a config (`run --declare-headers`):
+   * the embedded target's `headers` shapes what it sends, this says what the run judges. A config
+   * declares its own (`headers`), and this is not read for it.
+   */
+  readonly declaredHeaders?: HeaderDeclaration;
 }
 
 /** What the CLI knows of a run for its manifest: the arguments, and the signing key (TIERGATE_SIGNING_KEY). */
@@ -81,6 +87,15 @@ export interface RunSeal {
 /** What the deployment's config declares where the spec is silent (none for the embedded target). */
 export function declaredAssumptions(options: RunOptions): Readonly<Partial<Record<AssumptionId, boolean>>> {
   return options.target.kind === 'external' ? (options.target.config.assumptions ?? {}) : {};
+}
+
+/**
+ * The rate-limit header dialect the run judges, where one is declared: the config's `headers` for a
+ * deployment, `declaredHeaders` for the embedded target; null: §8's X-RateLimit-* (the spec's).
+ */
+export function headerDeclaration(options: Pick<RunOptions, 'target' | 'declaredHeaders'>): HeaderDeclaration | null {
+  if (options.target.kind === 'external') return options.target.config.headers ?? null;
+  return options.declaredHeaders ?? null;
 }
 
 /** Revocation trials, interval, settle, trials at once and the confidence target: the flags first, then the config file's (the scenario's come after both). */

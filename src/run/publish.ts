@@ -34,6 +34,8 @@ export interface RunFrame {
   readonly interrupted: boolean;
   /** Organizations of the run whose own figures the config declared. */
   readonly declaredLimits: RunResults['declaredLimits'];
+  /** The rate-limit header dialect judged; absent where the frame does not know (k6 ingests, merged vantage points). */
+  readonly headers?: RunResults['headers'];
 }
 
 export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promise<RunResults> {
@@ -59,6 +61,7 @@ export async function runResults(frame: RunFrame, outcome: EngineOutcome): Promi
     checks,
     profiles: outcome.profiles,
     declaredLimits: frame.declaredLimits,
+    ...(frame.headers ? { headers: frame.headers } : {}),
     assumptions: recruitingApi.assumptions,
     methodology: outcome.methodology,
     observations: outcome.observations,

@@ -11,7 +11,7 @@ import type { Io } from '../util/io.ts';
 import type { TierName } from '../contract/types.ts';
 import type { RunResults } from '../results/types.ts';
 import type { RunEvent } from '../results/events.ts';
-import { declaredAssumptions, type RunOptions } from './options.ts';
+import { declaredAssumptions, headerDeclaration, type RunOptions } from './options.ts';
 import { describePlan } from './describe-plan.ts';
 import { openTargetSession } from './target-session.ts';
 import { newRunId } from './run-id.ts';
@@ -37,6 +37,12 @@ function declaredLimits(options: RunOptions, tiers: readonly TierName[]): RunRes
   return options.target.orgs.flatMap((org) =>
     org.limits && tiers.includes(org.tier) ? [{ org: org.label, tier: org.tier, limits: org.limits }] : [],
   );
+}
+
+/** The header dialect the run judged, for results.json: the one declared, else §8's. */
+function headerDialects(options: RunOptions): NonNullable<RunResults['headers']> {
+  const declared = headerDeclaration(options);
+  return { declared: declared?.dialect ?? null, spec: 'x-ratelimit', policies: declared?.policies ?? {} };
 }
 
 const ENGINES: Readonly<Record<RunOptions['engine'], RunEngine>> = { harness: harnessEngine, k6: k6Engine };
@@ -101,6 +107,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
     tiers,
     interrupted: io.signal.aborted,
     declaredLimits: declaredLimits(options, tiers),
+    headers: headerDialects(options),
   };
   const config = options.target.kind === 'external' ? options.target.config : null;
   const { results, warning } = await publishResults(frame, outcome, {

@@ -16,7 +16,8 @@ import type { SuiteContext } from '../suite/context.ts';
 import type { KeyHook, OrgHandle } from '../contract/handles.ts';
 import { adminApiHook } from '../provision/hooks/admin-api.ts';
 import { configKeyHook } from '../provision/hooks/from-config.ts';
-import type { RunOptions } from './options.ts';
+import { headerDeclaration, type RunOptions } from './options.ts';
+import type { HeaderDeclaration } from '../config/schema.ts';
 import { provisionOrg, provisionTiers, type ProvisionRequest } from '../provision/provision.ts';
 import { embeddedProfileOrg } from './plan-for.ts';
 
@@ -29,6 +30,8 @@ export interface TargetSession {
   /** PEM of the CA(s) every client of the target trusts besides the public roots; null for none. */
   readonly ca: string | null;
   readonly edgeHeader: string;
+  /** The rate-limit header dialect the run judges (config `headers`, `run --declare-headers`); null: §8's. */
+  readonly headers: HeaderDeclaration | null;
   /** How long the target takes to answer an upload, where it is known before any (the embedded target's parse time); null: to be measured. */
   readonly uploadMs: number | null;
   /** The organizations quota and access checks use, per tier. */
@@ -51,10 +54,11 @@ export const REVOCATION_ORG_LIMITS = { read: 1_000_000, ingest: 1_000_000, concu
 const edgesOf = (urls: readonly string[]): Edge[] => urls.map((url, i) => ({ label: `edge-${i}`, url }));
 
 export async function openTargetSession(
-  options: Pick<RunOptions, 'target' | 'windowMs'>,
+  options: Pick<RunOptions, 'target' | 'windowMs' | 'declaredHeaders'>,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<TargetSession> {
   const target = options.target;
+  const headers = headerDeclaration(options);
   if (target.kind === 'external') {
     const config = target.config;
     const orgs = target.orgs;
@@ -72,6 +76,7 @@ export async function openTargetSession(
       allowRemote: config.target.allowNonLoopback,
       ca,
       edgeHeader: config.target.edgeHeader,
+      headers,
       uploadMs: null,
       orgs: async (requests) => orgs.filter((o) => requests.some((r) => r.tier === o.tier)),
       revocationOrg: async () => orgs.find((o) => o.label === config.revocation?.org) ?? null,
@@ -104,6 +109,7 @@ export async function openTargetSession(
     allowRemote: false,
     ca: running.ca,
     edgeHeader: recruitingApi.headers.edgeNode,
+    headers,
     uploadMs: target.parseMs,
     orgs: (requests) => provisionTiers(admin, requests),
     // Revocation is not about quotas: its organization gets Enterprise limits far above what its
@@ -122,7 +128,7 @@ export async function openTargetSession(
   };
 }
 
-/** The prober over a session's edges: its edge header, its loopback rule, its CA, the run's clock and Ctrl-C. */
+/** The prober over a session's edges: its edge header, its loopback rule, its CA, the header dialect declared, the run's clock and Ctrl-C. */
 export function sessionProber(
   session: TargetSession,
   io: Io,
@@ -149,5 +155,6 @@ export function sessionProber(
     keepBodies: options.keepBodies === true,
     ...(options.network ? { network: options.network } : {}),
     ca: session.ca ?? undefined,
+    ...(session.headers === null ? {} : { rateLimitReader: session.headers }),
   });
 }

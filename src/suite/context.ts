@@ -13,6 +13,7 @@ import type { WritePolicy } from '../contract/writes.ts';
 import type { CreatedLedger } from './created.ts';
 import type { CreatedResource } from '../results/types.ts';
 import type { JudgementLog } from './judgements.ts';
+import type { HeaderDeclaration } from '../config/schema.ts';
 import type { RemeasureBudget } from './remeasure.ts';
 
 export interface SuiteContext {
@@ -39,6 +40,12 @@ export interface SuiteContext {
    * intended behaviour, judged as such; declared true, it is required. Undeclared: learned and reported.
    */
   readonly declared: Readonly<Partial<Record<AssumptionId, boolean>>>;
+  /**
+   * The rate-limit header dialect the run judges, declared (config `headers`, `run --declare-headers`),
+   * with the policy each quota class goes by; null: §8's X-RateLimit-*. The prober reads every
+   * answer so already (observations' `rateLimit`, and `rateLimit.dialect` with the fields as received).
+   */
+  readonly declaredHeaders: HeaderDeclaration | null;
   /**
    * How long an upload takes on the tier, ms, to plan ingest checks by: the run's recent admitted
    * uploads (to `path`, where given; sent alone and in batches: the median, or `quantile` of them: 0

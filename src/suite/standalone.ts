@@ -12,7 +12,12 @@ import { NetworkMeter } from '../measure/network.ts';
 import { remeasureBudget } from './remeasure.ts';
 
 export type StandaloneInput = Pick<SuiteContext, 'contract' | 'prober' | 'io' | 'orgs' | 'windowMs'> &
-  Partial<Pick<SuiteContext, 'keyHook' | 'provisionOrgs' | 'reportDir' | 'timeoutMs' | 'writes' | 'network'>> & {
+  Partial<
+    Pick<
+      SuiteContext,
+      'keyHook' | 'provisionOrgs' | 'reportDir' | 'timeoutMs' | 'writes' | 'network' | 'declaredHeaders'
+    >
+  > & {
     /** The prober's recorder: the window keeper sees every answer through it. */
     readonly recorder?: ObservationRecorder;
   };
@@ -40,6 +45,7 @@ export function standaloneContext(input: StandaloneInput): SuiteContext {
     reportDir: null,
     timeoutMs: 5000,
     writes: 'own',
+    declaredHeaders: null,
     ...input,
     network,
     windows,

@@ -71,7 +71,15 @@ export const load = defineTask({
         org: org.label,
       });
     return inFreshWindow(context, task, 'read', { first, fromStart: true }, async (window, opener) => {
-      const result = await runPhases(context, { org, fleet, shape, phases, openedAt: window.openedAt, opener });
+      const result = await runPhases(context, {
+        org,
+        fleet,
+        shape,
+        phases,
+        openedAt: window.openedAt,
+        opener,
+        ...(context.declaredHeaders ? { rateLimitReader: context.declaredHeaders } : {}),
+      });
       const summary = result.aggregator.summary();
       const data = thresholdDataFromSummary(summary, result.dropped);
       const finding = loadThresholdsVerdict({

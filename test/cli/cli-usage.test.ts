@@ -182,6 +182,47 @@ describe('defaults: one owner, the same in every command, its help and the docum
     );
   });
 
+  it('run --declare-headers declares the dialect judged, apart from the --headers the target speaks', async () => {
+    const { io } = captureIo();
+    const undeclared = await resolveRunOptions({ ...runArgs, tiers: 'starter', headers: 'ietf' }, io, []);
+    expect(undeclared.declaredHeaders).toBeUndefined();
+    const declared = await resolveRunOptions(
+      { ...runArgs, tiers: 'starter', headers: 'ietf', 'declare-headers': 'ietf' },
+      io,
+      [],
+    );
+    expect(declared.declaredHeaders).toEqual({ dialect: 'ietf', policies: {} });
+    // Declared alone, the target still speaks §8's triple: what is judged and what is sent are two things.
+    const alone = await resolveRunOptions({ ...runArgs, tiers: 'starter', 'declare-headers': 'ietf-draft-6' }, io, []);
+    expect([alone.target, alone.declaredHeaders]).toMatchObject([
+      { headers: 'x-ratelimit' },
+      { dialect: 'ietf-draft-6' },
+    ]);
+    await expect(resolveRunOptions({ ...runArgs, tiers: 'starter', 'declare-headers': 'rfc' }, io, [])).rejects.toThrow(
+      /^--declare-headers rfc: expected one of x-ratelimit, ietf, ietf-draft-7, ietf-draft-6$/,
+    );
+  });
+
+  it("run --declare-headers with --config is one line pointing at the config's headers, exit 2", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tiergate-config-'));
+    writeFileSync(
+      join(dir, 'ok.json'),
+      JSON.stringify({
+        target: { edges: ['http://127.0.0.1:9'] },
+        orgs: [{ name: 'acme', tier: 'starter', keys: { primary: { env: 'XH_ACME_KEY' } } }],
+      }),
+    );
+    const result = await runCli(
+      ['run', '--config', 'ok.json', '--dry-run', '--declare-headers', 'ietf'],
+      { XH_ACME_KEY: 'xh_test_0123456789abcdef0123456789abcdef' },
+      dir,
+    );
+    expectUsageError(
+      result,
+      /^tiergate: --declare-headers ietf: a config declares its dialect itself; write "headers": "ietf"/,
+    );
+  });
+
   it('--revocation-parallel takes a whole number from 1, and leaves it to the scenario when absent', async () => {
     const { io } = captureIo();
     expect(

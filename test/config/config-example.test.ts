@@ -26,6 +26,8 @@ describe('tiergate.config.json', () => {
     ]);
     expect(config.revocation?.hook.type).toBe('command');
     expect(config.assumptions).toEqual({ 'head-bootstrap-free': false });
+    // §8's own dialect, written out: where a deployment that speaks another would declare it.
+    expect(config.headers).toEqual({ dialect: 'x-ratelimit', policies: {} });
   });
 
   it('declared assumptions: only those the checks honour, as booleans, each problem named by path', () => {

@@ -163,6 +163,52 @@ describe('parseConfig', () => {
   });
 });
 
+describe('headers: a declared rate-limit header dialect', () => {
+  it('is absent unless declared: §8 is the judge', () => {
+    expect(parseConfig(valid(), 'c').headers).toBeUndefined();
+  });
+
+  it('takes a dialect by name, or with the policy each quota class goes by, into one typed object', () => {
+    expect(parseConfig({ ...valid(), headers: 'ietf' }, 'c').headers).toEqual({ dialect: 'ietf', policies: {} });
+    const policies = { read: 'permin', ingest: 'uploads', concurrency: 'inflight' };
+    expect(parseConfig({ ...valid(), headers: { dialect: 'ietf', policies } }, 'c').headers).toEqual({
+      dialect: 'ietf',
+      policies,
+    });
+    expect(parseConfig({ ...valid(), headers: { dialect: 'ietf-draft-7' } }, 'c').headers).toEqual({
+      dialect: 'ietf-draft-7',
+      policies: {},
+    });
+  });
+
+  it('refuses a name that is no dialect in one line naming headers and the choices', () => {
+    const choices = 'x-ratelimit, ietf, ietf-draft-7, ietf-draft-6';
+    const bare = usageError(() => parseConfig({ ...valid(), headers: 'ietf-draft-11' }, 'tiergate.config.json'));
+    expect(bare.code).toBe('TG_CONFIG');
+    expect(bare.message).toBe(`tiergate.config.json: headers: expected one of ${choices}`);
+    const nested = usageError(() => parseConfig({ ...valid(), headers: { dialect: 'IETF' } }, 'c'));
+    expect(nested.message).toBe(`c: headers.dialect: expected one of ${choices}`);
+    const other = usageError(() => parseConfig({ ...valid(), headers: 7 }, 'c'));
+    expect(other.message).toMatch(/^c: headers: expected one of x-ratelimit, .*, or \{"dialect"/);
+    expect(other.message).not.toContain('\n');
+  });
+
+  it('refuses policies for a dialect that names none, an unknown class and an empty name', () => {
+    const seven = usageError(() =>
+      parseConfig({ ...valid(), headers: { dialect: 'ietf-draft-7', policies: { read: 'r' } } }, 'c'),
+    );
+    expect(seven.message).toMatch(/^c: headers\.policies: ietf-draft-7 names no policy/);
+    const unknown = usageError(() =>
+      parseConfig({ ...valid(), headers: { dialect: 'ietf', policies: { write: 'w' } } }, 'c'),
+    );
+    expect(unknown.message).toMatch(/^c: headers\.policies: Unrecognized key: "write"/);
+    const empty = usageError(() =>
+      parseConfig({ ...valid(), headers: { dialect: 'ietf', policies: { read: '' } } }, 'c'),
+    );
+    expect(empty.message).toMatch(/^c: headers\.policies\.read: a policy name/);
+  });
+});
+
 describe("orgs[].limits: an organization's own figures", () => {
   const enterprise = (limits: unknown) => ({
     ...valid(),

@@ -54,7 +54,7 @@ describe("express-rate-limit's draft-7 headers, read as ietf-draft-7", () => {
   });
 
   it("gives an observation the library's figures, Retry-After beside them on the 429", () => {
-    const rejected = rateLimitHeadersOf(DRAFT_7.rejected, names, { dialect: 'ietf-draft-7', policyName: null });
+    const rejected = rateLimitHeadersOf(DRAFT_7.rejected, names, { dialect: 'ietf-draft-7', policies: {} });
     expect(rejected).toEqual({
       limit: { raw: DRAFT_7.rejected.ratelimit, value: 60 },
       remaining: { raw: DRAFT_7.rejected.ratelimit, value: 0 },
@@ -68,7 +68,7 @@ describe("express-rate-limit's draft-7 headers, read as ietf-draft-7", () => {
         problems: [],
       },
     });
-    const upload = rateLimitHeadersOf(DRAFT_7.firstUpload, names, { dialect: 'ietf-draft-7', policyName: null });
+    const upload = rateLimitHeadersOf(DRAFT_7.firstUpload, names, { dialect: 'ietf-draft-7', policies: {} });
     expect([upload.limit.value, upload.remaining.value, upload.reset.value]).toEqual([10, 9, 3]);
     expect(upload.dialect?.policy).toEqual({ name: null, quota: 10, windowS: 3, unit: 'requests' });
   });
@@ -102,7 +102,7 @@ describe("express-rate-limit's draft-8 headers, read as ietf", () => {
   });
 
   it("gives an observation the library's figures: q as Limit, r as Remaining, t as Reset", () => {
-    const reader = { dialect: 'ietf', policyName: null } as const;
+    const reader = { dialect: 'ietf', policies: {} } as const;
     const rejected = rateLimitHeadersOf(DRAFT_8.rejected, names, reader);
     expect(rejected).toEqual({
       limit: { raw: DRAFT_8.rejected['ratelimit-policy'], value: 60 },
@@ -123,10 +123,10 @@ describe("express-rate-limit's draft-8 headers, read as ietf", () => {
   });
 
   it("reads the read and the ingest limiter by their own names: a declaration names the library's", () => {
-    const read = rateLimitHeadersOf(DRAFT_8.firstRead, names, { dialect: 'ietf', policyName: '60-in-3sec' });
+    const read = rateLimitHeadersOf(DRAFT_8.firstRead, names, { dialect: 'ietf', policies: { read: '60-in-3sec' } });
     expect(read.remaining.value).toBe(59);
     // Each answer reports the one limiter its route went through: the other name finds no quota.
-    const other = rateLimitHeadersOf(DRAFT_8.firstRead, names, { dialect: 'ietf', policyName: '10-in-3sec' });
+    const other = rateLimitHeadersOf(DRAFT_8.firstRead, names, { dialect: 'ietf', policies: { read: '10-in-3sec' } });
     expect(other.remaining).toEqual({ raw: DRAFT_8.firstRead.ratelimit, value: null });
   });
 
@@ -141,7 +141,7 @@ describe("express-rate-limit's draft-8 headers, read as ietf", () => {
       ['60-in-3sec', 0, 60, 59],
       ['10-in-3sec', 1, 10, 9],
     ]);
-    const ingest = rateLimitHeadersOf(both, names, { dialect: 'ietf', policyName: '10-in-3sec' });
+    const ingest = rateLimitHeadersOf(both, names, { dialect: 'ietf', policies: { read: '10-in-3sec' } });
     expect([ingest.limit.value, ingest.remaining.value, ingest.reset.value]).toEqual([10, 9, 3]);
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckId } from '../../src/catalogue/types.ts';
-import type { Config } from '../../src/config/schema.ts';
+import type { Config, HeaderDeclaration } from '../../src/config/schema.ts';
 import type { TierName } from '../../src/contract/types.ts';
 import { DEFAULT_RATE_LIMIT_DIALECT, type RateLimitDialectName } from '../../src/contract/rate-limit-dialects.ts';
 import { defineScenario, type BulkPolicy, type Scenario } from '../../src/scenario/define.ts';
@@ -26,6 +26,8 @@ export interface ShortRun {
   readonly distance?: { readonly tls: boolean; readonly latencyMs: number; readonly jitterMs: number };
   /** The rate-limit header dialect the embedded target speaks; x-ratelimit unless given. */
   readonly headers?: RateLimitDialectName;
+  /** The dialect the run judges (`run --declare-headers`), by name or with its policies; §8's unless given. */
+  readonly declaredHeaders?: RateLimitDialectName | HeaderDeclaration;
 }
 
 export function tempReportsDir(): string {
@@ -64,8 +66,12 @@ export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
     listeners: run.listeners ?? [],
     dryRun: false,
     engine: 'harness',
+    ...(run.declaredHeaders === undefined ? {} : { declaredHeaders: declarationOf(run.declaredHeaders) }),
   };
 }
+
+const declarationOf = (declared: RateLimitDialectName | HeaderDeclaration): HeaderDeclaration =>
+  typeof declared === 'string' ? { dialect: declared, policies: {} } : declared;
 
 /** A run of a deployment's config, as `tiergate run --config` makes it: its keys from `env`, its window and timeout. */
 export function configRun(

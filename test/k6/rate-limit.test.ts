@@ -33,7 +33,7 @@ const spec = (dialect: Dialect, policyName: string | null = null): K6RateLimitDi
 
 /** The contract's figures for the same fields, as an Observation keeps them. */
 function contractFigures(raw: Record<string, string>, dialect: Dialect, policyName: string | null = null) {
-  const read = rateLimitHeadersOf(raw, names, { dialect, policyName });
+  const read = rateLimitHeadersOf(raw, names, { dialect, policies: policyName === null ? {} : { read: policyName } });
   return { limit: read.limit.value, remaining: read.remaining.value, reset: read.reset.value };
 }
 
@@ -154,7 +154,7 @@ describe('the k6 ingest under a dialect', () => {
     const fields = { ratelimit: '"read";r=5;t=7, "ingest";r=2;t=9', 'ratelimit-policy': '"read";q=60, "ingest";q=20' };
     const tags = Object.fromEntries(Object.entries(fields).map(([k, v]) => [`${FIELD_TAG_PREFIX}${k}`, v]));
     const read = k6RateLimit(point({ dialect: 'ietf', policy: 'ingest', window: '9', limit: '20', ...tags }), names);
-    expect(read).toEqual(rateLimitHeadersOf(fields, names, { dialect: 'ietf', policyName: 'ingest' }));
+    expect(read).toEqual(rateLimitHeadersOf(fields, names, { dialect: 'ietf', policies: { read: 'ingest' } }));
     expect([read.limit.value, read.remaining.value, read.reset.value]).toEqual([20, 2, 9]);
     // A field the response lacked is missing in the reading too.
     const none = k6RateLimit(point({ dialect: 'ietf-draft-7' }), names);

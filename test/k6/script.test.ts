@@ -137,7 +137,7 @@ describe('the bundled starter script', () => {
   });
 
   it('under a declared dialect, emits its figures and its fields as received, the policy it was told', async () => {
-    const reader: RateLimitReader = { dialect: 'ietf', policyName: '10-in-3sec' };
+    const reader: RateLimitReader = { dialect: 'ietf', policies: { read: '10-in-3sec' } };
     const { module, stub } = await loadScript(ENV, sustainedLoad({ fleetOrgs: 3 }), reader);
     stub.headers = {
       Ratelimit: '"60-in-3sec"; r=59; t=3, "10-in-3sec"; r=0; t=2',

@@ -112,7 +112,7 @@ describe('the arrival-rate driver under a declared dialect', () => {
     async (dialect) => {
       const url = await server(lines);
       for (const policyName of dialect === 'ietf' ? [null, 'ingest', 'read'] : [null]) {
-        const reader: RateLimitReader = { dialect, policyName };
+        const reader: RateLimitReader = { dialect, policies: policyName === null ? {} : { read: policyName } };
         const o = await oneResponse(url, reader);
         expect(o.status).toBe(429);
         expect(o.rateLimit).toEqual(rateLimitHeadersOf(node, recruitingApi.headers, reader));
@@ -122,7 +122,7 @@ describe('the arrival-rate driver under a declared dialect', () => {
 
   it('reads the policy a declaration names, the pk of each kept as sent', async () => {
     const url = await server(lines);
-    const ingest = await oneResponse(url, { dialect: 'ietf', policyName: 'ingest' });
+    const ingest = await oneResponse(url, { dialect: 'ietf', policies: { read: 'ingest' } });
     expect(ingest.rateLimit.limit.value).toBe(20);
     expect(ingest.rateLimit.remaining.value).toBe(0);
     expect(ingest.rateLimit.reset.value).toBe(42);
@@ -132,7 +132,7 @@ describe('the arrival-rate driver under a declared dialect', () => {
       (node['ratelimit-policy'] as string[]).join(', '),
     );
     // RateLimit reports "ingest" alone: a declaration naming "read" finds no quota reported.
-    const read = await oneResponse(url, { dialect: 'ietf', policyName: 'read' });
+    const read = await oneResponse(url, { dialect: 'ietf', policies: { read: 'read' } });
     expect(read.rateLimit.remaining).toEqual({ raw: node.ratelimit, value: null });
   });
 
@@ -149,7 +149,7 @@ describe('the arrival-rate driver under a declared dialect', () => {
   });
 
   it('reads a request that got no response as rateLimitHeadersOf reads no headers', async () => {
-    const reader: RateLimitReader = { dialect: 'ietf-draft-7', policyName: null };
+    const reader: RateLimitReader = { dialect: 'ietf-draft-7', policies: {} };
     // A port nothing listens on: the connection is refused before any header.
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

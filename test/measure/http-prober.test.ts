@@ -1,7 +1,8 @@
 /**
  * The precise probe's connections: HEAD probes, sent every few ms by revocation trials, reuse them;
  * `warm` opens the connections a series is about to use; idle connections outlive a wait between
- * series. Each test counts the server's 'connection' events.
+ * series. Each test counts the server's 'connection' events. Under a declared header dialect, an
+ * answer is read by the policy its request's quota class goes by.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -86,4 +87,45 @@ test("an idle connection outlives undici's default keep-alive (4 s) where the se
   await sleep(5500);
   expect((await prober.send(edge, HEAD, TAGS)).status).toBe(401);
   expect(counted.connections).toBe(1);
+});
+
+test("under a declared dialect, each answer is read by the policy of its request's quota class", async () => {
+  // One answer reporting both quotas, as a deployment may: which one is a request's is declared by name.
+  const server = createServer((_req, res) => {
+    res.setHeader('ratelimit-policy', '"r";q=60;w=60, "i";q=20;w=60');
+    res.setHeader('ratelimit', '"r";r=59;t=42, "i";r=19;t=41');
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const controller = new AbortController();
+  const proberReading = (policies: Readonly<Record<string, string>>) =>
+    new HttpProber({
+      edges: [{ label: 'edge-0', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }],
+      contract: recruitingApi,
+      clock: systemClock,
+      epoch: 0,
+      recorder: new ObservationRecorder(null),
+      timeoutMs: 5000,
+      connectionsPerEdge: 1,
+      signal: controller.signal,
+      rateLimitReader: { dialect: 'ietf', policies },
+    });
+  const declared = proberReading({ read: 'r', ingest: 'i' });
+  const undeclared = proberReading({});
+  onTestFinished(async () => {
+    controller.abort();
+    await Promise.all([declared.close(), undeclared.close()]);
+    server.closeAllConnections();
+    server.close();
+  });
+  const read = { method: 'GET', path: '/recruiter/jobs', key: null } as const;
+  const upload = { method: 'POST', path: '/recruiter/jobs/vendor/resume-analysis', key: null, body: 'x' } as const;
+  const figures = async (prober: HttpProber, request: typeof read | typeof upload) => {
+    const { rateLimit } = await prober.send(prober.edges[0]!, request, TAGS);
+    return [rateLimit.limit.value, rateLimit.remaining.value, rateLimit.reset.value, rateLimit.dialect?.policy?.name];
+  };
+  expect(await figures(declared, read)).toEqual([60, 59, 42, 'r']);
+  expect(await figures(declared, upload)).toEqual([20, 19, 41, 'i']);
+  // No name declared: the first quota the answer reports, whatever the request.
+  expect(await figures(undeclared, upload)).toEqual([60, 59, 42, 'r']);
 });

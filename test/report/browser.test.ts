@@ -5,7 +5,8 @@
  * the limiter profile's answers with their evidence. Saves reports/screenshots/report.png,
  * failing-detail.png and limiter-profile.png for a person to look at.
  * At 1366 × 768, a full three-tier report shows the gate, the answers and the whole matrix on its
- * first screen, whose picture is docs/images/report.png. To draw that picture again:
+ * first screen (with a header dialect declared, the line saying so too), whose picture is
+ * docs/images/report.png. To draw that picture again:
  *   TIERGATE_UPDATE_SCREENSHOT=1 npx vitest run test/report/browser.test.ts
  * Without Chromium: fails in CI (CI=true), skips with the reason elsewhere.
  */
@@ -281,6 +282,31 @@ describe.runIf(available)('the first screen of a full three-tier report, at 1366
     for (const box of shown) {
       expect(box.top).toBeGreaterThanOrEqual(0);
       expect(box.bottom).toBeLessThanOrEqual(FIRST_SCREEN.height);
+    }
+  });
+
+  it('with a header dialect declared, says so on that screen and still shows the whole matrix there', async () => {
+    const declared = await writeSampleRun({
+      results: {
+        ...fullRunResults(),
+        headers: { declared: 'ietf', spec: 'x-ratelimit', policies: { read: 'permin' } },
+      },
+    });
+    const other = await page.context().newPage();
+    try {
+      await other.goto(pathToFileURL(declared.files.html).href, { waitUntil: 'load' });
+      const fact = other.locator('.run-facts .fact.warn', { hasText: 'Rate-limit headers' });
+      await expect(fact.textContent()).resolves.toContain('ietf judged');
+      const shown = await other
+        .locator(
+          '.run-header .gate, #summary .answer, table.matrix thead tr, table.matrix tbody tr, .run-facts .fact.warn',
+        )
+        .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().bottom));
+      expect(shown).toHaveLength(1 + 3 + 1 + CHECK_IDS.length + 1);
+      for (const bottom of shown) expect(bottom).toBeLessThanOrEqual(FIRST_SCREEN.height);
+    } finally {
+      await other.close();
+      await declared.cleanup();
     }
   });
 

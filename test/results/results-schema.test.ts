@@ -71,6 +71,28 @@ describe('loadResults', () => {
     expect((await loadResults(old)).declaredLimits).toEqual([]);
   });
 
+  it('reads back the header dialect judged, declared or not, and results written before it without one', async () => {
+    run = await writeSampleRun({ observations: false });
+    const written = JSON.parse(await readFile(run.files.results, 'utf8')) as Record<string, unknown>;
+    const declared = { declared: 'ietf', spec: 'x-ratelimit', policies: { read: 'permin', ingest: 'uploads' } };
+    const undeclared = { declared: null, spec: 'x-ratelimit', policies: {} };
+    for (const headers of [declared, undeclared]) {
+      const file = join(run.root, 'headers.json');
+      await writeFile(file, JSON.stringify({ ...written, schema: 'tiergate/results@2', headers }));
+      expect((await loadResults(file)).headers).toEqual(headers);
+    }
+    const { headers: _dropped, ...before } = written;
+    const old = join(run.root, 'old.json');
+    await writeFile(old, JSON.stringify(before));
+    expect((await loadResults(old)).headers).toBeUndefined();
+    // A dialect tiergate does not know, or another spec, is not results@2 as written.
+    for (const headers of [
+      { ...declared, declared: 'ietf-draft-12' },
+      { ...undeclared, spec: 'ietf' },
+    ])
+      expect(resultsSchema.safeParse({ ...written, headers }).success).toBe(false);
+  });
+
   it('names the file and the problem: missing, not JSON, invalid, another format', async () => {
     run = await writeSampleRun({ observations: false });
     expect(await codeOf(join(run.root, 'missing.json'))).toBe('TG_RESULTS_FILE');

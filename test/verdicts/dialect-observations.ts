@@ -57,7 +57,7 @@ export function dialectHeaders(o: Observation, shape: DialectShape): Record<stri
 /** `o` as the prober records it when the run declares `dialect` and the server sends `headers`. */
 export function readAs(o: Observation, dialect: DeclaredDialect, headers: Record<string, string>): Observation {
   if (o.status === null) return o;
-  return { ...o, rateLimit: rateLimitHeadersOf(headers, recruitingApi.headers, { dialect, policyName: null }) };
+  return { ...o, rateLimit: rateLimitHeadersOf(headers, recruitingApi.headers, { dialect, policies: {} }) };
 }
 
 /** `o`'s figures sent in the dialect (bent by the fault), read as a run declaring it records them. */
