@@ -41,11 +41,18 @@ export async function provisionOrg(
   };
 }
 
-/** Every tier's organizations, labelled `starter-a`, `starter-b`, ... as the plan names them. */
-export async function provisionTiers(admin: AdminClient, requests: readonly ProvisionRequest[]): Promise<OrgHandle[]> {
+/**
+ * Every tier's organizations, labelled `starter-a`, `starter-b`, ... as the plan names them; made
+ * with `limits` of their tier where given, and then held to them (OrgHandle.limits).
+ */
+export async function provisionTiers(
+  admin: AdminClient,
+  requests: readonly ProvisionRequest[],
+  limits: Readonly<Partial<Record<TierName, OrgLimits>>> = {},
+): Promise<OrgHandle[]> {
   const perTier = await Promise.all(
     requests.map(({ tier, count }) =>
-      Promise.all(orgLabels(tier, count).map((label) => provisionOrg(admin, tier, label))),
+      Promise.all(orgLabels(tier, count).map((label) => provisionOrg(admin, tier, label, limits[tier]))),
     ),
   );
   return perTier.flat();

@@ -1,5 +1,5 @@
 /** The resolved options of one run: typed, validated, frozen. The CLI and tests build these. */
-import type { AssumptionId, TierName } from '../contract/types.ts';
+import type { AssumptionId, OrgLimits, TierName } from '../contract/types.ts';
 import type { CheckId } from '../catalogue/types.ts';
 import type { Config, HeaderDeclaration } from '../config/schema.ts';
 import type { TargetCa } from '../config/target-ca.ts';
@@ -28,6 +28,11 @@ export interface EmbeddedTarget {
   readonly jitterMs: number;
   /** The rate-limit header dialect its responses speak (src/contract/rate-limit-dialects.ts). */
   readonly headers: RateLimitDialectName;
+  /**
+   * Per tier, the figures the run's organizations are made with and held to exactly, as a config's
+   * `orgs[].limits` declares a contract's own; absent: the target's defaults, judged by their tier.
+   */
+  readonly orgLimits?: Readonly<Partial<Record<TierName, OrgLimits>>>;
 }
 
 export interface ExternalTarget {

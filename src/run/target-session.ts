@@ -111,7 +111,7 @@ export async function openTargetSession(
     edgeHeader: recruitingApi.headers.edgeNode,
     headers,
     uploadMs: target.parseMs,
-    orgs: (requests) => provisionTiers(admin, requests),
+    orgs: (requests) => provisionTiers(admin, requests, target.orgLimits),
     // Revocation is not about quotas: its organization gets Enterprise limits far above what its
     // probes send, so no limiter that counts them (HEAD, 401) can turn a probe into a 429.
     revocationOrg: async (tier) => ({

@@ -7,7 +7,7 @@ import type { Config, HeaderDeclaration } from '../../src/config/schema.ts';
 import type { TierName } from '../../src/contract/types.ts';
 import { DEFAULT_RATE_LIMIT_DIALECT, type RateLimitDialectName } from '../../src/contract/rate-limit-dialects.ts';
 import { defineScenario, type BulkPolicy, type Scenario } from '../../src/scenario/define.ts';
-import { externalTarget, type RunOptions } from '../../src/run/options.ts';
+import { externalTarget, type EmbeddedTarget, type RunOptions } from '../../src/run/options.ts';
 import type { TargetCa } from '../../src/config/target-ca.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import type { VariantName } from '../../src/reference-server/variants.ts';
@@ -28,6 +28,8 @@ export interface ShortRun {
   readonly headers?: RateLimitDialectName;
   /** The dialect the run judges (`run --declare-headers`), by name or with its policies; §8's unless given. */
   readonly declaredHeaders?: RateLimitDialectName | HeaderDeclaration;
+  /** Per tier, the figures the organizations are made with and held to (EmbeddedTarget.orgLimits). */
+  readonly orgLimits?: EmbeddedTarget['orgLimits'];
 }
 
 export function tempReportsDir(): string {
@@ -49,6 +51,7 @@ export function shortRun(outDir: string, run: ShortRun = {}): RunOptions {
       latencyMs: run.distance?.latencyMs ?? 0,
       jitterMs: run.distance?.jitterMs ?? 0,
       headers: run.headers ?? DEFAULT_RATE_LIMIT_DIALECT,
+      ...(run.orgLimits ? { orgLimits: run.orgLimits } : {}),
     },
     windowMs: run.windowMs ?? 2000,
     tiers,
