@@ -198,7 +198,9 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
     description:
       'RateLimit-Policy announces the read quota one too high; the limit, remaining and reset fields and admission stay right',
     breaks: ['HDR-LIMIT'],
-    dialects: POLICY_DIALECTS,
+    // Under the IETF fields q is the Limit itself: `limit-header-wrong` bends it there, with r shown
+    // against it, as it bends X-RateLimit-Limit; a q alone one too high would spoil every window.
+    dialects: ['ietf-draft-7', 'ietf-draft-6'],
   },
   'remaining-never-zero': {
     description: "the dialect's remaining (r) never goes below 1, on the 429 too (admission stays exact)",
@@ -213,7 +215,9 @@ const definitions: Readonly<Record<FaultName, Omit<FaultDefinition, 'name'>>> = 
   'policy-missing': {
     description: 'no RateLimit-Policy field on any response; the other rate-limit fields stay right',
     breaks: ['HDR-PRESENT'],
-    dialects: POLICY_DIALECTS,
+    // Drafts 6 and 7 carry the limit in a field of its own; under the IETF fields RateLimit-Policy's
+    // q is the only Limit, so without it HDR-LIMIT has none to judge and fails too.
+    dialects: ['ietf-draft-7', 'ietf-draft-6'],
   },
 };
 

@@ -178,7 +178,7 @@ describe('defaults: one owner, the same in every command, its help and the docum
     await expect(
       resolveRunOptions({ ...runArgs, tiers: 'starter', 'target-fault': ['policy-missing'] }, io, []),
     ).rejects.toThrow(
-      '--target-fault: "policy-missing" bends the headers of ietf, ietf-draft-7, ietf-draft-6, not x-ratelimit; name its dialect with --headers',
+      '--target-fault: "policy-missing" bends the headers of ietf-draft-7, ietf-draft-6, not x-ratelimit; name its dialect with --headers',
     );
   });
 

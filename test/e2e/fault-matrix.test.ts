@@ -9,8 +9,17 @@
  * (tiergate verify): its verdicts, the failing ones too, judged again from its observations.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_LIMIT_DIALECT } from '../../src/contract/rate-limit-dialects.ts';
-import { bendsDialect, faultCatalogue as catalogue, type FaultName } from '../../src/reference-server/faults.ts';
+import {
+  DEFAULT_RATE_LIMIT_DIALECT,
+  RATE_LIMIT_DIALECT_NAMES,
+  type RateLimitDialectName,
+} from '../../src/contract/rate-limit-dialects.ts';
+import {
+  bendsDialect,
+  faultCatalogue as catalogue,
+  faultDefinition,
+  type FaultName,
+} from '../../src/reference-server/faults.ts';
 import { TASKS } from '../../src/tasks/registry.ts';
 import { checksFor, kindsFor } from '../helpers/fault-checks.ts';
 import { runSuite } from '../../src/run/run.ts';
@@ -22,17 +31,32 @@ import { FAULT_PROFILES, profileComparison } from './limiter-profiles.ts';
 
 /** The quota faults, caught again with every read series' bulk released together (scenario quota.bulk 'always'). */
 const QUOTA_FAULTS = new Set<FaultName>(['quota-off-by-one', 'quota-early', 'racy-admission']);
-/** The faults of the headers the checks judge today (§8's); the other dialects' join once a run declares its dialect. */
+/** The faults of §8's headers, run as the spec judges them. */
 const faultCatalogue = catalogue.filter((f) => bendsDialect(f, DEFAULT_RATE_LIMIT_DIALECT));
+/**
+ * The faults of the other dialects' fields, each run with the first dialect it bends spoken and
+ * declared: the header checks then judge that dialect.
+ */
+const dialectFaults = [
+  ...catalogue
+    .filter((f) => !bendsDialect(f, DEFAULT_RATE_LIMIT_DIALECT))
+    .map((f) => [f, RATE_LIMIT_DIALECT_NAMES.find((d) => bendsDialect(f, d))!] as const),
+  // The IETF fields' q is their Limit: the fault that bends X-RateLimit-Limit bends it.
+  [faultDefinition('limit-header-wrong'), 'ietf'] as const,
+];
 
 describe.concurrent('fault matrix (starter tier)', () => {
+  const spec = DEFAULT_RATE_LIMIT_DIALECT as RateLimitDialectName;
   const cases = [
-    ...faultCatalogue.map((f) => [f.name, f, 'auto'] as const),
-    ...faultCatalogue.filter((f) => QUOTA_FAULTS.has(f.name)).map((f) => [`${f.name}, bulk`, f, 'always'] as const),
+    ...faultCatalogue.map((f) => [f.name, f, 'auto', spec] as const),
+    ...faultCatalogue
+      .filter((f) => QUOTA_FAULTS.has(f.name))
+      .map((f) => [`${f.name}, bulk`, f, 'always', spec] as const),
+    ...dialectFaults.map(([f, dialect]) => [`${f.name}, ${dialect} declared`, f, 'auto', dialect] as const),
   ];
   it.each(cases)(
     '%s',
-    async (_, fault, bulk) => {
+    async (_, fault, bulk, dialect) => {
       const name = fault.name;
       const kinds = kindsFor(fault);
       const checks = checksFor(fault);
@@ -44,6 +68,7 @@ describe.concurrent('fault matrix (starter tier)', () => {
           faults: [name],
           checks,
           bulk,
+          ...(dialect === spec ? {} : { headers: dialect, declaredHeaders: dialect }),
           ...(fault.minWindow ? { windowMs: fault.minWindow.ms } : {}),
         }),
         io,
@@ -73,7 +98,9 @@ describe.concurrent('fault matrix (starter tier)', () => {
       const learns = kinds === null || kinds.some((k) => TASKS[k].consumes !== 'none');
       expect(results.profiles).toHaveLength(learns ? 1 : 0);
       if (learns) {
-        const comparison = profileComparison(results.profiles[0]!, FAULT_PROFILES[name] ?? {});
+        // The other dialects write when the quota returns in seconds until.
+        const dialectShows = dialect === spec ? {} : { resetFormat: 'seconds-until' as const };
+        const comparison = profileComparison(results.profiles[0]!, { ...dialectShows, ...FAULT_PROFILES[name] });
         expect(comparison.learned).toEqual(comparison.wanted);
       }
       // Its folder verifies offline: every verdict, fail included, follows from its observations.
