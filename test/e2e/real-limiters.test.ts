@@ -24,6 +24,7 @@ import { parseConfig } from '../../src/config/load.ts';
 import { EXIT } from '../../src/util/errors.ts';
 import type { CheckId, CheckResult, Verdict } from '../../src/catalogue/types.ts';
 import type { LimiterProfile } from '../../src/profile/types.ts';
+import type { RateLimitDialectName } from '../../src/contract/rate-limit-names.ts';
 import { defineScenario } from '../../src/scenario/define.ts';
 import { externalTarget, type RunOptions } from '../../src/run/options.ts';
 import { runSuite } from '../../src/run/run.ts';
@@ -67,6 +68,8 @@ interface Expectation {
   readonly checks?: readonly CheckId[];
   /** The deployment's shape where it is not the runner entry's (run.mjs resolveShape). */
   readonly shape?: StartOptions['shape'];
+  /** The rate-limit header dialect the config declares (`headers`); absent: §8's X-RateLimit-*. */
+  readonly declare?: RateLimitDialectName;
   /** A flaky network in front of every edge (run.mjs startProxies): about one request in N dropped unanswered. */
   readonly flaky?: FlakyOptions;
   /** Why the expectation is held back for now: the test skips with this reason (it still runs with TIERGATE_RUN_PENDING=1). */
@@ -76,27 +79,49 @@ interface Expectation {
   readonly more?: (checks: readonly CheckResult[]) => void;
 }
 
+/** express-rate-limit as the test bed runs it: exact fixed windows, a bulk upload counted as one request. */
+const EXPRESS_VERDICTS: Rules = { '*': PASS, 'QUOTA-INGEST/bulk': FAIL };
+
+/** What express-rate-limit shows besides, whatever headers it sends. */
+function expressMore(checks: readonly CheckResult[]): void {
+  // HEAD counts as a read here: no fault (§4 is silent), and its reason says it is an assumption.
+  const head = only(checks, 'HEAD-BOOTSTRAP');
+  expect(
+    head.reasons.some((r) => r.code === 'head-counts-as-read'),
+    show(head),
+  ).toBe(true);
+  // The test bed's hand-written cap refuses one more at once.
+  expect(learnedConcurrency(only(checks, 'CONCURRENCY-CAP')).value).toEqual({ kind: 'refuses', status: 429 });
+}
+
 const EXPECTED: readonly Expectation[] = [
   {
     server: 'express-rate-limit',
     why: 'exact fixed windows; a bulk upload counts as one request, not one per resume',
-    verdicts: { '*': PASS, 'QUOTA-INGEST/bulk': FAIL },
+    verdicts: EXPRESS_VERDICTS,
     profile: (p) => {
       keptBrief(p);
       expect(p.read.resetFormat.value).toBe('epoch-seconds');
       expect(p.counts.head.value).toBe(true);
     },
-    more: (checks) => {
-      // HEAD counts as a read here: no fault (§4 is silent), and its reason says it is an assumption.
-      const head = only(checks, 'HEAD-BOOTSTRAP');
-      expect(
-        head.reasons.some((r) => r.code === 'head-counts-as-read'),
-        show(head),
-      ).toBe(true);
-      // The test bed's hand-written cap refuses one more at once.
-      expect(learnedConcurrency(only(checks, 'CONCURRENCY-CAP')).value).toEqual({ kind: 'refuses', status: 429 });
-    },
+    more: expressMore,
   },
+  // The same limiter with the IETF fields alone (legacy headers off), the dialect declared: the same
+  // verdicts as its legacy-header run, check by check, all decided.
+  ...(['draft-7', 'draft-8'] as const).map(
+    (mode): Expectation => ({
+      server: 'express-rate-limit',
+      why: `${mode} headers alone, declared as ${mode === 'draft-7' ? 'ietf-draft-7' : 'ietf'}: the legacy run's verdicts`,
+      shape: { headers: mode },
+      declare: mode === 'draft-7' ? 'ietf-draft-7' : 'ietf',
+      verdicts: EXPRESS_VERDICTS,
+      profile: (p) => {
+        expect(p.read.resetFormat.value).toBe('seconds-until');
+        expect(p.counts.head.value).toBe(true);
+      },
+      more: expressMore,
+    }),
+  ),
   {
     server: 'rate-limiter-flexible',
     why: 'exact fixed windows, bulk weighed per resume',
@@ -253,7 +278,8 @@ async function runAgainst(expected: Expectation, outDir: string, serverLog: stri
   try {
     // Every edge the server listens on (edge 0 first), or the flaky proxies in front of them.
     const edges = proxies.length ? proxies.map((p) => p.url) : running.urls;
-    const { config: raw, env } = buildConfig(edges, running.orgs, WINDOW_S);
+    const { config: built, env } = buildConfig(edges, running.orgs, WINDOW_S);
+    const raw = expected.declare ? { ...built, headers: expected.declare } : built;
     const config = parseConfig(raw, `${server} config`);
     const options: RunOptions = {
       target: externalTarget(config, env, null),
