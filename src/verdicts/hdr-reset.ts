@@ -12,10 +12,11 @@
  * it, an upload parsed for seconds): the lower bound is Date less that lag.
  *
  * Under a dialect the config declares that writes the reset as seconds until the quota returns (t,
- * every IETF dialect), each response's reset is placed at its Date + t and judged by the same rules:
- * 0 ≤ t ≤ W, one instant per window (to a second: Date has second resolution), changing only when a
- * new window begins and not before the one announced, and the quota really back by then: a refusal
- * dated a second or more after the instant its window announced shows t came early.
+ * every IETF dialect), 0 ≤ t ≤ W, and each response's t names a span of the harness's own clock
+ * (its send and answer, plus t, to a second of rounding): one end per window (the spans meet),
+ * changing only when a new window begins and not before the one announced, and the quota really
+ * back by then (no refusal sent after the span). Date + t is what the figures show a reader; the
+ * judging does not rest on Date, which a busy server may serve a second or more stale.
  */
 import type { Observation } from '../measure/observation.ts';
 import { EPOCH_MS_FLOOR, EPOCH_S_FLOOR } from '../measure/reset-format.ts';
@@ -193,18 +194,30 @@ function judgeRollover(
   return { changes, problems };
 }
 
-/** One window's resets placed at Date + t: the lowest and highest, a second apart at most. */
-interface PlacedBand {
-  lo: number;
-  hi: number;
+/**
+ * When, by the harness's monotonic clock, the quota returns as a response's t says: the server read
+ * its clock between the request's send and its answer, and wrote the time left rounded to a whole
+ * second (up or down, as servers differ), so the end lies within a second of that span plus t.
+ * Unlike Date + t, this needs no Date, which is second-resolution and may be served stale by a busy
+ * server.
+ */
+interface EndSpan {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+function endSpanOf(o: Observation, t: number): EndSpan {
+  return { lo: o.sentAt + (t - 1) * 1000, hi: (o.headersAt ?? o.doneAt) + (t + 1) * 1000 };
 }
 
 /**
- * The rollover of resets placed at Date + t (a seconds-until dialect). Date has second resolution, so
- * one window's placed resets may lie a second apart: a band a second wide is one instant. A value
- * outside it changes the window, which must be a new one (went back, moved mid-window, moved early as
- * the epoch rollover says); and a refusal within the window dated a second or more after the band's
- * latest instant shows the quota was not back when t said.
+ * The rollover of resets written as seconds until (a declared dialect's t). Responses that no new
+ * window can separate (a countdown, refusals after it) must name one end: their spans meet, or the
+ * reset moved mid-window. Where a new window may have begun, a span that meets the one before is
+ * taken as the same end (nothing is proven), and one that does not is a change: it went back when
+ * it ends before the other could, and came early when the server was in the new window before the
+ * old could have ended. A refusal sent after the latest the quota could have returned shows it was
+ * not back when t said. Date + t (the `reset` of a sample) is kept for the figures a reader sees.
  */
 function judgeRolloverPlaced(
   valid: readonly Sample[],
@@ -219,38 +232,41 @@ function judgeRolloverPlaced(
     flagged.add(code);
     problems.push({ reason, ids });
   };
-  let band: PlacedBand | null = null;
+  let span: EndSpan | null = null;
   let anchor: Sample | undefined;
   for (const [i, s] of valid.entries()) {
     const before = valid[i - 1];
-    if (band === null || anchor === undefined || before === undefined) {
-      [band, anchor] = [{ lo: s.reset, hi: s.reset }, s];
+    const later = obs[s.n - 1]!;
+    const own = endSpanOf(later, later.rateLimit.reset.value!);
+    if (span === null || anchor === undefined || before === undefined) {
+      [span, anchor] = [own, s];
       windows.push(s.reset);
       continue;
     }
-    const later = obs[s.n - 1]!;
-    if (later.status === TOO_MANY_REQUESTS && s.date !== null && s.date >= band.hi + 1)
-      flag('not-back', because('reset-quota-not-back', { request: s.n, reset: band.hi, date: s.date }), [
+    if (later.status === TOO_MANY_REQUESTS && later.sentAt > span.hi && s.date !== null)
+      flag('not-back', because('reset-quota-not-back', { request: s.n, reset: anchor.reset, date: s.date }), [
         anchor.id,
         s.id,
       ]);
-    if (Math.max(band.hi, s.reset) - Math.min(band.lo, s.reset) <= 1) {
-      band = { lo: Math.min(band.lo, s.reset), hi: Math.max(band.hi, s.reset) };
+    const meets = Math.max(span.lo, own.lo) <= Math.min(span.hi, own.hi);
+    const mayBeNew = newWindowBetween(obs[before.n - 1]!, later);
+    if (meets) {
+      // One end, narrowed; where a new window may have begun, its own span starts afresh.
+      span = mayBeNew ? own : { lo: Math.max(span.lo, own.lo), hi: Math.min(span.hi, own.hi) };
+      if (mayBeNew) anchor = s;
       continue;
     }
     changes.push(s);
-    const change = { request: s.n, from: band.hi, to: s.reset };
-    if (s.reset < band.lo)
-      flag(
-        'back',
-        because('reset-went-back', { ...change, from: band.lo, dateBefore: anchor.date, dateAfter: s.date }),
-        [anchor.id, s.id],
-      );
-    else if (!newWindowBetween(obs[before.n - 1]!, later))
-      flag('moved', because('reset-moved-mid-window', change), [anchor.id, s.id]);
-    else if (s.date !== null && s.date < band.hi - EARLY_TOLERANCE_S)
+    const change = { request: s.n, from: anchor.reset, to: s.reset };
+    if (!mayBeNew) flag('moved', because('reset-moved-mid-window', change), [anchor.id, s.id]);
+    else if (own.hi < span.lo)
+      flag('back', because('reset-went-back', { ...change, dateBefore: anchor.date, dateAfter: s.date }), [
+        anchor.id,
+        s.id,
+      ]);
+    else if ((later.headersAt ?? later.doneAt) < span.lo && s.date !== null)
       flag('moved', because('reset-moved-early', { ...change, date: s.date }), [anchor.id, s.id]);
-    [band, anchor] = [{ lo: s.reset, hi: s.reset }, s];
+    [span, anchor] = [own, s];
     windows.push(s.reset);
   }
   return { changes, problems, windows };

@@ -39,7 +39,8 @@ async function runIetf(declaredHeaders: HeaderDeclaration | undefined, checks?: 
     shortRun(outDir, {
       tiers: checks ? ['starter'] : [...TIERS],
       headers: 'ietf',
-      windowMs: checks ? 3000 : 4000,
+      // Enterprise's 500 uploads at 300 ms, in batches under its cap, fit a 5 s window on a loaded machine.
+      windowMs: checks ? 3000 : 5000,
       parseMs: 300,
       orgLimits: { enterprise: ENTERPRISE },
       ...(checks ? { checks } : {}),
@@ -69,9 +70,9 @@ describe('the IETF RateLimit fields', () => {
       expect(o.rateLimit.dialect).toMatchObject({ name: 'ietf', problems: [] });
       expect(Object.keys(o.rateLimit.dialect!.fields).sort()).toEqual(['ratelimit', 'ratelimit-policy']);
       expect(o.rateLimit.limit.value).toEqual(o.rateLimit.dialect!.policy!.quota);
-      // Reset in seconds until, never an epoch: within the 4 s window.
+      // Reset in seconds until, never an epoch: within the 5 s window.
       expect(o.rateLimit.reset.value).toBeGreaterThanOrEqual(0);
-      expect(o.rateLimit.reset.value).toBeLessThanOrEqual(4);
+      expect(o.rateLimit.reset.value).toBeLessThanOrEqual(5);
     }
     const policies = new Set(counted.map((o) => `${o.path} ${o.rateLimit.dialect!.policy!.name}`));
     expect([...policies].every((p) => p.endsWith(p.includes('resume-analysis') ? ' ingest' : ' read'))).toBe(true);

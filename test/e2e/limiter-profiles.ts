@@ -32,7 +32,7 @@ export const CLEAN: ExpectedProfile = {
 interface OrUnknown<T> {
   readonly orUnknown: T;
 }
-const orUnknown = <T>(value: T): OrUnknown<T> => ({ orUnknown: value });
+export const orUnknown = <T>(value: T): OrUnknown<T> => ({ orUnknown: value });
 
 /** Only the facts a variant or fault changes; others hold as on the clean target, or are not asserted (null). */
 type Shown = { readonly [K in keyof ExpectedProfile]?: ExpectedProfile[K] | OrUnknown<ExpectedProfile[K]> | null };

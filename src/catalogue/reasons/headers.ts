@@ -376,7 +376,7 @@ const RESET_REASONS = {
     text: ({ request, reset, date }) =>
       `request ${request} was refused at Date ${date}, though the window's responses said the quota returns at ${reset} (Date + t): t said the quota would be back sooner than it was`,
     means:
-      'The seconds until the quota returns (t), placed at the Date of the response that gave them, must not come before the quota is really back: a refusal a second or more after it shows they did.',
+      'The seconds until the quota returns (t), counted from when the response was answered, must not come before the quota is really back: a refusal sent after the latest that t can mean (a second of rounding either way) shows they did.',
     causes: ['a t computed from another window than the one enforced', 'a t rounded down or cut short'],
     change: [REPORT_IT],
   }),
