@@ -9,7 +9,7 @@
  * response reports stays the one read for it.
  */
 import type { QuotaClass } from '../contract/types.ts';
-import { parseRateLimitFields } from '../contract/rate-limit-dialects.ts';
+import { parseRateLimitFields, RATE_LIMIT_DIALECTS } from '../contract/rate-limit-dialects.ts';
 import { isAdmitted, type Observation } from '../measure/observation.ts';
 import { learned, undecided } from './learned.ts';
 import type { Learned } from './types.ts';
@@ -38,6 +38,17 @@ export function policyClassesOf(
 ): PolicyClasses {
   const votes = byOrganization(observations).flatMap((sent) => votesOf(sent, classOf));
   return { read: decided('read', votes), ingest: decided('ingest', votes) };
+}
+
+/** The same, where any observation was read in a declared dialect that names its policies; else null (nothing to learn). */
+export function learnedPolicyClasses(
+  observations: readonly Observation[],
+  classOf: (path: string) => QuotaClass,
+): PolicyClasses | null {
+  const named = observations.some(
+    (o) => o.rateLimit.dialect && RATE_LIMIT_DIALECTS[o.rateLimit.dialect.name].namesPolicies,
+  );
+  return named ? policyClassesOf(observations, classOf) : null;
 }
 
 /** Each organization's observations, in send order. */

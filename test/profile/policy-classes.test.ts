@@ -4,7 +4,9 @@ import { quotaClassOfPath } from '../../src/contract/lookup.ts';
 import { renderRateLimitFields, type PolicyFigures } from '../../src/contract/rate-limit-dialects.ts';
 import type { Observation } from '../../src/measure/observation.ts';
 import { rateLimitHeadersOf } from '../../src/measure/rate-limit-reading.ts';
-import { policyClassesOf } from '../../src/profile/policy-classes.ts';
+import { learnedPolicyClasses, policyClassesOf } from '../../src/profile/policy-classes.ts';
+import { inferProfile } from '../../src/profile/infer.ts';
+import { record } from '../helpers/discovery-records.ts';
 import { obs, resetObservations } from '../helpers/observations.ts';
 
 const READ = '/recruiter/jobs';
@@ -188,5 +190,26 @@ describe('policyClassesOf', () => {
     const read = policyClassesOf(series, classOf).read;
     expect(read.value).toBe('reads');
     expect(read.evidence).toEqual([1, 3]);
+  });
+});
+
+describe('the profile', () => {
+  it("records what the discovery's answers taught, under a dialect that names policies only", () => {
+    const exhaustion = [
+      answer(READ, TWO, [
+        ['uploads', 20],
+        ['reads', 59],
+      ]),
+      answer(READ, TWO, [
+        ['uploads', 20],
+        ['reads', 58],
+      ]),
+    ];
+    const profile = inferProfile(record({ exhaustion, dialects: [] }));
+    expect(profile.dialects?.classes?.read.value).toBe('reads');
+    expect(profile.dialects?.classes?.ingest.value).toBeNull();
+    // §8's fields name no policy: nothing to learn, nothing recorded.
+    expect(learnedPolicyClasses([obs({ path: READ }), obs({ path: READ })], classOf)).toBeNull();
+    expect(inferProfile(record({ exhaustion: [obs({ path: READ })], dialects: [] })).dialects?.classes).toBeUndefined();
   });
 });
