@@ -87,7 +87,9 @@ function decided(quotaClass: QuotaClass, all: readonly Vote[]): Learned<string> 
   const names = [...new Set(votes.map((v) => v.policy))];
   const cited = (vs: readonly Vote[]) => vs.slice(0, CITED).flatMap((v) => v.ids);
   if (names.length === 0)
-    return undecided(`no two consecutive admitted requests moved exactly one reported policy by a ${quotaClass}`);
+    return undecided(
+      `no admitted ${quotaClass} request took exactly one from one reported policy alone, since the answer before it`,
+    );
   if (names.length > 1) {
     const firsts = names.map((n) => votes.find((v) => v.policy === n)!);
     return undecided(
