@@ -5,7 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import { errors as undiciErrors, type Pool } from 'undici';
 import { measuringPool } from './pool.ts';
-import type { Contract, HttpMethod, TierName } from '../contract/types.ts';
+import type { Contract, HttpMethod, QuotaClass, TierName } from '../contract/types.ts';
 import { redactKey } from '../contract/keys.ts';
 import type { Clock } from '../util/io.ts';
 import type { Observation, ObservationError } from './observation.ts';
@@ -98,6 +98,8 @@ export class HttpProber {
   readonly #connected = new Map<string, number>();
   /** HEAD /recruiter/bootstrap without a key: the cheapest request, counted for no organization. */
   readonly #keylessHead: ProbeRequest;
+  /** Per tier, the policy each quota class was learned to draw on (learnPolicies). */
+  readonly #learnedPolicies = new Map<TierName, Readonly<Partial<Record<QuotaClass, string>>>>();
 
   constructor(options: ProberOptions) {
     this.#options = options;
@@ -129,6 +131,20 @@ export class HttpProber {
   /** The round trips this prober measured, and the margins they call for. */
   get network(): NetworkMeter {
     return this.#network;
+  }
+
+  /**
+   * Reads a tier's later answers by the policies its profile learned each quota class draws on
+   * (profile/policy-classes.ts), where the declared reader names none for the class; replaces what
+   * was learned for the tier before.
+   */
+  learnPolicies(tier: TierName, policies: Readonly<Partial<Record<QuotaClass, string>>>): void {
+    this.#learnedPolicies.set(tier, { ...policies });
+  }
+
+  /** What learnPolicies was told for `tier`. */
+  learnedPolicies(tier: TierName): Readonly<Partial<Record<QuotaClass, string>>> {
+    return this.#learnedPolicies.get(tier) ?? {};
   }
 
   /** Requests one edge can have in flight without queueing. */
@@ -221,7 +237,7 @@ export class HttpProber {
       doneAt,
       sentWall,
       status,
-      rateLimit: this.#rateLimitOf(responseHeaders, request),
+      rateLimit: this.#rateLimitOf(responseHeaders, request, tags.tier),
       date: singleHeader(responseHeaders, 'date'),
       edgeNode: singleHeader(responseHeaders, contract.headers.edgeNode),
       contentType,
@@ -257,12 +273,20 @@ export class HttpProber {
 
   /**
    * An answer's rate-limit fields, read as the run declares: under a dialect whose policies are
-   * named, the quota of the request's class (its endpoint's, by path) is the one read.
+   * named, the quota of the request's class (its endpoint's, by path) is the one read: the policy the
+   * config names for the class, else the one learned for the tier (learnPolicies), else the first reported.
    */
-  #rateLimitOf(headers: ResponseHeaders, request: ProbeRequest): Observation['rateLimit'] {
+  #rateLimitOf(headers: ResponseHeaders, request: ProbeRequest, tier: TierName | null): Observation['rateLimit'] {
     const { contract, rateLimitReader: reader } = this.#options;
     if (reader === undefined || reader.dialect === 'x-ratelimit') return rateLimitHeadersOf(headers, contract.headers);
-    return rateLimitHeadersOf(headers, contract.headers, reader, quotaClassOfPath(contract, request.path));
+    const learned = tier === null ? {} : this.learnedPolicies(tier);
+    const policies = { ...learned, ...reader.policies };
+    return rateLimitHeadersOf(
+      headers,
+      contract.headers,
+      { ...reader, policies },
+      quotaClassOfPath(contract, request.path),
+    );
   }
 
   /** Whether an answer's body is kept as it came (else only its shape is recorded). */

@@ -17,6 +17,7 @@ import {
 import type {
   ClassProfile,
   CountingQuestion,
+  DialectProfile,
   LimiterProfile,
   Learned,
   ResetFormat,
@@ -27,6 +28,15 @@ import { CONCURRENCY_NOT_LEARNED } from './concurrency.ts';
 import { learned, placingOf, undecided } from './learned.ts';
 import { algorithmOf } from './window-algorithm.ts';
 import { dialectProfileOf } from './dialects.ts';
+import { learnedPolicyClasses } from './policy-classes.ts';
+import { recruitingApi } from '../contract/recruiting-api.ts';
+import { quotaClassOfPath } from '../contract/lookup.ts';
+
+/** The dialects sent and, where the declared one names policies, which policy each quota class draws on. */
+function dialectsOf(record: DiscoveryRecord, sent: NonNullable<DiscoveryRecord['dialects']>): DialectProfile {
+  const classes = learnedPolicyClasses(record.all, (path) => quotaClassOfPath(recruitingApi, path));
+  return { ...dialectProfileOf(sent, answered(record)), ...(classes ? { classes } : {}) };
+}
 
 export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): LimiterProfile {
   // The reads the key holding every scope sent (the pairs' probes are other requests, even on the same path).
@@ -50,7 +60,7 @@ export function inferProfile(record: DiscoveryRecord, clockOffsetMs = 0): Limite
     org: record.org,
     windowMs: record.windowMs,
     headers,
-    ...(record.dialects ? { dialects: dialectProfileOf(record.dialects, answered(record)) } : {}),
+    ...(record.dialects ? { dialects: dialectsOf(record, record.dialects) } : {}),
     read: {
       quotaClass: 'read',
       limit: commonLimit(reads),

@@ -4,11 +4,11 @@
  * and `tiergate profile` (alone) learn it.
  */
 import { recruitingApi } from '../contract/recruiting-api.ts';
-import type { OrgLimits, TierName } from '../contract/types.ts';
+import { QUOTA_CLASSES, type OrgLimits, type QuotaClass, type TierName } from '../contract/types.ts';
 import type { HttpProber } from '../measure/http-prober.ts';
 import { discover } from './discover.ts';
 import { inferProfile } from './infer.ts';
-import type { LimiterProfile } from './types.ts';
+import type { DialectProfile, LimiterProfile } from './types.ts';
 
 /** The organization learned on: its keys (one with every scope, one with none where there is one) and its own figures. */
 export interface LimiterOrg {
@@ -47,5 +47,16 @@ export async function learnLimiter(org: LimiterOrg, options: LearnOptions): Prom
     uploads: options.uploads,
     runId: options.runId,
   });
-  return inferProfile(record, options.clockOffsetMs());
+  const profile = inferProfile(record, options.clockOffsetMs());
+  // The tier's later answers are read by the policy each class was learned to draw on.
+  const classes = profile.dialects?.classes;
+  if (classes) options.prober.learnPolicies(org.tier, learnedNames(classes));
+  return profile;
+}
+
+/** The policy names learned, by class; a class left open is read as before (the first quota reported). */
+function learnedNames(classes: NonNullable<DialectProfile['classes']>): Partial<Record<QuotaClass, string>> {
+  return Object.fromEntries(
+    QUOTA_CLASSES.flatMap((c) => (classes[c].value === null ? [] : [[c, classes[c].value]])),
+  ) as Partial<Record<QuotaClass, string>>;
 }

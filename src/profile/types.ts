@@ -89,6 +89,12 @@ export interface DialectProfile {
   /** The policies RateLimit-Policy announced, each once, in the order first seen. */
   readonly policies: readonly AnnouncedPolicyFigures[];
   readonly agreement: Learned<DialectAgreement>;
+  /**
+   * Where one response reports several quotas: per quota class, the policy its requests are counted
+   * against, learned from which policy moved (profile/policy-classes.ts); absent where the run declared
+   * no dialect that names policies, or in profiles from before it was learned.
+   */
+  readonly classes?: Readonly<Record<QuotaClass, Learned<string>>>;
 }
 
 export interface LimiterProfile {

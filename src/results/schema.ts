@@ -229,6 +229,15 @@ const dialectProfileSchema = z.object({
     z.enum(DIALECT_AGREEMENTS),
     "Where X-RateLimit-* is sent beside another dialect: 'agrees' (the same limit, remaining and reset, within a second, on every answer that carried both), 'differs', or 'not-both' (no answer carried both).",
   ),
+  classes: z
+    .object({
+      read: learned(z.string(), 'The policy a read is counted against.'),
+      ingest: learned(z.string(), 'The policy an upload is counted against.'),
+    })
+    .optional()
+    .describe(
+      'Where one response reports several quotas: per quota class, the policy name whose remaining went down by exactly one when a request of the class was counted, and no other did; absent where the run declared no dialect naming policies.',
+    ),
 });
 
 export const limiterProfileSchema = z
