@@ -29,6 +29,8 @@ export interface PlanContext {
   readonly revocation: Required<RevocationShape> | null;
   /** How each task's read series is shaped (its tier's scenario's quota.bulk). */
   readonly bulkOf: (task: PlannedTask) => BulkPolicy;
+  /** The rate-limit header dialect the run will judge, in a line (report/header-dialect.ts). */
+  readonly headers: string;
 }
 
 /** The trials, and what a confidence target takes. */
@@ -42,9 +44,9 @@ function revocationShapeLine(shape: Required<RevocationShape>): string {
 export function describePlan(
   plan: Plan,
   windowMs: number,
-  { uploadMs, limitsOf, writes, revocation, bulkCountsPerRequest, bulkOf }: PlanContext,
+  { uploadMs, limitsOf, writes, revocation, bulkCountsPerRequest, bulkOf, headers }: PlanContext,
 ): string {
-  const lines: string[] = [];
+  const lines: string[] = [`headers: ${headers}`];
   for (const tier of plan.tiers) {
     lines.push(`${tier.tier}: organizations ${tier.orgs.join(', ')}`);
     // The limiter profile (profile/discover.ts): beside the lanes on an organization of its own, or first on a lane.

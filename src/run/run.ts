@@ -6,6 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { declaredDialectText } from '../report/header-dialect.ts';
 import { EXIT, UsageError, exitCodeFor } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import type { TierName } from '../contract/types.ts';
@@ -73,6 +74,7 @@ export async function runSuite(options: RunOptions, io: Io): Promise<RunOutcome>
         revocation,
         bulkCountsPerRequest: declaredAssumptions(options)['bulk-counts-per-resume'] === false,
         bulkOf: bulkPolicyOf(options),
+        headers: declaredDialectText(headerDialects(options)) ?? "x-ratelimit judged: §8's X-RateLimit-* names",
       }),
     );
     return { results: null, runDir: null, exitCode: EXIT.pass };

@@ -101,6 +101,15 @@ describe('tiergate run --dry-run and tiergate list', () => {
     expect(result.stdout).toContain(
       'beside the lanes: learn how the server limits (two to four windows), on starter-profile',
     );
+    expect(result.stdout).toContain("headers: x-ratelimit judged: §8's X-RateLimit-* names");
+  });
+
+  it('states a declared header dialect before anything is sent', async () => {
+    const result = await runCli(['run', '--dry-run', '--tiers', 'starter', '--declare-headers', 'ietf']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[0]).toBe(
+      "headers: ietf judged: the deployment departs from §8's X-RateLimit-* header names by declaration",
+    );
   });
 
   it('lists every check with its spec section and basis', async () => {
