@@ -8,7 +8,8 @@ import { DEFAULTS, defaultParseMs, PARSE_MS } from '../config/defaults.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Io } from '../util/io.ts';
 import type { ExternalTarget, RunOptions } from '../run/options.ts';
-import { RATE_LIMIT_DIALECT_NAMES } from '../contract/rate-limit-names.ts';
+import { RATE_LIMIT_DIALECT_NAMES, type RateLimitDialectName } from '../contract/rate-limit-names.ts';
+import type { HeaderDeclaration } from '../config/schema.ts';
 import { FAULT_NAMES, faultsOutsideDialect } from '../reference-server/faults.ts';
 import { TARGET_DEFAULTS, TARGET_LIMITS } from '../reference-server/options.ts';
 import { VARIANT_NAMES } from '../reference-server/variants.ts';
@@ -49,6 +50,30 @@ export const TARGET_OPTIONS = {
 } as const satisfies OptionTable;
 
 /** The reference target's shape, whether embedded (`run`) or standalone (`serve`); undefined when absent. */
+/** `--declare-headers`: the dialect a run without a config judges (a config declares its own, `headers`). */
+export const DECLARE_HEADERS_OPTION = {
+  'declare-headers': option(
+    stringFlag(
+      `judge this rate-limit header dialect, not §8's X-RateLimit-* (a departure the results and the report state): ${RATE_LIMIT_DIALECT_NAMES.join(', ')}; --headers only shapes what the embedded target sends`,
+      "none: §8's X-RateLimit-*",
+    ),
+    (given, name) => oneOf(name, given, RATE_LIMIT_DIALECT_NAMES),
+  ),
+} as const;
+
+/** The declaration `--declare-headers` gives; with --config, the user's mistake (the file declares it). */
+export function declaredHeadersOf(
+  declared: RateLimitDialectName | undefined,
+  target: RunOptions['target'],
+): HeaderDeclaration | undefined {
+  if (declared === undefined) return undefined;
+  if (target.kind === 'external')
+    throw new UsageError(
+      `--declare-headers ${declared}: a config declares its dialect itself; write "headers": "${declared}" in it and drop the flag`,
+    );
+  return { dialect: declared, policies: {} };
+}
+
 export const TARGET_SHAPE_OPTIONS = {
   edges: option(
     stringFlag('edge listeners of the reference target, sharing one state', String(TARGET_DEFAULTS.edges)),

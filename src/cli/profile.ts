@@ -10,15 +10,26 @@ import type { ProfileOptions } from '../run/profile-run.ts';
 import type { LimiterProfile } from '../profile/types.ts';
 import type { CliCommand } from './command.ts';
 import type { FlagValues } from './flags.ts';
-import { flagsOf, type FlagsOf } from './option-table.ts';
-import { resolveTarget, TARGET_OPTIONS, TARGET_SHAPE_OPTIONS, type TargetArgs } from './options.ts';
+import { flagsOf, parseOptions, type FlagsOf } from './option-table.ts';
+import {
+  DECLARE_HEADERS_OPTION,
+  declaredHeadersOf,
+  resolveTarget,
+  TARGET_OPTIONS,
+  TARGET_SHAPE_OPTIONS,
+  type TargetArgs,
+} from './options.ts';
 
 const JSON_FLAG = {
   json: { type: 'boolean', default: false, describe: 'print the profiles as JSON instead of text' },
 } as const;
 
-/** Of the embedded target's shape, only the rate-limit dialect it speaks: the profile learns which it sends. */
-const DIALECT_OPTION = { headers: TARGET_SHAPE_OPTIONS.headers } as const;
+/**
+ * Of the embedded target's shape, only the rate-limit dialect it speaks: the profile learns which it
+ * sends; and the dialect to read it in, where the profile should learn its policies (a config
+ * declares its own).
+ */
+const DIALECT_OPTION = { headers: TARGET_SHAPE_OPTIONS.headers, ...DECLARE_HEADERS_OPTION } as const;
 
 type ProfileArgs = TargetArgs & FlagValues<FlagsOf<typeof DIALECT_OPTION>> & FlagValues<typeof JSON_FLAG>;
 
@@ -46,7 +57,8 @@ export async function resolveProfileOptions(args: ProfileArgs, io: Io): Promise<
         `--tiers ${args.tiers}: ${args.config} has no organization of tier ${missing.join(', ')} to learn on; add one or narrow --tiers`,
       );
   }
-  return { target, windowMs, tiers, timeoutMs };
+  const declaredHeaders = declaredHeadersOf(parseOptions(DECLARE_HEADERS_OPTION, args)['declare-headers'], target);
+  return { target, windowMs, tiers, timeoutMs, ...(declaredHeaders ? { declaredHeaders } : {}) };
 }
 
 /** Text: each profile with the reasons for what stayed unknown, a blank line between; colour on a terminal only. */

@@ -11,11 +11,12 @@ import type { Io } from '../util/io.ts';
 import { SCENARIO_DEFAULTS, type Scenario } from '../scenario/define.ts';
 import type { RunOptions } from '../run/options.ts';
 import type { CliCommand } from './command.ts';
-import { count, list, oneOf } from './flag-values.ts';
-import { RATE_LIMIT_DIALECT_NAMES } from '../contract/rate-limit-names.ts';
+import { count, list } from './flag-values.ts';
 import { REPORTS_OUT, stringFlag, SCENARIO, type FlagValues } from './flags.ts';
 import { asGiven, flagsOf, option, parseOptions, type FlagsOf, type OptionTable } from './option-table.ts';
 import {
+  DECLARE_HEADERS_OPTION,
+  declaredHeadersOf,
   resolveTarget,
   TARGET_OPTIONS,
   TARGET_SHAPE_OPTIONS,
@@ -69,13 +70,7 @@ const RUN_OPTIONS = {
     describe:
       "keep data reads' bodies in the run folder (customer data: see docs/deployment.md); else their shape only",
   }),
-  'declare-headers': option(
-    stringFlag(
-      `judge this rate-limit header dialect, not §8's X-RateLimit-* (a departure the results and the report state): ${RATE_LIMIT_DIALECT_NAMES.join(', ')}; --headers only shapes what the embedded target sends`,
-      "none: §8's X-RateLimit-*",
-    ),
-    (given, name) => oneOf(name, given, RATE_LIMIT_DIALECT_NAMES),
-  ),
+  ...DECLARE_HEADERS_OPTION,
   engine: asGiven({
     choices: ['harness', 'k6'] as const,
     default: 'harness' as const,
@@ -149,11 +144,7 @@ export async function resolveRunOptions(
   if (missing.length > 0)
     throw new UsageError(`--scenario: no scenario for tier ${missing.join(', ')}; add one or narrow --tiers`);
   const confidence = given['revocation-confidence'];
-  const declared = given['declare-headers'];
-  if (declared !== undefined && target.kind === 'external')
-    throw new UsageError(
-      `--declare-headers ${declared}: a config declares its dialect itself; write "headers": "${declared}" in it and drop the flag`,
-    );
+  const declaredHeaders = declaredHeadersOf(given['declare-headers'], target);
   const options: RunOptions = {
     target,
     windowMs,
@@ -172,7 +163,7 @@ export async function resolveRunOptions(
     engine: given.engine,
     keepBodies: given['keep-bodies'],
     seal: { command: io.argv ?? null, signingKey: await signingKeyFrom(io) },
-    ...(declared === undefined ? {} : { declaredHeaders: { dialect: declared, policies: {} } }),
+    ...(declaredHeaders === undefined ? {} : { declaredHeaders }),
   };
   await checkConfidenceTarget(options);
   return options;

@@ -20,6 +20,8 @@ export interface ProfileOptions {
   readonly windowMs: number;
   readonly tiers: readonly TierName[];
   readonly timeoutMs: number;
+  /** The dialect the embedded target's answers are read in (`--declare-headers`); a config's `headers` otherwise. */
+  readonly declaredHeaders?: RunOptions['declaredHeaders'];
 }
 
 export interface ProfileOutcome {

@@ -3,7 +3,7 @@
  * (2 s windows, starter only) is started, learned and closed by the command itself. Four runs at once, of a
  * few seconds each: the text block and the JSON for a target whose windows start at the first
  * counted request, the JSON of the default target, of one where HEAD counts, and of one speaking the
- * IETF rate-limit fields.
+ * IETF rate-limit fields, undeclared and declared.
  */
 import { describe, expect, it } from 'vitest';
 import type { LimiterProfile } from '../../src/profile/types.ts';
@@ -56,6 +56,21 @@ describe.concurrent('tiergate profile', () => {
       headers: false,
     });
     expect(dialects?.policies.map((p) => [p.quota, p.windowS])).toContainEqual([60, 2]);
+  }, 60_000);
+
+  it('--headers ietf --declare-headers ietf: read in the dialect, the policy reads draw on learned', async () => {
+    const { code, stdout, stderr } = await runCli([
+      ...PROFILE,
+      '--headers',
+      'ietf',
+      '--declare-headers',
+      'ietf',
+      '--json',
+    ]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const { dialects, headers } = onlyProfile(stdout);
+    expect(headers.value).toBe(true);
+    expect(dialects?.classes?.read.value).toBe('read');
   }, 60_000);
 
   it('--json, --target-variant head-counts: HEAD counted', async () => {
