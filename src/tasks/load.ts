@@ -78,7 +78,7 @@ export const load = defineTask({
         phases,
         openedAt: window.openedAt,
         opener,
-        ...(context.declaredHeaders ? { rateLimitReader: context.declaredHeaders } : {}),
+        ...(context.declaredHeaders ? { rateLimitReader: loadReader(context.declaredHeaders, context, org) } : {}),
       });
       const summary = result.aggregator.summary();
       const data = thresholdDataFromSummary(summary, result.dropped);
@@ -188,4 +188,12 @@ async function runPhases(context: SuiteContext, input: PhaseRunInput) {
 
 function round(n: number): number {
   return Math.round(n * 100) / 100;
+}
+
+/**
+ * The load's reader: the declared dialect, each class by its declared policy name, else by the one
+ * its tier's profile learned (as the prober reads the checks' answers).
+ */
+export function loadReader(declared: RateLimitReader, context: SuiteContext, org: OrgHandle): RateLimitReader {
+  return { ...declared, policies: { ...context.prober.learnedPolicies(org.tier), ...declared.policies } };
 }
