@@ -2,8 +2,9 @@
  * The clean reference target passes every check, for every tier; the run writes its results,
  * observations and reports, and no output file holds a full API key, nor the organization's data its
  * data reads returned (only their shape is kept). Run after run: test/soak.
- * 4 s windows: the other whole-suite files run beside it, and Enterprise's burst (5,000 reads) must
- * fit one window on a busy two-core machine; too tight a window makes it honestly inconclusive.
+ * 5 s windows: the other whole-suite files run beside it, and Enterprise's burst (5,000 reads) and
+ * uploads must fit one window on a busy two-core machine; too tight a window makes it honestly
+ * inconclusive.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ describe('a clean reference target', () => {
     const { io, stdout, stderr } = captureIo();
     // Uploads of 300 ms: CONCURRENCY-CAP holds uploads only when one outlasts the round trips that
     // place a request among them, which grow with the other whole-suite files running beside this one
-    // (25 ms seen). 5 s windows: Enterprise's eight upload times one after another fit even when that
+    // (25 ms seen). Enterprise's eight upload times one after another fit a 5 s window even when that
     // load slows an upload to 540 ms (seen; 4 s windows then leave QUOTA-INGEST open).
     const outcome = await runSuite(
       shortRun(outDir, { tiers: ['starter', 'professional', 'enterprise'], windowMs: 5000, parseMs: 300 }),
