@@ -5,13 +5,11 @@
  * answer is read by the policy its request's quota class goes by.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, onTestFinished, test } from 'vitest';
-import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { HttpProber } from '../../src/measure/http-prober.ts';
 import { ObservationRecorder } from '../../src/measure/recorder.ts';
-import { systemClock } from '../../src/util/io.ts';
+import { edgeOf, loopbackProber } from '../helpers/loopback-prober.ts';
 
 const TAGS = { check: 'WINDOW-SYNC', phase: 'window-sync', tier: null, org: null } as const;
 const HEAD = { method: 'HEAD', path: '/recruiter/bootstrap', key: null } as const;
@@ -30,21 +28,9 @@ async function proberOnCountingServer(connections: number, configure: (server: S
   const counted = { connections: 0 };
   server.on('connection', () => (counted.connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const controller = new AbortController();
   const recorder = new ObservationRecorder(null);
-  const prober = new HttpProber({
-    edges: [{ label: 'edge-0', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }],
-    contract: recruitingApi,
-    clock: systemClock,
-    epoch: 0,
-    recorder,
-    timeoutMs: 5000,
-    connectionsPerEdge: connections,
-    signal: controller.signal,
-  });
-  onTestFinished(async () => {
-    controller.abort();
-    await prober.close();
+  const prober = loopbackProber([edgeOf(server)], { recorder, connectionsPerEdge: connections });
+  onTestFinished(() => {
     server.closeAllConnections();
     server.close();
   });
@@ -97,24 +83,11 @@ test("under a declared dialect, each answer is read by the policy of its request
     res.end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const controller = new AbortController();
   const proberReading = (policies: Readonly<Record<string, string>>) =>
-    new HttpProber({
-      edges: [{ label: 'edge-0', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }],
-      contract: recruitingApi,
-      clock: systemClock,
-      epoch: 0,
-      recorder: new ObservationRecorder(null),
-      timeoutMs: 5000,
-      connectionsPerEdge: 1,
-      signal: controller.signal,
-      rateLimitReader: { dialect: 'ietf', policies },
-    });
+    loopbackProber([edgeOf(server)], { rateLimitReader: { dialect: 'ietf', policies } });
   const declared = proberReading({ read: 'r', ingest: 'i' });
   const undeclared = proberReading({});
-  onTestFinished(async () => {
-    controller.abort();
-    await Promise.all([declared.close(), undeclared.close()]);
+  onTestFinished(() => {
     server.closeAllConnections();
     server.close();
   });

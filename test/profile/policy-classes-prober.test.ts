@@ -6,16 +6,13 @@
  * prober, the same server's later answers are read by the right ones.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, onTestFinished, test } from 'vitest';
 import { recruitingApi } from '../../src/contract/recruiting-api.ts';
 import { quotaClassOfPath } from '../../src/contract/lookup.ts';
 import { renderRateLimitFields, type PolicyFigures } from '../../src/contract/rate-limit-dialects.ts';
-import { HttpProber } from '../../src/measure/http-prober.ts';
 import type { Observation } from '../../src/measure/observation.ts';
-import { ObservationRecorder } from '../../src/measure/recorder.ts';
 import { policyClassesOf } from '../../src/profile/policy-classes.ts';
-import { systemClock } from '../../src/util/io.ts';
+import { edgeOf, loopbackProber } from '../helpers/loopback-prober.ts';
 
 const READ = { method: 'GET', path: '/recruiter/jobs', key: 'tg_test_key_0001' } as const;
 const UPLOAD = {
@@ -49,21 +46,8 @@ async function twoQuotaServer() {
     req.on('end', () => res.end('{"status":"ok"}'));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const controller = new AbortController();
-  const prober = new HttpProber({
-    edges: [{ label: 'edge-0', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }],
-    contract: recruitingApi,
-    clock: systemClock,
-    epoch: 0,
-    recorder: new ObservationRecorder(null),
-    timeoutMs: 5000,
-    connectionsPerEdge: 1,
-    signal: controller.signal,
-    rateLimitReader: { dialect: 'ietf', policies: {} },
-  });
-  onTestFinished(async () => {
-    controller.abort();
-    await prober.close();
+  const prober = loopbackProber([edgeOf(server)], { rateLimitReader: { dialect: 'ietf', policies: {} } });
+  onTestFinished(() => {
     server.closeAllConnections();
     server.close();
   });
@@ -99,18 +83,7 @@ test('without learning a read is read from the first quota reported; with it, fr
 test('a name the config declares for a class wins over the one learned', async () => {
   const { prober, edge } = await twoQuotaServer();
   prober.learnPolicies('starter', { read: 'beta' });
-  const declared = new HttpProber({
-    edges: prober.edges,
-    contract: recruitingApi,
-    clock: systemClock,
-    epoch: 0,
-    recorder: new ObservationRecorder(null),
-    timeoutMs: 5000,
-    connectionsPerEdge: 1,
-    signal: new AbortController().signal,
-    rateLimitReader: { dialect: 'ietf', policies: { read: 'alpha' } },
-  });
-  onTestFinished(() => declared.close());
+  const declared = loopbackProber(prober.edges, { rateLimitReader: { dialect: 'ietf', policies: { read: 'alpha' } } });
   declared.learnPolicies('starter', { read: 'beta' });
   const o = await declared.send(edge, READ, TAGS);
   expect(o.rateLimit.dialect?.policy?.name).toBe('alpha');
